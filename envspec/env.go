@@ -1,0 +1,111 @@
+package envspec
+
+// Kind says what an Env was read from.
+type Kind string
+
+const (
+	KindEnvFile  Kind = "environment.yml" // CEP 24 file (also `conda env export` output)
+	KindExplicit Kind = "explicit"        // `conda list --explicit` (@EXPLICIT and URLs)
+	KindPrefix   Kind = "prefix"          // an installed conda prefix or venv
+)
+
+// Provider says which installer provides a package.
+type Provider string
+
+const (
+	ProviderConda Provider = "conda"
+	ProviderPip   Provider = "pip"
+)
+
+// Env is an environment description with a position on every item.
+// Every reader (environment file, explicit file, installed prefix) gives this
+// same shape so the resolver has one input.
+type Env struct {
+	File string
+	Kind Kind
+	// Platform is the conda subdir selectors were evaluated for (linux-64).
+	Platform string
+
+	Name      *String
+	Channels  []String
+	Deps      []*CondaDep
+	PipKey    *Pos // where `- pip:` sits; nil when there is no pip subsection
+	Pip       []*PipDep
+	Variables []Variable
+	Prefix    *String
+	Platforms []String
+	Category  *String
+
+	// Prefix-only facts.
+	PythonVersion string     // from pyvenv.cfg or conda-meta python
+	Torch         *TorchInfo // from site-packages/torch/version.py
+
+	// Lines holds the source text by line (1-based through Line) for
+	// snippets under findings.
+	Lines []string
+	// Ignores are the `# envguard: ignore CODE reason` comments found.
+	Ignores []*Ignore
+	// Diags are the syntax findings (EG1xx) raised while reading.
+	Diags Diagnostics
+}
+
+// Line returns source line n (1-based), or "" when out of range.
+func (e *Env) Line(n int) string {
+	if n < 1 || n > len(e.Lines) {
+		return ""
+	}
+	return e.Lines[n-1]
+}
+
+// CondaDep is one conda dependency.
+type CondaDep struct {
+	Raw     String     // the item as written, selector removed
+	Spec    *MatchSpec // nil when Raw is not a valid MatchSpec (EG103 raised)
+	Comment string     // the trailing comment, without '#'
+	// Installed is set for items read from a prefix or an explicit file.
+	Installed *Installed
+}
+
+// PipDep is one line of a pip subsection, or one installed distribution.
+type PipDep struct {
+	Raw       String
+	Line      *PipLine // nil when Raw is neither a requirement nor an option (EG104 raised)
+	Comment   string
+	Installed *Installed
+}
+
+// Installed describes a package as it lies in a prefix.
+type Installed struct {
+	Name      string
+	Version   string
+	Build     string // conda build string; "" for pip
+	Channel   string // conda channel (URL or name); "" for pip
+	Subdir    string
+	Installer string // INSTALLER of a dist-info: pip, uv, conda...
+	Path      string // the file it was read from
+	// DirectURL is direct_url.json's url, when present (pip install from a URL or -e).
+	DirectURL string
+}
+
+// Variable is one entry of `variables:`.
+type Variable struct {
+	Key   String
+	Value String
+}
+
+// TorchInfo is what torch/version.py says of the installed torch.
+type TorchInfo struct {
+	Version string // __version__, e.g. 2.11.0+cu130
+	CUDA    string // cuda, e.g. "13.0"; "" for a CPU build (None)
+	Path    string
+}
+
+// Ignore is a `# envguard: ignore CODE[,CODE] reason` comment.
+type Ignore struct {
+	Pos    Pos
+	Codes  []string
+	Reason string
+	// Used is set by whoever applies suppressions, so that ignores that
+	// silenced nothing can be reported.
+	Used bool
+}

@@ -1,0 +1,19 @@
+package envspec
+
+// Rule documents one finding code. Rules are defined once, beside the code
+// that raises them; `envguard rules` and docs/rules.md are generated from
+// these values, so the documentation cannot drift from the behaviour.
+type Rule struct {
+	Code     string   // EGxxx, fixed by RULES.md
+	Name     string   // kebab-case slug, unique
+	Severity Severity // the default; .envguard.yml may change it
+	Title    string   // one line, as RULES.md states the rule
+	Why      string   // why it matters to a job on a GPU machine
+	Fix      string   // how to fix it
+	Before   string   // an environment.yml excerpt that fires the rule
+	After    string   // the same excerpt, fixed
+	Since    string   // envguard version that introduced it
+}
+
+// SyntaxRules are the EG1xx rules: problems of the file itself.
+var SyntaxRules []*Rule

@@ -1,0 +1,127 @@
+// Package kb is envguard's knowledge base: the facts that change with every
+// release (PyTorch ↔ companions ↔ Python ↔ CUDA variants, the architectures
+// each build carries, CUDA ↔ minimum driver, GPU ↔ compute capability,
+// TensorFlow's tested configurations, the GPU libraries on each side of
+// pip/conda). Every fact carries the public source it was read from; the
+// whole carries a date. The data lives in embedded YAML files, and Load reads
+// a newer copy from a directory without a rebuild (--kb DIR).
+package kb
+
+// Distribution is where a framework build comes from.
+type Distribution string
+
+const (
+	DistPytorchConda Distribution = "pytorch-channel" // conda -c pytorch (with pytorch-cuda / cudatoolkit)
+	DistWheel        Distribution = "wheel"           // PyTorch's own pip index (/whl/cu118, /whl/cpu)
+	DistPyPI         Distribution = "pypi"            // plain `pip install torch` from PyPI
+	DistCondaForge   Distribution = "conda-forge"     // conda-forge pytorch (cuda-version, cudaXYZ builds)
+)
+
+// TorchRelease is one PyTorch release (2.0.1) with its companions.
+type TorchRelease struct {
+	Version     string   `yaml:"version"` // full release, e.g. "2.0.1"
+	Torchvision string   `yaml:"torchvision"`
+	Torchaudio  string   `yaml:"torchaudio"` // "" where no matching torchaudio was released
+	Python      []string `yaml:"python"`     // supported minors, e.g. ["3.8","3.9","3.10","3.11"]
+	Source      string   `yaml:"source"`
+	Note        string   `yaml:"note,omitempty"` // disagreements between sources, stated
+}
+
+// TorchVariants says which CUDA variants of a release series (2.0) a
+// distribution publishes.
+type TorchVariants struct {
+	Series string       `yaml:"series"` // "2.0"
+	Dist   Distribution `yaml:"dist"`
+	CUDA   []string     `yaml:"cuda"` // ["11.7","11.8"]
+	CPU    bool         `yaml:"cpu"`
+	// Default is the CUDA variant a plain install gives (PyPI's torch), "" if unknown.
+	Default string `yaml:"default,omitempty"`
+	Source  string `yaml:"source"`
+	Note    string `yaml:"note,omitempty"`
+}
+
+// ArchList is the set of GPU architectures compiled into one build variant.
+type ArchList struct {
+	Series string       `yaml:"series"`
+	CUDA   string       `yaml:"cuda"`
+	Dist   Distribution `yaml:"dist"`
+	// SASS lists compute capabilities with machine code ("8.6").
+	SASS []string `yaml:"sass"`
+	// PTX lists compute capabilities whose PTX is embedded.
+	PTX []string `yaml:"ptx"`
+	// Known is false where the sources do not say (the check then reports
+	// that it cannot decide rather than guessing).
+	Known  bool   `yaml:"known"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
+}
+
+// CUDADriver is a CUDA toolkit release and the minimum Linux driver it needs.
+type CUDADriver struct {
+	CUDA     string `yaml:"cuda"` // "12.4" (major.minor; the GA row)
+	LinuxMin string `yaml:"linux_min"`
+	Source   string `yaml:"source"`
+}
+
+// MinorCompat is the minor-version-compatibility floor of a CUDA major: a
+// driver at or above it runs any runtime of that major (with limits).
+type MinorCompat struct {
+	Major      int    `yaml:"major"`
+	LinuxFloor string `yaml:"linux_floor"`
+	Source     string `yaml:"source"`
+}
+
+// GPU is a GPU model and its compute capability.
+type GPU struct {
+	Name    string   `yaml:"name"`              // NVIDIA's name, e.g. "H100"
+	Aliases []string `yaml:"aliases,omitempty"` // other spellings NVML or people use
+	CC      string   `yaml:"cc"`                // "9.0"
+	Arch    string   `yaml:"arch"`              // "Hopper"
+	Source  string   `yaml:"source"`
+}
+
+// TFConfig is one TensorFlow tested build configuration.
+type TFConfig struct {
+	Version string   `yaml:"version"` // "2.12" (series) or "2.12.0"
+	Python  []string `yaml:"python"`
+	CUDA    string   `yaml:"cuda"`
+	CuDNN   string   `yaml:"cudnn"`
+	Source  string   `yaml:"source"`
+}
+
+// JAXCuda is a JAX CUDA wheel flavour (jax[cuda12], jax-cuda12-plugin).
+type JAXCuda struct {
+	Extra     string   `yaml:"extra"`   // "cuda12"
+	Major     int      `yaml:"major"`   // 12
+	Packages  []string `yaml:"packages"` // jax-cuda12-plugin, jax-cuda12-pjrt
+	MinJAX    string   `yaml:"min_jax,omitempty"`
+	Source    string   `yaml:"source"`
+}
+
+// GPULib is a GPU library with its names on each side of pip/conda.
+type GPULib struct {
+	Lib   string   `yaml:"lib"`   // canonical name: torch, cupy, tensorflow, ...
+	Conda []string `yaml:"conda"` // conda package names
+	// Pip lists pip names; a trailing * is a prefix match (cupy-cuda*).
+	Pip []string `yaml:"pip"`
+	// CUDAFromPip describes how the CUDA major is written in the pip name,
+	// e.g. "cupy-cuda{major}x"; "" when the name does not say.
+	Source string `yaml:"source"`
+}
+
+// Facts is the whole knowledge base as loaded.
+type Facts struct {
+	Date          string          `yaml:"date"`
+	Torch         []TorchRelease  `yaml:"torch"`
+	TorchVariants []TorchVariants `yaml:"torch_variants"`
+	Arch          []ArchList      `yaml:"arch"`
+	CUDADrivers   []CUDADriver    `yaml:"cuda_drivers"`
+	MinorCompat   []MinorCompat   `yaml:"minor_compat"`
+	GPUs          []GPU           `yaml:"gpus"`
+	TensorFlow    []TFConfig      `yaml:"tensorflow"`
+	JAX           []JAXCuda       `yaml:"jax"`
+	GPULibs       []GPULib        `yaml:"gpu_libs"`
+	// CUDAStack lists conda package names that make up a CUDA stack
+	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
+	CUDAStack []string `yaml:"cuda_stack"`
+}

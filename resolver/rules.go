@@ -1,0 +1,36 @@
+package resolver
+
+import (
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Context is what a rule sees.
+type Context struct {
+	Env   *envspec.Env
+	Stack *Stack
+	KB    *kb.KB
+	// Getenv reads the process environment (PYTORCH_CUDA_ALLOC_CONF for
+	// `envguard check`); nil means the process environment is not consulted.
+	Getenv func(string) string
+}
+
+// Rule is a documented check with the function that runs it.
+type Rule struct {
+	envspec.Rule
+	Run func(*Context) []envspec.Diagnostic
+}
+
+// Rules returns every resolver rule (EG2xx, EG3xx, EG5xx), in code order.
+func Rules() []*Rule {
+	var all []*Rule
+	all = append(all, stackRules...)
+	all = append(all, mixRules...)
+	return all
+}
+
+// stackRules are the EG2xx rules and EG501/EG502 (resolve.go's helper owns them).
+var stackRules []*Rule
+
+// mixRules are the EG3xx rules and EG503–EG505.
+var mixRules []*Rule

@@ -1,0 +1,87 @@
+// Package resolver turns a parsed Env into what it really means: which
+// framework, which build, which CUDA runtime and Python, where each GPU
+// library comes from — the Stack — and judges it with the EG2xx, EG3xx and
+// EG5xx rules against the knowledge base (package kb).
+package resolver
+
+import (
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Evidence is one item of the file that says something about the stack.
+type Evidence struct {
+	Item string      `json:"item"` // the item as written, e.g. "pytorch-cuda=11.8"
+	Pos  envspec.Pos `json:"-"`
+	Line int         `json:"line,omitempty"`
+	// Says is what the item implies, e.g. "11.8" for a CUDA version.
+	Says string `json:"says,omitempty"`
+}
+
+// Framework is the primary framework the environment gets.
+type Framework struct {
+	Name string `json:"name"` // pytorch, tensorflow, jax
+	// Version is the exact release when the file pins one ("2.0.1"); for an
+	// open spec it is empty and Candidates lists the releases it admits.
+	Version    string   `json:"version,omitempty"`
+	Candidates []string `json:"candidates,omitempty"`
+	Spec       string   `json:"spec,omitempty"` // the version spec as written
+	// Variant is "cuda", "cpu", or "" when the file leaves it open.
+	Variant string           `json:"variant,omitempty"`
+	From    envspec.Provider `json:"from"`
+	Dist    kb.Distribution  `json:"distribution,omitempty"`
+	Channel string           `json:"channel,omitempty"`
+	Build   string           `json:"build,omitempty"`
+	Pos     envspec.Pos      `json:"-"`
+}
+
+// Series returns "2.0" of "2.0.1"; "" when the version is unknown.
+func (f *Framework) Series() string { return seriesOf(f.Version) }
+
+// CUDAInfo is the CUDA runtime the environment gets, with the evidence.
+type CUDAInfo struct {
+	Version  string     `json:"version"` // major.minor
+	Evidence []Evidence `json:"evidence"`
+}
+
+// Package is a library of the environment with its provider.
+type Package struct {
+	Name    string           `json:"name"`
+	Lib     string           `json:"lib,omitempty"` // canonical GPU library name when it is one (torch, cupy, ...)
+	Version string           `json:"version,omitempty"`
+	From    envspec.Provider `json:"from"`
+	Channel string           `json:"channel,omitempty"`
+	// CUDAMajor is the CUDA major a GPU package is built for, 0 if unknown.
+	CUDAMajor int         `json:"cuda_major,omitempty"`
+	Pos       envspec.Pos `json:"-"`
+}
+
+// Stack is the resolved environment.
+type Stack struct {
+	Python     string      `json:"python,omitempty"` // major.minor, "" when open
+	PythonPos  envspec.Pos `json:"-"`
+	Framework  *Framework  `json:"framework,omitempty"`
+	CUDA       *CUDAInfo   `json:"cuda,omitempty"`
+	CuDNN      string      `json:"cudnn,omitempty"`
+	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
+	// GPULibs lists every GPU library and which side provides it.
+	GPULibs []Package `json:"gpu_libs,omitempty"`
+	// NoNameReason says why there is no canonical name ("" when there is one).
+	NoNameReason string `json:"-"`
+}
+
+// seriesOf returns major.minor of a version string.
+func seriesOf(v string) string {
+	dots := 0
+	for i, c := range v {
+		if c == '.' {
+			dots++
+			if dots == 2 {
+				return v[:i]
+			}
+		} else if (c < '0' || c > '9') && c != '.' {
+			return v[:i]
+		}
+	}
+	return v
+}
