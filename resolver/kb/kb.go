@@ -1,55 +1,267 @@
 package kb
 
-// STUB: owned by the knowledge-base helper, who implements these.
+import "strings"
 
 // KB answers questions from Facts.
 type KB struct {
 	Facts
+
+	// positions holds, per table key, where each row was read (for errors).
+	positions map[string][]pos
+	// gpuKeys are the normalised GPU names and aliases, longest first.
+	gpuKeys []gpuKey
 }
 
-// Default returns the embedded knowledge base.
-func Default() *KB { return &KB{} }
-
-// Load reads the knowledge base from dir (the same file layout as embedded).
-func Load(dir string) (*KB, error) { return &KB{}, nil }
-
-// Release returns the release entry for an exact torch version ("2.0.1").
-func (k *KB) Release(version string) (*TorchRelease, bool) { return nil, false }
+// Release returns the release entry for an exact torch version ("2.0.1");
+// a local part ("2.0.1+cu118") is ignored.
+func (k *KB) Release(version string) (*TorchRelease, bool) {
+	v := stripLocal(version)
+	for i := range k.Torch {
+		if k.Torch[i].Version == v {
+			r := k.Torch[i]
+			return &r, true
+		}
+	}
+	return nil, false
+}
 
 // Series returns the releases of a series ("2.0"), oldest first.
-func (k *KB) Series(series string) []TorchRelease { return nil }
+func (k *KB) Series(series string) []TorchRelease {
+	s := majorMinor(stripLocal(series))
+	var out []TorchRelease
+	for _, r := range k.Torch {
+		if majorMinor(r.Version) == s {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// SeriesInfo returns what PyTorch's release matrix says about a series
+// ("2.12"), including series whose exact releases the KB does not list.
+func (k *KB) SeriesInfo(series string) (*TorchSeries, bool) {
+	s := majorMinor(stripLocal(series))
+	for i := range k.Facts.Series {
+		if k.Facts.Series[i].Series == s {
+			r := k.Facts.Series[i]
+			return &r, true
+		}
+	}
+	return nil, false
+}
 
 // LatestTorch returns the newest torch release known.
-func (k *KB) LatestTorch() string { return "" }
+func (k *KB) LatestTorch() string {
+	if len(k.Torch) == 0 {
+		return ""
+	}
+	return k.Torch[len(k.Torch)-1].Version
+}
 
-// Variants returns the CUDA variants a distribution publishes for a series.
-func (k *KB) Variants(series string, dist Distribution) (*TorchVariants, bool) { return nil, false }
+// LatestSeries returns the newest series of the release matrix ("2.14").
+func (k *KB) LatestSeries() string {
+	if len(k.Facts.Series) == 0 {
+		return ""
+	}
+	return k.Facts.Series[len(k.Facts.Series)-1].Series
+}
 
-// Arch returns the architecture list of a build variant.
-func (k *KB) Arch(series, cuda string, dist Distribution) (*ArchList, bool) { return nil, false }
+// NewerThanKB reports whether a torch version is newer than every release
+// the KB lists, so that a check can say "newer than the knowledge base"
+// instead of guessing. Unparsable versions report false.
+func (k *KB) NewerThanKB(version string) bool {
+	c, ok := CompareDotted(stripLocal(version), k.LatestTorch())
+	return ok && c > 0
+}
 
-// DriverFloor returns the minimum Linux driver of a CUDA major.minor.
-func (k *KB) DriverFloor(cuda string) (*CUDADriver, bool) { return nil, false }
+// Variants returns the CUDA variants a distribution publishes for a series
+// ("2.0"; "2.0.1" is read as its series).
+func (k *KB) Variants(series string, dist Distribution) (*TorchVariants, bool) {
+	s := majorMinor(stripLocal(series))
+	for i := range k.TorchVariants {
+		if v := k.TorchVariants[i]; v.Series == s && v.Dist == dist {
+			return &v, true
+		}
+	}
+	return nil, false
+}
+
+// Arch returns the architecture list of a build variant. A PyPI build is
+// the wheel index's build of the same variant, so DistPyPI falls back to
+// the DistWheel row. Rows with Known false are returned too: the caller
+// must say it cannot decide.
+func (k *KB) Arch(series, cuda string, dist Distribution) (*ArchList, bool) {
+	s := majorMinor(stripLocal(series))
+	c := majorMinor(strings.TrimSpace(cuda))
+	find := func(d Distribution) (*ArchList, bool) {
+		for i := range k.Facts.Arch {
+			if a := k.Facts.Arch[i]; a.Series == s && a.CUDA == c && a.Dist == d {
+				return &a, true
+			}
+		}
+		return nil, false
+	}
+	if a, ok := find(dist); ok {
+		return a, true
+	}
+	if dist == DistPyPI {
+		return find(DistWheel)
+	}
+	return nil, false
+}
+
+// DriverFloor returns the minimum Linux driver of a CUDA release: the exact
+// row for an update ("12.6.3") when NVIDIA lists one, otherwise the GA row
+// of its major.minor ("11.6" → 510.39.01).
+func (k *KB) DriverFloor(cuda string) (*CUDADriver, bool) {
+	c := strings.TrimSpace(cuda)
+	if _, ok := parseDotted(c); !ok {
+		return nil, false
+	}
+	for i := range k.CUDADrivers {
+		if k.CUDADrivers[i].CUDA == c {
+			d := k.CUDADrivers[i]
+			return &d, true
+		}
+	}
+	mm := majorMinor(c)
+	if mm == c {
+		return nil, false
+	}
+	for i := range k.CUDADrivers {
+		if k.CUDADrivers[i].CUDA == mm {
+			d := k.CUDADrivers[i]
+			return &d, true
+		}
+	}
+	return nil, false
+}
 
 // MinorCompatFloor returns the minor-version-compatibility floor of a major.
-func (k *KB) MinorCompatFloor(major int) (*MinorCompat, bool) { return nil, false }
+func (k *KB) MinorCompatFloor(major int) (*MinorCompat, bool) {
+	for i := range k.MinorCompat {
+		if k.MinorCompat[i].Major == major {
+			m := k.MinorCompat[i]
+			return &m, true
+		}
+	}
+	return nil, false
+}
 
 // DriverCUDA returns the newest CUDA major.minor a Linux driver version
-// supports, from the driver table; "" when the driver is older than every row.
-func (k *KB) DriverCUDA(driver string) string { return "" }
+// supports, from the driver table; "" when the driver is older than every
+// row or does not parse. Rows NVIDIA gives only as a branch (R610) count
+// only for drivers of a later branch, so the answer never overstates.
+func (k *KB) DriverCUDA(driver string) string {
+	d, ok := parseDotted(strings.TrimSpace(driver))
+	if !ok {
+		return ""
+	}
+	best := ""
+	for _, r := range k.CUDADrivers {
+		if majorMinor(r.CUDA) != r.CUDA {
+			continue // update rows: the GA row of the minor decides
+		}
+		var fits bool
+		if r.BranchOnly {
+			b, ok := parseDotted(r.LinuxMin)
+			fits = ok && d[0] > b[0]
+		} else {
+			c, ok := CompareDotted(driver, r.LinuxMin)
+			fits = ok && c >= 0
+		}
+		if !fits {
+			continue
+		}
+		if c, _ := CompareDotted(r.CUDA, best); best == "" || c > 0 {
+			best = r.CUDA
+		}
+	}
+	return best
+}
 
-// GPUByName finds a GPU by name as people and NVML write it ("H100",
-// "NVIDIA H100 80GB HBM3", "a100-sxm4-40gb").
-func (k *KB) GPUByName(name string) (*GPU, bool) { return nil, false }
+// TensorFlow returns the tested configuration of a TensorFlow version:
+// the exact row, else the row of its series ("2.16.2" → the 2.16.1 row).
+func (k *KB) TensorFlow(version string) (*TFConfig, bool) {
+	v := stripLocal(version)
+	for i := range k.Facts.TensorFlow {
+		if k.Facts.TensorFlow[i].Version == v {
+			t := k.Facts.TensorFlow[i]
+			return &t, true
+		}
+	}
+	s := majorMinor(v)
+	for i := range k.Facts.TensorFlow {
+		if majorMinor(k.Facts.TensorFlow[i].Version) == s {
+			t := k.Facts.TensorFlow[i]
+			return &t, true
+		}
+	}
+	return nil, false
+}
 
-// TensorFlow returns the tested configuration of a TensorFlow version.
-func (k *KB) TensorFlow(version string) (*TFConfig, bool) { return nil, false }
+// JAXByMajor returns JAX's CUDA wheel flavour for a CUDA major.
+func (k *KB) JAXByMajor(major int) (*JAXCuda, bool) {
+	for i := range k.JAX {
+		if k.JAX[i].Major == major {
+			j := k.JAX[i]
+			return &j, true
+		}
+	}
+	return nil, false
+}
+
+// condaName drops a channel prefix ("conda-forge::cupy") and case.
+func condaName(name string) string {
+	name = strings.TrimSpace(name)
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	return strings.ToLower(name)
+}
 
 // LibByConda returns the GPU library a conda package name belongs to.
-func (k *KB) LibByConda(name string) (*GPULib, bool) { return nil, false }
+func (k *KB) LibByConda(name string) (*GPULib, bool) {
+	n := condaName(name)
+	for i := range k.GPULibs {
+		for _, c := range k.GPULibs[i].Conda {
+			if c == n {
+				l := k.GPULibs[i]
+				return &l, true
+			}
+		}
+	}
+	return nil, false
+}
 
-// LibByPip returns the GPU library a pip name belongs to.
-func (k *KB) LibByPip(name string) (*GPULib, bool) { return nil, false }
+// LibByPip returns the GPU library a pip name belongs to. Names are
+// compared in PEP 503 form, extras dropped; exact names win over patterns.
+func (k *KB) LibByPip(name string) (*GPULib, bool) {
+	n := pipName(name)
+	if n == "" {
+		return nil, false
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range k.GPULibs {
+			for _, p := range k.GPULibs[i].Pip {
+				isPattern := strings.Contains(p, "*")
+				if (pass == 0 && !isPattern && p == n) || (pass == 1 && isPattern && globMatch(p, n)) {
+					l := k.GPULibs[i]
+					return &l, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
 
 // IsCUDAStack reports whether a conda package is part of a CUDA stack.
-func (k *KB) IsCUDAStack(name string) bool { return false }
+func (k *KB) IsCUDAStack(name string) bool {
+	n := condaName(name)
+	for _, c := range k.CUDAStack {
+		if c == n {
+			return true
+		}
+	}
+	return false
+}

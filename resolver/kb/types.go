@@ -23,8 +23,14 @@ type TorchRelease struct {
 	Torchvision string   `yaml:"torchvision"`
 	Torchaudio  string   `yaml:"torchaudio"` // "" where no matching torchaudio was released
 	Python      []string `yaml:"python"`     // supported minors, e.g. ["3.8","3.9","3.10","3.11"]
-	Source      string   `yaml:"source"`
-	Note        string   `yaml:"note,omitempty"` // disagreements between sources, stated
+	// PythonExperimental lists minors a source calls experimental (not in Python).
+	PythonExperimental []string `yaml:"python_experimental,omitempty"`
+	// TorchvisionConda and TorchaudioConda are set where the pytorch
+	// channel paired the release with other companions than pip did (2.0.0).
+	TorchvisionConda string `yaml:"torchvision_conda,omitempty"`
+	TorchaudioConda  string `yaml:"torchaudio_conda,omitempty"`
+	Source           string `yaml:"source"`
+	Note             string `yaml:"note,omitempty"` // disagreements between sources, stated
 }
 
 // TorchVariants says which CUDA variants of a release series (2.0) a
@@ -36,8 +42,14 @@ type TorchVariants struct {
 	CPU    bool         `yaml:"cpu"`
 	// Default is the CUDA variant a plain install gives (PyPI's torch), "" if unknown.
 	Default string `yaml:"default,omitempty"`
-	Source  string `yaml:"source"`
-	Note    string `yaml:"note,omitempty"`
+	// Selector is how a conda command line picks the variant
+	// ("pytorch-cuda=X.Y", "cudatoolkit=X.Y"); "" for pip.
+	Selector string `yaml:"selector,omitempty"`
+	// NotPublished marks a series the distribution does not publish at all
+	// (the pytorch channel after 2.5): CUDA is empty and CPU false.
+	NotPublished bool   `yaml:"not_published,omitempty"`
+	Source       string `yaml:"source"`
+	Note         string `yaml:"note,omitempty"`
 }
 
 // ArchList is the set of GPU architectures compiled into one build variant.
@@ -51,24 +63,41 @@ type ArchList struct {
 	PTX []string `yaml:"ptx"`
 	// Known is false where the sources do not say (the check then reports
 	// that it cannot decide rather than guessing).
-	Known  bool   `yaml:"known"`
-	Source string `yaml:"source"`
-	Note   string `yaml:"note,omitempty"`
+	Known bool `yaml:"known"`
+	// PTXUnknown is true where the SASS list is known but whether PTX is
+	// embedded is not (PTX then lists nothing).
+	PTXUnknown bool   `yaml:"ptx_unknown,omitempty"`
+	Source     string `yaml:"source"`
+	Note       string `yaml:"note,omitempty"`
 }
 
 // CUDADriver is a CUDA toolkit release and the minimum Linux driver it needs.
 type CUDADriver struct {
 	CUDA     string `yaml:"cuda"` // "12.4" (major.minor; the GA row)
 	LinuxMin string `yaml:"linux_min"`
-	Source   string `yaml:"source"`
+	// WindowsMin is NVIDIA's Windows minimum, "" where NVIDIA prints N/A.
+	WindowsMin string `yaml:"windows_min,omitempty"`
+	// Label is the row label as NVIDIA prints it ("CUDA 12.6 GA").
+	Label string `yaml:"label,omitempty"`
+	// BranchOnly marks rows where NVIDIA names only a driver branch
+	// (LinuxMin is then the branch number, e.g. "610"): a lower bound.
+	BranchOnly bool   `yaml:"branch_only,omitempty"`
+	Note       string `yaml:"note,omitempty"`
+	Source     string `yaml:"source"`
 }
 
 // MinorCompat is the minor-version-compatibility floor of a CUDA major: a
 // driver at or above it runs any runtime of that major (with limits).
 type MinorCompat struct {
-	Major      int    `yaml:"major"`
-	LinuxFloor string `yaml:"linux_floor"`
-	Source     string `yaml:"source"`
+	Major        int    `yaml:"major"`
+	LinuxFloor   string `yaml:"linux_floor"`
+	WindowsFloor string `yaml:"windows_floor,omitempty"`
+	// BranchMin/BranchMax are the driver branches NVIDIA's current table
+	// gives (">= 525", "< 580"); BranchMax 0 = no upper bound.
+	BranchMin int    `yaml:"branch_min"`
+	BranchMax int    `yaml:"branch_max,omitempty"`
+	Note      string `yaml:"note,omitempty"`
+	Source    string `yaml:"source"`
 }
 
 // GPU is a GPU model and its compute capability.
@@ -77,7 +106,10 @@ type GPU struct {
 	Aliases []string `yaml:"aliases,omitempty"` // other spellings NVML or people use
 	CC      string   `yaml:"cc"`                // "9.0"
 	Arch    string   `yaml:"arch"`              // "Hopper"
-	Source  string   `yaml:"source"`
+	// MinCUDA is the first toolkit that targets it, only where a source says.
+	MinCUDA string `yaml:"min_cuda,omitempty"`
+	Note    string `yaml:"note,omitempty"`
+	Source  string `yaml:"source"`
 }
 
 // TFConfig is one TensorFlow tested build configuration.
@@ -86,16 +118,19 @@ type TFConfig struct {
 	Python  []string `yaml:"python"`
 	CUDA    string   `yaml:"cuda"`
 	CuDNN   string   `yaml:"cudnn"`
+	Package string   `yaml:"package,omitempty"`
+	Note    string   `yaml:"note,omitempty"`
 	Source  string   `yaml:"source"`
 }
 
 // JAXCuda is a JAX CUDA wheel flavour (jax[cuda12], jax-cuda12-plugin).
 type JAXCuda struct {
-	Extra     string   `yaml:"extra"`   // "cuda12"
-	Major     int      `yaml:"major"`   // 12
-	Packages  []string `yaml:"packages"` // jax-cuda12-plugin, jax-cuda12-pjrt
-	MinJAX    string   `yaml:"min_jax,omitempty"`
-	Source    string   `yaml:"source"`
+	Extra    string   `yaml:"extra"`    // "cuda12"
+	Major    int      `yaml:"major"`    // 12
+	Packages []string `yaml:"packages"` // jax-cuda12-plugin, jax-cuda12-pjrt
+	MinJAX   string   `yaml:"min_jax,omitempty"`
+	Note     string   `yaml:"note,omitempty"`
+	Source   string   `yaml:"source"`
 }
 
 // GPULib is a GPU library with its names on each side of pip/conda.
@@ -106,6 +141,8 @@ type GPULib struct {
 	Pip []string `yaml:"pip"`
 	// CUDAFromPip describes how the CUDA major is written in the pip name,
 	// e.g. "cupy-cuda{major}x"; "" when the name does not say.
+	// (CUDAMajorFromPipName reads it.)
+	Note   string `yaml:"note,omitempty"`
 	Source string `yaml:"source"`
 }
 
@@ -124,4 +161,38 @@ type Facts struct {
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack"`
+
+	// Sources names every source a row's Source may cite by key.
+	Sources []SourceRef `yaml:"sources"`
+	// Series holds per-series facts (RELEASE.md's compatibility matrix),
+	// also for series whose exact patch releases the KB does not list.
+	Series []TorchSeries `yaml:"torch_series"`
+	// CUDAStackSource cites CUDAStack.
+	CUDAStackSource string `yaml:"cuda_stack_source"`
+	// DateNote says what the date covers.
+	DateNote string `yaml:"date_note"`
+}
+
+// SourceRef is one public source the rows cite by Key.
+type SourceRef struct {
+	Key   string `yaml:"key"`
+	Title string `yaml:"title"`
+	URL   string `yaml:"url,omitempty"`
+	// Read says which copy was read and when.
+	Read string `yaml:"read,omitempty"`
+}
+
+// TorchSeries is one PyTorch minor series as PyTorch's release matrix
+// declares it.
+type TorchSeries struct {
+	Series             string   `yaml:"series"` // "2.12"
+	Python             []string `yaml:"python"`
+	PythonExperimental []string `yaml:"python_experimental,omitempty"`
+	CUDAStable         []string `yaml:"cuda_stable"`
+	CUDAExperimental   []string `yaml:"cuda_experimental,omitempty"`
+	CuDNN              string   `yaml:"cudnn,omitempty"`
+	// TorchvisionMinor is the torchvision minor series ("0.27").
+	TorchvisionMinor string `yaml:"torchvision_minor"`
+	Source           string `yaml:"source"`
+	Note             string `yaml:"note,omitempty"`
 }

@@ -1,0 +1,255 @@
+package kb
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed data/*.yaml
+var embedded embed.FS
+
+// Error is one problem in a knowledge-base file, at a 1-based line
+// (0 when the problem is not tied to a line).
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// ErrorList collects every problem found rather than stopping at the first,
+// so one run of --kb DIR shows all that needs fixing.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Err returns nil when the list is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].File != l[j].File {
+			return l[i].File < l[j].File
+		}
+		return l[i].Line < l[j].Line
+	})
+	return l
+}
+
+// pos is where a row was read.
+type pos struct {
+	File string
+	Line int
+}
+
+var (
+	defaultOnce sync.Once
+	defaultKB   *KB
+)
+
+// Default returns the embedded knowledge base. The embedded files are
+// validated by the package tests, so a failure here is a build defect.
+func Default() *KB {
+	defaultOnce.Do(func() {
+		sub, err := fs.Sub(embedded, "data")
+		if err != nil {
+			panic("kb: embedded data: " + err.Error())
+		}
+		k, err := loadFS(sub, "resolver/kb/data")
+		if err != nil {
+			panic("kb: embedded data is invalid:\n" + err.Error())
+		}
+		defaultKB = k
+	})
+	return defaultKB
+}
+
+// Load reads the knowledge base from dir: every *.yaml file in it, with the
+// same layout as the embedded data (one or more top-level tables per file),
+// and validates the whole. Errors name the file and line.
+func Load(dir string) (*KB, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("kb: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("kb: %s is not a directory", dir)
+	}
+	return loadFS(os.DirFS(dir), dir)
+}
+
+func loadFS(fsys fs.FS, label string) (*KB, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("kb: %s: no *.yaml files", label)
+	}
+	sort.Strings(names)
+	k := &KB{positions: map[string][]pos{}}
+	var errs ErrorList
+	for _, name := range names {
+		file := filepath.ToSlash(path.Join(filepath.ToSlash(label), name))
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, &Error{File: file, Msg: err.Error()})
+			continue
+		}
+		errs = append(errs, k.addFile(file, data)...)
+	}
+	if len(errs) == 0 {
+		errs = append(errs, k.validate()...)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	k.index()
+	return k, nil
+}
+
+var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlErrors turns yaml.v3's "line N: msg" texts into positioned errors.
+func yamlErrors(file string, err error) ErrorList {
+	var texts []string
+	if te, ok := err.(*yaml.TypeError); ok {
+		texts = te.Errors
+	} else {
+		texts = []string{err.Error()}
+	}
+	var out ErrorList
+	for _, t := range texts {
+		if m := yamlLineRe.FindStringSubmatch(t); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, &Error{File: file, Line: n, Msg: m[2]})
+			continue
+		}
+		out = append(out, &Error{File: file, Msg: strings.TrimPrefix(t, "yaml: ")})
+	}
+	return out
+}
+
+// addFile decodes one file strictly (unknown keys are errors) and merges
+// its tables into k, remembering the line of every row.
+func (k *KB) addFile(file string, data []byte) ErrorList {
+	var part Facts
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&part); err != nil {
+		return yamlErrors(file, err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return yamlErrors(file, err)
+	}
+	lines := rowLines(&root)
+	var errs ErrorList
+	once := func(key, cur, next string) string {
+		if next == "" {
+			return cur
+		}
+		if cur != "" {
+			errs = append(errs, &Error{File: file, Line: keyLine(&root, key), Msg: key + " is set in more than one file"})
+		}
+		return next
+	}
+	k.Date = once("date", k.Date, part.Date)
+	k.DateNote = once("date_note", k.DateNote, part.DateNote)
+	k.CUDAStackSource = once("cuda_stack_source", k.CUDAStackSource, part.CUDAStackSource)
+	add := func(key string, n int) {
+		for i := 0; i < n; i++ {
+			line := 0
+			if i < len(lines[key]) {
+				line = lines[key][i]
+			}
+			k.positions[key] = append(k.positions[key], pos{file, line})
+		}
+	}
+	k.Sources = append(k.Sources, part.Sources...)
+	add("sources", len(part.Sources))
+	k.Torch = append(k.Torch, part.Torch...)
+	add("torch", len(part.Torch))
+	k.Facts.Series = append(k.Facts.Series, part.Series...)
+	add("torch_series", len(part.Series))
+	k.TorchVariants = append(k.TorchVariants, part.TorchVariants...)
+	add("torch_variants", len(part.TorchVariants))
+	k.Facts.Arch = append(k.Facts.Arch, part.Arch...)
+	add("arch", len(part.Arch))
+	k.CUDADrivers = append(k.CUDADrivers, part.CUDADrivers...)
+	add("cuda_drivers", len(part.CUDADrivers))
+	k.MinorCompat = append(k.MinorCompat, part.MinorCompat...)
+	add("minor_compat", len(part.MinorCompat))
+	k.GPUs = append(k.GPUs, part.GPUs...)
+	add("gpus", len(part.GPUs))
+	k.Facts.TensorFlow = append(k.Facts.TensorFlow, part.TensorFlow...)
+	add("tensorflow", len(part.TensorFlow))
+	k.JAX = append(k.JAX, part.JAX...)
+	add("jax", len(part.JAX))
+	k.GPULibs = append(k.GPULibs, part.GPULibs...)
+	add("gpu_libs", len(part.GPULibs))
+	k.CUDAStack = append(k.CUDAStack, part.CUDAStack...)
+	add("cuda_stack", len(part.CUDAStack))
+	return errs
+}
+
+// rowLines maps each top-level key to the lines of its sequence items.
+func rowLines(root *yaml.Node) map[string][]int {
+	out := map[string][]int{}
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		return out
+	}
+	m := root.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return out
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i], m.Content[i+1]
+		if val.Kind != yaml.SequenceNode {
+			out[key.Value] = []int{key.Line}
+			continue
+		}
+		for _, item := range val.Content {
+			out[key.Value] = append(out[key.Value], item.Line)
+		}
+	}
+	return out
+}
+
+func keyLine(root *yaml.Node, key string) int {
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		return 0
+	}
+	m := root.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i].Line
+		}
+	}
+	return 0
+}

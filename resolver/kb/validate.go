@@ -1,0 +1,385 @@
+package kb
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var (
+	pythonRe = regexp.MustCompile(`^3\.\d+t?$`)
+	ccRe     = regexp.MustCompile(`^\d+\.\d$`)
+	seriesRe = regexp.MustCompile(`^\d+\.\d+$`)
+	mmRe     = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+)
+
+var validDists = map[Distribution]bool{DistPytorchConda: true, DistWheel: true, DistPyPI: true, DistCondaForge: true}
+
+// validator collects positioned problems while checking the tables.
+type validator struct {
+	k    *KB
+	errs ErrorList
+}
+
+func (v *validator) at(table string, i int) pos {
+	if p := v.k.positions[table]; i < len(p) {
+		return p[i]
+	}
+	return pos{File: "(knowledge base)"}
+}
+
+func (v *validator) errf(table string, i int, format string, args ...any) {
+	p := v.at(table, i)
+	v.errs = append(v.errs, &Error{File: p.File, Line: p.Line, Msg: fmt.Sprintf("%s[%d]: ", table, i) + fmt.Sprintf(format, args...)})
+}
+
+// source checks that a row cites something: a known source key, or an
+// explicitly third-party source.
+func (v *validator) source(table string, i int, src string, keys map[string]bool) {
+	if strings.TrimSpace(src) == "" {
+		v.errf(table, i, "source is empty")
+		return
+	}
+	if strings.Contains(src, "third-party") {
+		return
+	}
+	for k := range keys {
+		if strings.Contains(src, k) {
+			return
+		}
+	}
+	v.errf(table, i, "source %q cites no key of the sources table", src)
+}
+
+func (v *validator) version(table string, i int, field, s string, re *regexp.Regexp) {
+	if !re.MatchString(s) {
+		v.errf(table, i, "%s %q is not a version of the expected form", field, s)
+	}
+}
+
+// validate checks every row and the agreement between tables: each row has
+// a source, versions parse and are ordered where order matters, each
+// torchvision belongs to one torch minor, every CUDA variant has a driver
+// floor, every Arch row's series exists.
+func (k *KB) validate() ErrorList {
+	v := &validator{k: k}
+	if k.Date == "" {
+		v.errs = append(v.errs, &Error{File: "(knowledge base)", Msg: "date is missing (set it in meta.yaml)"})
+	} else if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`).MatchString(k.Date) {
+		v.errs = append(v.errs, &Error{File: "(knowledge base)", Msg: fmt.Sprintf("date %q is not YYYY-MM-DD", k.Date)})
+	}
+	keys := map[string]bool{}
+	for i, s := range k.Sources {
+		if s.Key == "" || s.Title == "" {
+			v.errf("sources", i, "key and title are required")
+		}
+		if keys[s.Key] {
+			v.errf("sources", i, "duplicate key %q", s.Key)
+		}
+		keys[s.Key] = true
+	}
+
+	series := map[string]bool{}
+	tvMinor := map[string]string{}
+	for i, s := range k.Facts.Series {
+		v.version("torch_series", i, "series", s.Series, seriesRe)
+		v.source("torch_series", i, s.Source, keys)
+		if series[s.Series] {
+			v.errf("torch_series", i, "duplicate series %s", s.Series)
+		}
+		if i > 0 {
+			if c, ok := CompareDotted(k.Facts.Series[i-1].Series, s.Series); ok && c >= 0 {
+				v.errf("torch_series", i, "series %s is not after %s (keep the table sorted)", s.Series, k.Facts.Series[i-1].Series)
+			}
+		}
+		series[s.Series] = true
+		for _, p := range append(append([]string{}, s.Python...), s.PythonExperimental...) {
+			v.version("torch_series", i, "python", p, pythonRe)
+		}
+		for _, c := range append(append([]string{}, s.CUDAStable...), s.CUDAExperimental...) {
+			v.cuda("torch_series", i, c)
+		}
+		if s.TorchvisionMinor != "" {
+			v.version("torch_series", i, "torchvision_minor", s.TorchvisionMinor, seriesRe)
+			if prev, dup := tvMinor[s.TorchvisionMinor]; dup {
+				v.errf("torch_series", i, "torchvision %s belongs to torch %s and %s", s.TorchvisionMinor, prev, s.Series)
+			}
+			tvMinor[s.TorchvisionMinor] = s.Series
+		}
+	}
+
+	tvOwner := map[string]string{}
+	for i, r := range k.Torch {
+		v.version("torch", i, "version", r.Version, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
+		v.source("torch", i, r.Source, keys)
+		if i > 0 {
+			if c, ok := CompareDotted(k.Torch[i-1].Version, r.Version); ok && c >= 0 {
+				v.errf("torch", i, "version %s is not after %s (keep the table sorted)", r.Version, k.Torch[i-1].Version)
+			}
+		}
+		s := majorMinor(r.Version)
+		info, ok := k.SeriesInfo(s)
+		if !ok {
+			v.errf("torch", i, "series %s of %s is not in torch_series", s, r.Version)
+		}
+		if len(r.Python) == 0 {
+			v.errf("torch", i, "python is empty")
+		}
+		for _, p := range append(append([]string{}, r.Python...), r.PythonExperimental...) {
+			v.version("torch", i, "python", p, pythonRe)
+		}
+		for _, tv := range []string{r.Torchvision, r.TorchvisionConda} {
+			if tv == "" {
+				continue
+			}
+			v.version("torch", i, "torchvision", tv, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
+			if owner, dup := tvOwner[tv]; dup && owner != s {
+				v.errf("torch", i, "torchvision %s belongs to torch %s and %s", tv, owner, s)
+			}
+			tvOwner[tv] = s
+			if ok && info.TorchvisionMinor != "" && majorMinor(tv) != info.TorchvisionMinor {
+				v.errf("torch", i, "torchvision %s is not of series %s that torch_series gives for %s", tv, info.TorchvisionMinor, s)
+			}
+		}
+	}
+
+	type vk struct {
+		s string
+		d Distribution
+	}
+	seenV := map[vk]bool{}
+	for i, t := range k.TorchVariants {
+		v.source("torch_variants", i, t.Source, keys)
+		if !validDists[t.Dist] {
+			v.errf("torch_variants", i, "unknown dist %q", t.Dist)
+		}
+		if !series[t.Series] {
+			v.errf("torch_variants", i, "series %s is not in torch_series", t.Series)
+		}
+		if seenV[vk{t.Series, t.Dist}] {
+			v.errf("torch_variants", i, "duplicate row for %s %s", t.Series, t.Dist)
+		}
+		seenV[vk{t.Series, t.Dist}] = true
+		if t.NotPublished && (len(t.CUDA) > 0 || t.CPU) {
+			v.errf("torch_variants", i, "not_published rows list no variants")
+		}
+		for _, c := range t.CUDA {
+			v.cuda("torch_variants", i, c)
+		}
+		if t.Default != "" {
+			v.cuda("torch_variants", i, t.Default)
+		}
+	}
+
+	type ak struct {
+		s, c string
+		d    Distribution
+	}
+	seenA := map[ak]bool{}
+	for i, a := range k.Facts.Arch {
+		v.source("arch", i, a.Source, keys)
+		if !validDists[a.Dist] {
+			v.errf("arch", i, "unknown dist %q", a.Dist)
+		}
+		if !series[a.Series] {
+			v.errf("arch", i, "series %s is not in torch_series", a.Series)
+		}
+		v.cuda("arch", i, a.CUDA)
+		if seenA[ak{a.Series, a.CUDA, a.Dist}] {
+			v.errf("arch", i, "duplicate row for %s cuda %s %s", a.Series, a.CUDA, a.Dist)
+		}
+		seenA[ak{a.Series, a.CUDA, a.Dist}] = true
+		if a.Known && len(a.SASS) == 0 {
+			v.errf("arch", i, "known row with no sass")
+		}
+		if !a.Known && (len(a.SASS) > 0 || len(a.PTX) > 0) {
+			v.errf("arch", i, "unknown row lists architectures; set known: true or empty them")
+		}
+		if !a.Known && a.Note == "" {
+			v.errf("arch", i, "unknown row needs a note saying why")
+		}
+		for j, cc := range a.SASS {
+			v.version("arch", i, "sass", cc, ccRe)
+			if j > 0 {
+				if c, ok := CompareDotted(a.SASS[j-1], cc); ok && c >= 0 {
+					v.errf("arch", i, "sass %s is not after %s (keep sorted)", cc, a.SASS[j-1])
+				}
+			}
+		}
+		for _, cc := range a.PTX {
+			v.version("arch", i, "ptx", cc, ccRe)
+		}
+	}
+	// Every variant a distribution publishes has an architecture row, known
+	// or explicitly unknown (pypi builds use the wheel rows).
+	for i, t := range k.TorchVariants {
+		for _, c := range t.CUDA {
+			if _, ok := k.Arch(t.Series, c, t.Dist); !ok && t.Dist != DistCondaForge {
+				v.errf("torch_variants", i, "no arch row for %s cuda %s %s", t.Series, c, t.Dist)
+			}
+		}
+	}
+
+	seenD := map[string]bool{}
+	for i, d := range k.CUDADrivers {
+		v.source("cuda_drivers", i, d.Source, keys)
+		v.version("cuda_drivers", i, "cuda", d.CUDA, mmRe)
+		if _, ok := parseDotted(d.LinuxMin); !ok {
+			v.errf("cuda_drivers", i, "linux_min %q does not parse", d.LinuxMin)
+		}
+		if seenD[d.CUDA] {
+			v.errf("cuda_drivers", i, "duplicate row for %s", d.CUDA)
+		}
+		seenD[d.CUDA] = true
+		// An update never needs an older driver than its GA row.
+		if mm := majorMinor(d.CUDA); mm != d.CUDA {
+			if ga, ok := k.DriverFloor(mm); ok && ga.CUDA == mm {
+				if c, ok := CompareDotted(d.LinuxMin, ga.LinuxMin); ok && c < 0 {
+					v.errf("cuda_drivers", i, "update %s needs %s, below its GA row's %s", d.CUDA, d.LinuxMin, ga.LinuxMin)
+				}
+			} else {
+				v.errf("cuda_drivers", i, "update %s has no GA row %s", d.CUDA, mm)
+			}
+		}
+	}
+	// Newer GA rows never need an older driver.
+	var prev *CUDADriver
+	for _, d := range sortedGA(k.CUDADrivers) {
+		if prev != nil {
+			if c, ok := CompareDotted(d.LinuxMin, prev.LinuxMin); ok && c < 0 {
+				idx := indexDriver(k.CUDADrivers, d.CUDA)
+				v.errf("cuda_drivers", idx, "CUDA %s needs %s, older than CUDA %s's %s", d.CUDA, d.LinuxMin, prev.CUDA, prev.LinuxMin)
+			}
+		}
+		d := d
+		prev = &d
+	}
+
+	for i, m := range k.MinorCompat {
+		v.source("minor_compat", i, m.Source, keys)
+		if _, ok := parseDotted(m.LinuxFloor); !ok {
+			v.errf("minor_compat", i, "linux_floor %q does not parse", m.LinuxFloor)
+		}
+		if c, ok := CompareDotted(m.LinuxFloor, fmt.Sprint(m.BranchMin)); !ok || c < 0 {
+			v.errf("minor_compat", i, "linux_floor %s is below branch_min %d", m.LinuxFloor, m.BranchMin)
+		}
+	}
+
+	names := map[string]int{}
+	for i, g := range k.GPUs {
+		v.source("gpus", i, g.Source, keys)
+		v.version("gpus", i, "cc", g.CC, ccRe)
+		if g.Name == "" || g.Arch == "" {
+			v.errf("gpus", i, "name and arch are required")
+		}
+		if g.MinCUDA != "" {
+			v.version("gpus", i, "min_cuda", g.MinCUDA, seriesRe)
+		}
+		for _, n := range append([]string{g.Name}, g.Aliases...) {
+			key := strings.Join(gpuTokens(n), " ")
+			if j, dup := names[key]; dup && j != i {
+				v.errf("gpus", i, "name %q is also GPU %d's", n, j)
+			}
+			names[key] = i
+		}
+	}
+
+	seenTF := map[string]bool{}
+	for i, t := range k.Facts.TensorFlow {
+		v.source("tensorflow", i, t.Source, keys)
+		v.version("tensorflow", i, "version", t.Version, mmRe)
+		v.cuda("tensorflow", i, t.CUDA)
+		if seenTF[t.Version] {
+			v.errf("tensorflow", i, "duplicate row for %s", t.Version)
+		}
+		seenTF[t.Version] = true
+		for _, p := range t.Python {
+			v.version("tensorflow", i, "python", p, pythonRe)
+		}
+	}
+
+	for i, j := range k.JAX {
+		v.source("jax", i, j.Source, keys)
+		if j.Major <= 0 || len(j.Packages) == 0 || j.Extra == "" {
+			v.errf("jax", i, "extra, major and packages are required")
+		}
+		if _, ok := k.MinorCompatFloor(j.Major); !ok && j.Major >= 11 {
+			v.errf("jax", i, "CUDA major %d has no minor-compat floor", j.Major)
+		}
+	}
+
+	libs := map[string]bool{}
+	condaOwner := map[string]string{}
+	pipOwner := map[string]string{}
+	for i, l := range k.GPULibs {
+		v.source("gpu_libs", i, l.Source, keys)
+		if libs[l.Lib] {
+			v.errf("gpu_libs", i, "duplicate lib %q", l.Lib)
+		}
+		libs[l.Lib] = true
+		for _, c := range l.Conda {
+			if o, dup := condaOwner[c]; dup {
+				v.errf("gpu_libs", i, "conda name %q also belongs to %s", c, o)
+			}
+			condaOwner[c] = l.Lib
+		}
+		for _, p := range l.Pip {
+			if p != pipName(p) && !strings.Contains(p, "*") {
+				v.errf("gpu_libs", i, "pip name %q is not in PEP 503 form", p)
+			}
+			if o, dup := pipOwner[p]; dup {
+				v.errf("gpu_libs", i, "pip name %q also belongs to %s", p, o)
+			}
+			pipOwner[p] = l.Lib
+		}
+	}
+	if len(k.CUDAStack) > 0 && k.CUDAStackSource == "" {
+		v.errs = append(v.errs, &Error{File: v.at("cuda_stack", 0).File, Line: v.at("cuda_stack", 0).Line, Msg: "cuda_stack needs cuda_stack_source"})
+	}
+	seenS := map[string]bool{}
+	for i, s := range k.CUDAStack {
+		if seenS[s] {
+			v.errf("cuda_stack", i, "duplicate %q", s)
+		}
+		seenS[s] = true
+	}
+	return v.errs
+}
+
+// cuda checks a CUDA major.minor named by a row: it must parse and have a
+// driver floor.
+func (v *validator) cuda(table string, i int, c string) {
+	if !mmRe.MatchString(c) {
+		v.errf(table, i, "cuda %q is not a version", c)
+		return
+	}
+	if _, ok := v.k.DriverFloor(c); !ok {
+		v.errf(table, i, "cuda %s has no row in cuda_drivers", c)
+	}
+}
+
+func sortedGA(rows []CUDADriver) []CUDADriver {
+	var ga []CUDADriver
+	for _, r := range rows {
+		if majorMinor(r.CUDA) == r.CUDA {
+			ga = append(ga, r)
+		}
+	}
+	for i := 1; i < len(ga); i++ {
+		for j := i; j > 0; j-- {
+			if c, _ := CompareDotted(ga[j-1].CUDA, ga[j].CUDA); c > 0 {
+				ga[j-1], ga[j] = ga[j], ga[j-1]
+			}
+		}
+	}
+	return ga
+}
+
+func indexDriver(rows []CUDADriver, cuda string) int {
+	for i, r := range rows {
+		if r.CUDA == cuda {
+			return i
+		}
+	}
+	return 0
+}
