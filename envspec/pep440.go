@@ -1,0 +1,298 @@
+package envspec
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// PEP440Version is a Python package version as PEP 440 defines it, in the
+// permissive form pip accepts (alternative spellings such as `1.0-alpha.1`,
+// `1.0-1` or a leading `v` are normalised). Conda versions are a different
+// language with different ordering: see Version.
+type PEP440Version struct {
+	Epoch   int
+	Release []int
+	// Pre is the normalised pre-release label ("a", "b" or "rc"), "" when
+	// the version is not a pre-release; PreN its number.
+	Pre  string
+	PreN int
+	// HasPost/HasDev say whether a post or dev segment is present; a bare
+	// `.post` or `.dev` counts as number 0, as PEP 440 says.
+	HasPost bool
+	Post    int
+	HasDev  bool
+	Dev     int
+	// Local is the normalised local label without '+' (`cu118`, `abc.5`),
+	// "" when absent. Separators `-` and `_` are normalised to `.`.
+	Local string
+}
+
+// The pattern is packaging's VERSION_PATTERN, which pip uses: a hand parser
+// would have to reproduce the same optional-separator rules.
+var pep440Re = regexp.MustCompile(`(?i)^\s*v?` +
+	`(?:([0-9]+)!)?` + // epoch
+	`([0-9]+(?:\.[0-9]+)*)` + // release
+	`(?:[-_.]?(alpha|a|beta|b|preview|pre|c|rc)[-_.]?([0-9]+)?)?` + // pre
+	`(?:-([0-9]+)|[-_.]?(post|rev|r)[-_.]?([0-9]+)?)?` + // post
+	`(?:[-_.]?(dev)[-_.]?([0-9]+)?)?` + // dev
+	`(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?` + // local
+	`\s*$`)
+
+// ParsePEP440 parses a PEP 440 version. The error is a *PipError whose
+// Offset is 0: the pattern either matches the whole string or not.
+func ParsePEP440(s string) (PEP440Version, error) {
+	var v PEP440Version
+	m := pep440Re.FindStringSubmatch(s)
+	if m == nil {
+		return v, &PipError{Msg: fmt.Sprintf("invalid PEP 440 version %q", s)}
+	}
+	num := func(t string) (int, error) {
+		if t == "" {
+			return 0, nil
+		}
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			// Only overflow gets here; the pattern admits digits only.
+			return 0, &PipError{Msg: fmt.Sprintf("version number %s in %q is too large", t, s)}
+		}
+		return n, nil
+	}
+	var err error
+	if v.Epoch, err = num(m[1]); err != nil {
+		return PEP440Version{}, err
+	}
+	for _, part := range strings.Split(m[2], ".") {
+		n, err := num(part)
+		if err != nil {
+			return PEP440Version{}, err
+		}
+		v.Release = append(v.Release, n)
+	}
+	if m[3] != "" {
+		switch strings.ToLower(m[3]) {
+		case "a", "alpha":
+			v.Pre = "a"
+		case "b", "beta":
+			v.Pre = "b"
+		default: // c, pre, preview, rc
+			v.Pre = "rc"
+		}
+		if v.PreN, err = num(m[4]); err != nil {
+			return PEP440Version{}, err
+		}
+	}
+	switch {
+	case m[5] != "":
+		v.HasPost = true
+		v.Post, err = num(m[5])
+	case m[6] != "":
+		v.HasPost = true
+		v.Post, err = num(m[7])
+	}
+	if err != nil {
+		return PEP440Version{}, err
+	}
+	if m[8] != "" {
+		v.HasDev = true
+		if v.Dev, err = num(m[9]); err != nil {
+			return PEP440Version{}, err
+		}
+	}
+	if m[10] != "" {
+		v.Local = strings.ToLower(strings.NewReplacer("-", ".", "_", ".").Replace(m[10]))
+	}
+	return v, nil
+}
+
+// IsPrerelease reports whether v is a pre-release or a dev release.
+func (v PEP440Version) IsPrerelease() bool { return v.Pre != "" || v.HasDev }
+
+// Public returns the normalised version without its local label
+// ("2.0.1" for 2.0.1+cu118).
+func (v PEP440Version) Public() string {
+	var b strings.Builder
+	if v.Epoch != 0 {
+		fmt.Fprintf(&b, "%d!", v.Epoch)
+	}
+	b.WriteString(v.BaseRelease())
+	if v.Pre != "" {
+		fmt.Fprintf(&b, "%s%d", v.Pre, v.PreN)
+	}
+	if v.HasPost {
+		fmt.Fprintf(&b, ".post%d", v.Post)
+	}
+	if v.HasDev {
+		fmt.Fprintf(&b, ".dev%d", v.Dev)
+	}
+	return b.String()
+}
+
+// BaseRelease returns the release segment alone ("2.0.1").
+func (v PEP440Version) BaseRelease() string {
+	parts := make([]string, len(v.Release))
+	for i, n := range v.Release {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ".")
+}
+
+// String returns the normalised version, local label included.
+func (v PEP440Version) String() string {
+	if v.Local != "" {
+		return v.Public() + "+" + v.Local
+	}
+	return v.Public()
+}
+
+// base is v reduced to epoch and release, PEP 440's "base version".
+func (v PEP440Version) base() PEP440Version {
+	return PEP440Version{Epoch: v.Epoch, Release: v.Release}
+}
+
+// public is v without its local label.
+func (v PEP440Version) public() PEP440Version {
+	v.Local = ""
+	return v
+}
+
+// Compare orders versions as PEP 440 does: -1, 0 or +1. Trailing zeros of
+// the release do not count (1.0 == 1.0.0); a dev release sorts before the
+// pre-releases of the same release; a local label sorts after the public
+// version it decorates.
+func (v PEP440Version) Compare(o PEP440Version) int {
+	if c := pepCmp(v.Epoch, o.Epoch); c != 0 {
+		return c
+	}
+	n := max(len(v.Release), len(o.Release))
+	for i := range n {
+		var a, b int
+		if i < len(v.Release) {
+			a = v.Release[i]
+		}
+		if i < len(o.Release) {
+			b = o.Release[i]
+		}
+		if c := pepCmp(a, b); c != 0 {
+			return c
+		}
+	}
+	if c := pepCmp(v.preRank(), o.preRank()); c != 0 {
+		return c
+	}
+	if v.Pre != "" && o.Pre != "" {
+		if c := pepCmp(v.PreN, o.PreN); c != 0 {
+			return c
+		}
+	}
+	// No post segment sorts before any post segment.
+	if c := pepCmpOptional(v.HasPost, v.Post, o.HasPost, o.Post, -1); c != 0 {
+		return c
+	}
+	// No dev segment sorts after any dev segment.
+	if c := pepCmpOptional(v.HasDev, v.Dev, o.HasDev, o.Dev, +1); c != 0 {
+		return c
+	}
+	return pepCompareLocal(v.Local, o.Local)
+}
+
+// preRank places the pre-release kinds: a bare dev release (1.0.dev1)
+// before alphas, a final or post release after rc.
+func (v PEP440Version) preRank() int {
+	switch {
+	case v.Pre == "a":
+		return 1
+	case v.Pre == "b":
+		return 2
+	case v.Pre == "rc":
+		return 3
+	case !v.HasPost && v.HasDev:
+		return 0
+	default:
+		return 4
+	}
+}
+
+// pepCmpOptional compares optional numbers; absent sorts as absentSign
+// (-1 before every present value, +1 after).
+func pepCmpOptional(hasA bool, a int, hasB bool, b int, absentSign int) int {
+	switch {
+	case hasA && hasB:
+		return pepCmp(a, b)
+	case hasA == hasB:
+		return 0
+	case !hasA:
+		return absentSign
+	default:
+		return -absentSign
+	}
+}
+
+func pepCmp(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// pepCompareLocal orders local labels segment by segment: numeric segments
+// compare as numbers and sort after alphanumeric ones; a label that extends
+// another sorts after it; no label sorts first.
+func pepCompareLocal(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" {
+		return -1
+	}
+	if b == "" {
+		return 1
+	}
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, y := as[i], bs[i]
+		xn, yn := pepDigits(x), pepDigits(y)
+		switch {
+		case xn && yn:
+			if c := pepCmpDigits(x, y); c != 0 {
+				return c
+			}
+		case xn:
+			return 1
+		case yn:
+			return -1
+		default:
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+		}
+	}
+	return pepCmp(len(as), len(bs))
+}
+
+func pepDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// pepCmpDigits compares decimal strings of any length without converting
+// them, so a long local segment (a date, a hash of digits) cannot overflow.
+func pepCmpDigits(a, b string) int {
+	a = strings.TrimLeft(a, "0")
+	b = strings.TrimLeft(b, "0")
+	if c := pepCmp(len(a), len(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
