@@ -64,10 +64,15 @@ type Diagnostic struct {
 	// Related are other places the finding involves (the second of two
 	// disagreeing lines, say).
 	Related []Pos
+	// Target names the machine an EG4xx finding is about ("" otherwise).
+	Target string
 }
 
 // Error renders file:line:col: message [CODE], like a compiler.
 func (d Diagnostic) Error() string {
+	if d.Target != "" {
+		return fmt.Sprintf("%s: %s (target %s) [%s]", d.Pos, d.Message, d.Target, d.Code)
+	}
 	return fmt.Sprintf("%s: %s [%s]", d.Pos, d.Message, d.Code)
 }
 
@@ -92,13 +97,16 @@ func (ds *Diagnostics) Sort() {
 		if a.Code != b.Code {
 			return a.Code < b.Code
 		}
+		if a.Target != b.Target {
+			return a.Target < b.Target
+		}
 		return a.Message < b.Message
 	})
 	out := s[:0]
 	for i, d := range s {
 		if i > 0 {
 			p := out[len(out)-1]
-			if p.Pos == d.Pos && p.Code == d.Code && p.Message == d.Message {
+			if p.Pos == d.Pos && p.Code == d.Code && p.Message == d.Message && p.Target == d.Target {
 				continue
 			}
 		}

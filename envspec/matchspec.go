@@ -1,16 +1,52 @@
 package envspec
 
-import "errors"
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
 
 // Span is a half-open byte range [Start, End) inside a MatchSpec string.
 // A zero Span with End == 0 means the part is absent.
 type Span struct{ Start, End int }
 
-// MatchSpec is a parsed conda MatchSpec.
-// STUB: owned by the version/matchspec helper, who fills it in.
+// IsZero reports whether the span is absent.
+func (s Span) IsZero() bool { return s.End == 0 }
+
+// SpecError is a syntax error in a version, version spec or MatchSpec.
+// Offset is the 0-based byte offset of the offending text in the string
+// that was parsed, so a file parser can turn it into a column.
+type SpecError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SpecError) Error() string {
+	return fmt.Sprintf("%s (at character %d)", e.Msg, e.Offset+1)
+}
+
+// MatchSpec is a parsed conda MatchSpec:
+//
+//	(channel(/subdir)::)name(version(build))([key=value,...])
+//
+// with the version and build given as "name 1.2 py39*", "name=1.2=py39*",
+// "name>=1.2,<2 py39*" or in the brackets. The reading follows conda's
+// MatchSpec parser (conda/models/match_spec.py, _parse_spec_str), with the
+// normalisation conda applies: "numpy=1.8" is the fuzzy 1.8.*,
+// "numpy==1.8" and "numpy 1.8" are exactly 1.8, and "numpy=1.8=py39_0"
+// pins exactly 1.8 (with a build, '=' is exact).
+//
+// Where conda is lax and envguard is strict (these are reported as errors
+// because conda would silently read something else than was meant): an
+// empty channel ("::numpy"), a lone ':' with no namespace (":numpy"),
+// characters other than letters, digits, '_', '.', '-' and '*' in the
+// name, more than one bracket section or text after it, blanks inside a
+// build string, and parentheses used as conda's legacy "(optional)"
+// section: envguard reads parentheses only as version grouping.
 type MatchSpec struct {
 	Raw       string
-	Channel   string // "" when absent
+	Channel   string // "" when absent; a name, label path or URL as written, without the subdir
 	Subdir    string
 	Namespace string
 	Name      string       // lower-cased package name
@@ -19,7 +55,659 @@ type MatchSpec struct {
 	Keys      map[string]string
 	// Positions of each part inside Raw, for carets.
 	ChannelSpan, NameSpan, VersionSpan, BuildSpan Span
+	// SubdirSpan is the subdir after the channel ("linux-64" in
+	// "conda-forge/linux-64::python"), or its bracket value.
+	SubdirSpan Span
+	// KeySpans holds the span of each bracket value.
+	KeySpans map[string]Span
+
+	buildRe *regexp.Regexp // nil when Build is a literal
 }
 
-// ParseMatchSpec parses one conda MatchSpec.
-func ParseMatchSpec(s string) (*MatchSpec, error) { return nil, errors.New("not implemented") }
+// msKnownSubdirs are the platform subdirs conda recognises after a channel
+// (conda/base/constants.py KNOWN_SUBDIRS).
+var msKnownSubdirs = map[string]bool{
+	"noarch": true, "linux-32": true, "linux-64": true, "linux-aarch64": true,
+	"linux-armv6l": true, "linux-armv7l": true, "linux-ppc64": true,
+	"linux-ppc64le": true, "linux-s390x": true, "osx-64": true, "osx-arm64": true,
+	"win-32": true, "win-64": true, "win-arm64": true, "zos-z": true,
+}
+
+// msFields are the keys conda accepts in brackets (MatchSpec
+// FIELD_NAMES); others make conda fail with "Cannot match on field(s)".
+var msFields = []string{
+	"channel", "subdir", "name", "version", "build", "build_number",
+	"track_features", "features", "url", "md5", "sha256", "license",
+	"license_family", "fn",
+}
+
+// ParseMatchSpec parses one conda MatchSpec. Errors are *SpecError with
+// the byte offset into s.
+func ParseMatchSpec(s string) (*MatchSpec, error) {
+	m := &MatchSpec{Raw: s}
+	if err := m.parse(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func msErr(off int, msg string, a ...any) error {
+	return &SpecError{Offset: off, Msg: fmt.Sprintf(msg, a...)}
+}
+
+func (m *MatchSpec) parse() error {
+	s := m.Raw
+	a, b := vTrim(s)
+	if a == b {
+		return msErr(0, "empty package spec")
+	}
+	// conda strips a '#' comment and a trailing " if <condition>".
+	if i := strings.IndexByte(s[a:b], '#'); i >= 0 {
+		b = a + i
+	}
+	if i := strings.Index(s[a:b], " if "); i >= 0 {
+		b = a + i
+	}
+	a, b = msShrink(s, a, b)
+	if a == b {
+		return msErr(a, "empty package spec")
+	}
+	body := s[a:b]
+	if f, ok := strings.CutSuffix(body, "@"); ok && f != "" && msNameBadChar(f) < 0 {
+		// legacy form "feature@" selects packages tracking that feature.
+		m.Name = "*"
+		m.setKey("track_features", s, a, b-1)
+		return nil
+	}
+	// names are lower-cased, so the test is too: "X.TAR.BZ2" must not
+	// become a package file only once it is printed.
+	if lb := vLower(body); strings.HasSuffix(lb, ".tar.bz2") || strings.HasSuffix(lb, ".conda") {
+		return m.parsePackageFile(a, b)
+	}
+
+	end := b
+	if i := strings.IndexAny(body, "[]"); i >= 0 {
+		open := a + i
+		if s[open] == ']' {
+			return msErr(open, "unbalanced ']' in %q", body)
+		}
+		// a quoted value may hold brackets (a build regex "^py3[01]$").
+		close, quoteAt := -1, 0
+		var quote byte
+		for j := open + 1; j < b && close < 0; j++ {
+			switch c := s[j]; {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				}
+			case c == '\'' || c == '"':
+				quote, quoteAt = c, j
+			case c == ']':
+				close = j
+			case c == '[':
+				return msErr(j, "unexpected '[' inside brackets in %q", body)
+			}
+		}
+		if quote != 0 {
+			return msErr(quoteAt, "unterminated quote in brackets of %q", body)
+		}
+		if close < 0 {
+			return msErr(open, "unbalanced '[' in %q: missing ']'", body)
+		}
+		if j := strings.IndexAny(s[close+1:b], "[]"); j >= 0 {
+			return msErr(close+1+j, "multiple bracket sections in %q", body)
+		}
+		if ta, tb := msShrink(s, close+1, b); ta != tb {
+			return msErr(ta, "unexpected text %q after ']'", s[ta:tb])
+		}
+		if err := m.parseBrackets(open+1, close); err != nil {
+			return err
+		}
+		end = open
+	}
+
+	// channel(/subdir)::name or namespace:name, split like conda's
+	// rsplit(":", 2).
+	start := a
+	head := s[a:end]
+	if c2 := strings.LastIndexByte(head, ':'); c2 >= 0 {
+		c1 := strings.LastIndexByte(head[:c2], ':')
+		if c1 >= 0 {
+			if c1 == 0 {
+				return msErr(a, "missing channel before '::' in %q", body)
+			}
+			if err := m.setChannel(a, a+c1); err != nil {
+				return err
+			}
+			if ns := head[c1+1 : c2]; ns != "" {
+				if bad := msNameBadChar(ns); bad >= 0 {
+					return msErr(a+c1+1+bad, "invalid character %q in namespace %q", ns[bad], ns)
+				}
+				m.Namespace = ns
+			}
+		} else {
+			ns := head[:c2]
+			if ns == "" {
+				return msErr(a, "missing channel before ':' in %q (a channel is written 'channel::name')", body)
+			}
+			if bad := msNameBadChar(ns); bad >= 0 {
+				return msErr(a+bad, "invalid character %q in namespace %q (a channel is written 'channel::name')", ns[bad], ns)
+			}
+			m.Namespace = ns
+		}
+		start = a + c2 + 1
+	}
+
+	// the name runs up to the first blank or operator character.
+	n := start
+	for n < end && strings.IndexByte(" \t=<>!~", s[n]) < 0 {
+		n++
+	}
+	if n == start {
+		return msErr(start, "missing package name in %q", body)
+	}
+	name := s[start:n]
+	if bad := msNameBadChar(name); bad >= 0 {
+		return msErr(start+bad, "invalid character %q in package name %q", name[bad], name)
+	}
+	m.Name = vLower(name)
+	m.NameSpan = Span{start, n}
+
+	va, vb := msShrink(s, n, end)
+	if va < vb {
+		if err := m.parseVersionBuild(va, vb); err != nil {
+			return err
+		}
+	}
+	return m.applyBrackets()
+}
+
+// msShrink trims blanks from both ends of s[a:b].
+func msShrink(s string, a, b int) (int, int) {
+	i, j := vTrim(s[a:b])
+	return a + i, a + j
+}
+
+// msNameBadChar returns the index of the first byte that cannot be part of a
+// package name (or name glob), or -1.
+func msNameBadChar(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', vDigit(c),
+			c == '_', c == '.', c == '-', c == '*':
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// setChannel reads Raw[a:b] as channel(/subdir), the subdir being split
+// off only when it is one conda knows.
+func (m *MatchSpec) setChannel(a, b int) error {
+	ch := m.Raw[a:b]
+	if i := strings.IndexFunc(ch, func(r rune) bool { return r <= ' ' }); i >= 0 {
+		return msErr(a+i, "blank inside channel %q", ch)
+	}
+	if ch == "" {
+		return msErr(a, "empty channel")
+	}
+	m.ChannelSpan = Span{a, b}
+	if i := strings.LastIndexByte(ch, '/'); i >= 0 && msKnownSubdirs[ch[i+1:]] {
+		m.Subdir = ch[i+1:]
+		m.SubdirSpan = Span{a + i + 1, b}
+		ch = ch[:i]
+		m.ChannelSpan = Span{a, a + i}
+	}
+	m.Channel = ch
+	return nil
+}
+
+// parseVersionBuild splits s[a:b] into version and build the way conda's
+// _parse_version_plus_build regex does, then normalises the version.
+func (m *MatchSpec) parseVersionBuild(a, b int) error {
+	s := m.Raw[a:b]
+	vEnd, bStart := msSplitVersionBuild(s)
+	build := ""
+	if bStart >= 0 {
+		ba, bb := msShrink(m.Raw, a+bStart, b)
+		build = m.Raw[ba:bb]
+		if i := strings.IndexFunc(build, func(r rune) bool { return r <= ' ' }); i >= 0 {
+			return msErr(ba+i, "unexpected blank inside build string %q", build)
+		}
+		m.Build = build
+		m.BuildSpan = Span{ba, bb}
+	}
+	va, vb := msShrink(m.Raw, a, a+vEnd)
+	// conda drops every blank inside the version part (">=1.0 , < 2.0").
+	var ver []byte
+	var pos []int
+	for i := va; i < vb; i++ {
+		if m.Raw[i] != ' ' {
+			ver = append(ver, m.Raw[i])
+			pos = append(pos, i)
+		}
+	}
+	m.VersionSpan = Span{va, vb}
+	spec, err := msParseSanitized(string(ver), bStart >= 0, pos, vb)
+	if err != nil {
+		return err
+	}
+	m.Version = spec
+	return nil
+}
+
+// msParseSanitized applies conda's _sanitize_version_str and parses the
+// result, mapping error offsets back through pos (the raw offset of each
+// byte of v); end is the raw offset just past the version.
+func msParseSanitized(v string, hasBuild bool, pos []int, end int) (*VersionSpec, error) {
+	san, lead := msSanitizeVersion(v, hasBuild)
+	spec, err := parseVersionSpecAt(san, 0)
+	if err != nil {
+		if se, ok := err.(*SpecError); ok {
+			o := se.Offset + lead
+			if o >= 0 && o < len(pos) {
+				se.Offset = pos[o]
+			} else {
+				se.Offset = end
+			}
+			return nil, se
+		}
+		return nil, err
+	}
+	return spec, nil
+}
+
+// msSanitizeVersion is conda's _sanitize_version_str: "=1.2" becomes the
+// fuzzy "1.2*" (or exact "1.2" when a build follows), "==1.2" becomes
+// "1.2". lead is the number of bytes dropped from the front.
+func msSanitizeVersion(v string, hasBuild bool) (string, int) {
+	if v == "=" || v == "==" || !strings.HasPrefix(v, "=") {
+		return v, 0
+	}
+	w := strings.TrimLeft(v, "=")
+	lead := len(v) - len(w)
+	if strings.HasPrefix(v, "==") && !hasBuild {
+		return w, lead
+	}
+	if !strings.ContainsAny(w, "=,|") {
+		if !hasBuild && !strings.HasSuffix(w, "*") {
+			return w + "*", lead
+		}
+		return w, lead
+	}
+	return v, 0
+}
+
+// msSplitVersionBuild emulates conda's regex
+//
+//	((?:.+?)[^><!,|]?)(?:(?<![=!|,<>~])(?:[ =])([^-=,|<>~]+?))?$
+//
+// on s: the shortest version prefix after which either nothing follows or
+// a ' '/'=' separator (not right after an operator character) and a build
+// made of characters outside "-=,|<>~". It returns the end of the version
+// and the start of the build (-1 when none).
+func msSplitVersionBuild(s string) (vEnd, bStart int) {
+	for l := 1; l <= len(s); l++ {
+		cands := make([]int, 0, 2)
+		if l < len(s) && strings.IndexByte("><!,|", s[l]) < 0 {
+			cands = append(cands, l+1)
+		}
+		cands = append(cands, l)
+		for _, p := range cands {
+			if p < len(s) && (s[p] == ' ' || s[p] == '=') &&
+				strings.IndexByte("=!|,<>~", s[p-1]) < 0 &&
+				p+1 < len(s) && strings.IndexAny(s[p+1:], "-=,|<>~") < 0 {
+				return p, p + 1
+			}
+			if p == len(s) {
+				return p, -1
+			}
+		}
+	}
+	return len(s), -1
+}
+
+// bracket values seen before they are applied, so a bracket version
+// overrides the one outside as conda does.
+type msBracketVal struct {
+	val  string
+	span Span
+}
+
+func (m *MatchSpec) setKey(k string, s string, a, b int) {
+	if m.Keys == nil {
+		m.Keys = map[string]string{}
+		m.KeySpans = map[string]Span{}
+	}
+	m.Keys[k] = s[a:b]
+	m.KeySpans[k] = Span{a, b}
+}
+
+// parseBrackets reads key=value pairs from Raw[a:b], separated by ',' or
+// blanks, values optionally quoted with ' or ".
+func (m *MatchSpec) parseBrackets(a, b int) error {
+	s := m.Raw
+	i := a
+	for {
+		for i < b && (s[i] == ',' || vSpace(s[i])) {
+			i++
+		}
+		if i >= b {
+			break
+		}
+		k := i
+		for i < b && (vDigit(s[i]) || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] == '_' || s[i] == '-') {
+			i++
+		}
+		if i == k {
+			return msErr(i, "expected key=value in brackets, found %q", s[i:i+1])
+		}
+		key := s[k:i]
+		if i >= b || s[i] != '=' {
+			return msErr(k, "key %q in brackets has no '=value'", key)
+		}
+		i++
+		var va, vb int
+		if i < b && (s[i] == '\'' || s[i] == '"') {
+			q := s[i]
+			j := strings.IndexByte(s[i+1:b], q)
+			if j < 0 {
+				return msErr(i, "unterminated quote in value of %q", key)
+			}
+			va, vb = i+1, i+1+j
+			i = vb + 1
+			if i < b && s[i] != ',' && !vSpace(s[i]) {
+				return msErr(i, "expected ',' after the value of %q", key)
+			}
+		} else {
+			va = i
+			for i < b && s[i] != ',' && !vSpace(s[i]) {
+				if s[i] == '\'' || s[i] == '"' {
+					return msErr(i, "stray quote in value of %q", key)
+				}
+				i++
+			}
+			vb = i
+		}
+		if va == vb {
+			return msErr(k, "key %q in brackets has an empty value", key)
+		}
+		if !msKnownField(key) {
+			return msErr(k, "unknown key %q in brackets (expected one of %s)", key, strings.Join(msSortedFields(), ", "))
+		}
+		if key == "name" {
+			// conda ignores a bracket name when the spec has one outside
+			// (it always has), so that "tensorflow[name=pytorch]" cannot
+			// install another package than it shows.
+			continue
+		}
+		m.setKey(key, s, va, vb)
+	}
+	return nil
+}
+
+func msKnownField(k string) bool {
+	for _, f := range msFields {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
+func msSortedFields() []string {
+	out := append([]string(nil), msFields...)
+	sort.Strings(out)
+	return out
+}
+
+// applyBrackets lets bracket keys override what was written outside, then
+// compiles the build matcher.
+func (m *MatchSpec) applyBrackets() error {
+	if sp, ok := m.KeySpans["version"]; ok {
+		var pos []int
+		var ver []byte
+		for i := sp.Start; i < sp.End; i++ {
+			if m.Raw[i] != ' ' {
+				ver = append(ver, m.Raw[i])
+				pos = append(pos, i)
+			}
+		}
+		// conda sanitises a bracket version as if no build were given.
+		spec, err := msParseSanitized(string(ver), false, pos, sp.End)
+		if err != nil {
+			return err
+		}
+		m.Version, m.VersionSpan = spec, sp
+	}
+	if sp, ok := m.KeySpans["build"]; ok {
+		m.Build, m.BuildSpan = m.Raw[sp.Start:sp.End], sp
+	}
+	if sp, ok := m.KeySpans["channel"]; ok {
+		subdir, subSpan := m.Subdir, m.SubdirSpan
+		m.Subdir, m.SubdirSpan = "", Span{}
+		if err := m.setChannel(sp.Start, sp.End); err != nil {
+			return err
+		}
+		if m.Subdir == "" {
+			m.Subdir, m.SubdirSpan = subdir, subSpan
+		}
+	}
+	if sp, ok := m.KeySpans["subdir"]; ok {
+		m.Subdir, m.SubdirSpan = m.Raw[sp.Start:sp.End], sp
+	}
+	return m.compileBuild()
+}
+
+func (m *MatchSpec) compileBuild() error {
+	m.buildRe = nil
+	b := m.Build
+	if b == "" {
+		return nil
+	}
+	for i := 0; i < len(b); i++ {
+		if b[i] <= ' ' || b[i] >= 0x7f || b[i] == '\'' || b[i] == '"' {
+			return msErr(m.BuildSpan.Start+i, "invalid character %q in build string %q", b[i], b)
+		}
+	}
+	switch {
+	case strings.HasPrefix(b, "^") && strings.HasSuffix(b, "$") && len(b) > 1:
+		re, err := regexp.Compile(b)
+		if err != nil {
+			return msErr(m.BuildSpan.Start, "invalid regular expression in build %q: %v", b, err)
+		}
+		m.buildRe = re
+	case strings.Contains(b, "*"):
+		parts := strings.Split(b, "*")
+		for i := range parts {
+			parts[i] = regexp.QuoteMeta(parts[i])
+		}
+		m.buildRe = regexp.MustCompile(`^(?:` + strings.Join(parts, ".*") + `)$`)
+	}
+	return nil
+}
+
+// parsePackageFile reads a spec that names a package file or its URL,
+// ".../<channel>/<subdir>/<name>-<version>-<build>.tar.bz2". As in conda,
+// a file outside a known subdir only yields url and fn.
+func (m *MatchSpec) parsePackageFile(a, b int) error {
+	s := m.Raw
+	if i := strings.IndexFunc(s[a:b], func(r rune) bool { return r <= ' ' || r == '\'' || r == '"' }); i >= 0 {
+		return msErr(a+i, "invalid character %q in package file %q", s[a+i], s[a:b])
+	}
+	slash := strings.LastIndexAny(s[a:b], "/\\")
+	fa := a + slash + 1
+	fn := s[fa:b]
+	m.setKey("url", s, a, b)
+	m.setKey("fn", s, fa, b)
+	stem := fn[:len(fn)-len(".conda")]
+	if strings.HasSuffix(vLower(fn), ".tar.bz2") {
+		stem = fn[:len(fn)-len(".tar.bz2")]
+	}
+	dir := ""
+	if slash >= 0 {
+		dir = s[a : a+slash]
+	}
+	sub := dir[strings.LastIndexAny(dir, "/\\")+1:]
+	if !msKnownSubdirs[sub] {
+		m.Name = "*"
+		return nil
+	}
+	d2 := strings.LastIndexByte(stem, '-')
+	d1 := -1
+	if d2 > 0 {
+		d1 = strings.LastIndexByte(stem[:d2], '-')
+	}
+	if d1 <= 0 {
+		return msErr(fa, "package file name %q is not <name>-<version>-<build>", fn)
+	}
+	if err := m.setChannel(a, a+slash); err != nil {
+		return err
+	}
+	name := stem[:d1]
+	if bad := msNameBadChar(name); bad >= 0 {
+		return msErr(fa+bad, "invalid character %q in package name %q", name[bad], name)
+	}
+	m.Name, m.NameSpan = vLower(name), Span{fa, fa + d1}
+	vs, err := parseVersionSpecAt(stem[d1+1:d2], fa+d1+1)
+	if err != nil {
+		return err
+	}
+	m.Version, m.VersionSpan = vs, Span{fa + d1 + 1, fa + d2}
+	m.Build, m.BuildSpan = stem[d2+1:], Span{fa + d2 + 1, fa + len(stem)}
+	return m.compileBuild()
+}
+
+// fuzzyAmbiguous reports whether writing the fuzzy version v as "=base"
+// would read back as something else: "*.*" as "=*" (any version), or a
+// glob such as "1*2.*" as "=1*2" (the glob "1*2*").
+func fuzzyAmbiguous(v string) bool {
+	base, ok := strings.CutSuffix(v, ".*")
+	if !ok {
+		base, ok = strings.CutSuffix(v, "*")
+	}
+	return ok && (base == "" || strings.Contains(base, "*"))
+}
+
+// MatchBuild reports whether a package build string satisfies the spec's
+// build glob (conda's GlobStrMatch: '*' matches anything, "^...$" is a
+// regular expression, anything else must be equal). No build constraint
+// admits every build.
+func (m *MatchSpec) MatchBuild(build string) bool {
+	if m.Build == "" {
+		return true
+	}
+	if m.buildRe != nil {
+		return m.buildRe.MatchString(build)
+	}
+	return m.Build == build
+}
+
+// Admits reports whether the spec's version constraint admits version
+// (false when version is not a valid conda version, unless the spec has
+// no version constraint).
+func (m *MatchSpec) Admits(version string) bool {
+	if m.Version == nil {
+		return true
+	}
+	return m.Version.MatchString(version)
+}
+
+// VersionString is the version constraint as conda prints it ("" when
+// absent): "numpy=1.8" gives "1.8.*", "numpy==1.8" gives "1.8".
+func (m *MatchSpec) VersionString() string { return m.Version.String() }
+
+// BuildString is the build constraint ("" when absent).
+func (m *MatchSpec) BuildString() string { return m.Build }
+
+// String is the canonical form conda prints for the spec
+// (MatchSpec.__str__): "numpy=1.8", "numpy==1.8=py39_0",
+// "conda-forge/linux-64::numpy[version='>=1.20']".
+func (m *MatchSpec) String() string {
+	var b strings.Builder
+	var brackets []string
+	chanExact := m.Channel != "" && !strings.Contains(m.Channel, "*")
+	if chanExact {
+		b.WriteString(m.Channel)
+	} else if m.Channel != "" && m.Channel != "*" {
+		brackets = append(brackets, "channel="+m.Channel)
+	}
+	if m.Subdir != "" {
+		if chanExact {
+			b.WriteString("/" + m.Subdir)
+		} else {
+			brackets = append(brackets, "subdir="+m.Subdir)
+		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("::")
+	}
+	b.WriteString(m.Name)
+	versionExact := false
+	// conda prints a "*" version as a bare "=", which it cannot read back;
+	// "*" admits every version, so envguard leaves it out.
+	if m.Version != nil && m.Version.String() != "*" {
+		v := m.Version.String()
+		switch {
+		case strings.ContainsAny(v, "><$^|,"), fuzzyAmbiguous(v):
+			brackets = append(brackets, "version='"+v+"'")
+		case strings.HasPrefix(v, "!=") || strings.HasPrefix(v, "~="):
+			if m.Build != "" {
+				brackets = append(brackets, "version='"+v+"'")
+			} else {
+				b.WriteString(v)
+			}
+		case strings.HasSuffix(v, ".*"):
+			b.WriteString("=" + v[:len(v)-2])
+		case strings.HasSuffix(v, "*"):
+			b.WriteString("=" + v[:len(v)-1])
+		case strings.HasPrefix(v, "=="):
+			b.WriteString(v)
+			versionExact = true
+		default:
+			b.WriteString("==" + v)
+			versionExact = true
+		}
+	}
+	if bs := m.Build; bs != "" {
+		switch {
+		case strings.ContainsAny(bs, "><$^|,"):
+			brackets = append(brackets, "build='"+bs+"'")
+		case strings.Contains(bs, "*") || !versionExact:
+			brackets = append(brackets, "build="+bs)
+		default:
+			b.WriteString("=" + bs)
+		}
+	}
+	for _, k := range msFields {
+		switch k {
+		case "channel", "subdir", "name", "version", "build":
+			continue
+		case "fn":
+			if _, ok := m.Keys["url"]; ok {
+				continue
+			}
+		case "url":
+			if m.Channel != "" {
+				continue
+			}
+		}
+		v, ok := m.Keys[k]
+		if !ok {
+			continue
+		}
+		if strings.Contains(v, "'") {
+			brackets = append(brackets, k+`="`+v+`"`)
+		} else if strings.ContainsAny(v, ", =\"[]") {
+			brackets = append(brackets, k+"='"+v+"'")
+		} else {
+			brackets = append(brackets, k+"="+v)
+		}
+	}
+	if len(brackets) > 0 {
+		b.WriteString("[" + strings.Join(brackets, ",") + "]")
+	}
+	return b.String()
+}

@@ -14,6 +14,3 @@ type Rule struct {
 	After    string   // the same excerpt, fixed
 	Since    string   // envguard version that introduced it
 }
-
-// SyntaxRules are the EG1xx rules: problems of the file itself.
-var SyntaxRules []*Rule

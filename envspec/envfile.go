@@ -1,0 +1,936 @@
+package envspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ParseOptions tune Parse.
+type ParseOptions struct {
+	// Platform is the conda subdir selectors are evaluated for (linux-64,
+	// osx-arm64, win-64). "" means the host's, as HostPlatform gives it.
+	Platform string
+	// MaxDepth bounds the nesting of the YAML document; 0 means 64. An
+	// environment file never nests deeper than a handful of levels, so a
+	// deep document is hostile or broken and is refused with EG100.
+	MaxDepth int
+}
+
+const (
+	defaultMaxDepth = 64
+	// An environment file has no reason to use aliases at all; these bound
+	// the work a billion-laughs document can cause while the walk follows
+	// them.
+	maxAliasRefs  = 1000
+	maxAliasItems = 10000
+)
+
+// knownTopKeys are the keys CEP 24 defines plus its two optional extensions.
+var knownTopKeys = []string{"category", "channels", "dependencies", "name", "platforms", "prefix", "variables"}
+
+// HostPlatform returns the conda subdir of the running machine.
+func HostPlatform() string { return platformOf(runtime.GOOS, runtime.GOARCH) }
+
+func platformOf(goos, goarch string) string {
+	osName := map[string]string{"linux": "linux", "darwin": "osx", "windows": "win"}[goos]
+	if osName == "" {
+		osName = goos
+	}
+	arch := goarch
+	switch goarch {
+	case "amd64":
+		arch = "64"
+	case "386":
+		arch = "32"
+	case "arm64":
+		if osName == "linux" {
+			arch = "aarch64"
+		}
+	case "arm":
+		arch = "armv7l"
+	}
+	return osName + "-" + arch
+}
+
+// Parse reads an environment.yml. It never returns nil and never panics:
+// every problem, YAML syntax included, becomes a finding in Env.Diags, and
+// the reading goes on past each one so a file shows all its problems at once.
+func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
+	if opt.Platform == "" {
+		opt.Platform = HostPlatform()
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = defaultMaxDepth
+	}
+	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform, Lines: splitLines(src)}
+	p := &envParser{env: env, opt: opt}
+	defer func() {
+		// The reader calls the MatchSpec and pip parsers on untrusted text;
+		// a bug there must cost one finding, not the process. The fuzz
+		// target fails on this message, so such bugs are still found.
+		if r := recover(); r != nil {
+			env.Diags = append(env.Diags, Diagnostic{Pos: Pos{File: file, Line: 1}, Severity: SeverityError,
+				Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
+		}
+		env.Diags.Sort()
+	}()
+	p.parse(src)
+	return env
+}
+
+// splitLines keeps the text by line for snippets; CR of CRLF files is dropped
+// so snippets and columns match what editors show.
+func splitLines(src []byte) []string {
+	if len(src) == 0 {
+		return nil
+	}
+	s := string(src)
+	s = strings.TrimSuffix(s, "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+type envParser struct {
+	env        *Env
+	opt        ParseOptions
+	aliasRefs  int
+	aliasItems int
+	inAlias    int  // >0 while walking the target of an alias
+	hostile    bool // an EG100 refusal was raised: stop walking
+	sawChannel bool // `channels:` was present (even empty)
+}
+
+func (p *envParser) pos(n *yaml.Node) Pos {
+	return Pos{File: p.env.File, Line: n.Line, Col: n.Column}
+}
+
+// valuePos is the position of a scalar's first character: past the opening
+// quote of a quoted scalar, so that offsets inside the value (a MatchSpec
+// error, a version's span) shift onto the right column.
+func (p *envParser) valuePos(n *yaml.Node) Pos {
+	ps := p.pos(n)
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && ps.Col > 0 {
+		ps.Col++
+	}
+	return ps
+}
+
+func (p *envParser) add(ps Pos, sev Severity, code, msg, hint string, related ...Pos) {
+	p.env.Diags = append(p.env.Diags, Diagnostic{Pos: ps, EndCol: tokenEnd(p.env.Line(ps.Line), ps.Col),
+		Severity: sev, Code: code, Message: msg, Hint: hint, Related: related})
+}
+
+// tokenEnd is the column just past the item that starts at col on line: up
+// to a trailing comment, a key's colon, or the end of the line. It is 0 when
+// the column is unknown, so the caret under a finding underlines the item.
+func tokenEnd(line string, col int) int {
+	if col <= 0 || line == "" {
+		return 0
+	}
+	runes := []rune(line)
+	if col > len(runes) {
+		return 0
+	}
+	end := len(runes)
+	for i := col - 1; i < len(runes); i++ {
+		if runes[i] == '#' && i > col-1 && (runes[i-1] == ' ' || runes[i-1] == '\t') {
+			end = i
+			break
+		}
+		if runes[i] == ':' && (i+1 == len(runes) || runes[i+1] == ' ' || runes[i+1] == '\t') {
+			end = i
+			break
+		}
+	}
+	for end > col-1 && (runes[end-1] == ' ' || runes[end-1] == '\t') {
+		end--
+	}
+	if q := col - 2; q >= 0 && (runes[q] == '"' || runes[q] == '\'') && end > col && runes[end-1] == runes[q] {
+		end-- // the closing quote of a quoted scalar
+	}
+	if end <= col-1 {
+		return 0
+	}
+	return end + 1
+}
+
+func (p *envParser) parse(src []byte) {
+	if d := flowDepth(src); d > p.opt.MaxDepth {
+		// Checked before yaml sees the bytes: yaml.v3 accepts flow nesting
+		// up to 10000 levels and takes tens of milliseconds to build it.
+		line := 1 + bytes.Count(src[:flowDepthAt(src, p.opt.MaxDepth)], []byte("\n"))
+		p.add(Pos{File: p.env.File, Line: line}, SeverityError, "EG100",
+			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
+			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
+		return
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		p.yamlError(err)
+		return
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		p.add(Pos{File: p.env.File, Line: 1}, SeverityError, "EG101",
+			"the file holds no YAML document: expected a mapping with `dependencies:`",
+			"list the packages under `dependencies:`")
+		return
+	}
+	p.scan(&doc)
+	if p.hostile {
+		return
+	}
+	root := p.deref(doc.Content[0])
+	if root == nil {
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		p.add(p.pos(root), SeverityError, "EG101",
+			fmt.Sprintf("the top level is %s, not a mapping of keys (%s)", kindName(root), strings.Join(knownTopKeys, ", ")),
+			"start the file with `name:`, `channels:` and `dependencies:` keys")
+		return
+	}
+	p.top(root)
+}
+
+// yamlError turns a yaml.v3 syntax error into EG100. yaml.v3 gives only a
+// line ("yaml: line N: ..."), and none when the problem is on the first line.
+func (p *envParser) yamlError(err error) {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msg = strings.Join(te.Errors, "; ")
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	line := 1
+	if strings.HasPrefix(msg, "line ") {
+		rest := msg[len("line "):]
+		if i := strings.Index(rest, ": "); i > 0 {
+			if n, e := strconv.Atoi(rest[:i]); e == nil && n > 0 {
+				line = n
+				msg = rest[i+2:]
+			}
+		}
+	}
+	if n := len(p.env.Lines); n > 0 && line > n {
+		line = n
+	}
+	col := 0
+	if strings.Contains(msg, "tab character") {
+		// yaml.v3 reports the line where the enclosing block starts; the
+		// tab itself is on the first line at or after it indented with one.
+		for l := line; l <= len(p.env.Lines); l++ {
+			text := p.env.Line(l)
+			indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+			if i := strings.IndexByte(indent, '\t'); i >= 0 {
+				line, col = l, i+1
+				break
+			}
+		}
+	}
+	p.add(Pos{File: p.env.File, Line: line, Col: col}, SeverityError, "EG100", "invalid YAML: "+msg,
+		"fix the YAML syntax; check indentation (spaces, not tabs) and quoting")
+}
+
+// flowDepth is the deepest nesting of flow collections ([ and {) in src,
+// skipping comments and quoted text inside flow collections. Brackets in
+// plain block scalars (`numpy[version='>=1']`) close at once and never come
+// near the limit.
+func flowDepth(src []byte) int {
+	depth, maxd := 0, 0
+	forEachFlowByte(src, func(i, d int) bool {
+		depth = d
+		if depth > maxd {
+			maxd = depth
+		}
+		return true
+	})
+	return maxd
+}
+
+// flowDepthAt is the offset at which the flow depth first exceeds limit.
+func flowDepthAt(src []byte, limit int) int {
+	at := 0
+	forEachFlowByte(src, func(i, d int) bool {
+		if d > limit {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
+}
+
+func forEachFlowByte(src []byte, f func(i, depth int) bool) {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '#' && (i == 0 || src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n'):
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case (c == '"' || c == '\'') && depth > 0:
+			for i++; i < len(src) && src[i] != c; i++ {
+				if c == '"' && src[i] == '\\' {
+					i++
+				}
+			}
+		case c == '[' || c == '{':
+			depth++
+			if !f(i, depth) {
+				return
+			}
+		case (c == ']' || c == '}') && depth > 0:
+			depth--
+		}
+	}
+}
+
+// scan walks every node once, without following aliases: it bounds the
+// depth, finds duplicate keys (EG111) in any mapping and collects ignore
+// comments from any node.
+func (p *envParser) scan(doc *yaml.Node) {
+	type item struct {
+		n     *yaml.Node
+		depth int
+	}
+	stack := []item{{doc, 0}}
+	seen := map[int]bool{} // comment lines already collected
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		if it.depth > p.opt.MaxDepth+1 { // +1: the document node itself
+			p.add(p.pos(n), SeverityError, "EG100",
+				fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
+				"an environment file needs only a few levels: a mapping, its lists, and the pip list")
+			p.hostile = true
+			return
+		}
+		p.collectIgnores(n, seen)
+		if n.Kind == yaml.MappingNode {
+			p.duplicateKeys(n)
+		}
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, item{n.Content[i], it.depth + 1})
+		}
+	}
+}
+
+func (p *envParser) duplicateKeys(m *yaml.Node) {
+	if len(m.Content) < 4 {
+		return
+	}
+	first := make(map[string]*yaml.Node, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind != yaml.ScalarNode || k.Value == "<<" {
+			continue
+		}
+		if f, ok := first[k.Value]; ok {
+			p.add(p.pos(k), SeverityError, "EG111",
+				fmt.Sprintf("key %q appears twice in one mapping (first at line %d); tools silently keep only one copy", k.Value, f.Line),
+				"merge the two entries into one", p.pos(f))
+			continue
+		}
+		first[k.Value] = k
+	}
+}
+
+// deref follows an alias, counting references so that a document made of
+// aliases of aliases cannot make the walk expand it.
+func (p *envParser) deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		p.aliasRefs++
+		if p.aliasRefs > maxAliasRefs {
+			if !p.hostile {
+				p.add(p.pos(n), SeverityError, "EG100",
+					fmt.Sprintf("more than %d alias references: refusing to expand them", maxAliasRefs),
+					"write the lists out; an environment file needs no anchors or aliases")
+			}
+			p.hostile = true
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+// countItem bounds how many list items the walk reads through aliases.
+func (p *envParser) countItem(n *yaml.Node) bool {
+	if p.inAlias == 0 {
+		return true
+	}
+	p.aliasItems++
+	if p.aliasItems > maxAliasItems {
+		if !p.hostile {
+			p.add(p.pos(n), SeverityError, "EG100",
+				fmt.Sprintf("aliases expand to more than %d items: refusing to expand them", maxAliasItems),
+				"write the lists out; an environment file needs no anchors or aliases")
+		}
+		p.hostile = true
+		return false
+	}
+	return true
+}
+
+// child dereferences n for walking its content; done must be called after.
+func (p *envParser) child(n *yaml.Node) (c *yaml.Node, done func()) {
+	if n != nil && n.Kind == yaml.AliasNode {
+		c = p.deref(n)
+		p.inAlias++
+		return c, func() { p.inAlias-- }
+	}
+	return n, func() {}
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "empty"
+		}
+		return fmt.Sprintf("the scalar %q", clip(n.Value, 40))
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "nothing"
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func (p *envParser) top(root *yaml.Node) {
+	// When a key repeats (EG111 already raised), the last copy wins, as it
+	// does for PyYAML and so for conda.
+	last := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i]; k.Kind == yaml.ScalarNode {
+			last[k.Value] = i
+		}
+	}
+	for i := 0; i+1 < len(root.Content) && !p.hostile; i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			p.add(p.pos(k), SeverityError, "EG101", "a top-level key must be a plain word, not "+kindName(k),
+				"use the keys "+strings.Join(knownTopKeys, ", "))
+			continue
+		}
+		if last[k.Value] != i {
+			continue
+		}
+		v, done := p.child(v)
+		if v == nil {
+			done()
+			return
+		}
+		switch k.Value {
+		case "name":
+			p.name(k, v)
+		case "channels":
+			p.sawChannel = true
+			p.env.Channels = p.stringList(k, v, "channels")
+			if len(p.env.Channels) == 0 {
+				p.add(p.pos(k), SeverityWarning, "EG107",
+					"`channels:` is empty: the packages come from whatever channels each machine's .condarc lists",
+					"list the channels, e.g. `channels: [conda-forge]`")
+			}
+		case "dependencies":
+			p.dependencies(k, v)
+		case "variables":
+			p.variables(k, v)
+		case "prefix":
+			if s, ok := p.scalar(k, v, "prefix"); ok {
+				p.env.Prefix = &s
+				p.add(s.Pos, SeverityInfo, "EG109",
+					"`prefix:` is a path on the machine that exported the file; conda creates the environment there",
+					"delete the `prefix:` line and pick the place with `conda env create -n NAME` or `-p DIR`")
+			}
+		case "platforms":
+			p.env.Platforms = p.stringList(k, v, "platforms")
+		case "category":
+			if s, ok := p.scalar(k, v, "category"); ok {
+				p.env.Category = &s
+			}
+		default:
+			hint := "remove it, or move it under a comment; conda ignores unknown keys"
+			if near := nearest(k.Value, knownTopKeys); near != "" {
+				hint = fmt.Sprintf("did you mean `%s`?", near)
+			}
+			p.add(p.pos(k), SeverityWarning, "EG102",
+				fmt.Sprintf("unknown top-level key %q (expected one of: %s)", k.Value, strings.Join(knownTopKeys, ", ")), hint)
+		}
+		done()
+	}
+	if p.hostile {
+		return
+	}
+	if !p.sawChannel {
+		ps := p.pos(root)
+		if len(root.Content) > 0 {
+			ps = p.pos(root.Content[0])
+		}
+		p.add(ps, SeverityWarning, "EG107",
+			"no `channels:`: the packages come from whatever channels each machine's .condarc lists",
+			"add `channels:` with the channels the file was written for, e.g. `- conda-forge`")
+	}
+	p.channelChecks()
+	p.depChecks()
+}
+
+// scalar reads a string-valued key; null counts as absent.
+func (p *envParser) scalar(k, v *yaml.Node, what string) (String, bool) {
+	if isNull(v) {
+		return String{}, false
+	}
+	if v.Kind != yaml.ScalarNode {
+		p.add(p.pos(v), SeverityError, "EG101", fmt.Sprintf("`%s:` must be a string, not %s", what, kindName(v)),
+			fmt.Sprintf("write `%s: VALUE` on one line", what))
+		return String{}, false
+	}
+	return String{Value: v.Value, Pos: p.valuePos(v)}, true
+}
+
+func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.add(p.pos(v), SeverityError, "EG101", fmt.Sprintf("`%s:` must be a list of strings, not %s", what, kindName(v)),
+			fmt.Sprintf("write each entry on its own line under `%s:` as `- VALUE`", what))
+		return nil
+	}
+	var out []String
+	for _, item := range v.Content {
+		it, done := p.child(item)
+		if it == nil || !p.countItem(item) {
+			done()
+			return out
+		}
+		if it.Kind != yaml.ScalarNode || isNull(it) {
+			p.add(p.pos(it), SeverityError, "EG101", fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, kindName(it)),
+				"write the entry as `- VALUE`")
+		} else {
+			out = append(out, String{Value: it.Value, Pos: p.valuePos(it)})
+		}
+		done()
+	}
+	return out
+}
+
+func (p *envParser) name(k, v *yaml.Node) {
+	s, ok := p.scalar(k, v, "name")
+	if !ok {
+		return
+	}
+	p.env.Name = &s
+	if msg := badEnvName(s.Value); msg != "" {
+		p.add(s.Pos, SeverityError, "EG110", fmt.Sprintf("invalid environment name %q: %s", s.Value, msg),
+			"use a name of letters, digits, '-', '_' and '.', e.g. `name: torch-2.5-cu124`")
+	}
+}
+
+// badEnvName applies CEP 24: no '/', space, ':' or '#', and not base/root.
+func badEnvName(n string) string {
+	switch {
+	case n == "":
+		return "it is empty"
+	case n == "base" || n == "root":
+		return fmt.Sprintf("%q is the conda installation's own environment", n)
+	}
+	for _, c := range []struct{ s, what string }{{"/", "a '/'"}, {" ", "a space"}, {":", "a ':'"}, {"#", "a '#'"}, {"\t", "a tab"}} {
+		if strings.Contains(n, c.s) {
+			return "it contains " + c.what
+		}
+	}
+	return ""
+}
+
+func (p *envParser) variables(k, v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.MappingNode {
+		p.add(p.pos(v), SeverityError, "EG101", "`variables:` must be a mapping of names to strings, not "+kindName(v),
+			"write each variable as `NAME: value` under `variables:`")
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		key, val := v.Content[i], v.Content[i+1]
+		val, done := p.child(val)
+		if val == nil {
+			done()
+			return
+		}
+		switch {
+		case key.Kind != yaml.ScalarNode:
+			p.add(p.pos(key), SeverityError, "EG101", "a variable name must be a string, not "+kindName(key), "write `NAME: value`")
+		case val.Kind != yaml.ScalarNode:
+			p.add(p.pos(val), SeverityError, "EG101", fmt.Sprintf("variable %q must have a string value, not %s", key.Value, kindName(val)),
+				"quote the value: `NAME: \"value\"`")
+		default:
+			value := val.Value
+			if isNull(val) {
+				value = ""
+			}
+			p.env.Variables = append(p.env.Variables, Variable{
+				Key:   String{Value: key.Value, Pos: p.valuePos(key)},
+				Value: String{Value: value, Pos: p.valuePos(val)},
+			})
+		}
+		done()
+	}
+}
+
+func (p *envParser) dependencies(k, v *yaml.Node) {
+	if isNull(v) {
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.add(p.pos(v), SeverityError, "EG101", "`dependencies:` must be a list, not "+kindName(v),
+			"write each package on its own line under `dependencies:` as `- name`")
+		return
+	}
+	for _, item := range v.Content {
+		it, done := p.child(item)
+		if it == nil || !p.countItem(item) || p.hostile {
+			done()
+			return
+		}
+		switch it.Kind {
+		case yaml.ScalarNode:
+			p.condaItem(it)
+		case yaml.MappingNode:
+			p.depMapping(it)
+		default:
+			p.add(p.pos(it), SeverityError, "EG101", "a dependency must be a package spec or a `pip:` subsection, not "+kindName(it),
+				"write the package as `- name`")
+		}
+		done()
+	}
+}
+
+func (p *envParser) depMapping(m *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		key, val := m.Content[i], m.Content[i+1]
+		if key.Kind != yaml.ScalarNode {
+			p.add(p.pos(key), SeverityError, "EG101", "a subsection name must be a string, not "+kindName(key),
+				"only `pip:` subsections are known")
+			continue
+		}
+		val, done := p.child(val)
+		if val == nil {
+			done()
+			return
+		}
+		switch {
+		case key.Value == "pip":
+			p.pipSection(key, val)
+		case strings.HasPrefix(key.Value, "sel(") && strings.HasSuffix(key.Value, ")"):
+			p.dictSelector(key, val)
+		default:
+			p.add(p.pos(key), SeverityError, "EG101",
+				fmt.Sprintf("unknown subsection %q under `dependencies:`: conda knows only `pip:` and fails on others (CEP 24)", key.Value),
+				"install those packages with conda, or list them under `- pip:`")
+		}
+		done()
+	}
+}
+
+// dictSelector handles micromamba's `- sel(linux): pkg`.
+func (p *envParser) dictSelector(key, val *yaml.Node) {
+	expr := key.Value[len("sel(") : len(key.Value)-1]
+	ok, err := evalSelector(expr, p.opt.Platform)
+	if err != nil {
+		p.add(p.pos(key).Shift(len("sel(")), SeverityError, "EG101",
+			fmt.Sprintf("selector %q: %v", key.Value, err),
+			"micromamba knows sel(linux), sel(osx), sel(win) and sel(unix)")
+		return
+	}
+	if val.Kind != yaml.ScalarNode || isNull(val) {
+		p.add(p.pos(val), SeverityError, "EG101",
+			fmt.Sprintf("the value of %q must be one package spec, not %s", key.Value, kindName(val)),
+			"write `- "+key.Value+": name`")
+		return
+	}
+	if ok {
+		p.condaDep(val, false)
+	}
+}
+
+func (p *envParser) condaItem(n *yaml.Node) {
+	if isNull(n) {
+		p.add(p.pos(n), SeverityError, "EG101", "an empty entry in `dependencies:`",
+			"remove the lone `-` or write a package after it")
+		return
+	}
+	p.condaDep(n, true)
+}
+
+// commentSelector reads a conda-lock style `# [expr]` selector from a line
+// comment. ok is false when the comment holds no selector, or one whose
+// expression uses names that are not platform names (`# [py<38]`): such an
+// item is kept, as a tool that cannot decide must keep it.
+func commentSelector(comment, platform string) (keep, isSel bool) {
+	c := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(comment), "#"))
+	if c == "" {
+		return true, false
+	}
+	var expr string
+	if c[0] == '[' {
+		end := strings.IndexByte(c, ']')
+		if end < 0 {
+			return true, false
+		}
+		expr = c[1:end]
+	} else if strings.HasSuffix(c, "]") {
+		start := strings.LastIndexByte(c, '[')
+		if start < 0 {
+			return true, false
+		}
+		expr = c[start+1 : len(c)-1]
+	} else {
+		return true, false
+	}
+	ok, err := evalSelector(expr, platform)
+	if err != nil {
+		return true, false
+	}
+	return ok, true
+}
+
+func commentText(n *yaml.Node) string {
+	c := strings.TrimSpace(n.LineComment)
+	c = strings.TrimSpace(strings.TrimPrefix(c, "#"))
+	return c
+}
+
+func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
+	if commentSel {
+		if keep, _ := commentSelector(n.LineComment, p.opt.Platform); !keep {
+			return
+		}
+	}
+	raw := String{Value: n.Value, Pos: p.valuePos(n)}
+	d := &CondaDep{Raw: raw, Comment: commentText(n)}
+	spec, err := ParseMatchSpec(strings.TrimSpace(n.Value))
+	if err != nil {
+		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
+		p.specError(raw, lead, err, "EG103", fmt.Sprintf("invalid conda MatchSpec %q", clip(n.Value, 80)),
+			"write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`")
+	} else {
+		d.Spec = spec
+	}
+	p.env.Deps = append(p.env.Deps, d)
+}
+
+// specError places a MatchSpec or pip error at its offset inside the scalar.
+func (p *envParser) specError(raw String, lead int, err error, code, what, hint string) {
+	off, msg := -1, err.Error()
+	var se *SpecError
+	var pe *PipError
+	switch {
+	case errors.As(err, &se):
+		off, msg = se.Offset, se.Msg
+	case errors.As(err, &pe):
+		off, msg = pe.Offset, pe.Msg
+	}
+	ps := raw.Pos
+	if off >= 0 {
+		off += lead
+		if off > len(raw.Value) {
+			off = len(raw.Value)
+		}
+		// Columns count characters, as yaml.v3's do.
+		ps = ps.Shift(utf8.RuneCountInString(raw.Value[:off]))
+	}
+	p.add(ps, SeverityError, code, what+": "+msg, hint)
+}
+
+func (p *envParser) pipSection(key, val *yaml.Node) {
+	if p.env.PipKey == nil {
+		ps := p.pos(key)
+		p.env.PipKey = &ps
+	}
+	if isNull(val) {
+		// `- pip:` with nothing under it: conda hands pip an empty list.
+		return
+	}
+	if val.Kind != yaml.SequenceNode {
+		p.add(p.pos(val), SeverityError, "EG101", "the `pip:` subsection must be a list of strings, not "+kindName(val),
+			"write each pip requirement on its own line under `- pip:` as `- name`")
+		return
+	}
+	for _, item := range val.Content {
+		it, done := p.child(item)
+		if it == nil || !p.countItem(item) || p.hostile {
+			done()
+			return
+		}
+		if it.Kind != yaml.ScalarNode || isNull(it) {
+			p.add(p.pos(it), SeverityError, "EG101", "an entry of the `pip:` subsection must be a string, not "+kindName(it),
+				"write the requirement as `- name==1.0`")
+			done()
+			continue
+		}
+		if keep, _ := commentSelector(it.LineComment, p.opt.Platform); keep {
+			p.pipDep(it)
+		}
+		done()
+	}
+}
+
+func (p *envParser) pipDep(n *yaml.Node) {
+	raw := String{Value: n.Value, Pos: p.valuePos(n)}
+	d := &PipDep{Raw: raw, Comment: commentText(n)}
+	line, err := ParsePipLine(strings.TrimSpace(n.Value))
+	if err != nil {
+		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
+		p.specError(raw, lead, err, "EG104", fmt.Sprintf("invalid pip line %q", clip(n.Value, 80)),
+			"write a requirement (`name==1.0`, `name @ URL`, `-e PATH`) or a pip option (`--index-url URL`)")
+	} else {
+		d.Line = line
+	}
+	p.env.Pip = append(p.env.Pip, d)
+}
+
+// depChecks raises the findings that need the whole dependency list.
+func (p *envParser) depChecks() {
+	first := map[string]*CondaDep{}
+	hasPip := false
+	for _, d := range p.env.Deps {
+		name := depName(d)
+		if name == "pip" {
+			hasPip = true
+		}
+		if name == "" {
+			continue
+		}
+		f, ok := first[name]
+		if !ok {
+			first[name] = d
+			continue
+		}
+		if f.Spec != nil && d.Spec != nil && f.Spec.Version != nil && d.Spec.Version != nil &&
+			specsDisjoint(f.Spec.Version, d.Spec.Version) {
+			p.add(d.Raw.Pos, SeverityError, "EG106",
+				fmt.Sprintf("%q is listed twice with constraints that cannot both hold: %q (line %d) and %q", name, f.Raw.Value, f.Raw.Pos.Line, d.Raw.Value),
+				"keep one entry with the version you need", f.Raw.Pos)
+			continue
+		}
+		p.add(d.Raw.Pos, SeverityWarning, "EG106",
+			fmt.Sprintf("%q is listed twice among the conda dependencies (first at line %d)", name, f.Raw.Pos.Line),
+			"keep one entry; merge the constraints into it", f.Raw.Pos)
+	}
+	if p.env.PipKey != nil && !hasPip {
+		p.add(*p.env.PipKey, SeverityWarning, "EG105",
+			"a `pip:` subsection, but `pip` is not among the conda dependencies: conda may use a pip from outside the environment, or none",
+			"add `- pip` to the conda dependencies")
+	}
+}
+
+// specsDisjoint reports whether no version can satisfy both specs.
+func specsDisjoint(a, b *VersionSpec) bool { return Disjoint(a, b) }
+
+// depName is a dependency's package name, also for items whose MatchSpec did
+// not parse (EG103 is raised for them; EG105 still needs to see `pip`).
+func depName(d *CondaDep) string {
+	if d.Spec != nil {
+		return strings.ToLower(d.Spec.Name)
+	}
+	s := strings.TrimSpace(d.Raw.Value)
+	if i := strings.LastIndex(s, "::"); i >= 0 {
+		s = s[i+2:]
+	}
+	end := 0
+	for end < len(s) {
+		c := s[end]
+		if c == '-' || c == '_' || c == '.' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') {
+			end++
+			continue
+		}
+		break
+	}
+	if end == 0 || end < len(s) && !strings.ContainsRune(" =<>!~[*", rune(s[end])) {
+		return ""
+	}
+	return strings.ToLower(s[:end])
+}
+
+// nearest returns the candidate within edit distance 2 of s, if exactly one is.
+func nearest(s string, cands []string) string {
+	best, bestD, n := "", 3, 0
+	ls := strings.ToLower(s)
+	for _, c := range cands {
+		d := osaDistance(ls, c)
+		if d < bestD {
+			best, bestD, n = c, d, 1
+		} else if d == bestD {
+			n++
+		}
+	}
+	if n != 1 || bestD == 0 && ls == s {
+		return ""
+	}
+	return best
+}
+
+// osaDistance is the optimal-string-alignment edit distance: insertions,
+// deletions, substitutions and swaps of neighbours each cost one, so
+// `conda-froge` is one step from `conda-forge`.
+func osaDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		if a == b {
+			return 0
+		}
+		return 99
+	}
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}

@@ -1,0 +1,282 @@
+package envspec
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// spanText returns the text a span covers, "" when absent.
+func spanText(raw string, s Span) string {
+	if s.IsZero() {
+		return ""
+	}
+	return raw[s.Start:s.End]
+}
+
+// TestParseMatchSpec covers every MatchSpec form envguard meets. The
+// canonical strings marked "conda docstring" are the examples of conda's
+// MatchSpec docstring (conda/models/match_spec.py); version/build splits
+// marked "conda" follow its _parse_version_plus_build doctests.
+func TestParseMatchSpec(t *testing.T) {
+	tests := []struct {
+		in                    string
+		channel, subdir, name string
+		version, build        string // VersionString, BuildString
+		chanText, nameText    string // text under ChannelSpan, NameSpan
+		verText, buildText    string // text under VersionSpan, BuildSpan
+		canonical             string // String()
+		keys                  map[string]string
+	}{
+		{in: "numpy", name: "numpy", nameText: "numpy", canonical: "numpy"},
+		{in: "pip", name: "pip", nameText: "pip", canonical: "pip"},
+		{in: "NumPy", name: "numpy", nameText: "NumPy", canonical: "numpy"},
+		{in: "ruamel.yaml", name: "ruamel.yaml", nameText: "ruamel.yaml", canonical: "ruamel.yaml"},
+		{in: "_libgcc_mutex", name: "_libgcc_mutex", nameText: "_libgcc_mutex", canonical: "_libgcc_mutex"},
+		{in: "ca-certificates", name: "ca-certificates", nameText: "ca-certificates", canonical: "ca-certificates"},
+		{in: "  numpy  ", name: "numpy", nameText: "numpy", canonical: "numpy"},
+		{in: "numpy=1.20", name: "numpy", version: "1.20.*", nameText: "numpy", verText: "=1.20", canonical: "numpy=1.20"},
+		{in: "numpy==1.20.1", name: "numpy", version: "1.20.1", nameText: "numpy", verText: "==1.20.1", canonical: "numpy==1.20.1"},
+		{in: "numpy 1.8", name: "numpy", version: "1.8", nameText: "numpy", verText: "1.8", canonical: "numpy==1.8"},
+		{in: "numpy>=1.20,<2", name: "numpy", version: ">=1.20,<2", nameText: "numpy", verText: ">=1.20,<2", canonical: "numpy[version='>=1.20,<2']"},
+		{in: "numpy >=1.20", name: "numpy", version: ">=1.20", nameText: "numpy", verText: ">=1.20", canonical: "numpy[version='>=1.20']"},
+		{in: "numpy >= 1.20", name: "numpy", version: ">=1.20", nameText: "numpy", verText: ">= 1.20", canonical: "numpy[version='>=1.20']"},
+		{in: "numpy>=1.20 py39*", name: "numpy", version: ">=1.20", build: "py39*", nameText: "numpy", verText: ">=1.20", buildText: "py39*", canonical: "numpy[version='>=1.20',build=py39*]"},
+		{in: "numpy 1.20.* py39*", name: "numpy", version: "1.20.*", build: "py39*", nameText: "numpy", verText: "1.20.*", buildText: "py39*", canonical: "numpy=1.20[build=py39*]"},
+		{in: "numpy=1.20=py39h1234_0", name: "numpy", version: "1.20", build: "py39h1234_0", nameText: "numpy", verText: "=1.20", buildText: "py39h1234_0", canonical: "numpy==1.20=py39h1234_0"},
+		{in: "numpy 1.20 py39h1234_0", name: "numpy", version: "1.20", build: "py39h1234_0", nameText: "numpy", verText: "1.20", buildText: "py39h1234_0", canonical: "numpy==1.20=py39h1234_0"},
+		{in: "numpy>=1.0 , < 2.0 py34_0", name: "numpy", version: ">=1.0,<2.0", build: "py34_0", nameText: "numpy", verText: ">=1.0 , < 2.0", buildText: "py34_0", canonical: "numpy[version='>=1.0,<2.0',build=py34_0]"},
+		{in: "numpy>=1.0 , < 2.0 =py34_0", name: "numpy", version: ">=1.0,<2.0", build: "py34_0", nameText: "numpy", verText: ">=1.0 , < 2.0", buildText: "py34_0", canonical: "numpy[version='>=1.0,<2.0',build=py34_0]"},
+		{in: "numpy >1.8,<2|==1.7", name: "numpy", version: ">1.8,<2|==1.7", nameText: "numpy", verText: ">1.8,<2|==1.7", canonical: "numpy[version='>1.8,<2|==1.7']"},
+		{in: "openblas * openblas_0", name: "openblas", version: "*", build: "openblas_0", nameText: "openblas", verText: "*", buildText: "openblas_0", canonical: "openblas[build=openblas_0]"},
+		{in: "pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0", channel: "pytorch", name: "pytorch", version: "1.13.1", build: "py3.9_cuda11.6_cudnn8_0", chanText: "pytorch", nameText: "pytorch", verText: "=1.13.1", buildText: "py3.9_cuda11.6_cudnn8_0", canonical: "pytorch::pytorch==1.13.1=py3.9_cuda11.6_cudnn8_0"},
+		{in: "conda-forge/linux-64::python", channel: "conda-forge", subdir: "linux-64", name: "python", chanText: "conda-forge", nameText: "python", canonical: "conda-forge/linux-64::python"},
+		{in: "channel/label/foo::pkg", channel: "channel/label/foo", name: "pkg", chanText: "channel/label/foo", nameText: "pkg", canonical: "channel/label/foo::pkg"},
+		{in: "https://example.com/conda-forge::numpy>=1.2", channel: "https://example.com/conda-forge", name: "numpy", version: ">=1.2", chanText: "https://example.com/conda-forge", nameText: "numpy", verText: ">=1.2", canonical: "https://example.com/conda-forge::numpy[version='>=1.2']"},
+		{in: "http://host:8080/ch/noarch::tqdm", channel: "http://host:8080/ch", subdir: "noarch", name: "tqdm", chanText: "http://host:8080/ch", nameText: "tqdm", canonical: "http://host:8080/ch/noarch::tqdm"},
+		{in: "numpy[version='>=1.20',build=py*]", name: "numpy", version: ">=1.20", build: "py*", nameText: "numpy", verText: ">=1.20", buildText: "py*", canonical: "numpy[version='>=1.20',build=py*]", keys: map[string]string{"version": ">=1.20", "build": "py*"}},
+		{in: `numpy[version=">=1.20, <2" build="py39*"]`, name: "numpy", version: ">=1.20,<2", build: "py39*", nameText: "numpy", verText: ">=1.20, <2", buildText: "py39*", canonical: "numpy[version='>=1.20,<2',build=py39*]", keys: map[string]string{"version": ">=1.20, <2", "build": "py39*"}},
+		{in: "numpy[version='=1.20']", name: "numpy", version: "1.20.*", nameText: "numpy", verText: "=1.20", canonical: "numpy=1.20", keys: map[string]string{"version": "=1.20"}},
+		{in: "numpy=1.19[version=1.20]", name: "numpy", version: "1.20", nameText: "numpy", verText: "1.20", canonical: "numpy==1.20", keys: map[string]string{"version": "1.20"}},
+		{in: "numpy==1.20[build=py39*]", name: "numpy", version: "1.20", build: "py39*", nameText: "numpy", verText: "==1.20", buildText: "py39*", canonical: "numpy==1.20[build=py39*]", keys: map[string]string{"build": "py39*"}},
+		{in: "pytorch=*=*cuda*", name: "pytorch", version: "*", build: "*cuda*", nameText: "pytorch", verText: "=*", buildText: "*cuda*", canonical: "pytorch[build=*cuda*]"},
+		{in: "python 3.10.*", name: "python", version: "3.10.*", nameText: "python", verText: "3.10.*", canonical: "python=3.10"},
+		{in: "python=3.10", name: "python", version: "3.10.*", nameText: "python", verText: "=3.10", canonical: "python=3.10"},
+		{in: "python 3.10*", name: "python", version: "3.10.*", nameText: "python", verText: "3.10*", canonical: "python=3.10"},
+		{in: "numpy *", name: "numpy", version: "*", nameText: "numpy", verText: "*", canonical: "numpy"},
+		{in: "numpy * py39*", name: "numpy", version: "*", build: "py39*", nameText: "numpy", verText: "*", buildText: "py39*", canonical: "numpy[build=py39*]"},
+		{in: "*", name: "*", nameText: "*", canonical: "*"},
+		{in: "numpy!=1.20", name: "numpy", version: "!=1.20", nameText: "numpy", verText: "!=1.20", canonical: "numpy!=1.20"},
+		{in: "numpy~=1.20.1", name: "numpy", version: "~=1.20.1", nameText: "numpy", verText: "~=1.20.1", canonical: "numpy~=1.20.1"},
+		{in: "numpy 1.20|1.21", name: "numpy", version: "1.20|1.21", nameText: "numpy", verText: "1.20|1.21", canonical: "numpy[version='1.20|1.21']"},
+		{in: "python >=3.8,(<3.10|>=3.11)", name: "python", version: ">=3.8,(<3.10|>=3.11)", nameText: "python", verText: ">=3.8,(<3.10|>=3.11)", canonical: "python[version='>=3.8,(<3.10|>=3.11)']"},
+		// conda reads "=>" as '=' followed by ">1.2", then appends '*'.
+		{in: "numpy=>1.2", name: "numpy", version: ">1.2*", nameText: "numpy", verText: "=>1.2", canonical: "numpy[version='>1.2*']"},
+		{in: "numpy===1.2", name: "numpy", version: "1.2", nameText: "numpy", verText: "===1.2", canonical: "numpy==1.2"},
+		{in: "cudatoolkit=11.8  # [linux]", name: "cudatoolkit", version: "11.8.*", nameText: "cudatoolkit", verText: "=11.8", canonical: "cudatoolkit=11.8"},
+		{in: "numpy >=1.2 if python >=3", name: "numpy", version: ">=1.2", nameText: "numpy", verText: ">=1.2", canonical: "numpy[version='>=1.2']"},
+		{in: "*[md5=d41d8cd98f00b204e9800998ecf8427e]", name: "*", nameText: "*", canonical: "*[md5=d41d8cd98f00b204e9800998ecf8427e]", keys: map[string]string{"md5": "d41d8cd98f00b204e9800998ecf8427e"}},
+		{in: "conda-forge::numpy[subdir=linux-64, build_number=3]", channel: "conda-forge", subdir: "linux-64", name: "numpy", chanText: "conda-forge", nameText: "numpy", canonical: "conda-forge/linux-64::numpy[build_number=3]", keys: map[string]string{"subdir": "linux-64", "build_number": "3"}},
+		{in: "numpy[channel=conda-forge/osx-arm64]", channel: "conda-forge", subdir: "osx-arm64", name: "numpy", chanText: "conda-forge", nameText: "numpy", canonical: "conda-forge/osx-arm64::numpy", keys: map[string]string{"channel": "conda-forge/osx-arm64"}},
+		{in: "ns:numpy", name: "numpy", nameText: "numpy", canonical: "numpy"},
+		// conda docstring examples
+		{in: "foo 1.0 py27_0", name: "foo", version: "1.0", build: "py27_0", nameText: "foo", verText: "1.0", buildText: "py27_0", canonical: "foo==1.0=py27_0"},
+		{in: "foo=1.0=py27_0", name: "foo", version: "1.0", build: "py27_0", nameText: "foo", verText: "=1.0", buildText: "py27_0", canonical: "foo==1.0=py27_0"},
+		{in: "conda-forge::foo[version=1.0.*]", channel: "conda-forge", name: "foo", version: "1.0.*", chanText: "conda-forge", nameText: "foo", verText: "1.0.*", canonical: "conda-forge::foo=1.0", keys: map[string]string{"version": "1.0.*"}},
+		{in: "conda-forge/linux-64::foo>=1.0", channel: "conda-forge", subdir: "linux-64", name: "foo", version: ">=1.0", chanText: "conda-forge", nameText: "foo", verText: ">=1.0", canonical: "conda-forge/linux-64::foo[version='>=1.0']"},
+		{in: "*/linux-64::foo>=1.0", channel: "*", subdir: "linux-64", name: "foo", version: ">=1.0", chanText: "*", nameText: "foo", verText: ">=1.0", canonical: "foo[subdir=linux-64,version='>=1.0']"},
+		// package files
+		{in: "https://example.com/conda-forge/linux-64/numpy-1.20.1-py39h1234_0.tar.bz2", channel: "https://example.com/conda-forge", subdir: "linux-64", name: "numpy", version: "1.20.1", build: "py39h1234_0", chanText: "https://example.com/conda-forge", nameText: "numpy", verText: "1.20.1", buildText: "py39h1234_0", canonical: "https://example.com/conda-forge/linux-64::numpy==1.20.1=py39h1234_0", keys: map[string]string{"url": "https://example.com/conda-forge/linux-64/numpy-1.20.1-py39h1234_0.tar.bz2", "fn": "numpy-1.20.1-py39h1234_0.tar.bz2"}},
+		{in: "./pkgs/my-pkg-2.0-0.conda", name: "*", canonical: "*[url=./pkgs/my-pkg-2.0-0.conda]", keys: map[string]string{"url": "./pkgs/my-pkg-2.0-0.conda", "fn": "my-pkg-2.0-0.conda"}},
+		{in: "mkl@", name: "*", canonical: "*[track_features=mkl]", keys: map[string]string{"track_features": "mkl"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			m, err := ParseMatchSpec(tt.in)
+			if err != nil {
+				t.Fatalf("ParseMatchSpec(%q): %v", tt.in, err)
+			}
+			if m.Raw != tt.in {
+				t.Errorf("Raw = %q", m.Raw)
+			}
+			check := func(what, got, want string) {
+				t.Helper()
+				if got != want {
+					t.Errorf("%s = %q, want %q", what, got, want)
+				}
+			}
+			check("Channel", m.Channel, tt.channel)
+			check("Subdir", m.Subdir, tt.subdir)
+			check("Name", m.Name, tt.name)
+			check("VersionString", m.VersionString(), tt.version)
+			check("BuildString", m.BuildString(), tt.build)
+			check("ChannelSpan", spanText(tt.in, m.ChannelSpan), tt.chanText)
+			check("NameSpan", spanText(tt.in, m.NameSpan), tt.nameText)
+			check("VersionSpan", spanText(tt.in, m.VersionSpan), tt.verText)
+			check("BuildSpan", spanText(tt.in, m.BuildSpan), tt.buildText)
+			check("String", m.String(), tt.canonical)
+			if (m.Version == nil) != (tt.version == "") {
+				t.Errorf("Version = %v, want %q", m.Version, tt.version)
+			}
+			for k, v := range tt.keys {
+				check("Keys["+k+"]", m.Keys[k], v)
+				if sp := m.KeySpans[k]; spanText(tt.in, sp) != v {
+					t.Errorf("KeySpans[%s] covers %q, want %q", k, spanText(tt.in, sp), v)
+				}
+			}
+			if len(m.Keys) != len(tt.keys) {
+				t.Errorf("Keys = %v, want %v", m.Keys, tt.keys)
+			}
+			// the canonical form must mean the same spec again.
+			again, err := ParseMatchSpec(m.String())
+			if err != nil {
+				t.Fatalf("canonical %q does not parse: %v", m.String(), err)
+			}
+			sameVersion := again.VersionString() == m.VersionString() || (m.VersionString() == "*" && again.Version == nil)
+			if again.String() != m.String() || !sameVersion || again.Build != m.Build || again.Name != m.Name {
+				t.Errorf("canonical %q re-reads as %q (version %q build %q)", m.String(), again.String(), again.VersionString(), again.Build)
+			}
+		})
+	}
+}
+
+func TestMatchSpecSpanOffsets(t *testing.T) {
+	// the name after "pytorch::" must not be confused with the channel.
+	m, err := ParseMatchSpec("pytorch::pytorch=1.13")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ChannelSpan != (Span{0, 7}) || m.NameSpan != (Span{9, 16}) || m.VersionSpan != (Span{16, 21}) {
+		t.Errorf("spans = %+v %+v %+v", m.ChannelSpan, m.NameSpan, m.VersionSpan)
+	}
+	m, err = ParseMatchSpec("conda-forge/linux-64::python")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.SubdirSpan != (Span{12, 20}) {
+		t.Errorf("SubdirSpan = %+v", m.SubdirSpan)
+	}
+}
+
+func TestMatchSpecErrors(t *testing.T) {
+	tests := []struct {
+		in     string
+		offset int
+		msg    string
+	}{
+		{"", 0, "empty package spec"},
+		{"   ", 0, "empty package spec"},
+		{"# only a comment", 0, "empty package spec"},
+		{"numpy>=", 5, "missing version after operator"},
+		{"numpy==", 5, "missing version after operator"},
+		{"numpy=", 5, "missing version after operator"},
+		{"numpy==1.2==3", 10, "invalid character '='"},
+		{"::numpy", 0, "missing channel before '::'"},
+		{":numpy", 0, "missing channel before ':'"},
+		{"numpy[version=1.2", 5, "unbalanced '['"},
+		{"numpy]", 5, "unbalanced ']'"},
+		{"numpy[build=py*]]", 16, "multiple bracket sections"},
+		{"numpy[build=py*] 1.2", 17, "unexpected text"},
+		{"numpy>>1", 5, "invalid operator"},
+		{"numpy[foo=bar]", 6, "unknown key \"foo\""},
+		{"numpy[version=]", 6, "empty value"},
+		{"numpy[version]", 6, "has no '=value'"},
+		{"numpy[version='1.2]", 14, "unterminated quote"},
+		{">=1.2", 0, "missing package name"},
+		{"conda-forge:: numpy", 13, "missing package name"},
+		{"num(py)", 3, "invalid character '('"},
+		{"numpy 1. 2", 8, "empty component"}, // conda: version "1.", build "2"
+		{"numpy 1.2 py39 extra", 14, "blank inside build"},
+		{"numpy >=1.2,<", 12, "missing version after operator"},
+		{"numpy=1.2=py[0", 12, "unbalanced '['"},
+		{"numpy[build=[x]]", 12, "unexpected '['"},
+		{"con da::numpy", 3, "blank inside channel"},
+		{"numpy[build='^py(39$']", 13, "invalid regular expression"},
+		{"x/linux-64/numpy-1.0.tar.bz2", 11, "is not <name>-<version>-<build>"},
+	}
+	for _, tt := range tests {
+		_, err := ParseMatchSpec(tt.in)
+		var se *SpecError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseMatchSpec(%q) error = %v, want *SpecError", tt.in, err)
+			continue
+		}
+		if se.Offset != tt.offset || !strings.Contains(se.Msg, tt.msg) {
+			t.Errorf("ParseMatchSpec(%q) = offset %d %q, want offset %d containing %q", tt.in, se.Offset, se.Msg, tt.offset, tt.msg)
+		}
+		if se.Offset < 0 || se.Offset > len(tt.in) {
+			t.Errorf("offset %d outside %q", se.Offset, tt.in)
+		}
+	}
+}
+
+func TestMatchBuild(t *testing.T) {
+	tests := []struct {
+		spec, build string
+		want        bool
+	}{
+		{"numpy", "anything", true},
+		{"numpy 1.2 py39_0", "py39_0", true},
+		{"numpy 1.2 py39_0", "py39_1", false},
+		{"numpy 1.2 py39*", "py39h1234_0", true},
+		{"numpy 1.2 py39*", "py310h1234_0", false},
+		{"pytorch=*=*cuda*", "py3.9_cuda11.6_cudnn8_0", true},
+		{"pytorch=*=*cuda*", "py3.9_cpu_0", false},
+		{"pytorch[build=*cuda11.8*]", "py3.10_cuda11.8_cudnn8.7.0_0", true},
+		{"pytorch[build=*cuda11.8*]", "py3.10_cuda11.7_cudnn8.5.0_0", false},
+		{"pytorch[build='^py3\\.1[01]_cuda.*$']", "py3.10_cuda11.8_cudnn8.7.0_0", true},
+		{"pytorch[build='^py3\\.1[01]_cuda.*$']", "py3.9_cuda11.8_cudnn8.7.0_0", false},
+		{"numpy 1.2 py3.9*", "py3x9", false}, // '.' is literal in globs
+		{"numpy 1.2 *_0", "py39_0", true},
+		{"numpy 1.2 *_0", "py39_0_x", false},
+	}
+	for _, tt := range tests {
+		m, err := ParseMatchSpec(tt.spec)
+		if err != nil {
+			t.Fatalf("ParseMatchSpec(%q): %v", tt.spec, err)
+		}
+		if got := m.MatchBuild(tt.build); got != tt.want {
+			t.Errorf("%q.MatchBuild(%q) = %v, want %v", tt.spec, tt.build, got, tt.want)
+		}
+	}
+}
+
+func TestMatchSpecAdmits(t *testing.T) {
+	tests := []struct {
+		spec, version string
+		want          bool
+	}{
+		{"numpy", "1.2", true},
+		{"numpy", "not a version", true},
+		{"numpy=1.20", "1.20.3", true},
+		{"numpy=1.20", "1.21.0", false},
+		{"numpy=1.20=py39_0", "1.20.3", false}, // with a build '=' is exact
+		{"numpy=1.20=py39_0", "1.20.0", true},
+		{"numpy==1.20", "1.20.3", false},
+		{"numpy 1.20", "1.20.0", true},
+		{"numpy 1.20", "1.20.1", false},
+		{"numpy>=1.20,<2", "1.26.4", true},
+		{"numpy>=1.20,<2", "2.0.0", false},
+		{"numpy>=1.20,<2", "x y", false},
+		{"pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0", "1.13.1", true},
+		{"python 3.10.*", "3.10.12", true},
+		{"python 3.10.*", "3.1.0", false},
+		{"numpy=>1.2", "1.2", true},
+		{"numpy=>1.2", "1.1.9", false},
+	}
+	for _, tt := range tests {
+		m, err := ParseMatchSpec(tt.spec)
+		if err != nil {
+			t.Fatalf("ParseMatchSpec(%q): %v", tt.spec, err)
+		}
+		if got := m.Admits(tt.version); got != tt.want {
+			t.Errorf("%q.Admits(%q) = %v, want %v", tt.spec, tt.version, got, tt.want)
+		}
+	}
+}
+
+func BenchmarkParseMatchSpec(b *testing.B) {
+	for b.Loop() {
+		_, _ = ParseMatchSpec("pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0")
+	}
+}

@@ -1,0 +1,378 @@
+package envspec
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// ReadPrefix reads an installed environment: a conda prefix (conda-meta/*.json)
+// or a virtual environment (pyvenv.cfg), with the Python distributions in its
+// site-packages and the installed torch's version.py. It reads only small
+// metadata files (never RECORD or the conda file lists' contents beyond the
+// few keys it needs), so a prefix of hundreds of packages reads in
+// milliseconds.
+func ReadPrefix(dir string) (*Env, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read prefix: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("read prefix: %s is a file, not an environment directory", dir)
+	}
+	env := &Env{File: dir, Kind: KindPrefix}
+	meta := filepath.Join(dir, "conda-meta")
+	isConda := isDir(meta)
+	cfg := filepath.Join(dir, "pyvenv.cfg")
+	isVenv := isFile(cfg)
+	if !isConda && !isVenv {
+		return nil, fmt.Errorf("read prefix: %s is neither a conda environment (no conda-meta/ directory) nor a virtual environment (no pyvenv.cfg)", dir)
+	}
+	condaNames := map[string]bool{}
+	if isConda {
+		if err := readCondaMeta(env, meta, condaNames); err != nil {
+			return nil, err
+		}
+	}
+	if isVenv {
+		if v := pyvenvVersion(cfg); v != "" {
+			env.PythonVersion = v
+		}
+	}
+	for _, sp := range sitePackages(dir) {
+		readSitePackages(env, sp, condaNames)
+	}
+	return env, nil
+}
+
+func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
+func isFile(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
+
+// condaMetaRecord holds the keys of a conda-meta record envguard uses.
+type condaMetaRecord struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Build   string `json:"build"`
+	Channel string `json:"channel"`
+	Subdir  string `json:"subdir"`
+	URL     string `json:"url"`
+}
+
+func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
+	entries, err := os.ReadDir(meta)
+	if err != nil {
+		return fmt.Errorf("read prefix: %w", err)
+	}
+	var buf []byte // reused: records are read one at a time and not kept
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		path := filepath.Join(meta, e.Name())
+		data, err := readInto(&buf, path)
+		if err != nil {
+			continue
+		}
+		rec, ok := fastCondaMeta(data)
+		if !ok {
+			if json.Unmarshal(data, &rec) != nil || rec.Name == "" {
+				continue
+			}
+		}
+		if rec.Subdir == "" || rec.Channel == "" {
+			// Older records lack subdir; the URL has both.
+			if in, err := parsePackageURL(rec.URL); err == nil {
+				if rec.Subdir == "" {
+					rec.Subdir = in.Subdir
+				}
+				if rec.Channel == "" {
+					rec.Channel = in.Channel
+				}
+			}
+		}
+		in := &Installed{Name: rec.Name, Version: rec.Version, Build: rec.Build,
+			Channel: channelName(rec.Channel), Subdir: rec.Subdir, Installer: "conda", Path: path}
+		raw := rec.Name + "==" + rec.Version + "=" + rec.Build
+		env.Deps = append(env.Deps, &CondaDep{
+			Raw:       String{Value: raw, Pos: Pos{File: path}},
+			Spec:      explicitSpec(in),
+			Installed: in,
+		})
+		condaNames[NormalizePipName(rec.Name)] = true
+		if rec.Name == "python" {
+			env.PythonVersion = rec.Version
+		}
+		if env.Platform == "" && rec.Subdir != "" && rec.Subdir != "noarch" {
+			env.Platform = rec.Subdir
+		}
+	}
+	sort.Slice(env.Deps, func(i, j int) bool { return env.Deps[i].Installed.Name < env.Deps[j].Installed.Name })
+	return nil
+}
+
+// readInto reads a file into *buf, growing it as needed.
+func readInto(buf *[]byte, path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	n := int(st.Size()) + 1
+	if cap(*buf) < n {
+		*buf = make([]byte, 0, n+n/4)
+	}
+	b := (*buf)[:0]
+	for {
+		m, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err != nil || m == 0 {
+			break
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+	*buf = b
+	return b, nil
+}
+
+// channelName shortens an anaconda.org channel URL to its name, as conda
+// shows channels; other URLs stay whole.
+func channelName(c string) string {
+	for _, p := range []string{"https://conda.anaconda.org/", "http://conda.anaconda.org/"} {
+		if rest, ok := strings.CutPrefix(c, p); ok {
+			return strings.TrimSuffix(rest, "/")
+		}
+	}
+	return c
+}
+
+// fastCondaMeta picks the few keys out of a conda-meta record without
+// decoding the whole of it: records list every file of the package and run
+// to hundreds of kilobytes. They are written indented, so a top-level key
+// is a line starting with the first key's indentation and a quote, and one
+// pass from key line to key line reads them all. It reports false
+// when the layout is not that one (the caller then decodes the record).
+func fastCondaMeta(data []byte) (condaMetaRecord, bool) {
+	var rec condaMetaRecord
+	// The indentation of the first key is that of every top-level key
+	// (two spaces from conda, four from some other clients).
+	nl := bytes.IndexByte(data, '\n')
+	if nl < 0 {
+		return rec, false
+	}
+	ind := nl + 1
+	for ind < len(data) && data[ind] == ' ' {
+		ind++
+	}
+	if ind == nl+1 || ind >= len(data) || data[ind] != '"' {
+		return rec, false
+	}
+	needle := data[nl : ind+1]
+	for i := 0; ; {
+		j := bytes.Index(data[i:], needle)
+		if j < 0 {
+			break
+		}
+		i += j + len(needle)
+		k := bytes.IndexByte(data[i:], '"')
+		if k < 0 {
+			break
+		}
+		key := data[i : i+k]
+		var dst *string
+		switch string(key) {
+		case "name":
+			dst = &rec.Name
+		case "version":
+			dst = &rec.Version
+		case "build":
+			dst = &rec.Build
+		case "channel":
+			dst = &rec.Channel
+		case "subdir":
+			dst = &rec.Subdir
+		case "url":
+			dst = &rec.URL
+		default:
+			continue
+		}
+		v := bytes.TrimLeft(data[i+k+1:], " :")
+		if len(v) == 0 || v[0] != '"' {
+			continue
+		}
+		end := 1
+		for end < len(v) && v[end] != '"' {
+			if v[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(v) {
+			return rec, false
+		}
+		if err := json.Unmarshal(v[:end+1], dst); err != nil {
+			return rec, false
+		}
+	}
+	return rec, rec.Name != "" && rec.Version != ""
+}
+
+var pyvenvVersionRe = regexp.MustCompile(`(?m)^\s*(version|version_info)\s*=\s*(\d+\.\d+(?:\.\d+)?)`)
+
+// pyvenvVersion reads `version = 3.11.4` (venv, virtualenv) or
+// `version_info = 3.12.1.final.0` (uv) from pyvenv.cfg.
+func pyvenvVersion(cfg string) string {
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		return ""
+	}
+	m := pyvenvVersionRe.FindSubmatch(data)
+	if m == nil {
+		return ""
+	}
+	return string(m[2])
+}
+
+// sitePackages lists lib/python3.X/site-packages (POSIX) and
+// Lib/site-packages (Windows) under dir.
+func sitePackages(dir string) []string {
+	var out []string
+	matches, _ := filepath.Glob(filepath.Join(dir, "lib", "python3*", "site-packages"))
+	out = append(out, matches...)
+	if sp := filepath.Join(dir, "Lib", "site-packages"); isDir(sp) {
+		// On a case-insensitive file system Lib and lib are one directory.
+		dup := false
+		for _, m := range out {
+			if strings.EqualFold(m, sp) {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, sp)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
+	entries, err := os.ReadDir(sp)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.IsDir() && strings.HasSuffix(name, ".dist-info"):
+			if d := readDistInfo(filepath.Join(sp, name), condaNames); d != nil {
+				env.Pip = append(env.Pip, d)
+			}
+		case e.IsDir() && name == "torch":
+			if t := readTorchVersion(filepath.Join(sp, name, "version.py")); t != nil {
+				env.Torch = t
+			}
+		}
+	}
+}
+
+// readDistInfo reads a .dist-info directory. It returns nil for a package
+// conda installed: conda writes INSTALLER "conda" into the metadata of the
+// Python packages it links, and older conda packages carry no INSTALLER at
+// all; listing those as pip installs would invent pip/conda mixes.
+func readDistInfo(di string, condaNames map[string]bool) *PipDep {
+	name, version := readMetadataHeader(filepath.Join(di, "METADATA"))
+	if name == "" {
+		return nil
+	}
+	installer := ""
+	if b, err := os.ReadFile(filepath.Join(di, "INSTALLER")); err == nil {
+		installer = strings.TrimSpace(string(b))
+	}
+	norm := NormalizePipName(name)
+	if installer == "conda" || (installer == "" && condaNames[norm]) {
+		return nil
+	}
+	directURL := ""
+	if b, err := os.ReadFile(filepath.Join(di, "direct_url.json")); err == nil {
+		var du struct {
+			URL string `json:"url"`
+		}
+		if json.Unmarshal(b, &du) == nil {
+			directURL = du.URL
+		}
+	}
+	raw := name + "==" + version
+	line := &PipLine{Raw: raw, Req: &PipRequirement{
+		Name: name, Normalized: norm, URL: directURL,
+		Specifiers: []PipSpecifier{{Op: "==", Version: version, Span: Span{Start: len(name), End: len(raw)}}},
+		NameSpan:   Span{End: len(name)}, SpecSpan: Span{Start: len(name), End: len(raw)},
+	}}
+	return &PipDep{
+		Raw:  String{Value: raw, Pos: Pos{File: filepath.Join(di, "METADATA")}},
+		Line: line,
+		Installed: &Installed{Name: name, Version: version, Installer: installer,
+			Path: di, DirectURL: directURL},
+	}
+}
+
+// readMetadataHeader reads Name and Version from the header of a METADATA
+// file, stopping at the blank line that ends it (the long description after
+// it can be large).
+func readMetadataHeader(path string) (name, version string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Name:"); ok && name == "" {
+			name = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "Version:"); ok && version == "" {
+			version = strings.TrimSpace(v)
+		}
+		if name != "" && version != "" {
+			break
+		}
+	}
+	return name, version
+}
+
+var (
+	torchVersionRe = regexp.MustCompile(`(?m)^__version__\s*(?::\s*[\w\[\], ]+)?=\s*['"]([^'"]+)['"]`)
+	torchCUDARe    = regexp.MustCompile(`(?m)^cuda\s*(?::\s*[\w\[\], ]+)?=\s*(None|['"]([^'"]*)['"])`)
+)
+
+// readTorchVersion reads torch/version.py: `__version__ = '2.5.1+cu124'` and
+// `cuda: Optional[str] = '12.4'` (None for a CPU build).
+func readTorchVersion(path string) *TorchInfo {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	m := torchVersionRe.FindSubmatch(data)
+	if m == nil {
+		return nil
+	}
+	t := &TorchInfo{Version: string(m[1]), Path: path}
+	if c := torchCUDARe.FindSubmatch(data); c != nil && string(c[1]) != "None" {
+		t.CUDA = string(c[2])
+	}
+	return t
+}
