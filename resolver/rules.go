@@ -30,7 +30,6 @@ func Rules() []*Rule {
 }
 
 // stackRules are the EG2xx rules and EG501/EG502 (resolve.go's helper owns them).
-var stackRules []*Rule
+// It is defined in resolve.go.
 
 // mixRules are the EG3xx rules and EG503–EG505.
-var mixRules []*Rule

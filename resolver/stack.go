@@ -16,6 +16,16 @@ type Evidence struct {
 	Line int         `json:"line,omitempty"`
 	// Says is what the item implies, e.g. "11.8" for a CUDA version.
 	Says string `json:"says,omitempty"`
+	// Kind names the source (see the Evidence* constants).
+	Kind string `json:"kind,omitempty"`
+	// EndCol is the column just past the part of the item that says it.
+	EndCol int `json:"-"`
+	// AtLeast marks a build made for any CUDA of the same major at or
+	// above Says (conda-forge's cuda118, cuda120 builds).
+	AtLeast bool `json:"at_least,omitempty"`
+	// Package and Version name the package the item installs, for messages.
+	Package string `json:"package,omitempty"`
+	Version string `json:"-"`
 }
 
 // Framework is the primary framework the environment gets.
@@ -33,6 +43,15 @@ type Framework struct {
 	Channel string           `json:"channel,omitempty"`
 	Build   string           `json:"build,omitempty"`
 	Pos     envspec.Pos      `json:"-"`
+	// Item is the dependency as written; VersionPos/VersionEnd locate its
+	// version part for carets (VersionPos == Pos when the part is unknown).
+	Item       string      `json:"-"`
+	VersionPos envspec.Pos `json:"-"`
+	VersionEnd int         `json:"-"`
+	// Pins are the items that fix Variant (empty: the solver or pip picks).
+	Pins []Evidence `json:"-"`
+	// ChannelWhy says how Channel was decided ("written as pytorch::").
+	ChannelWhy string `json:"-"`
 }
 
 // Series returns "2.0" of "2.0.1"; "" when the version is unknown.
@@ -54,6 +73,15 @@ type Package struct {
 	// CUDAMajor is the CUDA major a GPU package is built for, 0 if unknown.
 	CUDAMajor int         `json:"cuda_major,omitempty"`
 	Pos       envspec.Pos `json:"-"`
+	// Spec is the version spec as written (conda syntax; pip specifiers
+	// joined with commas), "" when none.
+	Spec string `json:"spec,omitempty"`
+	// ChannelWhy says how Channel was decided.
+	ChannelWhy string `json:"-"`
+	// Item is the dependency as written.
+	Item       string      `json:"-"`
+	VersionPos envspec.Pos `json:"-"`
+	VersionEnd int         `json:"-"`
 }
 
 // Stack is the resolved environment.
@@ -63,12 +91,32 @@ type Stack struct {
 	Framework  *Framework  `json:"framework,omitempty"`
 	CUDA       *CUDAInfo   `json:"cuda,omitempty"`
 	CuDNN      string      `json:"cudnn,omitempty"`
+	CuDNNPos   envspec.Pos `json:"-"`
 	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
 	// GPULibs lists every GPU library and which side provides it.
 	GPULibs []Package `json:"gpu_libs,omitempty"`
 	// NoNameReason says why there is no canonical name ("" when there is one).
 	NoNameReason string `json:"-"`
+	// CPU lists the items that ask for a CPU-only framework build.
+	CPU []Evidence `json:"cpu_evidence,omitempty"`
+	// PythonItem is the item Python was read from.
+	PythonItem string `json:"-"`
 }
+
+// Kinds of Evidence.
+const (
+	EvidenceInstalled   = "installed"     // torch/version.py of a prefix
+	EvidenceBuild       = "build"         // a framework build string or glob
+	EvidenceLocal       = "local-version" // a pip +cu118 / +cpu local version
+	EvidenceIndex       = "index-url"     // a PyTorch wheel index URL
+	EvidencePytorchCUDA = "pytorch-cuda"
+	EvidenceCUDAVersion = "cuda-version"
+	EvidenceCudatoolkit = "cudatoolkit"
+	EvidenceCUDAPackage = "cuda-package" // cuda-toolkit, cuda-runtime, cuda-cudart
+	EvidenceMutex       = "mutex"        // pytorch-mutex, cpuonly
+	EvidencePackage     = "package"      // a package name that implies a variant (pytorch-gpu, tensorflow-cpu, jax[cuda12])
+	EvidenceDefault     = "default"      // what an unpinned install gets, from the knowledge base
+)
 
 // seriesOf returns major.minor of a version string.
 func seriesOf(v string) string {

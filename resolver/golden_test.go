@@ -1,0 +1,142 @@
+package resolver
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden .out files of testdata/rules")
+
+// goldenDir holds <case>.yml inputs and <case>.out expectations: one
+// Error() line per finding of every resolver rule, sorted; a line written
+// /like this/ is a regular expression.
+const goldenDir = "testdata/rules"
+
+// lintFile parses, resolves and runs every resolver rule, as validate does.
+func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, envspec.Diagnostics) {
+	t.Helper()
+	env := envspec.Parse(name, src, envspec.ParseOptions{Platform: "linux-64"})
+	k := kb.Default()
+	st := Resolve(env, k)
+	ctx := &Context{Env: env, Stack: st, KB: k}
+	var ds envspec.Diagnostics
+	for _, r := range Rules() {
+		if r.Run == nil {
+			t.Fatalf("rule %s has no Run", r.Code)
+		}
+		ds = append(ds, r.Run(ctx)...)
+	}
+	ds.Sort()
+	return env, st, ds
+}
+
+func TestGolden(t *testing.T) {
+	ins, err := filepath.Glob(filepath.Join(goldenDir, "*.yml"))
+	if err != nil || len(ins) == 0 {
+		t.Fatalf("no golden cases in %s (%v)", goldenDir, err)
+	}
+	for _, in := range ins {
+		name := strings.TrimSuffix(filepath.Base(in), ".yml")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, ds := lintFile(t, filepath.Base(in), src)
+			var got []string
+			for _, d := range ds {
+				got = append(got, d.Error())
+			}
+			outFile := strings.TrimSuffix(in, ".yml") + ".out"
+			if *update {
+				text := strings.Join(got, "\n")
+				if text != "" {
+					text += "\n"
+				}
+				if err := os.WriteFile(outFile, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			b, err := os.ReadFile(outFile)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			want := nonEmptyLines(string(b))
+			if !matchLines(got, want) {
+				t.Errorf("findings differ\n--- got\n%s\n--- want\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// matchLines compares line by line; a /regex/ line matches by expression.
+func matchLines(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		w := want[i]
+		if len(w) > 2 && strings.HasPrefix(w, "/") && strings.HasSuffix(w, "/") {
+			re, err := regexp.Compile(w[1 : len(w)-1])
+			if err != nil || !re.MatchString(got[i]) {
+				return false
+			}
+			continue
+		}
+		if got[i] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGoldenCoverage checks that every stack rule both fires in some case
+// and stays silent in another, so no rule goes untested by the goldens.
+func TestGoldenCoverage(t *testing.T) {
+	outs, _ := filepath.Glob(filepath.Join(goldenDir, "*.out"))
+	fired := map[string]int{}
+	for _, o := range outs {
+		b, err := os.ReadFile(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, l := range nonEmptyLines(string(b)) {
+			if i := strings.LastIndex(l, "[EG"); i >= 0 {
+				seen[strings.TrimSuffix(l[i+1:], "]")] = true
+			}
+		}
+		for c := range seen {
+			fired[c]++
+		}
+	}
+	var missing []string
+	for _, r := range stackRules {
+		if fired[r.Code] == 0 || fired[r.Code] == len(outs) {
+			missing = append(missing, r.Code)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("rules that never fire or never stay silent in %s: %v", goldenDir, missing)
+	}
+}

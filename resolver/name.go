@@ -1,0 +1,67 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// fwPrefix is the framework's part of a canonical name.
+var fwPrefix = map[string]string{"pytorch": "pt", "tensorflow": "tf", "jax": "jax"}
+
+// CanonicalName names a stack by convention, `<fw><major><minor>_<accel>`:
+// pt20_cu118, pt113_cu116, tf212_cu118, pt25_cpu. The error says why there is
+// none: no framework, a version not pinned to a release, an accelerator left
+// open or contradicted, or a CUDA version not written anywhere.
+func CanonicalName(st *Stack) (string, error) {
+	if st == nil || st.Framework == nil {
+		return "", errors.New("no framework (pytorch, tensorflow or jax) in the environment")
+	}
+	f := st.Framework
+	p := fwPrefix[f.Name]
+	if p == "" {
+		return "", fmt.Errorf("framework %q has no name prefix", f.Name)
+	}
+	if f.Version == "" {
+		if f.Spec == "" {
+			return "", fmt.Errorf("%s version is not pinned", f.Name)
+		}
+		return "", fmt.Errorf("%s version is not pinned to a release (%s)", f.Name, strings.TrimSpace(f.Spec))
+	}
+	digits, err := nameDigits(f.Version)
+	if err != nil {
+		return "", fmt.Errorf("%s version %s: %v", f.Name, f.Version, err)
+	}
+	switch f.Variant {
+	case "cpu":
+		return p + digits + "_cpu", nil
+	case "cuda":
+		if st.CUDA == nil || st.CUDA.Version == "" {
+			return "", fmt.Errorf("%s is a CUDA build but no item says which CUDA version", f.Name)
+		}
+		cu, err := nameDigits(st.CUDA.Version)
+		if err != nil {
+			return "", fmt.Errorf("CUDA version %s: %v", st.CUDA.Version, err)
+		}
+		return p + digits + "_cu" + cu, nil
+	case "rocm":
+		return "", fmt.Errorf("%s is a ROCm build; the naming convention covers CUDA and CPU only", f.Name)
+	}
+	if len(st.CPU) > 0 && st.CUDA != nil {
+		return "", fmt.Errorf("%s is asked for both as a CPU-only and as a CUDA build", f.Name)
+	}
+	return "", fmt.Errorf("%s's accelerator (CUDA or CPU) is not pinned", f.Name)
+}
+
+// nameDigits runs major and minor together: 2.0.1 → 20, 1.13 → 113, 11.8 → 118.
+func nameDigits(v string) (string, error) {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" || leadingDigits(parts[0]) != parts[0] {
+		return "", errors.New("no major.minor")
+	}
+	minor := leadingDigits(parts[1])
+	if minor == "" {
+		return "", errors.New("no numeric minor")
+	}
+	return parts[0] + minor, nil
+}

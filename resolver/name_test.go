@@ -1,0 +1,88 @@
+package resolver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCanonicalNameTable(t *testing.T) {
+	cu := func(v string) *CUDAInfo { return &CUDAInfo{Version: v} }
+	tests := []struct {
+		name    string
+		st      *Stack
+		want    string
+		wantErr string
+	}{
+		{"pt20 cu118", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.0.1", Variant: "cuda"}, CUDA: cu("11.8")}, "pt20_cu118", ""},
+		{"pt113 cu116", &Stack{Framework: &Framework{Name: "pytorch", Version: "1.13.1", Variant: "cuda"}, CUDA: cu("11.6")}, "pt113_cu116", ""},
+		{"tf212 cu118", &Stack{Framework: &Framework{Name: "tensorflow", Version: "2.12.0", Variant: "cuda"}, CUDA: cu("11.8")}, "tf212_cu118", ""},
+		{"pt25 cpu", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.5.1", Variant: "cpu"}}, "pt25_cpu", ""},
+		{"cu130", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.9.0", Variant: "cuda"}, CUDA: cu("13.0")}, "pt29_cu130", ""},
+		{"pt210", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.10.0", Variant: "cuda"}, CUDA: cu("12.8")}, "pt210_cu128", ""},
+		{"jax", &Stack{Framework: &Framework{Name: "jax", Version: "0.4.23", Variant: "cuda"}, CUDA: cu("12.0")}, "jax04_cu120", ""},
+		{"nil stack", nil, "", "no framework"},
+		{"no framework", &Stack{}, "", "no framework"},
+		{"open spec", &Stack{Framework: &Framework{Name: "pytorch", Spec: ">=2.0", Variant: "cuda"}, CUDA: cu("11.8")}, "", "not pinned to a release (>=2.0)"},
+		{"no version", &Stack{Framework: &Framework{Name: "pytorch", Variant: "cpu"}}, "", "version is not pinned"},
+		{"variant open", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.0.1"}}, "", "accelerator (CUDA or CPU) is not pinned"},
+		{"cuda without version", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.0.1", Variant: "cuda"}, CUDA: &CUDAInfo{}}, "", "no item says which CUDA version"},
+		{"cuda nil", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.0.1", Variant: "cuda"}}, "", "no item says which CUDA version"},
+		{"rocm", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.1.0", Variant: "rocm"}}, "", "ROCm"},
+		{"both", &Stack{Framework: &Framework{Name: "pytorch", Version: "2.0.1"}, CPU: []Evidence{{Says: "cpu"}}, CUDA: cu("11.8")}, "", "both as a CPU-only and as a CUDA build"},
+		{"bad version", &Stack{Framework: &Framework{Name: "pytorch", Version: "2", Variant: "cpu"}}, "", "no major.minor"},
+		{"unknown framework", &Stack{Framework: &Framework{Name: "mxnet", Version: "1.9.1", Variant: "cpu"}}, "", "no name prefix"},
+	}
+	for _, tt := range tests {
+		got, err := CanonicalName(tt.st)
+		if got != tt.want {
+			t.Errorf("%s: CanonicalName = %q, want %q", tt.name, got, tt.want)
+		}
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: unexpected error %v", tt.name, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: error %v, want it to say %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+// TestCanonicalNameGolden resolves golden inputs and checks the name each
+// gets, or that it gets none and why.
+func TestCanonicalNameGolden(t *testing.T) {
+	tests := []struct{ file, want, why string }{
+		{"seed_a_pt113_cu116", "pt113_cu116", ""},
+		{"seed_b_cudatoolkit_mismatch", "pt113_cu116", ""},
+		{"seed_c_pt20_cu118", "pt20_cu118", ""},
+		{"eg202_silent_cpu_only", "pt20_cpu", ""},
+		{"eg207_silent_pytorch_gpu", "pt24_cu124", ""},
+		{"eg208_silent_tf_tested", "tf212_cu118", ""},
+		{"pip_wheel_index_clean", "pt20_cu118", ""},
+		{"tf_and_cuda_pip", "tf215_cu122", ""},
+		{"jax_conda_cuda", "jax04_cu120", ""},
+		{"eg201_cf_atleast_ok", "pt21_cu118", ""},
+		{"eg207_conda_forge_unpinned", "", "accelerator (CUDA or CPU) is not pinned"},
+		{"eg502_series", "", "not pinned to a release (=2.0)"},
+		{"eg502_open_spec", "", "not pinned to a release"},
+		{"eg202_cpuonly_with_pytorch_cuda", "", "both as a CPU-only and as a CUDA build"},
+		{"no_framework", "", "no framework"},
+	}
+	for _, tt := range tests {
+		src, err := os.ReadFile(filepath.Join(goldenDir, tt.file+".yml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, st, _ := lintFile(t, tt.file+".yml", src)
+		got, err := CanonicalName(st)
+		if got != tt.want {
+			t.Errorf("%s: name %q, want %q (err %v)", tt.file, got, tt.want, err)
+		}
+		if tt.why != "" && (err == nil || !strings.Contains(err.Error(), tt.why) || st.NoNameReason != err.Error()) {
+			t.Errorf("%s: error %v / NoNameReason %q, want %q", tt.file, err, st.NoNameReason, tt.why)
+		}
+		if tt.why == "" && st.NoNameReason != "" {
+			t.Errorf("%s: NoNameReason %q with a name", tt.file, st.NoNameReason)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// eg201Kinds are the sources RULES.md lists for EG201.
+var eg201Kinds = map[string]bool{
+	EvidenceInstalled: true, EvidenceBuild: true, EvidenceLocal: true, EvidenceIndex: true,
+	EvidencePytorchCUDA: true, EvidenceCUDAVersion: true, EvidenceCudatoolkit: true, EvidenceCUDAPackage: true,
+}
+
+// RuleEG201 reports two sources that disagree on the CUDA version. Each
+// disagreeing item gets one finding at its version, with Related pointing at
+// the item it disagrees with (the most authoritative one: the installed or
+// built framework first, then pip local versions, wheel indexes,
+// pytorch-cuda, cuda-version, cudatoolkit and the cuda-* packages).
+var RuleEG201 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG201",
+		Name:     "cuda-version-mismatch",
+		Severity: envspec.SeverityError,
+		Title:    "two sources disagree on the CUDA version",
+		Why: "A framework build runs only on the CUDA runtime it was built for. When its build string, " +
+			"pytorch-cuda, cudatoolkit, cuda-version, a +cuXXX wheel or a wheel index name different CUDA " +
+			"versions, the solve fails, or two runtimes end up in one environment and the job crashes at the first kernel.",
+		Fix:    "Make every item name the CUDA version of the framework build (or pick the build for the CUDA you want).",
+		Before: "dependencies:\n  - pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0\n  - nvidia::cudatoolkit=11.3\n",
+		After:  "dependencies:\n  - pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0\n  - nvidia::cudatoolkit=11.6\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG201.Run = runEG201 }
+
+func runEG201(c *Context) []envspec.Diagnostic {
+	st := c.Stack
+	if st == nil || st.CUDA == nil {
+		return nil
+	}
+	var ev []Evidence
+	for _, e := range st.CUDA.Evidence {
+		if eg201Kinds[e.Kind] && majorOf(e.Says) > 0 {
+			ev = append(ev, e)
+		}
+	}
+	a := reference(ev)
+	if a == nil {
+		return nil
+	}
+	var out []envspec.Diagnostic
+	for _, e := range ev {
+		if e.Pos == a.Pos && e.Item == a.Item || !cudaConflict(*a, e) {
+			continue
+		}
+		want := a.Says
+		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fixCUDA(e, want))
+		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fixCUDA(e, want), a.Item)
+		out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos))
+	}
+	return out
+}
+
+// reference is the item the others are held against: the framework's own
+// build (installed, build string, wheel tag or index) before the packages
+// around it, so the fix names the package to change. It differs from
+// authority, which prefers an exact CUDA pin over a "this minor or newer"
+// build when deciding the runtime.
+func reference(es []Evidence) *Evidence {
+	var best *Evidence
+	for i := range es {
+		e := &es[i]
+		if majorOf(e.Says) == 0 {
+			continue
+		}
+		if best == nil || evidenceOrder[e.Kind] < evidenceOrder[best.Kind] {
+			best = e
+		}
+	}
+	return best
+}

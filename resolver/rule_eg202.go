@@ -1,0 +1,134 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// RuleEG202 reports a CPU-only framework build together with CUDA packages:
+// one finding at each item that asks for the CPU build, naming the CUDA
+// items (Related points at them).
+var RuleEG202 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG202",
+		Name:     "cpu-build-with-cuda",
+		Severity: envspec.SeverityError,
+		Title:    "a CPU-only framework build together with CUDA packages",
+		Why: "cpuonly, pytorch-mutex=*=cpu, a cpu build string, a +cpu wheel or the /whl/cpu index give a " +
+			"framework that never touches the GPU, while the CUDA packages beside it suggest the author wanted " +
+			"one: the job silently trains on the CPU, or the solve fails on the mutex.",
+		Fix:    "Remove the CPU selector to get the CUDA build, or remove the CUDA packages for a CPU-only environment.",
+		Before: "dependencies:\n  - pytorch::pytorch=2.0.1\n  - pytorch::cpuonly\n  - pytorch::pytorch-cuda=11.8\n",
+		After:  "dependencies:\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG202.Run = runEG202 }
+
+func runEG202(c *Context) []envspec.Diagnostic {
+	st := c.Stack
+	if st == nil || len(st.CPU) == 0 {
+		return nil
+	}
+	cuda := cudaItems(c)
+	if len(cuda) == 0 {
+		return nil
+	}
+	var rel []envspec.Pos
+	for _, e := range cuda {
+		rel = append(rel, e.Pos)
+	}
+	var out []envspec.Diagnostic
+	for _, e := range st.CPU {
+		// a CPU build of another framework (a CPU jaxlib beside a CUDA
+		// pytorch) is a choice, not a contradiction
+		if fw := frameworkOfName(e.Package); fw != "" && st.Framework != nil && fw != st.Framework.Name {
+			continue
+		}
+		what := "a CPU-only build"
+		if fw := frameworkOfName(e.Package); fw != "" {
+			what = "a CPU-only " + fw + " build"
+		} else if e.Kind == EvidenceMutex {
+			what = "pytorch a CPU-only build"
+		}
+		verb := "installs"
+		if len(cuda) > 1 {
+			verb = "install"
+		}
+		msg := fmt.Sprintf("%s%s asks for %s, but %s %s CUDA", e.Item, at(e.Pos), what, listItems(cuda), verb)
+		msg = strings.Replace(msg, "asks for pytorch a", "makes pytorch a", 1)
+		hint := fmt.Sprintf("remove %s to use the GPU, or remove the CUDA packages for a CPU-only environment", e.Item)
+		out = append(out, finding(RuleEG202, e.Pos, e.EndCol, msg, hint, rel...))
+	}
+	return out
+}
+
+// frameworkOfName names the framework a package belongs to ("" for none).
+func frameworkOfName(name string) string {
+	switch {
+	case torchConda[name] || name == "torch":
+		return "pytorch"
+	case tfConda[name] || tfPip[name]:
+		return "tensorflow"
+	case name == "jax" || name == "jaxlib":
+		return "jax"
+	}
+	return ""
+}
+
+// cudaItems are the items that bring CUDA: everything that says a CUDA
+// version or variant, conda CUDA-stack packages (cudnn, nccl, cuda-*), and
+// pip NVIDIA CUDA wheels; one per line.
+func cudaItems(c *Context) []Evidence {
+	var out []Evidence
+	seen := map[int]bool{}
+	addE := func(e Evidence) {
+		if e.Pos.Line > 0 {
+			if seen[e.Pos.Line] {
+				return
+			}
+			seen[e.Pos.Line] = true
+		}
+		out = append(out, e)
+	}
+	primary := ""
+	if c.Stack.Framework != nil {
+		primary = c.Stack.Framework.Name
+	}
+	if c.Stack.CUDA != nil {
+		for _, e := range c.Stack.CUDA.Evidence {
+			// another framework's CUDA build (a CUDA jax beside a CPU
+			// pytorch) is a choice, not a contradiction
+			if fw := frameworkOfName(e.Package); e.Kind == EvidenceInstalled || (fw != "" && fw != primary) {
+				continue
+			}
+			addE(e)
+		}
+	}
+	if c.Env == nil {
+		return out
+	}
+	for _, d := range c.Env.Deps {
+		if d.Spec == nil {
+			continue
+		}
+		n := strings.ToLower(d.Spec.Name)
+		if cudaPackages[n] != "" || strings.HasPrefix(n, "cuda-") || n == "cudnn" || n == "nccl" ||
+			(c.KB != nil && c.KB.IsCUDAStack(n)) {
+			addE(Evidence{Item: d.Raw.Value, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line, Package: n})
+		}
+	}
+	for _, d := range c.Env.Pip {
+		if d.Line == nil || d.Line.Req == nil {
+			continue
+		}
+		n := pep503(d.Line.Req.Name)
+		if strings.HasPrefix(n, "nvidia-") && DecodePipName(n, nil).Major > 0 {
+			addE(Evidence{Item: d.Raw.Value, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line, Package: n})
+		}
+	}
+	return out
+}

@@ -1,0 +1,129 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// RuleEG203 reports a torchvision/torchaudio version that does not belong
+// to the torch version. For an open torch spec it fires only when no
+// release the spec admits pairs with the companion.
+var RuleEG203 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG203",
+		Name:     "companion-version-mismatch",
+		Severity: envspec.SeverityError,
+		Title:    "torchvision / torchaudio version does not belong to the torch version",
+		Why: "torchvision and torchaudio are compiled against one torch release. Another pairing fails to " +
+			"solve, or pip replaces torch with the release the companion wants (often a CPU build from PyPI), " +
+			"or the companion's C++ operators fail to load at import.",
+		Fix:    "Pin the companion release that PyTorch pairs with the torch version.",
+		Before: "dependencies:\n  - pytorch=2.0.1\n  - torchvision=0.16.0\n",
+		After:  "dependencies:\n  - pytorch=2.0.1\n  - torchvision=0.15.2\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG203.Run = runEG203 }
+
+func companionOf(r *kb.TorchRelease, name string) string {
+	switch name {
+	case "torchvision":
+		return r.Torchvision
+	case "torchaudio":
+		return r.Torchaudio
+	}
+	return ""
+}
+
+func runEG203(c *Context) []envspec.Diagnostic {
+	st := c.Stack
+	if st == nil || st.Framework == nil || st.Framework.Name != "pytorch" || c.KB == nil {
+		return nil
+	}
+	f := st.Framework
+	var rels []*kb.TorchRelease
+	if f.Version != "" {
+		if r, ok := c.KB.Release(f.Version); ok {
+			rels = append(rels, r)
+		}
+	} else {
+		for _, v := range f.Candidates {
+			if r, ok := c.KB.Release(v); ok {
+				rels = append(rels, r)
+			}
+		}
+	}
+	if len(rels) == 0 {
+		return nil // unknown torch: EG206 says the check was skipped
+	}
+	var out []envspec.Diagnostic
+	for _, p := range st.Companions {
+		if p.Spec == "" {
+			continue // unpinned: the solver picks the matching release
+		}
+		var wants []string
+		ok := false
+		for _, r := range rels {
+			w := companionOf(r, p.Name)
+			if w == "" {
+				ok = true // no companion release known for it: nothing to hold against
+				break
+			}
+			// a release note that names the companion's version records a
+			// disagreement between sources (2.0.0's conda and pip pairings)
+			if companionAdmits(p, w) || (p.Version != "" && strings.Contains(r.Note, p.Name+" "+p.Version)) {
+				ok = true
+				break
+			}
+			wants = append(wants, w)
+		}
+		if ok {
+			continue
+		}
+		want := wants[len(wants)-1]
+		var msg string
+		if f.Version != "" {
+			msg = fmt.Sprintf("%s%s does not belong to %s%s, which pairs with %s %s; use %s",
+				p.Item, at(p.Pos), fwLabel(f), at(f.Pos), p.Name, want, pinLike(p, want))
+		} else {
+			msg = fmt.Sprintf("%s%s belongs to none of the releases %s%s admits (they pair with %s %s); use %s",
+				p.Item, at(p.Pos), f.Item, at(f.Pos), p.Name, strings.Join(dedupe(wants), ", "), pinLike(p, want))
+		}
+		out = append(out, finding(RuleEG203, p.VersionPos, p.VersionEnd, msg,
+			fmt.Sprintf("%s pairs with %s %s", fwLabel(f), p.Name, want), f.Pos))
+	}
+	return out
+}
+
+// companionAdmits reports whether a companion's spec admits release w.
+func companionAdmits(p Package, w string) bool {
+	if p.Version != "" {
+		return p.Version == w || padRelease(p.Version) == padRelease(w)
+	}
+	return admits(p.Spec, w)
+}
+
+// pinLike writes a pin in the item's own syntax: torchvision=0.15.2 or
+// torchvision==0.15.2.
+func pinLike(p Package, v string) string {
+	if p.From == envspec.ProviderPip {
+		return p.Name + "==" + v
+	}
+	return p.Name + "=" + v
+}
+
+func dedupe(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

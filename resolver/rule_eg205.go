@@ -1,0 +1,213 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// RuleEG205 reports a framework release or variant, or a CUDA package
+// version, that does not exist where the file asks for it: a release the
+// pytorch channel never published, a CUDA variant the channel or wheel index
+// does not offer for that release, a pytorch-cuda version that was never
+// published, and cudatoolkit 12 or later.
+var RuleEG205 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG205",
+		Name:     "release-does-not-exist",
+		Severity: envspec.SeverityError,
+		Title:    "the framework release or variant, or a CUDA package version, does not exist where the file asks for it",
+		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
+			"every machine, often with an unhelpful conflict report.",
+		Fix: "Ask for something that exists: pytorch 2.6 and later from pip or conda-forge (the pytorch channel " +
+			"stopped after 2.5), a CUDA variant the release was built for, cuda-version/cuda-toolkit for CUDA 12.",
+		Before: "channels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch::pytorch>=2.6\n  - pytorch-cuda=12.6\n",
+		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.6.0=*cuda126*\n  - cuda-version=12.6\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG205.Run = runEG205 }
+
+func runEG205(c *Context) []envspec.Diagnostic {
+	var out []envspec.Diagnostic
+	st := c.Stack
+	if st != nil && st.Framework != nil && st.Framework.Name == "pytorch" && c.KB != nil {
+		out = append(out, eg205Channel(c, st.Framework)...)
+		out = append(out, eg205Variant(c, st)...)
+	}
+	if c.Env != nil {
+		out = append(out, eg205Packages(c)...)
+	}
+	return out
+}
+
+// publishedOnChannel reports whether the pytorch channel published a series.
+func publishedOnChannel(k *kb.KB, series string) bool {
+	v, ok := k.Variants(series, kb.DistPytorchConda)
+	return ok && !v.NotPublished && (len(v.CUDA) > 0 || v.CPU)
+}
+
+// lastOnChannel is the newest series the pytorch channel published.
+func lastOnChannel(k *kb.KB) string {
+	last := ""
+	for _, r := range k.Facts.Torch {
+		if s := seriesOf(r.Version); publishedOnChannel(k, s) && (last == "" || compareVersions(s, last) > 0) {
+			last = s
+		}
+	}
+	return last
+}
+
+func eg205Channel(c *Context, f *Framework) []envspec.Diagnostic {
+	if f.Dist != kb.DistPytorchConda {
+		return nil
+	}
+	versions := f.Candidates
+	if f.Version != "" {
+		if _, ok := c.KB.Release(f.Version); !ok {
+			return nil // EG206
+		}
+		versions = []string{f.Version}
+	}
+	if len(versions) == 0 {
+		return nil
+	}
+	for _, v := range versions {
+		if publishedOnChannel(c.KB, seriesOf(v)) {
+			return nil
+		}
+	}
+	last := lastOnChannel(c.KB)
+	what := fwLabel(f) + at(f.Pos)
+	if f.Version == "" {
+		what = f.Item + at(f.Pos) + " (admits " + rangeOf(versions) + ")"
+	}
+	msg := fmt.Sprintf("%s asks the pytorch channel for a release it never published: the channel's last release is %s", what, last)
+	hint := "install pytorch from conda-forge or with pip, or pin a release the pytorch channel has (" + last + " or older)"
+	return []envspec.Diagnostic{finding(RuleEG205, f.VersionPos, f.VersionEnd, msg, hint)}
+}
+
+// eg205Variant checks that the CUDA version the framework's own items ask
+// for is a variant its distribution publishes for that release.
+func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
+	f := st.Framework
+	if f.Version == "" || f.Variant != "cuda" || (f.Dist != kb.DistPytorchConda && f.Dist != kb.DistWheel) {
+		return nil
+	}
+	if _, ok := c.KB.Release(f.Version); !ok {
+		return nil
+	}
+	v, ok := c.KB.Variants(f.Series(), f.Dist)
+	if !ok || len(v.CUDA) == 0 {
+		return nil
+	}
+	where := "the pytorch channel"
+	if f.Dist == kb.DistWheel {
+		where = "the PyTorch wheel index"
+	}
+	// Only the pin that decides the build is checked: a second pin that
+	// disagrees with it is EG201's, and a pytorch-cuda version that never
+	// existed is reported by eg205Packages.
+	var out []envspec.Diagnostic
+	var pins []Evidence
+	for _, e := range f.Pins {
+		if e.Says != "cpu" {
+			pins = append(pins, e)
+		}
+	}
+	if e := reference(pins); e != nil {
+		if !hasMinor(e.Says) || e.AtLeast || (e.Kind == EvidencePytorchCUDA && !contains(pytorchCUDAVersions(c.KB), e.Says)) {
+			return nil
+		}
+		for _, cu := range v.CUDA {
+			if majorMinor(cu) == e.Says {
+				return nil
+			}
+		}
+		msg := fmt.Sprintf("%s has no CUDA %s build on %s (it has CUDA %s), but %s%s asks for one",
+			fwLabel(f), e.Says, where, strings.Join(v.CUDA, ", "), e.Item, at(e.Pos))
+		hint := fmt.Sprintf("ask for one of CUDA %s, or a %s release built for CUDA %s", strings.Join(v.CUDA, ", "), f.Name, e.Says)
+		out = append(out, finding(RuleEG205, e.Pos, e.EndCol, msg, hint, f.Pos))
+	}
+	return out
+}
+
+// eg205Packages checks CUDA package versions that never existed.
+func eg205Packages(c *Context) []envspec.Diagnostic {
+	var out []envspec.Diagnostic
+	pc := pytorchCUDAVersions(c.KB)
+	for _, d := range c.Env.Deps {
+		it := readCondaItem(c.Env, d)
+		if it == nil {
+			continue
+		}
+		r := &resolution{env: c.Env, kb: c.KB}
+		v := r.cudaSeries(it.verText)
+		if !hasMinor(v) {
+			continue
+		}
+		switch it.name {
+		case "cudatoolkit":
+			// RULES.md EG205: cudatoolkit ends at 11.8; CUDA 12 ships as
+			// cuda-version / cuda-toolkit.
+			if majorOf(v) >= 12 {
+				msg := fmt.Sprintf("%s%s asks for CUDA %s, but cudatoolkit ends at 11.8: CUDA 12 ships as cuda-version and cuda-toolkit", it.raw, at(it.pos), v)
+				out = append(out, finding(RuleEG205, it.verPos, it.verEnd, msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
+			}
+		case "pytorch-cuda":
+			if len(pc) == 0 || contains(pc, v) {
+				continue
+			}
+			msg := fmt.Sprintf("%s%s: the pytorch channel never published pytorch-cuda %s (it has %s)", it.raw, at(it.pos), v, strings.Join(pc, ", "))
+			out = append(out, finding(RuleEG205, it.verPos, it.verEnd, msg, "use one of pytorch-cuda "+strings.Join(pc, ", ")+", or take pytorch from pip or conda-forge for CUDA "+v))
+		}
+	}
+	return out
+}
+
+// pytorchCUDAVersions are the pytorch-cuda versions the pytorch channel
+// published: the CUDA variants of every series whose selector is
+// pytorch-cuda (1.13–2.5; 1.12 selected the variant with cudatoolkit).
+func pytorchCUDAVersions(k *kb.KB) []string {
+	if k == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range k.Facts.Torch {
+		s := seriesOf(r.Version)
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		if v, ok := k.Variants(s, kb.DistPytorchConda); ok && strings.HasPrefix(v.Selector, "pytorch-cuda") {
+			for _, cu := range v.CUDA {
+				if !contains(out, majorMinor(cu)) {
+					out = append(out, majorMinor(cu))
+				}
+			}
+		}
+	}
+	sortVersions(out)
+	return out
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeOf renders versions as "2.6.0 … 2.11.0".
+func rangeOf(vs []string) string {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	return vs[0] + " … " + vs[len(vs)-1]
+}

@@ -1,0 +1,88 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// RuleEG206 reports a framework version the knowledge base does not know:
+// the checks that need it (companions, Python, variants, architectures) are
+// skipped rather than guessed. JAX is not covered: the knowledge base holds
+// no JAX releases, and no check needs one.
+var RuleEG206 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG206",
+		Name:     "framework-version-unknown",
+		Severity: envspec.SeverityWarning,
+		Title:    "the framework version is not in the knowledge base: checks that need it were skipped",
+		Why: "envguard never guesses facts. A release newer than its knowledge base (or a version that never " +
+			"existed) cannot be checked for companions, Python support, CUDA variants or GPU architectures.",
+		Fix:    "Update envguard, or load newer knowledge with --kb DIR; check the version is spelled right.",
+		Before: "dependencies:\n  - pytorch=9.0.0\n",
+		After:  "dependencies:\n  - pytorch=2.5.1\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG206.Run = runEG206 }
+
+func runEG206(c *Context) []envspec.Diagnostic {
+	st := c.Stack
+	if st == nil || st.Framework == nil || c.KB == nil {
+		return nil
+	}
+	f := st.Framework
+	if f.Name != "pytorch" && f.Name != "tensorflow" {
+		return nil
+	}
+	known := func(v string) bool {
+		if f.Name == "pytorch" {
+			_, ok := c.KB.Release(v)
+			return ok
+		}
+		_, ok := c.KB.TensorFlow(v)
+		return ok
+	}
+	newest := ""
+	if f.Name == "pytorch" {
+		newest = c.KB.LatestTorch()
+	} else {
+		for _, t := range c.KB.Facts.TensorFlow {
+			if newest == "" || compareVersions(t.Version, newest) > 0 {
+				newest = t.Version
+			}
+		}
+	}
+	date := c.KB.Date
+	if date == "" {
+		date = "undated"
+	}
+	var msg string
+	switch {
+	case f.Version != "":
+		if known(f.Version) {
+			return nil
+		}
+		rel := "is not in"
+		if newest != "" && compareVersions(f.Version, newest) > 0 {
+			rel = "is newer than"
+		}
+		msg = fmt.Sprintf("%s%s %s the knowledge base (%s, newest %s %s): the checks that need it were skipped",
+			fwLabel(f), at(f.Pos), rel, date, f.Name, orNone(newest))
+	case f.Spec != "" && len(f.Candidates) == 0:
+		msg = fmt.Sprintf("%s%s admits no %s release the knowledge base knows (%s, newest %s %s): the checks that need it were skipped",
+			f.Item, at(f.Pos), f.Name, date, f.Name, orNone(newest))
+	default:
+		return nil
+	}
+	return []envspec.Diagnostic{finding(RuleEG206, f.VersionPos, f.VersionEnd, msg,
+		"update envguard or load newer knowledge with --kb DIR; check the version is spelled right")}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,55 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// RuleEG207 reports a conda GPU framework whose accelerator variant nothing
+// pins. Pip torch is left to EG304, which says the same of wheels; pip
+// TensorFlow ships one wheel for both, and pip jax without a CUDA extra is
+// the CPU build.
+var RuleEG207 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG207",
+		Name:     "variant-not-pinned",
+		Severity: envspec.SeverityWarning,
+		Title:    "a GPU framework with no pinned accelerator variant",
+		Why: "conda-forge and the pytorch channel publish CUDA and CPU builds under one name. Without a pin " +
+			"the solver decides per machine (conda-forge by the __cuda virtual package): CI without a GPU gets the " +
+			"CPU build and a GPU node the CUDA one, so the file tested is not the environment trained in. cuda-version " +
+			"alone constrains which CUDA build is chosen but does not exclude the CPU one.",
+		Fix:    "Pin the variant: pytorch-cuda=X.Y or cpuonly on the pytorch channel; a build string (pytorch=*=cuda*) or pytorch-gpu / pytorch-cpu on conda-forge.",
+		Before: "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.4.1\n",
+		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.4.1=cuda12*\n  - cuda-version=12.4\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG207.Run = runEG207 }
+
+func runEG207(c *Context) []envspec.Diagnostic {
+	st := c.Stack
+	if st == nil || st.Framework == nil {
+		return nil
+	}
+	f := st.Framework
+	if f.From != envspec.ProviderConda || f.Variant != "" || len(f.Pins) > 0 {
+		return nil
+	}
+	var hint string
+	switch {
+	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
+		hint = "add pytorch-cuda=X.Y for a CUDA build, or cpuonly for a CPU build"
+	case f.Name == "pytorch":
+		hint = "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
+	case f.Name == "tensorflow":
+		hint = "pin the build (tensorflow=*=cuda* or tensorflow=*=cpu*), or use tensorflow-gpu / tensorflow-cpu"
+	default:
+		hint = "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
+	}
+	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
+	return []envspec.Diagnostic{finding(RuleEG207, f.Pos, 0, msg, hint)}
+}

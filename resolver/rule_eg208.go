@@ -1,0 +1,60 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// RuleEG208 reports TensorFlow with a CUDA or cuDNN version other than its
+// tested build configuration. A conda-forge build for "CUDA X.Y or a newer
+// X.x" is held to the tested version only where it cannot reach it.
+var RuleEG208 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG208",
+		Name:     "tensorflow-untested-cuda",
+		Severity: envspec.SeverityWarning,
+		Title:    "TensorFlow with a CUDA or cuDNN version other than its tested build configuration",
+		Why: "TensorFlow publishes one tested CUDA/cuDNN pair per release. Other versions may fail to load " +
+			"(\"Could not load dynamic library\") and TensorFlow then silently runs on the CPU.",
+		Fix:    "Use the CUDA and cuDNN versions of the release's tested build configuration.",
+		Before: "dependencies:\n  - tensorflow=2.12.0\n  - cudatoolkit=11.2\n  - cudnn=8.1\n",
+		After:  "dependencies:\n  - tensorflow=2.12.0\n  - cudatoolkit=11.8\n  - cudnn=8.6\n",
+		Since:  "0.1.0",
+	},
+}
+
+func init() { RuleEG208.Run = runEG208 }
+
+func runEG208(c *Context) []envspec.Diagnostic {
+	st := c.Stack
+	if st == nil || st.Framework == nil || st.Framework.Name != "tensorflow" || c.KB == nil || st.Framework.Version == "" {
+		return nil
+	}
+	f := st.Framework
+	cfg, ok := c.KB.TensorFlow(f.Version)
+	if !ok {
+		return nil
+	}
+	var out []envspec.Diagnostic
+	if st.CUDA != nil && cfg.CUDA != "" {
+		if a := authority(st.CUDA.Evidence); a != nil && a.Kind != EvidenceDefault && hasMinor(a.Says) {
+			want := majorMinor(cfg.CUDA)
+			tested := Evidence{Says: want}
+			if cudaConflict(*a, tested) || (!a.AtLeast && a.Says != want) {
+				msg := fmt.Sprintf("%s: %s was tested with CUDA %s, not %s", describeCUDA(*a), fwLabel(f), want, a.Says)
+				out = append(out, finding(RuleEG208, a.Pos, a.EndCol, msg, "use CUDA "+want+" (the tested build configuration)", f.Pos))
+			}
+		}
+	}
+	if st.CuDNN != "" && cfg.CuDNN != "" {
+		want := majorMinor(cfg.CuDNN)
+		got := st.CuDNN
+		differs := majorOf(got) != majorOf(want) || (hasMinor(got) && majorMinor(got) != want)
+		if differs {
+			msg := fmt.Sprintf("cuDNN %s%s: %s was tested with cuDNN %s", got, at(st.CuDNNPos), fwLabel(f), want)
+			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, "use cudnn="+want+" (the tested build configuration)", f.Pos))
+		}
+	}
+	return out
+}

@@ -1,0 +1,89 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+var ruleEG301 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG301",
+		Name:     "gpu-library-from-conda-and-pip",
+		Severity: envspec.SeverityError,
+		Title:    "the same GPU library comes from both conda and pip",
+		Why: "conda and pip each install their own copy of the library into the same site-packages; " +
+			"whichever ran last wins file by file, so the process can import pip's Python code on top of " +
+			"conda's compiled extension (or the reverse), built against different CUDA runtimes. The " +
+			"result is import errors, `undefined symbol`, or a silent CPU build.",
+		Fix: "Keep one installer per library: drop the pip line and let conda provide it together with " +
+			"its CUDA packages, or drop the conda package (and its CUDA packages) and install it from pip only.",
+		Before: "dependencies:\n  - pytorch=2.1\n  - pytorch-cuda=12.1\n  - pip:\n    - torch==2.1.0",
+		After:  "dependencies:\n  - pytorch=2.1\n  - pytorch-cuda=12.1",
+		Since:  "0.1.0",
+	},
+}
+
+// Run is set in init: runEG301 refers to ruleEG301 for its severity.
+func init() { ruleEG301.Run = runEG301 }
+
+// libPair is a GPU library provided by both installers.
+type libPair struct {
+	Lib   string
+	Conda condaItem
+	Pip   pipItem
+}
+
+// condaPipPairs finds every pip requirement whose GPU library a conda
+// dependency already provides (the first such conda dependency).
+func condaPipPairs(ctx *Context) []libPair {
+	conda := condaItems(ctx.Env)
+	reqs, _ := pipItems(ctx.Env)
+	byLib := map[string]condaItem{}
+	for _, c := range conda {
+		if l := libOfConda(ctx, c.Name); l != "" {
+			if _, seen := byLib[l]; !seen {
+				byLib[l] = c
+			}
+		}
+	}
+	var out []libPair
+	for _, p := range reqs {
+		l := libOfPip(ctx, p)
+		if l == "" {
+			continue
+		}
+		if c, ok := byLib[l]; ok {
+			out = append(out, libPair{Lib: l, Conda: c, Pip: p})
+		}
+	}
+	return out
+}
+
+func runEG301(ctx *Context) []envspec.Diagnostic {
+	if ctx == nil || ctx.Env == nil {
+		return nil
+	}
+	_, opts := pipItems(ctx.Env)
+	index, _ := wheelIndexTag(opts)
+	condaCUDA := len(cudaStackItems(ctx, condaItems(ctx.Env))) > 0
+	var out []envspec.Diagnostic
+	for _, p := range condaPipPairs(ctx) {
+		msg := fmt.Sprintf("%s comes from both conda (%s, line %d) and pip (%s, line %d)",
+			p.Lib, condaText(p.Conda), p.Conda.Dep.Raw.Pos.Line, pipText(p.Pip), p.Pip.Dep.Raw.Pos.Line)
+		// Keep the side that pins the CUDA build: pip when it names a CUDA
+		// variant and conda brings no CUDA packages, conda otherwise.
+		pipPinned := p.Pip.Local != "" || (index != "" && isTorchFamily(p.Pip.Name))
+		if m, _ := pipCUDAMajor(p.Pip, index); m > 0 {
+			pipPinned = true
+		}
+		var hint string
+		if pipPinned && !condaCUDA {
+			hint = fmt.Sprintf("drop %s from the conda dependencies: the pip line pins the CUDA build", condaText(p.Conda))
+		} else {
+			hint = fmt.Sprintf("drop %s from the pip section: conda's %s already provides %s", pipText(p.Pip), p.Conda.Name, p.Lib)
+		}
+		out = append(out, diag(ruleEG301, p.Pip.Dep.Raw.Pos, msg, hint, p.Conda.Dep.Raw.Pos))
+	}
+	return out
+}

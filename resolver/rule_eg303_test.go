@@ -1,0 +1,56 @@
+package resolver
+
+import (
+	"testing"
+
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+func TestEG303(t *testing.T) {
+	checkRuleCases(t, ruleEG303, []ruleCase{
+		{name: "cuda-runtime and nvidia wheels", src: `dependencies:
+  - cuda-runtime=12.4
+  - pip:
+    - nvidia-cuda-runtime-cu12==12.4.127
+    - nvidia-cudnn-cu12==9.1.0.70
+    - requests`,
+			want: []string{
+				"test.yml:4:7: pip NVIDIA CUDA wheel nvidia-cuda-runtime-cu12==12.4.127 alongside conda CUDA packages (cuda-runtime=12.4, line 2)",
+				"test.yml:5:7: pip NVIDIA CUDA wheel nvidia-cudnn-cu12",
+			}},
+		{name: "cudnn and cu11 wheel", src: `dependencies:
+  - cudnn=8.2
+  - pip:
+    - nvidia-cublas-cu11`,
+			want: []string{"nvidia-cublas-cu11 alongside conda CUDA packages (cudnn=8.2, line 2)"}},
+		{name: "silent: no conda CUDA", src: `dependencies:
+  - python=3.11
+  - pip:
+    - nvidia-cudnn-cu12`},
+		{name: "silent: nvidia packages that are not CUDA wheels", src: `dependencies:
+  - cudatoolkit=11.8
+  - pip:
+    - nvidia-ml-py
+    - nvidia-dali-cuda110`},
+	})
+}
+
+func TestEG303WithKB(t *testing.T) {
+	// CUDA 13 wheels drop the -cuXX suffix; the knowledge base knows them.
+	env := fakeEnv(t, `dependencies:
+  - cuda-version=13.0
+  - pip:
+    - nvidia-cublas==13.0.0.19
+    - torch==2.9.0`)
+	ctx := &Context{Env: env, KB: kb.Default()}
+	ds := ruleEG303.Run(ctx)
+	if len(ds) != 1 || ds[0].Pos.Line != 4 {
+		t.Fatalf("EG303 got %v", ds)
+	}
+	// ...and EG302 leaves it to EG303 rather than calling it a GPU library.
+	for _, d := range ruleEG302.Run(ctx) {
+		if d.Pos.Line == 4 {
+			t.Errorf("EG302 reported the NVIDIA wheel: %s", d.Error())
+		}
+	}
+}

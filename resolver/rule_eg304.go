@@ -1,0 +1,56 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+var ruleEG304 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG304",
+		Name:     "pip-torch-variant-unpinned",
+		Severity: envspec.SeverityWarning,
+		Title:    "pip torch with no CUDA variant pinned",
+		Why: "Without a local version (`+cu121`) or a PyTorch wheel index (`--index-url .../whl/cu121`), " +
+			"pip takes torch from the default index, whose build (CUDA version, or CPU on some platforms) " +
+			"changes between releases and platforms: the same file gives different CUDA runtimes on " +
+			"different days and machines.",
+		Fix: "Name the variant: add `--extra-index-url` (or `--index-url`) pointing at the PyTorch wheel " +
+			"index for the CUDA version you want (`.../whl/cu121`, or `.../whl/cpu`), and pin `torch==X+cuXXX`.",
+		Before: "  - pip:\n    - torch==2.1.0",
+		After:  "  - pip:\n    - --extra-index-url https://<pytorch wheel index>/whl/cu121\n    - torch==2.1.0+cu121",
+		Since:  "0.1.0",
+	},
+}
+
+// Run is set in init: runEG304 refers to ruleEG304 for its severity.
+func init() { ruleEG304.Run = runEG304 }
+
+func runEG304(ctx *Context) []envspec.Diagnostic {
+	if ctx == nil || ctx.Env == nil {
+		return nil
+	}
+	reqs, opts := pipItems(ctx.Env)
+	if tag, _ := wheelIndexTag(opts); tag != "" {
+		return nil
+	}
+	// A pip torch that conda provides as well is EG301's finding already.
+	dup := map[*envspec.PipDep]bool{}
+	for _, p := range condaPipPairs(ctx) {
+		dup[p.Pip.Dep] = true
+	}
+	var out []envspec.Diagnostic
+	for _, p := range reqs {
+		if p.Name != "torch" || p.Local != "" || dup[p.Dep] {
+			continue
+		}
+		if p.URL != "" && wheelIndex.MatchString(p.URL) {
+			continue
+		}
+		msg := fmt.Sprintf("pip %s pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p))
+		hint := "add --extra-index-url for the PyTorch wheel index of your CUDA version (…/whl/cu121, or …/whl/cpu) and pin torch==X+cuXXX"
+		out = append(out, diag(ruleEG304, p.Dep.Raw.Pos, msg, hint))
+	}
+	return out
+}

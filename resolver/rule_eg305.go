@@ -1,0 +1,77 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+var ruleEG305 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG305",
+		Name:     "pip-gpu-cuda-majors-differ",
+		Severity: envspec.SeverityError,
+		Title:    "pip GPU packages built for different CUDA majors",
+		Why: "CUDA libraries of different majors are not binary compatible: a package built for CUDA 11 " +
+			"needs libcudart.so.11 and friends, one built for CUDA 12 needs the .so.12 set. In one " +
+			"environment one of them finds the wrong runtime or none, and fails at import or at the first kernel.",
+		Fix: "Pick one CUDA major and take every GPU wheel built for it (cupy-cuda12x with a cu121 torch, " +
+			"nvidia-*-cu12 wheels, jax[cuda12]).",
+		Before: "  - pip:\n    - torch==2.1.0+cu121\n    - cupy-cuda11x",
+		After:  "  - pip:\n    - torch==2.1.0+cu121\n    - cupy-cuda12x",
+		Since:  "0.1.0",
+	},
+}
+
+// Run is set in init: runEG305 refers to ruleEG305 for its severity.
+func init() { ruleEG305.Run = runEG305 }
+
+// isFrameworkPip names the pip packages whose CUDA major the others should
+// follow: the framework is the hardest part to change.
+func isFrameworkPip(name string) bool {
+	switch name {
+	case "torch", "tensorflow", "jax", "jaxlib":
+		return true
+	}
+	return false
+}
+
+func runEG305(ctx *Context) []envspec.Diagnostic {
+	if ctx == nil || ctx.Env == nil {
+		return nil
+	}
+	reqs, opts := pipItems(ctx.Env)
+	index, _ := wheelIndexTag(opts)
+	type built struct {
+		it    pipItem
+		major int
+		tag   string
+	}
+	var all []built
+	for _, p := range reqs {
+		if m, tag := pipCUDAMajor(p, index); m > 0 {
+			all = append(all, built{p, m, tag})
+		}
+	}
+	if len(all) < 2 {
+		return nil
+	}
+	ref := all[0]
+	for _, b := range all {
+		if isFrameworkPip(b.it.Name) {
+			ref = b
+			break
+		}
+	}
+	var out []envspec.Diagnostic
+	for _, b := range all {
+		if b.major == ref.major {
+			continue
+		}
+		msg := fmt.Sprintf("%s is built for CUDA %d but %s (line %d) is built for CUDA %d",
+			pipText(b.it), b.major, pipText(ref.it), ref.it.Dep.Raw.Pos.Line, ref.major)
+		hint := fmt.Sprintf("take the CUDA %d build of %s, to match %s", ref.major, b.it.Name, ref.it.Name)
+		out = append(out, diag(ruleEG305, b.it.Dep.Raw.Pos, msg, hint, ref.it.Dep.Raw.Pos))
+	}
+	return out
+}

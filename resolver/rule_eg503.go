@@ -1,0 +1,130 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+var ruleEG503 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG503",
+		Name:     "bad-cuda-alloc-conf",
+		Severity: envspec.SeverityWarning,
+		Title:    "PYTORCH_CUDA_ALLOC_CONF has an unknown option or a bad value",
+		Why: "PyTorch parses the allocator settings when CUDA first allocates, usually minutes into a job " +
+			"(after data loading), and stops with `RuntimeError: Unrecognized CachingAllocator option` or " +
+			"a range error. Values are case-sensitive (`True`, not `true`), and `max_split_size_mb` must be " +
+			"above 20. Checked in `variables:` of the file and, for `envguard check`, in the process " +
+			"environment; PYTORCH_ALLOC_CONF, the newer name, is checked the same way.",
+		Fix: "Use `key:value` pairs separated by commas, with the options and ranges of PyTorch's " +
+			"\"Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF\" documentation.",
+		Before: "variables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:true,max_split_size_mb:16",
+		After:  "variables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True,max_split_size_mb:128",
+		Since:  "0.1.0",
+	},
+}
+
+// Run is set in init: runEG503 refers to ruleEG503 for its severity.
+func init() { ruleEG503.Run = runEG503 }
+
+// allocSetting is one allocator settings string found for the environment.
+type allocSetting struct {
+	Var   string // PYTORCH_CUDA_ALLOC_CONF or PYTORCH_ALLOC_CONF
+	Value string
+	Pos   envspec.Pos // where the value starts
+	// base is the column of the value's first character; 0 when columns
+	// inside the value cannot be trusted (multi-line or escaped scalars).
+	base int
+}
+
+// at returns the position of byte offset off inside the value.
+func (s allocSetting) at(off int) envspec.Pos {
+	p := s.Pos
+	if s.base > 0 {
+		p.Col = s.base + runeCol(s.Value, off)
+	}
+	return p
+}
+
+// allocSettings collects the allocator settings of the file's `variables:`
+// and, when ctx.Getenv is set, of the process environment (skipping a
+// process value equal to the file's, which activation copied there).
+func allocSettings(ctx *Context) []allocSetting {
+	var out []allocSetting
+	seen := map[string]string{}
+	if ctx.Env != nil {
+		for _, v := range ctx.Env.Variables {
+			name := strings.TrimSpace(v.Key.Value)
+			if !isAllocVar(name) {
+				continue
+			}
+			s := allocSetting{Var: name, Value: v.Value.Value, Pos: v.Value.Pos}
+			s.base = valueBase(ctx.Env, v.Value)
+			out = append(out, s)
+			seen[name] = v.Value.Value
+		}
+	}
+	if ctx.Getenv != nil {
+		for _, name := range AllocConfVars {
+			val := ctx.Getenv(name)
+			if val == "" {
+				continue
+			}
+			if fv, ok := seen[name]; ok && fv == val {
+				continue
+			}
+			out = append(out, allocSetting{Var: name, Value: val,
+				Pos: envspec.Pos{File: "$" + name, Line: 1, Col: 1}, base: 1})
+		}
+	}
+	return out
+}
+
+func isAllocVar(name string) bool {
+	for _, v := range AllocConfVars {
+		if name == v {
+			return true
+		}
+	}
+	return false
+}
+
+// valueBase finds the column where a scalar's text starts on its line: past
+// an opening quote, and only when the text is there as written.
+func valueBase(env *envspec.Env, v envspec.String) int {
+	if v.Pos.Line <= 0 || v.Pos.Col <= 0 {
+		return 0
+	}
+	line := []rune(env.Line(v.Pos.Line))
+	i := v.Pos.Col - 1
+	if i >= len(line) {
+		return 0
+	}
+	if line[i] == '"' || line[i] == '\'' {
+		i++
+	}
+	if strings.HasPrefix(string(line[i:]), v.Value) {
+		return i + 1
+	}
+	return 0
+}
+
+func runEG503(ctx *Context) []envspec.Diagnostic {
+	if ctx == nil {
+		return nil
+	}
+	var out []envspec.Diagnostic
+	for _, s := range allocSettings(ctx) {
+		_, errs := ParseAllocConf(s.Value)
+		for _, e := range errs {
+			d := diag(ruleEG503, s.at(e.Off), fmt.Sprintf("%s: %s", s.Var, e.Msg), e.Hint)
+			if s.base > 0 && e.End > e.Off {
+				d.EndCol = s.base + runeCol(s.Value, e.End)
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,89 @@
+package resolver
+
+import (
+	"fmt"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+var ruleEG505 = &Rule{
+	Rule: envspec.Rule{
+		Code:     "EG505",
+		Name:     "interactive-packages-in-training-env",
+		Severity: envspec.SeverityInfo,
+		Title:    "interactive or plotting packages in an environment that trains",
+		Why: "Notebook servers, kernels and plotting libraries pull in dozens of packages (tornado, zmq, " +
+			"Qt or browser stacks, fonts) that a training job never imports. They slow the solve and the " +
+			"image build, widen the attack surface, and each one is a chance for a version conflict " +
+			"with the framework. One finding per package, at its line, so each can be ignored on its own.",
+		Fix: "Keep the training environment minimal and put notebooks and plotting in a separate " +
+			"environment (or an `environment-dev.yml`) that adds them.",
+		Before: "dependencies:\n  - pytorch=2.1\n  - jupyterlab\n  - matplotlib",
+		After:  "dependencies:\n  - pytorch=2.1",
+		Since:  "0.1.0",
+	},
+}
+
+// Run is set in init: runEG505 refers to ruleEG505 for its severity.
+func init() { ruleEG505.Run = runEG505 }
+
+// interactivePackages are the notebook, kernel and plotting packages people
+// list on purpose (not the dependencies they drag in, such as
+// jupyter_client or matplotlib-base, which would repeat the same finding).
+var interactivePackages = map[string]bool{
+	"jupyter": true, "jupyterlab": true, "notebook": true, "nbclassic": true,
+	"ipykernel": true, "ipywidgets": true, "jupyter-contrib-nbextensions": true,
+	"nb-conda-kernels": true, "voila": true,
+	"matplotlib": true, "seaborn": true, "plotly": true, "bokeh": true,
+	"altair": true, "holoviews": true,
+}
+
+// frameworkNames are the packages whose presence makes an environment one
+// that trains, for files the resolver could not make a Stack of.
+var frameworkNames = map[string]bool{
+	"pytorch": true, "pytorch-gpu": true, "torch": true,
+	"tensorflow": true, "tensorflow-gpu": true, "tensorflow-cpu": true,
+	"jax": true, "jaxlib": true,
+}
+
+func runEG505(ctx *Context) []envspec.Diagnostic {
+	if ctx == nil || ctx.Env == nil {
+		return nil
+	}
+	conda := condaItems(ctx.Env)
+	reqs, _ := pipItems(ctx.Env)
+	framework := ""
+	if ctx.Stack != nil && ctx.Stack.Framework != nil {
+		framework = ctx.Stack.Framework.Name
+	}
+	for _, c := range conda {
+		if framework == "" && frameworkNames[c.Name] {
+			framework = c.Name
+		}
+	}
+	for _, p := range reqs {
+		if framework == "" && frameworkNames[p.Name] {
+			framework = p.Name
+		}
+	}
+	if framework == "" {
+		return nil
+	}
+	var out []envspec.Diagnostic
+	report := func(name, text string, pos envspec.Pos) {
+		msg := fmt.Sprintf("%s in an environment that trains with %s: keep training environments minimal", text, framework)
+		hint := fmt.Sprintf("move %s to a separate development environment", name)
+		out = append(out, diag(ruleEG505, pos, msg, hint))
+	}
+	for _, c := range conda {
+		if interactivePackages[normalizePip(c.Name)] {
+			report(c.Name, condaText(c), c.Dep.Raw.Pos)
+		}
+	}
+	for _, p := range reqs {
+		if interactivePackages[p.Name] {
+			report(p.Name, pipText(p), p.Dep.Raw.Pos)
+		}
+	}
+	return out
+}
