@@ -1,0 +1,122 @@
+package gpucheck
+
+import (
+	"strings"
+
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// testFacts are rows copied from the shared fact tables, each with its
+// source, so the checks are tested on real numbers.
+var testFacts = kb.Facts{
+	// NVIDIA CUDA Toolkit Release Notes, Table 3 (GA rows, Linux x86_64).
+	CUDADrivers: []kb.CUDADriver{
+		{CUDA: "11.0", LinuxMin: "450.36.06", Source: "CUDA release notes, Table 3"},
+		{CUDA: "11.4", LinuxMin: "470.42.01", Source: "CUDA release notes, Table 3"},
+		{CUDA: "11.6", LinuxMin: "510.39.01", Source: "CUDA release notes, Table 3"},
+		{CUDA: "11.7", LinuxMin: "515.43.04", Source: "CUDA release notes, Table 3"},
+		{CUDA: "11.8", LinuxMin: "520.61.05", Source: "CUDA release notes, Table 3"},
+		{CUDA: "12.0", LinuxMin: "525.60.13", Source: "CUDA release notes, Table 3"},
+		{CUDA: "12.1", LinuxMin: "530.30.02", Source: "CUDA release notes, Table 3"},
+		{CUDA: "12.2", LinuxMin: "535.54.03", Source: "CUDA release notes, Table 3"},
+		{CUDA: "12.4", LinuxMin: "550.54.14", Source: "CUDA release notes, Table 3"},
+		{CUDA: "12.8", LinuxMin: "570.26", Source: "CUDA release notes, Table 3"},
+		{CUDA: "13.0", LinuxMin: "580.65.06", Source: "CUDA release notes, Table 3"},
+	},
+	// NVIDIA CUDA Compatibility guide, Minor Version Compatibility, Table 1.
+	MinorCompat: []kb.MinorCompat{
+		{Major: 11, LinuxFloor: "450.80.02", Source: "CUDA compatibility guide, Table 1"},
+		{Major: 12, LinuxFloor: "525.60.13", Source: "CUDA compatibility guide, Table 1"},
+	},
+	// NVIDIA CUDA GPUs page (gpu-cc.yaml).
+	GPUs: []kb.GPU{
+		{Name: "H100", Aliases: []string{"NVIDIA H100 80GB HBM3"}, CC: "9.0", Arch: "Hopper", Source: "developer.nvidia.com/cuda-gpus"},
+		{Name: "A100", Aliases: []string{"NVIDIA A100-SXM4-40GB"}, CC: "8.0", Arch: "Ampere", Source: "developer.nvidia.com/cuda-gpus"},
+		{Name: "L4", CC: "8.9", Arch: "Ada", Source: "developer.nvidia.com/cuda-gpus"},
+	},
+	// pytorch-arch.yaml: BUILDER_WHL release/2.0 and release/2.1.
+	Arch: []kb.ArchList{
+		{Series: "2.0", CUDA: "11.7", Dist: kb.DistWheel, SASS: strings.Split("3.7;5.0;6.0;7.0;7.5;8.0;8.6", ";"), Known: true, Source: "BUILDER_WHL release/2.0"},
+		{Series: "2.1", CUDA: "12.1", Dist: kb.DistWheel, SASS: strings.Split("5.0;6.0;7.0;7.5;8.0;8.6;9.0", ";"), Known: true, Source: "BUILDER_WHL release/2.1"},
+		{Series: "2.5", CUDA: "12.4", Dist: kb.DistWheel, Known: false, Source: "unknown (exact upstream file not seen)"},
+	},
+}
+
+// factsKB answers the checks' questions from testFacts by plain scans, so
+// the checks can be tested apart from the knowledge base's own indexing.
+type factsKB struct{ f kb.Facts }
+
+func (k factsKB) Arch(series, cuda string, dist kb.Distribution) (*kb.ArchList, bool) {
+	for i, a := range k.f.Arch {
+		if a.Series == series && a.CUDA == cuda && a.Dist == dist {
+			return &k.f.Arch[i], true
+		}
+	}
+	return nil, false
+}
+
+func (k factsKB) DriverFloor(cuda string) (*kb.CUDADriver, bool) {
+	for i, d := range k.f.CUDADrivers {
+		if d.CUDA == cuda {
+			return &k.f.CUDADrivers[i], true
+		}
+	}
+	return nil, false
+}
+
+func (k factsKB) MinorCompatFloor(major int) (*kb.MinorCompat, bool) {
+	for i, m := range k.f.MinorCompat {
+		if m.Major == major {
+			return &k.f.MinorCompat[i], true
+		}
+	}
+	return nil, false
+}
+
+func (k factsKB) DriverCUDA(driver string) string {
+	best := ""
+	for _, d := range k.f.CUDADrivers {
+		if compareVersions(driver, d.LinuxMin) >= 0 && (best == "" || compareVersions(d.CUDA, best) > 0) {
+			best = d.CUDA
+		}
+	}
+	return best
+}
+
+func (k factsKB) GPUByName(name string) (*kb.GPU, bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for i, g := range k.f.GPUs {
+		if strings.ToLower(g.Name) == n {
+			return &k.f.GPUs[i], true
+		}
+		for _, a := range g.Aliases {
+			if strings.ToLower(a) == n {
+				return &k.f.GPUs[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+var testKB knowledge = factsKB{testFacts}
+
+// kbs returns the knowledge bases a table runs against: the plain scans
+// always, and the kb package over the same facts once it answers.
+func kbs() map[string]knowledge {
+	m := map[string]knowledge{"facts": testKB}
+	if k, ok := realKB(); ok {
+		m["kb"] = k
+	}
+	return m
+}
+
+// realKB returns the knowledge base package's own answer for testFacts,
+// and false while that package still answers nothing (its methods being
+// stubs), so the same cases run against it once it is written.
+func realKB() (*kb.KB, bool) {
+	k := &kb.KB{Facts: testFacts}
+	if _, ok := k.DriverFloor("12.4"); !ok {
+		return nil, false
+	}
+	return k, true
+}

@@ -1,0 +1,373 @@
+package gpucheck
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Target is a described machine: a driver (or the CUDA version its driver
+// supports) and GPU models (or compute capabilities).
+type Target struct {
+	Name       string      `json:"name"`
+	Driver     string      `json:"driver,omitempty"`
+	CUDADriver string      `json:"cuda_driver,omitempty"`
+	GPUs       []string    `json:"gpus,omitempty"`
+	CCs        []string    `json:"compute_capabilities,omitempty"`
+	Pos        envspec.Pos `json:"-"` // the list item
+	// NoDriver marks a conda-lock subdir without __cuda: a machine with no
+	// NVIDIA driver, described on purpose.
+	NoDriver bool `json:"no_driver,omitempty"`
+
+	gpuPos []envspec.Pos
+}
+
+// TargetError is a problem in a targets file, at a position.
+type TargetError struct {
+	Pos envspec.Pos
+	Msg string
+}
+
+func (e *TargetError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// TargetErrors is every problem found in one file, in file order.
+type TargetErrors []*TargetError
+
+func (es TargetErrors) Error() string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+var (
+	reDriver  = regexp.MustCompile(`^[0-9]+(\.[0-9]+){1,2}$`)
+	reCUDA    = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+	reYAMLErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+)
+
+var targetKeys = []string{"compute_capabilities", "cuda_driver", "driver", "gpus", "name"}
+
+// ParseTargets reads a targets file (a `targets:` list, also the `targets:`
+// key of .envguard.yml) or a conda-lock virtual-packages.yml. Every problem
+// is reported with file:line:col; the targets that were read whole come
+// back even when others were not.
+func ParseTargets(file string, src []byte) ([]Target, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		p := envspec.Pos{File: file}
+		msg := err.Error()
+		if m := reYAMLErr.FindStringSubmatch(msg); m != nil {
+			p.Line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		return nil, TargetErrors{{p, "invalid YAML: " + msg}}
+	}
+	pr := &targetParser{file: file}
+	if len(doc.Content) == 0 {
+		return nil, TargetErrors{{envspec.Pos{File: file, Line: 1, Col: 1}, "empty file: expected a targets: list"}}
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, TargetErrors{{pr.pos(top), "expected a mapping with a targets: list, got " + kindName(top)}}
+	}
+	var targets []Target
+	if v := mapGet(top, "targets"); v != nil {
+		targets = pr.targets(v)
+	} else if v := mapGet(top, "subdirs"); v != nil {
+		targets = pr.virtualPackages(v)
+	} else {
+		pr.errf(top, "no targets: key (nor a conda-lock subdirs: key)")
+	}
+	if len(pr.errs) > 0 {
+		sort.SliceStable(pr.errs, func(i, j int) bool {
+			a, b := pr.errs[i].Pos, pr.errs[j].Pos
+			return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col)
+		})
+		return targets, pr.errs
+	}
+	return targets, nil
+}
+
+type targetParser struct {
+	file string
+	errs TargetErrors
+}
+
+func (p *targetParser) pos(n *yaml.Node) envspec.Pos {
+	return envspec.Pos{File: p.file, Line: n.Line, Col: n.Column}
+}
+
+func (p *targetParser) errf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &TargetError{p.pos(n), fmt.Sprintf(format, args...)})
+}
+
+func (p *targetParser) targets(list *yaml.Node) []Target {
+	if list.Kind != yaml.SequenceNode {
+		p.errf(list, "targets: must be a list, got %s", kindName(list))
+		return nil
+	}
+	var out []Target
+	seen := map[string]envspec.Pos{}
+	for _, item := range list.Content {
+		t, ok := p.target(item)
+		if !ok {
+			continue
+		}
+		if prev, dup := seen[t.Name]; dup {
+			p.errf(mapGet(item, "name"), "target %q is already defined at line %d", t.Name, prev.Line)
+			continue
+		}
+		seen[t.Name] = t.Pos
+		out = append(out, t)
+	}
+	return out
+}
+
+func (p *targetParser) target(item *yaml.Node) (Target, bool) {
+	t := Target{Pos: p.pos(item)}
+	if item.Kind != yaml.MappingNode {
+		p.errf(item, "a target must be a mapping with name, driver or cuda_driver, gpus or compute_capabilities; got %s", kindName(item))
+		return t, false
+	}
+	before := len(p.errs)
+	unknown := false
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		k, v := item.Content[i], item.Content[i+1]
+		switch k.Value {
+		case "name":
+			t.Name = p.scalar(v, "name")
+			if t.Name == "" && v.Kind == yaml.ScalarNode {
+				p.errf(v, "name must not be empty")
+			}
+		case "driver":
+			t.Driver = p.scalar(v, "driver")
+			if t.Driver != "" && !reDriver.MatchString(t.Driver) {
+				p.errf(v, "driver %q is not a driver version like 550.54.15", t.Driver)
+			}
+		case "cuda_driver":
+			t.CUDADriver = p.scalar(v, "cuda_driver")
+			if t.CUDADriver != "" && !reCUDA.MatchString(t.CUDADriver) {
+				p.errf(v, "cuda_driver %q is not a CUDA version like 12.4", t.CUDADriver)
+			}
+		case "gpus":
+			for _, g := range p.strings(v, "gpus") {
+				if strings.TrimSpace(g.Value) == "" {
+					p.errf(v, "empty GPU model name")
+					continue
+				}
+				t.GPUs = append(t.GPUs, g.Value)
+				t.gpuPos = append(t.gpuPos, g.Pos)
+			}
+		case "compute_capabilities":
+			for _, c := range p.strings(v, "compute_capabilities") {
+				cv, ok := parseCC(c.Value)
+				if !ok || cv.Suffix != "" {
+					p.errs = append(p.errs, &TargetError{c.Pos, fmt.Sprintf("compute capability %q is not major.minor like 9.0", c.Value)})
+					continue
+				}
+				t.CCs = append(t.CCs, cv.String())
+			}
+		default:
+			unknown = true
+			p.errf(k, "unknown key %q in a target (expected one of: %s)", k.Value, strings.Join(targetKeys, ", "))
+		}
+	}
+	if mapGet(item, "name") == nil {
+		p.errf(item, "target has no name")
+	}
+	// A misspelled key is most likely the driver itself: one error is enough.
+	if !unknown && t.Driver == "" && t.CUDADriver == "" && mapGet(item, "driver") == nil && mapGet(item, "cuda_driver") == nil {
+		p.errf(item, "target %q needs driver (e.g. \"550.54.15\") or cuda_driver (e.g. \"12.4\")", t.Name)
+	}
+	return t, len(p.errs) == before
+}
+
+// scalar reads a scalar's source text: `driver: 550.54` stays "550.54"
+// rather than becoming a float, and `cuda_driver: 12.10` stays 12.10.
+func (p *targetParser) scalar(v *yaml.Node, key string) string {
+	if v.Kind != yaml.ScalarNode {
+		p.errf(v, "%s must be a string, got %s", key, kindName(v))
+		return ""
+	}
+	return strings.TrimSpace(v.Value)
+}
+
+func (p *targetParser) strings(v *yaml.Node, key string) []envspec.String {
+	if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+		// One model written without brackets: gpus: H100.
+		return []envspec.String{{Value: strings.TrimSpace(v.Value), Pos: p.pos(v)}}
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.errf(v, "%s must be a list of strings, got %s", key, kindName(v))
+		return nil
+	}
+	var out []envspec.String
+	for _, e := range v.Content {
+		if e.Kind != yaml.ScalarNode {
+			p.errf(e, "%s entries must be strings, got %s", key, kindName(e))
+			continue
+		}
+		out = append(out, envspec.String{Value: strings.TrimSpace(e.Value), Pos: p.pos(e)})
+	}
+	return out
+}
+
+// virtualPackages reads conda-lock's virtual-packages.yml:
+//
+//	subdirs:
+//	  linux-64:
+//	    packages:
+//	      __cuda: "12.4"
+//	      __glibc: "2.17"
+//
+// One target per subdir, named after the file (with the subdir appended
+// when there are several). __cuda_arch, where given, is the GPUs' lowest
+// compute capability (CEP 46).
+func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
+	if subdirs.Kind != yaml.MappingNode {
+		p.errf(subdirs, "subdirs: must be a mapping of subdir to packages, got %s", kindName(subdirs))
+		return nil
+	}
+	base := strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
+	if base == "" || base == "." || base == "-" {
+		base = "virtual-packages"
+	}
+	n := len(subdirs.Content) / 2
+	var out []Target
+	for i := 0; i+1 < len(subdirs.Content); i += 2 {
+		k, v := subdirs.Content[i], subdirs.Content[i+1]
+		t := Target{Name: base, Pos: p.pos(k)}
+		if n > 1 {
+			t.Name = base + "/" + k.Value
+		}
+		if v.Kind != yaml.MappingNode {
+			p.errf(v, "subdir %s must be a mapping with packages:, got %s", k.Value, kindName(v))
+			continue
+		}
+		pk := mapGet(v, "packages")
+		if pk == nil {
+			p.errf(v, "subdir %s has no packages:", k.Value)
+			continue
+		}
+		if pk.Kind != yaml.MappingNode {
+			p.errf(pk, "packages: must be a mapping of virtual package to version, got %s", kindName(pk))
+			continue
+		}
+		ok := true
+		if c := mapGet(pk, "__cuda"); c != nil {
+			t.CUDADriver = p.scalar(c, "__cuda")
+			// conda-lock writes __cuda as the full CUDA version; 12 alone
+			// is taken as 12.0.
+			if reDriver.MatchString(t.CUDADriver) {
+				parts := strings.SplitN(t.CUDADriver, ".", 3)
+				t.CUDADriver = parts[0] + "." + parts[1]
+			} else if _, err := strconv.Atoi(t.CUDADriver); err == nil {
+				t.CUDADriver += ".0"
+			} else {
+				p.errf(c, "__cuda %q is not a CUDA version like 12.4", t.CUDADriver)
+				ok = false
+			}
+		} else {
+			t.NoDriver = true
+		}
+		if a := mapGet(pk, "__cuda_arch"); a != nil {
+			s := p.scalar(a, "__cuda_arch")
+			if c, good := parseCC(s); good && c.Suffix == "" && reCUDA.MatchString(s) {
+				t.CCs = []string{c.String()}
+			} else {
+				p.errf(a, "__cuda_arch %q is not a compute capability like 9.0", s)
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Host turns a target into the Host the checks read: GPU models become
+// compute capabilities through the knowledge base, and a driver its CUDA
+// version. cuda_driver alone means "a driver that supports at most that
+// CUDA": the lowest driver released for it stands in as the driver.
+func (t Target) Host(k *kb.KB) (*Host, error) { return t.host(k) }
+
+func (t Target) host(k knowledge) (*Host, error) {
+	h := &Host{Name: t.Name, Source: SourceTarget, GPUs: []GPU{}, Driver: t.Driver, CUDADriver: t.CUDADriver}
+	if t.NoDriver {
+		h.Reason = "described without __cuda: no NVIDIA driver"
+		return h, nil
+	}
+	var errs []error
+	if t.Driver != "" && t.CUDADriver == "" {
+		h.CUDADriver = k.DriverCUDA(t.Driver)
+		if h.CUDADriver == "" {
+			errs = append(errs, fmt.Errorf("%s: target %s: driver %s is older than every CUDA release the knowledge base knows; give cuda_driver instead", t.Pos, t.Name, t.Driver))
+		}
+	}
+	if t.Driver == "" && t.CUDADriver != "" {
+		if f, ok := k.DriverFloor(t.CUDADriver); ok && f.LinuxMin != "" {
+			h.Driver, h.DriverAssumed = f.LinuxMin, true
+		}
+	}
+	for i, name := range t.GPUs {
+		g, ok := k.GPUByName(name)
+		if !ok {
+			p := t.Pos
+			if i < len(t.gpuPos) {
+				p = t.gpuPos[i]
+			}
+			errs = append(errs, fmt.Errorf("%s: target %s: unknown GPU model %q; name it as NVIDIA does (\"H100\", \"A100\", \"L4\") or give its compute capability: compute_capabilities: [\"9.0\"]", p, t.Name, name))
+			continue
+		}
+		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: g.Name, CC: g.CC})
+	}
+	for _, c := range t.CCs {
+		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: "compute capability " + c, CC: c})
+	}
+	h.Available = h.CUDADriver != ""
+	if !h.Available && h.Reason == "" {
+		h.Reason = "driver unknown"
+	}
+	return h, errors.Join(errs...)
+}
+
+func mapGet(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "nothing"
+}
