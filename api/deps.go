@@ -1,0 +1,135 @@
+// Package api is envguard's HTTP service: POST an environment file, get the
+// same JSON report `envguard validate --format json` prints. The handlers are
+// methods on a struct of interfaces (Deps) so that the pipeline (packages
+// report, resolver, gpucheck) is wired in by cmd/envguard and the service can
+// be tested with fakes.
+package api
+
+import "context"
+
+// ValidateRequest is one environment file to judge.
+type ValidateRequest struct {
+	// File is the name the report shows ("environment.yml" when the client
+	// gives none).
+	File string
+	// Body is the environment file as sent, unmodified.
+	Body []byte
+	// Targets are the machines to hold the environment against, by name
+	// (?target=NAME or "targets" in the JSON body); empty means the server's
+	// default.
+	Targets []string
+	// Platform is the conda subdir selectors are evaluated for; empty means
+	// the server's default.
+	Platform string
+}
+
+// NameResult is the answer of POST /v1/name.
+type NameResult struct {
+	File string `json:"file"`
+	// Name is the canonical name (pt20_cu118), empty when there is none.
+	Name     string `json:"name"`
+	Declared string `json:"declared,omitempty"`
+	// Reason says why there is no canonical name.
+	Reason string `json:"reason,omitempty"`
+}
+
+// BuildRequest is the JSON body of POST /v1/build.
+type BuildRequest struct {
+	Framework string   `json:"framework"`
+	Version   string   `json:"version,omitempty"`
+	Python    string   `json:"python,omitempty"`
+	CUDA      string   `json:"cuda,omitempty"` // a version, "auto" or "cpu"
+	Targets   []string `json:"targets,omitempty"`
+	Via       string   `json:"via,omitempty"` // conda or pip
+}
+
+// Validator runs the pipeline over one environment file.
+type Validator interface {
+	// Validate returns the JSON report bytes (exactly what
+	// `envguard validate --format json` prints) for one environment file.
+	// An environment with problems is a report with findings, not an error;
+	// errors are for input that cannot be judged at all (see StatusCoder).
+	Validate(ctx context.Context, req ValidateRequest) ([]byte, error)
+	// Name returns the canonical-name response.
+	Name(ctx context.Context, req ValidateRequest) (NameResult, error)
+}
+
+// Builder emits an environment file that passes its own validation.
+type Builder interface {
+	Build(ctx context.Context, req BuildRequest) (yaml []byte, err error)
+}
+
+// GPUProbe reports the local host as NVML sees it. With no driver it
+// returns a value whose JSON has "available": false and a "reason", and a
+// nil error; an error means NVML itself failed.
+type GPUProbe interface {
+	GPU(ctx context.Context) (any, error)
+}
+
+// Targets lists the configured targets; the value is marshalled as JSON.
+type Targets interface{ List() any }
+
+// Rules lists the rule catalogue; the value is marshalled as JSON.
+type Rules interface{ List() any }
+
+// Readiness says whether the service can answer (knowledge base loaded).
+type Readiness interface{ Ready() error }
+
+// Deps are the service's collaborators. Nil members are allowed: a nil
+// Validator or Builder answers 501, a nil GPU probe reports no GPU, nil
+// Targets and Rules list nothing, a nil Readiness is always ready.
+type Deps struct {
+	Validator Validator
+	Builder   Builder
+	GPU       GPUProbe
+	Targets   Targets
+	Rules     Rules
+	Readiness Readiness
+}
+
+// ValidatorFuncs adapts two functions to a Validator, so that tests and
+// benchmarks can swap the pipeline without a type.
+type ValidatorFuncs struct {
+	ValidateFunc func(ctx context.Context, req ValidateRequest) ([]byte, error)
+	NameFunc     func(ctx context.Context, req ValidateRequest) (NameResult, error)
+}
+
+// Validate calls ValidateFunc.
+func (v ValidatorFuncs) Validate(ctx context.Context, req ValidateRequest) ([]byte, error) {
+	if v.ValidateFunc == nil {
+		return nil, &Error{Status: 501, Code: "not_implemented", Message: "validation is not available on this server"}
+	}
+	return v.ValidateFunc(ctx, req)
+}
+
+// Name calls NameFunc.
+func (v ValidatorFuncs) Name(ctx context.Context, req ValidateRequest) (NameResult, error) {
+	if v.NameFunc == nil {
+		return NameResult{}, &Error{Status: 501, Code: "not_implemented", Message: "naming is not available on this server"}
+	}
+	return v.NameFunc(ctx, req)
+}
+
+// BuilderFunc adapts a function to a Builder.
+type BuilderFunc func(ctx context.Context, req BuildRequest) ([]byte, error)
+
+// Build calls f.
+func (f BuilderFunc) Build(ctx context.Context, req BuildRequest) ([]byte, error) { return f(ctx, req) }
+
+// GPUProbeFunc adapts a function to a GPUProbe.
+type GPUProbeFunc func(ctx context.Context) (any, error)
+
+// GPU calls f.
+func (f GPUProbeFunc) GPU(ctx context.Context) (any, error) { return f(ctx) }
+
+// ReadinessFunc adapts a function to a Readiness.
+type ReadinessFunc func() error
+
+// Ready calls f.
+func (f ReadinessFunc) Ready() error { return f() }
+
+// ListFunc adapts a function to Targets or Rules.
+type ListFunc func() any
+
+// List calls f.
+func (f ListFunc) List() any { return f() }

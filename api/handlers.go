@@ -1,0 +1,231 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// validate answers POST /v1/validate with the report, byte for byte as the
+// Validator made it. Findings are a 200: only input that cannot be judged
+// at all is an HTTP error.
+func (s *server) validate(w http.ResponseWriter, r *http.Request) {
+	if s.deps.Validator == nil {
+		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "validation is not available on this server"))
+		return
+	}
+	req, release, err := s.validateRequest(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer release()
+	rep, err := s.deps.Validator.Validate(r.Context(), req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if len(rep) == 0 {
+		s.writeError(w, r, errEmptyReport)
+		return
+	}
+	s.m.observeReport(rep)
+	writeRawJSON(w, http.StatusOK, rep)
+}
+
+var errEmptyReport = &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "the validator returned an empty report"}
+
+// name answers POST /v1/name.
+func (s *server) name(w http.ResponseWriter, r *http.Request) {
+	if s.deps.Validator == nil {
+		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "naming is not available on this server"))
+		return
+	}
+	req, release, err := s.validateRequest(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer release()
+	res, err := s.deps.Validator.Name(r.Context(), req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if res.File == "" {
+		res.File = req.File
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// validateRequest checks the media type before taking a slot (a wrong type
+// costs nothing), then reads the body holding the slot, so that memory in
+// use stays below MaxConcurrent × MaxBody.
+func (s *server) validateRequest(r *http.Request) (ValidateRequest, func(), error) {
+	kind, err := bodyKindOf(r, true)
+	if err != nil {
+		return ValidateRequest{}, nil, err
+	}
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		return ValidateRequest{}, nil, err
+	}
+	body, err := readBody(r)
+	if err != nil {
+		release()
+		return ValidateRequest{}, nil, err
+	}
+	req, err := parseValidateRequest(kind, body, r)
+	if err != nil {
+		release()
+		return ValidateRequest{}, nil, err
+	}
+	return req, release, nil
+}
+
+// build answers POST /v1/build with the environment file.
+func (s *server) build(w http.ResponseWriter, r *http.Request) {
+	if s.deps.Builder == nil {
+		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "building environments is not available on this server yet"))
+		return
+	}
+	if _, err := bodyKindOf(r, false); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer release()
+	body, err := readBody(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req BuildRequest
+	if err := decodeJSON(body, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Framework == "" {
+		s.writeError(w, r, newError(http.StatusBadRequest, "bad_request", `"framework" is required (pytorch, tensorflow or jax)`))
+		return
+	}
+	for _, f := range []struct{ name, v string }{{"framework", req.Framework}, {"version", req.Version}, {"python", req.Python}, {"cuda", req.CUDA}, {"via", req.Via}} {
+		if err := checkField(f.name, f.v, maxNameLen); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	if len(req.Targets) > maxTargets {
+		s.writeError(w, r, newError(http.StatusBadRequest, "bad_request", "too many targets"))
+		return
+	}
+	for _, t := range req.Targets {
+		if err := checkField("target", t, maxNameLen); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	out, err := s.deps.Builder.Build(r.Context(), req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(out)
+}
+
+type gpuUnavailable struct {
+	Available bool   `json:"available"`
+	Reason    string `json:"reason"`
+}
+
+// gpu answers GET /v1/gpu. No driver is a normal answer (200, available
+// false); an NVML failure is counted and reported the same way, since the
+// caller's question — can this node run GPU work? — has the same answer.
+func (s *server) gpu(w http.ResponseWriter, r *http.Request) {
+	v, err := s.probe(r.Context())
+	if err != nil {
+		if _, ok := err.(StatusCoder); ok {
+			s.writeError(w, r, err)
+			return
+		}
+		v = gpuUnavailable{Reason: "NVML: " + err.Error()}
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (s *server) probe(ctx context.Context) (any, error) {
+	if s.deps.GPU == nil {
+		return gpuUnavailable{Reason: "GPU probing is not enabled on this server"}, nil
+	}
+	v, err := s.deps.GPU.GPU(ctx)
+	if err != nil {
+		s.m.nvmlErrs.Inc()
+		return nil, err
+	}
+	if v == nil {
+		return gpuUnavailable{Reason: "the GPU probe returned nothing"}, nil
+	}
+	return v, nil
+}
+
+func (s *server) targets(w http.ResponseWriter, r *http.Request) {
+	var v any = []any{}
+	if s.deps.Targets != nil {
+		if l := s.deps.Targets.List(); l != nil {
+			v = l
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"targets": v})
+}
+
+func (s *server) rules(w http.ResponseWriter, r *http.Request) {
+	var v any = []any{}
+	if s.deps.Rules != nil {
+		if l := s.deps.Rules.List(); l != nil {
+			v = l
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rules": v})
+}
+
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyz is ready when the knowledge base is loaded. The GPU state is
+// reported, not required: a CI instance without GPUs is ready too.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.deps.Readiness != nil {
+		if err := s.deps.Readiness.Ready(); err != nil {
+			s.writeError(w, r, newError(http.StatusServiceUnavailable, "not_ready", err.Error()))
+			return
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	var gpu struct {
+		Available bool   `json:"available"`
+		Reason    string `json:"reason,omitempty"`
+	}
+	v, err := s.probe(ctx)
+	if err != nil {
+		gpu.Reason = "NVML: " + err.Error()
+	} else if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &gpu)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ready", "gpu": gpu})
+}
+
+func (s *server) openapi(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(OpenAPI)
+}

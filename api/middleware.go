@@ -1,0 +1,146 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// observe logs every request with its id and feeds the metrics; it wraps
+// the recoverer so that a recovered panic is logged and counted as the 500
+// it was answered with.
+func (s *server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		defer func() {
+			status := ww.Status()
+			if status == 0 {
+				status = http.StatusOK
+			}
+			route := "unmatched"
+			if rc := chi.RouteContext(r.Context()); rc != nil && status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
+				if p := rc.RoutePattern(); p != "" {
+					route = p
+				}
+			}
+			d := time.Since(start)
+			s.m.requests.WithLabelValues(route, methodLabel(r.Method), fmt.Sprint(status)).Inc()
+			s.m.latency.WithLabelValues(route).Observe(d.Seconds())
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("request_id", middleware.GetReqID(r.Context())),
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.String("route", route), slog.Int("status", status),
+				slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", d))
+		}()
+		next.ServeHTTP(ww, r)
+	})
+}
+
+// recoverer turns a panic into a logged stack and a JSON 500, where chi's
+// own Recoverer would print to stderr and answer in plain text.
+func (s *server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ww, ok := w.(middleware.WrapResponseWriter)
+		if !ok {
+			ww = middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		}
+		defer func() {
+			rvr := recover()
+			if rvr == nil {
+				return
+			}
+			if rvr == http.ErrAbortHandler {
+				// net/http's way to abort a response: let it do so.
+				panic(rvr)
+			}
+			s.m.panics.Inc()
+			id := middleware.GetReqID(r.Context())
+			s.log.LogAttrs(r.Context(), slog.LevelError, "panic",
+				slog.String("request_id", id), slog.String("path", r.URL.Path),
+				slog.String("panic", fmt.Sprint(rvr)), slog.String("stack", string(debug.Stack())))
+			if ww.Status() != 0 {
+				// The status line is gone; nothing sensible can follow.
+				return
+			}
+			e := newError(http.StatusInternalServerError, "internal", "internal error")
+			e.RequestID = id
+			writeJSON(ww, e.Status, errorBody{Error: e})
+		}()
+		next.ServeHTTP(ww, r)
+	})
+}
+
+// timeout gives every request a deadline. Handlers map the deadline to a
+// JSON 504 themselves; chi's Timeout would write a bare 504 after the
+// handler returns, possibly over a response already started.
+func timeout(d time.Duration) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx, cancel := context.WithTimeout(r.Context(), d)
+			defer cancel()
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}
+
+// requireToken checks Authorization: Bearer TOKEN. Both sides are hashed
+// first so the comparison is constant-time whatever the lengths.
+func (s *server) requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authOn {
+			next.ServeHTTP(w, r)
+			return
+		}
+		auth := r.Header.Get("Authorization")
+		const prefix = "bearer "
+		ok := false
+		if len(auth) > len(prefix) && strings.EqualFold(auth[:len(prefix)], prefix) && s.tokenErr == nil {
+			got := sha256.Sum256([]byte(strings.TrimSpace(auth[len(prefix):])))
+			ok = subtle.ConstantTimeCompare(got[:], s.token[:]) == 1
+		}
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="envguard"`)
+			s.writeError(w, r, newError(http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token (Authorization: Bearer TOKEN)"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// errOverloaded is answered when every validation slot stays busy.
+var errOverloaded = newError(http.StatusServiceUnavailable, "overloaded", "too many validations in progress; retry shortly")
+
+// acquire takes a validation slot, waiting at most QueueWait: a short wait
+// absorbs bursts, and beyond it an immediate 503 keeps latency bounded and
+// lets a load balancer try another instance.
+func (s *server) acquire(ctx context.Context) (release func(), err error) {
+	release = func() { <-s.slots; s.m.inFlight.Dec() }
+	select {
+	case s.slots <- struct{}{}:
+		s.m.inFlight.Inc()
+		return release, nil
+	default:
+	}
+	t := time.NewTimer(s.cfg.QueueWait)
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		s.m.inFlight.Inc()
+		return release, nil
+	case <-t.C:
+		s.m.rejected.Inc()
+		return nil, errOverloaded
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
