@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/envguard/envguard/build"
+)
+
+func buildCmd(e *env) *cobra.Command {
+	var python, cuda, via, targetsFile string
+	var targets []string
+	c := &cobra.Command{
+		Use:   "build FRAMEWORK=VERSION",
+		Short: "Write a pinned environment.yml that runs on the targets (stdout)",
+		Long: "build chooses the newest CUDA variant of the release that every target's driver runs and whose\n" +
+			"architectures cover every target GPU, and writes an environment.yml that passes envguard's own\n" +
+			"validation. Exit 1 when nothing fits, naming the closest build that would.",
+		Example: "  envguard build pytorch=2.1 --python 3.10 --target local > environment.yml\n" +
+			"  envguard build pytorch=2.5 --targets fleet.yml --target v100-pool --via pip",
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			fw, ver, _ := strings.Cut(args[0], "=")
+			ver = strings.TrimLeft(ver, "=")
+			opt, err := e.options("linux-64", targets, targetsFile)
+			if err != nil {
+				return err
+			}
+			res, err := build.Build(build.Request{
+				Framework: fw, Version: ver, Python: python, CUDA: cuda, Via: via,
+				Hosts: opt.Hosts, KB: opt.KB,
+				Command: "envguard build " + strings.Join(c.Flags().Args(), " ") + flagsLine(c),
+			})
+			var be *build.Error
+			if errors.As(err, &be) {
+				if be.NoFit {
+					return &exitError{ExitFindings, err}
+				}
+				return usageErr("%v", err)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = e.stdout.Write(res.YAML)
+			return err
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&python, "python", "", "Python `VERSION` (default: the newest the release supports)")
+	fl.StringVar(&cuda, "cuda", "auto", "CUDA variant: a version (12.1), auto, or cpu")
+	fl.StringVar(&via, "via", "", "conda (pytorch channel; conda-forge after 2.5), pip (PyTorch's wheel index) or conda-forge")
+	fl.StringArrayVar(&targets, "target", nil, "a machine the environment must run on (repeatable; local = this one)")
+	fl.StringVar(&targetsFile, "targets", "", "targets `FILE`")
+	return c
+}
+
+// flagsLine renders the flags that were set, for the header comment.
+func flagsLine(c *cobra.Command) string {
+	var b strings.Builder
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if sv, ok := f.Value.(interface{ GetSlice() []string }); ok {
+			for _, v := range sv.GetSlice() {
+				b.WriteString(" --" + f.Name + " " + v)
+			}
+			return
+		}
+		b.WriteString(" --" + f.Name + " " + f.Value.String())
+	})
+	return b.String()
+}

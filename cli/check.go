@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/report"
+)
+
+func checkCmd(e *env) *cobra.Command {
+	var prefix, minFree, format, failOn string
+	c := &cobra.Command{
+		Use:   "check [--prefix DIR]",
+		Short: "Pre-training hook: the live environment against this machine's GPUs",
+		Long: "check reads the installed environment (conda-meta, dist-info, torch/version.py), resolves it,\n" +
+			"holds it against the local GPUs CUDA_VISIBLE_DEVICES selects, checks PYTORCH_CUDA_ALLOC_CONF,\n" +
+			"and prints a short verdict. Without --prefix it checks $CONDA_PREFIX, else $VIRTUAL_ENV, else\n" +
+			"the prefix of the python3 on PATH. Exit 0: the job can start; 1: it should not; 2: bad usage.",
+		Example: "  envguard check && python train.py\n  envguard check --prefix /opt/envs/pt20 --min-free 40GiB",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageErr("--format %q: want text or json", format)
+			}
+			sev, err := envspec.ParseSeverity(failOn)
+			if err != nil || sev == envspec.SeverityInfo {
+				return usageErr("--fail-on %q: want error or warning", failOn)
+			}
+			var free uint64
+			if minFree != "" {
+				if free, err = parseSize(minFree); err != nil {
+					return usageErr("--min-free: %v", err)
+				}
+			}
+			dir, how, err := e.activePrefix(prefix)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			env, err := envspec.ReadPrefix(dir)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			opt, err := e.options("", []string{"local"}, "")
+			if err != nil {
+				return err
+			}
+			opt.Getenv = e.getenv
+			opt.MinFree = free
+			r := report.FromEnv(env, opt)
+			if format == "json" {
+				if _, err := e.stdout.Write(r.JSON()); err != nil {
+					return err
+				}
+			} else {
+				writeVerdict(e, r, dir, how)
+			}
+			if r.ExitCode(sev) != 0 {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&prefix, "prefix", "", "the environment's prefix `DIR` (a conda env or a venv)")
+	fl.StringVar(&minFree, "min-free", "", "warn when a visible GPU has less free memory than `SIZE` (e.g. 40GiB, 512MiB)")
+	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.StringVar(&failOn, "fail-on", "error", "exit 1 on findings at or above this severity: error or warning")
+	return c
+}
+
+// activePrefix finds the environment a job started from here would use.
+func (e *env) activePrefix(flag string) (dir, how string, err error) {
+	if flag != "" {
+		return flag, "--prefix", nil
+	}
+	if p := e.getenv("CONDA_PREFIX"); p != "" {
+		return p, "$CONDA_PREFIX", nil
+	}
+	if p := e.getenv("VIRTUAL_ENV"); p != "" {
+		return p, "$VIRTUAL_ENV", nil
+	}
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return "", "", fmt.Errorf("no environment to check: $CONDA_PREFIX and $VIRTUAL_ENV are unset and there is no python3 on PATH (pass --prefix DIR)")
+	}
+	// A venv's bin/python3 is a symlink to the base interpreter: the prefix
+	// is the directory above the bin/ the command was found in, not above
+	// the symlink's target.
+	return filepath.Dir(filepath.Dir(py)), "python3 on PATH (" + py + ")", nil
+}
+
+func writeVerdict(e *env, r *report.Report, dir, how string) {
+	w := e.stdout
+	fmt.Fprintf(w, "envguard check: %s (from %s)\n", dir, how)
+	st := r.Stack
+	fw := "no framework found"
+	if st != nil && st.Framework != nil {
+		f := st.Framework
+		v := f.Version
+		if v == "" {
+			v = "(version unknown)"
+		}
+		fw = fmt.Sprintf("%s %s from %s", f.Name, v, f.From)
+		if f.Variant != "" {
+			fw += ", " + f.Variant + " build"
+		}
+	}
+	fmt.Fprintf(w, "  framework  %s\n", fw)
+	if st != nil && st.CUDA != nil {
+		var ev []string
+		for _, x := range st.CUDA.Evidence {
+			ev = append(ev, x.Item)
+		}
+		fmt.Fprintf(w, "  cuda       %s runtime (%s)\n", st.CUDA.Version, strings.Join(ev, ", "))
+	}
+	if st != nil && st.Python != "" {
+		fmt.Fprintf(w, "  python     %s\n", st.Python)
+	}
+	for _, t := range r.Targets {
+		if !t.Available {
+			fmt.Fprintf(w, "  driver     none: %s\n", t.Reason)
+			continue
+		}
+		fmt.Fprintf(w, "  driver     %s (supports CUDA %s)\n", t.Driver, t.CUDADriver)
+		for i, g := range t.GPUs {
+			fmt.Fprintf(w, "  gpu %-6d %s (sm_%s)\n", i, g.Name, strings.ReplaceAll(g.ComputeCapability, ".", ""))
+		}
+		if len(t.GPUs) == 0 {
+			fmt.Fprintf(w, "  gpus       none visible (CUDA_VISIBLE_DEVICES=%q)\n", e.getenv("CUDA_VISIBLE_DEVICES"))
+		}
+	}
+	verdict := "OK: the job can start"
+	if r.Summary.Errors > 0 {
+		verdict = "STOP: the job would fail"
+	}
+	fmt.Fprintf(w, "  verdict    %s (%s, %s)\n", verdict, plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))
+	for _, f := range r.Findings {
+		fmt.Fprintf(w, "  %-7s %s %s\n", f.Severity, f.Code, f.Message)
+		if f.Hint != "" {
+			fmt.Fprintf(w, "          hint: %s\n", f.Hint)
+		}
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// parseSize reads 40GiB, 40G, 512MiB, 512M, 1TiB or a plain byte count.
+func parseSize(s string) (uint64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{
+		{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3},
+		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1},
+	}
+	mult := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || f < 0 {
+		return 0, fmt.Errorf("%q is not a size (e.g. 40GiB, 512MiB)", s)
+	}
+	return uint64(f * float64(mult)), nil
+}

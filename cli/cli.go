@@ -1,0 +1,139 @@
+// Package cli is the envguard command line. main only calls Main, so every
+// subcommand is testable with in-memory streams.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Version is envguard's version, set at build time with -ldflags.
+var Version = "0.1.0"
+
+// Exit codes, as DESIGN.md fixes them.
+const (
+	ExitOK       = 0 // no findings at the fail level
+	ExitFindings = 1 // findings at or above the fail level
+	ExitUsage    = 2 // bad usage or unreadable input
+	ExitInternal = 3 // a bug
+)
+
+// exitError carries an exit code through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, a ...any) error {
+	return &exitError{ExitUsage, fmt.Errorf(format, a...)}
+}
+
+// findingsExit makes a command exit 1 without printing an error: the
+// findings already said what is wrong.
+var errFindings = &exitError{ExitFindings, errors.New("")}
+
+// env is what every subcommand shares.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	lookupEnv      func(string) (string, bool)
+	probe          *gpucheck.Probe
+	kbDir          string
+	configFile     string
+	kb             *kb.KB
+}
+
+func (e *env) knowledge() (*kb.KB, error) {
+	if e.kb != nil {
+		return e.kb, nil
+	}
+	if e.kbDir == "" {
+		e.kb = kb.Default()
+		return e.kb, nil
+	}
+	k, err := kb.Load(e.kbDir)
+	if err != nil {
+		return nil, usageErr("--kb %s: %v", e.kbDir, err)
+	}
+	e.kb = k
+	return k, nil
+}
+
+// Main runs envguard with args (without the program name) and returns the
+// exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, lookupEnv: os.LookupEnv}
+	defer e.close()
+	return run(args, e)
+}
+
+func run(args []string, e *env) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "envguard: internal error: %v\nplease report this with the input that caused it\n", r)
+			code = ExitInternal
+		}
+	}()
+	root := &cobra.Command{
+		Use:   "envguard",
+		Short: "Will this conda environment work on that GPU machine?",
+		Long: "envguard reads environment.yml files and installed prefixes, works out the framework,\n" +
+			"CUDA runtime, cuDNN and Python they really get, and holds them against GPU machines.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version,
+	}
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.PersistentFlags().StringVar(&e.kbDir, "kb", "", "load the knowledge base from `DIR` instead of the embedded one")
+	root.PersistentFlags().StringVar(&e.configFile, "config", "", "project configuration `FILE` (default: .envguard.yml in the working directory, if present)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{ExitUsage, fmt.Errorf("%v\nrun '%s --help' for usage", err, c.CommandPath())}
+	})
+	root.AddCommand(
+		validateCmd(e), nameCmd(e), rulesCmd(e), specCmd(e), gpuCmd(e),
+		serveCmd(e), checkCmd(e), buildCmd(e),
+	)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err.Error() != "" {
+			fmt.Fprintf(e.stderr, "envguard: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// cobra's own errors (unknown command, wrong argument count) are usage.
+	fmt.Fprintf(e.stderr, "envguard: %v\n", err)
+	return ExitUsage
+}
+
+// localHost reads this machine through NVML (once per process), narrowed by
+// CUDA_VISIBLE_DEVICES and with conda's overrides applied.
+func (e *env) localHost() *gpucheck.Host {
+	if e.probe == nil {
+		e.probe = gpucheck.NewLocalProbe()
+	}
+	return gpucheck.Local(e.probe, e.lookupEnv)
+}
+
+func (e *env) close() {
+	if e.probe != nil {
+		_ = e.probe.Close()
+	}
+}

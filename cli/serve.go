@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+	"github.com/envguard/envguard/service"
+)
+
+func serveCmd(e *env) *cobra.Command {
+	var cfg api.Config
+	var targetsFile, logFormat string
+	c := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:8080]",
+		Short: "Run the HTTP service: POST an environment.yml, get the JSON report",
+		Example: "  envguard serve\n" +
+			"  curl -s --data-binary @environment.yml -H 'Content-Type: application/yaml' localhost:8080/v1/validate",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := cfg.Validate(); err != nil {
+				return usageErr("%v", err)
+			}
+			k, err := e.knowledge()
+			if err != nil {
+				return err
+			}
+			rc, err := e.config()
+			if err != nil {
+				return err
+			}
+			m := &report.Machines{KB: k}
+			if rc != nil {
+				m.Targets = append(m.Targets, rc.Targets...)
+			}
+			if targetsFile != "" {
+				src, err := os.ReadFile(targetsFile)
+				if err != nil {
+					return usageErr("--targets: %v", err)
+				}
+				ts, err := gpucheck.ParseTargets(targetsFile, src)
+				if err != nil {
+					return usageErr("%v", err)
+				}
+				m.Targets = append(m.Targets, ts...)
+			}
+			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
+			if logFormat == "json" {
+				h = slog.NewJSONHandler(e.stderr, nil)
+			}
+			cfg.Logger = slog.New(h)
+			// Static GPU facts are read once here; memory and processes are
+			// refreshed at most once a second by the probe.
+			e.probe = gpucheck.NewLocalProbe()
+			if st := e.probe.Static(); !st.Available {
+				cfg.Logger.Info("no usable NVIDIA driver; target local will report it", slog.String("reason", st.Reason))
+			}
+			deps := service.Deps(service.Options{
+				KB: k, Config: rc, Machines: m, Probe: e.probe, LookupEnv: e.lookupEnv,
+				RulesList: RulesJSON(report.Catalog()),
+			})
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if err := api.Serve(ctx, cfg, deps); err != nil {
+				return &exitError{ExitUsage, err}
+			}
+			return nil
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&cfg.Addr, "addr", api.DefaultAddr, "listen on `HOST:PORT`")
+	fl.StringVar(&cfg.TokenFile, "token-file", "", "require `FILE`'s bearer token (needed to bind anything but loopback)")
+	fl.BoolVar(&cfg.Insecure, "insecure", false, "allow a non-loopback address without a token")
+	fl.Int64Var(&cfg.MaxBody, "max-body", api.DefaultMaxBody, "largest request body in `BYTES` (413 above)")
+	fl.IntVar(&cfg.MaxConcurrent, "max-concurrent", 0, "validations at once (default 2 × CPUs; 503 beyond)")
+	fl.DurationVar(&cfg.RequestTimeout, "request-timeout", api.DefaultRequestTimeout, "per-request deadline")
+	fl.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long requests in flight may finish on SIGTERM")
+	fl.StringVar(&targetsFile, "targets", "", "targets `FILE` the service knows by name")
+	fl.StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	return c
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// specJSON is `envguard spec --json`: absent parts are null.
+type specJSON struct {
+	Spec    string            `json:"spec"`
+	Channel *string           `json:"channel"`
+	Subdir  *string           `json:"subdir"`
+	Name    string            `json:"name"`
+	Version *string           `json:"version"`
+	Build   *string           `json:"build"`
+	Keys    map[string]string `json:"keys,omitempty"`
+	Matches map[string]bool   `json:"matches"`
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func specCmd(e *env) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "spec SPEC [VERSION...]",
+		Short: "Show how a conda MatchSpec reads, and which versions it admits",
+		Example: "  envguard spec 'pytorch>=1.12,<2' 1.13.1 2.0.0\n" +
+			"  envguard spec --json 'pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0'",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := envspec.ParseMatchSpec(args[0])
+			if err != nil {
+				return usageErr("invalid MatchSpec %q: %v", args[0], err)
+			}
+			out := specJSON{
+				Spec: args[0], Channel: optional(m.Channel), Subdir: optional(m.Subdir), Name: m.Name,
+				Version: optional(m.VersionString()), Build: optional(m.BuildString()),
+				Matches: map[string]bool{},
+			}
+			extra := map[string]string{}
+			for k, v := range m.Keys {
+				if k != "version" && k != "build" {
+					extra[k] = v
+				}
+			}
+			if len(extra) > 0 {
+				out.Keys = extra
+			}
+			for _, v := range args[1:] {
+				if _, err := envspec.ParseVersion(v); err != nil {
+					return usageErr("version %q: %v", v, err)
+				}
+				out.Matches[v] = m.Admits(v)
+			}
+			if asJSON {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(out)
+			}
+			show := func(label string, p *string) {
+				v := "(any)"
+				if p != nil {
+					v = *p
+				}
+				fmt.Fprintf(e.stdout, "%-8s %s\n", label+":", v)
+			}
+			fmt.Fprintf(e.stdout, "%-8s %s\n", "spec:", args[0])
+			show("channel", out.Channel)
+			show("subdir", out.Subdir)
+			fmt.Fprintf(e.stdout, "%-8s %s\n", "name:", out.Name)
+			show("version", out.Version)
+			show("build", out.Build)
+			if len(extra) > 0 {
+				var ks []string
+				for k, v := range extra {
+					ks = append(ks, k+"="+v)
+				}
+				sort.Strings(ks)
+				fmt.Fprintf(e.stdout, "%-8s %s\n", "keys:", strings.Join(ks, ", "))
+			}
+			for _, v := range args[1:] {
+				verdict := "no"
+				if out.Matches[v] {
+					verdict = "yes"
+				}
+				fmt.Fprintf(e.stdout, "admits %s: %s\n", v, verdict)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+)
+
+type validateFlags struct {
+	targets     []string
+	targetsFile string
+	format      string
+	failOn      string
+	platform    string
+}
+
+func validateCmd(e *env) *cobra.Command {
+	var f validateFlags
+	c := &cobra.Command{
+		Use:   "validate [flags] FILE...",
+		Short: "Check environment.yml files (or conda list --explicit files); - reads stdin",
+		Example: "  envguard validate environment.yml\n" +
+			"  envguard validate --target h100-pool --targets fleet.yml --format sarif envs/*.yml",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return e.validate(f, args) },
+	}
+	fl := c.Flags()
+	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` (repeatable; \"local\" is this machine through NVML)")
+	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, or a conda-lock virtual-packages.yml)")
+	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
+	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 on findings at or above this severity: error or warning")
+	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
+	return c
+}
+
+func (e *env) validate(f validateFlags, files []string) error {
+	switch f.format {
+	case "text", "json", "sarif", "github":
+	default:
+		return usageErr("--format %q: want text, json, sarif or github", f.format)
+	}
+	failOn, err := envspec.ParseSeverity(f.failOn)
+	if err != nil || failOn == envspec.SeverityInfo {
+		return usageErr("--fail-on %q: want error or warning", f.failOn)
+	}
+	opt, err := e.options(f.platform, f.targets, f.targetsFile)
+	if err != nil {
+		return err
+	}
+	var reports []*report.Report
+	for _, name := range files {
+		src, err := e.readInput(name)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		reports = append(reports, report.Validate(name, src, opt))
+	}
+	if err := e.render(f.format, reports); err != nil {
+		return err
+	}
+	for _, r := range reports {
+		if r.ExitCode(failOn) != 0 {
+			return errFindings
+		}
+	}
+	return nil
+}
+
+// options builds the validation options shared by validate, name and check:
+// the knowledge base, the project configuration and the machines.
+func (e *env) options(platform string, targetNames []string, targetsFile string) (report.Options, error) {
+	k, err := e.knowledge()
+	if err != nil {
+		return report.Options{}, err
+	}
+	cfg, err := e.config()
+	if err != nil {
+		return report.Options{}, err
+	}
+	m := &report.Machines{KB: k, Local: e.localHost}
+	if cfg != nil {
+		m.Targets = append(m.Targets, cfg.Targets...)
+	}
+	if targetsFile != "" {
+		src, err := os.ReadFile(targetsFile)
+		if err != nil {
+			return report.Options{}, usageErr("--targets: %v", err)
+		}
+		ts, err := gpucheck.ParseTargets(targetsFile, src)
+		if err != nil {
+			return report.Options{}, usageErr("%v", err)
+		}
+		m.Targets = append(m.Targets, ts...)
+	}
+	hosts, err := m.Resolve(targetNames)
+	if err != nil {
+		return report.Options{}, usageErr("--target: %v", err)
+	}
+	return report.Options{Platform: platform, KB: k, Config: cfg, Hosts: hosts}, nil
+}
+
+func (e *env) config() (*report.Config, error) {
+	name := e.configFile
+	if name == "" {
+		if _, err := os.Stat(".envguard.yml"); err != nil {
+			return nil, nil
+		}
+		name = ".envguard.yml"
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, usageErr("--config: %v", err)
+	}
+	cfg, err := report.ParseConfig(name, src)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return cfg, nil
+}
+
+func (e *env) readInput(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(e.stdin)
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; validate takes environment files (use `envguard check --prefix %s` for an installed environment)", name, name)
+	}
+	return os.ReadFile(name)
+}
+
+func (e *env) render(format string, reports []*report.Report) error {
+	switch format {
+	case "json":
+		if len(reports) == 1 {
+			_, err := e.stdout.Write(reports[0].JSON())
+			return err
+		}
+		var parts []string
+		for _, r := range reports {
+			parts = append(parts, strings.TrimRight(string(r.JSON()), "\n"))
+		}
+		_, err := fmt.Fprintf(e.stdout, "[\n%s\n]\n", strings.Join(parts, ",\n"))
+		return err
+	case "sarif":
+		var docs []report.RuleDoc
+		for _, r := range report.Catalog() {
+			docs = append(docs, report.RuleDoc{Code: r.Code, Title: r.Title, Help: ruleMarkdown(r)})
+		}
+		return report.WriteSARIF(e.stdout, reports, docs, Version)
+	case "github":
+		for _, r := range reports {
+			if err := r.WriteGitHub(e.stdout); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, r := range reports {
+		if err := r.WriteText(e.stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}

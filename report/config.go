@@ -1,0 +1,101 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/gpucheck"
+)
+
+// Config is a project's .envguard.yml: machines it runs on and per-rule
+// severities.
+//
+//	targets:
+//	  - name: h100-pool
+//	    driver: "550.54.15"
+//	    gpus: ["H100"]
+//	rules:
+//	  EG107: off        # or info, warning, error
+type Config struct {
+	File    string
+	Targets []gpucheck.Target
+	// Severity maps a code to its project severity; a missing code keeps
+	// the rule's default.
+	Severity map[string]envspec.Severity
+	// Off lists codes the project turned off.
+	Off map[string]bool
+}
+
+var codeRe = regexp.MustCompile(`^EG[1-5][0-9]{2}$`)
+
+// ParseConfig reads .envguard.yml. Errors carry file:line:col.
+func ParseConfig(file string, src []byte) (*Config, error) {
+	c := &Config{File: file, Severity: map[string]envspec.Severity{}, Off: map[string]bool{}}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	if len(doc.Content) == 0 {
+		return c, nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s:%d:%d: .envguard.yml must be a mapping with keys rules and targets", file, top.Line, top.Column)
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		switch k.Value {
+		case "targets":
+			ts, err := gpucheck.ParseTargets(file, src)
+			if err != nil {
+				return nil, err
+			}
+			c.Targets = ts
+		case "rules":
+			if v.Kind != yaml.MappingNode {
+				return nil, fmt.Errorf("%s:%d:%d: rules must map codes to off, info, warning or error", file, v.Line, v.Column)
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				code, sev := v.Content[j], v.Content[j+1]
+				if !codeRe.MatchString(code.Value) {
+					return nil, fmt.Errorf("%s:%d:%d: %q is not a rule code (EG101 … EG505; `envguard rules` lists them)", file, code.Line, code.Column, code.Value)
+				}
+				switch strings.ToLower(sev.Value) {
+				case "off", "false", "ignore":
+					c.Off[code.Value] = true
+				default:
+					s, err := envspec.ParseSeverity(sev.Value)
+					if err != nil {
+						return nil, fmt.Errorf("%s:%d:%d: rule %s: %v (or off)", file, sev.Line, sev.Column, code.Value, err)
+					}
+					c.Severity[code.Value] = s
+				}
+			}
+		default:
+			keys := []string{"rules", "targets"}
+			sort.Strings(keys)
+			return nil, fmt.Errorf("%s:%d:%d: unknown key %q in .envguard.yml (expected one of: %s)", file, k.Line, k.Column, k.Value, strings.Join(keys, ", "))
+		}
+	}
+	return c, nil
+}
+
+// severity returns the severity a code gets in this project and whether it
+// is reported at all. A nil Config keeps every default.
+func (c *Config) severity(code string, def envspec.Severity) (envspec.Severity, bool) {
+	if c == nil {
+		return def, true
+	}
+	if c.Off[code] {
+		return def, false
+	}
+	if s, ok := c.Severity[code]; ok {
+		return s, true
+	}
+	return def, true
+}

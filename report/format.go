@@ -1,0 +1,141 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// JSON renders the report as the CLI and the service print it: indented,
+// with a trailing newline, HTML characters left alone.
+func (r *Report) JSON() []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		// Every field is a plain value; failing to encode is a bug.
+		panic(fmt.Sprintf("report: encoding JSON: %v", err))
+	}
+	return b.Bytes()
+}
+
+// WriteText renders findings like a compiler: the position, severity and
+// code, the source line, and a caret under the offending part.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, d := range r.diags {
+		fmt.Fprintf(&b, "%s: %s %s %s", d.Pos, d.Severity, d.Code, d.Message)
+		if d.Target != "" {
+			fmt.Fprintf(&b, " (target %s)", d.Target)
+		}
+		b.WriteByte('\n')
+		if line := r.env.Line(d.Pos.Line); line != "" {
+			num := fmt.Sprintf("%5d", d.Pos.Line)
+			fmt.Fprintf(&b, "%s | %s\n", num, strings.ReplaceAll(line, "\t", " "))
+			if d.Pos.Col > 0 {
+				b.WriteString(strings.Repeat(" ", len(num)) + " | " + caret(line, d.Pos.Col, d.EndCol) + "\n")
+			}
+		}
+		if d.Hint != "" {
+			fmt.Fprintf(&b, "      = hint: %s\n", d.Hint)
+		}
+	}
+	b.WriteString(r.summaryLine())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) summaryLine() string {
+	name := r.Name.Canonical
+	if name == "" {
+		name = "no canonical name"
+	}
+	var targets []string
+	for _, t := range r.Targets {
+		state := "ok"
+		if !t.OK {
+			state = "FAIL"
+		}
+		targets = append(targets, t.Name+" "+state)
+	}
+	s := fmt.Sprintf("%s: %s; %s, %s, %s", r.File, name,
+		plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"), plural(r.Summary.Info, "note"))
+	if len(targets) > 0 {
+		s += "; targets: " + strings.Join(targets, ", ")
+	}
+	return s + "\n"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// caret draws ^~~~ under columns [col, end) of line (1-based, in bytes of
+// the line as written, drawn in runes so multi-byte text lines up).
+func caret(line string, col, end int) string {
+	if col < 1 {
+		return ""
+	}
+	if col > len(line)+1 {
+		col = len(line) + 1
+	}
+	pad := utf8.RuneCountInString(line[:col-1])
+	width := 1
+	if end > col && end-1 <= len(line) {
+		width = utf8.RuneCountInString(line[col-1 : end-1])
+	}
+	if width < 1 {
+		width = 1
+	}
+	return strings.Repeat(" ", pad) + "^" + strings.Repeat("~", width-1)
+}
+
+// WriteGitHub renders findings as GitHub Actions workflow commands, which
+// the Actions runner turns into annotations on the pull request.
+func (r *Report) WriteGitHub(w io.Writer) error {
+	var b strings.Builder
+	for _, d := range r.diags {
+		level := "notice"
+		switch d.Severity {
+		case envspec.SeverityError:
+			level = "error"
+		case envspec.SeverityWarning:
+			level = "warning"
+		}
+		msg := d.Message
+		if d.Target != "" {
+			msg += " (target " + d.Target + ")"
+		}
+		if d.Hint != "" {
+			msg += "\nhint: " + d.Hint
+		}
+		fmt.Fprintf(&b, "::%s file=%s,line=%d", level, ghProp(d.Pos.File), d.Pos.Line)
+		if d.Pos.Col > 0 {
+			fmt.Fprintf(&b, ",col=%d", d.Pos.Col)
+			if d.EndCol > d.Pos.Col {
+				fmt.Fprintf(&b, ",endColumn=%d", d.EndCol)
+			}
+		}
+		fmt.Fprintf(&b, ",title=%s::%s\n", ghProp(d.Code), ghData(msg))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ghData and ghProp escape as the Actions toolkit's command issuer does.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

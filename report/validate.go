@@ -1,0 +1,142 @@
+package report
+
+import (
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Options control one validation.
+type Options struct {
+	// Platform is the conda subdir selectors are evaluated for; "" = host's.
+	Platform string
+	KB       *kb.KB
+	Config   *Config
+	// Hosts are the machines to hold the environment against (targets,
+	// already resolved; see Machines.Resolve).
+	Hosts []*gpucheck.Host
+	// Getenv reads the process environment for PYTORCH_CUDA_ALLOC_CONF
+	// (envguard check); nil for files validated in CI or by the service.
+	Getenv  func(string) string
+	MinFree uint64
+}
+
+func (o *Options) kb() *kb.KB {
+	if o.KB != nil {
+		return o.KB
+	}
+	return kb.Default()
+}
+
+// Validate reads one input — an environment.yml or a `conda list --explicit`
+// file — and judges it. It never fails: unreadable content becomes findings.
+func Validate(file string, src []byte, opt Options) *Report {
+	var env *envspec.Env
+	if envspec.Sniff(src) == envspec.KindExplicit {
+		env = envspec.ReadExplicit(file, src)
+	} else {
+		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform})
+	}
+	return FromEnv(env, opt)
+}
+
+// FromEnv judges an environment already read (a file or a live prefix).
+func FromEnv(env *envspec.Env, opt Options) *Report {
+	k := opt.kb()
+	diags := append(envspec.Diagnostics(nil), env.Diags...)
+	stack := resolver.Resolve(env, k)
+	ctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
+	for _, r := range resolver.Rules() {
+		diags = append(diags, r.Run(ctx)...)
+	}
+
+	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
+	if env.Name != nil {
+		r.Name.Declared = env.Name.Value
+	}
+	if name, err := resolver.CanonicalName(stack); err == nil {
+		r.Name.Canonical = name
+	} else {
+		r.Name.Reason = err.Error()
+	}
+
+	for _, h := range opt.Hosts {
+		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree})
+		tr := TargetReport{
+			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver,
+			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},
+			Notes: res.Notes,
+		}
+		for _, g := range h.GPUs {
+			tr.GPUs = append(tr.GPUs, TargetGPU{Name: g.Name, ComputeCapability: g.CC})
+		}
+		for _, d := range res.Findings {
+			d.Target = h.Name
+			diags = append(diags, d)
+		}
+		r.Targets = append(r.Targets, tr)
+	}
+
+	// Severity overrides come before suppression so that codes turned off
+	// neither show nor make their ignore comments look unused.
+	var kept envspec.Diagnostics
+	for _, d := range diags {
+		if d.Pos.File == "" {
+			d.Pos.File = env.File
+		}
+		sev, on := opt.Config.severity(d.Code, d.Severity)
+		if !on {
+			continue
+		}
+		d.Severity = sev
+		if ig := suppressor(env, d); ig != nil {
+			ig.Used = true
+			continue
+		}
+		kept = append(kept, d)
+	}
+	for _, d := range ignoreFindings(env, len(opt.Hosts) > 0) {
+		if sev, on := opt.Config.severity(d.Code, d.Severity); on {
+			d.Severity = sev
+			kept = append(kept, d)
+		}
+	}
+	kept.Sort()
+	r.diags = kept
+	r.Findings = make([]Finding, 0, len(kept))
+	for _, d := range kept {
+		r.Findings = append(r.Findings, Finding{
+			Code: d.Code, Severity: d.Severity.String(), Message: d.Message,
+			Line: d.Pos.Line, Column: d.Pos.Col, EndColumn: d.EndCol, Hint: d.Hint,
+			Snippet: env.Line(d.Pos.Line), Target: d.Target,
+		})
+		switch d.Severity {
+		case envspec.SeverityError:
+			r.Summary.Errors++
+		case envspec.SeverityWarning:
+			r.Summary.Warnings++
+		default:
+			r.Summary.Info++
+		}
+	}
+	for i := range r.Targets {
+		r.Targets[i].OK = true
+		for _, d := range kept {
+			if d.Target == r.Targets[i].Name && d.Severity == envspec.SeverityError {
+				r.Targets[i].OK = false
+			}
+		}
+	}
+	return r
+}
+
+// ExitCode is 1 when a finding is at or above failOn, else 0.
+func (r *Report) ExitCode(failOn envspec.Severity) int {
+	for _, d := range r.diags {
+		if d.Severity >= failOn {
+			return 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,105 @@
+// Package service wires envguard's pipeline (report, build, gpucheck) into
+// the HTTP service's interfaces (package api). `envguard serve` and the load
+// benchmark both use it, so what they measure is what users get.
+package service
+
+import (
+	"context"
+	"errors"
+
+	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/build"
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Options configure the pipeline behind the service.
+type Options struct {
+	KB       *kb.KB
+	Config   *report.Config
+	Machines *report.Machines
+	// Probe reads the local GPUs; nil means the service reports no GPU.
+	Probe *gpucheck.Probe
+	// LookupEnv applies CUDA_VISIBLE_DEVICES and CONDA_OVERRIDE_* to
+	// "local"; nil ignores the process environment.
+	LookupEnv gpucheck.LookupEnv
+	// RulesList is what GET /v1/rules returns.
+	RulesList any
+}
+
+// Deps returns the api.Deps of the real pipeline.
+func Deps(o Options) api.Deps {
+	if o.KB == nil {
+		o.KB = kb.Default()
+	}
+	if o.Machines == nil {
+		o.Machines = &report.Machines{KB: o.KB}
+	}
+	if o.Probe != nil {
+		probe := o.Probe
+		o.Machines.Local = func() *gpucheck.Host { return gpucheck.Local(probe, o.LookupEnv) }
+	}
+	p := &pipeline{o: o}
+	d := api.Deps{
+		Validator: p,
+		Builder:   p,
+		Targets:   api.ListFunc(func() any { return o.Machines.Names() }),
+		Rules:     api.ListFunc(func() any { return o.RulesList }),
+		Readiness: api.ReadinessFunc(func() error {
+			if o.KB.Facts.Date == "" || len(o.KB.Facts.Torch) == 0 {
+				return errors.New("knowledge base not loaded")
+			}
+			return nil
+		}),
+	}
+	if o.Probe != nil {
+		d.GPU = api.GPUProbeFunc(func(ctx context.Context) (any, error) {
+			return gpucheck.Local(o.Probe, o.LookupEnv), nil
+		})
+	}
+	return d
+}
+
+type pipeline struct{ o Options }
+
+func (p *pipeline) options(req api.ValidateRequest) (report.Options, error) {
+	hosts, err := p.o.Machines.Resolve(req.Targets)
+	if err != nil {
+		return report.Options{}, err
+	}
+	return report.Options{Platform: req.Platform, KB: p.o.KB, Config: p.o.Config, Hosts: hosts}, nil
+}
+
+// Validate answers POST /v1/validate with exactly the bytes
+// `envguard validate --format json` prints.
+func (p *pipeline) Validate(ctx context.Context, req api.ValidateRequest) ([]byte, error) {
+	opt, err := p.options(req)
+	if err != nil {
+		return nil, err
+	}
+	return report.Validate(req.File, req.Body, opt).JSON(), nil
+}
+
+// Name answers POST /v1/name.
+func (p *pipeline) Name(ctx context.Context, req api.ValidateRequest) (api.NameResult, error) {
+	r := report.Validate(req.File, req.Body, report.Options{Platform: req.Platform, KB: p.o.KB})
+	return api.NameResult{File: r.File, Name: r.Name.Canonical, Declared: r.Name.Declared, Reason: r.Name.Reason}, nil
+}
+
+// Build answers POST /v1/build.
+func (p *pipeline) Build(ctx context.Context, req api.BuildRequest) ([]byte, error) {
+	hosts, err := p.o.Machines.Resolve(req.Targets)
+	if err != nil {
+		return nil, err
+	}
+	res, err := build.Build(build.Request{
+		Framework: req.Framework, Version: req.Version, Python: req.Python,
+		CUDA: req.CUDA, Via: req.Via, Hosts: hosts, KB: p.o.KB,
+		Command: "POST /v1/build",
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res.YAML, nil
+}
