@@ -40,8 +40,9 @@ func initReason(r nvml.Return) string {
 	return "NVML failed to start: " + errorString(r)
 }
 
-// errorString names a Return without calling into the library (Return's own
-// Error method asks libnvidia-ml for the text, which needs it loaded).
+// errorString names a Return in our own words. Return's Error method is
+// rebound to libnvidia-ml's nvmlErrorString once the library is loaded, and
+// a probe may outlive the library (after Close); this never calls into it.
 func errorString(r nvml.Return) string {
 	switch r {
 	case nvml.ERROR_UNINITIALIZED:
