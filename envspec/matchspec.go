@@ -349,6 +349,8 @@ func msSanitizeVersion(v string, hasBuild bool) (string, int) {
 // made of characters outside "-=,|<>~". It returns the end of the version
 // and the start of the build (-1 when none).
 func msSplitVersionBuild(s string) (vEnd, bStart int) {
+	// a build after p is valid when no forbidden byte lies after p.
+	lastBad := strings.LastIndexAny(s, "-=,|<>~")
 	for l := 1; l <= len(s); l++ {
 		cands := make([]int, 0, 2)
 		if l < len(s) && strings.IndexByte("><!,|", s[l]) < 0 {
@@ -358,7 +360,7 @@ func msSplitVersionBuild(s string) (vEnd, bStart int) {
 		for _, p := range cands {
 			if p < len(s) && (s[p] == ' ' || s[p] == '=') &&
 				strings.IndexByte("=!|,<>~", s[p-1]) < 0 &&
-				p+1 < len(s) && strings.IndexAny(s[p+1:], "-=,|<>~") < 0 {
+				p+1 < len(s) && lastBad < p+1 {
 				return p, p + 1
 			}
 			if p == len(s) {
@@ -367,13 +369,6 @@ func msSplitVersionBuild(s string) (vEnd, bStart int) {
 		}
 	}
 	return len(s), -1
-}
-
-// bracket values seen before they are applied, so a bracket version
-// overrides the one outside as conda does.
-type msBracketVal struct {
-	val  string
-	span Span
 }
 
 func (m *MatchSpec) setKey(k string, s string, a, b int) {

@@ -2,8 +2,13 @@ package envspec
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // spanText returns the text a span covers, "" when absent.
@@ -275,8 +280,75 @@ func TestMatchSpecAdmits(t *testing.T) {
 	}
 }
 
+// TestMatchSpecLong: a long hostile spec parses in linear time.
+func TestMatchSpecLong(t *testing.T) {
+	// every blank is a candidate version/build split that the trailing
+	// '-' refutes; conda then reads all of it as the version "11…1-".
+	in := "numpy " + strings.Repeat("1 ", 200000) + "-"
+	start := time.Now()
+	m, err := ParseMatchSpec(in)
+	if err != nil {
+		t.Fatalf("long spec: %v", err)
+	}
+	if m.Build != "" || m.VersionSpan.End != len(in) {
+		t.Errorf("long spec: build %q, version span %+v", m.Build, m.VersionSpan)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
 func BenchmarkParseMatchSpec(b *testing.B) {
 	for b.Loop() {
 		_, _ = ParseMatchSpec("pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0")
 	}
+}
+
+// TestMatchSpecCorpus parses every conda dependency of the real-world
+// environment files in ../shared/corpus/realworld (beside the repository).
+func TestMatchSpecCorpus(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "realworld", "*.yml"))
+	if len(files) == 0 {
+		t.Skip("../shared/corpus/realworld not found beside the repository: corpus test skipped")
+	}
+	// specs of the corpus that are wrong, and rightly rejected.
+	invalid := map[string]string{
+		"python='3.10'":          "conda's VersionOrder rejects the quotes too",
+		"jaxlib=0.4.23[cuda118]": "a pip-style extra; conda silently drops a bracket without key=value",
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Dependencies []any `yaml:"dependencies"`
+		}
+		if yaml.Unmarshal(data, &doc) != nil {
+			continue // malformed files are the file parser's business
+		}
+		for _, d := range doc.Dependencies {
+			s, ok := d.(string)
+			if !ok {
+				continue // pip: sub-lists and sel(...) mappings
+			}
+			n++
+			m, err := ParseMatchSpec(s)
+			if why, bad := invalid[s]; bad {
+				if err == nil {
+					t.Errorf("%s: %q parsed, but it is invalid: %s", filepath.Base(f), s, why)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %q: %v", filepath.Base(f), s, err)
+				continue
+			}
+			if spanText(s, m.NameSpan) == "" {
+				t.Errorf("%s: %q: no name span", filepath.Base(f), s)
+			}
+		}
+	}
+	t.Logf("parsed %d conda specs from %d files", n, len(files))
 }

@@ -17,7 +17,6 @@
 //
 // The rules follow the VersionOrder docstring in conda/conda
 // conda/models/version.py.
-
 package envspec
 
 import (

@@ -89,11 +89,15 @@ type vsTok struct {
 }
 
 type vsParser struct {
-	src  string
-	base int
-	toks []vsTok
-	i    int
+	src   string
+	base  int
+	toks  []vsTok
+	i     int
+	depth int
 }
+
+// maxSpecDepth bounds the recursion on untrusted input.
+const maxSpecDepth = 64
 
 func (p *vsParser) errAt(off int, msg string, a ...any) error {
 	return &SpecError{Offset: p.base + off, Msg: fmt.Sprintf(msg, a...)}
@@ -194,8 +198,12 @@ func (p *vsParser) parsePrimary() (*VersionSpec, error) {
 	t := p.toks[p.i]
 	switch t.text {
 	case "(":
+		if p.depth++; p.depth > maxSpecDepth {
+			return nil, p.errAt(t.off, "parentheses nested deeper than %d in version spec", maxSpecDepth)
+		}
 		p.i++
 		inner, err := p.parseOr()
+		p.depth--
 		if err != nil {
 			return nil, err
 		}
@@ -566,11 +574,19 @@ func (s *VersionSpec) intervals() []vsInterval {
 		var acc []vsInterval
 		for _, k := range s.kids {
 			acc = append(acc, k.intervals()...)
+			if len(acc) > maxIntervals {
+				return vsUniverse
+			}
 		}
 		return acc
 	}
 	return vsUniverse
 }
+
+// maxIntervals bounds the work on specs like "(1|2|3),(1|2|3),...", whose
+// intersections multiply; past it the approximation gives up to "any
+// version", which keeps Disjoint sound (it answers false).
+const maxIntervals = 256
 
 func vsIntersectAll(a, b []vsInterval) []vsInterval {
 	var out []vsInterval
@@ -578,6 +594,9 @@ func vsIntersectAll(a, b []vsInterval) []vsInterval {
 		for _, y := range b {
 			if z, ok := vsIntersect(x, y); ok {
 				out = append(out, z)
+				if len(out) > maxIntervals {
+					return vsUniverse
+				}
 			}
 		}
 	}

@@ -382,6 +382,35 @@ func TestDisjointSound(t *testing.T) {
 	}
 }
 
+// TestVersionSpecLimits: untrusted specs cannot make parsing recurse or
+// Disjoint multiply without bound.
+func TestVersionSpecLimits(t *testing.T) {
+	deep := strings.Repeat("(", 100) + "1.2" + strings.Repeat(")", 100)
+	if _, err := ParseVersionSpec(deep); err == nil || !strings.Contains(err.Error(), "nested deeper") {
+		t.Errorf("deep nesting: err = %v", err)
+	}
+	ok := strings.Repeat("(", 60) + "1.2" + strings.Repeat(")", 60)
+	if _, err := ParseVersionSpec(ok); err != nil {
+		t.Errorf("60 levels: %v", err)
+	}
+	group := "(>=1.1|>=1.2|>=1.3|>=1.4)" // overlapping: intersections multiply
+	wide := group
+	for i := 0; i < 40; i++ {
+		wide += "," + group
+	}
+	a, err := ParseVersionSpec(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ParseVersionSpec("==1.2")
+	if Disjoint(a, b) {
+		t.Errorf("Disjoint(%q, ==1.2) = true, but 1.2 matches both", wide)
+	}
+	if !a.MatchString("1.2") {
+		t.Errorf("%q does not match 1.2", wide)
+	}
+}
+
 func BenchmarkVersionSpecMatch(b *testing.B) {
 	s, _ := ParseVersionSpec(">=2.7, !=3.0.*, !=3.1.*, !=3.2.*, !=3.3.*")
 	v := mustParseVersion("3.4.1")
