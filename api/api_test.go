@@ -66,8 +66,11 @@ func TestValidateBodies(t *testing.T) {
 			if req.File != tt.wantFile || req.Platform != tt.wantPlat || fmt.Sprint(req.Targets) != fmt.Sprint(tt.wantTargets) {
 				t.Errorf("request = file %q platform %q targets %q; want %q %q %q", req.File, req.Platform, req.Targets, tt.wantFile, tt.wantPlat, tt.wantTargets)
 			}
-			if resp.Header.Get("X-Request-Id") == "" && resp.Header.Get("Content-Type") != "application/json" {
-				t.Errorf("Content-Type = %q", resp.Header.Get("Content-Type"))
+			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type = %q", ct)
+			}
+			if resp.Header.Get("X-Request-Id") == "" {
+				t.Error("no X-Request-Id")
 			}
 		})
 	}
@@ -386,6 +389,7 @@ func TestPipelineErrors(t *testing.T) {
 		{"status out of range", &Error{Status: 200, Code: "weird", Message: "weird"}, 500, "weird", true, 0},
 		{"deadline", fmt.Errorf("resolve: %w", context.DeadlineExceeded), 504, "timeout", false, 0},
 		{"custom coder", coded{}, 422, "custom", true, 9},
+		{"coder without a code", &Error{Status: 413, Message: "too big"}, 413, "body_too_large", true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -684,5 +688,88 @@ func TestCheckerCatchesDrift(t *testing.T) {
 	}
 	if err := check(good); err != nil {
 		t.Errorf("the checker refused a valid report: %v", err)
+	}
+}
+
+func TestFindingCodeLabels(t *testing.T) {
+	m := newMetrics()
+	m.observeReport([]byte(`{"findings":[{"code":"EG201"},{"code":"EG201"},{"code":"eg201"},{"code":"EG2010"},{"code":"<script>"}]}`))
+	m.observeReport([]byte(`not json`))
+	mfs, err := m.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != "envguard_findings_total" {
+			continue
+		}
+		for _, mt := range mf.GetMetric() {
+			got[mt.GetLabel()[0].GetValue()] = mt.GetCounter().GetValue()
+		}
+	}
+	if want := map[string]float64{"EG201": 2, "other": 3}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("findings_total = %v, want %v", got, want)
+	}
+}
+
+func TestUnencodableListIsJSON500(t *testing.T) {
+	ts := newTestServerWith(t, Deps{Targets: ListFunc(func() any { return make(chan int) })}, Config{})
+	resp, b := ts.do("GET", "/v1/targets", "", nil)
+	if e := decodeError(t, b); resp.StatusCode != 500 || e.Code != "internal" {
+		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestDeadlineWithUncooperativeValidator: a Validator that ignores its
+// context still gets the client a 504 on time, and keeps its slot until it
+// really ends, so the next request meets a 503 rather than piling up.
+func TestDeadlineWithUncooperativeValidator(t *testing.T) {
+	release := make(chan struct{})
+	finished := make(chan struct{}, 100)
+	v := ValidatorFuncs{ValidateFunc: func(ctx context.Context, req ValidateRequest) ([]byte, error) {
+		defer func() { finished <- struct{}{} }()
+		<-release // ignores ctx, like a CPU-bound parse
+		return (&fakeValidator{}).Validate(context.Background(), req)
+	}}
+	ts := newTestServerWith(t, Deps{Validator: v}, Config{RequestTimeout: 100 * time.Millisecond, MaxConcurrent: 1, QueueWait: time.Millisecond})
+	start := time.Now()
+	resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: x\n"))
+	if e := decodeError(t, b); resp.StatusCode != 504 || e.Code != "timeout" {
+		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("504 took %v with a 100ms deadline", d)
+	}
+	resp, b = ts.do("POST", "/v1/name", "application/yaml", []byte("name: x\n"))
+	if e := decodeError(t, b); resp.StatusCode != 503 || e.Code != "overloaded" {
+		t.Errorf("while the first still runs: %d %s", resp.StatusCode, b)
+	}
+	close(release)
+	<-finished
+	// The slot is back once the work has ended.
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: x\n"))
+		if resp.StatusCode == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("slot not released: %d %s", resp.StatusCode, b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestPanicInBuilder: panics of the Builder are answered the same way.
+func TestPanicInBuilder(t *testing.T) {
+	ts := newTestServerWith(t, Deps{Builder: BuilderFunc(func(context.Context, BuildRequest) ([]byte, error) {
+		panic("builder bug")
+	})}, Config{})
+	resp, b := ts.do("POST", "/v1/build", "application/json", []byte(`{"framework":"pytorch"}`))
+	if e := decodeError(t, b); resp.StatusCode != 500 || e.Code != "internal" {
+		t.Errorf("got %d %s", resp.StatusCode, b)
+	}
+	if logs := ts.logs.String(); !strings.Contains(logs, "builder bug") || !strings.Contains(logs, "TestPanicInBuilder") {
+		t.Errorf("panic logged without the builder's stack:\n%s", logs)
 	}
 }

@@ -20,8 +20,9 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	defer release()
-	rep, err := s.deps.Validator.Validate(r.Context(), req)
+	rep, err := runBounded(r.Context(), release, func() ([]byte, error) {
+		return s.deps.Validator.Validate(r.Context(), req)
+	})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -47,8 +48,9 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	defer release()
-	res, err := s.deps.Validator.Name(r.Context(), req)
+	res, err := runBounded(r.Context(), release, func() (NameResult, error) {
+		return s.deps.Validator.Name(r.Context(), req)
+	})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -99,7 +101,12 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	defer release()
+	released := false
+	defer func() {
+		if !released {
+			release()
+		}
+	}()
 	body, err := readBody(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -130,7 +137,10 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	out, err := s.deps.Builder.Build(r.Context(), req)
+	released = true
+	out, err := runBounded(r.Context(), release, func() ([]byte, error) {
+		return s.deps.Builder.Build(r.Context(), req)
+	})
 	if err != nil {
 		s.writeError(w, r, err)
 		return

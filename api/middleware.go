@@ -21,6 +21,9 @@ import (
 func (s *server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		// The id goes back to the client so that a report or an error can
+		// be matched with the server's log.
+		w.Header().Set("X-Request-Id", middleware.GetReqID(r.Context()))
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		defer func() {
 			status := ww.Status()
@@ -65,9 +68,13 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 			}
 			s.m.panics.Inc()
 			id := middleware.GetReqID(r.Context())
+			stack := debug.Stack()
+			if pv, ok := rvr.(*panicValue); ok {
+				rvr, stack = pv.value, pv.stack
+			}
 			s.log.LogAttrs(r.Context(), slog.LevelError, "panic",
 				slog.String("request_id", id), slog.String("path", r.URL.Path),
-				slog.String("panic", fmt.Sprint(rvr)), slog.String("stack", string(debug.Stack())))
+				slog.String("panic", fmt.Sprint(rvr)), slog.String("stack", string(stack)))
 			if ww.Status() != 0 {
 				// The status line is gone; nothing sensible can follow.
 				return

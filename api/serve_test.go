@@ -124,3 +124,31 @@ func TestShutdownGraceExpires(t *testing.T) {
 		t.Fatal("Serve did not return after its grace period")
 	}
 }
+
+// TestServe listens on a real loopback address and stops on cancel.
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler)}, Deps{})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not stop on cancel")
+	}
+	// A port already taken is an error, not a hang.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if err := Serve(context.Background(), Config{Addr: ln.Addr().String()}, Deps{}); err == nil {
+		t.Error("Serve on a taken port returned nil")
+	}
+}

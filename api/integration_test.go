@@ -1,0 +1,77 @@
+//go:build integration
+
+// The service with the real pipeline (package service), under a build tag
+// so that `go test ./api` does not depend on every package of the pipeline
+// compiling: go test -tags integration ./api/
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/service"
+)
+
+// TestIntegrationHostileInputs: the YAML alias and depth bounds are the
+// parser's; this proves them through HTTP.
+func TestIntegrationHostileInputs(t *testing.T) {
+	api.RunHostileInputs(t, service.Deps(service.Options{}).Validator)
+}
+
+// TestIntegrationCorpus posts every real-world file: each is a 200 report
+// (or a 4xx), never a 5xx, and byte for byte what the Validator returns
+// when called directly — so the HTTP layer adds and loses nothing.
+func TestIntegrationCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no corpus in %s", dir)
+	}
+	v := service.Deps(service.Options{}).Validator
+	ts := api.NewTestServer(t, v)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		resp, body := ts.Do("POST", "/v1/validate?file="+name, "application/yaml", src)
+		if resp.StatusCode >= 500 {
+			t.Errorf("%s: %d %.300s", name, resp.StatusCode, body)
+			continue
+		}
+		if resp.StatusCode != 200 {
+			continue
+		}
+		want, err := v.Validate(context.Background(), api.ValidateRequest{File: name, Body: src})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(body, want) {
+			t.Errorf("%s: the response differs from the Validator's report", name)
+		}
+	}
+}
+
+// corpusDir is ../shared/corpus/realworld beside the module root.
+func corpusDir(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			dir := filepath.Join(filepath.Dir(d), "shared", "corpus", "realworld")
+			if _, err := os.Stat(dir); err != nil {
+				t.Skipf("corpus not found at %s (../shared beside the module root): %v", dir, err)
+			}
+			return dir
+		}
+	}
+	t.Skip("module root not found")
+	return ""
+}
