@@ -288,9 +288,11 @@ func leadingVersion(s string) string {
 // majorMinor cuts a dotted version to major.minor ("10.2.89" → "10.2");
 // a bare major stays as it is.
 func majorMinor(v string) string {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) >= 2 {
-		return parts[0] + "." + parts[1]
+	// Slicing, not splitting: this runs for every version the rules compare.
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		if j := strings.IndexByte(v[i+1:], '.'); j >= 0 {
+			return v[:i+1+j]
+		}
 	}
 	return v
 }

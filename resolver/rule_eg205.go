@@ -3,6 +3,7 @@ package resolver
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
@@ -161,8 +162,7 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 			if len(pc) == 0 || contains(pc, v) {
 				continue
 			}
-			msg := fmt.Sprintf("%s%s: the pytorch channel never published pytorch-cuda %s (it has %s)", it.raw, at(it.pos), v, strings.Join(pc, ", "))
-			out = append(out, finding(RuleEG205, it.verPos, it.verEnd, msg, "use one of pytorch-cuda "+strings.Join(pc, ", ")+", or take pytorch from pip or conda-forge for CUDA "+v))
+			out = append(out, pytorchCUDAUnpublished(c, it.raw, it.pos, it.verPos, it.verEnd, v, pc))
 		}
 	}
 	return out
@@ -171,10 +171,23 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 // pytorchCUDAVersions are the pytorch-cuda versions the pytorch channel
 // published: the CUDA variants of every series whose selector is
 // pytorch-cuda (1.13–2.5; 1.12 selected the variant with cudatoolkit).
+// pytorchCUDAVersions depends only on the knowledge base, so it is worked out
+// once per KB rather than once per file.
 func pytorchCUDAVersions(k *kb.KB) []string {
 	if k == nil {
 		return nil
 	}
+	if v, ok := pytorchCUDACache.Load(k); ok {
+		return v.([]string)
+	}
+	out := computePytorchCUDAVersions(k)
+	pytorchCUDACache.Store(k, out)
+	return out
+}
+
+var pytorchCUDACache sync.Map // *kb.KB → []string
+
+func computePytorchCUDAVersions(k *kb.KB) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range k.Facts.Torch {
@@ -210,4 +223,36 @@ func rangeOf(vs []string) string {
 		return vs[0]
 	}
 	return vs[0] + " … " + vs[len(vs)-1]
+}
+
+// pytorchCUDAUnpublished reports a pytorch-cuda version the pytorch channel
+// never published. The fix names the variants of the framework's own series
+// when the knowledge base has them (a list of every pytorch-cuda ever made
+// invites a pick the release does not have). A version below the oldest
+// pytorch-cuda's major is no CUDA pytorch was ever built for: such files
+// (pytorch-cuda=5.7 in a "-rocm" environment) mean a ROCm version, and
+// pytorch-cuda cannot select a ROCm build, so the hint says where ROCm
+// builds come from instead of proposing "CUDA 5.7".
+func pytorchCUDAUnpublished(c *Context, raw string, pos, verPos envspec.Pos, verEnd int, v string, pc []string) envspec.Diagnostic {
+	label := "pytorch-cuda " + strings.Join(pc, ", ")
+	if f := stackFramework(c); f != nil && f.Name == "pytorch" && f.Version != "" && c.KB != nil {
+		if vs, ok := c.KB.Variants(f.Series(), kb.DistPytorchConda); ok && strings.HasPrefix(vs.Selector, "pytorch-cuda") && len(vs.CUDA) > 0 {
+			label = fmt.Sprintf("pytorch-cuda %s (the CUDA variants published for %s)", strings.Join(vs.CUDA, ", "), fwLabel(f))
+		}
+	}
+	msg := fmt.Sprintf("%s%s: the pytorch channel never published pytorch-cuda %s (it has %s)", raw, at(pos), v, strings.Join(pc, ", "))
+	hint := fmt.Sprintf("use one of %s, or take pytorch from pip or conda-forge for CUDA %s", label, v)
+	if len(pc) > 0 && majorOf(v) < majorOf(pc[0]) {
+		msg = fmt.Sprintf("%s%s: pytorch-cuda %s names no CUDA version pytorch was built for (pytorch-cuda exists for %s); a ROCm version cannot be selected with pytorch-cuda",
+			raw, at(pos), v, strings.Join(pc, ", "))
+		hint = fmt.Sprintf("for a CUDA build use %s; for a ROCm build drop pytorch-cuda and install torch with pip from the PyTorch ROCm wheel index (…/whl/rocmX.Y)", label)
+	}
+	return finding(RuleEG205, verPos, verEnd, msg, hint)
+}
+
+func stackFramework(c *Context) *Framework {
+	if c == nil || c.Stack == nil {
+		return nil
+	}
+	return c.Stack.Framework
 }

@@ -79,8 +79,10 @@ func (k *KB) NewerThanKB(version string) bool {
 func (k *KB) Variants(series string, dist Distribution) (*TorchVariants, bool) {
 	s := majorMinor(stripLocal(series))
 	for i := range k.TorchVariants {
-		if v := k.TorchVariants[i]; v.Series == s && v.Dist == dist {
-			return &v, true
+		// A pointer into the table, not a copy: this runs for every rule
+		// that asks, many times per file.
+		if v := &k.TorchVariants[i]; v.Series == s && v.Dist == dist {
+			return v, true
 		}
 	}
 	return nil, false
@@ -95,8 +97,8 @@ func (k *KB) Arch(series, cuda string, dist Distribution) (*ArchList, bool) {
 	c := majorMinor(strings.TrimSpace(cuda))
 	find := func(d Distribution) (*ArchList, bool) {
 		for i := range k.Facts.Arch {
-			if a := k.Facts.Arch[i]; a.Series == s && a.CUDA == c && a.Dist == d {
-				return &a, true
+			if a := &k.Facts.Arch[i]; a.Series == s && a.CUDA == c && a.Dist == d {
+				return a, true
 			}
 		}
 		return nil, false

@@ -57,11 +57,13 @@ func CompareDotted(a, b string) (cmp int, ok bool) {
 // majorMinor returns "X.Y" of a dotted version ("2.0.1" → "2.0"), or the
 // input unchanged when it has fewer than two components.
 func majorMinor(v string) string {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return v
+	// Slicing, not splitting: every lookup normalises its key with this.
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		if j := strings.IndexByte(v[i+1:], '.'); j >= 0 {
+			return v[:i+1+j]
+		}
 	}
-	return parts[0] + "." + parts[1]
+	return v
 }
 
 // stripLocal removes a PEP 440 local part ("2.0.1+cu118" → "2.0.1").
