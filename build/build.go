@@ -26,10 +26,11 @@ type Request struct {
 	// CUDA is a variant ("12.1"), "cpu", or "" / "auto" for the newest
 	// variant that every target runs.
 	CUDA string
-	// Via is "conda" (the pytorch channel, or conda-forge for releases the
-	// channel no longer carries), "pip" (PyTorch's wheel index),
-	// "conda-forge", or "" (conda where the pytorch channel has the release,
-	// else pip).
+	// Via is "conda" (the pytorch channel; for a release the channel no
+	// longer carries, conda-forge where the knowledge base knows its builds,
+	// else PyTorch's wheels in the file's pip: section), "pip" (PyTorch's
+	// wheel index), "conda-forge", or "" (the pytorch channel where it has
+	// the release, else pip).
 	Via string
 	// Hosts are the machines the environment must run on.
 	Hosts []*gpucheck.Host
@@ -46,8 +47,14 @@ type Result struct {
 	Python  string
 	CUDA    string // "" for a CPU build
 	Dist    kb.Distribution
-	Why     []string
-	Report  *report.Report
+	// Why is the header's explanation, one line each.
+	Why []string
+	// Report is the validation of YAML as emitted (line numbers count the
+	// header).
+	Report *report.Report
+
+	cand candidate
+	body string
 }
 
 // Error is a request that cannot be built: unknown release or Python, or no
@@ -63,7 +70,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Closest != "" {
-		return e.Msg + "; closest that would: " + e.Closest
+		return e.Msg + "\nclosest that would: " + e.Closest
 	}
 	return e.Msg
 }
@@ -123,28 +130,52 @@ func Build(req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every candidate is validated; the first (newest CUDA) with no error
+	// and the fewest flaws wins. An older variant only beats a newer one
+	// when it is cleaner: a runtime the driver runs only through
+	// minor-version compatibility (EG402), a GPU that needs PTX JIT (EG408)
+	// or a build whose architectures nobody has read loses to one that
+	// runs natively on GPUs it is known to cover.
+	type note struct {
+		at   int // index in cands
+		text string
+	}
 	var rejected []string
+	var notes []note // why each variant newer than the chosen one lost
 	var best *Result
-	bestScore := -1
-	for _, c := range cands {
+	bestAt := -1
+	for i, c := range cands {
 		res := emit(k, c, req)
 		if res.Report.Summary.Errors > 0 {
-			rejected = append(rejected, fmt.Sprintf("%s: %s", c.label(), firstError(res.Report)))
+			text := fmt.Sprintf("%s: %s", c.label(), firstFinding(res.Report, "error"))
+			rejected = append(rejected, text)
+			notes = append(notes, note{i, text})
 			continue
 		}
-		// Candidates come newest first; a later one only wins when it is
-		// cleaner (runs without minor-version compatibility or PTX JIT).
-		score := 100 - res.Report.Summary.Warnings
-		if score > bestScore {
-			best, bestScore = res, score
+		// An older variant that is no cleaner is not worth mentioning.
+		if best == nil || flaws(k, res, req) < flaws(k, best, req) {
+			if best != nil {
+				notes = append(notes, note{bestAt, fmt.Sprintf("%s: %s", best.cand.label(), flawText(k, best, req))})
+			}
+			best, bestAt = res, i
 		}
 	}
 	if best != nil {
+		var skipped []string
+		sort.SliceStable(notes, func(i, j int) bool { return notes[i].at < notes[j].at })
+		for _, n := range notes {
+			if n.at < bestAt {
+				skipped = append(skipped, n.text)
+			}
+		}
+		finish(k, best, req, skipped)
 		return best, nil
 	}
+	// One line per variant tried: a user reads why each failed, and the
+	// closest build that would run comes last (Error).
 	msg := fmt.Sprintf("no variant of torch %s runs on %s", rel.Version, hostList(req.Hosts))
 	if len(rejected) > 0 {
-		msg += ": " + strings.Join(rejected, "; ")
+		msg += ":\n  - " + strings.Join(rejected, "\n  - ")
 	}
 	return nil, &Error{Msg: msg, NoFit: true, Closest: closest(k, rel, req)}
 }
@@ -157,10 +188,57 @@ func (c candidate) label() string {
 	return fmt.Sprintf("torch %s %s (%s)", c.rel.Version, v, c.dist)
 }
 
-func firstError(r *report.Report) string {
+// firstFinding is the first finding of a severity, as "message [CODE]".
+func firstFinding(r *report.Report, severity string) string {
 	for _, f := range r.Findings {
-		if f.Severity == "error" {
+		if f.Severity == severity {
 			return f.Message + " [" + f.Code + "]"
+		}
+	}
+	return ""
+}
+
+// flaws counts what speaks against a candidate that validates: its
+// warnings, and one more when targets have GPUs but the knowledge base does
+// not know the build's architectures (the GPU check could not decide, so
+// coverage of the targets' GPUs is not shown).
+func flaws(k *kb.KB, res *Result, req Request) int {
+	n := res.Report.Summary.Warnings
+	if archUnverified(k, res.cand, req) {
+		n++
+	}
+	return n
+}
+
+func flawText(k *kb.KB, res *Result, req Request) string {
+	if w := firstFinding(res.Report, "warning"); w != "" {
+		return w
+	}
+	if archUnverified(k, res.cand, req) {
+		return "its architectures are not in the knowledge base, so the targets' GPUs are not known to be covered"
+	}
+	return ""
+}
+
+func archUnverified(k *kb.KB, c candidate, req Request) bool {
+	if c.cuda == "" {
+		return false
+	}
+	gpus := false
+	for _, h := range req.Hosts {
+		gpus = gpus || len(h.GPUs) > 0
+	}
+	if !gpus {
+		return false
+	}
+	a, ok := k.Arch(seriesOf(c.rel.Version), c.cuda, c.dist)
+	return !ok || !a.Known
+}
+
+func firstCode(r *report.Report, severity string) string {
+	for _, f := range r.Findings {
+		if f.Severity == severity {
+			return f.Code
 		}
 	}
 	return ""
@@ -243,10 +321,18 @@ func seriesOf(v string) string {
 	return parts[0] + "." + parts[1]
 }
 
+// published reports whether a distribution carries a series at all: the
+// knowledge base keeps a row for the pytorch channel's missing series
+// (NotPublished, no variants) so that EG205 can say so.
+func published(k *kb.KB, series string, d kb.Distribution) bool {
+	vs, ok := k.Variants(series, d)
+	return ok && !vs.NotPublished && (len(vs.CUDA) > 0 || vs.CPU)
+}
+
 // pickDists orders the distributions to try for a --via.
 func pickDists(k *kb.KB, series, via string) ([]kb.Distribution, error) {
-	_, onChannel := k.Variants(series, kb.DistPytorchConda)
-	switch strings.ToLower(via) {
+	onChannel := published(k, series, kb.DistPytorchConda)
+	switch strings.ToLower(strings.TrimSpace(via)) {
 	case "", "auto":
 		if onChannel {
 			return []kb.Distribution{kb.DistPytorchConda}, nil
@@ -256,19 +342,40 @@ func pickDists(k *kb.KB, series, via string) ([]kb.Distribution, error) {
 		if onChannel {
 			return []kb.Distribution{kb.DistPytorchConda}, nil
 		}
-		return []kb.Distribution{kb.DistCondaForge}, nil
+		// A release the pytorch channel never carried comes from
+		// conda-forge where the knowledge base knows its builds, else from
+		// PyTorch's wheels in the pip: section of the same conda file.
+		if published(k, series, kb.DistCondaForge) {
+			return []kb.Distribution{kb.DistCondaForge}, nil
+		}
+		return []kb.Distribution{kb.DistWheel}, nil
 	case "pip", "wheel":
 		return []kb.Distribution{kb.DistWheel}, nil
 	case "conda-forge":
+		if !published(k, series, kb.DistCondaForge) {
+			return nil, badRequest("--via conda-forge: the knowledge base of %s lists no conda-forge builds of torch %s (it does not cover conda-forge's CUDA variants and their architectures), so the builder cannot check one; use --via conda or --via pip", k.Facts.Date, series)
+		}
 		return []kb.Distribution{kb.DistCondaForge}, nil
 	}
 	return nil, badRequest("--via %q: want conda, pip or conda-forge", via)
 }
 
+// lastChannelSeries is the newest series the pytorch channel published.
+func lastChannelSeries(k *kb.KB) string {
+	last := ""
+	for _, v := range k.TorchVariants {
+		if v.Dist == kb.DistPytorchConda && !v.NotPublished && (len(v.CUDA) > 0 || v.CPU) {
+			if last == "" || minorLess(last, v.Series) {
+				last = v.Series
+			}
+		}
+	}
+	return last
+}
+
 // candidates lists what to try, newest CUDA first, CPU last.
 func candidates(k *kb.KB, rel kb.TorchRelease, py string, dists []kb.Distribution, cuda string) ([]candidate, error) {
-	cuda = strings.ToLower(strings.TrimSpace(cuda))
-	cuda = strings.TrimPrefix(cuda, "cu")
+	cuda = normCUDA(cuda)
 	var out []candidate
 	var offered []string
 	for _, d := range dists {
@@ -300,6 +407,20 @@ func candidates(k *kb.KB, rel kb.TorchRelease, py string, dists []kb.Distributio
 	return out, nil
 }
 
+// normCUDA reads a --cuda value as a variant: "12.1", "12.1.1" and the
+// wheel-index spelling "cu121" all mean 12.1; "auto", "" and "cpu" stay.
+func normCUDA(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if d, ok := strings.CutPrefix(s, "cu"); ok && len(d) >= 2 && strings.Trim(d, "0123456789") == "" {
+		// cu118 → 11.8, cu130 → 13.0: the minor is the last digit.
+		return d[:len(d)-1] + "." + d[len(d)-1:]
+	}
+	if parts := strings.Split(s, "."); len(parts) > 2 {
+		return parts[0] + "." + parts[1]
+	}
+	return s
+}
+
 func distWords(ds []kb.Distribution) string {
 	var s []string
 	for _, d := range ds {
@@ -308,45 +429,114 @@ func distWords(ds []kb.Distribution) string {
 	return strings.Join(s, " or ")
 }
 
-// closest looks for the nearest build that does run: other CUDA variants of
-// other distributions of the same release first, then older releases.
+// closest looks for the nearest build that does run: another variant or
+// distribution of the same release, else the newest release of the
+// nearest series, older or newer (a Blackwell GPU needs a newer torch, an
+// old driver an older one). A build that runs only with warnings (minor-
+// version compatibility, PTX JIT) counts as two series further away than
+// a clean one, so that a clean neighbour wins over a limping one next door
+// but not over a release years apart.
 func closest(k *kb.KB, rel kb.TorchRelease, req Request) string {
-	series := seriesOf(rel.Version)
-	var tried []kb.TorchRelease
-	tried = append(tried, rel)
-	all := k.Facts.Torch
-	for i := len(all) - 1; i >= 0; i-- {
-		r := all[i]
-		if seriesOf(r.Version) == series || isNewer(r.Version, rel.Version) {
-			continue
+	const warnPenalty = 2
+	var series []string
+	newest := map[string]kb.TorchRelease{}
+	for _, r := range k.Facts.Torch {
+		s := seriesOf(r.Version)
+		if _, ok := newest[s]; !ok {
+			series = append(series, s)
 		}
-		// One release per series, the newest: that is what a user would pick.
-		if len(tried) > 0 && seriesOf(tried[len(tried)-1].Version) == seriesOf(r.Version) {
-			continue
-		}
-		tried = append(tried, r)
-	}
-	for _, r := range tried {
-		for _, d := range []kb.Distribution{kb.DistPytorchConda, kb.DistWheel, kb.DistCondaForge} {
-			py, err := pickPython(r, "")
-			if err != nil {
-				continue
-			}
-			cs, err := candidates(k, r, py, []kb.Distribution{d}, "")
-			if err != nil {
-				continue
-			}
-			for _, c := range cs {
-				if res := emit(k, c, req); res.Report.Summary.Errors == 0 {
-					return fmt.Sprintf("%s — envguard build pytorch=%s --cuda %s --via %s", c.label(), r.Version, c.cuda, viaWord(d))
-				}
-			}
+		if cur, ok := newest[s]; !ok || isNewer(r.Version, cur.Version) {
+			newest[s] = r
 		}
 	}
-	if req.CUDA != "cpu" {
+	sort.Slice(series, func(i, j int) bool { return minorLess(series[i], series[j]) })
+	at := -1
+	for i, s := range series {
+		if s == seriesOf(rel.Version) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	newest[seriesOf(rel.Version)] = rel // the release asked for, not its series' newest
+	best, bestScore := "", -1
+	for dist := 0; dist < len(series); dist++ {
+		if bestScore >= 0 && dist > bestScore {
+			break
+		}
+		// Older first at equal distance: it is the smaller step for a
+		// driver, and what most fleets can install.
+		idxs := []int{at - dist, at + dist}
+		if dist == 0 {
+			idxs = idxs[:1]
+		}
+		for _, i := range idxs {
+			if i < 0 || i >= len(series) {
+				continue
+			}
+			sug, warned, ok := runsSomewhere(k, newest[series[i]], req)
+			if !ok {
+				continue
+			}
+			score := dist
+			if warned {
+				score += warnPenalty
+			}
+			if bestScore < 0 || score < bestScore {
+				best, bestScore = sug, score
+			}
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if normCUDA(req.CUDA) != "cpu" {
 		return fmt.Sprintf("a CPU build: envguard build pytorch=%s --cuda cpu", rel.Version)
 	}
 	return ""
+}
+
+// runsSomewhere finds the newest CUDA variant of a release, in any
+// distribution, that validates on the targets: the first clean one, else
+// the first with warnings only.
+func runsSomewhere(k *kb.KB, r kb.TorchRelease, req Request) (suggestion string, warned, ok bool) {
+	py, err := pickPython(r, req.Python)
+	if err != nil {
+		if py, err = pickPython(r, ""); err != nil {
+			return "", false, false
+		}
+	}
+	for _, d := range []kb.Distribution{kb.DistPytorchConda, kb.DistWheel, kb.DistCondaForge} {
+		if !published(k, seriesOf(r.Version), d) {
+			continue
+		}
+		cs, err := candidates(k, r, py, []kb.Distribution{d}, "")
+		if err != nil {
+			continue
+		}
+		for _, c := range cs {
+			res := emit(k, c, req)
+			if res.Report.Summary.Errors > 0 {
+				continue
+			}
+			cmd := fmt.Sprintf("%s — envguard build pytorch=%s --cuda %s --via %s", c.label(), r.Version, c.cuda, viaWord(d))
+			if req.Python != "" {
+				cmd += " --python " + py
+			}
+			if flaws(k, res, req) == 0 {
+				return cmd, false, true
+			}
+			if !ok {
+				why := "GPU coverage unverified"
+				if c := firstCode(res.Report, "warning"); c != "" {
+					why = "with warning " + c
+				}
+				suggestion, warned, ok = cmd+" (runs, "+why+")", true, true
+			}
+		}
+	}
+	return suggestion, warned, ok
 }
 
 func viaWord(d kb.Distribution) string {

@@ -11,12 +11,24 @@ import (
 // wheelIndex is PyTorch's own pip index; /whl/<variant> serves one variant.
 const wheelIndex = "https://download.pytorch.org/whl/"
 
-// emit writes the environment of a candidate and validates it.
+// emit writes the body of a candidate's environment.yml (no header yet) and
+// validates it against the targets. Build calls it for every candidate;
+// finish then adds the header to the one it keeps.
 func emit(k *kb.KB, c candidate, req Request) *Result {
 	name := canonical(c)
 	var deps []string
 	var channels []string
 	tv, ta := c.rel.Torchvision, c.rel.Torchaudio
+	if c.dist == kb.DistPytorchConda {
+		// 2.0.0 on the pytorch channel was paired with other companion
+		// builds than on pip.
+		if c.rel.TorchvisionConda != "" {
+			tv = c.rel.TorchvisionConda
+		}
+		if c.rel.TorchaudioConda != "" {
+			ta = c.rel.TorchaudioConda
+		}
+	}
 	switch c.dist {
 	case kb.DistPytorchConda:
 		channels = []string{"pytorch"}
@@ -31,10 +43,16 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		case c.cuda == "":
 			deps = append(deps, "pytorch::cpuonly")
 		case seriesOf(c.rel.Version) == "1.12":
-			// 1.12 took its CUDA runtime from cudatoolkit (11.6 only on
-			// conda-forge), before pytorch-cuda existed.
-			channels = append(channels, "conda-forge")
-			deps = append(deps, "conda-forge::cudatoolkit="+c.cuda)
+			// 1.12 took its CUDA runtime from cudatoolkit, before
+			// pytorch-cuda existed. PyTorch's commands take 10.2 and 11.3
+			// from the default channels and add conda-forge for 11.6, which
+			// only conda-forge had.
+			if c.cuda == "11.6" {
+				channels = append(channels, "conda-forge")
+				deps = append(deps, "conda-forge::cudatoolkit="+c.cuda)
+			} else {
+				deps = append(deps, "cudatoolkit="+c.cuda)
+			}
 		default:
 			channels = append(channels, "nvidia")
 			deps = append(deps, "pytorch::pytorch-cuda="+c.cuda)
@@ -87,22 +105,32 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 			fmt.Fprintf(&body, "  - %s\n", d)
 		}
 	}
-	rep := report.Validate("environment.yml", []byte(body.String()), report.Options{Platform: "linux-64", KB: k, Hosts: req.Hosts})
-	res := &Result{Name: name, Release: c.rel.Version, Python: c.python, CUDA: c.cuda, Dist: c.dist, Report: rep}
-	res.Why = why(k, c, req, rep)
+	rep := report.Validate("environment.yml", []byte(body.String()), options(k, req))
+	return &Result{Name: name, Release: c.rel.Version, Python: c.python, CUDA: c.cuda, Dist: c.dist,
+		Report: rep, cand: c, body: body.String()}
+}
+
+func options(k *kb.KB, req Request) report.Options {
+	return report.Options{Platform: "linux-64", KB: k, Hosts: req.Hosts}
+}
+
+// finish gives the chosen result its header. skipped says why each newer
+// variant was not chosen. The report is made again from the whole file, so
+// that its line numbers are those of the file the user gets (comments
+// change no finding, only where the lines are).
+func finish(k *kb.KB, res *Result, req Request, skipped []string) {
+	res.Why = why(k, res.cand, req, res.Report, skipped)
 	var out strings.Builder
 	if req.Command != "" {
-		fmt.Fprintf(&out, "# Built by %s\n", req.Command)
+		fmt.Fprintf(&out, "# Written by: %s\n", req.Command)
 	}
-	fmt.Fprintf(&out, "# knowledge base of %s\n", k.Facts.Date)
 	for _, w := range res.Why {
 		fmt.Fprintf(&out, "# %s\n", w)
 	}
-	out.WriteString(body.String())
+	fmt.Fprintf(&out, "# (envguard knowledge base of %s)\n", k.Facts.Date)
+	out.WriteString(res.body)
 	res.YAML = []byte(out.String())
-	// Findings the header reports are part of the file now: line numbers
-	// in the returned report refer to the body without the header.
-	return res
+	res.Report = report.Validate("environment.yml", res.YAML, options(k, req))
 }
 
 func canonical(c candidate) string {
@@ -115,32 +143,51 @@ func canonical(c candidate) string {
 	return name + fmt.Sprintf("cu%d%d", cm, cn)
 }
 
-// why explains the choice in the header: what was chosen, from where, and
-// what each target makes of it.
-func why(k *kb.KB, c candidate, req Request, rep *report.Report) []string {
+// why explains the choice in the header: what was chosen and from where,
+// why this variant and not a newer one, and what each target makes of it.
+func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped []string) []string {
 	variant := "CPU only"
 	if c.cuda != "" {
 		variant = "CUDA " + c.cuda
 	}
-	lines := []string{fmt.Sprintf("torch %s, %s, Python %s, from %s", c.rel.Version, variant, c.python, distName(c.dist))}
-	if c.dist == kb.DistCondaForge || (c.dist == kb.DistWheel && strings.EqualFold(req.Via, "conda")) {
-		lines = append(lines, "the pytorch channel stopped publishing after 2.5, so this release comes from "+distName(c.dist))
+	lines := []string{fmt.Sprintf("Chosen: torch %s, %s, Python %s, from %s.", c.rel.Version, variant, c.python, distName(c.dist))}
+	series := seriesOf(c.rel.Version)
+	if c.dist != kb.DistPytorchConda && !published(k, series, kb.DistPytorchConda) {
+		if last := lastChannelSeries(k); last != "" {
+			lines = append(lines, fmt.Sprintf("The pytorch conda channel stopped publishing after %s, so torch %s comes from %s.", last, series, distName(c.dist)))
+		}
+	}
+	if req.Python == "" {
+		lines = append(lines, fmt.Sprintf("Python %s is the newest torch %s supports (--python picks another).", c.python, c.rel.Version))
 	}
 	if c.cuda != "" {
-		if req.CUDA == "" || req.CUDA == "auto" {
-			lines = append(lines, "newest CUDA variant of this release that every target runs")
+		auto := req.CUDA == "" || strings.EqualFold(req.CUDA, "auto")
+		switch {
+		case !auto:
+			lines = append(lines, "CUDA "+c.cuda+" as asked (--cuda).")
+		case len(req.Hosts) == 0:
+			lines = append(lines, "No --target given: the newest CUDA variant of this release, checked against no machine.")
+		default:
+			lines = append(lines, "The newest CUDA variant of this release that validates on every target with the fewest warnings.")
+		}
+		for _, s := range skipped {
+			lines = append(lines, "  not chosen: "+s)
 		}
 		if f, ok := k.DriverFloor(c.cuda); ok {
-			lines = append(lines, fmt.Sprintf("CUDA %s needs driver >= %s", c.cuda, f.LinuxMin))
+			l := fmt.Sprintf("CUDA %s needs driver >= %s", c.cuda, f.LinuxMin)
+			if m, ok := k.MinorCompatFloor(majorOf(c.cuda)); ok {
+				l += fmt.Sprintf(" (>= %s through minor-version compatibility)", m.LinuxFloor)
+			}
+			lines = append(lines, l+".")
 		}
-		if a, ok := k.Arch(seriesOf(c.rel.Version), c.cuda, c.dist); ok && a.Known {
-			l := "build carries sm_" + strings.Join(mapStrings(a.SASS, noDot), ", sm_")
+		if a, ok := k.Arch(series, c.cuda, c.dist); ok && a.Known {
+			l := "The build carries machine code for sm_" + strings.Join(mapStrings(a.SASS, noDot), ", sm_")
 			if len(a.PTX) > 0 {
 				l += " and PTX for compute_" + strings.Join(mapStrings(a.PTX, noDot), ", compute_")
 			}
-			lines = append(lines, l)
+			lines = append(lines, l+".")
 		} else {
-			lines = append(lines, "the architectures of this build are not in the knowledge base: GPU coverage unverified")
+			lines = append(lines, "The architectures of this build are not in the knowledge base: GPU coverage is unverified.")
 		}
 	}
 	for _, t := range rep.Targets {
@@ -149,8 +196,11 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report) []string {
 			gpus = append(gpus, strings.TrimSpace(g.Name+" sm_"+noDot(g.ComputeCapability)))
 		}
 		state := "validates clean"
-		if !t.OK {
+		switch {
+		case !t.OK:
 			state = "does NOT validate"
+		case hasTargetWarning(rep, t.Name):
+			state = "validates, with the warnings below"
 		}
 		desc := t.Name
 		if t.Driver != "" {
@@ -159,18 +209,34 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report) []string {
 				desc += ", CUDA " + t.CUDADriver
 			}
 			desc += ")"
+		} else if !t.Available {
+			desc += " (no driver)"
 		}
 		if len(gpus) > 0 {
 			desc += " [" + strings.Join(gpus, ", ") + "]"
 		}
-		lines = append(lines, "target "+desc+": "+state)
+		lines = append(lines, "Target "+desc+": "+state+".")
 	}
 	for _, f := range rep.Findings {
 		if f.Severity != "info" {
-			lines = append(lines, fmt.Sprintf("note: %s %s", f.Code, f.Message))
+			lines = append(lines, fmt.Sprintf("%s %s: %s", f.Severity, f.Code, f.Message))
 		}
 	}
 	return lines
+}
+
+func hasTargetWarning(r *report.Report, target string) bool {
+	for _, f := range r.Findings {
+		if f.Target == target && f.Severity == "warning" {
+			return true
+		}
+	}
+	return false
+}
+
+func majorOf(v string) int {
+	m, _ := splitMinor(v)
+	return m
 }
 
 func distName(d kb.Distribution) string {

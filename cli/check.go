@@ -2,7 +2,7 @@ package cli
 
 import (
 	"fmt"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -85,14 +85,29 @@ func (e *env) activePrefix(flag string) (dir, how string, err error) {
 	if p := e.getenv("VIRTUAL_ENV"); p != "" {
 		return p, "$VIRTUAL_ENV", nil
 	}
-	py, err := exec.LookPath("python3")
-	if err != nil {
+	py := e.lookPath("python3")
+	if py == "" {
 		return "", "", fmt.Errorf("no environment to check: $CONDA_PREFIX and $VIRTUAL_ENV are unset and there is no python3 on PATH (pass --prefix DIR)")
 	}
 	// A venv's bin/python3 is a symlink to the base interpreter: the prefix
 	// is the directory above the bin/ the command was found in, not above
 	// the symlink's target.
 	return filepath.Dir(filepath.Dir(py)), "python3 on PATH (" + py + ")", nil
+}
+
+// lookPath finds an executable in the PATH of e's environment (not the
+// process's, so that a test or the service controls it), as a shell would.
+func (e *env) lookPath(name string) string {
+	for _, d := range filepath.SplitList(e.getenv("PATH")) {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }
 
 func writeVerdict(e *env, r *report.Report, dir, how string) {
@@ -113,8 +128,14 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	}
 	fmt.Fprintf(w, "  framework  %s\n", fw)
 	if st != nil && st.CUDA != nil {
+		// Three pieces of evidence say where the runtime comes from; a
+		// conda env has a dozen CUDA packages that all agree.
 		var ev []string
-		for _, x := range st.CUDA.Evidence {
+		for i, x := range st.CUDA.Evidence {
+			if i == 3 {
+				ev = append(ev, fmt.Sprintf("and %d more", len(st.CUDA.Evidence)-3))
+				break
+			}
 			ev = append(ev, x.Item)
 		}
 		fmt.Fprintf(w, "  cuda       %s runtime (%s)\n", st.CUDA.Version, strings.Join(ev, ", "))

@@ -49,6 +49,7 @@ type env struct {
 	getenv         func(string) string
 	lookupEnv      func(string) (string, bool)
 	probe          *gpucheck.Probe
+	local          func() *gpucheck.Host // when set, what NVML would read (tests)
 	kbDir          string
 	configFile     string
 	kb             *kb.KB
@@ -126,6 +127,14 @@ func run(args []string, e *env) (code int) {
 // localHost reads this machine through NVML (once per process), narrowed by
 // CUDA_VISIBLE_DEVICES and with conda's overrides applied.
 func (e *env) localHost() *gpucheck.Host {
+	if e.local != nil {
+		// The same narrowing gpucheck.Local applies to the probe's reading.
+		h := e.local().Clone()
+		if v, ok := e.lookupEnv("CUDA_VISIBLE_DEVICES"); ok {
+			h = gpucheck.SelectVisible(h, v, true)
+		}
+		return gpucheck.ApplyOverrides(h, e.lookupEnv)
+	}
 	if e.probe == nil {
 		e.probe = gpucheck.NewLocalProbe()
 	}

@@ -1,0 +1,594 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+)
+
+// Channels as conda-meta records spell them.
+const (
+	chPytorch = "https://conda.anaconda.org/pytorch"
+	chNvidia  = "https://conda.anaconda.org/nvidia"
+	chForge   = "https://conda.anaconda.org/conda-forge"
+	chMain    = "https://repo.anaconda.com/pkgs/main"
+)
+
+// fakePrefix writes an installed environment the way conda, pip and uv
+// leave one: conda-meta/<name>-<version>-<build>.json records, *.dist-info
+// folders with METADATA and INSTALLER, torch/version.py.
+type fakePrefix struct {
+	t   testing.TB
+	dir string
+	py  string // "3.10"
+}
+
+func newCondaPrefix(t testing.TB, py string) *fakePrefix {
+	t.Helper()
+	p := &fakePrefix{t: t, dir: t.TempDir(), py: py}
+	p.write("conda-meta/history", "==> 2024-03-01 10:00:00 <==\n# cmd: conda create -n x\n")
+	return p
+}
+
+func newVenv(t testing.TB, pyPatch string) *fakePrefix {
+	t.Helper()
+	py := pyPatch[:strings.LastIndexByte(pyPatch, '.')]
+	p := &fakePrefix{t: t, dir: t.TempDir(), py: py}
+	p.write("pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = "+pyPatch+"\n")
+	p.write("bin/python3", "#!/bin/sh\n")
+	return p
+}
+
+func (p *fakePrefix) write(rel, content string) {
+	p.t.Helper()
+	path := filepath.Join(p.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// conda writes a conda-meta record with conda's layout (two-space indent,
+// sorted keys) and a file list, so the reader meets records of realistic
+// size. channel is a full channel URL; the subdir is appended to it as
+// conda does in the url field.
+func (p *fakePrefix) conda(name, version, build, channel, subdir string) {
+	p.t.Helper()
+	files := []string{}
+	for i := 0; i < 20; i++ {
+		files = append(files, fmt.Sprintf("lib/python%s/site-packages/%s/f%d.py", p.py, name, i))
+	}
+	fn := name + "-" + version + "-" + build
+	rec := map[string]any{
+		"build": build, "build_number": 0, "channel": channel + "/" + subdir,
+		"constrains": []string{}, "depends": []string{"python >=" + p.py},
+		"extracted_package_dir": "/opt/conda/pkgs/" + fn, "files": files, "fn": fn + ".conda",
+		"license": "BSD-3-Clause", "md5": strings.Repeat("0f", 16), "name": name,
+		"requested_spec": "", "size": 12345, "subdir": subdir, "timestamp": 1700000000000,
+		"url": channel + "/" + subdir + "/" + fn + ".conda", "version": version,
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.write("conda-meta/"+fn+".json", string(b)+"\n")
+}
+
+func (p *fakePrefix) sitePackages() string {
+	return filepath.Join("lib", "python"+p.py, "site-packages")
+}
+
+// dist writes a dist-info folder; installer "" writes no INSTALLER file.
+func (p *fakePrefix) dist(name, version, installer string) {
+	p.t.Helper()
+	di := filepath.Join(p.sitePackages(), strings.ReplaceAll(name, "-", "_")+"-"+version+".dist-info")
+	p.write(filepath.Join(di, "METADATA"), "Metadata-Version: 2.1\nName: "+name+"\nVersion: "+version+
+		"\nSummary: a package\nRequires-Python: >=3.8\n\nLong description.\n")
+	if installer != "" {
+		p.write(filepath.Join(di, "INSTALLER"), installer+"\n")
+	}
+	p.write(filepath.Join(di, "RECORD"), name+"/__init__.py,sha256=x,1\n")
+}
+
+// torch writes torch/version.py as a torch build does; cuda "" is None (a
+// CPU build).
+func (p *fakePrefix) torch(version, cuda string) {
+	p.t.Helper()
+	c := "None"
+	if cuda != "" {
+		c = "'" + cuda + "'"
+	}
+	p.write(filepath.Join(p.sitePackages(), "torch", "version.py"),
+		"from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', 'hip']\n"+
+			"__version__ = '"+version+"'\ndebug = False\ncuda: Optional[str] = "+c+"\ngit_version = '3a8d0f5'\nhip: Optional[str] = None\n")
+}
+
+// condaBase is what every conda environment has.
+func (p *fakePrefix) condaBase(pyPatch string) {
+	p.conda("python", pyPatch, "h955ad1f_0", chMain, "linux-64")
+	for _, n := range [][2]string{{"pip", "23.3.1"}, {"setuptools", "68.2.2"}, {"wheel", "0.41.2"}} {
+		p.conda(n[0], n[1], "py"+strings.ReplaceAll(p.py, ".", "")+"h06a4308_0", chMain, "linux-64")
+		p.dist(n[0], n[1], "conda")
+	}
+	p.conda("openssl", "3.0.12", "h7f8727e_0", chMain, "linux-64")
+	p.conda("libgcc-ng", "11.2.0", "h1234567_1", chMain, "linux-64")
+}
+
+// condaTorch21 is torch 2.1.2 from the pytorch channel with pytorch-cuda
+// (cuda "" installs the cpuonly build).
+func (p *fakePrefix) condaTorch21(cuda string) {
+	py := strings.ReplaceAll(p.py, ".", "")
+	if cuda == "" {
+		p.conda("pytorch", "2.1.2", "py"+p.py+"_cpu_0", chPytorch, "linux-64")
+		p.conda("pytorch-mutex", "1.0", "cpu", chPytorch, "noarch")
+		p.conda("cpuonly", "2.0", "0", chPytorch, "noarch")
+		p.conda("torchvision", "0.16.2", "py"+py+"_cpu", chPytorch, "linux-64")
+		p.torch("2.1.2", "")
+	} else {
+		cu := strings.ReplaceAll(cuda, ".", "")
+		p.conda("pytorch", "2.1.2", "py"+p.py+"_cuda"+cuda+"_cudnn8.9.2_0", chPytorch, "linux-64")
+		p.conda("pytorch-cuda", cuda, "ha16c6d3_5", chPytorch, "linux-64")
+		p.conda("pytorch-mutex", "1.0", "cuda", chPytorch, "noarch")
+		p.conda("torchvision", "0.16.2", "py"+py+"_cu"+cu, chPytorch, "linux-64")
+		p.conda("cuda-runtime", cuda+".0", "0", chNvidia, "linux-64")
+		p.conda("cuda-cudart", cuda+".105", "0", chNvidia, "linux-64")
+		p.conda("libcublas", cuda+".3.1", "0", chNvidia, "linux-64")
+		p.torch("2.1.2", cuda)
+	}
+	p.conda("torchaudio", "2.1.2", "py"+py+"_cu121", chPytorch, "linux-64")
+	p.conda("numpy", "1.26.3", "py"+py+"h5f9d8c6_0", chMain, "linux-64")
+	// The pytorch channel's torch ships a dist-info conda marks as its own.
+	p.dist("torch", "2.1.2", "conda")
+	p.dist("numpy", "1.26.3", "conda")
+}
+
+// fakeH100 is a machine as NVML reads it: one H100, driver 550.54.15 (CUDA 12.4).
+func fakeH100() *gpucheck.Host {
+	return &gpucheck.Host{
+		Name: "local", Available: true, Driver: "550.54.15", CUDADriver: "12.4", NVML: "12.550.54.15",
+		Source: gpucheck.SourceNVML,
+		GPUs: []gpucheck.GPU{{
+			Index: 0, Name: "NVIDIA H100 80GB HBM3", UUID: "GPU-6b5b2b4d-8f0e-4c43-9a0e-0e4c6f1b2a11", CC: "9.0",
+			MemoryTotal: 80 << 30, MemoryFree: 79 << 30, MemoryUsed: 1 << 30,
+		}},
+	}
+}
+
+// fakeNoDriver is a machine without an NVIDIA driver, as NVML reports one.
+func fakeNoDriver() *gpucheck.Host {
+	return &gpucheck.Host{Name: "local", Source: gpucheck.SourceNVML, GPUs: []gpucheck.GPU{},
+		Reason: "no NVIDIA driver: the NVML library (libnvidia-ml.so.1) is not installed"}
+}
+
+// runCLI runs envguard in process with a controlled environment and local
+// host; vars is the whole process environment.
+func runCLI(t testing.TB, host func() *gpucheck.Host, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{
+		stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv:    func(k string) string { return vars[k] },
+		lookupEnv: func(k string) (string, bool) { v, ok := vars[k]; return v, ok },
+		local:     host,
+		// An empty config file keeps a .envguard.yml of the working
+		// directory out of the test.
+		configFile: emptyConfig(t),
+	}
+	code = run(args, e)
+	return code, out.String(), errb.String()
+}
+
+func emptyConfig(t testing.TB) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "envguard.yml")
+	if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// checkJSON runs check --format json on a prefix and decodes the report.
+func checkJSON(t *testing.T, host func() *gpucheck.Host, vars map[string]string, dir string) (int, *report.Report) {
+	t.Helper()
+	code, out, errs := runCLI(t, host, vars, "check", "--prefix", dir, "--format", "json")
+	if code == ExitUsage || code == ExitInternal {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r report.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("check --format json printed no report: %v\n%s", err, out)
+	}
+	return code, &r
+}
+
+func findingCodes(r *report.Report) []string {
+	var cs []string
+	for _, f := range r.Findings {
+		cs = append(cs, f.Code)
+	}
+	sort.Strings(cs)
+	return cs
+}
+
+func findingsOf(r *report.Report, code string) []report.Finding {
+	var out []report.Finding
+	for _, f := range r.Findings {
+		if f.Code == code {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestCheckPrefixes(t *testing.T) {
+	tests := []struct {
+		name  string
+		make  func(t *testing.T) string
+		vars  map[string]string
+		host  func() *gpucheck.Host
+		exit  int
+		codes []string // exactly these finding codes (sorted)
+		// names: for each code, words its message must contain (the items
+		// involved, as the user would look for them).
+		names     map[string][]string
+		framework string // "pytorch 2.1.2 conda cuda"
+		cuda      string
+	}{
+		{
+			name: "clean conda env",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			host: fakeH100, exit: 0, codes: nil,
+			framework: "pytorch 2.1.2", cuda: "12.1",
+		},
+		{
+			name: "clean venv with pip torch and its nvidia wheels",
+			make: func(t *testing.T) string {
+				p := newVenv(t, "3.11.8")
+				p.dist("pip", "24.0", "pip")
+				p.dist("torch", "2.5.1+cu124", "pip")
+				p.dist("torchvision", "0.20.1+cu124", "pip")
+				p.dist("nvidia-cublas-cu12", "12.4.5.8", "pip")
+				p.dist("nvidia-cudnn-cu12", "9.1.0.70", "pip")
+				p.dist("nvidia-cuda-runtime-cu12", "12.4.127", "pip")
+				p.dist("numpy", "2.1.3", "pip")
+				p.torch("2.5.1+cu124", "12.4")
+				return p.dir
+			},
+			host: fakeH100, exit: 0, codes: nil,
+			framework: "pytorch 2.5.1", cuda: "12.4",
+		},
+		{
+			name: "torch from both conda and pip",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				// pip install torch on top: pip's dist-info replaces conda's.
+				p.write(filepath.Join(p.sitePackages(), "torch-2.1.2.dist-info", "INSTALLER"), "pip\n")
+				return p.dir
+			},
+			host: fakeH100, exit: 1, codes: []string{"EG301"},
+			names: map[string][]string{"EG301": {"pytorch", "torch"}},
+		},
+		{
+			name: "uv torch beside conda pytorch",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				p.write(filepath.Join(p.sitePackages(), "torch-2.1.2.dist-info", "INSTALLER"), "uv\n")
+				return p.dir
+			},
+			host: fakeH100, exit: 1, codes: []string{"EG301"},
+			names: map[string][]string{"EG301": {"pytorch", "torch"}},
+		},
+		{
+			name: "pip torch cu121 in a conda env with cudatoolkit 11.8",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.conda("cudatoolkit", "11.8.0", "h6a678d5_0", chMain, "linux-64")
+				p.dist("torch", "2.1.2+cu121", "pip")
+				p.torch("2.1.2+cu121", "12.1")
+				return p.dir
+			},
+			host: fakeH100, exit: 1, codes: []string{"EG201", "EG302"},
+			names: map[string][]string{"EG201": {"cudatoolkit", "11.8", "12.1"}, "EG302": {"torch", "cudatoolkit"}},
+		},
+		{
+			name: "pip torch cu121 in a conda env pinned to cuda-version 11.8",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.11")
+				p.condaBase("3.11.8")
+				p.conda("cuda-version", "11.8", "h70ddcb2_3", chForge, "noarch")
+				p.conda("cudatoolkit", "11.8.0", "h4ba93d1_13", chForge, "linux-64")
+				p.dist("torch", "2.1.2+cu121", "pip")
+				p.torch("2.1.2+cu121", "12.1")
+				return p.dir
+			},
+			host: fakeH100, exit: 1, codes: []string{"EG201", "EG201", "EG302"},
+			names: map[string][]string{"EG201": {"11.8", "12.1"}, "EG302": {"torch"}},
+		},
+		{
+			name: "pip nvidia wheels beside conda CUDA",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				p.dist("nvidia-cublas-cu12", "12.1.3.1", "pip")
+				p.dist("nvidia-cudnn-cu12", "8.9.2.26", "pip")
+				return p.dir
+			},
+			host: fakeH100, exit: 0, codes: []string{"EG303", "EG303"},
+			names: map[string][]string{"EG303": {"nvidia-cu"}},
+		},
+		{
+			name: "CUDA env on a machine without a driver",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			host: fakeNoDriver, exit: 1, codes: []string{"EG404"},
+			names: map[string][]string{"EG404": {"driver"}},
+		},
+		{
+			name: "CPU env on a machine without a driver",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("")
+				return p.dir
+			},
+			host: fakeNoDriver, exit: 0, codes: nil,
+			framework: "pytorch 2.1.2",
+		},
+		{
+			name: "CPU env on a GPU machine",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("")
+				return p.dir
+			},
+			host: fakeH100, exit: 0, codes: []string{"EG407"},
+			names: map[string][]string{"EG407": {"CPU", "H100"}},
+		},
+		{
+			name: "bad PYTORCH_CUDA_ALLOC_CONF in the process environment",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10,growth_factor:2"},
+			host: fakeH100, exit: 0, codes: []string{"EG503", "EG503"},
+			names: map[string][]string{"EG503": {"PYTORCH_CUDA_ALLOC_CONF"}},
+		},
+		{
+			name: "CUDA_VISIBLE_DEVICES hides every GPU",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			vars: map[string]string{"CUDA_VISIBLE_DEVICES": ""},
+			host: fakeH100, exit: 1, codes: []string{"EG404"},
+			names: map[string][]string{"EG404": {"GPU"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := tt.make(t)
+			code, r := checkJSON(t, tt.host, tt.vars, dir)
+			for _, f := range r.Findings {
+				t.Logf("%s %s %s", f.Severity, f.Code, f.Message)
+			}
+			if got := findingCodes(r); strings.Join(got, " ") != strings.Join(tt.codes, " ") {
+				t.Errorf("codes = %v, want %v", got, tt.codes)
+				for _, f := range r.Findings {
+					t.Logf("  %s %s %s", f.Severity, f.Code, f.Message)
+				}
+			}
+			if code != tt.exit {
+				t.Errorf("exit = %d, want %d", code, tt.exit)
+			}
+			for c, words := range tt.names {
+				for _, f := range findingsOf(r, c) {
+					for _, w := range words {
+						if !strings.Contains(f.Message, w) {
+							t.Errorf("%s message does not name %q: %s", c, w, f.Message)
+						}
+					}
+				}
+			}
+			if tt.framework != "" {
+				fw := r.Stack.Framework
+				if fw == nil || fw.Name+" "+strings.SplitN(fw.Version, "+", 2)[0] != tt.framework {
+					t.Errorf("framework = %+v, want %s", fw, tt.framework)
+				}
+			}
+			if tt.cuda != "" && (r.Stack.CUDA == nil || r.Stack.CUDA.Version != tt.cuda) {
+				t.Errorf("cuda = %+v, want %s", r.Stack.CUDA, tt.cuda)
+			}
+			if len(r.Targets) != 1 || r.Targets[0].Name != "local" {
+				t.Errorf("targets = %+v, want the local machine only", r.Targets)
+			}
+		})
+	}
+}
+
+// bigPrefix is a conda environment of n packages: a CUDA torch stack, then
+// conda packages and pip wheels up to n, as a real training env has.
+func bigPrefix(t testing.TB, n int) string {
+	p := newCondaPrefix(t, "3.10")
+	p.condaBase("3.10.13")
+	p.condaTorch21("12.1")
+	entries, _ := os.ReadDir(filepath.Join(p.dir, "conda-meta"))
+	have := len(entries) - 1 // history
+	for i := 0; have < n; i++ {
+		name := fmt.Sprintf("pkg%03d", i)
+		if i%5 == 4 {
+			p.dist(name, "1.0."+fmt.Sprint(i), "pip")
+		} else {
+			p.conda(name, "1.0."+fmt.Sprint(i), "py310h06a4308_0", chForge, "linux-64")
+			p.dist(name, "1.0."+fmt.Sprint(i), "conda")
+		}
+		have++
+	}
+	return p.dir
+}
+
+// check must finish well under a second on a real environment's size.
+func TestCheckFastOnBigPrefix(t *testing.T) {
+	dir := bigPrefix(t, 300)
+	// The first run warms the file system cache as a second check of the
+	// same prefix would find it; the figure is the slower of the two.
+	var worst time.Duration
+	for i := 0; i < 2; i++ {
+		start := time.Now()
+		code, out, errs := runCLI(t, fakeH100, nil, "check", "--prefix", dir)
+		d := time.Since(start)
+		if d > worst {
+			worst = d
+		}
+		if code != ExitOK {
+			t.Fatalf("exit %d\n%s%s", code, out, errs)
+		}
+	}
+	t.Logf("check of a 300-package prefix: %v", worst)
+	if worst >= time.Second {
+		t.Errorf("check took %v, want well under a second", worst)
+	}
+}
+
+func TestCheckVerdictText(t *testing.T) {
+	p := newCondaPrefix(t, "3.10")
+	p.condaBase("3.10.13")
+	p.condaTorch21("12.1")
+	p.dist("nvidia-cublas-cu12", "12.1.3.1", "pip")
+	code, out, errs := runCLI(t, fakeH100, map[string]string{"CONDA_PREFIX": p.dir}, "check")
+	if code != ExitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"envguard check: " + p.dir + " (from $CONDA_PREFIX)",
+		"framework  pytorch 2.1.2 from conda, cuda build",
+		"cuda       12.1 runtime (torch 2.1.2 (installed), cuda-cudart==12.1.105=0, cuda-runtime==12.1.0=0, and 3 more)",
+		"python     3.10\n",
+		"driver     550.54.15 (supports CUDA 12.4)",
+		"gpu 0      NVIDIA H100 80GB HBM3 (sm_90)",
+		"verdict    OK: the job can start (0 errors, 1 warning)",
+		"warning EG303",
+		"nvidia-cublas-cu12",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verdict lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCheckFindsTheActiveEnvironment(t *testing.T) {
+	conda := newCondaPrefix(t, "3.10")
+	conda.condaBase("3.10.13")
+	conda.condaTorch21("12.1")
+	venv := newVenv(t, "3.11.8")
+	venv.dist("torch", "2.5.1+cu124", "pip")
+	venv.torch("2.5.1+cu124", "12.4")
+	if err := os.Chmod(filepath.Join(venv.dir, "bin", "python3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		vars map[string]string
+		args []string
+		how  string
+		dir  string
+		fw   string
+	}{
+		{"--prefix wins", map[string]string{"CONDA_PREFIX": conda.dir}, []string{"--prefix", venv.dir}, "--prefix", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
+		{"$CONDA_PREFIX before $VIRTUAL_ENV", map[string]string{"CONDA_PREFIX": conda.dir, "VIRTUAL_ENV": venv.dir}, nil, "$CONDA_PREFIX", conda.dir, "pytorch 2.1.2 from conda, cuda build"},
+		{"$VIRTUAL_ENV", map[string]string{"VIRTUAL_ENV": venv.dir}, nil, "$VIRTUAL_ENV", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
+		{"python3 on PATH", map[string]string{"PATH": t.TempDir() + string(os.PathListSeparator) + filepath.Join(venv.dir, "bin")}, nil,
+			"python3 on PATH (" + filepath.Join(venv.dir, "bin", "python3") + ")", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, fakeH100, tt.vars, append([]string{"check"}, tt.args...)...)
+			if code != ExitOK {
+				t.Fatalf("exit %d\n%s%s", code, out, errs)
+			}
+			if want := "envguard check: " + tt.dir + " (from " + tt.how + ")"; !strings.Contains(out, want) {
+				t.Errorf("want %q in\n%s", want, out)
+			}
+			if !strings.Contains(out, "framework  "+tt.fw) {
+				t.Errorf("want framework %s in\n%s", tt.fw, out)
+			}
+		})
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	notEnv := t.TempDir()
+	tests := []struct {
+		name string
+		vars map[string]string
+		args []string
+		err  string
+	}{
+		{"bad format", nil, []string{"--prefix", notEnv, "--format", "xml"}, `--format "xml"`},
+		{"bad fail-on", nil, []string{"--prefix", notEnv, "--fail-on", "info"}, `--fail-on "info"`},
+		{"bad size", nil, []string{"--prefix", notEnv, "--min-free", "lots"}, `"lots" is not a size`},
+		{"not an environment", nil, []string{"--prefix", notEnv}, "neither a conda environment"},
+		{"missing prefix", nil, []string{"--prefix", filepath.Join(notEnv, "nope")}, "no such file"},
+		{"nothing active", map[string]string{"PATH": notEnv}, nil, "no environment to check"},
+		{"arguments", nil, []string{"env"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, fakeH100, tt.vars, append([]string{"check"}, tt.args...)...)
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d", code, ExitUsage)
+			}
+			if out != "" {
+				t.Errorf("stdout should be empty on a usage error: %q", out)
+			}
+			if !strings.Contains(errs, tt.err) {
+				t.Errorf("stderr %q lacks %q", errs, tt.err)
+			}
+		})
+	}
+}
+
+func TestCheckMinFree(t *testing.T) {
+	p := newCondaPrefix(t, "3.10")
+	p.condaBase("3.10.13")
+	p.condaTorch21("12.1")
+	_, r := checkJSON(t, fakeH100, nil, p.dir)
+	if len(findingsOf(r, "EG405")) != 0 {
+		t.Fatalf("EG405 without --min-free: %+v", r.Findings)
+	}
+	code, out, _ := runCLI(t, fakeH100, nil, "check", "--prefix", p.dir, "--min-free", "100GiB", "--fail-on", "warning")
+	if code != ExitFindings || !strings.Contains(out, "EG405") {
+		t.Errorf("--min-free 100GiB on a GPU with 79 GiB free: exit %d\n%s", code, out)
+	}
+}
