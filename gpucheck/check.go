@@ -366,7 +366,12 @@ func gpuLabel(h *Host, gs []GPU) string {
 	if len(gs) > 1 {
 		word = "GPUs"
 	}
-	s := fmt.Sprintf("%s %s (%s, compute capability %s)", word, strings.Join(idx, ","), gs[0].Name, gs[0].CC)
+	s := fmt.Sprintf("%s %s (compute capability %s)", word, strings.Join(idx, ","), gs[0].CC)
+	// A target described by compute capability alone names its GPUs after
+	// it; saying it twice reads as a stutter.
+	if n := gs[0].Name; n != "" && !strings.HasPrefix(n, "compute capability") {
+		s = fmt.Sprintf("%s %s (%s, compute capability %s)", word, strings.Join(idx, ","), n, gs[0].CC)
+	}
 	if h.Source == SourceTarget {
 		s = "target " + h.Name + "'s " + s
 	}
