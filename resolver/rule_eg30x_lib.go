@@ -133,6 +133,10 @@ func pipItems(env *envspec.Env) ([]pipItem, []pipOption) {
 }
 
 func localOf(raw string) string {
+	// Most lines have no local version at all; skip the regexp for them.
+	if !strings.Contains(raw, "+") && !strings.Contains(raw, "%2") {
+		return ""
+	}
 	if m := localCUDA.FindStringSubmatch(raw); m != nil {
 		return strings.ToLower(m[1])
 	}

@@ -1,6 +1,9 @@
 package kb
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // KB answers questions from Facts.
 type KB struct {
@@ -224,14 +227,8 @@ func condaName(name string) string {
 
 // LibByConda returns the GPU library a conda package name belongs to.
 func (k *KB) LibByConda(name string) (*GPULib, bool) {
-	n := condaName(name)
-	for i := range k.GPULibs {
-		for _, c := range k.GPULibs[i].Conda {
-			if c == n {
-				l := k.GPULibs[i]
-				return &l, true
-			}
-		}
+	if i, ok := k.libs().conda[condaName(name)]; ok {
+		return &k.GPULibs[i], true
 	}
 	return nil, false
 }
@@ -243,18 +240,56 @@ func (k *KB) LibByPip(name string) (*GPULib, bool) {
 	if n == "" {
 		return nil, false
 	}
-	for pass := 0; pass < 2; pass++ {
-		for i := range k.GPULibs {
-			for _, p := range k.GPULibs[i].Pip {
-				isPattern := strings.Contains(p, "*")
-				if (pass == 0 && !isPattern && p == n) || (pass == 1 && isPattern && globMatch(p, n)) {
-					l := k.GPULibs[i]
-					return &l, true
-				}
-			}
+	idx := k.libs()
+	if i, ok := idx.pipExact[n]; ok {
+		return &k.GPULibs[i], true
+	}
+	for _, p := range idx.pipPatterns {
+		if globMatchParts(p.parts, n) {
+			return &k.GPULibs[p.lib], true
 		}
 	}
 	return nil, false
+}
+
+// libIndex maps names to rows of GPULibs. Every pip and conda item of every
+// file is looked up, several times, so the tables are indexed once per KB.
+type libIndex struct {
+	conda       map[string]int
+	pipExact    map[string]int
+	pipPatterns []pipPattern
+}
+
+// pipPattern is a pip name pattern split at its stars once, up front.
+type pipPattern struct {
+	parts []string
+	lib   int
+}
+
+var libIndexes sync.Map // *KB → *libIndex
+
+func (k *KB) libs() *libIndex {
+	if v, ok := libIndexes.Load(k); ok {
+		return v.(*libIndex)
+	}
+	idx := &libIndex{conda: map[string]int{}, pipExact: map[string]int{}}
+	// The first row that names a package wins, as the linear scan did.
+	for i, l := range k.GPULibs {
+		for _, c := range l.Conda {
+			if _, dup := idx.conda[c]; !dup {
+				idx.conda[c] = i
+			}
+		}
+		for _, p := range l.Pip {
+			if strings.Contains(p, "*") {
+				idx.pipPatterns = append(idx.pipPatterns, pipPattern{strings.Split(p, "*"), i})
+			} else if _, dup := idx.pipExact[p]; !dup {
+				idx.pipExact[p] = i
+			}
+		}
+	}
+	v, _ := libIndexes.LoadOrStore(k, idx)
+	return v.(*libIndex)
 }
 
 // IsCUDAStack reports whether a conda package is part of a CUDA stack.

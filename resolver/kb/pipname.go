@@ -6,8 +6,6 @@ import (
 	"strings"
 )
 
-var pep503Re = regexp.MustCompile(`[-_.]+`)
-
 // pipName puts a pip requirement name in PEP 503 form and drops extras
 // ("Jax[cuda12]" → "jax").
 func pipName(name string) string {
@@ -15,15 +13,52 @@ func pipName(name string) string {
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		name = name[:i]
 	}
-	return pep503Re.ReplaceAllString(strings.ToLower(strings.TrimSpace(name)), "-")
+	return normalizePEP503(strings.TrimSpace(name))
 }
+
+// normalizePEP503 lower-cases and turns runs of -_. into one "-", by hand:
+// it runs for every pip line of every file.
+func normalizePEP503(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || (c == '-' && i > 0 && s[i-1] == '-') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' || c == '_' || c == '.':
+			if len(b) == 0 || b[len(b)-1] != '-' || !isSep(s[i-1]) {
+				b = append(b, '-')
+			}
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func isSep(c byte) bool { return c == '-' || c == '_' || c == '.' }
 
 // globMatch matches s against a pattern where * stands for any run of
 // characters (including none); no other character is special.
 func globMatch(pattern, s string) bool {
-	parts := strings.Split(pattern, "*")
+	return globMatchParts(strings.Split(pattern, "*"), s)
+}
+
+// globMatchParts is globMatch on a pattern already split at its stars.
+func globMatchParts(parts []string, s string) bool {
 	if len(parts) == 1 {
-		return pattern == s
+		return parts[0] == s
 	}
 	if !strings.HasPrefix(s, parts[0]) {
 		return false
