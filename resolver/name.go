@@ -39,6 +39,9 @@ func CanonicalName(st *Stack) (string, error) {
 		if st.CUDA == nil || st.CUDA.Version == "" {
 			return "", fmt.Errorf("%s is a CUDA build but no item says which CUDA version", f.Name)
 		}
+		if st.CUDA.NotPublished != "" {
+			return "", errors.New(st.CUDA.NotPublished)
+		}
 		cu, err := nameDigits(st.CUDA.Version)
 		if err != nil {
 			return "", fmt.Errorf("CUDA version %s: %v", st.CUDA.Version, err)

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -558,6 +559,9 @@ func (r *resolution) evidence() {
 		r.st.CUDA = &CUDAInfo{Evidence: cuda}
 		if a := authority(cuda); a != nil && strings.Contains(a.Says, ".") {
 			r.st.CUDA.Version = a.Says
+			if pc := pytorchCUDAVersions(r.kb); a.Kind == EvidencePytorchCUDA && len(pc) > 0 && !contains(pc, a.Says) {
+				r.st.CUDA.NotPublished = fmt.Sprintf("%s names a pytorch-cuda the pytorch channel never published (it has %s)", a.Item, strings.Join(pc, ", "))
+			}
 		}
 	}
 }
@@ -686,11 +690,16 @@ func (r *resolution) cudaSeries(text string) string {
 	if t == "" || r.kb == nil {
 		return ""
 	}
+	// parsed once here, not once per driver row as admits would.
+	vs, err := envspec.ParseVersionSpec(text)
+	if err != nil || vs == nil {
+		return ""
+	}
 	seen := map[string]bool{}
 	var hit []string
 	for _, d := range r.kb.Facts.CUDADrivers {
 		s := majorMinor(d.CUDA)
-		if !seen[s] && (admits(text, s) || admits(text, s+".0")) {
+		if !seen[s] && (vs.MatchString(s) || vs.MatchString(s+".0")) {
 			hit = append(hit, s)
 		}
 		seen[s] = true

@@ -50,14 +50,43 @@ func runEG201(c *Context) []envspec.Diagnostic {
 	if a == nil {
 		return nil
 	}
+	runtimeAgrees := false
+	for _, e := range ev {
+		if e.Kind == EvidenceCUDAPackage && (e.Package == "cuda-cudart" || e.Package == "cuda-runtime") && !cudaConflict(*a, e) {
+			runtimeAgrees = true
+		}
+	}
 	var out []envspec.Diagnostic
 	for _, e := range ev {
 		if e.Pos == a.Pos && e.Item == a.Item || !cudaConflict(*a, e) {
 			continue
 		}
+		// cuda-version is a constraint marker, not the runtime. pytorch-cuda
+		// constrains cuda-cudart, cuda-runtime and cuda-libraries to its minor
+		// but not cuda-version (pytorch/builder conda/pytorch-cuda/meta.yaml),
+		// so an unbounded dependency such as cuda-opencl can pull a newer
+		// cuda-version into the same solve. When cuda-cudart or cuda-runtime
+		// agrees with the framework build, the runtime the process loads is
+		// the right one and the newer cuda-version is not a disagreement.
+		if e.Kind == EvidenceCUDAVersion && runtimeAgrees {
+			continue
+		}
 		want := a.Says
-		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fixCUDA(e, want))
-		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fixCUDA(e, want), a.Item)
+		fix := fixCUDA(e, want)
+		// pytorch-cuda pulls the CUDA libraries of its own minor
+		// (cuda-libraries, cuda-cudart, ... in pytorch/builder
+		// conda/pytorch-cuda/meta.yaml): a cudatoolkit beside an agreeing
+		// pytorch-cuda is a second copy, so the fix is to drop it.
+		if e.Kind == EvidenceCudatoolkit {
+			for _, o := range ev {
+				if o.Kind == EvidencePytorchCUDA && !cudaConflict(*a, o) {
+					fix = fmt.Sprintf("remove %s (line %d): %s (line %d) already installs the CUDA %s libraries", e.Item, e.Pos.Line, o.Item, o.Pos.Line, o.Says)
+					break
+				}
+			}
+		}
+		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
+		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
 		out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos))
 	}
 	return out

@@ -93,8 +93,13 @@ func runEG203(c *Context) []envspec.Diagnostic {
 			msg = fmt.Sprintf("%s%s belongs to none of the releases %s%s admits (they pair with %s %s); use %s",
 				p.Item, at(p.Pos), f.Item, at(f.Pos), p.Name, strings.Join(dedupe(wants), ", "), pinLike(p, want))
 		}
-		out = append(out, finding(RuleEG203, p.VersionPos, p.VersionEnd, msg,
-			fmt.Sprintf("%s pairs with %s %s", fwLabel(f), p.Name, want), f.Pos))
+		hint := fmt.Sprintf("change line %d to %s (the %s release that pairs with %s)", p.Pos.Line, pinLike(p, want), p.Name, fwLabel(f))
+		if p.Version != "" {
+			if tv := torchFor(c.KB, p.Name, p.Version); tv != "" && f.Version != "" {
+				hint += fmt.Sprintf(", or keep %s %s and change pytorch to %s (line %d)", p.Name, p.Version, tv, f.Pos.Line)
+			}
+		}
+		out = append(out, finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos))
 	}
 	return out
 }
@@ -126,4 +131,19 @@ func dedupe(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// torchFor is the torch release a companion release pairs with, "" when
+// the knowledge base has none (or the local label makes it ambiguous).
+func torchFor(k *kb.KB, name, version string) string {
+	if k == nil {
+		return ""
+	}
+	v, _, _ := strings.Cut(version, "+")
+	for i := range k.Facts.Torch {
+		if companionOf(&k.Facts.Torch[i], name) == v {
+			return k.Facts.Torch[i].Version
+		}
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 )
@@ -54,6 +55,26 @@ func runEG206(c *Context) []envspec.Diagnostic {
 			}
 		}
 	}
+	oldest := ""
+	if f.Name == "pytorch" {
+		for _, t := range c.KB.Facts.Torch {
+			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
+				oldest = t.Version
+			}
+		}
+	} else {
+		for _, t := range c.KB.Facts.TensorFlow {
+			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
+				oldest = t.Version
+			}
+		}
+	}
+	// A release older than the first one the tables list is not "newer
+	// knowledge": updating envguard does not help, so the message and the
+	// hint say where coverage starts instead.
+	older := func(v string) bool { return oldest != "" && v != "" && compareVersions(v, oldest) < 0 }
+	oldHint := fmt.Sprintf("the knowledge base covers %s %s … %s: pin a covered release to get the CUDA, Python and companion checks, or silence this line with `# envguard: ignore EG206`",
+		f.Name, orNone(oldest), orNone(newest))
 	date := c.KB.Date
 	if date == "" {
 		date = "undated"
@@ -64,6 +85,11 @@ func runEG206(c *Context) []envspec.Diagnostic {
 		if known(f.Version) {
 			return nil
 		}
+		if older(f.Version) {
+			msg = fmt.Sprintf("%s%s is older than the releases the knowledge base covers (%s %s … %s): the checks that need it were skipped",
+				fwLabel(f), at(f.Pos), f.Name, oldest, orNone(newest))
+			return []envspec.Diagnostic{finding(RuleEG206, f.VersionPos, f.VersionEnd, msg, oldHint)}
+		}
 		rel := "is not in"
 		if newest != "" && compareVersions(f.Version, newest) > 0 {
 			rel = "is newer than"
@@ -71,6 +97,11 @@ func runEG206(c *Context) []envspec.Diagnostic {
 		msg = fmt.Sprintf("%s%s %s the knowledge base (%s, newest %s %s): the checks that need it were skipped",
 			fwLabel(f), at(f.Pos), rel, date, f.Name, orNone(newest))
 	case f.Spec != "" && len(f.Candidates) == 0:
+		if lv := leadingVersion(specVersion(f.Spec)); older(lv) {
+			msg = fmt.Sprintf("%s%s admits only releases older than the knowledge base covers (%s %s … %s): the checks that need it were skipped",
+				f.Item, at(f.Pos), f.Name, oldest, orNone(newest))
+			return []envspec.Diagnostic{finding(RuleEG206, f.VersionPos, f.VersionEnd, msg, oldHint)}
+		}
 		msg = fmt.Sprintf("%s%s admits no %s release the knowledge base knows (%s, newest %s %s): the checks that need it were skipped",
 			f.Item, at(f.Pos), f.Name, date, f.Name, orNone(newest))
 	default:
@@ -85,4 +116,16 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// specVersion strips a version spec's leading operators ("=1.5", "==1.3.*",
+// "<1.6") down to its first version; "" for a compound or open spec, whose
+// bounds cannot be told from one number.
+func specVersion(spec string) string {
+	t := strings.TrimSpace(spec)
+	if strings.ContainsAny(t, ",|>!~ ") {
+		return ""
+	}
+	t = strings.TrimLeft(t, "=<")
+	return strings.TrimSuffix(strings.TrimSuffix(t, "*"), ".")
 }

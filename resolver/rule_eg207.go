@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
@@ -42,7 +43,7 @@ func runEG207(c *Context) []envspec.Diagnostic {
 	var hint string
 	switch {
 	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
-		hint = "add pytorch-cuda=X.Y for a CUDA build, or cpuonly for a CPU build"
+		hint = pytorchChannelVariantHint(c, f)
 	case f.Name == "pytorch":
 		hint = "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
 	case f.Name == "tensorflow":
@@ -52,4 +53,37 @@ func runEG207(c *Context) []envspec.Diagnostic {
 	}
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
 	return []envspec.Diagnostic{finding(RuleEG207, f.Pos, 0, msg, hint)}
+}
+
+// pytorchChannelVariantHint names the selector the pytorch channel used for
+// the release (cudatoolkit=X.Y up to 1.12, pytorch-cuda=X.Y for 1.13–2.5:
+// the knowledge base's torch_variants, from the previous-versions page) and
+// the CUDA versions it offered, so the fix is one the channel can solve.
+func pytorchChannelVariantHint(c *Context, f *Framework) string {
+	generic := "add pytorch-cuda=X.Y (pytorch 1.13–2.5) or cudatoolkit=X.Y (pytorch 1.12 and older) for a CUDA build, or cpuonly for a CPU build"
+	v := f.Version
+	if v == "" && len(f.Candidates) > 0 {
+		v = f.Candidates[len(f.Candidates)-1]
+	}
+	if v == "" || c.KB == nil {
+		return generic
+	}
+	if vs, ok := c.KB.Variants(seriesOf(v), kb.DistPytorchConda); ok && !vs.NotPublished && len(vs.CUDA) > 0 {
+		sel, _, _ := strings.Cut(vs.Selector, "=")
+		if sel == "" {
+			sel = "pytorch-cuda"
+		}
+		return fmt.Sprintf("add %s=X.Y for a CUDA build (pytorch %s on the pytorch channel has CUDA %s), or cpuonly for a CPU build",
+			sel, seriesOf(v), strings.Join(vs.CUDA, ", "))
+	}
+	oldest := ""
+	for _, r := range c.KB.Facts.Torch {
+		if oldest == "" || compareVersions(r.Version, oldest) < 0 {
+			oldest = r.Version
+		}
+	}
+	if oldest != "" && compareVersions(v, oldest) < 0 {
+		return fmt.Sprintf("add cudatoolkit=X.Y for a CUDA build (before pytorch-cuda, the pytorch channel selected the CUDA build of %s with cudatoolkit), or cpuonly for a CPU build", fwLabel(f))
+	}
+	return generic
 }

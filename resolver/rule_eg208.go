@@ -42,8 +42,8 @@ func runEG208(c *Context) []envspec.Diagnostic {
 			want := majorMinor(cfg.CUDA)
 			tested := Evidence{Says: want}
 			if cudaConflict(*a, tested) || (!a.AtLeast && a.Says != want) {
-				msg := fmt.Sprintf("%s: %s was tested with CUDA %s, not %s", describeCUDA(*a), fwLabel(f), want, a.Says)
-				out = append(out, finding(RuleEG208, a.Pos, a.EndCol, msg, "use CUDA "+want+" (the tested build configuration)", f.Pos))
+				msg := fmt.Sprintf("%s: %s%s was tested with CUDA %s, not %s", describeCUDA(*a), fwLabel(f), at(f.Pos), want, a.Says)
+				out = append(out, finding(RuleEG208, a.Pos, a.EndCol, msg, fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(*a, want), fwLabel(f)), f.Pos))
 			}
 		}
 	}
@@ -52,9 +52,22 @@ func runEG208(c *Context) []envspec.Diagnostic {
 		got := st.CuDNN
 		differs := majorOf(got) != majorOf(want) || (hasMinor(got) && majorMinor(got) != want)
 		if differs {
-			msg := fmt.Sprintf("cuDNN %s%s: %s was tested with cuDNN %s", got, at(st.CuDNNPos), fwLabel(f), want)
-			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, "use cudnn="+want+" (the tested build configuration)", f.Pos))
+			msg := fmt.Sprintf("%s%s installs cuDNN %s: %s%s was tested with cuDNN %s", itemAtLine(c, st.CuDNNPos, "cudnn"), at(st.CuDNNPos), got, fwLabel(f), at(f.Pos), want)
+			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, fmt.Sprintf("use cudnn=%s on line %d (the tested build configuration of %s)", want, st.CuDNNPos.Line, fwLabel(f)), f.Pos))
 		}
 	}
 	return out
+}
+
+// itemAtLine is the conda dependency written on pos's line, or fallback.
+func itemAtLine(c *Context, pos envspec.Pos, fallback string) string {
+	if c == nil || c.Env == nil || !pos.IsValid() {
+		return fallback
+	}
+	for _, it := range condaItems(c.Env) {
+		if it.Dep.Raw.Pos.Line == pos.Line {
+			return condaText(it)
+		}
+	}
+	return fallback
 }

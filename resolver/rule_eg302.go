@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 )
@@ -15,7 +16,9 @@ var ruleEG302 = &Rule{
 		Why: "pip's GPU wheels carry their own CUDA runtime (bundled, or as nvidia-* wheels), so the " +
 			"process loads two CUDA runtimes and two cuDNN/cuBLAS copies: the conda ones and pip's. " +
 			"Which one a library binds to depends on load order; mismatches show up as " +
-			"`CUDNN_STATUS_*` errors, wrong-version warnings or crashes.",
+			"`CUDNN_STATUS_*` errors, wrong-version warnings or crashes. Libraries that bring no runtime but load " +
+			"the one they find (pip tensorflow without [and-cuda], bitsandbytes, onnxruntime-gpu, pycuda, triton) " +
+			"are not reported: beside conda's CUDA they use conda's.",
 		Fix: "Take the GPU library from conda too (built against the conda CUDA packages), or drop the " +
 			"conda CUDA packages and let pip provide the runtime.",
 		Before: "dependencies:\n  - cudatoolkit=11.8\n  - pip:\n    - cupy-cuda11x",
@@ -45,13 +48,67 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 	var out []envspec.Diagnostic
 	for _, p := range reqs {
 		lib := libOfPip(ctx, p)
-		if lib == "" || dup[p.Dep] {
+		// a +cpu wheel carries no CUDA runtime at all: EG202 reports the clash
+		if lib == "" || dup[p.Dep] || usesHostCUDA(lib, p) || strings.HasPrefix(p.Local, "cpu") {
 			continue
 		}
-		msg := fmt.Sprintf("pip installs %s (%s) while conda provides the CUDA stack (%s, line %d): two CUDA runtimes in one process",
-			lib, pipText(p), condaText(first), first.Dep.Raw.Pos.Line)
+		msg := fmt.Sprintf("pip installs %s (%s, line %d) while conda provides the CUDA stack (%s, line %d): two CUDA runtimes in one process",
+			lib, pipText(p), p.Dep.Raw.Pos.Line, condaText(first), first.Dep.Raw.Pos.Line)
 		hint := fmt.Sprintf("install %s from conda as well, or drop the conda CUDA packages and let pip provide the CUDA runtime", lib)
+		if (lib == "torchvision" || lib == "torchaudio") && condaTorch(ctx) && p.Local == "" {
+			// The companion's kernels use torch's runtime; what goes wrong is
+			// the variant: the PyPI wheel is built for whatever CUDA the index
+			// serves, and the import check refuses a build for another CUDA
+			// (torchvision/extension.py: another major; torchaudio
+			// _extension/utils.py _check_cuda_version: another version).
+			what := "a CUDA major other than torch's"
+			if lib == "torchaudio" {
+				what = "a CUDA version other than torch's"
+			}
+			msg = fmt.Sprintf("pip installs %s (line %d) over conda's CUDA stack (%s, line %d): the PyPI wheel is built for the CUDA variant the index serves, not for conda's, and %s fails at import when built for %s",
+				pipText(p), p.Dep.Raw.Pos.Line, condaText(first), first.Dep.Raw.Pos.Line, lib, what)
+			hint = fmt.Sprintf("install %s from conda beside pytorch (same channel, the release that pairs with it) and remove the pip line", lib)
+		}
 		out = append(out, diag(ruleEG302, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos))
 	}
 	return out
+}
+
+// usesHostCUDA reports whether a pip GPU library brings no CUDA runtime of
+// its own but loads the one it finds at run time: the conda CUDA packages,
+// when conda provides them. Beside conda's stack that is one runtime, not
+// two, so EG302 does not apply (a version mismatch is EG208's or EG201's).
+//   - tensorflow / tensorflow-gpu without the [and-cuda] extra: TensorFlow's
+//     own pip guide installs the GPU libraries with
+//     `conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0` and then
+//     `pip install "tensorflow<2.11"` (tensorflow/docs site/en/install/pip.md);
+//     [and-cuda] is what pulls NVIDIA's CUDA wheels.
+//   - bitsandbytes: its cuda_setup looks for libcudart.so under
+//     $CONDA_PREFIX/lib and LD_LIBRARY_PATH
+//     (bitsandbytes-foundation/bitsandbytes#958, #234).
+//   - onnxruntime-gpu: the CUDA execution provider requires CUDA and cuDNN to
+//     be installed and loads them dynamically (onnxruntime docs,
+//     CUDA-ExecutionProvider "Requirements").
+//   - pycuda, triton: they use the driver API (libcuda), not a CUDA runtime
+//     library; pycuda is compiled against the toolkit it finds.
+func usesHostCUDA(lib string, p pipItem) bool {
+	switch lib {
+	case "tensorflow":
+		for _, e := range p.Extras {
+			if strings.EqualFold(e, "and-cuda") {
+				return false
+			}
+		}
+		return true
+	case "bitsandbytes", "onnxruntime-gpu", "pycuda", "triton":
+		return true
+	}
+	return false
+}
+
+// condaTorch reports whether torch itself comes from conda: only then is a
+// pip companion held against conda's CUDA rather than against pip's torch.
+func condaTorch(ctx *Context) bool {
+	f := stackFramework(ctx)
+	return f != nil && f.Name == "pytorch" && f.From == envspec.ProviderConda
 }

@@ -15,14 +15,14 @@ func TestEG302(t *testing.T) {
     - torchvision==0.15.2+cu118
     - numpy`,
 			want: []string{
-				"test.yml:5:7: pip installs torch (torch==2.0.1+cu118) while conda provides the CUDA stack (cudatoolkit=11.8, line 3)",
+				"test.yml:5:7: pip installs torch (torch==2.0.1+cu118, line 5) while conda provides the CUDA stack (cudatoolkit=11.8, line 3)",
 				"test.yml:6:7: pip installs torchvision",
 			}},
 		{name: "cuda-toolkit and cupy wheel", src: `dependencies:
   - nvidia::cuda-toolkit=12.1
   - pip:
     - cupy-cuda12x`,
-			want: []string{"pip installs cupy (cupy-cuda12x)"}},
+			want: []string{"pip installs cupy (cupy-cuda12x, line 4)"}},
 		{name: "silent: no conda CUDA stack", src: `dependencies:
   - python=3.10
   - pip:

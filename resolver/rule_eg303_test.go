@@ -15,14 +15,14 @@ func TestEG303(t *testing.T) {
     - nvidia-cudnn-cu12==9.1.0.70
     - requests`,
 			want: []string{
-				"test.yml:4:7: pip NVIDIA CUDA wheel nvidia-cuda-runtime-cu12==12.4.127 alongside conda CUDA packages (cuda-runtime=12.4, line 2)",
+				"test.yml:4:7: pip NVIDIA CUDA wheel nvidia-cuda-runtime-cu12==12.4.127 (line 4) alongside conda CUDA packages (cuda-runtime=12.4, line 2)",
 				"test.yml:5:7: pip NVIDIA CUDA wheel nvidia-cudnn-cu12",
 			}},
 		{name: "cudnn and cu11 wheel", src: `dependencies:
   - cudnn=8.2
   - pip:
     - nvidia-cublas-cu11`,
-			want: []string{"nvidia-cublas-cu11 alongside conda CUDA packages (cudnn=8.2, line 2)"}},
+			want: []string{"nvidia-cublas-cu11 (line 4) alongside conda CUDA packages (cudnn=8.2, line 2)"}},
 		{name: "silent: no conda CUDA", src: `dependencies:
   - python=3.11
   - pip:

@@ -2,8 +2,11 @@ package resolver
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 var ruleEG304 = &Rule{
@@ -48,9 +51,36 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 		if p.URL != "" && wheelIndex.MatchString(p.URL) {
 			continue
 		}
-		msg := fmt.Sprintf("pip %s pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p))
-		hint := "add --extra-index-url for the PyTorch wheel index of your CUDA version (…/whl/cu121, or …/whl/cpu) and pin torch==X+cuXXX"
+		msg := fmt.Sprintf("pip %s (line %d) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), p.Dep.Raw.Pos.Line)
+		hint := eg304Hint(ctx, pipText(p))
 		out = append(out, diag(ruleEG304, p.Dep.Raw.Pos, msg, hint))
 	}
 	return out
+}
+
+var pipExactPin = regexp.MustCompile(`==\s*([0-9]+(?:\.[0-9]+)+)`)
+
+// eg304Hint names the wheel indexes the pinned torch release really has
+// (the knowledge base's wheel variants for its series), so the fix is one
+// the index can serve; without a pinned release it stays generic.
+func eg304Hint(ctx *Context, text string) string {
+	generic := "add --extra-index-url …/whl/cuXYZ (the PyTorch wheel index of your CUDA version, or …/whl/cpu) and pin torch==X.Y.Z+cuXYZ"
+	m := pipExactPin.FindStringSubmatch(text)
+	if m == nil || ctx == nil || ctx.KB == nil {
+		return generic
+	}
+	v, ok := ctx.KB.Variants(seriesOf(m[1]), kb.DistWheel)
+	if !ok || len(v.CUDA) == 0 {
+		return generic
+	}
+	var idx []string
+	for _, cu := range v.CUDA {
+		idx = append(idx, "…/whl/cu"+strings.ReplaceAll(majorMinor(cu), ".", ""))
+	}
+	if v.CPU {
+		idx = append(idx, "…/whl/cpu")
+	}
+	last := strings.ReplaceAll(majorMinor(v.CUDA[len(v.CUDA)-1]), ".", "")
+	return fmt.Sprintf("torch %s has the wheel indexes %s: add the one for your CUDA with --extra-index-url and pin torch==%s+cu%s (or the cpu build)",
+		m[1], strings.Join(idx, ", "), m[1], last)
 }

@@ -9,12 +9,12 @@ func TestEG304(t *testing.T) {
   - pip:
     - torch==2.1.0
     - torchvision`,
-			want: []string{"test.yml:4:7: pip torch==2.1.0 pins no CUDA variant"}},
+			want: []string{"test.yml:4:7: pip torch==2.1.0 (line 4) pins no CUDA variant"}},
 		{name: "torch_stable find-links pins nothing", src: `dependencies:
   - pip:
     - -f https://example.org/whl/torch_stable.html
     - torch>=1.8`,
-			want: []string{"pip torch>=1.8 pins no CUDA variant"}},
+			want: []string{"pip torch>=1.8 (line 4) pins no CUDA variant"}},
 		{name: "silent: local version", src: `dependencies:
   - pip:
     - torch==2.1.0+cu121`},

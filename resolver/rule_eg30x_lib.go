@@ -279,11 +279,15 @@ func libOfPip(ctx *Context, it pipItem) string {
 		}
 		return ""
 	}
-	if isNvidiaWheel(ctx, it.Name) {
+	// isNvidiaWheel inlined, so that the knowledge base is asked once.
+	if nvidiaWheelRe.MatchString(it.Name) {
 		return "" // the CUDA runtime itself: EG303's business
 	}
 	if ctx != nil && ctx.KB != nil {
 		if l, ok := ctx.KB.LibByPip(it.Name); ok && l != nil {
+			if l.Lib == nvidiaWheelsLib {
+				return ""
+			}
 			return l.Lib
 		}
 	}

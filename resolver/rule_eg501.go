@@ -39,6 +39,6 @@ func runEG501(c *Context) []envspec.Diagnostic {
 	if n.Pos.Col > 0 {
 		end = n.Pos.Col + len(n.Value)
 	}
-	msg := fmt.Sprintf("name %s differs from the canonical name %s", n.Value, canon)
+	msg := fmt.Sprintf("name %s%s differs from the canonical name %s", n.Value, at(n.Pos), canon)
 	return []envspec.Diagnostic{finding(RuleEG501, n.Pos, end, msg, "name: "+canon)}
 }

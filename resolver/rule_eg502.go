@@ -2,8 +2,10 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // RuleEG502 reports a framework version not pinned to one release: an open
@@ -35,13 +37,28 @@ func runEG502(c *Context) []envspec.Diagnostic {
 	if len(f.Candidates) > 0 {
 		admits = " (admits " + rangeOf(f.Candidates) + ")"
 	}
-	hint := "pin one release"
-	if n := len(f.Candidates); n > 0 {
+	// the name as the file writes it, channel included (pytorch::pytorch)
+	name := f.Name
+	if i := strings.Index(f.Item, "::"); i >= 0 && f.From != envspec.ProviderPip {
+		name = f.Item[:i+2] + f.Name
+	}
+	pin := func(v string) string {
 		if f.From == envspec.ProviderPip {
-			hint = fmt.Sprintf("pin one release, e.g. %s==%s", pipName(f.Name), f.Candidates[n-1])
-		} else {
-			hint = fmt.Sprintf("pin one release, e.g. %s=%s", f.Name, f.Candidates[n-1])
+			return pipName(f.Name) + "==" + v
 		}
+		return name + "=" + v
+	}
+	hint := fmt.Sprintf("pin the exact release you run on line %d, with all three parts (X.Y.Z): conda reads =X.Y as every X.Y.x release", f.Pos.Line)
+	if f.From == envspec.ProviderPip {
+		hint = fmt.Sprintf("pin the exact release you run on line %d (%s)", f.Pos.Line, pin("X.Y.Z"))
+	}
+	if f.Spec == "" && c.KB != nil {
+		if last := newestPublished(c, f); last != "" {
+			hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(last))
+		}
+	}
+	if n := len(f.Candidates); n > 0 {
+		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(f.Candidates[n-1]))
 	}
 	msg := fmt.Sprintf("%s%s is not pinned to a release%s: the environment is not reproducible and has no canonical name", f.Item, at(f.Pos), admits)
 	return []envspec.Diagnostic{finding(RuleEG502, f.VersionPos, f.VersionEnd, msg, hint)}
@@ -52,4 +69,35 @@ func pipName(fw string) string {
 		return "torch"
 	}
 	return fw
+}
+
+// newestPublished is the newest release an unversioned framework item can
+// resolve to: for the pytorch channel the newest release of its last
+// published series (nothing after 2.5 exists there), otherwise the newest
+// release the knowledge base lists.
+func newestPublished(c *Context, f *Framework) string {
+	switch f.Name {
+	case "pytorch":
+		if f.Dist != kb.DistPytorchConda {
+			return c.KB.LatestTorch()
+		}
+		best := ""
+		for _, r := range c.KB.Facts.Torch {
+			if v, ok := c.KB.Variants(seriesOf(r.Version), kb.DistPytorchConda); ok && !v.NotPublished {
+				if best == "" || compareVersions(r.Version, best) > 0 {
+					best = r.Version
+				}
+			}
+		}
+		return best
+	case "tensorflow":
+		best := ""
+		for _, t := range c.KB.Facts.TensorFlow {
+			if best == "" || compareVersions(t.Version, best) > 0 {
+				best = t.Version
+			}
+		}
+		return best
+	}
+	return ""
 }

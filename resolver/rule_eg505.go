@@ -53,8 +53,10 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	conda := condaItems(ctx.Env)
 	reqs, _ := pipItems(ctx.Env)
 	framework := ""
+	fwAt := ""
 	if ctx.Stack != nil && ctx.Stack.Framework != nil {
 		framework = ctx.Stack.Framework.Name
+		fwAt = at(ctx.Stack.Framework.Pos)
 	}
 	for _, c := range conda {
 		if framework == "" && frameworkNames[c.Name] {
@@ -71,8 +73,8 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	}
 	var out []envspec.Diagnostic
 	report := func(name, text string, pos envspec.Pos) {
-		msg := fmt.Sprintf("%s in an environment that trains with %s: keep training environments minimal", text, framework)
-		hint := fmt.Sprintf("move %s to a separate development environment", name)
+		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, fwAt)
+		hint := fmt.Sprintf("move %s (line %d) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, pos.Line)
 		out = append(out, diag(ruleEG505, pos, msg, hint))
 	}
 	for _, c := range conda {

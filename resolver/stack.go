@@ -61,6 +61,10 @@ func (f *Framework) Series() string { return seriesOf(f.Version) }
 type CUDAInfo struct {
 	Version  string     `json:"version"` // major.minor
 	Evidence []Evidence `json:"evidence"`
+	// NotPublished says why Version names no CUDA variant that exists for
+	// the item deciding it (pytorch-cuda=5.7); "" when it does. A canonical
+	// name is never built from such a version.
+	NotPublished string `json:"not_published,omitempty"`
 }
 
 // Package is a library of the environment with its provider.
