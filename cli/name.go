@@ -24,6 +24,13 @@ func nameCmd(e *env) *cobra.Command {
 				return usageErr("%v", err)
 			}
 			r := report.Validate(args[0], src, report.Options{Platform: platform, KB: k})
+			// A file that could not be read has no framework for a
+			// reason more useful than "no framework".
+			for _, f := range r.Findings {
+				if f.Code == "EG100" || f.Code == "EG101" {
+					return usageErr("%s:%d: no canonical name: %s [%s]", r.File, f.Line, f.Message, f.Code)
+				}
+			}
 			if r.Name.Canonical == "" {
 				return usageErr("%s: no canonical name: %s", args[0], r.Name.Reason)
 			}

@@ -50,6 +50,16 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if err != nil || failOn == envspec.SeverityInfo {
 		return usageErr("--fail-on %q: want error or warning", f.failOn)
 	}
+	stdin := 0
+	for _, name := range files {
+		if name == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		// The second read would see an empty stream and report on it.
+		return usageErr("- (standard input) given %d times; it can be read once", stdin)
+	}
 	opt, err := e.options(f.platform, f.targets, f.targetsFile)
 	if err != nil {
 		return err

@@ -31,14 +31,18 @@ type Config struct {
 	Off map[string]bool
 }
 
-var codeRe = regexp.MustCompile(`^EG[1-5][0-9]{2}$`)
+var yamlErrRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // ParseConfig reads .envguard.yml. Errors carry file:line:col.
 func ParseConfig(file string, src []byte) (*Config, error) {
 	c := &Config{File: file, Severity: map[string]envspec.Severity{}, Off: map[string]bool{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		// yaml.v3 gives a line but no column; keep the file:line: shape.
+		if m := yamlErrRe.FindStringSubmatch(err.Error()); m != nil {
+			return nil, fmt.Errorf("%s:%s: invalid YAML: %s", file, m[1], m[2])
+		}
+		return nil, fmt.Errorf("%s: invalid YAML: %v", file, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if len(doc.Content) == 0 {
 		return c, nil
@@ -57,13 +61,21 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 			}
 			c.Targets = ts
 		case "rules":
+			if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+				continue // `rules:` with nothing under it yet
+			}
 			if v.Kind != yaml.MappingNode {
 				return nil, fmt.Errorf("%s:%d:%d: rules must map codes to off, info, warning or error", file, v.Line, v.Column)
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				code, sev := v.Content[j], v.Content[j+1]
-				if !codeRe.MatchString(code.Value) {
-					return nil, fmt.Errorf("%s:%d:%d: %q is not a rule code (EG101 … EG505; `envguard rules` lists them)", file, code.Line, code.Column, code.Value)
+				// A code the catalogue lacks is a typo, and a typo would
+				// leave the rule at its default without a word.
+				if code.Kind != yaml.ScalarNode || Lookup(code.Value) == nil {
+					return nil, fmt.Errorf("%s:%d:%d: %q is not a rule code (`envguard rules` lists them)", file, code.Line, code.Column, code.Value)
+				}
+				if sev.Kind != yaml.ScalarNode {
+					return nil, fmt.Errorf("%s:%d:%d: rule %s: want off, info, warning or error", file, sev.Line, sev.Column, code.Value)
 				}
 				switch strings.ToLower(sev.Value) {
 				case "off", "false", "ignore":
@@ -71,7 +83,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 				default:
 					s, err := envspec.ParseSeverity(sev.Value)
 					if err != nil {
-						return nil, fmt.Errorf("%s:%d:%d: rule %s: %v (or off)", file, sev.Line, sev.Column, code.Value, err)
+						return nil, fmt.Errorf("%s:%d:%d: rule %s: severity %q: want off, info, warning or error", file, sev.Line, sev.Column, code.Value, sev.Value)
 					}
 					c.Severity[code.Value] = s
 				}

@@ -79,24 +79,25 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// caret draws ^~~~ under columns [col, end) of line (1-based, in bytes of
-// the line as written, drawn in runes so multi-byte text lines up).
+// caret draws ^~~~ under columns [col, end) of line. Columns count
+// characters, as yaml.v3 counts them, not bytes: a line with "ÿ" before the
+// finding would otherwise put the caret one place too far right.
 func caret(line string, col, end int) string {
 	if col < 1 {
 		return ""
 	}
-	if col > len(line)+1 {
-		col = len(line) + 1
+	n := utf8.RuneCountInString(line)
+	if col > n+1 {
+		col = n + 1
 	}
-	pad := utf8.RuneCountInString(line[:col-1])
 	width := 1
-	if end > col && end-1 <= len(line) {
-		width = utf8.RuneCountInString(line[col-1 : end-1])
+	if end > col {
+		width = min(end, n+1) - col
 	}
 	if width < 1 {
 		width = 1
 	}
-	return strings.Repeat(" ", pad) + "^" + strings.Repeat("~", width-1)
+	return strings.Repeat(" ", col-1) + "^" + strings.Repeat("~", width-1)
 }
 
 // WriteGitHub renders findings as GitHub Actions workflow commands, which

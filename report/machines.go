@@ -82,7 +82,11 @@ func (m *Machines) Resolve(names []string) ([]*gpucheck.Host, error) {
 		if found == nil {
 			return nil, &UnknownTargetError{Name: n, Known: m.Names()}
 		}
-		h, err := found.Host(m.KB)
+		k := m.KB
+		if k == nil {
+			k = kb.Default() // as Options does: a nil KB is the embedded one
+		}
+		h, err := found.Host(k)
 		if err != nil {
 			return nil, err
 		}

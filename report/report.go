@@ -61,6 +61,15 @@ type Finding struct {
 	Snippet   string `json:"snippet,omitempty"`
 	// Target names the machine a EG4xx finding is about.
 	Target string `json:"target,omitempty"`
+	// Related are the other lines the finding involves (EG201 names both
+	// disagreeing items).
+	Related []Related `json:"related,omitempty"`
+}
+
+// Related is another place a finding involves.
+type Related struct {
+	Line   int `json:"line"`
+	Column int `json:"column,omitempty"`
 }
 
 // Summary counts findings by severity.

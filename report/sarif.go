@@ -20,6 +20,9 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI("envguard", "https://github.com/envguard/envguard")
 	run.Tool.Driver.WithVersion(version)
+	// Columns come from yaml.v3, which counts characters; SARIF's default
+	// unit is UTF-16 code units, which differ beyond the BMP.
+	run.WithColumnKind("unicodeCodePoints")
 	used := map[string]bool{}
 	for _, r := range reports {
 		for _, d := range r.diags {
@@ -48,13 +51,27 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 			if d.Hint != "" {
 				text += " Hint: " + d.Hint
 			}
-			run.CreateResultForRule(d.Code).
+			res := run.CreateResultForRule(d.Code).
 				WithLevel(sarifLevel(d.Severity)).
 				WithMessage(sarif.NewTextMessage(text)).
 				WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(
 					sarif.NewPhysicalLocation().
 						WithArtifactLocation(sarif.NewSimpleArtifactLocation(r.File)).
 						WithRegion(region))})
+			// EG201 names two lines; viewers show the second as a link.
+			for _, p := range d.Related {
+				if p.Line < 1 {
+					continue
+				}
+				rg := sarif.NewRegion().WithStartLine(p.Line)
+				if p.Col > 0 {
+					rg.WithStartColumn(p.Col)
+				}
+				res.AddRelatedLocation(sarif.NewLocationWithPhysicalLocation(
+					sarif.NewPhysicalLocation().
+						WithArtifactLocation(sarif.NewSimpleArtifactLocation(r.File)).
+						WithRegion(rg)))
+			}
 		}
 	}
 	rep.AddRun(run)

@@ -30,8 +30,9 @@ func suppressor(env *envspec.Env, d envspec.Diagnostic) *envspec.Ignore {
 // ignoreFindings reports ignore comments without a reason (EG113) and those
 // that silenced nothing (EG114). Machine codes (EG4xx) only count as unused
 // when a machine was checked: an ignore for EG401 in a file validated with no
-// target has had no chance to work.
-func ignoreFindings(env *envspec.Env, machinesChecked bool) envspec.Diagnostics {
+// target has had no chance to work. Nor has one for a code the project
+// turned off.
+func ignoreFindings(env *envspec.Env, machinesChecked bool, cfg *Config) envspec.Diagnostics {
 	var ds envspec.Diagnostics
 	for _, ig := range env.Ignores {
 		if len(ig.Codes) > 0 && strings.TrimSpace(ig.Reason) == "" {
@@ -47,6 +48,9 @@ func ignoreFindings(env *envspec.Env, machinesChecked bool) envspec.Diagnostics 
 		var unused []string
 		for _, c := range ig.Codes {
 			if strings.HasPrefix(c, "EG4") && !machinesChecked {
+				continue
+			}
+			if cfg != nil && cfg.Off[c] {
 				continue
 			}
 			unused = append(unused, c)

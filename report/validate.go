@@ -44,6 +44,10 @@ func Validate(file string, src []byte, opt Options) *Report {
 // FromEnv judges an environment already read (a file or a live prefix).
 func FromEnv(env *envspec.Env, opt Options) *Report {
 	k := opt.kb()
+	// Used is per validation: `envguard check` may judge one Env twice.
+	for _, ig := range env.Ignores {
+		ig.Used = false
+	}
 	diags := append(envspec.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
 	ctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
@@ -96,7 +100,7 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 		}
 		kept = append(kept, d)
 	}
-	for _, d := range ignoreFindings(env, len(opt.Hosts) > 0) {
+	for _, d := range ignoreFindings(env, len(opt.Hosts) > 0, opt.Config) {
 		if sev, on := opt.Config.severity(d.Code, d.Severity); on {
 			d.Severity = sev
 			kept = append(kept, d)
@@ -106,11 +110,17 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	r.diags = kept
 	r.Findings = make([]Finding, 0, len(kept))
 	for _, d := range kept {
-		r.Findings = append(r.Findings, Finding{
+		f := Finding{
 			Code: d.Code, Severity: d.Severity.String(), Message: d.Message,
 			Line: d.Pos.Line, Column: d.Pos.Col, EndColumn: d.EndCol, Hint: d.Hint,
 			Snippet: env.Line(d.Pos.Line), Target: d.Target,
-		})
+		}
+		for _, p := range d.Related {
+			if p.Line > 0 {
+				f.Related = append(f.Related, Related{Line: p.Line, Column: p.Col})
+			}
+		}
+		r.Findings = append(r.Findings, f)
 		switch d.Severity {
 		case envspec.SeverityError:
 			r.Summary.Errors++

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+)
+
+const cleanEnv = `name: pt20_cu118
+channels:
+  - pytorch
+  - nvidia
+dependencies:
+  - python=3.10
+  - pytorch=2.0.1
+  - pytorch-cuda=11.8
+`
+
+// warnEnv has only a warning (EG107: no channels).
+const warnEnv = `name: x
+dependencies:
+  - python=3.10
+`
+
+// errEnv has an error: the CUDA pins disagree (EG201).
+const errEnv = `name: pt20_cu118
+channels:
+  - pytorch
+  - nvidia
+dependencies:
+  - python=3.10
+  - pytorch=2.0.1
+  - pytorch-cuda=11.7
+  - pip
+  - pip:
+    - torch==2.0.1+cu118
+`
+
+const targetsFile = `targets:
+  - name: old
+    driver: "418.39"
+    gpus: ["V100"]
+  - name: h100
+    driver: "550.54.15"
+    gpus: ["H100"]
+`
+
+func TestValidateExitCodes(t *testing.T) {
+	clean := egWrite(t, "clean.yml", cleanEnv)
+	warn := egWrite(t, "warn.yml", warnEnv)
+	bad := egWrite(t, "bad.yml", errEnv)
+	targets := egWrite(t, "targets.yml", targetsFile)
+	badTargets := egWrite(t, "t.yml", "targets:\n  - name: a\n    driver: banana\n")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stdin  string
+		code   int
+		stderr string // substring of stderr
+		stdout string // substring of stdout
+	}{
+		{name: "clean", args: []string{clean}, code: 0, stdout: "0 errors"},
+		{name: "warning only", args: []string{warn}, code: 0, stdout: "EG107"},
+		{name: "fail on warning", args: []string{"--fail-on", "warning", warn}, code: 1},
+		{name: "errors", args: []string{bad}, code: 1, stdout: "EG201"},
+		{name: "one bad of two", args: []string{clean, bad}, code: 1},
+		{name: "stdin", args: []string{"-"}, stdin: errEnv, code: 1, stdout: "-:8:17: error EG201"},
+		{name: "stdin clean", args: []string{"-"}, stdin: cleanEnv, code: 0},
+		{name: "stdin twice", args: []string{"-", "-"}, stdin: cleanEnv, code: 2, stderr: "given 2 times"},
+		{name: "file and stdin", args: []string{clean, "-"}, stdin: errEnv, code: 1, stdout: "-:8:17: error EG201"},
+		{name: "missing file", args: []string{filepath.Join(dir, "nope.yml")}, code: 2, stderr: "nope.yml"},
+		{name: "directory", args: []string{dir}, code: 2, stderr: "is a directory"},
+		{name: "no file", args: nil, code: 2},
+		{name: "unknown format", args: []string{"--format", "xml", clean}, code: 2, stderr: `--format "xml"`},
+		{name: "bad fail-on", args: []string{"--fail-on", "info", clean}, code: 2, stderr: "--fail-on"},
+		{name: "unknown flag", args: []string{"--frobnicate", clean}, code: 2, stderr: "frobnicate"},
+		{name: "unknown target", args: []string{"--target", "mars", clean}, code: 2, stderr: `unknown target "mars"`},
+		{name: "unknown target lists known", args: []string{"--targets", targets, "--target", "mars", clean}, code: 2, stderr: "known: local, h100, old"},
+		{name: "bad targets file", args: []string{"--targets", badTargets, "--target", "a", clean}, code: 2, stderr: badTargets + ":3:"},
+		{name: "missing targets file", args: []string{"--targets", filepath.Join(dir, "no.yml"), clean}, code: 2, stderr: "--targets"},
+		{name: "target fails", args: []string{"--targets", targets, "--target", "old", clean}, code: 1, stdout: "targets: old FAIL"},
+		{name: "target ok", args: []string{"--targets", targets, "--target", "h100", clean}, code: 0, stdout: "targets: h100 ok"},
+		{name: "local without a driver still validates", args: []string{"--target", "local", warn}, code: 0, stdout: "targets: local"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := egRun(t, tc.stdin, append([]string{"validate"}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errs)
+			}
+			if !strings.Contains(errs, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", errs, tc.stderr)
+			}
+			if !strings.Contains(out, tc.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tc.stdout, out)
+			}
+			if tc.code == 2 && out != "" {
+				t.Errorf("usage error printed a report:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestValidateFormats(t *testing.T) {
+	bad := egWrite(t, "bad.yml", errEnv)
+	clean := egWrite(t, "clean.yml", cleanEnv)
+
+	code, out, _ := egRun(t, "", "validate", "--format", "json", bad)
+	if code != 1 {
+		t.Errorf("json: exit %d", code)
+	}
+	var rep struct {
+		File     string                     `json:"file"`
+		Name     struct{ Canonical string } `json:"name"`
+		Findings []struct {
+			Code string `json:"code"`
+			Line int    `json:"line"`
+		} `json:"findings"`
+		Summary struct{ Errors int } `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	if rep.File != bad || rep.Name.Canonical != "pt20_cu118" || rep.Summary.Errors == 0 || len(rep.Findings) == 0 {
+		t.Errorf("json report = %+v", rep)
+	}
+
+	code, out, _ = egRun(t, "", "validate", "--format", "json", clean, bad)
+	var many []json.RawMessage
+	if err := json.Unmarshal([]byte(out), &many); err != nil || len(many) != 2 || code != 1 {
+		t.Errorf("json of two files: exit %d, %d reports, %v", code, len(many), err)
+	}
+
+	code, out, _ = egRun(t, "", "validate", "--format", "sarif", clean, bad)
+	if code != 1 {
+		t.Errorf("sarif: exit %d", code)
+	}
+	log, err := sarif.FromBytes([]byte(out), sarif.WithStrictValidation())
+	if err != nil {
+		t.Fatalf("sarif: %v", err)
+	}
+	if err := log.Validate(); err != nil {
+		t.Errorf("sarif fails the schema: %v", err)
+	}
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) != len(rep.Findings) {
+		t.Errorf("sarif: want 1 run with %d results", len(rep.Findings))
+	}
+	for _, r := range log.Runs[0].Tool.Driver.Rules {
+		if r.Help == nil || r.Help.Markdown == nil || !strings.Contains(*r.Help.Markdown, "How to fix") {
+			t.Errorf("rule %s has no markdown help", *r.ID)
+		}
+	}
+
+	code, out, _ = egRun(t, "", "validate", "--format", "github", bad)
+	if code != 1 || !strings.HasPrefix(out, "::") || !strings.Contains(out, "::error file="+bad+",line=8,col=17") {
+		t.Errorf("github: exit %d\n%s", code, out)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(l, "::error ") && !strings.HasPrefix(l, "::warning ") && !strings.HasPrefix(l, "::notice ") {
+			t.Errorf("github: not a workflow command: %q", l)
+		}
+	}
+
+	code, out, _ = egRun(t, "", "validate", "--format", "text", bad)
+	if code != 1 || !strings.Contains(out, bad+":8:17: error EG201") || !strings.Contains(out, "    8 |   - pytorch-cuda=11.7") {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+}
+
+func TestValidateConfig(t *testing.T) {
+	warn := egWrite(t, "warn.yml", warnEnv)
+	off := egWrite(t, "off.yml", "rules:\n  EG107: off\n")
+	up := egWrite(t, "up.yml", "rules:\n  EG107: error\n")
+	broken := egWrite(t, "broken.yml", "rules:\n  EG107: loud\n")
+	withTargets := egWrite(t, "t.yml", targetsFile)
+
+	if code, out, _ := egRun(t, "", "validate", "--config", off, warn); code != 0 || strings.Contains(out, "EG107") {
+		t.Errorf("EG107 off: exit %d\n%s", code, out)
+	}
+	if code, out, _ := egRun(t, "", "validate", "--config", up, warn); code != 1 || !strings.Contains(out, "error EG107") {
+		t.Errorf("EG107 error: exit %d\n%s", code, out)
+	}
+	if code, _, errs := egRun(t, "", "validate", "--config", broken, warn); code != 2 || !strings.Contains(errs, broken+":2:10:") {
+		t.Errorf("broken config: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := egRun(t, "", "validate", "--config", filepath.Join(t.TempDir(), "none.yml"), warn); code != 2 || !strings.Contains(errs, "--config") {
+		t.Errorf("missing config: exit %d, stderr %q", code, errs)
+	}
+	// Targets named in .envguard.yml work without --targets.
+	if code, out, _ := egRun(t, "", "validate", "--config", withTargets, "--target", "old", egWrite(t, "c.yml", cleanEnv)); code != 1 || !strings.Contains(out, "EG401") {
+		t.Errorf("config targets: exit %d\n%s", code, out)
+	}
+}
+
+// TestValidateDefaultConfig: .envguard.yml in the working directory is read
+// without --config.
+func TestValidateDefaultConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".envguard.yml"), []byte("rules:\n  EG107: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := egWrite(t, "warn.yml", warnEnv)
+	t.Chdir(dir)
+	if code, out, _ := egRun(t, "", "validate", env); code != 0 || strings.Contains(out, "EG107") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+func TestParseConfig(t *testing.T) {
+	src := `# project settings
+targets:
+  - name: h100-pool
+    driver: "550.54.15"
+    gpus: ["H100"]
+  - name: old
+    cuda_driver: "11.4"
+    compute_capabilities: ["7.0"]
+rules:
+  EG107: off
+  EG108: error
+  EG505: Warning
+`
+	c, err := ParseConfig(".envguard.yml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Targets) != 2 || c.Targets[0].Name != "h100-pool" || c.Targets[1].CUDADriver != "11.4" {
+		t.Errorf("targets = %+v", c.Targets)
+	}
+	if !c.Off["EG107"] {
+		t.Error("EG107 not off")
+	}
+	if c.Severity["EG108"] != envspec.SeverityError || c.Severity["EG505"] != envspec.SeverityWarning {
+		t.Errorf("severities = %v", c.Severity)
+	}
+	if s, on := c.severity("EG201", envspec.SeverityError); !on || s != envspec.SeverityError {
+		t.Errorf("EG201 (not configured) = %v %v, want its default", s, on)
+	}
+	if _, on := c.severity("EG107", envspec.SeverityWarning); on {
+		t.Error("EG107 is on")
+	}
+	var nilCfg *Config
+	if s, on := nilCfg.severity("EG107", envspec.SeverityWarning); !on || s != envspec.SeverityWarning {
+		t.Error("a nil Config must keep defaults")
+	}
+}
+
+func TestParseConfigEmpty(t *testing.T) {
+	for _, src := range []string{"", "# nothing yet\n", "rules:\n"} {
+		c, err := ParseConfig("c.yml", []byte(src))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if len(c.Targets) != 0 || len(c.Off) != 0 || len(c.Severity) != 0 {
+			t.Errorf("%q: %+v", src, c)
+		}
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"- a\n", "c.yml:1:1: .envguard.yml must be a mapping"},
+		{"rules:\n  EG107: loud\n", `c.yml:2:10: rule EG107: severity "loud"`},
+		{"rules:\n  EG999: off\n", `c.yml:2:3: "EG999" is not a rule code`},
+		{"rules:\n  EG199: off\n", `c.yml:2:3: "EG199" is not a rule code`},
+		{"rules:\n  eg107: off\n", `c.yml:2:3: "eg107" is not a rule code`},
+		{"rules:\n  EG107: [off]\n", "c.yml:2:10: rule EG107: want off"},
+		{"rules: [EG107]\n", "c.yml:1:8: rules must map codes"},
+		{"rules:\n  EG107: off\nfoo: 1\n", `c.yml:3:1: unknown key "foo" in .envguard.yml (expected one of: rules, targets)`},
+		// yaml.v3 blames an unclosed flow sequence on the line its context
+		// starts, and gives no column.
+		{"rules:\n  EG107: [x\n", "c.yml:1: invalid YAML"},
+		{"rules:\n\tEG107: off\n", "c.yml:2: invalid YAML"},
+		{"targets:\n  - name: a\n    driver: banana\n", "c.yml:3:"},
+	} {
+		_, err := ParseConfig("c.yml", []byte(tc.src))
+		if err == nil {
+			t.Errorf("%q: no error, want %q", tc.src, tc.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %q\nwant prefix %q", tc.src, err.Error(), tc.want)
+		}
+	}
+}
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte("rules:\n  EG107: off\ntargets:\n  - name: a\n    driver: \"550.54.15\"\n"))
+	f.Add([]byte("rules: {EG108: error}\n"))
+	f.Add([]byte("targets: [\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		c, err := ParseConfig("c.yml", src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "c.yml") {
+				t.Errorf("error without the file name: %v", err)
+			}
+			return
+		}
+		for code := range c.Severity {
+			if Lookup(code) == nil {
+				t.Errorf("accepted unknown code %q", code)
+			}
+		}
+	})
+}
