@@ -80,7 +80,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		if e.Kind == EvidenceCudatoolkit {
 			for _, o := range ev {
 				if o.Kind == EvidencePytorchCUDA && !cudaConflict(*a, o) {
-					fix = fmt.Sprintf("remove %s (line %d): %s (line %d) already installs the CUDA %s libraries", e.Item, e.Pos.Line, o.Item, o.Pos.Line, o.Says)
+					fix = fmt.Sprintf("remove %s (%s): %s (%s) already installs the CUDA %s libraries", e.Item, place(e.Pos), o.Item, place(o.Pos), o.Says)
 					break
 				}
 			}

@@ -69,8 +69,7 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 	condaCUDA := len(cudaStackItems(ctx, condaItems(ctx.Env))) > 0
 	var out []envspec.Diagnostic
 	for _, p := range condaPipPairs(ctx) {
-		msg := fmt.Sprintf("%s comes from both conda (%s, line %d) and pip (%s, line %d)",
-			p.Lib, condaText(p.Conda), p.Conda.Dep.Raw.Pos.Line, pipText(p.Pip), p.Pip.Dep.Raw.Pos.Line)
+		msg := fmt.Sprintf("%s comes from both conda (%s, %s) and pip (%s, %s)", p.Lib, condaText(p.Conda), place(p.Conda.Dep.Raw.Pos), pipText(p.Pip), place(p.Pip.Dep.Raw.Pos))
 		// Keep the side that pins the CUDA build: pip when it names a CUDA
 		// variant and conda brings no CUDA packages, conda otherwise.
 		pipPinned := p.Pip.Local != "" || (index != "" && isTorchFamily(p.Pip.Name))

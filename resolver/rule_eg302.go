@@ -52,8 +52,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 		if lib == "" || dup[p.Dep] || usesHostCUDA(lib, p) || strings.HasPrefix(p.Local, "cpu") {
 			continue
 		}
-		msg := fmt.Sprintf("pip installs %s (%s, line %d) while conda provides the CUDA stack (%s, line %d): two CUDA runtimes in one process",
-			lib, pipText(p), p.Dep.Raw.Pos.Line, condaText(first), first.Dep.Raw.Pos.Line)
+		msg := fmt.Sprintf("pip installs %s (%s, %s) while conda provides the CUDA stack (%s, %s): two CUDA runtimes in one process", lib, pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos))
 		hint := fmt.Sprintf("install %s from conda as well, or drop the conda CUDA packages and let pip provide the CUDA runtime", lib)
 		if (lib == "torchvision" || lib == "torchaudio") && condaTorch(ctx) && p.Local == "" {
 			// The companion's kernels use torch's runtime; what goes wrong is
@@ -65,8 +64,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 			if lib == "torchaudio" {
 				what = "a CUDA version other than torch's"
 			}
-			msg = fmt.Sprintf("pip installs %s (line %d) over conda's CUDA stack (%s, line %d): the PyPI wheel is built for the CUDA variant the index serves, not for conda's, and %s fails at import when built for %s",
-				pipText(p), p.Dep.Raw.Pos.Line, condaText(first), first.Dep.Raw.Pos.Line, lib, what)
+			msg = fmt.Sprintf("pip installs %s (%s) over conda's CUDA stack (%s, %s): the PyPI wheel is built for the CUDA variant the index serves, not for conda's, and %s fails at import when built for %s", pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos), lib, what)
 			hint = fmt.Sprintf("install %s from conda beside pytorch (same channel, the release that pairs with it) and remove the pip line", lib)
 		}
 		out = append(out, diag(ruleEG302, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos))

@@ -41,8 +41,7 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 		if !isNvidiaWheel(ctx, p.Name) {
 			continue
 		}
-		msg := fmt.Sprintf("pip NVIDIA CUDA wheel %s (line %d) alongside conda CUDA packages (%s, line %d): two copies of the CUDA libraries in one process",
-			pipText(p), p.Dep.Raw.Pos.Line, condaText(first), first.Dep.Raw.Pos.Line)
+		msg := fmt.Sprintf("pip NVIDIA CUDA wheel %s (%s) alongside conda CUDA packages (%s, %s): two copies of the CUDA libraries in one process", pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos))
 		hint := fmt.Sprintf("keep one source of CUDA libraries: drop %s from the pip section (conda's packages provide it), or drop the conda CUDA packages and keep the nvidia-* wheels", p.Name)
 		out = append(out, diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos))
 	}

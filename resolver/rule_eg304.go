@@ -51,7 +51,7 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 		if p.URL != "" && wheelIndex.MatchString(p.URL) {
 			continue
 		}
-		msg := fmt.Sprintf("pip %s (line %d) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), p.Dep.Raw.Pos.Line)
+		msg := fmt.Sprintf("pip %s (%s) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), place(p.Dep.Raw.Pos))
 		hint := eg304Hint(ctx, pipText(p))
 		out = append(out, diag(ruleEG304, p.Dep.Raw.Pos, msg, hint))
 	}

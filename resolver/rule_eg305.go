@@ -68,8 +68,7 @@ func runEG305(ctx *Context) []envspec.Diagnostic {
 		if b.major == ref.major {
 			continue
 		}
-		msg := fmt.Sprintf("%s is built for CUDA %d but %s (line %d) is built for CUDA %d",
-			pipText(b.it), b.major, pipText(ref.it), ref.it.Dep.Raw.Pos.Line, ref.major)
+		msg := fmt.Sprintf("%s is built for CUDA %d but %s (%s) is built for CUDA %d", pipText(b.it), b.major, pipText(ref.it), place(ref.it.Dep.Raw.Pos), ref.major)
 		hint := fmt.Sprintf("take the CUDA %d build of %s, to match %s", ref.major, b.it.Name, ref.it.Name)
 		out = append(out, diag(ruleEG305, b.it.Dep.Raw.Pos, msg, hint, ref.it.Dep.Raw.Pos))
 	}

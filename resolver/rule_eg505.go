@@ -74,7 +74,7 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	var out []envspec.Diagnostic
 	report := func(name, text string, pos envspec.Pos) {
 		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, fwAt)
-		hint := fmt.Sprintf("move %s (line %d) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, pos.Line)
+		hint := fmt.Sprintf("move %s (%s) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, place(pos))
 		out = append(out, diag(ruleEG505, pos, msg, hint))
 	}
 	for _, c := range conda {

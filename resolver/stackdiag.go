@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -186,4 +187,17 @@ func pyMax(list []string) string {
 		return strings.TrimSpace(hi)
 	}
 	return majorMinor(last)
+}
+
+// place names where an item was read: "line 7" in a file, or the file of
+// an installed prefix the item came from ("conda-meta/pytorch-2.1.2-….json"),
+// whose items have no line.
+func place(p envspec.Pos) string {
+	if p.IsValid() {
+		return fmt.Sprintf("line %d", p.Line)
+	}
+	if p.File != "" {
+		return filepath.Join(filepath.Base(filepath.Dir(p.File)), filepath.Base(p.File))
+	}
+	return "no line"
 }
