@@ -22,3 +22,14 @@ func TestPlace(t *testing.T) {
 		}
 	}
 }
+
+// There is no cudatoolkit 12: the fix for a CUDA 12 build is cuda-version.
+func TestFixCUDACudatoolkit12(t *testing.T) {
+	e := Evidence{Kind: EvidenceCudatoolkit, Package: "cudatoolkit", Says: "11.8"}
+	if got := fixCUDA(e, "12.1"); got != "replace cudatoolkit with cuda-version=12.1 (cudatoolkit ends at 11.8)" {
+		t.Errorf("fixCUDA for CUDA 12.1 = %q", got)
+	}
+	if got := fixCUDA(e, "11.6"); got != "use cudatoolkit=11.6" {
+		t.Errorf("fixCUDA for CUDA 11.6 = %q", got)
+	}
+}

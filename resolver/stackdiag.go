@@ -58,7 +58,15 @@ func describeCUDA(e Evidence) string {
 // fixCUDA says how to bring e in line with CUDA version want.
 func fixCUDA(e Evidence, want string) string {
 	switch e.Kind {
-	case EvidencePytorchCUDA, EvidenceCUDAVersion, EvidenceCudatoolkit, EvidenceCUDAPackage:
+	case EvidenceCudatoolkit:
+		// cudatoolkit ends at 11.8; CUDA 12 ships as cuda-version and the
+		// cuda-* packages, so "cudatoolkit=12.1" would be a fix that cannot
+		// be installed (EG205 says so of it).
+		if majorOf(want) >= 12 {
+			return fmt.Sprintf("replace %s with cuda-version=%s (cudatoolkit ends at 11.8)", e.Package, want)
+		}
+		return fmt.Sprintf("use %s=%s", e.Package, want)
+	case EvidencePytorchCUDA, EvidenceCUDAVersion, EvidenceCUDAPackage:
 		return fmt.Sprintf("use %s=%s", e.Package, want)
 	case EvidenceLocal:
 		return fmt.Sprintf("use the +cu%s wheel", strings.ReplaceAll(want, ".", ""))
