@@ -1,8 +1,6 @@
-//go:build integration
-
-// The service with the real pipeline (package service), under a build tag
-// so that `go test ./api` does not depend on every package of the pipeline
-// compiling: go test -tags integration ./api/
+// The service with the real pipeline (package service): every response is
+// checked against openapi.yaml by the test client, so the report schema is
+// proven on real reports, not only on the fakes of package api's own tests.
 package api_test
 
 import (
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/internal/testshared"
 	"github.com/envguard/envguard/service"
 )
 
@@ -26,11 +25,7 @@ func TestIntegrationHostileInputs(t *testing.T) {
 // (or a 4xx), never a 5xx, and byte for byte what the Validator returns
 // when called directly — so the HTTP layer adds and loses nothing.
 func TestIntegrationCorpus(t *testing.T) {
-	dir := corpusDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.yml"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no corpus in %s", dir)
-	}
+	files := testshared.Corpus(t)
 	v := service.Deps(service.Options{}).Validator
 	ts := api.NewTestServer(t, v)
 	for _, f := range files {
@@ -55,23 +50,4 @@ func TestIntegrationCorpus(t *testing.T) {
 			t.Errorf("%s: the response differs from the Validator's report", name)
 		}
 	}
-}
-
-// corpusDir is ../shared/corpus/realworld beside the module root.
-func corpusDir(t *testing.T) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for d := wd; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			dir := filepath.Join(filepath.Dir(d), "shared", "corpus", "realworld")
-			if _, err := os.Stat(dir); err != nil {
-				t.Skipf("corpus not found at %s (../shared beside the module root): %v", dir, err)
-			}
-			return dir
-		}
-	}
-	t.Skip("module root not found")
-	return ""
 }

@@ -186,6 +186,9 @@ func (p *envParser) parse(src []byte) {
 		return
 	}
 	p.scan(&doc)
+	if !p.hostile {
+		p.bombs(&doc)
+	}
 	if p.hostile {
 		return
 	}
@@ -344,6 +347,59 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 			continue
 		}
 		first[k.Value] = k
+	}
+}
+
+// bombs refuses a document whose aliases would expand to more than
+// maxAliasItems nodes (a "billion laughs"), before any walk expands one:
+// every node's expanded size is computed once and memoised, so the check
+// costs one pass over the nodes as written.
+func (p *envParser) bombs(doc *yaml.Node) {
+	memo := map[*yaml.Node]int{}
+	var size func(n *yaml.Node) int
+	size = func(n *yaml.Node) int {
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+			if n == nil {
+				return 1
+			}
+		}
+		if v, ok := memo[n]; ok {
+			return v
+		}
+		memo[n] = maxAliasItems + 1 // in progress: a cycle counts as a bomb
+		total := 1
+		for _, c := range n.Content {
+			total += size(c)
+			if total > maxAliasItems {
+				total = maxAliasItems + 1
+				break
+			}
+		}
+		memo[n] = total
+		return total
+	}
+	expanded := 0
+	var walk func(n *yaml.Node) *yaml.Node
+	walk = func(n *yaml.Node) *yaml.Node {
+		if n.Kind == yaml.AliasNode {
+			if expanded += size(n); expanded > maxAliasItems {
+				return n
+			}
+			return nil
+		}
+		for _, c := range n.Content {
+			if bad := walk(c); bad != nil {
+				return bad
+			}
+		}
+		return nil
+	}
+	if bad := walk(doc); bad != nil {
+		p.add(p.pos(bad), SeverityError, "EG100",
+			fmt.Sprintf("aliases expand to more than %d items: refusing to expand them", maxAliasItems),
+			"write the lists out; an environment file needs no anchors or aliases")
+		p.hostile = true
 	}
 }
 

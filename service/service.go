@@ -78,12 +78,32 @@ func (p *pipeline) Validate(ctx context.Context, req api.ValidateRequest) ([]byt
 	if err != nil {
 		return nil, err
 	}
-	return report.Validate(req.File, req.Body, opt).JSON(), nil
+	r := report.Validate(req.File, req.Body, opt)
+	if err := unreadable(r); err != nil {
+		return nil, err
+	}
+	return r.JSON(), nil
+}
+
+// unreadable turns a file that is not YAML at all, or that the parser
+// refused to expand (alias bombs, nesting past its depth bound), into a 400
+// "bad_yaml" with the line: there is no environment to report on. Every
+// other problem is a finding in a 200 report.
+func unreadable(r *report.Report) error {
+	for _, f := range r.Findings {
+		if f.Code == "EG100" {
+			return &api.Error{Status: 400, Code: "bad_yaml", Message: f.Message, Line: f.Line}
+		}
+	}
+	return nil
 }
 
 // Name answers POST /v1/name.
 func (p *pipeline) Name(ctx context.Context, req api.ValidateRequest) (api.NameResult, error) {
 	r := report.Validate(req.File, req.Body, report.Options{Platform: req.Platform, KB: p.o.KB})
+	if err := unreadable(r); err != nil {
+		return api.NameResult{}, err
+	}
 	return api.NameResult{File: r.File, Name: r.Name.Canonical, Declared: r.Name.Declared, Reason: r.Name.Reason}, nil
 }
 

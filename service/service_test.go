@@ -1,0 +1,182 @@
+package service_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/cli"
+	"github.com/envguard/envguard/internal/testshared"
+	"github.com/envguard/envguard/service"
+)
+
+// newServer is the real router over the real pipeline, as `envguard serve`
+// wires it (without NVML: "local" reports no driver).
+func newServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(api.NewRouter(service.Deps(service.Options{}), api.Config{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func post(t *testing.T, ts *httptest.Server, path, ctype string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Post(ts.URL+path, ctype, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+type errorJSON struct {
+	Error struct {
+		Status  int    `json:"status"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Line    int    `json:"line"`
+	} `json:"error"`
+}
+
+// Hostile documents are refused with a JSON 400 (or 413 past the body
+// limit) within 100 ms: the parser bounds aliases and depth before it builds
+// anything.
+func TestHostileYAML(t *testing.T) {
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	// Block style nests a sequence per "- " on one line: 10,000 levels in
+	// 20 KB (indented mappings would need 50 MB to go as deep).
+	block := "dependencies:\n  " + strings.Repeat("- ", 10000) + "x\n"
+	laughs := "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		laughs += n + ": &" + n + " [" + strings.TrimSuffix(strings.Repeat("*"+prev+",", 9), ",") + "]\n"
+		prev = n
+	}
+	laughs += "dependencies: *i\n"
+	bigScalar := "name: " + strings.Repeat("x", 1<<20) + "\n"
+	limit := 100 * time.Millisecond
+	if raceEnabled {
+		limit = 2 * time.Second
+	}
+	for _, tt := range []struct {
+		name   string
+		body   string
+		status int
+		code   string
+	}{
+		{"billion laughs", laughs, 400, "bad_yaml"},
+		{"10000-deep flow nesting", "dependencies: " + deep + "\n", 400, "bad_yaml"},
+		{"10000-deep block nesting", block, 400, "bad_yaml"},
+		{"1 MiB of one scalar", bigScalar, 413, "body_too_large"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := newServer(t)
+			start := time.Now()
+			resp, b := post(t, ts, "/v1/validate", "application/yaml", []byte(tt.body))
+			took := time.Since(start)
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d: %.300s", resp.StatusCode, tt.status, b)
+			}
+			var e errorJSON
+			if err := json.Unmarshal(b, &e); err != nil || e.Error.Status != tt.status || e.Error.Message == "" {
+				t.Fatalf("not the JSON error shape: %.300s", b)
+			}
+			if e.Error.Code != tt.code {
+				t.Errorf("code %q, want %q", e.Error.Code, tt.code)
+			}
+			if took > limit {
+				t.Errorf("answered in %v, want within %v", took, limit)
+			}
+		})
+	}
+}
+
+// A file that is not YAML is a 400 with the line; a YAML file with
+// problems is a 200 report with findings.
+func TestBadYAMLIsAnError(t *testing.T) {
+	ts := newServer(t)
+	resp, b := post(t, ts, "/v1/validate", "application/yaml", []byte("name: x\ndependencies:\n  - [python\n"))
+	var e errorJSON
+	if resp.StatusCode != 400 || json.Unmarshal(b, &e) != nil || e.Error.Code != "bad_yaml" || e.Error.Line == 0 {
+		t.Fatalf("status %d body %.300s: want 400 bad_yaml with a line", resp.StatusCode, b)
+	}
+	resp, b = post(t, ts, "/v1/validate", "application/yaml", []byte("name: base\ndependencies:\n  - python=3.10\n"))
+	if resp.StatusCode != 200 || !bytes.Contains(b, []byte(`"EG110"`)) {
+		t.Fatalf("status %d body %.300s: want a 200 report with EG110", resp.StatusCode, b)
+	}
+}
+
+// The service answers byte for byte what `envguard validate --format json`
+// prints, for every real-world file.
+func TestCorpusSameAsCLI(t *testing.T) {
+	files := testshared.Corpus(t)
+	ts := newServer(t)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name, err := filepath.Rel(wd, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		code := cli.Main([]string{"validate", "--format", "json", name}, strings.NewReader(""), &out, &errOut)
+		resp, body := post(t, ts, "/v1/validate?file="+name, "application/yaml", src)
+		switch {
+		case resp.StatusCode == 400:
+			// Not YAML at all: the CLI reports EG100 and fails.
+			if !bytes.Contains(out.Bytes(), []byte(`"EG100"`)) || code != 1 {
+				t.Errorf("%s: service says 400 (%s) but the CLI found no EG100 (exit %d)", name, body, code)
+			}
+		case resp.StatusCode != 200:
+			t.Errorf("%s: status %d: %.300s", name, resp.StatusCode, body)
+		case !bytes.Equal(body, out.Bytes()):
+			t.Errorf("%s: the service's report differs from the CLI's", name)
+		}
+	}
+}
+
+func TestBuildEndpoint(t *testing.T) {
+	ts := newServer(t)
+	resp, b := post(t, ts, "/v1/build", "application/json", []byte(`{"framework":"pytorch","version":"2.1","python":"3.10"}`))
+	if resp.StatusCode != 200 || !bytes.Contains(b, []byte("name: pt21_cu")) || !bytes.Contains(b, []byte("python=3.10")) {
+		t.Fatalf("status %d: %.500s", resp.StatusCode, b)
+	}
+	resp, b = post(t, ts, "/v1/build", "application/json", []byte(`{"framework":"pytorch","version":"0.1"}`))
+	var e errorJSON
+	if resp.StatusCode != 400 || json.Unmarshal(b, &e) != nil || !strings.Contains(e.Error.Message, "not in the knowledge base") {
+		t.Fatalf("unknown release: status %d: %.300s", resp.StatusCode, b)
+	}
+	resp, b = post(t, ts, "/v1/build", "application/json", []byte(`{"framework":"pytorch","version":"2.1","targets":["nope"]}`))
+	if resp.StatusCode != 400 || !bytes.Contains(b, []byte("unknown_target")) {
+		t.Fatalf("unknown target: status %d: %.300s", resp.StatusCode, b)
+	}
+}
+
+func TestNameEndpoint(t *testing.T) {
+	ts := newServer(t)
+	env := "name: x\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.0.1\n  - pytorch-cuda=11.8\n"
+	resp, b := post(t, ts, "/v1/name", "application/yaml", []byte(env))
+	var got api.NameResult
+	if resp.StatusCode != 200 || json.Unmarshal(b, &got) != nil || got.Name != "pt20_cu118" || got.Declared != "x" {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+}
