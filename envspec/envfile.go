@@ -142,7 +142,34 @@ func tokenEnd(line string, col int) int {
 		return 0
 	}
 	end := len(runes)
+	// Inside a flow collection ([a, b] or {k: v}) a plain scalar also ends
+	// at the next , ] or }.
+	open := 0
+	for _, r := range runes[:col-1] {
+		switch r {
+		case '[', '{':
+			open++
+		case ']', '}':
+			open--
+		}
+	}
+	quoted := col >= 2 && (runes[col-2] == '"' || runes[col-2] == '\'')
+	if quoted && open > 0 {
+		// A quoted scalar in a flow list ends at its closing quote.
+		for i := col - 1; i < len(runes); i++ {
+			if runes[i] == runes[col-2] && (i == 0 || runes[i-1] != '\\') {
+				if i <= col-1 {
+					return 0
+				}
+				return i + 1
+			}
+		}
+	}
 	for i := col - 1; i < len(runes); i++ {
+		if open > 0 && !quoted && (runes[i] == ',' || runes[i] == ']' || runes[i] == '}') {
+			end = i
+			break
+		}
 		if runes[i] == '#' && i > col-1 && (runes[i-1] == ' ' || runes[i-1] == '\t') {
 			end = i
 			break

@@ -501,3 +501,20 @@ func TestTokenEnd(t *testing.T) {
 		}
 	}
 }
+
+// In a flow list the caret stops at the item, not at the closing bracket.
+func TestTokenEndFlow(t *testing.T) {
+	for _, tt := range []struct {
+		line     string
+		col, end int
+	}{
+		{"channels: [conda_forge]", 12, 23},
+		{"channels: [conda_forge, pytorch]", 25, 32},
+		{"  - conda_forge  # note", 5, 16},
+		{`channels: ["a,b"]`, 13, 16},
+	} {
+		if got := tokenEnd(tt.line, tt.col); got != tt.end {
+			t.Errorf("tokenEnd(%q, %d) = %d, want %d", tt.line, tt.col, got, tt.end)
+		}
+	}
+}
