@@ -142,7 +142,9 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 	pc := pytorchCUDAVersions(c.KB)
 	for _, d := range c.Env.Deps {
 		it := readCondaItem(c.Env, d)
-		if it == nil {
+		// Only these two name CUDA versions that may not exist; reading the
+		// version of every other package would be wasted work.
+		if it == nil || (it.name != "cudatoolkit" && it.name != "pytorch-cuda") {
 			continue
 		}
 		r := &resolution{env: c.Env, kb: c.KB}
