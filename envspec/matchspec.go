@@ -280,17 +280,8 @@ func (m *MatchSpec) parseVersionBuild(a, b int) error {
 		m.BuildSpan = Span{ba, bb}
 	}
 	va, vb := msShrink(m.Raw, a, a+vEnd)
-	// conda drops every blank inside the version part (">=1.0 , < 2.0").
-	var ver []byte
-	var pos []int
-	for i := va; i < vb; i++ {
-		if m.Raw[i] != ' ' {
-			ver = append(ver, m.Raw[i])
-			pos = append(pos, i)
-		}
-	}
 	m.VersionSpan = Span{va, vb}
-	spec, err := msParseSanitized(string(ver), bStart >= 0, pos, vb)
+	spec, err := msParseSanitized(m.Raw, va, vb, bStart >= 0)
 	if err != nil {
 		return err
 	}
@@ -298,19 +289,30 @@ func (m *MatchSpec) parseVersionBuild(a, b int) error {
 	return nil
 }
 
-// msParseSanitized applies conda's _sanitize_version_str and parses the
-// result, mapping error offsets back through pos (the raw offset of each
-// byte of v); end is the raw offset just past the version.
-func msParseSanitized(v string, hasBuild bool, pos []int, end int) (*VersionSpec, error) {
+// msParseSanitized drops every blank inside raw[a:b] (conda does, so
+// ">=1.0 , < 2.0" is read), applies conda's _sanitize_version_str and
+// parses the result, mapping error offsets back to raw; an error past the
+// text is reported at b.
+func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error) {
+	v := raw[a:b]
+	if strings.IndexByte(v, ' ') >= 0 {
+		v = strings.ReplaceAll(v, " ", "")
+	}
 	san, lead := msSanitizeVersion(v, hasBuild)
 	spec, err := parseVersionSpecAt(san, 0)
 	if err != nil {
 		if se, ok := err.(*SpecError); ok {
 			o := se.Offset + lead
-			if o >= 0 && o < len(pos) {
-				se.Offset = pos[o]
-			} else {
-				se.Offset = end
+			se.Offset = b
+			for i, k := a, 0; i < b && o >= 0; i++ {
+				if raw[i] == ' ' {
+					continue
+				}
+				if k == o {
+					se.Offset = i
+					break
+				}
+				k++
 			}
 			return nil, se
 		}
@@ -462,16 +464,8 @@ func msSortedFields() []string {
 // compiles the build matcher.
 func (m *MatchSpec) applyBrackets() error {
 	if sp, ok := m.KeySpans["version"]; ok {
-		var pos []int
-		var ver []byte
-		for i := sp.Start; i < sp.End; i++ {
-			if m.Raw[i] != ' ' {
-				ver = append(ver, m.Raw[i])
-				pos = append(pos, i)
-			}
-		}
 		// conda sanitises a bracket version as if no build were given.
-		spec, err := msParseSanitized(string(ver), false, pos, sp.End)
+		spec, err := msParseSanitized(m.Raw, sp.Start, sp.End, false)
 		if err != nil {
 			return err
 		}
@@ -610,9 +604,19 @@ func (m *MatchSpec) Admits(version string) bool {
 	return m.Version.MatchString(version)
 }
 
-// VersionString is the version constraint as conda prints it ("" when
-// absent): "numpy=1.8" gives "1.8.*", "numpy==1.8" gives "1.8".
-func (m *MatchSpec) VersionString() string { return m.Version.String() }
+// VersionString is the version constraint as conda reads it ("" when
+// absent): "numpy=1.8" gives "1.8*", "numpy==1.8" gives "1.8".
+//
+// It is the spec string conda's MatchSpec parser leaves after its own
+// rewriting (match_spec.py: "translate version '=1.2.3' to '1.2.3*'"), so
+// numpy=1.8 gives "1.8*" and numpy 1.8.* keeps "1.8.*"; VersionSpec.String
+// is the fully normalised tree, which conda prints only for compound specs.
+func (m *MatchSpec) VersionString() string {
+	if m.Version == nil {
+		return ""
+	}
+	return m.Version.Raw()
+}
 
 // BuildString is the build constraint ("" when absent).
 func (m *MatchSpec) BuildString() string { return m.Build }

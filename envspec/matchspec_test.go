@@ -113,7 +113,11 @@ func TestParseMatchSpec(t *testing.T) {
 			check("Channel", m.Channel, tt.channel)
 			check("Subdir", m.Subdir, tt.subdir)
 			check("Name", m.Name, tt.name)
-			check("VersionString", m.VersionString(), tt.version)
+			normVersion := ""
+			if m.Version != nil {
+				normVersion = m.Version.String()
+			}
+			check("Version.String", normVersion, tt.version)
 			check("BuildString", m.BuildString(), tt.build)
 			check("ChannelSpan", spanText(tt.in, m.ChannelSpan), tt.chanText)
 			check("NameSpan", spanText(tt.in, m.NameSpan), tt.nameText)
@@ -137,7 +141,11 @@ func TestParseMatchSpec(t *testing.T) {
 			if err != nil {
 				t.Fatalf("canonical %q does not parse: %v", m.String(), err)
 			}
-			sameVersion := again.VersionString() == m.VersionString() || (m.VersionString() == "*" && again.Version == nil)
+			againVersion := ""
+			if again.Version != nil {
+				againVersion = again.Version.String()
+			}
+			sameVersion := againVersion == normVersion || (normVersion == "*" && again.Version == nil)
 			if again.String() != m.String() || !sameVersion || again.Build != m.Build || again.Name != m.Name {
 				t.Errorf("canonical %q re-reads as %q (version %q build %q)", m.String(), again.String(), again.VersionString(), again.Build)
 			}
@@ -351,4 +359,27 @@ func TestMatchSpecCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("parsed %d conda specs from %d files", n, len(files))
+}
+
+// VersionString is conda's spec string after MatchSpec's own rewriting
+// (match_spec.py: "translate version '=1.2.3' to '1.2.3*'"), which is what
+// `envguard spec --json` shows.
+func TestVersionStringAsConda(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"numpy=1.8", "1.8*"},
+		{"numpy 1.8.*", "1.8.*"},
+		{"numpy 1.8*", "1.8*"},
+		{"numpy==1.8", "1.8"},
+		{"numpy=1.8=py39_0", "1.8"},
+		{"numpy>=1.8,<2", ">=1.8,<2"},
+		{"numpy", ""},
+	} {
+		m, err := ParseMatchSpec(tt.in)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if got := m.VersionString(); got != tt.want {
+			t.Errorf("%s: VersionString = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }

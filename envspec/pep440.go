@@ -44,7 +44,13 @@ var pep440Re = regexp.MustCompile(`(?i)^\s*v?` +
 // Offset is 0: the pattern either matches the whole string or not.
 func ParsePEP440(s string) (PEP440Version, error) {
 	var v PEP440Version
-	m := pep440Re.FindStringSubmatch(s)
+	var m []string
+	scanned, ok := pep440Scan(s)
+	if ok {
+		m = scanned[:]
+	} else {
+		m = pep440Re.FindStringSubmatch(s)
+	}
 	if m == nil {
 		return v, &PipError{Msg: fmt.Sprintf("invalid PEP 440 version %q", s)}
 	}
@@ -63,12 +69,18 @@ func ParsePEP440(s string) (PEP440Version, error) {
 	if v.Epoch, err = num(m[1]); err != nil {
 		return PEP440Version{}, err
 	}
-	for _, part := range strings.Split(m[2], ".") {
+	v.Release = make([]int, 0, strings.Count(m[2], ".")+1)
+	for rel := m[2]; ; {
+		part, rest, more := strings.Cut(rel, ".")
 		n, err := num(part)
 		if err != nil {
 			return PEP440Version{}, err
 		}
 		v.Release = append(v.Release, n)
+		if !more {
+			break
+		}
+		rel = rest
 	}
 	if m[3] != "" {
 		switch strings.ToLower(m[3]) {
@@ -101,9 +113,162 @@ func ParsePEP440(s string) (PEP440Version, error) {
 		}
 	}
 	if m[10] != "" {
-		v.Local = strings.ToLower(strings.NewReplacer("-", ".", "_", ".").Replace(m[10]))
+		v.Local = pep440NormLocal(m[10])
 	}
 	return v, nil
+}
+
+// pep440NormLocal turns the separators of a local label into '.' and lower-
+// cases it.
+func pep440NormLocal(l string) string {
+	for i := 0; i < len(l); i++ {
+		if l[i] >= 0x80 {
+			// (?i) lets the pattern match a few non-ASCII letters (the
+			// Kelvin sign folds to k): keep the general path for them.
+			return strings.ToLower(strings.NewReplacer("-", ".", "_", ".").Replace(l))
+		}
+	}
+	b := []byte(l)
+	for i, c := range b {
+		switch {
+		case c == '-' || c == '_':
+			b[i] = '.'
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// pep440Scan is a hand-written reading of pep440Re for the common
+// spellings, returning the same submatches as FindStringSubmatch. At every
+// choice it takes the branch the regexp engine tries first and reports
+// ok=false as soon as that branch fails (or on whitespace and non-ASCII
+// bytes), leaving the backtracking cases to the regexp itself.
+func pep440Scan(s string) (m [11]string, ok bool) {
+	n := len(s)
+	digits := func(i int) int {
+		for i < n && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	sep := func(i int) int {
+		if i < n && (s[i] == '-' || s[i] == '_' || s[i] == '.') {
+			return i + 1
+		}
+		return i
+	}
+	// word returns the first of words (in the pattern's alternation order)
+	// that s holds at i, ignoring ASCII case.
+	word := func(i int, words ...string) string {
+		for _, w := range words {
+			if i+len(w) <= n && pep440EqualFoldASCII(s[i:i+len(w)], w) {
+				return s[i : i+len(w)]
+			}
+		}
+		return ""
+	}
+	m[0] = s
+	i := 0
+	if i < n && (s[i] == 'v' || s[i] == 'V') {
+		i++
+	}
+	j := digits(i)
+	if j == i {
+		return m, false
+	}
+	if j < n && s[j] == '!' {
+		m[1] = s[i:j]
+		i = j + 1
+		if j = digits(i); j == i {
+			return m, false
+		}
+	}
+	rel := i
+	i = j
+	for i+1 < n && s[i] == '.' && '0' <= s[i+1] && s[i+1] <= '9' {
+		i = digits(i + 1)
+	}
+	m[2] = s[rel:i]
+	// pre-release
+	if k := sep(i); true {
+		if w := word(k, "alpha", "a", "beta", "b", "preview", "pre", "c", "rc"); w != "" {
+			m[3] = w
+			k = sep(k + len(w))
+			if d := digits(k); d > k {
+				m[4] = s[k:d]
+				k = d
+			}
+			i = k
+		}
+	}
+	// post-release
+	if i+1 < n && s[i] == '-' && '0' <= s[i+1] && s[i+1] <= '9' {
+		d := digits(i + 1)
+		m[5] = s[i+1 : d]
+		i = d
+	} else if k := sep(i); true {
+		if w := word(k, "post", "rev", "r"); w != "" {
+			m[6] = w
+			k = sep(k + len(w))
+			if d := digits(k); d > k {
+				m[7] = s[k:d]
+				k = d
+			}
+			i = k
+		}
+	}
+	// dev release
+	if k := sep(i); true {
+		if w := word(k, "dev"); w != "" {
+			m[8] = w
+			k = sep(k + len(w))
+			if d := digits(k); d > k {
+				m[9] = s[k:d]
+				k = d
+			}
+			i = k
+		}
+	}
+	// local label
+	if i < n && s[i] == '+' {
+		l := i + 1
+		k := l
+		for {
+			st := k
+			for k < n && pipAlnum(s[k]) {
+				k++
+			}
+			if k == st {
+				return m, false
+			}
+			if k+1 < n && (s[k] == '-' || s[k] == '_' || s[k] == '.') && pipAlnum(s[k+1]) {
+				k++
+				continue
+			}
+			break
+		}
+		m[10] = s[l:k]
+		i = k
+	}
+	if i != n {
+		return m, false
+	}
+	return m, true
+}
+
+func pep440EqualFoldASCII(a, lower string) bool {
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // IsPrerelease reports whether v is a pre-release or a dev release.

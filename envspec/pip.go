@@ -138,6 +138,9 @@ func lookupPipOpt(tok string) (*pipOptSpec, bool) {
 
 // NormalizePipName applies PEP 503: lower case, runs of -, _ and . as one -.
 func NormalizePipName(name string) string {
+	if pipNormalized(name) {
+		return name
+	}
 	var b strings.Builder
 	sep := false
 	for i := 0; i < len(name); i++ {
@@ -156,6 +159,24 @@ func NormalizePipName(name string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// pipNormalized reports whether NormalizePipName would return name as it
+// is (most names are written normalised): no upper case, no '_' or '.',
+// and '-' only alone between other characters.
+func pipNormalized(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'A' <= c && c <= 'Z', c == '_', c == '.':
+			return false
+		case c == '-':
+			if i == 0 || i == len(name)-1 || name[i+1] == '-' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func pipSpace(c byte) bool {
@@ -228,14 +249,20 @@ func ParsePipLine(s string) (*PipLine, error) {
 	// (break_args_options); the words after it are per-requirement options.
 	reqEnd := end
 	var optToks []pipToken
-	for _, t := range pipSplitTokens(s[start:end], start) {
-		if t.s[0] == '-' {
-			reqEnd = t.off
+	for i := start; i < end; {
+		for i < end && pipSpace(s[i]) {
+			i++
+		}
+		if i < end && s[i] == '-' {
+			reqEnd = i
 			for reqEnd > start && pipSpace(s[reqEnd-1]) {
 				reqEnd--
 			}
-			optToks = pipSplitTokens(s[t.off:end], t.off)
+			optToks = pipSplitTokens(s[i:end], i)
 			break
+		}
+		for i < end && !pipSpace(s[i]) {
+			i++
 		}
 	}
 	req, err := pipParseRequirement(s, start, reqEnd)

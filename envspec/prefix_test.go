@@ -191,8 +191,11 @@ func TestReadPrefixFast(t *testing.T) {
 		}
 	}
 	t.Logf("ReadPrefix of 300 conda + 150 dist-info: %v", best)
-	if best > 200*time.Millisecond {
-		t.Errorf("ReadPrefix took %v", best)
+	// `envguard check` must finish well under a second; the prefix read is
+	// most of it. 50 ms is the goal on an idle machine (measured 36-67 ms
+	// under load), so 50 ms × slowdown flags a real regression only.
+	if limit := 50 * time.Millisecond * slowdown; best > limit {
+		t.Errorf("ReadPrefix took %v, want under %v", best, limit)
 	}
 }
 

@@ -22,6 +22,8 @@ package envspec
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Version is a conda version, ordered as conda orders them. The zero value
@@ -68,6 +70,47 @@ func ParseVersion(s string) (Version, error) {
 // parseVersionAt parses s, reporting errors at base+offset so callers that
 // cut s out of a longer string get offsets into their own text.
 func parseVersionAt(s string, base int) (Version, error) {
+	if len(s) > vCacheMaxLen {
+		return parseVersionUncached(s, base)
+	}
+	c := vCache.Load()
+	if v, ok := c.m.Load(s); ok {
+		return v.(Version), nil
+	}
+	// The clone keeps the cached Version (whose strings point into its
+	// input) from pinning a whole file the caller cut s out of.
+	v, err := parseVersionUncached(strings.Clone(s), base)
+	if err != nil {
+		return v, err
+	}
+	if c.n.Add(1) > vCacheMaxEntries {
+		vCache.CompareAndSwap(c, new(vCacheTable))
+	} else {
+		c.m.Store(strings.Clone(s), v)
+	}
+	return v, nil
+}
+
+// The same versions come back again and again (python 3.10, the framework
+// releases of the knowledge base that every check sorts): parsed versions
+// are kept in a bounded table. A Version is immutable once parsed, so
+// sharing one is safe. When the table is full it is replaced by an empty
+// one, which bounds memory without any bookkeeping on hits.
+const (
+	vCacheMaxEntries = 4096
+	vCacheMaxLen     = 64
+)
+
+type vCacheTable struct {
+	m sync.Map // string -> Version, successful parses only
+	n atomic.Int32
+}
+
+var vCache atomic.Pointer[vCacheTable]
+
+func init() { vCache.Store(new(vCacheTable)) }
+
+func parseVersionUncached(s string, base int) (Version, error) {
 	start, end := vTrim(s)
 	t := s[start:end]
 	errAt := func(off int, msg string, a ...any) (Version, error) {
@@ -114,32 +157,79 @@ func parseVersionAt(s string, base int) (Version, error) {
 		return errAt(restOff, "missing version before local version separator '+'")
 	}
 
-	v.ver = append(v.ver, vSplitRuns(epoch))
+	// Count first so that every part lands in one backing array: versions
+	// are parsed by the thousand per file and allocations dominate.
 	trailing := strings.HasSuffix(main, "_")
 	body := main
 	if trailing {
 		body = main[:len(main)-1]
 	}
-	comps, offs := vSplitComponents(body)
-	if trailing {
-		comps[len(comps)-1] += "_"
-	}
-	for k, c := range comps {
+	nParts, nComps := 1, 1 // the epoch
+	for cs := 0; cs <= len(body); {
+		ce := vCompEnd(body, cs)
+		c := vCompText(main, body, cs, ce, trailing)
 		if c == "" {
-			return errAt(restOff+offs[k], "empty component in version %q", t)
+			return errAt(restOff+cs, "empty component in version %q", t)
 		}
-		v.ver = append(v.ver, vSplitRuns(c))
+		nParts += vCountRuns(c)
+		nComps++
+		cs = ce + 1
 	}
+	nLocal := 0
 	if localOff >= 0 {
-		lcomps, loffs := vSplitComponents(local)
-		for k, c := range lcomps {
-			if c == "" {
-				return errAt(localOff+loffs[k], "empty component in local version of %q", t)
+		for cs := 0; cs <= len(local); {
+			ce := vCompEnd(local, cs)
+			if ce == cs {
+				return errAt(localOff+cs, "empty component in local version of %q", t)
 			}
-			v.local = append(v.local, vSplitRuns(c))
+			nParts += vCountRuns(local[cs:ce])
+			nLocal++
+			cs = ce + 1
 		}
+	}
+	parts := make([]vPart, 0, nParts)
+	comps := make([]vComp, 0, nComps+nLocal)
+	add := func(c string) {
+		k := len(parts)
+		parts = vAppendRuns(parts, c)
+		comps = append(comps, vComp(parts[k:len(parts):len(parts)]))
+	}
+	add(epoch)
+	for cs := 0; cs <= len(body); {
+		ce := vCompEnd(body, cs)
+		add(vCompText(main, body, cs, ce, trailing))
+		cs = ce + 1
+	}
+	v.ver = comps[:nComps:nComps]
+	if localOff >= 0 {
+		for cs := 0; cs <= len(local); {
+			ce := vCompEnd(local, cs)
+			add(local[cs:ce])
+			cs = ce + 1
+		}
+		v.local = comps[nComps:]
 	}
 	return v, nil
+}
+
+// vCompEnd returns the end of the component of s starting at cs: the next
+// '.' or '_', or len(s).
+func vCompEnd(s string, cs int) int {
+	for i := cs; i < len(s); i++ {
+		if s[i] == '.' || s[i] == '_' {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// vCompText is the component body[cs:ce], where the last component keeps
+// the trailing '_' cut off main (conda appends it back: 1.1_ → [1, 1_]).
+func vCompText(main, body string, cs, ce int, trailing bool) string {
+	if trailing && ce == len(body) {
+		return main[cs:]
+	}
+	return body[cs:ce]
 }
 
 // mustParseVersion is for tables of known-good versions.
@@ -183,8 +273,10 @@ func (v Version) Release() []int {
 		main = main[:i]
 	}
 	var out []int
-	comps, _ := vSplitComponents(main)
-	for _, c := range comps {
+	for cs := 0; cs <= len(main); {
+		ce := vCompEnd(main, cs)
+		c := main[cs:ce]
+		cs = ce + 1
 		d := 0
 		for d < len(c) && vDigit(c[d]) {
 			d++
@@ -376,28 +468,40 @@ func vPrefixBounds(p Version) (lo, hi Version, ok bool) {
 	return lo, hi, true
 }
 
-// vSplitComponents splits at '.' and '_' and returns each component with
-// its offset in s.
-func vSplitComponents(s string) ([]string, []int) {
-	var comps []string
-	var offs []int
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '.' || s[i] == '_' {
-			comps = append(comps, s[start:i])
-			offs = append(offs, start)
-			start = i + 1
+// vCountRuns is the number of parts vAppendRuns makes of c.
+func vCountRuns(c string) int {
+	if c == "" {
+		return 0
+	}
+	n := 1
+	if !vDigit(c[0]) {
+		n++
+	}
+	for i := 1; i < len(c); i++ {
+		if vRunClass(c[i]) != vRunClass(c[i-1]) {
+			n++
 		}
 	}
-	return comps, offs
+	return n
 }
 
-// vSplitRuns splits one non-empty component into runs of digits, of '*'
+// vRunClass is 0 for digits, 1 for '*' and 2 for anything else: a run is
+// a maximal stretch of one class.
+func vRunClass(c byte) int {
+	switch {
+	case vDigit(c):
+		return 0
+	case c == '*':
+		return 1
+	}
+	return 2
+}
+
+// vAppendRuns splits one non-empty component into runs of digits, of '*'
 // and of anything else, as conda's version_split_re does, and inserts the
 // number 0 in front of a component that starts with a non-digit so that
-// 1.1.a1 == 1.1.0a1.
-func vSplitRuns(c string) vComp {
-	var out vComp
+// 1.1.a1 == 1.1.0a1. It appends the parts to out.
+func vAppendRuns(out []vPart, c string) []vPart {
 	if c != "" && !vDigit(c[0]) {
 		out = append(out, vZeroPart)
 	}
@@ -409,7 +513,11 @@ func vSplitRuns(c string) vComp {
 			for j < len(c) && vDigit(c[j]) {
 				j++
 			}
-			out = append(out, vPart{kind: kNum, num: strings.TrimLeft(c[i:j], "0")})
+			z := i
+			for z < j && c[z] == '0' {
+				z++
+			}
+			out = append(out, vPart{kind: kNum, num: c[z:j]})
 		case c[i] == '*':
 			for j < len(c) && c[j] == '*' {
 				j++

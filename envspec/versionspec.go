@@ -23,11 +23,11 @@ type VersionSpec struct {
 	raw   string
 	norm  string
 	kind  vsKind
-	op    string  // vsOp: "==", "!=", "<", "<=", ">", ">="
-	ver   Version // vsOp, vsPrefix, vsNotPrefix, vsCompat: the operand
-	pfx   Version // vsCompat: the prefix that must match
-	exact bool    // a bare version or "==": conda's is_exact
-	str   string  // vsExactStr: the literal to compare with
+	exact bool     // a bare version or "==": conda's is_exact
+	op    string   // vsOp: "==", "!=", "<", "<=", ">", ">="
+	ver   Version  // vsOp, vsPrefix, vsNotPrefix, vsCompat: the operand
+	pfx   *Version // vsCompat: the prefix that must match (a pointer keeps every other leaf small)
+	str   string   // vsExactStr: the literal to compare with
 	re    *regexp.Regexp
 	kids  []*VersionSpec
 }
@@ -107,6 +107,15 @@ func (p *vsParser) errAt(off int, msg string, a ...any) error {
 // even when it holds '|', ',' or parentheses.
 func (p *vsParser) tokenize() error {
 	s := p.src
+	// a leaf between every two operators at most: one allocation.
+	n := 1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', ')', '|', ',':
+			n += 2
+		}
+	}
+	p.toks = make([]vsTok, 0, n)
 	i := 0
 	for i < len(s) {
 		k := i
@@ -158,6 +167,9 @@ func (p *vsParser) parseOr() (*VersionSpec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.peek() != "|" {
+		return first, nil
+	}
 	kids := []*VersionSpec{first}
 	for p.peek() == "|" {
 		p.i++
@@ -174,6 +186,9 @@ func (p *vsParser) parseAnd() (*VersionSpec, error) {
 	first, err := p.parsePrimary()
 	if err != nil {
 		return nil, err
+	}
+	if p.peek() != "," {
+		return first, nil
 	}
 	kids := []*VersionSpec{first}
 	for p.peek() == "," {
@@ -237,7 +252,15 @@ func vsCombine(k vsKind, kids []*VersionSpec) *VersionSpec {
 	if len(kids) == 1 {
 		return kids[0]
 	}
-	var flat []*VersionSpec
+	size := 0
+	for _, c := range kids {
+		if c.kind == k {
+			size += len(c.kids)
+		} else {
+			size++
+		}
+	}
+	flat := make([]*VersionSpec, 0, size)
 	for _, c := range kids {
 		if c.kind == k {
 			flat = append(flat, c.kids...)
@@ -251,17 +274,29 @@ func vsCombine(k vsKind, kids []*VersionSpec) *VersionSpec {
 }
 
 func (s *VersionSpec) render() string {
-	parts := make([]string, len(s.kids))
+	sep := byte('|')
+	if s.kind == vsAnd {
+		sep = ','
+	}
+	n := 0
+	for _, c := range s.kids {
+		n += len(c.norm) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
 	for i, c := range s.kids {
-		parts[i] = c.norm
+		if i > 0 {
+			b.WriteByte(sep)
+		}
 		if s.kind == vsAnd && c.kind == vsOr {
-			parts[i] = "(" + c.norm + ")"
+			b.WriteByte('(')
+			b.WriteString(c.norm)
+			b.WriteByte(')')
+		} else {
+			b.WriteString(c.norm)
 		}
 	}
-	if s.kind == vsAnd {
-		return strings.Join(parts, ",")
-	}
-	return strings.Join(parts, "|")
+	return b.String()
 }
 
 // vsParseLeaf parses one leaf of a version spec, following the branches of
@@ -333,7 +368,7 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 			if err != nil {
 				return nil, errAt(0, "'~=' needs a version with at least two components, got %q", rest)
 			}
-			n.kind, n.pfx = vsCompat, pv
+			n.kind, n.pfx = vsCompat, &pv
 		default:
 			n.kind, n.op = vsOp, op
 			n.exact = op == "=="
@@ -452,7 +487,7 @@ func (s *VersionSpec) Match(v Version) bool {
 	case vsNotPrefix:
 		return !v.startsWith(s.ver)
 	case vsCompat:
-		return v.Compare(s.ver) >= 0 && v.startsWith(s.pfx)
+		return v.Compare(s.ver) >= 0 && v.startsWith(*s.pfx)
 	case vsRegex:
 		return s.re.MatchString(v.raw)
 	case vsExactStr:
@@ -560,7 +595,7 @@ func (s *VersionSpec) intervals() []vsInterval {
 			return []vsInterval{{inf, pt(lo, true)}, {pt(hi, true), inf}}
 		}
 	case vsCompat:
-		if _, hi, ok := vPrefixBounds(s.pfx); ok {
+		if _, hi, ok := vPrefixBounds(*s.pfx); ok {
 			return []vsInterval{{pt(s.ver, true), pt(hi, false)}}
 		}
 		return []vsInterval{{pt(s.ver, true), inf}}
