@@ -44,6 +44,11 @@ func nearMissChannel(c string) string {
 		if len(k) >= 8 {
 			limit = 2
 		}
+		// The distance is at least the difference in length: skip the
+		// table for names that cannot be that close.
+		if d := len(lc) - len(k); d > limit || -d > limit {
+			continue
+		}
 		if osaDistance(lc, k) <= limit {
 			return k
 		}

@@ -6,33 +6,18 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/internal/testshared"
 )
 
-// corpusDir finds ../shared/corpus/realworld beside the module root (the
-// directory holding go.mod). The corpus is read in place, never copied.
+// corpusDir is ../shared/corpus/realworld beside the module root, read in
+// place, never copied; testshared skips (or, in CI, fails) when it is absent.
 func corpusDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("corpus test skipped: no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	c := filepath.Join(filepath.Dir(dir), "shared", "corpus", "realworld")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus test skipped: %s is absent (the real-world corpus lives beside the repository, in ../shared)", c)
-	}
-	return c
+	return testshared.Dir(t, "corpus/realworld")
 }
 
 type corpusFile struct {
@@ -124,5 +109,42 @@ func BenchmarkCorpusYAMLNodeOnly(b *testing.B) {
 			var n yaml.Node
 			_ = yaml.Unmarshal(f.src, &n)
 		}
+	}
+}
+
+// TestCorpusSpeedRatio measures envspec.Parse (with every EG1xx check)
+// against a bare yaml.Node decode of the same bytes, alternating the two in
+// rounds so that a shared machine's load drift hits both alike, and reports
+// the median ratio (go test -run TestCorpusSpeedRatio -v ./envspec/). The
+// goal is 2.0; the assertion only catches a real regression.
+func TestCorpusSpeedRatio(t *testing.T) {
+	if testing.Short() || slowdown > 4 {
+		t.Skip("a speed ratio means nothing under -short or the race detector")
+	}
+	files := loadCorpus(t)
+	pass := func(f func(name string, src []byte)) time.Duration {
+		start := time.Now()
+		for _, c := range files {
+			f(c.name, c.src)
+		}
+		return time.Since(start)
+	}
+	parse := func(name string, src []byte) { Parse(name, src, ParseOptions{Platform: "linux-64"}) }
+	bare := func(_ string, src []byte) {
+		var n yaml.Node
+		_ = yaml.Unmarshal(src, &n)
+	}
+	pass(parse) // warm caches and the allocator
+	pass(bare)
+	var ratios []float64
+	for round := 0; round < 9; round++ {
+		p, b := pass(parse), pass(bare)
+		ratios = append(ratios, float64(p)/float64(b))
+	}
+	sort.Float64s(ratios)
+	median := ratios[len(ratios)/2]
+	t.Logf("envspec.Parse / yaml.Node decode over %d corpus files: median %.2f (rounds: %.2f)", len(files), median, ratios)
+	if median > 5 {
+		t.Errorf("Parse is %.1f× a bare yaml.Node decode; the goal is 2.0", median)
 	}
 }

@@ -971,6 +971,9 @@ func nearest(s string, cands []string) string {
 	best, bestD, n := "", 3, 0
 	ls := strings.ToLower(s)
 	for _, c := range cands {
+		if diff := len(ls) - len(c); diff > bestD || -diff > bestD {
+			continue // the distance is at least the difference in length
+		}
 		d := osaDistance(ls, c)
 		if d < bestD {
 			best, bestD, n = c, d, 1

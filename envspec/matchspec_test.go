@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/internal/testshared"
 )
 
 // spanText returns the text a span covers, "" when absent.
@@ -315,10 +317,7 @@ func BenchmarkParseMatchSpec(b *testing.B) {
 // TestMatchSpecCorpus parses every conda dependency of the real-world
 // environment files in ../shared/corpus/realworld (beside the repository).
 func TestMatchSpecCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "realworld", "*.yml"))
-	if len(files) == 0 {
-		t.Skip("../shared/corpus/realworld not found beside the repository: corpus test skipped")
-	}
+	files := testshared.Corpus(t)
 	// specs of the corpus that are wrong, and rightly rejected.
 	invalid := map[string]string{
 		"python='3.10'":          "conda's VersionOrder rejects the quotes too",

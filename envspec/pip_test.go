@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/internal/testshared"
 )
 
 // pipSummary renders what ParsePipLine found in one line, spans as the text
@@ -358,25 +360,7 @@ func TestNormalizePipName(t *testing.T) {
 // pipCorpusDir finds the shared corpus beside the module root.
 func pipCorpusDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus", "realworld")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("corpus not available (%v); it lives in ../shared beside the module", err)
-	}
-	return c
+	return testshared.Dir(t, "corpus/realworld")
 }
 
 // corpusPipLines extracts the items of `- pip:` blocks, YAML quotes and

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/testshared"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -256,11 +257,7 @@ func TestRuleExamples(t *testing.T) {
 // TestCorpus resolves every real-world file and runs every rule: no panic,
 // and every finding is positioned.
 func TestCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "realworld")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.yml"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (../shared is absent)", dir)
-	}
+	files := testshared.Corpus(t)
 	named := 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)
