@@ -295,6 +295,11 @@ func (m *MatchSpec) parseVersionBuild(a, b int) error {
 // text is reported at b.
 func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error) {
 	v := raw[a:b]
+	// No package version holds a quote, and one would make the canonical
+	// form unquotable inside brackets (version='^0'$').
+	if i := strings.IndexAny(v, `'"`); i >= 0 {
+		return nil, msErr(a+i, "quote character %q in version %q", v[i], v)
+	}
 	if strings.IndexByte(v, ' ') >= 0 {
 		v = strings.ReplaceAll(v, " ", "")
 	}
@@ -493,6 +498,9 @@ func (m *MatchSpec) applyBrackets() error {
 func (m *MatchSpec) compileBuild() error {
 	m.buildRe = nil
 	b := m.Build
+	if i := strings.IndexAny(b, `'"`); i >= 0 {
+		return msErr(m.BuildSpan.Start+i, "quote character %q in build string %q", b[i], b)
+	}
 	if b == "" {
 		return nil
 	}
