@@ -20,7 +20,8 @@ var ruleEG304 = &Rule{
 			"changes between releases and platforms: the same file gives different CUDA runtimes on " +
 			"different days and machines.",
 		Fix: "Name the variant: add `--extra-index-url` (or `--index-url`) pointing at the PyTorch wheel " +
-			"index for the CUDA version you want (`.../whl/cu121`, or `.../whl/cpu`), and pin `torch==X+cuXXX`.",
+			"index for the CUDA version you want (`.../whl/cu121`, or `.../whl/cpu`), and pin `torch==X+cuXXX`. " +
+			"Installed environments (`envguard check`) are not judged by this rule: their torch/version.py says which build they got.",
 		Before: "  - pip:\n    - torch==2.1.0",
 		After:  "  - pip:\n    - --extra-index-url https://<pytorch wheel index>/whl/cu121\n    - torch==2.1.0+cu121",
 		Since:  "0.1.0",
@@ -31,7 +32,9 @@ var ruleEG304 = &Rule{
 func init() { ruleEG304.Run = runEG304 }
 
 func runEG304(ctx *Context) []envspec.Diagnostic {
-	if ctx == nil || ctx.Env == nil {
+	// An installed torch is whatever build it is, and torch/version.py says
+	// which: the rule is about files that leave the choice to the index.
+	if ctx == nil || ctx.Env == nil || ctx.Env.Kind == envspec.KindPrefix {
 		return nil
 	}
 	reqs, opts := pipItems(ctx.Env)

@@ -1,6 +1,11 @@
 package resolver
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
 
 func TestEG304(t *testing.T) {
 	checkRuleCases(t, ruleEG304, []ruleCase{
@@ -31,4 +36,27 @@ func TestEG304(t *testing.T) {
   - pip:
     - torch`},
 	})
+}
+
+// An installed environment got one build, which torch/version.py names:
+// the index's choice is no longer open.
+func TestEG304SilentOnPrefix(t *testing.T) {
+	env := &envspec.Env{
+		File: "/opt/venv", Kind: envspec.KindPrefix,
+		Pip: []*envspec.PipDep{{
+			Raw:       envspec.String{Value: "torch==2.11.0", Pos: envspec.Pos{File: "/opt/venv/lib/python3.12/site-packages/torch-2.11.0.dist-info/METADATA"}},
+			Line:      &envspec.PipLine{Raw: "torch==2.11.0", Req: &envspec.PipRequirement{Name: "torch", Normalized: "torch", Specifiers: []envspec.PipSpecifier{{Op: "==", Version: "2.11.0"}}}},
+			Installed: &envspec.Installed{Name: "torch", Version: "2.11.0", Installer: "pip"},
+		}},
+		Torch: &envspec.TorchInfo{Version: "2.11.0+cu130", CUDA: "13.0"},
+	}
+	k := kb.Default()
+	ctx := &Context{Env: env, Stack: Resolve(env, k), KB: k}
+	if ds := ruleEG304.Run(ctx); len(ds) != 0 {
+		t.Errorf("EG304 on an installed torch: %v", ds)
+	}
+	env.Kind = envspec.KindEnvFile
+	if ds := ruleEG304.Run(ctx); len(ds) != 1 {
+		t.Errorf("the same line in a file: want one EG304, got %v", ds)
+	}
 }
