@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -55,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	maxReq := fs.Int("n", 2_000_000, "stop a run after this many requests even before -d")
 	slots := fs.Int("slots", 0, "the service's MaxConcurrent (default: -c, so that no request is refused)")
 	rounds := fs.Int("rounds", 2, "alternate the servers this many times (each gets -d in all), so that drift in a shared machine's load hits both alike")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -65,6 +67,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *slots <= 0 {
 		*slots = *c
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "loadtest: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "loadtest: %v\n", err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
 	}
 
 	cfg := api.Config{
