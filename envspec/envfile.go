@@ -225,7 +225,7 @@ func (p *envParser) parse(src []byte) {
 	}
 	if root.Kind != yaml.MappingNode {
 		p.add(p.pos(root), SeverityError, "EG101",
-			fmt.Sprintf("the top level is %s, not a mapping of keys (%s)", kindName(root), strings.Join(knownTopKeys, ", ")),
+			fmt.Sprintf("the top level is %s, not a mapping of keys (%s)", YAMLKind(root), strings.Join(knownTopKeys, ", ")),
 			"start the file with `name:`, `channels:` and `dependencies:` keys")
 		return
 	}
@@ -477,7 +477,9 @@ func (p *envParser) child(n *yaml.Node) (c *yaml.Node, done func()) {
 	return n, func() {}
 }
 
-func kindName(n *yaml.Node) string {
+// YAMLKind names what a node is, for messages that say what was expected
+// instead ("`dependencies:` must be a list, not a mapping").
+func YAMLKind(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
@@ -521,7 +523,7 @@ func (p *envParser) top(root *yaml.Node) {
 	for i := 0; i+1 < len(root.Content) && !p.hostile; i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			p.add(p.pos(k), SeverityError, "EG101", "a top-level key must be a plain word, not "+kindName(k),
+			p.add(p.pos(k), SeverityError, "EG101", "a top-level key must be a plain word, not "+YAMLKind(k),
 				"use the keys "+strings.Join(knownTopKeys, ", "))
 			continue
 		}
@@ -593,7 +595,7 @@ func (p *envParser) scalar(k, v *yaml.Node, what string) (String, bool) {
 		return String{}, false
 	}
 	if v.Kind != yaml.ScalarNode {
-		p.add(p.pos(v), SeverityError, "EG101", fmt.Sprintf("`%s:` must be a string, not %s", what, kindName(v)),
+		p.add(p.pos(v), SeverityError, "EG101", fmt.Sprintf("`%s:` must be a string, not %s", what, YAMLKind(v)),
 			fmt.Sprintf("write `%s: VALUE` on one line", what))
 		return String{}, false
 	}
@@ -605,7 +607,7 @@ func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.add(p.pos(v), SeverityError, "EG101", fmt.Sprintf("`%s:` must be a list of strings, not %s", what, kindName(v)),
+		p.add(p.pos(v), SeverityError, "EG101", fmt.Sprintf("`%s:` must be a list of strings, not %s", what, YAMLKind(v)),
 			fmt.Sprintf("write each entry on its own line under `%s:` as `- VALUE`", what))
 		return nil
 	}
@@ -617,7 +619,7 @@ func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
 			return out
 		}
 		if it.Kind != yaml.ScalarNode || isNull(it) {
-			p.add(p.pos(it), SeverityError, "EG101", fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, kindName(it)),
+			p.add(p.pos(it), SeverityError, "EG101", fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, YAMLKind(it)),
 				"write the entry as `- VALUE`")
 		} else {
 			out = append(out, String{Value: it.Value, Pos: p.valuePos(it)})
@@ -660,7 +662,7 @@ func (p *envParser) variables(k, v *yaml.Node) {
 		return
 	}
 	if v.Kind != yaml.MappingNode {
-		p.add(p.pos(v), SeverityError, "EG101", "`variables:` must be a mapping of names to strings, not "+kindName(v),
+		p.add(p.pos(v), SeverityError, "EG101", "`variables:` must be a mapping of names to strings, not "+YAMLKind(v),
 			"write each variable as `NAME: value` under `variables:`")
 		return
 	}
@@ -673,9 +675,9 @@ func (p *envParser) variables(k, v *yaml.Node) {
 		}
 		switch {
 		case key.Kind != yaml.ScalarNode:
-			p.add(p.pos(key), SeverityError, "EG101", "a variable name must be a string, not "+kindName(key), "write `NAME: value`")
+			p.add(p.pos(key), SeverityError, "EG101", "a variable name must be a string, not "+YAMLKind(key), "write `NAME: value`")
 		case val.Kind != yaml.ScalarNode:
-			p.add(p.pos(val), SeverityError, "EG101", fmt.Sprintf("variable %q must have a string value, not %s", key.Value, kindName(val)),
+			p.add(p.pos(val), SeverityError, "EG101", fmt.Sprintf("variable %q must have a string value, not %s", key.Value, YAMLKind(val)),
 				"quote the value: `NAME: \"value\"`")
 		default:
 			value := val.Value
@@ -696,7 +698,7 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 		return
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.add(p.pos(v), SeverityError, "EG101", "`dependencies:` must be a list, not "+kindName(v),
+		p.add(p.pos(v), SeverityError, "EG101", "`dependencies:` must be a list, not "+YAMLKind(v),
 			"write each package on its own line under `dependencies:` as `- name`")
 		return
 	}
@@ -712,7 +714,7 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 		case yaml.MappingNode:
 			p.depMapping(it)
 		default:
-			p.add(p.pos(it), SeverityError, "EG101", "a dependency must be a package spec or a `pip:` subsection, not "+kindName(it),
+			p.add(p.pos(it), SeverityError, "EG101", "a dependency must be a package spec or a `pip:` subsection, not "+YAMLKind(it),
 				"write the package as `- name`")
 		}
 		done()
@@ -723,7 +725,7 @@ func (p *envParser) depMapping(m *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i], m.Content[i+1]
 		if key.Kind != yaml.ScalarNode {
-			p.add(p.pos(key), SeverityError, "EG101", "a subsection name must be a string, not "+kindName(key),
+			p.add(p.pos(key), SeverityError, "EG101", "a subsection name must be a string, not "+YAMLKind(key),
 				"only `pip:` subsections are known")
 			continue
 		}
@@ -758,7 +760,7 @@ func (p *envParser) dictSelector(key, val *yaml.Node) {
 	}
 	if val.Kind != yaml.ScalarNode || isNull(val) {
 		p.add(p.pos(val), SeverityError, "EG101",
-			fmt.Sprintf("the value of %q must be one package spec, not %s", key.Value, kindName(val)),
+			fmt.Sprintf("the value of %q must be one package spec, not %s", key.Value, YAMLKind(val)),
 			"write `- "+key.Value+": name`")
 		return
 	}
@@ -866,7 +868,7 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 		return
 	}
 	if val.Kind != yaml.SequenceNode {
-		p.add(p.pos(val), SeverityError, "EG101", "the `pip:` subsection must be a list of strings, not "+kindName(val),
+		p.add(p.pos(val), SeverityError, "EG101", "the `pip:` subsection must be a list of strings, not "+YAMLKind(val),
 			"write each pip requirement on its own line under `- pip:` as `- name`")
 		return
 	}
@@ -877,7 +879,7 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 			return
 		}
 		if it.Kind != yaml.ScalarNode || isNull(it) {
-			p.add(p.pos(it), SeverityError, "EG101", "an entry of the `pip:` subsection must be a string, not "+kindName(it),
+			p.add(p.pos(it), SeverityError, "EG101", "an entry of the `pip:` subsection must be a string, not "+YAMLKind(it),
 				"write the requirement as `- name==1.0`")
 			done()
 			continue

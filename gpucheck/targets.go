@@ -79,7 +79,7 @@ func ParseTargets(file string, src []byte) ([]Target, error) {
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, TargetErrors{{pr.pos(top), "expected a mapping with a targets: list, got " + kindName(top)}}
+		return nil, TargetErrors{{pr.pos(top), "expected a mapping with a targets: list, got " + envspec.YAMLKind(top)}}
 	}
 	var targets []Target
 	if v := mapGet(top, "targets"); v != nil {
@@ -114,7 +114,7 @@ func (p *targetParser) errf(n *yaml.Node, format string, args ...any) {
 
 func (p *targetParser) targets(list *yaml.Node) []Target {
 	if list.Kind != yaml.SequenceNode {
-		p.errf(list, "targets: must be a list, got %s", kindName(list))
+		p.errf(list, "targets: must be a list, got %s", envspec.YAMLKind(list))
 		return nil
 	}
 	var out []Target
@@ -137,7 +137,7 @@ func (p *targetParser) targets(list *yaml.Node) []Target {
 func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 	t := Target{Pos: p.pos(item)}
 	if item.Kind != yaml.MappingNode {
-		p.errf(item, "a target must be a mapping with name, driver or cuda_driver, gpus or compute_capabilities; got %s", kindName(item))
+		p.errf(item, "a target must be a mapping with name, driver or cuda_driver, gpus or compute_capabilities; got %s", envspec.YAMLKind(item))
 		return t, false
 	}
 	before := len(p.errs)
@@ -197,7 +197,7 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 // rather than becoming a float, and `cuda_driver: 12.10` stays 12.10.
 func (p *targetParser) scalar(v *yaml.Node, key string) string {
 	if v.Kind != yaml.ScalarNode {
-		p.errf(v, "%s must be a string, got %s", key, kindName(v))
+		p.errf(v, "%s must be a string, got %s", key, envspec.YAMLKind(v))
 		return ""
 	}
 	return strings.TrimSpace(v.Value)
@@ -209,13 +209,13 @@ func (p *targetParser) strings(v *yaml.Node, key string) []envspec.String {
 		return []envspec.String{{Value: strings.TrimSpace(v.Value), Pos: p.pos(v)}}
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.errf(v, "%s must be a list of strings, got %s", key, kindName(v))
+		p.errf(v, "%s must be a list of strings, got %s", key, envspec.YAMLKind(v))
 		return nil
 	}
 	var out []envspec.String
 	for _, e := range v.Content {
 		if e.Kind != yaml.ScalarNode {
-			p.errf(e, "%s entries must be strings, got %s", key, kindName(e))
+			p.errf(e, "%s entries must be strings, got %s", key, envspec.YAMLKind(e))
 			continue
 		}
 		out = append(out, envspec.String{Value: strings.TrimSpace(e.Value), Pos: p.pos(e)})
@@ -236,7 +236,7 @@ func (p *targetParser) strings(v *yaml.Node, key string) []envspec.String {
 // compute capability (CEP 46).
 func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 	if subdirs.Kind != yaml.MappingNode {
-		p.errf(subdirs, "subdirs: must be a mapping of subdir to packages, got %s", kindName(subdirs))
+		p.errf(subdirs, "subdirs: must be a mapping of subdir to packages, got %s", envspec.YAMLKind(subdirs))
 		return nil
 	}
 	base := strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
@@ -252,7 +252,7 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 			t.Name = base + "/" + k.Value
 		}
 		if v.Kind != yaml.MappingNode {
-			p.errf(v, "subdir %s must be a mapping with packages:, got %s", k.Value, kindName(v))
+			p.errf(v, "subdir %s must be a mapping with packages:, got %s", k.Value, envspec.YAMLKind(v))
 			continue
 		}
 		pk := mapGet(v, "packages")
@@ -261,7 +261,7 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 			continue
 		}
 		if pk.Kind != yaml.MappingNode {
-			p.errf(pk, "packages: must be a mapping of virtual package to version, got %s", kindName(pk))
+			p.errf(pk, "packages: must be a mapping of virtual package to version, got %s", envspec.YAMLKind(pk))
 			continue
 		}
 		ok := true
@@ -353,21 +353,4 @@ func mapGet(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	return "nothing"
 }
