@@ -126,14 +126,14 @@ func (p *envParser) valuePos(n *yaml.Node) Pos {
 }
 
 func (p *envParser) add(ps Pos, sev Severity, code, msg, hint string, related ...Pos) {
-	p.env.Diags = append(p.env.Diags, Diagnostic{Pos: ps, EndCol: tokenEnd(p.env.Line(ps.Line), ps.Col),
+	p.env.Diags = append(p.env.Diags, Diagnostic{Pos: ps, EndCol: TokenEnd(p.env.Line(ps.Line), ps.Col),
 		Severity: sev, Code: code, Message: msg, Hint: hint, Related: related})
 }
 
-// tokenEnd is the column just past the item that starts at col on line: up
+// TokenEnd is the column just past the item that starts at col on line: up
 // to a trailing comment, a key's colon, or the end of the line. It is 0 when
 // the column is unknown, so the caret under a finding underlines the item.
-func tokenEnd(line string, col int) int {
+func TokenEnd(line string, col int) int {
 	if col <= 0 || line == "" {
 		return 0
 	}

@@ -496,8 +496,8 @@ func TestTokenEnd(t *testing.T) {
 		{"", 1, 0},
 		{"  - é=1 # x", 5, 8},
 	} {
-		if got := tokenEnd(c.line, c.col); got != c.want {
-			t.Errorf("tokenEnd(%q, %d) = %d, want %d", c.line, c.col, got, c.want)
+		if got := TokenEnd(c.line, c.col); got != c.want {
+			t.Errorf("TokenEnd(%q, %d) = %d, want %d", c.line, c.col, got, c.want)
 		}
 	}
 }
@@ -513,8 +513,8 @@ func TestTokenEndFlow(t *testing.T) {
 		{"  - conda_forge  # note", 5, 16},
 		{`channels: ["a,b"]`, 13, 16},
 	} {
-		if got := tokenEnd(tt.line, tt.col); got != tt.end {
-			t.Errorf("tokenEnd(%q, %d) = %d, want %d", tt.line, tt.col, got, tt.end)
+		if got := TokenEnd(tt.line, tt.col); got != tt.end {
+			t.Errorf("TokenEnd(%q, %d) = %d, want %d", tt.line, tt.col, got, tt.end)
 		}
 	}
 }

@@ -89,6 +89,11 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 		if d.Pos.File == "" {
 			d.Pos.File = env.File
 		}
+		if d.EndCol == 0 && d.Pos.Col > 0 {
+			// Rules that know only where an item starts still get a caret
+			// under the whole item.
+			d.EndCol = envspec.TokenEnd(env.Line(d.Pos.Line), d.Pos.Col)
+		}
 		sev, on := opt.Config.severity(d.Code, d.Severity)
 		if !on {
 			continue
