@@ -824,6 +824,16 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 	}
 	raw := String{Value: n.Value, Pos: p.valuePos(n)}
 	d := &CondaDep{Raw: raw, Comment: commentText(n)}
+	if next, ok := p.continued(n); ok {
+		// "- python=3.10" followed by "   - numpy" indented one space too
+		// far: YAML folds the second line into the first item, and the
+		// package silently disappears. Say so rather than guess.
+		p.add(raw.Pos, SeverityError, "EG103",
+			fmt.Sprintf("dependency %q runs on into line %d: YAML read the next line as part of this item, not as a package of its own", clip(n.Value, 80), next),
+			fmt.Sprintf("indent the `-` on line %d like the one on line %d", next, raw.Pos.Line))
+		p.env.Deps = append(p.env.Deps, d)
+		return
+	}
 	spec, err := ParseMatchSpec(strings.TrimSpace(n.Value))
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
@@ -833,6 +843,28 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		d.Spec = spec
 	}
 	p.env.Deps = append(p.env.Deps, d)
+}
+
+// continued reports whether a plain (unquoted) scalar went on past its
+// first line, and the line it went on to.
+func (p *envParser) continued(n *yaml.Node) (int, bool) {
+	if n.Style != 0 || n.Kind != yaml.ScalarNode || n.Line < 1 {
+		return 0, false
+	}
+	first := strings.Fields(n.Value)
+	line := p.env.Line(n.Line)
+	if len(first) < 2 || n.Column < 1 || n.Column > len(line)+1 {
+		return 0, false
+	}
+	// The scalar's words all on its first line: it did not continue.
+	rest := line[n.Column-1:]
+	if i := strings.Index(rest, " #"); i >= 0 {
+		rest = rest[:i]
+	}
+	if strings.Join(strings.Fields(rest), " ") == strings.Join(first, " ") {
+		return 0, false
+	}
+	return n.Line + 1, true
 }
 
 // specError places a MatchSpec or pip error at its offset inside the scalar.

@@ -518,3 +518,17 @@ func TestTokenEndFlow(t *testing.T) {
 		}
 	}
 }
+
+// A list item indented one space too far is folded into the item above it
+// by YAML; the package would silently disappear.
+func TestContinuedDependency(t *testing.T) {
+	env := Parse("c.yml", []byte("channels: [conda-forge]\ndependencies:\n  - python=3.10\n   - numpy\n  - scipy >=1.2  # a comment\n  - 'quoted value'\n"), ParseOptions{Platform: "linux-64"})
+	var got []string
+	for _, d := range env.Diags {
+		got = append(got, d.Error())
+	}
+	want := []string{`c.yml:3:5: dependency "python=3.10 - numpy" runs on into line 4: YAML read the next line as part of this item, not as a package of its own [EG103]`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

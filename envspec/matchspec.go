@@ -298,7 +298,7 @@ func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error)
 	// No package version holds a quote, and one would make the canonical
 	// form unquotable inside brackets (version='^0'$').
 	if i := strings.IndexAny(v, `'"`); i >= 0 {
-		return nil, msErr(a+i, "quote character %q in version %q", v[i], v)
+		return nil, msErr(a+i, "quote character %c in version %q: conda does not strip quotes inside a spec; write the version without them", v[i], v)
 	}
 	if strings.IndexByte(v, ' ') >= 0 {
 		v = strings.ReplaceAll(v, " ", "")
@@ -499,7 +499,7 @@ func (m *MatchSpec) compileBuild() error {
 	m.buildRe = nil
 	b := m.Build
 	if i := strings.IndexAny(b, `'"`); i >= 0 {
-		return msErr(m.BuildSpan.Start+i, "quote character %q in build string %q", b[i], b)
+		return msErr(m.BuildSpan.Start+i, "quote character %c in build string %q: conda does not strip quotes inside a spec; write the build without them", b[i], b)
 	}
 	if b == "" {
 		return nil
