@@ -658,7 +658,10 @@ func (m *MatchSpec) String() string {
 	if m.Version != nil && m.Version.String() != "*" {
 		v := m.Version.String()
 		switch {
-		case strings.ContainsAny(v, "><$^|,"), fuzzyAmbiguous(v):
+		// '@' makes conda compare the whole string ("1.0@x"), '=' and '!'
+		// included, so outside brackets a build after it would be read
+		// as part of the version.
+		case strings.ContainsAny(v, "><$^|,@"), fuzzyAmbiguous(v):
 			brackets = append(brackets, "version='"+v+"'")
 		case strings.HasPrefix(v, "!=") || strings.HasPrefix(v, "~="):
 			if m.Build != "" {
