@@ -250,6 +250,9 @@ func (m *MatchSpec) setChannel(a, b int) error {
 	if i := strings.IndexFunc(ch, func(r rune) bool { return r <= ' ' }); i >= 0 {
 		return msErr(a+i, "blank inside channel %q", ch)
 	}
+	if i := strings.IndexAny(ch, `'"`); i >= 0 {
+		return msErr(a+i, "quote character %c in channel %q", ch[i], ch)
+	}
 	if ch == "" {
 		return msErr(a, "empty channel")
 	}
@@ -662,6 +665,12 @@ func (m *MatchSpec) String() string {
 		// included, so outside brackets a build after it would be read
 		// as part of the version.
 		case strings.ContainsAny(v, "><$^|,@"), fuzzyAmbiguous(v):
+			// A bracket version loses a leading "==" when read (conda
+			// sanitises it as if no build followed), so write it without
+			// one: the canonical form must read back to itself.
+			if first, _, _ := strings.Cut(strings.TrimPrefix(v, "=="), ","); strings.HasPrefix(v, "==") && !strings.ContainsAny(first, "*|") {
+				v = v[2:]
+			}
 			brackets = append(brackets, "version='"+v+"'")
 		case strings.HasPrefix(v, "!=") || strings.HasPrefix(v, "~="):
 			if m.Build != "" {
