@@ -54,6 +54,13 @@ type Validator interface {
 	Name(ctx context.Context, req ValidateRequest) (NameResult, error)
 }
 
+// FindingCounter is implemented by Validators that can also return the
+// codes of the report's findings, in order, so that the metrics need not
+// decode the report again.
+type FindingCounter interface {
+	ValidateCounting(ctx context.Context, req ValidateRequest) (report []byte, codes []string, err error)
+}
+
 // Builder emits an environment file that passes its own validation.
 type Builder interface {
 	Build(ctx context.Context, req BuildRequest) (yaml []byte, err error)

@@ -67,6 +67,7 @@ func serveCmd(e *env) *cobra.Command {
 				KB: k, Config: rc, Machines: m, Probe: e.probe, LookupEnv: e.lookupEnv,
 				RulesList: RulesJSON(report.Catalog()),
 			})
+			service.TuneGC(e.getenv)
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if err := api.Serve(ctx, cfg, deps); err != nil {

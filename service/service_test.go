@@ -180,3 +180,27 @@ func TestNameEndpoint(t *testing.T) {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
 	}
 }
+
+// The service counts findings by code from the pipeline's own list (no
+// second decode of the report); /metrics must show them.
+func TestFindingsMetric(t *testing.T) {
+	ts := newServer(t)
+	src, err := os.ReadFile("../testdata/demo/environment.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, b := post(t, ts, "/v1/validate", "application/yaml", src); resp.StatusCode != 200 {
+		t.Fatalf("status %d: %.300s", resp.StatusCode, b)
+	}
+	resp, err := http.Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`envguard_findings_total{code="EG201"} 1`, `envguard_findings_total{code="EG302"} 1`} {
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}

@@ -28,9 +28,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/envguard/envguard/api"
 	"github.com/go-chi/chi/v5"
 	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/service"
 )
 
 //go:embed environment.yml
@@ -82,6 +84,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer pprof.StopCPUProfile()
 	}
 
+	// The GC settings of `envguard serve`; both servers share the process.
+	service.TuneGC(os.Getenv)
 	cfg := api.Config{
 		MaxConcurrent:  *slots,
 		QueueWait:      time.Second,
