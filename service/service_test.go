@@ -204,3 +204,28 @@ func TestFindingsMetric(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEReport keeps the README's curl example true: the report it
+// shows is what POST /v1/validate answers for the demo file today.
+func TestREADMEReport(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	i := strings.Index(s, "```json\n")
+	j := strings.Index(s[i+8:], "```\n")
+	if i < 0 || j < 0 {
+		t.Fatal("README.md lost its report example")
+	}
+	shown := s[i+8 : i+8+j]
+	src, err := os.ReadFile("../testdata/demo/environment.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newServer(t)
+	resp, b := post(t, ts, "/v1/validate", "application/yaml", src)
+	if resp.StatusCode != 200 || string(b) != shown {
+		t.Errorf("README.md shows a report the service no longer sends (status %d); update it.\n--- now ---\n%s", resp.StatusCode, b)
+	}
+}
