@@ -668,9 +668,7 @@ func (m *MatchSpec) String() string {
 			// A bracket version loses a leading "==" when read (conda
 			// sanitises it as if no build followed), so write it without
 			// one: the canonical form must read back to itself.
-			if first, _, _ := strings.Cut(strings.TrimPrefix(v, "=="), ","); strings.HasPrefix(v, "==") && !strings.ContainsAny(first, "*|") {
-				v = v[2:]
-			}
+			v = msBracketVersion(v)
 			brackets = append(brackets, "version='"+v+"'")
 		case strings.HasPrefix(v, "!=") || strings.HasPrefix(v, "~="):
 			if m.Build != "" {
@@ -729,4 +727,31 @@ func (m *MatchSpec) String() string {
 		b.WriteString("[" + strings.Join(brackets, ",") + "]")
 	}
 	return b.String()
+}
+
+// msBracketVersion writes a version for version='...' so that it reads back
+// as itself: conda drops a leading "==" from a bracket version, which is
+// harmless before an exact leaf ("==1.2,<2" → "1.2,<2") but not before a
+// glob ("==1.*"), so such a leaf moves from the front instead. AND and OR
+// are commutative; mixed they are left alone (',' binds tighter than '|').
+func msBracketVersion(v string) string {
+	if !strings.HasPrefix(v, "==") || strings.ContainsAny(v, "()") {
+		return v
+	}
+	rest := v[2:]
+	first, _, _ := strings.Cut(rest, ",")
+	if !strings.ContainsAny(first, "*|") {
+		return rest
+	}
+	for _, sep := range []string{",", "|"} {
+		other := "|"
+		if sep == "|" {
+			other = ","
+		}
+		if strings.Contains(v, sep) && !strings.Contains(v, other) {
+			parts := strings.Split(v, sep)
+			return strings.Join(append(parts[1:], parts[0]), sep)
+		}
+	}
+	return v
 }
