@@ -250,8 +250,10 @@ func (m *MatchSpec) setChannel(a, b int) error {
 	if i := strings.IndexFunc(ch, func(r rune) bool { return r <= ' ' }); i >= 0 {
 		return msErr(a+i, "blank inside channel %q", ch)
 	}
-	if i := strings.IndexAny(ch, `'"`); i >= 0 {
-		return msErr(a+i, "quote character %c in channel %q", ch[i], ch)
+	// Characters of the bracket syntax cannot stand in a channel: the
+	// canonical form could not be written back.
+	if i := strings.IndexAny(ch, `'",[]=`); i >= 0 {
+		return msErr(a+i, "character %c is not allowed in channel %q", ch[i], ch)
 	}
 	if ch == "" {
 		return msErr(a, "empty channel")
