@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver"
@@ -112,6 +114,7 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 		}
 	}
 	kept.Sort()
+	kept = capPerCode(kept, maxPerCode)
 	r.diags = kept
 	r.Findings = make([]Finding, 0, len(kept))
 	for _, d := range kept {
@@ -154,4 +157,53 @@ func (r *Report) ExitCode(failOn envspec.Severity) int {
 		}
 	}
 	return 0
+}
+
+// maxPerCode bounds how many findings of one code a report lists. A real
+// file has a handful; a generated or hostile one (40,000 copies of one
+// package) would otherwise make a report of megabytes that nobody reads.
+const maxPerCode = 100
+
+// capPerCode keeps the first max findings of each code (in sorted order) and
+// replaces the rest of a code with one finding, at the first omitted place,
+// that says how many were left out. It carries the worst severity among
+// them, so the exit status is what it would have been.
+func capPerCode(ds envspec.Diagnostics, max int) envspec.Diagnostics {
+	count := map[string]int{}
+	for _, d := range ds {
+		count[d.Code]++
+	}
+	over := false
+	for _, n := range count {
+		if n > max {
+			over = true
+		}
+	}
+	if !over {
+		return ds
+	}
+	seen := map[string]int{}
+	summary := map[string]*envspec.Diagnostic{}
+	// out never outgrows len(ds), so pointers into it stay valid.
+	out := make(envspec.Diagnostics, 0, len(ds))
+	for _, d := range ds {
+		seen[d.Code]++
+		switch {
+		case seen[d.Code] <= max:
+			out = append(out, d)
+		case summary[d.Code] == nil:
+			s := envspec.Diagnostic{
+				Pos: d.Pos, Severity: d.Severity, Code: d.Code,
+				Message: fmt.Sprintf("%d more %s findings like the ones above are left out of this report", count[d.Code]-max, d.Code),
+				Hint:    "fix the ones listed and validate again",
+			}
+			out = append(out, s)
+			summary[d.Code] = &out[len(out)-1]
+		default:
+			if s := summary[d.Code]; d.Severity > s.Severity {
+				s.Severity = d.Severity
+			}
+		}
+	}
+	return out
 }

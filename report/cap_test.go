@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// A file with 40,000 copies of one package gets a report of bounded size,
+// quickly, with the same verdict.
+func TestFindingsCappedPerCode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: big\nchannels: [conda-forge]\ndependencies:\n")
+	for i := 0; i < 40000; i++ {
+		b.WriteString("  - p\n")
+	}
+	start := time.Now()
+	r := Validate("big.yml", []byte(b.String()), Options{})
+	took := time.Since(start)
+	n106, summary := 0, ""
+	for _, f := range r.Findings {
+		if f.Code == "EG106" {
+			n106++
+			if strings.Contains(f.Message, "left out") {
+				summary = f.Message
+			}
+		}
+	}
+	if n106 != maxPerCode+1 {
+		t.Errorf("%d EG106 findings, want %d listed and one summary", n106, maxPerCode+1)
+	}
+	if want := fmt.Sprintf("%d more EG106 findings", 39999-maxPerCode); !strings.Contains(summary, want) {
+		t.Errorf("summary %q does not say %q", summary, want)
+	}
+	if r.ExitCode(envspec.SeverityWarning) != 1 {
+		t.Error("the verdict changed")
+	}
+	if len(r.JSON()) > 200_000 {
+		t.Errorf("report of %d bytes", len(r.JSON()))
+	}
+	t.Logf("40,000 duplicate dependencies: %v", took)
+}
+
+func TestCapKeepsWorstSeverity(t *testing.T) {
+	var ds envspec.Diagnostics
+	for i := 0; i < 5; i++ {
+		sev := envspec.SeverityWarning
+		if i == 4 {
+			sev = envspec.SeverityError
+		}
+		ds = append(ds, envspec.Diagnostic{Pos: envspec.Pos{Line: i + 1}, Code: "EG106", Severity: sev, Message: "m"})
+	}
+	out := capPerCode(ds, 2)
+	if len(out) != 3 || out[2].Severity != envspec.SeverityError || !strings.HasPrefix(out[2].Message, "3 more EG106") {
+		t.Errorf("got %v", out)
+	}
+}
