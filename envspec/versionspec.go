@@ -334,6 +334,11 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 			return nil, errAt(0, "invalid operator in version spec %q (expected one of ==, !=, <, <=, >, >=, ~=, =)", t)
 		}
 		vo, opLen := rest, len(op)
+		if op == "==" && strings.Trim(vo, "*.") == "" {
+			// "==*" names no version; its canonical form could not be
+			// written back as a MatchSpec.
+			return nil, errAt(len(op), "operator == needs a version, not %q", vo)
+		}
 		if strings.HasSuffix(vo, ".*") {
 			switch op {
 			case "=", ">=":
