@@ -305,6 +305,11 @@ func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error)
 	if i := strings.IndexAny(v, `'"`); i >= 0 {
 		return nil, msErr(a+i, "quote character %c in version %q: conda does not strip quotes inside a spec; write the version without them", v[i], v)
 	}
+	// conda drops spaces from a version; any other blank (a tab) is an
+	// error, not a separator.
+	if i := strings.IndexFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }); i >= 0 {
+		return nil, msErr(a+i, "control character %q in version %q", v[i], v)
+	}
 	if strings.IndexByte(v, ' ') >= 0 {
 		v = strings.ReplaceAll(v, " ", "")
 	}
@@ -578,7 +583,19 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 		return err
 	}
 	m.Version, m.VersionSpan = vs, Span{fa + d1 + 1, fa + d2}
-	m.Build, m.BuildSpan = stem[d2+1:], Span{fa + d2 + 1, fa + len(stem)}
+	build := stem[d2+1:]
+	if lb := vLower(build); build == "" || strings.HasSuffix(lb, ".tar.bz2") || strings.HasSuffix(lb, ".conda") {
+		// "x-1-.tar.bz2.tar.bz2": no build string, or a file extension
+		// where the build should be.
+		return msErr(fa+d2+1, "package file name %q has no build string", fn)
+	}
+	// A file's build string is literal: letters, digits, _ . + only.
+	if i := strings.IndexFunc(build, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}); i >= 0 {
+		return msErr(fa+d2+1+i, "invalid character %q in the build string of package file %q", build[i], fn)
+	}
+	m.Build, m.BuildSpan = build, Span{fa + d2 + 1, fa + len(stem)}
 	return m.compileBuild()
 }
 
@@ -741,8 +758,11 @@ func msBracketVersion(v string) string {
 		return v
 	}
 	rest := v[2:]
-	first, _, _ := strings.Cut(rest, ",")
-	if !strings.ContainsAny(first, "*|") {
+	first := rest
+	if i := strings.IndexAny(rest, ",|"); i >= 0 {
+		first = rest[:i]
+	}
+	if !strings.Contains(first, "*") {
 		return rest
 	}
 	for _, sep := range []string{",", "|"} {

@@ -334,10 +334,11 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 			return nil, errAt(0, "invalid operator in version spec %q (expected one of ==, !=, <, <=, >, >=, ~=, =)", t)
 		}
 		vo, opLen := rest, len(op)
-		if op == "==" && strings.Trim(vo, "*.") == "" {
-			// "==*" names no version; its canonical form could not be
-			// written back as a MatchSpec.
-			return nil, errAt(len(op), "operator == needs a version, not %q", vo)
+		if op == "==" && strings.Contains(strings.TrimSuffix(vo, ".*"), "*") {
+			// "==*" or "==1*": equality with a glob names no one version,
+			// and its canonical form could not be written back. (A
+			// trailing ".*" is one conda ignores after ==, below.)
+			return nil, errAt(len(op), "operator == needs an exact version, not the glob %q (write =%s for a prefix)", vo, strings.TrimRight(strings.TrimSuffix(vo, ".*"), "*."))
 		}
 		if strings.HasSuffix(vo, ".*") {
 			switch op {
