@@ -578,6 +578,10 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 		return msErr(fa+bad, "invalid character %q in package name %q", name[bad], name)
 	}
 	m.Name, m.NameSpan = vLower(name), Span{fa, fa + d1}
+	// A file's version is one literal version, not a spec.
+	if i := strings.IndexAny(stem[d1+1:d2], "=<>~,|*^$()@ "); i >= 0 {
+		return msErr(fa+d1+1+i, "invalid character %q in the version of package file %q", stem[d1+1+i], fn)
+	}
 	vs, err := parseVersionSpecAt(stem[d1+1:d2], fa+d1+1)
 	if err != nil {
 		return err
