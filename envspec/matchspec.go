@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Span is a half-open byte range [Start, End) inside a MatchSpec string.
@@ -208,7 +209,7 @@ func (m *MatchSpec) parse() error {
 	}
 	name := s[start:n]
 	if bad := msNameBadChar(name); bad >= 0 {
-		return msErr(start+bad, "invalid character %q in package name %q", name[bad], name)
+		return msErr(start+bad, "invalid character %q in package name %q", msRuneAt(name, bad), name)
 	}
 	m.Name = vLower(name)
 	m.NameSpan = Span{start, n}
@@ -575,7 +576,7 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 	}
 	name := stem[:d1]
 	if bad := msNameBadChar(name); bad >= 0 {
-		return msErr(fa+bad, "invalid character %q in package name %q", name[bad], name)
+		return msErr(fa+bad, "invalid character %q in package name %q", msRuneAt(name, bad), name)
 	}
 	m.Name, m.NameSpan = vLower(name), Span{fa, fa + d1}
 	// A file's version is one literal version, not a spec.
@@ -780,4 +781,11 @@ func msBracketVersion(v string) string {
 		}
 	}
 	return v
+}
+
+// msRuneAt is the character at byte offset i, so that a message names "ÿ"
+// rather than its first byte.
+func msRuneAt(s string, i int) rune {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r
 }

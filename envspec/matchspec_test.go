@@ -382,3 +382,11 @@ func TestVersionStringAsConda(t *testing.T) {
 		}
 	}
 }
+
+// Non-ASCII characters are named whole, not by their first byte.
+func TestMatchSpecErrorNamesRune(t *testing.T) {
+	_, err := ParseMatchSpec("ÿÿ")
+	if err == nil || !strings.Contains(err.Error(), "invalid character 'ÿ'") {
+		t.Errorf("ParseMatchSpec(\"ÿÿ\") = %v", err)
+	}
+}
