@@ -33,3 +33,14 @@ func TestFixCUDACudatoolkit12(t *testing.T) {
 		t.Errorf("fixCUDA for CUDA 11.6 = %q", got)
 	}
 }
+
+func TestExactConda(t *testing.T) {
+	for in, want := range map[string]string{
+		"2.0.1": "2.0.1", "=2.0.1": "2.0.1", "==2.0": "2.0.0", "=2.0": "", "2..1": "", ".2.0": "",
+		"2.0.": "", "2.0.1+cu118": "2.0.1+cu118", "": "", "2": "", "==2": "", "+cu118": "", ">=2.0.1": "",
+	} {
+		if got := exactConda(in); got != want {
+			t.Errorf("exactConda(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -85,9 +85,11 @@ type resolution struct {
 }
 
 func (r *resolution) collect() {
+	r.st.conda = make(map[*envspec.CondaDep]*item, len(r.env.Deps))
 	for _, d := range r.env.Deps {
 		if it := readCondaItem(r.env, d); it != nil {
 			r.items = append(r.items, it)
+			r.st.conda[d] = it
 		}
 	}
 	for _, d := range r.env.Pip {
@@ -136,6 +138,18 @@ func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
 		return nil
 	}
 	return it
+}
+
+// condaItem is d as Resolve read it, or read now when the Stack was not made
+// by Resolve (a rule tested on a hand-made Stack).
+func (c *Context) condaItem(d *envspec.CondaDep) *item {
+	if c.Stack != nil && c.Stack.conda != nil {
+		if it, ok := c.Stack.conda[d]; ok {
+			return it
+		}
+		return nil // Resolve read it and found no package name
+	}
+	return readCondaItem(c.Env, d)
 }
 
 // pipItem reads a pip requirement (options are read by evidence()).
@@ -212,16 +226,26 @@ func exactConda(text string) string {
 	if t == "" || strings.ContainsAny(t, "*<>!|,~ =^$()") {
 		return ""
 	}
-	parts := strings.Split(strings.SplitN(t, "+", 2)[0], ".")
-	for _, p := range parts {
-		if p == "" {
-			return ""
+	// Count the dotted parts of the public version without splitting: this
+	// runs for every conda item, several times per file.
+	pub, _, _ := strings.Cut(t, "+")
+	parts := 1
+	for i := 0; i < len(pub); i++ {
+		if pub[i] != '.' {
+			continue
 		}
+		if i == 0 || i == len(pub)-1 || pub[i-1] == '.' {
+			return "" // an empty part
+		}
+		parts++
 	}
-	if len(parts) >= 3 {
+	if pub == "" {
+		return ""
+	}
+	if parts >= 3 {
 		return t
 	}
-	if double && len(parts) == 2 {
+	if double && parts == 2 {
 		return padRelease(t)
 	}
 	return ""

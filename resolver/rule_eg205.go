@@ -141,7 +141,7 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 	var out []envspec.Diagnostic
 	pc := pytorchCUDAVersions(c.KB)
 	for _, d := range c.Env.Deps {
-		it := readCondaItem(c.Env, d)
+		it := c.condaItem(d)
 		// Only these two name CUDA versions that may not exist; reading the
 		// version of every other package would be wasted work.
 		if it == nil || (it.name != "cudatoolkit" && it.name != "pytorch-cuda") {

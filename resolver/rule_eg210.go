@@ -48,7 +48,7 @@ func runEG210(c *Context) []envspec.Diagnostic {
 	}
 	var nv, cf []*item
 	for _, d := range c.Env.Deps {
-		it := readCondaItem(c.Env, d)
+		it := c.condaItem(d)
 		if it == nil || !isCUDAPackage(it.name) || it.name == "cudatoolkit" {
 			continue
 		}

@@ -43,14 +43,11 @@ type pipOption struct {
 
 var (
 	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*`)
-	pep503Re   = regexp.MustCompile(`[-_.]+`)
 	localCUDA  = regexp.MustCompile(`(?i)(?:\+|%2B)(cu\d{2,3}|cpu|rocm[\d.]+)\b`)
 	wheelIndex = regexp.MustCompile(`(?i)/whl/(?:nightly/|test/)?(cu\d{2,3}|cpu|rocm[\d.]+|xpu)\b`)
 )
 
-func normalizePip(name string) string {
-	return strings.ToLower(pep503Re.ReplaceAllString(name, "-"))
-}
+func normalizePip(name string) string { return envspec.NormalizePipName(name) }
 
 // condaItems lists the conda dependencies with a package name.
 func condaItems(env *envspec.Env) []condaItem {

@@ -90,6 +90,10 @@ type Package struct {
 
 // Stack is the resolved environment.
 type Stack struct {
+	// conda holds the items Resolve read, so that rules do not read each
+	// dependency again (read-only once Resolve returns).
+	conda map[*envspec.CondaDep]*item
+
 	Python     string      `json:"python,omitempty"` // major.minor, "" when open
 	PythonPos  envspec.Pos `json:"-"`
 	Framework  *Framework  `json:"framework,omitempty"`
