@@ -64,7 +64,7 @@ func itemAtLine(c *Context, pos envspec.Pos, fallback string) string {
 	if c == nil || c.Env == nil || !pos.IsValid() {
 		return fallback
 	}
-	for _, it := range condaItems(c.Env) {
+	for _, it := range c.condaList() {
 		if it.Dep.Raw.Pos.Line == pos.Line {
 			return condaText(it)
 		}

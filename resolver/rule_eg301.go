@@ -37,8 +37,8 @@ type libPair struct {
 // condaPipPairs finds every pip requirement whose GPU library a conda
 // dependency already provides (the first such conda dependency).
 func condaPipPairs(ctx *Context) []libPair {
-	conda := condaItems(ctx.Env)
-	reqs, _ := pipItems(ctx.Env)
+	conda := ctx.condaList()
+	reqs, _ := ctx.pipList()
 	byLib := map[string]condaItem{}
 	for _, c := range conda {
 		if l := libOfConda(ctx, c.Name); l != "" {
@@ -64,9 +64,9 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	_, opts := pipItems(ctx.Env)
+	_, opts := ctx.pipList()
 	index, _ := wheelIndexTag(opts)
-	condaCUDA := len(cudaStackItems(ctx, condaItems(ctx.Env))) > 0
+	condaCUDA := len(cudaStackItems(ctx, ctx.condaList())) > 0
 	var out []envspec.Diagnostic
 	for _, p := range condaPipPairs(ctx) {
 		msg := fmt.Sprintf("%s comes from both conda (%s, %s) and pip (%s, %s)", p.Lib, condaText(p.Conda), place(p.Conda.Dep.Raw.Pos), pipText(p.Pip), place(p.Pip.Dep.Raw.Pos))

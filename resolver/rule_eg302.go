@@ -34,7 +34,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	stack := cudaStackItems(ctx, condaItems(ctx.Env))
+	stack := cudaStackItems(ctx, ctx.condaList())
 	if len(stack) == 0 {
 		return nil
 	}
@@ -44,7 +44,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 	for _, p := range condaPipPairs(ctx) {
 		dup[p.Pip.Dep] = true
 	}
-	reqs, _ := pipItems(ctx.Env)
+	reqs, _ := ctx.pipList()
 	var out []envspec.Diagnostic
 	for _, p := range reqs {
 		lib := libOfPip(ctx, p)

@@ -30,12 +30,12 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	stack := cudaStackItems(ctx, condaItems(ctx.Env))
+	stack := cudaStackItems(ctx, ctx.condaList())
 	if len(stack) == 0 {
 		return nil
 	}
 	first := stack[0]
-	reqs, _ := pipItems(ctx.Env)
+	reqs, _ := ctx.pipList()
 	var out []envspec.Diagnostic
 	for _, p := range reqs {
 		if !isNvidiaWheel(ctx, p.Name) {

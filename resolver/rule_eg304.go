@@ -37,7 +37,7 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil || ctx.Env.Kind == envspec.KindPrefix {
 		return nil
 	}
-	reqs, opts := pipItems(ctx.Env)
+	reqs, opts := ctx.pipList()
 	if tag, _ := wheelIndexTag(opts); tag != "" {
 		return nil
 	}

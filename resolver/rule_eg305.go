@@ -40,7 +40,7 @@ func runEG305(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	reqs, opts := pipItems(ctx.Env)
+	reqs, opts := ctx.pipList()
 	index, _ := wheelIndexTag(opts)
 	type built struct {
 		it    pipItem

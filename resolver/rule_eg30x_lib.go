@@ -51,7 +51,7 @@ func normalizePip(name string) string { return envspec.NormalizePipName(name) }
 
 // condaItems lists the conda dependencies with a package name.
 func condaItems(env *envspec.Env) []condaItem {
-	var out []condaItem
+	out := make([]condaItem, 0, len(env.Deps))
 	for _, d := range env.Deps {
 		if d == nil {
 			continue

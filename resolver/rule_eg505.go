@@ -50,8 +50,8 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	conda := condaItems(ctx.Env)
-	reqs, _ := pipItems(ctx.Env)
+	conda := ctx.condaList()
+	reqs, _ := ctx.pipList()
 	framework := ""
 	fwAt := ""
 	if ctx.Stack != nil && ctx.Stack.Framework != nil {

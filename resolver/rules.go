@@ -13,6 +13,31 @@ type Context struct {
 	// Getenv reads the process environment (PYTORCH_CUDA_ALLOC_CONF for
 	// `envguard check`); nil means the process environment is not consulted.
 	Getenv func(string) string
+
+	// The conda and pip items of Env, read once for all the rules that need
+	// them (rules run one after another and only read these).
+	conda     []condaItem
+	pipReqs   []pipItem
+	pipOpts   []pipOption
+	condaRead bool
+	pipRead   bool
+}
+
+// condaList is condaItems(c.Env), read once per Context.
+func (c *Context) condaList() []condaItem {
+	if !c.condaRead {
+		c.conda, c.condaRead = condaItems(c.Env), true
+	}
+	return c.conda
+}
+
+// pipList is pipItems(c.Env), read once per Context.
+func (c *Context) pipList() ([]pipItem, []pipOption) {
+	if !c.pipRead {
+		c.pipReqs, c.pipOpts = pipItems(c.Env)
+		c.pipRead = true
+	}
+	return c.pipReqs, c.pipOpts
 }
 
 // Rule is a documented check with the function that runs it.
