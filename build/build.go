@@ -294,13 +294,10 @@ func pickPython(rel kb.TorchRelease, want string) (string, error) {
 	return "", badRequest("torch %s supports Python %s, not %s", rel.Version, strings.Join(rel.Python, ", "), want)
 }
 
+// minorLess orders Python, CUDA and series versions ("3.9" < "3.10").
 func minorLess(a, b string) bool {
-	am, an := splitMinor(a)
-	bm, bn := splitMinor(b)
-	if am != bm {
-		return am < bm
-	}
-	return an < bn
+	c, ok := kb.CompareDotted(seriesOf(a), seriesOf(b))
+	return ok && c < 0
 }
 
 func splitMinor(v string) (int, int) {

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // Where a Host's facts come from.
@@ -155,42 +157,15 @@ func cudaVersion(v int) string {
 	return fmt.Sprintf("%d.%d", v/1000, (v%1000)/10)
 }
 
-// compareVersions compares dotted numeric versions component by component
-// (570.124.06 > 570.26; 12.10 > 12.9). Missing components count as 0;
-// non-numeric parts compare as text.
+// compareVersions compares driver and CUDA versions component by component
+// (570.124.06 > 570.26; 12.10 > 12.9), missing components counting as 0:
+// the knowledge base's CompareDotted. Versions that are not dotted numbers
+// (none reach here from NVML or a validated target) compare as text.
 func compareVersions(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y string
-		if i < len(as) {
-			x = as[i]
-		}
-		if i < len(bs) {
-			y = bs[i]
-		}
-		xi, errx := strconv.Atoi(nz(x))
-		yi, erry := strconv.Atoi(nz(y))
-		if errx == nil && erry == nil {
-			if xi != yi {
-				if xi < yi {
-					return -1
-				}
-				return 1
-			}
-			continue
-		}
-		if c := strings.Compare(x, y); c != 0 {
-			return c
-		}
+	if c, ok := kb.CompareDotted(a, b); ok {
+		return c
 	}
-	return 0
-}
-
-func nz(s string) string {
-	if s == "" {
-		return "0"
-	}
-	return s
+	return strings.Compare(a, b)
 }
 
 // majorOf returns 12 of "12.4", -1 when unreadable.
