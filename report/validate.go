@@ -129,15 +129,8 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 			}
 		}
 		r.Findings = append(r.Findings, f)
-		switch d.Severity {
-		case envspec.SeverityError:
-			r.Summary.Errors++
-		case envspec.SeverityWarning:
-			r.Summary.Warnings++
-		default:
-			r.Summary.Info++
-		}
 	}
+	r.Summary.Errors, r.Summary.Warnings, r.Summary.Info = kept.Count()
 	for i := range r.Targets {
 		r.Targets[i].OK = true
 		for _, d := range kept {
