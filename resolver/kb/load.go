@@ -215,6 +215,8 @@ func (k *KB) addFile(file string, data []byte) ErrorList {
 	add("gpu_libs", len(part.GPULibs))
 	k.CUDAStack = append(k.CUDAStack, part.CUDAStack...)
 	add("cuda_stack", len(part.CUDAStack))
+	k.TorchTriton = append(k.TorchTriton, part.TorchTriton...)
+	add("torch_triton", len(part.TorchTriton))
 	return errs
 }
 

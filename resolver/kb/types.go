@@ -161,6 +161,8 @@ type Facts struct {
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack"`
+	// TorchTriton is the triton release each torch wheel pins (triton.yaml).
+	TorchTriton []TorchTriton `yaml:"torch_triton"`
 
 	// Sources names every source a row's Source may cite by key.
 	Sources []SourceRef `yaml:"sources"`
@@ -195,4 +197,15 @@ type TorchSeries struct {
 	TorchvisionMinor string `yaml:"torchvision_minor"`
 	Source           string `yaml:"source"`
 	Note             string `yaml:"note,omitempty"`
+}
+
+// TorchTriton is the exact triton release a torch wheel requires
+// (Requires-Dist `triton==X; <markers>`). Only pip wheels carry this pin.
+type TorchTriton struct {
+	Torch  string `yaml:"torch"`  // "2.5.1"
+	Triton string `yaml:"triton"` // "3.1.0"
+	// Markers are the environment markers of the requirement, as printed.
+	Markers string `yaml:"markers,omitempty"`
+	Source  string `yaml:"source"`
+	Note    string `yaml:"note,omitempty"`
 }

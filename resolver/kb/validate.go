@@ -343,7 +343,29 @@ func (k *KB) validate() ErrorList {
 		}
 		seenS[s] = true
 	}
+	v.torchTriton(keys)
 	return v.errs
+}
+
+// torchTriton checks triton.yaml: versions of three parts, one row per torch
+// release, sorted by torch.
+func (v *validator) torchTriton(keys map[string]bool) {
+	full := regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+	seen := map[string]bool{}
+	for i, t := range v.k.TorchTriton {
+		v.version("torch_triton", i, "torch", t.Torch, full)
+		v.version("torch_triton", i, "triton", t.Triton, full)
+		v.source("torch_triton", i, t.Source, keys)
+		if seen[t.Torch] {
+			v.errf("torch_triton", i, "duplicate torch %s", t.Torch)
+		}
+		seen[t.Torch] = true
+		if i > 0 {
+			if c, ok := CompareDotted(v.k.TorchTriton[i-1].Torch, t.Torch); ok && c >= 0 {
+				v.errf("torch_triton", i, "torch %s is not after %s (keep the table sorted)", t.Torch, v.k.TorchTriton[i-1].Torch)
+			}
+		}
+	}
 }
 
 // cuda checks a CUDA major.minor named by a row: it must parse and have a
