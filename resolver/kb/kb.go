@@ -142,6 +142,23 @@ func (k *KB) DriverFloor(cuda string) (*CUDADriver, bool) {
 	return nil, false
 }
 
+// ToolkitArch returns the architecture range of a CUDA toolkit release,
+// by its major.minor ("12.4.1" → the 12.4 row); false when the table has
+// no row for it (a release it does not list, or no version).
+func (k *KB) ToolkitArch(cuda string) (*ToolkitArch, bool) {
+	c := majorMinor(strings.TrimSpace(cuda))
+	if !seriesRe.MatchString(c) {
+		return nil, false
+	}
+	for i := range k.Facts.ToolkitArch {
+		if k.Facts.ToolkitArch[i].CUDA == c {
+			t := k.Facts.ToolkitArch[i]
+			return &t, true
+		}
+	}
+	return nil, false
+}
+
 // MinorCompatFloor returns the minor-version-compatibility floor of a major.
 func (k *KB) MinorCompatFloor(major int) (*MinorCompat, bool) {
 	for i := range k.MinorCompat {
@@ -154,9 +171,12 @@ func (k *KB) MinorCompatFloor(major int) (*MinorCompat, bool) {
 }
 
 // DriverCUDA returns the newest CUDA major.minor a Linux driver version
-// supports, from the driver table; "" when the driver is older than every
-// row or does not parse. Rows NVIDIA gives only as a branch (R610) count
-// only for drivers of a later branch, so the answer never overstates.
+// supports, from the driver table; "" when the driver does not parse or is
+// older than every row, which is below the CUDA 8.0 GA floor (367.48): the
+// table goes back to CUDA 8.0, so any driver of that floor or later maps to
+// a version (384.81 → 9.0, 388.73 → 9.0, 390.46 → 9.1). Rows NVIDIA gives
+// only as a branch (R610) count only for drivers of a later branch, so the
+// answer never overstates.
 func (k *KB) DriverCUDA(driver string) string {
 	d, ok := parseDotted(strings.TrimSpace(driver))
 	if !ok {

@@ -284,7 +284,8 @@ func TestDrivers(t *testing.T) {
 		{"595.71.05", "13.2"},
 		{"610.10", "13.2"}, // branch-only 13.3 row: not claimed within R610
 		{"616.1", "13.4"},
-		{"400.1", ""},
+		{"400.1", "9.2"}, // the table goes back to CUDA 8.0 (toolkit_arch_test.go)
+		{"367.47", ""},   // below the CUDA 8.0 GA floor
 		{"abc", ""},
 		{"", ""},
 	}

@@ -205,6 +205,8 @@ func (k *KB) addFile(file string, data []byte) ErrorList {
 	add("cuda_drivers", len(part.CUDADrivers))
 	k.MinorCompat = append(k.MinorCompat, part.MinorCompat...)
 	add("minor_compat", len(part.MinorCompat))
+	k.Facts.ToolkitArch = append(k.Facts.ToolkitArch, part.ToolkitArch...)
+	add("cuda_arch", len(part.ToolkitArch))
 	k.GPUs = append(k.GPUs, part.GPUs...)
 	add("gpus", len(part.GPUs))
 	k.Facts.TensorFlow = append(k.Facts.TensorFlow, part.TensorFlow...)

@@ -100,6 +100,16 @@ type MinorCompat struct {
 	Source    string `yaml:"source"`
 }
 
+// ToolkitArch is what one CUDA toolkit release's nvcc can target.
+type ToolkitArch struct {
+	CUDA    string `yaml:"cuda"`     // "12.0" (major.minor)
+	MinSASS string `yaml:"min_sass"` // "5.0": lowest compute capability with SASS
+	MaxSASS string `yaml:"max_sass"` // "9.0": highest
+	MaxPTX  string `yaml:"max_ptx"`  // "9.0": highest compute_XX it emits PTX for
+	Source  string `yaml:"source"`
+	Note    string `yaml:"note,omitempty"`
+}
+
 // GPU is a GPU model and its compute capability.
 type GPU struct {
 	Name    string   `yaml:"name"`              // NVIDIA's name, e.g. "H100"
@@ -154,6 +164,7 @@ type Facts struct {
 	Arch          []ArchList      `yaml:"arch"`
 	CUDADrivers   []CUDADriver    `yaml:"cuda_drivers"`
 	MinorCompat   []MinorCompat   `yaml:"minor_compat"`
+	ToolkitArch   []ToolkitArch   `yaml:"cuda_arch"` // what each toolkit's nvcc targets
 	GPUs          []GPU           `yaml:"gpus"`
 	TensorFlow    []TFConfig      `yaml:"tensorflow"`
 	JAX           []JAXCuda       `yaml:"jax"`

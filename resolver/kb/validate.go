@@ -344,7 +344,59 @@ func (k *KB) validate() ErrorList {
 		seenS[s] = true
 	}
 	v.torchTriton(keys)
+	v.toolkitArch(keys)
 	return v.errs
+}
+
+// toolkitArch checks cuda_arch: one row per CUDA major.minor, sorted, each
+// with a driver row; compute capabilities of the form "8.6"; the SASS range
+// not inverted and PTX not below it; and a newer toolkit never reaching a
+// lower architecture than an older one.
+func (v *validator) toolkitArch(keys map[string]bool) {
+	const table = "cuda_arch"
+	rows := v.k.Facts.ToolkitArch
+	seen := map[string]bool{}
+	for i, r := range rows {
+		v.source(table, i, r.Source, keys)
+		if !seriesRe.MatchString(r.CUDA) {
+			v.errf(table, i, "cuda %q is not a major.minor version", r.CUDA)
+		} else if _, ok := v.k.DriverFloor(r.CUDA); !ok {
+			v.errf(table, i, "cuda %s has no row in cuda_drivers", r.CUDA)
+		}
+		if seen[r.CUDA] {
+			v.errf(table, i, "duplicate row for %s", r.CUDA)
+		}
+		seen[r.CUDA] = true
+		good := true
+		for _, f := range []struct{ name, cc string }{{"min_sass", r.MinSASS}, {"max_sass", r.MaxSASS}, {"max_ptx", r.MaxPTX}} {
+			if !ccRe.MatchString(f.cc) {
+				v.errf(table, i, "%s %q is not a compute capability like \"8.6\"", f.name, f.cc)
+				good = false
+			}
+		}
+		if good {
+			if c, _ := CompareDotted(r.MinSASS, r.MaxSASS); c > 0 {
+				v.errf(table, i, "min_sass %s is above max_sass %s", r.MinSASS, r.MaxSASS)
+			}
+			if c, _ := CompareDotted(r.MaxPTX, r.MinSASS); c < 0 {
+				v.errf(table, i, "max_ptx %s is below min_sass %s", r.MaxPTX, r.MinSASS)
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		p := rows[i-1]
+		if c, ok := CompareDotted(p.CUDA, r.CUDA); ok && c >= 0 {
+			v.errf(table, i, "cuda %s is not after %s (keep the table sorted)", r.CUDA, p.CUDA)
+			continue
+		}
+		if c, ok := CompareDotted(r.MaxSASS, p.MaxSASS); ok && c < 0 {
+			v.errf(table, i, "max_sass %s of CUDA %s is below CUDA %s's %s", r.MaxSASS, r.CUDA, p.CUDA, p.MaxSASS)
+		}
+		if c, ok := CompareDotted(r.MaxPTX, p.MaxPTX); ok && c < 0 {
+			v.errf(table, i, "max_ptx %s of CUDA %s is below CUDA %s's %s", r.MaxPTX, r.CUDA, p.CUDA, p.MaxPTX)
+		}
+	}
 }
 
 // torchTriton checks triton.yaml: versions of three parts, one row per torch
