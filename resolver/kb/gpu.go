@@ -13,12 +13,28 @@ type gpuKey struct {
 }
 
 // vendorWords are dropped wherever they appear: NVML and people add or omit
-// them freely ("Tesla V100-SXM2-16GB", "NVIDIA GeForce RTX 4090").
-var vendorWords = map[string]bool{"nvidia": true, "tesla": true, "geforce": true, "quadro": true}
+// them freely ("Tesla V100-SXM2-16GB", "NVIDIA GeForce RTX 4090"). "gpu" goes
+// too, so "RTX 3060 Laptop GPU" and "RTX 3060 Laptop" are one name.
+// "Quadro" is not among them: NVIDIA reused model numbers across generations
+// ("Quadro RTX 6000" is Turing, "RTX 6000 Ada" is Ada), so where a row's name
+// has it, it is part of the model; elsewhere it may be left over (suffixRe).
+var vendorWords = map[string]bool{"nvidia": true, "tesla": true, "geforce": true, "gpu": true}
 
-// suffixRe matches words that name memory size, form factor or packaging,
-// never the model: 80gb, 16g, sxm4, pcie, hbm3e, nvl, mig slices (1g.10gb).
-var suffixRe = regexp.MustCompile(`^(\d+gb?|sxm\d*|pcie|hbm\d*e?|nvl|mig|\d+g\.\d+gb|\d+c\.\d+g\.\d+gb|generation|edition|server|workstation|tensor|core|gpu|max|q)$`)
+// synonyms are spellings of one word: TechPowerUp and people say "Mobile"
+// where NVML says "Laptop GPU".
+var synonyms = map[string]string{"mobile": "laptop"}
+
+// memoryRe matches a memory size (80gb, 16g, 144g). Memory never tells two
+// models apart, so sizes are dropped wherever they stand: "RTX A3000 12GB
+// Laptop GPU" is the A3000 laptop part, "RTX 3080 12GB" the RTX 3080.
+var memoryRe = regexp.MustCompile(`^\d+gb?$`)
+
+// suffixRe matches words that name form factor, packaging or edition, never
+// the model: sxm4, pcie, hbm3e, nvl, fhhl, dgxs, gddr6x, mig slices (1g.10gb).
+// They may be left over around a model name. "laptop" is not among them: a
+// laptop part never passes for the desktop part of the same number, and has a
+// row of its own where a source gives its compute capability.
+var suffixRe = regexp.MustCompile(`^(sxm\d*|pcie|hbm\d*e?|nvl|fhhl|dgxs|gddr\d+x?|mig|\d+g\.\d+gb|\d+c\.\d+g\.\d+gb|generation|edition|server|workstation|tensor|core|max|q|quadro)$`)
 
 var splitRe = regexp.MustCompile(`[\s\-_/(),]+`)
 
@@ -26,8 +42,11 @@ var splitRe = regexp.MustCompile(`[\s\-_/(),]+`)
 func gpuTokens(name string) []string {
 	var out []string
 	for _, t := range splitRe.Split(strings.ToLower(name), -1) {
-		if t == "" || vendorWords[t] {
+		if t == "" || vendorWords[t] || memoryRe.MatchString(t) {
 			continue
+		}
+		if s, ok := synonyms[t]; ok {
+			t = s
 		}
 		out = append(out, t)
 	}
@@ -54,10 +73,13 @@ func (k *KB) index() {
 }
 
 // GPUByName finds a GPU by name as people and NVML write it ("H100",
-// "NVIDIA H100 80GB HBM3", "a100-sxm4-40gb"). The longest known model name
-// that occurs as whole words wins; every word left over must be a memory,
-// form-factor or packaging word, so "RTX 3090 Ti" does not pass for a
-// "RTX 3090" and a name that matches nothing returns false.
+// "NVIDIA H100 80GB HBM3", "a100-sxm4-40gb", "NVIDIA GeForce RTX 3060 Laptop
+// GPU"). The longest known model name that occurs as whole words wins; every
+// word left over must be a form-factor, packaging or edition word, so "RTX
+// 3090 Ti" does not pass for a "RTX 3090", a laptop part never passes for the
+// desktop part, a number NVIDIA reused ("RTX 6000") matches only with the
+// word that tells the generations apart, and a name that matches nothing
+// returns false.
 func (k *KB) GPUByName(name string) (*GPU, bool) {
 	in := gpuTokens(name)
 	if len(in) == 0 {
