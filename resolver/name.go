@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // fwPrefix is the framework's part of a canonical name.
@@ -22,15 +25,21 @@ func CanonicalName(st *Stack) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("framework %q has no name prefix", f.Name)
 	}
-	if f.Version == "" {
+	version := f.Version
+	if version == "" {
+		// The name holds major and minor only: a spec that admits releases
+		// of one series (tensorflow=2.12) names it as well as a release.
+		version = oneSeries(f.Candidates)
+	}
+	if version == "" {
 		if f.Spec == "" {
 			return "", fmt.Errorf("%s version is not pinned", f.Name)
 		}
 		return "", fmt.Errorf("%s version is not pinned to a release (%s)", f.Name, strings.TrimSpace(f.Spec))
 	}
-	digits, err := nameDigits(f.Version)
+	digits, err := nameDigits(version)
 	if err != nil {
-		return "", fmt.Errorf("%s version %s: %v", f.Name, f.Version, err)
+		return "", fmt.Errorf("%s version %s: %v", f.Name, version, err)
 	}
 	switch f.Variant {
 	case "cpu":
@@ -53,6 +62,12 @@ func CanonicalName(st *Stack) (string, error) {
 	if len(st.CPU) > 0 && st.CUDA != nil {
 		return "", fmt.Errorf("%s is asked for both as a CPU-only and as a CUDA build", f.Name)
 	}
+	if cu := solverCUDA(st); cu != "" {
+		digits2, err := nameDigits(cu)
+		if err == nil {
+			return p + digits + "_cu" + digits2, nil
+		}
+	}
 	return "", fmt.Errorf("%s's accelerator (CUDA or CPU) is not pinned", f.Name)
 }
 
@@ -67,4 +82,47 @@ func nameDigits(v string) (string, error) {
 		return "", errors.New("no numeric minor")
 	}
 	return parts[0] + minor, nil
+}
+
+// solverCUDA is the CUDA version a conda framework whose variant is left to
+// the solver gets when it gets a CUDA build: a cudatoolkit or cuda-version
+// pin decides which CUDA build the solver may take (`tensorflow=2.12` with
+// `cudatoolkit=11.2` can only be conda-forge's cuda112 build), though not
+// whether it takes one (EG207 still says so). The pytorch channel is not
+// such a case: from 1.13 on its builds ignore cudatoolkit and cuda-version
+// (pytorch-cuda selects them), and up to 1.12 cudatoolkit is a pin already.
+// "" when nothing decides it.
+func solverCUDA(st *Stack) string {
+	f := st.Framework
+	if f == nil || f.Variant != "" || f.From != envspec.ProviderConda || len(st.CPU) > 0 || st.CUDA == nil || st.CUDA.NotPublished != "" {
+		return ""
+	}
+	if f.Name == "pytorch" && f.Dist != kb.DistCondaForge {
+		return ""
+	}
+	a := authority(st.CUDA.Evidence)
+	if a == nil || (a.Kind != EvidenceCudatoolkit && a.Kind != EvidenceCUDAVersion) || !hasMinor(a.Says) {
+		return ""
+	}
+	// two pins that disagree decide nothing (EG201 reports them)
+	for _, e := range st.CUDA.Evidence {
+		if (e.Kind == EvidenceCudatoolkit || e.Kind == EvidenceCUDAVersion) && hasMinor(e.Says) && e.Says != a.Says {
+			return ""
+		}
+	}
+	return a.Says
+}
+
+// oneSeries is the major.minor every candidate release shares, "" when
+// there are none or they span several series.
+func oneSeries(cands []string) string {
+	s := ""
+	for _, c := range cands {
+		cs := seriesOf(c)
+		if !strings.Contains(cs, ".") || (s != "" && cs != s) {
+			return ""
+		}
+		s = cs
+	}
+	return s
 }

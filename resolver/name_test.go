@@ -62,8 +62,12 @@ func TestCanonicalNameGolden(t *testing.T) {
 		{"tf_and_cuda_pip", "tf215_cu122", ""},
 		{"jax_conda_cuda", "jax04_cu120", ""},
 		{"eg201_cf_atleast_ok", "pt21_cu118", ""},
-		{"eg207_conda_forge_unpinned", "", "accelerator (CUDA or CPU) is not pinned"},
-		{"eg502_series", "", "not pinned to a release (=2.0)"},
+		// cuda-version=12.4 decides which CUDA build conda-forge's solver may
+		// take, though not whether it takes one (EG207 still fires)
+		{"eg207_conda_forge_unpinned", "pt24_cu124", ""},
+		{"eg207_pytorch_channel_unpinned", "", "accelerator (CUDA or CPU) is not pinned"},
+		// =2.0 admits 2.0.0 and 2.0.1: one series, so the name is known
+		{"eg502_series", "pt20_cu118", ""},
 		{"eg502_open_spec", "", "not pinned to a release"},
 		{"eg202_cpuonly_with_pytorch_cuda", "", "both as a CPU-only and as a CUDA build"},
 		{"no_framework", "", "no framework"},

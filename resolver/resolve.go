@@ -395,7 +395,9 @@ func (r *resolution) framework() {
 	if r.fw == nil {
 		if r.env.Torch != nil {
 			r.st.Framework = &Framework{Name: "pytorch", Version: stripLocal(r.env.Torch.Version), From: envspec.ProviderPip}
+			return
 		}
+		r.frameworkFromCompanion()
 		return
 	}
 	it := r.fw
@@ -404,6 +406,71 @@ func (r *resolution) framework() {
 		Channel: it.channel, ChannelWhy: it.how, Build: it.build, Pos: it.pos,
 		Item: it.raw, VersionPos: it.verPos, VersionEnd: it.verEnd,
 	}
+	r.finishFramework(f, it)
+}
+
+// frameworkFromCompanion judges the torch a lone torchvision or torchaudio
+// pulls in. Both depend on one exact torch release (pip metadata and the
+// conda recipes alike), so a companion pinned to a release the knowledge
+// base pairs decides which torch gets installed, from the same installer
+// and channel. A companion that is open or unknown decides nothing.
+func (r *resolution) frameworkFromCompanion() {
+	if r.kb == nil {
+		return
+	}
+	var best *item
+	for _, it := range r.items {
+		if (it.name != "torchvision" && it.name != "torchaudio") || it.exact == "" {
+			continue
+		}
+		if best == nil || rank(it) < rank(best) || (rank(it) == rank(best) && it.name == "torchvision" && best.name != "torchvision") {
+			best = it
+		}
+	}
+	if best == nil {
+		return
+	}
+	v := companionTorch(r.kb, best)
+	if v == "" {
+		return
+	}
+	r.fw = best
+	f := &Framework{
+		Name: "pytorch", Version: v, From: best.from,
+		Channel: best.channel, ChannelWhy: best.how, Pos: best.pos,
+		Item: best.raw + " (which pulls pytorch " + v + ")", VersionPos: best.verPos, VersionEnd: best.verEnd,
+	}
+	r.finishFramework(f, best)
+}
+
+// companionTorch is the torch release a pinned companion item requires:
+// the release the knowledge base pairs it with (the pytorch channel's own
+// pairing where it differs, as for 2.0.0), "" when none.
+func companionTorch(k *kb.KB, it *item) string {
+	v := stripLocal(it.exact)
+	for i := range k.Facts.Torch {
+		t := &k.Facts.Torch[i]
+		conda := t.TorchvisionConda
+		if it.name == "torchaudio" {
+			conda = t.TorchaudioConda
+		}
+		if it.from == envspec.ProviderConda && conda != "" {
+			if padRelease(conda) == padRelease(v) {
+				return t.Version
+			}
+			continue
+		}
+		if w := companionOf(t, it.name); w != "" && padRelease(w) == padRelease(v) {
+			return t.Version
+		}
+	}
+	return ""
+}
+
+// finishFramework fills in what follows from the framework's item: its
+// distribution, an installed torch's version, the releases an open spec
+// admits.
+func (r *resolution) finishFramework(f *Framework, it *item) {
 	if it.from == envspec.ProviderConda {
 		f.Dist = distribution(it.channel)
 	} else if f.Name == "pytorch" {
@@ -555,7 +622,7 @@ func (r *resolution) evidence() {
 	}
 	for _, it := range r.items {
 		fw := frameworkOf(it)
-		primary := fw != "" && fw == fwName
+		primary := (fw != "" && fw == fwName) || (it == r.fw && fwName != "")
 		if it.from == envspec.ProviderConda {
 			r.condaEvidence(it, fw, primary, add)
 			continue
@@ -632,7 +699,9 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		pin := false
 		switch kind {
 		case EvidencePytorchCUDA:
-			pin = r.isTorch()
+			// pytorch-cuda selects the pytorch channel's CUDA build from 1.13
+			// on; 1.12's builds depend on cudatoolkit and ignore it
+			pin = r.isTorch() && r.selector() != "cudatoolkit"
 		case EvidenceCudatoolkit:
 			// cudatoolkit=X.Y selected the pytorch channel's CUDA build up to
 			// 1.12 (the knowledge base's selector); for an unknown series it

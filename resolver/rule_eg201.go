@@ -2,8 +2,10 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // eg201Kinds are the sources RULES.md lists for EG201.
@@ -40,23 +42,38 @@ func runEG201(c *Context) []envspec.Diagnostic {
 	if st == nil || st.CUDA == nil {
 		return nil
 	}
+	consumer := cudaConsumer(c)
+	bundled := bundlesCUDA(st.Framework)
 	var ev []Evidence
 	for _, e := range st.CUDA.Evidence {
-		if eg201Kinds[e.Kind] && majorOf(e.Says) > 0 {
-			ev = append(ev, e)
+		if !eg201Kinds[e.Kind] || majorOf(e.Says) == 0 {
+			continue
 		}
+		// Beside a framework that brings its own CUDA runtime (pip torch
+		// wheels), conda's CUDA packages and another framework's conda build
+		// serve the other GPU libraries of the environment (openmm,
+		// faiss-gpu, cupy...): that is not a disagreement about the
+		// framework's CUDA. EG302 says what two runtimes in one process mean.
+		if bundled && consumer != nil && condaCUDAKinds[e.Kind] {
+			continue
+		}
+		if bundled && e.Kind == EvidenceBuild && frameworkOfName(e.Package) != "" && frameworkOfName(e.Package) != st.Framework.Name {
+			continue
+		}
+		ev = append(ev, e)
 	}
+	rng := eg201PytorchCUDARange(c, ev)
 	a := reference(ev)
 	if a == nil {
-		return nil
+		return rng
 	}
+	var out []envspec.Diagnostic
 	runtimeAgrees := false
 	for _, e := range ev {
 		if e.Kind == EvidenceCUDAPackage && (e.Package == "cuda-cudart" || e.Package == "cuda-runtime") && !cudaConflict(*a, e) {
 			runtimeAgrees = true
 		}
 	}
-	var out []envspec.Diagnostic
 	for _, e := range ev {
 		if e.Pos == a.Pos && e.Item == a.Item || !cudaConflict(*a, e) {
 			continue
@@ -77,17 +94,32 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		// (cuda-libraries, cuda-cudart, ... in pytorch/builder
 		// conda/pytorch-cuda/meta.yaml): a cudatoolkit beside an agreeing
 		// pytorch-cuda is a second copy, so the fix is to drop it.
-		if e.Kind == EvidenceCudatoolkit {
+		// A package that another one requires is never to be removed: the
+		// hint would make the environment unsolvable (openmm and faiss-gpu
+		// depend on cudatoolkit); then its version is what to change.
+		if e.Kind == EvidenceCudatoolkit && consumer == nil {
 			for _, o := range ev {
 				if o.Kind == EvidencePytorchCUDA && !cudaConflict(*a, o) {
 					fix = fmt.Sprintf("remove %s (%s): %s (%s) already installs the CUDA %s libraries", e.Item, place(e.Pos), o.Item, place(o.Pos), o.Says)
 					break
 				}
 			}
+		} else if e.Kind == EvidenceCudatoolkit && majorOf(want) < 12 {
+			fix = fmt.Sprintf("use %s=%s (%s needs cudatoolkit, so keep it)", e.Package, want, consumer.Raw.Value)
 		}
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
 		out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos))
+	}
+	// the range check adds what the comparison with the reference missed
+	for _, d := range rng {
+		dup := false
+		for _, o := range out {
+			dup = dup || o.Pos == d.Pos
+		}
+		if !dup {
+			out = append(out, d)
+		}
 	}
 	return out
 }
@@ -109,4 +141,109 @@ func reference(es []Evidence) *Evidence {
 		}
 	}
 	return best
+}
+
+// condaCUDAKinds are the evidence kinds of conda's CUDA packages.
+var condaCUDAKinds = map[string]bool{EvidenceCudatoolkit: true, EvidenceCUDAVersion: true, EvidenceCUDAPackage: true, EvidencePytorchCUDA: false}
+
+// cudaConsumerNames are conda packages other than the primary framework
+// that link against the CUDA runtime conda installs (their CUDA builds
+// depend on cudatoolkit or cuda-version): a cudatoolkit beside them serves
+// them, and no hint may remove it.
+var cudaConsumerNames = map[string]bool{
+	"openmm": true, "faiss-gpu": true, "cupy": true, "cupy-core": true, "cudf": true, "cuml": true,
+	"cugraph": true, "rmm": true, "pycuda": true, "tensorflow": true, "tensorflow-gpu": true, "jaxlib": true,
+	"mxnet-gpu": true, "paddlepaddle-gpu": true, "cudatoolkit-dev": true,
+}
+
+// cudaConsumer is the first conda dependency that needs conda's CUDA
+// runtime other than the primary framework itself, nil when none.
+func cudaConsumer(c *Context) *envspec.CondaDep {
+	if c == nil || c.Env == nil {
+		return nil
+	}
+	primary := ""
+	if f := stackFramework(c); f != nil {
+		primary = f.Name
+	}
+	for _, it := range c.condaList() {
+		if !cudaConsumerNames[it.Name] {
+			continue
+		}
+		if fw := frameworkOfName(it.Name); fw != "" && fw == primary {
+			continue
+		}
+		return it.Dep
+	}
+	return nil
+}
+
+// bundlesCUDA reports whether the framework brings its own CUDA runtime
+// rather than conda's: pip torch wheels carry it (bundled, or as nvidia-*
+// wheels).
+func bundlesCUDA(f *Framework) bool {
+	return f != nil && f.Name == "pytorch" && f.From == envspec.ProviderPip
+}
+
+// eg201PytorchCUDARange reports a pytorch-cuda range beside an exact CUDA
+// pin of another package. The solver takes the newest pytorch-cuda the
+// range admits for the release (the pytorch channel's variants), and
+// pytorch-cuda installs the cuda-* libraries of its own version whatever
+// cudatoolkit or cuda-version say: `pytorch-cuda>=11.7` with
+// `cudatoolkit==11.7` ends with CUDA 11.8 from pytorch-cuda and 11.7 from
+// cudatoolkit in one prefix.
+func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
+	if c.KB == nil || c.Env == nil {
+		return nil
+	}
+	var out []envspec.Diagnostic
+	for _, d := range c.Env.Deps {
+		it := c.condaItem(d)
+		if it == nil || it.name != "pytorch-cuda" || strings.TrimSpace(it.verText) == "" {
+			continue
+		}
+		r := &resolution{env: c.Env, kb: c.KB}
+		if hasMinor(r.cudaSeries(it.verText)) && exactCUDAText(it.verText) {
+			continue // an exact pin: the ordinary comparison covers it
+		}
+		published := pytorchCUDAVersions(c.KB)
+		label := ""
+		if f := stackFramework(c); f != nil && f.Name == "pytorch" && f.Version != "" {
+			if vs, ok := c.KB.Variants(f.Series(), kb.DistPytorchConda); ok && strings.HasPrefix(vs.Selector, "pytorch-cuda") && len(vs.CUDA) > 0 {
+				published, label = nil, " for "+fwLabel(f)
+				for _, cu := range vs.CUDA {
+					published = append(published, majorMinor(cu))
+				}
+			}
+		}
+		var admitted []string
+		for _, v := range published {
+			if admits(it.verText, v) || admits(it.verText, v+".0") {
+				admitted = append(admitted, v)
+			}
+		}
+		if len(admitted) < 2 {
+			continue
+		}
+		newest := admitted[len(admitted)-1]
+		for _, e := range ev {
+			if (e.Kind != EvidenceCudatoolkit && e.Kind != EvidenceCUDAVersion && e.Kind != EvidenceCUDAPackage) || !hasMinor(e.Says) || e.Says == newest || !contains(admitted, e.Says) {
+				continue
+			}
+			msg := fmt.Sprintf("%s%s admits pytorch-cuda %s%s and the solver takes the newest, %s, but %s: two CUDA versions in one environment",
+				it.raw, at(it.pos), strings.Join(admitted, ", "), label, newest, describeCUDA(e))
+			hint := fmt.Sprintf("pin pytorch-cuda=%s on line %d", e.Says, it.pos.Line)
+			if e.Kind == EvidenceCudatoolkit && cudaConsumer(c) == nil {
+				hint += fmt.Sprintf(" and remove %s (%s): pytorch-cuda installs the CUDA %s libraries itself", e.Item, place(e.Pos), e.Says)
+			}
+			out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, it.pos))
+		}
+	}
+	return out
+}
+
+// exactCUDAText reports whether a version spec names one CUDA minor
+// (=11.8, 11.8.*, ==11.8.0) rather than a range.
+func exactCUDAText(text string) bool {
+	return !strings.ContainsAny(strings.TrimSpace(text), "<>!|,~")
 }

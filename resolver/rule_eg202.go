@@ -34,6 +34,19 @@ func runEG202(c *Context) []envspec.Diagnostic {
 		return nil
 	}
 	cuda := cudaItems(c)
+	// conda's CUDA packages that serve another GPU library (openmm,
+	// faiss-gpu, cupy...) do not contradict a CPU-only framework build
+	if consumer := cudaConsumer(c); consumer != nil {
+		kept := cuda[:0:0]
+		for _, e := range cuda {
+			if e.Package != "pytorch-cuda" && e.Kind != EvidenceLocal && e.Kind != EvidenceIndex && e.Kind != EvidenceBuild &&
+				(cudaPackages[e.Package] != "" || isCUDAStack(c, e.Package)) {
+				continue
+			}
+			kept = append(kept, e)
+		}
+		cuda = kept
+	}
 	if len(cuda) == 0 {
 		return nil
 	}

@@ -44,6 +44,50 @@ func runEG203(c *Context) []envspec.Diagnostic {
 	if st == nil || st.Framework == nil || st.Framework.Name != "pytorch" || c.KB == nil {
 		return nil
 	}
+	tri := eg203Triton(c)
+	out := eg203Companions(c)
+	return append(out, tri...)
+}
+
+// eg203Triton holds a pinned pip triton against the exact triton the torch
+// wheel requires (Requires-Dist `triton==X; platform_system == "Linux" …`,
+// the knowledge base's torch_triton). Only pip torch carries that pin (the
+// conda packages depend on torchtriton or conda-forge's triton), and only on
+// Linux.
+func eg203Triton(c *Context) []envspec.Diagnostic {
+	f := c.Stack.Framework
+	if f.From != envspec.ProviderPip || f.Version == "" || !linuxPlatform(c.Env) {
+		return nil
+	}
+	t, ok := c.KB.TritonFor(f.Version)
+	if !ok {
+		return nil
+	}
+	var out []envspec.Diagnostic
+	for _, p := range c.Stack.GPULibs {
+		if p.Name != "triton" || p.From != envspec.ProviderPip || p.Spec == "" {
+			continue
+		}
+		if p.Version != "" && padRelease(stripLocal(p.Version)) == t.Triton {
+			continue
+		}
+		if p.Version == "" && admitsPEP440(p.Spec, t.Triton) {
+			continue
+		}
+		msg := fmt.Sprintf("%s%s is not the triton %s%s requires: its wheel pins triton==%s on Linux, so pip refuses the pair (or, installed one after the other, replaces one and leaves torch.compile with a triton it was not built for)",
+			p.Item, at(p.Pos), fwLabel(f), at(f.Pos), t.Triton)
+		hint := fmt.Sprintf("change line %d to triton==%s, or remove it (torch installs the triton it needs)", p.Pos.Line, t.Triton)
+		out = append(out, finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos))
+	}
+	return out
+}
+
+// admitsPEP440 reports whether pip specifiers joined with commas (>=3.0,<3.2)
+// admit v; conda's reading of these operators agrees with pip's.
+func admitsPEP440(spec, v string) bool { return admits(spec, v) }
+
+func eg203Companions(c *Context) []envspec.Diagnostic {
+	st := c.Stack
 	f := st.Framework
 	var rels []*kb.TorchRelease
 	if f.Version != "" {

@@ -41,6 +41,39 @@ func runEG205(c *Context) []envspec.Diagnostic {
 	}
 	if c.Env != nil {
 		out = append(out, eg205Packages(c)...)
+		out = append(out, eg205LocalNoIndex(c)...)
+	}
+	return out
+}
+
+// eg205LocalNoIndex reports torch, torchvision or torchaudio pinned to a
+// local version (torch==2.0.1+cu118) in a pip section that names no index
+// but the default one. Local versions exist only on the PyTorch wheel index
+// (PyPI accepts no local versions), so pip reports "No matching
+// distribution". `conda env export` writes such pins without the
+// --extra-index-url they were installed with. Any index option (a mirror of
+// the wheel index, --find-links) is taken as one pip can use.
+func eg205LocalNoIndex(c *Context) []envspec.Diagnostic {
+	if c.Env.Kind == envspec.KindPrefix {
+		return nil // an installed prefix is what it is
+	}
+	reqs, opts := c.pipList()
+	for _, o := range opts {
+		switch o.Name {
+		case "--index-url", "--extra-index-url", "--find-links", "-i", "-f":
+			return nil
+		}
+	}
+	var out []envspec.Diagnostic
+	for _, p := range reqs {
+		if !isTorchFamily(p.Name) || p.Local == "" || p.URL != "" {
+			continue
+		}
+		index := "…/whl/" + p.Local // the PyTorch wheel index of that variant
+		msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only the PyTorch wheel index serves, but the pip section names no index: pip looks only at its default index and finds no matching distribution",
+			pipText(p), place(p.Dep.Raw.Pos), p.Local)
+		hint := fmt.Sprintf("add --extra-index-url %s (the PyTorch wheel index) as the first line of the pip section", index)
+		out = append(out, diag(RuleEG205, p.Dep.Raw.Pos, msg, hint))
 	}
 	return out
 }

@@ -40,6 +40,11 @@ func runEG207(c *Context) []envspec.Diagnostic {
 	if f.From != envspec.ProviderConda || f.Variant != "" || len(f.Pins) > 0 {
 		return nil
 	}
+	// where no platform of the file has CUDA builds (macOS, win-arm64) the
+	// solver has no variant to choose from
+	if !anyCUDAPlatform(c.Env) {
+		return nil
+	}
 	var hint string
 	switch {
 	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:

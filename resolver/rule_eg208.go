@@ -53,7 +53,13 @@ func runEG208(c *Context) []envspec.Diagnostic {
 		differs := majorOf(got) != majorOf(want) || (hasMinor(got) && majorMinor(got) != want)
 		if differs {
 			msg := fmt.Sprintf("%s%s installs cuDNN %s: %s%s was tested with cuDNN %s", itemAtLine(c, st.CuDNNPos, "cudnn"), at(st.CuDNNPos), got, fwLabel(f), at(f.Pos), want)
-			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, fmt.Sprintf("use cudnn=%s on line %d (the tested build configuration of %s)", want, st.CuDNNPos.Line, fwLabel(f)), f.Pos))
+			hint := fmt.Sprintf("use cudnn=%s on line %d (the tested build configuration of %s)", want, st.CuDNNPos.Line, fwLabel(f))
+			// A conda build's run_exports require at least the cuDNN it was
+			// built with: a hint below that makes the environment unsolvable.
+			if f.From == envspec.ProviderConda && cmpMinor(want, majorMinor(got)) < 0 {
+				hint = fmt.Sprintf("keep cudnn on line %d: a conda build of %s requires at least the cuDNN it was built with (run_exports), so cudnn=%s cannot be solved with it; for the tested configuration (cuDNN %s) install tensorflow with pip instead", st.CuDNNPos.Line, fwLabel(f), want, want)
+			}
+			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, hint, f.Pos))
 		}
 	}
 	return out

@@ -32,6 +32,9 @@ type libPair struct {
 	Lib   string
 	Conda condaItem
 	Pip   pipItem
+	// Echo marks a pip line that only repeats conda's own package (see
+	// condaEcho): not a second copy.
+	Echo bool
 }
 
 // condaPipPairs finds every pip requirement whose GPU library a conda
@@ -54,7 +57,7 @@ func condaPipPairs(ctx *Context) []libPair {
 			continue
 		}
 		if c, ok := byLib[l]; ok {
-			out = append(out, libPair{Lib: l, Conda: c, Pip: p})
+			out = append(out, libPair{Lib: l, Conda: c, Pip: p, Echo: condaEcho(ctx, c, p)})
 		}
 	}
 	return out
@@ -69,6 +72,9 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 	condaCUDA := len(cudaStackItems(ctx, ctx.condaList())) > 0
 	var out []envspec.Diagnostic
 	for _, p := range condaPipPairs(ctx) {
+		if p.Echo {
+			continue
+		}
 		msg := fmt.Sprintf("%s comes from both conda (%s, %s) and pip (%s, %s)", p.Lib, condaText(p.Conda), place(p.Conda.Dep.Raw.Pos), pipText(p.Pip), place(p.Pip.Dep.Raw.Pos))
 		// Keep the side that pins the CUDA build: pip when it names a CUDA
 		// variant and conda brings no CUDA packages, conda otherwise.
@@ -85,4 +91,26 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 		out = append(out, diag(ruleEG301, p.Pip.Dep.Raw.Pos, msg, hint, p.Conda.Dep.Raw.Pos))
 	}
 	return out
+}
+
+// condaEcho reports whether a pip line of the torch family only repeats
+// the conda package beside it: conda's pytorch installs torch's
+// dist-info, so `pip list` and `conda env export` show it in the pip
+// section as torch==X with conda's own version (pytorch/pytorch#12470).
+// Recreating the environment, pip finds that requirement already
+// satisfied and installs nothing: one copy, not two. A local version
+// (+cu118) or another version is a real second install.
+func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
+	if !isTorchFamily(p.Name) || p.Local != "" || p.URL != "" || p.Dep == nil || p.Dep.Line == nil || p.Dep.Line.Req == nil {
+		return false
+	}
+	sp := p.Dep.Line.Req.Specifiers
+	if len(sp) != 1 || (sp[0].Op != "==" && sp[0].Op != "===") {
+		return false
+	}
+	it := ctx.condaItem(c.Dep)
+	if it == nil || it.exact == "" {
+		return false
+	}
+	return padRelease(it.exact) == padRelease(sp[0].Version)
 }

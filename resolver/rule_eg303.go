@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 )
@@ -30,20 +31,126 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	stack := cudaStackItems(ctx, ctx.condaList())
+	conda := ctx.condaList()
+	stack := cudaStackItems(ctx, conda)
 	if len(stack) == 0 {
 		return nil
 	}
 	first := stack[0]
 	reqs, _ := ctx.pipList()
+	// the hint may offer to drop conda's CUDA packages only when nothing
+	// conda installs needs them
+	condaNeeds := condaFrameworkNeedsCUDA(ctx)
 	var out []envspec.Diagnostic
 	for _, p := range reqs {
 		if !isNvidiaWheel(ctx, p.Name) {
 			continue
 		}
-		msg := fmt.Sprintf("pip NVIDIA CUDA wheel %s (%s) alongside conda CUDA packages (%s, %s): two copies of the CUDA libraries in one process", pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos))
-		hint := fmt.Sprintf("keep one source of CUDA libraries: drop %s from the pip section (conda's packages provide it), or drop the conda CUDA packages and keep the nvidia-* wheels", p.Name)
-		out = append(out, diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos))
+		lib := nvidiaWheelLib(p.Name)
+		provider, ok := condaProvides(conda, lib)
+		if !ok {
+			if lib == "cudnn" {
+				if d, ok := eg303CuDNNWheel(ctx, p, first); ok {
+					out = append(out, d)
+				}
+			}
+			continue // conda has no copy of this library: not two copies
+		}
+		msg := fmt.Sprintf("pip NVIDIA CUDA wheel %s (%s) alongside conda CUDA packages (%s, %s): two copies of %s in one process", pipText(p), place(p.Dep.Raw.Pos), condaText(provider), place(provider.Dep.Raw.Pos), libLabel(lib))
+		hint := fmt.Sprintf("keep one source of CUDA libraries: drop %s from the pip section (%s provides %s)", p.Name, condaText(provider), libLabel(lib))
+		if !condaNeeds {
+			hint += ", or drop the conda CUDA packages and keep the nvidia-* wheels"
+		}
+		out = append(out, diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, provider.Dep.Raw.Pos))
 	}
 	return out
+}
+
+// nvidiaWheelLib names the library of an NVIDIA CUDA wheel:
+// nvidia-cudnn-cu11 → cudnn, nvidia-cuda-runtime-cu12 → cuda-runtime.
+func nvidiaWheelLib(name string) string {
+	n := strings.TrimPrefix(name, "nvidia-")
+	if m := cudaSuffixRe.FindStringIndex(n); m != nil {
+		n = n[:m[0]]
+	}
+	return n
+}
+
+func libLabel(lib string) string {
+	switch lib {
+	case "cudnn":
+		return "cuDNN"
+	case "nccl":
+		return "NCCL"
+	}
+	return "the CUDA libraries"
+}
+
+// condaProvides finds the conda dependency that installs the library an
+// NVIDIA wheel carries. cuDNN and NCCL are packages of their own: neither
+// cudatoolkit (conda-forge's and the defaults channel's carry no cuDNN) nor
+// the cuda-* metapackages install them. The other wheels (cuBLAS, cudart,
+// cuFFT, NVRTC...) are in cudatoolkit, cuda-toolkit, cuda-libraries,
+// cuda-runtime and what pytorch-cuda pulls; cuda-version alone installs no
+// library.
+func condaProvides(conda []condaItem, lib string) (condaItem, bool) {
+	for _, it := range conda {
+		n := it.Name
+		switch lib {
+		case "cudnn":
+			if n == "cudnn" || strings.HasPrefix(n, "libcudnn") {
+				return it, true
+			}
+		case "nccl":
+			if n == "nccl" || strings.HasPrefix(n, "libnccl") {
+				return it, true
+			}
+		default:
+			switch n {
+			case "cudatoolkit", "cuda-toolkit", "cuda-libraries", "cuda-runtime", "pytorch-cuda", "cuda":
+				return it, true
+			}
+			if strings.HasPrefix(n, "libcu") || strings.HasPrefix(n, "libnv") || n == "cuda-cudart" || n == "cuda-nvrtc" || n == "cuda-cupti" {
+				if strings.Contains(n, strings.TrimPrefix(strings.TrimPrefix(lib, "cuda-"), "lib")) {
+					return it, true
+				}
+			}
+		}
+	}
+	return condaItem{}, false
+}
+
+// condaFrameworkNeedsCUDA reports whether a conda package of the file needs
+// conda's CUDA packages: a conda framework, or another GPU library built
+// against them.
+func condaFrameworkNeedsCUDA(ctx *Context) bool {
+	if f := stackFramework(ctx); f != nil && f.From == envspec.ProviderConda && f.Variant != "cpu" {
+		return true
+	}
+	return cudaConsumer(ctx) != nil
+}
+
+// eg303CuDNNWheel judges a pip cuDNN wheel beside a conda CUDA stack that
+// has no cuDNN, the recipe of TensorFlow 2.12–2.13's pip guide (conda
+// cudatoolkit, pip nvidia-cudnn-cu11, LD_LIBRARY_PATH set in the
+// environment's activate.d). There is one cuDNN, not two; what breaks is
+// loading it: the wheel puts libcudnn under site-packages/nvidia/cudnn/lib,
+// which the dynamic loader does not search, so a framework that loads
+// cuDNN from the library path (pip TensorFlow without [and-cuda], a conda
+// build) finds none unless LD_LIBRARY_PATH names that directory. pip torch
+// finds its nvidia-* wheels by itself.
+func eg303CuDNNWheel(ctx *Context, p pipItem, first condaItem) (envspec.Diagnostic, bool) {
+	f := stackFramework(ctx)
+	if f == nil || f.Variant == "cpu" || (f.From == envspec.ProviderPip && f.Name != "tensorflow") {
+		return envspec.Diagnostic{}, false
+	}
+	for _, v := range ctx.Env.Variables {
+		if v.Key.Value == "LD_LIBRARY_PATH" && strings.Contains(v.Value.Value, "cudnn") {
+			return envspec.Diagnostic{}, false
+		}
+	}
+	msg := fmt.Sprintf("pip %s (%s) is the only cuDNN here (%s, %s, carries none), and it lands in site-packages/nvidia/cudnn/lib, which the dynamic loader does not search: %s finds no cuDNN and runs without it (TensorFlow: \"Could not load dynamic library 'libcudnn.so.8'\", GPU ops skipped) unless LD_LIBRARY_PATH names that directory",
+		pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos), fwLabel(f))
+	hint := "set LD_LIBRARY_PATH to include the wheel's lib directory ($CONDA_PREFIX/lib/pythonX.Y/site-packages/nvidia/cudnn/lib), as TensorFlow 2.12–2.13's pip guide does in the environment's etc/conda/activate.d, or install cudnn from conda instead of the wheel"
+	return diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos), true
 }

@@ -14,15 +14,19 @@ func TestEG303(t *testing.T) {
     - nvidia-cuda-runtime-cu12==12.4.127
     - nvidia-cudnn-cu12==9.1.0.70
     - requests`,
+			// cuda-runtime installs no cuDNN: the cuDNN wheel is the only one
 			want: []string{
-				"test.yml:4:7: pip NVIDIA CUDA wheel nvidia-cuda-runtime-cu12==12.4.127 (line 4) alongside conda CUDA packages (cuda-runtime=12.4, line 2)",
-				"test.yml:5:7: pip NVIDIA CUDA wheel nvidia-cudnn-cu12",
+				"test.yml:4:7: pip NVIDIA CUDA wheel nvidia-cuda-runtime-cu12==12.4.127 (line 4) alongside conda CUDA packages (cuda-runtime=12.4, line 2): two copies of the CUDA libraries",
 			}},
-		{name: "cudnn and cu11 wheel", src: `dependencies:
+		{name: "cudnn and cudnn wheel", src: `dependencies:
   - cudnn=8.2
   - pip:
-    - nvidia-cublas-cu11`,
-			want: []string{"nvidia-cublas-cu11 (line 4) alongside conda CUDA packages (cudnn=8.2, line 2)"}},
+    - nvidia-cudnn-cu11`,
+			want: []string{"nvidia-cudnn-cu11 (line 4) alongside conda CUDA packages (cudnn=8.2, line 2): two copies of cuDNN"}},
+		{name: "silent: cudnn does not carry cuBLAS", src: `dependencies:
+  - cudnn=8.2
+  - pip:
+    - nvidia-cublas-cu11`},
 		{name: "silent: no conda CUDA", src: `dependencies:
   - python=3.11
   - pip:
@@ -38,7 +42,7 @@ func TestEG303(t *testing.T) {
 func TestEG303WithKB(t *testing.T) {
 	// CUDA 13 wheels drop the -cuXX suffix; the knowledge base knows them.
 	env := fakeEnv(t, `dependencies:
-  - cuda-version=13.0
+  - cuda-toolkit=13.0
   - pip:
     - nvidia-cublas==13.0.0.19
     - torch==2.9.0`)

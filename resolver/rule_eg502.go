@@ -60,7 +60,11 @@ func runEG502(c *Context) []envspec.Diagnostic {
 	if n := len(f.Candidates); n > 0 {
 		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(f.Candidates[n-1]))
 	}
-	msg := fmt.Sprintf("%s%s is not pinned to a release%s: the environment is not reproducible and has no canonical name", f.Item, at(f.Pos), admits)
+	tail := "the environment is not reproducible and has no canonical name"
+	if name, err := CanonicalName(st); err == nil && name != "" {
+		tail = "the environment is not reproducible (its canonical name " + name + " holds only major and minor, so it is still known)"
+	}
+	msg := fmt.Sprintf("%s%s is not pinned to a release%s: %s", f.Item, at(f.Pos), admits, tail)
 	return []envspec.Diagnostic{finding(RuleEG502, f.VersionPos, f.VersionEnd, msg, hint)}
 }
 

@@ -209,3 +209,46 @@ func place(p envspec.Pos) string {
 	}
 	return "no line"
 }
+
+// cudaPlatform reports whether CUDA builds exist for a conda subdir:
+// NVIDIA ships no CUDA for macOS, and no framework publishes CUDA builds for
+// win-arm64. An unknown subdir ("") counts as one that has them.
+func cudaPlatform(subdir string) bool {
+	s := strings.ToLower(strings.TrimSpace(subdir))
+	return !strings.HasPrefix(s, "osx-") && s != "win-arm64"
+}
+
+// anyCUDAPlatform reports whether the environment targets at least one
+// platform with CUDA builds: the `platforms:` list when the file has one,
+// else the platform it was read for (--platform, or the host's).
+func anyCUDAPlatform(env *envspec.Env) bool {
+	if env == nil {
+		return true
+	}
+	if len(env.Platforms) > 0 {
+		for _, p := range env.Platforms {
+			if cudaPlatform(p.Value) {
+				return true
+			}
+		}
+		return false
+	}
+	return cudaPlatform(env.Platform)
+}
+
+// linuxPlatform reports whether the environment may be installed on Linux
+// (where torch wheels require triton).
+func linuxPlatform(env *envspec.Env) bool {
+	if env == nil {
+		return true
+	}
+	if len(env.Platforms) > 0 {
+		for _, p := range env.Platforms {
+			if v := strings.ToLower(p.Value); v == "" || strings.HasPrefix(v, "linux-") {
+				return true
+			}
+		}
+		return false
+	}
+	return env.Platform == "" || strings.HasPrefix(strings.ToLower(env.Platform), "linux-")
+}
