@@ -124,3 +124,41 @@ func allSuffixWords(ws []string) bool {
 	}
 	return true
 }
+
+// GPUCandidates lists the rows a name that GPUByName cannot decide could
+// mean: those with a name or alias that holds every word of it, in table
+// order. "RTX 6000" gives Quadro RTX 6000 (7.5), RTX 6000 Ada (8.9) and RTX
+// PRO 6000 Blackwell (12.0), so an error can name the choices. A name that
+// GPUByName resolves, or one without model words, gives nil.
+func (k *KB) GPUCandidates(name string) []GPU {
+	in := gpuTokens(name)
+	if len(in) == 0 {
+		return nil
+	}
+	if _, ok := k.GPUByName(name); ok {
+		return nil
+	}
+	var out []GPU
+	for _, g := range k.GPUs {
+		for _, n := range append([]string{g.Name}, g.Aliases...) {
+			if containsAll(gpuTokens(n), in) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func containsAll(have, want []string) bool {
+	set := make(map[string]bool, len(have))
+	for _, h := range have {
+		set[h] = true
+	}
+	for _, w := range want {
+		if !set[w] {
+			return false
+		}
+	}
+	return true
+}

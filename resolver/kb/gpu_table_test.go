@@ -266,3 +266,29 @@ func TestGPUTableRows(t *testing.T) {
 		t.Errorf("table has %d rows; issue 9 item 4 brought it to 159", len(k.GPUs))
 	}
 }
+
+// TestGPUCandidates: a reused model number names its generations, in table
+// order; a resolved name and a name of no known model name none.
+func TestGPUCandidates(t *testing.T) {
+	k := Default()
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"RTX 6000", []string{"Quadro RTX 6000 7.5", "NVIDIA RTX 6000 Ada 8.9", "NVIDIA RTX PRO 6000 Blackwell 12.0"}},
+		{"NVIDIA RTX 4000", []string{"Quadro RTX 4000 7.5", "NVIDIA RTX 4000 Ada 8.9", "NVIDIA RTX 4000 SFF Ada 8.9", "NVIDIA RTX PRO 4000 Blackwell 12.0"}},
+		{"Jetson Orin", []string{"Jetson AGX Orin 8.7", "Jetson Orin NX 8.7", "Jetson Orin Nano 8.7"}},
+		{"NVIDIA GeForce RTX 3060 Laptop GPU", nil},
+		{"NVIDIA B100", nil},
+		{"16GB", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, g := range k.GPUCandidates(tt.in) {
+			got = append(got, g.Name+" "+g.CC)
+		}
+		if strings.Join(got, "; ") != strings.Join(tt.want, "; ") {
+			t.Errorf("GPUCandidates(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
