@@ -693,6 +693,9 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 	case cudaPackages[it.name] != "":
 		kind := cudaPackages[it.name]
 		says := r.cudaSeries(it.verText)
+		if says == "" && kind == EvidencePytorchCUDA {
+			says = r.pytorchCUDARange(it.verText)
+		}
 		if says == "" {
 			says = "cuda"
 		}
@@ -710,6 +713,31 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		}
 		add(ev(kind, says, it.verPos, it.verEnd), pin)
 	}
+}
+
+// pytorchCUDARange is the pytorch-cuda a range (pytorch-cuda>=11.7) gets:
+// the solver takes the newest version the range admits among those the
+// pytorch channel published for the framework's series, and the channel
+// publishes no more (it stopped after 2.5), so the pick is the same on
+// every machine. "" when the series or the range decides nothing.
+func (r *resolution) pytorchCUDARange(text string) string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Version == "" || strings.TrimSpace(text) == "" {
+		return ""
+	}
+	vs, ok := r.kb.Variants(f.Series(), kb.DistPytorchConda)
+	if !ok || !strings.HasPrefix(vs.Selector, "pytorch-cuda") {
+		return ""
+	}
+	newest := ""
+	for _, cu := range vs.CUDA {
+		if mm := majorMinor(cu); admits(text, mm) || admits(text, mm+".0") {
+			if newest == "" || cmpMinor(mm, newest) > 0 {
+				newest = mm
+			}
+		}
+	}
+	return newest
 }
 
 // selector names the package that picks the pytorch channel's variant for

@@ -67,7 +67,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 	if a == nil {
 		return rng
 	}
-	var out []envspec.Diagnostic
+	out := rng
 	runtimeAgrees := false
 	for _, e := range ev {
 		if e.Kind == EvidenceCUDAPackage && (e.Package == "cuda-cudart" || e.Package == "cuda-runtime") && !cudaConflict(*a, e) {
@@ -75,7 +75,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		}
 	}
 	for _, e := range ev {
-		if e.Pos == a.Pos && e.Item == a.Item || !cudaConflict(*a, e) {
+		if e.Pos == a.Pos && e.Item == a.Item || !cudaConflict(*a, e) || reported(rng, e.Pos) {
 			continue
 		}
 		// cuda-version is a constraint marker, not the runtime. pytorch-cuda
@@ -110,16 +110,6 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
 		out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos))
-	}
-	// the range check adds what the comparison with the reference missed
-	for _, d := range rng {
-		dup := false
-		for _, o := range out {
-			dup = dup || o.Pos == d.Pos
-		}
-		if !dup {
-			out = append(out, d)
-		}
 	}
 	return out
 }
@@ -246,4 +236,14 @@ func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
 // (=11.8, 11.8.*, ==11.8.0) rather than a range.
 func exactCUDAText(text string) bool {
 	return !strings.ContainsAny(strings.TrimSpace(text), "<>!|,~")
+}
+
+// reported says whether a finding at pos is among ds.
+func reported(ds []envspec.Diagnostic, pos envspec.Pos) bool {
+	for _, d := range ds {
+		if d.Pos == pos {
+			return true
+		}
+	}
+	return false
 }

@@ -37,6 +37,11 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil || ctx.Env.Kind == envspec.KindPrefix {
 		return nil
 	}
+	// where no platform of the file has CUDA builds (macOS, win-arm64)
+	// there is no variant to pin
+	if !anyCUDAPlatform(ctx.Env) {
+		return nil
+	}
 	reqs, opts := ctx.pipList()
 	if tag, _ := wheelIndexTag(opts); tag != "" {
 		return nil

@@ -1,0 +1,194 @@
+package resolver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// The semantics the outside review found wrong (issue 10, item 8, and the
+// first bullet of item 10). The goldens rev_*.yml pin the findings; these
+// tests pin what the goldens do not show: canonical names and hints.
+
+func lintGolden(t *testing.T, name string) (*Stack, envspec.Diagnostics) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(goldenDir, name+".yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st, ds := lintFile(t, name+".yml", src)
+	return st, ds
+}
+
+func lintSrc(t *testing.T, src string) (*Stack, envspec.Diagnostics) {
+	t.Helper()
+	_, st, ds := lintFile(t, "test.yml", []byte(src))
+	return st, ds
+}
+
+func findingsOf(ds envspec.Diagnostics, code string) []envspec.Diagnostic {
+	var out []envspec.Diagnostic
+	for _, d := range ds {
+		if d.Code == code {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func TestReviewSemanticsNames(t *testing.T) {
+	tests := []struct {
+		file, want, why string
+	}{
+		// cudatoolkit=11.2 decides the CUDA build the solver may take
+		{"rev_name_tf212_cudatoolkit", "tf212_cu112", ""},
+		// up to 1.12 cudatoolkit is the pytorch channel's selector
+		{"rev_cudatoolkit_selector_112", "pt112_cu116", ""},
+		// from 1.13 on it selects nothing
+		{"rev_cudatoolkit_not_selector_113", "", "accelerator (CUDA or CPU) is not pinned"},
+		// and pytorch-cuda selects nothing for 1.12
+		{"rev_pytorch_cuda_not_selector_112", "", "accelerator (CUDA or CPU) is not pinned"},
+		// a lone torchvision pulls torch 2.0.1 from the cu118 index
+		{"rev_companion_alone_pip_ok", "pt20_cu118", ""},
+		// pytorch-cuda>=11.7 gets 11.8 for pytorch 2.0, whatever cudatoolkit says
+		{"rev_eg201_pytorch_cuda_range_vs_toolkit", "pt20_cu118", ""},
+	}
+	for _, tt := range tests {
+		st, _ := lintGolden(t, tt.file)
+		got, err := CanonicalName(st)
+		if got != tt.want {
+			t.Errorf("%s: name %q, want %q (err %v)", tt.file, got, tt.want, err)
+		}
+		if tt.why != "" && (err == nil || !strings.Contains(err.Error(), tt.why)) {
+			t.Errorf("%s: error %v, want it to say %q", tt.file, err, tt.why)
+		}
+	}
+}
+
+func TestReviewSemanticsEG207StillReported(t *testing.T) {
+	_, ds := lintGolden(t, "rev_name_tf212_cudatoolkit")
+	if len(findingsOf(ds, "EG207")) != 1 {
+		t.Errorf("EG207 should still fire when only cudatoolkit decides the CUDA build: %v", ds)
+	}
+	_, ds = lintGolden(t, "rev_pytorch_cuda_not_selector_112")
+	f := findingsOf(ds, "EG207")
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "cudatoolkit=X.Y") || !strings.Contains(f[0].Hint, "10.2, 11.3, 11.6") {
+		t.Errorf("EG207 for 1.12 should point at cudatoolkit and 1.12's CUDA versions: %v", f)
+	}
+}
+
+func TestReviewSemanticsCompanionFramework(t *testing.T) {
+	st, _ := lintGolden(t, "rev_companion_alone_conda")
+	f := st.Framework
+	if f == nil || f.Name != "pytorch" || f.Version != "2.1.0" || f.Dist != kb.DistPytorchConda {
+		t.Fatalf("torchaudio=2.1.0 should pull pytorch 2.1.0 from the pytorch channel, got %+v", f)
+	}
+	// an unpinned companion decides nothing
+	st, _ = lintSrc(t, "channels:\n  - pytorch\ndependencies:\n  - torchvision\n")
+	if st.Framework != nil {
+		t.Errorf("an unpinned torchvision should not make a framework: %+v", st.Framework)
+	}
+	// a companion beside torch is a companion, not the framework
+	st, _ = lintSrc(t, "channels:\n  - pytorch\ndependencies:\n  - pytorch=2.0.1\n  - torchvision=0.16.0\n")
+	if st.Framework == nil || st.Framework.Version != "2.0.1" {
+		t.Errorf("pytorch=2.0.1 should stay the framework: %+v", st.Framework)
+	}
+}
+
+func TestReviewSemanticsHints(t *testing.T) {
+	hint := func(file, code string) string {
+		t.Helper()
+		_, ds := lintGolden(t, file)
+		f := findingsOf(ds, code)
+		if len(f) == 0 {
+			t.Fatalf("%s: no %s finding", file, code)
+		}
+		return f[0].Hint
+	}
+	// openmm needs cudatoolkit: change it, never remove it
+	if h := hint("rev_eg201_hint_keeps_required_toolkit", "EG201"); strings.Contains(h, "remove") || !strings.Contains(h, "cudatoolkit=11.7") {
+		t.Errorf("EG201 hint removes a required cudatoolkit: %q", h)
+	}
+	if h := hint("rev_eg201_pytorch_cuda_range_vs_toolkit", "EG201"); !strings.Contains(h, "pin pytorch-cuda=11.7 on line 10") || !strings.Contains(h, "remove cudatoolkit==11.7") {
+		t.Errorf("EG201 range hint: %q", h)
+	}
+	// a conda build requires at least its own cuDNN: no hint below it
+	if h := hint("rev_eg208_hint_keeps_cudnn", "EG208"); strings.Contains(h, "use cudnn=8.7") || !strings.Contains(h, "keep cudnn on line 9") {
+		t.Errorf("EG208 hint lowers cuDNN below the build's: %q", h)
+	}
+	if h := hint("rev_eg303_tf213_recipe", "EG303"); !strings.Contains(h, "LD_LIBRARY_PATH") || strings.Contains(h, "drop") {
+		t.Errorf("EG303 hint for the TF 2.12–2.13 recipe: %q", h)
+	}
+	if h := hint("rev_local_without_index", "EG205"); !strings.Contains(h, "--extra-index-url …/whl/cu118") {
+		t.Errorf("EG205 hint for a local version without an index: %q", h)
+	}
+	if h := hint("rev_triton_mismatch", "EG203"); !strings.Contains(h, "triton==2.0.0") {
+		t.Errorf("EG203 triton hint: %q", h)
+	}
+}
+
+func TestReviewSemanticsEG303Hint(t *testing.T) {
+	// conda's pytorch needs the CUDA packages pytorch-cuda brings: the hint
+	// may not offer to drop them
+	_, ds := lintSrc(t, `channels:
+  - pytorch
+  - nvidia
+dependencies:
+  - python=3.11
+  - pytorch=2.1.2
+  - pytorch-cuda=12.1
+  - pip
+  - pip:
+    - nvidia-cublas-cu12==12.1.3.1
+`)
+	f := findingsOf(ds, "EG303")
+	if len(f) != 1 || strings.Contains(f[0].Hint, "drop the conda CUDA packages") || !strings.Contains(f[0].Hint, "drop nvidia-cublas-cu12") {
+		t.Errorf("EG303 hint beside conda pytorch: %v", f)
+	}
+	// a pip torch over cuda-runtime: either side may go
+	_, ds = lintGolden(t, "eg303_nvidia_wheels_with_cuda_runtime")
+	f = findingsOf(ds, "EG303")
+	if len(f) == 0 || !strings.Contains(f[0].Hint, "drop the conda CUDA packages") {
+		t.Errorf("EG303 hint beside pip torch: %v", f)
+	}
+}
+
+func TestReviewSemanticsSilent(t *testing.T) {
+	silent := map[string][]string{
+		"rev_toolkit_serves_openmm":           {"EG201"},
+		"rev_cpuonly_toolkit_serves_faiss":    {"EG201", "EG202"},
+		"rev_export_echo_silent":              {"EG301", "EG302", "EG304"},
+		"rev_eg207_macos_silent":              {"EG207"},
+		"rev_triton_macos":                    {"EG203", "EG304"},
+		"rev_triton_match":                    {"EG203"},
+		"rev_local_with_find_links":           {"EG205"},
+		"rev_eg201_pytorch_cuda_range_agrees": {"EG201"},
+		"rev_eg303_tf213_recipe_ld_path":      {"EG303"},
+		"rev_name_tf212_cudatoolkit_ok":       {"EG501"},
+	}
+	for file, codes := range silent {
+		_, ds := lintGolden(t, file)
+		for _, c := range codes {
+			if f := findingsOf(ds, c); len(f) > 0 {
+				t.Errorf("%s: %s should be silent, got %s", file, c, f[0].Error())
+			}
+		}
+	}
+}
+
+func TestTritonKB(t *testing.T) {
+	k := kb.Default()
+	for torch, want := range map[string]string{"2.0.1": "2.0.0", "2.5.1+cu121": "3.1.0", "2.6.0": "3.2.0", "2.11.0": "3.6.0"} {
+		if r, ok := k.TritonFor(torch); !ok || r.Triton != want || r.Source == "" {
+			t.Errorf("TritonFor(%s) = %+v, %v; want %s with a source", torch, r, ok, want)
+		}
+	}
+	// releases no source was found for stay unknown
+	if _, ok := k.TritonFor("2.3.1"); ok {
+		t.Errorf("TritonFor(2.3.1) should be unknown")
+	}
+}
