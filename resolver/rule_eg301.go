@@ -99,9 +99,15 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 // section as torch==X with conda's own version (pytorch/pytorch#12470).
 // Recreating the environment, pip finds that requirement already
 // satisfied and installs nothing: one copy, not two. A local version
-// (+cu118) or another version is a real second install.
+// (+cu118), another version, or a pip record in an installed prefix is a
+// real second install.
 func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
-	if !isTorchFamily(p.Name) || p.Local != "" || p.URL != "" || p.Dep == nil || p.Dep.Line == nil || p.Dep.Line.Req == nil {
+	// In an installed prefix a pip record is a dist-info pip (or uv)
+	// wrote over conda's: a real second install.
+	if ctx.Env.Kind == envspec.KindPrefix || p.Dep == nil || p.Dep.Installed != nil {
+		return false
+	}
+	if !isTorchFamily(p.Name) || p.Local != "" || p.URL != "" || p.Dep.Line == nil || p.Dep.Line.Req == nil {
 		return false
 	}
 	sp := p.Dep.Line.Req.Specifiers
