@@ -146,8 +146,8 @@ func Build(req Request) (*Result, error) {
 	bestAt := -1
 	for i, c := range cands {
 		res := emit(k, c, req)
-		if res.Report.Summary.Errors > 0 {
-			text := fmt.Sprintf("%s: %s", c.label(), firstFinding(res.Report, "error"))
+		if why := refusal(res.Report); why != "" {
+			text := fmt.Sprintf("%s: %s", c.label(), why)
 			rejected = append(rejected, text)
 			notes = append(notes, note{i, text})
 			continue
@@ -186,6 +186,26 @@ func (c candidate) label() string {
 		v = "CUDA " + c.cuda
 	}
 	return fmt.Sprintf("torch %s %s (%s)", c.rel.Version, v, c.dist)
+}
+
+// refusal says why a candidate cannot be emitted: an error, or a target
+// whose verdict is unknown. The builder promises an environment that passes
+// its own checks, and a check that could not be decided has not passed.
+func refusal(r *report.Report) string {
+	if r.Summary.Errors > 0 {
+		return firstFinding(r, "error")
+	}
+	for _, t := range r.Targets {
+		if t.Verdict == gpucheck.VerdictUnknown {
+			for _, f := range r.Findings {
+				if f.Code == "EG409" && f.Target == t.Name {
+					return f.Message + " [EG409]"
+				}
+			}
+			return "target " + t.Name + " could not be checked: " + strings.Join(t.Undecided, "; ") + " [EG409]"
+		}
+	}
+	return ""
 }
 
 // firstFinding is the first finding of a severity, as "message [CODE]".
@@ -514,7 +534,7 @@ func runsSomewhere(k *kb.KB, r kb.TorchRelease, req Request) (suggestion string,
 		}
 		for _, c := range cs {
 			res := emit(k, c, req)
-			if res.Report.Summary.Errors > 0 {
+			if refusal(res.Report) != "" {
 				continue
 			}
 			cmd := fmt.Sprintf("%s — envguard build pytorch=%s --cuda %s --via %s", c.label(), r.Version, c.cuda, viaWord(d))

@@ -280,15 +280,18 @@ func TestBuildRefuses(t *testing.T) {
 			name:  "an RTX 5090 has no torch 2.6: closest is the newer 2.7 with CUDA 12.8",
 			req:   Request{Framework: "pytorch", Version: "2.6", Hosts: []*gpucheck.Host{machine("rtx5090", "570.124.06", rtx5090)}},
 			noFit: true,
-			msg: []string{"no variant of torch 2.6.0 runs on rtx5090", "sm_120", "[EG403]",
+			msg: []string{"no variant of torch 2.6.0 runs on rtx5090", "sm_120", "whether the build carries PTX is not known [EG409]",
 				"closest that would: torch 2.7.1 CUDA 12.8 (wheel) — envguard build pytorch=2.7.1 --cuda 12.8 --via pip"},
 		},
 		{
 			name:  "driver 418 runs no CUDA 11 or 12: closest is an older release",
 			req:   Request{Framework: "pytorch", Version: "2.1", Hosts: []*gpucheck.Host{machine("old", "418.40.04", v100)}},
 			noFit: true,
+			// CUDA 10.2 needs 440.33: before CUDA 11 there is no minor-version
+			// compatibility, so torch 1.12.1's CUDA 10.2 build does not run on
+			// a CUDA 10.1 driver either.
 			msg: []string{"no variant of torch 2.1.2 runs on old", "CUDA 12.1", "CUDA 11.8", "[EG401]",
-				"closest that would: torch 1.12.1 CUDA 10.2", "envguard build pytorch=1.12.1 --cuda 10.2"},
+				"closest that would: a CPU build: envguard build pytorch=2.1.2 --cuda cpu"},
 		},
 	}
 	for _, tt := range tests {

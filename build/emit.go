@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -197,8 +198,10 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped []strin
 		}
 		state := "validates clean"
 		switch {
-		case !t.OK:
+		case t.Verdict == gpucheck.VerdictFail:
 			state = "does NOT validate"
+		case t.Verdict == gpucheck.VerdictUnknown:
+			state = "UNKNOWN: not every check could be decided (" + strings.Join(t.Undecided, "; ") + ")"
 		case hasTargetWarning(rep, t.Name):
 			state = "validates, with the warnings below"
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 )
 
@@ -28,11 +29,12 @@ func checkCmd(e *env) *cobra.Command {
 			if format != "text" && format != "json" {
 				return usageErr("--format %q: want text or json", format)
 			}
-			sev, err := envspec.ParseSeverity(failOn)
-			if err != nil || sev == envspec.SeverityInfo {
-				return usageErr("--fail-on %q: want error or warning", failOn)
-			}
 			var free uint64
+			// A bad flag is a usage error before anything is read.
+			if _, err := report.ParseFailOn(failOn); err != nil {
+				return usageErr("--fail-on %v", err)
+			}
+			var err error
 			if minFree != "" {
 				if free, err = parseSize(minFree); err != nil {
 					return usageErr("--min-free: %v", err)
@@ -52,6 +54,10 @@ func checkCmd(e *env) *cobra.Command {
 			}
 			opt.Getenv = e.getenv
 			opt.MinFree = free
+			fail, err := e.failOn(failOn, c.Flags().Changed("fail-on"), opt.Config)
+			if err != nil {
+				return err
+			}
 			r := report.FromEnv(env, opt)
 			if format == "json" {
 				if _, err := e.stdout.Write(r.JSON()); err != nil {
@@ -60,7 +66,7 @@ func checkCmd(e *env) *cobra.Command {
 			} else {
 				writeVerdict(e, r, dir, how)
 			}
-			if r.ExitCode(sev) != 0 {
+			if r.ExitCode(fail) != 0 {
 				return errFindings
 			}
 			return nil
@@ -70,7 +76,7 @@ func checkCmd(e *env) *cobra.Command {
 	fl.StringVar(&prefix, "prefix", "", "the environment's prefix `DIR` (a conda env or a venv)")
 	fl.StringVar(&minFree, "min-free", "", "warn when a visible GPU has less free memory than `SIZE` (e.g. 40GiB, 512MiB)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
-	fl.StringVar(&failOn, "fail-on", "error", "exit 1 on findings at or above this severity: error or warning")
+	fl.StringVar(&failOn, "fail-on", "error", failOnUsage)
 	return c
 }
 
@@ -157,8 +163,11 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 		}
 	}
 	verdict := "OK: the job can start"
-	if r.Summary.Errors > 0 {
+	switch {
+	case r.Summary.Errors > 0:
 		verdict = "STOP: the job would fail"
+	case unknownTarget(r) != nil:
+		verdict = "UNKNOWN: not every check could be decided (" + strings.Join(unknownTarget(r).Undecided, "; ") + ")"
 	}
 	fmt.Fprintf(w, "  verdict    %s (%s, %s)\n", verdict, plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))
 	for _, f := range r.Findings {
@@ -199,4 +208,14 @@ func parseSize(s string) (uint64, error) {
 		return 0, fmt.Errorf("%q is not a size (e.g. 40GiB, 512MiB)", s)
 	}
 	return uint64(f * float64(mult)), nil
+}
+
+// unknownTarget returns the first target whose verdict is unknown, nil if none.
+func unknownTarget(r *report.Report) *report.TargetReport {
+	for i := range r.Targets {
+		if r.Targets[i].Verdict == gpucheck.VerdictUnknown {
+			return &r.Targets[i]
+		}
+	}
+	return nil
 }

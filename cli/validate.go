@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 )
@@ -18,6 +17,7 @@ type validateFlags struct {
 	targetsFile string
 	format      string
 	failOn      string
+	failOnSet   bool
 	platform    string
 }
 
@@ -29,13 +29,16 @@ func validateCmd(e *env) *cobra.Command {
 		Example: "  envguard validate environment.yml\n" +
 			"  envguard validate --target h100-pool --targets fleet.yml --format sarif envs/*.yml",
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return e.validate(f, args) },
+		RunE: func(c *cobra.Command, args []string) error {
+			f.failOnSet = c.Flags().Changed("fail-on")
+			return e.validate(f, args)
+		},
 	}
 	fl := c.Flags()
 	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` (repeatable; \"local\" is this machine through NVML)")
 	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, or a conda-lock virtual-packages.yml)")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
-	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 on findings at or above this severity: error or warning")
+	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	return c
 }
@@ -46,9 +49,8 @@ func (e *env) validate(f validateFlags, files []string) error {
 	default:
 		return usageErr("--format %q: want text, json, sarif or github", f.format)
 	}
-	failOn, err := envspec.ParseSeverity(f.failOn)
-	if err != nil || failOn == envspec.SeverityInfo {
-		return usageErr("--fail-on %q: want error or warning", f.failOn)
+	if _, err := report.ParseFailOn(f.failOn); err != nil {
+		return usageErr("--fail-on %v", err)
 	}
 	stdin := 0
 	for _, name := range files {
@@ -61,6 +63,10 @@ func (e *env) validate(f validateFlags, files []string) error {
 		return usageErr("- (standard input) given %d times; it can be read once", stdin)
 	}
 	opt, err := e.options(f.platform, f.targets, f.targetsFile)
+	if err != nil {
+		return err
+	}
+	failOn, err := e.failOn(f.failOn, f.failOnSet, opt.Config)
 	if err != nil {
 		return err
 	}
@@ -81,6 +87,21 @@ func (e *env) validate(f validateFlags, files []string) error {
 		}
 	}
 	return nil
+}
+
+const failOnUsage = "exit 1 on: error (error findings), unknown (also any target whose verdict is unknown) or warning (also warnings); default error, or fail_on in .envguard.yml"
+
+// failOn reads --fail-on; where the flag was not given, .envguard.yml's
+// fail_on decides, else errors alone fail.
+func (e *env) failOn(flag string, set bool, cfg *report.Config) (report.FailOn, error) {
+	if !set && cfg != nil && cfg.FailOn != nil {
+		return *cfg.FailOn, nil
+	}
+	f, err := report.ParseFailOn(flag)
+	if err != nil {
+		return f, usageErr("--fail-on %v", err)
+	}
+	return f, nil
 }
 
 // options builds the validation options shared by validate, name and check:

@@ -18,6 +18,8 @@ type knowledge interface {
 	MinorCompatFloor(major int) (*kb.MinorCompat, bool)
 	DriverCUDA(driver string) string
 	GPUByName(name string) (*kb.GPU, bool)
+	ToolkitArch(cuda string) (*kb.ToolkitArch, bool)
+	OldestDriverFloor() (*kb.CUDADriver, bool)
 }
 
 // CheckOptions tune the machine checks.
@@ -33,6 +35,21 @@ type GPUSummary struct {
 	CC   string `json:"compute_capability"`
 }
 
+// Verdict is what a target's check promises.
+type Verdict string
+
+const (
+	// VerdictOK: the driver, the GPU architectures (SASS and PTX) and the
+	// CPU or CUDA variant were each decided, and none failed.
+	VerdictOK Verdict = "ok"
+	// VerdictFail: an error-severity EG4xx finding applies.
+	VerdictFail Verdict = "fail"
+	// VerdictUnknown: no error, but some check could not be decided (each
+	// is an EG409 finding saying which and why). A green that was not
+	// checked would be a promise envguard cannot keep.
+	VerdictUnknown Verdict = "unknown"
+)
+
 // TargetResult is the verdict of one environment on one host, the report's
 // `targets` entry. Findings are also merged into the report's findings.
 type TargetResult struct {
@@ -40,21 +57,23 @@ type TargetResult struct {
 	Driver     string               `json:"driver,omitempty"`
 	CUDADriver string               `json:"cuda_driver,omitempty"`
 	GPUs       []GPUSummary         `json:"gpus"`
-	OK         bool                 `json:"ok"`
+	Verdict    Verdict              `json:"verdict"`
 	Findings   []envspec.Diagnostic `json:"-"`
-	// Notes say what could not be decided, and why ("architecture list
-	// unknown for pytorch 2.5 CUDA 12.4 (wheel)").
+	// Undecided names each check that could not be decided, and why; each
+	// is also an EG409 finding on the line it concerns.
+	Undecided []string `json:"undecided,omitempty"`
+	// Notes are what the reader should know that decides nothing ("driver
+	// taken as 525.60.13, the first driver for CUDA 12.0").
 	Notes []string `json:"notes,omitempty"`
 }
 
 // Check holds a resolved stack against a host: EG401–EG408.
 func Check(st *resolver.Stack, h *Host, k *kb.KB, opt CheckOptions) []envspec.Diagnostic {
-	ds, _ := check(st, h, kbOrDefault(k), opt)
-	return ds
+	return check(st, h, kbOrDefault(k), opt).ds
 }
 
-// Evaluate is Check with the host's summary and the notes of what could not
-// be decided. OK means no error-severity finding.
+// Evaluate is Check with the host's summary, the verdict, and what could
+// not be decided.
 func Evaluate(st *resolver.Stack, h *Host, k *kb.KB, opt CheckOptions) TargetResult {
 	return evaluate(st, h, kbOrDefault(k), opt)
 }
@@ -77,31 +96,45 @@ func evaluate(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) Target
 			r.Notes = append(r.Notes, fmt.Sprintf("driver taken as %s, the first driver for CUDA %s", h.Driver, h.CUDADriver))
 		}
 	}
-	ds, notes := check(st, h, k, opt)
-	r.Findings, r.Notes = ds, append(r.Notes, notes...)
-	r.OK = envspec.Diagnostics(ds).Err() == nil
+	c := check(st, h, k, opt)
+	r.Findings, r.Notes, r.Undecided = c.ds, append(r.Notes, c.notes...), c.undecided
+	r.Verdict = VerdictOf(r.Findings, len(r.Undecided) > 0)
 	return r
+}
+
+// VerdictOf is fail when a finding is an error, else unknown when a check
+// was left undecided, else ok.
+func VerdictOf(ds []envspec.Diagnostic, undecided bool) Verdict {
+	switch {
+	case envspec.Diagnostics(ds).Err() != nil:
+		return VerdictFail
+	case undecided:
+		return VerdictUnknown
+	}
+	return VerdictOK
 }
 
 // checker carries one run's inputs and what it found.
 type checker struct {
-	st    *resolver.Stack
-	h     *Host
-	k     knowledge
-	opt   CheckOptions
-	ds    []envspec.Diagnostic
-	notes []string
+	st        *resolver.Stack
+	h         *Host
+	k         knowledge
+	opt       CheckOptions
+	ds        []envspec.Diagnostic
+	notes     []string
+	undecided []string
 }
 
-func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) ([]envspec.Diagnostic, []string) {
-	if st == nil || h == nil {
-		return nil, nil
-	}
+func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker {
 	c := &checker{st: st, h: h, k: k, opt: opt}
+	if st == nil || h == nil {
+		return c
+	}
 	c.run()
 	ds := envspec.Diagnostics(c.ds)
 	ds.Sort()
-	return ds, c.notes
+	c.ds = ds
+	return c
 }
 
 func (c *checker) add(code string, sev envspec.Severity, pos envspec.Pos, msg, hint string) {
@@ -110,6 +143,49 @@ func (c *checker) add(code string, sev envspec.Severity, pos envspec.Pos, msg, h
 
 func (c *checker) note(format string, args ...any) {
 	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+}
+
+// undecide records a check that could not be decided: an EG409 finding on
+// the line it concerns, and the reason in the target's Undecided. what is
+// the thing that was not checked (a build, a runtime), why says what fact
+// was missing.
+func (c *checker) undecide(pos envspec.Pos, what, why, hint string) {
+	msg := fmt.Sprintf("could not check %s against %s: %s", what, c.h.label(), why)
+	c.undecided = append(c.undecided, why)
+	c.add("EG409", envspec.SeverityWarning, pos, msg, hint)
+}
+
+// build names the framework build in messages: "pytorch 2.5.1 (CUDA 12.4,
+// wheel)", or the runtime alone when there is no framework.
+func (c *checker) build() string {
+	fw, rt := c.st.Framework, c.runtime()
+	if fw == nil {
+		if rt != "" {
+			return "this environment's CUDA " + rt + " runtime"
+		}
+		return "this environment"
+	}
+	var parts []string
+	if rt != "" {
+		parts = append(parts, "CUDA "+rt)
+	}
+	if fw.Dist != "" {
+		parts = append(parts, string(fw.Dist))
+	}
+	if len(parts) == 0 {
+		return fwName(fw)
+	}
+	return fwName(fw) + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// gpuFramework reports whether the framework has CUDA builds at all, so
+// that leaving its variant to the solver leaves the check undecided.
+func gpuFramework(fw *resolver.Framework) bool {
+	switch fw.Name {
+	case "pytorch", "tensorflow", "jax":
+		return true
+	}
+	return false
 }
 
 // runtime is the environment's CUDA runtime version, "" when unknown.
@@ -157,6 +233,11 @@ func (c *checker) run() {
 			fmt.Sprintf("%s is a CPU-only build; %s has %s: they will sit idle", fwName(fw), h.label(), countGPUs(h.GPUs)),
 			"install the CUDA build (e.g. pytorch-cuda=12.4 with -c pytorch -c nvidia, or a cuda build string on conda-forge)")
 	}
+	if fw != nil && fw.Variant == "" && gpuFramework(fw) {
+		c.undecide(c.fwPos(), fwName(fw),
+			"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
+			"pin the variant: pytorch-cuda=X.Y or cpuonly (pytorch channel), a cuda*/cpu* build string (conda-forge), a +cuXXX wheel with its index (pip)")
+	}
 	if !c.needsCUDA() {
 		return
 	}
@@ -174,7 +255,8 @@ func (c *checker) run() {
 				fmt.Sprintf("this environment needs CUDA%s but %s has no NVIDIA GPU a job can use: %s", c.rtSuffix(), h.label(), orUnknown(h.Reason)),
 				"check CUDA_VISIBLE_DEVICES and nvidia-smi")
 		} else {
-			c.note("no GPU described: architecture not checked")
+			c.undecide(c.fwPos(), c.build(), "the target names no GPU, so the GPU architectures were not checked",
+				"describe the target's GPUs: gpus: [\"H100\"] or compute_capabilities: [\"9.0\"]")
 		}
 	}
 	driverCUDA := c.checkDriver()
@@ -196,8 +278,9 @@ func (c *checker) rtSuffix() string {
 	return ""
 }
 
-// checkDriver raises EG401/EG402 and returns the CUDA version the driver
-// supports ("" when unknown).
+// checkDriver raises EG401/EG402, or EG409 where the driver cannot be
+// judged, and returns the CUDA version the driver supports ("" when
+// unknown).
 func (c *checker) checkDriver() string {
 	h := c.h
 	driverCUDA := h.CUDADriver
@@ -206,11 +289,22 @@ func (c *checker) checkDriver() string {
 	}
 	rt := c.runtime()
 	if rt == "" {
-		c.note("CUDA runtime version unknown: driver not checked")
+		c.undecide(c.fwPos(), c.build(), "its CUDA runtime version is not known, so the driver was not checked",
+			"pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)")
 		return driverCUDA
 	}
 	if driverCUDA == "" {
-		c.note("CUDA version of driver %s unknown: driver not checked", orUnknown(h.Driver))
+		if h.Driver != "" && h.DriverBelowKB != "" {
+			// Older than the first driver of the oldest CUDA the knowledge
+			// base lists: it runs none of them, nor anything newer.
+			c.add("EG401", envspec.SeverityError, c.cudaPos(),
+				fmt.Sprintf("%s is older than %s, the first driver for CUDA %s, the oldest CUDA envguard knows: it cannot run this environment's CUDA %s runtime",
+					c.driverLabel(), h.DriverBelowFloor, h.DriverBelowKB, rt),
+				fmt.Sprintf("upgrade the driver to one that supports CUDA %s or newer", rt))
+			return ""
+		}
+		c.undecide(c.cudaPos(), c.build(), fmt.Sprintf("the CUDA version that driver %s supports is not known", orUnknown(h.Driver)),
+			"give the target's cuda_driver (the CUDA version nvidia-smi prints), or update the knowledge base (--kb DIR)")
 		return ""
 	}
 	if compareVersions(driverCUDA, rt) >= 0 {
@@ -236,18 +330,28 @@ func (c *checker) checkDriver() string {
 		c.add("EG401", envspec.SeverityError, c.cudaPos(), msg+fmt.Sprintf(": CUDA %d runtimes do not run on a CUDA %s driver", rtMajor, majorOfStr(driverCUDA)), hint)
 		return driverCUDA
 	}
+	if rtMajor < 11 {
+		// Minor-version compatibility began with CUDA 11 (NVIDIA's CUDA
+		// Compatibility guide): before it a runtime needs its own driver.
+		c.add("EG401", envspec.SeverityError, c.cudaPos(),
+			msg+fmt.Sprintf(": before CUDA 11 there is no minor-version compatibility, so a CUDA %s runtime needs a driver for CUDA %s or newer", rt, rt), hint)
+		return driverCUDA
+	}
+	// The driver itself, or where only its CUDA version is known, the
+	// oldest driver that supports that CUDA: a lower bound of the real one.
 	drv := h.Driver
-	switch {
-	case floor != "" && drv != "" && compareVersions(drv, floor) < 0:
-		c.add("EG401", envspec.SeverityError, c.cudaPos(), msg, hint)
-	case floor == "" || drv == "":
-		// Same major, floor unknown: the driver already runs some CUDA of
-		// this major, so minor-version compatibility is the best reading.
-		c.add("EG402", envspec.SeverityWarning, c.cudaPos(),
-			msg+": it can run only through minor-version compatibility (PTX JIT and newer APIs fail)", hint)
-		if floor == "" {
-			c.note("minor-version-compatibility floor of CUDA %d not known exactly", rtMajor)
+	if drv == "" {
+		if f, ok := c.k.DriverFloor(driverCUDA); ok && f.LinuxMin != "" && !f.BranchOnly {
+			drv = f.LinuxMin
 		}
+	}
+	switch {
+	case floor == "" || drv == "":
+		c.undecide(c.cudaPos(), c.build(),
+			fmt.Sprintf("%s supports CUDA %s, older than the CUDA %s runtime, and whether it reaches the minor-version-compatibility floor of CUDA %d is not known", c.driverLabel(), driverCUDA, rt, rtMajor),
+			hint)
+	case compareVersions(drv, floor) < 0:
+		c.add("EG401", envspec.SeverityError, c.cudaPos(), msg, hint)
 	default:
 		c.add("EG402", envspec.SeverityWarning, c.cudaPos(),
 			msg+": it runs only through minor-version compatibility (PTX JIT and newer APIs fail)", hint)
@@ -264,27 +368,39 @@ func (c *checker) driverLabel() string {
 		return fmt.Sprintf("a driver for CUDA %s (taken as %s)", h.CUDADriver, h.Driver)
 	case h.Driver == "":
 		return "the driver"
+	case h.DriverRange != "":
+		return fmt.Sprintf("driver %s (the oldest of %s)", h.Driver, h.DriverRange)
 	}
 	return "driver " + h.Driver
 }
 
-// checkArch raises EG403/EG408 per distinct compute capability.
+// checkArch raises EG403/EG408 per distinct compute capability, from the
+// build's architecture list where the knowledge base has it, else from what
+// its CUDA toolkit's compiler can target at all; EG409 where neither
+// decides.
 func (c *checker) checkArch(driverCUDA string) {
 	fw := c.st.Framework
 	rt := c.runtime()
-	if fw == nil || fw.Variant != "cuda" || len(c.h.GPUs) == 0 {
+	if len(c.h.GPUs) == 0 || (fw != nil && fw.Variant != "cuda") {
 		return
 	}
-	series := fw.Series()
-	if series == "" || rt == "" {
-		c.note("framework version or CUDA runtime unknown: architecture not checked")
+	var list *kb.ArchList
+	why := ""
+	switch {
+	case rt == "":
+		// checkDriver has said the runtime is unknown; the architectures
+		// depend on it as much as the driver does.
 		return
-	}
-	build := fmt.Sprintf("%s %s CUDA %s (%s)", fw.Name, series, rt, orUnknown(string(fw.Dist)))
-	list, ok := c.k.Arch(series, rt, fw.Dist)
-	if !ok || list == nil || !list.Known {
-		c.note("architecture list unknown for %s: architecture not checked", build)
-		return
+	case fw == nil:
+		why = "no framework build whose architecture list is known carries the GPU code"
+	case fw.Series() == "":
+		why = "its exact release is not known, so neither is its architecture list"
+	default:
+		if l, ok := c.k.Arch(fw.Series(), rt, fw.Dist); ok && l != nil && l.Known {
+			list = l
+		} else {
+			why = "the build's architecture list is not known"
+		}
 	}
 	groups := map[string][]GPU{}
 	for _, g := range c.h.GPUs {
@@ -299,33 +415,108 @@ func (c *checker) checkArch(driverCUDA string) {
 		gs := groups[key]
 		gcc, ok := parseCC(key)
 		if !ok {
-			c.note("%s: compute capability %q unreadable: architecture not checked", gpuLabel(c.h, gs), key)
+			c.undecide(c.fwPos(), c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
+				"give the GPU's compute capability as major.minor, e.g. 9.0")
 			continue
 		}
-		v, by := archVerdict(gcc, list)
-		what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
-		switch v {
-		case runsNone:
-			c.add("EG403", envspec.SeverityError, c.fwPos(),
-				fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
-					what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
-				"use a build that includes this architecture (a newer framework release or CUDA variant)")
-		case runsPTX:
-			// PTX from a newer toolkit than the driver cannot be JIT-compiled:
-			// under minor-version compatibility the PTX path is closed.
-			if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
-				c.add("EG403", envspec.SeverityError, c.fwPos(),
-					fmt.Sprintf("%s has no SASS for %s on %s, and its %s PTX needs a driver for CUDA %s to JIT-compile; the driver supports CUDA %s",
-						what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), rt, driverCUDA),
-					"upgrade the driver, or use a build that includes this architecture")
-				continue
-			}
-			c.add("EG408", envspec.SeverityWarning, c.fwPos(),
-				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels; bundled libraries may still lack kernels",
-					what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), gcc.sm()),
-				"use a build that includes this architecture (a newer framework release or CUDA variant)")
+		if list != nil {
+			c.judgeList(gcc, gs, list, driverCUDA)
+		} else {
+			c.judgeToolkit(gcc, gs, why, driverCUDA)
 		}
 	}
+}
+
+// judgeList holds one GPU against a known architecture list.
+func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA string) {
+	fw, rt := c.st.Framework, c.runtime()
+	v, by := archVerdict(gcc, list)
+	what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
+	switch v {
+	case runsNone:
+		if list.PTXUnknown {
+			c.undecide(c.fwPos(), c.build(),
+				fmt.Sprintf("its SASS (%s) has no code for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
+				"use a build whose SASS includes this architecture, or run torch.cuda.get_arch_list() on the machine to see whether it lists a compute_ entry")
+			return
+		}
+		c.add("EG403", envspec.SeverityError, c.fwPos(),
+			fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
+				what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
+			"use a build that includes this architecture (a newer framework release or CUDA variant)")
+	case runsPTX:
+		c.ptxOnly(gs, gcc, what, by.compute(), driverCUDA, rt)
+	}
+}
+
+// ptxOnly judges a GPU that only PTX can serve: the driver must be able to
+// JIT-compile PTX of the build's CUDA version.
+func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
+	// PTX from a newer toolkit than the driver cannot be JIT-compiled:
+	// under minor-version compatibility the PTX path is closed.
+	if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
+		c.add("EG403", envspec.SeverityError, c.fwPos(),
+			fmt.Sprintf("%s has no SASS for %s on %s, and its %s PTX needs a driver for CUDA %s to JIT-compile; the driver supports CUDA %s",
+				what, gcc.sm(), gpuLabel(c.h, gs), ptx, rt, driverCUDA),
+			"upgrade the driver, or use a build that includes this architecture")
+		return
+	}
+	c.add("EG408", envspec.SeverityWarning, c.fwPos(),
+		fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels; bundled libraries may still lack kernels",
+			what, gcc.sm(), gpuLabel(c.h, gs), ptx, gcc.sm()),
+		"use a build that includes this architecture (a newer framework release or CUDA variant)")
+}
+
+// judgeToolkit decides what it can of a GPU against a build whose
+// architecture list is not known, from the range its CUDA toolkit's nvcc
+// can target: below the range nothing can run (certain); above it only
+// PTX can, which the knowledge base cannot confirm.
+func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, driverCUDA string) {
+	rt := c.runtime()
+	hint := "pin a build whose architecture list envguard knows, or check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
+	ta, ok := c.k.ToolkitArch(rt)
+	if !ok {
+		c.undecide(c.fwPos(), c.build(), fmt.Sprintf("%s, nor which architectures CUDA %s's compiler can target, so whether it runs on %s (%s) is not known", why, rt, gcc.sm(), gpuLabel(c.h, gs)), hint)
+		return
+	}
+	lo, ok1 := parseCC(ta.MinSASS)
+	hi, ok2 := parseCC(ta.MaxSASS)
+	if !ok1 || !ok2 {
+		c.undecide(c.fwPos(), c.build(), fmt.Sprintf("%s, so whether it runs on %s (%s) is not known", why, gcc.sm(), gpuLabel(c.h, gs)), hint)
+		return
+	}
+	rng := fmt.Sprintf("CUDA %s's compiler targets %s … %s", rt, lo.sm(), hi.sm())
+	if gcc.less(lo) {
+		c.add("EG403", envspec.SeverityError, c.fwPos(),
+			fmt.Sprintf("%s can run no code on %s: %s, so no build made with it carries SASS or PTX for %s or below (\"no kernel image is available for execution on the device\")",
+				c.build(), gpuLabel(c.h, gs), rng, gcc.sm()),
+			fmt.Sprintf("use a build made with an older CUDA toolkit that still targets %s, or run on a newer GPU", gcc.sm()))
+		return
+	}
+	// SASS for this GPU is possible when the toolkit targets some
+	// architecture of the GPU's major at or below its minor.
+	lowestSame := cc{Major: gcc.Major}
+	if lo.Major == gcc.Major {
+		lowestSame = lo
+	}
+	sassPossible := gcc.Major <= hi.Major && !gcc.less(lowestSame) && !hi.less(lowestSame)
+	if sassPossible {
+		c.undecide(c.fwPos(), c.build(),
+			fmt.Sprintf("%s, so whether it carries code for %s on %s is not known (%s)", why, gcc.sm(), gpuLabel(c.h, gs), rng), hint)
+		return
+	}
+	// Newer than anything the toolkit targets: only PTX can run.
+	if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
+		c.add("EG403", envspec.SeverityError, c.fwPos(),
+			fmt.Sprintf("%s has no SASS for %s on %s (%s), and PTX built with CUDA %s cannot be JIT-compiled by a driver for CUDA %s",
+				c.build(), gcc.sm(), gpuLabel(c.h, gs), rng, rt, driverCUDA),
+			"upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture")
+		return
+	}
+	c.undecide(c.fwPos(), c.build(),
+		fmt.Sprintf("%s; %s, so no build made with it has SASS for %s on %s: it runs only if the build carries PTX, which is not known",
+			why, rng, gcc.sm(), gpuLabel(c.h, gs)),
+		"use a build made with a CUDA toolkit that targets this architecture, or check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())' (a compute_ entry is PTX)")
 }
 
 // checkMemory raises EG405 for GPUs of the local machine.

@@ -34,10 +34,19 @@ type Host struct {
 	CUDADriver string `json:"cuda_driver,omitempty"` // newest CUDA the driver supports, "13.0"
 	// DriverAssumed is set when Driver is not a real driver but the minimum
 	// driver of CUDADriver (a target given by cuda_driver alone).
-	DriverAssumed bool   `json:"driver_assumed,omitempty"`
-	NVML          string `json:"nvml,omitempty"`
-	GPUs          []GPU  `json:"gpus"`
-	Source        string `json:"source"`
+	DriverAssumed bool `json:"driver_assumed,omitempty"`
+	// DriverRange is the range a target gave for a mixed fleet
+	// (">=535.54, <560"); Driver is then its oldest member, the worst case.
+	DriverRange string `json:"driver_range,omitempty"`
+	// DriverBelowKB is set when Driver is older than the first driver of
+	// every CUDA release the knowledge base lists: the oldest of them
+	// ("8.0"), with its first driver in DriverBelowFloor. Such a driver
+	// runs no CUDA runtime envguard knows, which is a verdict, not an error.
+	DriverBelowKB    string `json:"-"`
+	DriverBelowFloor string `json:"-"`
+	NVML             string `json:"nvml,omitempty"`
+	GPUs             []GPU  `json:"gpus"`
+	Source           string `json:"source"`
 	// Notes are things the reader should know that are not findings: an
 	// override that was ignored, a GPU whose details could not be read.
 	Notes []string `json:"notes,omitempty"`

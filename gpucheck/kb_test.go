@@ -1,6 +1,8 @@
 package gpucheck
 
 import (
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
 	"strings"
 
 	"github.com/envguard/envguard/resolver/kb"
@@ -33,6 +35,16 @@ var testFacts = kb.Facts{
 		{Name: "H100", Aliases: []string{"NVIDIA H100 80GB HBM3"}, CC: "9.0", Arch: "Hopper", Source: "developer.nvidia.com/cuda-gpus"},
 		{Name: "A100", Aliases: []string{"NVIDIA A100-SXM4-40GB"}, CC: "8.0", Arch: "Ampere", Source: "developer.nvidia.com/cuda-gpus"},
 		{Name: "L4", CC: "8.9", Arch: "Ada", Source: "developer.nvidia.com/cuda-gpus"},
+	},
+	// cuda.yaml cuda_arch: CMake's CMakeCUDAArchitecturesAll and clang's
+	// CUDA version table.
+	ToolkitArch: []kb.ToolkitArch{
+		{CUDA: "10.0", MinSASS: "3.0", MaxSASS: "7.5", MaxPTX: "7.5", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
+		{CUDA: "11.7", MinSASS: "3.5", MaxSASS: "8.7", MaxPTX: "8.7", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
+		{CUDA: "11.8", MinSASS: "3.5", MaxSASS: "9.0", MaxPTX: "9.0", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
+		{CUDA: "12.1", MinSASS: "5.0", MaxSASS: "9.0", MaxPTX: "9.0", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
+		{CUDA: "12.4", MinSASS: "5.0", MaxSASS: "9.0", MaxPTX: "9.0", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
+		{CUDA: "12.8", MinSASS: "5.0", MaxSASS: "12.0", MaxPTX: "12.0", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
 	},
 	// pytorch-arch.yaml: BUILDER_WHL release/2.0 and release/2.1.
 	Arch: []kb.ArchList{
@@ -98,6 +110,22 @@ func (k factsKB) GPUByName(name string) (*kb.GPU, bool) {
 	return nil, false
 }
 
+func (k factsKB) ToolkitArch(cuda string) (*kb.ToolkitArch, bool) {
+	for i, t := range k.f.ToolkitArch {
+		if t.CUDA == cuda {
+			return &k.f.ToolkitArch[i], true
+		}
+	}
+	return nil, false
+}
+
+func (k factsKB) OldestDriverFloor() (*kb.CUDADriver, bool) {
+	if len(k.f.CUDADrivers) == 0 {
+		return nil, false
+	}
+	return &k.f.CUDADrivers[0], true
+}
+
 var testKB knowledge = factsKB{testFacts}
 
 // kbs returns the knowledge bases a table runs against: the plain scans
@@ -119,4 +147,10 @@ func realKB() (*kb.KB, bool) {
 		return nil, false
 	}
 	return k, true
+}
+
+// checkT runs the checks and returns the findings and the undecided checks.
+func checkT(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) ([]envspec.Diagnostic, []string) {
+	c := check(st, h, k, opt)
+	return c.ds, c.undecided
 }

@@ -2,7 +2,7 @@ package gpucheck
 
 import "github.com/envguard/envguard/envspec"
 
-// Rules documents EG401–EG408, the checks of an environment against a
+// Rules documents EG401–EG409, the checks of an environment against a
 // machine. Check raises them; `envguard rules` and the generated docs read
 // these values.
 var Rules = []*envspec.Rule{
@@ -89,5 +89,19 @@ var Rules = []*envspec.Rule{
 		Before: "# target: RTX PRO 6000 (12.0)\ndependencies:\n  - pytorch=2.6\n  - pytorch-cuda=12.4",
 		After:  "# target: RTX PRO 6000 (12.0)\n# pip: torch==2.7.1 --index-url .../whl/cu128",
 		Since:  "0.1.0",
+	},
+	{
+		Code: "EG409", Name: "undecided", Severity: envspec.SeverityWarning,
+		Title: "a check against a target could not be decided (the build's architecture list, PTX, the driver floor or the variant is not known): the target's verdict is unknown, never ok",
+		Why: "A target is ok only when its driver, its GPU architectures (SASS and PTX) and the CPU or CUDA variant were each " +
+			"decided. Where the knowledge base lacks a fact (an architecture list, whether a build carries PTX, a driver's CUDA " +
+			"version) envguard says so instead of guessing; where it can, it reasons from the CUDA toolkit's own limits: a GPU " +
+			"older than anything the toolkit can target fails (EG403), and one newer than everything it targets runs only through " +
+			"PTX. `--fail-on unknown` (or fail_on: unknown in .envguard.yml) makes an unknown verdict fail CI.",
+		Fix: "Pin what decides the check (the CUDA variant, a build whose architecture list is known), describe the target fully " +
+			"(driver, GPUs), or confirm on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'.",
+		Before: "# target: RTX 5090 (12.0)\ndependencies:\n  - pip:\n    - torch==2.5.1+cu124",
+		After:  "# target: RTX 5090 (12.0)\ndependencies:\n  - pip:\n    - torch==2.7.1+cu128",
+		Since:  "0.2.0",
 	},
 }

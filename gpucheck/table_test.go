@@ -84,8 +84,8 @@ func TestHostJSON(t *testing.T) {
 			t.Errorf("no %q in GPU JSON", k)
 		}
 	}
-	r, _ := json.Marshal(TargetResult{Name: "local", Driver: "580.65.06", CUDADriver: "13.0", GPUs: []GPUSummary{{"NVIDIA H200", "9.0"}}, OK: true})
-	const want = `{"name":"local","driver":"580.65.06","cuda_driver":"13.0","gpus":[{"name":"NVIDIA H200","compute_capability":"9.0"}],"ok":true}`
+	r, _ := json.Marshal(TargetResult{Name: "local", Driver: "580.65.06", CUDADriver: "13.0", GPUs: []GPUSummary{{"NVIDIA H200", "9.0"}}, Verdict: VerdictOK})
+	const want = `{"name":"local","driver":"580.65.06","cuda_driver":"13.0","gpus":[{"name":"NVIDIA H200","compute_capability":"9.0"}],"verdict":"ok"}`
 	if string(r) != want {
 		t.Errorf("target JSON\n got %s\nwant %s", r, want)
 	}

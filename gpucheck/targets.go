@@ -18,12 +18,16 @@ import (
 // Target is a described machine: a driver (or the CUDA version its driver
 // supports) and GPU models (or compute capabilities).
 type Target struct {
-	Name       string      `json:"name"`
-	Driver     string      `json:"driver,omitempty"`
-	CUDADriver string      `json:"cuda_driver,omitempty"`
-	GPUs       []string    `json:"gpus,omitempty"`
-	CCs        []string    `json:"compute_capabilities,omitempty"`
-	Pos        envspec.Pos `json:"-"` // the list item
+	Name       string   `json:"name"`
+	Driver     string   `json:"driver,omitempty"`
+	CUDADriver string   `json:"cuda_driver,omitempty"`
+	GPUs       []string `json:"gpus,omitempty"`
+	CCs        []string `json:"compute_capabilities,omitempty"`
+	// DriverRange and CUDARange keep a range as written (">=535.54, <560");
+	// Driver and CUDADriver are then its oldest member, the worst case.
+	DriverRange string      `json:"driver_range,omitempty"`
+	CUDARange   string      `json:"cuda_driver_range,omitempty"`
+	Pos         envspec.Pos `json:"-"` // the list item
 	// NoDriver marks a conda-lock subdir without __cuda: a machine with no
 	// NVIDIA driver, described on purpose.
 	NoDriver bool `json:"no_driver,omitempty"`
@@ -152,13 +156,31 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 			}
 		case "driver":
 			t.Driver = p.scalar(v, "driver")
-			if t.Driver != "" && !reDriver.MatchString(t.Driver) {
-				p.errf(v, "driver %q is not a driver version like 550.54.15", t.Driver)
+			if kb.IsRange(t.Driver) {
+				r, err := kb.ParseRange(t.Driver)
+				if err != nil {
+					p.errf(v, "driver %v", err)
+				} else {
+					t.DriverRange, t.Driver = r.Text, r.Floor
+				}
+			}
+			if t.Driver != "" && !reDriver.MatchString(t.Driver) && t.DriverRange == "" && !kb.IsRange(t.Driver) {
+				p.errf(v, "driver %q is not a driver version like 550.54.15, or a range like \">=535.54, <560\"", t.Driver)
 			}
 		case "cuda_driver":
 			t.CUDADriver = p.scalar(v, "cuda_driver")
-			if t.CUDADriver != "" && !reCUDA.MatchString(t.CUDADriver) {
-				p.errf(v, "cuda_driver %q is not a CUDA version like 12.4", t.CUDADriver)
+			if kb.IsRange(t.CUDADriver) {
+				r, err := kb.ParseRange(t.CUDADriver)
+				if err != nil {
+					p.errf(v, "cuda_driver %v", err)
+				} else {
+					t.CUDARange, t.CUDADriver = r.Text, r.Floor
+				}
+			}
+			if t.CUDADriver != "" && !reCUDA.MatchString(t.CUDADriver) && t.CUDARange == "" && !kb.IsRange(t.CUDADriver) {
+				p.errf(v, "cuda_driver %q is not a CUDA version like 12.4, or a range like \">=12.2\"", t.CUDADriver)
+			} else if t.CUDARange != "" && !reCUDA.MatchString(t.CUDADriver) {
+				p.errf(v, "cuda_driver %q: its oldest version %q is not major.minor like 12.2", t.CUDARange, t.CUDADriver)
 			}
 		case "gpus":
 			for _, g := range p.strings(v, "gpus") {
@@ -304,7 +326,10 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 func (t Target) Host(k *kb.KB) (*Host, error) { return t.host(k) }
 
 func (t Target) host(k knowledge) (*Host, error) {
-	h := &Host{Name: t.Name, Source: SourceTarget, GPUs: []GPU{}, Driver: t.Driver, CUDADriver: t.CUDADriver}
+	h := &Host{Name: t.Name, Source: SourceTarget, GPUs: []GPU{}, Driver: t.Driver, CUDADriver: t.CUDADriver, DriverRange: t.DriverRange}
+	if t.CUDARange != "" {
+		h.DriverRange = t.CUDARange
+	}
 	if t.NoDriver {
 		h.Reason = "described without __cuda: no NVIDIA driver"
 		return h, nil
@@ -313,7 +338,13 @@ func (t Target) host(k knowledge) (*Host, error) {
 	if t.Driver != "" && t.CUDADriver == "" {
 		h.CUDADriver = k.DriverCUDA(t.Driver)
 		if h.CUDADriver == "" {
-			errs = append(errs, fmt.Errorf("%s: target %s: driver %s is older than every CUDA release the knowledge base knows; give cuda_driver instead", t.Pos, t.Name, t.Driver))
+			// Older than every floor is still a driver: the checks say what
+			// it cannot run (EG401) rather than refusing the target.
+			if f, ok := k.OldestDriverFloor(); ok {
+				h.DriverBelowKB, h.DriverBelowFloor = f.CUDA, f.LinuxMin
+			} else {
+				errs = append(errs, fmt.Errorf("%s: target %s: the knowledge base lists no CUDA driver floors; give cuda_driver instead", t.Pos, t.Name))
+			}
 		}
 	}
 	if t.Driver == "" && t.CUDADriver != "" {
@@ -336,7 +367,7 @@ func (t Target) host(k knowledge) (*Host, error) {
 	for _, c := range t.CCs {
 		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: "compute capability " + c, CC: c})
 	}
-	h.Available = h.CUDADriver != ""
+	h.Available = h.CUDADriver != "" || h.DriverBelowKB != ""
 	if !h.Available && h.Reason == "" {
 		h.Reason = "driver unknown"
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/envguard/envguard/resolver/kb"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,7 @@ func TestParseTargetsPositions(t *testing.T) {
 		want string // the first error, file:line:col: message
 	}{
 		{"unknown key", "targets:\n  - name: a\n    drvier: \"1.2\"\n", `t.yml:3:5: unknown key "drvier" in a target (expected one of: compute_capabilities, cuda_driver, driver, gpus, name)`},
-		{"bad driver", "targets:\n  - name: a\n    driver: abc\n", `t.yml:3:13: driver "abc" is not a driver version like 550.54.15`},
+		{"bad driver", "targets:\n  - name: a\n    driver: abc\n", `t.yml:3:13: driver "abc" is not a driver version like 550.54.15, or a range like ">=535.54, <560"`},
 		{"bad cc", "targets:\n  - name: a\n    cuda_driver: \"12.4\"\n    compute_capabilities: [\"9.0\", \"x\"]\n", `t.yml:4:35: compute capability "x" is not major.minor like 9.0`},
 		{"no driver", "targets:\n  - name: a\n    gpus: [H100]\n", `t.yml:2:5: target "a" needs driver (e.g. "550.54.15") or cuda_driver (e.g. "12.4")`},
 		{"duplicate", "targets:\n  - {name: a, driver: \"550.54.15\"}\n  - {name: a, driver: \"550.54.15\"}\n", `t.yml:3:12: target "a" is already defined at line 2`},
@@ -119,9 +120,15 @@ func TestTargetHost(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `unknown GPU model "H1000"`) || !strings.Contains(err.Error(), "compute_capabilities") {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err = Target{Name: "x", Driver: "300.1"}.host(testKB)
-	if err == nil || !strings.Contains(err.Error(), "older than every CUDA release") {
-		t.Errorf("ancient driver: %v", err)
+	// A driver older than every floor is still a driver: the target is
+	// read, and the check says what it cannot run (EG401).
+	h, err = Target{Name: "x", Driver: "300.1", CCs: []string{"3.7"}}.host(testKB)
+	if err != nil || !h.Available || h.DriverBelowKB != "11.0" || h.DriverBelowFloor != "450.36.06" {
+		t.Fatalf("ancient driver: %+v, %v", h, err)
+	}
+	ds, _ := checkT(stack("1.3.1", "10.0", kb.DistPytorchConda), h, testKB, CheckOptions{})
+	if !strings.Contains(codes(ds), "EG401") {
+		t.Errorf("ancient driver: no EG401 in %v", ds)
 	}
 }
 

@@ -35,7 +35,7 @@ func TestFindingsCappedPerCode(t *testing.T) {
 	if want := fmt.Sprintf("%d more EG106 findings", 39999-maxPerCode); !strings.Contains(summary, want) {
 		t.Errorf("summary %q does not say %q", summary, want)
 	}
-	if r.ExitCode(envspec.SeverityWarning) != 1 {
+	if r.ExitCode(FailOn{Severity: envspec.SeverityWarning}) != 1 {
 		t.Error("the verdict changed")
 	}
 	if len(r.JSON()) > 200_000 {

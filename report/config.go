@@ -12,9 +12,10 @@ import (
 	"github.com/envguard/envguard/gpucheck"
 )
 
-// Config is a project's .envguard.yml: machines it runs on and per-rule
-// severities.
+// Config is a project's .envguard.yml: machines it runs on, per-rule
+// severities, and what fails CI.
 //
+//	fail_on: unknown    # error (default), unknown or warning
 //	targets:
 //	  - name: h100-pool
 //	    driver: "550.54.15"
@@ -29,6 +30,10 @@ type Config struct {
 	Severity map[string]envspec.Severity
 	// Off lists codes the project turned off.
 	Off map[string]bool
+	// FailOn is the project's fail level (fail_on: error, unknown or
+	// warning); nil leaves the command line's default. A --fail-on flag
+	// given on the command line wins.
+	FailOn *FailOn
 }
 
 var yamlErrRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -49,7 +54,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d:%d: .envguard.yml must be a mapping with keys rules and targets", file, top.Line, top.Column)
+		return nil, fmt.Errorf("%s:%d:%d: .envguard.yml must be a mapping with keys fail_on, rules and targets", file, top.Line, top.Column)
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
@@ -88,8 +93,17 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 					c.Severity[code.Value] = s
 				}
 			}
+		case "fail_on":
+			if v.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("%s:%d:%d: fail_on must be error, unknown or warning", file, v.Line, v.Column)
+			}
+			f, err := ParseFailOn(v.Value)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d:%d: fail_on %v", file, v.Line, v.Column, err)
+			}
+			c.FailOn = &f
 		default:
-			keys := []string{"rules", "targets"}
+			keys := []string{"fail_on", "rules", "targets"}
 			sort.Strings(keys)
 			return nil, fmt.Errorf("%s:%d:%d: unknown key %q in .envguard.yml (expected one of: %s)", file, k.Line, k.Column, k.Value, strings.Join(keys, ", "))
 		}

@@ -68,7 +68,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"rules:\n  eg107: off\n", `c.yml:2:3: "eg107" is not a rule code`},
 		{"rules:\n  EG107: [off]\n", "c.yml:2:10: rule EG107: want off"},
 		{"rules: [EG107]\n", "c.yml:1:8: rules must map codes"},
-		{"rules:\n  EG107: off\nfoo: 1\n", `c.yml:3:1: unknown key "foo" in .envguard.yml (expected one of: rules, targets)`},
+		{"rules:\n  EG107: off\nfoo: 1\n", `c.yml:3:1: unknown key "foo" in .envguard.yml (expected one of: fail_on, rules, targets)`},
 		// yaml.v3 blames an unclosed flow sequence on the line its context
 		// starts, and gives no column.
 		{"rules:\n  EG107: [x\n", "c.yml:1: invalid YAML"},

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/gpucheck"
 )
 
 // JSON renders the report as the CLI and the service print it: indented,
@@ -58,8 +59,8 @@ func (r *Report) summaryLine() string {
 	}
 	var targets []string
 	for _, t := range r.Targets {
-		state := "ok"
-		if !t.OK {
+		state := string(t.Verdict)
+		if t.Verdict == gpucheck.VerdictFail {
 			state = "FAIL"
 		}
 		targets = append(targets, t.Name+" "+state)

@@ -7,6 +7,7 @@ package report
 
 import (
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver"
 )
 
@@ -33,14 +34,19 @@ type Name struct {
 
 // TargetReport is the environment held against one machine.
 type TargetReport struct {
-	Name       string      `json:"name"`
-	Driver     string      `json:"driver,omitempty"`
-	CUDADriver string      `json:"cuda_driver,omitempty"`
-	Available  bool        `json:"available"`
-	Reason     string      `json:"reason,omitempty"`
-	GPUs       []TargetGPU `json:"gpus"`
-	OK         bool        `json:"ok"`
-	Notes      []string    `json:"notes,omitempty"`
+	Name        string      `json:"name"`
+	Driver      string      `json:"driver,omitempty"`
+	CUDADriver  string      `json:"cuda_driver,omitempty"`
+	Available   bool        `json:"available"`
+	Reason      string      `json:"reason,omitempty"`
+	DriverRange string      `json:"driver_range,omitempty"`
+	GPUs        []TargetGPU `json:"gpus"`
+	// Verdict is ok (every check decided, none failed), fail, or unknown
+	// (some check could not be decided: Undecided says which, and each is
+	// an EG409 finding).
+	Verdict   gpucheck.Verdict `json:"verdict"`
+	Undecided []string         `json:"undecided,omitempty"`
+	Notes     []string         `json:"notes,omitempty"`
 }
 
 // TargetGPU is a GPU of a target, as the report shows it.
@@ -72,11 +78,20 @@ type Related struct {
 	Column int `json:"column,omitempty"`
 }
 
-// Summary counts findings by severity.
+// Summary counts findings by severity, and targets by verdict.
 type Summary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Info     int `json:"info"`
+	// Targets counts the verdicts; nil when no target was checked.
+	Targets *VerdictCounts `json:"targets,omitempty"`
+}
+
+// VerdictCounts counts targets by verdict.
+type VerdictCounts struct {
+	OK      int `json:"ok"`
+	Fail    int `json:"fail"`
+	Unknown int `json:"unknown"`
 }
 
 // Env returns the parsed environment the report is about.

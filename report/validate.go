@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
@@ -70,9 +71,9 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	for _, h := range opt.Hosts {
 		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree})
 		tr := TargetReport{
-			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver,
+			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange,
 			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},
-			Notes: res.Notes,
+			Undecided: res.Undecided, Notes: res.Notes,
 		}
 		for _, g := range h.GPUs {
 			tr.GPUs = append(tr.GPUs, TargetGPU{Name: g.Name, ComputeCapability: g.CC})
@@ -131,22 +132,68 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 		r.Findings = append(r.Findings, f)
 	}
 	r.Summary.Errors, r.Summary.Warnings, r.Summary.Info = kept.Count()
+	// The verdict reads the findings as the project configured them (an
+	// error turned into a warning no longer fails the target), but an
+	// undecided check stays undecided even when EG409 is silenced: what was
+	// not checked cannot become ok by being hidden.
+	if len(r.Targets) > 0 {
+		r.Summary.Targets = &VerdictCounts{}
+	}
 	for i := range r.Targets {
-		r.Targets[i].OK = true
+		t := &r.Targets[i]
+		var mine []envspec.Diagnostic
 		for _, d := range kept {
-			if d.Target == r.Targets[i].Name && d.Severity == envspec.SeverityError {
-				r.Targets[i].OK = false
+			if d.Target == t.Name {
+				mine = append(mine, d)
 			}
+		}
+		t.Verdict = gpucheck.VerdictOf(mine, len(t.Undecided) > 0)
+		switch t.Verdict {
+		case gpucheck.VerdictOK:
+			r.Summary.Targets.OK++
+		case gpucheck.VerdictFail:
+			r.Summary.Targets.Fail++
+		default:
+			r.Summary.Targets.Unknown++
 		}
 	}
 	return r
 }
 
-// ExitCode is 1 when a finding is at or above failOn, else 0.
-func (r *Report) ExitCode(failOn envspec.Severity) int {
+// FailOn is what makes a validation fail CI: findings at or above a
+// severity, and with Unknown also any target whose verdict is unknown.
+type FailOn struct {
+	Severity envspec.Severity
+	Unknown  bool
+}
+
+// ParseFailOn reads --fail-on (and .envguard.yml's fail_on): error, unknown
+// (errors and undecided targets) or warning (which covers EG409 too).
+func ParseFailOn(s string) (FailOn, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "error":
+		return FailOn{Severity: envspec.SeverityError}, nil
+	case "unknown":
+		return FailOn{Severity: envspec.SeverityError, Unknown: true}, nil
+	case "warning":
+		return FailOn{Severity: envspec.SeverityWarning, Unknown: true}, nil
+	}
+	return FailOn{}, fmt.Errorf("%q: want error, unknown or warning", s)
+}
+
+// ExitCode is 1 when a finding is at or above the fail level, or a target
+// is unknown and that fails too; else 0.
+func (r *Report) ExitCode(f FailOn) int {
 	for _, d := range r.diags {
-		if d.Severity >= failOn {
+		if d.Severity >= f.Severity {
 			return 1
+		}
+	}
+	if f.Unknown {
+		for _, t := range r.Targets {
+			if t.Verdict == gpucheck.VerdictUnknown {
+				return 1
+			}
 		}
 	}
 	return 0

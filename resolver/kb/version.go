@@ -1,57 +1,126 @@
 package kb
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
+
+	"github.com/Masterminds/semver/v3"
 )
 
-// parseDotted parses a dotted numeric version ("570.124.06", "12.6", "3.10").
-// Leading zeros are kept numerically (06 == 6), which is how NVIDIA driver
-// versions compare.
-func parseDotted(s string) ([]int, bool) {
-	if s == "" {
+// Driver and CUDA versions ("570.124.06", "12.6"), compute capabilities
+// and release series are dotted numbers of at most three parts, which is what
+// semver orders: they are compared with Masterminds/semver, the library the
+// service's design names for them, so that a target's driver range
+// (">=535.54, <560") and a single version are read by the same rules. Conda
+// and PEP 440 versions (pre-releases, epochs, local parts, "*" globs) are not
+// semver and keep envspec's own ordering.
+
+// ParseNVIDIA reads a driver or CUDA version as semver. NVIDIA's leading
+// zeros ("535.104.05") compare numerically (05 == 5), as NVIDIA means them;
+// Original() keeps the spelling for messages.
+func ParseNVIDIA(s string) (*semver.Version, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 32 || strings.Trim(s, "0123456789.") != "" ||
+		strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") || strings.Contains(s, "..") ||
+		strings.Count(s, ".") > 2 {
 		return nil, false
 	}
-	parts := strings.Split(s, ".")
-	out := make([]int, len(parts))
-	for i, p := range parts {
-		if p == "" || len(p) > 9 {
+	for _, p := range strings.Split(s, ".") {
+		if len(p) > 9 { // beyond uint64 range checks: no real version has such a part
 			return nil, false
 		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || strings.ContainsAny(p, "+-") {
-			return nil, false
-		}
-		out[i] = n
 	}
-	return out, true
+	v, err := semver.NewVersion(s)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
 }
 
-// CompareDotted compares two dotted numeric versions component by
-// component, a missing component counting as 0 ("580" == "580.0.0").
-// ok is false when either does not parse.
+// parseDotted splits a dotted numeric version into its parts ("570.124.06"
+// → 570 124 6), for callers that need one part (a driver's branch).
+func parseDotted(s string) ([]int, bool) {
+	v, ok := ParseNVIDIA(s)
+	if !ok {
+		return nil, false
+	}
+	out := []int{int(v.Major()), int(v.Minor()), int(v.Patch())}
+	return out[:strings.Count(strings.TrimSpace(s), ".")+1], true
+}
+
+// CompareDotted compares two dotted numeric versions of at most three parts
+// (driver, CUDA, compute capability, series), a missing part counting as 0
+// ("580" == "580.0.0"). ok is false when either does not parse.
 func CompareDotted(a, b string) (cmp int, ok bool) {
-	x, ok1 := parseDotted(a)
-	y, ok2 := parseDotted(b)
+	x, ok1 := ParseNVIDIA(a)
+	y, ok2 := ParseNVIDIA(b)
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	for i := 0; i < len(x) || i < len(y); i++ {
-		var p, q int
-		if i < len(x) {
-			p = x[i]
+	return x.Compare(y), true
+}
+
+// VersionRange is a range of driver or CUDA versions as a target gives it
+// for a mixed fleet: ">=535.54, <560". Its worst case, the oldest version
+// it admits, is what the checks hold an environment against.
+type VersionRange struct {
+	// Text is the range as written.
+	Text string
+	// Floor is the oldest version the range admits, spelled as written in
+	// the range ("535.54"). An exclusive bound (">535.54") has no oldest
+	// member; its bound stands for it, which is never more optimistic,
+	// since what a driver can run only grows with its version.
+	Floor string
+	c     *semver.Constraints
+}
+
+// IsRange reports whether s is written as a range rather than one version.
+func IsRange(s string) bool { return strings.ContainsAny(s, "<>=~^,| ") }
+
+// ParseRange reads a driver or CUDA range. A range with no lower bound
+// ("<560") has no worst case to check and is refused, as is one that admits
+// nothing.
+func ParseRange(s string) (*VersionRange, error) {
+	text := strings.TrimSpace(s)
+	if strings.Contains(text, "||") {
+		return nil, fmt.Errorf("%q: alternatives (||) are not supported; give one range such as \">=535.54, <560\"", text)
+	}
+	c, err := semver.NewConstraint(text)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a version range like \">=535.54, <560\": %v", text, err)
+	}
+	if c.Check(semver.New(0, 0, 0, "", "")) {
+		return nil, fmt.Errorf("%q has no lower bound: give the oldest version the fleet runs (\">=535.54\")", text)
+	}
+	// The candidates for the oldest member are the range's own bounds and
+	// the versions just above them (for exclusive bounds).
+	var best *semver.Version
+	var bestText string
+	for _, part := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' }) {
+		op := strings.TrimLeft(part, "<>=!~^")
+		v, ok := ParseNVIDIA(op)
+		if !ok {
+			continue
 		}
-		if i < len(y) {
-			q = y[i]
-		}
-		switch {
-		case p < q:
-			return -1, true
-		case p > q:
-			return 1, true
+		cands := []*semver.Version{v}
+		next := v.IncPatch()
+		cands = append(cands, &next)
+		for _, cand := range cands {
+			if c.Check(cand) && (best == nil || cand.LessThan(best)) {
+				best, bestText = cand, op
+			}
 		}
 	}
-	return 0, true
+	if best == nil {
+		return nil, fmt.Errorf("%q admits no version", text)
+	}
+	return &VersionRange{Text: text, Floor: bestText, c: c}, nil
+}
+
+// Contains reports whether a version lies in the range.
+func (r *VersionRange) Contains(v string) bool {
+	x, ok := ParseNVIDIA(v)
+	return ok && r.c.Check(x)
 }
 
 // majorMinor returns "X.Y" of a dotted version ("2.0.1" → "2.0"), or the
