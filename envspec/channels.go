@@ -56,14 +56,95 @@ func nearMissChannel(c string) string {
 	return ""
 }
 
+// condaChannelAlias is the host of conda's default channel_alias
+// (conda/base/constants.py DEFAULT_CHANNEL_ALIAS): a channel URL on it is
+// known by its path, the channel name.
+const condaChannelAlias = "conda.anaconda.org"
+
+// ChannelName is the name conda knows a channel by (conda's
+// Channel.canonical_name under the default configuration), so that rules
+// can compare channels written as names, label paths or URLs:
+//
+//   - a URL on the channel alias is its path: ".../conda-forge/" and
+//     ".../conda-forge/linux-64" are "conda-forge", ".../pytorch/label/nightly"
+//     is "pytorch/label/nightly" (a "/t/<token>" prefix is dropped);
+//   - the members of `defaults` (pkgs/main, pkgs/r, pkgs/msys2: conda's
+//     DEFAULT_CHANNELS), by name or by URL, are "defaults", as is any URL
+//     whose path is one of them (conda matches multichannel members by
+//     name); pkgs/free and pkgs/pro, Anaconda's channels that were members
+//     of defaults before conda 4.7, are read as "defaults" too (conda
+//     itself now names them by their URL);
+//   - a trailing platform subdir is dropped; names are lower-cased;
+//   - any other URL stays a URL (scheme, host and path, without the subdir),
+//     as conda's canonical_name keeps the base URL of a channel off the alias.
+//
+// "" gives "".
+func ChannelName(c string) string {
+	c = strings.TrimSpace(c)
+	if c == "" {
+		return ""
+	}
+	c = strings.TrimRight(c, "/")
+	scheme, host, path := "", "", c
+	if i := strings.Index(c, "://"); i > 0 {
+		scheme, host = strings.ToLower(c[:i]), c[i+3:]
+		path = ""
+		if j := strings.IndexByte(host, '/'); j >= 0 {
+			host, path = host[:j], host[j+1:]
+		}
+		if k := strings.LastIndexByte(host, '@'); k >= 0 {
+			host = host[k+1:] // user:password@
+		}
+		host = strings.ToLower(host)
+		if rest, ok := strings.CutPrefix(path, "t/"); ok {
+			// an anaconda.org token: /t/<token>/<channel>
+			if k := strings.IndexByte(rest, '/'); k >= 0 {
+				path = rest[k+1:]
+			} else {
+				path = ""
+			}
+		}
+	}
+	if i := strings.LastIndexByte(path, '/'); msKnownSubdirs[strings.ToLower(path[i+1:])] {
+		if i < 0 {
+			i = 0
+		}
+		path = strings.TrimRight(path[:i], "/")
+	}
+	lp := strings.ToLower(path)
+	switch lp {
+	case "defaults", "pkgs/main", "pkgs/r", "pkgs/msys2", "pkgs/free", "pkgs/pro":
+		if scheme == "file" {
+			break
+		}
+		return "defaults"
+	}
+	if scheme == "" {
+		if strings.HasPrefix(path, "/") || strings.HasPrefix(path, ".") || strings.HasPrefix(path, "~") || strings.Contains(path, "\\") {
+			return path // a local directory
+		}
+		return lp
+	}
+	if host == condaChannelAlias && lp != "" {
+		return lp
+	}
+	if path == "" {
+		return scheme + "://" + host
+	}
+	return scheme + "://" + host + "/" + path
+}
+
+// ChannelName is the name conda knows the spec's channel by ("" when the
+// spec names none): "https://<alias>/conda-forge::numpy" is "conda-forge".
+func (m *MatchSpec) ChannelName() string { return ChannelName(m.Channel) }
+
 // isDefaultsChannel reports whether c is `defaults` or one of the channels
 // it stands for (main, r, msys2 on the Anaconda repository).
 func isDefaultsChannel(c string) bool {
-	c = strings.TrimSuffix(strings.ToLower(c), "/")
-	switch c {
-	case "defaults", "pkgs/main", "pkgs/r", "pkgs/msys2":
+	if ChannelName(c) == "defaults" {
 		return true
 	}
+	c = strings.TrimSuffix(strings.ToLower(c), "/")
 	for _, s := range []string{"anaconda.com/pkgs/main", "anaconda.com/pkgs/r", "anaconda.com/pkgs/msys2",
 		"continuum.io/pkgs/main", "continuum.io/pkgs/free", "continuum.io/pkgs/r"} {
 		if strings.HasSuffix(c, s) {
@@ -74,8 +155,13 @@ func isDefaultsChannel(c string) bool {
 }
 
 func isCondaForgeChannel(c string) bool {
+	n := ChannelName(c)
+	if n == "conda-forge" || strings.HasPrefix(n, "conda-forge/label/") {
+		return true
+	}
+	// a mirror that keeps the name (https://mirror.example/conda-forge)
 	c = strings.TrimSuffix(strings.ToLower(c), "/")
-	return c == "conda-forge" || strings.HasSuffix(c, "/conda-forge")
+	return strings.HasSuffix(c, "/conda-forge")
 }
 
 func (p *envParser) channelChecks() {
@@ -89,7 +175,11 @@ func (p *envParser) channelChecks() {
 				fmt.Sprintf("%q is not a conda channel: conda looks for a channel of that name and finds none", v),
 				"list PyPI packages under `- pip:` in `dependencies:` and remove this channel")
 		default:
-			if r := nearMissChannel(v); r != "" {
+			n := v
+			if cn := ChannelName(v); strings.Contains(v, "://") && !strings.Contains(cn, "://") {
+				n = cn // "https://<alias>/conda_forge" is the channel "conda_forge"
+			}
+			if r := nearMissChannel(n); r != "" {
 				p.add(c.Pos, SeverityWarning, "EG112",
 					fmt.Sprintf("channel %q does not exist as written; did you mean %q?", v, r),
 					fmt.Sprintf("did you mean `%s`?", r))

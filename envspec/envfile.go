@@ -841,6 +841,12 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 			"write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`")
 	} else {
 		d.Spec = spec
+		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
+		for _, is := range spec.Issues {
+			// the spec keeps conda's reading, so the other checks still run.
+			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, "EG103",
+				fmt.Sprintf("conda MatchSpec %q", clip(n.Value, 80)), is.Hint)
+		}
 	}
 	p.env.Deps = append(p.env.Deps, d)
 }
@@ -933,6 +939,13 @@ func (p *envParser) pipDep(n *yaml.Node) {
 			"write a requirement (`name==1.0`, `name @ URL`, `-e PATH`) or a pip option (`--index-url URL`)")
 	} else {
 		d.Line = line
+		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
+		for _, is := range line.Issues {
+			// pip installs the line as read; the finding says where the
+			// standards and pip disagree.
+			p.specError(raw, lead, &PipError{Offset: is.Offset, Msg: is.Msg}, "EG104",
+				fmt.Sprintf("pip line %q", clip(n.Value, 80)), is.Hint)
+		}
 	}
 	p.env.Pip = append(p.env.Pip, d)
 }

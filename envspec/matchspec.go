@@ -38,13 +38,23 @@ func (e *SpecError) Error() string {
 // "numpy==1.8" and "numpy 1.8" are exactly 1.8, and "numpy=1.8=py39_0"
 // pins exactly 1.8 (with a build, '=' is exact).
 //
+// conda's legacy parenthesised section ("foo[build=3](target=x,optional)",
+// "foo 1.2 (optional)") is read as conda reads it: parsed into Parens and
+// then ignored. "numpy=" (a '=' with nothing after it) is "numpy", as in
+// conda and libmamba.
+//
 // Where conda is lax and envguard is strict (these are reported as errors
 // because conda would silently read something else than was meant): an
 // empty channel ("::numpy"), a lone ':' with no namespace (":numpy"),
 // characters other than letters, digits, '_', '.', '-' and '*' in the
 // name, more than one bracket section or text after it, blanks inside a
-// build string, and parentheses used as conda's legacy "(optional)"
-// section: envguard reads parentheses only as version grouping.
+// build string, parentheses outside brackets other than that trailing
+// section (conda strips them, so a version group "python >=3.8,(<3.10|>=3.11)"
+// loses its group: write it in brackets), and '[' or ']' in a version regex
+// or inside a quoted bracket value (conda's bracket regex runs from the last
+// '[' to the last ']'). Specs conda reads but libmamba refuses ("=>",
+// "=<", "^...$" regex versions) parse with conda's reading and carry an
+// Issue.
 type MatchSpec struct {
 	Raw       string
 	Channel   string // "" when absent; a name, label path or URL as written, without the subdir
@@ -61,8 +71,32 @@ type MatchSpec struct {
 	SubdirSpan Span
 	// KeySpans holds the span of each bracket value.
 	KeySpans map[string]Span
+	// Parens holds conda's legacy parenthesised section, read as conda
+	// reads it ("foo[build=3](target=x,optional)": target=x,
+	// optional=true). conda parses the section and then ignores it, so it
+	// changes nothing above; ParensSpan is the section, parentheses
+	// included.
+	Parens     map[string]string
+	ParensSpan Span
+	// Issues are problems found in a spec that still reads, with conda's
+	// meaning, as above: the file parser reports each as EG103 (a spec
+	// conda reads but libmamba refuses, or that conda reads otherwise than
+	// it looks).
+	Issues []*SpecIssue
 
 	buildRe *regexp.Regexp // nil when Build is a literal
+}
+
+// SpecIssue is a problem in a MatchSpec or pip line that still parsed:
+// Offset is the byte offset of the text in question in the string that
+// was parsed, Msg says what each tool does with it, Hint how to write it.
+type SpecIssue struct {
+	Offset    int
+	Msg, Hint string
+}
+
+func (m *MatchSpec) issue(off int, hint, msg string, a ...any) {
+	m.Issues = append(m.Issues, &SpecIssue{Offset: off, Msg: fmt.Sprintf(msg, a...), Hint: hint})
 }
 
 // msKnownSubdirs are the platform subdirs conda recognises after a channel
@@ -127,19 +161,26 @@ func (m *MatchSpec) parse() error {
 	}
 
 	end := b
+	parensAfter := Span{}
 	if i := strings.IndexAny(body, "[]"); i >= 0 {
 		open := a + i
 		if s[open] == ']' {
 			return msErr(open, "unbalanced ']' in %q", body)
 		}
-		// a quoted value may hold brackets (a build regex "^py3[01]$").
-		close, quoteAt := -1, 0
+		if r := strings.IndexByte(s[a:open], '^'); r >= 0 && strings.IndexByte(s[a+r:open], '$') < 0 {
+			// "numpy ^1\.7\.[0-9]+$": conda's _BRACKETS_RE takes "[0-9]"
+			// for its bracket section and drops it.
+			return msErr(open, "'[' inside the version regex %q: conda takes the text from '[' to ']' for its bracket section and drops it, reading another regex (it cannot read '[' inside a quoted bracket value either); write the class another way (\\d for [0-9]) or use a glob or range", s[a+r:b])
+		}
+		close, quoteAt, inQuote := -1, 0, -1
 		var quote byte
 		for j := open + 1; j < b && close < 0; j++ {
 			switch c := s[j]; {
 			case quote != 0:
 				if c == quote {
 					quote = 0
+				} else if (c == '[' || c == ']') && inQuote < 0 {
+					inQuote = j
 				}
 			case c == '\'' || c == '"':
 				quote, quoteAt = c, j
@@ -155,16 +196,29 @@ func (m *MatchSpec) parse() error {
 		if close < 0 {
 			return msErr(open, "unbalanced '[' in %q: missing ']'", body)
 		}
+		if inQuote >= 0 {
+			// conda's _BRACKETS_RE runs from the last '[' to the last
+			// ']': a bracket inside a value (a build regex "^py3[01]$")
+			// cuts the section there, and conda fails on what is left
+			// ("invalid package name").
+			return msErr(inQuote, "'%c' inside a quoted bracket value: conda takes its bracket section from the last '[' to the last ']', so it cannot read a bracket inside a value; write the regex without a character class (\\d for [0-9], (0|1) for [01]) or use a glob", s[inQuote])
+		}
 		if j := strings.IndexAny(s[close+1:b], "[]"); j >= 0 {
 			return msErr(close+1+j, "multiple bracket sections in %q", body)
 		}
 		if ta, tb := msShrink(s, close+1, b); ta != tb {
-			return msErr(ta, "unexpected text %q after ']'", s[ta:tb])
+			if s[ta] != '(' || s[tb-1] != ')' {
+				return msErr(ta, "unexpected text %q after ']'", s[ta:tb])
+			}
+			parensAfter = Span{ta, tb}
 		}
 		if err := m.parseBrackets(open+1, close); err != nil {
 			return err
 		}
 		end = open
+	}
+	if err := m.findParens(a, &end, parensAfter); err != nil {
+		return err
 	}
 
 	// channel(/subdir)::name or namespace:name, split like conda's
@@ -214,6 +268,13 @@ func (m *MatchSpec) parse() error {
 	m.Name = vLower(name)
 	m.NameSpan = Span{start, n}
 
+	if s[n:end] == "=" {
+		// "numpy=": conda's name/version regex needs two characters for
+		// a version, so a lone '=' right after the name is no version at
+		// all (conda's own tests: "numpy=" is "numpy"); libmamba strips
+		// trailing '=' and reads the same.
+		return m.applyBrackets()
+	}
 	va, vb := msShrink(s, n, end)
 	if va < vb {
 		if err := m.parseVersionBuild(va, vb); err != nil {
@@ -350,6 +411,11 @@ func msSanitizeVersion(v string, hasBuild bool) (string, int) {
 		return w, lead
 	}
 	if !strings.ContainsAny(w, "=,|") {
+		if !hasBuild && len(w) > 1 && w[0] == '^' && w[len(w)-1] == '$' {
+			// "=^1\.7\..*$": conda appends '*', and its treeify keeps
+			// only the regex token ("^1\.7\..*$*" reads as the regex).
+			return w, lead
+		}
 		if !hasBuild && !strings.HasSuffix(w, "*") {
 			return w + "*", lead
 		}
@@ -503,6 +569,7 @@ func (m *MatchSpec) applyBrackets() error {
 	if sp, ok := m.KeySpans["subdir"]; ok {
 		m.Subdir, m.SubdirSpan = m.Raw[sp.Start:sp.End], sp
 	}
+	m.versionIssues()
 	return m.compileBuild()
 }
 
@@ -542,7 +609,7 @@ func (m *MatchSpec) compileBuild() error {
 // a file outside a known subdir only yields url and fn.
 func (m *MatchSpec) parsePackageFile(a, b int) error {
 	s := m.Raw
-	if i := strings.IndexFunc(s[a:b], func(r rune) bool { return r <= ' ' || r == '\'' || r == '"' }); i >= 0 {
+	if i := strings.IndexFunc(s[a:b], func(r rune) bool { return r <= ' ' || r == '\'' || r == '"' || r == '[' || r == ']' }); i >= 0 {
 		return msErr(a+i, "invalid character %q in package file %q", s[a+i], s[a:b])
 	}
 	slash := strings.LastIndexAny(s[a:b], "/\\")
@@ -788,4 +855,136 @@ func msBracketVersion(v string) string {
 func msRuneAt(s string, i int) rune {
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	return r
+}
+
+// msParensMsg explains why a parenthesis outside brackets that is not a
+// trailing (key=value) section is an error.
+const msParensMsg = "conda drops parenthesised text %q from a MatchSpec (its legacy '(key=value)' section, which it ignores), so the spec would not read as written; group a version inside brackets, e.g. name[version='>=1,(<2|>3)']"
+
+// findParens finds conda's legacy parenthesised section: after the bracket
+// section (at after), or at the end of Raw[a:*end] ("foo 1.2 (optional)",
+// "foo(target=x)[build=3]"), and moves *end before it. conda's _PARENS_RE
+// strips any "(...)" outside brackets, version grouping included, so every
+// other parenthesis outside brackets is an error here.
+func (m *MatchSpec) findParens(a int, end *int, after Span) error {
+	s := m.Raw
+	e := *end
+	ps := after
+	if ps.IsZero() {
+		_, te := msShrink(s, a, e)
+		if te > a && s[te-1] == ')' {
+			if lp := strings.LastIndexByte(s[a:te-1], '('); lp >= 0 {
+				ps = Span{a + lp, te}
+				e = a + lp
+			}
+		}
+	}
+	if i := strings.IndexAny(s[a:e], "()"); i >= 0 {
+		// conda would strip the parenthesised text: a version group
+		// ("python >=3.8,(<3.10|>=3.11)") or a second section.
+		at, to := a+i, e
+		if j := strings.LastIndexByte(s[a:e], ')'); j >= 0 && a+j+1 > at {
+			to = a + j + 1
+		}
+		if !ps.IsZero() {
+			to = ps.End
+		}
+		return msErr(at, msParensMsg, s[at:to])
+	}
+	if ps.IsZero() {
+		return nil
+	}
+	if err := m.parseParens(ps); err != nil {
+		return err
+	}
+	*end = e
+	return nil
+}
+
+// parseParens reads the items of a parenthesised section: key=value pairs
+// (the value optionally quoted) and the word "optional", separated by ','
+// or blanks, as conda's _BRACKETS_KV_RE and its "optional" test do. conda
+// then ignores them; libmamba applies the keys it knows as it would in
+// brackets, which is reported.
+func (m *MatchSpec) parseParens(ps Span) error {
+	s := m.Raw
+	m.Parens, m.ParensSpan = map[string]string{}, ps
+	i, b := ps.Start+1, ps.End-1
+	for {
+		for i < b && (s[i] == ',' || vSpace(s[i])) {
+			i++
+		}
+		if i >= b {
+			return nil
+		}
+		k := i
+		for i < b && (vDigit(s[i]) || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || s[i] == '_' || s[i] == '-') {
+			i++
+		}
+		key := s[k:i]
+		if key == "optional" && (i == b || s[i] == ',' || vSpace(s[i])) {
+			m.Parens["optional"] = "true"
+			continue
+		}
+		if key == "" || i >= b || s[i] != '=' {
+			return msErr(ps.Start, msParensMsg, s[ps.Start:ps.End])
+		}
+		i++
+		var va, vb int
+		if i < b && (s[i] == '\'' || s[i] == '"') {
+			j := strings.IndexByte(s[i+1:b], s[i])
+			if j < 0 {
+				return msErr(i, "unterminated quote in value of %q", key)
+			}
+			va, vb = i+1, i+1+j
+			i = vb + 1
+		} else {
+			va = i
+			for i < b && s[i] != ',' && !vSpace(s[i]) && s[i] != '\'' && s[i] != '"' {
+				i++
+			}
+			vb = i
+		}
+		if i < b && s[i] != ',' && !vSpace(s[i]) {
+			return msErr(i, "expected ',' after the value of %q in parentheses", key)
+		}
+		if va == vb {
+			return msErr(k, "key %q in parentheses has an empty value", key)
+		}
+		val := s[va:vb]
+		m.Parens[key] = val
+		if msKnownField(key) {
+			m.issue(k, fmt.Sprintf("write it in brackets: %s[%s=%s]", m.Name, key, val),
+				"conda ignores %s=%s inside parentheses (its legacy section), while libmamba (mamba, micromamba) applies it as it would in brackets: the two read different packages", key, val)
+		}
+	}
+}
+
+// versionIssues records the version specs that conda reads but libmamba
+// refuses: "=>"/"=<" (conda's sanitising turns "=>3.11" into ">3.11*")
+// and regular expressions.
+func (m *MatchSpec) versionIssues() {
+	if m.Version == nil || m.VersionSpan.IsZero() {
+		return
+	}
+	sp := m.VersionSpan
+	v := strings.ReplaceAll(m.Raw[sp.Start:sp.End], " ", "")
+	if w := strings.TrimLeft(v, "="); len(w) < len(v) && w != "" && (w[0] == '>' || w[0] == '<') {
+		op := v[:len(v)-len(w)+1]
+		num := strings.TrimLeft(w[1:], "=")
+		admits := "does not admit"
+		if m.Version.MatchString(num) {
+			admits = "admits"
+		}
+		want := ">="
+		if w[0] == '<' {
+			want = "<="
+		}
+		m.issue(sp.Start, fmt.Sprintf("write %s%s (or %c%s)", want, num, w[0], num),
+			"%q is not a conda operator: conda reads %q as %q, which %s %s, while libmamba (mamba, micromamba) refuses the spec", op, v, m.Version.String(), admits, num)
+	}
+	if m.Version.hasRegex() {
+		m.issue(sp.Start, "write a glob or a range instead (1.7.*, >=1.7,<1.8)",
+			"the version %q is a regular expression: conda's classic solver matches versions against it, but libmamba (conda's default solver since 23.10, mamba, micromamba) has no regex version specs and refuses it", m.Version.String())
+	}
 }

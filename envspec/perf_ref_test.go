@@ -329,6 +329,9 @@ func refNormalizePipName(name string) string {
 		}
 		b.WriteByte(c)
 	}
+	if sep && b.Len() > 0 {
+		b.WriteByte('-') // a trailing separator, as in "foo_" (PEP 503)
+	}
 	return b.String()
 }
 

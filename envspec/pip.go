@@ -16,6 +16,9 @@ type PipLine struct {
 	// Options holds every option of an option line (pip accepts several on
 	// one line, `-i URL --trusted-host H`); Option is its first element.
 	Options []PipOption
+	// Issues are problems in a line that pip (the packaging library it
+	// vendors) still reads as above: the file parser reports each as EG104.
+	Issues []*SpecIssue
 }
 
 // PipRequirement is a PEP 508 requirement (or an editable/URL install).
@@ -47,6 +50,8 @@ type PipRequirement struct {
 	// Options are the per-requirement options after it (`--hash=...`,
 	// `--config-settings=...`).
 	Options []PipOption
+
+	issues []*SpecIssue // PipLine.Issues
 }
 
 // PipSpecifier is one PEP 440 clause (`==2.0.1+cu118`).
@@ -157,6 +162,11 @@ func NormalizePipName(name string) string {
 			c += 'a' - 'A'
 		}
 		b.WriteByte(c)
+	}
+	if sep && b.Len() > 0 {
+		// "foo_" (which pip reads) is "foo-", as packaging's
+		// canonicalize_name has it, not "foo".
+		b.WriteByte('-')
 	}
 	return b.String()
 }
@@ -273,6 +283,7 @@ func ParsePipLine(s string) (*PipLine, error) {
 		return nil, err
 	}
 	line.Req = req
+	line.Issues, req.issues = req.issues, nil
 	return line, nil
 }
 
@@ -616,6 +627,7 @@ func pipParseExtras(s string, lb, end int) ([]string, error) {
 type p508 struct {
 	s      string
 	i, end int
+	issues []*SpecIssue // what packaging reads but PEP 508 does not allow
 }
 
 func (p *p508) ws() {
@@ -655,7 +667,19 @@ func (p *p508) name(what string) (string, Span, error) {
 		return "", Span{}, pipErrf(st, "%s %q must start with a letter or digit", what, n)
 	}
 	if !pipAlnum(n[len(n)-1]) {
-		return "", Span{}, pipErrf(p.i-1, "%s %q must end with a letter or digit", what, n)
+		// packaging's IDENTIFIER token, \b[a-zA-Z0-9][a-zA-Z0-9._-]*\b,
+		// ends at a word boundary: a trailing '_' (a word character) is
+		// read, a trailing '-' or '.' is not.
+		k := len(n)
+		for k > 0 && !pipAlnum(n[k-1]) {
+			k--
+		}
+		if n[len(n)-1] != '_' {
+			return "", Span{}, pipErrf(p.i-1, "%s %q must end with a letter or digit", what, n)
+		}
+		p.issues = append(p.issues, &SpecIssue{Offset: p.i - 1,
+			Msg:  fmt.Sprintf("%s %q ends with '_': pip reads it (the packaging library it vendors takes a name up to a word boundary, and '_' is a word character), but PEP 508 and the core metadata name rule require a letter or digit at the end, so no distribution with valid metadata carries this name (pip normalises it to %q)", what, n, NormalizePipName(n)),
+			Hint: fmt.Sprintf("write %q", n[:k])})
 	}
 	return n, Span{st, p.i}, nil
 }
@@ -751,6 +775,7 @@ func parsePEP508(s string, start, end int) (*PipRequirement, error) {
 		return nil, pipErrf(p.i, "expected a version specifier (==, >=, ...), '[', '@' or ';' after %q, found %s", name, p.found())
 	}
 	p.ws()
+	r.issues = p.issues
 	if p.peek() == ';' {
 		if err := pipParseMarker(r, s, p.i+1, end); err != nil {
 			return nil, err
@@ -814,6 +839,13 @@ func (p *p508) specifiers(r *PipRequirement) error {
 			break
 		}
 		p.i++
+		p.ws()
+		if c := p.peek(); c == 0 || c == ';' || (c == ')' && paren) {
+			// "torch>=2.0,": packaging's version_many stops at a comma
+			// not followed by a specifier, and SpecifierSet drops the
+			// empty item, so pip accepts a trailing comma.
+			break
+		}
 	}
 	if paren {
 		if p.peek() != ')' {

@@ -231,7 +231,7 @@ func TestParsePipLineErrors(t *testing.T) {
 		{"torch=>1.0", 5, "invalid operator '='"},
 		{"tensorflow-examples==3fda6151279ba70c334997de7fd62a6a7bc749d3-", 21, "invalid version"},
 		{"torch (>=1.0", 6, "unterminated '('"},
-		{"torch>=1.0,", 11, "expected a version operator"},
+		{"torch>=1.0,,<2", 11, "expected a version operator"}, // a trailing comma is accepted (packaging), an empty item is not
 		{`torch; python_version < "3.8`, 24, "unterminated string"},
 		{`torch; pyver < "3.8"`, 7, `unknown environment marker variable "pyver"`},
 		{`torch; python_version = "3.8"`, 22, "invalid operator '='"},
@@ -349,6 +349,7 @@ func TestNormalizePipName(t *testing.T) {
 		"cupy-cuda12x":   "cupy-cuda12x",
 		"ruamel.yaml":    "ruamel-yaml",
 		"Segment_Models": "segment-models",
+		"foo_":           "foo-", // pip reads the name (packaging); canonicalize_name keeps the separator
 	}
 	for in, want := range tests {
 		if got := NormalizePipName(in); got != want {

@@ -368,7 +368,10 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 			// conda: x >= y and x.startswith(y without its last '.' part).
 			cut := strings.LastIndexByte(v.norm, '.')
 			if cut <= 0 {
-				return nil, errAt(0, "'~=' needs a version with at least two components, got %q", rest)
+				// conda parses "~=2" but compares with the prefix "" and
+				// fails ("empty version string") on every version >= 2;
+				// libmamba reads it as >=2; PEP 440 forbids it.
+				return nil, errAt(0, "'~=' needs a version with at least two components, got %q: conda accepts ~=%s but fails with \"empty version string\" on every version >= %s it compares, libmamba (mamba, micromamba) reads it as >=%s, and PEP 440 forbids it; write >=%s, or ~=%s.0 for %s.x", rest, rest, rest, rest, rest, rest, rest)
 			}
 			pv, err := parseVersionAt(v.norm[:cut], off+opLen)
 			if err != nil {
@@ -692,4 +695,23 @@ func vsCmpBound(a, b vsBound, lower bool) int {
 // other side alone admits nothing. A nil spec admits every version.
 func Disjoint(a, b *VersionSpec) bool {
 	return len(vsIntersectAll(a.intervals(), b.intervals())) == 0
+}
+
+// hasRegex reports whether a leaf of the spec is a "^...$" regular
+// expression (globs, also matched by a regexp, are not).
+func (s *VersionSpec) hasRegex() bool {
+	if s == nil {
+		return false
+	}
+	switch s.kind {
+	case vsRegex:
+		return strings.HasPrefix(s.norm, "^")
+	case vsAnd, vsOr:
+		for _, k := range s.kids {
+			if k.hasRegex() {
+				return true
+			}
+		}
+	}
+	return false
 }
