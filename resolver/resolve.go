@@ -722,10 +722,10 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 // every machine. "" when the series or the range decides nothing.
 func (r *resolution) pytorchCUDARange(text string) string {
 	f := r.st.Framework
-	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Version == "" || strings.TrimSpace(text) == "" {
+	if r.kb == nil || f == nil || f.Name != "pytorch" || solverRelease(f) == "" || strings.TrimSpace(text) == "" {
 		return ""
 	}
-	vs, ok := r.kb.Variants(f.Series(), kb.DistPytorchConda)
+	vs, ok := r.kb.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda)
 	if !ok || !strings.HasPrefix(vs.Selector, "pytorch-cuda") {
 		return ""
 	}

@@ -192,3 +192,43 @@ func TestTritonKB(t *testing.T) {
 		t.Errorf("TritonFor(2.3.1) should be unknown")
 	}
 }
+
+func TestReviewSemanticsConsumerBuildHint(t *testing.T) {
+	// faiss-gpu built for CUDA 11.3 requires cudatoolkit 11.3: "use
+	// cudatoolkit=11.7" alone could not be solved with it
+	_, ds := lintSrc(t, `channels:
+  - pytorch
+  - nvidia
+dependencies:
+  - python=3.8
+  - pytorch=1.13.1=py3.8_cuda11.7_cudnn8.5.0_0
+  - pytorch-cuda=11.7
+  - cudatoolkit=11.3.1
+  - faiss-gpu=1.7.3=py3.8_h28a55e0_0_cuda11.3
+`)
+	f := findingsOf(ds, "EG201")
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "a faiss-gpu build for CUDA 11.7") || strings.Contains(f[0].Hint, "remove") {
+		t.Errorf("EG201 hint beside a faiss-gpu built for CUDA 11.3: %v", f)
+	}
+}
+
+func TestReviewSemanticsEG303FrameworkCuDNN(t *testing.T) {
+	// the pytorch channel's CUDA build carries its own cuDNN and NCCL: the
+	// wheels are second copies even though no cudnn package is listed
+	_, ds := lintSrc(t, `channels:
+  - pytorch
+  - nvidia
+dependencies:
+  - python=3.11
+  - pytorch=2.3.0=py3.11_cuda12.1_cudnn8.9.2_0
+  - pytorch-cuda=12.1
+  - pip
+  - pip:
+    - nvidia-cudnn-cu12==8.9.7.29
+    - nvidia-nccl-cu12==2.21.5
+`)
+	f := findingsOf(ds, "EG303")
+	if len(f) != 2 || !strings.Contains(f[0].Message, "two copies of cuDNN") || !strings.Contains(f[1].Message, "two copies of NCCL") || strings.Contains(f[0].Message, "LD_LIBRARY_PATH") {
+		t.Errorf("EG303 beside conda pytorch: %v", f)
+	}
+}

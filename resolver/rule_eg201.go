@@ -106,6 +106,12 @@ func runEG201(c *Context) []envspec.Diagnostic {
 			}
 		} else if e.Kind == EvidenceCudatoolkit && majorOf(want) < 12 {
 			fix = fmt.Sprintf("use %s=%s (%s needs cudatoolkit, so keep it)", e.Package, want, consumer.Raw.Value)
+			// a consumer built for the old CUDA (faiss-gpu=…_cuda11.3)
+			// requires that cudatoolkit: its build must change with it
+			if b := consumerBuild(consumer); b.CUDA != "" && b.CUDA != want {
+				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s) and make both agree: cudatoolkit=%s with a %s build for CUDA %s",
+					e.Package, consumer.Raw.Value, b.CUDA, want, consumerName(consumer), want)
+			}
 		}
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
@@ -168,6 +174,21 @@ func cudaConsumer(c *Context) *envspec.CondaDep {
 	return nil
 }
 
+// consumerBuild decodes the build string a consumer pins, if any.
+func consumerBuild(d *envspec.CondaDep) Accel {
+	if d == nil || d.Spec == nil {
+		return Accel{}
+	}
+	return DecodeBuild(d.Spec.Build)
+}
+
+func consumerName(d *envspec.CondaDep) string {
+	if d.Spec != nil && d.Spec.Name != "" {
+		return strings.ToLower(d.Spec.Name)
+	}
+	return d.Raw.Value
+}
+
 // bundlesCUDA reports whether the framework brings its own CUDA runtime
 // rather than conda's: pip torch wheels carry it (bundled, or as nvidia-*
 // wheels).
@@ -198,9 +219,9 @@ func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
 		}
 		published := pytorchCUDAVersions(c.KB)
 		label := ""
-		if f := stackFramework(c); f != nil && f.Name == "pytorch" && f.Version != "" {
-			if vs, ok := c.KB.Variants(f.Series(), kb.DistPytorchConda); ok && strings.HasPrefix(vs.Selector, "pytorch-cuda") && len(vs.CUDA) > 0 {
-				published, label = nil, " for "+fwLabel(f)
+		if f := stackFramework(c); f != nil && f.Name == "pytorch" && solverRelease(f) != "" {
+			if vs, ok := c.KB.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda); ok && strings.HasPrefix(vs.Selector, "pytorch-cuda") && len(vs.CUDA) > 0 {
+				published, label = nil, " for pytorch "+solverRelease(f)
 				for _, cu := range vs.CUDA {
 					published = append(published, majorMinor(cu))
 				}
@@ -246,4 +267,16 @@ func reported(ds []envspec.Diagnostic, pos envspec.Pos) bool {
 		}
 	}
 	return false
+}
+
+// solverRelease is the release the solver installs for the framework: the
+// pinned one, or the newest the spec admits (the solver prefers the newest).
+func solverRelease(f *Framework) string {
+	if f.Version != "" {
+		return f.Version
+	}
+	if n := len(f.Candidates); n > 0 {
+		return f.Candidates[n-1]
+	}
+	return ""
 }

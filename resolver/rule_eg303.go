@@ -48,6 +48,14 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 		}
 		lib := nvidiaWheelLib(p.Name)
 		provider, ok := condaProvides(conda, lib)
+		if !ok && (lib == "cudnn" || lib == "nccl") {
+			// a conda framework's CUDA build brings its own cuDNN and NCCL
+			// (bundled in the pytorch channel's packages, as dependencies
+			// on conda-forge) even when the file lists none
+			if fw, ok2 := condaFrameworkItem(ctx); ok2 {
+				provider, ok = fw, true
+			}
+		}
 		if !ok {
 			if lib == "cudnn" {
 				if d, ok := eg303CuDNNWheel(ctx, p, first); ok {
@@ -135,13 +143,13 @@ func condaFrameworkNeedsCUDA(ctx *Context) bool {
 // cudatoolkit, pip nvidia-cudnn-cu11, LD_LIBRARY_PATH set in the
 // environment's activate.d). There is one cuDNN, not two; what breaks is
 // loading it: the wheel puts libcudnn under site-packages/nvidia/cudnn/lib,
-// which the dynamic loader does not search, so a framework that loads
-// cuDNN from the library path (pip TensorFlow without [and-cuda], a conda
-// build) finds none unless LD_LIBRARY_PATH names that directory. pip torch
-// finds its nvidia-* wheels by itself.
+// which the dynamic loader does not search, so pip TensorFlow (without
+// [and-cuda], which loads cuDNN from the library path) finds none unless
+// LD_LIBRARY_PATH names that directory. pip torch finds its nvidia-* wheels
+// by itself, and a conda framework brings its own cuDNN.
 func eg303CuDNNWheel(ctx *Context, p pipItem, first condaItem) (envspec.Diagnostic, bool) {
 	f := stackFramework(ctx)
-	if f == nil || f.Variant == "cpu" || (f.From == envspec.ProviderPip && f.Name != "tensorflow") {
+	if f == nil || f.Name != "tensorflow" || f.From != envspec.ProviderPip || f.Variant == "cpu" {
 		return envspec.Diagnostic{}, false
 	}
 	for _, v := range ctx.Env.Variables {
@@ -153,4 +161,18 @@ func eg303CuDNNWheel(ctx *Context, p pipItem, first condaItem) (envspec.Diagnost
 		pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos), fwLabel(f))
 	hint := "set LD_LIBRARY_PATH to include the wheel's lib directory ($CONDA_PREFIX/lib/pythonX.Y/site-packages/nvidia/cudnn/lib), as TensorFlow 2.12–2.13's pip guide does in the environment's etc/conda/activate.d, or install cudnn from conda instead of the wheel"
 	return diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos), true
+}
+
+// condaFrameworkItem is the conda item of a conda CUDA framework build.
+func condaFrameworkItem(ctx *Context) (condaItem, bool) {
+	f := stackFramework(ctx)
+	if f == nil || f.From != envspec.ProviderConda || f.Variant == "cpu" {
+		return condaItem{}, false
+	}
+	for _, it := range ctx.condaList() {
+		if it.Dep.Raw.Pos == f.Pos {
+			return it, true
+		}
+	}
+	return condaItem{}, false
 }
