@@ -202,7 +202,7 @@ func refusal(r *report.Report) string {
 					return f.Message + " [EG409]"
 				}
 			}
-			return "target " + t.Name + " could not be checked: " + strings.Join(t.Undecided, "; ") + " [EG409]"
+			return "target " + t.Name + " could not be checked: " + gpucheck.UndecidedText(t.Undecided) + " [EG409]"
 		}
 	}
 	return ""

@@ -201,7 +201,7 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped []strin
 		case t.Verdict == gpucheck.VerdictFail:
 			state = "does NOT validate"
 		case t.Verdict == gpucheck.VerdictUnknown:
-			state = "UNKNOWN: not every check could be decided (" + strings.Join(t.Undecided, "; ") + ")"
+			state = "UNKNOWN: not every check could be decided (" + gpucheck.UndecidedText(t.Undecided) + ")"
 		case hasTargetWarning(rep, t.Name):
 			state = "validates, with the warnings below"
 		}

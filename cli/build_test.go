@@ -78,7 +78,7 @@ func TestBuildCommand(t *testing.T) {
 			name: "nothing fits: driver 418",
 			args: []string{"pytorch=2.1", "--targets", fleet, "--target", "old"},
 			exit: ExitFindings,
-			err:  []string{"no variant of torch 2.1.2 runs on old", "[EG401]", "closest that would: torch 1.12.1 CUDA 10.2"},
+			err:  []string{"no variant of torch 2.1.2 runs on old", "[EG401]", "closest that would: a CPU build"},
 		},
 		{
 			name: "nothing fits: no driver here, a CPU build would",

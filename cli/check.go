@@ -167,7 +167,7 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	case r.Summary.Errors > 0:
 		verdict = "STOP: the job would fail"
 	case unknownTarget(r) != nil:
-		verdict = "UNKNOWN: not every check could be decided (" + strings.Join(unknownTarget(r).Undecided, "; ") + ")"
+		verdict = "UNKNOWN: not every check could be decided (" + gpucheck.UndecidedText(unknownTarget(r).Undecided) + ")"
 	}
 	fmt.Fprintf(w, "  verdict    %s (%s, %s)\n", verdict, plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))
 	for _, f := range r.Findings {

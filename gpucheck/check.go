@@ -61,7 +61,7 @@ type TargetResult struct {
 	Findings   []envspec.Diagnostic `json:"-"`
 	// Undecided names each check that could not be decided, and why; each
 	// is also an EG409 finding on the line it concerns.
-	Undecided []string `json:"undecided,omitempty"`
+	Undecided []Undecided `json:"undecided,omitempty"`
 	// Notes are what the reader should know that decides nothing ("driver
 	// taken as 525.60.13, the first driver for CUDA 12.0").
 	Notes []string `json:"notes,omitempty"`
@@ -102,6 +102,17 @@ func evaluate(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) Target
 	return r
 }
 
+// Undecided is one check that could not be decided.
+type Undecided struct {
+	// Check is what was not decided: variant, driver or architecture.
+	Check string `json:"check"`
+	// Reason is a stable key for the missing fact, for counting
+	// (arch-list-unknown, ptx-unknown, runtime-unknown, ...).
+	Reason string `json:"reason"`
+	// Why says it in words.
+	Why string `json:"why"`
+}
+
 // VerdictOf is fail when a finding is an error, else unknown when a check
 // was left undecided, else ok.
 func VerdictOf(ds []envspec.Diagnostic, undecided bool) Verdict {
@@ -122,7 +133,7 @@ type checker struct {
 	opt       CheckOptions
 	ds        []envspec.Diagnostic
 	notes     []string
-	undecided []string
+	undecided []Undecided
 }
 
 func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker {
@@ -146,12 +157,13 @@ func (c *checker) note(format string, args ...any) {
 }
 
 // undecide records a check that could not be decided: an EG409 finding on
-// the line it concerns, and the reason in the target's Undecided. what is
-// the thing that was not checked (a build, a runtime), why says what fact
-// was missing.
-func (c *checker) undecide(pos envspec.Pos, what, why, hint string) {
+// the line it concerns, and the reason in the target's Undecided. check is
+// which check (variant, driver, architecture), reason a stable key for the
+// missing fact, what the thing that was not checked (a build, a runtime),
+// why what was missing, in words.
+func (c *checker) undecide(pos envspec.Pos, check, reason, what, why, hint string) {
 	msg := fmt.Sprintf("could not check %s against %s: %s", what, c.h.label(), why)
-	c.undecided = append(c.undecided, why)
+	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, Why: why})
 	c.add("EG409", envspec.SeverityWarning, pos, msg, hint)
 }
 
@@ -234,7 +246,7 @@ func (c *checker) run() {
 			"install the CUDA build (e.g. pytorch-cuda=12.4 with -c pytorch -c nvidia, or a cuda build string on conda-forge)")
 	}
 	if fw != nil && fw.Variant == "" && gpuFramework(fw) {
-		c.undecide(c.fwPos(), fwName(fw),
+		c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 			"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
 			"pin the variant: pytorch-cuda=X.Y or cpuonly (pytorch channel), a cuda*/cpu* build string (conda-forge), a +cuXXX wheel with its index (pip)")
 	}
@@ -255,7 +267,7 @@ func (c *checker) run() {
 				fmt.Sprintf("this environment needs CUDA%s but %s has no NVIDIA GPU a job can use: %s", c.rtSuffix(), h.label(), orUnknown(h.Reason)),
 				"check CUDA_VISIBLE_DEVICES and nvidia-smi")
 		} else {
-			c.undecide(c.fwPos(), c.build(), "the target names no GPU, so the GPU architectures were not checked",
+			c.undecide(c.fwPos(), "architecture", "no-gpu-described", c.build(), "the target names no GPU, so the GPU architectures were not checked",
 				"describe the target's GPUs: gpus: [\"H100\"] or compute_capabilities: [\"9.0\"]")
 		}
 	}
@@ -289,7 +301,7 @@ func (c *checker) checkDriver() string {
 	}
 	rt := c.runtime()
 	if rt == "" {
-		c.undecide(c.fwPos(), c.build(), "its CUDA runtime version is not known, so the driver was not checked",
+		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), "its CUDA runtime version is not known, so the driver was not checked",
 			"pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)")
 		return driverCUDA
 	}
@@ -303,7 +315,7 @@ func (c *checker) checkDriver() string {
 				fmt.Sprintf("upgrade the driver to one that supports CUDA %s or newer", rt))
 			return ""
 		}
-		c.undecide(c.cudaPos(), c.build(), fmt.Sprintf("the CUDA version that driver %s supports is not known", orUnknown(h.Driver)),
+		c.undecide(c.cudaPos(), "driver", "driver-cuda-unknown", c.build(), fmt.Sprintf("the CUDA version that driver %s supports is not known", orUnknown(h.Driver)),
 			"give the target's cuda_driver (the CUDA version nvidia-smi prints), or update the knowledge base (--kb DIR)")
 		return ""
 	}
@@ -347,7 +359,7 @@ func (c *checker) checkDriver() string {
 	}
 	switch {
 	case floor == "" || drv == "":
-		c.undecide(c.cudaPos(), c.build(),
+		c.undecide(c.cudaPos(), "driver", "minor-compat-floor-unknown", c.build(),
 			fmt.Sprintf("%s supports CUDA %s, older than the CUDA %s runtime, and whether it reaches the minor-version-compatibility floor of CUDA %d is not known", c.driverLabel(), driverCUDA, rt, rtMajor),
 			hint)
 	case compareVersions(drv, floor) < 0:
@@ -385,21 +397,21 @@ func (c *checker) checkArch(driverCUDA string) {
 		return
 	}
 	var list *kb.ArchList
-	why := ""
+	why, whyKey := "", ""
 	switch {
 	case rt == "":
 		// checkDriver has said the runtime is unknown; the architectures
 		// depend on it as much as the driver does.
 		return
 	case fw == nil:
-		why = "no framework build whose architecture list is known carries the GPU code"
+		why, whyKey = "no framework build whose architecture list is known carries the GPU code", "no-framework"
 	case fw.Series() == "":
-		why = "its exact release is not known, so neither is its architecture list"
+		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
 	default:
 		if l, ok := c.k.Arch(fw.Series(), rt, fw.Dist); ok && l != nil && l.Known {
 			list = l
 		} else {
-			why = "the build's architecture list is not known"
+			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
 		}
 	}
 	groups := map[string][]GPU{}
@@ -415,14 +427,14 @@ func (c *checker) checkArch(driverCUDA string) {
 		gs := groups[key]
 		gcc, ok := parseCC(key)
 		if !ok {
-			c.undecide(c.fwPos(), c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
+			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
 				"give the GPU's compute capability as major.minor, e.g. 9.0")
 			continue
 		}
 		if list != nil {
 			c.judgeList(gcc, gs, list, driverCUDA)
 		} else {
-			c.judgeToolkit(gcc, gs, why, driverCUDA)
+			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
 	}
 }
@@ -435,7 +447,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 	switch v {
 	case runsNone:
 		if list.PTXUnknown {
-			c.undecide(c.fwPos(), c.build(),
+			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
 				fmt.Sprintf("its SASS (%s) has no code for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
 				"use a build whose SASS includes this architecture, or run torch.cuda.get_arch_list() on the machine to see whether it lists a compute_ entry")
 			return
@@ -471,18 +483,18 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 // architecture list is not known, from the range its CUDA toolkit's nvcc
 // can target: below the range nothing can run (certain); above it only
 // PTX can, which the knowledge base cannot confirm.
-func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, driverCUDA string) {
+func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string) {
 	rt := c.runtime()
 	hint := "pin a build whose architecture list envguard knows, or check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
 	ta, ok := c.k.ToolkitArch(rt)
 	if !ok {
-		c.undecide(c.fwPos(), c.build(), fmt.Sprintf("%s, nor which architectures CUDA %s's compiler can target, so whether it runs on %s (%s) is not known", why, rt, gcc.sm(), gpuLabel(c.h, gs)), hint)
+		c.undecide(c.fwPos(), "architecture", whyKey+"+toolkit-range-unknown", c.build(), fmt.Sprintf("%s, nor which architectures CUDA %s's compiler can target, so whether it runs on %s (%s) is not known", why, rt, gcc.sm(), gpuLabel(c.h, gs)), hint)
 		return
 	}
 	lo, ok1 := parseCC(ta.MinSASS)
 	hi, ok2 := parseCC(ta.MaxSASS)
 	if !ok1 || !ok2 {
-		c.undecide(c.fwPos(), c.build(), fmt.Sprintf("%s, so whether it runs on %s (%s) is not known", why, gcc.sm(), gpuLabel(c.h, gs)), hint)
+		c.undecide(c.fwPos(), "architecture", whyKey, c.build(), fmt.Sprintf("%s, so whether it runs on %s (%s) is not known", why, gcc.sm(), gpuLabel(c.h, gs)), hint)
 		return
 	}
 	rng := fmt.Sprintf("CUDA %s's compiler targets %s … %s", rt, lo.sm(), hi.sm())
@@ -501,7 +513,7 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, driverCUDA string) {
 	}
 	sassPossible := gcc.Major <= hi.Major && !gcc.less(lowestSame) && !hi.less(lowestSame)
 	if sassPossible {
-		c.undecide(c.fwPos(), c.build(),
+		c.undecide(c.fwPos(), "architecture", whyKey, c.build(),
 			fmt.Sprintf("%s, so whether it carries code for %s on %s is not known (%s)", why, gcc.sm(), gpuLabel(c.h, gs), rng), hint)
 		return
 	}
@@ -513,7 +525,7 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, driverCUDA string) {
 			"upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture")
 		return
 	}
-	c.undecide(c.fwPos(), c.build(),
+	c.undecide(c.fwPos(), "architecture", whyKey+"+ptx-unknown", c.build(),
 		fmt.Sprintf("%s; %s, so no build made with it has SASS for %s on %s: it runs only if the build carries PTX, which is not known",
 			why, rng, gcc.sm(), gpuLabel(c.h, gs)),
 		"use a build made with a CUDA toolkit that targets this architecture, or check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())' (a compute_ entry is PTX)")
@@ -598,4 +610,13 @@ func majorOfStr(v string) string {
 		return v[:i]
 	}
 	return v
+}
+
+// UndecidedText joins what was left undecided, for one-line verdicts.
+func UndecidedText(us []Undecided) string {
+	s := make([]string, len(us))
+	for i, u := range us {
+		s[i] = u.Why
+	}
+	return strings.Join(s, "; ")
 }

@@ -152,5 +152,9 @@ func realKB() (*kb.KB, bool) {
 // checkT runs the checks and returns the findings and the undecided checks.
 func checkT(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) ([]envspec.Diagnostic, []string) {
 	c := check(st, h, k, opt)
-	return c.ds, c.undecided
+	why := make([]string, len(c.undecided))
+	for i, u := range c.undecided {
+		why[i] = u.Why
+	}
+	return c.ds, why
 }

@@ -44,9 +44,9 @@ type TargetReport struct {
 	// Verdict is ok (every check decided, none failed), fail, or unknown
 	// (some check could not be decided: Undecided says which, and each is
 	// an EG409 finding).
-	Verdict   gpucheck.Verdict `json:"verdict"`
-	Undecided []string         `json:"undecided,omitempty"`
-	Notes     []string         `json:"notes,omitempty"`
+	Verdict   gpucheck.Verdict     `json:"verdict"`
+	Undecided []gpucheck.Undecided `json:"undecided,omitempty"`
+	Notes     []string             `json:"notes,omitempty"`
 }
 
 // TargetGPU is a GPU of a target, as the report shows it.

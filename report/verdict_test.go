@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+)
+
+// TestVerdictGolden holds each environment of testdata/verdicts against the
+// machines of fleet.targets.yml and compares every target's verdict, its
+// undecided checks and its EG4xx findings with the golden .out file. The
+// cases are the first-principles ones: a CUDA 10.0 build whose architecture
+// list is not known on an A100 (no SASS possible: unknown), a CUDA 12.4 build
+// of an unknown series on an RTX 5090 (unknown), a CUDA 12 build on a K80
+// (fail), driver 388.73 with a CUDA 10.0 runtime (EG401), and a fleet range.
+func TestVerdictGolden(t *testing.T) {
+	dir := filepath.Join("testdata", "verdicts")
+	tsrc, err := os.ReadFile(filepath.Join(dir, "fleet.targets.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := gpucheck.ParseTargets("fleet.targets.yml", tsrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tg := range ts {
+		names = append(names, tg.Name)
+	}
+	hosts, err := (&Machines{Targets: ts}).Resolve(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yml"))
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".targets.yml") {
+			continue
+		}
+		n++
+		name := strings.TrimSuffix(filepath.Base(f), ".yml")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Validate(name+".yml", src, Options{Platform: "linux-64", Hosts: hosts})
+			golden(t, filepath.Join(dir, name+".out"), []byte(verdictText(r)))
+			assertVerdictsHonest(t, r)
+		})
+	}
+	if n < 5 {
+		t.Fatalf("%d verdict cases in %s, want the first-principles ones", n, dir)
+	}
+}
+
+// verdictText renders what a target's verdict rests on.
+func verdictText(r *Report) string {
+	var b strings.Builder
+	for _, t := range r.Targets {
+		fmt.Fprintf(&b, "target %s: %s\n", t.Name, t.Verdict)
+		for _, u := range t.Undecided {
+			fmt.Fprintf(&b, "  undecided %s (%s): %s\n", u.Check, u.Reason, u.Why)
+		}
+		for _, f := range r.Findings {
+			if f.Target == t.Name {
+				fmt.Fprintf(&b, "  %d:%d %s %s %s\n", f.Line, f.Column, f.Severity, f.Code, f.Message)
+			}
+		}
+	}
+	return b.String()
+}
+
+// assertVerdictsHonest checks the verdict rules of RULES.md on a report:
+// fail exactly when an EG4xx error applies, unknown exactly when no error
+// and an EG409, ok only when neither.
+func assertVerdictsHonest(t *testing.T, r *Report) {
+	t.Helper()
+	for _, tg := range r.Targets {
+		var errs, eg409 int
+		for _, f := range r.Findings {
+			if f.Target != tg.Name {
+				continue
+			}
+			if f.Severity == "error" {
+				errs++
+			}
+			if f.Code == "EG409" {
+				eg409++
+			}
+		}
+		want := gpucheck.VerdictOK
+		switch {
+		case errs > 0:
+			want = gpucheck.VerdictFail
+		case eg409 > 0:
+			want = gpucheck.VerdictUnknown
+		}
+		if tg.Verdict != want {
+			t.Errorf("%s: target %s verdict %s, want %s (%d errors, %d EG409)", r.File, tg.Name, tg.Verdict, want, errs, eg409)
+		}
+		if eg409 != len(tg.Undecided) {
+			t.Errorf("%s: target %s has %d EG409 findings but %d undecided checks", r.File, tg.Name, eg409, len(tg.Undecided))
+		}
+	}
+}
