@@ -232,3 +232,28 @@ dependencies:
 		t.Errorf("EG303 beside conda pytorch: %v", f)
 	}
 }
+
+func TestReviewSemanticsSolvableMixHints(t *testing.T) {
+	// openmm needs cudatoolkit: EG302 may not offer to drop it
+	_, ds := lintGolden(t, "rev_toolkit_serves_openmm")
+	f := findingsOf(ds, "EG302")
+	if len(f) != 1 || strings.Contains(f[0].Hint, "drop the conda CUDA packages") {
+		t.Errorf("EG302 hint drops a cudatoolkit openmm needs: %v", f)
+	}
+	// conda torchvision requires conda's pytorch: EG301 names it too
+	_, ds = lintSrc(t, `channels:
+  - pytorch
+dependencies:
+  - python=3.10
+  - pytorch=2.0.1
+  - torchvision=0.15.2
+  - pip
+  - pip:
+    - --extra-index-url https://download.pytorch.org/whl/cu118
+    - torch==2.0.1+cu118
+`)
+	f = findingsOf(ds, "EG301")
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "the conda packages that require it (torchvision=0.15.2)") {
+		t.Errorf("EG301 hint drops conda pytorch under conda torchvision: %v", f)
+	}
+}

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 )
@@ -85,6 +86,11 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 		var hint string
 		if pipPinned && !condaCUDA {
 			hint = fmt.Sprintf("drop %s from the conda dependencies: the pip line pins the CUDA build", condaText(p.Conda))
+			// conda packages built on it (torchvision, torchaudio) require it:
+			// dropping it alone cannot be solved
+			if dep := condaDependents(ctx, p.Lib); len(dep) > 0 {
+				hint = fmt.Sprintf("drop %s and the conda packages that require it (%s) from the conda dependencies and install those from pip too: the pip line pins the CUDA build", condaText(p.Conda), strings.Join(dep, ", "))
+			}
 		} else {
 			hint = fmt.Sprintf("drop %s from the pip section: conda's %s already provides %s", pipText(p.Pip), p.Conda.Name, p.Lib)
 		}
@@ -119,4 +125,20 @@ func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
 		return false
 	}
 	return padRelease(it.exact) == padRelease(sp[0].Version)
+}
+
+// condaDependents lists the conda items that require a conda library: the
+// torch companions are built on one pytorch release.
+func condaDependents(ctx *Context, lib string) []string {
+	if lib != "torch" {
+		return nil
+	}
+	var out []string
+	for _, it := range ctx.condaList() {
+		switch it.Name {
+		case "torchvision", "torchaudio", "torchtext", "torchdata":
+			out = append(out, condaText(it))
+		}
+	}
+	return out
 }

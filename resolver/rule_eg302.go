@@ -54,6 +54,11 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 		}
 		msg := fmt.Sprintf("pip installs %s (%s, %s) while conda provides the CUDA stack (%s, %s): two CUDA runtimes in one process", lib, pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos))
 		hint := fmt.Sprintf("install %s from conda as well, or drop the conda CUDA packages and let pip provide the CUDA runtime", lib)
+		// never offer to drop what a conda package needs (a conda
+		// framework's CUDA build, openmm, faiss-gpu...)
+		if condaFrameworkNeedsCUDA(ctx) {
+			hint = fmt.Sprintf("install %s from conda as well, so that one CUDA runtime serves the process (the conda CUDA packages stay: conda packages need them)", lib)
+		}
 		if (lib == "torchvision" || lib == "torchaudio") && condaTorch(ctx) && p.Local == "" {
 			// The companion's kernels use torch's runtime; what goes wrong is
 			// the variant: the PyPI wheel is built for whatever CUDA the index
