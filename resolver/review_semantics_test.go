@@ -257,3 +257,15 @@ dependencies:
 		t.Errorf("EG301 hint drops conda pytorch under conda torchvision: %v", f)
 	}
 }
+
+func TestReviewSemanticsEG207Platform(t *testing.T) {
+	src := []byte("channels:\n  - conda-forge\ndependencies:\n  - python=3.11\n  - pytorch=2.1.0\n")
+	for platform, want := range map[string]int{"osx-arm64": 0, "osx-64": 0, "win-arm64": 0, "linux-64": 1, "linux-aarch64": 1, "win-64": 1} {
+		env := envspec.Parse("env.yml", src, envspec.ParseOptions{Platform: platform})
+		k := kb.Default()
+		ctx := &Context{Env: env, Stack: Resolve(env, k), KB: k}
+		if got := len(RuleEG207.Run(ctx)); got != want {
+			t.Errorf("--platform %s: %d EG207 findings, want %d", platform, got, want)
+		}
+	}
+}
