@@ -447,6 +447,16 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 	switch v {
 	case runsNone:
 		if list.PTXUnknown {
+			// PTX or not, nothing below the toolkit's range can be in it.
+			if ta, ok := c.k.ToolkitArch(rt); ok {
+				if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
+					c.add("EG403", envspec.SeverityError, c.fwPos(),
+						fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and CUDA %s's compiler targets nothing below %s, so no PTX either (\"no kernel image is available for execution on the device\")",
+							what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, rt, lo.sm()),
+						"use a build that includes this architecture (an older CUDA variant that still targets it)")
+					return
+				}
+			}
 			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
 				fmt.Sprintf("its SASS (%s) has no code for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
 				"use a build whose SASS includes this architecture, or run torch.cuda.get_arch_list() on the machine to see whether it lists a compute_ entry")

@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"sort"
 	"strings"
 	"sync"
 )
@@ -28,7 +29,8 @@ func (k *KB) Release(version string) (*TorchRelease, bool) {
 	return nil, false
 }
 
-// Series returns the releases of a series ("2.0"), oldest first.
+// Series returns the releases of a series ("2.0"), oldest first, in
+// whatever order the data files list them.
 func (k *KB) Series(series string) []TorchRelease {
 	s := majorMinor(stripLocal(series))
 	var out []TorchRelease
@@ -37,6 +39,10 @@ func (k *KB) Series(series string) []TorchRelease {
 			out = append(out, r)
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool {
+		c, _ := CompareDotted(out[i].Version, out[j].Version)
+		return c < 0
+	})
 	return out
 }
 
@@ -53,20 +59,29 @@ func (k *KB) SeriesInfo(series string) (*TorchSeries, bool) {
 	return nil, false
 }
 
-// LatestTorch returns the newest torch release known.
+// LatestTorch returns the newest torch release known. The data files are
+// merged in name order (torch-1x.yaml before torch.yaml), so the newest is
+// looked for, not taken from the end of the table.
 func (k *KB) LatestTorch() string {
-	if len(k.Torch) == 0 {
-		return ""
+	newest := ""
+	for _, r := range k.Torch {
+		if c, ok := CompareDotted(r.Version, newest); newest == "" || (ok && c > 0) {
+			newest = r.Version
+		}
 	}
-	return k.Torch[len(k.Torch)-1].Version
+	return newest
 }
 
-// LatestSeries returns the newest series of the release matrix ("2.14").
+// LatestSeries returns the newest series of the release matrix ("2.14"),
+// whatever order the data files list them in.
 func (k *KB) LatestSeries() string {
-	if len(k.Facts.Series) == 0 {
-		return ""
+	newest := ""
+	for _, s := range k.Facts.Series {
+		if c, ok := CompareDotted(s.Series, newest); newest == "" || (ok && c > 0) {
+			newest = s.Series
+		}
 	}
-	return k.Facts.Series[len(k.Facts.Series)-1].Series
+	return newest
 }
 
 // NewerThanKB reports whether a torch version is newer than every release

@@ -193,7 +193,10 @@ func TestVariants(t *testing.T) {
 		{"2.0.1", DistWheel, []string{"11.7", "11.8"}, true, false},
 		{"2.8", DistWheel, []string{"12.6", "12.8", "12.9"}, true, false},
 		{"2.0", DistPyPI, []string{"11.7"}, true, false},
-		{"2.1", DistPyPI, nil, false, false},
+		{"2.1", DistPyPI, []string{"12.1"}, true, false},
+		{"1.10", DistPyPI, []string{"10.2"}, true, false},
+		{"1.0", DistPyPI, nil, false, false},
+		{"1.9", DistPytorchConda, []string{"10.2", "11.1"}, true, false},
 		{"2.1", DistCondaForge, nil, false, false},
 	}
 	for _, tt := range tests {
@@ -481,9 +484,9 @@ func TestLoadErrors(t *testing.T) {
 		{"syntax", "torch.yaml", "torch:\n", "torch:\n  - {version: \"2.0.1\"\n", `torch\.yaml:\d+: `},
 		{"unknown field", "gpus.yaml", `{name: "NVIDIA L4", cc:`, `{name: "NVIDIA L4", colour: red, cc:`, `gpus\.yaml:\d+: field colour not found`},
 		{"empty source", "gpus.yaml", `{name: "NVIDIA L4", cc: "8.9", arch: Ada, min_cuda: "11.8", source: "NV_GPUS; NV_FORUM (cc 8.9 since CUDA 11.8)"}`, `{name: "NVIDIA L4", cc: "8.9", arch: Ada, source: ""}`, `gpus\.yaml:\d+: gpus\[\d+\]: source is empty`},
-		{"unsorted torch", "torch.yaml", `{version: "2.0.1", torchvision: "0.15.2"`, `{version: "1.9.1", torchvision: "0.15.2"`, `torch\.yaml:\d+: torch\[5\]: version 1\.9\.1 is not after`},
+		{"unsorted torch", "torch.yaml", `{version: "2.0.1", torchvision: "0.15.2"`, `{version: "1.12.9", torchvision: "0.15.2"`, `torch\.yaml:\d+: torch\[\d+\]: version 1\.12\.9 is not after`},
 		{"cuda without floor", "torch.yaml", `{series: "2.8", dist: wheel, cuda: ["12.6", "12.8", "12.9"]`, `{series: "2.8", dist: wheel, cuda: ["12.6", "12.8", "12.7"]`, `torch\.yaml:\d+: torch_variants\[\d+\]: cuda 12\.7 has no row`},
-		{"arch series missing", "arch.yaml", `{series: "1.12", cuda: "10.2"`, `{series: "1.11", cuda: "10.2"`, `arch\.yaml:\d+: arch\[0\]: series 1\.11 is not in torch_series`},
+		{"arch series missing", "arch.yaml", `{series: "1.12", cuda: "10.2"`, `{series: "0.4", cuda: "10.2"`, `arch\.yaml:\d+: arch\[\d+\]: series 0\.4 is not in torch_series`},
 		{"torchvision in two minors", "torch.yaml", `{version: "2.0.1", torchvision: "0.15.2"`, `{version: "2.0.1", torchvision: "0.14.1"`, `torchvision 0\.14\.1 belongs to torch 1\.13 and 2\.0`},
 		{"bad cc", "gpus.yaml", `cc: "8.9", arch: Ada, min_cuda: "11.8"`, `cc: "eight", arch: Ada, min_cuda: "11.8"`, `gpus\.yaml:\d+: gpus\[\d+\]: cc "eight"`},
 		{"unknown key cited", "cuda.yaml", `linux_min: "510.39.01", windows_min: "511.23", label: "CUDA 11.6 GA", source: "NV_RELNOTES"`, `linux_min: "510.39.01", windows_min: "511.23", label: "CUDA 11.6 GA", source: "my memory"`, `cuda\.yaml:\d+: cuda_drivers\[\d+\]: source "my memory" cites no key`},

@@ -47,9 +47,13 @@ type TorchVariants struct {
 	Selector string `yaml:"selector,omitempty"`
 	// NotPublished marks a series the distribution does not publish at all
 	// (the pytorch channel after 2.5): CUDA is empty and CPU false.
-	NotPublished bool   `yaml:"not_published,omitempty"`
-	Source       string `yaml:"source"`
-	Note         string `yaml:"note,omitempty"`
+	NotPublished bool `yaml:"not_published,omitempty"`
+	// CPUOnlyOn names the operating systems ("windows", "macos") where this
+	// distribution's build of the series has no CUDA at all: PyPI's torch
+	// is the CPU build there, whatever Default says for Linux.
+	CPUOnlyOn []string `yaml:"cpu_only_on,omitempty"`
+	Source    string   `yaml:"source"`
+	Note      string   `yaml:"note,omitempty"`
 }
 
 // ArchList is the set of GPU architectures compiled into one build variant.

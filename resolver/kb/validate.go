@@ -7,7 +7,8 @@ import (
 )
 
 var (
-	pythonRe = regexp.MustCompile(`^3\.\d+t?$`)
+	// 2.7 is the one Python 2 minor the tables name (PyTorch 1.0–1.4).
+	pythonRe = regexp.MustCompile(`^(2\.7|3\.\d+t?)$`)
 	ccRe     = regexp.MustCompile(`^\d+\.\d$`)
 	seriesRe = regexp.MustCompile(`^\d+\.\d+$`)
 	mmRe     = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
@@ -87,7 +88,8 @@ func (k *KB) validate() ErrorList {
 		if series[s.Series] {
 			v.errf("torch_series", i, "duplicate series %s", s.Series)
 		}
-		if i > 0 {
+		// sorted within each file; the files may come in any order
+		if i > 0 && v.at("torch_series", i-1).File == v.at("torch_series", i).File {
 			if c, ok := CompareDotted(k.Facts.Series[i-1].Series, s.Series); ok && c >= 0 {
 				v.errf("torch_series", i, "series %s is not after %s (keep the table sorted)", s.Series, k.Facts.Series[i-1].Series)
 			}
@@ -109,10 +111,15 @@ func (k *KB) validate() ErrorList {
 	}
 
 	tvOwner := map[string]string{}
+	seenT := map[string]bool{}
 	for i, r := range k.Torch {
 		v.version("torch", i, "version", r.Version, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
 		v.source("torch", i, r.Source, keys)
-		if i > 0 {
+		if seenT[r.Version] {
+			v.errf("torch", i, "duplicate release %s", r.Version)
+		}
+		seenT[r.Version] = true
+		if i > 0 && v.at("torch", i-1).File == v.at("torch", i).File {
 			if c, ok := CompareDotted(k.Torch[i-1].Version, r.Version); ok && c >= 0 {
 				v.errf("torch", i, "version %s is not after %s (keep the table sorted)", r.Version, k.Torch[i-1].Version)
 			}
@@ -168,6 +175,14 @@ func (k *KB) validate() ErrorList {
 		}
 		if t.Default != "" {
 			v.cuda("torch_variants", i, t.Default)
+			if !t.NotPublished && !containsString(t.CUDA, t.Default) {
+				v.errf("torch_variants", i, "default %s is not one of its cuda variants", t.Default)
+			}
+		}
+		for _, os := range t.CPUOnlyOn {
+			if os != "windows" && os != "macos" {
+				v.errf("torch_variants", i, "cpu_only_on %q is not windows or macos", os)
+			}
 		}
 	}
 
@@ -456,4 +471,13 @@ func indexDriver(rows []CUDADriver, cuda string) int {
 		}
 	}
 	return 0
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

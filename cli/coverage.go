@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+)
+
+func coverageCmd(e *env) *cobra.Command {
+	var targetsFile, format, platform string
+	var minDecided float64
+	c := &cobra.Command{
+		Use:   "coverage [flags] FILE|DIR...",
+		Short: "How many (environment, machine) verdicts envguard can decide, and why the rest are unknown",
+		Long: "coverage validates every environment file given (a directory is searched for *.yml and *.yaml)\n" +
+			"against a fleet of machines: the standard fleet (K80 on driver 470 to RTX 5090 on 570; see\n" +
+			"`envguard coverage --show-fleet`) or --targets FILE. It prints how many (environment, target)\n" +
+			"pairs of the environments that need a GPU got a decided verdict (ok or fail), and counts the\n" +
+			"unknown ones by the fact that was missing.",
+		Example: "  envguard coverage envs/\n  envguard coverage --targets fleet.yml --min-decided 95 envs/",
+		RunE: func(c *cobra.Command, args []string) error {
+			if show, _ := c.Flags().GetBool("show-fleet"); show {
+				_, err := e.stdout.Write(report.StandardFleetYAML())
+				return err
+			}
+			if len(args) == 0 {
+				return usageErr("coverage needs environment files or directories")
+			}
+			if format != "text" && format != "json" {
+				return usageErr("--format %q: want text or json", format)
+			}
+			if minDecided < 0 || minDecided > 100 {
+				return usageErr("--min-decided %v: want a percentage from 0 to 100", minDecided)
+			}
+			return e.coverage(args, targetsFile, format, platform, minDecided)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&targetsFile, "targets", "", "targets `FILE` to hold the environments against (default: the standard fleet)")
+	fl.StringVar(&format, "format", "text", "output format: text or json")
+	fl.StringVar(&platform, "platform", "linux-64", "conda subdir to evaluate selectors for")
+	fl.Float64Var(&minDecided, "min-decided", 0, "exit 1 when less than this percentage of pairs is decided")
+	fl.Bool("show-fleet", false, "print the standard fleet as a targets file and exit")
+	return c
+}
+
+func (e *env) coverage(args []string, targetsFile, format, platform string, minDecided float64) error {
+	k, err := e.knowledge()
+	if err != nil {
+		return err
+	}
+	targets := report.StandardFleet()
+	if targetsFile != "" {
+		src, err := os.ReadFile(targetsFile)
+		if err != nil {
+			return usageErr("--targets: %v", err)
+		}
+		if targets, err = gpucheck.ParseTargets(targetsFile, src); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	var names []string
+	for _, t := range targets {
+		names = append(names, t.Name)
+	}
+	hosts, err := (&report.Machines{KB: k, Targets: targets}).Resolve(names)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	files, err := environmentFiles(args)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var cov report.Coverage
+	opt := report.Options{Platform: platform, KB: k, Hosts: hosts}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		cov.Add(report.Validate(f, src, opt))
+	}
+	if format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			report.Coverage
+			DecidedPercent float64 `json:"decided_percent"`
+		}{cov, 100 * cov.Decided()}); err != nil {
+			return err
+		}
+	} else if err := cov.WriteText(e.stdout); err != nil {
+		return err
+	}
+	if minDecided > 0 && 100*cov.Decided() < minDecided {
+		return errFindings
+	}
+	return nil
+}
+
+// environmentFiles expands directories to the *.yml and *.yaml files under
+// them, in a stable order; files are taken as given.
+func environmentFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != a && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && (strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml")) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, &os.PathError{Op: "coverage", Path: a, Err: fs.ErrNotExist}
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}

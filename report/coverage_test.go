@@ -1,0 +1,76 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/internal/testshared"
+)
+
+func TestStandardFleetResolves(t *testing.T) {
+	ts := StandardFleet()
+	if len(ts) != 14 {
+		t.Fatalf("%d targets in the standard fleet, want the 14 of issue 9", len(ts))
+	}
+	var names []string
+	for _, tg := range ts {
+		names = append(names, tg.Name)
+	}
+	hosts, err := (&Machines{Targets: ts}).Resolve(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hosts {
+		if !h.Available || h.CUDADriver == "" || len(h.GPUs) != 1 || h.GPUs[0].CC == "" {
+			t.Errorf("target %s: %+v", h.Name, h)
+		}
+	}
+}
+
+// minDecidedPercent is the decided share of the real-world corpus against
+// the standard fleet that this tree reaches; it only ever goes up. The
+// figure itself is printed with -v.
+const minDecidedPercent = 0.0
+
+// TestCorpusCoverage prints the decided share of (corpus environment,
+// standard-fleet target) pairs, and the undecided ones by reason: the
+// figure `envguard coverage ../shared/corpus/realworld` prints.
+func TestCorpusCoverage(t *testing.T) {
+	files := testshared.Corpus(t)
+	ts := StandardFleet()
+	var names []string
+	for _, tg := range ts {
+		names = append(names, tg.Name)
+	}
+	hosts, err := (&Machines{Targets: ts}).Resolve(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cov Coverage
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Validate(filepath.Base(path), src, Options{Platform: "linux-64", Hosts: hosts})
+		assertVerdictsHonest(t, r)
+		cov.Add(r)
+	}
+	var b bytes.Buffer
+	if err := cov.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("corpus × standard fleet:\n%s", b.String())
+	if cov.Files != len(files) || cov.Pairs != cov.GPUEnvs*len(hosts) || cov.OK+cov.Fail+cov.Unknown != cov.Pairs {
+		t.Errorf("counts do not add up: %+v", cov)
+	}
+	if got := 100 * cov.Decided(); got < minDecidedPercent {
+		t.Errorf("decided share %.1f%% fell below %.1f%%", got, minDecidedPercent)
+	}
+	if !strings.Contains(b.String(), "pairs") {
+		t.Errorf("no figure printed: %q", b.String())
+	}
+}
