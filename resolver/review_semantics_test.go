@@ -269,3 +269,21 @@ func TestReviewSemanticsEG207Platform(t *testing.T) {
 		}
 	}
 }
+
+func TestReviewSemanticsEG201Selector112(t *testing.T) {
+	// pytorch 1.12: cudatoolkit selects the build, pytorch-cuda only adds
+	// CUDA libraries; the hint drops pytorch-cuda, never cudatoolkit
+	_, ds := lintSrc(t, `channels:
+  - pytorch
+  - nvidia
+dependencies:
+  - python=3.10
+  - pytorch=1.12.1
+  - cudatoolkit=11.3
+  - pytorch-cuda=11.6
+`)
+	f := findingsOf(ds, "EG201")
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "remove pytorch-cuda=11.6") || strings.Contains(f[0].Hint, "remove cudatoolkit") {
+		t.Errorf("EG201 hint for 1.12: %v", f)
+	}
+}

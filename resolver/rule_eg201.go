@@ -97,7 +97,16 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		// A package that another one requires is never to be removed: the
 		// hint would make the environment unsolvable (openmm and faiss-gpu
 		// depend on cudatoolkit); then its version is what to change.
-		if e.Kind == EvidenceCudatoolkit && consumer == nil {
+		if sel := channelSelector(c); (e.Kind == EvidenceCudatoolkit || a.Kind == EvidencePytorchCUDA) && strings.HasPrefix(sel, "cudatoolkit") {
+			// up to 1.12 cudatoolkit selects the build and pytorch-cuda
+			// selects nothing: the package to drop is pytorch-cuda
+			for _, o := range ev {
+				if o.Kind == EvidencePytorchCUDA {
+					fix = fmt.Sprintf("remove %s (%s): %s's builds are selected by cudatoolkit and ignore pytorch-cuda, which only adds CUDA %s libraries", o.Item, place(o.Pos), fwLabel(st.Framework), o.Says)
+					break
+				}
+			}
+		} else if e.Kind == EvidenceCudatoolkit && consumer == nil {
 			for _, o := range ev {
 				if o.Kind == EvidencePytorchCUDA && !cudaConflict(*a, o) {
 					fix = fmt.Sprintf("remove %s (%s): %s (%s) already installs the CUDA %s libraries", e.Item, place(e.Pos), o.Item, place(o.Pos), o.Says)
@@ -277,6 +286,20 @@ func solverRelease(f *Framework) string {
 	}
 	if n := len(f.Candidates); n > 0 {
 		return f.Candidates[n-1]
+	}
+	return ""
+}
+
+// channelSelector is the pytorch channel's selector for the framework's
+// series ("cudatoolkit=X.Y", "pytorch-cuda=X.Y"), "" when it is not a
+// pytorch-channel pytorch the knowledge base knows.
+func channelSelector(c *Context) string {
+	f := stackFramework(c)
+	if c.KB == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPytorchConda || f.Version == "" {
+		return ""
+	}
+	if v, ok := c.KB.Variants(f.Series(), kb.DistPytorchConda); ok {
+		return v.Selector
 	}
 	return ""
 }
