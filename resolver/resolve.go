@@ -744,11 +744,10 @@ func (r *resolution) pytorchCUDARange(text string) string {
 // the framework's series ("pytorch-cuda", "cudatoolkit"), "" when unknown.
 func (r *resolution) selector() string {
 	f := r.st.Framework
-	if r.kb == nil || f == nil || solverRelease(f) == "" {
+	if r.kb == nil || f == nil || f.Version == "" {
 		return ""
 	}
-	// an open spec gets the newest release it admits
-	if v, ok := r.kb.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda); ok {
+	if v, ok := r.kb.Variants(f.Series(), kb.DistPytorchConda); ok {
 		name, _, _ := strings.Cut(v.Selector, "=")
 		return name
 	}
@@ -770,6 +769,8 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 			if a.Variant == "cuda" || a.Variant == "cpu" {
 				add(ev(EvidenceLocal, a.Says()), primary)
 			}
+		} else if e, ok := r.pypiDefault(it); ok {
+			add(e, primary) // plain torch==X from PyPI: its one build (pypidefault.go)
 		}
 		return
 	}

@@ -29,9 +29,9 @@ func TestReviewFixes(t *testing.T) {
 		},
 		{
 			name: "older than the knowledge base",
-			src:  "name: x\nchannels:\n  - pytorch\ndependencies:\n  - python=3.7\n  - pytorch=1.5.0\n",
-			code: "EG206", msgHas: []string{"pytorch 1.5.0 (line 6) is older than", "1.12.0"},
-			hintHas: []string{"covers pytorch 1.12.0", "ignore EG206"}, hintNot: "update envguard",
+			src:  "name: x\nchannels:\n  - pytorch\ndependencies:\n  - python=3.6\n  - pytorch=0.4.1\n",
+			code: "EG206", msgHas: []string{"pytorch 0.4.1 (line 6) is older than", "1.0.0"},
+			hintHas: []string{"covers pytorch 1.0.0", "ignore EG206"}, hintNot: "update envguard",
 		},
 		{
 			name: "companion hint offers both directions",

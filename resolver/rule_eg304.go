@@ -60,6 +60,9 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 			continue
 		}
 		msg := fmt.Sprintf("pip %s (%s) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), place(p.Dep.Raw.Pos))
+		if m := pipExactPin.FindStringSubmatch(pipText(p)); m != nil && ctx.KB != nil {
+			msg += pypiDefaultNote(ctx.KB, ctx.Env, m[1])
+		}
 		hint := eg304Hint(ctx, pipText(p))
 		out = append(out, diag(ruleEG304, p.Dep.Raw.Pos, msg, hint))
 	}

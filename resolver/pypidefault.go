@@ -1,0 +1,129 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// A plain `torch==X` that pip takes from PyPI is one known build: on Linux
+// x86_64 the CUDA build PyTorch uploads there for the release (2.0.1 is
+// CUDA 11.7, 1.10.1 CUDA 10.2), on Windows and macOS the CPU build where
+// the knowledge base says so. That build decides the variant, CUDA version,
+// architecture list and name just as a `+cuXXX` local version does; the
+// knowledge base's pypi rows give it (torch_variants, dist: pypi, default).
+
+// pypiOS is the operating system a conda subdir runs: "linux" (x86_64
+// only: PyPI's aarch64 torch is another build), "windows", "macos", or ""
+// for any other.
+func pypiOS(subdir string) string {
+	s := strings.ToLower(strings.TrimSpace(subdir))
+	switch {
+	case s == "linux-64":
+		return "linux"
+	case strings.HasPrefix(s, "win-"):
+		return "windows"
+	case strings.HasPrefix(s, "osx-"):
+		return "macos"
+	}
+	return ""
+}
+
+// envOSes are the operating systems an environment may be installed on:
+// its `platforms:` list, else the platform it was read for ("" is taken as
+// linux-64, where the default build matters).
+func envOSes(env *envspec.Env) []string {
+	var subdirs []string
+	if len(env.Platforms) > 0 {
+		for _, p := range env.Platforms {
+			subdirs = append(subdirs, p.Value)
+		}
+	} else {
+		p := env.Platform
+		if strings.TrimSpace(p) == "" {
+			p = "linux-64"
+		}
+		subdirs = []string{p}
+	}
+	var out []string
+	for _, s := range subdirs {
+		out = append(out, pypiOS(s))
+	}
+	return out
+}
+
+// pypiBuild is what a plain pip pin of a torch release gets from PyPI on
+// every platform the environment names: the Linux default CUDA version,
+// "cpu" where the release is CPU-only on every platform named, "" when
+// the platforms get different builds or the knowledge base does not say.
+// The row is returned for messages.
+func pypiBuild(k *kb.KB, env *envspec.Env, version string) (string, *kb.TorchVariants) {
+	if k == nil || env == nil || version == "" {
+		return "", nil
+	}
+	v, ok := k.Variants(seriesOf(version), kb.DistPyPI)
+	if !ok || v.NotPublished {
+		return "", nil
+	}
+	says := ""
+	for _, os := range envOSes(env) {
+		s := ""
+		switch {
+		case os == "linux":
+			s = v.Default
+		case os != "" && contains(v.CPUOnlyOn, os):
+			s = "cpu"
+		}
+		if s == "" || (says != "" && s != says) {
+			return "", v
+		}
+		says = s
+	}
+	return says, v
+}
+
+// pypiDefault is the evidence a plain pip pin of the framework's torch
+// gives: the build PyPI serves for it. None for an installed environment
+// (its torch/version.py says which build it got), a local version, a
+// PyTorch wheel index, or a release whose PyPI build is not known.
+func (r *resolution) pypiDefault(it *item) (Evidence, bool) {
+	f := r.st.Framework
+	if r.kb == nil || it.name != "torch" || it.from != envspec.ProviderPip || it.local != "" || it != r.fw ||
+		f == nil || f.Name != "pytorch" || f.Dist != kb.DistPyPI || f.Version == "" ||
+		r.env.Torch != nil || r.env.Kind == envspec.KindPrefix {
+		return Evidence{}, false
+	}
+	says, _ := pypiBuild(r.kb, r.env, f.Version)
+	if says == "" {
+		return Evidence{}, false
+	}
+	return Evidence{Item: it.label(), Pos: it.verPos, Line: it.pos.Line, EndCol: it.verEnd,
+		Kind: EvidenceDefault, Says: says, Package: it.name, Version: it.exact}, true
+}
+
+// pypiDefaultNote is what EG304 adds for a pinned release whose PyPI build
+// the knowledge base knows: which build the index serves, per platform.
+func pypiDefaultNote(k *kb.KB, env *envspec.Env, version string) string {
+	if version == "" {
+		return ""
+	}
+	says, v := pypiBuild(k, env, version)
+	if v == nil || v.Default == "" {
+		return ""
+	}
+	cpu := ""
+	if len(v.CPUOnlyOn) > 0 {
+		var oses []string
+		for _, os := range v.CPUOnlyOn {
+			oses = append(oses, map[string]string{"windows": "Windows", "macos": "macOS"}[os])
+		}
+		cpu = fmt.Sprintf(" (the CPU build on %s)", strings.Join(oses, " and "))
+	}
+	msg := fmt.Sprintf("; PyPI serves torch %s as the CUDA %s build on Linux x86_64%s", version, v.Default, cpu)
+	if says != "" {
+		msg += ", which the checks take as this file's build"
+	}
+	return msg
+}
