@@ -20,6 +20,7 @@ type knowledge interface {
 	GPUByName(name string) (*kb.GPU, bool)
 	ToolkitArch(cuda string) (*kb.ToolkitArch, bool)
 	OldestDriverFloor() (*kb.CUDADriver, bool)
+	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 }
 
 // CheckOptions tune the machine checks.
@@ -142,6 +143,9 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 		return c
 	}
 	c.run()
+	if len(c.undecided) > 0 && openBuild(st) {
+		c.overCandidates()
+	}
 	ds := envspec.Diagnostics(c.ds)
 	ds.Sort()
 	c.ds = ds
@@ -188,6 +192,16 @@ func (c *checker) build() string {
 		return fwName(fw)
 	}
 	return fwName(fw) + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// openBuild reports whether the file leaves the framework build to the
+// solver: its release, its variant or its CUDA version.
+func openBuild(st *resolver.Stack) bool {
+	fw := st.Framework
+	if fw == nil || !gpuFramework(fw) || fw.Variant == "cpu" || fw.Variant == "rocm" {
+		return false
+	}
+	return fw.Version == "" || fw.Variant == "" || st.CUDA == nil || st.CUDA.Version == ""
 }
 
 // gpuFramework reports whether the framework has CUDA builds at all, so

@@ -119,6 +119,15 @@ func (k factsKB) ToolkitArch(cuda string) (*kb.ToolkitArch, bool) {
 	return nil, false
 }
 
+func (k factsKB) Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool) {
+	for i, v := range k.f.TorchVariants {
+		if v.Series == series && v.Dist == dist {
+			return &k.f.TorchVariants[i], true
+		}
+	}
+	return nil, false
+}
+
 func (k factsKB) OldestDriverFloor() (*kb.CUDADriver, bool) {
 	if len(k.f.CUDADrivers) == 0 {
 		return nil, false

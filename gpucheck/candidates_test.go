@@ -1,0 +1,74 @@
+package gpucheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// TestOverCandidates decides a verdict the file leaves open by checking
+// every build it admits: all run → ok, none runs → fail, else unknown with
+// each build's outcome named.
+func TestOverCandidates(t *testing.T) {
+	facts := testFacts
+	facts.TorchVariants = []kb.TorchVariants{
+		{Series: "2.1", Dist: kb.DistWheel, CUDA: []string{"11.8", "12.1"}, CPU: true},
+	}
+	facts.Arch = []kb.ArchList{
+		{Series: "2.1", CUDA: "11.8", Dist: kb.DistWheel, SASS: []string{"7.0", "8.0", "8.6", "9.0"}, Known: true},
+		{Series: "2.1", CUDA: "12.1", Dist: kb.DistWheel, SASS: []string{"7.0", "8.0", "8.6", "9.0"}, Known: true},
+	}
+	k := factsKB{facts}
+	open := func(variant string, candidates ...string) *resolver.Stack {
+		st := stack("", "", kb.DistWheel)
+		st.Framework.Variant, st.Framework.Candidates, st.Framework.Spec = variant, candidates, ">=2.1"
+		return st
+	}
+	tests := []struct {
+		name    string
+		st      *resolver.Stack
+		h       *Host
+		verdict Verdict
+		want    []string // in the EG409 message, or the findings
+	}{
+		{"every CUDA build runs on an H100 with a new driver", open("cuda", "2.1.0", "2.1.2"), host("580.65.06", "13.0", "9.0"), VerdictOK, nil},
+		{"CPU or CUDA, each runs", open("", "2.1.0"), host("580.65.06", "13.0", "9.0"), VerdictOK, nil},
+		{"CUDA 12.1 needs a CUDA 12 driver, 11.8 runs: undecided", open("cuda", "2.1.0"), host("470.57.02", "11.4", "9.0"), VerdictUnknown,
+			[]string{"runs with pytorch 2.1.0 CUDA 11.8", "fails with pytorch 2.1.0 CUDA 12.1 (EG401)"}},
+		{"no CUDA build carries sm_120 or PTX: fail", open("cuda", "2.1.0"), host("580.65.06", "13.0", "12.0"), VerdictFail,
+			[]string{"EG403"}},
+		{"CPU runs, CUDA builds fail: undecided, the GPUs idle", open("", "2.1.0"), host("580.65.06", "13.0", "12.0"), VerdictUnknown,
+			[]string{"leaves the GPUs idle with pytorch 2.1.0 CPU", "fails with pytorch 2.1.0 CUDA 11.8 (EG403)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := evaluate(tt.st, tt.h, k, CheckOptions{})
+			checkVerdictRules(t, tt.name, r)
+			if r.Verdict != tt.verdict {
+				t.Fatalf("verdict %s, want %s; %v %v", r.Verdict, tt.verdict, r.Findings, r.Undecided)
+			}
+			var all []string
+			for _, d := range r.Findings {
+				all = append(all, d.Code+" "+d.Message)
+			}
+			text := strings.Join(all, "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("findings %q lack %q", text, w)
+				}
+			}
+			if tt.verdict == VerdictOK && !strings.Contains(strings.Join(r.Notes, "\n"), "each runs") {
+				t.Errorf("an ok decided over builds does not say so in its notes: %q", r.Notes)
+			}
+		})
+	}
+	// A release the knowledge base has no variants for cannot be listed:
+	// the variant stays undecided, as before.
+	st := open("", "9.9.0")
+	r := evaluate(st, host("580.65.06", "13.0", "9.0"), k, CheckOptions{})
+	if r.Verdict != VerdictUnknown || len(r.Undecided) != 1 || r.Undecided[0].Reason != "variant-left-to-solver" {
+		t.Errorf("unknown release: %s %+v", r.Verdict, r.Undecided)
+	}
+}
