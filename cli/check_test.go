@@ -592,3 +592,27 @@ func TestCheckMinFree(t *testing.T) {
 		t.Errorf("--min-free 100GiB on a GPU with 79 GiB free: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckVerdictUnknown: a live environment whose build's architectures
+// are not known is never OK: the verdict line says UNKNOWN and why, exit 0
+// by default and 1 with --fail-on unknown.
+func TestCheckVerdictUnknown(t *testing.T) {
+	p := newVenv(t, "3.11.8")
+	p.dist("pip", "24.0", "pip")
+	p.dist("torch", "2.5.1+cu124", "pip")
+	p.torch("2.5.1+cu124", "12.4")
+	vars := map[string]string{"VIRTUAL_ENV": p.dir}
+	code, out, errs := runCLI(t, fakeH100, vars, "check")
+	if code != ExitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if strings.Contains(out, "OK: the job can start") || !strings.Contains(out, "verdict    UNKNOWN: not every check could be decided (the build's architecture list is not known") {
+		t.Errorf("verdict is not UNKNOWN with its reason:\n%s", out)
+	}
+	if !strings.Contains(out, "warning EG409") {
+		t.Errorf("no EG409 finding:\n%s", out)
+	}
+	if code, _, _ := runCLI(t, fakeH100, vars, "check", "--fail-on", "unknown"); code != ExitFindings {
+		t.Errorf("--fail-on unknown: exit %d, want %d", code, ExitFindings)
+	}
+}

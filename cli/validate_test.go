@@ -209,3 +209,58 @@ func TestValidateDefaultConfig(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// unknownEnv is a 2.5 wheel, whose architecture list is not known: against
+// an RTX 5090 (beyond what CUDA 12.4 targets) the verdict is unknown.
+const unknownEnv = `name: pt25_cu124
+channels:
+  - conda-forge
+dependencies:
+  - python=3.11
+  - pip
+  - pip:
+      - --index-url https://download.pytorch.org/whl/cu124
+      - torch==2.5.1+cu124
+`
+
+const rtx5090Targets = `targets:
+  - name: rtx5090
+    driver: "570.124.06"
+    gpus: ["RTX 5090"]
+`
+
+// TestValidateFailOnUnknown: unknown is shown and passes by default; it
+// fails with --fail-on unknown or fail_on: unknown, and the flag wins over
+// the file.
+func TestValidateFailOnUnknown(t *testing.T) {
+	env := egWrite(t, "e.yml", unknownEnv)
+	targets := egWrite(t, "t.yml", rtx5090Targets)
+	code, out, _ := egRun(t, "", "validate", "--targets", targets, "--target", "rtx5090", env)
+	if code != 0 || !strings.Contains(out, "targets: rtx5090 unknown") || strings.Contains(out, "rtx5090 ok") {
+		t.Errorf("default: exit %d\n%s", code, out)
+	}
+	if code, _, _ := egRun(t, "", "validate", "--fail-on", "unknown", "--targets", targets, "--target", "rtx5090", env); code != 1 {
+		t.Errorf("--fail-on unknown: exit %d, want 1", code)
+	}
+	cfg := egWrite(t, "c.yml", "fail_on: unknown\n")
+	if code, _, _ := egRun(t, "", "validate", "--config", cfg, "--targets", targets, "--target", "rtx5090", env); code != 1 {
+		t.Errorf("fail_on: unknown: exit %d, want 1", code)
+	}
+	if code, _, _ := egRun(t, "", "validate", "--config", cfg, "--fail-on", "error", "--targets", targets, "--target", "rtx5090", env); code != 0 {
+		t.Errorf("--fail-on error over fail_on: unknown: exit %d, want 0", code)
+	}
+	if code, _, errs := egRun(t, "", "validate", "--fail-on", "info", env); code != 2 || !strings.Contains(errs, "want error, unknown or warning") {
+		t.Errorf("--fail-on info: exit %d, %q", code, errs)
+	}
+	bad := egWrite(t, "bad.yml", "fail_on: sometimes\n")
+	if code, _, errs := egRun(t, "", "validate", "--config", bad, env); code != 2 || !strings.Contains(errs, bad+":1:10:") {
+		t.Errorf("bad fail_on: exit %d, %q", code, errs)
+	}
+	// JSON carries the verdict and the counts.
+	_, js, _ := egRun(t, "", "validate", "--format", "json", "--targets", targets, "--target", "rtx5090", env)
+	for _, w := range []string{`"verdict": "unknown"`, `"unknown": 1`, `"reason": "arch-list-unknown+ptx-unknown"`} {
+		if !strings.Contains(js, w) {
+			t.Errorf("JSON lacks %s:\n%s", w, js)
+		}
+	}
+}

@@ -45,6 +45,12 @@ func CanonicalName(st *Stack) (string, error) {
 	case "cpu":
 		return p + digits + "_cpu", nil
 	case "cuda":
+		if f.Name == "jax" && (st.CUDA == nil || st.CUDA.Version == "") {
+			// JAX's CUDA wheels name only the major (tf_jax.go)
+			if cu := cudaMajorName(st); cu != "" {
+				return p + digits + "_" + cu, nil
+			}
+		}
 		if st.CUDA == nil || st.CUDA.Version == "" {
 			return "", fmt.Errorf("%s is a CUDA build but no item says which CUDA version", f.Name)
 		}

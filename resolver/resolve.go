@@ -646,6 +646,9 @@ func (r *resolution) evidence() {
 			add(e, fwName == "pytorch" && r.st.Framework.From == envspec.ProviderPip)
 		}
 	}
+	if fwName == "jax" {
+		r.jaxIndexEvidence(add) // jax_releases.html find-links pages (tf_jax.go)
+	}
 	if len(cuda) > 0 {
 		r.st.CUDA = &CUDAInfo{Evidence: cuda}
 		if a := authority(cuda); a != nil && strings.Contains(a.Says, ".") {
@@ -744,11 +747,10 @@ func (r *resolution) pytorchCUDARange(text string) string {
 // the framework's series ("pytorch-cuda", "cudatoolkit"), "" when unknown.
 func (r *resolution) selector() string {
 	f := r.st.Framework
-	if r.kb == nil || f == nil || solverRelease(f) == "" {
+	if r.kb == nil || f == nil || f.Version == "" {
 		return ""
 	}
-	// an open spec gets the newest release it admits
-	if v, ok := r.kb.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda); ok {
+	if v, ok := r.kb.Variants(f.Series(), kb.DistPytorchConda); ok {
 		name, _, _ := strings.Cut(v.Selector, "=")
 		return name
 	}
@@ -775,6 +777,13 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 		}
 		return
 	}
+	if r.st.Framework != nil && r.st.Framework.Name == "jax" && fw == "" {
+		// the jax-cudaNN plugins, a +cuda jaxlib, NVIDIA wheels (tf_jax.go)
+		if e, pin, ok := jaxPipEvidence(it); ok {
+			add(e, pin)
+		}
+		return
+	}
 	if fw == "" {
 		return
 	}
@@ -787,8 +796,10 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 	case a.Variant == "cuda":
 		e := ev(EvidencePackage, "cuda")
 		e.Pos, e.EndCol = it.pos, 0
-		if fw == "tensorflow" && it.name == "tensorflow" && r.kb != nil && it.exact != "" {
-			// tensorflow[and-cuda] installs the NVIDIA wheels of its tested build
+		if fw == "tensorflow" && (it.name == "tensorflow" || it.name == "tensorflow-gpu") && r.kb != nil && it.exact != "" {
+			// tensorflow[and-cuda] installs the NVIDIA wheels of its tested
+			// build; a tensorflow-gpu wheel loads exactly the CUDA of its
+			// tested build configuration
 			if c, ok := r.kb.TensorFlow(it.exact); ok && c.CUDA != "" {
 				e.Says, e.Kind = majorMinor(c.CUDA), EvidenceDefault
 			}

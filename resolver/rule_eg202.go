@@ -26,7 +26,14 @@ var RuleEG202 = &Rule{
 	},
 }
 
-func init() { RuleEG202.Run = runEG202 }
+func init() {
+	// tensorflow-cpu beside a tensorflow with GPU support is EG202 too
+	// (tf_jax.go); a line already reported is not reported twice.
+	RuleEG202.Run = func(c *Context) []envspec.Diagnostic {
+		out := runEG202(c)
+		return append(out, eg202TFCPU(c, out)...)
+	}
+}
 
 func runEG202(c *Context) []envspec.Diagnostic {
 	st := c.Stack

@@ -41,7 +41,13 @@ func companionOf(r *kb.TorchRelease, name string) string {
 
 func runEG203(c *Context) []envspec.Diagnostic {
 	st := c.Stack
-	if st == nil || st.Framework == nil || st.Framework.Name != "pytorch" || c.KB == nil {
+	if st == nil || st.Framework == nil || c.KB == nil {
+		return nil
+	}
+	if st.Framework.Name == "tensorflow" {
+		return eg203Keras(c) // keras ↔ tensorflow (tf_jax.go)
+	}
+	if st.Framework.Name != "pytorch" {
 		return nil
 	}
 	tri := eg203Triton(c)

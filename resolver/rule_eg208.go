@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // RuleEG208 reports TensorFlow with a CUDA or cuDNN version other than its
@@ -35,6 +36,12 @@ func runEG208(c *Context) []envspec.Diagnostic {
 	cfg, ok := c.KB.TensorFlow(f.Version)
 	if !ok {
 		return nil
+	}
+	if f.From == envspec.ProviderConda && f.Dist == kb.DistCondaForge {
+		// conda-forge builds TensorFlow with its own CUDA and cuDNN: held to
+		// those (tf_jax.go), and to nothing where the knowledge base has none
+		out, _ := eg208CondaForge(c)
+		return out
 	}
 	var out []envspec.Diagnostic
 	if st.CUDA != nil && cfg.CUDA != "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/envguard/envguard/api"
 	"github.com/envguard/envguard/cli"
 	"github.com/envguard/envguard/internal/testshared"
+	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/service"
 )
 
@@ -227,5 +228,49 @@ func TestREADMEReport(t *testing.T) {
 	resp, b := post(t, ts, "/v1/validate", "application/yaml", src)
 	if resp.StatusCode != 200 || string(b) != shown {
 		t.Errorf("README.md shows a report the service no longer sends (status %d); update it.\n--- now ---\n%s", resp.StatusCode, b)
+	}
+}
+
+// TestValidateUnknownVerdict: the service answers what the CLI answers: a
+// target whose architecture check could not be decided is "unknown", with
+// the EG409 finding and the summary count, never "ok".
+func TestValidateUnknownVerdict(t *testing.T) {
+	cfg, err := report.ParseConfig(".envguard.yml", []byte("targets:\n  - name: rtx5090\n    driver: \"570.124.06\"\n    gpus: [\"RTX 5090\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := service.Deps(service.Options{Config: cfg, Machines: &report.Machines{Targets: cfg.Targets}})
+	ts := httptest.NewServer(api.NewRouter(deps, api.Config{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(ts.Close)
+	env := "name: pt25_cu124\nchannels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n      - --index-url https://download.pytorch.org/whl/cu124\n      - torch==2.5.1+cu124\n"
+	resp, b := post(t, ts, "/v1/validate?target=rtx5090", "application/yaml", []byte(env))
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	var r struct {
+		Targets []struct {
+			Name    string `json:"name"`
+			Verdict string `json:"verdict"`
+		} `json:"targets"`
+		Findings []struct {
+			Code   string `json:"code"`
+			Target string `json:"target"`
+		} `json:"findings"`
+		Summary struct {
+			Targets struct{ OK, Fail, Unknown int } `json:"targets"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Targets) != 1 || r.Targets[0].Verdict != "unknown" || r.Summary.Targets.Unknown != 1 || r.Summary.Targets.OK != 0 {
+		t.Fatalf("targets %+v, summary %+v", r.Targets, r.Summary)
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || (f.Code == "EG409" && f.Target == "rtx5090")
+	}
+	if !found {
+		t.Errorf("no EG409 for rtx5090 in %s", b)
 	}
 }

@@ -147,6 +147,42 @@ type JAXCuda struct {
 	Source   string   `yaml:"source"`
 }
 
+// TFCondaForge is one CUDA build of a TensorFlow release on conda-forge:
+// what conda-forge built it with, which is what a conda-forge TensorFlow
+// is held to (not TensorFlow's pip-tested configuration).
+type TFCondaForge struct {
+	Version string `yaml:"version"` // "2.12.0"
+	CUDA    string `yaml:"cuda"`    // "11.2": the build string's cuda112
+	// CuDNN lists the cuDNN majors of the build environments ("8"); cudnn's
+	// run_exports then require that major.
+	CuDNN  []string `yaml:"cudnn"`
+	Note   string   `yaml:"note,omitempty"`
+	Source string   `yaml:"source"`
+}
+
+// KerasPair is the keras a TensorFlow series takes.
+type KerasPair struct {
+	TensorFlow string `yaml:"tensorflow"` // series, "2.12"
+	Keras      string `yaml:"keras"`      // conda version spec, ">=2.12,<2.13"
+	Note       string `yaml:"note,omitempty"`
+	Source     string `yaml:"source"`
+}
+
+// JAXLibChange is what one jaxlib release changed about Python, CUDA and
+// cuDNN; a release takes, field by field, the newest row at or below it.
+type JAXLibChange struct {
+	From      string `yaml:"from"` // first jaxlib release the change applies to
+	PythonMin string `yaml:"python_min,omitempty"`
+	// CUDA lists the CUDA versions the GPU wheels serve (">=12.1", "10.2").
+	CUDA     []string `yaml:"cuda,omitempty"`
+	CuDNNMin string   `yaml:"cudnn_min,omitempty"`
+	// PluginOnly marks releases whose jaxlib has no CUDA variant (CUDA
+	// comes from the jax-cudaNN plugin packages).
+	PluginOnly bool   `yaml:"plugin_only,omitempty"`
+	Note       string `yaml:"note,omitempty"`
+	Source     string `yaml:"source"`
+}
+
 // GPULib is a GPU library with its names on each side of pip/conda.
 type GPULib struct {
 	Lib   string   `yaml:"lib"`   // canonical name: torch, cupy, tensorflow, ...
@@ -172,7 +208,13 @@ type Facts struct {
 	GPUs          []GPU           `yaml:"gpus"`
 	TensorFlow    []TFConfig      `yaml:"tensorflow"`
 	JAX           []JAXCuda       `yaml:"jax"`
-	GPULibs       []GPULib        `yaml:"gpu_libs"`
+	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
+	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge"`
+	// Keras pairs TensorFlow series with their keras.
+	Keras []KerasPair `yaml:"keras"`
+	// JAXLib lists jaxlib's Python/CUDA/cuDNN changes, oldest first.
+	JAXLib  []JAXLibChange `yaml:"jaxlib"`
+	GPULibs []GPULib       `yaml:"gpu_libs"`
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack"`

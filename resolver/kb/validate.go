@@ -323,6 +323,8 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	v.tfJAX(keys)
+
 	libs := map[string]bool{}
 	condaOwner := map[string]string{}
 	pipOwner := map[string]string{}

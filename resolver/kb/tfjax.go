@@ -1,0 +1,180 @@
+package kb
+
+import (
+	"regexp"
+	"strings"
+)
+
+// TensorFlowCondaForge returns conda-forge's CUDA builds of a TensorFlow
+// release: the rows of the exact release, else those of the newest release
+// of its series the table lists ("2.12.0" → the 2.12.1 rows when only those
+// exist). Empty when conda-forge built no CUDA variant the table knows.
+func (k *KB) TensorFlowCondaForge(version string) []TFCondaForge {
+	v := padRelease3(stripLocal(version))
+	var out []TFCondaForge
+	for _, r := range k.TFCondaForge {
+		if r.Version == v {
+			out = append(out, r)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	s := majorMinor(v)
+	newest := ""
+	for _, r := range k.TFCondaForge {
+		if majorMinor(r.Version) == s {
+			if c, ok := CompareDotted(r.Version, newest); newest == "" || (ok && c > 0) {
+				newest = r.Version
+			}
+		}
+	}
+	for _, r := range k.TFCondaForge {
+		if newest != "" && r.Version == newest {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// KerasFor returns the keras a TensorFlow release takes ("2.12.0" → the
+// 2.12 row).
+func (k *KB) KerasFor(tfVersion string) (*KerasPair, bool) {
+	s := majorMinor(stripLocal(tfVersion))
+	for i := range k.Keras {
+		if k.Keras[i].TensorFlow == s {
+			p := k.Keras[i]
+			return &p, true
+		}
+	}
+	return nil, false
+}
+
+// JAXLibState is what the jaxlib table says about one release.
+type JAXLibState struct {
+	PythonMin  string
+	CUDA       []string
+	CuDNNMin   string
+	PluginOnly bool
+	Sources    []string
+}
+
+// JAXLibAt folds the jaxlib rows at or below a release; ok is false when
+// the release is older than every row or does not parse.
+func (k *KB) JAXLibAt(version string) (JAXLibState, bool) {
+	var st JAXLibState
+	v := stripLocal(version)
+	any := false
+	for _, r := range k.JAXLib {
+		c, ok := CompareDotted(r.From, v)
+		if !ok || c > 0 {
+			continue
+		}
+		any = true
+		if r.PythonMin != "" {
+			st.PythonMin = r.PythonMin
+		}
+		if len(r.CUDA) > 0 {
+			st.CUDA = r.CUDA
+		}
+		if r.CuDNNMin != "" {
+			st.CuDNNMin = r.CuDNNMin
+		}
+		if r.PluginOnly {
+			st.PluginOnly = true
+		}
+		st.Sources = append(st.Sources, r.Source)
+	}
+	return st, any
+}
+
+// padRelease3 writes 2.12 as 2.12.0.
+func padRelease3(v string) string {
+	if strings.Count(v, ".") == 1 {
+		return v + ".0"
+	}
+	return v
+}
+
+var (
+	releaseRe  = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+	majorRe    = regexp.MustCompile(`^\d+$`)
+	jaxCUDARe  = regexp.MustCompile(`^(>=)?\d+\.\d+$`)
+	cudnnMinRe = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+)
+
+// tfJAX checks the conda-forge TensorFlow, keras and jaxlib tables.
+func (v *validator) tfJAX(keys map[string]bool) {
+	k := v.k
+	type cfKey struct{ ver, cuda string }
+	seen := map[cfKey]bool{}
+	for i, r := range k.TFCondaForge {
+		v.source("tensorflow_conda_forge", i, r.Source, keys)
+		v.version("tensorflow_conda_forge", i, "version", r.Version, releaseRe)
+		v.cuda("tensorflow_conda_forge", i, r.CUDA)
+		if len(r.CuDNN) == 0 {
+			v.errf("tensorflow_conda_forge", i, "cudnn is empty")
+		}
+		for _, d := range r.CuDNN {
+			v.version("tensorflow_conda_forge", i, "cudnn", d, majorRe)
+		}
+		if seen[cfKey{r.Version, r.CUDA}] {
+			v.errf("tensorflow_conda_forge", i, "duplicate row for %s cuda %s", r.Version, r.CUDA)
+		}
+		seen[cfKey{r.Version, r.CUDA}] = true
+		if i > 0 {
+			p := k.TFCondaForge[i-1]
+			c, ok := CompareDotted(p.Version, r.Version)
+			if ok && (c > 0 || (c == 0 && cmpOr(p.CUDA, r.CUDA) >= 0)) {
+				v.errf("tensorflow_conda_forge", i, "%s cuda %s is not after %s cuda %s (keep the table sorted)", r.Version, r.CUDA, p.Version, p.CUDA)
+			}
+		}
+	}
+	seenK := map[string]bool{}
+	for i, r := range k.Keras {
+		v.source("keras", i, r.Source, keys)
+		v.version("keras", i, "tensorflow", r.TensorFlow, seriesRe)
+		if seenK[r.TensorFlow] {
+			v.errf("keras", i, "duplicate row for tensorflow %s", r.TensorFlow)
+		}
+		seenK[r.TensorFlow] = true
+		if !kerasSpecRe.MatchString(r.Keras) {
+			v.errf("keras", i, "keras %q is not a >=X.Y[,<X.Z] spec", r.Keras)
+		}
+	}
+	for i, r := range k.JAXLib {
+		v.source("jaxlib", i, r.Source, keys)
+		v.version("jaxlib", i, "from", r.From, releaseRe)
+		if i > 0 {
+			if c, ok := CompareDotted(k.JAXLib[i-1].From, r.From); ok && c >= 0 {
+				v.errf("jaxlib", i, "from %s is not after %s (keep the table sorted)", r.From, k.JAXLib[i-1].From)
+			}
+		}
+		if r.PythonMin != "" {
+			v.version("jaxlib", i, "python_min", r.PythonMin, pythonRe)
+		}
+		for _, c := range r.CUDA {
+			if !jaxCUDARe.MatchString(c) {
+				v.errf("jaxlib", i, "cuda %q is not X.Y or >=X.Y", c)
+				continue
+			}
+			v.cuda("jaxlib", i, strings.TrimPrefix(c, ">="))
+		}
+		if r.CuDNNMin != "" {
+			v.version("jaxlib", i, "cudnn_min", r.CuDNNMin, cudnnMinRe)
+		}
+		if r.PythonMin == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly {
+			v.errf("jaxlib", i, "row changes nothing")
+		}
+	}
+}
+
+var kerasSpecRe = regexp.MustCompile(`^>=\d+\.\d+(,<\d+\.\d+)?$`)
+
+func cmpOr(a, b string) int {
+	c, ok := CompareDotted(a, b)
+	if !ok {
+		return strings.Compare(a, b)
+	}
+	return c
+}
