@@ -18,6 +18,7 @@ type knowledge interface {
 	MinorCompatFloor(major int) (*kb.MinorCompat, bool)
 	DriverCUDA(driver string) string
 	GPUByName(name string) (*kb.GPU, bool)
+	GPUCandidates(name string) []kb.GPU
 	ToolkitArch(cuda string) (*kb.ToolkitArch, bool)
 	OldestDriverFloor() (*kb.CUDADriver, bool)
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)

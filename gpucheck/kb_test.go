@@ -128,6 +128,17 @@ func (k factsKB) Variants(series string, dist kb.Distribution) (*kb.TorchVariant
 	return nil, false
 }
 
+func (k factsKB) GPUCandidates(name string) []kb.GPU {
+	var out []kb.GPU
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, g := range k.f.GPUs {
+		if n != "" && strings.Contains(strings.ToLower(g.Name), n) && strings.ToLower(g.Name) != n {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 func (k factsKB) OldestDriverFloor() (*kb.CUDADriver, bool) {
 	if len(k.f.CUDADrivers) == 0 {
 		return nil, false

@@ -359,7 +359,15 @@ func (t Target) host(k knowledge) (*Host, error) {
 			if i < len(t.gpuPos) {
 				p = t.gpuPos[i]
 			}
-			errs = append(errs, fmt.Errorf("%s: target %s: unknown GPU model %q; name it as NVIDIA does (\"H100\", \"A100\", \"L4\") or give its compute capability: compute_capabilities: [\"9.0\"]", p, t.Name, name))
+			msg := fmt.Sprintf("%s: target %s: unknown GPU model %q; name it as NVIDIA does (\"H100\", \"A100\", \"L4\") or give its compute capability: compute_capabilities: [\"9.0\"]", p, t.Name, name)
+			if cands := k.GPUCandidates(name); len(cands) > 0 {
+				var s []string
+				for _, c := range cands {
+					s = append(s, fmt.Sprintf("%q (%s)", c.Name, c.CC))
+				}
+				msg = fmt.Sprintf("%s: target %s: GPU model %q is ambiguous: it could be %s; name one of them, or give its compute capability: compute_capabilities: [\"%s\"]", p, t.Name, name, strings.Join(s, ", "), cands[0].CC)
+			}
+			errs = append(errs, errors.New(msg))
 			continue
 		}
 		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: g.Name, CC: g.CC})

@@ -120,6 +120,12 @@ func TestTargetHost(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `unknown GPU model "H1000"`) || !strings.Contains(err.Error(), "compute_capabilities") {
 		t.Errorf("unknown model: %v", err)
 	}
+	// A name several models share names them all (the embedded table has
+	// the Quadro, Ada and Blackwell RTX 6000).
+	_, err = Target{Name: "x", Driver: "550.54.15", GPUs: []string{"RTX 6000"}}.Host(kb.Default())
+	if err == nil || !strings.Contains(err.Error(), "ambiguous") || !strings.Contains(err.Error(), "(8.9)") || !strings.Contains(err.Error(), "compute_capabilities") {
+		t.Errorf("ambiguous model: %v", err)
+	}
 	// A driver older than every floor is still a driver: the target is
 	// read, and the check says what it cannot run (EG401).
 	h, err = Target{Name: "x", Driver: "300.1", CCs: []string{"3.7"}}.host(testKB)

@@ -747,10 +747,11 @@ func (r *resolution) pytorchCUDARange(text string) string {
 // the framework's series ("pytorch-cuda", "cudatoolkit"), "" when unknown.
 func (r *resolution) selector() string {
 	f := r.st.Framework
-	if r.kb == nil || f == nil || f.Version == "" {
+	if r.kb == nil || f == nil || solverRelease(f) == "" {
 		return ""
 	}
-	if v, ok := r.kb.Variants(f.Series(), kb.DistPytorchConda); ok {
+	// an open spec gets the newest release it admits
+	if v, ok := r.kb.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda); ok {
 		name, _, _ := strings.Cut(v.Selector, "=")
 		return name
 	}
