@@ -99,8 +99,11 @@ func (r *resolution) pypiDefault(it *item) (Evidence, bool) {
 	if says == "" {
 		return Evidence{}, false
 	}
+	// The kind is the local version's: the pin names one wheel as surely as
+	// +cuXXX does, so it outranks the conda CUDA packages around it (a
+	// cudatoolkit=11.3 beside torch==2.0.1 is EG201, not a cu113 name).
 	return Evidence{Item: it.label(), Pos: it.verPos, Line: it.pos.Line, EndCol: it.verEnd,
-		Kind: EvidenceDefault, Says: says, Package: it.name, Version: it.exact}, true
+		Kind: EvidenceLocal, Says: says, Package: it.name, Version: it.exact}, true
 }
 
 // pypiDefaultNote is what EG304 adds for a pinned release whose PyPI build
