@@ -13,7 +13,7 @@ import (
 func TestPyPIDefaultBuild(t *testing.T) {
 	k := kb.Default()
 	tests := []struct {
-		name, platform, src string
+		name, platform, src  string
 		variant, cuda, canon string
 	}{
 		{"2.0.1 linux", "linux-64", "  - pip:\n    - torch==2.0.1\n", "cuda", "11.7", "pt20_cu117"},
