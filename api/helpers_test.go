@@ -234,7 +234,7 @@ func (f *fakeValidator) Validate(ctx context.Context, req ValidateRequest) ([]by
 	}
 	targets := []map[string]any{}
 	for _, t := range req.Targets {
-		targets = append(targets, map[string]any{"name": t, "available": false, "reason": "described target", "gpus": []any{}, "ok": true})
+		targets = append(targets, map[string]any{"name": t, "available": false, "reason": "described target", "gpus": []any{}, "verdict": "ok"})
 	}
 	rep := map[string]any{
 		"file":     req.File,
