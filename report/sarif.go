@@ -74,6 +74,18 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 			}
 		}
 	}
+	// Code scanning shows results, not verdicts: the verdict of each target
+	// (ok, fail or unknown) travels in the run's property bag, so a
+	// consumer never has to infer an ok from the absence of errors.
+	var verdicts []map[string]string
+	for _, r := range reports {
+		for _, t := range r.Targets {
+			verdicts = append(verdicts, map[string]string{"file": r.File, "target": t.Name, "verdict": string(t.Verdict)})
+		}
+	}
+	if len(verdicts) > 0 {
+		run.WithProperties(sarif.NewPropertyBag().Add("envguard/targets", verdicts))
+	}
 	rep.AddRun(run)
 	return rep.PrettyWrite(w)
 }
