@@ -47,7 +47,27 @@ type Env struct {
 	Ignores []*Ignore
 	// Diags are the syntax findings (EG1xx) raised while reading.
 	Diags Diagnostics
+
+	cols *Columns // column answers about Lines, built on first use
 }
+
+// Columns answers column questions (where an item ends, the snippet of a
+// line) about the source, indexing each long line once. Like the rest of an
+// Env it is meant for one goroutine at a time.
+func (e *Env) Columns() *Columns {
+	if e.cols == nil || !sameLines(e.cols.lines, e.Lines) {
+		e.cols = NewColumns(e.Lines)
+	}
+	return e.cols
+}
+
+func sameLines(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// TokenEnd is Columns().TokenEnd: the column just past the item that
+// starts at column col of line n.
+func (e *Env) TokenEnd(n, col int) int { return e.Columns().TokenEnd(n, col) }
 
 // Line returns source line n (1-based), or "" when out of range.
 func (e *Env) Line(n int) string {

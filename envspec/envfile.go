@@ -21,6 +21,10 @@ type ParseOptions struct {
 	// environment file never nests deeper than a handful of levels, so a
 	// deep document is hostile or broken and is refused with EG100.
 	MaxDepth int
+	// MaxItems bounds the items (list entries, keys, lines) read; 0 means
+	// DefaultMaxItems. A file over it is read up to its MaxItems-th item
+	// and gets an EG101 finding that says where the reading stopped.
+	MaxItems int
 }
 
 const (
@@ -30,6 +34,10 @@ const (
 	// them.
 	maxAliasRefs  = 1000
 	maxAliasItems = 10000
+	// Aliases count by the bytes they expand to as well as by nodes: a
+	// thousand aliases of a one-megabyte scalar are few nodes but a
+	// gigabyte of text for every check that reads them.
+	maxAliasBytes = 1 << 20
 )
 
 // knownTopKeys are the keys CEP 24 defines plus its two optional extensions.
@@ -69,7 +77,17 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = defaultMaxDepth
 	}
-	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform, Lines: splitLines(src)}
+	if opt.MaxItems <= 0 {
+		opt.MaxItems = DefaultMaxItems
+	}
+	cut, over := cutItems(src, opt.MaxItems)
+	lines := src
+	if over {
+		// Lines keep the cut line, for the snippet of the finding that says
+		// where the reading stopped; nothing after it is held.
+		lines = src[:cut.keep]
+	}
+	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform, Lines: splitLines(lines)}
 	p := &envParser{env: env, opt: opt}
 	defer func() {
 		// The reader calls the MatchSpec and pip parsers on untrusted text;
@@ -81,7 +99,12 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 		}
 		env.Diags.Sort()
 	}()
-	p.parse(src)
+	if over {
+		p.parse(cut.src)
+		p.itemBudgetFinding(cut, opt.MaxItems)
+	} else {
+		p.parse(src)
+	}
 	return env
 }
 
@@ -126,69 +149,17 @@ func (p *envParser) valuePos(n *yaml.Node) Pos {
 }
 
 func (p *envParser) add(ps Pos, sev Severity, code, msg, hint string, related ...Pos) {
-	p.env.Diags = append(p.env.Diags, Diagnostic{Pos: ps, EndCol: TokenEnd(p.env.Line(ps.Line), ps.Col),
+	p.env.Diags = append(p.env.Diags, Diagnostic{Pos: ps, EndCol: p.env.TokenEnd(ps.Line, ps.Col),
 		Severity: sev, Code: code, Message: msg, Hint: hint, Related: related})
 }
 
 // TokenEnd is the column just past the item that starts at col on line: up
 // to a trailing comment, a key's colon, or the end of the line. It is 0 when
 // the column is unknown, so the caret under a finding underlines the item.
+// A caller with many questions about one file asks Env.TokenEnd, which
+// indexes each long line once.
 func TokenEnd(line string, col int) int {
-	if col <= 0 || line == "" {
-		return 0
-	}
-	runes := []rune(line)
-	if col > len(runes) {
-		return 0
-	}
-	end := len(runes)
-	// Inside a flow collection ([a, b] or {k: v}) a plain scalar also ends
-	// at the next , ] or }.
-	open := 0
-	for _, r := range runes[:col-1] {
-		switch r {
-		case '[', '{':
-			open++
-		case ']', '}':
-			open--
-		}
-	}
-	quoted := col >= 2 && (runes[col-2] == '"' || runes[col-2] == '\'')
-	if quoted && open > 0 {
-		// A quoted scalar in a flow list ends at its closing quote.
-		for i := col - 1; i < len(runes); i++ {
-			if runes[i] == runes[col-2] && (i == 0 || runes[i-1] != '\\') {
-				if i <= col-1 {
-					return 0
-				}
-				return i + 1
-			}
-		}
-	}
-	for i := col - 1; i < len(runes); i++ {
-		if open > 0 && !quoted && (runes[i] == ',' || runes[i] == ']' || runes[i] == '}') {
-			end = i
-			break
-		}
-		if runes[i] == '#' && i > col-1 && (runes[i-1] == ' ' || runes[i-1] == '\t') {
-			end = i
-			break
-		}
-		if runes[i] == ':' && (i+1 == len(runes) || runes[i+1] == ' ' || runes[i+1] == '\t') {
-			end = i
-			break
-		}
-	}
-	for end > col-1 && (runes[end-1] == ' ' || runes[end-1] == '\t') {
-		end--
-	}
-	if q := col - 2; q >= 0 && (runes[q] == '"' || runes[q] == '\'') && end > col && runes[end-1] == runes[q] {
-		end-- // the closing quote of a quoted scalar
-	}
-	if end <= col-1 {
-		return 0
-	}
-	return end + 1
+	return NewColumns([]string{line}).TokenEnd(1, col)
 }
 
 func (p *envParser) parse(src []byte) {
@@ -378,39 +349,48 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 }
 
 // bombs refuses a document whose aliases would expand to more than
-// maxAliasItems nodes (a "billion laughs"), before any walk expands one:
-// every node's expanded size is computed once and memoised, so the check
-// costs one pass over the nodes as written.
+// maxAliasItems nodes (a "billion laughs") or more than maxAliasBytes bytes
+// of text (a thousand aliases of one long scalar), before any walk expands
+// one: every node's expanded size is computed once and memoised, so the
+// check costs one pass over the nodes as written.
 func (p *envParser) bombs(doc *yaml.Node) {
-	memo := map[*yaml.Node]int{}
-	var size func(n *yaml.Node) int
-	size = func(n *yaml.Node) int {
+	type cost struct{ nodes, bytes int }
+	over := func(c cost) bool { return c.nodes > maxAliasItems || c.bytes > maxAliasBytes }
+	bomb := cost{maxAliasItems + 1, maxAliasBytes + 1}
+	memo := map[*yaml.Node]cost{}
+	var size func(n *yaml.Node) cost
+	size = func(n *yaml.Node) cost {
 		if n.Kind == yaml.AliasNode {
 			n = n.Alias
 			if n == nil {
-				return 1
+				return cost{1, 0}
 			}
 		}
 		if v, ok := memo[n]; ok {
 			return v
 		}
-		memo[n] = maxAliasItems + 1 // in progress: a cycle counts as a bomb
-		total := 1
+		memo[n] = bomb // in progress: a cycle counts as a bomb
+		total := cost{1, len(n.Value)}
 		for _, c := range n.Content {
-			total += size(c)
-			if total > maxAliasItems {
-				total = maxAliasItems + 1
+			cc := size(c)
+			total.nodes += cc.nodes
+			total.bytes += cc.bytes
+			if over(total) {
+				total = bomb
 				break
 			}
 		}
 		memo[n] = total
 		return total
 	}
-	expanded := 0
+	var expanded cost
 	var walk func(n *yaml.Node) *yaml.Node
 	walk = func(n *yaml.Node) *yaml.Node {
 		if n.Kind == yaml.AliasNode {
-			if expanded += size(n); expanded > maxAliasItems {
+			c := size(n)
+			expanded.nodes += c.nodes
+			expanded.bytes += c.bytes
+			if over(expanded) {
 				return n
 			}
 			return nil
@@ -423,8 +403,11 @@ func (p *envParser) bombs(doc *yaml.Node) {
 		return nil
 	}
 	if bad := walk(doc); bad != nil {
-		p.add(p.pos(bad), SeverityError, "EG100",
-			fmt.Sprintf("aliases expand to more than %d items: refusing to expand them", maxAliasItems),
+		msg := fmt.Sprintf("aliases expand to more than %d items: refusing to expand them", maxAliasItems)
+		if expanded.nodes <= maxAliasItems {
+			msg = fmt.Sprintf("aliases expand to more than %d bytes of text: refusing to expand them", maxAliasBytes)
+		}
+		p.add(p.pos(bad), SeverityError, "EG100", msg,
 			"write the lists out; an environment file needs no anchors or aliases")
 		p.hostile = true
 	}

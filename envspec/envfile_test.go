@@ -376,6 +376,10 @@ func TestHostile(t *testing.T) {
 		{"one-small-alias", "x: &x [numpy]\ndependencies: *x\n", false, 50 * time.Millisecond},
 		{"many-alias-refs", many, true, 100 * time.Millisecond},
 		{"pip-alias-expansion", pipAlias, true, 200 * time.Millisecond},
+		// Aliases count by the bytes they expand to: few nodes, a gigabyte
+		// of text (issue 11: 123 s of CPU and 1.6 GB in the CLI).
+		{"aliases-of-a-long-scalar", "x: &x '" + strings.Repeat("y", 1<<20) + "'\ndependencies: [" + strings.Repeat("*x, ", 998) + "*x]\n", true, 500 * time.Millisecond},
+		{"one-alias-of-a-long-scalar", "x: &x '" + strings.Repeat("y", 100<<10) + "'\ndependencies: [*x]\n", false, 200 * time.Millisecond},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			start := time.Now()

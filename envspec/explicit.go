@@ -33,11 +33,28 @@ func Sniff(src []byte) Kind {
 // package URL per line (`.../conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda#md5`).
 // Each URL becomes a CondaDep with Installed filled and the Spec
 // `channel/subdir::name==version=build`. It never returns nil.
-func ReadExplicit(file string, src []byte) *Env {
+func ReadExplicit(file string, src []byte) *Env { return ReadExplicitMax(file, src, 0) }
+
+// ReadExplicitMax is ReadExplicit that reads at most maxItems package lines
+// (0 means DefaultMaxItems) and says with EG101 where it stopped.
+func ReadExplicitMax(file string, src []byte, maxItems int) *Env {
+	if maxItems <= 0 {
+		maxItems = DefaultMaxItems
+	}
 	env := &Env{File: file, Kind: KindExplicit, Lines: splitLines(src)}
 	sawMarker := false
+	items := 0
 	for i, raw := range env.Lines {
 		lineNo := i + 1
+		if t := strings.TrimSpace(raw); t != "" && t[0] != '#' && t != "@EXPLICIT" {
+			if items++; items > maxItems {
+				env.Diags = append(env.Diags, Diagnostic{Pos: Pos{File: file, Line: lineNo}, Severity: SeverityError, Code: "EG101",
+					Message: fmt.Sprintf("the file holds more than %d package lines: envguard checked the first %d, up to line %d, and read nothing after it", maxItems, maxItems, lineNo-1),
+					Hint:    "no environment needs this many packages: remove the generated or repeated lines, or split the file"})
+				env.Lines = env.Lines[:lineNo]
+				break
+			}
+		}
 		line := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
 		switch {
 		case line == "":

@@ -36,11 +36,23 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, " (target %s)", d.Target)
 		}
 		b.WriteByte('\n')
-		if line := r.env.Line(d.Pos.Line); line != "" {
+		if line, start, cutEnd := r.env.Columns().Window(d.Pos.Line, d.Pos.Col, d.EndCol, envspec.SnippetWidth); line != "" {
+			// A long line shows only the part around the finding, so that a
+			// one-line file of a megabyte is not printed once per finding.
+			col, end := d.Pos.Col-start+1, d.EndCol-start+1
+			if start > 1 {
+				line, col, end = envspec.Ellipsis+line, col+1, end+1
+			}
+			if cutEnd {
+				line += envspec.Ellipsis
+			}
+			if d.EndCol == 0 {
+				end = 0
+			}
 			num := fmt.Sprintf("%5d", d.Pos.Line)
 			fmt.Fprintf(&b, "%s | %s\n", num, strings.ReplaceAll(line, "\t", " "))
 			if d.Pos.Col > 0 {
-				b.WriteString(strings.Repeat(" ", len(num)) + " | " + caret(line, d.Pos.Col, d.EndCol) + "\n")
+				b.WriteString(strings.Repeat(" ", len(num)) + " | " + caret(line, col, end) + "\n")
 			}
 		}
 		if d.Hint != "" {

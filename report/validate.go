@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -23,6 +24,9 @@ type Options struct {
 	// (envguard check); nil for files validated in CI or by the service.
 	Getenv  func(string) string
 	MinFree uint64
+	// Budget bounds the items read, the findings listed and their bytes;
+	// the zero value means the defaults.
+	Budget Budget
 }
 
 func (o *Options) kb() *kb.KB {
@@ -32,14 +36,21 @@ func (o *Options) kb() *kb.KB {
 	return kb.Default()
 }
 
-// Validate reads one input — an environment.yml or a `conda list --explicit`
-// file — and judges it. It never fails: unreadable content becomes findings.
+// Validate reads one input — an environment.yml, a `conda list --explicit`
+// file, a lock file (conda-lock, pixi, uv, PEP 751), a pixi manifest or a
+// requirements file — and judges it. It never fails: unreadable content becomes findings.
 func Validate(file string, src []byte, opt Options) *Report {
+	// Lock files, pixi manifests and requirements files, told apart by name
+	// and content; includes (-r) are not followed here, since the service
+	// must never open a file a request names.
+	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
+		return FromEnv(envspec.Read(file, src, envspec.LockOptions{Platform: opt.Platform}), opt)
+	}
 	var env *envspec.Env
 	if envspec.Sniff(src) == envspec.KindExplicit {
-		env = envspec.ReadExplicit(file, src)
+		env = envspec.ReadExplicitMax(file, src, opt.Budget.MaxItems)
 	} else {
-		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform})
+		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems})
 	}
 	return FromEnv(env, opt)
 }
@@ -95,13 +106,14 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 		if d.EndCol == 0 && d.Pos.Col > 0 {
 			// Rules that know only where an item starts still get a caret
 			// under the whole item.
-			d.EndCol = envspec.TokenEnd(env.Line(d.Pos.Line), d.Pos.Col)
+			d.EndCol = env.TokenEnd(d.Pos.Line, d.Pos.Col)
 		}
 		sev, on := opt.Config.severity(d.Code, d.Severity)
 		if !on {
 			continue
 		}
 		d.Severity = sev
+		d.Message, d.Hint = clipText(d.Message, maxTextBytes), clipText(d.Hint, maxTextBytes)
 		if ig := suppressor(env, d); ig != nil {
 			ig.Used = true
 			continue
@@ -116,13 +128,14 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	}
 	kept.Sort()
 	kept = capPerCode(kept, maxPerCode)
+	kept = capTotal(kept, opt.Budget.maxFindings(), opt.Budget.maxFindingBytes(), env.Line)
 	r.diags = kept
 	r.Findings = make([]Finding, 0, len(kept))
 	for _, d := range kept {
 		f := Finding{
 			Code: d.Code, Severity: d.Severity.String(), Message: d.Message,
 			Line: d.Pos.Line, Column: d.Pos.Col, EndColumn: d.EndCol, Hint: d.Hint,
-			Snippet: env.Line(d.Pos.Line), Target: d.Target,
+			Snippet: env.Columns().Snippet(d.Pos.Line, d.Pos.Col, d.EndCol), Target: d.Target,
 		}
 		for _, p := range d.Related {
 			if p.Line > 0 {
@@ -132,6 +145,7 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 		r.Findings = append(r.Findings, f)
 	}
 	r.Summary.Errors, r.Summary.Warnings, r.Summary.Info = kept.Count()
+	clipStackText(reflect.ValueOf(r.Stack))
 	// The verdict reads the findings as the project configured them (an
 	// error turned into a warning no longer fails the target), but an
 	// undecided check stays undecided even when EG409 is silenced: what was

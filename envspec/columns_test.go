@@ -1,0 +1,304 @@
+package envspec
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tokenEndRunes is TokenEnd as it was before Columns: it converts the whole
+// line to runes for every question, which made a one-line collection cost
+// time quadratic in its length (issue 11). It is the reference the indexed
+// version must agree with.
+func tokenEndRunes(line string, col int) int {
+	if col <= 0 || line == "" {
+		return 0
+	}
+	runes := []rune(line)
+	if col > len(runes) {
+		return 0
+	}
+	end := len(runes)
+	open := 0
+	for _, r := range runes[:col-1] {
+		switch r {
+		case '[', '{':
+			open++
+		case ']', '}':
+			open--
+		}
+	}
+	quoted := col >= 2 && (runes[col-2] == '"' || runes[col-2] == '\'')
+	if quoted && open > 0 {
+		for i := col - 1; i < len(runes); i++ {
+			if runes[i] == runes[col-2] && (i == 0 || runes[i-1] != '\\') {
+				if i <= col-1 {
+					return 0
+				}
+				return i + 1
+			}
+		}
+	}
+	for i := col - 1; i < len(runes); i++ {
+		if open > 0 && !quoted && (runes[i] == ',' || runes[i] == ']' || runes[i] == '}') {
+			end = i
+			break
+		}
+		if runes[i] == '#' && i > col-1 && (runes[i-1] == ' ' || runes[i-1] == '\t') {
+			end = i
+			break
+		}
+		if runes[i] == ':' && (i+1 == len(runes) || runes[i+1] == ' ' || runes[i+1] == '\t') {
+			end = i
+			break
+		}
+	}
+	for end > col-1 && (runes[end-1] == ' ' || runes[end-1] == '\t') {
+		end--
+	}
+	if q := col - 2; q >= 0 && (runes[q] == '"' || runes[q] == '\'') && end > col && runes[end-1] == runes[q] {
+		end--
+	}
+	if end <= col-1 {
+		return 0
+	}
+	return end + 1
+}
+
+// oneLineFlow is `dependencies: [p0, p1, ...]` with n items.
+func oneLineFlow(n int) string {
+	var b strings.Builder
+	b.WriteString("dependencies: [")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "p%d", i)
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// Every column of short and long lines (past the indexing threshold, with
+// quotes, comments, colons, brackets and multi-byte characters) gets the
+// answer the rune-by-rune reference gives.
+func TestColumnsMatchReference(t *testing.T) {
+	lines := []string{
+		"  - numpy  # comment", `  - "numpy>=1"  # q`, "  - é=1 # x", `channels: ["a,b", 'c\'d', e]`,
+		"  A: expandable_segments:True", "{a: [b, {c: d}], e: 'f, g'}", "]]] [[ x, y", "\t- tab\t# c",
+		oneLineFlow(400),
+		strings.Repeat("é, [ü], 'ß', ", 300) + "# end: x",
+	}
+	r := rand.New(rand.NewSource(11))
+	alphabet := []string{"a", "b", " ", "\t", ",", "[", "]", "{", "}", "'", `"`, `\`, "#", ":", "é", "日本", "-", "="}
+	for i := 0; i < 15; i++ {
+		var b strings.Builder
+		n := r.Intn(3 * shortLine)
+		for b.Len() < n {
+			b.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		lines = append(lines, b.String())
+	}
+	for li, line := range lines {
+		c := NewColumns([]string{"x", line})
+		chars := len([]rune(line))
+		for col := 0; col <= chars+2; col++ {
+			want := tokenEndRunes(line, col)
+			if got := c.TokenEnd(2, col); got != want {
+				t.Fatalf("line %d (%d bytes) col %d: TokenEnd = %d, reference %d", li, len(line), col, got, want)
+			}
+			if got := TokenEnd(line, col); got != want {
+				t.Fatalf("line %d col %d: TokenEnd(line) = %d, reference %d", li, col, got, want)
+			}
+		}
+	}
+}
+
+func TestWindow(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 50) // 500 characters
+	wide := strings.Repeat("é", 300)
+	c := NewColumns([]string{"short line", long, wide})
+	for _, tt := range []struct {
+		name           string
+		line, col, end int
+		text           string
+		start          int
+		cutEnd         bool
+	}{
+		{"short line whole", 1, 3, 5, "short line", 1, false},
+		{"unknown column shows the start", 2, 0, 0, long[:SnippetWidth], 1, true},
+		{"near the start", 2, 5, 8, long[:SnippetWidth], 1, true},
+		{"middle is centred", 2, 251, 261, long[250-95 : 250-95+SnippetWidth], 156, true},
+		{"near the end", 2, 495, 0, long[300:], 301, false},
+		{"span wider than the window keeps its start", 2, 101, 400, long[100:300], 101, true},
+		{"multi-byte characters count as one", 3, 150, 151, strings.Repeat("é", SnippetWidth), 51, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text, start, cutEnd := c.Window(tt.line, tt.col, tt.end, SnippetWidth)
+			if text != tt.text || start != tt.start || cutEnd != tt.cutEnd {
+				t.Errorf("Window = %q, %d, %v; want %q, %d, %v", text, start, cutEnd, tt.text, tt.start, tt.cutEnd)
+			}
+		})
+	}
+	if s := c.Snippet(2, 251, 261); s != Ellipsis+long[155:355]+Ellipsis {
+		t.Errorf("Snippet = %q", s)
+	}
+	if s := c.Snippet(1, 1, 0); s != "short line" {
+		t.Errorf("Snippet of a short line = %q", s)
+	}
+}
+
+// timeItems times TokenEnd for every item of a one-line flow list of n
+// items, the best of a few runs.
+func timeItems(n int, f func(line string, col int) int) time.Duration {
+	line := oneLineFlow(n)
+	var cols []int
+	for i := 0; i < len(line); i++ {
+		if line[i] == 'p' {
+			cols = append(cols, i+1)
+		}
+	}
+	best := time.Duration(1 << 62)
+	for run := 0; run < 3; run++ {
+		start := time.Now()
+		f(line, 0) // a fresh index each run
+		for _, col := range cols {
+			f(line, col)
+		}
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// The cost of answering for every item of a one-line list grows linearly
+// with the list: four times the items may take about four times as long
+// (under 8× is asserted), where the reference grows sixteenfold. Both are
+// measured in the same run, so the ratio does not depend on the machine.
+func TestTokenEndLinearOnOneLine(t *testing.T) {
+	indexed := func() func(string, int) int {
+		var c *Columns
+		return func(line string, col int) int {
+			if col == 0 {
+				c = NewColumns([]string{line})
+				return 0
+			}
+			return c.TokenEnd(1, col)
+		}
+	}
+	small, big := timeItems(2000, indexed()), timeItems(8000, indexed())
+	refSmall := timeItems(2000, tokenEndRunes)
+	growth := float64(big) / float64(small)
+	t.Logf("TokenEnd over every item of a one-line list: 2000 items %v, 8000 items %v (×%.1f); reference at 2000 items %v (%.0f× slower)",
+		small, big, growth, refSmall, float64(refSmall)/float64(small))
+	if growth > 8*slowdown {
+		t.Errorf("4× the items took %.1f× as long: not linear", growth)
+	}
+	if refSmall < 5*small {
+		t.Errorf("indexed %v is not clearly faster than the reference %v", small, refSmall)
+	}
+}
+
+// BenchmarkTokenEndOneLine compares the indexed TokenEnd with the
+// reference over every item of a 48 KB one-line list (the size issue 11
+// measured at 2.6 s for a whole validation).
+func BenchmarkTokenEndOneLine(b *testing.B) {
+	line := oneLineFlow(8000)
+	var cols []int
+	for i := 0; i < len(line); i++ {
+		if line[i] == 'p' {
+			cols = append(cols, i+1)
+		}
+	}
+	b.Run("indexed", func(b *testing.B) {
+		for b.Loop() {
+			c := NewColumns([]string{line})
+			for _, col := range cols {
+				c.TokenEnd(1, col)
+			}
+		}
+	})
+	b.Run("reference", func(b *testing.B) {
+		for b.Loop() {
+			for _, col := range cols {
+				tokenEndRunes(line, col)
+			}
+		}
+	})
+}
+
+func TestCutItems(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		max       int
+		over      bool
+		read      string
+		line, col int
+	}{
+		{"within", "a: 1\nb: [x, y]\n", 4, false, "", 0, 0},
+		{"comments and blank lines do not count", "# c\n\na: 1\n  # d\nb: 2\n", 2, false, "", 0, 0},
+		{"block cut at a line start", "a:\n- x\n- y\n- z\n", 3, true, "a:\n- x\n- y\n", 4, 0},
+		{"flow cut closes the brackets", "a: [x, {k: v, l: w}, y]\n", 2, true, "a: [x, {k: v}]\n", 1, 13},
+		{"commas in quotes do not count", "a: ['x,y,z', b]\n", 2, false, "", 0, 0},
+		{"a flow list over lines", "a: [x,\n  y,\n  z]\nb: 1\n", 2, true, "a: [x,\n  y]\n", 2, 4},
+		{"commas in block scalars do not count", "a: x, y, z\n", 1, false, "", 0, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cut, over := cutItems([]byte(tt.src), tt.max)
+			if over != tt.over {
+				t.Fatalf("over = %v, want %v", over, tt.over)
+			}
+			if !over {
+				return
+			}
+			if string(cut.src) != tt.read || cut.line != tt.line || cut.col != tt.col {
+				t.Errorf("read %q up to %d:%d; want %q up to %d:%d", cut.src, cut.line, cut.col, tt.read, tt.line, tt.col)
+			}
+		})
+	}
+}
+
+// Parse stops at its item budget with one EG101 that says where, and reads
+// the part before it as it would read a short file.
+func TestParseItemBudget(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n" + strings.Repeat("  - numpy\n", 50) + "name: late\n"
+	env := Parse("b.yml", []byte(src), ParseOptions{Platform: "linux-64", MaxItems: 20})
+	if len(env.Deps) != 18 {
+		t.Errorf("%d dependencies read, want 18", len(env.Deps))
+	}
+	var got []string
+	for _, d := range env.Diags {
+		if d.Code == "EG101" {
+			got = append(got, d.Error())
+		}
+	}
+	want := "b.yml:21: the file holds more than 20 items (dependencies, pip lines, keys): envguard checked the first 20, up to line 20, and read nothing after it [EG101]"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if env.Name != nil {
+		t.Errorf("read %q past the budget", env.Name.Value)
+	}
+	if len(env.Lines) != 21 {
+		t.Errorf("kept %d lines, want 21 (through the cut line)", len(env.Lines))
+	}
+	// The default budget leaves a real file alone.
+	env = Parse("b.yml", []byte(src), ParseOptions{Platform: "linux-64"})
+	for _, d := range env.Diags {
+		if d.Code == "EG101" {
+			t.Errorf("default budget: %v", d)
+		}
+	}
+}
+
+func TestReadExplicitItemBudget(t *testing.T) {
+	src := "# platform: linux-64\n@EXPLICIT\n" + strings.Repeat("https://example.invalid/conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda\n", 30)
+	env := ReadExplicitMax("e.txt", []byte(src), 10)
+	if len(env.Deps) != 10 || len(env.Diags) != 1 || env.Diags[0].Code != "EG101" || env.Diags[0].Pos.Line != 13 {
+		t.Errorf("%d deps, %v", len(env.Deps), env.Diags)
+	}
+	if env := ReadExplicit("e.txt", []byte(src)); len(env.Deps) != 30 || len(env.Diags) != 0 {
+		t.Errorf("default budget: %d deps, %v", len(env.Deps), env.Diags)
+	}
+}
