@@ -291,7 +291,7 @@ func TestBuildRefuses(t *testing.T) {
 			// compatibility, so torch 1.12.1's CUDA 10.2 build does not run on
 			// a CUDA 10.1 driver either.
 			msg: []string{"no variant of torch 2.1.2 runs on old", "CUDA 12.1", "CUDA 11.8", "[EG401]",
-				"closest that would: a CPU build: envguard build pytorch=2.1.2 --cuda cpu"},
+				"closest that would: torch 1.8.1 CUDA 10.1 (pytorch-channel) — envguard build pytorch=1.8.1 --cuda 10.1 --via conda"},
 		},
 	}
 	for _, tt := range tests {
@@ -364,5 +364,19 @@ func TestNormCUDA(t *testing.T) {
 		if got := normCUDA(in); got != want {
 			t.Errorf("normCUDA(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestBuildOldReleaseSelectsWithCudatoolkit: before 1.13 the pytorch channel
+// selects the CUDA variant with cudatoolkit, never pytorch-cuda, and the
+// result validates with its own checks.
+func TestBuildOldReleaseSelectsWithCudatoolkit(t *testing.T) {
+	res, err := Build(Request{Framework: "pytorch", Version: "1.10.2", CUDA: "11.3", Via: "conda"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := string(res.YAML)
+	if !strings.Contains(y, "cudatoolkit=11.3") || strings.Contains(y, "pytorch-cuda") || res.Report.Summary.Errors != 0 {
+		t.Errorf("1.10.2 CUDA 11.3 via conda:\n%s\n%+v", y, res.Report.Findings)
 	}
 }

@@ -43,6 +43,13 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		switch {
 		case c.cuda == "":
 			deps = append(deps, "pytorch::cpuonly")
+		case seriesOf(c.rel.Version) != "1.12" && cudatoolkitSelects(k, c.rel.Version):
+			// Before 1.12 too, the pytorch channel took the CUDA runtime from
+			// cudatoolkit (the knowledge base's selector); conda-forge has
+			// every cudatoolkit from 9.2 to 11.8, where the default channels
+			// lack some (11.1).
+			channels = append(channels, "conda-forge")
+			deps = append(deps, "conda-forge::cudatoolkit="+c.cuda)
 		case seriesOf(c.rel.Version) == "1.12":
 			// 1.12 took its CUDA runtime from cudatoolkit, before
 			// pytorch-cuda existed. PyTorch's commands take 10.2 and 11.3
@@ -68,11 +75,17 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		if c.cuda != "" {
 			deps = append(deps, "cuda-version="+c.cuda)
 		}
-		if tv != "" {
-			deps = append(deps, "torchvision="+tv)
-		}
-		if ta != "" {
-			deps = append(deps, "torchaudio="+ta)
+		// conda-forge builds its companions apart from pytorch, not for
+		// every release: the series pip pairs with this release, where
+		// conda-forge has one of it, and the solver picks the build that
+		// matches this pytorch.
+		if vs, ok := k.Variants(seriesOf(c.rel.Version), kb.DistCondaForge); ok {
+			if m := companionMinor(tv, vs.Torchvision); m != "" {
+				deps = append(deps, "torchvision="+m)
+			}
+			if m := companionMinor(ta, vs.Torchaudio); m != "" {
+				deps = append(deps, "torchaudio="+m)
+			}
 		}
 	default: // the wheel index
 		channels = []string{"conda-forge"}
@@ -109,6 +122,21 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 	rep := report.Validate("environment.yml", []byte(body.String()), options(k, req))
 	return &Result{Name: name, Release: c.rel.Version, Python: c.python, CUDA: c.cuda, Dist: c.dist,
 		Report: rep, cand: c, body: body.String()}
+}
+
+// companionMinor is the minor series of the companion release pip pairs
+// (0.21 of 0.21.0) when built lists a release of it; "" when not.
+func companionMinor(paired string, built []string) string {
+	m := seriesOf(paired)
+	if paired == "" || m == paired {
+		return ""
+	}
+	for _, b := range built {
+		if seriesOf(b) == m {
+			return m
+		}
+	}
+	return ""
 }
 
 func options(k *kb.KB, req Request) report.Options {
@@ -262,4 +290,12 @@ func mapStrings(in []string, f func(string) string) []string {
 		out[i] = f(s)
 	}
 	return out
+}
+
+// cudatoolkitSelects reports whether the pytorch channel selects a release's
+// CUDA variant with cudatoolkit=X.Y (1.12 and older) rather than
+// pytorch-cuda, as the knowledge base records it.
+func cudatoolkitSelects(k *kb.KB, version string) bool {
+	v, ok := k.Variants(seriesOf(version), kb.DistPytorchConda)
+	return ok && strings.HasPrefix(v.Selector, "cudatoolkit")
 }

@@ -78,7 +78,7 @@ func TestBuildCommand(t *testing.T) {
 			name: "nothing fits: driver 418",
 			args: []string{"pytorch=2.1", "--targets", fleet, "--target", "old"},
 			exit: ExitFindings,
-			err:  []string{"no variant of torch 2.1.2 runs on old", "[EG401]", "closest that would: a CPU build"},
+			err:  []string{"no variant of torch 2.1.2 runs on old", "[EG401]", "closest that would: torch 1.8.1 CUDA 10.1"},
 		},
 		{
 			name: "nothing fits: no driver here, a CPU build would",
