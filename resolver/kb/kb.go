@@ -115,7 +115,8 @@ func (k *KB) Arch(series, cuda string, dist Distribution) (*ArchList, bool) {
 	c := majorMinor(strings.TrimSpace(cuda))
 	find := func(d Distribution) (*ArchList, bool) {
 		for i := range k.Facts.Arch {
-			if a := &k.Facts.Arch[i]; a.Series == s && a.CUDA == c && a.Dist == d {
+			// Only PyTorch rows: TensorFlow's "2.15" would collide with torch series.
+			if a := &k.Facts.Arch[i]; a.Framework == "" && a.Series == s && a.CUDA == c && a.Dist == d {
 				return a, true
 			}
 		}
@@ -126,6 +127,92 @@ func (k *KB) Arch(series, cuda string, dist Distribution) (*ArchList, bool) {
 	}
 	if dist == DistPyPI {
 		return find(DistWheel)
+	}
+	return nil, false
+}
+
+// Frameworks whose architecture rows FrameworkArch answers besides PyTorch.
+const (
+	FrameworkTensorFlow = "tensorflow"
+	FrameworkJAX        = "jax"
+)
+
+// FrameworkArch is Arch for any framework: pytorch rows as Arch answers, tensorflow and jax rows by framework, series and CUDA major.minor.
+//
+// framework "" / "pytorch" / "torch" is Arch itself. For "tensorflow",
+// series is read as its major.minor ("2.15.1" → "2.15") and cuda as its
+// major.minor; an empty cuda takes the series' row when it has only one.
+// For "jax", series is the jaxlib or jax-cudaNN-plugin release ("0.4.30")
+// and the row is the newest one at or below it for the CUDA major of cuda
+// ("12.3" → 12). The dist argument is ignored for both (the pip wheel is
+// the only official build, dist pypi) unless it is conda-forge and a
+// conda-forge row exists. Rows with Known false are returned too.
+func (k *KB) FrameworkArch(framework, series, cuda string, dist Distribution) (*ArchList, bool) {
+	fw := strings.ToLower(strings.TrimSpace(framework))
+	switch fw {
+	case "", "pytorch", "torch":
+		return k.Arch(series, cuda, dist)
+	case FrameworkTensorFlow:
+		s := majorMinor(stripLocal(series))
+		c := majorMinor(strings.TrimSpace(cuda))
+		find := func(d Distribution) (*ArchList, bool) {
+			var only *ArchList
+			n := 0
+			for i := range k.Facts.Arch {
+				a := &k.Facts.Arch[i]
+				if a.Framework != fw || a.Series != s || a.Dist != d {
+					continue
+				}
+				if c != "" && a.CUDA == c {
+					return a, true
+				}
+				only = a
+				n++
+			}
+			if c == "" && n == 1 {
+				return only, true
+			}
+			return nil, false
+		}
+		if dist == DistCondaForge {
+			if a, ok := find(DistCondaForge); ok {
+				return a, true
+			}
+		}
+		return find(DistPyPI)
+	case FrameworkJAX:
+		v := stripLocal(series)
+		major := strings.TrimSpace(cuda)
+		if i := strings.IndexByte(major, '.'); i >= 0 {
+			major = major[:i]
+		}
+		if v == "" || major == "" {
+			return nil, false
+		}
+		find := func(d Distribution) (*ArchList, bool) {
+			var best *ArchList
+			for i := range k.Facts.Arch {
+				a := &k.Facts.Arch[i]
+				if a.Framework != fw || a.CUDA != major || a.Dist != d {
+					continue
+				}
+				if c, ok := CompareDotted(a.Series, v); !ok || c > 0 {
+					continue
+				}
+				if best == nil {
+					best = a
+				} else if c, ok := CompareDotted(a.Series, best.Series); ok && c > 0 {
+					best = a
+				}
+			}
+			return best, best != nil
+		}
+		if dist == DistCondaForge {
+			if a, ok := find(DistCondaForge); ok {
+				return a, true
+			}
+		}
+		return find(DistPyPI)
 	}
 	return nil, false
 }

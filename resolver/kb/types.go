@@ -70,9 +70,16 @@ type ArchList struct {
 	Known bool `yaml:"known"`
 	// PTXUnknown is true where the SASS list is known but whether PTX is
 	// embedded is not (PTX then lists nothing).
-	PTXUnknown bool   `yaml:"ptx_unknown,omitempty"`
-	Source     string `yaml:"source"`
-	Note       string `yaml:"note,omitempty"`
+	PTXUnknown bool `yaml:"ptx_unknown,omitempty"`
+	// Framework is whose build the row describes: "" is PyTorch (Arch only
+	// answers these), "tensorflow" (Series is the TF series "2.15", CUDA
+	// the toolkit the release was built with) or "jax" (Series is the
+	// first jaxlib / jax-cudaNN-plugin release the list applies to,
+	// "0.4.12"; CUDA is the wheel flavour's major, "12"). FrameworkArch
+	// answers all of them.
+	Framework string `yaml:"framework,omitempty"`
+	Source    string `yaml:"source"`
+	Note      string `yaml:"note,omitempty"`
 }
 
 // CUDADriver is a CUDA toolkit release and the minimum Linux driver it needs.

@@ -187,8 +187,8 @@ func (k *KB) validate() ErrorList {
 	}
 
 	type ak struct {
-		s, c string
-		d    Distribution
+		f, s, c string
+		d       Distribution
 	}
 	seenA := map[ak]bool{}
 	for i, a := range k.Facts.Arch {
@@ -196,14 +196,21 @@ func (k *KB) validate() ErrorList {
 		if !validDists[a.Dist] {
 			v.errf("arch", i, "unknown dist %q", a.Dist)
 		}
-		if !series[a.Series] {
-			v.errf("arch", i, "series %s is not in torch_series", a.Series)
+		switch a.Framework {
+		case "": // PyTorch: the series is one of torch_series
+			if !series[a.Series] {
+				v.errf("arch", i, "series %s is not in torch_series", a.Series)
+			}
+			v.cuda("arch", i, a.CUDA)
+		case FrameworkTensorFlow, FrameworkJAX:
+			v.frameworkArch(i, a)
+		default:
+			v.errf("arch", i, "unknown framework %q (tensorflow, jax, or none for pytorch)", a.Framework)
 		}
-		v.cuda("arch", i, a.CUDA)
-		if seenA[ak{a.Series, a.CUDA, a.Dist}] {
-			v.errf("arch", i, "duplicate row for %s cuda %s %s", a.Series, a.CUDA, a.Dist)
+		if seenA[ak{a.Framework, a.Series, a.CUDA, a.Dist}] {
+			v.errf("arch", i, "duplicate row for %s %s cuda %s %s", a.Framework, a.Series, a.CUDA, a.Dist)
 		}
-		seenA[ak{a.Series, a.CUDA, a.Dist}] = true
+		seenA[ak{a.Framework, a.Series, a.CUDA, a.Dist}] = true
 		if a.Known && len(a.SASS) == 0 {
 			v.errf("arch", i, "known row with no sass")
 		}
@@ -433,6 +440,37 @@ func (v *validator) torchTriton(keys map[string]bool) {
 			if c, ok := CompareDotted(v.k.TorchTriton[i-1].Torch, t.Torch); ok && c >= 0 {
 				v.errf("torch_triton", i, "torch %s is not after %s (keep the table sorted)", t.Torch, v.k.TorchTriton[i-1].Torch)
 			}
+		}
+	}
+}
+
+// frameworkArch checks a TensorFlow or JAX arch row: the pip wheel (dist
+// pypi) or conda-forge; a TensorFlow row names a series of the tensorflow
+// table and, for pypi, the CUDA that table gives the series; a JAX row names
+// a release X.Y.Z and a CUDA major.
+func (v *validator) frameworkArch(i int, a ArchList) {
+	if a.Dist != DistPyPI && a.Dist != DistCondaForge {
+		v.errf("arch", i, "%s rows are dist pypi (the official wheel) or conda-forge, not %q", a.Framework, a.Dist)
+	}
+	switch a.Framework {
+	case FrameworkTensorFlow:
+		v.version("arch", i, "series", a.Series, seriesRe)
+		v.cuda("arch", i, a.CUDA)
+		var cudas []string
+		for _, t := range v.k.Facts.TensorFlow {
+			if majorMinor(t.Version) == a.Series && !containsString(cudas, t.CUDA) {
+				cudas = append(cudas, t.CUDA)
+			}
+		}
+		if len(cudas) == 0 {
+			v.errf("arch", i, "tensorflow series %s is not in the tensorflow table", a.Series)
+		} else if a.Dist == DistPyPI && !containsString(cudas, a.CUDA) {
+			v.errf("arch", i, "tensorflow %s was built with cuda %s, not %s", a.Series, strings.Join(cudas, ", "), a.CUDA)
+		}
+	case FrameworkJAX:
+		v.version("arch", i, "series", a.Series, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
+		if !regexp.MustCompile(`^\d+$`).MatchString(a.CUDA) {
+			v.errf("arch", i, "jax cuda %q is not a CUDA major (\"12\")", a.CUDA)
 		}
 	}
 }
