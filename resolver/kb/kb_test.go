@@ -203,7 +203,8 @@ func TestVariants(t *testing.T) {
 		{"1.10", DistPyPI, []string{"10.2"}, true, false},
 		{"1.0", DistPyPI, nil, false, false},
 		{"1.9", DistPytorchConda, []string{"10.2", "11.1"}, true, false},
-		{"2.1", DistCondaForge, nil, false, false},
+		{"2.1", DistCondaForge, []string{"11.2", "11.8", "12.0"}, true, false},
+		{"2.2", DistCondaForge, nil, true, true},
 	}
 	for _, tt := range tests {
 		v, ok := k.Variants(tt.series, tt.dist)
@@ -246,7 +247,7 @@ func TestArch(t *testing.T) {
 		}
 	}
 	if _, ok := k.Arch("1.13", "11.6", DistCondaForge); ok {
-		t.Error("conda-forge arch rows are not in the KB")
+		t.Error("conda-forge built 1.13 for CUDA 11.2 only: no 11.6 row")
 	}
 	if a, _ := k.Arch("2.7", "12.8", DistWheel); !a.PTXUnknown {
 		t.Error("2.7 cu128 PTX should be unknown")

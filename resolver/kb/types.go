@@ -15,6 +15,7 @@ const (
 	DistWheel        Distribution = "wheel"           // PyTorch's own pip index (/whl/cu118, /whl/cpu)
 	DistPyPI         Distribution = "pypi"            // plain `pip install torch` from PyPI
 	DistCondaForge   Distribution = "conda-forge"     // conda-forge pytorch (cuda-version, cudaXYZ builds)
+	DistDefaults     Distribution = "defaults"        // the defaults channel's pytorch (cudaXYpy… builds, _pytorch_select)
 )
 
 // TorchRelease is one PyTorch release (2.0.1) with its companions.
@@ -48,6 +49,14 @@ type TorchVariants struct {
 	// NotPublished marks a series the distribution does not publish at all
 	// (the pytorch channel after 2.5): CUDA is empty and CPU false.
 	NotPublished bool `yaml:"not_published,omitempty"`
+	// Releases lists the releases of the series the distribution built
+	// (conda-forge skipped some: 2.0.1, 2.5.0); empty means every release.
+	Releases []string `yaml:"releases,omitempty"`
+	// Torchvision and Torchaudio list the companion releases the
+	// distribution built for the series, where they differ from pip's
+	// pairing (conda-forge); empty: none read.
+	Torchvision []string `yaml:"torchvision,omitempty"`
+	Torchaudio  []string `yaml:"torchaudio,omitempty"`
 	// CPUOnlyOn names the operating systems ("windows", "macos") where this
 	// distribution's build of the series has no CUDA at all: PyPI's torch
 	// is the CPU build there, whatever Default says for Linux.

@@ -14,7 +14,7 @@ var (
 	mmRe     = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
 )
 
-var validDists = map[Distribution]bool{DistPytorchConda: true, DistWheel: true, DistPyPI: true, DistCondaForge: true}
+var validDists = map[Distribution]bool{DistPytorchConda: true, DistWheel: true, DistPyPI: true, DistCondaForge: true, DistDefaults: true}
 
 // validator collects positioned problems while checking the tables.
 type validator struct {
@@ -172,6 +172,11 @@ func (k *KB) validate() ErrorList {
 		}
 		for _, c := range t.CUDA {
 			v.cuda("torch_variants", i, c)
+		}
+		for _, r := range t.Releases {
+			if majorMinor(r) != t.Series {
+				v.errf("torch_variants", i, "release %s is not of series %s", r, t.Series)
+			}
 		}
 		if t.Default != "" {
 			v.cuda("torch_variants", i, t.Default)
