@@ -8,6 +8,7 @@ package build
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,6 +125,12 @@ func Build(req Request) (*Result, error) {
 	}
 	dists, err := pickDists(k, seriesOf(rel.Version), req.Via)
 	if err != nil {
+		return nil, err
+	}
+	if rel, err = distRelease(k, rel, req.Version, dists); err != nil {
+		return nil, err
+	}
+	if py, err = pickPython(rel, req.Python); err != nil {
 		return nil, err
 	}
 	cands, err := candidates(k, rel, py, dists, req.CUDA)
@@ -370,11 +377,42 @@ func pickDists(k *kb.KB, series, via string) ([]kb.Distribution, error) {
 		return []kb.Distribution{kb.DistWheel}, nil
 	case "conda-forge":
 		if !published(k, series, kb.DistCondaForge) {
-			return nil, badRequest("--via conda-forge: the knowledge base of %s lists no conda-forge builds of torch %s (it does not cover conda-forge's CUDA variants and their architectures), so the builder cannot check one; use --via conda or --via pip", k.Facts.Date, series)
+			if vs, ok := k.Variants(series, kb.DistCondaForge); ok && vs.NotPublished {
+				return nil, badRequest("--via conda-forge: conda-forge never built torch %s (%s); use --via pip, or another series", series, vs.Note)
+			}
+			return nil, badRequest("--via conda-forge: the knowledge base of %s lists no conda-forge builds of torch %s, so the builder cannot check one; use --via conda or --via pip", k.Facts.Date, series)
 		}
 		return []kb.Distribution{kb.DistCondaForge}, nil
 	}
 	return nil, badRequest("--via %q: want conda, pip or conda-forge", via)
+}
+
+// distRelease is the release a single distribution really has. conda-forge
+// did not build every release of a series (2.0.1, 2.1.1, 2.5.0 and 2.9.0
+// are missing there: the knowledge base's Releases): a series then means
+// its newest release that distribution built, and an exact release it
+// never built is refused rather than written into an unsolvable file.
+func distRelease(k *kb.KB, rel kb.TorchRelease, asked string, dists []kb.Distribution) (kb.TorchRelease, error) {
+	if len(dists) != 1 {
+		return rel, nil
+	}
+	vs, ok := k.Variants(seriesOf(rel.Version), dists[0])
+	if !ok || len(vs.Releases) == 0 || slices.Contains(vs.Releases, rel.Version) {
+		return rel, nil
+	}
+	if _, exact := k.Release(strings.TrimSpace(strings.TrimLeft(asked, "=v"))); exact {
+		return rel, badRequest("%s did not build torch %s; of the %s series it has %s", distName(dists[0]), rel.Version, vs.Series, strings.Join(vs.Releases, ", "))
+	}
+	var best *kb.TorchRelease
+	for _, v := range vs.Releases {
+		if r, ok := k.Release(v); ok && (best == nil || isNewer(r.Version, best.Version)) {
+			best = r
+		}
+	}
+	if best == nil {
+		return rel, badRequest("%s built torch %s of the %s series, none of which the knowledge base lists", distName(dists[0]), strings.Join(vs.Releases, ", "), vs.Series)
+	}
+	return *best, nil
 }
 
 // lastChannelSeries is the newest series the pytorch channel published.
@@ -526,6 +564,10 @@ func runsSomewhere(k *kb.KB, r kb.TorchRelease, req Request) (suggestion string,
 	}
 	for _, d := range []kb.Distribution{kb.DistPytorchConda, kb.DistWheel, kb.DistCondaForge} {
 		if !published(k, seriesOf(r.Version), d) {
+			continue
+		}
+		r, err := distRelease(k, r, seriesOf(r.Version), []kb.Distribution{d})
+		if err != nil {
 			continue
 		}
 		cs, err := candidates(k, r, py, []kb.Distribution{d}, "")

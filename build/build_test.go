@@ -119,10 +119,14 @@ func TestBuildSeeds(t *testing.T) {
 			why: []string{"stopped publishing after 2.5", "not chosen: torch 2.6.0 CUDA 12.6", "[EG402]"},
 		},
 		{
-			name: "--via conda for a release the channel lacks falls back to the wheels in the pip section",
+			// conda-forge built 2.7.1 for CUDA 12.6 and 12.9; driver 570
+			// (CUDA 12.8) runs 12.9 only through minor-version compatibility
+			name: "--via conda for a release the channel lacks comes from conda-forge",
 			req:  Request{Framework: "pytorch", Version: "2.7.1", Via: "conda", Hosts: []*gpucheck.Host{machine("l4", "570.124.06", l4)}},
-			env:  "pt27_cu128", dist: kb.DistWheel,
-			has: []string{"torch==2.7.1+cu128", "--index-url https://download.pytorch.org/whl/cu128"},
+			env:  "pt27_cu126", dist: kb.DistCondaForge,
+			has:   []string{"  - pytorch=2.7.1=cuda126*", "  - cuda-version=12.6", "  - torchvision=0.22", "  - torchaudio=2.7"},
+			lacks: []string{"pip", "pytorch::", "pytorch-cuda"},
+			why:   []string{"from conda-forge", "not chosen: torch 2.7.1 CUDA 12.9 (conda-forge)", "[EG402]", "sm_89"},
 		},
 		{
 			name: "--cuda cpu",
@@ -253,9 +257,9 @@ func TestBuildRefuses(t *testing.T) {
 			msg:  []string{"no framework"},
 		},
 		{
-			name: "--via conda-forge without conda-forge facts",
-			req:  Request{Framework: "pytorch", Version: "2.1", Via: "conda-forge"},
-			msg:  []string{"--via conda-forge", "no conda-forge builds of torch 2.1", "--via conda or --via pip"},
+			name: "--via conda-forge for a series conda-forge never built",
+			req:  Request{Framework: "pytorch", Version: "2.2", Via: "conda-forge"},
+			msg:  []string{"--via conda-forge", "conda-forge never built torch 2.2", "--via pip"},
 		},
 		{
 			name: "bad --via",

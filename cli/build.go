@@ -51,7 +51,7 @@ func buildCmd(e *env) *cobra.Command {
 	fl := c.Flags()
 	fl.StringVar(&python, "python", "", "Python `VERSION` (default: the newest the release supports)")
 	fl.StringVar(&cuda, "cuda", "auto", "CUDA variant: a version (12.1), auto, or cpu")
-	fl.StringVar(&via, "via", "", "conda (pytorch channel; conda-forge after 2.5), pip (PyTorch's wheel index) or conda-forge")
+	fl.StringVar(&via, "via", "", "conda (pytorch channel; conda-forge after 2.5), pip (PyTorch's wheel index) or conda-forge (the releases its feedstock built)")
 	fl.StringArrayVar(&targets, "target", nil, "a machine the environment must run on (repeatable; local = this one)")
 	fl.StringVar(&targetsFile, "targets", "", "targets `FILE`")
 	return c

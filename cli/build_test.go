@@ -95,7 +95,7 @@ func TestBuildCommand(t *testing.T) {
 		{name: "unknown release", args: []string{"pytorch=9.9"}, exit: ExitUsage, err: []string{"pytorch 9.9 is not in the knowledge base", "newest known"}},
 		{name: "bad python", args: []string{"pytorch=2.1", "--python", "3.13"}, exit: ExitUsage, err: []string{"supports Python 3.8, 3.9, 3.10, 3.11, not 3.13"}},
 		{name: "bad via", args: []string{"pytorch=2.1", "--via", "brew"}, exit: ExitUsage, err: []string{`--via "brew"`}},
-		{name: "conda-forge without facts", args: []string{"pytorch=2.1", "--via", "conda-forge"}, exit: ExitUsage, err: []string{"no conda-forge builds"}},
+		{name: "conda-forge never built 2.2", args: []string{"pytorch=2.2", "--via", "conda-forge"}, exit: ExitUsage, err: []string{"conda-forge never built torch 2.2"}},
 		{name: "unknown cuda variant", args: []string{"pytorch=2.1", "--cuda", "12.4"}, exit: ExitUsage, err: []string{`no "12.4" variant`, "12.1, 11.8, cpu"}},
 		{name: "unknown target", args: []string{"pytorch=2.1", "--target", "nosuch"}, exit: ExitUsage, err: []string{`unknown target "nosuch"`}},
 		{name: "other framework", args: []string{"tensorflow=2.15"}, exit: ExitUsage, err: []string{"pytorch only"}},
