@@ -316,6 +316,7 @@ func publishes(channel, name string) bool {
 	case "pytorch", "pytorch-nightly", "pytorch-test":
 		switch name {
 		case "pytorch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchtriton",
+			"pytorch-cpu", "torchvision-cpu", // the CPU builds before 1.2
 			"pytorch-cuda", "pytorch-mutex", "cpuonly", "magma-cuda110", "magma-cuda113", "magma-cuda116", "magma-cuda117", "magma-cuda118", "magma-cuda121":
 			return true
 		}
@@ -337,6 +338,8 @@ func distribution(channel string) kb.Distribution {
 		return kb.DistPytorchConda
 	case "conda-forge":
 		return kb.DistCondaForge
+	case "defaults":
+		return kb.DistDefaults
 	}
 	return ""
 }
@@ -684,8 +687,31 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		a := DecodeBuild(it.build)
 		if a.Variant == "cuda" || a.Variant == "cpu" {
 			e := ev(EvidenceBuild, a.Says(), it.buildPos, it.buildEnd)
-			e.AtLeast = a.AtLeast
+			// the defaults channel's cudaXYpy… pytorch builds require that
+			// cudatoolkit minor (pin_compatible max_pin x.x in its recipe)
+			e.AtLeast = a.AtLeast && !(fw == "pytorch" && distribution(it.channel) == kb.DistDefaults)
 			add(e, primary || (fw == "jax" && r.st.Framework != nil && r.st.Framework.Name == "jax"))
+		} else if primary && it.name == "pytorch" && r.splitGPU() {
+			// before 1.2 the pytorch channel's `pytorch` was the CUDA build
+			// and `pytorch-cpu` the CPU one
+			add(ev(EvidencePackage, "cuda", it.pos, 0), true)
+		}
+	case it.name == "_pytorch_select":
+		// the defaults channel's variant selector (1.2–1.8 recipes): its
+		// CPU pytorch requires _pytorch_select 0.1, the GPU one 0.2
+		says := ""
+		switch strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(it.verText, "=="), "="), ".*") {
+		case "0.1":
+			says = "cpu"
+		case "0.2":
+			says = "cuda"
+		default:
+			if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
+				says = a.Variant
+			}
+		}
+		if says != "" {
+			add(ev(EvidenceMutex, says, it.pos, 0), r.isTorch())
 		}
 	case it.name == "pytorch-mutex":
 		if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
@@ -706,8 +732,10 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		switch kind {
 		case EvidencePytorchCUDA:
 			// pytorch-cuda selects the pytorch channel's CUDA build from 1.13
-			// on; 1.12's builds depend on cudatoolkit and ignore it
-			pin = r.isTorch() && r.selector() != "cudatoolkit"
+			// on; 1.12's builds depend on cudatoolkit and ignore it. It is a
+			// pytorch-channel package: conda-forge's and defaults' pytorch
+			// builds do not depend on it, so it selects nothing there.
+			pin = r.isTorch() && dist != kb.DistCondaForge && dist != kb.DistDefaults && r.selector() != "cudatoolkit"
 		case EvidenceCudatoolkit:
 			// cudatoolkit=X.Y selected the pytorch channel's CUDA build up to
 			// 1.12 (the knowledge base's selector); for an unknown series it
@@ -756,6 +784,31 @@ func (r *resolution) selector() string {
 		return name
 	}
 	return ""
+}
+
+// splitGPU reports whether the primary framework is the pytorch channel's
+// `pytorch` of a release before 1.2, when the channel published the CPU
+// build as the separate package pytorch-cpu, so that `pytorch` itself was
+// the CUDA build (the cudatoolkit pin, or cuda80/cuda90/cuda100, chose
+// which).
+func (r *resolution) splitGPU() bool {
+	f := r.st.Framework
+	if f == nil || f.Name != "pytorch" || f.Dist != kb.DistPytorchConda || r.fw == nil || r.fw.name != "pytorch" {
+		return false
+	}
+	vs := f.Candidates
+	if f.Version != "" {
+		vs = []string{f.Version}
+	}
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if c, ok := kb.CompareDotted(seriesOf(v), "1.2"); !ok || c >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *resolution) isTorch() bool {
