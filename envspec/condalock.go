@@ -1,0 +1,221 @@
+package envspec
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ReadCondaLock reads conda-lock's unified lock file (conda-lock.yml,
+// `version: 1`, as conda-lock writes it since 1.0; see
+// conda/conda-lock tests/test-install-with-pip-deps/conda-lock.yml):
+//
+//	metadata:
+//	  channels: [{url: conda-forge, used_env_vars: []}]
+//	  platforms: [linux-64, osx-arm64]
+//	package:
+//	- name: pytorch
+//	  version: 2.1.2
+//	  manager: conda            # or pip
+//	  platform: linux-64
+//	  url: https://…/pytorch/linux-64/pytorch-2.1.2-py3.11_cuda12.1_cudnn8.9.2_0.tar.bz2
+//	  hash: {md5: …, sha256: …}
+//	  category: main
+//	  optional: false
+//
+// The packages of one platform are read (LockOptions.Platform). A conda
+// package's channel, subdir and build come from its URL's file name; a pip
+// package's URL is its wheel, whose directory names a PyTorch wheel index
+// (…/whl/cu121/) where it lies in one. conda-lock installs the `main` and
+// `dev` categories by default; packages of other optional categories are
+// left out. It never returns nil and never panics.
+func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
+	l := newLockEnv(file, KindCondaLock, src)
+	defer recoverInto(l, &env)
+	root := l.yamlRoot(src)
+	if root == nil {
+		return l.finish()
+	}
+	meta := yamlGet(root, "metadata")
+	var platforms []string
+	if meta != nil && meta.Kind == yaml.MappingNode {
+		if ch := yamlGet(meta, "channels"); ch != nil && ch.Kind == yaml.SequenceNode {
+			for _, c := range ch.Content {
+				switch {
+				case c.Kind == yaml.MappingNode && yamlGet(c, "url") != nil:
+					u := yamlGet(c, "url")
+					l.env.Channels = append(l.env.Channels, String{Value: u.Value, Pos: l.ypos(u)})
+				case c.Kind == yaml.ScalarNode:
+					l.env.Channels = append(l.env.Channels, String{Value: c.Value, Pos: l.ypos(c)})
+				}
+			}
+		}
+		if ps := yamlGet(meta, "platforms"); ps != nil && ps.Kind == yaml.SequenceNode {
+			for _, p := range ps.Content {
+				if p.Kind == yaml.ScalarNode {
+					platforms = append(platforms, p.Value)
+				}
+			}
+		}
+	}
+	pk := yamlGet(root, "package")
+	if pk == nil || pk.Kind != yaml.SequenceNode {
+		l.diag(l.ypos(root), SeverityError, "EG101", "a conda-lock file needs a `package:` list of locked packages",
+			"regenerate the lock with `conda-lock lock`")
+		return l.finish()
+	}
+	if len(platforms) == 0 {
+		seen := map[string]bool{}
+		for _, e := range pk.Content {
+			if p := yamlGet(e, "platform"); p != nil && !seen[p.Value] {
+				seen[p.Value] = true
+				platforms = append(platforms, p.Value)
+			}
+		}
+	}
+	plat, ok := choosePlatform(opt.Platform, platforms)
+	if !ok {
+		l.diag(l.ypos(root), SeverityError, "EG101",
+			fmt.Sprintf("the lock file has no packages for %s (it locks %s)", opt.Platform, platformList(platforms)),
+			"validate with --platform set to one of the locked platforms, or add the platform with `conda-lock -p`")
+		return l.finish()
+	}
+	l.env.Platform = plat
+	for _, e := range pk.Content {
+		if e.Kind != yaml.MappingNode {
+			l.diag(l.ypos(e), SeverityError, "EG101", "a `package:` entry must be a mapping, not "+YAMLKind(e),
+				"each entry has name, version, manager, platform and url")
+			continue
+		}
+		name, version, url := yamlGet(e, "name"), yamlGet(e, "version"), yamlGet(e, "url")
+		if p := yamlGet(e, "platform"); p != nil && p.Value != plat {
+			continue
+		}
+		if o := yamlGet(e, "optional"); o != nil && o.Value == "true" {
+			if c := yamlGet(e, "category"); c == nil || (c.Value != "main" && c.Value != "dev") {
+				continue
+			}
+		}
+		if name == nil || name.Kind != yaml.ScalarNode || name.Value == "" {
+			l.diag(l.ypos(e), SeverityError, "EG101", "a locked package without a `name:`",
+				"regenerate the lock with `conda-lock lock`")
+			continue
+		}
+		ps := l.ypos(name)
+		ver := ""
+		if version != nil && version.Kind == yaml.ScalarNode {
+			ver = version.Value
+		}
+		u := ""
+		if url != nil && url.Kind == yaml.ScalarNode {
+			u = url.Value
+		}
+		manager := "conda"
+		if m := yamlGet(e, "manager"); m != nil {
+			manager = m.Value
+		}
+		switch manager {
+		case "pip":
+			l.pipLocked(name.Value, ver, u, "", ps, ps)
+		case "conda":
+			if in, err := parsePackageURL(u); err == nil {
+				in.Path = file
+				l.conda(in, ps)
+				continue
+			}
+			if u == "" {
+				l.diag(ps, SeverityError, "EG101", fmt.Sprintf("locked conda package %q has no `url:`", name.Value),
+					"regenerate the lock with `conda-lock lock`")
+			}
+			// A URL conda-lock wrote but this reader cannot split (a local
+			// channel path): the entry's own name and version still pin it.
+			l.conda(&Installed{Name: name.Value, Version: ver, Subdir: plat, Path: file}, ps)
+		default:
+			l.diag(l.ypos(yamlGet(e, "manager")), SeverityError, "EG101",
+				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", clip(manager, 30)), "")
+		}
+	}
+	return l.finish()
+}
+
+// recoverInto turns a panic in a reader into an EG100 finding: a bug must
+// cost one finding, not the process (the fuzz targets fail on the message).
+func recoverInto(l *lockEnv, env **Env) {
+	if r := recover(); r != nil {
+		l.env.Diags = append(l.env.Diags, Diagnostic{Pos: Pos{File: l.env.File, Line: 1}, Severity: SeverityError,
+			Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
+		l.env.Diags.Sort()
+		*env = l.env
+	}
+}
+
+func (l *lockEnv) ypos(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: l.env.File, Line: 1}
+	}
+	ps := Pos{File: l.env.File, Line: n.Line, Col: n.Column}
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && ps.Col > 0 {
+		ps.Col++
+	}
+	return ps
+}
+
+// yamlRoot parses a YAML lock file and returns its top mapping, or nil
+// after an EG100/EG101 finding.
+func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
+	if d := flowDepth(src); d > defaultMaxDepth {
+		line := 1 + bytes.Count(src[:flowDepthAt(src, defaultMaxDepth)], []byte("\n"))
+		l.diag(Pos{File: l.env.File, Line: line}, SeverityError, "EG100",
+			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", defaultMaxDepth),
+			"a lock file needs only a few levels")
+		return nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		p := &envParser{env: l.env}
+		p.yamlError(err)
+		return nil
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		ps := Pos{File: l.env.File, Line: 1}
+		if len(doc.Content) > 0 {
+			ps = l.ypos(doc.Content[0])
+		}
+		l.diag(ps, SeverityError, "EG101", "the lock file's top level is not a mapping",
+			"regenerate the lock file with the tool that wrote it")
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// yamlGet returns the value of key in a mapping node (nil if absent or not
+// a mapping). Aliases are not followed: lock files use none.
+func yamlGet(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// yamlStrings reads a sequence of scalars.
+func yamlStrings(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for _, c := range n.Content {
+		if c.Kind == yaml.ScalarNode {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+var _ = strings.TrimSpace

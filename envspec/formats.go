@@ -1,0 +1,244 @@
+package envspec
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Formats names every input envguard reads, for errors and help text.
+const Formats = "environment.yml, `conda list --explicit` files, conda-lock.yml, pixi.lock, pixi.toml " +
+	"(or [tool.pixi] in pyproject.toml), uv.lock, pylock.toml and pip requirements files (requirements*.txt)"
+
+var rePylockName = regexp.MustCompile(`^pylock\.([^.]+\.)?toml$`)
+
+// SniffFile tells which reader reads a file: by its name where the name
+// says (conda-lock.yml, pixi.lock, pixi.toml, pyproject.toml, uv.lock,
+// pylock.toml, pylock.NAME.toml, *.txt), else by its content. A name
+// that promises a format the content does not hold (a pyproject.toml
+// without [tool.pixi], a poetry.lock) is KindUnknown; content that is
+// nothing envguard knows is read as environment.yml, whose parser says
+// what is wrong with it.
+func SniffFile(name string, src []byte) Kind {
+	if Sniff(src) == KindExplicit {
+		return KindExplicit // `conda list --explicit > spec-file.txt`
+	}
+	base := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	switch {
+	case base == "conda-lock.yml" || base == "conda-lock.yaml" ||
+		strings.HasSuffix(base, ".conda-lock.yml") || strings.HasSuffix(base, ".conda-lock.yaml"):
+		return KindCondaLock
+	case base == "pixi.lock":
+		return KindPixiLock
+	case base == "pixi.toml":
+		return KindPixiManifest
+	case base == "uv.lock":
+		return KindUVLock
+	case rePylockName.MatchString(base):
+		return KindPylock
+	case base == "pyproject.toml":
+		if tomlHeader(src, "tool.pixi") {
+			return KindPixiManifest
+		}
+		return KindUnknown
+	case strings.HasSuffix(base, ".txt"):
+		if sniffContent(src) == KindEnvFile && bytes.Contains(src, []byte("dependencies:")) {
+			return KindEnvFile
+		}
+		return KindRequirements
+	case strings.HasSuffix(base, ".lock"), strings.HasSuffix(base, ".toml"):
+		if k := sniffContent(src); k != KindEnvFile && k != KindRequirements {
+			return k
+		}
+		return KindUnknown
+	}
+	k := sniffContent(src)
+	if strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") {
+		if k != KindCondaLock && k != KindPixiLock {
+			return KindEnvFile
+		}
+	}
+	if k == KindRequirements && !allPipLines(src) {
+		return KindEnvFile // whose parser says what is wrong
+	}
+	return k
+}
+
+// allPipLines reports whether every line of a text pip reads (after
+// joining continuations and dropping comments) is a pip line: the content
+// test for a requirements file that comes without a name.
+func allPipLines(src []byte) bool {
+	n := 0
+	for _, ln := range joinRequirementLines(splitLines(src)) {
+		t := strings.TrimSpace(ln.text[:pipCommentStart(ln.text)])
+		if t == "" {
+			continue
+		}
+		if n++; n > 200 {
+			break
+		}
+		if _, err := ParsePipLine(t); err != nil {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// sniffContent tells the formats apart by what the text holds.
+func sniffContent(src []byte) Kind {
+	if Sniff(src) == KindExplicit {
+		return KindExplicit
+	}
+	top := map[string]bool{}    // YAML keys at column 0
+	before := map[string]bool{} // TOML keys before the first [table]
+	var headers []string
+	sawHeader, yamlish, other := false, false, false
+	lines := 0
+	for len(src) > 0 && lines < 5000 {
+		var line []byte
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			line, src = src, nil
+		}
+		lines++
+		line = bytes.TrimRight(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")), " \t\r")
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		if t[0] == '[' {
+			sawHeader = true
+			headers = append(headers, string(bytes.Trim(t, "[] ")))
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("- ")) || bytes.Equal(t, []byte("-")) {
+			yamlish = true
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' {
+			if k, rest, ok := bytes.Cut(line, []byte(":")); ok && isKeyWord(k) && (len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t') {
+				top[string(k)] = true
+				yamlish = true
+				continue
+			}
+			if k, rest, ok := bytes.Cut(line, []byte("=")); ok && isKeyWord(bytes.TrimSpace(k)) && !bytes.HasPrefix(rest, []byte("=")) {
+				if !sawHeader {
+					before[string(bytes.TrimSpace(k))] = true
+				}
+				continue
+			}
+		}
+		if bytes.HasSuffix(t, []byte(":")) || bytes.Contains(t, []byte(": ")) {
+			yamlish = true
+			continue
+		}
+		other = true
+	}
+	switch {
+	case top["package"] && top["metadata"]:
+		return KindCondaLock
+	case top["environments"] && top["packages"]:
+		return KindPixiLock
+	case yamlish:
+		return KindEnvFile
+	case before["lock-version"]:
+		return KindPylock
+	case hasHeader(headers, "package") && before["version"] && !hasHeader(headers, "metadata"):
+		return KindUVLock
+	case hasHeader(headers, "tool.pixi") || hasHeader(headers, "workspace") || hasHeader(headers, "feature.") ||
+		(hasHeader(headers, "project") && hasHeader(headers, "dependencies")):
+		return KindPixiManifest
+	case len(headers) > 0:
+		return KindUnknown
+	case other:
+		return KindRequirements
+	}
+	return KindEnvFile
+}
+
+func isKeyWord(k []byte) bool {
+	if len(k) == 0 || k[0] == '-' {
+		return false
+	}
+	for _, c := range k {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// hasHeader reports a [table] header equal to h, or starting with h where
+// h ends in '.'; [[h]] counts.
+func hasHeader(headers []string, h string) bool {
+	for _, x := range headers {
+		if x == h || (strings.HasSuffix(h, ".") && strings.HasPrefix(x, h)) || strings.HasPrefix(x, h+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func tomlHeader(src []byte, h string) bool {
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] == '[' {
+			x := string(bytes.Trim(t, "[] "))
+			if x == h || strings.HasPrefix(x, h+".") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Read reads any input envguard knows, chosen by SniffFile. A file of no
+// known format gives an Env with one EG100 that names the formats. It
+// never returns nil.
+func Read(file string, src []byte, opt LockOptions) *Env {
+	switch SniffFile(file, src) {
+	case KindExplicit:
+		return ReadExplicit(file, src)
+	case KindCondaLock:
+		return ReadCondaLock(file, src, opt)
+	case KindPixiLock:
+		return ReadPixiLock(file, src, opt)
+	case KindPixiManifest:
+		return ReadPixiManifest(file, src, opt)
+	case KindUVLock:
+		return ReadUVLock(file, src, opt)
+	case KindPylock:
+		return ReadPylock(file, src, opt)
+	case KindRequirements:
+		return ReadRequirements(file, src, opt)
+	case KindUnknown:
+		env := &Env{File: file, Kind: KindUnknown, Platform: opt.Platform, Lines: splitLines(src)}
+		env.Diags = Diagnostics{{Pos: Pos{File: file, Line: 1}, Severity: SeverityError, Code: "EG100",
+			Message: fmt.Sprintf("envguard does not read this file: it is none of %s", Formats),
+			Hint:    "validate the environment file, lock file or requirements file the project installs from"}}
+		return env
+	}
+	return Parse(file, src, ParseOptions{Platform: opt.Platform})
+}
+
+// IsInputName reports whether a directory walk should pick a file by its
+// name: environment files, lock files, pixi manifests and requirements
+// files. A pyproject.toml is one only with [tool.pixi] (SniffFile says).
+func IsInputName(name string) bool {
+	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	switch {
+	case b == "environment.yml" || b == "environment.yaml",
+		(strings.HasPrefix(b, "environment") || strings.HasPrefix(b, "env-") || strings.HasPrefix(b, "env_")) &&
+			(strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml")),
+		b == "conda-lock.yml" || b == "conda-lock.yaml",
+		strings.HasSuffix(b, ".conda-lock.yml") || strings.HasSuffix(b, ".conda-lock.yaml"),
+		b == "pixi.lock", b == "pixi.toml", b == "pyproject.toml", b == "uv.lock",
+		rePylockName.MatchString(b),
+		strings.HasSuffix(b, ".txt") && strings.Contains(b, "requirements"):
+		return true
+	}
+	return false
+}

@@ -1,0 +1,472 @@
+package envspec
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ReadPixiManifest reads a pixi manifest: pixi.toml, or the [tool.pixi]
+// tables of a pyproject.toml (pixi's manifest reference,
+// pixi.sh/latest/reference/pixi_manifest; prefix-dev/pixi
+// examples/pytorch/pixi.toml):
+//
+//	[workspace]                      # [project] in older manifests
+//	channels = ["conda-forge"]
+//	platforms = ["linux-64", "osx-arm64"]
+//	[dependencies]
+//	pytorch = { version = ">=2.4", build = "cuda*" }
+//	[pypi-dependencies]
+//	torch = { version = "==2.5.1", index = "https://…/whl/cu124" }
+//	[system-requirements]
+//	cuda = "12"
+//	[feature.gpu.dependencies]
+//	[target.linux-64.dependencies]
+//	[environments]
+//	gpu = ["gpu"]                    # or { features = [...], no-default-feature = true }
+//
+// One environment is read (LockOptions.Environment, default "default"):
+// the default feature (unless no-default-feature) and the environment's
+// features, each with its `target.<platform>` tables for the platform read.
+// In a pyproject.toml, [project] dependencies are the default feature's
+// PyPI dependencies, as pixi reads them. `[system-requirements]` are not
+// dependencies; PixiSystemRequirements reads them as what the environment
+// demands of a machine. It never returns nil and never panics.
+func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
+	l := newLockEnv(file, KindPixiManifest, src)
+	defer recoverInto(l, &env)
+	doc, err := parseTOML(file, src)
+	if err != nil {
+		l.tomlError(err)
+		return l.finish()
+	}
+	m := pixiRoot(doc)
+	if m.pixi == nil {
+		l.diag(Pos{File: file, Line: 1, Col: 1}, SeverityError, "EG101",
+			"no pixi manifest here: a pyproject.toml is read for its [tool.pixi] tables, and this one has none",
+			"validate the lock file (uv.lock, pixi.lock, pylock.toml) or the requirements file the project installs from")
+		return l.finish()
+	}
+	ws := m.pixi.get("workspace")
+	if ws == nil {
+		ws = m.pixi.get("project")
+	}
+	features, ok := m.features(opt.Environment)
+	if !ok {
+		l.diag(Pos{File: file, Line: 1, Col: 1}, SeverityError, "EG101",
+			fmt.Sprintf("the manifest defines no environment %q (it has %s)", opt.Environment, strings.Join(m.envNames(), ", ")),
+			"name an environment of [environments]")
+		return l.finish()
+	}
+	// Platforms: the workspace's, narrowed by any feature that lists its own.
+	var plats []String
+	for _, p := range tomlArr(ws.get("platforms")) {
+		if p.isString() {
+			plats = append(plats, String{Value: p.str, Pos: p.pos})
+		}
+	}
+	for _, f := range features {
+		if fp := tomlArr(f.t.get("platforms")); f.name != "" && len(fp) > 0 {
+			plats = plats[:0]
+			for _, p := range fp {
+				if p.isString() {
+					plats = append(plats, String{Value: p.str, Pos: p.pos})
+				}
+			}
+		}
+	}
+	var have []string
+	for _, p := range plats {
+		have = append(have, p.Value)
+	}
+	plat, ok := choosePlatform(opt.Platform, have)
+	if !ok {
+		l.diag(plats[0].Pos, SeverityError, "EG101",
+			fmt.Sprintf("the environment is not defined for %s (its platforms are %s)", opt.Platform, platformList(have)),
+			"validate with --platform set to one of the workspace's platforms")
+		return l.finish()
+	}
+	l.env.Platform = plat
+	l.env.Platforms = plats
+	l.channels(ws.get("channels"))
+	for _, f := range features {
+		if f.name != "" {
+			l.channels(f.t.get("channels"))
+		}
+	}
+	for _, f := range features {
+		tables := []*tomlNode{f.t}
+		if tg := f.t.get("target"); tg.isTable() {
+			for _, sel := range tg.keys {
+				if pixiTargetMatches(sel, plat) {
+					tables = append(tables, tg.m[sel])
+				}
+			}
+		}
+		for _, t := range tables {
+			l.pixiConda(t.get("dependencies"))
+			l.pixiPypi(t.get("pypi-dependencies"))
+			l.pixiPypiOptions(t.get("pypi-options"))
+		}
+		if f.name == "" && m.project != nil {
+			// pyproject.toml: [project] dependencies are PyPI dependencies.
+			for _, d := range tomlArr(m.project.get("dependencies")) {
+				if d.isString() {
+					l.pypiLine(d.str, d.pos, true)
+				}
+			}
+		}
+		if f.name != "" && m.project != nil {
+			for _, d := range tomlArr(m.project.path("optional-dependencies", f.name)) {
+				if d.isString() {
+					l.pypiLine(d.str, d.pos, true)
+				}
+			}
+		}
+	}
+	if m.name != nil {
+		_ = m.name // the workspace name names the project, not an environment: no EG501
+	}
+	return l.finish()
+}
+
+type pixiFeature struct {
+	name string // "" for the default feature
+	t    *tomlNode
+}
+
+type pixiManifest struct {
+	pixi    *tomlNode // the pixi tables: the document, or [tool.pixi]
+	project *tomlNode // pyproject.toml's [project], nil in pixi.toml
+	name    *tomlNode
+}
+
+func pixiRoot(doc *tomlDoc) *pixiManifest {
+	if tp := doc.root.path("tool", "pixi"); tp.isTable() {
+		return &pixiManifest{pixi: tp, project: doc.root.get("project")}
+	}
+	r := doc.root
+	if r.get("workspace").isTable() || r.get("project").isTable() || r.get("dependencies").isTable() ||
+		r.get("pypi-dependencies").isTable() || r.get("feature").isTable() {
+		// A pyproject.toml without [tool.pixi] has [project] and
+		// [build-system]/[tool.*]: not a pixi manifest.
+		if r.get("build-system") != nil || (r.get("project").isTable() && r.path("project", "channels") == nil && r.get("workspace") == nil && r.get("dependencies") == nil) {
+			return &pixiManifest{}
+		}
+		return &pixiManifest{pixi: r}
+	}
+	return &pixiManifest{}
+}
+
+func (m *pixiManifest) envNames() []string {
+	names := []string{"default"}
+	if e := m.pixi.get("environments"); e.isTable() {
+		for _, k := range e.keys {
+			if k != "default" {
+				names = append(names, k)
+			}
+		}
+	}
+	sort.Strings(names[1:])
+	return names
+}
+
+// features lists the features environment name is made of, the default
+// feature first.
+func (m *pixiManifest) features(name string) ([]pixiFeature, bool) {
+	if name == "" {
+		name = "default"
+	}
+	var list []string
+	noDefault := false
+	def := m.pixi.path("environments", name)
+	switch {
+	case def == nil && name == "default":
+	case def == nil:
+		return nil, false
+	case def.kind == tomlArray:
+		for _, f := range def.arr {
+			list = append(list, f.text())
+		}
+	case def.isTable():
+		for _, f := range tomlArr(def.get("features")) {
+			list = append(list, f.text())
+		}
+		noDefault = def.get("no-default-feature") != nil && def.get("no-default-feature").str == "true"
+	}
+	var out []pixiFeature
+	if !noDefault {
+		out = append(out, pixiFeature{t: m.pixi})
+	}
+	for _, f := range list {
+		if t := m.pixi.path("feature", f); t.isTable() {
+			out = append(out, pixiFeature{name: f, t: t})
+		} else if m.project != nil && m.project.path("optional-dependencies", f) != nil {
+			out = append(out, pixiFeature{name: f, t: &tomlNode{kind: tomlTable, m: map[string]*tomlNode{}}})
+		}
+	}
+	return out, true
+}
+
+// pixiTargetMatches reports whether a [target.SEL] table applies to a
+// platform: SEL is a platform (linux-64) or a family (linux, osx, win,
+// unix).
+func pixiTargetMatches(sel, plat string) bool {
+	if sel == plat {
+		return true
+	}
+	os, _, _ := strings.Cut(plat, "-")
+	switch sel {
+	case "linux", "osx", "win":
+		return sel == os
+	case "unix":
+		return os == "linux" || os == "osx"
+	}
+	return false
+}
+
+func (l *lockEnv) channels(n *tomlNode) {
+	for _, c := range tomlArr(n) {
+		switch {
+		case c.isString():
+			l.env.Channels = append(l.env.Channels, String{Value: c.str, Pos: c.pos})
+		case c.isTable() && c.get("channel").isString():
+			ch := c.get("channel")
+			l.env.Channels = append(l.env.Channels, String{Value: ch.str, Pos: ch.pos})
+		}
+	}
+}
+
+// pixiConda reads a dependencies table: `name = "spec"` or
+// `name = { version = "…", build = "…", channel = "…" }`.
+func (l *lockEnv) pixiConda(t *tomlNode) {
+	if !t.isTable() {
+		return
+	}
+	for _, name := range t.keys {
+		v := t.m[name]
+		ver, build, channel := "", "", ""
+		switch {
+		case v.isString():
+			ver = v.str
+		case v.isTable():
+			ver, build, channel = v.get("version").text(), v.get("build").text(), v.get("channel").text()
+			if v.get("path") != nil || v.get("git") != nil || v.get("url") != nil {
+				// a source dependency pixi builds: its version is its own
+				l.env.Deps = append(l.env.Deps, &CondaDep{Raw: String{Value: name, Pos: v.key}})
+				continue
+			}
+		default:
+			l.diag(v.key, SeverityError, "EG101", fmt.Sprintf("dependency %q must be a version string or a table, not %s", name, v.kindName()),
+				"write `name = \">=1.0\"` or `name = { version = \">=1.0\", build = \"…\" }`")
+			continue
+		}
+		raw := name
+		ver = strings.ReplaceAll(ver, " ", "")
+		if ver == "" && build != "" {
+			ver = "*"
+		}
+		if ver != "" && !(ver == "*" && build == "") {
+			raw += " " + ver
+		}
+		if build != "" {
+			raw += " " + build
+		}
+		if channel != "" {
+			raw = channel + "::" + raw
+		}
+		d := &CondaDep{Raw: String{Value: raw, Pos: v.key}}
+		ms, err := ParseMatchSpec(raw)
+		if err != nil {
+			l.diag(v.pos, SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, clip(raw, 80), specErrMsg(err)),
+				"write a conda version spec such as \">=2.1,<3\" or \"2.1.*\"")
+		} else {
+			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
+			d.Spec = ms
+		}
+		l.env.Deps = append(l.env.Deps, d)
+	}
+}
+
+func specErrMsg(err error) string {
+	if se, ok := err.(*SpecError); ok {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// pixiPypi reads a pypi-dependencies table.
+func (l *lockEnv) pixiPypi(t *tomlNode) {
+	if !t.isTable() {
+		return
+	}
+	for _, name := range t.keys {
+		v := t.m[name]
+		line := name
+		switch {
+		case v.isString():
+			if s := strings.TrimSpace(v.str); s != "*" && s != "" {
+				line += s
+			}
+		case v.isTable():
+			var ex []string
+			for _, e := range tomlArr(v.get("extras")) {
+				ex = append(ex, e.text())
+			}
+			if len(ex) > 0 {
+				line += "[" + strings.Join(ex, ",") + "]"
+			}
+			switch {
+			case v.get("git").isString():
+				line += " @ git+" + v.get("git").str
+				for _, k := range []string{"rev", "tag", "branch"} {
+					if r := v.get(k).text(); r != "" {
+						line += "@" + r
+						break
+					}
+				}
+			case v.get("url").isString():
+				line += " @ " + v.get("url").str
+			case v.get("path").isString():
+				line = v.get("path").str
+				if !strings.HasPrefix(line, ".") && !strings.HasPrefix(line, "/") {
+					line = "./" + line
+				}
+			default:
+				if s := strings.TrimSpace(v.get("version").text()); s != "*" {
+					line += s
+				}
+			}
+			if idx := v.get("index"); idx.isString() {
+				l.index(idx.str, idx.pos)
+			}
+		default:
+			l.diag(v.key, SeverityError, "EG101", fmt.Sprintf("PyPI dependency %q must be a version string or a table, not %s", name, v.kindName()),
+				"write `name = \">=1.0\"` or `name = { version = \"==1.0\", index = \"…\" }`")
+			continue
+		}
+		l.pypiLine(line, v.key, false)
+	}
+}
+
+// pypiLine adds one PEP 508 requirement read from a manifest. where marks
+// a string written as such (its offsets are columns); otherwise the line
+// was put together from a table and points at the key.
+func (l *lockEnv) pypiLine(text string, ps Pos, written bool) {
+	d := &PipDep{Raw: String{Value: text, Pos: ps}}
+	line, err := ParsePipLine(text)
+	if err != nil {
+		at := ps
+		if pe, ok := err.(*PipError); ok && written && pe.Offset <= len(text) {
+			at = ps.Shift(len([]rune(text[:pe.Offset])))
+		}
+		l.diag(at, SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", clip(text, 80), pipErrMsg(err)),
+			"write a PEP 508 requirement such as \"torch==2.5.1\"")
+	} else {
+		if !written && line.Req != nil {
+			line.Req.NameSpan, line.Req.SpecSpan, line.Req.URLSpan, line.Req.MarkerSpan = Span{}, Span{}, Span{}, Span{}
+		}
+		d.Line = line
+	}
+	l.env.Pip = append(l.env.Pip, d)
+}
+
+func pipErrMsg(err error) string {
+	if pe, ok := err.(*PipError); ok {
+		return pe.Msg
+	}
+	return err.Error()
+}
+
+// pixiPypiOptions reads [pypi-options]: index-url, extra-index-urls and
+// find-links become the pip option lines they stand for.
+func (l *lockEnv) pixiPypiOptions(t *tomlNode) {
+	if !t.isTable() {
+		return
+	}
+	add := func(name string, v *tomlNode) {
+		if !v.isString() {
+			return
+		}
+		opt := PipOption{Name: name, Value: v.str, InRequirementsFile: true}
+		line := &PipLine{Raw: name + " " + v.str, Option: &opt, Options: []PipOption{opt}}
+		l.env.Pip = append(l.env.Pip, &PipDep{Raw: String{Value: v.str, Pos: v.pos}, Line: line})
+	}
+	add("--index-url", t.get("index-url"))
+	for _, u := range tomlArr(t.get("extra-index-urls")) {
+		add("--extra-index-url", u)
+	}
+	for _, f := range tomlArr(t.get("find-links")) {
+		if f.isTable() {
+			if u := f.get("url"); u != nil {
+				add("--find-links", u)
+			} else {
+				add("--find-links", f.get("path"))
+			}
+		}
+	}
+}
+
+// PixiSystemRequirement is what one pixi environment demands of a machine
+// through `[system-requirements]`: `cuda = "12"` means a driver that
+// supports CUDA 12 at least (pixi's __cuda virtual package).
+type PixiSystemRequirement struct {
+	Environment string
+	CUDA        string // as written: "12", "12.1"
+	Pos         Pos    // the cuda value that decided it
+}
+
+// PixiSystemRequirements reads the CUDA system requirement of every
+// environment of a pixi manifest (the default one, then [environments] in
+// file order). An environment's requirement is the highest of its
+// features'. Environments without one are left out.
+func PixiSystemRequirements(file string, src []byte) ([]PixiSystemRequirement, error) {
+	doc, err := parseTOML(file, src)
+	if err != nil {
+		return nil, err
+	}
+	m := pixiRoot(doc)
+	if m.pixi == nil {
+		return nil, &TOMLError{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "not a pixi manifest (no [workspace], [project] or [tool.pixi] tables)"}
+	}
+	names := []string{"default"}
+	if e := m.pixi.get("environments"); e.isTable() {
+		for _, k := range e.keys {
+			if k != "default" {
+				names = append(names, k)
+			}
+		}
+	}
+	var out []PixiSystemRequirement
+	for _, n := range names {
+		fs, _ := m.features(n)
+		var best *tomlNode
+		for _, f := range fs {
+			c := f.t.path("system-requirements", "cuda")
+			if c == nil {
+				continue
+			}
+			if best == nil || versionAbove(c.str, best.str) {
+				best = c
+			}
+		}
+		if best != nil {
+			out = append(out, PixiSystemRequirement{Environment: n, CUDA: best.str, Pos: best.pos})
+		}
+	}
+	return out, nil
+}
+
+// versionAbove compares two conda versions; one that does not parse is
+// never above.
+func versionAbove(a, b string) bool {
+	va, err := ParseVersion(a)
+	if err != nil {
+		return false
+	}
+	vb, err := ParseVersion(b)
+	if err != nil {
+		return true
+	}
+	return va.Compare(vb) > 0
+}

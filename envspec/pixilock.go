@@ -1,0 +1,179 @@
+package envspec
+
+import (
+	"fmt"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+)
+
+// ReadPixiLock reads pixi.lock (format versions 4 to 6, as pixi writes
+// them; see prefix-dev/pixi examples/pytorch/pixi.lock):
+//
+//	version: 6
+//	environments:
+//	  default:
+//	    channels: [{url: https://conda.anaconda.org/conda-forge/}]
+//	    indexes: [https://…/simple]
+//	    packages:
+//	      linux-64:
+//	      - conda: https://…/conda-forge/linux-64/pytorch-2.4.0-cuda120_py312h26b3cf7_301.conda
+//	      - pypi: https://…/whl/cu124/torch-2.5.1%2Bcu124-cp312-cp312-linux_x86_64.whl
+//	packages:
+//	- conda: …            # version 6 (version 4/5: kind: conda, name:, url: …)
+//	- pypi: …
+//	  name: torch
+//	  version: 2.5.1+cu124
+//
+// One environment (LockOptions.Environment, default "default") and one
+// platform are read. Each package is read from its URL: a conda package's
+// channel, subdir, name, version and build from its file name, a PyPI
+// package's name and version from its wheel or sdist file name (and its
+// index from a …/whl/cuXXX/ directory). Where the URL is no package file
+// (a source checkout, a git URL), the `packages:` entry with that URL gives
+// the name and version. It never returns nil and never panics.
+func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
+	l := newLockEnv(file, KindPixiLock, src)
+	defer recoverInto(l, &env)
+	root := l.yamlRoot(src)
+	if root == nil {
+		return l.finish()
+	}
+	envs := yamlGet(root, "environments")
+	if envs == nil || envs.Kind != yaml.MappingNode || len(envs.Content) == 0 {
+		l.diag(l.ypos(root), SeverityError, "EG101",
+			"a pixi.lock needs an `environments:` mapping (pixi.lock format 4 or later)",
+			"regenerate the lock with a current pixi (`pixi lock`)")
+		return l.finish()
+	}
+	name, e := pixiPickEnv(envs, opt.Environment)
+	if e == nil {
+		l.diag(l.ypos(envs), SeverityError, "EG101",
+			fmt.Sprintf("the lock file has no environment %q (it has %s)", opt.Environment, yamlKeys(envs)),
+			"name one of the locked environments")
+		return l.finish()
+	}
+	_ = name
+	for _, c := range yamlSeq(yamlGet(e, "channels")) {
+		switch {
+		case c.Kind == yaml.MappingNode && yamlGet(c, "url") != nil:
+			u := yamlGet(c, "url")
+			l.env.Channels = append(l.env.Channels, String{Value: u.Value, Pos: l.ypos(u)})
+		case c.Kind == yaml.ScalarNode:
+			l.env.Channels = append(l.env.Channels, String{Value: c.Value, Pos: l.ypos(c)})
+		}
+	}
+	pk := yamlGet(e, "packages")
+	if pk == nil || pk.Kind != yaml.MappingNode {
+		l.diag(l.ypos(e), SeverityError, "EG101", "the environment has no `packages:` mapping of platform to packages",
+			"regenerate the lock with `pixi lock`")
+		return l.finish()
+	}
+	var platforms []string
+	for i := 0; i+1 < len(pk.Content); i += 2 {
+		platforms = append(platforms, pk.Content[i].Value)
+	}
+	plat, ok := choosePlatform(opt.Platform, platforms)
+	if !ok {
+		l.diag(l.ypos(pk), SeverityError, "EG101",
+			fmt.Sprintf("the lock file has no packages for %s in this environment (it locks %s)", opt.Platform, platformList(platforms)),
+			"validate with --platform set to one of the locked platforms")
+		return l.finish()
+	}
+	l.env.Platform = plat
+	byURL := pixiPackages(yamlGet(root, "packages"))
+	for _, item := range yamlSeq(yamlGet(pk, plat)) {
+		if item.Kind != yaml.MappingNode || len(item.Content) < 2 {
+			l.diag(l.ypos(item), SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+YAMLKind(item), "")
+			continue
+		}
+		k, v := item.Content[0], item.Content[1]
+		ps := l.ypos(v)
+		meta := byURL[v.Value]
+		switch k.Value {
+		case "conda":
+			if in, err := parsePackageURL(v.Value); err == nil {
+				in.Path = file
+				l.conda(in, ps)
+				continue
+			}
+			n, ver, build := yamlValue(meta, "name"), yamlValue(meta, "version"), yamlValue(meta, "build")
+			if n == "" {
+				l.diag(ps, SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", clip(v.Value, 80)),
+					"regenerate the lock with `pixi lock`")
+				continue
+			}
+			l.conda(&Installed{Name: n, Version: ver, Build: build, Subdir: yamlValue(meta, "subdir"), Path: file}, ps)
+		case "pypi":
+			n, ver := yamlValue(meta, "name"), yamlValue(meta, "version")
+			if fn, fv, _, ok := distFile(v.Value); ok {
+				if n == "" {
+					n = fn
+				}
+				if ver == "" {
+					ver = fv
+				}
+			}
+			if n == "" {
+				l.diag(ps, SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", clip(v.Value, 80)),
+					"regenerate the lock with `pixi lock`")
+				continue
+			}
+			l.pipLocked(n, ver, v.Value, "", ps, ps)
+		default:
+			l.diag(l.ypos(k), SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda or pypi)", clip(k.Value, 30)), "")
+		}
+	}
+	return l.finish()
+}
+
+// pixiPickEnv chooses the environment to read.
+func pixiPickEnv(envs *yaml.Node, want string) (string, *yaml.Node) {
+	if want != "" {
+		return want, yamlGet(envs, want)
+	}
+	if e := yamlGet(envs, "default"); e != nil {
+		return "default", e
+	}
+	return envs.Content[0].Value, envs.Content[1]
+}
+
+// pixiPackages indexes the lock's `packages:` list by URL (the value of
+// conda:/pypi: in format 6, of url: in formats 4 and 5).
+func pixiPackages(list *yaml.Node) map[string]*yaml.Node {
+	out := map[string]*yaml.Node{}
+	for _, e := range yamlSeq(list) {
+		for _, k := range []string{"conda", "pypi", "url"} {
+			if v := yamlGet(e, k); v != nil && v.Kind == yaml.ScalarNode {
+				if _, seen := out[v.Value]; !seen {
+					out[v.Value] = e
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func yamlSeq(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
+
+func yamlValue(m *yaml.Node, key string) string {
+	if v := yamlGet(m, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+func yamlKeys(m *yaml.Node) string {
+	var ks []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		ks = append(ks, m.Content[i].Value)
+	}
+	sort.Strings(ks)
+	return platformList(ks)
+}

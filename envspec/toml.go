@@ -1,0 +1,378 @@
+package envspec
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// TOML documents (pixi.toml, pyproject.toml, uv.lock, pylock.toml) are read
+// with go-toml's unstable parser, which hands out every key and value with
+// its byte range in the input; tomlDoc turns that stream of expressions into
+// a tree whose every node keeps the line and column it was written at, so
+// that findings land on the item as they do in environment.yml.
+
+type tomlKind int
+
+const (
+	tomlTable tomlKind = iota
+	tomlArray
+	tomlString
+	tomlScalar // bool, number, date: kept as its raw text
+)
+
+// tomlNode is one value of a TOML document.
+type tomlNode struct {
+	kind tomlKind
+	str  string // a string's value, a scalar's raw text
+	pos  Pos    // where the value starts (past a string's opening quote)
+	key  Pos    // where the key naming it starts; the value's position for array items
+
+	keys []string // a table's keys in file order
+	m    map[string]*tomlNode
+	arr  []*tomlNode
+
+	// closed marks a table written inline ({...}) or a value: TOML forbids
+	// adding keys to it later.
+	closed  bool
+	defined bool // a [table] header named it
+	aot     bool // an array built by [[array of tables]]
+}
+
+func (n *tomlNode) get(k string) *tomlNode {
+	if n == nil || n.kind != tomlTable {
+		return nil
+	}
+	return n.m[k]
+}
+
+// path follows dotted keys: n.path("tool", "pixi").
+func (n *tomlNode) path(ks ...string) *tomlNode {
+	for _, k := range ks {
+		n = n.get(k)
+	}
+	return n
+}
+
+func (n *tomlNode) isTable() bool  { return n != nil && n.kind == tomlTable }
+func (n *tomlNode) isString() bool { return n != nil && n.kind == tomlString }
+
+// text is a string's value, or "" for anything else.
+func (n *tomlNode) text() string {
+	if n.isString() {
+		return n.str
+	}
+	return ""
+}
+
+func (n *tomlNode) kindName() string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.kind {
+	case tomlTable:
+		return "a table"
+	case tomlArray:
+		return "an array"
+	case tomlString:
+		return "a string"
+	}
+	return "the value " + clip(n.str, 30)
+}
+
+// tomlDoc is a parsed document and the line index its positions come from.
+type tomlDoc struct {
+	file  string
+	data  []byte
+	lines []int // byte offset where each line starts
+	root  *tomlNode
+}
+
+// maxTOMLNodes bounds the values one document may hold. A real uv.lock of
+// a large project holds some hundred thousand; the bound stops a hostile
+// input (a million-element array) from costing the service its memory.
+const maxTOMLNodes = 2_000_000
+
+// parseTOML reads a whole document. A syntax error, a key defined twice or
+// a table reopened comes back as a positioned error; the tree holds what
+// was read before it.
+func parseTOML(file string, data []byte) (*tomlDoc, error) {
+	d := &tomlDoc{file: file, data: data, root: &tomlNode{kind: tomlTable, m: map[string]*tomlNode{}}}
+	d.lines = append(d.lines, 0)
+	for i, c := range data {
+		if c == '\n' {
+			d.lines = append(d.lines, i+1)
+		}
+	}
+	b := &tomlBuilder{doc: d, cur: d.root}
+	var p unstable.Parser
+	p.Reset(data)
+	for p.NextExpression() {
+		if err := b.expression(&p, p.Expression()); err != nil {
+			return d, err
+		}
+	}
+	if err := p.Error(); err != nil {
+		return d, d.parserError(&p, err)
+	}
+	return d, nil
+}
+
+// TOMLError is a syntax or structure error in a TOML document.
+type TOMLError struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *TOMLError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+func (d *tomlDoc) parserError(p *unstable.Parser, err error) error {
+	var pe *unstable.ParserError
+	if !errors.As(err, &pe) {
+		return &TOMLError{Pos: Pos{File: d.file, Line: 1, Col: 1}, Msg: err.Error()}
+	}
+	off := len(d.data)
+	func() {
+		defer func() { _ = recover() }() // Range panics on a slice of other memory
+		if pe.Highlight != nil {
+			off = int(p.Range(pe.Highlight).Offset)
+		}
+	}()
+	return &TOMLError{Pos: d.posAt(off), Msg: pe.Message}
+}
+
+// posAt turns a byte offset into a line and a column counted in characters.
+func (d *tomlDoc) posAt(off int) Pos {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(d.data) {
+		off = len(d.data)
+	}
+	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) // first line after
+	start := d.lines[line-1]
+	return Pos{File: d.file, Line: line, Col: utf8.RuneCount(d.data[start:off]) + 1}
+}
+
+func (d *tomlDoc) rangePos(r unstable.Range) Pos { return d.posAt(int(r.Offset)) }
+
+// valuePos is where a value's text starts: past the quotes of a string.
+func (d *tomlDoc) valuePos(n *unstable.Node) Pos {
+	off := int(n.Raw.Offset)
+	if n.Kind == unstable.String && off < len(d.data) {
+		q := d.data[off]
+		if q == '"' || q == '\'' {
+			off++
+			if off+1 < len(d.data) && d.data[off] == q && d.data[off+1] == q {
+				off += 2
+				// A newline right after the opening quotes is trimmed.
+				if off < len(d.data) && d.data[off] == '\n' {
+					off++
+				} else if off+1 < len(d.data) && d.data[off] == '\r' && d.data[off+1] == '\n' {
+					off += 2
+				}
+			}
+		}
+	}
+	return d.posAt(off)
+}
+
+type tomlBuilder struct {
+	doc   *tomlDoc
+	cur   *tomlNode
+	count int
+}
+
+func (b *tomlBuilder) errf(ps Pos, format string, args ...any) error {
+	return &TOMLError{Pos: ps, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (b *tomlBuilder) newNode(kind tomlKind, ps Pos) (*tomlNode, error) {
+	b.count++
+	if b.count > maxTOMLNodes {
+		return nil, b.errf(ps, "more than %d values: not a lock file or manifest envguard reads", maxTOMLNodes)
+	}
+	n := &tomlNode{kind: kind, pos: ps, key: ps}
+	if kind == tomlTable {
+		n.m = map[string]*tomlNode{}
+	}
+	return n, nil
+}
+
+type tomlKey struct {
+	name string
+	pos  Pos
+}
+
+func (b *tomlBuilder) keyOf(n *unstable.Node) []tomlKey {
+	var ks []tomlKey
+	it := n.Key()
+	for it.Next() {
+		k := it.Node()
+		ks = append(ks, tomlKey{name: string(k.Data), pos: b.doc.rangePos(k.Raw)})
+	}
+	return ks
+}
+
+func joinKeys(ks []tomlKey) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = k.name
+	}
+	return strings.Join(s, ".")
+}
+
+func (b *tomlBuilder) expression(p *unstable.Parser, e *unstable.Node) error {
+	switch e.Kind {
+	case unstable.KeyValue:
+		return b.keyValue(b.cur, e)
+	case unstable.Table:
+		ks := b.keyOf(e)
+		t, err := b.descend(b.doc.root, ks, true)
+		if err != nil {
+			return err
+		}
+		if t.defined {
+			return b.errf(ks[0].pos, "table [%s] is defined twice", joinKeys(ks))
+		}
+		t.defined = true
+		b.cur = t
+	case unstable.ArrayTable:
+		ks := b.keyOf(e)
+		parent, err := b.descend(b.doc.root, ks[:len(ks)-1], true)
+		if err != nil {
+			return err
+		}
+		last := ks[len(ks)-1]
+		arr := parent.m[last.name]
+		if arr == nil {
+			if arr, err = b.newNode(tomlArray, last.pos); err != nil {
+				return err
+			}
+			arr.aot = true
+			parent.m[last.name] = arr
+			parent.keys = append(parent.keys, last.name)
+		} else if arr.kind != tomlArray || !arr.aot {
+			return b.errf(last.pos, "[[%s]]: %s is already %s", joinKeys(ks), last.name, arr.kindName())
+		}
+		t, err := b.newNode(tomlTable, ks[0].pos)
+		if err != nil {
+			return err
+		}
+		t.defined = true
+		arr.arr = append(arr.arr, t)
+		b.cur = t
+	}
+	return nil
+}
+
+// descend walks (creating where implicit) the tables named by ks. Through
+// an array of tables it goes into the last element, as TOML says.
+func (b *tomlBuilder) descend(t *tomlNode, ks []tomlKey, header bool) (*tomlNode, error) {
+	for _, k := range ks {
+		next := t.m[k.name]
+		if next == nil {
+			n, err := b.newNode(tomlTable, k.pos)
+			if err != nil {
+				return nil, err
+			}
+			t.m[k.name] = n
+			t.keys = append(t.keys, k.name)
+			t = n
+			continue
+		}
+		switch {
+		case next.kind == tomlArray && next.aot && header && len(next.arr) > 0:
+			t = next.arr[len(next.arr)-1]
+		case next.kind == tomlTable && !next.closed:
+			t = next
+		default:
+			return nil, b.errf(k.pos, "key %q is already %s (line %d)", k.name, next.kindName(), next.key.Line)
+		}
+	}
+	return t, nil
+}
+
+func (b *tomlBuilder) keyValue(t *tomlNode, e *unstable.Node) error {
+	ks := b.keyOf(e)
+	if len(ks) == 0 {
+		return nil
+	}
+	parent, err := b.descend(t, ks[:len(ks)-1], false)
+	if err != nil {
+		return err
+	}
+	last := ks[len(ks)-1]
+	if old, ok := parent.m[last.name]; ok {
+		return b.errf(last.pos, "key %q is defined twice (first at line %d)", last.name, old.key.Line)
+	}
+	v, err := b.value(e.Value())
+	if err != nil {
+		return err
+	}
+	v.key = last.pos
+	if v.kind == tomlTable {
+		v.closed = true
+	}
+	parent.m[last.name] = v
+	parent.keys = append(parent.keys, last.name)
+	return nil
+}
+
+func (b *tomlBuilder) value(n *unstable.Node) (*tomlNode, error) {
+	ps := b.doc.valuePos(n)
+	switch n.Kind {
+	case unstable.String:
+		v, err := b.newNode(tomlString, ps)
+		if err != nil {
+			return nil, err
+		}
+		v.str = string(n.Data)
+		return v, nil
+	case unstable.Array:
+		v, err := b.newNode(tomlArray, ps)
+		if err != nil {
+			return nil, err
+		}
+		it := n.Children()
+		for it.Next() {
+			c := it.Node()
+			if c.Kind == unstable.Comment {
+				continue
+			}
+			cv, err := b.value(c)
+			if err != nil {
+				return nil, err
+			}
+			v.arr = append(v.arr, cv)
+		}
+		return v, nil
+	case unstable.InlineTable:
+		v, err := b.newNode(tomlTable, ps)
+		if err != nil {
+			return nil, err
+		}
+		it := n.Children()
+		for it.Next() {
+			c := it.Node()
+			if c.Kind != unstable.KeyValue {
+				continue
+			}
+			if err := b.keyValue(v, c); err != nil {
+				return nil, err
+			}
+		}
+		v.closed = true
+		return v, nil
+	}
+	v, err := b.newNode(tomlScalar, ps)
+	if err != nil {
+		return nil, err
+	}
+	v.str = string(n.Data)
+	return v, nil
+}
