@@ -238,10 +238,11 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 	// Every variant a distribution publishes has an architecture row, known
-	// or explicitly unknown (pypi builds use the wheel rows).
+	// or explicitly unknown (pypi builds use the wheel rows; conda-forge's
+	// come from its feedstock's build scripts).
 	for i, t := range k.TorchVariants {
 		for _, c := range t.CUDA {
-			if _, ok := k.Arch(t.Series, c, t.Dist); !ok && t.Dist != DistCondaForge {
+			if _, ok := k.Arch(t.Series, c, t.Dist); !ok {
 				v.errf("torch_variants", i, "no arch row for %s cuda %s %s", t.Series, c, t.Dist)
 			}
 		}
