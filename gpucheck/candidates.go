@@ -11,7 +11,7 @@ import (
 // maxCandidates bounds the builds one verdict is decided over: an open spec
 // such as pytorch>=1.8 admits dozens of releases × variants, and the list a
 // person reads must stay short.
-const maxCandidates = 64
+const maxCandidates = 256
 
 // candidate is one build the solver (or pip) could install for an
 // environment that leaves the release, the variant or the CUDA version open.

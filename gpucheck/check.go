@@ -14,6 +14,7 @@ import (
 // knowledge is what the checks ask the knowledge base; *kb.KB answers it.
 type knowledge interface {
 	Arch(series, cuda string, dist kb.Distribution) (*kb.ArchList, bool)
+	FrameworkArch(framework, series, cuda string, dist kb.Distribution) (*kb.ArchList, bool)
 	DriverFloor(cuda string) (*kb.CUDADriver, bool)
 	MinorCompatFloor(major int) (*kb.MinorCompat, bool)
 	DriverCUDA(driver string) string
@@ -423,7 +424,7 @@ func (c *checker) checkArch(driverCUDA string) {
 	case fw.Series() == "":
 		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
 	default:
-		if l, ok := c.k.Arch(fw.Series(), rt, fw.Dist); ok && l != nil && l.Known {
+		if l, ok := c.archList(fw, rt); ok && l != nil && l.Known {
 			list = l
 		} else {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
@@ -452,6 +453,21 @@ func (c *checker) checkArch(driverCUDA string) {
 			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
 	}
+}
+
+// archList finds the build's architecture list. TensorFlow's and JAX's
+// lists are those of their official pip wheels: a conda build (conda-forge,
+// defaults) is compiled by its own recipe, whose list the knowledge base does
+// not hold, so it gets none rather than the wheel's.
+func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, bool) {
+	switch fw.Name {
+	case "tensorflow", "jax":
+		if fw.From != envspec.ProviderPip {
+			return nil, false
+		}
+		return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistPyPI)
+	}
+	return c.k.Arch(fw.Series(), rt, fw.Dist)
 }
 
 // judgeList holds one GPU against a known architecture list.

@@ -67,6 +67,13 @@ func (k factsKB) Arch(series, cuda string, dist kb.Distribution) (*kb.ArchList, 
 	return nil, false
 }
 
+func (k factsKB) FrameworkArch(framework, series, cuda string, dist kb.Distribution) (*kb.ArchList, bool) {
+	if framework != "pytorch" {
+		return nil, false
+	}
+	return k.Arch(series, cuda, dist)
+}
+
 func (k factsKB) DriverFloor(cuda string) (*kb.CUDADriver, bool) {
 	for i, d := range k.f.CUDADrivers {
 		if d.CUDA == cuda {
