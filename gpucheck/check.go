@@ -262,9 +262,17 @@ func (c *checker) run() {
 			"install the CUDA build (e.g. pytorch-cuda=12.4 with -c pytorch -c nvidia, or a cuda build string on conda-forge)")
 	}
 	if fw != nil && fw.Variant == "" && gpuFramework(fw) {
-		c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
-			"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
-			"pin the variant: pytorch-cuda=X.Y or cpuonly (pytorch channel), a cuda*/cpu* build string (conda-forge), a +cuXXX wheel with its index (pip)")
+		if fw.Name == "tensorflow" && fw.From == envspec.ProviderPip {
+			// One Linux wheel for CPU and GPU since 2.1: it uses the GPU only
+			// if it finds CUDA and cuDNN libraries when it starts.
+			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
+				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
+				"install tensorflow[and-cuda] (2.14 and later), or the CUDA and cuDNN versions TensorFlow was tested with")
+		} else {
+			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
+				"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
+				"pin the variant: pytorch-cuda=X.Y or cpuonly (pytorch channel), a cuda*/cpu* build string (conda-forge), a +cuXXX wheel with its index (pip)")
+		}
 	}
 	if !c.needsCUDA() {
 		return
