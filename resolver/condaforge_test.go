@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/resolver/kb"
@@ -163,5 +164,26 @@ func TestCondaForgeArchRows(t *testing.T) {
 	}
 	if v, ok := k.Variants("2.0", kb.DistCondaForge); !ok || !slices.Equal(v.Releases, []string{"2.0.0"}) {
 		t.Errorf("conda-forge 2.0 releases = %+v", v)
+	}
+}
+
+// A build string naming a CUDA version the feedstock never built for the
+// series gives no canonical name, and says why; one it built does.
+func TestCondaForgeUnbuiltCUDA(t *testing.T) {
+	st := resolveSrc(t, "channels: [conda-forge]\ndependencies:\n  - pytorch=2.6.0=cuda118*\n")
+	if st.CUDA == nil || !strings.Contains(st.CUDA.NotPublished, "never made of pytorch 2.6 (it built CUDA 12.6)") {
+		t.Errorf("NotPublished = %+v", st.CUDA)
+	}
+	if _, err := CanonicalName(st); err == nil {
+		t.Error("a canonical name for a build that does not exist")
+	}
+	for _, src := range []string{
+		"channels: [conda-forge]\ndependencies:\n  - pytorch=2.7.1=cuda129*\n",
+		"channels: [conda-forge]\ndependencies:\n  - pytorch=2.7.1=cuda12*\n  - cuda-version=12.8\n",
+		"channels: [pytorch]\ndependencies:\n  - pytorch=2.6.0=cuda118*\n",
+	} {
+		if st := resolveSrc(t, src); st.CUDA != nil && st.CUDA.NotPublished != "" {
+			t.Errorf("%q: NotPublished = %q", src, st.CUDA.NotPublished)
+		}
 	}
 }

@@ -660,7 +660,29 @@ func (r *resolution) evidence() {
 				r.st.CUDA.NotPublished = fmt.Sprintf("%s names a pytorch-cuda the pytorch channel never published (it has %s)", a.Item, strings.Join(pc, ", "))
 			}
 		}
+		if r.st.CUDA.NotPublished == "" {
+			r.st.CUDA.NotPublished = r.unbuiltCondaForgeCUDA()
+		}
 	}
+}
+
+// unbuiltCondaForgeCUDA says why a conda-forge pytorch build string names a
+// CUDA version conda-forge never built for that series (pytorch=2.6.0=
+// cuda118*: its feedstock built 2.6 for 12.6 only); "" otherwise.
+func (r *resolution) unbuiltCondaForgeCUDA() string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || r.fw == nil || f.Name != "pytorch" || f.Dist != kb.DistCondaForge || f.Version == "" {
+		return ""
+	}
+	a := DecodeBuild(r.fw.build)
+	if a.CUDA == "" {
+		return ""
+	}
+	vs, ok := r.kb.Variants(f.Series(), kb.DistCondaForge)
+	if !ok || vs.NotPublished || len(vs.CUDA) == 0 || contains(vs.CUDA, a.CUDA) {
+		return ""
+	}
+	return fmt.Sprintf("%s names a CUDA %s build conda-forge never made of pytorch %s (it built CUDA %s)", r.fw.label(), a.CUDA, f.Series(), strings.Join(vs.CUDA, ", "))
 }
 
 type addFunc func(Evidence, bool)
