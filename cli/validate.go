@@ -3,11 +3,15 @@ package cli
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 )
@@ -25,8 +29,10 @@ func validateCmd(e *env) *cobra.Command {
 	var f validateFlags
 	c := &cobra.Command{
 		Use:   "validate [flags] FILE...",
-		Short: "Check environment.yml files (or conda list --explicit files); - reads stdin",
+		Short: "Check environment.yml, lock files (conda-lock, pixi, uv, pylock), pixi manifests or requirements files; a directory is searched; - reads stdin",
 		Example: "  envguard validate environment.yml\n" +
+			"  envguard validate uv.lock requirements.txt pixi.lock\n" +
+			"  envguard validate .                     # every environment, lock and requirements file under it\n" +
 			"  envguard validate --target h100-pool --targets fleet.yml --format sarif envs/*.yml",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -62,6 +68,10 @@ func (e *env) validate(f validateFlags, files []string) error {
 		// The second read would see an empty stream and report on it.
 		return usageErr("- (standard input) given %d times; it can be read once", stdin)
 	}
+	files, err := inputFiles(files)
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	opt, err := e.options(f.platform, f.targets, f.targetsFile)
 	if err != nil {
 		return err
@@ -75,6 +85,14 @@ func (e *env) validate(f validateFlags, files []string) error {
 		src, err := e.readInput(name)
 		if err != nil {
 			return usageErr("%v", err)
+		}
+		if name != "-" && envspec.SniffFile(name, src) == envspec.KindRequirements {
+			// A requirements file on disk: its -r includes are read,
+			// relative to it (report.Validate, which the service calls,
+			// never opens files).
+			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, ReadFile: os.ReadFile})
+			reports = append(reports, report.FromEnv(env, opt))
+			continue
 		}
 		reports = append(reports, report.Validate(name, src, opt))
 	}
@@ -165,7 +183,7 @@ func (e *env) readInput(name string) ([]byte, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; validate takes environment files (use `envguard check --prefix %s` for an installed environment)", name, name)
+		return nil, fmt.Errorf("%s is a directory with no environment, lock or requirements file; validate reads %s (use `envguard check --prefix %s` for an installed environment)", name, envspec.Formats, name)
 	}
 	return os.ReadFile(name)
 }
@@ -203,4 +221,56 @@ func (e *env) render(format string, reports []*report.Report) error {
 		}
 	}
 	return nil
+}
+
+// inputFiles expands each directory argument to the files under it that
+// envguard reads: environment*.yml, conda-lock.yml, pixi.lock, pixi.toml,
+// a pyproject.toml with [tool.pixi], uv.lock, pylock*.toml and
+// *requirements*.txt (envspec.IsInputName), in a stable order. Hidden
+// directories, virtual environments and installed packages are not
+// searched. A directory with none of them is kept, so that reading it
+// says so.
+func inputFiles(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if a == "-" || err != nil || !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				n := d.Name()
+				if p != a && (strings.HasPrefix(n, ".") || n == "node_modules" || n == "__pycache__" || n == "site-packages" || n == "venv" || n == "conda-meta") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !envspec.IsInputName(p) {
+				return nil
+			}
+			if strings.EqualFold(d.Name(), "pyproject.toml") {
+				src, err := os.ReadFile(p)
+				if err != nil || envspec.SniffFile(p, src) != envspec.KindPixiManifest {
+					return nil
+				}
+			}
+			found = append(found, p)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			out = append(out, a)
+			continue
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
 }
