@@ -23,8 +23,10 @@ func TestDecodeCondaForgeDefaultsBuilds(t *testing.T) {
 		{"cpu_mkl_py312_h0a1b2c3_100", Accel{Variant: "cpu", Python: "3.12"}},
 		// conda-forge up to 2.1 and defaults 1.x: cuda{XY}py{PY}h…_{N}
 		{"cuda112py39h1a2b3c4_1", Accel{Variant: "cuda", CUDA: "11.2", Major: 11, AtLeast: true, Python: "3.9"}},
-		{"cuda100py37h53c1284_0", Accel{Variant: "cuda", CUDA: "10.0", Major: 10, AtLeast: true, Python: "3.7"}},
-		{"cuda92py36hd3b5c9b_1", Accel{Variant: "cuda", CUDA: "9.2", Major: 9, AtLeast: true, Python: "3.6"}},
+		{"cuda100py37h53c1284_0", Accel{Variant: "cuda", CUDA: "10.0", Major: 10, Python: "3.7"}},
+		{"cuda102py39h1a2b3c4_1", Accel{Variant: "cuda", CUDA: "10.2", Major: 10, Python: "3.9"}},
+		{"cuda111py39h1a2b3c4_1", Accel{Variant: "cuda", CUDA: "11.1", Major: 11, Python: "3.9"}},
+		{"cuda92py36hd3b5c9b_1", Accel{Variant: "cuda", CUDA: "9.2", Major: 9, Python: "3.6"}},
 		{"cpu_py37h0c6b5ca_0", Accel{Variant: "cpu", Python: "3.7"}},
 		// _pytorch_select's builds
 		{"gpu_0", Accel{Variant: "cuda"}},

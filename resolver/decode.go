@@ -3,6 +3,8 @@ package resolver
 import (
 	"strconv"
 	"strings"
+
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // Accel is what one written item says about the accelerator a build targets.
@@ -17,10 +19,14 @@ type Accel struct {
 	// that carry only the major (cupy-cuda12x, jax[cuda12], nvidia-*-cu12).
 	Major int
 	// AtLeast marks builds made for CUDA >= CUDA within the same major:
-	// conda-forge's and defaults' `cudaXYZ` builds rely on CUDA minor-version
+	// conda-forge's `cudaXYZ` builds from 11.2 on rely on CUDA minor-version
 	// compatibility (cuda112 serves every 11.x from 11.2, cuda120 every
 	// 12.x), whereas the pytorch channel's `cuda11.6` builds require exactly
-	// that minor (they depend on `pytorch-cuda 11.6.*`/`cudatoolkit 11.6.*`).
+	// that minor (they depend on `pytorch-cuda 11.6.*`/`cudatoolkit 11.6.*`),
+	// and so do conda-forge's builds for CUDA before 11.2 (conda-forge's
+	// nvcc-feedstock run_exports `cudatoolkit X.Y|X.Y.*` below 11.2 and
+	// `cudatoolkit >=X.Y,<major+1` from 11.2) and the defaults channel's
+	// pytorch builds (the resolver clears it there).
 	AtLeast bool
 	CuDNN   string // "8" of cudnn8, "" when absent
 	Python  string // "3.10" of py3.10 / py310, "" when absent
@@ -68,7 +74,9 @@ func DecodeBuild(build string) Accel {
 			a.Major = majorOf(v)
 		} else if v != "" {
 			a.CUDA = cuDigits(v)
-			a.AtLeast = a.CUDA != ""
+			if c, ok := kb.CompareDotted(a.CUDA, "11.2"); ok && c >= 0 {
+				a.AtLeast = true
+			}
 		}
 		if a.CUDA != "" {
 			a.Major = majorOf(a.CUDA)

@@ -26,7 +26,7 @@ func TestDecodeBuild(t *testing.T) {
 		{"*cuda11.8*", Accel{Variant: "cuda", CUDA: "11.8", Major: 11}},
 		{"cuda12*", Accel{Variant: "cuda", Major: 12}},
 		{"*cuda118*", Accel{Variant: "cuda", CUDA: "11.8", Major: 11, AtLeast: true}},
-		{"cuda92_0", Accel{Variant: "cuda", CUDA: "9.2", Major: 9, AtLeast: true}},
+		{"cuda92_0", Accel{Variant: "cuda", CUDA: "9.2", Major: 9}},
 		{"*cpu*", Accel{Variant: "cpu"}},
 		{"py310_rocm5.6_0", Accel{Variant: "rocm", ROCm: "5.6", Python: "3.10"}},
 		{"h1234567_0", Accel{}},
