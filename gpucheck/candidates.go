@@ -22,24 +22,45 @@ type candidate struct {
 
 // candidates lists the builds the knowledge base says the environment's
 // framework spec admits in its distribution: each admitted release × each
-// variant that distribution publishes for it, narrowed by what the file does
-// decide (the variant, the CUDA version). ok is false when the builds cannot
-// be listed (no distribution, no release known, too many).
+// variant that distribution publishes for it, narrowed only by what pins the
+// variant (the resolver's Pins: a build string, a +cuXXX wheel, pytorch-cuda,
+// cudatoolkit where it selects, cuda-version). A CUDA package that does not
+// select the framework's variant (cudatoolkit beside pytorch 2.x) narrows
+// nothing: the solver may still pick any variant. ok is false when the
+// builds cannot be listed (no distribution, no release known, too many).
 func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 	fw := st.Framework
 	if fw == nil || fw.Name != "pytorch" || fw.Dist == "" {
 		return nil, false
 	}
+	pinned, pinKind := "", ""
+	for _, p := range fw.Pins {
+		if p.Says != "cpu" && p.Says != "cuda" && p.Says != "" {
+			pinned, pinKind = seriesOfVersion(p.Says), p.Kind
+		}
+	}
+	if fw.Variant == "cuda" && pinned == "" && st.CUDA != nil && st.CUDA.Version != "" && len(fw.Pins) == 0 {
+		// The variant is CUDA by other evidence and one runtime is read.
+		pinned = st.CUDA.Version
+	}
 	rels := fw.Candidates
 	if fw.Version != "" {
 		rels = []string{fw.Version}
 	}
+	if len(rels) == 0 && fw.Spec == "" && pinned != "" {
+		// An unpinned release with a pinned CUDA variant: the solver can
+		// pick any release the distribution publishes with that variant,
+		// where the pin selects it (pytorch-cuda from 1.13, cudatoolkit
+		// up to 1.12 on the pytorch channel).
+		for _, rel := range k.TorchReleases() {
+			v, ok := k.Variants(seriesOfVersion(rel), fw.Dist)
+			if ok && !v.NotPublished && contains(v.CUDA, pinned) && selects(pinKind, v.Selector) {
+				rels = append(rels, rel)
+			}
+		}
+	}
 	if len(rels) == 0 {
 		return nil, false
-	}
-	rt := ""
-	if st.CUDA != nil {
-		rt = st.CUDA.Version
 	}
 	var out []candidate
 	for _, rel := range rels {
@@ -51,14 +72,14 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 		if v.NotPublished {
 			continue
 		}
-		if v.CPU && fw.Variant != "cuda" && rt == "" {
+		if v.CPU && fw.Variant == "" {
 			out = append(out, candidate{st: buildStack(st, rel, "cpu", ""), label: fmt.Sprintf("%s %s CPU", fw.Name, rel)})
 		}
 		if fw.Variant == "cpu" {
 			continue
 		}
 		for _, c := range v.CUDA {
-			if rt != "" && c != rt {
+			if fw.Variant == "cuda" && pinned != "" && c != pinned {
 				continue
 			}
 			out = append(out, candidate{st: buildStack(st, rel, "cuda", c), label: fmt.Sprintf("%s %s CUDA %s", fw.Name, rel, c)})
@@ -68,6 +89,19 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// selects reports whether a pin of this kind selects the variant of a
+// series whose distribution selects with selector ("pytorch-cuda=X.Y",
+// "cudatoolkit=X.Y", or "" for pip and conda-forge).
+func selects(kind, selector string) bool {
+	switch kind {
+	case resolver.EvidencePytorchCUDA:
+		return strings.HasPrefix(selector, "pytorch-cuda")
+	case resolver.EvidenceCudatoolkit:
+		return strings.HasPrefix(selector, "cudatoolkit")
+	}
+	return true
 }
 
 // buildStack is the stack with one candidate build filled in.
@@ -142,25 +176,40 @@ func (c *checker) overCandidates() bool {
 	}
 	c.ds, c.undecided = kept, nil
 	switch {
-	case all(VerdictOK):
-		// Findings every build shares still hold whichever is picked.
-		for _, d := range outs[0].ds {
-			if !machine(d) && inAll(d, outs[1:], func(o outcome) []envspec.Diagnostic { return o.ds }) {
-				c.ds = append(c.ds, d)
-			}
-		}
-		c.note("decided over the %d builds the file admits (%s): each runs", len(outs), labels(outs, func(o outcome) string { return o.label }))
-	case all(VerdictFail):
-		seen := map[string]bool{}
+	case all(VerdictOK), all(VerdictFail):
+		// Each finding is shown once per code, from the first build that
+		// has it, with how many of the builds it holds for: a warning true
+		// of one variant only (EG402 on the newest CUDA) is still worth
+		// reading, and hiding it because the others lack it would not be.
+		var order []string
+		byCode := map[string][]string{}
+		first := map[string]envspec.Diagnostic{}
 		for _, o := range outs {
+			seen := map[string]bool{}
 			for _, d := range o.ds {
-				if d.Severity == envspec.SeverityError && !seen[d.Message] {
-					seen[d.Message] = true
-					c.ds = append(c.ds, d)
+				if machine(d) || seen[d.Code] {
+					continue
 				}
+				seen[d.Code] = true
+				if _, ok := first[d.Code]; !ok {
+					first[d.Code] = d
+					order = append(order, d.Code)
+				}
+				byCode[d.Code] = append(byCode[d.Code], o.label)
 			}
 		}
-		c.note("decided over the %d builds the file admits (%s): none runs", len(outs), labels(outs, func(o outcome) string { return o.label }))
+		for _, code := range order {
+			d := first[code]
+			if len(outs) > 1 {
+				d.Message += fmt.Sprintf(" (so for %d of the %d builds the file admits: %s)", len(byCode[code]), len(outs), shortList(byCode[code]))
+			}
+			c.ds = append(c.ds, d)
+		}
+		word := "each runs"
+		if all(VerdictFail) {
+			word = "none runs"
+		}
+		c.note("decided over the %d builds the file admits (%s): %s", len(outs), labels(outs, func(o outcome) string { return o.label }), word)
 	default:
 		var runs, idle, fails, open []string
 		reason := "builds-disagree"
@@ -205,22 +254,6 @@ func (c *checker) overCandidates() bool {
 	return true
 }
 
-func inAll[T any](d envspec.Diagnostic, rest []T, ds func(T) []envspec.Diagnostic) bool {
-	for _, o := range rest {
-		found := false
-		for _, e := range ds(o) {
-			if e.Code == d.Code && e.Message == d.Message {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
 func labels[T any](xs []T, f func(T) string) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
@@ -245,4 +278,13 @@ func firstError(ds []envspec.Diagnostic) string {
 		}
 	}
 	return "no error"
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

@@ -23,6 +23,7 @@ type knowledge interface {
 	ToolkitArch(cuda string) (*kb.ToolkitArch, bool)
 	OldestDriverFloor() (*kb.CUDADriver, bool)
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
+	TorchReleases() []string
 }
 
 // CheckOptions tune the machine checks.

@@ -146,6 +146,14 @@ func (k factsKB) GPUCandidates(name string) []kb.GPU {
 	return out
 }
 
+func (k factsKB) TorchReleases() []string {
+	var out []string
+	for _, r := range k.f.Torch {
+		out = append(out, r.Version)
+	}
+	return out
+}
+
 func (k factsKB) OldestDriverFloor() (*kb.CUDADriver, bool) {
 	if len(k.f.CUDADrivers) == 0 {
 		return nil, false
