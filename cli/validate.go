@@ -42,7 +42,7 @@ func validateCmd(e *env) *cobra.Command {
 	}
 	fl := c.Flags()
 	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` (repeatable; \"local\" is this machine through NVML)")
-	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, or a conda-lock virtual-packages.yml)")
+	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, a conda-lock virtual-packages.yml, or a pixi manifest's [system-requirements])")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")

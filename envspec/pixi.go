@@ -147,7 +147,8 @@ func pixiRoot(doc *tomlDoc) *pixiManifest {
 	}
 	r := doc.root
 	if r.get("workspace").isTable() || r.get("project").isTable() || r.get("dependencies").isTable() ||
-		r.get("pypi-dependencies").isTable() || r.get("feature").isTable() {
+		r.get("pypi-dependencies").isTable() || r.get("feature").isTable() || r.get("system-requirements").isTable() ||
+		r.get("environments").isTable() || r.get("target").isTable() {
 		// A pyproject.toml without [tool.pixi] has [project] and
 		// [build-system]/[tool.*]: not a pixi manifest.
 		if r.get("build-system") != nil || (r.get("project").isTable() && r.path("project", "channels") == nil && r.get("workspace") == nil && r.get("dependencies") == nil) {

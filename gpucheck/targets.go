@@ -63,10 +63,14 @@ var (
 var targetKeys = []string{"compute_capabilities", "cuda_driver", "driver", "gpus", "name"}
 
 // ParseTargets reads a targets file (a `targets:` list, also the `targets:`
-// key of .envguard.yml) or a conda-lock virtual-packages.yml. Every problem
+// key of .envguard.yml), a conda-lock virtual-packages.yml or a pixi
+// manifest's system requirements (a .toml file, see PixiTargets). Every problem
 // is reported with file:line:col; the targets that were read whole come
 // back even when others were not.
 func ParseTargets(file string, src []byte) ([]Target, error) {
+	if strings.HasSuffix(strings.ToLower(file), ".toml") {
+		return PixiTargets(file, src)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		p := envspec.Pos{File: file}
@@ -392,4 +396,55 @@ func mapGet(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// PixiTargets reads what a pixi manifest (pixi.toml, or [tool.pixi] in a
+// pyproject.toml) demands of a machine: each environment's
+// `[system-requirements] cuda = "12"` is a target whose driver supports
+// that CUDA and no more, the oldest machine pixi would install the
+// environment on (pixi reads it as the __cuda virtual package, as
+// conda-lock's virtual-packages.yml does). Targets are named after the file
+// ("pixi"), with "/ENVIRONMENT" appended when several environments have
+// one. GPUs are not described, so architecture checks stay undecided.
+func PixiTargets(file string, src []byte) ([]Target, error) {
+	reqs, err := envspec.PixiSystemRequirements(file, src)
+	if err != nil {
+		var te *envspec.TOMLError
+		if errors.As(err, &te) {
+			return nil, TargetErrors{{te.Pos, te.Msg}}
+		}
+		return nil, TargetErrors{{envspec.Pos{File: file, Line: 1, Col: 1}, err.Error()}}
+	}
+	if len(reqs) == 0 {
+		return nil, TargetErrors{{envspec.Pos{File: file, Line: 1, Col: 1},
+			"no environment of this pixi manifest has [system-requirements] cuda: there is no machine to describe"}}
+	}
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	var out []Target
+	var errs TargetErrors
+	for _, r := range reqs {
+		t := Target{Name: base, Pos: r.Pos}
+		if len(reqs) > 1 {
+			t.Name = base + "/" + r.Environment
+		}
+		switch {
+		case reCUDA.MatchString(r.CUDA):
+			t.CUDADriver = r.CUDA
+		case reDriver.MatchString(r.CUDA):
+			parts := strings.SplitN(r.CUDA, ".", 3)
+			t.CUDADriver = parts[0] + "." + parts[1]
+		default:
+			if _, err := strconv.Atoi(r.CUDA); err == nil {
+				t.CUDADriver = r.CUDA + ".0"
+			} else {
+				errs = append(errs, &TargetError{r.Pos, fmt.Sprintf("system-requirements cuda %q is not a CUDA version like 12 or 12.4", r.CUDA)})
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	if len(errs) > 0 {
+		return out, errs
+	}
+	return out, nil
 }
