@@ -722,34 +722,65 @@ func TestUnencodableListIsJSON500(t *testing.T) {
 }
 
 // TestDeadlineWithUncooperativeValidator: a Validator that ignores its
-// context still gets the client a 504 on time, and keeps its slot until it
-// really ends, so the next request meets a 503 rather than piling up.
+// context still gets the client a 504 on time, and its slot goes back at
+// the deadline, so the next client is served (issue 11: four slow requests
+// once made every validation a 503 for 93 s). Work still running after its
+// request ended is counted, and bounded: past MaxConcurrent such calls a
+// timed-out one keeps its slot until it really ends, and the service sheds
+// load with 503s rather than pile work up.
 func TestDeadlineWithUncooperativeValidator(t *testing.T) {
 	release := make(chan struct{})
 	finished := make(chan struct{}, 100)
 	v := ValidatorFuncs{ValidateFunc: func(ctx context.Context, req ValidateRequest) ([]byte, error) {
-		defer func() { finished <- struct{}{} }()
-		<-release // ignores ctx, like a CPU-bound parse
+		if bytes.Contains(req.Body, []byte("slow")) {
+			defer func() { finished <- struct{}{} }()
+			<-release // ignores ctx, like a CPU-bound parse
+		}
 		return (&fakeValidator{}).Validate(context.Background(), req)
 	}}
 	ts := newTestServerWith(t, Deps{Validator: v}, Config{RequestTimeout: 100 * time.Millisecond, MaxConcurrent: 1, QueueWait: time.Millisecond})
+	metric := func(name string) string {
+		_, m := ts.do("GET", "/metrics", "", nil)
+		for _, l := range strings.Split(string(m), "\n") {
+			if strings.HasPrefix(l, name+" ") {
+				return l
+			}
+		}
+		return ""
+	}
 	start := time.Now()
-	resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: x\n"))
+	resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: slow\n"))
 	if e := decodeError(t, b); resp.StatusCode != 504 || e.Code != "timeout" {
 		t.Errorf("got %d %s", resp.StatusCode, b)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("504 took %v with a 100ms deadline", d)
 	}
-	resp, b = ts.do("POST", "/v1/name", "application/yaml", []byte("name: x\n"))
-	if e := decodeError(t, b); resp.StatusCode != 503 || e.Code != "overloaded" {
+	// The slot went back at the deadline: the next client is served while
+	// the first call still runs.
+	if resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: fast\n")); resp.StatusCode != 200 {
 		t.Errorf("while the first still runs: %d %s", resp.StatusCode, b)
+	}
+	if got := metric("envguard_validations_abandoned"); got != "envguard_validations_abandoned 1" {
+		t.Errorf("abandoned: %q", got)
+	}
+	if got := metric("envguard_validations_in_flight"); got != "envguard_validations_in_flight 0" {
+		t.Errorf("in flight: %q", got)
+	}
+	// A second uncooperative call finds the abandoned work at its bound
+	// (MaxConcurrent = 1): it keeps its slot past its 504.
+	if resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: slow\n")); resp.StatusCode != 504 {
+		t.Errorf("second slow call: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: fast\n")); resp.StatusCode != 503 {
+		t.Errorf("with abandoned work at its bound: %d %s, want 503", resp.StatusCode, b)
 	}
 	close(release)
 	<-finished
-	// The slot is back once the work has ended.
+	<-finished
+	// Everything is back once the work has ended.
 	for deadline := time.Now().Add(3 * time.Second); ; {
-		resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: x\n"))
+		resp, b := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: fast\n"))
 		if resp.StatusCode == 200 {
 			break
 		}
@@ -757,6 +788,9 @@ func TestDeadlineWithUncooperativeValidator(t *testing.T) {
 			t.Fatalf("slot not released: %d %s", resp.StatusCode, b)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	if a, f := metric("envguard_validations_abandoned"), metric("envguard_validations_in_flight"); a != "envguard_validations_abandoned 0" || f != "envguard_validations_in_flight 0" {
+		t.Errorf("after the work ended: %q, %q", a, f)
 	}
 }
 

@@ -4,23 +4,49 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // runBounded runs f (a pipeline call) and returns its result, or ctx's error
-// as soon as the request deadline passes even when f does not watch ctx:
-// the client gets its 504 on time instead of a connection cut by the
-// server's write timeout. f keeps its validation slot until it really
-// returns (release runs then), so runaway work still counts against
-// MaxConcurrent and the service sheds load with 503s rather than pile up.
-func runBounded[T any](ctx context.Context, release func(), f func() (T, error)) (T, error) {
+// as soon as ctx ends (the request deadline passed, or the client went
+// away) even when f does not watch ctx: the client gets its 504 on time
+// instead of a connection cut by the server's write timeout.
+//
+// The validation slot (release) goes back when f returns or, at the
+// latest, when ctx ends: a request that timed out or was abandoned never
+// keeps a slot from the requests after it. The real pipeline watches ctx
+// and stops within one phase of an input its budget bounds; work still
+// running after its request ended is counted in ab, and at most ab's limit
+// of it runs at once. Past that limit a call keeps its slot until it
+// really returns, so work that ignores its context cannot pile up without
+// bound: the service then sheds load with 503s instead.
+func runBounded[T any](ctx context.Context, ab *abandoned, release func(), f func() (T, error)) (T, error) {
 	type result struct {
 		v   T
 		err error
 		p   *panicValue
 	}
+	var (
+		once     sync.Once
+		mu       sync.Mutex
+		finished bool // f has returned
+		left     bool // counted in ab: its request ended first
+	)
+	free := func() { once.Do(release) }
 	ch := make(chan result, 1)
 	go func() {
-		defer release()
+		defer func() {
+			mu.Lock()
+			finished = true
+			wasLeft := left
+			mu.Unlock()
+			free()
+			if wasLeft {
+				ab.done()
+			}
+		}()
 		defer func() {
 			if rvr := recover(); rvr != nil {
 				ch <- result{p: &panicValue{value: rvr, stack: debug.Stack()}}
@@ -38,9 +64,55 @@ func runBounded[T any](ctx context.Context, release func(), f func() (T, error))
 		}
 		return r.v, r.err
 	case <-ctx.Done():
+		mu.Lock()
+		if !finished && ab.take() {
+			left = true
+			mu.Unlock()
+			free()
+		} else {
+			mu.Unlock()
+		}
 		var zero T
 		return zero, ctx.Err()
 	}
+}
+
+// abandoned counts pipeline calls still running after their request ended,
+// up to a limit.
+type abandoned struct {
+	mu    sync.Mutex
+	n     int
+	limit int
+	gauge prometheus.Gauge
+}
+
+// take counts one more, unless the limit is reached.
+func (a *abandoned) take() bool {
+	if a == nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n >= a.limit {
+		return false
+	}
+	a.n++
+	a.gauge.Inc()
+	return true
+}
+
+func (a *abandoned) done() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.n--
+	a.gauge.Dec()
+}
+
+// running returns how many are counted now.
+func (a *abandoned) running() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.n
 }
 
 // panicValue carries a panic from a pipeline goroutine with its stack.

@@ -18,6 +18,7 @@ const (
 	DefaultMaxBody        = 1 << 20 // 1 MiB: real environment files are a few KiB
 	DefaultRequestTimeout = 10 * time.Second
 	DefaultQueueWait      = 100 * time.Millisecond
+	DefaultBodyTimeout    = 5 * time.Second // 1 MiB at under 2 Mbit/s
 	DefaultShutdownGrace  = 10 * time.Second
 )
 
@@ -44,6 +45,10 @@ type Config struct {
 	QueueWait time.Duration
 	// RequestTimeout is the deadline of every request's context (504).
 	RequestTimeout time.Duration
+	// BodyTimeout bounds the reading of a request body (408 past it; the
+	// request deadline bounds it too). Bodies are read before a validation
+	// slot is taken, so a slow client holds a connection, never a slot.
+	BodyTimeout time.Duration
 	// ShutdownGrace is how long Serve lets requests in flight finish.
 	ShutdownGrace time.Duration
 	// Logger receives structured logs; default slog.Default().
@@ -67,6 +72,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RequestTimeout <= 0 {
 		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.BodyTimeout <= 0 {
+		c.BodyTimeout = DefaultBodyTimeout
 	}
 	if c.ShutdownGrace <= 0 {
 		c.ShutdownGrace = DefaultShutdownGrace

@@ -53,6 +53,10 @@ type errorBody struct {
 	Error *Error `json:"error"`
 }
 
+// StatusClientClosed is the status logged for a request whose client went
+// away before the answer (nginx's 499).
+const StatusClientClosed = 499
+
 func newError(status int, code, msg string) *Error {
 	return &Error{Status: status, Code: code, Message: msg}
 }
@@ -83,7 +87,10 @@ func toError(err error) *Error {
 	case errors.Is(err, context.DeadlineExceeded):
 		return newError(http.StatusGatewayTimeout, "timeout", "the request took longer than the server allows")
 	case errors.Is(err, context.Canceled):
-		return newError(http.StatusServiceUnavailable, "canceled", "the request was canceled")
+		// The request's context ends early only when its client went away:
+		// nobody reads this answer, but the logs and metrics record 499
+		// (nginx's "client closed request"), not a server failure.
+		return newError(StatusClientClosed, "client_closed", "the client closed the request before it was answered")
 	}
 	return newError(http.StatusInternalServerError, "internal", "internal error")
 }
@@ -122,7 +129,13 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := toError(err)
 	if e.Status >= 500 {
 		e.RequestID = middleware.GetReqID(r.Context())
-		s.log.LogAttrs(r.Context(), slog.LevelError, "request failed",
+		// Load shedding and deadlines are the service protecting itself,
+		// not failing: WARN. Only other 5xx are errors.
+		level := slog.LevelError
+		if e.Status == http.StatusServiceUnavailable || e.Status == http.StatusGatewayTimeout {
+			level = slog.LevelWarn
+		}
+		s.log.LogAttrs(r.Context(), level, "request failed",
 			slog.String("request_id", e.RequestID), slog.String("path", r.URL.Path),
 			slog.Int("status", e.Status), slog.String("error", err.Error()))
 	}

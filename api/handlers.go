@@ -15,7 +15,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "validation is not available on this server"))
 		return
 	}
-	req, release, err := s.validateRequest(r)
+	req, release, err := s.validateRequest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -24,7 +24,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	// second decode of the report.
 	counter, counts := s.deps.Validator.(FindingCounter)
 	var codes []string
-	rep, err := runBounded(r.Context(), release, func() ([]byte, error) {
+	rep, err := runBounded(r.Context(), s.left, release, func() ([]byte, error) {
 		if counts {
 			b, c, err := counter.ValidateCounting(r.Context(), req)
 			codes = c
@@ -56,12 +56,12 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "naming is not available on this server"))
 		return
 	}
-	req, release, err := s.validateRequest(r)
+	req, release, err := s.validateRequest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := runBounded(r.Context(), release, func() (NameResult, error) {
+	res, err := runBounded(r.Context(), s.left, release, func() (NameResult, error) {
 		return s.deps.Validator.Name(r.Context(), req)
 	})
 	if err != nil {
@@ -74,26 +74,26 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-// validateRequest checks the media type before taking a slot (a wrong type
-// costs nothing), then reads the body holding the slot, so that memory in
-// use stays below MaxConcurrent × MaxBody.
-func (s *server) validateRequest(r *http.Request) (ValidateRequest, func(), error) {
+// validateRequest checks the media type (a wrong type costs nothing), reads
+// and parses the body — bounded by MaxBody and by BodyTimeout — and only
+// then takes a validation slot: a client that sends its body slowly holds a
+// connection, never a slot. Memory held by bodies is at most MaxBody per
+// connection reading one, each for at most BodyTimeout.
+func (s *server) validateRequest(w http.ResponseWriter, r *http.Request) (ValidateRequest, func(), error) {
 	kind, err := bodyKindOf(r, true)
+	if err != nil {
+		return ValidateRequest{}, nil, err
+	}
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return ValidateRequest{}, nil, err
+	}
+	req, err := parseValidateRequest(kind, body, r)
 	if err != nil {
 		return ValidateRequest{}, nil, err
 	}
 	release, err := s.acquire(r.Context())
 	if err != nil {
-		return ValidateRequest{}, nil, err
-	}
-	body, err := readBody(r)
-	if err != nil {
-		release()
-		return ValidateRequest{}, nil, err
-	}
-	req, err := parseValidateRequest(kind, body, r)
-	if err != nil {
-		release()
 		return ValidateRequest{}, nil, err
 	}
 	return req, release, nil
@@ -109,18 +109,7 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	release, err := s.acquire(r.Context())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	released := false
-	defer func() {
-		if !released {
-			release()
-		}
-	}()
-	body, err := readBody(r)
+	body, err := s.readBody(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -150,8 +139,12 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	released = true
-	out, err := runBounded(r.Context(), release, func() ([]byte, error) {
+	release, err := s.acquire(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out, err := runBounded(r.Context(), s.left, release, func() ([]byte, error) {
 		return s.deps.Builder.Build(r.Context(), req)
 	})
 	if err != nil {

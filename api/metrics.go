@@ -19,6 +19,9 @@ type metrics struct {
 	rejected prometheus.Counter
 	inFlight prometheus.Gauge
 	panics   prometheus.Counter
+	// abandoned counts pipeline calls still running after their request
+	// ended (deadline or client gone); they hold no validation slot.
+	abandoned prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -53,8 +56,12 @@ func newMetrics() *metrics {
 			Name: "envguard_http_panics_total",
 			Help: "Handler panics recovered and answered 500.",
 		}),
+		abandoned: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "envguard_validations_abandoned",
+			Help: "Validations, names and builds still stopping after their request ended (deadline or client gone); they hold no slot.",
+		}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.findings, m.nvmlErrs, m.rejected, m.inFlight, m.panics,
+	m.reg.MustRegister(m.requests, m.latency, m.findings, m.nvmlErrs, m.rejected, m.inFlight, m.panics, m.abandoned,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

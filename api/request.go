@@ -6,9 +6,12 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -60,15 +63,39 @@ func bodyKindOf(r *http.Request, allowYAML bool) (bodyKind, error) {
 	return 0, newError(http.StatusUnsupportedMediaType, "unsupported_media_type", "Content-Type "+quote(mt)+" is not accepted: "+msg)
 }
 
-// readBody reads the whole body; the router's MaxBytesReader turns an
-// oversized one into *http.MaxBytesError, answered 413.
-func readBody(r *http.Request) ([]byte, error) {
+// readBody reads the whole body within BodyTimeout (and the request
+// deadline); the router's MaxBytesReader turns an oversized one into
+// *http.MaxBytesError, answered 413, and a body that does not arrive in
+// time is answered 408.
+func (s *server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	start := time.Now()
+	deadline := start.Add(s.cfg.BodyTimeout)
+	if d, ok := r.Context().Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	rc := http.NewResponseController(w)
+	// Where the connection cannot take a deadline (ErrNotSupported), the
+	// server's ReadTimeout still bounds the read.
+	limited := rc.SetReadDeadline(deadline) == nil
 	b, err := io.ReadAll(r.Body)
+	if limited && err == nil {
+		// No deadline while the request is judged: net/http watches the
+		// connection to cancel the context when the client goes away, and
+		// a deadline passing there would cancel it too. After an error the
+		// deadline stays, so that net/http does not wait for the rest of a
+		// slow body before it answers and closes the connection.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		var ne net.Error
+		switch {
+		case errors.As(err, &mbe):
 			return nil, newError(http.StatusRequestEntityTooLarge, "body_too_large",
 				"request body is larger than the limit of "+itoa(mbe.Limit)+" bytes")
+		case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+			return nil, newError(http.StatusRequestTimeout, "body_timeout",
+				"the request body did not arrive within "+deadline.Sub(start).Round(time.Millisecond).String()+"; send it at once")
 		}
 		return nil, newError(http.StatusBadRequest, "bad_request", "reading the request body: "+err.Error())
 	}

@@ -16,6 +16,7 @@ type server struct {
 	log      *slog.Logger
 	m        *metrics
 	slots    chan struct{}
+	left     *abandoned // calls still running after their request ended
 	authOn   bool
 	token    [32]byte
 	tokenErr error
@@ -40,6 +41,7 @@ func newServer(deps Deps, cfg Config) *server {
 		m:     newMetrics(),
 		slots: make(chan struct{}, cfg.MaxConcurrent),
 	}
+	s.left = &abandoned{limit: cfg.MaxConcurrent, gauge: s.m.abandoned}
 	if cfg.TokenFile != "" {
 		s.authOn = true
 		s.token, s.tokenErr = readToken(cfg.TokenFile)

@@ -2,6 +2,7 @@ package envspec
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -25,6 +26,11 @@ type ParseOptions struct {
 	// DefaultMaxItems. A file over it is read up to its MaxItems-th item
 	// and gets an EG101 finding that says where the reading stopped.
 	MaxItems int
+	// Context, when set, stops the reading once it is done (the request
+	// deadline, a client that went away): the walk checks it every few
+	// items and returns what it has read. The caller tells a cut-short
+	// Env by Context.Err().
+	Context context.Context
 }
 
 const (
@@ -129,6 +135,8 @@ type envParser struct {
 	aliasRefs  int
 	aliasItems int
 	inAlias    int  // >0 while walking the target of an alias
+	walked     int  // items walked, for checking the context now and then
+	canceled   bool // the context ended: stop walking
 	hostile    bool // an EG100 refusal was raised: stop walking
 	sawChannel bool // `channels:` was present (even empty)
 }
@@ -434,6 +442,12 @@ func (p *envParser) deref(n *yaml.Node) *yaml.Node {
 
 // countItem bounds how many list items the walk reads through aliases.
 func (p *envParser) countItem(n *yaml.Node) bool {
+	if p.walked++; p.walked%64 == 0 && p.opt.Context != nil && p.opt.Context.Err() != nil {
+		p.canceled = true
+	}
+	if p.canceled {
+		return false
+	}
 	if p.inAlias == 0 {
 		return true
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -40,23 +41,43 @@ func (o *Options) kb() *kb.KB {
 // file, a lock file (conda-lock, pixi, uv, PEP 751), a pixi manifest or a
 // requirements file — and judges it. It never fails: unreadable content becomes findings.
 func Validate(file string, src []byte, opt Options) *Report {
+	r, _ := ValidateContext(context.Background(), file, src, opt)
+	return r
+}
+
+// ValidateContext is Validate that stops once ctx is done — the request's
+// deadline passed, or its client went away — and then returns ctx's error
+// and no report. The reading checks ctx every few items and the judging
+// between its phases (each rule, each target), so the work left after ctx
+// ends is one phase of an input already bounded by opt.Budget.
+func ValidateContext(ctx context.Context, file string, src []byte, opt Options) (*Report, error) {
 	// Lock files, pixi manifests and requirements files, told apart by name
 	// and content; includes (-r) are not followed here, since the service
 	// must never open a file a request names.
 	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
-		return FromEnv(envspec.Read(file, src, envspec.LockOptions{Platform: opt.Platform}), opt)
+		return FromEnvContext(ctx, envspec.Read(file, src, envspec.LockOptions{Platform: opt.Platform}), opt)
 	}
 	var env *envspec.Env
 	if envspec.Sniff(src) == envspec.KindExplicit {
 		env = envspec.ReadExplicitMax(file, src, opt.Budget.MaxItems)
 	} else {
-		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems})
+		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx})
 	}
-	return FromEnv(env, opt)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return FromEnvContext(ctx, env, opt)
 }
 
 // FromEnv judges an environment already read (a file or a live prefix).
 func FromEnv(env *envspec.Env, opt Options) *Report {
+	r, _ := FromEnvContext(context.Background(), env, opt)
+	return r
+}
+
+// FromEnvContext is FromEnv that stops between phases once ctx is done,
+// returning ctx's error and no report.
+func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report, error) {
 	k := opt.kb()
 	// Used is per validation: `envguard check` may judge one Env twice.
 	for _, ig := range env.Ignores {
@@ -64,9 +85,12 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	}
 	diags := append(envspec.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
-	ctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
+	rctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
 	for _, r := range resolver.Rules() {
-		diags = append(diags, r.Run(ctx)...)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		diags = append(diags, r.Run(rctx)...)
 	}
 
 	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
@@ -80,6 +104,9 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	}
 
 	for _, h := range opt.Hosts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree})
 		tr := TargetReport{
 			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange,
@@ -98,6 +125,9 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 
 	// Severity overrides come before suppression so that codes turned off
 	// neither show nor make their ignore comments look unused.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var kept envspec.Diagnostics
 	for _, d := range diags {
 		if d.Pos.File == "" {
@@ -171,7 +201,7 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 			r.Summary.Targets.Unknown++
 		}
 	}
-	return r
+	return r, nil
 }
 
 // FailOn is what makes a validation fail CI: findings at or above a

@@ -86,7 +86,10 @@ func (p *pipeline) ValidateCounting(ctx context.Context, req api.ValidateRequest
 	if err != nil {
 		return nil, nil, err
 	}
-	r := report.Validate(req.File, req.Body, opt)
+	r, err := report.ValidateContext(ctx, req.File, req.Body, opt)
+	if err != nil {
+		return nil, nil, err // the deadline passed or the client went away
+	}
 	if err := unreadable(r); err != nil {
 		return nil, nil, err
 	}
@@ -112,7 +115,10 @@ func unreadable(r *report.Report) error {
 
 // Name answers POST /v1/name.
 func (p *pipeline) Name(ctx context.Context, req api.ValidateRequest) (api.NameResult, error) {
-	r := report.Validate(req.File, req.Body, report.Options{Platform: req.Platform, KB: p.o.KB})
+	r, err := report.ValidateContext(ctx, req.File, req.Body, report.Options{Platform: req.Platform, KB: p.o.KB})
+	if err != nil {
+		return api.NameResult{}, err
+	}
 	if err := unreadable(r); err != nil {
 		return api.NameResult{}, err
 	}
