@@ -33,6 +33,7 @@ import (
 // left out. It never returns nil and never panics.
 func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindCondaLock, src)
+	l.max = opt.MaxItems
 	defer recoverInto(l, &env)
 	root := l.yamlRoot(src)
 	if root == nil {

@@ -43,6 +43,9 @@ type LockOptions struct {
 	// Environment is the pixi environment read; "" means "default" (or the
 	// first one, where there is no default).
 	Environment string
+	// MaxItems bounds the packages read (0 means DefaultMaxItems); past it
+	// the reading stops with one EG101 finding that says where.
+	MaxItems int
 	// ReadFile, when set, reads a requirements file's `-r` includes (a
 	// path relative to the including file). Unset, includes are listed as
 	// options and not followed: the service must never open files named
@@ -53,6 +56,8 @@ type LockOptions struct {
 // lockEnv builds an Env item by item.
 type lockEnv struct {
 	env     *Env
+	max     int  // items to read at most
+	over    bool // the budget was spent (EG101 raised)
 	indexes map[string]bool
 	pyTags  map[string]bool // CPython versions the chosen wheels are built for
 }
@@ -91,8 +96,39 @@ func (l *lockEnv) conda(in *Installed, ps Pos) *CondaDep {
 		ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
 	}
 	d := &CondaDep{Raw: String{Value: raw, Pos: ps}, Spec: ms, Installed: in}
-	l.env.Deps = append(l.env.Deps, d)
+	l.addConda(d)
 	return d
+}
+
+// room reports whether one more item may be read; the first item over
+// the budget raises EG101 at its place.
+func (l *lockEnv) room(ps Pos) bool {
+	max := l.max
+	if max <= 0 {
+		max = DefaultMaxItems
+	}
+	if len(l.env.Deps)+len(l.env.Pip) < max {
+		return true
+	}
+	if !l.over {
+		l.over = true
+		l.diag(ps, SeverityError, "EG101",
+			fmt.Sprintf("the file holds more than %d packages: envguard checked the first %d and read nothing from line %d on", max, max, ps.Line),
+			"split the environment, or validate it with a larger item budget")
+	}
+	return false
+}
+
+func (l *lockEnv) addConda(d *CondaDep) {
+	if l.room(d.Raw.Pos) {
+		l.env.Deps = append(l.env.Deps, d)
+	}
+}
+
+func (l *lockEnv) addPip(d *PipDep) {
+	if l.room(d.Raw.Pos) {
+		l.env.Pip = append(l.env.Pip, d)
+	}
 }
 
 // pipLocked adds a pip package pinned to one file: name and version, the
@@ -122,7 +158,7 @@ func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps Pos, indexP
 		Line:      &PipLine{Raw: raw, Req: req},
 		Installed: &Installed{Name: name, Version: version, Channel: index, Installer: string(l.env.Kind), Path: l.env.File},
 	}
-	l.env.Pip = append(l.env.Pip, d)
+	l.addPip(d)
 	return d
 }
 
@@ -138,7 +174,7 @@ func (l *lockEnv) index(u string, ps Pos) {
 	l.indexes[u] = true
 	opt := PipOption{Name: "--extra-index-url", Value: u, InRequirementsFile: true}
 	line := &PipLine{Raw: "--extra-index-url " + u, Option: &opt, Options: []PipOption{opt}}
-	l.env.Pip = append(l.env.Pip, &PipDep{Raw: String{Value: u, Pos: ps}, Line: line})
+	l.addPip(&PipDep{Raw: String{Value: u, Pos: ps}, Line: line})
 }
 
 // finish sorts the findings and reads the ignore comments.

@@ -573,3 +573,18 @@ func TestDistFileNames(t *testing.T) {
 		t.Error("wheelFits")
 	}
 }
+
+func TestLockItemBudget(t *testing.T) {
+	src := "a==1\nb==1\nc==1\nd==1\ne==1\n"
+	env := ReadRequirements("requirements.txt", []byte(src), LockOptions{MaxItems: 3})
+	if len(env.Pip) != 3 {
+		t.Errorf("%d items, want 3", len(env.Pip))
+	}
+	sameList(t, "budget", diagSummary(env), []string{
+		"4:1 EG101 the file holds more than 3 packages: envguard checked the first 3 and read nothing from line 4 on",
+	})
+	lock := ReadCondaLock("conda-lock.yml", readLockFile(t, "conda-lock.yml"), LockOptions{Platform: "linux-64", MaxItems: 2})
+	if len(lock.Deps) != 2 || len(lock.Diags) != 1 || lock.Diags[0].Code != "EG101" {
+		t.Errorf("conda-lock over budget: %q %q", depSummary(lock), diagSummary(lock))
+	}
+}

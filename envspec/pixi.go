@@ -34,6 +34,7 @@ import (
 // demands of a machine. It never returns nil and never panics.
 func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindPixiManifest, src)
+	l.max = opt.MaxItems
 	defer recoverInto(l, &env)
 	doc, err := parseTOML(file, src)
 	if err != nil {
@@ -254,7 +255,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 			ver, build, channel = v.get("version").text(), v.get("build").text(), v.get("channel").text()
 			if v.get("path") != nil || v.get("git") != nil || v.get("url") != nil {
 				// a source dependency pixi builds: its version is its own
-				l.env.Deps = append(l.env.Deps, &CondaDep{Raw: String{Value: name, Pos: v.key}})
+				l.addConda(&CondaDep{Raw: String{Value: name, Pos: v.key}})
 				continue
 			}
 		default:
@@ -285,7 +286,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
 			d.Spec = ms
 		}
-		l.env.Deps = append(l.env.Deps, d)
+		l.addConda(d)
 	}
 }
 
@@ -369,7 +370,7 @@ func (l *lockEnv) pypiLine(text string, ps Pos, written bool) {
 		}
 		d.Line = line
 	}
-	l.env.Pip = append(l.env.Pip, d)
+	l.addPip(d)
 }
 
 func pipErrMsg(err error) string {
@@ -391,7 +392,7 @@ func (l *lockEnv) pixiPypiOptions(t *tomlNode) {
 		}
 		opt := PipOption{Name: name, Value: v.str, InRequirementsFile: true}
 		line := &PipLine{Raw: name + " " + v.str, Option: &opt, Options: []PipOption{opt}}
-		l.env.Pip = append(l.env.Pip, &PipDep{Raw: String{Value: v.str, Pos: v.pos}, Line: line})
+		l.addPip(&PipDep{Raw: String{Value: v.str, Pos: v.pos}, Line: line})
 	}
 	add("--index-url", t.get("index-url"))
 	for _, u := range tomlArr(t.get("extra-index-urls")) {

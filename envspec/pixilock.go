@@ -34,6 +34,7 @@ import (
 // the name and version. It never returns nil and never panics.
 func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindPixiLock, src)
+	l.max = opt.MaxItems
 	defer recoverInto(l, &env)
 	root := l.yamlRoot(src)
 	if root == nil {

@@ -23,6 +23,7 @@ import (
 // index is its `index` key; a wheel URL under …/whl/cuXXX/ names one too.
 func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindPylock, src)
+	l.max = opt.MaxItems
 	defer recoverInto(l, &env)
 	doc, err := parseTOML(file, src)
 	if err != nil {

@@ -27,6 +27,7 @@ const maxIncludeDepth = 16
 // install nothing and are not read. It never returns nil and never panics.
 func ReadRequirements(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindRequirements, src)
+	l.max = opt.MaxItems
 	defer recoverInto(l, &env)
 	l.env.Platform = opt.Platform
 	if l.env.Platform == "" {
@@ -112,7 +113,7 @@ func (r *reqReader) read(name string, lines []string, at *Pos, depth int) {
 				r.pipError(name, ps, text, &PipError{Offset: is.Offset, Msg: is.Msg}, at != nil)
 			}
 		}
-		r.l.env.Pip = append(r.l.env.Pip, d)
+		r.l.addPip(d)
 		if line == nil || line.Option == nil {
 			continue
 		}

@@ -93,9 +93,9 @@ type tomlDoc struct {
 }
 
 // maxTOMLNodes bounds the values one document may hold. A real uv.lock of
-// a large project holds some hundred thousand; the bound stops a hostile
+// a large project holds some tens of thousands; the bound stops a hostile
 // input (a million-element array) from costing the service its memory.
-const maxTOMLNodes = 2_000_000
+const maxTOMLNodes = 500_000
 
 // parseTOML reads a whole document. A syntax error, a key defined twice or
 // a table reopened comes back as a positioned error; the tree holds what

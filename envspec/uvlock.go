@@ -27,6 +27,7 @@ import (
 // package's index is its `source.registry`.
 func ReadUVLock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindUVLock, src)
+	l.max = opt.MaxItems
 	defer recoverInto(l, &env)
 	doc, err := parseTOML(file, src)
 	if err != nil {

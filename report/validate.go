@@ -55,7 +55,7 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	// and content; includes (-r) are not followed here, since the service
 	// must never open a file a request names.
 	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
-		return FromEnvContext(ctx, envspec.Read(file, src, envspec.LockOptions{Platform: opt.Platform}), opt)
+		return FromEnvContext(ctx, envspec.Read(file, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems}), opt)
 	}
 	var env *envspec.Env
 	if envspec.Sniff(src) == envspec.KindExplicit {
