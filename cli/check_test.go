@@ -594,13 +594,13 @@ func TestCheckMinFree(t *testing.T) {
 }
 
 // TestCheckVerdictUnknown: a live environment whose build's architectures
-// are not known is never OK: the verdict line says UNKNOWN and why, exit 0
+// are not known (a release newer than the knowledge base) is never OK: the verdict line says UNKNOWN and why, exit 0
 // by default and 1 with --fail-on unknown.
 func TestCheckVerdictUnknown(t *testing.T) {
 	p := newVenv(t, "3.11.8")
 	p.dist("pip", "24.0", "pip")
-	p.dist("torch", "2.5.1+cu124", "pip")
-	p.torch("2.5.1+cu124", "12.4")
+	p.dist("torch", "2.15.0+cu126", "pip")
+	p.torch("2.15.0+cu126", "12.6")
 	vars := map[string]string{"VIRTUAL_ENV": p.dir}
 	code, out, errs := runCLI(t, fakeH100, vars, "check")
 	if code != ExitOK || errs != "" {

@@ -210,17 +210,18 @@ func TestValidateDefaultConfig(t *testing.T) {
 	}
 }
 
-// unknownEnv is a 2.5 wheel, whose architecture list is not known: against
-// an RTX 5090 (beyond what CUDA 12.4 targets) the verdict is unknown.
-const unknownEnv = `name: pt25_cu124
+// unknownEnv is a wheel of a series newer than the knowledge base, whose
+// architecture list is not known: against an RTX 5090 (beyond what CUDA 12.6
+// targets) the verdict is unknown.
+const unknownEnv = `name: pt215_cu126
 channels:
   - conda-forge
 dependencies:
-  - python=3.11
+  - python=3.12
   - pip
   - pip:
-      - --index-url https://download.pytorch.org/whl/cu124
-      - torch==2.5.1+cu124
+      - --index-url https://download.pytorch.org/whl/cu126
+      - torch==2.15.0+cu126
 `
 
 const rtx5090Targets = `targets:

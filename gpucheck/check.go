@@ -479,6 +479,20 @@ func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, boo
 	return c.k.Arch(fw.Series(), rt, fw.Dist)
 }
 
+// archProbe says how to read a build's architecture list on the machine,
+// for the framework at hand.
+func archProbe(fw *resolver.Framework) string {
+	switch {
+	case fw != nil && fw.Name == "tensorflow":
+		return "check on the machine: python -c 'import tensorflow as tf; print(tf.sysconfig.get_build_info())' (cuda_compute_capabilities)"
+	case fw != nil && fw.Name == "jax":
+		return "run a small jax computation on the machine and read its compilation warnings"
+	case fw == nil:
+		return "check each GPU library on the machine (cuobjdump --list-elf, --list-ptx)"
+	}
+	return "check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
+}
+
 // judgeList holds one GPU against a known architecture list.
 func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA string) {
 	fw, rt := c.st.Framework, c.runtime()
@@ -499,7 +513,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 			}
 			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
 				fmt.Sprintf("its SASS (%s) has no code for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
-				"use a build whose SASS includes this architecture, or run torch.cuda.get_arch_list() on the machine to see whether it lists a compute_ entry")
+				"use a build whose SASS includes this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
 			return
 		}
 		c.add("EG403", envspec.SeverityError, c.fwPos(),
@@ -535,7 +549,7 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 // PTX can, which the knowledge base cannot confirm.
 func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string) {
 	rt := c.runtime()
-	hint := "pin a build whose architecture list envguard knows, or check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
+	hint := "pin a build whose architecture list envguard knows, or " + archProbe(c.st.Framework)
 	ta, ok := c.k.ToolkitArch(rt)
 	if !ok {
 		c.undecide(c.fwPos(), "architecture", whyKey+"+toolkit-range-unknown", c.build(), fmt.Sprintf("%s, nor which architectures CUDA %s's compiler can target, so whether it runs on %s (%s) is not known", why, rt, gcc.sm(), gpuLabel(c.h, gs)), hint)
@@ -578,7 +592,7 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 	c.undecide(c.fwPos(), "architecture", whyKey+"+ptx-unknown", c.build(),
 		fmt.Sprintf("%s; %s, so no build made with it has SASS for %s on %s: it runs only if the build carries PTX, which is not known",
 			why, rng, gcc.sm(), gpuLabel(c.h, gs)),
-		"use a build made with a CUDA toolkit that targets this architecture, or check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())' (a compute_ entry is PTX)")
+		"use a build made with a CUDA toolkit that targets this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
 }
 
 // checkMemory raises EG405 for GPUs of the local machine.

@@ -242,7 +242,7 @@ func TestValidateUnknownVerdict(t *testing.T) {
 	deps := service.Deps(service.Options{Config: cfg, Machines: &report.Machines{Targets: cfg.Targets}})
 	ts := httptest.NewServer(api.NewRouter(deps, api.Config{Logger: slog.New(slog.DiscardHandler)}))
 	t.Cleanup(ts.Close)
-	env := "name: pt25_cu124\nchannels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n      - --index-url https://download.pytorch.org/whl/cu124\n      - torch==2.5.1+cu124\n"
+	env := "name: pt215_cu126\nchannels: [conda-forge]\ndependencies:\n  - python=3.12\n  - pip\n  - pip:\n      - --index-url https://download.pytorch.org/whl/cu126\n      - torch==2.15.0+cu126\n"
 	resp, b := post(t, ts, "/v1/validate?target=rtx5090", "application/yaml", []byte(env))
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d: %s", resp.StatusCode, b)
