@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -181,8 +182,24 @@ func (p *envParser) parse(src []byte) {
 		return
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
 		p.yamlError(err)
+		return
+	}
+	// conda reads the file with one document in mind (PyYAML's safe_load
+	// fails on "expected a single document in the stream"): a second
+	// document, garbage or not, makes the file unusable, where yaml.v3
+	// alone would quietly judge the first.
+	var next yaml.Node
+	if err := dec.Decode(&next); err != io.EOF {
+		if err != nil {
+			p.yamlError(err)
+			return
+		}
+		p.add(Pos{File: p.env.File, Line: max(next.Line, 1)}, SeverityError, "EG100",
+			fmt.Sprintf("the file holds a second YAML document (from line %d): conda reads a file of one document and refuses this one", max(next.Line, 1)),
+			"remove the `---` line and what follows it, or merge the two documents into one mapping")
 		return
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
