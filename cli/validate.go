@@ -90,7 +90,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 			// A requirements file on disk: its -r includes are read,
 			// relative to it (report.Validate, which the service calls,
 			// never opens files).
-			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, ReadFile: os.ReadFile})
+			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, ReadFile: os.ReadFile})
 			reports = append(reports, report.FromEnv(env, opt))
 			continue
 		}

@@ -482,6 +482,10 @@ func TestReadRequirementsErrors(t *testing.T) {
 		"1:0 EG104 -r a.txt includes a file already read (a cycle, or the same file twice)",
 		"1:0 EG104 in dir/b.txt, pip line \"bad line (\": expected a version specifier (==, >=, ...), '[', '@' or ';' after \"bad\", found 'l'",
 	})
+	cmdline := ReadRequirements("r.txt", []byte("numpy\n  --no-deps\n"), LockOptions{})
+	sameList(t, "command-line option", diagSummary(cmdline), []string{
+		"2:3 EG104 pip does not accept --no-deps in a requirements file: `pip install -r` stops with an error",
+	})
 	missing := ReadRequirements("dir/c.txt", []byte("pip==24.0\n  -r   nothere.txt\nfoo===\n"), LockOptions{ReadFile: read})
 	got := diagSummary(missing)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "2:8 EG104 -r nothere.txt: cannot read it") || !strings.HasPrefix(got[1], "3:") || !strings.Contains(got[1], "EG104") {

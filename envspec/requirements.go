@@ -118,6 +118,15 @@ func (r *reqReader) read(name string, lines []string, at *Pos, depth int) {
 			continue
 		}
 		for _, o := range line.Options {
+			if !o.InRequirementsFile {
+				at := ps
+				if at.Col > 0 && at == d.Raw.Pos && at.Line == ln.line {
+					at = at.Shift(utf8.RuneCountInString(text[:min(o.Span.Start, len(text))]))
+				}
+				r.l.diag(at, SeverityError, "EG104",
+					fmt.Sprintf("pip does not accept %s in a requirements file: `pip install -r` stops with an error", o.Name),
+					"pass it on pip's command line instead")
+			}
 			if o.Name != "--requirement" {
 				continue
 			}
