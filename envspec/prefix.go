@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,7 +53,54 @@ func ReadPrefix(dir string) (*Env, error) {
 }
 
 func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
-func isFile(p string) bool { st, err := os.Stat(p); return err == nil && !st.IsDir() }
+func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
+
+// Bounds on what one file of a prefix may cost. A conda-meta record of a
+// large package lists its files and runs to megabytes; the other files read
+// are a few lines.
+const (
+	maxMetaFile  = 64 << 20
+	maxSmallFile = 1 << 20
+)
+
+// openRegular opens path only when it is a regular file, after following
+// links: a FIFO would block the reading forever, and /dev/zero (or a link
+// to it) would feed it without end.
+func openRegular(path string) (*os.File, int64, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file (%v)", path, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if fst, err := f.Stat(); err != nil || !os.SameFile(st, fst) {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s changed while it was opened", path)
+	}
+	return f, st.Size(), nil
+}
+
+// readSmall reads a regular file of at most max bytes.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, size, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return b, err
+}
 
 // condaMetaRecord holds the keys of a conda-meta record envguard uses.
 type condaMetaRecord struct {
@@ -118,16 +166,15 @@ func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
 
 // readInto reads a file into *buf, growing it as needed.
 func readInto(buf *[]byte, path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if size > maxMetaFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxMetaFile)
 	}
-	n := int(st.Size()) + 1
+	n := int(size) + 1
 	if cap(*buf) < n {
 		*buf = make([]byte, 0, n+n/4)
 	}
@@ -137,6 +184,9 @@ func readInto(buf *[]byte, path string) ([]byte, error) {
 		b = b[:len(b)+m]
 		if err != nil || m == 0 {
 			break
+		}
+		if len(b) > maxMetaFile {
+			return nil, fmt.Errorf("%s grew past %d bytes while it was read", path, maxMetaFile)
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
@@ -233,7 +283,7 @@ var pyvenvVersionRe = regexp.MustCompile(`(?m)^\s*(version|version_info)\s*=\s*(
 // pyvenvVersion reads `version = 3.11.4` (venv, virtualenv) or
 // `version_info = 3.12.1.final.0` (uv) from pyvenv.cfg.
 func pyvenvVersion(cfg string) string {
-	data, err := os.ReadFile(cfg)
+	data, err := readSmall(cfg, maxSmallFile)
 	if err != nil {
 		return ""
 	}
@@ -296,7 +346,7 @@ func readDistInfo(di string, condaNames map[string]bool) *PipDep {
 		return nil
 	}
 	installer := ""
-	if b, err := os.ReadFile(filepath.Join(di, "INSTALLER")); err == nil {
+	if b, err := readSmall(filepath.Join(di, "INSTALLER"), maxSmallFile); err == nil {
 		installer = strings.TrimSpace(string(b))
 	}
 	norm := NormalizePipName(name)
@@ -304,7 +354,7 @@ func readDistInfo(di string, condaNames map[string]bool) *PipDep {
 		return nil
 	}
 	directURL := ""
-	if b, err := os.ReadFile(filepath.Join(di, "direct_url.json")); err == nil {
+	if b, err := readSmall(filepath.Join(di, "direct_url.json"), maxSmallFile); err == nil {
 		var du struct {
 			URL string `json:"url"`
 		}
@@ -330,7 +380,7 @@ func readDistInfo(di string, condaNames map[string]bool) *PipDep {
 // file, stopping at the blank line that ends it (the long description after
 // it can be large).
 func readMetadataHeader(path string) (name, version string) {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return "", ""
 	}
@@ -362,7 +412,7 @@ var (
 // readTorchVersion reads torch/version.py: `__version__ = '2.5.1+cu124'` and
 // `cuda: Optional[str] = '12.4'` (None for a CPU build).
 func readTorchVersion(path string) *TorchInfo {
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path, maxSmallFile)
 	if err != nil {
 		return nil
 	}
