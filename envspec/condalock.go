@@ -28,9 +28,11 @@ import (
 // The packages of one platform are read (LockOptions.Platform). A conda
 // package's channel, subdir and build come from its URL's file name; a pip
 // package's URL is its wheel, whose directory names a PyTorch wheel index
-// (…/whl/cu121/) where it lies in one. conda-lock installs the `main` and
-// `dev` categories by default; packages of other optional categories are
-// left out. It never returns nil and never panics.
+// (…/whl/cu121/) where it lies in one. Entries marked `optional: true`
+// (the dev category and extras) are left out: conda-lock installs them
+// only on request (`--dev-dependencies`, `-e CATEGORY`, as the header of
+// the files conda-lock 3 writes says; tests/test-v2-to-v3-upgrade in
+// conda/conda-lock). It never returns nil and never panics.
 func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindCondaLock, src)
 	l.max = opt.MaxItems
@@ -95,9 +97,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 			continue
 		}
 		if o := yamlGet(e, "optional"); o != nil && o.Value == "true" {
-			if c := yamlGet(e, "category"); c == nil || (c.Value != "main" && c.Value != "dev") {
-				continue
-			}
+			continue // dev and extra categories: installed only on request
 		}
 		if name == nil || name.Kind != yaml.ScalarNode || name.Value == "" {
 			l.diag(l.ypos(e), SeverityError, "EG101", "a locked package without a `name:`",
