@@ -284,7 +284,7 @@ func TestBuildRefuses(t *testing.T) {
 			name:  "an RTX 5090 has no torch 2.6: closest is the newer 2.7 with CUDA 12.8",
 			req:   Request{Framework: "pytorch", Version: "2.6", Hosts: []*gpucheck.Host{machine("rtx5090", "570.124.06", rtx5090)}},
 			noFit: true,
-			msg: []string{"no variant of torch 2.6.0 runs on rtx5090", "sm_120", "whether the build carries PTX is not known [EG409]",
+			msg: []string{"no variant of torch 2.6.0 runs on rtx5090", "sm_120", "no PTX at or below compute_120 (\"no kernel image is available for execution on the device\") [EG403]",
 				"closest that would: torch 2.7.1 CUDA 12.8 (wheel) — envguard build pytorch=2.7.1 --cuda 12.8 --via pip"},
 		},
 		{

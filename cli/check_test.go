@@ -270,7 +270,7 @@ func TestCheckPrefixes(t *testing.T) {
 				p.torch("2.5.1+cu124", "12.4")
 				return p.dir
 			},
-			host: fakeH100, exit: 0, codes: []string{"EG409"}, // the 2.5 wheels' architecture list is not known
+			host: fakeH100, exit: 0, codes: nil, // the 2.5 cu124 wheel has sm_90 SASS (builder release/2.5)
 			framework: "pytorch 2.5.1", cuda: "12.4",
 		},
 		{

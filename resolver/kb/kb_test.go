@@ -229,7 +229,12 @@ func TestArch(t *testing.T) {
 		{"1.13", "11.6", DistWheel, true, []string{"3.7", "5.0", "6.0", "7.0", "7.5", "8.0", "8.6"}, nil},
 		{"1.13", "11.6", DistPytorchConda, true, []string{"3.7", "5.0", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6"}, []string{"3.7"}},
 		{"1.13.1", "11.6", DistPyPI, true, []string{"3.7", "5.0", "6.0", "7.0", "7.5", "8.0", "8.6"}, nil},
-		{"2.5", "12.4", DistWheel, false, nil, nil},
+		// 2.5 wheels: builder release/2.5 (issue 10 item 3); 12.4 without the 9.0+PTX of nightlies.
+		{"2.5", "12.4", DistWheel, true, []string{"5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"}, nil},
+		{"2.5", "11.8", DistWheel, true, []string{"3.7", "5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"}, nil},
+		{"2.5.1", "12.4", DistPyPI, true, []string{"5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"}, nil},
+		{"2.6", "12.6", DistWheel, true, []string{"5.0", "6.0", "7.0", "7.5", "8.0", "8.6", "9.0"}, nil},
+		{"2.7", "12.8", DistWheel, true, []string{"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"}, []string{"12.0"}},
 		{"2.11", "12.8", DistWheel, true, []string{"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"}, nil},
 		{"2.9", "13.0", DistWheel, true, []string{"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"}, []string{"12.0"}},
 	}
@@ -249,8 +254,17 @@ func TestArch(t *testing.T) {
 	if _, ok := k.Arch("1.13", "11.6", DistCondaForge); ok {
 		t.Error("conda-forge built 1.13 for CUDA 11.2 only: no 11.6 row")
 	}
-	if a, _ := k.Arch("2.7", "12.8", DistWheel); !a.PTXUnknown {
-		t.Error("2.7 cu128 PTX should be unknown")
+	// No PyTorch wheel row from 1.12 on is left with unknown PTX: every
+	// published variant's PTX was read (issue 10 item 3). The 1.3 and 1.6
+	// rows of arch-1x.yaml still say ptx_unknown (the builder changed its list
+	// during those series).
+	for _, a := range k.Facts.Arch {
+		if c, ok := CompareDotted(a.Series, "1.12"); !ok || c < 0 {
+			continue
+		}
+		if a.Framework == "" && a.Dist == DistWheel && (a.PTXUnknown || !a.Known) {
+			t.Errorf("wheel row %s cu%s: known %v, ptx_unknown %v", a.Series, a.CUDA, a.Known, a.PTXUnknown)
+		}
 	}
 }
 
