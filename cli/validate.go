@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envguard/envguard/api"
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
@@ -23,6 +24,7 @@ type validateFlags struct {
 	failOn      string
 	failOnSet   bool
 	platform    string
+	maxSize     int64
 }
 
 func validateCmd(e *env) *cobra.Command {
@@ -46,6 +48,7 @@ func validateCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
+	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES` (the service's --max-body default); only regular files and - are read")
 	return c
 }
 
@@ -68,6 +71,9 @@ func (e *env) validate(f validateFlags, files []string) error {
 		// The second read would see an empty stream and report on it.
 		return usageErr("- (standard input) given %d times; it can be read once", stdin)
 	}
+	if f.maxSize <= 0 {
+		return usageErr("--max-size %d: want a positive number of bytes", f.maxSize)
+	}
 	files, err := inputFiles(files)
 	if err != nil {
 		return usageErr("%v", err)
@@ -82,7 +88,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 	}
 	var reports []*report.Report
 	for _, name := range files {
-		src, err := e.readInput(name)
+		src, err := e.readInputMax(name, f.maxSize)
 		if err != nil {
 			return usageErr("%v", err)
 		}
@@ -175,8 +181,16 @@ func (e *env) config() (*report.Config, error) {
 }
 
 func (e *env) readInput(name string) ([]byte, error) {
+	return e.readInputMax(name, api.DefaultMaxBody)
+}
+
+// readInputMax reads one input of at most max bytes: standard input, or a
+// file that is regular once links are followed. A device (/dev/zero, or a
+// link to it) would be read without end and a FIFO would block, so they
+// are refused by name, before anything is opened.
+func (e *env) readInputMax(name string, max int64) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(e.stdin)
+		return readCapped(e.stdin, "standard input", max)
 	}
 	st, err := os.Stat(name)
 	if err != nil {
@@ -185,7 +199,30 @@ func (e *env) readInput(name string) ([]byte, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory with no environment, lock or requirements file; validate reads %s (use `envguard check --prefix %s` for an installed environment)", name, envspec.Formats, name)
 	}
-	return os.ReadFile(name)
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%v): envguard reads files, or - for standard input", name, st.Mode().Type())
+	}
+	if st.Size() > max {
+		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d (--max-size)", name, st.Size(), max)
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return readCapped(fh, name, max)
+}
+
+// readCapped reads r to its end, failing once it passes max bytes.
+func readCapped(r io.Reader, name string, max int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is larger than the limit of %d bytes (--max-size)", name, max)
+	}
+	return b, nil
 }
 
 func (e *env) render(format string, reports []*report.Report) error {
