@@ -189,3 +189,30 @@ func TestCondaForgeUnbuiltCUDA(t *testing.T) {
 		}
 	}
 }
+
+// A release conda-forge never built comes, under flexible channel
+// priority, from the next channel that publishes it; one it built stays.
+func TestPastCondaForge(t *testing.T) {
+	src := "channels: [conda-forge, pytorch, nvidia]\ndependencies:\n  - pytorch=%s\n  - torchvision=0.16.1\n  - torchaudio=2.1.1\n  - pytorch-cuda=11.8\n"
+	st := resolveSrc(t, strings.Replace(src, "%s", "2.1.1", 1))
+	if f := st.Framework; f.Channel != "pytorch" || f.Dist != kb.DistPytorchConda || f.Variant != "cuda" || !strings.Contains(f.ChannelWhy, "conda-forge never built pytorch 2.1.1") {
+		t.Errorf("2.1.1: %+v", f)
+	}
+	chans := map[string]string{}
+	for _, c := range st.Companions {
+		chans[c.Name] = c.Channel
+	}
+	// conda-forge built torchvision 0.16.1, and no torchaudio before 2.4.1
+	if chans["torchvision"] != "conda-forge" || chans["torchaudio"] != "pytorch" {
+		t.Errorf("companion channels = %v", chans)
+	}
+	st = resolveSrc(t, strings.Replace(src, "%s", "2.1.2", 1))
+	if f := st.Framework; f.Channel != "conda-forge" || f.Dist != kb.DistCondaForge || f.Variant != "" {
+		t.Errorf("2.1.2: %+v", f)
+	}
+	// written as conda-forge:: it stays there
+	st = resolveSrc(t, "channels: [conda-forge, pytorch]\ndependencies:\n  - conda-forge::pytorch=2.1.1\n")
+	if f := st.Framework; f.Channel != "conda-forge" {
+		t.Errorf("conda-forge::pytorch=2.1.1: %+v", f)
+	}
+}

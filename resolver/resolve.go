@@ -404,6 +404,12 @@ func (r *resolution) framework() {
 		return
 	}
 	it := r.fw
+	r.pastCondaForge(it)
+	for _, c := range r.items {
+		if c.name == "torchvision" || c.name == "torchaudio" {
+			r.pastCondaForge(c)
+		}
+	}
 	f := &Framework{
 		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from,
 		Channel: it.channel, ChannelWhy: it.how, Build: it.build, Pos: it.pos,
@@ -417,6 +423,58 @@ func (r *resolution) framework() {
 // conda recipes alike), so a companion pinned to a release the knowledge
 // base pairs decides which torch gets installed, from the same installer
 // and channel. A companion that is open or unknown decides nothing.
+// pastCondaForge moves a pytorch (or torchvision, torchaudio) pin that
+// conda-forge never built (pytorch=2.1.1: its feedstock built 2.1.0 and
+// 2.1.2; torchaudio before 2.4.1: none) to the next channel
+// in channels: that publishes it, when conda-forge was chosen only for
+// coming first: flexible channel priority, conda's default, takes the
+// release from there (strict priority cannot solve it at all).
+func (r *resolution) pastCondaForge(it *item) {
+	if r.kb == nil || it.from != envspec.ProviderConda || it.channel != "conda-forge" ||
+		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !strings.HasPrefix(it.how, "first channel") {
+		return
+	}
+	switch {
+	case torchConda[it.name]:
+		vs, ok := r.kb.Variants(seriesOf(it.exact), kb.DistCondaForge)
+		if !ok || (!vs.NotPublished && (len(vs.Releases) == 0 || contains(vs.Releases, it.exact))) {
+			return
+		}
+	case it.name == "torchvision" || it.name == "torchaudio":
+		// the companion releases conda-forge built, as far as they were read
+		var built []string
+		for _, v := range r.kb.TorchVariants {
+			if v.Dist == kb.DistCondaForge {
+				if it.name == "torchvision" {
+					built = append(built, v.Torchvision...)
+				} else {
+					built = append(built, v.Torchaudio...)
+				}
+			}
+		}
+		// the lists run from each feedstock's first commit; a release newer
+		// than the newest read is not known either way
+		if len(built) == 0 || contains(built, it.exact) || compareVersions(it.exact, built[len(built)-1]) > 0 {
+			return
+		}
+	default:
+		return
+	}
+	past := false
+	for _, c := range r.env.Channels {
+		n := channelName(c.Value)
+		if n == "conda-forge" {
+			past = true
+			continue
+		}
+		if past && publishes(n, it.name) {
+			it.channel = n
+			it.how = fmt.Sprintf("conda-forge never built %s %s, so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)", it.name, it.exact)
+			return
+		}
+	}
+}
+
 func (r *resolution) frameworkFromCompanion() {
 	if r.kb == nil {
 		return
