@@ -45,6 +45,14 @@ func hostileInputs(t *testing.T) map[string]struct {
 		"json deep nesting":     {"application/json", []byte(strings.Repeat(`{"environment":`, 5000) + `"x"` + strings.Repeat("}", 5000))},
 		"json deep array":       {"application/json", []byte(`{"environment": "x", "targets": ` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)},
 		"json env is yaml bomb": {"application/json", jsonEnv(manyAliases(50000))},
+		// Issue 11: inputs whose cost once grew faster than their size.
+		"one-line flow list":             {"application/yaml", oneLine("dependencies: [", "p, ", "q]\n", 600_000)},
+		"one-line duplicate keys":        {"application/yaml", oneLine("dependencies: [numpy]\nvariables: {", "A: 1, ", "B: 2}\n", 600_000)},
+		"one-line bad pip lines":         {"application/yaml", oneLine("dependencies: [pip, {pip: [", "'%%', ", "'%']}]\n", 600_000)},
+		"block list of 1 MiB":            {"application/yaml", oneLine("dependencies:\n", "- a\n", "", 1<<20-100)},
+		"aliases of a long scalar":       {"application/yaml", []byte("x: &x '" + strings.Repeat("y", 500_000) + "'\ndependencies: [" + strings.Repeat("*x, ", 998) + "*x]\n")},
+		"garbage second document":        {"application/yaml", []byte("dependencies: [numpy]\n---\n: : [\n")},
+		"a long item quoted in findings": {"application/yaml", []byte("dependencies:\n  - '=>" + strings.Repeat("x", 900_000) + "'\n")},
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "hostile", "*.yml"))
 	for _, f := range files {
@@ -58,6 +66,17 @@ func hostileInputs(t *testing.T) map[string]struct {
 		}{"application/yaml", b}
 	}
 	return in
+}
+
+// oneLine repeats item between head and tail up to about size bytes.
+func oneLine(head, item, tail string, size int) []byte {
+	var b bytes.Buffer
+	b.WriteString(head)
+	for b.Len()+len(item)+len(tail) < size {
+		b.WriteString(item)
+	}
+	b.WriteString(tail)
+	return b.Bytes()
 }
 
 func deepBlock(n int) []byte {

@@ -70,3 +70,18 @@ func TestHostileBodiesAtOnce(t *testing.T) {
 		t.Logf("four 1 MiB hostile bodies and one good one: %v", d.Round(time.Millisecond))
 	}
 }
+
+// A file of two YAML documents is refused as conda refuses it, even when
+// the second is garbage (issue 11: it got a clean report).
+func TestSecondDocumentIsBadYAML(t *testing.T) {
+	ts := newServer(t)
+	for _, body := range []string{
+		"channels: [conda-forge]\ndependencies: [numpy]\n---\n: : [\n",
+		"channels: [conda-forge]\ndependencies: [numpy]\n---\nname: other\n",
+	} {
+		resp, b := post(t, ts, "/v1/validate", "application/yaml", []byte(body))
+		if resp.StatusCode != 400 || !bytes.Contains(b, []byte(`"bad_yaml"`)) || !bytes.Contains(b, []byte(`"line":3`)) {
+			t.Errorf("%q: %d %s", body, resp.StatusCode, b)
+		}
+	}
+}
