@@ -592,3 +592,39 @@ func TestLockItemBudget(t *testing.T) {
 		t.Errorf("conda-lock over budget: %q %q", depSummary(lock), diagSummary(lock))
 	}
 }
+
+func TestReadPixiLockFormat7(t *testing.T) {
+	// Format 7 (prefix-dev/pixi tests/data): named platforms with a
+	// subdir, and packages built from source (conda_source).
+	src := `version: 7
+platforms:
+- name: linux-64-cuda
+  subdir: linux-64
+  virtual-packages:
+  - __cuda=12
+environments:
+  default:
+    channels:
+    - url: https://conda.anaconda.org/conda-forge/
+    packages:
+      linux-64-cuda:
+      - conda: https://conda.anaconda.org/conda-forge/noarch/cuda-version-12.6-h7480c83_3.conda
+      - conda_source: sdl_example[38d076cf] @ .
+packages:
+- conda: https://conda.anaconda.org/conda-forge/noarch/cuda-version-12.6-h7480c83_3.conda
+- conda_source: sdl_example[38d076cf] @ .
+  variants:
+    target_platform: linux-64
+`
+	for _, plat := range []string{"linux-64", "linux-64-cuda", ""} {
+		env := ReadPixiLock("pixi.lock", []byte(src), LockOptions{Platform: plat})
+		sameList(t, plat+" diags", diagSummary(env), nil)
+		sameList(t, plat, depSummary(env), []string{
+			"conda cuda-version=12.6=h7480c83_3@conda-forge 13:16",
+			"conda sdl_example 14:23",
+		})
+		if env.Platform != "linux-64" {
+			t.Errorf("%q: platform %q, want the subdir linux-64", plat, env.Platform)
+		}
+	}
+}

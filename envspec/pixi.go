@@ -2,6 +2,7 @@ package envspec
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 )
@@ -146,18 +147,12 @@ func pixiRoot(doc *tomlDoc) *pixiManifest {
 	if tp := doc.root.path("tool", "pixi"); tp.isTable() {
 		return &pixiManifest{pixi: tp, project: doc.root.get("project")}
 	}
-	r := doc.root
-	if r.get("workspace").isTable() || r.get("project").isTable() || r.get("dependencies").isTable() ||
-		r.get("pypi-dependencies").isTable() || r.get("feature").isTable() || r.get("system-requirements").isTable() ||
-		r.get("environments").isTable() || r.get("target").isTable() {
-		// A pyproject.toml without [tool.pixi] has [project] and
-		// [build-system]/[tool.*]: not a pixi manifest.
-		if r.get("build-system") != nil || (r.get("project").isTable() && r.path("project", "channels") == nil && r.get("workspace") == nil && r.get("dependencies") == nil) {
-			return &pixiManifest{}
-		}
-		return &pixiManifest{pixi: r}
+	if strings.EqualFold(path.Base(strings.ReplaceAll(doc.file, "\\", "/")), "pyproject.toml") {
+		return &pixiManifest{} // a pyproject.toml without [tool.pixi]
 	}
-	return &pixiManifest{}
+	// pixi.toml: the document is the manifest (a pixi-build [package]
+	// manifest without [workspace] reads as an environment with nothing).
+	return &pixiManifest{pixi: doc.root}
 }
 
 func (m *pixiManifest) envNames() []string {

@@ -3,12 +3,14 @@ package envspec
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
-// ReadPixiLock reads pixi.lock (format versions 4 to 6, as pixi writes
-// them; see prefix-dev/pixi examples/pytorch/pixi.lock):
+// ReadPixiLock reads pixi.lock (format versions 4 to 7, as pixi writes
+// them; see prefix-dev/pixi examples/pytorch/pixi.lock, and format 7's
+// named platforms in tests/data/non-satisfiability):
 //
 //	version: 6
 //	environments:
@@ -70,11 +72,48 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			"regenerate the lock with `pixi lock`")
 		return l.finish()
 	}
-	var platforms []string
-	for i := 0; i+1 < len(pk.Content); i += 2 {
-		platforms = append(platforms, pk.Content[i].Value)
+	// Format 7 names platforms (`- name: linux-64-cuda`, `subdir: linux-64`);
+	// earlier formats key packages by subdir.
+	subdirOf := map[string]string{}
+	for _, p := range yamlSeq(yamlGet(root, "platforms")) {
+		if n := yamlValue(p, "name"); n != "" {
+			subdirOf[n] = n
+			if sd := yamlValue(p, "subdir"); sd != "" {
+				subdirOf[n] = sd
+			}
+		}
 	}
-	plat, ok := choosePlatform(opt.Platform, platforms)
+	var platforms, subdirs []string
+	for i := 0; i+1 < len(pk.Content); i += 2 {
+		n := pk.Content[i].Value
+		platforms = append(platforms, n)
+		if sd, ok := subdirOf[n]; ok {
+			n = sd
+		}
+		subdirs = append(subdirs, n)
+	}
+	key := ""
+	for i, n := range platforms {
+		if opt.Platform != "" && n == opt.Platform {
+			key = n // a platform named as asked
+			_ = i
+			break
+		}
+	}
+	plat, ok := choosePlatform(opt.Platform, subdirs)
+	if ok && key == "" {
+		for i, sd := range subdirs {
+			if sd == plat {
+				key = platforms[i]
+				break
+			}
+		}
+	} else if key != "" {
+		plat, ok = subdirOf[key], true
+		if plat == "" {
+			plat = key
+		}
+	}
 	if !ok {
 		l.diag(l.ypos(pk), SeverityError, "EG101",
 			fmt.Sprintf("the lock file has no packages for %s in this environment (it locks %s)", opt.Platform, platformList(platforms)),
@@ -83,7 +122,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	l.env.Platform = plat
 	byURL := pixiPackages(yamlGet(root, "packages"))
-	for _, item := range yamlSeq(yamlGet(pk, plat)) {
+	for _, item := range yamlSeq(yamlGet(pk, key)) {
 		if item.Kind != yaml.MappingNode || len(item.Content) < 2 {
 			l.diag(l.ypos(item), SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+YAMLKind(item), "")
 			continue
@@ -121,8 +160,21 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 				continue
 			}
 			l.pipLocked(n, ver, v.Value, "", ps, ps)
+		case "conda_source":
+			// Format 7: `name[hash] @ path`, a package pixi builds from
+			// source; its version is its own.
+			n := v.Value
+			if i := strings.IndexAny(n, "[ @"); i > 0 {
+				n = n[:i]
+			}
+			d := &CondaDep{Raw: String{Value: n, Pos: ps}}
+			if ms, err := ParseMatchSpec(n); err == nil {
+				ms.NameSpan = Span{}
+				d.Spec = ms
+			}
+			l.addConda(d)
 		default:
-			l.diag(l.ypos(k), SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda or pypi)", clip(k.Value, 30)), "")
+			l.diag(l.ypos(k), SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", clip(k.Value, 30)), "")
 		}
 	}
 	return l.finish()
@@ -140,11 +192,12 @@ func pixiPickEnv(envs *yaml.Node, want string) (string, *yaml.Node) {
 }
 
 // pixiPackages indexes the lock's `packages:` list by URL (the value of
-// conda:/pypi: in format 6, of url: in formats 4 and 5).
+// conda:/pypi:/conda_source: in formats 6 and 7, of url: or path: in
+// formats 4 and 5).
 func pixiPackages(list *yaml.Node) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	for _, e := range yamlSeq(list) {
-		for _, k := range []string{"conda", "pypi", "url"} {
+		for _, k := range []string{"conda", "pypi", "conda_source", "url", "path"} {
 			if v := yamlGet(e, k); v != nil && v.Kind == yaml.ScalarNode {
 				if _, seen := out[v.Value]; !seen {
 					out[v.Value] = e
