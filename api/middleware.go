@@ -30,6 +30,12 @@ func (s *server) observe(next http.Handler) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
+			if r.Context().Err() != nil {
+				// The client went away before the answer was flushed (it is
+				// sent once the handler returns): it got nothing, or part of
+				// it, so this is not logged as what the handler chose.
+				status = StatusClientClosed
+			}
 			route := "unmatched"
 			if rc := chi.RouteContext(r.Context()); rc != nil && status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
 				if p := rc.RoutePattern(); p != "" {

@@ -36,6 +36,16 @@ const (
 // file, which is what `curl --data-binary @environment.yml` sends once told
 // the type, and what most scripts mean.
 func bodyKindOf(r *http.Request, allowYAML bool) (bodyKind, error) {
+	// A compressed body would be judged as the compressed bytes (or, once
+	// inflated, escape the body limit): only identity is accepted.
+	for _, ce := range r.Header.Values("Content-Encoding") {
+		for _, c := range strings.Split(ce, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return 0, newError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+					"Content-Encoding "+quote(c)+" is not accepted: send the body uncompressed")
+			}
+		}
+	}
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		if allowYAML {

@@ -52,7 +52,7 @@ func newServer(deps Deps, cfg Config) *server {
 
 	r := chi.NewRouter()
 	s.mux = r
-	r.Use(middleware.RequestID, s.observe, s.recoverer, timeout(cfg.RequestTimeout), middleware.RequestSize(cfg.MaxBody))
+	r.Use(requestID, middleware.GetHead, s.observe, s.recoverer, timeout(cfg.RequestTimeout), middleware.RequestSize(cfg.MaxBody))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 )
 
@@ -42,6 +43,9 @@ func ServeListener(ctx context.Context, ln net.Listener, cfg Config, deps Deps) 
 		slog.Bool("token", cfg.TokenFile != ""), slog.Int64("max_body", cfg.MaxBody),
 		slog.Int("max_concurrent", cfg.MaxConcurrent), slog.Duration("request_timeout", cfg.RequestTimeout))
 
+	for _, w := range configWarnings(cfg) {
+		cfg.Logger.Warn(w)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -74,4 +78,19 @@ func newHTTPServer(h http.Handler, cfg Config) *http.Server {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
+}
+
+// configWarnings says what is allowed but probably unintended: a public
+// address without a token (--insecure), a token file others can read.
+func configWarnings(cfg Config) []string {
+	var out []string
+	if host, _, err := net.SplitHostPort(cfg.Addr); err == nil && !IsLoopback(host) && cfg.TokenFile == "" && cfg.Insecure {
+		out = append(out, "serving "+cfg.Addr+" without a token (--insecure): anyone who can reach it can use it")
+	}
+	if cfg.TokenFile != "" {
+		if st, err := os.Stat(cfg.TokenFile); err == nil && st.Mode().Perm()&0o004 != 0 {
+			out = append(out, "token file "+cfg.TokenFile+" is readable by every user of this machine (chmod 600 it)")
+		}
+	}
+	return out
 }
