@@ -1,8 +1,11 @@
 package envspec_test
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/gpucheck"
@@ -144,6 +147,85 @@ wheels = [{ url = "https://h/nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_
 			for _, f := range r.Findings {
 				t.Logf("  %d:%d %s %s", f.Line, f.Column, f.Code, f.Message)
 			}
+		}
+	}
+}
+
+var updateLockGoldens = flag.Bool("update-lock-goldens", false, "rewrite the .out files of testdata/lock")
+
+// TestLockGolden: every file of testdata/lock/pt21_cu121 and
+// testdata/lock/golden against two targets (an A100 on driver 535, a V100
+// on driver 470), for linux-64. FILE.out holds the stack line and one line
+// per finding: line:column: severity code message (target).
+// go test ./envspec/ -run TestLockGolden -update-lock-goldens rewrites them.
+func TestLockGolden(t *testing.T) {
+	k := kb.Default()
+	var hosts []*gpucheck.Host
+	for _, tg := range []gpucheck.Target{
+		{Name: "a100", Driver: "535.104.05", GPUs: []string{"A100"}},
+		{Name: "old-driver", Driver: "470.57.02", GPUs: []string{"V100"}},
+	} {
+		h, err := tg.Host(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hosts = append(hosts, h)
+	}
+	var files []string
+	for _, dir := range []string{"testdata/lock/pt21_cu121", "testdata/lock/golden"} {
+		all, _ := filepath.Glob(filepath.Join(dir, "*"))
+		for _, f := range all {
+			if !strings.HasSuffix(f, ".out") && !strings.HasSuffix(f, "requirements-dev.txt") {
+				files = append(files, f)
+			}
+		}
+	}
+	if len(files) < 12 {
+		t.Fatalf("only %d golden inputs", len(files))
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := report.Validate(filepath.Base(f), src, report.Options{Platform: "linux-64", KB: k, Hosts: hosts})
+		var b strings.Builder
+		fmt.Fprintf(&b, "name=%q", r.Name.Canonical)
+		if fw := r.Stack.Framework; fw != nil {
+			fmt.Fprintf(&b, " framework=%s %s %s from %s", fw.Name, fw.Version, fw.Variant, fw.From)
+		}
+		if r.Stack.CUDA != nil {
+			fmt.Fprintf(&b, " cuda=%s", r.Stack.CUDA.Version)
+		}
+		if r.Stack.Python != "" {
+			fmt.Fprintf(&b, " python=%s", r.Stack.Python)
+		}
+		for _, tr := range r.Targets {
+			fmt.Fprintf(&b, " %s=%s", tr.Name, tr.Verdict)
+		}
+		b.WriteByte('\n')
+		for _, fd := range r.Findings {
+			fmt.Fprintf(&b, "%d:%d: %s %s %s", fd.Line, fd.Column, fd.Severity, fd.Code, fd.Message)
+			if fd.Target != "" {
+				fmt.Fprintf(&b, " (target %s)", fd.Target)
+			}
+			b.WriteByte('\n')
+		}
+		got := b.String()
+		out := f + ".out"
+		if *updateLockGoldens {
+			if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(out)
+		if err != nil {
+			t.Errorf("%s: %v (run with -update-lock-goldens)", f, err)
+			continue
+		}
+		if got != string(want) {
+			t.Errorf("%s:\n--- got ---\n%s--- want (%s) ---\n%s", f, got, out, want)
 		}
 	}
 }
