@@ -96,7 +96,14 @@ func (e *env) validate(f validateFlags, files []string) error {
 			// A requirements file on disk: its -r includes are read,
 			// relative to it (report.Validate, which the service calls,
 			// never opens files).
-			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, ReadFile: os.ReadFile})
+			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, ReadFile: func(p string) ([]byte, error) {
+				// Includes are bounded like the files named on the command
+				// line: `-r /dev/zero` must not read forever.
+				if p == "-" {
+					return nil, fmt.Errorf("an include cannot be standard input")
+				}
+				return e.readInputMax(p, f.maxSize)
+			}})
 			reports = append(reports, report.FromEnv(env, opt))
 			continue
 		}
@@ -200,7 +207,7 @@ func (e *env) readInputMax(name string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is a directory with no environment, lock or requirements file; validate reads %s (use `envguard check --prefix %s` for an installed environment)", name, envspec.Formats, name)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%v): envguard reads files, or - for standard input", name, st.Mode().Type())
+		return nil, fmt.Errorf("%s is %s, not a regular file: envguard reads files, or - for standard input", name, fileKind(st.Mode()))
 	}
 	if st.Size() > max {
 		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d (--max-size)", name, st.Size(), max)
@@ -211,6 +218,19 @@ func (e *env) readInputMax(name string, max int64) ([]byte, error) {
 	}
 	defer fh.Close()
 	return readCapped(fh, name, max)
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "something else"
 }
 
 // readCapped reads r to its end, failing once it passes max bytes.

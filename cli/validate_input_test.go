@@ -78,3 +78,26 @@ func egRunReader(t *testing.T, stdin *os.File, args ...string) (int, string, str
 	code := Main(args, stdin, &out, &errb)
 	return code, out.String(), errb.String()
 }
+
+// A requirements include that is not a regular file is not followed into
+// the device: validate ends.
+func TestRequirementsIncludeOfADevice(t *testing.T) {
+	dir := t.TempDir()
+	req := filepath.Join(dir, "requirements.txt")
+	if err := os.WriteFile(req, []byte("-r /dev/zero\nnumpy==1.26.4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() {
+		code, _, _ := egRun(t, "", "validate", req)
+		done <- code
+	}()
+	select {
+	case code := <-done:
+		if code == 3 {
+			t.Errorf("internal error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("validate read /dev/zero through an include")
+	}
+}
