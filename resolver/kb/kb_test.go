@@ -513,30 +513,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown key cited", "cuda.yaml", `linux_min: "510.39.01", windows_min: "511.23", label: "CUDA 11.6 GA", source: "NV_RELNOTES"`, `linux_min: "510.39.01", windows_min: "511.23", label: "CUDA 11.6 GA", source: "my memory"`, `cuda\.yaml:\d+: cuda_drivers\[\d+\]: source "my memory" cites no key`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := copyData(t)
-			p := filepath.Join(dir, tt.file)
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(b), tt.old) {
-				t.Fatalf("%s does not contain %q", tt.file, tt.old)
-			}
-			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tt.old, tt.new, 1)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			_, err = Load(dir)
-			if err == nil {
-				t.Fatal("Load accepted a corrupted file")
-			}
-			if !regexp.MustCompile(tt.want).MatchString(err.Error()) {
-				t.Errorf("error %q does not match %s", err, tt.want)
-			}
-			if !strings.Contains(err.Error(), dir) {
-				t.Errorf("error %q does not name the directory", err)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { assertLoadRejects(t, tt.file, tt.old, tt.new, tt.want) })
 	}
 }
 
@@ -552,4 +529,33 @@ func FuzzGPUByName(f *testing.F) {
 		k.LibByPip(s)
 		k.Release(s)
 	})
+}
+
+// assertLoadRejects changes old to new in one data file of a copy of the
+// knowledge base and checks that Load refuses it with an error matching
+// want (a regexp) that names the directory.
+func assertLoadRejects(t *testing.T, file, old, new, want string) {
+	t.Helper()
+	dir := copyData(t)
+	p := filepath.Join(dir, file)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(dir)
+	if err == nil {
+		t.Fatal("Load accepted the changed file")
+	}
+	if !regexp.MustCompile(want).MatchString(err.Error()) {
+		t.Errorf("error %q does not match %s", err, want)
+	}
+	if !strings.Contains(err.Error(), dir) {
+		t.Errorf("error %q does not name the directory", err)
+	}
 }
