@@ -269,6 +269,14 @@ func (c *checker) run() {
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
 				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
 				"install tensorflow[and-cuda] (2.14 and later), or the CUDA and cuDNN versions TensorFlow was tested with")
+		} else if fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version == "" {
+			// PyPI's torch has one build per release and platform (a CUDA
+			// build on Linux x86_64, the CPU build on Windows and macOS):
+			// what is open is the release, and with it the CUDA version
+			// and the architecture list, not a CPU/CUDA choice on Linux.
+			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
+				"pip installs whatever torch release the index serves that day, and with it the build (PyPI serves each release as one CUDA build on Linux x86_64, each with its own CUDA version and architecture list, and as the CPU build on Windows and macOS), so neither the driver nor the GPU architectures can be checked for it",
+				"pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index")
 		} else {
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 				"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
@@ -308,6 +316,18 @@ func (c *checker) run() {
 	}
 }
 
+// runtimeUnknownHint says how to fix the CUDA runtime of the build at hand.
+// JAX's pip CUDA wheels (jax[cuda12], jax-cuda12-plugin) carry no runtime of
+// their own: they load the nvidia-*-cu12 wheels pip resolves, any CUDA 12.x
+// from 12.1 (JAX_INSTALL), so pytorch-cuda or a +cuXYZ wheel mean nothing
+// there.
+func runtimeUnknownHint(fw *resolver.Framework) string {
+	if fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
+		return "JAX's CUDA wheels load the CUDA runtime pip installs for them (nvidia-cuda-runtime-cuNN, any minor of the major): read it on the machine with `pip show nvidia-cuda-runtime-cu12` and hold it against nvidia-smi's CUDA version, or take jaxlib from conda-forge (jaxlib=*=cuda12* with cuda-version=12.X), whose runtime envguard can check"
+	}
+	return "pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)"
+}
+
 func (c *checker) rtSuffix() string {
 	if rt := c.runtime(); rt != "" {
 		return " " + rt
@@ -327,7 +347,7 @@ func (c *checker) checkDriver() string {
 	rt := c.runtime()
 	if rt == "" {
 		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), "its CUDA runtime version is not known, so the driver was not checked",
-			"pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)")
+			runtimeUnknownHint(c.st.Framework))
 		return driverCUDA
 	}
 	if driverCUDA == "" {

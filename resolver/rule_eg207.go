@@ -49,6 +49,8 @@ func runEG207(c *Context) []envspec.Diagnostic {
 	switch {
 	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
 		hint = pytorchChannelVariantHint(c, f)
+	case f.Name == "pytorch" && f.Dist == kb.DistDefaults:
+		hint = defaultsVariantHint(f)
 	case f.Name == "pytorch":
 		hint = "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
 	case f.Name == "tensorflow":
@@ -91,4 +93,26 @@ func pytorchChannelVariantHint(c *Context, f *Framework) string {
 		return fmt.Sprintf("add cudatoolkit=X.Y for a CUDA build (before pytorch-cuda, the pytorch channel selected the CUDA build of %s with cudatoolkit), or cpuonly for a CPU build", fwLabel(f))
 	}
 	return generic
+}
+
+// defaultsBuildStringChange is the first defaults-channel release whose
+// recipe writes its CUDA builds gpu_cudaXYZ_… and adds the pytorch-gpu and
+// pytorch-cpu metapackages (AR_FEEDSTOCK recipe/meta.yaml at d972b30,
+// 2024-12-18, version 2.5.1); the recipes before it write cudaXYZpy…/
+// cudaXYZ_py… and cpu_…, with no metapackage.
+const defaultsBuildStringChange = "2.5.1"
+
+// defaultsVariantHint names the build glob the defaults channel's pytorch
+// answers to for the release the file admits: pytorch=*=cuda* matches no
+// defaults build from 2.5.1 on, and pytorch-gpu does not exist there before.
+// An unpinned release resolves to the newest, which is of the newer form.
+func defaultsVariantHint(f *Framework) string {
+	v := f.Version
+	if v == "" && len(f.Candidates) > 0 {
+		v = f.Candidates[len(f.Candidates)-1]
+	}
+	if v != "" && compareVersions(v, defaultsBuildStringChange) < 0 {
+		return "pin the build: pytorch=*=cuda* for a CUDA build or pytorch=*=cpu* for a CPU one (the defaults channel writes its builds of pytorch before 2.5.1 cudaXYZpy… and cpu_…)"
+	}
+	return "use pytorch-gpu or pytorch-cpu (the defaults channel's metapackages from pytorch 2.5.1), or pin the build: pytorch=*=gpu_cuda* or pytorch=*=cpu* (from 2.5.1 its CUDA builds are gpu_cudaXYZ_…, which pytorch=*=cuda* does not match)"
 }

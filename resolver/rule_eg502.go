@@ -33,9 +33,24 @@ func runEG502(c *Context) []envspec.Diagnostic {
 		return nil
 	}
 	f := st.Framework
+	// the releases the spec admits that the distribution published (the
+	// pytorch channel has none after 2.5): the range and the example
+	// name only what the file can install
+	cands := f.Candidates
+	if f.Name == "pytorch" && c.KB != nil {
+		var pub []string
+		for _, v := range f.Candidates {
+			if torchPublishedIn(c, f.Dist, v) {
+				pub = append(pub, v)
+			}
+		}
+		if len(pub) > 0 {
+			cands = pub
+		}
+	}
 	admits := ""
-	if len(f.Candidates) > 0 {
-		admits = " (admits " + rangeOf(f.Candidates) + ")"
+	if len(cands) > 0 {
+		admits = " (admits " + rangeOf(cands) + ")"
 	}
 	// the name as the file writes it, channel included (pytorch::pytorch)
 	name := f.Name
@@ -57,8 +72,16 @@ func runEG502(c *Context) []envspec.Diagnostic {
 			hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(last))
 		}
 	}
-	if n := len(f.Candidates); n > 0 {
-		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(f.Candidates[n-1]))
+	if n := len(cands); n > 0 {
+		// the newest admitted release the file's Python can install
+		ex := cands[n-1]
+		for i := n - 1; i >= 0; i-- {
+			if torchRunsPython(c, f, cands[i]) {
+				ex = cands[i]
+				break
+			}
+		}
+		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(ex))
 	}
 	tail := "the environment is not reproducible and has no canonical name"
 	if name, err := CanonicalName(st); err == nil && name != "" {
@@ -82,16 +105,20 @@ func pipName(fw string) string {
 func newestPublished(c *Context, f *Framework) string {
 	switch f.Name {
 	case "pytorch":
-		if f.Dist != kb.DistPytorchConda {
-			return c.KB.LatestTorch()
-		}
+		// the newest release the distribution published that the file's
+		// Python can install: an example the solver cannot satisfy (pytorch
+		// 2.11.0 beside python=3.8) is no fix
 		best := ""
 		for _, r := range c.KB.Facts.Torch {
-			if v, ok := c.KB.Variants(seriesOf(r.Version), kb.DistPytorchConda); ok && !v.NotPublished {
-				if best == "" || compareVersions(r.Version, best) > 0 {
-					best = r.Version
-				}
+			if !torchPublishedIn(c, f.Dist, r.Version) || !torchRunsPython(c, f, r.Version) {
+				continue
 			}
+			if best == "" || compareVersions(r.Version, best) > 0 {
+				best = r.Version
+			}
+		}
+		if best == "" && f.Dist != kb.DistPytorchConda {
+			return c.KB.LatestTorch()
 		}
 		return best
 	case "tensorflow":
@@ -104,4 +131,42 @@ func newestPublished(c *Context, f *Framework) string {
 		return best
 	}
 	return ""
+}
+
+// torchPublishedIn reports whether a distribution published a torch
+// release, as far as the knowledge base knows: the pytorch channel not after
+// 2.5, conda-forge only the releases its series row lists. A distribution
+// whose series the knowledge base has no row for (pip, defaults) is not
+// narrowed, except the pytorch channel, whose rows are complete.
+func torchPublishedIn(c *Context, dist kb.Distribution, version string) bool {
+	v, ok := c.KB.Variants(seriesOf(version), dist)
+	if !ok {
+		return dist != kb.DistPytorchConda && dist != kb.DistCondaForge
+	}
+	if v.NotPublished {
+		return false
+	}
+	if len(v.Releases) == 0 {
+		return true
+	}
+	for _, r := range v.Releases {
+		if r == version {
+			return true
+		}
+	}
+	return false
+}
+
+// torchRunsPython reports whether a torch release supports the file's
+// Python (its supported or experimental list); true when either is not
+// known. Only pytorch's rows are read: other frameworks are not narrowed.
+func torchRunsPython(c *Context, f *Framework, version string) bool {
+	if f.Name != "pytorch" || c.Stack == nil || c.Stack.Python == "" || c.KB == nil {
+		return true
+	}
+	r, ok := c.KB.Release(version)
+	if !ok || len(r.Python) == 0 {
+		return true
+	}
+	return pyIn(r.Python, c.Stack.Python) || pyIn(r.PythonExperimental, c.Stack.Python)
 }
