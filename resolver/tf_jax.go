@@ -375,6 +375,13 @@ func jaxPipEvidence(it *item) (Evidence, bool, bool) {
 			return e, false, false
 		}
 		e.Kind, e.Says = EvidencePackage, a.Says()
+		// The CUDA runtime wheel pinned exactly is the runtime JAX loads:
+		// nvidia-cuda-runtime-cu12==12.6.77 says 12.6, not just 12.
+		if strings.HasPrefix(it.name, "nvidia-cuda-runtime-cu") && it.exact != "" {
+			if mm := seriesOf(it.exact); strings.Count(mm, ".") == 1 && majorOf(mm) == a.Major {
+				e.Says = mm
+			}
+		}
 		return e, false, true
 	}
 	return e, false, false
