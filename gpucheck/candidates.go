@@ -49,12 +49,20 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 	}
 	if len(rels) == 0 && fw.Spec == "" && pinned != "" {
 		// An unpinned release with a pinned CUDA variant: the solver can
-		// pick any release the distribution publishes with that variant,
-		// where the pin selects it (pytorch-cuda from 1.13, cudatoolkit
-		// up to 1.12 on the pytorch channel).
+		// pick any release the distribution publishes with that variant.
+		// That list is complete only when the pin selects the variant of
+		// every release the distribution publishes: cudatoolkit=11.3 beside
+		// an unpinned pytorch selects up to 1.12, but the solver may as
+		// well pick 2.x and its own pytorch-cuda, so nothing is listed.
 		for _, rel := range k.TorchReleases() {
 			v, ok := k.Variants(seriesOfVersion(rel), fw.Dist)
-			if ok && !v.NotPublished && contains(v.CUDA, pinned) && selects(pinKind, v.Selector) {
+			if !ok || v.NotPublished {
+				continue
+			}
+			if !selects(pinKind, v.Selector) {
+				return nil, false
+			}
+			if contains(v.CUDA, pinned) {
 				rels = append(rels, rel)
 			}
 		}

@@ -72,3 +72,28 @@ func TestOverCandidates(t *testing.T) {
 		t.Errorf("unknown release: %s %+v", r.Verdict, r.Undecided)
 	}
 }
+
+// TestCandidatesUnpinnedRelease: an unpinned release beside a CUDA pin is
+// listed over every release the pin selects, and only when the pin selects
+// the variant of every release the distribution publishes.
+func TestCandidatesUnpinnedRelease(t *testing.T) {
+	facts := testFacts
+	facts.Torch = []kb.TorchRelease{{Version: "1.12.1"}, {Version: "2.0.1"}}
+	facts.TorchVariants = []kb.TorchVariants{
+		{Series: "1.12", Dist: kb.DistPytorchConda, CUDA: []string{"11.3", "11.6"}, CPU: true, Selector: "cudatoolkit=X.Y"},
+		{Series: "2.0", Dist: kb.DistPytorchConda, CUDA: []string{"11.7", "11.8"}, CPU: true, Selector: "pytorch-cuda=X.Y"},
+	}
+	k := factsKB{facts}
+	st := stack("", "11.3", kb.DistPytorchConda)
+	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidenceCudatoolkit, Says: "11.3"}}
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("cudatoolkit beside an unpinned pytorch listed %d builds, though 2.0 ignores it", len(cs))
+	}
+	// A build-string pin selects everywhere: the releases with that variant.
+	st = stack("", "11.8", kb.DistPytorchConda)
+	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidenceBuild, Says: "11.8"}}
+	cs, ok := candidates(st, k)
+	if !ok || len(cs) != 1 || cs[0].label != "pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("build-string pin: %v %+v", ok, cs)
+	}
+}
