@@ -62,7 +62,10 @@ func TestValidateBoundedByBodySize(t *testing.T) {
 			alloc := after.TotalAlloc - before.TotalAlloc
 			t.Logf("%d B body: %v, %d MiB allocated (%.1f× the body), %d findings, %d B of JSON",
 				len(src), took.Round(time.Millisecond), alloc>>20, float64(alloc)/float64(len(src)), len(r.Findings), len(out))
-			if alloc > heapFactor*uint64(len(src)) {
+			// The race detector's instrumentation allocates several times
+			// more (123× the body here, 32× without): the bound is proven in
+			// .ci/run's run without it.
+			if !raceEnabled && alloc > heapFactor*uint64(len(src)) {
 				t.Errorf("allocated %d MiB validating a %d KiB body: over %d× the body", alloc>>20, len(src)>>10, heapFactor)
 			}
 			if len(out) > 2<<20 {
