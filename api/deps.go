@@ -21,6 +21,14 @@ type ValidateRequest struct {
 	// Platform is the conda subdir selectors are evaluated for; empty means
 	// the server's default.
 	Platform string
+	// Format is which reader reads Body (?format= or "format" in the JSON
+	// body; one of Formats, aliases already resolved). Empty means told by
+	// File and content, as `envguard validate` tells them; where the client
+	// named no file either (FileNamed false), by content alone.
+	Format string
+	// FileNamed reports whether the client named the file (?file= or
+	// "file"); File is a default otherwise.
+	FileNamed bool
 }
 
 // NameResult is the answer of POST /v1/name.

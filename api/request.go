@@ -22,7 +22,7 @@ const (
 	maxNameLen   = 128
 	defaultFile  = "environment.yml"
 	maxFileLen   = 255
-	yamlMediaMsg = "send the environment file as application/yaml (or text/yaml, application/x-yaml, text/plain), or JSON {\"environment\": \"...\"} as application/json"
+	yamlMediaMsg = "send the environment file as application/yaml (or text/yaml, application/x-yaml, text/plain; a TOML lock file or manifest as application/toml), or JSON {\"environment\": \"...\"} as application/json"
 )
 
 type bodyKind int
@@ -64,6 +64,10 @@ func bodyKindOf(r *http.Request, allowYAML bool) (bodyKind, error) {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 		return bodyJSON, nil
 	case allowYAML && (mt == "application/yaml" || mt == "text/yaml" || mt == "application/x-yaml" || mt == "text/x-yaml" || mt == "text/plain"):
+		return bodyYAML, nil
+	case allowYAML && (mt == "application/toml" || mt == "text/toml"):
+		// uv.lock, pylock.toml, pixi.toml, pyproject.toml: which one the
+		// ?format=, the file name or the content tells.
 		return bodyYAML, nil
 	}
 	msg := yamlMediaMsg
@@ -117,13 +121,14 @@ type validateJSON struct {
 	Targets     []string        `json:"targets"`
 	Platform    string          `json:"platform"`
 	File        string          `json:"file"`
+	Format      string          `json:"format"`
 }
 
 // parseValidateRequest builds the ValidateRequest from the body and the
-// query (?target= repeatable, ?platform=, ?file=).
+// query (?target= repeatable, ?platform=, ?file=, ?format=).
 func parseValidateRequest(kind bodyKind, body []byte, r *http.Request) (ValidateRequest, error) {
 	q := r.URL.Query()
-	req := ValidateRequest{File: q.Get("file"), Targets: q["target"], Platform: q.Get("platform")}
+	req := ValidateRequest{File: q.Get("file"), Targets: q["target"], Platform: q.Get("platform"), Format: q.Get("format")}
 	switch kind {
 	case bodyYAML:
 		req.Body = body
@@ -150,12 +155,29 @@ func parseValidateRequest(kind bodyKind, body []byte, r *http.Request) (Validate
 		if j.File != "" && req.File == "" {
 			req.File = j.File
 		}
+		if j.Format != "" {
+			if req.Format != "" && req.Format != j.Format {
+				return req, newError(http.StatusBadRequest, "bad_request", "format "+quote(req.Format)+" in the query and "+quote(j.Format)+" in the body disagree")
+			}
+			req.Format = j.Format
+		}
+	}
+	if req.Format != "" {
+		f, err := lookupFormat(req.Format)
+		if err != nil {
+			return req, err
+		}
+		req.Format = f.name
 	}
 	if len(bytes.TrimSpace(req.Body)) == 0 {
 		return req, newError(http.StatusBadRequest, "empty_body", "the environment file is empty; "+yamlMediaMsg)
 	}
+	req.FileNamed = req.File != ""
 	if req.File == "" {
 		req.File = defaultFile
+		if f := FormatFile(req.Format); f != "" {
+			req.File = f
+		}
 	}
 	if err := checkField("file", req.File, maxFileLen); err != nil {
 		return req, err

@@ -86,7 +86,7 @@ func (p *pipeline) ValidateCounting(ctx context.Context, req api.ValidateRequest
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := report.ValidateContext(ctx, req.File, req.Body, opt)
+	r, err := validate(ctx, req, opt)
 	if err != nil {
 		return nil, nil, err // the deadline passed or the client went away
 	}
@@ -115,7 +115,7 @@ func unreadable(r *report.Report) error {
 
 // Name answers POST /v1/name.
 func (p *pipeline) Name(ctx context.Context, req api.ValidateRequest) (api.NameResult, error) {
-	r, err := report.ValidateContext(ctx, req.File, req.Body, report.Options{Platform: req.Platform, KB: p.o.KB})
+	r, err := validate(ctx, req, report.Options{Platform: req.Platform, KB: p.o.KB})
 	if err != nil {
 		return api.NameResult{}, err
 	}
