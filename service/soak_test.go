@@ -280,6 +280,10 @@ func TestSoak(t *testing.T) {
 			}
 		}
 	}()
+	// next[w] is worker w's next request number, kept across rounds so that
+	// the mix holds; pick[k] rotates through the inputs of kind k.
+	var next [soakConcurrency]int
+	var pick [soakKinds]atomic.Int64
 	rounds := 0
 	for round := 1; time.Now().Before(end) && (maxRequests < 0 || stats.requests.Load() < maxRequests); round++ {
 		rounds = round
@@ -292,8 +296,9 @@ func TestSoak(t *testing.T) {
 			wg.Add(1)
 			go func(w int) {
 				defer wg.Done()
-				for n := w; time.Now().Before(roundEnd) && (maxRequests < 0 || stats.requests.Load() < maxRequests); n++ {
-					k := soakMix(n)
+				for ; time.Now().Before(roundEnd) && (maxRequests < 0 || stats.requests.Load() < maxRequests); next[w]++ {
+					k := soakMix(w + next[w])
+					n := int(pick[k].Add(1))
 					stats.requests.Add(1)
 					t0 := time.Now()
 					var status string
