@@ -48,7 +48,7 @@ func TestSlotAccountingRealPipeline(t *testing.T) {
 		deadline = 400 * time.Millisecond // reading 1 MiB alone takes longer than 30 ms
 	}
 	ts := httptest.NewServer(api.NewRouter(service.Deps(service.Options{}), api.Config{
-		Logger: slog.New(slog.DiscardHandler), MaxConcurrent: 2, QueueWait: 5 * time.Millisecond, RequestTimeout: deadline,
+		Logger: slog.New(slog.DiscardHandler), MaxConcurrent: 2, QueueWait: 20 * time.Millisecond, RequestTimeout: deadline,
 	}))
 	t.Cleanup(ts.Close)
 	post(t, ts, "/v1/validate", "application/yaml", []byte("dependencies: [numpy]\n")) // load the knowledge base
