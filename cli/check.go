@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -117,7 +119,9 @@ func (e *env) lookPath(name string) string {
 }
 
 func writeVerdict(e *env, r *report.Report, dir, how string) {
-	w := e.stdout
+	// Names, versions and paths come from the prefix's own files: a
+	// package could carry terminal escape sequences in its METADATA.
+	w := termSafe{e.stdout}
 	fmt.Fprintf(w, "envguard check: %s (from %s)\n", dir, how)
 	st := r.Stack
 	fw := "no framework found"
@@ -170,6 +174,9 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 		verdict = "UNKNOWN: not every check could be decided (" + gpucheck.UndecidedText(unknownTarget(r).Undecided) + ")"
 	}
 	fmt.Fprintf(w, "  verdict    %s (%s, %s)\n", verdict, plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note    %s\n", n)
+	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(w, "  %-7s %s %s\n", f.Severity, f.Code, f.Message)
 		if f.Hint != "" {
@@ -218,4 +225,31 @@ func unknownTarget(r *report.Report) *report.TargetReport {
 		}
 	}
 	return nil
+}
+
+// termSafe writes text with terminal control characters escaped (C0 but
+// newline and tab, DEL, C1, and bytes that are not UTF-8), so that what a
+// prefix's files hold cannot move the cursor or retitle the terminal.
+type termSafe struct{ w io.Writer }
+
+func (t termSafe) Write(p []byte) (int, error) {
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRune(p[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", p[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.Write(p[i : i+n])
+		}
+		i += n
+	}
+	if _, err := io.WriteString(t.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

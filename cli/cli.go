@@ -23,6 +23,7 @@ const (
 	ExitFindings = 1 // findings at or above the fail level
 	ExitUsage    = 2 // bad usage or unreadable input
 	ExitInternal = 3 // a bug
+	ExitShutdown = 4 // serve: stopped with requests still in flight (grace ran out, or a second signal)
 )
 
 // exitError carries an exit code through cobra.

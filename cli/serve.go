@@ -26,6 +26,9 @@ func serveCmd(e *env) *cobra.Command {
 			"  curl -s --data-binary @environment.yml -H 'Content-Type: application/yaml' localhost:8080/v1/validate",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkServeFlags(c, cfg); err != nil {
+				return err
+			}
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)
 			}
@@ -68,9 +71,16 @@ func serveCmd(e *env) *cobra.Command {
 				RulesList: RulesJSON(report.Catalog()),
 			})
 			service.TuneGC(e.getenv)
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			sigs := make(chan os.Signal, 2)
+			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(sigs)
+			ctx := shutdownOnSignals(context.Background(), sigs, cfg.Logger, os.Exit)
 			if err := api.Serve(ctx, cfg, deps); err != nil {
+				if ctx.Err() != nil {
+					// The grace ran out with requests in flight: the server
+					// did run, so this is no usage error.
+					return &exitError{ExitShutdown, err}
+				}
 				return &exitError{ExitUsage, err}
 			}
 			return nil
@@ -87,4 +97,42 @@ func serveCmd(e *env) *cobra.Command {
 	fl.StringVar(&targetsFile, "targets", "", "targets `FILE` the service knows by name")
 	fl.StringVar(&logFormat, "log-format", "text", "log format: text or json")
 	return c
+}
+
+// checkServeFlags refuses values that would disable a limit rather than set
+// one: a body limit or timeout of zero or less, a concurrency below one.
+func checkServeFlags(c *cobra.Command, cfg api.Config) error {
+	fl := c.Flags()
+	switch {
+	case fl.Changed("max-body") && cfg.MaxBody <= 0:
+		return usageErr("--max-body %d: want a positive number of bytes", cfg.MaxBody)
+	case fl.Changed("max-concurrent") && cfg.MaxConcurrent < 1:
+		return usageErr("--max-concurrent %d: want at least 1", cfg.MaxConcurrent)
+	case fl.Changed("request-timeout") && cfg.RequestTimeout <= 0:
+		return usageErr("--request-timeout %v: want a positive duration, e.g. 30s", cfg.RequestTimeout)
+	case fl.Changed("shutdown-grace") && cfg.ShutdownGrace < 0:
+		return usageErr("--shutdown-grace %v: want zero or a positive duration", cfg.ShutdownGrace)
+	}
+	return nil
+}
+
+// shutdownOnSignals returns a context cancelled by the first signal (a
+// graceful shutdown); a second signal during the grace exits at once with
+// ExitShutdown, as an operator who presses Ctrl-C twice expects.
+func shutdownOnSignals(parent context.Context, sigs <-chan os.Signal, log *slog.Logger, exit func(int)) context.Context {
+	ctx, cancel := context.WithCancel(parent)
+	go func() {
+		select {
+		case <-sigs:
+		case <-parent.Done():
+			cancel()
+			return
+		}
+		cancel()
+		if s, ok := <-sigs; ok {
+			log.Warn("second signal during shutdown: exiting now", slog.String("signal", s.String()))
+			exit(ExitShutdown)
+		}
+	}()
+	return ctx
 }

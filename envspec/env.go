@@ -47,6 +47,9 @@ type Env struct {
 	Ignores []*Ignore
 	// Diags are the syntax findings (EG1xx) raised while reading.
 	Diags Diagnostics
+	// Notes say what could not be read and was left out (an unreadable
+	// record of an installed prefix), so that nothing is skipped silently.
+	Notes []string
 
 	cols *Columns // column answers about Lines, built on first use
 }

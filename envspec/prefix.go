@@ -125,11 +125,13 @@ func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
 		path := filepath.Join(meta, e.Name())
 		data, err := readInto(&buf, path)
 		if err != nil {
+			env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: %v", path, err))
 			continue
 		}
 		rec, ok := fastCondaMeta(data)
 		if !ok {
 			if json.Unmarshal(data, &rec) != nil || rec.Name == "" {
+				env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: not a package record (no JSON object with a name)", path))
 				continue
 			}
 		}
@@ -325,7 +327,7 @@ func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
 		name := e.Name()
 		switch {
 		case e.IsDir() && strings.HasSuffix(name, ".dist-info"):
-			if d := readDistInfo(filepath.Join(sp, name), condaNames); d != nil {
+			if d := readDistInfo(env, filepath.Join(sp, name), condaNames); d != nil {
 				env.Pip = append(env.Pip, d)
 			}
 		case e.IsDir() && name == "torch":
@@ -340,9 +342,13 @@ func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
 // conda installed: conda writes INSTALLER "conda" into the metadata of the
 // Python packages it links, and older conda packages carry no INSTALLER at
 // all; listing those as pip installs would invent pip/conda mixes.
-func readDistInfo(di string, condaNames map[string]bool) *PipDep {
-	name, version := readMetadataHeader(filepath.Join(di, "METADATA"))
+func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
+	meta := filepath.Join(di, "METADATA")
+	name, version := readMetadataHeader(meta)
 	if name == "" {
+		if _, err := os.Lstat(meta); err == nil {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its METADATA could not be read or names no package", di))
+		}
 		return nil
 	}
 	installer := ""

@@ -18,7 +18,10 @@ type Report struct {
 	Stack    *resolver.Stack `json:"stack"`
 	Targets  []TargetReport  `json:"targets"`
 	Findings []Finding       `json:"findings"`
-	Summary  Summary         `json:"summary"`
+	// Notes say what was left out while reading (an unreadable record of
+	// an installed prefix).
+	Notes   []string `json:"notes,omitempty"`
+	Summary Summary  `json:"summary"`
 
 	env   *envspec.Env
 	diags envspec.Diagnostics

@@ -94,6 +94,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	}
 
 	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
+	r.Notes = append([]string(nil), env.Notes...)
 	if env.Name != nil {
 		r.Name.Declared = env.Name.Value
 	}
