@@ -37,6 +37,12 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil || ctx.Env.Kind == envspec.KindPrefix {
 		return nil
 	}
+	// A lock file names the exact wheel file it installs: nothing is left
+	// to what the index serves on the day.
+	switch ctx.Env.Kind {
+	case envspec.KindCondaLock, envspec.KindPixiLock, envspec.KindUVLock, envspec.KindPylock:
+		return nil
+	}
 	// where no platform of the file has CUDA builds (macOS, win-arm64)
 	// there is no variant to pin
 	if !anyCUDAPlatform(ctx.Env) {
