@@ -189,29 +189,7 @@ func TestLockGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := report.Validate(filepath.Base(f), src, report.Options{Platform: "linux-64", KB: k, Hosts: hosts})
-		var b strings.Builder
-		fmt.Fprintf(&b, "name=%q", r.Name.Canonical)
-		if fw := r.Stack.Framework; fw != nil {
-			fmt.Fprintf(&b, " framework=%s %s %s from %s", fw.Name, fw.Version, fw.Variant, fw.From)
-		}
-		if r.Stack.CUDA != nil {
-			fmt.Fprintf(&b, " cuda=%s", r.Stack.CUDA.Version)
-		}
-		if r.Stack.Python != "" {
-			fmt.Fprintf(&b, " python=%s", r.Stack.Python)
-		}
-		for _, tr := range r.Targets {
-			fmt.Fprintf(&b, " %s=%s", tr.Name, tr.Verdict)
-		}
-		b.WriteByte('\n')
-		for _, fd := range r.Findings {
-			fmt.Fprintf(&b, "%d:%d: %s %s %s", fd.Line, fd.Column, fd.Severity, fd.Code, fd.Message)
-			if fd.Target != "" {
-				fmt.Fprintf(&b, " (target %s)", fd.Target)
-			}
-			b.WriteByte('\n')
-		}
-		got := b.String()
+		got := reportSummary(r)
 		out := f + ".out"
 		if *updateLockGoldens {
 			if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
@@ -228,4 +206,32 @@ func TestLockGolden(t *testing.T) {
 			t.Errorf("%s:\n--- got ---\n%s--- want (%s) ---\n%s", f, got, out, want)
 		}
 	}
+}
+
+// reportSummary renders what a golden report of a lock or requirements file
+// holds: the name, the stack, each target's verdict, and every finding.
+func reportSummary(r *report.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name=%q", r.Name.Canonical)
+	if fw := r.Stack.Framework; fw != nil {
+		fmt.Fprintf(&b, " framework=%s %s %s from %s", fw.Name, fw.Version, fw.Variant, fw.From)
+	}
+	if r.Stack.CUDA != nil {
+		fmt.Fprintf(&b, " cuda=%s", r.Stack.CUDA.Version)
+	}
+	if r.Stack.Python != "" {
+		fmt.Fprintf(&b, " python=%s", r.Stack.Python)
+	}
+	for _, tr := range r.Targets {
+		fmt.Fprintf(&b, " %s=%s", tr.Name, tr.Verdict)
+	}
+	b.WriteByte('\n')
+	for _, fd := range r.Findings {
+		fmt.Fprintf(&b, "%d:%d: %s %s %s", fd.Line, fd.Column, fd.Severity, fd.Code, fd.Message)
+		if fd.Target != "" {
+			fmt.Fprintf(&b, " (target %s)", fd.Target)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
