@@ -24,6 +24,7 @@ type knowledge interface {
 	OldestDriverFloor() (*kb.CUDADriver, bool)
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 	TorchReleases() []string
+	NewestCUDAOfMajor(major int) string
 }
 
 // CheckOptions tune the machine checks.
@@ -316,6 +317,65 @@ func (c *checker) run() {
 	}
 }
 
+// runtimeMajor is the CUDA major the environment's runtime is known by when
+// its minor is not (jax[cuda12], jax-cuda12-plugin: pip installs whatever
+// nvidia-*-cu12 runtime is newest), 0 when none.
+func (c *checker) runtimeMajor() int {
+	if c.st.CUDA == nil || c.st.CUDA.Version != "" {
+		return 0
+	}
+	m := 0
+	for _, e := range c.st.CUDA.Evidence {
+		if e.Says == "" || strings.Contains(e.Says, ".") {
+			continue
+		}
+		n := majorOf(e.Says)
+		if n <= 0 || (m != 0 && n != m) {
+			return 0 // no major, or two that disagree (EG305's finding)
+		}
+		m = n
+	}
+	return m
+}
+
+// checkDriverMajor decides the driver against a runtime known only by its
+// major: any CUDA m.x from m.0 to the newest the knowledge base lists. It
+// returns false where the outcome depends on which minor is installed.
+func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
+	newest := c.k.NewestCUDAOfMajor(m)
+	dm := majorOf(driverCUDA)
+	hint := fmt.Sprintf("upgrade the driver to one for CUDA %s or newer", orUnknown(newest))
+	switch {
+	case dm > m:
+		return true
+	case dm < m:
+		c.add("EG401", envspec.SeverityError, c.cudaPos(),
+			fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime (whichever %d.x is installed) does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, m, m, dm),
+			hint)
+		return true
+	case newest != "" && compareVersions(driverCUDA, newest) >= 0:
+		return true
+	}
+	// Same major, older than the newest minor: the runtime runs natively
+	// or, if newer than the driver, through minor-version compatibility,
+	// which the driver reaches when it is at or above the major's floor.
+	f, ok := c.k.MinorCompatFloor(m)
+	drv := c.h.Driver
+	if drv == "" {
+		if df, ok := c.k.DriverFloor(driverCUDA); ok && !df.BranchOnly {
+			drv = df.LinuxMin
+		}
+	}
+	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || drv == "" || compareVersions(drv, f.LinuxFloor) < 0 {
+		return false
+	}
+	c.add("EG402", envspec.SeverityWarning, c.cudaPos(),
+		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x pip installs, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
+			c.driverLabel(), driverCUDA, m, m, orUnknown(newest), driverCUDA),
+		hint+", or pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)")
+	return true
+}
+
 // runtimeUnknownHint says how to fix the CUDA runtime of the build at hand.
 // JAX's pip CUDA wheels (jax[cuda12], jax-cuda12-plugin) carry no runtime of
 // their own: they load the nvidia-*-cu12 wheels pip resolves, any CUDA 12.x
@@ -346,6 +406,9 @@ func (c *checker) checkDriver() string {
 	}
 	rt := c.runtime()
 	if rt == "" {
+		if m := c.runtimeMajor(); m > 0 && driverCUDA != "" && c.checkDriverMajor(m, driverCUDA) {
+			return driverCUDA
+		}
 		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), "its CUDA runtime version is not known, so the driver was not checked",
 			runtimeUnknownHint(c.st.Framework))
 		return driverCUDA
@@ -444,6 +507,9 @@ func (c *checker) checkArch(driverCUDA string) {
 	var list *kb.ArchList
 	why, whyKey := "", ""
 	switch {
+	case rt == "" && c.runtimeMajor() > 0 && fw != nil:
+		c.checkArchMajor(c.runtimeMajor(), driverCUDA)
+		return
 	case rt == "":
 		// checkDriver has said the runtime is unknown; the architectures
 		// depend on it as much as the driver does.
@@ -511,6 +577,75 @@ func archProbe(fw *resolver.Framework) string {
 		return "check each GPU library on the machine (cuobjdump --list-elf, --list-ptx)"
 	}
 	return "check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
+}
+
+// checkArchMajor judges the GPUs against a build known by its CUDA major
+// only (JAX's cuda12 wheels, whose list is per major): SASS and its absence
+// are certain; PTX can be JIT-compiled only by a driver at least as new as
+// the runtime, which is decided where the driver is newer than every m.x.
+func (c *checker) checkArchMajor(m int, driverCUDA string) {
+	fw := c.st.Framework
+	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, fmt.Sprint(m), kb.DistPyPI)
+	if fw.Name != "jax" || fw.From != envspec.ProviderPip || !ok || list == nil || !list.Known {
+		c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
+			"the build's architecture list is not known", "pin a build whose architecture list envguard knows, or "+archProbe(fw))
+		return
+	}
+	newest := c.k.NewestCUDAOfMajor(m)
+	driverNewer := driverCUDA != "" && (majorOf(driverCUDA) > m || (newest != "" && compareVersions(driverCUDA, newest) >= 0))
+	for _, key := range ccKeys(c.h.GPUs) {
+		gs := gpusWithCC(c.h.GPUs, key)
+		gcc, ok := parseCC(key)
+		if !ok {
+			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
+				"give the GPU's compute capability as major.minor, e.g. 9.0")
+			continue
+		}
+		v, by := archVerdict(gcc, list)
+		what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
+		switch {
+		case v == runsSASS:
+		case v == runsNone && !list.PTXUnknown:
+			c.add("EG403", envspec.SeverityError, c.fwPos(),
+				fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
+					what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
+				"use a build that includes this architecture (a newer framework release)")
+		case v == runsPTX && driverNewer:
+			c.add("EG408", envspec.SeverityWarning, c.fwPos(),
+				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels",
+					what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), gcc.sm()),
+				"use a build that includes this architecture (a newer framework release)")
+		default:
+			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
+				fmt.Sprintf("%s has no SASS for %s on %s, and whether its PTX can be JIT-compiled depends on which CUDA %d.x runtime pip installs", what, gcc.sm(), gpuLabel(c.h, gs), m),
+				"pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"==X.Y.*) to the driver's CUDA version or older")
+		}
+	}
+}
+
+// ccKeys lists the distinct compute capabilities of GPUs, sorted.
+func ccKeys(gs []GPU) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, g := range gs {
+		if !seen[g.CC] {
+			seen[g.CC] = true
+			keys = append(keys, g.CC)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// gpusWithCC is the GPUs of one compute capability.
+func gpusWithCC(gs []GPU, cc string) []GPU {
+	var out []GPU
+	for _, g := range gs {
+		if g.CC == cc {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // judgeList holds one GPU against a known architecture list.

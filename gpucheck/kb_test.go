@@ -146,6 +146,16 @@ func (k factsKB) GPUCandidates(name string) []kb.GPU {
 	return out
 }
 
+func (k factsKB) NewestCUDAOfMajor(major int) string {
+	best := ""
+	for _, d := range k.f.CUDADrivers {
+		if majorOf(d.CUDA) == major && (best == "" || compareVersions(d.CUDA, best) > 0) {
+			best = d.CUDA
+		}
+	}
+	return best
+}
+
 func (k factsKB) TorchReleases() []string {
 	var out []string
 	for _, r := range k.f.Torch {

@@ -23,3 +23,20 @@ func (k *KB) OldestDriverFloor() (*CUDADriver, bool) {
 	out := *best
 	return &out, true
 }
+
+// NewestCUDAOfMajor returns the newest CUDA major.minor of a major that the
+// driver table lists as a release ("12" → "12.9"), "" when none.
+func (k *KB) NewestCUDAOfMajor(major int) string {
+	best := ""
+	for _, r := range k.CUDADrivers {
+		mm := majorMinor(r.CUDA)
+		v, ok := ParseNVIDIA(mm)
+		if !ok || int(v.Major()) != major || r.BranchOnly {
+			continue
+		}
+		if c, ok := CompareDotted(mm, best); best == "" || (ok && c > 0) {
+			best = mm
+		}
+	}
+	return best
+}
