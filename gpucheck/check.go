@@ -525,17 +525,8 @@ func (c *checker) checkArch(driverCUDA string) {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
 		}
 	}
-	groups := map[string][]GPU{}
-	for _, g := range c.h.GPUs {
-		groups[g.CC] = append(groups[g.CC], g)
-	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		gs := groups[key]
+	for _, key := range ccKeys(c.h.GPUs) {
+		gs := gpusWithCC(c.h.GPUs, key)
 		gcc, ok := parseCC(key)
 		if !ok {
 			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
@@ -606,10 +597,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 		switch {
 		case v == runsSASS:
 		case v == runsNone && !list.PTXUnknown:
-			c.add("EG403", envspec.SeverityError, c.fwPos(),
-				fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
-					what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
-				"use a build that includes this architecture (a newer framework release)")
+			c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release)")
 		case v == runsPTX && driverNewer:
 			c.add("EG408", envspec.SeverityWarning, c.fwPos(),
 				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels",
@@ -621,6 +609,15 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 				"pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"==X.Y.*) to the driver's CUDA version or older")
 		}
 	}
+}
+
+// noKernel raises EG403 for a GPU a known architecture list has neither
+// SASS nor PTX for.
+func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
+	c.add("EG403", envspec.SeverityError, c.fwPos(),
+		fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
+			what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
+		hint)
 }
 
 // ccKeys lists the distinct compute capabilities of GPUs, sorted.
@@ -671,10 +668,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 				"use a build whose SASS includes this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
 			return
 		}
-		c.add("EG403", envspec.SeverityError, c.fwPos(),
-			fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
-				what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
-			"use a build that includes this architecture (a newer framework release or CUDA variant)")
+		c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)")
 	case runsPTX:
 		c.ptxOnly(gs, gcc, what, by.compute(), driverCUDA, rt)
 	}
