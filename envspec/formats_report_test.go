@@ -189,22 +189,27 @@ func TestLockGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := report.Validate(filepath.Base(f), src, report.Options{Platform: "linux-64", KB: k, Hosts: hosts})
-		got := reportSummary(r)
-		out := f + ".out"
-		if *updateLockGoldens {
-			if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		compareGolden(t, f+".out", reportSummary(r), *updateLockGoldens, "-update-lock-goldens")
+	}
+}
+
+// compareGolden holds got against the golden file out, or rewrites it when
+// update is set (flag names that flag in the message).
+func compareGolden(t *testing.T, out, got string, update bool, flag string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		want, err := os.ReadFile(out)
-		if err != nil {
-			t.Errorf("%s: %v (run with -update-lock-goldens)", f, err)
-			continue
-		}
-		if got != string(want) {
-			t.Errorf("%s:\n--- got ---\n%s--- want (%s) ---\n%s", f, got, out, want)
-		}
+		return
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Errorf("%v (run with %s)", err, flag)
+		return
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got ---\n%s--- want ---\n%s", out, got, want)
 	}
 }
 

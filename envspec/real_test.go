@@ -85,21 +85,7 @@ func TestRealGolden(t *testing.T) {
 		if len(env.Deps)+len(env.Pip) == 0 {
 			t.Errorf("%s: no package read", rel)
 		}
-		out := f + ".out"
-		if *updateRealGoldens {
-			if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(out)
-		if err != nil {
-			t.Errorf("%s: %v (run with -update-real-goldens)", f, err)
-			continue
-		}
-		if got != string(want) {
-			t.Errorf("%s:\n--- got ---\n%s--- want (%s) ---\n%s", f, got, out, want)
-		}
+		compareGolden(t, f+".out", got, *updateRealGoldens, "-update-real-goldens")
 	}
 	// The floor: five real files of each of these.
 	for _, kd := range []envspec.Kind{envspec.KindCondaLock, envspec.KindPixiLock, envspec.KindUVLock, envspec.KindRequirements} {
