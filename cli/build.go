@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/envguard/envguard/build"
+	"github.com/envguard/envguard/builder"
 )
 
 func buildCmd(e *env) *cobra.Command {
@@ -29,12 +29,12 @@ func buildCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := build.Build(build.Request{
+			res, err := builder.Build(builder.Request{
 				Framework: fw, Version: ver, Python: python, CUDA: cuda, Via: via,
 				Hosts: opt.Hosts, KB: opt.KB,
 				Command: "envguard build " + strings.Join(c.Flags().Args(), " ") + flagsLine(c),
 			})
-			var be *build.Error
+			var be *builder.Error
 			if errors.As(err, &be) {
 				if be.NoFit {
 					return &exitError{ExitFindings, err}

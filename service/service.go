@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/envguard/envguard/api"
-	"github.com/envguard/envguard/build"
+	"github.com/envguard/envguard/builder"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
@@ -131,7 +131,7 @@ func (p *pipeline) Build(ctx context.Context, req api.BuildRequest) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	res, err := build.Build(build.Request{
+	res, err := builder.Build(builder.Request{
 		Framework: req.Framework, Version: req.Version, Python: req.Python,
 		CUDA: req.CUDA, Via: req.Via, Hosts: hosts, KB: p.o.KB,
 		Command: "POST /v1/build",

@@ -4,7 +4,7 @@
 // the chosen distribution), validates each with the same pipeline as
 // `envguard validate` against the target machines, and keeps the best one,
 // so what it emits passes envguard's own checks by construction.
-package build
+package builder
 
 import (
 	"fmt"
