@@ -134,6 +134,53 @@ func ChannelName(c string) string {
 	return scheme + "://" + host + "/" + path
 }
 
+// SourceChannel is the channel whose packages a channel serves, for looking
+// up what it publishes. It is ChannelName, with label paths cut to their
+// channel ("pytorch/label/nightly" is "pytorch") and mirrors read by their
+// layout, because a mirror URL names no channel conda knows:
+//
+//   - a path ending in pkgs/main, pkgs/r, pkgs/msys2, pkgs/free or pkgs/pro
+//     (Anaconda's repository mirrored under any prefix) is "defaults";
+//   - a path with a "cloud" part, the layout mirrors give anaconda.org's
+//     channels (".../anaconda/cloud/conda-forge/"), is the part after it;
+//   - any other path is its channel part: the part before "label", else
+//     the last part (".../mirror/conda-forge").
+//
+// A URL with no path, and a local directory, stay as ChannelName gives them.
+func SourceChannel(c string) string {
+	n := ChannelName(c)
+	scheme, rest, isURL := strings.Cut(n, "://")
+	if !isURL {
+		if strings.HasPrefix(n, "/") || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "~") || strings.Contains(n, "\\") {
+			return n // a local directory
+		}
+		name, _, _ := strings.Cut(n, "/")
+		return name
+	}
+	_, path, ok := strings.Cut(rest, "/")
+	if !ok || path == "" || scheme == "file" {
+		return n
+	}
+	parts := strings.Split(strings.ToLower(path), "/")
+	if k := len(parts); k >= 2 && parts[k-2] == "pkgs" {
+		switch parts[k-1] {
+		case "main", "r", "msys2", "free", "pro":
+			return "defaults"
+		}
+	}
+	for i, p := range parts {
+		if p == "cloud" && i+1 < len(parts) {
+			return parts[i+1]
+		}
+	}
+	for i, p := range parts {
+		if p == "label" && i > 0 {
+			return parts[i-1]
+		}
+	}
+	return parts[len(parts)-1]
+}
+
 // ChannelName is the name conda knows the spec's channel by ("" when the
 // spec names none): "https://<alias>/conda-forge::numpy" is "conda-forge".
 func (m *MatchSpec) ChannelName() string { return ChannelName(m.Channel) }

@@ -211,6 +211,34 @@ func TestChannelName(t *testing.T) {
 	}
 }
 
+// TestSourceChannel: mirrors as the corpus writes them are read by their
+// layout, so a pytorch mirror is not taken for defaults.
+func TestSourceChannel(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"conda-forge", "conda-forge"},
+		{"pytorch/label/nightly", "pytorch"},
+		{"https://conda.anaconda.org/nvidia/label/cuda-12.1.0", "nvidia"},
+		{"https://repo.anaconda.com/pkgs/main", "defaults"},
+		{"https://mirrors.tuna.tsinghua.edu.cn/anaconda/pkgs/main/", "defaults"},
+		{"http://mirrors.aliyun.com/anaconda/pkgs/r", "defaults"},
+		{"https://mirrors.ustc.edu.cn/anaconda/pkgs/free/", "defaults"},
+		{"https://mirrors.tuna.tsinghua.edu.cn/anaconda/cloud/pytorch/", "pytorch"},
+		{"https://mirrors.ustc.edu.cn/anaconda/cloud/conda-forge/", "conda-forge"},
+		{"https://mirrors.ustc.edu.cn/anaconda/cloud/menpo/", "menpo"},
+		{"https://mirrors.tuna.tsinghua.edu.cn/anaconda/cloud/Paddle/", "paddle"},
+		{"https://mirror.example.org/conda-forge", "conda-forge"},
+		{"https://mirror.example.org/conda/pytorch/label/dev/linux-64", "pytorch"},
+		{"https://mirror.example.org", "https://mirror.example.org"},
+		{"file:///opt/channel", "file:///opt/channel"},
+		{"./local-channel", "./local-channel"},
+		{"", ""},
+	} {
+		if got := SourceChannel(c.in); got != c.want {
+			t.Errorf("SourceChannel(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 // TestCondaSemanticsEnvFile: the findings a file gets for the specs above,
 // firing and silent.
 func TestCondaSemanticsEnvFile(t *testing.T) {

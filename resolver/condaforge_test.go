@@ -77,6 +77,15 @@ func TestResolveCondaForgeDefaults(t *testing.T) {
 			kb.DistPytorchConda, "cpu", "", false, "pt10_cpu"},
 		{"pytorch channel pytorch before 1.2 is the CUDA build", "channels: [pytorch]\ndependencies:\n  - pytorch=1.1.0\n  - cudatoolkit=10.0\n",
 			kb.DistPytorchConda, "cuda", "10.0", false, "pt11_cu100"},
+		// mirrors, read by their layout (envspec.SourceChannel): the pytorch
+		// channel mirrored under /anaconda/cloud/ is the pytorch channel,
+		// not defaults as the first path part "anaconda" used to say
+		{"pytorch channel through a mirror", "channels:\n  - https://mirrors.tuna.tsinghua.edu.cn/anaconda/cloud/pytorch/\ndependencies:\n  - pytorch=1.13.1\n  - pytorch-cuda=11.7\n",
+			kb.DistPytorchConda, "cuda", "11.7", false, "pt113_cu117"},
+		{"conda-forge through a mirror", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/cloud/conda-forge/\ndependencies:\n  - pytorch=2.6.0=cuda126_generic_py312_h1234567_200\n",
+			kb.DistCondaForge, "cuda", "12.6", true, "pt26_cu126"},
+		{"defaults through a mirror", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/pkgs/main/\ndependencies:\n  - pytorch=1.4.0=cuda101py37h02f0884_0\n",
+			kb.DistDefaults, "cuda", "10.1", false, "pt14_cu101"},
 		{"pytorch channel pytorch 1.2 holds both variants", "channels: [pytorch]\ndependencies:\n  - pytorch=1.2.0\n",
 			kb.DistPytorchConda, "", "", false, ""},
 	}

@@ -286,24 +286,14 @@ func resolveChannel(env *envspec.Env, name, explicit string) (string, string) {
 // channelName reduces a channel URL or label path to its name:
 // https://conda.example/pytorch/label/nightly → pytorch.
 func channelName(c string) string {
-	c = strings.TrimSpace(strings.ToLower(c))
-	if i := strings.Index(c, "://"); i >= 0 {
-		c = c[i+3:]
-		if j := strings.IndexByte(c, '/'); j >= 0 {
-			c = c[j+1:]
-		} else {
-			return c
-		}
-	}
-	c = strings.Trim(c, "/")
-	if i := strings.IndexByte(c, '/'); i >= 0 {
-		c = c[:i]
-	}
-	switch c {
+	n := envspec.SourceChannel(c)
+	switch n {
 	case "main", "anaconda", "pkgs", "r", "msys2":
+		// anaconda.org's "anaconda" channel and the bare member names
+		// serve the defaults packages
 		return "defaults"
 	}
-	return c
+	return n
 }
 
 // pytorchChannelOnly are packages only the pytorch channel publishes (the
