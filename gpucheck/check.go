@@ -186,7 +186,9 @@ func (c *checker) build() string {
 		return "this environment"
 	}
 	var parts []string
-	if rt != "" {
+	if cc := c.compilerCUDA(); rt != "" && cc != rt {
+		parts = append(parts, "CUDA "+rt+" runtime, built with "+cc)
+	} else if rt != "" {
 		parts = append(parts, "CUDA "+rt)
 	}
 	if fw.Dist != "" {
@@ -224,6 +226,21 @@ func (c *checker) runtime() string {
 		return c.st.CUDA.Version
 	}
 	return ""
+}
+
+// compilerCUDA is the CUDA the framework build was compiled with, which
+// decides its architecture list: the build string's where it names one.
+// conda-forge's cuda126 build runs on any 12.x from 12.6 on, so a
+// cuda-version=12.8 beside it sets the runtime, not the compiler.
+func (c *checker) compilerCUDA() string {
+	if fw := c.st.Framework; fw != nil && c.st.CUDA != nil {
+		for _, e := range c.st.CUDA.Evidence {
+			if e.Kind == resolver.EvidenceBuild && e.AtLeast && e.Says != "" && e.Pos.Line == fw.Pos.Line {
+				return e.Says
+			}
+		}
+	}
+	return c.runtime()
 }
 
 func (c *checker) needsCUDA() bool {
@@ -519,7 +536,7 @@ func (c *checker) checkArch(driverCUDA string) {
 	case fw.Series() == "":
 		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
 	default:
-		if l, ok := c.archList(fw, rt); ok && l != nil && l.Known {
+		if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known {
 			list = l
 		} else {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
@@ -697,7 +714,7 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 // can target: below the range nothing can run (certain); above it only
 // PTX can, which the knowledge base cannot confirm.
 func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string) {
-	rt := c.runtime()
+	rt := c.compilerCUDA()
 	hint := "pin a build whose architecture list envguard knows, or " + archProbe(c.st.Framework)
 	ta, ok := c.k.ToolkitArch(rt)
 	if !ok {

@@ -402,3 +402,35 @@ func dropNoGPU(t *testing.T, ds []envspec.Diagnostic) []envspec.Diagnostic {
 	}
 	return out
 }
+
+// TestCompilerCUDA: a conda-forge build made for "CUDA 12.6 or newer 12.x"
+// beside cuda-version=12.8 has 12.8 as its runtime and 12.6's architecture
+// list; looking the list up by the runtime found no row (EG409).
+func TestCompilerCUDA(t *testing.T) {
+	k := kb.Default()
+	cf := func(runtime string) *resolver.Stack {
+		st := stack("2.6.0", runtime, kb.DistCondaForge)
+		build := resolver.Evidence{Item: "pytorch=2.6.0=cuda126_generic_py312_h1234567_200", Pos: fwPosT, Line: fwPosT.Line,
+			Says: "12.6", Kind: resolver.EvidenceBuild, AtLeast: true, Package: "pytorch"}
+		st.CUDA.Evidence = append([]resolver.Evidence{build}, st.CUDA.Evidence...)
+		return st
+	}
+	tests := []struct {
+		name, runtime, cc, want, says string
+	}{
+		{"runtime above the build's CUDA, H100", "12.8", "9.0", "", ""},
+		{"runtime above the build's CUDA, B200 runs by compute_90 PTX", "12.8", "10.0", "EG408", "(SASS sm_50"},
+		{"runtime equal to the build's CUDA, B200", "12.6", "10.0", "EG408", "(SASS sm_50"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := Check(cf(tt.runtime), host("570.86.10", "", tt.cc), k, CheckOptions{})
+			if got := codes(ds); got != tt.want {
+				t.Fatalf("codes = %q, want %q; %v", got, tt.want, ds)
+			}
+			if tt.says != "" && !strings.Contains(ds[0].Message, tt.says) {
+				t.Errorf("message %q does not say %q", ds[0].Message, tt.says)
+			}
+		})
+	}
+}
