@@ -275,9 +275,15 @@ func (c *checker) fwPos() envspec.Pos {
 func (c *checker) run() {
 	h := c.h
 	fw := c.st.Framework
-	if fw != nil && fw.Variant == "cpu" && h.Available && len(h.GPUs) > 0 {
+	if fw != nil && (fw.Variant == "cpu" || fw.Variant == "rocm") && h.Available && len(h.GPUs) > 0 {
+		// A ROCm build drives AMD GPUs only: on NVIDIA GPUs it is a
+		// CPU-only build, which is what EG407 is about.
+		what := "a CPU-only build"
+		if fw.Variant == "rocm" {
+			what = "a ROCm build, for AMD GPUs: on NVIDIA GPUs it runs on the CPU only"
+		}
 		c.add("EG407", envspec.SeverityWarning, c.fwPos(),
-			fmt.Sprintf("%s is a CPU-only build; %s has %s: they will sit idle", fwName(fw), h.label(), countGPUs(h.GPUs)),
+			fmt.Sprintf("%s is %s; %s has %s: they will sit idle", fwName(fw), what, h.label(), countGPUs(h.GPUs)),
 			"install the CUDA build (e.g. pytorch-cuda=12.4 with -c pytorch -c nvidia, or a cuda build string on conda-forge)")
 	}
 	if fw != nil && fw.Variant == "" && gpuFramework(fw) {

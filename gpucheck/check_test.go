@@ -212,6 +212,7 @@ func TestCheckMachine(t *testing.T) {
 		return &Host{Name: "local", Available: true, Driver: "580.65.06", CUDADriver: "13.0", Source: SourceNVML, GPUs: gs}
 	}
 	cpu := &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", Version: "2.3.1", Variant: "cpu", Pos: fwPosT}}
+	rocm := &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", Version: "2.3.1", Variant: "rocm", Pos: fwPosT}}
 	migGPU := gpu(1)
 	migGPU.MIG = true
 	tests := []struct {
@@ -231,6 +232,8 @@ func TestCheckMachine(t *testing.T) {
 			&Host{Name: "local", Source: SourceNVML, Reason: "NVIDIA driver not loaded"}, CheckOptions{}, "EG404", "driver not loaded"},
 		{"a CPU build with no driver is fine", cpu, &Host{Name: "local", Source: SourceNVML, Reason: "no NVIDIA device"}, CheckOptions{}, "", ""},
 		{"a CPU build on GPUs", cpu, local(gpu(0), gpu(1)), CheckOptions{}, "EG407", "2 NVIDIA GPUs"},
+		{"a ROCm build on NVIDIA GPUs", rocm, local(gpu(0)), CheckOptions{}, "EG407", "a ROCm build, for AMD GPUs"},
+		{"a ROCm build with no driver is fine", rocm, &Host{Name: "local", Source: SourceNVML, Reason: "no NVIDIA device"}, CheckOptions{}, "", ""},
 		{"other processes", stack("2.1.0", "12.1", kb.DistWheel), local(gpu(0, Process{PID: 4121, Name: "/usr/bin/python3", UsedMemory: 9 << 30})), CheckOptions{}, "EG405", "python3[4121] 9.0 GiB"},
 		{"less free than --min-free", stack("2.1.0", "12.1", kb.DistWheel), local(gpu(0)), CheckOptions{MinFree: 35 << 30}, "EG405", "30.0 GiB free of 40.0 GiB, less than the 35.0 GiB"},
 		{"enough free memory", stack("2.1.0", "12.1", kb.DistWheel), local(gpu(0)), CheckOptions{MinFree: 20 << 30}, "", ""},

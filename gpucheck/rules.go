@@ -73,7 +73,7 @@ var Rules = []*envspec.Rule{
 	{
 		Code: "EG407", Name: "cpu-build-on-gpu", Severity: envspec.SeverityWarning,
 		Title:  "a CPU-only framework build on a machine with NVIDIA GPUs: the GPUs will sit idle",
-		Why:    "A CPU-only build (cpuonly, a cpu build string, a +cpu wheel) never uses the GPUs; training runs on the CPU, many times slower.",
+		Why:    "A CPU-only build (cpuonly, a cpu build string, a +cpu wheel) never uses the GPUs; training runs on the CPU, many times slower. A ROCm build (+rocm6.0, the rocm wheel index) drives AMD GPUs only, so on NVIDIA GPUs it is CPU-only too.",
 		Fix:    "Install the CUDA build of the framework.",
 		Before: "dependencies:\n  - pytorch=2.3\n  - cpuonly",
 		After:  "dependencies:\n  - pytorch=2.3\n  - pytorch-cuda=12.1",
