@@ -36,7 +36,7 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 	pinned, pinKind := "", ""
 	for _, p := range fw.Pins {
 		if p.Says != "cpu" && p.Says != "cuda" && p.Says != "" {
-			pinned, pinKind = seriesOfVersion(p.Says), p.Kind
+			pinned, pinKind = resolver.SeriesOf(p.Says), p.Kind
 		}
 	}
 	if fw.Variant == "cuda" && pinned == "" && st.CUDA != nil && st.CUDA.Version != "" && len(fw.Pins) == 0 {
@@ -55,7 +55,7 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 		// an unpinned pytorch selects up to 1.12, but the solver may as
 		// well pick 2.x and its own pytorch-cuda, so nothing is listed.
 		for _, rel := range k.TorchReleases() {
-			v, ok := k.Variants(seriesOfVersion(rel), fw.Dist)
+			v, ok := k.Variants(resolver.SeriesOf(rel), fw.Dist)
 			if !ok || v.NotPublished {
 				continue
 			}
@@ -72,7 +72,7 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 	}
 	var out []candidate
 	for _, rel := range rels {
-		series := seriesOfVersion(rel)
+		series := resolver.SeriesOf(rel)
 		v, ok := k.Variants(series, fw.Dist)
 		if !ok {
 			return nil, false // a release whose variants are not known: cannot list the builds
@@ -127,17 +127,6 @@ func buildStack(st *resolver.Stack, version, variant, cuda string) *resolver.Sta
 		cp.CUDA = &info
 	}
 	return &cp
-}
-
-func seriesOfVersion(v string) string {
-	if i := strings.IndexByte(v, '+'); i >= 0 {
-		v = v[:i]
-	}
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return v
-	}
-	return parts[0] + "." + parts[1]
 }
 
 // overCandidates decides a verdict the file leaves to the solver by

@@ -126,6 +126,10 @@ const (
 	EvidenceDefault     = "default"      // what an unpinned install gets, from the knowledge base
 )
 
+// SeriesOf is the release series of a version: "2.0" of "2.0.1" and of
+// "2.0.1+cu118".
+func SeriesOf(v string) string { return seriesOf(v) }
+
 // seriesOf returns major.minor of a version string.
 func seriesOf(v string) string {
 	dots := 0
