@@ -578,12 +578,17 @@ func (p *envParser) top(root *yaml.Node) {
 				p.env.Category = &s
 			}
 		default:
-			hint := "remove it, or move it under a comment; conda ignores unknown keys"
-			if near := nearest(k.Value, knownTopKeys); near != "" {
-				hint = fmt.Sprintf("did you mean `%s`?", near)
+			if near := nearTopKey(k.Value); near != "" {
+				// A misspelt key is not a harmless extra: conda ignores it,
+				// so `dependency:` creates an environment with nothing in it.
+				p.add(p.pos(k), SeverityError, "EG102",
+					fmt.Sprintf("unknown top-level key %q: did you mean %q? conda ignores unknown keys, so what is under it is never installed or used", k.Value, near),
+					fmt.Sprintf("rename it to `%s:`", near))
+				break
 			}
 			p.add(p.pos(k), SeverityWarning, "EG102",
-				fmt.Sprintf("unknown top-level key %q (expected one of: %s)", k.Value, strings.Join(knownTopKeys, ", ")), hint)
+				fmt.Sprintf("unknown top-level key %q (expected one of: %s)", k.Value, strings.Join(knownTopKeys, ", ")),
+				"remove it, or move it under a comment; conda ignores unknown keys")
 		}
 		done()
 	}
@@ -1025,6 +1030,19 @@ func depName(d *CondaDep) string {
 		return ""
 	}
 	return strings.ToLower(s[:end])
+}
+
+// nearTopKey returns the known top-level key that key is a near miss of: a
+// case variant, the singular of a plural key (`dependency`, `channel`), or
+// a misspelling within edit distance 2 (`dependecies`). "" if none.
+func nearTopKey(key string) string {
+	ls := strings.ToLower(key)
+	for _, c := range knownTopKeys {
+		if c == ls+"s" || strings.HasSuffix(ls, "y") && c == ls[:len(ls)-1]+"ies" {
+			return c
+		}
+	}
+	return nearest(key, knownTopKeys)
 }
 
 // nearest returns the candidate within edit distance 2 of s, if exactly one is.

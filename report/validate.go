@@ -51,6 +51,13 @@ func Validate(file string, src []byte, opt Options) *Report {
 // between its phases (each rule, each target), so the work left after ctx
 // ends is one phase of an input already bounded by opt.Budget.
 func ValidateContext(ctx context.Context, file string, src []byte, opt Options) (*Report, error) {
+	// A binary or UTF-16 file is named before any reader sees it; UTF-16
+	// with a byte-order mark is decoded and read.
+	text, notText := envspec.Text(src)
+	if notText != "" {
+		return FromEnvContext(ctx, envspec.NotText(file, notText, opt.Platform), opt)
+	}
+	src = text
 	// Lock files, pixi manifests and requirements files, told apart by name
 	// and content; includes (-r) are not followed here, since the service
 	// must never open a file a request names.

@@ -1,0 +1,30 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// A UTF-16 file with a byte-order mark is judged as its UTF-8 twin is; a
+// binary file is one EG100 that says what it is.
+func TestValidateEncodings(t *testing.T) {
+	src := "name: x\nchannels: [conda-forge]\ndependencies:\n  - pytorch=2.1.0\n  - pytorch-cuda=11.8\n  - cudatoolkit=11.3\n"
+	want := Validate("env.yml", []byte(src), Options{Platform: "linux-64"})
+	if want.Summary.Errors == 0 {
+		t.Fatalf("the UTF-8 file should have errors: %s", want.JSON())
+	}
+	le := []byte{0xff, 0xfe}
+	for _, u := range utf16.Encode([]rune(src)) {
+		le = append(le, byte(u), byte(u>>8))
+	}
+	got := Validate("env.yml", le, Options{Platform: "linux-64"})
+	if !bytes.Equal(got.JSON(), want.JSON()) {
+		t.Errorf("UTF-16LE with BOM:\n%s\nwant the UTF-8 report:\n%s", got.JSON(), want.JSON())
+	}
+	bin := Validate("env.yml", []byte("\x7fELF\x02\x01\x01\x00"), Options{Platform: "linux-64"})
+	if len(bin.Findings) != 1 || bin.Findings[0].Code != "EG100" || !strings.Contains(bin.Findings[0].Message, "ELF binary") {
+		t.Errorf("ELF file: %s", bin.JSON())
+	}
+}
