@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -227,28 +226,12 @@ func unknownTarget(r *report.Report) *report.TargetReport {
 	return nil
 }
 
-// termSafe writes text with terminal control characters escaped (C0 but
-// newline and tab, DEL, C1, and bytes that are not UTF-8), so that what a
-// prefix's files hold cannot move the cursor or retitle the terminal.
+// termSafe writes text through report.TermEscape, so that what a prefix's
+// files hold cannot move the cursor or retitle the terminal.
 type termSafe struct{ w io.Writer }
 
 func (t termSafe) Write(p []byte) (int, error) {
-	var b strings.Builder
-	for i := 0; i < len(p); {
-		r, n := utf8.DecodeRune(p[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "\\x%02x", p[i])
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.Write(p[i : i+n])
-		}
-		i += n
-	}
-	if _, err := io.WriteString(t.w, b.String()); err != nil {
+	if _, err := io.WriteString(t.w, report.TermEscape(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -261,7 +261,7 @@ func (e *env) render(format string, reports []*report.Report) error {
 	case "sarif":
 		var docs []report.RuleDoc
 		for _, r := range report.Catalog() {
-			docs = append(docs, report.RuleDoc{Code: r.Code, Title: r.Title, Help: ruleMarkdown(r)})
+			docs = append(docs, report.RuleDoc{Code: r.Code, Title: r.Title, Help: ruleMarkdown(r), HelpText: ruleText(r)})
 		}
 		return report.WriteSARIF(e.stdout, reports, docs, Version)
 	case "github":

@@ -28,3 +28,23 @@ func TestValidateEncodings(t *testing.T) {
 		t.Errorf("ELF file: %s", bin.JSON())
 	}
 }
+
+// Text output quotes the input; escape sequences in it are shown escaped,
+// never passed to the terminal.
+func TestWriteTextEscapesControlBytes(t *testing.T) {
+	src := "name: \"x\x1b]0;owned\x07\"\nchannels: [conda-forge]\ndependency:\n  - numpy \x1b[2J\n"
+	var b strings.Builder
+	if err := Validate("env.yml", []byte(src), Options{Platform: "linux-64"}).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Fatalf("control bytes reached the output:\n%q", out)
+	}
+	if !strings.Contains(out, `\x1b`) {
+		t.Errorf("the escape is not shown as \\x1b:\n%s", out)
+	}
+	if got := TermEscape("a\tb\nc\x7f\xc2\x9b\xff"); got != "a\tb\nc\\x7f\\x9b\\xff" {
+		t.Errorf("TermEscape = %q", got)
+	}
+}

@@ -60,8 +60,42 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	b.WriteString(r.summaryLine())
-	_, err := io.WriteString(w, b.String())
+	// Snippets and messages quote the input: a file could carry escape
+	// sequences that move the cursor or retitle the terminal.
+	_, err := io.WriteString(w, TermEscape(b.String()))
 	return err
+}
+
+// TermEscape escapes terminal control characters (C0 but newline and tab,
+// DEL, C1) and bytes that are not UTF-8 as \xNN, so that text quoted from
+// an input is shown, never obeyed, by the terminal.
+func TermEscape(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 func (r *Report) summaryLine() string {
@@ -78,7 +112,7 @@ func (r *Report) summaryLine() string {
 		targets = append(targets, t.Name+" "+state)
 	}
 	s := fmt.Sprintf("%s: %s; %s, %s, %s", r.File, name,
-		plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"), plural(r.Summary.Info, "note"))
+		plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"), fmt.Sprintf("%d info", r.Summary.Info))
 	if len(targets) > 0 {
 		s += "; targets: " + strings.Join(targets, ", ")
 	}
