@@ -45,7 +45,7 @@ func validateCmd(e *env) *cobra.Command {
 	fl := c.Flags()
 	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` (repeatable; \"local\" is this machine through NVML)")
 	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, a conda-lock virtual-packages.yml, or a pixi manifest's [system-requirements])")
-	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
+	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif, github or codequality (GitLab)")
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES` (the service's --max-body default); only regular files and - are read")
@@ -54,9 +54,9 @@ func validateCmd(e *env) *cobra.Command {
 
 func (e *env) validate(f validateFlags, files []string) error {
 	switch f.format {
-	case "text", "json", "sarif", "github":
+	case "text", "json", "sarif", "github", "codequality":
 	default:
-		return usageErr("--format %q: want text, json, sarif or github", f.format)
+		return usageErr("--format %q: want text, json, sarif, github or codequality", f.format)
 	}
 	if _, err := report.ParseFailOn(f.failOn); err != nil {
 		return usageErr("--fail-on %v", err)
@@ -271,6 +271,8 @@ func (e *env) render(format string, reports []*report.Report) error {
 			}
 		}
 		return nil
+	case "codequality":
+		return report.WriteCodeQuality(e.stdout, reports)
 	}
 	for _, r := range reports {
 		if err := r.WriteText(e.stdout); err != nil {
