@@ -1,0 +1,128 @@
+package packaging
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// hook is the part of a .pre-commit-hooks.yaml entry pre-commit acts on.
+type hook struct {
+	ID            string   `yaml:"id"`
+	Name          string   `yaml:"name"`
+	Entry         string   `yaml:"entry"`
+	Language      string   `yaml:"language"`
+	Files         string   `yaml:"files"`
+	Exclude       string   `yaml:"exclude"`
+	PassFilenames *bool    `yaml:"pass_filenames"`
+	Args          []string `yaml:"args"`
+}
+
+func precommitHook(t *testing.T) hook {
+	t.Helper()
+	var hooks []hook
+	if err := yaml.Unmarshal(readRoot(t, ".pre-commit-hooks.yaml"), &hooks); err != nil {
+		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
+	}
+	if len(hooks) != 1 {
+		t.Fatalf(".pre-commit-hooks.yaml: %d hooks, want the one envguard hook", len(hooks))
+	}
+	h := hooks[0]
+	if h.ID != "envguard" || h.Name == "" || h.Language != "golang" || h.PassFilenames == nil || !*h.PassFilenames {
+		t.Fatalf("hook = %+v; want id envguard, a name, language golang, pass_filenames true", h)
+	}
+	if !strings.HasPrefix(h.Entry, "envguard validate") {
+		t.Fatalf("entry %q does not run envguard validate", h.Entry)
+	}
+	return h
+}
+
+// TestPrecommitFiles: the hook's files pattern picks the names `envguard
+// validate DIR` picks, less pyproject.toml (an environment only with
+// [tool.pixi], which a name cannot tell).
+func TestPrecommitFiles(t *testing.T) {
+	h := precommitHook(t)
+	// pre-commit applies files with Python's re.search; this pattern uses
+	// only what Python's re and Go's regexp read alike.
+	re := regexp.MustCompile(h.Files)
+	names := []string{
+		"environment.yml", "environment.yaml", "Environment.YML", "envs/environment-gpu.yml",
+		"env-cuda.yaml", "conf/env_train.yml", "conda-lock.yml", "linux.conda-lock.yaml",
+		"pixi.lock", "pixi.toml", "uv.lock", "pylock.toml", "pylock.gpu.toml",
+		"requirements.txt", "dev-requirements.txt", "reqs/requirements-cu121.txt",
+		"pyproject.toml", "environment.yml.bak", "README.md", "env.yml", "environments/train.py",
+		"pylock.a.b.toml", "requirements.in", "docker-compose.yml", "uv.lock.orig", "setup.cfg",
+	}
+	for _, n := range names {
+		want := envspec.IsInputName(n) && !strings.HasSuffix(strings.ToLower(n), "pyproject.toml")
+		if got := re.MatchString(n); got != want {
+			t.Errorf("files matches %q: %v, validate picks it: %v", n, got, want)
+		}
+	}
+}
+
+// TestPrecommitRun runs the hook as pre-commit does: the staged names of a
+// small repository, filtered by files, appended to entry and args, run in
+// the repository's root with the installed envguard on PATH.
+func TestPrecommitRun(t *testing.T) {
+	h := precommitHook(t)
+	re := regexp.MustCompile(h.Files)
+	clean := "name: pt20_cu118\nchannels:\n  - pytorch\n  - nvidia\ndependencies:\n  - python=3.10\n  - pytorch=2.0.1\n  - pytorch-cuda=11.8\n"
+	bad := string(readRoot(t, "testdata/demo/environment.yml"))
+
+	run := func(files map[string]string) (int, []string, string) {
+		dir := gitRepo(t, files)
+		// pre-commit's staged-files query.
+		staged := strings.Split(strings.TrimSpace(git(t, dir, "diff", "--staged", "--name-only", "--no-ext-diff")), "\n")
+		var picked []string
+		for _, n := range staged {
+			if re.MatchString(n) && (h.Exclude == "" || !regexp.MustCompile(h.Exclude).MatchString(n)) {
+				picked = append(picked, n)
+			}
+		}
+		if len(picked) == 0 {
+			// pre-commit skips a hook no file matches.
+			return 0, nil, ""
+		}
+		argv := append(strings.Fields(h.Entry), h.Args...)
+		argv = append(argv, picked...)
+		cmd := commandOnPath(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		return exitCode(t, cmd), picked, out.String()
+	}
+
+	code, picked, out := run(map[string]string{
+		"environment.yml":  clean,
+		"README.md":        "# a project\n",
+		"train.py":         "import torch\n",
+		"requirements.txt": "numpy==1.26.4\n",
+	})
+	if code != 0 || strings.Join(picked, " ") != "environment.yml requirements.txt" {
+		t.Errorf("clean repository: exit %d on %v\n%s", code, picked, out)
+	}
+
+	code, picked, out = run(map[string]string{
+		"environment.yml":      clean,
+		"envs/env-gpu.yml":     bad,
+		"docs/environment.md":  "not an environment\n",
+		"pyproject.toml":       "[project]\nname = \"x\"\n",
+		"requirements-dev.txt": "pytest\n",
+	})
+	if code != 1 || strings.Join(picked, " ") != "environment.yml envs/env-gpu.yml requirements-dev.txt" {
+		t.Errorf("a broken environment: exit %d on %v, want 1\n%s", code, picked, out)
+	}
+	if !strings.Contains(out, "envs/env-gpu.yml:8:24: error EG201") {
+		t.Errorf("the hook's output does not point at the broken line:\n%s", out)
+	}
+
+	code, picked, _ = run(map[string]string{"README.md": "# nothing to check\n"})
+	if code != 0 || picked != nil {
+		t.Errorf("no environment file: exit %d on %v", code, picked)
+	}
+}
