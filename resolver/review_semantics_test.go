@@ -182,14 +182,16 @@ func TestReviewSemanticsSilent(t *testing.T) {
 
 func TestTritonKB(t *testing.T) {
 	k := kb.Default()
-	for torch, want := range map[string]string{"2.0.1": "2.0.0", "2.5.1+cu121": "3.1.0", "2.6.0": "3.2.0", "2.11.0": "3.6.0"} {
+	for torch, want := range map[string]string{"2.0.1": "2.0.0", "2.1.0": "2.1.0", "2.3.0": "2.3.0", "2.3.1": "2.3.1", "2.5.1+cu121": "3.1.0", "2.6.0": "3.2.0", "2.9.1": "3.5.1", "2.11.0": "3.6.0", "2.12.1": "3.7.1"} {
 		if r, ok := k.TritonFor(torch); !ok || r.Triton != want || r.Source == "" {
 			t.Errorf("TritonFor(%s) = %+v, %v; want %s with a source", torch, r, ok, want)
 		}
 	}
 	// releases no source was found for stay unknown
-	if _, ok := k.TritonFor("2.3.1"); ok {
-		t.Errorf("TritonFor(2.3.1) should be unknown")
+	for _, torch := range []string{"2.2.0", "2.8.0", "2.10.0"} {
+		if _, ok := k.TritonFor(torch); ok {
+			t.Errorf("TritonFor(%s) should be unknown", torch)
+		}
 	}
 }
 

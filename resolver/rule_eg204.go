@@ -5,12 +5,16 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // RuleEG204 reports a Python minor the framework version does not support
 // (for an open framework spec: that none of the releases it admits does).
 // A minor the release's sources call experimental (python_experimental:
 // cp312 wheels of torch 2.2.x exist) is published, so it is not reported.
+// For a pytorch build from a distribution whose Python builds the knowledge
+// base lists (torch_python_builds: conda-forge's, and the pytorch channel's
+// holes such as 2.0.0 without Python 3.11), that list is the one judged.
 var RuleEG204 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG204",
@@ -39,19 +43,35 @@ func runEG204(c *Context) []envspec.Diagnostic {
 		versions = []string{f.Version}
 	}
 	// lists[i] is a release's supported minors, exp[i] those its sources
-	// call experimental; wheels exist for both.
+	// call experimental; wheels exist for both. Where the knowledge base
+	// says which minors the framework's own distribution built the release
+	// for (torch_python_builds), that list stands in for both, and byDist[i]
+	// holds the row.
 	var lists, exp [][]string
+	var byDist []*kb.TorchPythonBuilds
 	for _, v := range versions {
 		switch f.Name {
 		case "pytorch":
-			if r, ok := c.KB.Release(v); ok && len(r.Python) > 0 {
-				lists = append(lists, r.Python)
-				exp = append(exp, r.PythonExperimental)
+			r, ok := c.KB.Release(v)
+			if !ok || len(r.Python) == 0 {
+				continue
 			}
+			// A row for only some CUDA variants is EG205's (that variant
+			// does not exist for the Python), not a Python the release lacks.
+			if dp, ok := pythonBuildsFor(c, st, v); ok && !dp.partial {
+				lists = append(lists, dp.row.Minors(r.Python, r.PythonExperimental))
+				exp = append(exp, nil)
+				byDist = append(byDist, dp.row)
+				continue
+			}
+			lists = append(lists, r.Python)
+			exp = append(exp, r.PythonExperimental)
+			byDist = append(byDist, nil)
 		case "tensorflow":
 			if t, ok := c.KB.TensorFlow(v); ok && len(t.Python) > 0 {
 				lists = append(lists, t.Python)
 				exp = append(exp, nil)
+				byDist = append(byDist, nil)
 			}
 		}
 	}
@@ -63,9 +83,10 @@ func runEG204(c *Context) []envspec.Diagnostic {
 			return nil
 		}
 	}
-	sup := lists[len(lists)-1]
+	last := len(lists) - 1
+	sup := lists[last]
 	supText := pyRange(sup)
-	if e := pyMinors(exp[len(exp)-1]); len(e) > 0 {
+	if e := pyMinors(exp[last]); len(e) > 0 {
 		supText += " (" + strings.Join(e, ", ") + " experimental)"
 	}
 	item := st.PythonItem
@@ -76,6 +97,17 @@ func runEG204(c *Context) []envspec.Diagnostic {
 	msg := fmt.Sprintf("%s%s: Python %s is not supported by %s%s, which supports Python %s; use python=%s",
 		item, at(st.PythonPos), st.Python, fwLabel(f), at(f.Pos), supText, top)
 	hint := fmt.Sprintf("use python=%s, or a %s release that supports Python %s", top, f.Name, st.Python)
+	if row := byDist[last]; row != nil {
+		// The release supports the Python elsewhere, or the distribution
+		// built it for a Python upstream does not list: say whose builds.
+		where := distWhere(row.Dist)
+		if len(row.CUDA) > 0 {
+			where += " (CUDA " + strings.Join(row.CUDA, ", ") + " builds)"
+		}
+		msg = fmt.Sprintf("%s%s: %s%s was never built for Python %s on %s, whose builds of it are for Python %s; use python=%s",
+			item, at(st.PythonPos), fwLabel(f), at(f.Pos), st.Python, where, supText, top)
+		hint = fmt.Sprintf("use python=%s, or a %s release that %s built for Python %s", top, f.Name, distWhere(row.Dist), st.Python)
+	}
 	return []envspec.Diagnostic{finding(RuleEG204, st.PythonPos, 0, msg, hint, f.Pos)}
 }
 

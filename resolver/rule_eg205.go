@@ -38,6 +38,7 @@ func runEG205(c *Context) []envspec.Diagnostic {
 	if st != nil && st.Framework != nil && st.Framework.Name == "pytorch" && c.KB != nil {
 		out = append(out, eg205Channel(c, st.Framework)...)
 		out = append(out, eg205Variant(c, st)...)
+		out = append(out, eg205PythonVariant(c, st)...)
 	}
 	if c.Env != nil {
 		out = append(out, eg205Packages(c)...)
@@ -167,6 +168,44 @@ func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
 		out = append(out, finding(RuleEG205, e.Pos, e.EndCol, msg, hint, f.Pos))
 	}
 	return out
+}
+
+// eg205PythonVariant reports a CUDA variant of a release that its
+// distribution publishes, but never built for the file's Python, where
+// other variants of the release were (a torch_python_builds row that names
+// only some CUDA variants). A row covering every variant is EG204's.
+func eg205PythonVariant(c *Context, st *Stack) []envspec.Diagnostic {
+	f := st.Framework
+	if f.Version == "" || f.Variant != "cuda" || st.Python == "" || st.CUDA == nil {
+		return nil
+	}
+	r, ok := c.KB.Release(f.Version)
+	if !ok {
+		return nil
+	}
+	dp, ok := pythonBuildsFor(c, st, f.Version)
+	if !ok || !dp.partial || dp.row.Supports(st.Python, r.Python, r.PythonExperimental) {
+		return nil
+	}
+	var others []string
+	if vs, ok := c.KB.Variants(f.Version, f.Dist); ok {
+		for _, cu := range vs.CUDA {
+			if !contains(dp.row.CUDA, majorMinor(cu)) {
+				others = append(others, cu)
+			}
+		}
+	}
+	pos, end, item := st.PythonPos, 0, st.PythonItem
+	if item == "" {
+		item = "python " + st.Python
+	}
+	if e := reference(f.Pins); e != nil {
+		pos, end, item = e.Pos, e.EndCol, e.Item
+	}
+	msg := fmt.Sprintf("%s has no CUDA %s build for Python %s on %s, but %s%s asks for one (CUDA %s builds of it were not made for Python %s)",
+		fwLabel(f), st.CUDA.Version, st.Python, distWhere(f.Dist), item, at(pos), strings.Join(dp.row.CUDA, ", "), st.Python)
+	hint := fmt.Sprintf("for Python %s ask for CUDA %s, or keep CUDA %s with a Python it was built for", st.Python, strings.Join(others, " or "), st.CUDA.Version)
+	return []envspec.Diagnostic{finding(RuleEG205, pos, end, msg, hint, f.Pos, st.PythonPos)}
 }
 
 // eg205Packages checks CUDA package versions that never existed.

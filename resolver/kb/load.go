@@ -225,6 +225,8 @@ func (k *KB) addFile(file string, data []byte) ErrorList {
 	add("cuda_stack", len(part.CUDAStack))
 	k.TorchTriton = append(k.TorchTriton, part.TorchTriton...)
 	add("torch_triton", len(part.TorchTriton))
+	k.TorchPythonBuilds = append(k.TorchPythonBuilds, part.TorchPythonBuilds...)
+	add("torch_python_builds", len(part.TorchPythonBuilds))
 	return errs
 }
 

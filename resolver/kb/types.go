@@ -236,6 +236,9 @@ type Facts struct {
 	CUDAStack []string `yaml:"cuda_stack"`
 	// TorchTriton is the triton release each torch wheel pins (triton.yaml).
 	TorchTriton []TorchTriton `yaml:"torch_triton"`
+	// TorchPythonBuilds says which Python minors a distribution built a
+	// release for, where that differs from the release's own list.
+	TorchPythonBuilds []TorchPythonBuilds `yaml:"torch_python_builds"`
 
 	// Sources names every source a row's Source may cite by key.
 	Sources []SourceRef `yaml:"sources"`
@@ -281,4 +284,24 @@ type TorchTriton struct {
 	Markers string `yaml:"markers,omitempty"`
 	Source  string `yaml:"source"`
 	Note    string `yaml:"note,omitempty"`
+}
+
+// TorchPythonBuilds is which Python minors one distribution built one
+// release for (torch-python-builds.yaml), where that differs from the
+// release's own list: conda-forge built pytorch 1.13 for Python 3.11, the
+// pytorch channel never built 2.0.0 for it. Exactly one of Python and
+// Missing is set.
+type TorchPythonBuilds struct {
+	Torch string       `yaml:"torch"` // exact release, "2.0.0"
+	Dist  Distribution `yaml:"dist"`
+	// CUDA lists the CUDA variants (major.minor) the row speaks for; empty
+	// means every build of the release on Dist, the CPU build included.
+	CUDA []string `yaml:"cuda,omitempty"`
+	// Python is the complete list of minors Dist built the release for.
+	Python []string `yaml:"python,omitempty"`
+	// Missing lists minors of the release's list (or of its experimental
+	// list) that Dist never built.
+	Missing []string `yaml:"missing,omitempty"`
+	Source  string   `yaml:"source"`
+	Note    string   `yaml:"note,omitempty"`
 }

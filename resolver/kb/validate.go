@@ -374,6 +374,7 @@ func (k *KB) validate() ErrorList {
 		seenS[s] = true
 	}
 	v.torchTriton(keys)
+	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
 	return v.errs
 }
