@@ -80,17 +80,8 @@ func writeRulesJSON(w io.Writer, rules []*envspec.Rule) error {
 func ruleText(r *envspec.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s (%s, since %s)\n\n%s\n\n", r.Code, r.Name, r.Severity, r.Since, r.Title)
-	if r.Why != "" {
-		fmt.Fprintf(&b, "Why it matters:\n%s\n\n", indent(r.Why))
-	}
-	if r.Fix != "" {
-		fmt.Fprintf(&b, "How to fix:\n%s\n\n", indent(r.Fix))
-	}
-	if r.Before != "" {
-		fmt.Fprintf(&b, "Fires on:\n%s\n\n", indent(r.Before))
-	}
-	if r.After != "" {
-		fmt.Fprintf(&b, "Fixed:\n%s\n\n", indent(r.After))
+	for _, sec := range r.Sections() {
+		fmt.Fprintf(&b, "%s:\n%s\n\n", sec.Heading, indent(sec.Body))
 	}
 	fmt.Fprintf(&b, "Silence one item with a reason:  # envguard: ignore %s <reason>\n", r.Code)
 	return b.String()
@@ -107,17 +98,12 @@ func indent(s string) string {
 func ruleMarkdown(r *envspec.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** — severity %s, since %s.\n\n", r.Title, r.Severity, r.Since)
-	if r.Why != "" {
-		fmt.Fprintf(&b, "Why it matters: %s\n\n", r.Why)
-	}
-	if r.Fix != "" {
-		fmt.Fprintf(&b, "How to fix: %s\n\n", r.Fix)
-	}
-	if r.Before != "" {
-		fmt.Fprintf(&b, "Fires on:\n\n```yaml\n%s\n```\n\n", strings.TrimRight(r.Before, "\n"))
-	}
-	if r.After != "" {
-		fmt.Fprintf(&b, "Fixed:\n\n```yaml\n%s\n```\n\n", strings.TrimRight(r.After, "\n"))
+	for _, sec := range r.Sections() {
+		if sec.Example {
+			fmt.Fprintf(&b, "%s:\n\n```yaml\n%s\n```\n\n", sec.Heading, strings.TrimRight(sec.Body, "\n"))
+		} else {
+			fmt.Fprintf(&b, "%s: %s\n\n", sec.Heading, sec.Body)
+		}
 	}
 	return b.String()
 }
