@@ -329,7 +329,7 @@ func TestErrors(t *testing.T) {
 		{"latin1", "POST", "/v1/validate", "text/yaml; charset=latin1", env, 415, "unsupported_media_type", 0, "UTF-8"},
 		{"broken content type", "POST", "/v1/validate", "text/;;", env, 415, "unsupported_media_type", 0, "does not parse"},
 		{"not found", "GET", "/v2/validate", "", "", 404, "not_found", 0, "/v2/validate"},
-		{"root", "GET", "/", "", "", 404, "not_found", 0, "openapi.yaml"},
+		{"no page here", "GET", "/index.html", "", "", 404, "not_found", 0, "openapi.yaml"},
 		{"GET validate", "GET", "/v1/validate", "", "", 405, "method_not_allowed", 0, "allowed: POST"},
 		{"POST gpu", "POST", "/v1/gpu", "application/json", "{}", 405, "method_not_allowed", 0, "allowed: GET"},
 		{"DELETE healthz", "DELETE", "/healthz", "", "", 405, "method_not_allowed", 0, "GET"},
@@ -648,7 +648,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	s := newServer(Deps{}, Config{})
 	served := map[string]bool{}
 	for _, m := range []string{"GET", "POST"} {
-		for _, p := range []string{"/v1/validate", "/v1/name", "/v1/build", "/v1/gpu", "/v1/targets", "/v1/rules", "/healthz", "/readyz", "/metrics", "/openapi.yaml"} {
+		for _, p := range []string{"/v1/validate", "/v1/name", "/v1/build", "/v1/gpu", "/v1/targets", "/v1/rules", "/healthz", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/{file}", "/rules/{code}"} {
 			if s.mux.Match(newRouteContext(), m, p) {
 				served[m+" "+p] = true
 			}

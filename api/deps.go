@@ -92,13 +92,15 @@ type Readiness interface{ Ready() error }
 
 // Deps are the service's collaborators. Nil members are allowed: a nil
 // Validator or Builder answers 501, a nil GPU probe reports no GPU, nil
-// Targets and Rules list nothing, a nil Readiness is always ready.
+// Targets and Rules list nothing, a nil Readiness is always ready, nil
+// RuleDocs answers 404 for every /rules/CODE.
 type Deps struct {
 	Validator Validator
 	Builder   Builder
 	GPU       GPUProbe
 	Targets   Targets
 	Rules     Rules
+	RuleDocs  RuleDocs
 	Readiness Readiness
 }
 
@@ -148,3 +150,34 @@ type ListFunc func() any
 
 // List calls f.
 func (f ListFunc) List() any { return f() }
+
+// RuleDoc is one rule's documentation as GET /rules/CODE shows it: the
+// same definitions, and the same sections in the same order, as
+// `envguard rules CODE` prints.
+type RuleDoc struct {
+	Code     string
+	Name     string
+	Severity string
+	Title    string
+	Since    string
+	Sections []RuleSection
+}
+
+// RuleSection is one part of a rule's documentation.
+type RuleSection struct {
+	Heading string
+	Body    string
+	// Example marks an environment.yml excerpt, shown as code.
+	Example bool
+}
+
+// RuleDocs finds one rule's documentation by its code (EG201).
+type RuleDocs interface {
+	RuleDoc(code string) (RuleDoc, bool)
+}
+
+// RuleDocFunc adapts a function to RuleDocs.
+type RuleDocFunc func(code string) (RuleDoc, bool)
+
+// RuleDoc calls f.
+func (f RuleDocFunc) RuleDoc(code string) (RuleDoc, bool) { return f(code) }

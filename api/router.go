@@ -59,6 +59,12 @@ func newServer(deps Deps, cfg Config) *server {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Get("/openapi.yaml", s.openapi)
+	// The page and the rules' documentation are public, as /openapi.yaml
+	// is: they hold no data, and a person must reach the page to type the
+	// token that its calls to /v1 then carry.
+	r.Get("/", s.page)
+	r.Get("/assets/{file}", s.asset)
+	r.Get("/rules/{code}", s.ruleDoc)
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireToken)
 		r.Method(http.MethodGet, "/metrics", s.m.handler())

@@ -47,6 +47,7 @@ func Deps(o Options) api.Deps {
 		Builder:   p,
 		Targets:   api.ListFunc(func() any { return o.Machines.Names() }),
 		Rules:     api.ListFunc(func() any { return o.RulesList }),
+		RuleDocs:  api.RuleDocFunc(ruleDoc),
 		Readiness: api.ReadinessFunc(func() error {
 			if o.KB.Facts.Date == "" || len(o.KB.Facts.Torch) == 0 {
 				return errors.New("knowledge base not loaded")
@@ -63,6 +64,20 @@ func Deps(o Options) api.Deps {
 }
 
 type pipeline struct{ o Options }
+
+// ruleDoc is a rule's documentation for GET /rules/CODE, from the same
+// definitions and sections as `envguard rules CODE`.
+func ruleDoc(code string) (api.RuleDoc, bool) {
+	r := report.Lookup(code)
+	if r == nil {
+		return api.RuleDoc{}, false
+	}
+	d := api.RuleDoc{Code: r.Code, Name: r.Name, Severity: r.Severity.String(), Title: r.Title, Since: r.Since}
+	for _, s := range r.Sections() {
+		d.Sections = append(d.Sections, api.RuleSection{Heading: s.Heading, Body: s.Body, Example: s.Example})
+	}
+	return d, true
+}
 
 func (p *pipeline) options(req api.ValidateRequest) (report.Options, error) {
 	hosts, err := p.o.Machines.Resolve(req.Targets)
