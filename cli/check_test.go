@@ -556,7 +556,7 @@ func TestCheckUsage(t *testing.T) {
 		err  string
 	}{
 		{"bad format", nil, []string{"--prefix", notEnv, "--format", "xml"}, `--format "xml"`},
-		{"bad fail-on", nil, []string{"--prefix", notEnv, "--fail-on", "info"}, `--fail-on "info"`},
+		{"bad fail-on", nil, []string{"--prefix", notEnv, "--fail-on", "sometimes"}, `--fail-on "sometimes"`},
 		{"bad size", nil, []string{"--prefix", notEnv, "--min-free", "lots"}, `"lots" is not a size`},
 		{"not an environment", nil, []string{"--prefix", notEnv}, "neither a conda environment"},
 		{"missing prefix", nil, []string{"--prefix", filepath.Join(notEnv, "nope")}, "no such file"},

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -54,6 +55,13 @@ type env struct {
 	kbDir          string
 	configFile     string
 	kb             *kb.KB
+
+	// Set by validate's flags, read by the configuration code (config.go).
+	selectCodes, ignoreCodes []string
+	stdinFilename            string
+	color                    string // --color: auto, always or never
+	configs                  map[string]*report.Config // by path; "" = none found
+	validateOpts             map[string]validateOpt    // by configuration path
 }
 
 func (e *env) knowledge() (*kb.KB, error) {
@@ -94,20 +102,23 @@ func run(args []string, e *env) (code int) {
 			"CUDA runtime, cuDNN and Python they really get, and holds them against GPU machines.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       Version,
+		Version:       versionText(),
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.PersistentFlags().StringVar(&e.kbDir, "kb", "", "load the knowledge base from `DIR` instead of the embedded one")
-	root.PersistentFlags().StringVar(&e.configFile, "config", "", "project configuration `FILE` (default: .envguard.yml in the working directory, if present)")
+	root.PersistentFlags().StringVar(&e.configFile, "config", "", "project configuration `FILE` (default: the first .envguard.yml from each input's directory up to the repository root)")
+	root.PersistentFlags().StringVar(&e.color, "color", "auto", "colour the text output: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{ExitUsage, fmt.Errorf("%v\nrun '%s --help' for usage", err, c.CommandPath())}
 	})
 	root.AddCommand(
 		validateCmd(e), nameCmd(e), rulesCmd(e), specCmd(e), gpuCmd(e),
 		serveCmd(e), checkCmd(e), buildCmd(e), coverageCmd(e), healthCmd(e),
+		versionCmd(e), initCmd(e),
 	)
 	err := root.Execute()
 	if err == nil {

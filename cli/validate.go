@@ -1,12 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,18 +24,21 @@ type validateFlags struct {
 	failOnSet   bool
 	platform    string
 	maxSize     int64
+	exitZero    bool
+	showConfig  bool
 }
 
 func validateCmd(e *env) *cobra.Command {
 	var f validateFlags
 	c := &cobra.Command{
-		Use:   "validate [flags] FILE...",
-		Short: "Check environment.yml, lock files (conda-lock, pixi, uv, pylock), pixi manifests or requirements files; a directory is searched; - reads stdin",
+		Use:   "validate [flags] [FILE|DIR]...",
+		Short: "Check environment.yml, lock files (conda-lock, pixi, uv, pylock), pixi manifests or requirements files; a directory (default .) is searched; - reads stdin",
 		Example: "  envguard validate environment.yml\n" +
 			"  envguard validate uv.lock requirements.txt pixi.lock\n" +
 			"  envguard validate .                     # every environment, lock and requirements file under it\n" +
-			"  envguard validate --target h100-pool --targets fleet.yml --format sarif envs/*.yml",
-		Args: cobra.MinimumNArgs(1),
+			"  envguard validate --target h100-pool --targets fleet.yml --format sarif envs/*.yml\n" +
+			"  envguard validate --select EG2,EG3 --ignore EG207 --exit-zero\n" +
+			"  cat environment.yml | envguard validate --stdin-filename envs/train/environment.yml -",
 		RunE: func(c *cobra.Command, args []string) error {
 			f.failOnSet = c.Flags().Changed("fail-on")
 			return e.validate(f, args)
@@ -49,6 +51,11 @@ func validateCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES` (the service's --max-body default); only regular files and - are read")
+	fl.StringArrayVar(&e.selectCodes, "select", nil, "report only these `CODES` (comma-separated codes or prefixes: EG2,EG301); repeatable")
+	fl.StringArrayVar(&e.ignoreCodes, "ignore", nil, "never report these `CODES` (comma-separated codes or prefixes); repeatable")
+	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings reach the fail level (2 still means bad usage or an unreadable input)")
+	fl.BoolVar(&f.showConfig, "show-config", false, "print which .envguard.yml governs each input, and what it sets, instead of validating")
+	fl.StringVar(&e.stdinFilename, "stdin-filename", "", "the `NAME` to report standard input (-) as; its directory picks the .envguard.yml and its name the format")
 	return c
 }
 
@@ -74,24 +81,39 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if f.maxSize <= 0 {
 		return usageErr("--max-size %d: want a positive number of bytes", f.maxSize)
 	}
+	if _, err := e.useColor(); err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		files = []string{"."}
+	}
 	files, err := inputFiles(files)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	opt, err := e.options(f.platform, f.targets, f.targetsFile)
-	if err != nil {
-		return err
-	}
-	failOn, err := e.failOn(f.failOn, f.failOnSet, opt.Config)
-	if err != nil {
-		return err
+	if f.showConfig {
+		return e.showConfig(files)
 	}
 	var reports []*report.Report
+	failed, unreadable := false, 0
 	for _, name := range files {
+		display := name
+		if name == "-" && e.stdinFilename != "" {
+			display = e.stdinFilename
+		}
+		opt, failOn, err := e.validateOptions(f, e.inputDir(name))
+		if err != nil {
+			return err
+		}
 		src, err := e.readInputMax(name, f.maxSize)
 		if err != nil {
-			return usageErr("%v", err)
+			// One unreadable input among many: say so, validate the rest,
+			// and exit 2 at the end.
+			fmt.Fprintf(e.stderr, "envguard: %v\n", report.TermEscape(err.Error()))
+			unreadable++
+			continue
 		}
+		var r *report.Report
 		if name != "-" && envspec.SniffFile(name, src) == envspec.KindRequirements {
 			// A requirements file on disk: its -r includes are read,
 			// relative to it (report.Validate, which the service calls,
@@ -104,23 +126,62 @@ func (e *env) validate(f validateFlags, files []string) error {
 				}
 				return e.readInputMax(p, f.maxSize)
 			}})
-			reports = append(reports, report.FromEnv(env, opt))
-			continue
+			r = report.FromEnv(env, opt)
+		} else {
+			r = report.Validate(display, src, opt)
 		}
-		reports = append(reports, report.Validate(name, src, opt))
+		reports = append(reports, r)
+		if r.ExitCode(failOn) != 0 {
+			failed = true
+		}
 	}
 	if err := e.render(f.format, reports); err != nil {
 		return err
 	}
-	for _, r := range reports {
-		if r.ExitCode(failOn) != 0 {
-			return errFindings
-		}
+	if unreadable > 0 {
+		return usageErr("%d of %d inputs could not be read (see above)", unreadable, len(files))
+	}
+	if failed && !f.exitZero {
+		return errFindings
 	}
 	return nil
 }
 
-const failOnUsage = "exit 1 on: error (error findings), unknown (also any target whose verdict is unknown) or warning (also warnings); default error, or fail_on in .envguard.yml"
+// validateOptions are the options and fail level for an input in dir,
+// under the .envguard.yml that governs dir (read once per configuration).
+func (e *env) validateOptions(f validateFlags, dir string) (report.Options, report.FailOn, error) {
+	path, err := e.configPath(dir)
+	if err != nil {
+		return report.Options{}, report.FailOn{}, usageErr("config: %v", err)
+	}
+	if e.validateOpts == nil {
+		e.validateOpts = map[string]validateOpt{}
+	}
+	if o, ok := e.validateOpts[path]; ok {
+		return o.opt, o.failOn, nil
+	}
+	cfg, err := e.loadConfig(path)
+	if err != nil {
+		return report.Options{}, report.FailOn{}, err
+	}
+	opt, err := e.optionsWith(cfg, f.platform, f.targets, f.targetsFile)
+	if err != nil {
+		return report.Options{}, report.FailOn{}, err
+	}
+	failOn, err := e.failOn(f.failOn, f.failOnSet, cfg)
+	if err != nil {
+		return report.Options{}, report.FailOn{}, err
+	}
+	e.validateOpts[path] = validateOpt{opt, failOn}
+	return opt, failOn, nil
+}
+
+type validateOpt struct {
+	opt    report.Options
+	failOn report.FailOn
+}
+
+const failOnUsage = "exit 1 on: error (error findings), unknown (also any target whose verdict is unknown), warning (also warnings) or info (any finding); default error, or fail_on in .envguard.yml"
 
 // failOn reads --fail-on; where the flag was not given, .envguard.yml's
 // fail_on decides, else errors alone fail.
@@ -136,13 +197,19 @@ func (e *env) failOn(flag string, set bool, cfg *report.Config) (report.FailOn, 
 }
 
 // options builds the validation options shared by validate, name and check:
-// the knowledge base, the project configuration and the machines.
+// the knowledge base, the project configuration and the machines. The
+// configuration is the one that governs the working directory.
 func (e *env) options(platform string, targetNames []string, targetsFile string) (report.Options, error) {
-	k, err := e.knowledge()
+	cfg, err := e.config()
 	if err != nil {
 		return report.Options{}, err
 	}
-	cfg, err := e.config()
+	return e.optionsWith(cfg, platform, targetNames, targetsFile)
+}
+
+// optionsWith is options under a configuration already read.
+func (e *env) optionsWith(cfg *report.Config, platform string, targetNames []string, targetsFile string) (report.Options, error) {
+	k, err := e.knowledge()
 	if err != nil {
 		return report.Options{}, err
 	}
@@ -168,25 +235,6 @@ func (e *env) options(platform string, targetNames []string, targetsFile string)
 	return report.Options{Platform: platform, KB: k, Config: cfg, Hosts: hosts}, nil
 }
 
-func (e *env) config() (*report.Config, error) {
-	name := e.configFile
-	if name == "" {
-		if _, err := os.Stat(".envguard.yml"); err != nil {
-			return nil, nil
-		}
-		name = ".envguard.yml"
-	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return nil, usageErr("--config: %v", err)
-	}
-	cfg, err := report.ParseConfig(name, src)
-	if err != nil {
-		return nil, usageErr("%v", err)
-	}
-	return cfg, nil
-}
-
 func (e *env) readInput(name string) ([]byte, error) {
 	return e.readInputMax(name, api.DefaultMaxBody)
 }
@@ -201,6 +249,9 @@ func (e *env) readInputMax(name string, max int64) ([]byte, error) {
 	}
 	st, err := os.Stat(name)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such file or directory", name)
+		}
 		return nil, err
 	}
 	if st.IsDir() {
@@ -248,8 +299,10 @@ func readCapped(r io.Reader, name string, max int64) ([]byte, error) {
 func (e *env) render(format string, reports []*report.Report) error {
 	switch format {
 	case "json":
-		if len(reports) == 1 {
-			_, err := e.stdout.Write(reports[0].JSON())
+		// Always an array, one report per input, whatever their number
+		// (docs/output.md): a script need not test for two shapes.
+		if len(reports) == 0 {
+			_, err := io.WriteString(e.stdout, "[]\n")
 			return err
 		}
 		var parts []string
@@ -274,62 +327,14 @@ func (e *env) render(format string, reports []*report.Report) error {
 	case "codequality":
 		return report.WriteCodeQuality(e.stdout, reports)
 	}
+	color, err := e.useColor()
+	if err != nil {
+		return err
+	}
 	for _, r := range reports {
-		if err := r.WriteText(e.stdout); err != nil {
+		if err := r.WriteTextColor(e.stdout, color); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// inputFiles expands each directory argument to the files under it that
-// envguard reads: environment*.yml, conda-lock.yml, pixi.lock, pixi.toml,
-// a pyproject.toml with [tool.pixi], uv.lock, pylock*.toml and
-// *requirements*.txt (envspec.IsInputName), in a stable order. Hidden
-// directories, virtual environments and installed packages are not
-// searched. A directory with none of them is kept, so that reading it
-// says so.
-func inputFiles(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if a == "-" || err != nil || !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				n := d.Name()
-				if p != a && (strings.HasPrefix(n, ".") || n == "node_modules" || n == "__pycache__" || n == "site-packages" || n == "venv" || n == "conda-meta") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() || !envspec.IsInputName(p) {
-				return nil
-			}
-			if strings.EqualFold(d.Name(), "pyproject.toml") {
-				src, err := os.ReadFile(p)
-				if err != nil || envspec.SniffFile(p, src) != envspec.KindPixiManifest {
-					return nil
-				}
-			}
-			found = append(found, p)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			out = append(out, a)
-			continue
-		}
-		sort.Strings(found)
-		out = append(out, found...)
-	}
-	return out, nil
 }

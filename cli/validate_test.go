@@ -79,7 +79,7 @@ func TestValidateExitCodes(t *testing.T) {
 		{name: "directory", args: []string{dir}, code: 2, stderr: "is a directory"},
 		{name: "no file", args: nil, code: 2},
 		{name: "unknown format", args: []string{"--format", "xml", clean}, code: 2, stderr: `--format "xml"`},
-		{name: "bad fail-on", args: []string{"--fail-on", "info", clean}, code: 2, stderr: "--fail-on"},
+		{name: "bad fail-on", args: []string{"--fail-on", "sometimes", clean}, code: 2, stderr: "--fail-on"},
 		{name: "unknown flag", args: []string{"--frobnicate", clean}, code: 2, stderr: "frobnicate"},
 		{name: "unknown target", args: []string{"--target", "mars", clean}, code: 2, stderr: `unknown target "mars"`},
 		{name: "unknown target lists known", args: []string{"--targets", targets, "--target", "mars", clean}, code: 2, stderr: "known: local, h100, old"},
@@ -115,7 +115,8 @@ func TestValidateFormats(t *testing.T) {
 	if code != 1 {
 		t.Errorf("json: exit %d", code)
 	}
-	var rep struct {
+	// One file or many, --format json is an array of reports.
+	var reps []struct {
 		File     string                     `json:"file"`
 		Name     struct{ Canonical string } `json:"name"`
 		Findings []struct {
@@ -124,9 +125,10 @@ func TestValidateFormats(t *testing.T) {
 		} `json:"findings"`
 		Summary struct{ Errors int } `json:"summary"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("json: %v\n%s", err, out)
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || len(reps) != 1 {
+		t.Fatalf("json: %v (%d reports)\n%s", err, len(reps), out)
 	}
+	rep := reps[0]
 	if rep.File != bad || rep.Name.Canonical != "pt20_cu118" || rep.Summary.Errors == 0 || len(rep.Findings) == 0 {
 		t.Errorf("json report = %+v", rep)
 	}
@@ -202,17 +204,39 @@ func TestValidateConfig(t *testing.T) {
 	}
 }
 
-// TestValidateDefaultConfig: .envguard.yml in the working directory is read
-// without --config.
+// TestValidateDefaultConfig: the .envguard.yml nearest a file, up to the
+// repository root, is read without --config, wherever envguard runs from;
+// one above the repository root is not.
 func TestValidateDefaultConfig(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, ".envguard.yml"), []byte("rules:\n  EG107: off\n"), 0o644); err != nil {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	sub := filepath.Join(repo, "envs", "train")
+	for _, d := range []string{filepath.Join(repo, ".git"), sub} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := filepath.Join(sub, "environment.yml")
+	if err := os.WriteFile(env, []byte(warnEnv), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := egWrite(t, "warn.yml", warnEnv)
-	t.Chdir(dir)
+	// Above the repository: must not apply.
+	if err := os.WriteFile(filepath.Join(top, ".envguard.yml"), []byte("rules:\n  EG107: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if code, out, _ := egRun(t, "", "validate", env); code != 0 || !strings.Contains(out, "EG107") {
+		t.Errorf("a config above the repository root was applied: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".envguard.yml"), []byte("rules:\n  EG107: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, out, _ := egRun(t, "", "validate", env); code != 0 || strings.Contains(out, "EG107") {
-		t.Errorf("exit %d\n%s", code, out)
+		t.Errorf("the repository's config two levels up was not applied: exit %d\n%s", code, out)
+	}
+	_, out, _ := egRun(t, "", "validate", "--show-config", env)
+	if want := env + ": " + filepath.Join(repo, ".envguard.yml") + "\n"; !strings.HasPrefix(out, want) || !strings.Contains(out, "off: EG107") {
+		t.Errorf("--show-config:\n%s\nwant it to start %q and list EG107 off", out, want)
 	}
 }
 
@@ -256,8 +280,19 @@ func TestValidateFailOnUnknown(t *testing.T) {
 	if code, _, _ := egRun(t, "", "validate", "--config", cfg, "--fail-on", "error", "--targets", targets, "--target", "rtx5090", env); code != 0 {
 		t.Errorf("--fail-on error over fail_on: unknown: exit %d, want 0", code)
 	}
-	if code, _, errs := egRun(t, "", "validate", "--fail-on", "info", env); code != 2 || !strings.Contains(errs, "want error, unknown or warning") {
-		t.Errorf("--fail-on info: exit %d, %q", code, errs)
+	// info fails on any finding: the EG409 warning here, and an info alone.
+	if code, _, _ := egRun(t, "", "validate", "--fail-on", "info", "--targets", targets, "--target", "rtx5090", env); code != 1 {
+		t.Errorf("--fail-on info: exit %d, want 1", code)
+	}
+	prefixOnly := egWrite(t, "info.yml", cleanEnv+"prefix: /opt/conda/envs/x\n")
+	if code, out, _ := egRun(t, "", "validate", prefixOnly); code != 0 || !strings.Contains(out, "EG109") {
+		t.Errorf("an info finding with the default fail level: exit %d, want 0\n%s", code, out)
+	}
+	if code, _, _ := egRun(t, "", "validate", "--fail-on", "info", prefixOnly); code != 1 {
+		t.Errorf("an info finding with --fail-on info: exit %d, want 1", code)
+	}
+	if code, _, errs := egRun(t, "", "validate", "--fail-on", "sometimes", env); code != 2 || !strings.Contains(errs, "want error, unknown, warning or info") {
+		t.Errorf("--fail-on sometimes: exit %d, %q", code, errs)
 	}
 	bad := egWrite(t, "bad.yml", "fail_on: sometimes\n")
 	if code, _, errs := egRun(t, "", "validate", "--config", bad, env); code != 2 || !strings.Contains(errs, bad+":1:10:") {

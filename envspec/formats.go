@@ -225,14 +225,16 @@ func Read(file string, src []byte, opt LockOptions) *Env {
 }
 
 // IsInputName reports whether a directory walk should pick a file by its
-// name: environment files, lock files, pixi manifests and requirements
-// files. A pyproject.toml is one only with [tool.pixi] (SniffFile says).
+// name: environment files (environment*.yml, env*.yml, *.environment.yml),
+// lock files (conda-lock, pixi, uv, pylock, and conda-lock's rendered
+// explicit files conda-linux-64.lock), pixi manifests, requirements files
+// and `conda list --explicit` files (*explicit*.txt, spec-file.txt). Some
+// are picked only once their content says so: see NeedsContentToPick.
 func IsInputName(name string) bool {
 	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	yml := strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml")
 	switch {
-	case b == "environment.yml" || b == "environment.yaml",
-		(strings.HasPrefix(b, "environment") || strings.HasPrefix(b, "env-") || strings.HasPrefix(b, "env_")) &&
-			(strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml")),
+	case yml && (strings.HasPrefix(b, "env") || strings.HasSuffix(b, ".environment.yml") || strings.HasSuffix(b, ".environment.yaml")),
 		b == "conda-lock.yml" || b == "conda-lock.yaml",
 		strings.HasSuffix(b, ".conda-lock.yml") || strings.HasSuffix(b, ".conda-lock.yaml"),
 		b == "pixi.lock", b == "pixi.toml", b == "pyproject.toml", b == "uv.lock",
@@ -240,5 +242,24 @@ func IsInputName(name string) bool {
 		strings.HasSuffix(b, ".txt") && strings.Contains(b, "requirements"):
 		return true
 	}
-	return false
+	return NeedsContentToPick(name)
+}
+
+// NeedsContentToPick reports whether a file IsInputName picks is one only
+// if PickByContent agrees: a pyproject.toml without [tool.pixi] is not an
+// environment, nor is a spec-file.txt or conda-*.lock that is not an
+// explicit file.
+func NeedsContentToPick(name string) bool {
+	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	return b == "pyproject.toml" ||
+		strings.HasSuffix(b, ".txt") && (strings.Contains(b, "explicit") || strings.HasPrefix(b, "spec-file")) ||
+		strings.HasPrefix(b, "conda-") && strings.HasSuffix(b, ".lock")
+}
+
+// PickByContent decides the files NeedsContentToPick names.
+func PickByContent(name string, src []byte) bool {
+	if strings.EqualFold(path.Base(strings.ReplaceAll(name, "\\", "/")), "pyproject.toml") {
+		return SniffFile(name, src) == KindPixiManifest
+	}
+	return Sniff(src) == KindExplicit
 }

@@ -15,7 +15,7 @@ import (
 // Config is a project's .envguard.yml: machines it runs on, per-rule
 // severities, and what fails CI.
 //
-//	fail_on: unknown    # error (default), unknown or warning
+//	fail_on: unknown    # error (default), unknown, warning or info
 //	targets:
 //	  - name: h100-pool
 //	    driver: "550.54.15"
@@ -95,7 +95,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 			}
 		case "fail_on":
 			if v.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("%s:%d:%d: fail_on must be error, unknown or warning", file, v.Line, v.Column)
+				return nil, fmt.Errorf("%s:%d:%d: fail_on must be error, unknown, warning or info", file, v.Line, v.Column)
 			}
 			f, err := ParseFailOn(v.Value)
 			if err != nil {

@@ -28,12 +28,33 @@ func (r *Report) JSON() []byte {
 
 // WriteText renders findings like a compiler: the position, severity and
 // code, the source line, and a caret under the offending part.
-func (r *Report) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error { return r.WriteTextColor(w, false) }
+
+// ANSI colours for the text format: the severity word and its caret.
+var sevColor = map[envspec.Severity]string{
+	envspec.SeverityError:   "\x1b[1;31m",
+	envspec.SeverityWarning: "\x1b[1;33m",
+	envspec.SeverityInfo:    "\x1b[1;36m",
+}
+
+const colorBold, colorReset = "\x1b[1m", "\x1b[0m"
+
+// WriteTextColor is WriteText, with the severities, carets and positions
+// coloured when color is set (a terminal, without NO_COLOR). Everything
+// quoted from the input — names, messages, snippets — goes through
+// TermEscape first, so the only escape sequences written are these.
+func (r *Report) WriteTextColor(w io.Writer, color bool) error {
+	paint := func(code, s string) string {
+		if !color || s == "" {
+			return s
+		}
+		return code + s + colorReset
+	}
 	var b strings.Builder
 	for _, d := range r.diags {
-		fmt.Fprintf(&b, "%s: %s %s %s", d.Pos, d.Severity, d.Code, d.Message)
+		fmt.Fprintf(&b, "%s: %s %s %s", paint(colorBold, TermEscape(d.Pos.String())), paint(sevColor[d.Severity], d.Severity.String()), d.Code, TermEscape(d.Message))
 		if d.Target != "" {
-			fmt.Fprintf(&b, " (target %s)", d.Target)
+			fmt.Fprintf(&b, " (target %s)", TermEscape(d.Target))
 		}
 		b.WriteByte('\n')
 		if line, start, cutEnd := r.env.Columns().Window(d.Pos.Line, d.Pos.Col, d.EndCol, envspec.SnippetWidth); line != "" {
@@ -50,19 +71,17 @@ func (r *Report) WriteText(w io.Writer) error {
 				end = 0
 			}
 			num := fmt.Sprintf("%5d", d.Pos.Line)
-			fmt.Fprintf(&b, "%s | %s\n", num, strings.ReplaceAll(line, "\t", " "))
+			fmt.Fprintf(&b, "%s | %s\n", num, TermEscape(strings.ReplaceAll(line, "\t", " ")))
 			if d.Pos.Col > 0 {
-				b.WriteString(strings.Repeat(" ", len(num)) + " | " + caret(line, col, end) + "\n")
+				b.WriteString(strings.Repeat(" ", len(num)) + " | " + paint(sevColor[d.Severity], caret(line, col, end)) + "\n")
 			}
 		}
 		if d.Hint != "" {
-			fmt.Fprintf(&b, "      = hint: %s\n", d.Hint)
+			fmt.Fprintf(&b, "      = hint: %s\n", TermEscape(d.Hint))
 		}
 	}
-	b.WriteString(r.summaryLine())
-	// Snippets and messages quote the input: a file could carry escape
-	// sequences that move the cursor or retitle the terminal.
-	_, err := io.WriteString(w, TermEscape(b.String()))
+	b.WriteString(TermEscape(r.summaryLine()))
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 

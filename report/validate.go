@@ -220,7 +220,8 @@ type FailOn struct {
 }
 
 // ParseFailOn reads --fail-on (and .envguard.yml's fail_on): error, unknown
-// (errors and undecided targets) or warning (which covers EG409 too).
+// (errors and undecided targets), warning (which covers EG409 too) or info
+// (any finding at all).
 func ParseFailOn(s string) (FailOn, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "error":
@@ -229,8 +230,10 @@ func ParseFailOn(s string) (FailOn, error) {
 		return FailOn{Severity: envspec.SeverityError, Unknown: true}, nil
 	case "warning":
 		return FailOn{Severity: envspec.SeverityWarning, Unknown: true}, nil
+	case "info":
+		return FailOn{Severity: envspec.SeverityInfo, Unknown: true}, nil
 	}
-	return FailOn{}, fmt.Errorf("%q: want error, unknown or warning", s)
+	return FailOn{}, fmt.Errorf("%q: want error, unknown, warning or info", s)
 }
 
 // ExitCode is 1 when a finding is at or above the fail level, or a target
