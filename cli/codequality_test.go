@@ -13,15 +13,16 @@ func TestValidateCodeQuality(t *testing.T) {
 	clean := egWrite(t, "clean.yml", cleanEnv)
 
 	_, js, _ := egRun(t, "", "validate", "--format", "json", bad)
-	var rep struct {
+	var reps []struct {
 		Findings []struct {
 			Code string `json:"code"`
 			Line int    `json:"line"`
 		} `json:"findings"`
 	}
-	if err := json.Unmarshal([]byte(js), &rep); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(js), &reps); err != nil || len(reps) != 1 {
+		t.Fatalf("%v: %d reports", err, len(reps))
 	}
+	rep := reps[0]
 
 	code, out, _ := egRun(t, "", "validate", "--format", "codequality", clean, bad)
 	if code != 1 {

@@ -42,8 +42,9 @@ func precommitHook(t *testing.T) hook {
 }
 
 // TestPrecommitFiles: the hook's files pattern picks the names `envguard
-// validate DIR` picks, less pyproject.toml (an environment only with
-// [tool.pixi], which a name cannot tell).
+// validate DIR` picks, less those it picks only by content
+// (pyproject.toml with [tool.pixi], explicit files), which a name cannot
+// tell.
 func TestPrecommitFiles(t *testing.T) {
 	h := precommitHook(t)
 	// pre-commit applies files with Python's re.search; this pattern uses
@@ -56,9 +57,10 @@ func TestPrecommitFiles(t *testing.T) {
 		"requirements.txt", "dev-requirements.txt", "reqs/requirements-cu121.txt",
 		"pyproject.toml", "environment.yml.bak", "README.md", "env.yml", "environments/train.py",
 		"pylock.a.b.toml", "requirements.in", "docker-compose.yml", "uv.lock.orig", "setup.cfg",
+		"envs/train.environment.yml", "conda-linux-64.lock", "spec-file.txt", "envoy.toml",
 	}
 	for _, n := range names {
-		want := envspec.IsInputName(n) && !strings.HasSuffix(strings.ToLower(n), "pyproject.toml")
+		want := envspec.IsInputName(n) && !envspec.NeedsContentToPick(n)
 		if got := re.MatchString(n); got != want {
 			t.Errorf("files matches %q: %v, validate picks it: %v", n, got, want)
 		}
