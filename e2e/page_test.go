@@ -426,3 +426,45 @@ func fmtMs(v []float64) string {
 	}
 	return strings.Join(s, " ")
 }
+
+// TestPageInput: a file opened from disk, checking as you type, and a
+// file that is not YAML at all.
+func TestPageInput(t *testing.T) {
+	ctx := browser(t)
+	srv := newServer(t, api.Config{})
+	seed, err := filepath.Abs("../testdata/demo/environment.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "open a file",
+		chromedp.Navigate(srv.URL+"/"),
+		waitFor(`document.querySelector('#targets input[value="old-k80"]')`),
+		chromedp.SetUploadFiles(chromedp.CSS(`#file`), []string{seed}),
+		waitFor(`document.querySelector('#findings li[data-code="EG201"][data-line="8"]')`),
+	)
+	if name := js[string](t, ctx, `document.getElementById('fname').textContent`); name != "(environment.yml)" {
+		t.Errorf("the opened file is shown as %q", name)
+	}
+
+	// Typing the fix (11.3 → 11.6 on line 8) is checked without a button.
+	run(t, ctx, "type the fix",
+		chromedp.Evaluate[chromedp.Void](`(() => { const e = document.getElementById('env'); const i = e.value.indexOf('cudatoolkit=11.3') + 'cudatoolkit=11.'.length; e.focus(); e.setSelectionRange(i, i + 1); })()`),
+		insertText("6"),
+		waitFor(`document.querySelector('#findings li') && !document.querySelector('#findings li[data-code="EG201"]')`),
+	)
+	if g := js[string](t, ctx, `document.querySelector('#gutter .ln[data-line="8"]').className`); strings.Contains(g, "sev-") {
+		t.Errorf("line 8 is still marked after the fix: %q", g)
+	}
+
+	// Not YAML at all: the service's 400 names the line, and the page marks it.
+	run(t, ctx, "paste a broken file",
+		chromedp.Evaluate[chromedp.Void](`(() => { const e = document.getElementById('env'); e.focus(); e.select(); })()`),
+		insertText("name: x\ndependencies:\n  - [python\n"),
+		waitFor(`document.getElementById('status').classList.contains('bad') && document.querySelector('#gutter .ln.sev-error')`),
+	)
+	status := js[string](t, ctx, `document.getElementById('status').textContent`)
+	line := js[string](t, ctx, `document.querySelector('#gutter .ln.sev-error').dataset.line`)
+	if !strings.HasPrefix(status, "Line "+line+": ") {
+		t.Errorf("status %q, gutter marks line %s", status, line)
+	}
+}
