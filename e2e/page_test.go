@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -40,6 +41,12 @@ const fleet = `targets:
 // newServer serves the real router over the real pipeline, as `envguard
 // serve --targets fleet.yml` does (with no GPU probe: local is not offered).
 func newServer(t *testing.T, cfg api.Config) *httptest.Server {
+	return newServerGPU(t, cfg, false)
+}
+
+// newServerGPU is newServer whose GPU probe, when gpu is set, reports a
+// driver, so that the page offers local.
+func newServerGPU(t *testing.T, cfg api.Config, gpu bool) *httptest.Server {
 	t.Helper()
 	ts, err := gpucheck.ParseTargets("fleet.yml", []byte(fleet))
 	if err != nil {
@@ -47,6 +54,11 @@ func newServer(t *testing.T, cfg api.Config) *httptest.Server {
 	}
 	k := kb.Default()
 	deps := service.Deps(service.Options{KB: k, Machines: &report.Machines{KB: k, Targets: ts}})
+	if gpu {
+		deps.GPU = api.GPUProbeFunc(func(context.Context) (any, error) {
+			return map[string]any{"available": true, "driver": "580.95.05", "gpus": []any{}}, nil
+		})
+	}
 	cfg.Logger = slog.New(slog.DiscardHandler)
 	srv := httptest.NewServer(api.NewRouter(deps, cfg))
 	t.Cleanup(srv.Close)
@@ -353,7 +365,7 @@ func TestPageToken(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte("s3cret-token\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(t, api.Config{TokenFile: tokenFile})
+	srv := newServerGPU(t, api.Config{TokenFile: tokenFile}, true)
 	run(t, ctx, "open the page behind a token",
 		chromedp.Navigate(srv.URL+"/"),
 		waitFor(`document.getElementById('token-dialog').open`),
@@ -362,6 +374,9 @@ func TestPageToken(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#token-dialog button[value=ok]`)),
 		waitFor(`document.querySelector('#targets input[value="a100-pool"]')`),
 	)
+	if !js[bool](t, ctx, `!!document.querySelector('#targets input[value="local"]')`) {
+		t.Error("the server reads a driver, but local is not offered")
+	}
 	if tok := js[string](t, ctx, `sessionStorage.getItem('envguard.token')`); tok != "s3cret-token" {
 		t.Errorf("session storage holds %q", tok)
 	}
@@ -419,6 +434,12 @@ func TestPageLoad(t *testing.T) {
 	}
 }
 
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func fmtMs(v []float64) string {
 	s := make([]string, len(v))
 	for i, x := range v {
@@ -442,6 +463,9 @@ func TestPageInput(t *testing.T) {
 		chromedp.SetUploadFiles(chromedp.CSS(`#file`), []string{seed}),
 		waitFor(`document.querySelector('#findings li[data-code="EG201"][data-line="8"]')`),
 	)
+	if js[bool](t, ctx, `!!document.querySelector('#targets input[value="local"]')`) {
+		t.Error("local is offered by a server with no driver")
+	}
 	if name := js[string](t, ctx, `document.getElementById('fname').textContent`); name != "(environment.yml)" {
 		t.Errorf("the opened file is shown as %q", name)
 	}
@@ -466,5 +490,23 @@ func TestPageInput(t *testing.T) {
 	line := js[string](t, ctx, `document.querySelector('#gutter .ln.sev-error').dataset.line`)
 	if !strings.HasPrefix(status, "Line "+line+": ") {
 		t.Errorf("status %q, gutter marks line %s", status, line)
+	}
+}
+
+// TestPageBigFileLink: a file too big for an address stays out of the
+// link, and the page says so rather than making a link that is cut.
+func TestPageBigFileLink(t *testing.T) {
+	ctx := browser(t)
+	srv := newServer(t, api.Config{})
+	big := strings.Repeat("# a comment that makes this file too big for a link\n", 1400) + "name: big\ndependencies:\n  - python=3.11\n"
+	run(t, ctx, "paste a big file",
+		chromedp.Navigate(srv.URL+"/#target=a100-pool"),
+		waitFor(`document.querySelector('#targets input[value="a100-pool"]:checked')`),
+		// As a paste does: the whole text in one input event.
+		chromedp.Evaluate[chromedp.Void]("(() => { const e = document.getElementById('env'); e.value = " + jsString(big) + "; e.dispatchEvent(new Event('input')); })()"),
+		waitFor(`!document.getElementById('link-note').hidden && document.querySelector('#verdicts li[data-target="a100-pool"]')`),
+	)
+	if h := js[string](t, ctx, `location.hash`); h != "#target=a100-pool" {
+		t.Errorf("the link of a %d-byte file is %q, want the machines only", len(big), h)
 	}
 }

@@ -10,6 +10,7 @@
   const RANK = { error: 3, warning: 2, info: 1 };
   const TYPE_DELAY = 400; // ms of quiet typing before checking
   const MAX_FILE = 8 << 20; // the server says no well below this; refuse to paste more
+  const MAX_LINK = 64 << 10; // characters of file the link carries
 
   let fileName = ''; // the opened file's name, so the server reads it by its kind
   let wanted = []; // machines the link names, until the server's list is known
@@ -125,7 +126,11 @@
   function saveFragment() {
     const p = new URLSearchParams();
     for (const t of known ? chosen() : wanted) p.append('target', t);
-    if (env.value) p.set('env', env.value);
+    // Browsers cut very long addresses; a big lock file stays out of the
+    // link, and the page says so.
+    const big = env.value.length > MAX_LINK;
+    $('link-note').hidden = !big;
+    if (env.value && !big) p.set('env', env.value);
     const h = p.toString();
     if (h !== location.hash.slice(1)) history.replaceState(null, '', h ? '#' + h : location.pathname);
   }
