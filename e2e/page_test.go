@@ -503,7 +503,7 @@ func TestPageBigFileLink(t *testing.T) {
 		chromedp.Navigate(srv.URL+"/#target=a100-pool"),
 		waitFor(`document.querySelector('#targets input[value="a100-pool"]:checked')`),
 		// As a paste does: the whole text in one input event.
-		chromedp.Evaluate[chromedp.Void]("(() => { const e = document.getElementById('env'); e.value = " + jsString(big) + "; e.dispatchEvent(new Event('input')); })()"),
+		chromedp.Evaluate[chromedp.Void]("(() => { const e = document.getElementById('env'); e.value = "+jsString(big)+"; e.dispatchEvent(new Event('input')); })()"),
 		waitFor(`!document.getElementById('link-note').hidden && document.querySelector('#verdicts li[data-target="a100-pool"]')`),
 	)
 	if h := js[string](t, ctx, `location.hash`); h != "#target=a100-pool" {
