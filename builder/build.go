@@ -133,7 +133,7 @@ func Build(req Request) (*Result, error) {
 	if py, err = pickPython(rel, req.Python); err != nil {
 		return nil, err
 	}
-	cands, err := candidates(k, rel, py, dists, req.CUDA)
+	cands, err := candidates(k, rel, py, req.Python != "", dists, req.CUDA)
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +429,7 @@ func lastChannelSeries(k *kb.KB) string {
 }
 
 // candidates lists what to try, newest CUDA first, CPU last.
-func candidates(k *kb.KB, rel kb.TorchRelease, py string, dists []kb.Distribution, cuda string) ([]candidate, error) {
+func candidates(k *kb.KB, rel kb.TorchRelease, py string, pyAsked bool, dists []kb.Distribution, cuda string) ([]candidate, error) {
 	cuda = normCUDA(cuda)
 	var out []candidate
 	var offered []string
@@ -443,13 +443,13 @@ func candidates(k *kb.KB, rel kb.TorchRelease, py string, dists []kb.Distributio
 		for _, c := range cudas {
 			offered = append(offered, c)
 			if cuda == "" || cuda == "auto" || cuda == c {
-				out = append(out, candidate{rel, py, d, c})
+				out = append(out, candidate{rel, distPython(k, rel, py, pyAsked, d, c), d, c})
 			}
 		}
 		if vs.CPU {
 			offered = append(offered, "cpu")
 			if cuda == "cpu" {
-				out = append(out, candidate{rel, py, d, ""})
+				out = append(out, candidate{rel, distPython(k, rel, py, pyAsked, d, ""), d, ""})
 			}
 		}
 	}
@@ -460,6 +460,29 @@ func candidates(k *kb.KB, rel kb.TorchRelease, py string, dists []kb.Distributio
 		return nil, badRequest("torch %s from %s has no %q variant (it has: %s)", rel.Version, distWords(dists), cuda, strings.Join(offered, ", "))
 	}
 	return out, nil
+}
+
+// distPython is the Python a candidate gets: the one picked from the
+// release's list, unless the knowledge base says the distribution never
+// built this build for it (conda-forge built 2.9.1 for 3.10–3.13, not the
+// release's 3.14). Then, where no Python was asked for, the newest the
+// distribution built; a Python that was asked for is kept, and validation
+// says why that candidate cannot be had.
+func distPython(k *kb.KB, rel kb.TorchRelease, py string, asked bool, d kb.Distribution, cuda string) string {
+	row, ok := k.PythonBuilds(rel.Version, d, cuda)
+	if !ok || asked || row.Supports(py, rel.Python, rel.PythonExperimental) {
+		return py
+	}
+	best := ""
+	for _, p := range row.Minors(rel.Python, rel.PythonExperimental) {
+		if best == "" || minorLess(best, p) {
+			best = p
+		}
+	}
+	if best == "" {
+		return py
+	}
+	return best
 }
 
 // normCUDA reads a --cuda value as a variant: "12.1", "12.1.1" and the
@@ -570,7 +593,7 @@ func runsSomewhere(k *kb.KB, r kb.TorchRelease, req Request) (suggestion string,
 		if err != nil {
 			continue
 		}
-		cs, err := candidates(k, r, py, []kb.Distribution{d}, "")
+		cs, err := candidates(k, r, py, req.Python != "", []kb.Distribution{d}, "")
 		if err != nil {
 			continue
 		}

@@ -187,7 +187,11 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped []strin
 		}
 	}
 	if req.Python == "" {
-		lines = append(lines, fmt.Sprintf("Python %s is the newest torch %s supports (--python picks another).", c.python, c.rel.Version))
+		if newest, _ := pickPython(c.rel, ""); newest != c.python {
+			lines = append(lines, fmt.Sprintf("Python %s is the newest %s built torch %s for (--python picks another).", c.python, distName(c.dist), c.rel.Version))
+		} else {
+			lines = append(lines, fmt.Sprintf("Python %s is the newest torch %s supports (--python picks another).", c.python, c.rel.Version))
+		}
 	}
 	if c.cuda != "" {
 		auto := req.CUDA == "" || strings.EqualFold(req.CUDA, "auto")
