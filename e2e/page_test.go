@@ -275,6 +275,13 @@ func TestPage(t *testing.T) {
 	screenshot(t, ctx, dir, "page-dark.png")
 	run(t, ctx, "light mode", colorScheme("light"))
 
+	// On a phone's width nothing runs off the side.
+	run(t, ctx, "narrow window", chromedp.EmulateViewport(400, 900), waitFor(`innerWidth === 400`))
+	if w := js[int](t, ctx, `document.documentElement.scrollWidth`); w > 400 {
+		t.Errorf("at 400 px wide the page is %d px wide", w)
+	}
+	run(t, ctx, "wide window", chromedp.ResetViewport())
+
 	// Keyboard: the line button of a finding puts the caret on that line.
 	run(t, ctx, "go to line 8 by keyboard",
 		chromedp.Focus(chromedp.CSS(`#findings li[data-code="EG201"] button.goto`)),
