@@ -221,6 +221,9 @@ func (p *envParser) channelChecks() {
 			p.add(c.Pos, SeverityWarning, "EG112",
 				fmt.Sprintf("%q is not a conda channel: conda looks for a channel of that name and finds none", v),
 				"list PyPI packages under `- pip:` in `dependencies:` and remove this channel")
+			if len(p.env.Channels) > 1 {
+				p.fix(p.env.DeleteItem(*c))
+			}
 		default:
 			n := v
 			if cn := ChannelName(v); strings.Contains(v, "://") && !strings.Contains(cn, "://") {
@@ -230,6 +233,9 @@ func (p *envParser) channelChecks() {
 				p.add(c.Pos, SeverityWarning, "EG112",
 					fmt.Sprintf("channel %q does not exist as written; did you mean %q?", v, r),
 					fmt.Sprintf("did you mean `%s`?", r))
+				if n == v && c.Value == v {
+					p.fix(p.env.channelRename(*c, r))
+				}
 			}
 		}
 		if isCondaForgeChannel(v) && forge == nil {
@@ -247,5 +253,8 @@ func (p *envParser) channelChecks() {
 		p.add(at.Pos, SeverityWarning, "EG108",
 			fmt.Sprintf("%q is mixed with %q: packages built against different libraries end up in one environment", defs.Value, forge.Value),
 			"use conda-forge alone and add `nodefaults` to the channels", other.Pos)
+		if eds, ok := p.env.defaultsEdits(); ok {
+			p.env.Diags[len(p.env.Diags)-1].Edits = eds
+		}
 	}
 }

@@ -66,6 +66,9 @@ type Diagnostic struct {
 	Related []Pos
 	// Target names the machine an EG4xx finding is about ("" otherwise).
 	Target string
+	// Edits are the fix, where the rule is fixable and the fix is certain:
+	// all of them are applied or none (envguard fix, SARIF fixes, /v1/fix).
+	Edits []Edit
 }
 
 // Error renders file:line:col: message [CODE], like a compiler.

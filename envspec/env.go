@@ -43,6 +43,9 @@ type Env struct {
 	// Lines holds the source text by line (1-based through Line) for
 	// snippets under findings.
 	Lines []string
+	// FinalNewline says whether the last of Lines ended with a line end in
+	// the source (fixes that delete the last line need to know).
+	FinalNewline bool
 	// Ignores are the `# envguard: ignore CODE reason` comments found.
 	Ignores []*Ignore
 	// Diags are the syntax findings (EG1xx) raised while reading.

@@ -94,7 +94,8 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 		// where the reading stopped; nothing after it is held.
 		lines = src[:cut.keep]
 	}
-	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform, Lines: splitLines(lines)}
+	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform, Lines: splitLines(lines),
+		FinalNewline: len(lines) > 0 && lines[len(lines)-1] == '\n'}
 	p := &envParser{env: env, opt: opt}
 	defer func() {
 		// The reader calls the MatchSpec and pip parsers on untrusted text;
@@ -155,6 +156,15 @@ func (p *envParser) valuePos(n *yaml.Node) Pos {
 		ps.Col++
 	}
 	return ps
+}
+
+// fix attaches an edit to the finding added last, when the edit could be
+// made (ok): a fix that cannot be placed exactly is no fix.
+func (p *envParser) fix(e Edit, ok bool) {
+	if ok && len(p.env.Diags) > 0 {
+		d := &p.env.Diags[len(p.env.Diags)-1]
+		d.Edits = append(d.Edits, e)
+	}
 }
 
 func (p *envParser) add(ps Pos, sev Severity, code, msg, hint string, related ...Pos) {
@@ -570,6 +580,7 @@ func (p *envParser) top(root *yaml.Node) {
 				p.add(s.Pos, SeverityInfo, "EG109",
 					"`prefix:` is a path on the machine that exported the file; conda creates the environment there",
 					"delete the `prefix:` line and pick the place with `conda env create -n NAME` or `-p DIR`")
+				p.fix(p.env.prefixEdit(s))
 			}
 		case "platforms":
 			p.env.Platforms = p.stringList(k, v, "platforms")
@@ -865,6 +876,10 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 			// the spec keeps conda's reading, so the other checks still run.
 			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, "EG103",
 				fmt.Sprintf("conda MatchSpec %q", clip(n.Value, 80)), is.Hint)
+			if f := is.Fix; f != nil && lead+f.End <= len(raw.Value) {
+				at := raw.Pos.Shift(utf8.RuneCountInString(raw.Value[:lead+f.Start]))
+				p.fix(p.env.ReplaceAt(at, raw.Value[lead+f.Start:lead+f.End], f.New))
+			}
 		}
 	}
 	p.env.Deps = append(p.env.Deps, d)
@@ -1001,6 +1016,7 @@ func (p *envParser) depChecks() {
 		p.add(*p.env.PipKey, SeverityWarning, "EG105",
 			"a `pip:` subsection, but `pip` is not among the conda dependencies: conda may use a pip from outside the environment, or none",
 			"add `- pip` to the conda dependencies")
+		p.fix(p.env.addPipEdit(*p.env.PipKey))
 	}
 }
 

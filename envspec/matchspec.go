@@ -93,6 +93,15 @@ type MatchSpec struct {
 type SpecIssue struct {
 	Offset    int
 	Msg, Hint string
+	// Fix, when set, is the certain repair the hint describes: the bytes
+	// Raw[Start:End] become New.
+	Fix *SpecFix
+}
+
+// SpecFix replaces Raw[Start:End] of a MatchSpec with New.
+type SpecFix struct {
+	Start, End int
+	New        string
 }
 
 func (m *MatchSpec) issue(off int, hint, msg string, a ...any) {
@@ -982,6 +991,11 @@ func (m *MatchSpec) versionIssues() {
 		}
 		m.issue(sp.Start, fmt.Sprintf("write %s%s (or %c%s)", want, num, w[0], num),
 			"%q is not a conda operator: conda reads %q as %q, which %s %s, while libmamba (mamba, micromamba) refuses the spec", op, v, m.Version.String(), admits, num)
+		// One constraint written without spaces is certain to mean
+		// want+num; a list or an alternation is left to the user.
+		if written := m.Raw[sp.Start:sp.End]; written == v && !strings.ContainsAny(v, ",|") {
+			m.Issues[len(m.Issues)-1].Fix = &SpecFix{Start: sp.Start, End: sp.End, New: want + num}
+		}
 	}
 	if m.Version.hasRegex() {
 		m.issue(sp.Start, "write a glob or a range instead (1.7.*, >=1.7,<1.8)",

@@ -13,4 +13,8 @@ type Rule struct {
 	Before   string   // an environment.yml excerpt that fires the rule
 	After    string   // the same excerpt, fixed
 	Since    string   // envguard version that introduced it
+	// Fixable says whether `envguard fix` repairs the findings (safe),
+	// repairs them only with --unsafe, or leaves them to the user (none).
+	// A fixable rule attaches Edits to the findings whose fix is certain.
+	Fixable Fixability
 }

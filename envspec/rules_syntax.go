@@ -39,7 +39,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG103", Name: "invalid-matchspec", Severity: SeverityError,
+		Code: "EG103", Name: "invalid-matchspec", Severity: SeverityError, Fixable: FixSafe,
 		Title:  "a dependency is not a valid conda MatchSpec, or its version spec does not parse",
 		Why:    "conda rejects the whole file when one spec does not parse, typically after the job was queued.",
 		Fix:    "Write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`; pip-style `==` pins with extras belong under `pip:`.",
@@ -57,7 +57,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG105", Name: "pip-without-pip", Severity: SeverityWarning,
+		Code: "EG105", Name: "pip-without-pip", Severity: SeverityWarning, Fixable: FixSafe,
 		Title:  "a `pip:` subsection without `pip` among the conda dependencies",
 		Why:    "conda then uses whatever pip it finds, which may install into another Python, or fails because there is none.",
 		Fix:    "Add `- pip` to the conda dependencies.",
@@ -85,7 +85,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG108", Name: "defaults-with-conda-forge", Severity: SeverityWarning,
+		Code: "EG108", Name: "defaults-with-conda-forge", Severity: SeverityWarning, Fixable: FixSafe,
 		Title:  "`defaults` (or an Anaconda main/r channel) mixed with `conda-forge`",
 		Why:    "The two channels build against different versions of common libraries; mixing them gives environments that solve slowly and break at import time with symbol errors.",
 		Fix:    "Use conda-forge alone and add `nodefaults`, or use defaults alone.",
@@ -94,7 +94,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG109", Name: "prefix-line", Severity: SeverityInfo,
+		Code: "EG109", Name: "prefix-line", Severity: SeverityInfo, Fixable: FixSafe,
 		Title:  "a `prefix:` line (a machine-specific path left by `conda env export`)",
 		Why:    "The path belongs to the machine that exported the file; elsewhere it points at a directory that does not exist or belongs to someone else.",
 		Fix:    "Delete the `prefix:` line; choose the location with `-n NAME` or `-p DIR` when creating.",
@@ -121,7 +121,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG112", Name: "channel-near-miss", Severity: SeverityWarning,
+		Code: "EG112", Name: "channel-near-miss", Severity: SeverityWarning, Fixable: FixSafe,
 		Title:  "a channel that does not exist as written",
 		Why:    "A near miss of a known channel (`default`, `conda_forge`) or a non-conda index (`pypi`) is not found, so packages come from other channels than intended, or not at all.",
 		Fix:    "Spell the channel as the hint says; list PyPI packages under `- pip:` instead of adding a `pypi` channel.",

@@ -24,6 +24,7 @@ var RuleEG201 = &Rule{
 		Code:     "EG201",
 		Name:     "cuda-version-mismatch",
 		Severity: envspec.SeverityError,
+		Fixable:  envspec.FixSafe,
 		Title:    "two sources disagree on the CUDA version",
 		Why: "A framework build runs only on the CUDA runtime it was built for. When its build string, " +
 			"pytorch-cuda, cudatoolkit, cuda-version, a +cuXXX wheel or a wheel index name different CUDA " +
@@ -90,6 +91,9 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		}
 		want := a.Says
 		fix := fixCUDA(e, want)
+		// certain: the fix is fixCUDA's "use X=want", which alignCUDAEdits
+		// can write; a removal or a rebuild is the user's call
+		certain := true
 		// pytorch-cuda pulls the CUDA libraries of its own minor
 		// (cuda-libraries, cuda-cudart, ... in pytorch/builder
 		// conda/pytorch-cuda/meta.yaml): a cudatoolkit beside an agreeing
@@ -103,6 +107,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 			for _, o := range ev {
 				if o.Kind == EvidencePytorchCUDA {
 					fix = fmt.Sprintf("remove %s (%s): %s's builds are selected by cudatoolkit and ignore pytorch-cuda, which only adds CUDA %s libraries", o.Item, place(o.Pos), fwLabel(st.Framework), o.Says)
+					certain = false
 					break
 				}
 			}
@@ -110,6 +115,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 			for _, o := range ev {
 				if o.Kind == EvidencePytorchCUDA && !cudaConflict(*a, o) {
 					fix = fmt.Sprintf("remove %s (%s): %s (%s) already installs the CUDA %s libraries", e.Item, place(e.Pos), o.Item, place(o.Pos), o.Says)
+					certain = false
 					break
 				}
 			}
@@ -120,11 +126,16 @@ func runEG201(c *Context) []envspec.Diagnostic {
 			if b := consumerBuild(consumer); b.CUDA != "" && b.CUDA != want {
 				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s) and make both agree: cudatoolkit=%s with a %s build for CUDA %s",
 					e.Package, consumer.Raw.Value, b.CUDA, want, consumerName(consumer), want)
+				certain = false
 			}
 		}
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
-		out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos))
+		d := finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos)
+		if certain {
+			d.Edits = alignCUDAEdits(c, e, want)
+		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -16,6 +16,7 @@ var RuleEG203 = &Rule{
 		Code:     "EG203",
 		Name:     "companion-version-mismatch",
 		Severity: envspec.SeverityError,
+		Fixable:  envspec.FixSafe,
 		Title:    "torchvision / torchaudio version does not belong to the torch version",
 		Why: "torchvision and torchaudio are compiled against one torch release. Another pairing fails to " +
 			"solve, or pip replaces torch with the release the companion wants (often a CPU build from PyPI), " +
@@ -83,7 +84,9 @@ func eg203Triton(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s is not the triton %s%s requires: its wheel pins triton==%s on Linux, so pip refuses the pair (or, installed one after the other, replaces one and leaves torch.compile with a triton it was not built for)",
 			p.Item, at(p.Pos), fwLabel(f), at(f.Pos), t.Triton)
 		hint := fmt.Sprintf("change line %d to triton==%s, or remove it (torch installs the triton it needs)", p.Pos.Line, t.Triton)
-		out = append(out, finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos))
+		d := finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
+		d.Edits = pinEdits(c, p, t.Triton)
+		out = append(out, d)
 	}
 	return out
 }
@@ -149,7 +152,9 @@ func eg203Companions(c *Context) []envspec.Diagnostic {
 				hint += fmt.Sprintf(", or keep %s %s and change pytorch to %s (line %d)", p.Name, p.Version, tv, f.Pos.Line)
 			}
 		}
-		out = append(out, finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos))
+		d := finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
+		d.Edits = pinEdits(c, p, want)
+		out = append(out, d)
 	}
 	return out
 }

@@ -14,6 +14,7 @@ var RuleEG501 = &Rule{
 		Code:     "EG501",
 		Name:     "name-not-canonical",
 		Severity: envspec.SeverityWarning,
+		Fixable:  envspec.FixSafe,
 		Title:    "the declared name differs from the canonical name",
 		Why: "A name that says the framework and accelerator (pt20_cu118) tells people and schedulers what " +
 			"an environment holds without opening it; a name that drifts from the contents misleads them.",
@@ -40,5 +41,9 @@ func runEG501(c *Context) []envspec.Diagnostic {
 		end = n.Pos.Col + len(n.Value)
 	}
 	msg := fmt.Sprintf("name %s%s differs from the canonical name %s", n.Value, at(n.Pos), canon)
-	return []envspec.Diagnostic{finding(RuleEG501, n.Pos, end, msg, "name: "+canon)}
+	d := finding(RuleEG501, n.Pos, end, msg, "name: "+canon)
+	if ed, ok := c.Env.ReplaceAt(n.Pos, n.Value, canon); ok {
+		d.Edits = []envspec.Edit{ed}
+	}
+	return []envspec.Diagnostic{d}
 }

@@ -1,0 +1,190 @@
+package fixer
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/report"
+)
+
+// Options control one fix.
+type Options struct {
+	// Report is how the file is validated (platform, knowledge base,
+	// project configuration, budget). Hosts are not used: no fix depends on
+	// a machine.
+	Report report.Options
+	// Unsafe also applies the fixes of rules whose fix changes what gets
+	// installed in a way to confirm (EG301, EG302, EG207).
+	Unsafe bool
+	// Select limits the fixes to these codes; empty means every fixable
+	// code. CheckSelect says whether a list is usable.
+	Select []string
+}
+
+// Applied is a fix that was made. Its position is in the text the fix was
+// applied to (the file as read, or as an earlier round left it).
+type Applied struct {
+	Code    string `json:"code"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// Skipped is a finding with a fix that was not made, and why.
+type Skipped struct {
+	Code   string `json:"code"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// Result is what Fix did to one file.
+type Result struct {
+	File    string
+	Fixed   []byte
+	Applied []Applied
+	Skipped []Skipped
+	// Remaining counts the findings at error or warning left after fixing.
+	Remaining int
+	// Report is the validation of the fixed text.
+	Report *report.Report
+}
+
+// maxRounds bounds the validate → fix iterations. One round makes every
+// fix that does not conflict; a second makes what the first changed (the
+// canonical name after the CUDA pin) and the fixes a conflict held back.
+const maxRounds = 4
+
+// ErrNotEnvFile is returned for inputs other than environment.yml: the
+// other formats are written by tools (lock files) or read from a machine.
+var ErrNotEnvFile = fmt.Errorf("envguard fix edits environment.yml files only")
+
+// Fix validates src, applies the certain fixes, and repeats until nothing
+// more applies or maxRounds is reached. It returns ctx's error once ctx is
+// done.
+func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, error) {
+	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile || envspec.Sniff(src) == envspec.KindExplicit {
+		return nil, fmt.Errorf("%s: %w (this is a %s file)", file, ErrNotEnvFile, kindName(file, src))
+	}
+	ropt := opt.Report
+	ropt.Hosts = nil
+	sel := map[string]bool{}
+	for _, c := range opt.Select {
+		sel[strings.ToUpper(strings.TrimSpace(c))] = true
+	}
+	res := &Result{File: file}
+	cur := src
+	reasons := map[string]string{} // why a fix was last held back, by finding
+	var final *report.Report
+	for round := 0; ; round++ {
+		rep, err := report.ValidateContext(ctx, file, cur, ropt)
+		if err != nil {
+			return nil, err
+		}
+		if round == maxRounds {
+			final = rep
+			break
+		}
+		var changes []Change
+		var from []envspec.Diagnostic
+		for _, d := range rep.Diagnostics() {
+			if len(d.Edits) > 0 && allowed(d.Code, opt.Unsafe, sel) {
+				changes = append(changes, Change{Edits: d.Edits})
+				from = append(from, d)
+			}
+		}
+		next, outs := Apply(cur, changes)
+		made := 0
+		for i, o := range outs {
+			d := from[i]
+			if !o.Applied {
+				reasons[findingKey(d)] = o.Reason
+				continue
+			}
+			made++
+			res.Applied = append(res.Applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: d.Message})
+		}
+		if made == 0 {
+			final = rep
+			break
+		}
+		cur = next
+	}
+	for _, d := range final.Diagnostics() {
+		if len(d.Edits) == 0 || (len(sel) > 0 && !sel[d.Code]) {
+			continue
+		}
+		reason := ""
+		switch {
+		case fixability(d.Code) == envspec.FixUnsafe && !opt.Unsafe:
+			reason = "an unsafe fix (it changes what gets installed): apply it with --unsafe"
+		case reasons[findingKey(d)] != "":
+			reason = reasons[findingKey(d)]
+		default:
+			reason = fmt.Sprintf("still open after %d rounds of fixes", maxRounds)
+		}
+		res.Skipped = append(res.Skipped, Skipped{Code: d.Code, Line: d.Pos.Line, Reason: reason})
+	}
+	res.Fixed = cur
+	res.Report = final
+	res.Remaining = final.Summary.Errors + final.Summary.Warnings
+	return res, nil
+}
+
+// CheckSelect reports a code in codes that is unknown or has no fix.
+func CheckSelect(codes []string) error {
+	for _, c := range codes {
+		c = strings.ToUpper(strings.TrimSpace(c))
+		r := report.Lookup(c)
+		switch {
+		case r == nil:
+			return fmt.Errorf("--select %s: no such rule (envguard rules lists them)", c)
+		case r.Fixable == envspec.FixNone:
+			return fmt.Errorf("--select %s: %s has no automatic fix (fixable: %s)", c, c, strings.Join(FixableCodes(), ", "))
+		}
+	}
+	return nil
+}
+
+// FixableCodes lists the codes whose rules have a fix, in code order.
+func FixableCodes() []string {
+	var out []string
+	for _, r := range report.Catalog() {
+		if r.Fixable != envspec.FixNone {
+			out = append(out, r.Code)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func fixability(code string) envspec.Fixability {
+	if r := report.Lookup(code); r != nil {
+		return r.Fixable
+	}
+	return envspec.FixNone
+}
+
+func allowed(code string, unsafe bool, sel map[string]bool) bool {
+	if len(sel) > 0 && !sel[code] {
+		return false
+	}
+	switch fixability(code) {
+	case envspec.FixSafe:
+		return true
+	case envspec.FixUnsafe:
+		return unsafe
+	}
+	return false
+}
+
+func findingKey(d envspec.Diagnostic) string { return d.Code + "\x00" + d.Message }
+
+func kindName(file string, src []byte) string {
+	if envspec.Sniff(src) == envspec.KindExplicit {
+		return "conda list --explicit"
+	}
+	return string(envspec.SniffFile(file, src))
+}

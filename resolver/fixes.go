@@ -1,0 +1,168 @@
+package resolver
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// The edits behind the fixable resolver rules. Each returns nil unless the
+// fix is certain and the item is written where and as the rule read it;
+// the finding then keeps its hint for the user.
+
+// condaDepAt is the conda dependency written at pos (its line, a column
+// inside it), nil when none.
+func condaDepAt(env *envspec.Env, pos envspec.Pos) *envspec.CondaDep {
+	for _, d := range env.Deps {
+		if d.Raw.Pos.Line == pos.Line && d.Raw.Pos.Col <= pos.Col && pos.Col <= d.Raw.Pos.Col+utf8.RuneCountInString(d.Raw.Value) {
+			return d
+		}
+	}
+	return nil
+}
+
+// pipDepAt is the pip line written at pos, nil when none.
+func pipDepAt(env *envspec.Env, pos envspec.Pos) *envspec.PipDep {
+	for _, d := range env.Pip {
+		if d.Raw.Pos.Line == pos.Line && d.Raw.Pos.Col <= pos.Col && pos.Col <= d.Raw.Pos.Col+utf8.RuneCountInString(d.Raw.Value) {
+			return d
+		}
+	}
+	return nil
+}
+
+// condaVersionEdit replaces the version part of a conda dependency (the
+// operator with it) with text. A dependency that pins a build string is
+// left alone: the build belongs to the old version.
+func condaVersionEdit(env *envspec.Env, d *envspec.CondaDep, text func(old string, spaced bool) string) []envspec.Edit {
+	if d == nil || d.Spec == nil || d.Spec.Build != "" || d.Spec.VersionSpan.IsZero() {
+		return nil
+	}
+	raw := d.Raw.Value
+	lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+	trimmed := strings.TrimSpace(raw)
+	sp := d.Spec.VersionSpan
+	if sp.End > len(trimmed) || sp.Start <= 0 {
+		return nil
+	}
+	old := trimmed[sp.Start:sp.End]
+	spaced := trimmed[sp.Start-1] == ' '
+	at := d.Raw.Pos.Shift(utf8.RuneCountInString(raw[:lead+sp.Start]))
+	if ed, ok := env.ReplaceAt(at, old, text(old, spaced)); ok {
+		return []envspec.Edit{ed}
+	}
+	return nil
+}
+
+// retargetCUDA rewrites a CUDA version spec that says `says` to say `want`,
+// in the spec's own style where it is a plain pin (=11.3 → =11.6, 11.3.*
+// → 11.6.*), and as a pin of the minor otherwise (a range, a patch).
+func retargetCUDA(old string, spaced bool, says, want string) string {
+	rest := strings.TrimLeft(old, "=")
+	eqs := old[:len(old)-len(rest)]
+	num, star := rest, ""
+	if s, ok := strings.CutSuffix(num, "*"); ok {
+		num, star = s, "*"
+		if s, ok := strings.CutSuffix(num, "."); ok {
+			num, star = s, ".*"
+		}
+	}
+	if num == says {
+		return eqs + want + star
+	}
+	if spaced {
+		return want + ".*"
+	}
+	return "=" + want
+}
+
+// alignCUDAEdits makes the item of evidence e name CUDA want: a conda CUDA
+// package's version, a wheel index's /whl/cuXXX, or a wheel's +cuXXX.
+func alignCUDAEdits(c *Context, e Evidence, want string) []envspec.Edit {
+	env := c.Env
+	if env == nil || env.Kind != envspec.KindEnvFile || !hasMinor(want) {
+		return nil
+	}
+	switch e.Kind {
+	case EvidenceCudatoolkit, EvidencePytorchCUDA, EvidenceCUDAVersion, EvidenceCUDAPackage:
+		if e.Kind == EvidenceCudatoolkit && majorOf(want) >= 12 {
+			return nil // cudatoolkit ends at 11.8: the hint replaces the package, a change for the user
+		}
+		return condaVersionEdit(env, condaDepAt(env, e.Pos), func(old string, spaced bool) string {
+			return retargetCUDA(old, spaced, e.Says, want)
+		})
+	case EvidenceIndex:
+		return cuTagEdit(env, pipDepAt(env, e.Pos), "/whl/cu", e.Says, want)
+	case EvidenceLocal:
+		return cuTagEdit(env, pipDepAt(env, e.Pos), "+cu", e.Says, want)
+	}
+	return nil
+}
+
+// cuTagEdit replaces the cuXXX after lead ("/whl/cu", "+cu") in a pip line.
+func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []envspec.Edit {
+	if d == nil {
+		return nil
+	}
+	from, to := strings.ReplaceAll(says, ".", ""), strings.ReplaceAll(want, ".", "")
+	raw := d.Raw.Value
+	i := strings.Index(raw, lead+from)
+	if i < 0 {
+		return nil
+	}
+	end := i + len(lead) + len(from)
+	if end < len(raw) && raw[end] >= '0' && raw[end] <= '9' {
+		return nil // cu1180 is not cu118
+	}
+	if strings.Contains(raw[end:], lead+from) {
+		return nil // twice on one line: which one is meant is not certain
+	}
+	start := i + len(lead) - len("cu")
+	at := d.Raw.Pos.Shift(utf8.RuneCountInString(raw[:start]))
+	if ed, ok := env.ReplaceAt(at, "cu"+from, "cu"+to); ok {
+		return []envspec.Edit{ed}
+	}
+	return nil
+}
+
+// pinEdits makes a package's version part (at VersionPos, up to VersionEnd)
+// read version v in the item's own syntax: =v for conda, ==v for pip (a
+// +local label kept).
+func pinEdits(c *Context, p Package, v string) []envspec.Edit {
+	env := c.Env
+	if env == nil || env.Kind != envspec.KindEnvFile || p.VersionEnd <= p.VersionPos.Col {
+		return nil
+	}
+	old, ok := env.Text(p.VersionPos, p.VersionEnd)
+	if !ok || old == "" || strings.Contains(old, ",") {
+		return nil
+	}
+	if next, _ := env.Text(envspec.Pos{Line: p.VersionPos.Line, Col: p.VersionEnd}, p.VersionEnd+1); next == "," {
+		return nil // the span is one specifier of several
+	}
+	var text string
+	if p.From == envspec.ProviderPip {
+		d := pipDepAt(env, p.VersionPos)
+		if d == nil || d.Line == nil || strings.Contains(old, ";") {
+			return nil
+		}
+		text = "==" + v
+		if i := strings.IndexByte(old, '+'); i >= 0 {
+			text += old[i:]
+		}
+	} else {
+		d := condaDepAt(env, p.VersionPos)
+		if d == nil || d.Spec == nil || d.Spec.Build != "" {
+			return nil
+		}
+		text = "=" + v
+		if !strings.ContainsAny(old[:1], "=<>!~") {
+			text = v // `name 0.12.*` keeps its spaced form
+		}
+	}
+	if ed, ok := env.ReplaceAt(p.VersionPos, old, text); ok {
+		return []envspec.Edit{ed}
+	}
+	return nil
+}
