@@ -75,7 +75,14 @@ func Apply(src []byte, changes []Change) ([]byte, []Outcome) {
 		return append([]byte(nil), src...), out
 	}
 	// insertions at one point keep the order their changes were taken in
-	sort.SliceStable(taken, func(i, j int) bool { return taken[i].start < taken[j].start })
+	sort.SliceStable(taken, func(i, j int) bool {
+		a, b := taken[i], taken[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		// an insertion at the start of a replaced range goes before it
+		return a.start == a.end && b.start != b.end
+	})
 	var b bytes.Buffer
 	b.Grow(len(src))
 	at := 0

@@ -50,6 +50,10 @@ type Result struct {
 	Remaining int
 	// Report is the validation of the fixed text.
 	Report *report.Report
+
+	// edits are the edits applied, every round's (for the tests that
+	// check nothing else changed).
+	edits []envspec.Edit
 }
 
 // maxRounds bounds the validate → fix iterations. One round makes every
@@ -104,6 +108,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 				continue
 			}
 			made++
+			res.edits = append(res.edits, changes[i].Edits...)
 			res.Applied = append(res.Applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: d.Message})
 		}
 		if made == 0 {

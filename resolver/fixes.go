@@ -166,3 +166,70 @@ func pinEdits(c *Context, p Package, v string) []envspec.Edit {
 	}
 	return nil
 }
+
+// dropPipEdits removes a pip line, and the `- pip:` line too when it was
+// the section's only line (an empty `pip:` is left behind otherwise).
+func dropPipEdits(env *envspec.Env, d *envspec.PipDep) []envspec.Edit {
+	if env == nil || env.Kind != envspec.KindEnvFile || d == nil {
+		return nil
+	}
+	del, ok := env.DeleteItem(d.Raw)
+	if !ok {
+		return nil
+	}
+	if len(env.Pip) == 1 && env.PipKey != nil {
+		key := envspec.String{Value: "pip:", Pos: *env.PipKey}
+		if k, ok := env.DeleteItem(key); ok {
+			return []envspec.Edit{k, del}
+		}
+	}
+	return []envspec.Edit{del}
+}
+
+// moveToCondaEdits replaces a pip line with the conda dependency spec,
+// written before the `- pip:` item: the library then comes from the side
+// that provides the CUDA stack.
+func moveToCondaEdits(env *envspec.Env, d *envspec.PipDep, spec string) []envspec.Edit {
+	if env == nil || env.PipKey == nil || spec == "" {
+		return nil
+	}
+	drop := dropPipEdits(env, d)
+	if drop == nil {
+		return nil
+	}
+	ins, ok := env.InsertItemBefore(*env.PipKey, spec)
+	if !ok {
+		return nil
+	}
+	return append([]envspec.Edit{ins}, drop...)
+}
+
+// condaNameOf is the conda package that provides a GPU library, "" for the
+// frameworks (moving one changes the whole stack) and libraries conda does
+// not carry.
+func condaNameOf(lib string) string {
+	switch lib {
+	case "torch", "tensorflow", "jax", "mxnet", "paddlepaddle":
+		return ""
+	}
+	for _, l := range gpuLibs {
+		if l.Lib == lib && len(l.Conda) > 0 {
+			return l.Conda[0]
+		}
+	}
+	return ""
+}
+
+// exactPipVersion is the version of an == pin without a local label, ""
+// for anything else.
+func exactPipVersion(d *envspec.PipDep) string {
+	if d == nil || d.Line == nil {
+		return ""
+	}
+	raw := strings.TrimSpace(d.Raw.Value)
+	i := strings.Index(raw, "==")
+	if i < 0 || strings.ContainsAny(raw[i+2:], ",;+ *<>!~=@") {
+		return ""
+	}
+	return raw[i+2:]
+}

@@ -12,6 +12,7 @@ var ruleEG301 = &Rule{
 		Code:     "EG301",
 		Name:     "gpu-library-from-conda-and-pip",
 		Severity: envspec.SeverityError,
+		Fixable:  envspec.FixUnsafe,
 		Title:    "the same GPU library comes from both conda and pip",
 		Why: "conda and pip each install their own copy of the library into the same site-packages; " +
 			"whichever ran last wins file by file, so the process can import pip's Python code on top of " +
@@ -84,17 +85,25 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 			pipPinned = true
 		}
 		var hint string
+		var edits []envspec.Edit
 		if pipPinned && !condaCUDA {
 			hint = fmt.Sprintf("drop %s from the conda dependencies: the pip line pins the CUDA build", condaText(p.Conda))
+			if ed, ok := ctx.Env.DeleteItem(p.Conda.Dep.Raw); ok && ctx.Env.Kind == envspec.KindEnvFile {
+				edits = []envspec.Edit{ed}
+			}
 			// conda packages built on it (torchvision, torchaudio) require it:
 			// dropping it alone cannot be solved
 			if dep := condaDependents(ctx, p.Lib); len(dep) > 0 {
 				hint = fmt.Sprintf("drop %s and the conda packages that require it (%s) from the conda dependencies and install those from pip too: the pip line pins the CUDA build", condaText(p.Conda), strings.Join(dep, ", "))
+				edits = nil // moving the dependents too is the user's call
 			}
 		} else {
 			hint = fmt.Sprintf("drop %s from the pip section: conda's %s already provides %s", pipText(p.Pip), p.Conda.Name, p.Lib)
+			edits = dropPipEdits(ctx.Env, p.Pip.Dep)
 		}
-		out = append(out, diag(ruleEG301, p.Pip.Dep.Raw.Pos, msg, hint, p.Conda.Dep.Raw.Pos))
+		d := diag(ruleEG301, p.Pip.Dep.Raw.Pos, msg, hint, p.Conda.Dep.Raw.Pos)
+		d.Edits = edits
+		out = append(out, d)
 	}
 	return out
 }

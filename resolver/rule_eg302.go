@@ -12,6 +12,7 @@ var ruleEG302 = &Rule{
 		Code:     "EG302",
 		Name:     "pip-gpu-library-over-conda-cuda",
 		Severity: envspec.SeverityWarning,
+		Fixable:  envspec.FixUnsafe,
 		Title:    "a GPU library from pip while conda provides the CUDA stack",
 		Why: "pip's GPU wheels carry their own CUDA runtime (bundled, or as nvidia-* wheels), so the " +
 			"process loads two CUDA runtimes and two cuDNN/cuBLAS copies: the conda ones and pip's. " +
@@ -56,6 +57,14 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 		hint := fmt.Sprintf("install %s from conda as well, or drop the conda CUDA packages and let pip provide the CUDA runtime", lib)
 		// never offer to drop what a conda package needs (a conda
 		// framework's CUDA build, openmm, faiss-gpu...)
+		var edits []envspec.Edit
+		if name := condaNameOf(lib); name != "" && lib != "torchvision" && lib != "torchaudio" {
+			spec := name
+			if v := exactPipVersion(p.Dep); v != "" {
+				spec += "=" + v
+			}
+			edits = moveToCondaEdits(ctx.Env, p.Dep, spec)
+		}
 		if condaFrameworkNeedsCUDA(ctx) {
 			hint = fmt.Sprintf("install %s from conda as well, so that one CUDA runtime serves the process (the conda CUDA packages stay: conda packages need them)", lib)
 		}
@@ -71,8 +80,11 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 			}
 			msg = fmt.Sprintf("pip installs %s (%s) over conda's CUDA stack (%s, %s): the PyPI wheel is built for the CUDA variant the index serves, not for conda's, and %s fails at import when built for %s", pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos), lib, what)
 			hint = fmt.Sprintf("install %s from conda beside pytorch (same channel, the release that pairs with it) and remove the pip line", lib)
+			edits = moveToCondaEdits(ctx.Env, p.Dep, companionSpec(ctx, lib))
 		}
-		out = append(out, diag(ruleEG302, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos))
+		d := diag(ruleEG302, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos)
+		d.Edits = edits
+		out = append(out, d)
 	}
 	return out
 }
@@ -114,4 +126,27 @@ func usesHostCUDA(lib string, p pipItem) bool {
 func condaTorch(ctx *Context) bool {
 	f := stackFramework(ctx)
 	return f != nil && f.Name == "pytorch" && f.From == envspec.ProviderConda
+}
+
+// companionSpec is the conda spec of torchvision or torchaudio beside the
+// conda pytorch: its channel and the release that pairs with it; "" when
+// the pytorch release is not in the knowledge base.
+func companionSpec(ctx *Context, lib string) string {
+	f := stackFramework(ctx)
+	if f == nil || f.Version == "" || ctx.KB == nil {
+		return ""
+	}
+	r, ok := ctx.KB.Release(f.Version)
+	if !ok {
+		return ""
+	}
+	v := companionOf(r, lib)
+	if v == "" {
+		return ""
+	}
+	spec := lib + "=" + v
+	if f.Channel != "" && !strings.Contains(f.Channel, "/") {
+		spec = f.Channel + "::" + spec
+	}
+	return spec
 }

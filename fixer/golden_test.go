@@ -1,0 +1,75 @@
+package fixer
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/report"
+)
+
+var update = flag.Bool("update", false, "rewrite after.yml and diff of testdata/fix")
+
+// testOptions validates for linux-64 whatever the host, so that selectors
+// and platform checks read the same everywhere.
+func testOptions(unsafe bool) Options {
+	return Options{Report: report.Options{Platform: "linux-64"}, Unsafe: unsafe}
+}
+
+// TestGolden fixes each testdata/fix/<case>/before.yml (with --unsafe where
+// the case has a flags file saying so) and compares the fixed file and
+// its diff with after.yml and diff, then holds each case to the
+// properties every fix must have.
+func TestGolden(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/fix/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases under testdata/fix: %v", err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, "before.yml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags, _ := os.ReadFile(filepath.Join(dir, "flags"))
+			opt := testOptions(strings.Contains(string(flags), "unsafe"))
+			res, err := Fix(context.Background(), "environment.yml", src, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diff := Diff("environment.yml", src, res.Fixed)
+			golden(t, filepath.Join(dir, "after.yml"), res.Fixed)
+			golden(t, filepath.Join(dir, "diff"), []byte(diff))
+			checkProperties(t, src, res, opt)
+			// the golden cases are fixed whole: none of the fixed codes is
+			// left in them
+			for _, a := range res.Applied {
+				for _, d := range res.Report.Diagnostics() {
+					if d.Code == a.Code {
+						t.Errorf("fixed %s, yet the fixed file still has %s", a.Code, d.Error())
+					}
+				}
+			}
+		})
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./fixer -update to write it)", err)
+	}
+	if string(want) != string(got) {
+		t.Errorf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}

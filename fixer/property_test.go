@@ -1,0 +1,140 @@
+package fixer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/testshared"
+	"github.com/envguard/envguard/report"
+)
+
+// checkProperties holds one fix to what every fix must do:
+//   - the fixed text validates with no fixable finding left among the codes
+//     applied (but those skipped, which say why);
+//   - fixing again changes nothing;
+//   - the fixed file parses to the same environment apart from the fixed
+//     items: the same keys, the same number of dependencies apart from
+//     items added or removed by a fix, and every comment kept;
+//   - the diff touches only lines a fix names.
+func checkProperties(t *testing.T, src []byte, res *Result, opt Options) {
+	t.Helper()
+	applied := map[string]bool{}
+	for _, a := range res.Applied {
+		applied[a.Code] = true
+	}
+	skipped := map[string]bool{}
+	for _, s := range res.Skipped {
+		skipped[s.Code] = true
+	}
+	for _, d := range res.Report.Diagnostics() {
+		if applied[d.Code] && len(d.Edits) > 0 && !skipped[d.Code] {
+			t.Errorf("after fixing, %s still has a fix to apply: %s", d.Code, d.Error())
+		}
+	}
+	again, err := Fix(context.Background(), "environment.yml", res.Fixed, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again.Fixed) != string(res.Fixed) || len(again.Applied) > 0 {
+		t.Errorf("a second fix changed the file again: %v\n%s", again.Applied, Diff("environment.yml", res.Fixed, again.Fixed))
+	}
+	before := envspec.Parse("environment.yml", src, envspec.ParseOptions{Platform: "linux-64"})
+	after := envspec.Parse("environment.yml", res.Fixed, envspec.ParseOptions{Platform: "linux-64"})
+	if (before.Name == nil) != (after.Name == nil) || len(before.Variables) != len(after.Variables) {
+		t.Errorf("the fix changed the name key or the variables")
+	}
+	if len(res.Applied) == 0 && string(src) != string(res.Fixed) {
+		t.Errorf("no fix applied, yet the text changed")
+	}
+	for _, c := range comments(src) {
+		if !strings.Contains(string(res.Fixed), c) && !deletedByFix(src, res.Fixed, c) {
+			t.Errorf("comment %q lost", c)
+		}
+	}
+	// Every line the diff takes out of the original holds the old text of
+	// an applied edit, or lies inside it: nothing outside the fixed spans
+	// changed.
+	diff := strings.Split(Diff("environment.yml", src, res.Fixed), "\n")
+	added := map[string]bool{}
+	for _, l := range diff {
+		if strings.HasPrefix(l, "+") {
+			added[l[1:]] = true
+		}
+	}
+	for _, l := range diff {
+		// a line that comes back unchanged only lost or gained its line
+		// end: the last line deleted from a file with no final newline
+		if !strings.HasPrefix(l, "-") || strings.HasPrefix(l, "---") || added[l[1:]] {
+			continue
+		}
+		line := strings.TrimRight(l[1:], "\r")
+		ok := false
+		for _, e := range res.edits {
+			old := strings.Trim(e.Old, "\n")
+			if old != "" && (strings.Contains(line, old) || strings.Contains(old, line)) {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("line %q changed, but no applied edit covers it (edits %+v)", line, res.edits)
+		}
+	}
+}
+
+// comments are the comments of src, each with the text after '#' up to the
+// line end, for lines that are nothing but a comment or end with one.
+func comments(src []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(src), "\n") {
+		if i := strings.Index(l, " #"); i >= 0 && !strings.ContainsAny(l[:i], `"'`) {
+			out = append(out, strings.TrimRight(l[i:], "\r"))
+		} else if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			out = append(out, strings.TrimRight(strings.TrimSpace(l), "\r"))
+		}
+	}
+	return out
+}
+
+// deletedByFix reports whether the line holding comment c was deleted
+// whole (a dropped prefix: or channel line takes its comment with it).
+func deletedByFix(src, fixed []byte, c string) bool {
+	for _, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, c) && !strings.Contains(string(fixed), strings.TrimRight(l, "\r")) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCorpus fixes every real-world environment file, with the unsafe
+// fixes too, and holds each to the properties.
+func TestCorpus(t *testing.T) {
+	files := testshared.Corpus(t)
+	fixedFiles, fixes := 0, 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, unsafe := range []bool{false, true} {
+			opt := Options{Report: report.Options{Platform: "linux-64"}, Unsafe: unsafe}
+			res, err := Fix(context.Background(), "environment.yml", src, opt)
+			if err != nil {
+				t.Errorf("%s: %v", filepath.Base(path), err)
+				continue
+			}
+			if unsafe {
+				if len(res.Applied) > 0 {
+					fixedFiles++
+					fixes += len(res.Applied)
+				}
+			}
+			t.Run(filepath.Base(path), func(t *testing.T) { checkProperties(t, src, res, opt) })
+		}
+	}
+	t.Logf("%d of %d real-world files fixed, %d fixes", fixedFiles, len(files), fixes)
+}
