@@ -648,7 +648,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	s := newServer(Deps{}, Config{})
 	served := map[string]bool{}
 	for _, m := range []string{"GET", "POST"} {
-		for _, p := range []string{"/v1/validate", "/v1/name", "/v1/build", "/v1/gpu", "/v1/targets", "/v1/rules", "/healthz", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/{file}", "/rules/{code}"} {
+		for _, p := range []string{"/v1/validate", "/v1/name", "/v1/fix", "/v1/build", "/v1/gpu", "/v1/targets", "/v1/rules", "/healthz", "/readyz", "/metrics", "/openapi.yaml", "/", "/assets/{file}", "/rules/{code}"} {
 			if s.mux.Match(newRouteContext(), m, p) {
 				served[m+" "+p] = true
 			}

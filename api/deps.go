@@ -96,6 +96,8 @@ type Readiness interface{ Ready() error }
 // RuleDocs answers 404 for every /rules/CODE.
 type Deps struct {
 	Validator Validator
+	// Fixer answers POST /v1/fix; nil answers 501.
+	Fixer     Fixer
 	Builder   Builder
 	GPU       GPUProbe
 	Targets   Targets

@@ -70,6 +70,7 @@ func newServer(deps Deps, cfg Config) *server {
 		r.Method(http.MethodGet, "/metrics", s.m.handler())
 		r.Post("/v1/validate", s.validate)
 		r.Post("/v1/name", s.name)
+		r.Post("/v1/fix", s.fix)
 		r.Post("/v1/build", s.build)
 		r.Get("/v1/gpu", s.gpu)
 		r.Get("/v1/targets", s.targets)

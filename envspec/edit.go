@@ -44,6 +44,18 @@ func (f Fixability) String() string {
 	return string(f)
 }
 
+// Sentence says what envguard fix does with a rule's findings, for the
+// rule's documentation.
+func (f Fixability) Sentence() string {
+	switch f {
+	case FixSafe:
+		return "safe: `envguard fix` applies it where the fix is certain (the finding says what it changes)."
+	case FixUnsafe:
+		return "unsafe: `envguard fix --unsafe` applies it, since it changes what gets installed; review the diff (`--diff`) first."
+	}
+	return "none: the fix needs a decision envguard cannot make; the hint says what to do."
+}
+
 // ReplaceAt is the edit that replaces old, found at position at, with new;
 // ok is false when line at.Line does not read old at that column (the
 // position is unknown, or the scalar is written otherwise than its value,

@@ -5,7 +5,7 @@ package envspec
 // the same sections in the same order, so no face can show a rule
 // differently from another.
 type DocSection struct {
-	Heading string // "Why it matters", "How to fix", "Fires on", "Fixed"
+	Heading string // "Why it matters", "How to fix", "Automatic fix", "Fires on", "Fixed"
 	Body    string
 	// Example marks an environment.yml excerpt, shown as code.
 	Example bool
@@ -17,6 +17,7 @@ func (r *Rule) Sections() []DocSection {
 	all := []DocSection{
 		{Heading: "Why it matters", Body: r.Why},
 		{Heading: "How to fix", Body: r.Fix},
+		{Heading: "Automatic fix", Body: r.Fixable.Sentence()},
 		{Heading: "Fires on", Body: r.Before, Example: true},
 		{Heading: "Fixed", Body: r.After, Example: true},
 	}

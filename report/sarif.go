@@ -66,6 +66,30 @@ type (
 		Message          sarifMessage    `json:"message"`
 		Locations        []sarifLocation `json:"locations"`
 		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+		Fixes            []sarifFix      `json:"fixes,omitempty"`
+	}
+	// A fix is the finding's edits, the same envguard fix applies.
+	sarifFix struct {
+		Description     sarifMessage          `json:"description"`
+		ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	}
+	sarifArtifactChange struct {
+		ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+		Replacements     []sarifReplacement    `json:"replacements"`
+	}
+	sarifReplacement struct {
+		DeletedRegion   sarifSpan     `json:"deletedRegion"`
+		InsertedContent *sarifContent `json:"insertedContent,omitempty"`
+	}
+	// sarifSpan is a region with both ends; start = end is an insertion point.
+	sarifSpan struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn"`
+		EndLine     int `json:"endLine"`
+		EndColumn   int `json:"endColumn"`
+	}
+	sarifContent struct {
+		Text string `json:"text"`
 	}
 	sarifLocation struct {
 		PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
@@ -145,6 +169,9 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 			if i, ok := index[d.Code]; ok {
 				res.RuleIndex = &i
 			}
+			if fx := sarifFixOf(r.File, d); fx != nil {
+				res.Fixes = []sarifFix{*fx}
+			}
 			// EG201 names two lines; viewers show the second as a link.
 			for _, p := range d.Related {
 				if p.Line < 1 {
@@ -188,4 +215,30 @@ func sarifLevel(s envspec.Severity) string {
 		return "warning"
 	}
 	return "note"
+}
+
+// sarifFixOf is a finding's edits as a SARIF fix: one artifactChange whose
+// replacements delete a region (by line and column, in code points like
+// every region of the log) and insert text; nil when the finding has none.
+func sarifFixOf(file string, d envspec.Diagnostic) *sarifFix {
+	if len(d.Edits) == 0 {
+		return nil
+	}
+	change := sarifArtifactChange{ArtifactLocation: sarifArtifactLocation{file}}
+	for _, e := range d.Edits {
+		rp := sarifReplacement{DeletedRegion: sarifSpan{e.Pos.Line, e.Pos.Col, e.EndPos.Line, e.EndPos.Col}}
+		if e.New != "" {
+			rp.InsertedContent = &sarifContent{e.New}
+		}
+		change.Replacements = append(change.Replacements, rp)
+	}
+	how := "envguard fix applies it"
+	if r := Lookup(d.Code); r != nil && r.Fixable == envspec.FixUnsafe {
+		how = "unsafe, it changes what gets installed: envguard fix --unsafe applies it"
+	}
+	text := how
+	if d.Hint != "" {
+		text = d.Hint + " (" + how + ")"
+	}
+	return &sarifFix{Description: sarifMessage{text}, ArtifactChanges: []sarifArtifactChange{change}}
 }

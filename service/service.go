@@ -44,6 +44,7 @@ func Deps(o Options) api.Deps {
 	p := &pipeline{o: o}
 	d := api.Deps{
 		Validator: p,
+		Fixer:     p,
 		Builder:   p,
 		Targets:   api.ListFunc(func() any { return o.Machines.Names() }),
 		Rules:     api.ListFunc(func() any { return o.RulesList }),

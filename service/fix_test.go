@@ -1,0 +1,69 @@
+package service_test
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/api"
+)
+
+// The seed environment fixed through POST /v1/fix: the CUDA pin and the
+// name, comments kept, the diff beside it, EG302 left for --unsafe.
+func TestFixEndpoint(t *testing.T) {
+	ts := newServer(t)
+	seed, err := os.ReadFile("../fixer/testdata/fix/seed/before.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fix := func(query string, body []byte) (int, api.FixResult, errorJSON) {
+		t.Helper()
+		resp, b := post(t, ts, "/v1/fix"+query, "application/yaml", body)
+		var res api.FixResult
+		var e errorJSON
+		if resp.StatusCode == 200 {
+			if err := json.Unmarshal(b, &res); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := json.Unmarshal(b, &e); err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, res, e
+	}
+
+	status, res, _ := fix("?platform=linux-64", seed)
+	if status != 200 {
+		t.Fatalf("status %d", status)
+	}
+	for _, want := range []string{"name: pt113_cu116   # picked by hand", "nvidia::cudatoolkit=11.6  # the driver on the old nodes", "# Training environment"} {
+		if !strings.Contains(res.Fixed, want) {
+			t.Errorf("fixed file lacks %q:\n%s", want, res.Fixed)
+		}
+	}
+	if !strings.Contains(res.Diff, "-name: train") || !strings.Contains(res.Diff, "+  - nvidia::cudatoolkit=11.6") {
+		t.Errorf("diff:\n%s", res.Diff)
+	}
+	if len(res.Applied) != 2 || res.Remaining != 1 || len(res.Skipped) != 1 || res.Skipped[0].Code != "EG302" {
+		t.Errorf("applied %+v skipped %+v remaining %d", res.Applied, res.Skipped, res.Remaining)
+	}
+
+	if _, res, _ = fix("?platform=linux-64&unsafe=1", seed); res.Remaining != 0 || strings.Contains(res.Fixed, "cupy-cuda12x") {
+		t.Errorf("unsafe: remaining %d\n%s", res.Remaining, res.Fixed)
+	}
+	if _, res, _ = fix("?platform=linux-64&select=EG501", seed); len(res.Applied) != 1 || !strings.Contains(res.Fixed, "cudatoolkit=11.3") {
+		t.Errorf("select=EG501 applied %+v", res.Applied)
+	}
+	if _, res, _ = fix("", []byte("name: tools\nchannels: [conda-forge]\ndependencies: [numpy]\n")); res.Diff != "" || len(res.Applied) != 0 {
+		t.Errorf("nothing to fix, yet %+v", res)
+	}
+	if status, _, e := fix("?select=EG401", seed); status != 400 || !strings.Contains(e.Error.Message, "no automatic fix") {
+		t.Errorf("select=EG401: %d %+v", status, e)
+	}
+	if status, _, e := fix("?format=uv-lock", []byte("version = 1\n")); status != 400 || e.Error.Code != "not_fixable" {
+		t.Errorf("a lock file: %d %+v", status, e)
+	}
+	if status, _, e := fix("", []byte("name: [unclosed\n")); status != 400 || e.Error.Code != "bad_yaml" {
+		t.Errorf("bad YAML: %d %+v", status, e)
+	}
+}
