@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runFix(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Main(append([]string{"fix"}, args...), strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestFixREADMEExample keeps the README's fix example true, on a copy of
+// the demo file: what it prints, and the file it leaves.
+func TestFixREADMEExample(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	demo, err := os.ReadFile(filepath.Join("..", "testdata", "demo", "environment.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ ./envguard fix testdata/demo/environment.yml     # or --diff to see the change first\n"
+	s := string(readme)
+	i := strings.Index(s, cmd)
+	j := strings.Index(s[max(i, 0):], "```")
+	if i < 0 || j < 0 {
+		t.Fatal("README.md lost its fix example")
+	}
+	shown := s[i+len(cmd) : i+j]
+
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "testdata", "demo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "testdata", "demo", "environment.yml")
+	if err := os.WriteFile(path, demo, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errOut := runFix(t, "", "--platform", "linux-64", "testdata/demo/environment.yml")
+	if code != ExitFindings || out != "" {
+		t.Errorf("exit %d (the README implies 1: EG302 is left), stdout %q", code, out)
+	}
+	if errOut != shown {
+		t.Errorf("README.md shows what fix no longer prints.\n--- README ---\n%s--- now ---\n%s", shown, errOut)
+	}
+	got, _ := os.ReadFile(path)
+	want := strings.NewReplacer("name: train", "name: pt113_cu116", "cudatoolkit=11.3", "cudatoolkit=11.6").Replace(string(demo))
+	if string(got) != want {
+		t.Errorf("fixed file:\n%s\nwant:\n%s", got, want)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640 kept", st.Mode().Perm())
+	}
+	// fixed once, a second run changes nothing and says so
+	if _, _, errOut := runFix(t, "", "--platform", "linux-64", "testdata/demo/environment.yml"); !strings.Contains(errOut, "0 fixes made") {
+		t.Errorf("second run: %s", errOut)
+	}
+}
+
+func TestFixCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	crlf := "name: train\r\nchannels:\r\n  - pytorch\r\n  - nvidia\r\ndependencies:\r\n  - pytorch=2.0.1=py3.10_cuda11.8_cudnn8.7.0_0  # é\r\n  - pytorch-cuda=11.7\r\n"
+	if err := os.WriteFile("env.yml", []byte(crlf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("env.yml", "link.yml"); err != nil {
+		t.Fatal(err)
+	}
+
+	// --diff writes nothing and prints the diff
+	code, out, _ := runFix(t, "", "--diff", "--platform", "linux-64", "env.yml")
+	if code != ExitOK || !strings.Contains(out, "-  - pytorch-cuda=11.7\r\n+  - pytorch-cuda=11.8\r\n") {
+		t.Errorf("--diff: exit %d\n%s", code, out)
+	}
+	if b, _ := os.ReadFile("env.yml"); string(b) != crlf {
+		t.Errorf("--diff wrote the file")
+	}
+
+	// through the link: the file it names is fixed, CRLF kept, link kept
+	if code, _, errOut := runFix(t, "", "--platform", "linux-64", "link.yml"); code != ExitOK {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	want := "name: pt20_cu118\r\nchannels:\r\n  - pytorch\r\n  - nvidia\r\ndependencies:\r\n  - pytorch=2.0.1=py3.10_cuda11.8_cudnn8.7.0_0  # é\r\n  - pytorch-cuda=11.8\r\n"
+	if b, _ := os.ReadFile("env.yml"); string(b) != want {
+		t.Errorf("fixed:\n%q\nwant\n%q", b, want)
+	}
+	if fi, err := os.Lstat("link.yml"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+
+	// standard input in, the fixed file out
+	code, out, _ = runFix(t, "name: x\nchannels: [conda-forge, defaults]\ndependencies: [numpy]\n", "-")
+	if code != ExitOK || out != "name: x\nchannels: [conda-forge, nodefaults]\ndependencies: [numpy]\n" {
+		t.Errorf("stdin: exit %d %q", code, out)
+	}
+
+	// --select limits the fixes; a code with no fix is a usage error
+	code, out, _ = runFix(t, "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n", "--select", "EG112", "-")
+	if code != ExitFindings || out != "name: x\nchannels: [conda-forge, defaults]\ndependencies: [numpy]\n" {
+		t.Errorf("--select EG112: exit %d %q", code, out)
+	}
+	if code, _, errOut := runFix(t, "", "--select", "EG401", "env.yml"); code != ExitUsage || !strings.Contains(errOut, "no automatic fix") {
+		t.Errorf("--select EG401: exit %d %s", code, errOut)
+	}
+	if err := os.WriteFile("uv.lock", []byte("version = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runFix(t, "", "uv.lock"); code != ExitUsage || !strings.Contains(errOut, "environment.yml files only") {
+		t.Errorf("uv.lock: exit %d %s", code, errOut)
+	}
+}
