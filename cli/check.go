@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -47,7 +51,13 @@ func checkCmd(e *env) *cobra.Command {
 			}
 			env, err := envspec.ReadPrefix(dir)
 			if err != nil {
-				return usageErr("%v", err)
+				// Say where the path came from: a stale $CONDA_PREFIX or a
+				// python3 that is not the one the job runs is the usual cause.
+				msg := fmt.Sprintf("%v (from %s)", err, how)
+				if prefix == "" {
+					msg += "; pass --prefix DIR to name the environment the job runs in"
+				}
+				return usageErr("%s", msg)
 			}
 			opt, err := e.options("", []string{"local"}, "")
 			if err != nil {
@@ -81,7 +91,11 @@ func checkCmd(e *env) *cobra.Command {
 	return c
 }
 
-// activePrefix finds the environment a job started from here would use.
+// activePrefix finds the environment a job started from here would use:
+// $CONDA_PREFIX, else $VIRTUAL_ENV, else the sys.prefix of the python3 on
+// PATH, asked of the interpreter itself so that pyenv, asdf and uv shims
+// (scripts that pick the real interpreter) resolve, and a venv's
+// symlinked python reports the venv.
 func (e *env) activePrefix(flag string) (dir, how string, err error) {
 	if flag != "" {
 		return flag, "--prefix", nil
@@ -94,12 +108,43 @@ func (e *env) activePrefix(flag string) (dir, how string, err error) {
 	}
 	py := e.lookPath("python3")
 	if py == "" {
-		return "", "", fmt.Errorf("no environment to check: $CONDA_PREFIX and $VIRTUAL_ENV are unset and there is no python3 on PATH (pass --prefix DIR)")
+		return "", "", fmt.Errorf("no environment to check: $CONDA_PREFIX and $VIRTUAL_ENV are unset and there is no python3 on PATH; pass --prefix DIR")
 	}
-	// A venv's bin/python3 is a symlink to the base interpreter: the prefix
-	// is the directory above the bin/ the command was found in, not above
-	// the symlink's target.
-	return filepath.Dir(filepath.Dir(py)), "python3 on PATH (" + py + ")", nil
+	prefix, err := e.pythonPrefix(py)
+	if err != nil {
+		return "", "", fmt.Errorf("asking python3 on PATH (%s) for its sys.prefix: %v; pass --prefix DIR", py, err)
+	}
+	return prefix, "python3 on PATH (" + py + ")", nil
+}
+
+// pythonPrefix runs the interpreter (or shim) at py for its sys.prefix,
+// with e's PATH, within 20 seconds (a pyenv shim may first rehash).
+func (e *env) pythonPrefix(py string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "-c", "import sys; print(sys.prefix)")
+	cmd.Env = append(os.Environ(), "PATH="+e.getenv("PATH"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return "", fmt.Errorf("%v: %s", err, report.TermEscape(lastLine(msg)))
+		}
+		return "", err
+	}
+	p := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(p) || strings.ContainsAny(p, "\n\x00") {
+		return "", fmt.Errorf("it printed %q, not an absolute path", report.TermEscape(lastLine(p)))
+	}
+	return p, nil
+}
+
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
 }
 
 // lookPath finds an executable in the PATH of e's environment (not the
@@ -157,12 +202,22 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 			fmt.Fprintf(w, "  driver     none: %s\n", t.Reason)
 			continue
 		}
-		fmt.Fprintf(w, "  driver     %s (supports CUDA %s)\n", t.Driver, t.CUDADriver)
+		if v, ok := e.lookupEnv("CONDA_OVERRIDE_CUDA"); ok && t.Driver == "" && t.CUDADriver == strings.TrimSpace(v) {
+			fmt.Fprintf(w, "  driver     overridden: CONDA_OVERRIDE_CUDA=%s says the driver supports CUDA %s (the real driver was not read)\n", v, t.CUDADriver)
+		} else {
+			fmt.Fprintf(w, "  driver     %s (supports CUDA %s)\n", t.Driver, t.CUDADriver)
+		}
 		for i, g := range t.GPUs {
 			fmt.Fprintf(w, "  gpu %-6d %s (sm_%s)\n", i, g.Name, strings.ReplaceAll(g.ComputeCapability, ".", ""))
 		}
 		if len(t.GPUs) == 0 {
-			fmt.Fprintf(w, "  gpus       none visible (CUDA_VISIBLE_DEVICES=%q)\n", e.getenv("CUDA_VISIBLE_DEVICES"))
+			why := "NVML reports none"
+			if v, ok := e.lookupEnv("CUDA_VISIBLE_DEVICES"); ok {
+				why = fmt.Sprintf("CUDA_VISIBLE_DEVICES=%q", v)
+			} else if _, ok := e.lookupEnv("CONDA_OVERRIDE_CUDA"); ok {
+				why = "CONDA_OVERRIDE_CUDA is set and CONDA_OVERRIDE_CUDA_ARCH is not: the GPUs are not known"
+			}
+			fmt.Fprintf(w, "  gpus       none visible (%s)\n", why)
 		}
 	}
 	verdict := "OK: the job can start"
@@ -176,7 +231,12 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note    %s\n", n)
 	}
-	for _, f := range r.Findings {
+	// Errors first: the reason the job must not start leads, whatever
+	// lines the findings are on.
+	findings := append([]report.Finding(nil), r.Findings...)
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
+	sort.SliceStable(findings, func(i, j int) bool { return rank[findings[i].Severity] < rank[findings[j].Severity] })
+	for _, f := range findings {
 		fmt.Fprintf(w, "  %-7s %s %s\n", f.Severity, f.Code, f.Message)
 		if f.Hint != "" {
 			fmt.Fprintf(w, "          hint: %s\n", f.Hint)

@@ -44,7 +44,8 @@ func newVenv(t testing.TB, pyPatch string) *fakePrefix {
 	py := pyPatch[:strings.LastIndexByte(pyPatch, '.')]
 	p := &fakePrefix{t: t, dir: t.TempDir(), py: py}
 	p.write("pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = "+pyPatch+"\n")
-	p.write("bin/python3", "#!/bin/sh\n")
+	// A venv's python answers sys.prefix with the venv.
+	p.write("bin/python3", "#!/bin/sh\necho '"+p.dir+"'\n")
 	return p
 }
 
@@ -517,6 +518,27 @@ func TestCheckFindsTheActiveEnvironment(t *testing.T) {
 	if err := os.Chmod(filepath.Join(venv.dir, "bin", "python3"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// A pyenv-style shim: a script in a shims directory that runs the
+	// real interpreter; its own directory is no environment.
+	shims := t.TempDir()
+	if err := os.WriteFile(filepath.Join(shims, "python3"), []byte("#!/bin/sh\nexec '"+filepath.Join(venv.dir, "bin", "python3")+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A system Python (an NGC image's /usr): torch in /usr/local's dist-packages.
+	usr := filepath.Join(t.TempDir(), "usr")
+	for _, f := range [][2]string{
+		{"lib/python3.10/os.py", ""},
+		{"local/lib/python3.10/dist-packages/torch-2.1.0a0+32f93b1.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 2.1.0a0+32f93b1\n\n"},
+		{"local/lib/python3.10/dist-packages/torch/version.py", "__version__ = '2.1.0a0+32f93b1'\ncuda = '12.2'\n"},
+		{"bin/python3", "#!/bin/sh\necho '" + usr + "'\n"},
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(usr, f[0])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(usr, f[0]), []byte(f[1]), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name string
 		vars map[string]string
@@ -525,6 +547,10 @@ func TestCheckFindsTheActiveEnvironment(t *testing.T) {
 		dir  string
 		fw   string
 	}{
+		{"pyenv shim on PATH", map[string]string{"PATH": shims}, nil,
+			"python3 on PATH (" + filepath.Join(shims, "python3") + ")", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
+		{"system python on PATH", map[string]string{"PATH": filepath.Join(usr, "bin")}, nil,
+			"python3 on PATH (" + filepath.Join(usr, "bin", "python3") + ")", usr, "pytorch 2.1.0a0 from pip, cuda build"},
 		{"--prefix wins", map[string]string{"CONDA_PREFIX": conda.dir}, []string{"--prefix", venv.dir}, "--prefix", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
 		{"$CONDA_PREFIX before $VIRTUAL_ENV", map[string]string{"CONDA_PREFIX": conda.dir, "VIRTUAL_ENV": venv.dir}, nil, "$CONDA_PREFIX", conda.dir, "pytorch 2.1.2 from conda, cuda build"},
 		{"$VIRTUAL_ENV", map[string]string{"VIRTUAL_ENV": venv.dir}, nil, "$VIRTUAL_ENV", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
@@ -544,6 +570,70 @@ func TestCheckFindsTheActiveEnvironment(t *testing.T) {
 				t.Errorf("want framework %s in\n%s", tt.fw, out)
 			}
 		})
+	}
+}
+
+// Errors say where the path came from and suggest --prefix.
+func TestCheckPrefixErrorsSayWhere(t *testing.T) {
+	bad := t.TempDir() // neither conda, venv nor system Python
+	noPrefix := t.TempDir()
+	if err := os.WriteFile(filepath.Join(noPrefix, "python3"), []byte("#!/bin/sh\necho 'not a path'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	failing := t.TempDir()
+	if err := os.WriteFile(filepath.Join(failing, "python3"), []byte("#!/bin/sh\necho 'pyenv: python3: command not found' >&2\nexit 127\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		want []string
+	}{
+		{"conda", map[string]string{"CONDA_PREFIX": bad}, []string{"(from $CONDA_PREFIX)", "--prefix DIR"}},
+		{"venv", map[string]string{"VIRTUAL_ENV": filepath.Join(bad, "gone")}, []string{"(from $VIRTUAL_ENV)", "--prefix DIR"}},
+		{"no python", map[string]string{"PATH": bad}, []string{"no python3 on PATH", "--prefix DIR"}},
+		{"odd python", map[string]string{"PATH": noPrefix}, []string{"python3 on PATH", `printed "not a path"`, "--prefix DIR"}},
+		{"failing shim", map[string]string{"PATH": failing}, []string{"python3 on PATH", "pyenv: python3: command not found", "--prefix DIR"}},
+	} {
+		code, _, errs := runCLI(t, fakeH100, tc.vars, "check")
+		if code != ExitUsage {
+			t.Errorf("%s: exit %d, want 2: %s", tc.name, code, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%s: %q lacks %q", tc.name, errs, w)
+			}
+		}
+	}
+}
+
+// With CONDA_OVERRIDE_CUDA the driver line says so; an unset
+// CUDA_VISIBLE_DEVICES is not shown as ""; no GPU is not OK; errors come
+// before warnings and info.
+func TestCheckOverrideDisplay(t *testing.T) {
+	p := newCondaPrefix(t, "3.10")
+	p.condaBase("3.10.13")
+	p.condaTorch21("12.1")
+	p.conda("jupyterlab", "4.0.11", "py310h06a4308_0", chMain, "linux-64")
+	code, out, _ := runCLI(t, fakeNoDriver, map[string]string{"CONDA_OVERRIDE_CUDA": "12.4"}, "check", "--prefix", p.dir)
+	for _, w := range []string{"driver     overridden: CONDA_OVERRIDE_CUDA=12.4", "gpus       none visible (CONDA_OVERRIDE_CUDA is set and CONDA_OVERRIDE_CUDA_ARCH is not"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, `CUDA_VISIBLE_DEVICES=""`) || strings.Contains(out, "verdict    OK") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, fakeH100, map[string]string{"CUDA_VISIBLE_DEVICES": ""}, "check", "--prefix", p.dir)
+	if code != ExitFindings || !strings.Contains(out, `none visible (CUDA_VISIBLE_DEVICES="")`) {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	e, i := strings.Index(out, "  error   EG404"), strings.Index(out, "  info    EG505")
+	if e < 0 || i < 0 || e > i {
+		t.Errorf("the error is not listed before the info:\n%s", out)
+	}
+	if strings.Contains(out, "# envguard: ignore") {
+		t.Errorf("a hint suggests an ignore comment on an installed environment:\n%s", out)
 	}
 }
 

@@ -59,7 +59,7 @@ type env struct {
 	// Set by validate's flags, read by the configuration code (config.go).
 	selectCodes, ignoreCodes []string
 	stdinFilename            string
-	color                    string // --color: auto, always or never
+	color                    string                    // --color: auto, always or never
 	configs                  map[string]*report.Config // by path; "" = none found
 	validateOpts             map[string]validateOpt    // by configuration path
 }

@@ -32,8 +32,15 @@ func ReadPrefix(dir string) (*Env, error) {
 	isConda := isDir(meta)
 	cfg := filepath.Join(dir, "pyvenv.cfg")
 	isVenv := isFile(cfg)
+	sys := ""
 	if !isConda && !isVenv {
-		return nil, fmt.Errorf("read prefix: %s is neither a conda environment (no conda-meta/ directory) nor a virtual environment (no pyvenv.cfg)", dir)
+		// A system Python (/usr, /usr/local: NGC and Docker images, `pip
+		// install torch` into the system) has neither; its standard library
+		// says it is a Python prefix, and its version.
+		if sys = systemPython(dir); sys == "" {
+			return nil, fmt.Errorf("read prefix: %s is neither a conda environment (no conda-meta/ directory), a virtual environment (no pyvenv.cfg) nor a system Python prefix (no lib/python3.X/os.py)", dir)
+		}
+		env.PythonVersion = sys
 	}
 	condaNames := map[string]bool{}
 	if isConda {
@@ -46,10 +53,46 @@ func ReadPrefix(dir string) (*Env, error) {
 			env.PythonVersion = v
 		}
 	}
-	for _, sp := range sitePackages(dir) {
+	sites := sitePackages(dir)
+	if sys != "" {
+		sites = systemSitePackages(dir)
+	}
+	for _, sp := range sites {
 		readSitePackages(env, sp, condaNames)
 	}
 	return env, nil
+}
+
+// systemPython returns the version (3.10) of the Python whose standard
+// library is under dir/lib, or "" when there is none (or several, which no
+// prefix a single interpreter reports has).
+func systemPython(dir string) string {
+	libs, _ := filepath.Glob(filepath.Join(dir, "lib", "python3.*", "os.py"))
+	if len(libs) != 1 {
+		return ""
+	}
+	return strings.TrimPrefix(filepath.Base(filepath.Dir(libs[0])), "python")
+}
+
+// systemSitePackages lists where a system Python's packages live:
+// site-packages (upstream builds, Fedora, the python Docker images) and
+// Debian's dist-packages, both versioned and the shared lib/python3 one;
+// for /usr also /usr/local's, where Debian's pip installs (NGC images put
+// torch there).
+func systemSitePackages(dir string) []string {
+	var out []string
+	roots := []string{dir}
+	if filepath.Clean(dir) == "/usr" || filepath.Base(dir) == "usr" {
+		roots = append(roots, filepath.Join(dir, "local"))
+	}
+	for _, r := range roots {
+		for _, pat := range []string{"python3*/site-packages", "python3*/dist-packages"} {
+			m, _ := filepath.Glob(filepath.Join(r, "lib", pat))
+			out = append(out, m...)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }

@@ -228,3 +228,35 @@ func TestFastCondaMeta(t *testing.T) {
 		}
 	}
 }
+
+// A system Python prefix (/usr of an NGC or Debian image) is read: its
+// version from the standard library's directory, packages from
+// dist-packages, and for /usr also /usr/local's, where Debian's pip
+// installs.
+func TestReadPrefixSystemPython(t *testing.T) {
+	usr := filepath.Join(t.TempDir(), "usr")
+	writeFile(t, filepath.Join(usr, "lib", "python3.10", "os.py"), "# stdlib\n")
+	distInfo(t, filepath.Join(usr, "lib", "python3", "dist-packages"), "numpy", "1.21.5", "debian", "")
+	sp := filepath.Join(usr, "local", "lib", "python3.10", "dist-packages")
+	distInfo(t, sp, "torch", "2.1.0", "pip", "")
+	writeFile(t, filepath.Join(sp, "torch", "version.py"), "__version__ = '2.1.0a0+32f93b1'\ncuda = '12.2'\n")
+	env, err := ReadPrefix(usr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range env.Pip {
+		names = append(names, p.Installed.Name)
+	}
+	if env.PythonVersion != "3.10" || strings.Join(names, " ") != "numpy torch" || env.Torch == nil {
+		t.Errorf("python %q, packages %v, torch %+v", env.PythonVersion, names, env.Torch)
+	}
+	// /usr/local as the prefix (the python Docker images) reads its own
+	// site-packages.
+	local := filepath.Join(t.TempDir(), "local")
+	writeFile(t, filepath.Join(local, "lib", "python3.12", "os.py"), "")
+	distInfo(t, filepath.Join(local, "lib", "python3.12", "site-packages"), "jax", "0.4.30", "pip", "")
+	if env, err := ReadPrefix(local); err != nil || env.PythonVersion != "3.12" || len(env.Pip) != 1 {
+		t.Errorf("/usr/local: %+v, %v", env, err)
+	}
+}

@@ -48,3 +48,20 @@ func TestWriteTextEscapesControlBytes(t *testing.T) {
 		t.Errorf("TermEscape = %q", got)
 	}
 }
+
+// An installed environment has no lines to carry an ignore comment: its
+// hints point at .envguard.yml instead.
+func TestPrefixHintsSuggestNoIgnoreComment(t *testing.T) {
+	for _, h := range []string{
+		"move jupyter (line 3) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks",
+		"the knowledge base covers pytorch 1.0 … 2.9: pin a covered release to get the CUDA, Python and companion checks, or silence this line with `# envguard: ignore EG206`",
+	} {
+		got := prefixHint(h, "EG505")
+		if strings.Contains(got, "# envguard: ignore") || !strings.Contains(got, "rules: {EG505: off}") {
+			t.Errorf("prefixHint(%q) = %q", h, got)
+		}
+	}
+	if got := prefixHint("use cudatoolkit=11.6", "EG201"); got != "use cudatoolkit=11.6" {
+		t.Errorf("a hint without an ignore comment changed: %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -151,6 +152,9 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 			continue
 		}
 		d.Severity = sev
+		if env.Kind == envspec.KindPrefix {
+			d.Hint = prefixHint(d.Hint, d.Code)
+		}
 		d.Message, d.Hint = clipText(d.Message, maxTextBytes), clipText(d.Hint, maxTextBytes)
 		if ig := suppressor(env, d); ig != nil {
 			ig.Used = true
@@ -301,4 +305,18 @@ func capPerCode(ds envspec.Diagnostics, max int) envspec.Diagnostics {
 		}
 	}
 	return out
+}
+
+// ignoreClauseRe finds a hint's suggestion of an ignore comment: ", or
+// silence this line with `# envguard: ignore EG206`" and its kin.
+var ignoreClauseRe = regexp.MustCompile(`,? or silence (?:this line|it) with ` + "`# envguard: ignore [^`]*`" + `(?: if [^;.]*)?`)
+
+// prefixHint rewrites a hint for an installed environment, which has no
+// lines to put an ignore comment on: the project's .envguard.yml, or
+// --ignore, silences a code there instead.
+func prefixHint(hint, code string) string {
+	if !strings.Contains(hint, "envguard: ignore") {
+		return hint
+	}
+	return ignoreClauseRe.ReplaceAllString(hint, "") + "; to silence it here, set `rules: {" + code + ": off}` in .envguard.yml"
 }
