@@ -229,13 +229,24 @@ func firstFinding(r *report.Report, severity string) string {
 // warnings, and one more when targets have GPUs but the knowledge base does
 // not know the build's architectures (the GPU check could not decide, so
 // coverage of the targets' GPUs is not shown).
+//
+// A GPU that runs the build only through PTX JIT (EG408) outweighs any
+// number of other warnings: a build with machine code for the targets'
+// GPUs is preferred, and JIT is the fallback where no variant has any.
 func flaws(k *kb.KB, res *Result, req Request) int {
 	n := res.Report.Summary.Warnings
+	for _, f := range res.Report.Findings {
+		if f.Code == "EG408" {
+			n += jitWeight
+		}
+	}
 	if archUnverified(k, res.cand, req) {
 		n++
 	}
 	return n
 }
+
+const jitWeight = 1000
 
 func flawText(k *kb.KB, res *Result, req Request) string {
 	if w := firstFinding(res.Report, "warning"); w != "" {

@@ -159,8 +159,19 @@ func TestBuildSeeds(t *testing.T) {
 			name: "a B200 on torch 2.1 runs the 11.8 build through PTX JIT",
 			req:  Request{Framework: "pytorch", Version: "2.1", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
 			env:  "pt21_cu118", dist: kb.DistPytorchConda,
-			why:  []string{"not chosen: torch 2.1.2 CUDA 12.1", "[EG403]", "warning EG408"},
+			why: []string{"not chosen: torch 2.1.2 CUDA 12.1", "[EG403]", "warning EG408",
+				"No variant of torch 2.1.2 that validates carries machine code for sm_100: this build runs there only by PTX JIT",
+				"torch 2.7 (from its CUDA 12.8 variant) is the first series with machine code for sm_100: envguard build pytorch=2.7"},
 			warn: []string{"EG408"},
+		},
+		{
+			// With no version asked, a B200 gets a release with sm_100
+			// machine code, not one it runs only through JIT.
+			name: "a B200 with no version asked gets native code",
+			req:  Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
+			env:  "pt211_cu128", dist: kb.DistWheel,
+			why:   []string{"machine code for sm_75, sm_80, sm_86, sm_90, sm_100"},
+			nowhy: []string{"PTX JIT", "EG408"},
 		},
 		{
 			name: "a fleet takes the variant every machine runs",
@@ -382,5 +393,24 @@ func TestBuildOldReleaseSelectsWithCudatoolkit(t *testing.T) {
 	y := string(res.YAML)
 	if !strings.Contains(y, "cudatoolkit=11.3") || strings.Contains(y, "pytorch-cuda") || res.Report.Summary.Errors != 0 {
 		t.Errorf("1.10.2 CUDA 11.3 via conda:\n%s\n%+v", y, res.Report.Findings)
+	}
+}
+
+// A build that runs only through PTX JIT on a target's GPU loses to one
+// with machine code for it, whatever other warnings the native one has.
+func TestFlawsPreferNativeCode(t *testing.T) {
+	withWarn := func(codes ...string) *Result {
+		r := &report.Report{}
+		for _, c := range codes {
+			r.Findings = append(r.Findings, report.Finding{Code: c, Severity: "warning"})
+			r.Summary.Warnings++
+		}
+		return &Result{Report: r}
+	}
+	k, req := kb.Default(), Request{}
+	jit := withWarn("EG408")
+	native := withWarn("EG402", "EG505", "EG107")
+	if flaws(k, native, req) >= flaws(k, jit, req) {
+		t.Errorf("flaws: native with 3 warnings %d, JIT-only %d: the native build must win", flaws(k, native, req), flaws(k, jit, req))
 	}
 }

@@ -219,6 +219,7 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped []strin
 				l += " and PTX for compute_" + strings.Join(mapStrings(a.PTX, noDot), ", compute_")
 			}
 			lines = append(lines, l+".")
+			lines = append(lines, jitFallback(k, c, req, a)...)
 		} else {
 			lines = append(lines, "The architectures of this build are not in the knowledge base: GPU coverage is unverified.")
 		}
@@ -302,4 +303,60 @@ func mapStrings(in []string, f func(string) string) []string {
 func cudatoolkitSelects(k *kb.KB, version string) bool {
 	v, ok := k.Variants(seriesOf(version), kb.DistPytorchConda)
 	return ok && strings.HasPrefix(v.Selector, "cudatoolkit")
+}
+
+// jitFallback says so where the chosen build runs on a target's GPU only
+// through PTX JIT: no variant of the release has machine code for it (the
+// builder prefers one that does), and which newer release first has.
+func jitFallback(k *kb.KB, c candidate, req Request, a *kb.ArchList) []string {
+	var jit []string
+	seen := map[string]bool{}
+	for _, h := range req.Hosts {
+		for _, g := range h.GPUs {
+			if g.CC == "" || hasSASSFor(a.SASS, g.CC) || seen[g.CC] {
+				continue
+			}
+			seen[g.CC] = true
+			jit = append(jit, g.CC)
+		}
+	}
+	if len(jit) == 0 {
+		return nil
+	}
+	sms := "sm_" + strings.Join(mapStrings(jit, noDot), ", sm_")
+	lines := []string{fmt.Sprintf("No variant of torch %s that validates carries machine code for %s: this build runs there only by PTX JIT (EG408 below).", c.rel.Version, sms)}
+	// The oldest newer series whose known architecture list covers every
+	// such GPU, and its oldest CUDA variant that does (the one older
+	// drivers run), in any distribution.
+	best, bestCUDA := "", ""
+	for _, row := range k.Facts.Arch {
+		if row.Framework != "" || !row.Known || !isNewer(row.Series, seriesOf(c.rel.Version)) {
+			continue
+		}
+		all := true
+		for _, cc := range jit {
+			all = all && hasSASSFor(row.SASS, cc)
+		}
+		if all && (best == "" || isNewer(best, row.Series) || best == row.Series && isNewer(bestCUDA, row.CUDA)) {
+			best, bestCUDA = row.Series, row.CUDA
+		}
+	}
+	if best != "" {
+		lines = append(lines, fmt.Sprintf("torch %s (from its CUDA %s variant) is the first series with machine code for %s: envguard build pytorch=%s, with the same targets.", best, bestCUDA, sms, best))
+	}
+	return lines
+}
+
+// hasSASSFor reports whether machine code in sass runs on a GPU of compute
+// capability cc: the same major, at or below its minor (binary
+// compatibility within a major).
+func hasSASSFor(sass []string, cc string) bool {
+	gm, gn := splitMinor(strings.TrimRight(cc, "abf"))
+	for _, s := range sass {
+		m, n := splitMinor(strings.TrimRight(s, "abf"))
+		if m == gm && n <= gn {
+			return true
+		}
+	}
+	return false
 }
