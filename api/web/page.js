@@ -397,6 +397,38 @@
     validate();
   }
 
+  // --- fixing --------------------------------------------------------------------------
+
+  // fix asks POST /v1/fix for the file with envguard's certain fixes made,
+  // and shows the diff and the fixed file; nothing changes in the editor
+  // until "Use the fixed file".
+  async function fix() {
+    const st = $('fix-status');
+    const text = env.value;
+    $('fix-out').hidden = true;
+    if (!text.trim()) { setStatus(st, 'Paste an environment file first.', true); return; }
+    const q = new URLSearchParams();
+    if (fileName) q.set('file', fileName);
+    if ($('fix-unsafe').checked) q.set('unsafe', '1');
+    setStatus(st, 'Fixing…');
+    try {
+      const res = await api('/v1/fix?' + q, { method: 'POST', body: text, headers: { 'Content-Type': 'application/yaml' } });
+      if (!res.ok) throw await failure(res);
+      const r = await res.json();
+      fill($('fix-diff'), r.diff ? r.diff.replace(/\n$/, '').split('\n').map((l) =>
+        el('span', { class: l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : null }, l + '\n')) : 'Nothing to change.');
+      $('fix-fixed').textContent = r.fixed;
+      fill($('fix-skipped'), r.skipped.map((s) => el('li', {}, ruleLink(s.code), ' line ' + s.line + ' not fixed: ' + s.reason)));
+      $('fix-out').hidden = false;
+      $('fix-use').disabled = !r.diff;
+      const codes = [...new Set(r.applied.map((a) => a.code))].join(', ');
+      setStatus(st, (r.applied.length ? plural(r.applied.length, 'fix', 'fixes') + ' (' + codes + ')' : 'No fix applies') +
+        '; ' + (r.remaining ? plural(r.remaining, 'finding', 'findings') + ' at error or warning left.' : 'nothing left at error or warning.'), r.remaining > 0);
+    } catch (e) {
+      setStatus(st, (e.line ? 'Line ' + e.line + ': ' : '') + e.message, true);
+    }
+  }
+
   // --- building -----------------------------------------------------------------------
 
   async function build(ev) {
@@ -461,6 +493,24 @@
     const ln = e.target.closest('.ln[data-codes]');
     const li = ln && document.querySelector('#findings li[data-line="' + ln.dataset.line + '"] button.goto');
     if (li) li.focus();
+  });
+  $('fix').addEventListener('click', fix);
+  $('fix-use').addEventListener('click', () => {
+    env.value = $('fix-fixed').textContent;
+    $('fix-out').hidden = true;
+    setStatus($('fix-status'), 'The fixed file is in the editor.');
+    paint();
+    validate();
+    env.focus();
+  });
+  $('fix-copy').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText($('fix-fixed').textContent);
+      setStatus($('fix-status'), 'Copied.');
+    } catch (_) {
+      getSelection().selectAllChildren($('fix-fixed'));
+      setStatus($('fix-status'), 'Selected: press Ctrl+C to copy.');
+    }
   });
   $('build-form').addEventListener('submit', build);
   $('copy-built').addEventListener('click', copyBuilt);
