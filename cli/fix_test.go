@@ -26,7 +26,7 @@ func TestFixREADMEExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const cmd = "$ ./envguard fix testdata/demo/environment.yml     # or --diff to see the change first\n"
+	const cmd = "$ ./bin/envguard fix testdata/demo/environment.yml     # or --diff to see the change first\n"
 	s := string(readme)
 	i := strings.Index(s, cmd)
 	j := strings.Index(s[max(i, 0):], "```")

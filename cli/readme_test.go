@@ -16,7 +16,7 @@ func TestREADMEExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const cmd = "$ ./envguard validate testdata/demo/environment.yml\n"
+	const cmd = "$ ./bin/envguard validate testdata/demo/environment.yml\n"
 	s := string(readme)
 	i := strings.Index(s, cmd)
 	j := strings.Index(s, "$ echo $?")
