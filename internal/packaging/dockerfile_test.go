@@ -193,6 +193,15 @@ func TestDockerfileRuntime(t *testing.T) {
 	}
 }
 
+// commandsOf returns the runtime stage's last USER.
+func commandsOf(d dockerfile) string {
+	users := commands[*instructions.UserCommand](d.stages[len(d.stages)-1])
+	if len(users) == 0 {
+		return ""
+	}
+	return users[len(users)-1].User
+}
+
 func flagValue(args []string, name string) string {
 	for i, a := range args {
 		if a == name && i+1 < len(args) {
