@@ -229,8 +229,8 @@ func kustomizeBuild(t *testing.T, dir string) []byte {
 func TestKubernetesOverlays(t *testing.T) {
 	v := kubeValidator(t)
 	overlays := map[string][]string{
-		"overlays/ci":          {"Namespace", "ServiceAccount", "Service", "Deployment", "HorizontalPodAutoscaler", "NetworkPolicy"},
-		"overlays/gpu-cluster": {"Namespace", "ServiceAccount", "Service", "Service", "Deployment", "DaemonSet", "HorizontalPodAutoscaler", "NetworkPolicy", "ServiceMonitor"},
+		"overlays/ci":          {"Namespace", "ServiceAccount", "ConfigMap", "Service", "Deployment", "HorizontalPodAutoscaler", "NetworkPolicy"},
+		"overlays/gpu-cluster": {"Namespace", "ServiceAccount", "ConfigMap", "Service", "Service", "Deployment", "DaemonSet", "HorizontalPodAutoscaler", "NetworkPolicy", "ServiceMonitor"},
 	}
 	entries, err := os.ReadDir(filepath.Join(root, k8sDir, "overlays"))
 	if err != nil {
@@ -267,6 +267,7 @@ type object struct {
 		Namespace string            `yaml:"namespace"`
 		Labels    map[string]string `yaml:"labels"`
 	} `yaml:"metadata"`
+	Data map[string]string `yaml:"data"`
 	Spec struct {
 		Selector yaml.Node `yaml:"selector"`
 		Template struct {
@@ -325,7 +326,10 @@ type podSpec struct {
 		} `yaml:"volumeMounts"`
 	} `yaml:"containers"`
 	Volumes []struct {
-		Name   string `yaml:"name"`
+		Name      string `yaml:"name"`
+		ConfigMap struct {
+			Name string `yaml:"name"`
+		} `yaml:"configMap"`
 		Secret struct {
 			SecretName string `yaml:"secretName"`
 			Items      []struct {
@@ -473,8 +477,61 @@ func TestKubernetesWiring(t *testing.T) {
 		if !tokenFromSecret(ps, tokenFile) {
 			t.Errorf("%s: --token-file %s is not the envguard-token Secret's key token, mounted", w.Metadata.Name, tokenFile)
 		}
-		serveAndProbe(t, w.Metadata.Name, c.Args, c.ReadinessProbe.HTTPGet.Path, c.LivenessProbe.HTTPGet.Path)
+		args := c.Args
+		target := "local" // the DaemonSet answers for its node's GPUs
+		if w.Kind == "Deployment" {
+			// The CI service reads the targets ConfigMap built from
+			// base/targets.yml; the test gives it that file.
+			targets := flagValue(c.Args, "--targets")
+			src := configMapFile(t, ps, byKind["ConfigMap"], targets)
+			f := filepath.Join(t.TempDir(), "targets.yml")
+			if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args = replaceFlag(args, "--targets", f)
+			target = firstTarget(t, src)
+		}
+		serveAndProbe(t, w.Metadata.Name, args, target, c.ReadinessProbe.HTTPGet.Path, c.LivenessProbe.HTTPGet.Path)
 	}
+}
+
+// configMapFile returns the content of the file at path in a pod: a key of
+// a ConfigMap volume mounted above it.
+func configMapFile(t *testing.T, ps podSpec, cms []object, path string) string {
+	t.Helper()
+	for _, m := range ps.Containers[0].VolumeMounts {
+		key, err := filepath.Rel(m.MountPath, path)
+		if err != nil || strings.HasPrefix(key, "..") {
+			continue
+		}
+		for _, vol := range ps.Volumes {
+			if vol.Name != m.Name || vol.ConfigMap.Name == "" {
+				continue
+			}
+			for _, cm := range cms {
+				if cm.Metadata.Name == vol.ConfigMap.Name {
+					if src, ok := cm.Data[key]; ok {
+						return src
+					}
+				}
+			}
+		}
+	}
+	t.Fatalf("--targets %s is no key of a mounted ConfigMap", path)
+	return ""
+}
+
+func firstTarget(t *testing.T, src string) string {
+	t.Helper()
+	var f struct {
+		Targets []struct {
+			Name string `yaml:"name"`
+		} `yaml:"targets"`
+	}
+	if err := yaml.Unmarshal([]byte(src), &f); err != nil || len(f.Targets) == 0 {
+		t.Fatalf("the targets ConfigMap names no target (%v)", err)
+	}
+	return f.Targets[0].Name
 }
 
 func subset(sel, labels map[string]string) bool {
@@ -518,8 +575,9 @@ func dockerfileUID(t *testing.T) int {
 
 // serveAndProbe starts the test's envguard with a workload's args (the
 // address moved to a free loopback port, the token file to a temporary
-// one) and checks that its readiness and liveness paths answer 200.
-func serveAndProbe(t *testing.T, name string, args []string, paths ...string) {
+// one), checks that its readiness and liveness paths answer 200, and that
+// it validates an environment against target with the bearer token.
+func serveAndProbe(t *testing.T, name string, args []string, target string, paths ...string) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -557,5 +615,25 @@ func serveAndProbe(t *testing.T, name string, args []string, paths ...string) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+	}
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/validate?target="+target, strings.NewReader(cleanEnv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/yaml")
+	req.Header.Set("Authorization", "Bearer k8s-token")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer resp.Body.Close()
+	var rep struct {
+		Targets []struct {
+			Name string `json:"name"`
+		} `json:"targets"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&rep); err != nil || resp.StatusCode != http.StatusOK ||
+		len(rep.Targets) != 1 || rep.Targets[0].Name != target {
+		t.Errorf("%s: POST /v1/validate?target=%s: %s, %v, %+v\n%s", name, target, resp.Status, err, rep, log.String())
 	}
 }
