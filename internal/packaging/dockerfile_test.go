@@ -193,6 +193,15 @@ func TestDockerfileRuntime(t *testing.T) {
 	}
 }
 
+// commandsCmd returns a stage's CMD in exec form.
+func commandsCmd(s instructions.Stage) []string {
+	cmds := commands[*instructions.CmdCommand](s)
+	if len(cmds) == 0 {
+		return nil
+	}
+	return cmds[len(cmds)-1].CmdLine
+}
+
 // commandsOf returns the runtime stage's last USER.
 func commandsOf(d dockerfile) string {
 	users := commands[*instructions.UserCommand](d.stages[len(d.stages)-1])
