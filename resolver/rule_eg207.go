@@ -17,6 +17,7 @@ var RuleEG207 = &Rule{
 		Code:     "EG207",
 		Name:     "variant-not-pinned",
 		Severity: envspec.SeverityWarning,
+		Fixable:  envspec.FixUnsafe,
 		Title:    "a GPU framework with no pinned accelerator variant",
 		Why: "conda-forge and the pytorch channel publish CUDA and CPU builds under one name. Without a pin " +
 			"the solver decides per machine (conda-forge by the __cuda virtual package): CI without a GPU gets the " +
@@ -59,7 +60,69 @@ func runEG207(c *Context) []envspec.Diagnostic {
 		hint = "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
 	}
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
-	return []envspec.Diagnostic{finding(RuleEG207, f.Pos, 0, msg, hint)}
+	d := finding(RuleEG207, f.Pos, 0, msg, hint)
+	d.Edits = eg207Edits(c, f)
+	return []envspec.Diagnostic{d}
+}
+
+// eg207Edits pins the CUDA variant for the CUDA the file's other pins name
+// (cuda-version, cuda-runtime, ...), where they all name one major.minor:
+// on the pytorch channel the release's selector (pytorch-cuda=X.Y, or
+// cudatoolkit=X.Y up to 1.12) where the channel published that CUDA; on
+// conda-forge the build, pytorch=2.4.1=cuda12* as the rule's After shows.
+// Unsafe: the file might have meant to leave CPU machines the CPU build.
+func eg207Edits(c *Context, f *Framework) []envspec.Edit {
+	st := c.Stack
+	if c.Env == nil || c.Env.Kind != envspec.KindEnvFile || st.CUDA == nil || !hasMinor(st.CUDA.Version) || len(st.CUDA.Evidence) == 0 {
+		return nil
+	}
+	cuda := majorMinor(st.CUDA.Version)
+	for _, e := range st.CUDA.Evidence {
+		if majorMinor(e.Says) != cuda {
+			return nil // the pins disagree: EG201's business first
+		}
+	}
+	dep := condaDepAt(c.Env, f.Pos)
+	if dep == nil || dep.Spec == nil || dep.Spec.Build != "" {
+		return nil
+	}
+	switch {
+	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda && c.KB != nil && f.Version != "":
+		vs, ok := c.KB.Variants(seriesOf(f.Version), kb.DistPytorchConda)
+		if !ok || vs.NotPublished {
+			return nil
+		}
+		sel, _, _ := strings.Cut(vs.Selector, "=")
+		if sel == "" || sel == "cpuonly" {
+			return nil
+		}
+		for _, v := range vs.CUDA {
+			if majorMinor(v) == cuda {
+				if ed, ok := c.Env.InsertItemBefore(dep.Raw.Pos, sel+"="+cuda); ok {
+					return []envspec.Edit{ed}
+				}
+			}
+		}
+	case (f.Name == "pytorch" || f.Name == "tensorflow") && f.Dist == kb.DistCondaForge:
+		raw := strings.TrimSpace(dep.Raw.Value)
+		if raw != dep.Raw.Value || strings.ContainsAny(raw, "[]() <>!~*|,") {
+			return nil
+		}
+		build := fmt.Sprintf("cuda%d*", majorOf(cuda))
+		var text string
+		switch strings.Count(raw, "=") {
+		case 0:
+			text = raw + "=*=" + build
+		case 1:
+			text = raw + "=" + build
+		default:
+			return nil // == or a build already: not a form to extend
+		}
+		if ed, ok := c.Env.ReplaceAt(dep.Raw.Pos, raw, text); ok {
+			return []envspec.Edit{ed}
+		}
+	}
+	return nil
 }
 
 // pytorchChannelVariantHint names the selector the pytorch channel used for
