@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,40 @@ func TestFix(t *testing.T) {
 			}
 			if res.File != got.File || res.Fixed != "name: pt21_cu121\n" || res.Remaining != 2 || len(res.Applied) != 1 || res.Skipped == nil {
 				t.Errorf("response %+v (request file %q)", res, got.File)
+			}
+		})
+	}
+}
+
+// /v1/fix sits behind /v1/validate's limits: the body limit, and a select
+// list bounded in length and count before the body is read.
+func TestFixLimits(t *testing.T) {
+	called := false
+	fixer := FixerFunc(func(ctx context.Context, r FixRequest) (FixResult, error) {
+		called = true
+		return FixResult{}, nil
+	})
+	ts := newTestServerWith(t, Deps{Fixer: fixer}, Config{MaxBody: 1000})
+	tests := []struct {
+		name, path, body string
+		status           int
+		code, msg        string
+	}{
+		{"too large", "/v1/fix", "name: x\n" + strings.Repeat("# pad\n", 400), 413, "body_too_large", "limit"},
+		{"too many codes", "/v1/fix?select=" + strings.Repeat("EG201,", 65), "name: x\n", 400, "bad_request", "too many codes"},
+		{"long code", "/v1/fix?select=" + strings.Repeat("E", 40), "name: x\n", 400, "bad_request", "longer than"},
+		{"control character", "/v1/fix?select=EG%0A201", "name: x\n", 400, "bad_request", "control character"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			called = false
+			resp, b := ts.do("POST", tt.path, "application/yaml", []byte(tt.body))
+			e := decodeError(t, b)
+			if resp.StatusCode != tt.status || e.Code != tt.code || !strings.Contains(e.Message, tt.msg) {
+				t.Errorf("status %d %+v, want %d %s %q", resp.StatusCode, e, tt.status, tt.code, tt.msg)
+			}
+			if called {
+				t.Errorf("the fixer ran on a refused request")
 			}
 		})
 	}

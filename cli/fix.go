@@ -69,6 +69,9 @@ func (e *env) fix(f fixFlags, files []string) error {
 	}
 	remaining := false
 	for _, name := range files {
+		if st, err := os.Stat(name); err == nil && st.IsDir() {
+			return usageErr("%s is a directory: name the environment files to fix (envguard validate %s finds them)", name, name)
+		}
 		src, err := e.readInputMax(name, f.maxSize)
 		if err != nil {
 			return usageErr("%v", err)

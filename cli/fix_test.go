@@ -111,6 +111,9 @@ func TestFixCommand(t *testing.T) {
 	if code, _, errOut := runFix(t, "", "--select", "EG401", "env.yml"); code != ExitUsage || !strings.Contains(errOut, "no automatic fix") {
 		t.Errorf("--select EG401: exit %d %s", code, errOut)
 	}
+	if code, _, errOut := runFix(t, "", "."); code != ExitUsage || !strings.Contains(errOut, "is a directory") {
+		t.Errorf("a directory: exit %d %s", code, errOut)
+	}
 	if err := os.WriteFile("uv.lock", []byte("version = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,29 @@ func checkProperties(t *testing.T, src []byte, res *Result, opt Options) {
 	if (before.Name == nil) != (after.Name == nil) || len(before.Variables) != len(after.Variables) {
 		t.Errorf("the fix changed the name key or the variables")
 	}
+	// The same environment apart from the fixed items: each dependency,
+	// pip line and channel of the original is still there unless an
+	// applied edit took out text holding it, and each one of the fixed
+	// file was there or was written by an applied edit.
+	touchedOld := func(v string) bool {
+		for _, e := range res.edits {
+			if strings.Contains(e.Old, v) || strings.Contains(v, e.Old) && e.Old != "" {
+				return true
+			}
+		}
+		return false
+	}
+	touchedNew := func(v string) bool {
+		for _, e := range res.edits {
+			if strings.Contains(e.New, v) || strings.Contains(v, e.New) && e.New != "" {
+				return true
+			}
+		}
+		return false
+	}
+	sameItems(t, "dependency", condaValues(before), condaValues(after), touchedOld, touchedNew)
+	sameItems(t, "pip line", pipValues(before), pipValues(after), touchedOld, touchedNew)
+	sameItems(t, "channel", stringValues(before.Channels), stringValues(after.Channels), touchedOld, touchedNew)
 	if len(res.Applied) == 0 && string(src) != string(res.Fixed) {
 		t.Errorf("no fix applied, yet the text changed")
 	}
@@ -137,4 +160,49 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d real-world files fixed, %d fixes", fixedFiles, len(files), fixes)
+}
+
+func condaValues(e *envspec.Env) []string {
+	var out []string
+	for _, d := range e.Deps {
+		out = append(out, d.Raw.Value)
+	}
+	return out
+}
+
+func pipValues(e *envspec.Env) []string {
+	var out []string
+	for _, d := range e.Pip {
+		out = append(out, d.Raw.Value)
+	}
+	return out
+}
+
+func stringValues(ss []envspec.String) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Value)
+	}
+	return out
+}
+
+// sameItems compares two lists as multisets: an item only in before must
+// have been taken out by an edit, one only in after written by one.
+func sameItems(t *testing.T, what string, before, after []string, removed, added func(string) bool) {
+	t.Helper()
+	count := map[string]int{}
+	for _, v := range before {
+		count[v]++
+	}
+	for _, v := range after {
+		count[v]--
+	}
+	for v, n := range count {
+		switch {
+		case n > 0 && !removed(v):
+			t.Errorf("%s %q is gone, but no applied edit took it out", what, v)
+		case n < 0 && !added(v):
+			t.Errorf("%s %q appeared, but no applied edit wrote it", what, v)
+		}
+	}
 }
