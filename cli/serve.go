@@ -21,9 +21,10 @@ func serveCmd(e *env) *cobra.Command {
 	var targetsFile, logFormat string
 	c := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080]",
-		Short: "Run the HTTP service: POST an environment.yml, get the JSON report",
+		Short: "Run the HTTP service: POST an environment.yml, get the JSON report; or open the web page at /",
 		Example: "  envguard serve\n" +
-			"  curl -s --data-binary @environment.yml -H 'Content-Type: application/yaml' localhost:8080/v1/validate",
+			"  curl -s --data-binary @environment.yml -H 'Content-Type: application/yaml' localhost:8080/v1/validate\n" +
+			"  open http://127.0.0.1:8080/ in a browser: paste an environment, see its findings on their lines",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkServeFlags(c, cfg); err != nil {
