@@ -220,14 +220,23 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 			fmt.Fprintf(w, "  gpus       none visible (%s)\n", why)
 		}
 	}
-	verdict := "OK: the job can start"
+	// Colour goes straight to stdout around escaped text: the only escape
+	// sequences written are these.
+	color, _ := e.useColor()
+	paint := func(code, s string) string {
+		if !color {
+			return report.TermEscape(s)
+		}
+		return code + report.TermEscape(s) + "\x1b[0m"
+	}
+	verdict, vcolor := "OK: the job can start", "\x1b[1;32m"
 	switch {
 	case r.Summary.Errors > 0:
-		verdict = "STOP: the job would fail"
+		verdict, vcolor = "STOP: the job would fail", "\x1b[1;31m"
 	case unknownTarget(r) != nil:
-		verdict = "UNKNOWN: not every check could be decided (" + gpucheck.UndecidedText(unknownTarget(r).Undecided) + ")"
+		verdict, vcolor = "UNKNOWN: not every check could be decided ("+gpucheck.UndecidedText(unknownTarget(r).Undecided)+")", "\x1b[1;33m"
 	}
-	fmt.Fprintf(w, "  verdict    %s (%s, %s)\n", verdict, plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))
+	fmt.Fprintf(e.stdout, "  verdict    %s%s\n", paint(vcolor, verdict), report.TermEscape(fmt.Sprintf(" (%s, %s)", plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))))
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note    %s\n", n)
 	}
@@ -237,7 +246,8 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
 	sort.SliceStable(findings, func(i, j int) bool { return rank[findings[i].Severity] < rank[findings[j].Severity] })
 	for _, f := range findings {
-		fmt.Fprintf(w, "  %-7s %s %s\n", f.Severity, f.Code, f.Message)
+		sev := map[string]string{"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}[f.Severity]
+		fmt.Fprintf(e.stdout, "  %s%s %s\n", paint(sev, f.Severity), strings.Repeat(" ", max(0, 7-len(f.Severity))), report.TermEscape(f.Code+" "+f.Message))
 		if f.Hint != "" {
 			fmt.Fprintf(w, "          hint: %s\n", f.Hint)
 		}

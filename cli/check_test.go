@@ -635,6 +635,13 @@ func TestCheckOverrideDisplay(t *testing.T) {
 	if strings.Contains(out, "# envguard: ignore") {
 		t.Errorf("a hint suggests an ignore comment on an installed environment:\n%s", out)
 	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("colour without a terminal:\n%q", out)
+	}
+	_, out, _ = runCLI(t, fakeH100, map[string]string{"CUDA_VISIBLE_DEVICES": ""}, "--color", "always", "check", "--prefix", p.dir)
+	if !strings.Contains(out, "  verdict    \x1b[1;31mSTOP: the job would fail\x1b[0m (1 error") || !strings.Contains(out, "  \x1b[1;31merror\x1b[0m   EG404") {
+		t.Errorf("--color always:\n%q", out)
+	}
 }
 
 func TestCheckUsage(t *testing.T) {
