@@ -266,7 +266,7 @@
   function summary(rep) {
     const s = rep.summary || {};
     let t = plural(s.errors || 0, 'error', 'errors') + ', ' + plural(s.warnings || 0, 'warning', 'warnings') +
-      ', ' + plural(s.info || 0, 'note', 'notes');
+      ', ' + (s.info || 0) + ' info';
     if (s.targets) t += '; machines: ' + s.targets.ok + ' ok, ' + s.targets.fail + ' fail, ' + s.targets.unknown + ' unknown';
     return t + '.';
   }
