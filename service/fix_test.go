@@ -3,10 +3,12 @@ package service_test
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/internal/testshared"
 )
 
 // The seed environment fixed through POST /v1/fix: the CUDA pin and the
@@ -65,5 +67,41 @@ func TestFixEndpoint(t *testing.T) {
 	}
 	if status, _, e := fix("", []byte("name: [unclosed\n")); status != 400 || e.Error.Code != "bad_yaml" {
 		t.Errorf("bad YAML: %d %+v", status, e)
+	}
+}
+
+// Every real-world file through POST /v1/fix: a 200 (or a 4xx), never a
+// 5xx, whose fixed text, applied to the file again, changes nothing.
+func TestFixEndpointCorpus(t *testing.T) {
+	ts := newServer(t)
+	for _, f := range testshared.Corpus(t) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		resp, b := post(t, ts, "/v1/fix?unsafe=1&platform=linux-64&file="+name, "application/yaml", src)
+		if resp.StatusCode >= 500 {
+			t.Errorf("%s: %d %.300s", name, resp.StatusCode, b)
+			continue
+		}
+		if resp.StatusCode != 200 {
+			continue
+		}
+		var res api.FixResult
+		if err := json.Unmarshal(b, &res); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if (res.Diff == "") != (res.Fixed == string(src)) {
+			t.Errorf("%s: diff %q but the fixed text %s", name, res.Diff, map[bool]string{true: "is the file", false: "differs"}[res.Fixed == string(src)])
+		}
+		resp, b = post(t, ts, "/v1/fix?unsafe=1&platform=linux-64&file="+name, "application/yaml", []byte(res.Fixed))
+		var again api.FixResult
+		if err := json.Unmarshal(b, &again); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s, fixed: %d %v", name, resp.StatusCode, err)
+		}
+		if again.Diff != "" || len(again.Applied) != 0 {
+			t.Errorf("%s: a second fix changed the file again:\n%s", name, again.Diff)
+		}
 	}
 }
