@@ -135,8 +135,8 @@ func TestActionShape(t *testing.T) {
 	if uploads != 1 || scripts != 3 {
 		t.Errorf("%d SARIF uploads and %d scripts; want 1 and 3 (install, validate, finish)", uploads, scripts)
 	}
-	// Installing needs the module proxy, which the tests cannot reach: check
-	// that the script installs this module's command at the version asked.
+	// TestActionInstall runs the install; this checks that it installs
+	// this module's command at the version asked.
 	mod := modulePath(t)
 	if !strings.Contains(string(readRoot(t, "action/install.sh")), `go install "`+mod+`/cmd/envguard@${version}"`) {
 		t.Errorf("action/install.sh does not go install %s/cmd/envguard@${version}", mod)
@@ -167,8 +167,8 @@ type actionRun struct {
 // (${{ inputs.X }} and ${{ steps.validate.outputs.X }} filled in), in its
 // working directory, with GITHUB_ACTION_PATH the module root. The uses
 // steps are not run: setup-go (Go is here) and upload-sarif (only its
-// condition is checked, by TestActionShape). The install step needs the
-// module proxy, so the test's own build stands in for it on PATH.
+// condition is checked, by TestActionShape). The install step is
+// TestActionInstall's; here the test's own build stands in for it on PATH.
 func runAction(t *testing.T, workspace string, with map[string]string) actionRun {
 	t.Helper()
 	a := readAction(t)
@@ -319,4 +319,37 @@ func TestActionRun(t *testing.T) {
 			t.Errorf("an unknown target: exit-code %q, finish %d, want 2", r.outputs["exit-code"], r.finish)
 		}
 	})
+}
+
+// TestActionInstall runs the action's install step as the runner would,
+// with ENVGUARD_VERSION the local proxy's version: it must install
+// envguard and put its directory on the job's PATH (GITHUB_PATH).
+func TestActionInstall(t *testing.T) {
+	a := readAction(t)
+	var install *actionStep
+	for i, s := range a.Runs.Steps {
+		if s.Name == "Install envguard" {
+			install = &a.Runs.Steps[i]
+		}
+	}
+	if install == nil || install.Env["ENVGUARD_VERSION"] != "${{ inputs.version }}" {
+		t.Fatalf("no install step taking ENVGUARD_VERSION from the version input: %+v", install)
+	}
+	gobin := t.TempDir()
+	version, env := installEnv(t, gobin)
+	githubPath := filepath.Join(t.TempDir(), "path")
+	cmd := commandOnPath("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", install.Run)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(append(cmd.Env, env...), "GITHUB_ACTION_PATH="+root, "GITHUB_PATH="+githubPath, "ENVGUARD_VERSION="+version)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the install step failed: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(githubPath)
+	if err != nil || strings.TrimSpace(string(b)) != gobin {
+		t.Errorf("GITHUB_PATH = %q (%v), want %s", b, err, gobin)
+	}
+	if !strings.Contains(string(out), "envguard") {
+		t.Errorf("the step does not show the installed version:\n%s", out)
+	}
 }

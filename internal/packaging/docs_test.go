@@ -67,20 +67,25 @@ func needsOutside(b block) bool {
 	return strings.Contains(b.body, "# needs Docker") || strings.Contains(b.body, "# needs a cluster")
 }
 
-// reInstall is the one command the docs give that the tests do not run as
-// written: it fetches envguard from the module proxy. The tests' own build
-// of the same package is on PATH instead.
-var reInstall = regexp.MustCompile(`^(CGO_CFLAGS=-Wno-deprecated-declarations )?go install github\.com/envguard/envguard/cmd/envguard@\S+$`)
+// reInstall is how the docs install envguard: from the module proxy, at a
+// version. The tests run it against the local proxy (proxy_test.go), at
+// the version it serves.
+var reInstall = regexp.MustCompile(`^(CGO_CFLAGS=-Wno-deprecated-declarations )?go install github\.com/envguard/envguard/cmd/envguard@(\S+)$`)
 
-func stripInstall(t *testing.T, script string) string {
+// atProxyVersion checks every install line of script and points the ones
+// that name a version literally at the proxy's version.
+func atProxyVersion(t *testing.T, script, version string) string {
 	t.Helper()
 	var out []string
 	for _, l := range strings.Split(script, "\n") {
 		if strings.Contains(l, "go install") {
-			if !reInstall.MatchString(strings.TrimSpace(l)) {
+			m := reInstall.FindStringSubmatch(strings.TrimSpace(l))
+			if m == nil {
 				t.Fatalf("an install line the tests do not know: %q", l)
 			}
-			l = ": " + l // the installed envguard is already on PATH
+			if !strings.HasPrefix(m[2], "$") {
+				l = strings.Replace(l, "@"+m[2], "@"+version, 1)
+			}
 		}
 		out = append(out, l)
 	}
@@ -180,13 +185,18 @@ func TestCIDocsGitLab(t *testing.T) {
 	}
 	// The GitLab runner runs the script lines in one shell that stops at the
 	// first failing line.
-	script := stripInstall(t, strings.Join(job.Script, "\n"))
+	gobin := t.TempDir()
+	version, env := installEnv(t, gobin)
+	script := atProxyVersion(t, strings.Join(job.Script, "\n"), version)
 	run := func(ws string) (int, []codeQualityIssue, string) {
 		cmd := commandOnPath("bash", "-eo", "pipefail", "-c", script)
 		cmd.Dir = ws
 		for k, v := range job.Variables {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
+		// The job installs the version the proxy serves, into gobin, first
+		// on PATH (as /go/bin is in the golang image).
+		cmd.Env = append(append(cmd.Env, env...), "ENVGUARD_VERSION="+version)
 		var out strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &out
 		code := exitCode(t, cmd)
@@ -203,6 +213,9 @@ func TestCIDocsGitLab(t *testing.T) {
 	code, issues, out := run(ciRepo(t, blocks, false, nil))
 	if code != 0 || len(issues) != 0 {
 		t.Errorf("clean repository: exit %d, %d issues\n%s", code, len(issues), out)
+	}
+	if _, err := os.Stat(filepath.Join(gobin, "envguard")); err != nil {
+		t.Errorf("the job's go install put no envguard in GOBIN: %v", err)
 	}
 	code, issues, out = run(ciRepo(t, blocks, true, nil))
 	found := false
@@ -277,7 +290,9 @@ func TestCIDocsShell(t *testing.T) {
 			}
 			continue
 		}
-		script := stripInstall(t, b.body)
+		gobin := t.TempDir()
+		version, env := installEnv(t, gobin)
+		script := atProxyVersion(t, b.body, version)
 		for _, broken := range []bool{false, true} {
 			ws := ciRepo(t, blocks, broken, map[string]string{".pre-commit-config.yaml": local})
 			cmd := commandOnPath("bash", "-e", "-c", script)
@@ -286,6 +301,9 @@ func TestCIDocsShell(t *testing.T) {
 			// so that its `go install` needs nothing from the network.
 			cmd.Env = append(cmd.Env, "PRE_COMMIT_HOME="+precommitHome, "GOMODCACHE="+strings.TrimSpace(string(modCache)),
 				"CGO_CFLAGS=-Wno-deprecated-declarations", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+			if strings.Contains(b.body, "go install") {
+				cmd.Env = append(cmd.Env, env...)
+			}
 			var out strings.Builder
 			cmd.Stdout, cmd.Stderr = &out, &out
 			code := exitCode(t, cmd)

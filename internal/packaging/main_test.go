@@ -45,6 +45,7 @@ func run(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "packaging tests: building envguard: %v\n", err)
 		return 1
 	}
+	defer removeProxyVersion()
 	return m.Run()
 }
 
