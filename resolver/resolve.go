@@ -58,6 +58,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 		return r.st
 	}
 	r.collect()
+	r.st.items = r.items
 	r.framework()
 	r.evidence()
 	r.variant()

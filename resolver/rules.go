@@ -21,6 +21,8 @@ type Context struct {
 	pipOpts   []pipOption
 	condaRead bool
 	pipRead   bool
+	items     []*item // envItems
+	itemsRead bool
 }
 
 // condaList is condaItems(c.Env), read once per Context.

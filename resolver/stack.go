@@ -93,6 +93,9 @@ type Stack struct {
 	// conda holds the items Resolve read, so that rules do not read each
 	// dependency again (read-only once Resolve returns).
 	conda map[*envspec.CondaDep]*item
+	// items are every conda then pip item Resolve read, in file order
+	// (read-only once Resolve returns); nil when the Stack was made by hand.
+	items []*item
 
 	Python     string      `json:"python,omitempty"` // major.minor, "" when open
 	PythonPos  envspec.Pos `json:"-"`

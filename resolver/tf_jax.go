@@ -16,11 +16,22 @@ import (
 // jax-cudaNN plugins, jaxlib's +cuda local versions, the jax_releases.html
 // find-links pages).
 
-// envItems reads every conda and pip item of the file as Resolve does.
+// envItems reads every conda and pip item of the file as Resolve does,
+// once per Context: several rules walk them, and only read them.
 func envItems(c *Context) []*item {
 	if c == nil || c.Env == nil {
 		return nil
 	}
+	if c.Stack != nil && c.Stack.conda != nil {
+		return c.Stack.items // Resolve read them
+	}
+	if !c.itemsRead {
+		c.items, c.itemsRead = readEnvItems(c), true
+	}
+	return c.items
+}
+
+func readEnvItems(c *Context) []*item {
 	var out []*item
 	for _, d := range c.Env.Deps {
 		if it := c.condaItem(d); it != nil {

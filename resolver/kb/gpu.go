@@ -70,6 +70,7 @@ func (k *KB) buildGPUKeys() []gpuKey {
 // index builds lookup tables once after loading.
 func (k *KB) index() {
 	k.gpuKeys = k.buildGPUKeys()
+	k.latestTorch = k.scanLatestTorch()
 }
 
 // GPUByName finds a GPU by name as people and NVML write it ("H100",

@@ -14,7 +14,17 @@ type KB struct {
 	positions map[string][]pos
 	// gpuKeys are the normalised GPU names and aliases, longest first.
 	gpuKeys []gpuKey
+	// latestTorch is LatestTorch, worked out once by index: the rules ask
+	// for it for every environment.
+	latestTorch string
+	// version is a digest of the data files' names and bytes.
+	version string
 }
+
+// Version identifies the data the KB was read from: a digest of its files'
+// names and bytes, the same for the embedded snapshot as for the YAML it
+// was made from. Caches of results key on it.
+func (k *KB) Version() string { return k.version }
 
 // Release returns the release entry for an exact torch version ("2.0.1");
 // a local part ("2.0.1+cu118") is ignored.
@@ -63,6 +73,13 @@ func (k *KB) SeriesInfo(series string) (*TorchSeries, bool) {
 // merged in name order (torch-1x.yaml before torch.yaml), so the newest is
 // looked for, not taken from the end of the table.
 func (k *KB) LatestTorch() string {
+	if k.latestTorch != "" {
+		return k.latestTorch
+	}
+	return k.scanLatestTorch()
+}
+
+func (k *KB) scanLatestTorch() string {
 	newest := ""
 	for _, r := range k.Torch {
 		if c, ok := CompareDotted(r.Version, newest); newest == "" || (ok && c > 0) {

@@ -2,12 +2,15 @@ package kb
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -72,21 +75,31 @@ var (
 	defaultKB   *KB
 )
 
-// Default returns the embedded knowledge base. The embedded files are
-// validated by the package tests, so a failure here is a build defect.
+// Default returns the embedded knowledge base, decoded once per process
+// from the snapshot that `go generate` writes from data/*.yaml
+// (snapshot.go): decoding and validating the YAML costs more than the rest
+// of a one-file `envguard validate`. TestSnapshotMatchesYAML proves the
+// snapshot holds exactly what the YAML does, so a failure here is a build
+// defect.
 func Default() *KB {
 	defaultOnce.Do(func() {
-		sub, err := fs.Sub(embedded, "data")
+		k, err := decodeSnapshot(snapshotData)
 		if err != nil {
-			panic("kb: embedded data: " + err.Error())
-		}
-		k, err := loadFS(sub, "resolver/kb/data")
-		if err != nil {
-			panic("kb: embedded data is invalid:\n" + err.Error())
+			panic("kb: embedded snapshot: " + err.Error() + " (run go generate ./resolver/kb)")
 		}
 		defaultKB = k
 	})
 	return defaultKB
+}
+
+// LoadEmbeddedYAML reads and validates the embedded data/*.yaml, as Load
+// reads a directory; `go generate` snapshots its result for Default.
+func LoadEmbeddedYAML() (*KB, error) {
+	sub, err := fs.Sub(embedded, "data")
+	if err != nil {
+		return nil, err
+	}
+	return loadFS(sub, "resolver/kb/data")
 }
 
 // Load reads the knowledge base from dir: every *.yaml file in it, with the
@@ -114,6 +127,7 @@ func loadFS(fsys fs.FS, label string) (*KB, error) {
 	sort.Strings(names)
 	k := &KB{positions: map[string][]pos{}}
 	var errs ErrorList
+	h := sha256.New()
 	for _, name := range names {
 		file := filepath.ToSlash(path.Join(filepath.ToSlash(label), name))
 		data, err := fs.ReadFile(fsys, name)
@@ -121,14 +135,18 @@ func loadFS(fsys fs.FS, label string) (*KB, error) {
 			errs = append(errs, &Error{File: file, Msg: err.Error()})
 			continue
 		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+		h.Write(data)
 		errs = append(errs, k.addFile(file, data)...)
 	}
+	k.version = hex.EncodeToString(h.Sum(nil))[:16]
 	if len(errs) == 0 {
 		errs = append(errs, k.validate()...)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
+	nilEmpty(reflect.ValueOf(&k.Facts))
 	k.index()
 	return k, nil
 }

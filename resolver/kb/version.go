@@ -52,12 +52,54 @@ func parseDotted(s string) ([]int, bool) {
 // (driver, CUDA, compute capability, series), a missing part counting as 0
 // ("580" == "580.0.0"). ok is false when either does not parse.
 func CompareDotted(a, b string) (cmp int, ok bool) {
-	x, ok1 := ParseNVIDIA(a)
-	y, ok2 := ParseNVIDIA(b)
+	// The rules judge every environment against whole tables of versions,
+	// so this reads the parts in place rather than through semver's
+	// regular expression; TestCompareDottedAgreesWithSemver and
+	// FuzzCompareDotted hold the two to the same answers.
+	x, ok1 := dottedParts(a)
+	y, ok2 := dottedParts(b)
 	if !ok1 || !ok2 {
 		return 0, false
 	}
-	return x.Compare(y), true
+	for i := range x {
+		if x[i] != y[i] {
+			if x[i] < y[i] {
+				return -1, true
+			}
+			return 1, true
+		}
+	}
+	return 0, true
+}
+
+// dottedParts reads what ParseNVIDIA accepts — one to three dot-separated
+// runs of at most nine digits — into major, minor and patch, a missing part
+// counting as 0.
+func dottedParts(s string) (v [3]uint64, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 32 {
+		return v, false
+	}
+	part, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if digits == 9 {
+				return v, false
+			}
+			v[part] = v[part]*10 + uint64(c-'0')
+			digits++
+		case c == '.':
+			if digits == 0 || part == 2 {
+				return v, false
+			}
+			part, digits = part+1, 0
+		default:
+			return v, false
+		}
+	}
+	return v, digits > 0
 }
 
 // VersionRange is a range of driver or CUDA versions as a target gives it
