@@ -26,6 +26,7 @@ type validateFlags struct {
 	maxSize     int64
 	exitZero    bool
 	showConfig  bool
+	noCache     bool
 }
 
 func validateCmd(e *env) *cobra.Command {
@@ -50,6 +51,7 @@ func validateCmd(e *env) *cobra.Command {
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif, github or codequality (GitLab)")
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
+	fl.BoolVar(&f.noCache, "no-cache", false, "validate every file afresh, neither reading nor writing the cache (~/.cache/envguard, or $XDG_CACHE_HOME/envguard)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES` (the service's --max-body default); only regular files and - are read")
 	fl.StringArrayVar(&e.selectCodes, "select", nil, "report only these `CODES` (comma-separated codes or prefixes: EG2,EG301); repeatable")
 	fl.StringArrayVar(&e.ignoreCodes, "ignore", nil, "never report these `CODES` (comma-separated codes or prefixes); repeatable")
@@ -94,9 +96,10 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if f.showConfig {
 		return e.showConfig(files)
 	}
-	var reports []*report.Report
-	failed, unreadable := false, 0
-	for _, name := range files {
+	// Options are worked out in order (each .envguard.yml read once); the
+	// files are then read and judged on every core (validate_batch.go).
+	inputs := make([]input, len(files))
+	for i, name := range files {
 		display := name
 		if name == "-" && e.stdinFilename != "" {
 			display = e.stdinFilename
@@ -105,37 +108,26 @@ func (e *env) validate(f validateFlags, files []string) error {
 		if err != nil {
 			return err
 		}
-		src, err := e.readInputMax(name, f.maxSize)
-		if err != nil {
+		inputs[i] = input{name: name, display: display, opt: opt, failOn: failOn}
+	}
+	outs, err := e.validateFiles(inputs, f)
+	if err != nil {
+		return err
+	}
+	failed, unreadable := false, 0
+	for _, o := range outs {
+		if o.unread != nil {
 			// One unreadable input among many: say so, validate the rest,
 			// and exit 2 at the end.
-			fmt.Fprintf(e.stderr, "envguard: %v\n", report.TermEscape(err.Error()))
+			fmt.Fprintf(e.stderr, "envguard: %v\n", report.TermEscape(o.unread.Error()))
 			unreadable++
 			continue
 		}
-		var r *report.Report
-		if name != "-" && envspec.SniffFile(name, src) == envspec.KindRequirements {
-			// A requirements file on disk: its -r includes are read,
-			// relative to it (report.Validate, which the service calls,
-			// never opens files).
-			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, ReadFile: func(p string) ([]byte, error) {
-				// Includes are bounded like the files named on the command
-				// line: `-r /dev/zero` must not read forever.
-				if p == "-" {
-					return nil, fmt.Errorf("an include cannot be standard input")
-				}
-				return e.readInputMax(p, f.maxSize)
-			}})
-			r = report.FromEnv(env, opt)
-		} else {
-			r = report.Validate(display, src, opt)
-		}
-		reports = append(reports, r)
-		if r.ExitCode(failOn) != 0 {
+		if o.fails {
 			failed = true
 		}
 	}
-	if err := e.render(f.format, reports); err != nil {
+	if err := e.renderOutcomes(f.format, outs); err != nil {
 		return err
 	}
 	if unreadable > 0 {

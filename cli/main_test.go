@@ -1,0 +1,21 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain keeps the tests' results out of the user's cache: every test
+// that runs envguard through Main gets a cache directory of the run's own.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "envguard-cli-test-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
