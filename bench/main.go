@@ -75,6 +75,8 @@ type config struct {
 	conc     int
 	corpus   string
 	only     string
+
+	envguard, actionlint string
 }
 
 func main() {
@@ -93,6 +95,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.conc, "c", 32, "concurrent clients in the service row")
 	fs.StringVar(&c.corpus, "corpus", "", "directory of environment files (default ../shared/corpus/realworld beside the module)")
 	fs.StringVar(&c.only, "only", "", "comma-separated rows to run (parse,pipeline,cli,files,service,memory,check)")
+	fs.StringVar(&c.envguard, "envguard", "", "use this envguard `BINARY` rather than building ./cmd/envguard (a machine without Go)")
+	fs.StringVar(&c.actionlint, "actionlint", "", "use this actionlint `BINARY` rather than installing actionlint "+actionlintVersion)
 	bare := fs.String("serve-bare", "", "internal: serve the bare handler on `ADDR` (the service row's baseline process)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -107,10 +111,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bench: want 1 <= --rounds <= 100, 1 <= --files <= 200000, --c <= --requests <= 10000000, 1 <= --c <= 1024")
 		return 2
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		fmt.Fprintf(stderr, "bench: %v\n", err)
-		return 2
+	// The module root is needed to build envguard and to find the corpus;
+	// with both given, Go need not be installed.
+	root := ""
+	if c.corpus == "" || c.envguard == "" {
+		var err error
+		if root, err = moduleRoot(); err != nil {
+			fmt.Fprintf(stderr, "bench: %v\n", err)
+			return 2
+		}
 	}
 	if c.corpus == "" {
 		c.corpus = filepath.Join(root, "..", "shared", "corpus", "realworld")
@@ -127,6 +136,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(tmp)
 	b := &bencher{cfg: c, root: root, tmp: tmp, corpus: corpus, log: stderr}
+	for _, p := range []*string{&c.envguard, &c.actionlint} {
+		if *p != "" {
+			if *p, err = filepath.Abs(*p); err != nil {
+				fmt.Fprintf(stderr, "bench: %v\n", err)
+				return 2
+			}
+		}
+	}
+	b.envguard, b.actionlint = c.envguard, c.actionlint
 	fmt.Fprintf(stderr, "bench: %d corpus files, %d rounds, GOMAXPROCS %d, %s\n", len(corpus), c.rounds, runtime.GOMAXPROCS(0), runtime.Version())
 
 	steps := []struct {
@@ -340,26 +358,29 @@ func (b *bencher) memory() []Row {
 }
 
 func (b *bencher) build() error {
-	if b.envguard != "" {
-		return nil
+	if b.envguard == "" {
+		eg := filepath.Join(b.tmp, "envguard")
+		cmd := exec.Command("go", "build", "-o", eg, "./cmd/envguard")
+		cmd.Dir, cmd.Stderr = b.root, b.log
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/envguard: %v", err)
+		}
+		b.envguard = eg
 	}
-	eg := filepath.Join(b.tmp, "envguard")
-	cmd := exec.Command("go", "build", "-o", eg, "./cmd/envguard")
-	cmd.Dir, cmd.Stderr = b.root, b.log
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build ./cmd/envguard: %v", err)
+	if b.actionlint != "" {
+		return nil
 	}
 	// actionlint is installed from its own module (its go.mod, not
 	// envguard's: the two need different go.yaml.in/yaml/v4 versions), at
 	// a fixed version, into the temporary directory.
 	al := filepath.Join(b.tmp, "actionlint")
-	cmd = exec.Command("go", "install", "github.com/rhysd/actionlint/cmd/actionlint@"+actionlintVersion)
+	cmd := exec.Command("go", "install", "github.com/rhysd/actionlint/cmd/actionlint@"+actionlintVersion)
 	cmd.Dir, cmd.Stderr = b.tmp, b.log
 	cmd.Env = append(os.Environ(), "GOBIN="+b.tmp, "GOFLAGS=")
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("go install actionlint@%s: %v", actionlintVersion, err)
 	}
-	b.envguard, b.actionlint = eg, al
+	b.actionlint = al
 	return nil
 }
 
