@@ -81,15 +81,55 @@ var (
 // of a one-file `envguard validate`. TestSnapshotMatchesYAML proves the
 // snapshot holds exactly what the YAML does, so a failure here is a build
 // defect.
+//
+// A snapshot older than the YAML beside it (data edited, go generate not
+// run) is never used: its version is checked against a digest of the YAML,
+// which costs a fraction of a millisecond, and the YAML is read instead.
 func Default() *KB {
 	defaultOnce.Do(func() {
-		k, err := decodeSnapshot(snapshotData)
+		k, err := fromSnapshot(snapshotData)
 		if err != nil {
-			panic("kb: embedded snapshot: " + err.Error() + " (run go generate ./resolver/kb)")
+			panic("kb: embedded data is invalid:\n" + err.Error())
 		}
 		defaultKB = k
 	})
 	return defaultKB
+}
+
+// fromSnapshot decodes snap where it is of the embedded YAML's version,
+// else reads the YAML.
+func fromSnapshot(snap []byte) (*KB, error) {
+	sub, err := fs.Sub(embedded, "data")
+	if err != nil {
+		return nil, err
+	}
+	want, err := digestFS(sub)
+	if err != nil {
+		return nil, err
+	}
+	if k, err := decodeSnapshot(snap); err == nil && k.version == want {
+		return k, nil
+	}
+	return loadFS(sub, "resolver/kb/data")
+}
+
+// digestFS is the version of the data in fsys, as loadFS computes it.
+func digestFS(fsys fs.FS) (string, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
 // LoadEmbeddedYAML reads and validates the embedded data/*.yaml, as Load

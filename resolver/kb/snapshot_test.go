@@ -2,6 +2,7 @@ package kb
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,7 +17,10 @@ func TestSnapshotMatchesYAML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Default()
+	got, err := decodeSnapshot(snapshotData)
+	if err != nil {
+		t.Fatalf("snapshot.gob: %v: run go generate ./resolver/kb", err)
+	}
 	if got.Version() != want.Version() {
 		t.Fatalf("snapshot.gob is of data version %s, the YAML is %s: run go generate ./resolver/kb", got.Version(), want.Version())
 	}
@@ -74,5 +78,41 @@ func TestVersionFollowsData(t *testing.T) {
 	}
 	if k2.Version() == a {
 		t.Error("changing a data file left the version unchanged")
+	}
+}
+
+// TestStaleSnapshotIsNotUsed: a snapshot whose version is not the YAML's
+// is passed over for the YAML.
+func TestStaleSnapshotIsNotUsed(t *testing.T) {
+	k, err := LoadEmbeddedYAML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := fs.Sub(embedded, "data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := digestFS(sub); err != nil || d != k.Version() {
+		t.Fatalf("digestFS = %q, %v; loadFS computed %q", d, err, k.Version())
+	}
+	if Default().Version() != k.Version() {
+		t.Errorf("Default() is of version %s, the YAML %s", Default().Version(), k.Version())
+	}
+	// A snapshot made from other data (one torch release fewer) is passed
+	// over, as is one that does not decode.
+	old := &KB{Facts: k.Facts, positions: k.positions, version: "0123456789abcdef"}
+	old.Torch = old.Torch[1:]
+	stale, err := Snapshot(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, snap := range map[string][]byte{"stale": stale, "garbage": []byte("not gob")} {
+		got, err := fromSnapshot(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Version() != k.Version() || len(got.Torch) != len(k.Torch) {
+			t.Errorf("%s snapshot: used it (version %s, %d releases)", name, got.Version(), len(got.Torch))
+		}
 	}
 }
