@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // gpuKey is one normalised spelling of a GPU model.
@@ -68,8 +69,15 @@ func (k *KB) buildGPUKeys() []gpuKey {
 }
 
 // index builds lookup tables once after loading.
+// gpuIndex builds the GPU keys once, whichever goroutine asks first.
+type gpuIndex struct {
+	once  sync.Once
+	keys  []gpuKey
+	built bool // keys were generated with the tables
+}
+
 func (k *KB) index() {
-	k.gpuKeys = k.buildGPUKeys()
+	k.gpuKeys = &gpuIndex{}
 	k.latestTorch = k.scanLatestTorch()
 }
 
@@ -86,8 +94,15 @@ func (k *KB) GPUByName(name string) (*GPU, bool) {
 	if len(in) == 0 {
 		return nil, false
 	}
-	keys := k.gpuKeys
-	if keys == nil {
+	var keys []gpuKey
+	if x := k.gpuKeys; x != nil {
+		x.once.Do(func() {
+			if !x.built {
+				x.keys = k.buildGPUKeys()
+			}
+		})
+		keys = x.keys
+	} else {
 		keys = k.buildGPUKeys()
 	}
 	for _, key := range keys {

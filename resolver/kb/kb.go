@@ -12,8 +12,10 @@ type KB struct {
 
 	// positions holds, per table key, where each row was read (for errors).
 	positions map[string][]pos
-	// gpuKeys are the normalised GPU names and aliases, longest first.
-	gpuKeys []gpuKey
+	// gpuKeys are the normalised GPU names and aliases, longest first,
+	// built on the first GPUByName: normalising every name costs more than
+	// the rest of a one-file validation, which names no GPU.
+	gpuKeys *gpuIndex
 	// latestTorch is LatestTorch, worked out once by index: the rules ask
 	// for it for every environment.
 	latestTorch string
