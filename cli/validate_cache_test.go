@@ -106,7 +106,11 @@ func TestValidateCache(t *testing.T) {
 		t.Errorf("5 distinct runs left %d entries", n)
 	}
 
-	// SARIF is one document over all files and is not cached.
+	// SARIF and code quality are one document over all files and are not
+	// cached.
+	if code, got, _ := runCLI(t, fakeNoDriver, vars, "validate", "--format", "codequality", bad); code != 0 || !strings.HasPrefix(got, "[") {
+		t.Errorf("codequality: exit %d\n%s", code, got)
+	}
 	if code, got, _ := runCLI(t, fakeNoDriver, vars, "validate", "--format", "sarif", bad); code != 0 || !strings.Contains(got, `"version": "2.1.0"`) {
 		t.Errorf("sarif: exit %d\n%s", code, got)
 	}
