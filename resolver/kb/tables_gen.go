@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "7d4db3397b0a656a"
+const generatedVersion = "b16a7a08fb072611"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xb524998a
+const generatedChecksum = 0x2d3daf17
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -441,7 +441,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Series: "1.11", Dist: Distribution("wheel"), CUDA: []string{
 		"10.2",
 		"11.3",
-	}, CPU: true, Source: "PREV_1X; PUBV; COG"},
+		"11.5",
+	}, CPU: true, Source: "PREV_1X; PUBV; COG; 11.5: SCATTER276 (third-party); BUILDER_REL_1X", Note: "PREV_1X and PUBV offer 10.2 and 11.3 only; SCATTER276 quotes the 1.11 release instructions: 'CUDA 11.5 is available as well, just replace … cu113 by cu115'; release/1.11 manywheel/build_cuda.sh builds 11.5 (case 11.[1235], an 11.5 DEPS_LIST)"},
 	{Series: "1.2", Dist: Distribution("pypi"), CUDA: []string{
 		"10.0",
 	}, Default: "10.0", CPUOnlyOn: []string{
@@ -1173,6 +1174,15 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 	}, PTX: []string{}, Known: true, Source: "BUILDER_REL_1X release/1.11 manywheel/build_cuda.sh (case 10.*)"},
 	{Series: "1.11", CUDA: "11.3", Dist: Distribution("wheel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{}, Known: true, Source: "BUILDER_REL_1X release/1.11 manywheel/build_cuda.sh (case 11.[1235])"},
+	{Series: "1.11", CUDA: "11.5", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
 		"6.0",
@@ -2396,6 +2406,87 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, Known: true, Source: "AR_FEEDSTOCK build.sh @bf27490d (1.6.0) ('3.5;5.0+PTX' + per-cudatoolkit list)"},
+	{Series: "2.0", CUDA: "11.8", Dist: Distribution("defaults"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"3.5",
+	}, Known: true, Source: "AR_FEEDSTOCK build.sh @3e1aed5 (2.0.1, PR #24 '2.0.1-linux-gpu'; conda_build_config cudatoolkit 11.8) ('3.5+PTX;5.0;6.0;6.1;7.0;7.5;8.0;8.6;9.0', case 11.8)"},
+	{Series: "2.3", CUDA: "11.8", Dist: Distribution("defaults"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"3.5",
+	}, Known: true, Source: "AR_FEEDSTOCK build_pytorch.sh @1ae8ecf (2.3.0, PR #39 'v2.3.0-cuda-118') and @5686d9e (2.3.1); conda_build_config cudatoolkit 11.8 ('3.5+PTX;5.0;6.0;6.1;7.0;7.5;8.0;8.6;9.0', case 11.8)", Note: "the recipe's cuda-12 branch ('5.0+PTX;…;9.0') is commented out of its variants"},
+	{Series: "2.8", CUDA: "12.8", Dist: Distribution("defaults"), SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, Known: true, Source: "AR_FEEDSTOCK build.sh @2ce2b43 (2.8.0, PR #81 '2.8-linux-cuda'; conda_build_config cuda_compiler_version 12.8) ('5.0;6.0;6.1;7.0;7.5;8.0;8.6;8.9;9.0+PTX', case 12.[0-8])", Note: "no Blackwell SASS: unlike upstream's and conda-forge's 12.8 builds, this one ends at 9.0"},
+	{Series: "2.9", CUDA: "12.8", Dist: Distribution("defaults"), SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, Known: true, Source: "AR_FEEDSTOCK build.sh @f077a24 (2.9.1, PR #91; conda_build_config cuda_compiler_version 12.8, 13.0) ('7.0;7.5;8.0;8.6;9.0;10.0;12.0+PTX', case 12.*)"},
+	{Series: "2.9", CUDA: "13.0", Dist: Distribution("defaults"), SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, Known: true, Source: "AR_FEEDSTOCK build.sh @f077a24 (2.9.1, PR #91; conda_build_config cuda_compiler_version 12.8, 13.0) ('7.5;8.0;8.6;9.0;10.0;12.0+PTX', case 13.*)", Note: "linux-64; the linux-aarch64 13.0 build has its own list"},
+	{Series: "2.10", CUDA: "12.8", Dist: Distribution("defaults"), SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, Known: true, Source: "AR_FEEDSTOCK build.sh @224d5bf (2.10.0, PR #90) and @6d6e0d1 (PR #96 rebuild); conda_build_config cuda_compiler_version 12.8, 13.0 ('7.0;7.5;8.0;8.6;9.0;10.0;12.0+PTX', case 12.*)"},
+	{Series: "2.10", CUDA: "13.0", Dist: Distribution("defaults"), SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, Known: true, Source: "AR_FEEDSTOCK build.sh @224d5bf (2.10.0, PR #90) and @6d6e0d1 (PR #96 rebuild); conda_build_config cuda_compiler_version 12.8, 13.0 ('7.5;8.0;8.6;9.0;10.0;12.0+PTX', case 13.*)", Note: "linux-64; the linux-aarch64 13.0 build is '8.0;9.0;10.0;11.0;12.0;12.1+PTX'"},
 	{Series: "0.1.44", CUDA: "10", Dist: Distribution("pypi"), SASS: []string{
 		"3.5",
 		"5.2",
@@ -4493,7 +4584,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "JAX_BUILD_HIST", Title: "jax-ml/jax build/build.py (--cuda_compute_capabilities default) and .bazelrc (build:cuda / cuda_v12 / cuda_v13 TF_CUDA_COMPUTE_CAPABILITIES, later HERMETIC_CUDA_COMPUTE_CAPABILITIES) history", URL: "https://github.com/jax-ml/jax/commits/main/.bazelrc", Read: "jax-ml/jax@cec06d11 (2026-08-08) history read 2026-11-30: 821193b2 (jaxlib 0.1.44, '3.5,5.2,6.0,6.1,7.0'), 66823d13 (0.1.76, '3.5,5.2,6.0,7.0,8.0'), 9fb9e121 (0.3.10, 'sm_35,sm_52,sm_60,sm_70,compute_80'), 03aa266e/71569e1d (RBE-only sm_60,sm_75 that 'caused release wheels to ship without correct sm versions', 0.4.0 only), ec56d71d (0.4.4, no sm_35), cb33fdf3 (0.4.12, +sm_80,compute_90), 6fa506cb (0.4.21, sm_50 for sm_52), 3c81b184 (0.6.0, +sm_90,sm_100,compute_120), fb99b167 (0.7.2, cuda_v12 / cuda_v13 lists; build.py picks --config=cuda<major>), 660d7c7c (0.10.2, +sm_101 for CUDA 12, +sm_110 for CUDA 13)"},
 	{Key: "TF_ISSUE_36853", Title: "tensorflow/tensorflow#36853 'The minimum required Cuda capability is 6.0 for the binary C-API releases 1.14.0 and 1.15.0' (libtensorflow-gpu-linux tarballs, not the pip wheels)", URL: "https://github.com/tensorflow/tensorflow/issues/36853", Read: "issue thread read 2026-11-30"},
 	{Key: "CF_FEEDSTOCK", Title: "conda-forge/pytorch-cpu-feedstock: recipe/build.sh (build_pytorch.sh before 2023) TORCH_CUDA_ARCH_LIST per cuda_compiler_version, recipe/meta.yaml version and build strings, .ci_support/linux_64_*cuda_compiler_version*.yaml variants", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot at main 74dd3d46 (2026-08-13); every first-parent commit of main and of the v2.x release branches read 2026-11-30 (commits of open or closed-unmerged pull requests not counted)"},
-	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0), read 2026-11-30"},
+	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30"},
 	{Key: "CF_TORCHVISION", Title: "conda-forge/torchvision-feedstock recipe versions (recipe/meta.yaml or recipe.yaml)", URL: "https://github.com/conda-forge/torchvision-feedstock", Read: "git snapshot 488ecd9d (2026-08-01); the feedstock starts 2017-12-16 (f6d3394); versions at the first-parent commits of every branch, read 2026-11-30"},
 	{Key: "CF_TORCHAUDIO", Title: "conda-forge/torchaudio-feedstock recipe versions", URL: "https://github.com/conda-forge/torchaudio-feedstock", Read: "git snapshot cc9368e9 (2026-05-21); the feedstock starts 2024-10-13 (bc17373), so conda-forge has no torchaudio before 2.4.1; versions at the first-parent commits of every branch, read 2026-11-30 (2.4.1 … 2.11.0)"},
 	{Key: "NV_RELNOTES_2020", Title: "NVIDIA CUDA Toolkit Release Notes, 11.0 RC edition, Table 2 'CUDA Toolkit and Compatible Driver Versions' (rows CUDA 11.0 RC … 7.0, Linux and Windows x86_64)", URL: "https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html", Read: "2026-11-30, the table as reproduced at https://eehoeskrap.tistory.com/451 (rows 10.2 and 10.0 agree with NV_RELNOTES)"},
@@ -4542,6 +4633,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TI_MATRIX", Title: "pytorch/test-infra tools/scripts/generate_binary_build_matrix.py STABLE_CUDA_VERSIONS['release']: the CUDA whose Linux install command is a plain `pip3 install torch` (Windows and macOS: the CPU build)", URL: "https://github.com/pytorch/test-infra/blob/main/tools/scripts/generate_binary_build_matrix.py", Read: "history read 2026-11-30: 12.4 (2025-02-26), 12.6 (d0da3309, 2025-04-22), 12.8 (4252ea35, 2025-08-05, through 2.9 and 2.10), 13.0 (e1d352be, 2026-03-23)"},
 	{Key: "IVADOMED", Title: "ivadomed/ivadomed#1129: `pip install torch` on Linux gives torch 1.11.0 and 1.8.1 with torch.version.cuda 10.2; the wheel index's cu100/cu101/cu102 listings show which releases are untagged (the default build) there", URL: "https://github.com/ivadomed/ivadomed/pull/1129"},
 	{Key: "PT_NOTES_1_2", Title: "PyTorch v1.2.0 release notes: 'the default CUDA version for this release is 10.0'; non-default wheels get +cpu/+cu92 local versions from 1.2.0 on (quoted in HazyResearch/fonduer#309)", URL: "https://github.com/pytorch/pytorch/releases/tag/v1.2.0"},
+	{Key: "SCATTER276", Title: "rusty1s/pytorch_scatter#276 pytorch 1.11.0 binary wheels please (quotes the PyTorch 1.11 release instructions: CUDA 11.3, and 'CUDA 11.5 is available as well' with cu115 for cu113)", URL: "https://github.com/rusty1s/pytorch_scatter/issues/276", Read: "issue thread, 2026-11-30"},
 	{Key: "TRITON_PIP_LIGHTLLM95", Title: "ModelTC/LightLLM#95 [BUG] triton version confict (pip: 'torch 2.0.0 depends on triton==2.0.0; platform_system == \"Linux\" and platform_machine == \"x86_64\"')", URL: "https://github.com/ModelTC/LightLLM/issues/95", Read: "issue thread, 2026-11-30"},
 	{Key: "TRITON_PIP_CHATGLM280", Title: "zai-org/ChatGLM-6B#280 (pip: 'Collecting triton==2.0.0; platform_system == \"Linux\" and platform_machine == \"x86_64\" (from torch==2.0.0)')", URL: "https://github.com/zai-org/ChatGLM-6B/issues/280", Read: "issue thread, 2026-11-30"},
 	{Key: "TRITON_PIP_SLORA8", Title: "S-LoRA/S-LoRA#8 torch 2.0.1 requires triton==2.0.0", URL: "https://github.com/S-LoRA/S-LoRA/issues/8", Read: "issue thread, 2026-11-30"},
@@ -4900,7 +4992,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"13.0",
 		"13.2",
 	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.24.0.43", Source: "RELEASE_MD", Note: "No torchvision row for 2.14 was seen (torchvision_minor unknown). RELEASE_MD prints 'ROCm 7.14' (possibly a typo). Cadence: release 2 Sept 2026."},
-}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", DateNote: "PyTorch exact releases 1.0.0 … 2.11.0 and series 1.0 … 2.14 (series facts for 2.12–2.14 from RELEASE.md only); variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.11), conda-forge (1.6–2.13) and defaults (1.0–1.6); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables.\n"}
+}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", DateNote: "PyTorch exact releases 1.0.0 … 2.11.0 and series 1.0 … 2.14 (series facts for 2.12–2.14 from RELEASE.md only); variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.11), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables.\n"}
 
 var generatedPositions = map[string][]pos{
 	"arch": {
@@ -4971,6 +5063,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 72},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 73},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 74},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 75},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 8},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 10},
@@ -5027,10 +5120,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 61},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 62},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 63},
-		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 68},
-		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 69},
-		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 70},
-		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 71},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 72},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 73},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 74},
@@ -5049,6 +5138,17 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 87},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 88},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 89},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 90},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 91},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 92},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 93},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 94},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 95},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 96},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 97},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 98},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 99},
+		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 100},
 		{File: "resolver/kb/data/arch-jax.yaml", Line: 14},
 		{File: "resolver/kb/data/arch-jax.yaml", Line: 15},
 		{File: "resolver/kb/data/arch-jax.yaml", Line: 16},
@@ -5607,6 +5707,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 6},
