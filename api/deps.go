@@ -29,6 +29,9 @@ type ValidateRequest struct {
 	// FileNamed reports whether the client named the file (?file= or
 	// "file"); File is a default otherwise.
 	FileNamed bool
+	// Pretty asks for indented JSON (?pretty=1), as the CLI prints it;
+	// the report is compact otherwise.
+	Pretty bool
 }
 
 // NameResult is the answer of POST /v1/name.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net"
@@ -129,6 +130,13 @@ type validateJSON struct {
 func parseValidateRequest(kind bodyKind, body []byte, r *http.Request) (ValidateRequest, error) {
 	q := r.URL.Query()
 	req := ValidateRequest{File: q.Get("file"), Targets: q["target"], Platform: q.Get("platform"), Format: q.Get("format")}
+	switch q.Get("pretty") {
+	case "", "0", "false":
+	case "1", "true":
+		req.Pretty = true
+	default:
+		return req, newError(http.StatusBadRequest, "bad_request", fmt.Sprintf("?pretty=%q: want 1 or 0", q.Get("pretty")))
+	}
 	switch kind {
 	case bodyYAML:
 		req.Body = body

@@ -36,7 +36,7 @@ func TestFormatsSameAsCLI(t *testing.T) {
 		var cliOut, errOut bytes.Buffer
 		cli.Main([]string{"validate", "--format", "json", name}, strings.NewReader(""), &cliOut, &errOut)
 		cliReport := oneReport(cliOut.Bytes())
-		for _, q := range []string{"?file=" + name, "?file=" + name + "&format=" + c.format} {
+		for _, q := range []string{"?pretty=1&file=" + name, "?pretty=1&file=" + name + "&format=" + c.format} {
 			resp, b := post(t, ts, "/v1/validate"+q, c.ctype, src)
 			if resp.StatusCode != 200 || !bytes.Equal(b, cliReport) {
 				t.Errorf("%s%s: status %d; the report differs from the CLI's:\n%.600s\nCLI:\n%.600s", c.file, q, resp.StatusCode, b, cliReport)
@@ -76,10 +76,16 @@ func judged(t *testing.T, b []byte) string {
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%v: %.300s", err, b)
 	}
-	var sb strings.Builder
-	sb.Write(r.Stack)
+	// The service's report is compact, the CLI's indented: the values are
+	// compared, not the spacing.
+	var sb bytes.Buffer
+	if err := json.Compact(&sb, r.Stack); err != nil {
+		t.Fatalf("%v: %.300s", err, b)
+	}
 	sb.WriteString("\n")
-	sb.Write(r.Name)
+	if err := json.Compact(&sb, r.Name); err != nil {
+		t.Fatalf("%v: %.300s", err, b)
+	}
 	for _, f := range r.Findings {
 		sb.WriteString("\n" + f.Code + ":" + itoa(f.Line))
 	}

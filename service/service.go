@@ -113,7 +113,10 @@ func (p *pipeline) ValidateCounting(ctx context.Context, req api.ValidateRequest
 	for i, f := range r.Findings {
 		codes[i] = f.Code
 	}
-	return r.JSON(), codes, nil
+	if req.Pretty {
+		return r.JSON(), codes, nil
+	}
+	return r.CompactJSON(), codes, nil
 }
 
 // unreadable turns a file that is not YAML at all, or that the parser

@@ -151,7 +151,7 @@ func TestCorpusSameAsCLI(t *testing.T) {
 		}
 		var out, errOut bytes.Buffer
 		code := cli.Main([]string{"validate", "--format", "json", name}, strings.NewReader(""), &out, &errOut)
-		resp, body := post(t, ts, "/v1/validate?file="+name, "application/yaml", src)
+		resp, body := post(t, ts, "/v1/validate?pretty=1&file="+name, "application/yaml", src)
 		switch {
 		case resp.StatusCode == 400:
 			// Not YAML at all: the CLI reports EG100 and fails.
@@ -238,7 +238,7 @@ func TestREADMEReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := newServer(t)
-	resp, b := post(t, ts, "/v1/validate", "application/yaml", src)
+	resp, b := post(t, ts, "/v1/validate?pretty=1", "application/yaml", src)
 	if resp.StatusCode != 200 || string(b) != shown {
 		t.Errorf("README.md shows a report the service no longer sends (status %d); update it.\n--- now ---\n%s", resp.StatusCode, b)
 	}
