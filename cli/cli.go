@@ -62,6 +62,7 @@ type env struct {
 	color                    string                    // --color: auto, always or never
 	configs                  map[string]*report.Config // by path; "" = none found
 	validateOpts             map[string]validateOpt    // by configuration path
+	configDirs               map[string]string         // configPath's answers, by absolute directory
 }
 
 func (e *env) knowledge() (*kb.KB, error) {

@@ -29,17 +29,33 @@ func (e *env) configPath(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// Every directory on the way up gets the same answer, remembered: a
+	// tree of 10,000 files then costs a look at each directory once.
+	if e.configDirs == nil {
+		e.configDirs = map[string]string{}
+	}
+	var seen []string
+	found := func(p string) (string, error) {
+		for _, d := range seen {
+			e.configDirs[d] = p
+		}
+		return p, nil
+	}
 	for d := abs; ; {
+		if p, ok := e.configDirs[d]; ok {
+			return found(p)
+		}
+		seen = append(seen, d)
 		p := filepath.Join(d, ConfigName)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
+			return found(p)
 		}
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return "", nil // the repository root: a config above it belongs to something else
+			return found("") // the repository root: a config above it belongs to something else
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return "", nil
+			return found("")
 		}
 		d = up
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -49,8 +50,23 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 		}
 	}
 	var c *cache.Cache
+	var bases []cache.Key
 	if !f.noCache && perFile(f.format) {
 		c = e.openCache()
+	}
+	if c != nil {
+		// Inputs under one .envguard.yml share their options, and so the
+		// part of the key the options give.
+		bases = make([]cache.Key, len(inputs))
+		memo := map[*report.Config]cache.Key{}
+		for i, in := range inputs {
+			k, ok := memo[in.opt.Config]
+			if !ok {
+				k = cacheBase(f.format, color, in.opt, in.failOn)
+				memo[in.opt.Config] = k
+			}
+			bases[i] = k
+		}
 	}
 	var warnOnce sync.Once
 	outs := workpool.Map(len(inputs), 0, func(i int) outcome {
@@ -63,8 +79,7 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 		isReq := name != "-" && envspec.SniffFile(name, src) == envspec.KindRequirements
 		var key cache.Key
 		if c != nil && !isReq {
-			base := cacheBase(f.format, color, opt, in.failOn)
-			key = cache.NewKey().Add(base[:]).AddString(in.display).Add(src).Key()
+			key = cache.NewKey().Add(bases[i][:]).AddString(in.display).Add(src).Key()
 			if v, ok := c.Get(key); ok && len(v) > 0 && (v[0] == '0' || v[0] == '1') {
 				return outcome{out: v[1:], fails: v[0] == '1'}
 			}
@@ -219,15 +234,17 @@ func (e *env) renderOutcomes(format string, outs []outcome) error {
 		_, err := fmt.Fprintf(e.stdout, "[\n%s\n]\n", strings.Join(parts, ",\n"))
 		return err
 	}
+	// One write per file would be one system call per file.
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	for _, o := range outs {
 		if o.unread != nil {
 			continue
 		}
-		if _, err := e.stdout.Write(o.out); err != nil {
+		if _, err := w.Write(o.out); err != nil {
 			return err
 		}
 	}
-	return nil
+	return w.Flush()
 }
 
 // perFile reports whether format renders each file on its own (and so can
