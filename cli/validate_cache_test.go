@@ -163,6 +163,16 @@ func TestValidateManyFilesInOrder(t *testing.T) {
 			t.Errorf("validate %v: exit %d; output differs from the files one by one:\n%s", args, code, got)
 		}
 	}
+	// With targets, each file is also held against machines, on every core.
+	targets := egWrite(t, "targets.yml", targetsFile)
+	var wantT strings.Builder
+	for _, p := range files[:6] {
+		_, out, _ := runCLI(t, fakeNoDriver, vars, "validate", "--no-cache", "--targets", targets, "--target", "old", "--target", "h100", p)
+		wantT.WriteString(out)
+	}
+	if _, got, _ := runCLI(t, fakeNoDriver, vars, append([]string{"validate", "--targets", targets, "--target", "old", "--target", "h100"}, files[:6]...)...); got != wantT.String() {
+		t.Errorf("with targets, output differs from the files one by one:\n%s", got)
+	}
 	code, got, _ := runCLI(t, fakeNoDriver, vars, "validate", "--format", "json", dir)
 	if code != 1 || strings.Count(got, `"file": `) != 40 || strings.Index(got, "env-00.yml") > strings.Index(got, "env-39.yml") {
 		t.Errorf("json over a directory: exit %d\n%.500s", code, got)
