@@ -1,6 +1,8 @@
 package api
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -24,8 +26,15 @@ func TestPageServedWithItsFiles(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("GET / → %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
+	// The page comes as one document: page.css and page.js inline, each
+	// admitted by the policy through its hash and nothing else inline.
 	csp := resp.Header.Get("Content-Security-Policy")
-	for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"} {
+	hash := func(name string) string {
+		sum := sha256.Sum256(webAssets[name].body)
+		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	for _, want := range []string{"default-src 'none'", "script-src " + hash("page.js") + ";", "style-src 'self' " + hash("page.css") + ";",
+		"connect-src 'self'", "frame-ancestors 'none'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
 		}
@@ -33,10 +42,18 @@ func TestPageServedWithItsFiles(t *testing.T) {
 	if strings.Contains(csp, "unsafe") {
 		t.Errorf("Content-Security-Policy allows unsafe sources: %q", csp)
 	}
-	for _, ref := range []string{`href="/assets/page.css"`, `src="/assets/page.js"`} {
-		if !strings.Contains(string(body), ref) {
-			t.Errorf("the page does not load %s", ref)
-		}
+	page := string(body)
+	if !strings.Contains(page, "<style>"+string(webAssets["page.css"].body)+"</style>") ||
+		!strings.Contains(page, "<script>"+string(webAssets["page.js"].body)+"</script>\n</body>") {
+		t.Error("the page does not carry page.css in its head and page.js at the end of its body")
+	}
+	if strings.Contains(page, "/assets/page.") || strings.Count(page, "<script") != 1 || strings.Count(page, "<style") != 1 {
+		t.Error("the page still loads its files, or has other inline blocks")
+	}
+	if etag := resp.Header.Get("ETag"); etag == "" {
+		t.Error("the page has no ETag")
+	} else if resp, _ := ts.do("GET", "/", "", nil, "If-None-Match", etag); resp.StatusCode != http.StatusNotModified {
+		t.Errorf("GET / with If-None-Match %s → %d, want 304", etag, resp.StatusCode)
 	}
 	for path, ctype := range map[string]string{"/assets/page.css": "text/css", "/assets/page.js": "text/javascript"} {
 		resp, b := ts.do("GET", path, "", nil)
@@ -58,9 +75,10 @@ func TestPageServedWithItsFiles(t *testing.T) {
 	}
 }
 
-// The Content-Security-Policy forbids inline script and style, so the
-// page must have none: a handler attribute or a style attribute would
-// silently do nothing in the browser.
+// The Content-Security-Policy admits only the two blocks the server puts
+// inline (by their hashes), so the source page must have no other: a
+// handler attribute or a style attribute would silently do nothing in the
+// browser.
 func TestPageHasNothingInlineOrRemote(t *testing.T) {
 	html := string(webAssets["index.html"].body)
 	for _, re := range []string{`<script(?:\s[^>]*)?>\s*[^<\s]`, `\son[a-z]+\s*=`, `\sstyle\s*=`, `<style`} {
