@@ -47,9 +47,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-chi/chi/v5"
 	"gopkg.in/yaml.v3"
 
+	"github.com/envguard/envguard/bench/internal/bare"
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/report"
 )
@@ -556,23 +556,7 @@ func (b *bencher) files() []Row {
 // serveBare is the service row's baseline process: chi and a yaml.v3
 // decode of the body, the least a YAML service does.
 func serveBare(addr string, stderr io.Writer) int {
-	r := chi.NewRouter()
-	r.Post("/v1/validate", func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var n yaml.Node
-		if err := yaml.Unmarshal(body, &n); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte("{}\n"))
-	})
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
-	srv := &http.Server{Addr: addr, Handler: r, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Addr: addr, Handler: bare.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	if err := srv.ListenAndServe(); err != nil {
 		fmt.Fprintf(stderr, "bench: bare server: %v\n", err)
 		return 1

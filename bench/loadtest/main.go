@@ -28,10 +28,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-	"gopkg.in/yaml.v3"
-
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/bench/internal/bare"
 	"github.com/envguard/envguard/service"
 )
 
@@ -96,7 +94,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		name string
 		h    http.Handler
 	}{
-		{"bare", bareHandler()},
+		{"bare", bare.Handler()},
 		{"validate", api.NewRouter(api.Deps{Validator: newValidator()}, cfg)},
 	}
 
@@ -141,26 +139,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// bareHandler is the baseline: the least a YAML service must do.
-func bareHandler() http.Handler {
-	r := chi.NewRouter()
-	r.Post("/v1/validate", func(w http.ResponseWriter, r *http.Request) {
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var n yaml.Node
-		if err := yaml.Unmarshal(b, &n); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte("{}\n"))
-	})
-	return r
 }
 
 // target is one server on 127.0.0.1:0 with its client.

@@ -97,18 +97,23 @@ func Default() *KB {
 // current returns gen where it was made from the embedded YAML (the
 // checksums agree), else the KB read from the YAML.
 func current(gen *KB, genSum uint32) (*KB, error) {
-	sub, err := fs.Sub(embedded, "data")
-	if err != nil {
-		return nil, err
-	}
-	sum, err := checksumFS(sub)
+	sum, err := embeddedChecksum()
 	if err != nil {
 		return nil, err
 	}
 	if sum == genSum {
 		return gen, nil
 	}
-	return loadFS(sub, "resolver/kb/data")
+	return LoadEmbeddedYAML()
+}
+
+// embeddedChecksum is checksumFS of the embedded data/*.yaml.
+func embeddedChecksum() (uint32, error) {
+	sub, err := fs.Sub(embedded, "data")
+	if err != nil {
+		return 0, err
+	}
+	return checksumFS(sub)
 }
 
 // checksumFS is a CRC-32C of the data files' names and bytes: what tells
