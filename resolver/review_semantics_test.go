@@ -289,3 +289,25 @@ dependencies:
 		t.Errorf("EG201 hint for 1.12: %v", f)
 	}
 }
+
+// TestCompanionPointReleases: torchvision 0.8.1 and 0.11.1 were made for
+// torch 1.7.0 and 1.10.0 (the knowledge base's notes cite the sources),
+// though the previous-versions page lists only 0.8.0 and 0.11.0; the next
+// point release still belongs to the next torch release.
+func TestCompanionPointReleases(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		fire bool
+	}{
+		{"channels: [pytorch]\ndependencies:\n  - python=3.8\n  - cudatoolkit=11.0\n  - pytorch=1.7.0\n  - torchvision=0.8.1\n", false},
+		{"channels: [pytorch]\ndependencies:\n  - python=3.8\n  - cudatoolkit=11.0\n  - pytorch=1.7.0\n  - torchvision=0.8.0\n", false},
+		{"channels: [pytorch]\ndependencies:\n  - python=3.8\n  - cudatoolkit=11.0\n  - pytorch=1.7.0\n  - torchvision=0.8.2\n", true},
+		{"dependencies:\n  - python=3.9\n  - pip\n  - pip:\n    - torch==1.10.0+cu113\n    - torchvision==0.11.1+cu113\n    - -f https://download.pytorch.org/whl/torch_stable.html\n", false},
+		{"dependencies:\n  - python=3.9\n  - pip\n  - pip:\n    - torch==1.10.0+cu113\n    - torchvision==0.11.2+cu113\n    - -f https://download.pytorch.org/whl/torch_stable.html\n", true},
+	} {
+		_, ds := lintSrc(t, tt.src)
+		if got := len(findingsOf(ds, "EG203")) > 0; got != tt.fire {
+			t.Errorf("EG203 fired = %v, want %v for\n%s%v", got, tt.fire, tt.src, ds)
+		}
+	}
+}

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "b16a7a08fb072611"
+const generatedVersion = "76a06a46f5ae00f7"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x2d3daf17
+const generatedChecksum = 0x1fb27437
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -75,7 +75,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.6",
 		"3.7",
 		"3.8",
-	}, Source: "PREV_1X; TA_DOCS_1X; python: TA_DOCS_1X; MOI90", Note: "TV_README_1X gives Python <=3.9 for the 1.7 series; TA_DOCS_1X gives <=3.8 for 1.7.0 and MOI90 saw no py3.9 package of 1.7.0 (it did for 1.7.1)."},
+	}, Source: "PREV_1X; TA_DOCS_1X; python: TA_DOCS_1X; MOI90; also: TIMM_268; LDM_ENV", Note: "TV_README_1X gives Python <=3.9 for the 1.7 series; TA_DOCS_1X gives <=3.8 for 1.7.0 and MOI90 saw no py3.9 package of 1.7.0 (it did for 1.7.1). torchvision 0.8.1 pairs with 1.7.0 too: PREV_1X lists only 0.8.0, but PyTorch's release engineering moved CI to torch 1.7.0 with torchvision 0.8.1 (TIMM_268), and CompVis's latent-diffusion environment pins pytorch=1.7.0 with torchvision=0.8.1 from the pytorch channel (LDM_ENV); 1.7.1 pairs with 0.8.2."},
 	{Version: "1.7.1", Torchvision: "0.8.2", Torchaudio: "0.7.2", Python: []string{
 		"3.6",
 		"3.7",
@@ -111,7 +111,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.7",
 		"3.8",
 		"3.9",
-	}, Source: "PREV_1X; TA_DOCS_1X; python: TV_README_1X; TA_DOCS_1X"},
+	}, Source: "PREV_1X; TA_DOCS_1X; python: TV_README_1X; TA_DOCS_1X; also: TV_4718; PTGH_867", Note: "torchvision 0.11.1 pairs with 1.10.0 too: PREV_1X lists only 0.11.0, but torchvision was bumped to 0.11.1 the day after 1.10.0 (TV_4718) and the install page was updated to it (PTGH_867); 1.10.1 pairs with 0.11.2."},
 	{Version: "1.10.1", Torchvision: "0.11.2", Torchaudio: "0.10.1", Python: []string{
 		"3.6",
 		"3.7",
@@ -4623,6 +4623,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "JAX_README_HIST", Title: "jax-ml/jax README.md history, GPU install commands (jaxlib==X+cudaNNN -f …/jax-releases/jax_releases.html; split into jax_cuda_releases.html in e780a402, 2022-06-16)", URL: "https://github.com/jax-ml/jax/commits/main/README.md", Read: "jax-ml/jax history read 2026-11-30"},
 	{Key: "JAX_INSTALL_2026", Title: "JAX installation guide (docs/installation.md): CUDA 12 wheel built with CUDA 12.3, needs CUDA >=12.1, cuDNN >=9.8 <10; CUDA 13 wheel CUDA >=13.0; driver >=525 (CUDA 12), >=580 (CUDA 13); conda-forge jaxlib=*=*cuda*", URL: "https://docs.jax.dev/en/latest/installation.html", Read: "jax-ml/jax@cec06d11 docs/installation.md"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
+	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
+	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
+	{Key: "TV_4718", Title: "pytorch/vision pull request #4718 (and its export #4744), 'Bump up Libtorchvision version number to 0.11.1', 2021-10-22", URL: "https://github.com/pytorch/vision/pull/4744", Read: "issue thread, 2026-12-01"},
+	{Key: "PTGH_867", Title: "pytorch/pytorch.github.io pull request #867, 'Update torchvision-0.11.1'", URL: "https://github.com/pytorch/pytorch.github.io/pull/867", Read: "issue thread title, 2026-12-01"},
 	{Key: "PUBV", Title: "published_versions.json, the install commands behind pytorch.org's quick-start selector (v1.9.0 … v1.13.0), as kept in pytorch/builder", URL: "https://github.com/pytorch/builder/blob/main/published_versions.json", Read: "pytorch/builder@850bc088 (2022-11-23); the same file in pytorch.github.io@0142fe6d (1.11.0 era) agrees"},
 	{Key: "BUILDER_MAIN_1X", Title: "pytorch/builder manywheel/build.sh and conda/pytorch-nightly/build.sh on main at each 1.0–1.8 release date (the builder kept no release branch before 1.9)", URL: "https://github.com/pytorch/builder", Read: "mirror @f4cfb706 read 2026-11-30; main commits ec927cc3 (1.0.0), a1972505 (1.0.1), b58e2835 (1.1.0), 08b8b238 (1.2.0), 81306b42 (1.3.0), 8f9e8248 (1.3.1), 09179681 (1.4.0), 30850f42 (1.5.0), 40a20b28 (1.5.1), 8d064bfc (1.6.0), c286aade (1.7.0), 24274a90 (1.7.1), d3bf8530 (1.8.0), a17d71fa (1.8.1)"},
 	{Key: "BUILDER_REL_1X", Title: "pytorch/builder manywheel/build.sh (release/1.9, release/1.10), manywheel/build_cuda.sh (release/1.11) and conda/pytorch-nightly/build.sh (lts/release/1.8, release/1.9 … release/1.11)", URL: "https://github.com/pytorch/builder", Read: "branch tips release/1.9@0877fd10, release/1.10@f0f41b25, release/1.11@e77e5d07, lts/release/1.8@7e44027e, read 2026-11-30"},
@@ -5708,6 +5712,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 6},
