@@ -548,20 +548,13 @@ func (c *checker) checkArch(driverCUDA string) {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
 		}
 	}
-	for _, key := range ccKeys(c.h.GPUs) {
-		gs := gpusWithCC(c.h.GPUs, key)
-		gcc, ok := parseCC(key)
-		if !ok {
-			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
-				"give the GPU's compute capability as major.minor, e.g. 9.0")
-			continue
-		}
+	c.eachCC(func(gcc cc, gs []GPU) {
 		if list != nil {
 			c.judgeList(gcc, gs, list, driverCUDA)
 		} else {
 			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
-	}
+	})
 }
 
 // archList finds the build's architecture list. TensorFlow's and JAX's
@@ -607,14 +600,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 	}
 	newest := c.k.NewestCUDAOfMajor(m)
 	driverNewer := driverCUDA != "" && (majorOf(driverCUDA) > m || (newest != "" && compareVersions(driverCUDA, newest) >= 0))
-	for _, key := range ccKeys(c.h.GPUs) {
-		gs := gpusWithCC(c.h.GPUs, key)
-		gcc, ok := parseCC(key)
-		if !ok {
-			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
-				"give the GPU's compute capability as major.minor, e.g. 9.0")
-			continue
-		}
+	c.eachCC(func(gcc cc, gs []GPU) {
 		v, by := archVerdict(gcc, list)
 		what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
 		switch {
@@ -631,7 +617,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 				fmt.Sprintf("%s has no SASS for %s on %s, and whether its PTX can be JIT-compiled depends on which CUDA %d.x runtime pip installs", what, gcc.sm(), gpuLabel(c.h, gs), m),
 				"pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"==X.Y.*) to the driver's CUDA version or older")
 		}
-	}
+	})
 }
 
 // noKernel raises EG403 for a GPU a known architecture list has neither
@@ -643,29 +629,29 @@ func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
 		hint)
 }
 
-// ccKeys lists the distinct compute capabilities of GPUs, sorted.
-func ccKeys(gs []GPU) []string {
-	seen := map[string]bool{}
+// eachCC calls judge once per distinct compute capability of the host's
+// GPUs, in order, with the GPUs that have it; a capability that does not
+// read as major.minor leaves the architecture check undecided for them.
+func (c *checker) eachCC(judge func(gcc cc, gs []GPU)) {
+	byCC := map[string][]GPU{}
 	var keys []string
-	for _, g := range gs {
-		if !seen[g.CC] {
-			seen[g.CC] = true
+	for _, g := range c.h.GPUs {
+		if _, ok := byCC[g.CC]; !ok {
 			keys = append(keys, g.CC)
 		}
+		byCC[g.CC] = append(byCC[g.CC], g)
 	}
 	sort.Strings(keys)
-	return keys
-}
-
-// gpusWithCC is the GPUs of one compute capability.
-func gpusWithCC(gs []GPU, cc string) []GPU {
-	var out []GPU
-	for _, g := range gs {
-		if g.CC == cc {
-			out = append(out, g)
+	for _, key := range keys {
+		gs := byCC[key]
+		gcc, ok := parseCC(key)
+		if !ok {
+			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
+				"give the GPU's compute capability as major.minor, e.g. 9.0")
+			continue
 		}
+		judge(gcc, gs)
 	}
-	return out
 }
 
 // judgeList holds one GPU against a known architecture list.

@@ -437,3 +437,30 @@ func TestCompilerCUDA(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadableComputeCapability: a GPU whose compute capability does not
+// read as major.minor leaves the architecture check undecided for it, and
+// the other GPUs are still judged, in order of their capability.
+func TestUnreadableComputeCapability(t *testing.T) {
+	h := host("580.65.06", "", "9.0", "nine", "3.5")
+	r := Evaluate(stack("2.1.0", "12.1", kb.DistWheel), h, kb.Default(), CheckOptions{})
+	if r.Verdict != VerdictFail { // the sm_35 GPU's EG403 decides it
+		t.Errorf("verdict = %q, want fail", r.Verdict)
+	}
+	var reasons []string
+	for _, u := range r.Undecided {
+		reasons = append(reasons, u.Check+"/"+u.Reason)
+	}
+	if strings.Join(reasons, ",") != "architecture/cc-unreadable" {
+		t.Errorf("undecided = %v, want only architecture/cc-unreadable", reasons)
+	}
+	// sm_35 is below what the 2.1 cu121 wheel carries: still judged.
+	if got := codes(r.Findings); got != "EG403,EG409" {
+		t.Errorf("codes = %q, want EG403 for the sm_35 GPU and EG409 for the unreadable one; %v", got, r.Findings)
+	}
+	for _, d := range r.Findings {
+		if d.Code == "EG409" && !strings.Contains(d.Message, `unreadable compute capability "nine"`) {
+			t.Errorf("EG409 message %q does not name the capability", d.Message)
+		}
+	}
+}
