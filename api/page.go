@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -33,15 +34,22 @@ const pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; " +
 // 100 ms budget fetching them from loopback). The policy admits exactly
 // those two inline blocks by their SHA-256 and nothing else inline; the
 // files stay on /assets/ for the rule pages.
-var servedPage, servedPageCSP = inlinePage()
+// servedPage is worked out on the first request for it, not at start-up,
+// which the CLI shares with the service.
+var servedPage = sync.OnceValue(inlinePage)
 
-func inlinePage() (page []byte, csp string) {
+type inlined struct {
+	page      []byte
+	csp, etag string
+}
+
+func inlinePage() inlined {
 	html := string(webAssets["index.html"].body)
 	css, js := string(webAssets["page.css"].body), string(webAssets["page.js"].body)
 	const link, script = `<link rel="stylesheet" href="/assets/page.css">`, `<script src="/assets/page.js" defer></script>`
 	if strings.Count(html, link) != 1 || strings.Count(html, script) != 1 || strings.Count(html, "</body>") != 1 ||
 		strings.Contains(strings.ToLower(css), "</style") || strings.Contains(strings.ToLower(js), "</script") {
-		panic("api: web/index.html cannot take page.css and page.js inline") // caught by every test
+		panic("api: web/index.html cannot take page.css and page.js inline") // the embedded files are fixed at build time: TestPageServedWithItsFiles catches it
 	}
 	// The script moves to the end of the body, where the document it
 	// works on is parsed, as defer promised.
@@ -53,9 +61,10 @@ func inlinePage() (page []byte, csp string) {
 		sum := sha256.Sum256([]byte(s))
 		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	}
-	csp = strings.Replace(pageCSP, "script-src 'self'", "script-src "+hash(js), 1)
+	csp := strings.Replace(pageCSP, "script-src 'self'", "script-src "+hash(js), 1)
 	csp = strings.Replace(csp, "style-src 'self'", "style-src 'self' "+hash(css), 1)
-	return []byte(html), csp
+	sum := sha256.Sum256([]byte(html))
+	return inlined{page: []byte(html), csp: csp, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 }
 
 // webAsset is one embedded file with its content type and ETag, worked
@@ -114,17 +123,13 @@ func serveAsset(w http.ResponseWriter, r *http.Request, name string) {
 func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	pageHeaders(w)
 	h := w.Header()
-	h.Set("Content-Security-Policy", servedPageCSP)
+	p := servedPage()
+	h.Set("Content-Security-Policy", p.csp)
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("ETag", servedPageETag)
-	http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(servedPage))
+	h.Set("ETag", p.etag)
+	http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(p.page))
 }
-
-var servedPageETag = func() string {
-	sum := sha256.Sum256(servedPage)
-	return `"` + hex.EncodeToString(sum[:8]) + `"`
-}()
 
 func (s *server) asset(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "file")
