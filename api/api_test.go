@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -695,18 +696,23 @@ func TestFindingCodeLabels(t *testing.T) {
 	m := newMetrics()
 	m.observeReport([]byte(`{"findings":[{"code":"EG201"},{"code":"EG201"},{"code":"eg201"},{"code":"EG2010"},{"code":"<script>"}]}`))
 	m.observeReport([]byte(`not json`))
-	mfs, err := m.reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
+	var b bytes.Buffer
+	m.write(&b)
 	got := map[string]float64{}
-	for _, mf := range mfs {
-		if mf.GetName() != "envguard_findings_total" {
+	for _, l := range strings.Split(b.String(), "\n") {
+		rest, ok := strings.CutPrefix(l, `envguard_findings_total{code="`)
+		if !ok {
 			continue
 		}
-		for _, mt := range mf.GetMetric() {
-			got[mt.GetLabel()[0].GetValue()] = mt.GetCounter().GetValue()
+		code, val, ok := strings.Cut(rest, `"} `)
+		if !ok {
+			t.Fatalf("malformed series %q", l)
 		}
+		n, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			t.Fatalf("series %q: %v", l, err)
+		}
+		got[code] = n
 	}
 	if want := map[string]float64{"EG201": 2, "other": 3}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("findings_total = %v, want %v", got, want)

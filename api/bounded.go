@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/prometheus/client_golang/prometheus"
+	vm "github.com/VictoriaMetrics/metrics"
 )
 
 // runBounded runs f (a pipeline call) and returns its result, or ctx's error
@@ -83,7 +83,7 @@ type abandoned struct {
 	mu    sync.Mutex
 	n     int
 	limit int
-	gauge prometheus.Gauge
+	gauge *vm.Gauge
 }
 
 // take counts one more, unless the limit is reached.

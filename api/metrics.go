@@ -1,73 +1,131 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"net/http"
+	"strconv"
+	"sync"
+
+	vm "github.com/VictoriaMetrics/metrics"
 )
 
-// metrics live in a private registry: two routers in one process (tests,
-// the load benchmark) must not collide on the global one.
+// metrics are VictoriaMetrics/metrics sets of the service's own, served in
+// the Prometheus text format. That library rather than Prometheus's own
+// client because the CLI shares this binary: Go runs the init of every
+// linked package on every `envguard validate`, and client_golang's (its
+// default registry's Go and process collectors, procfs, protobuf) cost
+// about a third of a CLI run's start-up.
+//
+// Each family is a set of its own so that /metrics keeps a HELP and TYPE
+// line per family, which the library writes only without their text. The
+// sets are private: two routers in one process (tests, the load
+// benchmark) must not count into each other.
 type metrics struct {
-	reg      *prometheus.Registry
-	requests *prometheus.CounterVec
-	latency  *prometheus.HistogramVec
-	findings *prometheus.CounterVec
-	nvmlErrs prometheus.Counter
-	rejected prometheus.Counter
-	inFlight prometheus.Gauge
-	panics   prometheus.Counter
+	families []*family
+
+	requests *family // counters by route, method and status
+	latency  *family // histograms by route
+	findings *family // counters by rule code
+
+	nvmlErrs *vm.Counter
+	rejected *vm.Counter
+	inFlight *vm.Gauge
+	panics   *vm.Counter
 	// abandoned counts pipeline calls still running after their request
 	// ended (deadline or client gone); they hold no validation slot.
-	abandoned prometheus.Gauge
+	abandoned *vm.Gauge
+
+	// Labelled series looked up per request without building their names.
+	reqSeries sync.Map // requestKey → *vm.Counter
+	latSeries sync.Map // route → *vm.PrometheusHistogram
+	codes     sync.Map // rule code → *vm.Counter
 }
 
+// family is one metric name with its help, type and series.
+type family struct {
+	name, help, typ string
+	set             *vm.Set
+}
+
+type requestKey struct {
+	route, method string
+	status        int
+}
+
+// latencyBuckets are the request-duration histogram's upper bounds, in
+// seconds.
+var latencyBuckets = []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
 func newMetrics() *metrics {
-	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "envguard_http_requests_total",
-			Help: "HTTP requests by route pattern, method and status.",
-		}, []string{"route", "method", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "envguard_http_request_duration_seconds",
-			Help:    "HTTP request latency by route pattern.",
-			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route"}),
-		findings: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "envguard_findings_total",
-			Help: "Findings in the reports the service returned, by rule code.",
-		}, []string{"code"}),
-		nvmlErrs: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "envguard_nvml_errors_total",
-			Help: "GPU probes that failed with an NVML error (not counting hosts without a driver).",
-		}),
-		rejected: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "envguard_http_rejected_total",
-			Help: "Requests answered 503 because every validation slot was busy.",
-		}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "envguard_validations_in_flight",
-			Help: "Validations, names and builds running now.",
-		}),
-		panics: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "envguard_http_panics_total",
-			Help: "Handler panics recovered and answered 500.",
-		}),
-		abandoned: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "envguard_validations_abandoned",
-			Help: "Validations, names and builds still stopping after their request ended (deadline or client gone); they hold no slot.",
-		}),
+	m := &metrics{}
+	fam := func(name, typ, help string) *family {
+		f := &family{name: name, help: help, typ: typ, set: vm.NewSet()}
+		m.families = append(m.families, f)
+		return f
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.findings, m.nvmlErrs, m.rejected, m.inFlight, m.panics, m.abandoned,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.requests = fam("envguard_http_requests_total", "counter", "HTTP requests by route pattern, method and status.")
+	m.latency = fam("envguard_http_request_duration_seconds", "histogram", "HTTP request latency by route pattern.")
+	m.findings = fam("envguard_findings_total", "counter", "Findings in the reports the service returned, by rule code.")
+	m.nvmlErrs = fam("envguard_nvml_errors_total", "counter",
+		"GPU probes that failed with an NVML error (not counting hosts without a driver).").counter()
+	m.rejected = fam("envguard_http_rejected_total", "counter",
+		"Requests answered 503 because every validation slot was busy.").counter()
+	m.inFlight = fam("envguard_validations_in_flight", "gauge", "Validations, names and builds running now.").gauge()
+	m.panics = fam("envguard_http_panics_total", "counter", "Handler panics recovered and answered 500.").counter()
+	m.abandoned = fam("envguard_validations_abandoned", "gauge",
+		"Validations, names and builds still stopping after their request ended (deadline or client gone); they hold no slot.").gauge()
 	return m
 }
 
+func (f *family) counter() *vm.Counter        { return f.set.NewCounter(f.name) }
+func (f *family) gauge() *vm.Gauge            { return f.set.NewGauge(f.name, nil) }
+func (f *family) series(labels string) string { return f.name + "{" + labels + "}" }
+
+// request counts one answered request and its latency.
+func (m *metrics) request(route, method string, status int, seconds float64) {
+	k := requestKey{route, method, status}
+	c, ok := m.reqSeries.Load(k)
+	if !ok {
+		// Label values are route patterns, methods from methodLabel and
+		// status codes: none holds a quote or a backslash to escape.
+		c, _ = m.reqSeries.LoadOrStore(k, m.requests.set.GetOrCreateCounter(m.requests.series(
+			`method="`+method+`",route="`+route+`",status="`+strconv.Itoa(status)+`"`)))
+	}
+	c.(*vm.Counter).Inc()
+	h, ok := m.latSeries.Load(route)
+	if !ok {
+		h, _ = m.latSeries.LoadOrStore(route, m.latency.set.GetOrCreatePrometheusHistogramExt(
+			m.latency.series(`route="`+route+`"`), latencyBuckets))
+	}
+	h.(*vm.PrometheusHistogram).Update(seconds)
+}
+
+// handler serves the families, then the Go runtime's and the process's
+// metrics (go_*, process_*).
 func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var out bytes.Buffer
+		m.write(&out)
+		vm.WriteProcessMetrics(&out)
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		_, _ = w.Write(out.Bytes())
+	})
+}
+
+// write writes envguard's own families; one with no series yet is left
+// out, as Prometheus's client does.
+func (m *metrics) write(out *bytes.Buffer) {
+	var b bytes.Buffer
+	for _, f := range m.families {
+		b.Reset()
+		f.set.WritePrometheus(&b)
+		if b.Len() == 0 {
+			continue
+		}
+		out.WriteString("# HELP " + f.name + " " + f.help + "\n# TYPE " + f.name + " " + f.typ + "\n")
+		out.Write(b.Bytes())
+	}
 }
 
 func methodLabel(m string) string {
@@ -105,7 +163,11 @@ func (m *metrics) ObserveFindings(codes []string) {
 		if !isRuleCode(c) {
 			c = "other"
 		}
-		m.findings.WithLabelValues(c).Inc()
+		v, ok := m.codes.Load(c)
+		if !ok {
+			v, _ = m.codes.LoadOrStore(c, m.findings.set.GetOrCreateCounter(m.findings.series(`code="`+c+`"`)))
+		}
+		v.(*vm.Counter).Inc()
 	}
 }
 

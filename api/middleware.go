@@ -43,8 +43,7 @@ func (s *server) observe(next http.Handler) http.Handler {
 				}
 			}
 			d := time.Since(start)
-			s.m.requests.WithLabelValues(route, methodLabel(r.Method), fmt.Sprint(status)).Inc()
-			s.m.latency.WithLabelValues(route).Observe(d.Seconds())
+			s.m.request(route, methodLabel(r.Method), status, d.Seconds())
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("request_id", middleware.GetReqID(r.Context())),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
