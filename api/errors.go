@@ -7,8 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-
-	"github.com/go-chi/chi/v5/middleware"
 )
 
 // StatusCoder is what an error of the pipeline implements to choose its
@@ -128,7 +126,7 @@ func codeForStatus(status int) string {
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := toError(err)
 	if e.Status >= 500 {
-		e.RequestID = middleware.GetReqID(r.Context())
+		e.RequestID = requestIDOf(r.Context())
 		// Load shedding and deadlines are the service protecting itself,
 		// not failing: WARN. Only other 5xx are errors.
 		level := slog.LevelError

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 )
 
 // observe logs every request with its id and feeds the metrics; it wraps
@@ -23,10 +22,10 @@ func (s *server) observe(next http.Handler) http.Handler {
 		start := time.Now()
 		// The id goes back to the client so that a report or an error can
 		// be matched with the server's log.
-		w.Header().Set("X-Request-Id", middleware.GetReqID(r.Context()))
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		w.Header().Set(requestIDHeader, requestIDOf(r.Context()))
+		ww := &statusWriter{ResponseWriter: w}
 		defer func() {
-			status := ww.Status()
+			status := ww.status
 			if status == 0 {
 				status = http.StatusOK
 			}
@@ -45,10 +44,10 @@ func (s *server) observe(next http.Handler) http.Handler {
 			d := time.Since(start)
 			s.m.request(route, methodLabel(r.Method), status, d.Seconds())
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("request_id", middleware.GetReqID(r.Context())),
+				slog.String("request_id", requestIDOf(r.Context())),
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.String("route", route), slog.Int("status", status),
-				slog.Int("bytes", ww.BytesWritten()), slog.Duration("duration", d))
+				slog.Int("bytes", ww.bytes), slog.Duration("duration", d))
 		}()
 		next.ServeHTTP(ww, r)
 	})
@@ -58,9 +57,9 @@ func (s *server) observe(next http.Handler) http.Handler {
 // own Recoverer would print to stderr and answer in plain text.
 func (s *server) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ww, ok := w.(middleware.WrapResponseWriter)
+		ww, ok := w.(*statusWriter)
 		if !ok {
-			ww = middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+			ww = &statusWriter{ResponseWriter: w}
 		}
 		defer func() {
 			rvr := recover()
@@ -72,7 +71,7 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 				panic(rvr)
 			}
 			s.m.panics.Inc()
-			id := middleware.GetReqID(r.Context())
+			id := requestIDOf(r.Context())
 			stack := debug.Stack()
 			if pv, ok := rvr.(*panicValue); ok {
 				rvr, stack = pv.value, pv.stack
@@ -80,7 +79,7 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 			s.log.LogAttrs(r.Context(), slog.LevelError, "panic",
 				slog.String("request_id", id), slog.String("path", r.URL.Path),
 				slog.String("panic", fmt.Sprint(rvr)), slog.String("stack", string(stack)))
-			if ww.Status() != 0 {
+			if ww.status != 0 {
 				// The status line is gone; nothing sensible can follow.
 				return
 			}
@@ -90,6 +89,39 @@ func (s *server) recoverer(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(ww, r)
 	})
+}
+
+// getHead answers a HEAD request with the GET route of its path where no
+// HEAD route is declared; net/http leaves the body out.
+func getHead(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			rctx := chi.RouteContext(r.Context())
+			path := rctx.RoutePath
+			if path == "" {
+				path = r.URL.Path
+				if r.URL.RawPath != "" {
+					path = r.URL.RawPath
+				}
+			}
+			if !rctx.Routes.Match(chi.NewRouteContext(), http.MethodHead, path) {
+				rctx.RouteMethod = http.MethodGet
+				rctx.RoutePath = path
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody makes reading more than n bytes of a body fail with
+// *http.MaxBytesError (answered 413).
+func limitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Body = http.MaxBytesReader(w, r.Body, n)
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // timeout gives every request a deadline. Handlers map the deadline to a

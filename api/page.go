@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"html/template"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -44,8 +43,9 @@ type inlined struct {
 }
 
 func inlinePage() inlined {
-	html := string(webAssets["index.html"].body)
-	css, js := string(webAssets["page.css"].body), string(webAssets["page.js"].body)
+	assets := webAssets()
+	html := string(assets["index.html"].body)
+	css, js := string(assets["page.css"].body), string(assets["page.js"].body)
 	const link, script = `<link rel="stylesheet" href="/assets/page.css">`, `<script src="/assets/page.js" defer></script>`
 	if strings.Count(html, link) != 1 || strings.Count(html, script) != 1 || strings.Count(html, "</body>") != 1 ||
 		strings.Contains(strings.ToLower(css), "</style") || strings.Contains(strings.ToLower(js), "</script") {
@@ -75,7 +75,9 @@ type webAsset struct {
 	etag  string
 }
 
-var webAssets = loadWebAssets()
+// webAssets are read and hashed on first use: the CLI links this package
+// too, and a process that never serves the page should not pay for it.
+var webAssets = sync.OnceValue(loadWebAssets)
 
 // WebPageFiles are the files of the page, as served: the page's weight is
 // their sum (a test keeps it under 50 KiB).
@@ -112,7 +114,7 @@ func pageHeaders(w http.ResponseWriter) {
 // and get a 304 by ETag, so a new binary's page is never mixed with an old
 // script.
 func serveAsset(w http.ResponseWriter, r *http.Request, name string) {
-	a := webAssets[name]
+	a := webAssets()[name]
 	pageHeaders(w)
 	w.Header().Set("Content-Type", a.ctype)
 	w.Header().Set("Cache-Control", "no-cache")
@@ -140,8 +142,6 @@ func (s *server) asset(w http.ResponseWriter, r *http.Request) {
 	serveAsset(w, r, name)
 }
 
-var ruleCodeRE = regexp.MustCompile(`^EG[0-9]{3}$`)
-
 // ruleDoc answers GET /rules/CODE with the rule's documentation as a page
 // of its own, HTML-escaped by html/template. An unknown code is a 404 page
 // that links back, since a person followed a link to get here.
@@ -149,7 +149,7 @@ func (s *server) ruleDoc(w http.ResponseWriter, r *http.Request) {
 	code := strings.ToUpper(chi.URLParam(r, "code"))
 	var doc RuleDoc
 	found := false
-	if ruleCodeRE.MatchString(code) && s.deps.RuleDocs != nil {
+	if isRuleCode(code) && s.deps.RuleDocs != nil {
 		doc, found = s.deps.RuleDocs.RuleDoc(code)
 	}
 	pageHeaders(w)
@@ -157,9 +157,9 @@ func (s *server) ruleDoc(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
 	var err error
 	if found {
-		err = ruleTmpl.ExecuteTemplate(&b, "rule", doc)
+		err = ruleTmpl().ExecuteTemplate(&b, "rule", doc)
 	} else {
-		err = ruleTmpl.ExecuteTemplate(&b, "missing", chi.URLParam(r, "code"))
+		err = ruleTmpl().ExecuteTemplate(&b, "missing", chi.URLParam(r, "code"))
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -184,11 +184,13 @@ func paragraphs(s string) []string {
 	return out
 }
 
-var ruleTmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"paragraphs": paragraphs,
-	"lower":      strings.ToLower,
-	"trimEnd":    func(s string) string { return strings.TrimRight(s, "\n") },
-}).Parse(`{{define "head"}}<!doctype html>
+// ruleTmpl is parsed on the first rule page, not when the binary starts.
+var ruleTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"paragraphs": paragraphs,
+		"lower":      strings.ToLower,
+		"trimEnd":    func(s string) string { return strings.TrimRight(s, "\n") },
+	}).Parse(`{{define "head"}}<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -224,3 +226,4 @@ var ruleTmpl = template.Must(template.New("").Funcs(template.FuncMap{
 <p>Rule codes look like <code>EG201</code>; <code>envguard rules</code> lists them.</p>
 <p><a href="/">Back to the page</a></p>
 {{template "foot"}}{{end}}`))
+})

@@ -30,7 +30,7 @@ func TestPageServedWithItsFiles(t *testing.T) {
 	// admitted by the policy through its hash and nothing else inline.
 	csp := resp.Header.Get("Content-Security-Policy")
 	hash := func(name string) string {
-		sum := sha256.Sum256(webAssets[name].body)
+		sum := sha256.Sum256(webAssets()[name].body)
 		return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	}
 	for _, want := range []string{"default-src 'none'", "script-src " + hash("page.js") + ";", "style-src 'self' " + hash("page.css") + ";",
@@ -43,8 +43,8 @@ func TestPageServedWithItsFiles(t *testing.T) {
 		t.Errorf("Content-Security-Policy allows unsafe sources: %q", csp)
 	}
 	page := string(body)
-	if !strings.Contains(page, "<style>"+string(webAssets["page.css"].body)+"</style>") ||
-		!strings.Contains(page, "<script>"+string(webAssets["page.js"].body)+"</script>\n</body>") {
+	if !strings.Contains(page, "<style>"+string(webAssets()["page.css"].body)+"</style>") ||
+		!strings.Contains(page, "<script>"+string(webAssets()["page.js"].body)+"</script>\n</body>") {
 		t.Error("the page does not carry page.css in its head and page.js at the end of its body")
 	}
 	if strings.Contains(page, "/assets/page.") || strings.Count(page, "<script") != 1 || strings.Count(page, "<style") != 1 {
@@ -80,7 +80,7 @@ func TestPageServedWithItsFiles(t *testing.T) {
 // handler attribute or a style attribute would silently do nothing in the
 // browser.
 func TestPageHasNothingInlineOrRemote(t *testing.T) {
-	html := string(webAssets["index.html"].body)
+	html := string(webAssets()["index.html"].body)
 	for _, re := range []string{`<script(?:\s[^>]*)?>\s*[^<\s]`, `\son[a-z]+\s*=`, `\sstyle\s*=`, `<style`} {
 		if m := regexp.MustCompile(re).FindString(html); m != "" {
 			t.Errorf("index.html has inline code or style: %q", m)
@@ -90,7 +90,7 @@ func TestPageHasNothingInlineOrRemote(t *testing.T) {
 		t.Errorf("index.html has %d script tags, want exactly the one that loads /assets/page.js", n)
 	}
 	for _, name := range WebPageFiles {
-		b := string(webAssets[name].body)
+		b := string(webAssets()[name].body)
 		if m := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/`).FindString(b); m != "" {
 			t.Errorf("%s refers to another server (%q): the page must load nothing from elsewhere", name, m)
 		}
@@ -105,7 +105,7 @@ func TestPageHasNothingInlineOrRemote(t *testing.T) {
 func TestPageWeight(t *testing.T) {
 	total := 0
 	for _, name := range WebPageFiles {
-		n := len(webAssets[name].body)
+		n := len(webAssets()[name].body)
 		disk, err := os.ReadFile(filepath.Join("web", name))
 		if err != nil || len(disk) != n {
 			t.Fatalf("web/%s: the embedded copy (%d bytes) differs from the file (%v)", name, n, err)

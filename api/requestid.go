@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"sync/atomic"
-
-	"github.com/go-chi/chi/v5/middleware"
 )
 
 // maxRequestIDLen bounds a client's X-Request-Id: it is logged and sent
@@ -26,17 +24,28 @@ var (
 	reqIDSeq atomic.Uint64
 )
 
-// requestID puts the request id where middleware.GetReqID finds it: the
+// requestIDHeader carries a client's request id in and every id back out.
+const requestIDHeader = "X-Request-Id"
+
+type requestIDKey struct{}
+
+// requestIDOf returns the id requestID gave r's context ("" outside it).
+func requestIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// requestID puts the request id where requestIDOf finds it: the
 // client's X-Request-Id when it is well formed (1 to 64 characters of
 // letters, digits and . _ : -), else a generated one. A malformed id is
 // replaced, never echoed: it would go into logs and headers as sent.
 func requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get(middleware.RequestIDHeader)
+		id := r.Header.Get(requestIDHeader)
 		if !validRequestID(id) {
 			id = fmt.Sprintf("%s-%06d", reqIDPrefix, reqIDSeq.Add(1))
 		}
-		ctx := context.WithValue(r.Context(), middleware.RequestIDKey, id)
+		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 )
 
 // server holds what the handlers share; handlers are its methods.
@@ -52,7 +51,9 @@ func newServer(deps Deps, cfg Config) *server {
 
 	r := chi.NewRouter()
 	s.mux = r
-	r.Use(requestID, middleware.GetHead, s.observe, s.recoverer, timeout(cfg.RequestTimeout), middleware.RequestSize(cfg.MaxBody))
+	// chi's own middleware package is not used: it links net/http/pprof and
+	// expvar, whose init (and the package's own) every CLI run would pay.
+	r.Use(requestID, getHead, s.observe, s.recoverer, timeout(cfg.RequestTimeout), limitBody(cfg.MaxBody))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed)
 
