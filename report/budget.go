@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
@@ -143,6 +144,27 @@ func leftOutCount(d envspec.Diagnostic) int {
 	return n
 }
 
+// shownFieldsOf caches shownFields: reading a struct's fields and tags
+// through reflect costs more than the walk itself, and a report has a
+// handful of struct types.
+var shownFieldsOf sync.Map // reflect.Type → []int
+
+// shownFields are the indexes of t's exported fields that JSON shows.
+func shownFields(t reflect.Type) []int {
+	if v, ok := shownFieldsOf.Load(t); ok {
+		return v.([]int)
+	}
+	var idx []int
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.IsExported() && f.Tag.Get("json") != "-" {
+			idx = append(idx, i)
+		}
+	}
+	shownFieldsOf.Store(t, idx)
+	return idx
+}
+
 // clipStackText cuts every string the report's stack shows (fields with a
 // JSON name) to maxTextBytes: the stack quotes items as written, and an item
 // may be as long as the file. It runs once every rule and target has read
@@ -154,12 +176,7 @@ func clipStackText(v reflect.Value) {
 			clipStackText(v.Elem())
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < v.NumField(); i++ {
-			f := t.Field(i)
-			if !f.IsExported() || f.Tag.Get("json") == "-" {
-				continue
-			}
+		for _, i := range shownFields(v.Type()) {
 			clipStackText(v.Field(i))
 		}
 	case reflect.Slice, reflect.Array:

@@ -32,12 +32,23 @@ type item struct {
 	local   string // pip local version (+cu118), without '+'
 	build   string
 	channel string // resolved conda channel, "" when unknown or pip
-	// how says how channel was chosen, for messages.
-	how      string
-	verPos   envspec.Pos
-	verEnd   int
-	buildPos envspec.Pos
-	buildEnd int
+	// how says how channel was chosen, for messages; when it is "" and
+	// firstChannel is set, channelWhy words it (most items never reach a
+	// message, so the sentence is not built for them).
+	how          string
+	firstChannel bool
+	verPos       envspec.Pos
+	verEnd       int
+	buildPos     envspec.Pos
+	buildEnd     int
+}
+
+// channelWhy says how the item's channel was chosen.
+func (it *item) channelWhy() string {
+	if it.how == "" && it.firstChannel {
+		return "first channel in channels: that publishes " + it.name
+	}
+	return it.how
 }
 
 // label is the item as a message names it.
@@ -87,27 +98,53 @@ type resolution struct {
 
 func (r *resolution) collect() {
 	r.st.conda = make(map[*envspec.CondaDep]*item, len(r.env.Deps))
+	// One backing array for every item, and the channels: names read once
+	// rather than once per conda item.
+	store := make([]item, 0, len(r.env.Deps)+len(r.env.Pip))
+	r.items = make([]*item, 0, len(r.env.Deps)+len(r.env.Pip))
+	channels := channelNames(r.env)
 	for _, d := range r.env.Deps {
-		if it := readCondaItem(r.env, d); it != nil {
+		store = store[:len(store)+1] // zeroed by make
+		if it := fillCondaItem(&store[len(store)-1], channels, d); it != nil {
 			r.items = append(r.items, it)
 			r.st.conda[d] = it
+		} else {
+			store = store[:len(store)-1]
 		}
 	}
 	for _, d := range r.env.Pip {
-		if it := readPipItem(d); it != nil {
+		store = store[:len(store)+1] // zeroed by make
+		if it := fillPipItem(&store[len(store)-1], d); it != nil {
 			r.items = append(r.items, it)
 			switch it.name {
 			case "torch", "torchvision", "torchaudio":
 				r.torchPip = true
 			}
+		} else {
+			store = store[:len(store)-1]
 		}
 	}
+}
+
+// channelNames are the names of env's channels: entries, in order.
+func channelNames(env *envspec.Env) []string {
+	out := make([]string, len(env.Channels))
+	for i, c := range env.Channels {
+		out[i] = channelName(c.Value)
+	}
+	return out
 }
 
 // condaItem reads a conda dependency; an installed one takes its exact
 // version, build and channel from the prefix.
 func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
-	it := &item{from: envspec.ProviderConda, raw: d.Raw.Value, pos: d.Raw.Pos, conda: d}
+	return fillCondaItem(&item{}, channelNames(env), d)
+}
+
+// fillCondaItem is readCondaItem into it, with env's channel names at hand;
+// it returns nil when d names no package.
+func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
+	*it = item{from: envspec.ProviderConda, raw: d.Raw.Value, pos: d.Raw.Pos, conda: d}
 	it.verPos, it.buildPos = it.pos, it.pos
 	if d.Spec != nil {
 		s := d.Spec
@@ -124,7 +161,7 @@ func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
 			it.buildPos, it.buildEnd = spanPos(d.Raw.Pos, s.BuildSpan)
 		}
 		it.exact = exactConda(it.verText)
-		it.channel, it.how = resolveChannel(env, it.name, s.Channel)
+		it.channel, it.how, it.firstChannel = resolveChannel(channels, it.name, s.Channel)
 	}
 	if in := d.Installed; in != nil {
 		if it.name == "" {
@@ -132,7 +169,7 @@ func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
 		}
 		it.exact, it.verText, it.build = in.Version, in.Version, in.Build
 		if in.Channel != "" {
-			it.channel, it.how = channelName(in.Channel), "installed from it"
+			it.channel, it.how, it.firstChannel = channelName(in.Channel), "installed from it", false
 		}
 	}
 	if it.name == "" {
@@ -154,8 +191,12 @@ func (c *Context) condaItem(d *envspec.CondaDep) *item {
 }
 
 // pipItem reads a pip requirement (options are read by evidence()).
-func readPipItem(d *envspec.PipDep) *item {
-	it := &item{from: envspec.ProviderPip, raw: d.Raw.Value, pos: d.Raw.Pos, pip: d}
+func readPipItem(d *envspec.PipDep) *item { return fillPipItem(&item{}, d) }
+
+// fillPipItem is readPipItem into it; it returns nil when d names no
+// package.
+func fillPipItem(it *item, d *envspec.PipDep) *item {
+	*it = item{from: envspec.ProviderPip, raw: d.Raw.Value, pos: d.Raw.Pos, pip: d}
 	it.verPos = it.pos
 	if d.Line != nil && d.Line.Req != nil {
 		q := d.Line.Req
@@ -183,7 +224,7 @@ func readPipItem(d *envspec.PipDep) *item {
 		it.verText = strings.Join(parts, ",")
 		if len(q.Specifiers) == 1 && (q.Specifiers[0].Op == "==" || q.Specifiers[0].Op == "===") &&
 			!strings.Contains(q.Specifiers[0].Version, "*") {
-			it.exact = padRelease(strings.SplitN(q.Specifiers[0].Version, "+", 2)[0])
+			it.exact = padRelease(stripLocal(q.Specifiers[0].Version))
 		}
 		if q.SpecSpan.Start >= 0 && q.SpecSpan.End > q.SpecSpan.Start && q.SpecSpan.End <= len(d.Raw.Value) {
 			it.verPos, it.verEnd = spanPos(d.Raw.Pos, q.SpecSpan)
@@ -270,18 +311,18 @@ func padRelease(v string) string {
 // framework and CUDA packages this resolver looks at.
 
 // resolveChannel returns the channel a conda package comes from and how that
-// was decided.
-func resolveChannel(env *envspec.Env, name, explicit string) (string, string) {
+// was decided: the sentence, or firstChannel when it was the first of
+// channels (the names of env's channels:) that publishes the name.
+func resolveChannel(channels []string, name, explicit string) (channel, how string, firstChannel bool) {
 	if explicit != "" {
-		return channelName(explicit), "written as " + explicit + "::"
+		return channelName(explicit), "written as " + explicit + "::", false
 	}
-	for _, c := range env.Channels {
-		n := channelName(c.Value)
+	for _, n := range channels {
 		if publishes(n, name) {
-			return n, "first channel in channels: that publishes " + name
+			return n, "", true
 		}
 	}
-	return "", ""
+	return "", "", false
 }
 
 // channelName reduces a channel URL or label path to its name:
@@ -403,7 +444,7 @@ func (r *resolution) framework() {
 	}
 	f := &Framework{
 		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from,
-		Channel: it.channel, ChannelWhy: it.how, Build: it.build, Pos: it.pos,
+		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos,
 		Item: it.raw, VersionPos: it.verPos, VersionEnd: it.verEnd,
 	}
 	r.finishFramework(f, it)
@@ -422,7 +463,7 @@ func (r *resolution) framework() {
 // release from there (strict priority cannot solve it at all).
 func (r *resolution) pastCondaForge(it *item) {
 	if r.kb == nil || it.from != envspec.ProviderConda || it.channel != "conda-forge" ||
-		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !strings.HasPrefix(it.how, "first channel") {
+		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !(it.firstChannel && it.how == "") {
 		return
 	}
 	switch {
@@ -489,7 +530,7 @@ func (r *resolution) frameworkFromCompanion() {
 	r.fw = best
 	f := &Framework{
 		Name: "pytorch", Version: v, From: best.from,
-		Channel: best.channel, ChannelWhy: best.how, Pos: best.pos,
+		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos,
 		Item: best.raw + " (which pulls pytorch " + v + ")", VersionPos: best.verPos, VersionEnd: best.verEnd,
 	}
 	r.finishFramework(f, best)
@@ -553,7 +594,10 @@ func rank(it *item) int {
 	return n
 }
 
-func stripLocal(v string) string { return strings.SplitN(v, "+", 2)[0] }
+func stripLocal(v string) string {
+	pub, _, _ := strings.Cut(v, "+")
+	return pub
+}
 
 // wheelIndex reports whether a pip option points at a PyTorch wheel index.
 func (r *resolution) wheelIndex() bool {
@@ -1107,7 +1151,7 @@ func (r *resolution) companions() {
 				continue
 			}
 			r.st.Companions = append(r.st.Companions, Package{
-				Name: name, Version: it.exact, From: it.from, Channel: it.channel, ChannelWhy: it.how, Pos: it.pos,
+				Name: name, Version: it.exact, From: it.from, Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos,
 				Spec: it.verText, Item: it.raw, VersionPos: it.verPos, VersionEnd: it.verEnd,
 			})
 		}

@@ -71,9 +71,9 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 	}
 	_, opts := ctx.pipList()
 	index, _ := wheelIndexTag(opts)
-	condaCUDA := len(cudaStackItems(ctx, ctx.condaList())) > 0
+	condaCUDA := len(ctx.condaCUDAStack()) > 0
 	var out []envspec.Diagnostic
-	for _, p := range condaPipPairs(ctx) {
+	for _, p := range ctx.libPairs() {
 		if p.Echo {
 			continue
 		}

@@ -35,14 +35,14 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
-	stack := cudaStackItems(ctx, ctx.condaList())
+	stack := ctx.condaCUDAStack()
 	if len(stack) == 0 {
 		return nil
 	}
 	first := stack[0]
 	// A library that conda provides too is EG301's finding already.
 	dup := map[*envspec.PipDep]bool{}
-	for _, p := range condaPipPairs(ctx) {
+	for _, p := range ctx.libPairs() {
 		dup[p.Pip.Dep] = true
 	}
 	reqs, _ := ctx.pipList()

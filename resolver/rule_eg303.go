@@ -32,7 +32,7 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 		return nil
 	}
 	conda := ctx.condaList()
-	stack := cudaStackItems(ctx, conda)
+	stack := ctx.condaCUDAStack()
 	if len(stack) == 0 {
 		return nil
 	}

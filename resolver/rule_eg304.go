@@ -54,7 +54,7 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 	}
 	// A pip torch that conda provides as well is EG301's finding already.
 	dup := map[*envspec.PipDep]bool{}
-	for _, p := range condaPipPairs(ctx) {
+	for _, p := range ctx.libPairs() {
 		dup[p.Pip.Dep] = true
 	}
 	var out []envspec.Diagnostic

@@ -53,10 +53,10 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	conda := ctx.condaList()
 	reqs, _ := ctx.pipList()
 	framework := ""
-	fwAt := ""
+	var fwPos envspec.Pos
 	if ctx.Stack != nil && ctx.Stack.Framework != nil {
 		framework = ctx.Stack.Framework.Name
-		fwAt = at(ctx.Stack.Framework.Pos)
+		fwPos = ctx.Stack.Framework.Pos
 	}
 	for _, c := range conda {
 		if framework == "" && frameworkNames[c.Name] {
@@ -73,7 +73,7 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	}
 	var out []envspec.Diagnostic
 	report := func(name, text string, pos envspec.Pos) {
-		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, fwAt)
+		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, at(fwPos))
 		hint := fmt.Sprintf("move %s (%s) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, place(pos))
 		out = append(out, diag(ruleEG505, pos, msg, hint))
 	}

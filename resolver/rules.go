@@ -23,6 +23,14 @@ type Context struct {
 	pipRead   bool
 	items     []*item // envItems
 	itemsRead bool
+
+	// What EG301–EG304 each derive from the lists above, worked out once:
+	// three rules pair conda and pip libraries and three look for the conda
+	// CUDA stack, and the look-ups behind them dominate the mixing rules.
+	pairs     []libPair
+	pairsRead bool
+	cudaStack []condaItem
+	cudaRead  bool
 }
 
 // condaList is condaItems(c.Env), read once per Context.
@@ -40,6 +48,23 @@ func (c *Context) pipList() ([]pipItem, []pipOption) {
 		c.pipRead = true
 	}
 	return c.pipReqs, c.pipOpts
+}
+
+// libPairs is condaPipPairs(c), worked out once per Context.
+func (c *Context) libPairs() []libPair {
+	if !c.pairsRead {
+		c.pairs, c.pairsRead = condaPipPairs(c), true
+	}
+	return c.pairs
+}
+
+// condaCUDAStack is cudaStackItems(c, c.condaList()), worked out once per
+// Context. Callers must not modify the slice.
+func (c *Context) condaCUDAStack() []condaItem {
+	if !c.cudaRead {
+		c.cudaStack, c.cudaRead = cudaStackItems(c, c.condaList()), true
+	}
+	return c.cudaStack
 }
 
 // Rule is a documented check with the function that runs it.

@@ -3,6 +3,7 @@ package resolver
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -24,7 +25,7 @@ func at(p envspec.Pos) string {
 	if !p.IsValid() {
 		return ""
 	}
-	return fmt.Sprintf(" (line %d)", p.Line)
+	return " (line " + strconv.Itoa(p.Line) + ")"
 }
 
 // describeCUDA says what a piece of CUDA evidence says, naming the item and

@@ -3,7 +3,7 @@ package kb
 import (
 	"sort"
 	"strings"
-	"sync"
+	"sync/atomic"
 )
 
 // KB answers questions from Facts.
@@ -21,6 +21,9 @@ type KB struct {
 	latestTorch string
 	// version is a digest of the data files' names and bytes.
 	version string
+	// libIdx indexes GPULibs and CUDAStack, built on first use (a KB is
+	// not changed once made).
+	libIdx atomic.Pointer[libIndex]
 }
 
 // Version identifies the data the KB was read from: a digest of its files'
@@ -399,6 +402,7 @@ type libIndex struct {
 	conda       map[string]int
 	pipExact    map[string]int
 	pipPatterns []pipPattern
+	cudaStack   map[string]bool
 }
 
 // pipPattern is a pip name pattern split at its stars once, up front.
@@ -407,13 +411,14 @@ type pipPattern struct {
 	lib   int
 }
 
-var libIndexes sync.Map // *KB → *libIndex
-
 func (k *KB) libs() *libIndex {
-	if v, ok := libIndexes.Load(k); ok {
-		return v.(*libIndex)
+	if idx := k.libIdx.Load(); idx != nil {
+		return idx
 	}
-	idx := &libIndex{conda: map[string]int{}, pipExact: map[string]int{}}
+	idx := &libIndex{conda: map[string]int{}, pipExact: map[string]int{}, cudaStack: map[string]bool{}}
+	for _, c := range k.CUDAStack {
+		idx.cudaStack[c] = true
+	}
 	// The first row that names a package wins, as the linear scan did.
 	for i, l := range k.GPULibs {
 		for _, c := range l.Conda {
@@ -429,17 +434,12 @@ func (k *KB) libs() *libIndex {
 			}
 		}
 	}
-	v, _ := libIndexes.LoadOrStore(k, idx)
-	return v.(*libIndex)
+	// Two first callers may both build it; they build the same index.
+	k.libIdx.CompareAndSwap(nil, idx)
+	return k.libIdx.Load()
 }
 
 // IsCUDAStack reports whether a conda package is part of a CUDA stack.
 func (k *KB) IsCUDAStack(name string) bool {
-	n := condaName(name)
-	for _, c := range k.CUDAStack {
-		if c == n {
-			return true
-		}
-	}
-	return false
+	return k.libs().cudaStack[condaName(name)]
 }
