@@ -141,10 +141,12 @@ func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
 	return fillCondaItem(&item{}, channelNames(env), d)
 }
 
-// fillCondaItem is readCondaItem into it, with env's channel names at hand;
-// it returns nil when d names no package.
+// fillCondaItem is readCondaItem into it, a zero item, with env's channel
+// names at hand; it returns nil when d names no package.
 func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
-	*it = item{from: envspec.ProviderConda, raw: d.Raw.Value, pos: d.Raw.Pos, conda: d}
+	// Field by field: it is zero already, and copying a composite literal
+	// of this size in costs more than the rest of the function.
+	it.from, it.raw, it.pos, it.conda = envspec.ProviderConda, d.Raw.Value, d.Raw.Pos, d
 	it.verPos, it.buildPos = it.pos, it.pos
 	if d.Spec != nil {
 		s := d.Spec
@@ -193,10 +195,10 @@ func (c *Context) condaItem(d *envspec.CondaDep) *item {
 // pipItem reads a pip requirement (options are read by evidence()).
 func readPipItem(d *envspec.PipDep) *item { return fillPipItem(&item{}, d) }
 
-// fillPipItem is readPipItem into it; it returns nil when d names no
-// package.
+// fillPipItem is readPipItem into it, a zero item; it returns nil when d
+// names no package.
 func fillPipItem(it *item, d *envspec.PipDep) *item {
-	*it = item{from: envspec.ProviderPip, raw: d.Raw.Value, pos: d.Raw.Pos, pip: d}
+	it.from, it.raw, it.pos, it.pip = envspec.ProviderPip, d.Raw.Value, d.Raw.Pos, d
 	it.verPos = it.pos
 	if d.Line != nil && d.Line.Req != nil {
 		q := d.Line.Req
@@ -206,8 +208,8 @@ func fillPipItem(it *item, d *envspec.PipDep) *item {
 			it.name = pep503(q.Name)
 		}
 		it.extras = q.Extras
-		var parts []string
-		for _, sp := range q.Specifiers {
+		var text strings.Builder
+		for i, sp := range q.Specifiers {
 			op := sp.Op
 			if op == "===" {
 				op = "=="
@@ -219,9 +221,13 @@ func fillPipItem(it *item, d *envspec.PipDep) *item {
 				}
 				v = v[:i]
 			}
-			parts = append(parts, op+v)
+			if i > 0 {
+				text.WriteByte(',')
+			}
+			text.WriteString(op)
+			text.WriteString(v)
 		}
-		it.verText = strings.Join(parts, ",")
+		it.verText = text.String()
 		if len(q.Specifiers) == 1 && (q.Specifiers[0].Op == "==" || q.Specifiers[0].Op == "===") &&
 			!strings.Contains(q.Specifiers[0].Version, "*") {
 			it.exact = padRelease(stripLocal(q.Specifiers[0].Version))

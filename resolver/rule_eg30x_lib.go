@@ -421,12 +421,13 @@ func stackRank(name string) int {
 	return 100
 }
 
+// cudaMathLibs are the CUDA math libraries conda-forge splits out, each
+// with its -dev and -static packages.
+var cudaMathLibs = []string{"libcublas", "libcufft", "libcurand", "libcusolver", "libcusparse", "libcudnn", "libnvjitlink"}
+
 // isCUDAStack: RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and
 // cudnn; the CUDA math libraries conda-forge splits out count too.
 func isCUDAStack(ctx *Context, name string) bool {
-	if ctx != nil && ctx.KB != nil && ctx.KB.IsCUDAStack(name) {
-		return true
-	}
 	switch name {
 	case "cudatoolkit", "cudatoolkit-dev", "cudnn", "pytorch-cuda", "cuda", "nccl", "cutensor":
 		return true
@@ -434,8 +435,11 @@ func isCUDAStack(ctx *Context, name string) bool {
 	if strings.HasPrefix(name, "cuda-") {
 		return true
 	}
-	for _, p := range []string{"libcublas", "libcufft", "libcurand", "libcusolver", "libcusparse", "libcudnn", "libnvjitlink"} {
-		if name == p || strings.HasPrefix(name, p+"-") {
+	if ctx != nil && ctx.KB != nil && ctx.KB.IsCUDAStack(name) {
+		return true
+	}
+	for _, p := range cudaMathLibs {
+		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || rest[0] == '-') {
 			return true
 		}
 	}

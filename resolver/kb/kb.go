@@ -362,6 +362,16 @@ func (k *KB) JAXByMajor(major int) (*JAXCuda, bool) {
 
 // condaName drops a channel prefix ("conda-forge::cupy") and case.
 func condaName(name string) string {
+	// Most names arrive lower case and bare (the resolver lowers them):
+	// one scan says so, instead of trimming, searching and lowering.
+	bare := true
+	for i := 0; i < len(name) && bare; i++ {
+		c := name[i]
+		bare = c > ' ' && c != ':' && c < 0x80 && (c < 'A' || c > 'Z')
+	}
+	if bare {
+		return name
+	}
 	name = strings.TrimSpace(name)
 	if i := strings.LastIndex(name, "::"); i >= 0 {
 		name = name[i+2:]
