@@ -97,17 +97,17 @@ type resolution struct {
 }
 
 func (r *resolution) collect() {
-	r.st.conda = make(map[*envspec.CondaDep]*item, len(r.env.Deps))
+	r.st.conda = make([]*item, len(r.env.Deps))
 	// One backing array for every item, and the channels: names read once
 	// rather than once per conda item.
 	store := make([]item, 0, len(r.env.Deps)+len(r.env.Pip))
 	r.items = make([]*item, 0, len(r.env.Deps)+len(r.env.Pip))
 	channels := channelNames(r.env)
-	for _, d := range r.env.Deps {
+	for i, d := range r.env.Deps {
 		store = store[:len(store)+1] // zeroed by make
 		if it := fillCondaItem(&store[len(store)-1], channels, d); it != nil {
 			r.items = append(r.items, it)
-			r.st.conda[d] = it
+			r.st.conda[i] = it
 		} else {
 			store = store[:len(store)-1]
 		}
@@ -180,14 +180,12 @@ func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
 	return it
 }
 
-// condaItem is d as Resolve read it, or read now when the Stack was not made
-// by Resolve (a rule tested on a hand-made Stack).
-func (c *Context) condaItem(d *envspec.CondaDep) *item {
-	if c.Stack != nil && c.Stack.conda != nil {
-		if it, ok := c.Stack.conda[d]; ok {
-			return it
-		}
-		return nil // Resolve read it and found no package name
+// condaItem is d, the i-th of Env.Deps, as Resolve read it, or read now
+// when the Stack was not made by Resolve from this Env (a rule tested on a
+// hand-made Stack).
+func (c *Context) condaItem(i int, d *envspec.CondaDep) *item {
+	if c.Stack != nil && i < len(c.Stack.conda) && len(c.Stack.conda) == len(c.Env.Deps) && c.Env.Deps[i] == d {
+		return c.Stack.conda[i] // nil: Resolve found no package name
 	}
 	return readCondaItem(c.Env, d)
 }

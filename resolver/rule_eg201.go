@@ -228,8 +228,8 @@ func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
 		return nil
 	}
 	var out []envspec.Diagnostic
-	for _, d := range c.Env.Deps {
-		it := c.condaItem(d)
+	for i, d := range c.Env.Deps {
+		it := c.condaItem(i, d)
 		if it == nil || it.name != "pytorch-cuda" || strings.TrimSpace(it.verText) == "" {
 			continue
 		}

@@ -212,8 +212,8 @@ func eg205PythonVariant(c *Context, st *Stack) []envspec.Diagnostic {
 func eg205Packages(c *Context) []envspec.Diagnostic {
 	var out []envspec.Diagnostic
 	pc := pytorchCUDAVersions(c.KB)
-	for _, d := range c.Env.Deps {
-		it := c.condaItem(d)
+	for i, d := range c.Env.Deps {
+		it := c.condaItem(i, d)
 		// Only these two name CUDA versions that may not exist; reading the
 		// version of every other package would be wasted work.
 		if it == nil || (it.name != "cudatoolkit" && it.name != "pytorch-cuda") {

@@ -47,8 +47,8 @@ func runEG210(c *Context) []envspec.Diagnostic {
 		cuda = c.Stack.CUDA.Version
 	}
 	var nv, cf []*item
-	for _, d := range c.Env.Deps {
-		it := c.condaItem(d)
+	for i, d := range c.Env.Deps {
+		it := c.condaItem(i, d)
 		if it == nil || !isCUDAPackage(it.name) || it.name == "cudatoolkit" {
 			continue
 		}

@@ -129,7 +129,7 @@ func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
 	if len(sp) != 1 || (sp[0].Op != "==" && sp[0].Op != "===") {
 		return false
 	}
-	it := ctx.condaItem(c.Dep)
+	it := ctx.condaItem(c.Index, c.Dep)
 	if it == nil || it.exact == "" {
 		return false
 	}

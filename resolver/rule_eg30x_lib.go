@@ -22,8 +22,9 @@ var mixRules = []*Rule{
 
 // condaItem is a conda dependency reduced to what these rules need.
 type condaItem struct {
-	Name string // lower case
-	Dep  *envspec.CondaDep
+	Name  string // lower case
+	Dep   *envspec.CondaDep
+	Index int // Dep's index in Env.Deps
 }
 
 // pipItem is a pip requirement reduced to what these rules need.
@@ -52,11 +53,11 @@ func normalizePip(name string) string { return envspec.NormalizePipName(name) }
 // condaItems lists the conda dependencies with a package name.
 func condaItems(env *envspec.Env) []condaItem {
 	out := make([]condaItem, 0, len(env.Deps))
-	for _, d := range env.Deps {
+	for i, d := range env.Deps {
 		if d == nil {
 			continue
 		}
-		it := condaItem{Dep: d}
+		it := condaItem{Dep: d, Index: i}
 		if d.Spec != nil && d.Spec.Name != "" {
 			it.Name = strings.ToLower(d.Spec.Name)
 		} else {
@@ -81,7 +82,7 @@ func roughConda(raw string) string {
 
 // pipItems lists the pip requirements and the pip option lines.
 func pipItems(env *envspec.Env) ([]pipItem, []pipOption) {
-	var reqs []pipItem
+	reqs := make([]pipItem, 0, len(env.Pip))
 	var opts []pipOption
 	for _, d := range env.Pip {
 		if d == nil {

@@ -90,9 +90,11 @@ type Package struct {
 
 // Stack is the resolved environment.
 type Stack struct {
-	// conda holds the items Resolve read, so that rules do not read each
-	// dependency again (read-only once Resolve returns).
-	conda map[*envspec.CondaDep]*item
+	// conda holds the items Resolve read, one per Env.Deps entry in its
+	// order (nil where a dependency names no package), so that rules do not
+	// read each dependency again (read-only once Resolve returns); nil when
+	// the Stack was made by hand.
+	conda []*item
 	// items are every conda then pip item Resolve read, in file order
 	// (read-only once Resolve returns); nil when the Stack was made by hand.
 	items []*item

@@ -33,8 +33,8 @@ func envItems(c *Context) []*item {
 
 func readEnvItems(c *Context) []*item {
 	var out []*item
-	for _, d := range c.Env.Deps {
-		if it := c.condaItem(d); it != nil {
+	for i, d := range c.Env.Deps {
+		if it := c.condaItem(i, d); it != nil {
 			out = append(out, it)
 		}
 	}
