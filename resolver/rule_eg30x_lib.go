@@ -278,7 +278,7 @@ func libOfPip(ctx *Context, it pipItem) string {
 		return ""
 	}
 	// isNvidiaWheel inlined, so that the knowledge base is asked once.
-	if nvidiaWheelRe.MatchString(it.Name) {
+	if strings.HasPrefix(it.Name, "nvidia-") && nvidiaWheelRe.MatchString(it.Name) {
 		return "" // the CUDA runtime itself: EG303's business
 	}
 	if ctx != nil && ctx.KB != nil {
@@ -308,6 +308,8 @@ var (
 	nvidiaWheelRe = regexp.MustCompile(`^nvidia-[a-z0-9-]+-cu(\d{2})$`)
 	cudaSuffixRe  = regexp.MustCompile(`-cu(?:da)?(\d{2,3})x?$`)
 	jaxExtraRe    = regexp.MustCompile(`^cuda(\d{2})`)
+	// jaxCUDAPluginRe reads jax-cuda12-plugin and jax-cuda12-pjrt.
+	jaxCUDAPluginRe = regexp.MustCompile(`^jax-cuda(\d{2})-`)
 )
 
 // nvidiaWheelsLib is the knowledge base's name for NVIDIA's CUDA wheels,
@@ -317,7 +319,7 @@ const nvidiaWheelsLib = "nvidia-cuda-wheels"
 // isNvidiaWheel reports whether a pip name is one of NVIDIA's CUDA wheels
 // (nvidia-cuda-runtime-cu12, nvidia-cudnn-cu11, ...).
 func isNvidiaWheel(ctx *Context, name string) bool {
-	if nvidiaWheelRe.MatchString(name) {
+	if strings.HasPrefix(name, "nvidia-") && nvidiaWheelRe.MatchString(name) {
 		return true
 	}
 	if ctx != nil && ctx.KB != nil {
@@ -349,8 +351,12 @@ func cudaMajorOfTag(digits string) int {
 // the line does not say. index is the CUDA tag of a PyTorch wheel index the
 // pip section uses ("cu121"), which decides the torch family's build.
 func pipCUDAMajor(it pipItem, index string) (int, string) {
-	if m := nvidiaWheelRe.FindStringSubmatch(it.Name); m != nil {
-		return cudaMajorOfTag(m[1]), "cu" + m[1]
+	// The prefix and substring tests spare most names the regular
+	// expressions: this runs for every pip GPU library.
+	if strings.HasPrefix(it.Name, "nvidia-") {
+		if m := nvidiaWheelRe.FindStringSubmatch(it.Name); m != nil {
+			return cudaMajorOfTag(m[1]), "cu" + m[1]
+		}
 	}
 	if strings.HasPrefix(it.Local, "cu") {
 		return cudaMajorOfTag(it.Local[2:]), it.Local
@@ -368,12 +374,14 @@ func pipCUDAMajor(it pipItem, index string) (int, string) {
 		}
 	}
 	if strings.HasPrefix(it.Name, "jax-cuda") {
-		if m := regexp.MustCompile(`^jax-cuda(\d{2})-`).FindStringSubmatch(it.Name); m != nil {
+		if m := jaxCUDAPluginRe.FindStringSubmatch(it.Name); m != nil {
 			return cudaMajorOfTag(m[1]), "cuda" + m[1]
 		}
 	}
-	if m := cudaSuffixRe.FindStringSubmatch(it.Name); m != nil && !strings.HasPrefix(it.Name, "torch") {
-		return cudaMajorOfTag(m[1]), it.Name[strings.LastIndexByte(it.Name, '-')+1:]
+	if strings.Contains(it.Name, "-cu") && !strings.HasPrefix(it.Name, "torch") {
+		if m := cudaSuffixRe.FindStringSubmatch(it.Name); m != nil {
+			return cudaMajorOfTag(m[1]), it.Name[strings.LastIndexByte(it.Name, '-')+1:]
+		}
 	}
 	if isTorchFamily(it.Name) && strings.HasPrefix(index, "cu") && it.Local == "" {
 		return cudaMajorOfTag(index[2:]), index

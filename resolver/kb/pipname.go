@@ -86,7 +86,10 @@ var cuTokenRe = regexp.MustCompile(`^cu(?:da)?(\d{2,3})x?$`)
 // 10 on (cu11, cu12), else major (1) + minor (1) as in cu75 … cu92.
 func CUDAMajorFromPipName(name string) int {
 	n := pipName(name)
-	for _, seg := range strings.Split(n, "-") {
+	for seg := range strings.SplitSeq(n, "-") {
+		if !strings.HasPrefix(seg, "cu") {
+			continue // what cuTokenRe needs first, without running it
+		}
 		m := cuTokenRe.FindStringSubmatch(seg)
 		if m == nil {
 			continue
