@@ -102,7 +102,7 @@ func (r *resolution) pypiDefault(it *item) (Evidence, bool) {
 	// The kind is the local version's: the pin names one wheel as surely as
 	// +cuXXX does, so it outranks the conda CUDA packages around it (a
 	// cudatoolkit=11.3 beside torch==2.0.1 is EG201, not a cu113 name).
-	return Evidence{Item: it.label(), Pos: it.verPos, Line: it.pos.Line, EndCol: it.verEnd,
+	return Evidence{Item: it.label(), Pos: it.verPos(), Line: it.pos().Line, EndCol: int(it.verEnd),
 		Kind: EvidenceLocal, Says: says, Package: it.name, Version: it.exact}, true
 }
 

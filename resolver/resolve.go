@@ -20,8 +20,6 @@ var stackRules = []*Rule{
 type item struct {
 	name    string // conda name, or the PEP 503 normalised pip name
 	from    envspec.Provider
-	raw     string
-	pos     envspec.Pos
 	conda   *envspec.CondaDep
 	pip     *envspec.PipDep
 	spec    *envspec.MatchSpec
@@ -37,11 +35,43 @@ type item struct {
 	// message, so the sentence is not built for them).
 	how          string
 	firstChannel bool
-	verPos       envspec.Pos
-	verEnd       int
-	buildPos     envspec.Pos
-	buildEnd     int
+	// verShift and buildShift place the version and the build within the
+	// item (see verPos, buildPos); verEnd and buildEnd are their end
+	// columns. Offsets rather than positions keep an item small: a file
+	// makes one per dependency.
+	verShift, buildShift int32
+	verEnd, buildEnd     int32
 }
+
+// raw is the item as written.
+func (it *item) raw() string {
+	switch {
+	case it.conda != nil:
+		return it.conda.Raw.Value
+	case it.pip != nil:
+		return it.pip.Raw.Value
+	}
+	return ""
+}
+
+// pos is where the item starts.
+func (it *item) pos() envspec.Pos {
+	switch {
+	case it.conda != nil:
+		return it.conda.Raw.Pos
+	case it.pip != nil:
+		return it.pip.Raw.Pos
+	}
+	return envspec.Pos{}
+}
+
+// verPos is where the item's version starts (the item's start when it
+// has none).
+func (it *item) verPos() envspec.Pos { return it.pos().Shift(int(it.verShift)) }
+
+// buildPos is where the item's build string starts (the item's start when
+// it has none).
+func (it *item) buildPos() envspec.Pos { return it.pos().Shift(int(it.buildShift)) }
 
 // channelWhy says how the item's channel was chosen.
 func (it *item) channelWhy() string {
@@ -53,8 +83,8 @@ func (it *item) channelWhy() string {
 
 // label is the item as a message names it.
 func (it *item) label() string {
-	if it.raw != "" {
-		return it.raw
+	if it.raw() != "" {
+		return it.raw()
 	}
 	return it.name
 }
@@ -109,6 +139,7 @@ func (r *resolution) collect() {
 			r.items = append(r.items, it)
 			r.st.conda[i] = it
 		} else {
+			store[len(store)-1] = item{} // the fills expect a zero item
 			store = store[:len(store)-1]
 		}
 	}
@@ -121,6 +152,7 @@ func (r *resolution) collect() {
 				r.torchPip = true
 			}
 		} else {
+			store[len(store)-1] = item{} // the fills expect a zero item
 			store = store[:len(store)-1]
 		}
 	}
@@ -146,8 +178,7 @@ func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
 func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
 	// Field by field: it is zero already, and copying a composite literal
 	// of this size in costs more than the rest of the function.
-	it.from, it.raw, it.pos, it.conda = envspec.ProviderConda, d.Raw.Value, d.Raw.Pos, d
-	it.verPos, it.buildPos = it.pos, it.pos
+	it.from, it.conda = envspec.ProviderConda, d
 	if d.Spec != nil {
 		s := d.Spec
 		it.spec = s
@@ -155,12 +186,12 @@ func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
 		it.build = s.Build
 		if s.VersionSpan.Start >= 0 && s.VersionSpan.End > s.VersionSpan.Start && s.VersionSpan.End <= len(d.Raw.Value) {
 			it.verText = d.Raw.Value[s.VersionSpan.Start:s.VersionSpan.End]
-			it.verPos, it.verEnd = spanPos(d.Raw.Pos, s.VersionSpan)
+			it.verShift, it.verEnd = spanShift(d.Raw.Pos, s.VersionSpan)
 		} else if s.Version != nil {
 			it.verText = s.Version.String()
 		}
 		if s.BuildSpan.Start >= 0 && s.BuildSpan.End > s.BuildSpan.Start && s.BuildSpan.End <= len(d.Raw.Value) {
-			it.buildPos, it.buildEnd = spanPos(d.Raw.Pos, s.BuildSpan)
+			it.buildShift, it.buildEnd = spanShift(d.Raw.Pos, s.BuildSpan)
 		}
 		it.exact = exactConda(it.verText)
 		it.channel, it.how, it.firstChannel = resolveChannel(channels, it.name, s.Channel)
@@ -196,8 +227,7 @@ func readPipItem(d *envspec.PipDep) *item { return fillPipItem(&item{}, d) }
 // fillPipItem is readPipItem into it, a zero item; it returns nil when d
 // names no package.
 func fillPipItem(it *item, d *envspec.PipDep) *item {
-	it.from, it.raw, it.pos, it.pip = envspec.ProviderPip, d.Raw.Value, d.Raw.Pos, d
-	it.verPos = it.pos
+	it.from, it.pip = envspec.ProviderPip, d
 	if d.Line != nil && d.Line.Req != nil {
 		q := d.Line.Req
 		it.req = q
@@ -231,7 +261,7 @@ func fillPipItem(it *item, d *envspec.PipDep) *item {
 			it.exact = padRelease(stripLocal(q.Specifiers[0].Version))
 		}
 		if q.SpecSpan.Start >= 0 && q.SpecSpan.End > q.SpecSpan.Start && q.SpecSpan.End <= len(d.Raw.Value) {
-			it.verPos, it.verEnd = spanPos(d.Raw.Pos, q.SpecSpan)
+			it.verShift, it.verEnd = spanShift(d.Raw.Pos, q.SpecSpan)
 		}
 	}
 	if in := d.Installed; in != nil {
@@ -249,6 +279,13 @@ func fillPipItem(it *item, d *envspec.PipDep) *item {
 		return nil
 	}
 	return it
+}
+
+// spanShift is spanPos kept in an item: the shift of the span's start
+// from the item's start (its verPos or buildPos) and the span's end column.
+func spanShift(base envspec.Pos, sp envspec.Span) (shift, end int32) {
+	_, e := spanPos(base, sp)
+	return int32(sp.Start), int32(e)
 }
 
 // spanPos places a caret on a part of an item: the column is the item's
@@ -448,8 +485,8 @@ func (r *resolution) framework() {
 	}
 	f := &Framework{
 		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from,
-		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos,
-		Item: it.raw, VersionPos: it.verPos, VersionEnd: it.verEnd,
+		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
+		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 	}
 	r.finishFramework(f, it)
 }
@@ -534,8 +571,8 @@ func (r *resolution) frameworkFromCompanion() {
 	r.fw = best
 	f := &Framework{
 		Name: "pytorch", Version: v, From: best.from,
-		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos,
-		Item: best.raw + " (which pulls pytorch " + v + ")", VersionPos: best.verPos, VersionEnd: best.verEnd,
+		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
+		Item: best.raw() + " (which pulls pytorch " + v + ")", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
 	}
 	r.finishFramework(f, best)
 }
@@ -795,17 +832,17 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 	switch {
 	case fw != "":
 		if it.name == "pytorch-gpu" || it.name == "tensorflow-gpu" {
-			add(ev(EvidencePackage, "cuda", it.pos, 0), primary)
+			add(ev(EvidencePackage, "cuda", it.pos(), 0), primary)
 		}
 		if it.name == "pytorch-cpu" || it.name == "tensorflow-cpu" {
-			add(ev(EvidencePackage, "cpu", it.pos, 0), primary)
+			add(ev(EvidencePackage, "cpu", it.pos(), 0), primary)
 		}
 		if fw == "jax" && it.name == "jax" {
 			return // jaxlib carries the build
 		}
 		a := DecodeBuild(it.build)
 		if a.Variant == "cuda" || a.Variant == "cpu" {
-			e := ev(EvidenceBuild, a.Says(), it.buildPos, it.buildEnd)
+			e := ev(EvidenceBuild, a.Says(), it.buildPos(), int(it.buildEnd))
 			// the defaults channel's cudaXYpy… pytorch builds require that
 			// cudatoolkit minor (pin_compatible max_pin x.x in its recipe)
 			e.AtLeast = a.AtLeast && !(fw == "pytorch" && distribution(it.channel) == kb.DistDefaults)
@@ -813,7 +850,7 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		} else if primary && it.name == "pytorch" && r.splitGPU() {
 			// before 1.2 the pytorch channel's `pytorch` was the CUDA build
 			// and `pytorch-cpu` the CPU one
-			add(ev(EvidencePackage, "cuda", it.pos, 0), true)
+			add(ev(EvidencePackage, "cuda", it.pos(), 0), true)
 		}
 	case it.name == "_pytorch_select":
 		// the defaults channel's variant selector (1.2–1.8 recipes): its
@@ -830,14 +867,14 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 			}
 		}
 		if says != "" {
-			add(ev(EvidenceMutex, says, it.pos, 0), r.isTorch())
+			add(ev(EvidenceMutex, says, it.pos(), 0), r.isTorch())
 		}
 	case it.name == "pytorch-mutex":
 		if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
-			add(ev(EvidenceMutex, a.Variant, it.buildPos, it.buildEnd), r.isTorch())
+			add(ev(EvidenceMutex, a.Variant, it.buildPos(), int(it.buildEnd)), r.isTorch())
 		}
 	case it.name == "cpuonly":
-		add(ev(EvidenceMutex, "cpu", it.pos, 0), r.isTorch())
+		add(ev(EvidenceMutex, "cpu", it.pos(), 0), r.isTorch())
 	case cudaPackages[it.name] != "":
 		kind := cudaPackages[it.name]
 		says := r.cudaSeries(it.verText)
@@ -861,7 +898,7 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 			// is taken as the selector too
 			pin = r.isTorch() && dist == kb.DistPytorchConda && r.selector() != "pytorch-cuda"
 		}
-		add(ev(kind, says, it.verPos, it.verEnd), pin)
+		add(ev(kind, says, it.verPos(), int(it.verEnd)), pin)
 	}
 }
 
@@ -936,7 +973,7 @@ func (r *resolution) isTorch() bool {
 
 func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc) {
 	ev := func(kind, says string) Evidence {
-		return Evidence{Item: it.label(), Pos: it.verPos, Line: it.pos.Line, Kind: kind, Says: says, EndCol: it.verEnd, Package: it.name, Version: it.exact}
+		return Evidence{Item: it.label(), Pos: it.verPos(), Line: it.pos().Line, Kind: kind, Says: says, EndCol: int(it.verEnd), Package: it.name, Version: it.exact}
 	}
 	switch it.name {
 	case "torch", "torchvision", "torchaudio":
@@ -964,11 +1001,11 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 	switch {
 	case a.Variant == "cpu":
 		e := ev(EvidencePackage, "cpu")
-		e.Pos, e.EndCol = it.pos, 0
+		e.Pos, e.EndCol = it.pos(), 0
 		add(e, primary)
 	case a.Variant == "cuda":
 		e := ev(EvidencePackage, "cuda")
-		e.Pos, e.EndCol = it.pos, 0
+		e.Pos, e.EndCol = it.pos(), 0
 		if fw == "tensorflow" && (it.name == "tensorflow" || it.name == "tensorflow-gpu") && r.kb != nil && it.exact != "" {
 			// tensorflow[and-cuda] installs the NVIDIA wheels of its tested
 			// build; a tensorflow-gpu wheel loads exactly the CUDA of its
@@ -1091,7 +1128,7 @@ func (r *resolution) python() {
 		if it.from != envspec.ProviderConda || it.name != "python" {
 			continue
 		}
-		r.st.PythonPos, r.st.PythonItem = it.verPos, it.label()
+		r.st.PythonPos, r.st.PythonItem = it.verPos(), it.label()
 		if it.conda != nil && it.conda.Installed != nil {
 			r.st.Python = majorMinor(it.conda.Installed.Version)
 			return
@@ -1105,7 +1142,7 @@ func (r *resolution) python() {
 	}
 	if r.fw != nil && r.fw.from == envspec.ProviderConda {
 		if py := DecodeBuild(r.fw.build).Python; py != "" {
-			r.st.Python, r.st.PythonPos, r.st.PythonItem = py, r.fw.buildPos, r.fw.label()
+			r.st.Python, r.st.PythonPos, r.st.PythonItem = py, r.fw.buildPos(), r.fw.label()
 		}
 	}
 }
@@ -1125,7 +1162,7 @@ func pythonSeries(text string) string {
 func (r *resolution) cudnn() {
 	for _, it := range r.items {
 		if it.from == envspec.ProviderConda && it.name == "cudnn" {
-			r.st.CuDNNPos = it.verPos
+			r.st.CuDNNPos = it.verPos()
 			if s := pythonSeries(it.verText); s != "" {
 				r.st.CuDNN = s
 				return
@@ -1137,7 +1174,7 @@ func (r *resolution) cudnn() {
 		}
 	}
 	if r.fw != nil {
-		r.st.CuDNN, r.st.CuDNNPos = DecodeBuild(r.fw.build).CuDNN, r.fw.buildPos
+		r.st.CuDNN, r.st.CuDNNPos = DecodeBuild(r.fw.build).CuDNN, r.fw.buildPos()
 	}
 }
 
@@ -1155,8 +1192,8 @@ func (r *resolution) companions() {
 				continue
 			}
 			r.st.Companions = append(r.st.Companions, Package{
-				Name: name, Version: it.exact, From: it.from, Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos,
-				Spec: it.verText, Item: it.raw, VersionPos: it.verPos, VersionEnd: it.verEnd,
+				Name: name, Version: it.exact, From: it.from, Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos(),
+				Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 			})
 		}
 	}
@@ -1186,7 +1223,7 @@ func (r *resolution) gpuLibs() {
 		}
 		r.st.GPULibs = append(r.st.GPULibs, Package{
 			Name: it.name, Lib: lib, Version: it.exact, From: it.from, Channel: it.channel,
-			CUDAMajor: major, Pos: it.pos, Spec: it.verText, Item: it.raw, VersionPos: it.verPos, VersionEnd: it.verEnd,
+			CUDAMajor: major, Pos: it.pos(), Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 		})
 	}
 }

@@ -262,12 +262,12 @@ func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
 				continue
 			}
 			msg := fmt.Sprintf("%s%s admits pytorch-cuda %s%s and the solver takes the newest, %s, but %s: two CUDA versions in one environment",
-				it.raw, at(it.pos), strings.Join(admitted, ", "), label, newest, describeCUDA(e))
-			hint := fmt.Sprintf("pin pytorch-cuda=%s on line %d", e.Says, it.pos.Line)
+				it.raw(), at(it.pos()), strings.Join(admitted, ", "), label, newest, describeCUDA(e))
+			hint := fmt.Sprintf("pin pytorch-cuda=%s on line %d", e.Says, it.pos().Line)
 			if e.Kind == EvidenceCudatoolkit && cudaConsumer(c) == nil {
 				hint += fmt.Sprintf(" and remove %s (%s): pytorch-cuda installs the CUDA %s libraries itself", e.Item, place(e.Pos), e.Says)
 			}
-			out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, it.pos))
+			out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, it.pos()))
 		}
 	}
 	return out

@@ -229,14 +229,14 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 			// RULES.md EG205: cudatoolkit ends at 11.8; CUDA 12 ships as
 			// cuda-version / cuda-toolkit.
 			if majorOf(v) >= 12 {
-				msg := fmt.Sprintf("%s%s asks for CUDA %s, but cudatoolkit ends at 11.8: CUDA 12 ships as cuda-version and cuda-toolkit", it.raw, at(it.pos), v)
-				out = append(out, finding(RuleEG205, it.verPos, it.verEnd, msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
+				msg := fmt.Sprintf("%s%s asks for CUDA %s, but cudatoolkit ends at 11.8: CUDA 12 ships as cuda-version and cuda-toolkit", it.raw(), at(it.pos()), v)
+				out = append(out, finding(RuleEG205, it.verPos(), int(it.verEnd), msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
 			}
 		case "pytorch-cuda":
 			if len(pc) == 0 || contains(pc, v) {
 				continue
 			}
-			out = append(out, pytorchCUDAUnpublished(c, it.raw, it.pos, it.verPos, it.verEnd, v, pc))
+			out = append(out, pytorchCUDAUnpublished(c, it.raw(), it.pos(), it.verPos(), int(it.verEnd), v, pc))
 		}
 	}
 	return out

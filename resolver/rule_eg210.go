@@ -68,11 +68,11 @@ func runEG210(c *Context) []envspec.Diagnostic {
 	var names []string
 	var rel []envspec.Pos
 	for _, it := range nv {
-		names = append(names, it.raw+at(it.pos))
-		rel = append(rel, it.pos)
+		names = append(names, it.raw()+at(it.pos()))
+		rel = append(rel, it.pos())
 	}
 	first := cf[0]
 	msg := fmt.Sprintf("%s%s comes from conda-forge but %s from the nvidia channel: conda-forge documents its CUDA %s packages as incompatible with the nvidia channel's",
-		first.raw, at(first.pos), strings.Join(names, ", "), cuda)
-	return []envspec.Diagnostic{finding(RuleEG210, first.pos, 0, msg, "take every CUDA package from one channel", rel...)}
+		first.raw(), at(first.pos()), strings.Join(names, ", "), cuda)
+	return []envspec.Diagnostic{finding(RuleEG210, first.pos(), 0, msg, "take every CUDA package from one channel", rel...)}
 }

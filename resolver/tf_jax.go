@@ -87,16 +87,16 @@ func eg203Keras(c *Context) []envspec.Diagnostic {
 		var msg string
 		if f.Version != "" {
 			msg = fmt.Sprintf("%s%s does not belong to %s%s, which takes keras %s; use %s",
-				it.label(), at(it.pos), fwLabel(f), at(f.Pos), want.Keras, use)
+				it.label(), at(it.pos()), fwLabel(f), at(f.Pos), want.Keras, use)
 		} else {
 			msg = fmt.Sprintf("%s%s belongs to none of the releases %s%s admits (they take keras %s); use %s",
-				it.label(), at(it.pos), f.Item, at(f.Pos), want.Keras, use)
+				it.label(), at(it.pos()), f.Item, at(f.Pos), want.Keras, use)
 		}
 		if want.Note != "" && strings.HasPrefix(want.TensorFlow, "2.6") {
 			msg += " (2.6.0 and 2.6.1 declare keras ~=2.6, which lets pip install keras 2.7 and breaks them)"
 		}
-		hint := fmt.Sprintf("change line %d to %s (the keras that %s takes)", it.pos.Line, use, fwLabel(f))
-		out = append(out, finding(RuleEG203, it.verPos, it.verEnd, msg, hint, f.Pos))
+		hint := fmt.Sprintf("change line %d to %s (the keras that %s takes)", it.pos().Line, use, fwLabel(f))
+		out = append(out, finding(RuleEG203, it.verPos(), int(it.verEnd), msg, hint, f.Pos))
 	}
 	return out
 }
@@ -202,14 +202,14 @@ func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
 	}
 	var out []envspec.Diagnostic
 	for _, it := range cpu {
-		if reportedAt(done, it.pos) {
+		if reportedAt(done, it.pos()) {
 			continue
 		}
 		g := gpu[0]
 		msg := fmt.Sprintf("%s%s asks for a CPU-only tensorflow build, but %s%s is the build with GPU support: both install the same tensorflow package, the one pip installs last wins file by file, and with tensorflow-cpu the job never uses the GPU",
-			it.label(), at(it.pos), g.label(), at(g.pos))
+			it.label(), at(it.pos()), g.label(), at(g.pos()))
 		hint := fmt.Sprintf("keep one: remove %s to use the GPU, or remove %s for a CPU-only environment", it.label(), g.label())
-		out = append(out, finding(RuleEG202, it.pos, 0, msg, hint, g.pos))
+		out = append(out, finding(RuleEG202, it.pos(), 0, msg, hint, g.pos()))
 	}
 	return out
 }
@@ -363,7 +363,7 @@ func isJaxFindLinks(url string) bool {
 // NVIDIA CUDA wheel (its CUDA major, but no variant: without a plugin or a
 // CUDA jaxlib it serves nothing of JAX's).
 func jaxPipEvidence(it *item) (Evidence, bool, bool) {
-	e := Evidence{Item: it.label(), Pos: it.pos, Line: it.pos.Line, Package: it.name, Version: it.exact}
+	e := Evidence{Item: it.label(), Pos: it.pos(), Line: it.pos().Line, Package: it.name, Version: it.exact}
 	switch {
 	case strings.HasPrefix(it.name, "jax-cuda") || strings.HasPrefix(it.name, "jaxlib-cuda"):
 		a := DecodePipName(it.name, nil)
@@ -378,7 +378,7 @@ func jaxPipEvidence(it *item) (Evidence, bool, bool) {
 			return e, false, false
 		}
 		e.Kind, e.Says = EvidenceLocal, a.Says()
-		e.Pos, e.EndCol = it.verPos, it.verEnd
+		e.Pos, e.EndCol = it.verPos(), int(it.verEnd)
 		return e, true, true
 	case strings.HasPrefix(it.name, "nvidia-"):
 		a := DecodePipName(it.name, nil)
