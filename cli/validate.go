@@ -27,6 +27,7 @@ type validateFlags struct {
 	exitZero    bool
 	showConfig  bool
 	noCache     bool
+	args        []string // as given, before directories are searched
 }
 
 func validateCmd(e *env) *cobra.Command {
@@ -89,6 +90,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if len(files) == 0 {
 		files = []string{"."}
 	}
+	f.args = files
 	files, err := inputFiles(files)
 	if err != nil {
 		return usageErr("%v", err)
@@ -239,6 +241,15 @@ func (e *env) readInputMax(name string, max int64) ([]byte, error) {
 	if name == "-" {
 		return readCapped(e.stdin, "standard input", max)
 	}
+	if _, err := statInput(name, max); err != nil {
+		return nil, err
+	}
+	return readFileMax(name, max)
+}
+
+// statInput stats a file named as an input and says why it will not be
+// read: it is missing, a directory, not a regular file, or over max bytes.
+func statInput(name string, max int64) (fs.FileInfo, error) {
 	st, err := os.Stat(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -255,6 +266,12 @@ func (e *env) readInputMax(name string, max int64) ([]byte, error) {
 	if st.Size() > max {
 		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d (--max-size)", name, st.Size(), max)
 	}
+	return st, nil
+}
+
+// readFileMax reads a file statInput passed; max still bounds it, since
+// it may have grown since.
+func readFileMax(name string, max int64) ([]byte, error) {
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, err

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/internal/cache"
@@ -37,10 +39,13 @@ type outcome struct {
 }
 
 // validateFiles reads and judges the inputs on every core, results in the
-// order given. Unless --no-cache, each file's rendering (text, json,
-// github) is looked up in the content cache first (internal/cache) and
-// stored there after. Requirements files on disk are not cached: their -r
-// includes are other files the key would have to cover.
+// order given. Unless --no-cache, the run's manifest (internal/cache) is
+// read first: a file whose size and time match its entry, and are safely
+// older than the manifest, is not even read; one whose bytes hash as its
+// entry's is not judged again. The manifest is written once at the end,
+// and only where something in it changed. Standard input and requirements
+// files on disk (their -r includes are other files the entry would have to
+// cover) are judged every time.
 func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) {
 	color := false
 	if f.format == "text" {
@@ -50,11 +55,22 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 		}
 	}
 	var c *cache.Cache
-	var bases []cache.Key
 	if !f.noCache && perFile(f.format) {
 		c = e.openCache()
 	}
+	var (
+		m     *cache.Manifest
+		mkey  cache.Key
+		bases []cache.Key
+		recs  []cache.Record // this run's entries, by input; Path "" for none
+		dirty atomic.Bool    // an entry differs from the manifest read
+	)
 	if c != nil {
+		mkey = e.manifestKey(f, color)
+		// An unreadable or damaged manifest is a miss for every file, and
+		// this run's Save replaces it; there is no flag to show it under,
+		// and the results do not depend on it.
+		m, _ = c.Load(mkey)
 		// Inputs under one .envguard.yml share their options, and so the
 		// part of the key the options give.
 		bases = make([]cache.Key, len(inputs))
@@ -67,21 +83,44 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 			}
 			bases[i] = k
 		}
+		recs = make([]cache.Record, len(inputs))
 	}
-	var warnOnce sync.Once
 	outs := workpool.Map(len(inputs), 0, func(i int) outcome {
 		in := inputs[i]
 		name, opt := in.name, in.opt
-		src, err := e.readInputMax(name, f.maxSize)
+		var src []byte
+		var err error
+		var st fs.FileInfo
+		if name == "-" {
+			src, err = e.readInputMax(name, f.maxSize)
+		} else if st, err = statInput(name, f.maxSize); err == nil {
+			if c != nil {
+				if prev, ok := m.Get(name); ok && prev.Base == bases[i] && m.Fresh(prev, st.Size(), st.ModTime().UnixNano()) {
+					if o, ok := cachedOutcome(prev.Value); ok {
+						recs[i] = cache.Record{Path: name, Entry: prev}
+						return o
+					}
+				}
+			}
+			src, err = readFileMax(name, f.maxSize)
+		}
 		if err != nil {
 			return outcome{unread: err}
 		}
 		isReq := name != "-" && envspec.SniffFile(name, src) == envspec.KindRequirements
-		var key cache.Key
-		if c != nil && !isReq {
-			key = cache.NewKey().Add(bases[i][:]).AddString(in.display).Add(src).Key()
-			if v, ok := c.Get(key); ok && len(v) > 0 && (v[0] == '0' || v[0] == '1') {
-				return outcome{out: v[1:], fails: v[0] == '1'}
+		keep := c != nil && name != "-" && !isReq
+		var entry cache.Entry
+		if keep {
+			entry = cache.Entry{Size: st.Size(), ModTime: st.ModTime().UnixNano(), Sum: cache.SumOf(src), Base: bases[i]}
+			// Touched but unchanged (or too recent to trust its time):
+			// the bytes say it is the file already judged.
+			if prev, ok := m.Get(name); ok && prev.Base == entry.Base && prev.Sum == entry.Sum {
+				if o, ok := cachedOutcome(prev.Value); ok {
+					entry.Value = prev.Value
+					recs[i] = cache.Record{Path: name, Entry: entry}
+					dirty.Store(true)
+					return o
+				}
 			}
 		}
 		var r *report.Report
@@ -106,35 +145,77 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 			o.rep = r
 			return o
 		}
-		var b bytes.Buffer
+		// The fail bit and the rendering, as the manifest keeps them.
+		b := bytes.NewBuffer(make([]byte, 1, 1+len(src)))
+		b.Bytes()[0] = '0'
+		if o.fails {
+			b.Bytes()[0] = '1'
+		}
 		switch f.format {
 		case "json":
 			b.Write(r.JSON())
 		case "github":
-			err = r.WriteGitHub(&b)
+			err = r.WriteGitHub(b)
 		default:
-			err = r.WriteTextColor(&b, color)
+			err = r.WriteTextColor(b, color)
 		}
 		if err != nil {
 			// Writing to memory does not fail; a report that cannot be
 			// rendered is a bug, and panics reach cli's internal-error exit.
 			panic(fmt.Sprintf("rendering %s: %v", in.display, err))
 		}
-		o.out = b.Bytes()
-		if c != nil && !isReq {
-			v := append([]byte{'0'}, o.out...)
-			if o.fails {
-				v[0] = '1'
-			}
-			if err := c.Put(key, v); err != nil {
-				warnOnce.Do(func() {
-					fmt.Fprintf(e.stderr, "envguard: cache %s: %v; results are not being kept (--no-cache turns the cache off)\n", c.Dir(), err)
-				})
-			}
+		o.out = b.Bytes()[1:]
+		if keep {
+			entry.Value = b.Bytes()
+			recs[i] = cache.Record{Path: name, Entry: entry}
+			dirty.Store(true)
 		}
 		return o
 	})
+	if c != nil {
+		var keep []cache.Record
+		for _, r := range recs {
+			if r.Path != "" {
+				keep = append(keep, r)
+			}
+		}
+		// Unchanged entries and none gone: the manifest on disk is this
+		// run's already, and a warm run writes nothing.
+		if dirty.Load() || len(keep) != m.Len() {
+			if err := c.Save(mkey, keep); err != nil {
+				fmt.Fprintf(e.stderr, "envguard: cache %s: %v; results are not being kept (--no-cache turns the cache off)\n", c.Dir(), err)
+			}
+		}
+	}
 	return outs, nil
+}
+
+// cachedOutcome reads a manifest entry's value: the fail bit ('0' or '1')
+// and the rendering.
+func cachedOutcome(v []byte) (outcome, bool) {
+	if len(v) == 0 || (v[0] != '0' && v[0] != '1') {
+		return outcome{}, false
+	}
+	return outcome{out: v[1:], fails: v[0] == '1'}, true
+}
+
+// manifestKey names this run's manifest: the working directory and the
+// arguments (relative paths mean nothing without it), and the flags that
+// pick a result, so that runs with other targets or codes keep manifests
+// of their own. What a result depends on is in each entry's options key
+// (cacheBase): a changed .envguard.yml (or --config file), targets file,
+// knowledge base (--kb) or build is a miss for the files it governs.
+func (e *env) manifestKey(f validateFlags, color bool) cache.Key {
+	wd, _ := os.Getwd()
+	k := cache.NewKey().AddString("manifest").AddString(wd).AddString(f.format).AddString(fmt.Sprint(color)).
+		AddString(f.platform).AddString(f.targetsFile).AddString(f.failOn).AddString(fmt.Sprint(f.failOnSet))
+	for _, list := range [][]string{f.args, f.targets, e.selectCodes, e.ignoreCodes} {
+		k.AddString(fmt.Sprint(len(list)))
+		for _, s := range list {
+			k.AddString(s)
+		}
+	}
+	return k.Key()
 }
 
 // openCache opens ~/.cache/envguard ($XDG_CACHE_HOME/envguard); nil where

@@ -1,0 +1,280 @@
+package cache
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Sum is the SHA-256 of a file's bytes.
+type Sum [sha256.Size]byte
+
+// SumOf hashes b.
+func SumOf(b []byte) Sum { return sha256.Sum256(b) }
+
+// Entry is what a manifest holds for one path.
+type Entry struct {
+	Size    int64 // bytes, as stat gave them before the file was read
+	ModTime int64 // modification time, nanoseconds since 1970, as stat gave it
+	Sum     Sum   // of the bytes that were judged
+	Base    Key   // the options they were judged under
+	Value   []byte
+}
+
+// Record is one path's entry, as Save writes it.
+type Record struct {
+	Path string
+	Entry
+}
+
+// Manifest is a run's results as a previous run left them.
+type Manifest struct {
+	written int64 // the manifest file's modification time; 0 for none
+	entries map[string]Entry
+}
+
+// Get returns the entry for path.
+func (m *Manifest) Get(path string) (Entry, bool) {
+	e, ok := m.entries[path]
+	return e, ok
+}
+
+// Len is the number of entries.
+func (m *Manifest) Len() int { return len(m.entries) }
+
+// Fresh reports whether a file now of size bytes and modification time
+// mtime is, without reading it, the one e was made from: the same size and
+// time, and a time strictly before the manifest was written. A file
+// changed in the same clock tick as the manifest's write (or later, with a
+// clock that went back) could keep both size and time, so it must be read
+// and hashed: git's rule for "racily clean" index entries.
+func (m *Manifest) Fresh(e Entry, size, mtime int64) bool {
+	return e.Size == size && e.ModTime == mtime && mtime < m.written
+}
+
+// crcTable is CRC-32C, which the CPU computes: the checksum guards against
+// a torn or damaged file, not a forger (who could write the cache anyway),
+// and a warm run reads megabytes of results.
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// A manifest is: magic (Format, newline), its key (32 bytes), the number
+// of entries (uvarint), each entry as its path (uvarint length, bytes),
+// size and time (varints), Sum, Base, value (uvarint length, bytes), and
+// last the CRC-32C of everything before it (4 bytes, big-endian).
+const crcSize = 4
+
+func (c *Cache) manifestPath(k Key) string {
+	return filepath.Join(c.dir, k.String()+".manifest")
+}
+
+// Load reads the manifest stored under k. None stored is an empty manifest
+// and no error; one that cannot be read or is not sound is an empty
+// manifest and an error saying why, so that a caller can say so when asked
+// to and otherwise carry on: every file is then a miss, and Save replaces it.
+func (c *Cache) Load(k Key) (*Manifest, error) {
+	empty := &Manifest{}
+	f, err := os.Open(c.manifestPath(k))
+	if errors.Is(err, os.ErrNotExist) {
+		return empty, nil
+	}
+	if err != nil {
+		return empty, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return empty, err
+	}
+	b := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return empty, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	entries, err := decodeManifest(b, k)
+	if err != nil {
+		return empty, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	return &Manifest{written: st.ModTime().UnixNano(), entries: entries}, nil
+}
+
+// decodeManifest reads b; the values in the entries share b's memory.
+func decodeManifest(b []byte, k Key) (map[string]Entry, error) {
+	head := len(Format) + 1 + len(k)
+	if len(b) < head+1+crcSize || string(b[:len(Format)]) != Format || b[len(Format)] != '\n' {
+		return nil, errors.New("not a manifest of this format")
+	}
+	if Key(b[len(Format)+1:head]) != k {
+		return nil, errors.New("another key's manifest under this name")
+	}
+	body := b[:len(b)-crcSize]
+	if crc32.Checksum(body, crcTable) != binary.BigEndian.Uint32(b[len(body):]) {
+		return nil, errors.New("checksum mismatch (truncated or damaged)")
+	}
+	r := reader{b: body, off: head}
+	n := r.uvarint()
+	// Each entry takes at least 68 bytes, which bounds what a damaged
+	// count can make us allocate.
+	if r.err != nil || n > uint64(len(body)-r.off)/(2*sha256.Size+4) {
+		return nil, errors.New("bad entry count")
+	}
+	entries := make(map[string]Entry, n)
+	for range n {
+		path := string(r.bytes())
+		var e Entry
+		e.Size = r.varint()
+		e.ModTime = r.varint()
+		copy(e.Sum[:], r.next(len(e.Sum)))
+		copy(e.Base[:], r.next(len(e.Base)))
+		e.Value = r.bytes()
+		if r.err != nil {
+			return nil, r.err
+		}
+		if _, dup := entries[path]; dup {
+			return nil, fmt.Errorf("%q listed twice", path)
+		}
+		entries[path] = e
+	}
+	if r.off != len(body) {
+		return nil, errors.New("bytes after the last entry")
+	}
+	return entries, nil
+}
+
+// reader takes a manifest apart; its first error sticks.
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *reader) next(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b)-r.off {
+		r.err = errors.New("truncated entry")
+		return nil
+	}
+	s := r.b[r.off : r.off+n : r.off+n]
+	r.off += n
+	return s
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.err = errors.New("bad number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.err = errors.New("bad number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		if r.err == nil {
+			r.err = errors.New("truncated entry")
+		}
+		return nil
+	}
+	return r.next(int(n))
+}
+
+func encodeManifest(k Key, recs []Record) []byte {
+	size := len(Format) + 1 + len(k) + binary.MaxVarintLen64 + crcSize
+	for _, rec := range recs {
+		size += 4*binary.MaxVarintLen64 + len(rec.Path) + 2*sha256.Size + len(rec.Value)
+	}
+	b := make([]byte, 0, size)
+	b = append(b, Format...)
+	b = append(b, '\n')
+	b = append(b, k[:]...)
+	b = binary.AppendUvarint(b, uint64(len(recs)))
+	for _, rec := range recs {
+		b = binary.AppendUvarint(b, uint64(len(rec.Path)))
+		b = append(b, rec.Path...)
+		b = binary.AppendVarint(b, rec.Size)
+		b = binary.AppendVarint(b, rec.ModTime)
+		b = append(b, rec.Sum[:]...)
+		b = append(b, rec.Base[:]...)
+		b = binary.AppendUvarint(b, uint64(len(rec.Value)))
+		b = append(b, rec.Value...)
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, crcTable))
+}
+
+// staleTemp is how old a temporary file must be before Save takes it for
+// the leftover of a killed run rather than another run's write in progress.
+const staleTemp = time.Hour
+
+// Save writes recs (each path once) as the manifest under k, replacing
+// the one there: written to a temporary file and renamed over it, so that
+// a concurrent reader sees the old manifest or the new, and a run killed
+// while writing leaves the old one. Of two runs saving at once, the last
+// rename wins, and each manifest is whole.
+func (c *Cache) Save(k Key, recs []Record) error {
+	seen := make(map[string]bool, len(recs))
+	for _, rec := range recs {
+		if seen[rec.Path] {
+			return fmt.Errorf("cache: %q given twice", rec.Path)
+		}
+		seen[rec.Path] = true
+	}
+	f, err := os.CreateTemp(c.dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(encodeManifest(k, recs))
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cache: write %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, c.manifestPath(k)); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cache: %w", err)
+	}
+	c.removeStaleTemps()
+	return nil
+}
+
+// removeStaleTemps deletes the temporary files of runs killed while
+// saving; writes are once a run, so the directory's listing is cheap here.
+func (c *Cache) removeStaleTemps() {
+	ents, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	for _, d := range ents {
+		if !strings.HasPrefix(d.Name(), ".tmp-") {
+			continue
+		}
+		if info, err := d.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
+			os.Remove(filepath.Join(c.dir, d.Name()))
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package cache
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func records() []Record {
+	base := NewKey().AddString("options").Key()
+	return []Record{
+		{Path: "a/environment.yml", Entry: Entry{Size: 12, ModTime: 1_700_000_000_123456789, Sum: SumOf([]byte("a")), Base: base, Value: []byte("0report a\n")}},
+		{Path: "b/environment.yml", Entry: Entry{Size: 0, ModTime: -5, Sum: SumOf(nil), Base: base, Value: []byte{}}},
+		{Path: "c/env.yml", Entry: Entry{Size: 1 << 40, ModTime: 7, Sum: SumOf([]byte("c")), Base: Key{}, Value: bytes.Repeat([]byte{0, 1, 2}, 10000)}},
+	}
+}
+
+func sameEntry(a, b Entry) bool {
+	return a.Size == b.Size && a.ModTime == b.ModTime && a.Sum == b.Sum && a.Base == b.Base && bytes.Equal(a.Value, b.Value)
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	c := open(t)
+	k := NewKey().AddString("run").Key()
+	m, err := c.Load(k)
+	if err != nil || m.Len() != 0 {
+		t.Fatalf("no manifest yet: Load = %d entries, %v", m.Len(), err)
+	}
+	recs := records()
+	if err := c.Save(k, recs); err != nil {
+		t.Fatal(err)
+	}
+	m, err = c.Load(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Len() != len(recs) {
+		t.Fatalf("Load gave %d entries, want %d", m.Len(), len(recs))
+	}
+	for _, r := range recs {
+		e, ok := m.Get(r.Path)
+		if !ok || !sameEntry(e, r.Entry) {
+			t.Errorf("%s: Get = %+v, %v; want %+v", r.Path, e, ok, r.Entry)
+		}
+	}
+	if _, ok := m.Get("elsewhere.yml"); ok {
+		t.Error("a path never saved has an entry")
+	}
+	// Another key does not see it; saving again replaces, not merges.
+	if m, err := c.Load(NewKey().AddString("other run").Key()); err != nil || m.Len() != 0 {
+		t.Errorf("another key: %d entries, %v", m.Len(), err)
+	}
+	if err := c.Save(k, recs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.Load(k); err != nil || m.Len() != 1 {
+		t.Errorf("after saving one record: %d entries, %v", m.Len(), err)
+	}
+	if err := c.Save(k, []Record{recs[0], recs[0]}); err == nil {
+		t.Error("Save took a path twice")
+	}
+	// One file per run, and no temporary file left behind.
+	ents, _ := os.ReadDir(c.Dir())
+	if len(ents) != 1 || !strings.HasSuffix(ents[0].Name(), ".manifest") {
+		t.Errorf("cache holds %v, want one manifest", ents)
+	}
+}
+
+// TestFresh: only an entry whose size and time match, and whose time is
+// strictly older than the manifest's write, is trusted unread.
+func TestFresh(t *testing.T) {
+	c := open(t)
+	k := NewKey().AddString("run").Key()
+	if err := c.Save(k, records()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Load(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(c.manifestPath(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := st.ModTime().UnixNano()
+	e := Entry{Size: 10, ModTime: written - 1}
+	for _, tt := range []struct {
+		name        string
+		e           Entry
+		size, mtime int64
+		want        bool
+	}{
+		{"unchanged, older than the manifest", e, 10, written - 1, true},
+		{"size changed", e, 11, written - 1, false},
+		{"time changed", e, 10, written - 2, false},
+		{"same tick as the manifest's write", Entry{Size: 10, ModTime: written}, 10, written, false},
+		{"newer than the manifest", Entry{Size: 10, ModTime: written + 1}, 10, written + 1, false},
+	} {
+		if got := m.Fresh(tt.e, tt.size, tt.mtime); got != tt.want {
+			t.Errorf("%s: Fresh = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	// A manifest never written trusts nothing.
+	empty, _ := c.Load(NewKey().AddString("none").Key())
+	if empty.Fresh(Entry{Size: 1, ModTime: 1}, 1, 1) {
+		t.Error("an empty manifest trusted an entry")
+	}
+}
+
+// TestUnsoundManifests: whatever is under a manifest's name that is not
+// what Save wrote for that key reads as empty, with a reason, and Save
+// repairs it.
+func TestUnsoundManifests(t *testing.T) {
+	c := open(t)
+	k := NewKey().AddString("k").Key()
+	good := encodeManifest(k, records())
+	flipped := bytes.Clone(good)
+	flipped[len(good)-100] ^= 1 // a bit of the last value
+	countTooBig := bytes.Clone(good)
+	countTooBig[len(Format)+1+len(k)] = 0x7f
+	cases := map[string][]byte{
+		"empty":         {},
+		"truncated":     good[:len(good)-1],
+		"value flipped": flipped,
+		"another key":   encodeManifest(NewKey().AddString("other").Key(), records()),
+		"other format":  append([]byte("envguard-cache-v1\n"), good[len(Format)+1:]...),
+		"garbage":       []byte("not a manifest at all"),
+		"longer":        append(bytes.Clone(good), 'x'),
+		"count too big": countTooBig,
+	}
+	for name, b := range cases {
+		if err := os.WriteFile(c.manifestPath(k), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if m, err := c.Load(k); err == nil || m.Len() != 0 {
+			t.Errorf("%s: Load = %d entries, %v; want none and a reason", name, m.Len(), err)
+		}
+		if err := c.Save(k, records()); err != nil {
+			t.Fatal(err)
+		}
+		if m, err := c.Load(k); err != nil || m.Len() != 3 {
+			t.Errorf("%s: after Save, Load = %d entries, %v", name, m.Len(), err)
+		}
+	}
+	// An unreadable one (a directory in its place) is a reason too.
+	k2 := NewKey().AddString("dir").Key()
+	if err := os.Mkdir(c.manifestPath(k2), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.Load(k2); err == nil || m.Len() != 0 {
+		t.Errorf("a directory: Load = %d entries, %v", m.Len(), err)
+	}
+}
+
+// TestConcurrentSaves: runs saving and loading one manifest at once each
+// see a whole manifest, one of those saved.
+func TestConcurrentSaves(t *testing.T) {
+	c := open(t)
+	k := NewKey().AddString("run").Key()
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 30 {
+				n := 1 + (w+i)%5
+				var recs []Record
+				for j := range n {
+					recs = append(recs, Record{Path: fmt.Sprint(j), Entry: Entry{Size: int64(n), Value: []byte(strings.Repeat("v", 1000*n))}})
+				}
+				if err := c.Save(k, recs); err != nil {
+					t.Error(err)
+				}
+				m, err := c.Load(k)
+				if err != nil {
+					t.Errorf("worker %d: %v", w, err)
+					continue
+				}
+				e, ok := m.Get("0")
+				if !ok || int(e.Size) != m.Len() || len(e.Value) != 1000*m.Len() {
+					t.Errorf("worker %d: a mixed manifest: %d entries, first %+v", w, m.Len(), e.Size)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestStaleTempsRemoved: a temporary file a killed run left an hour ago
+// goes at the next save; a recent one (another run's write) stays.
+func TestStaleTempsRemoved(t *testing.T) {
+	c := open(t)
+	old := filepath.Join(c.Dir(), ".tmp-killed")
+	recent := filepath.Join(c.Dir(), ".tmp-writing")
+	for _, p := range []string{old, recent} {
+		if err := os.WriteFile(p, []byte("half a manifest"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	then := time.Now().Add(-2 * staleTemp)
+	if err := os.Chtimes(old, then, then); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(NewKey().Key(), records()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Error("the stale temporary file is still there")
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Errorf("the recent temporary file went: %v", err)
+	}
+}
+
+func FuzzDecodeManifest(f *testing.F) {
+	k := NewKey().AddString("k").Key()
+	f.Add(encodeManifest(k, records()))
+	f.Add(encodeManifest(k, nil))
+	f.Add([]byte(Format + "\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		entries, err := decodeManifest(b, k)
+		if err != nil {
+			return
+		}
+		// What it accepts survives Save's encoding unchanged.
+		var recs []Record
+		for p, e := range entries {
+			recs = append(recs, Record{Path: p, Entry: e})
+		}
+		again, err := decodeManifest(encodeManifest(k, recs), k)
+		if err != nil || len(again) != len(entries) {
+			t.Fatalf("re-encoded: %d entries, %v; want %d", len(again), err, len(entries))
+		}
+		for p, e := range entries {
+			if !sameEntry(again[p], e) {
+				t.Errorf("%q: %+v became %+v", p, e, again[p])
+			}
+		}
+	})
+}
