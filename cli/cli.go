@@ -63,6 +63,8 @@ type env struct {
 	configs                  map[string]*report.Config // by path; "" = none found
 	validateOpts             map[string]validateOpt    // by configuration path
 	configDirs               map[string]string         // configPath's answers, by absolute directory
+	dirFacts                 map[string]dirFacts       // what validate's search saw in each directory, by absolute path
+	wd                       string                    // the working directory, once read (absPath)
 }
 
 func (e *env) knowledge() (*kb.KB, error) {

@@ -25,7 +25,7 @@ func (e *env) configPath(dir string) (string, error) {
 	if e.configFile != "" {
 		return e.configFile, nil
 	}
-	abs, err := filepath.Abs(dir)
+	abs, err := e.absPath(dir)
 	if err != nil {
 		return "", err
 	}
@@ -47,11 +47,27 @@ func (e *env) configPath(dir string) (string, error) {
 		}
 		seen = append(seen, d)
 		p := filepath.Join(d, ConfigName)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return found(p)
-		}
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return found("") // the repository root: a config above it belongs to something else
+		// A directory validate's search listed is answered from its
+		// listing; a link is still stat'ed, to see what it points at.
+		if facts, listed := e.dirFacts[d]; listed {
+			if facts.config {
+				return found(p)
+			}
+			if facts.configLink {
+				if st, err := os.Stat(p); err == nil && !st.IsDir() {
+					return found(p)
+				}
+			}
+			if facts.git {
+				return found("") // the repository root: a config above it belongs to something else
+			}
+		} else {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return found(p)
+			}
+			if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+				return found("")
+			}
 		}
 		up := filepath.Dir(d)
 		if up == d {
@@ -59,6 +75,22 @@ func (e *env) configPath(dir string) (string, error) {
 		}
 		d = up
 	}
+}
+
+// absPath is filepath.Abs without its os.Getwd (two stat calls) on every
+// call: the working directory is read once.
+func (e *env) absPath(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	if e.wd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		e.wd = wd
+	}
+	return filepath.Join(e.wd, p), nil
 }
 
 // inputDir is the directory whose configuration governs an input: the

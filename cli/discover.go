@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
@@ -35,8 +37,9 @@ func repoRoot(dir string) string {
 // requirements files), in a stable order, skipping what .gitignore
 // ignores. Hidden directories, virtual environments and installed
 // packages are not searched. A directory with none of them is kept, so
-// that reading it says so.
-func inputFiles(args []string) ([]string, error) {
+// that reading it says so. What the search saw of each directory is kept
+// in e.dirFacts, for configPath.
+func (e *env) inputFiles(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -44,7 +47,7 @@ func inputFiles(args []string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		found, err := walkInputs(a)
+		found, err := e.walkInputs(a)
 		if err != nil {
 			return nil, err
 		}
@@ -57,12 +60,20 @@ func inputFiles(args []string) ([]string, error) {
 	return out, nil
 }
 
+// dirFacts is what a directory's listing says about it, so that finding
+// the .envguard.yml of the files in it takes no system call.
+type dirFacts struct {
+	config     bool // holds a regular file .envguard.yml
+	configLink bool // holds a link named .envguard.yml (stat says what it is)
+	git        bool // holds .git: the repository root
+}
+
 // walkInputs finds the input files under dir, honouring the .gitignore
 // files of the repository dir is in (those above dir as well as those
 // under it) and .git/info/exclude, as git would. Matching is go-git's,
 // the gitignore reader of the Go git implementation.
-func walkInputs(dir string) ([]string, error) {
-	abs, err := filepath.Abs(dir)
+func (e *env) walkInputs(dir string) ([]string, error) {
+	abs, err := e.absPath(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -83,46 +94,123 @@ func walkInputs(dir string) ([]string, error) {
 	} else {
 		base = abs
 	}
-	var found []string
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		ap, _ := filepath.Abs(p)
-		rel, _ := filepath.Rel(base, ap)
-		var parts []string
-		if rel != "." {
-			parts = strings.Split(filepath.ToSlash(rel), "/")
-		}
-		if d.IsDir() {
-			n := d.Name()
-			if p != dir && (strings.HasPrefix(n, ".") || n == "node_modules" || n == "__pycache__" || n == "site-packages" || n == "venv" || n == "conda-meta") {
-				return filepath.SkipDir
-			}
-			if p != dir && gitignore.NewMatcher(patterns).Match(parts, true) {
-				return filepath.SkipDir
-			}
-			// This directory's own .gitignore governs what lies below it.
-			patterns = append(patterns, readIgnore(filepath.Join(ap, ".gitignore"), parts)...)
-			return nil
-		}
-		if !d.Type().IsRegular() || !envspec.IsInputName(p) || gitignore.NewMatcher(patterns).Match(parts, false) {
-			return nil
-		}
-		if envspec.NeedsContentToPick(p) {
-			src, err := os.ReadFile(p)
-			if err != nil || !envspec.PickByContent(p, src) {
-				return nil
-			}
-		}
-		found = append(found, p)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("searching %s: %w", dir, err)
+	rel, _ := filepath.Rel(base, abs)
+	var parts []string
+	if rel != "." {
+		parts = strings.Split(filepath.ToSlash(rel), "/")
 	}
-	sort.Strings(found)
-	return found, nil
+	if e.dirFacts == nil {
+		e.dirFacts = map[string]dirFacts{}
+	}
+	w := &walker{facts: e.dirFacts, extra: make(chan struct{}, max(runtime.GOMAXPROCS(0)-1, 0))}
+	w.walk(dir, abs, parts, patterns)
+	w.wg.Wait()
+	if w.err != nil {
+		return nil, fmt.Errorf("searching %s: %w", dir, w.err)
+	}
+	sort.Strings(w.found)
+	return w.found, nil
+}
+
+// walker searches a tree on every core: listing directories is system
+// calls (open, getdents, close), which on a tree of 10,000 directories is
+// most of a warm run's time.
+type walker struct {
+	extra chan struct{} // a slot for each further goroutine
+	wg    sync.WaitGroup
+
+	mu      sync.Mutex
+	found   []string
+	facts   map[string]dirFacts
+	err     error
+	errPath string
+}
+
+// fail keeps the error of the first directory in path order, so that the
+// message does not depend on which goroutine got there first.
+func (w *walker) fail(p string, err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil || p < w.errPath {
+		w.err, w.errPath = err, p
+	}
+}
+
+// walk searches directory p (abs, absolute; parts, its path from the
+// repository root) under the ignore patterns that apply to it. Each
+// directory is listed once, and the listing answers what would otherwise
+// be a system call a file: is there a .gitignore, a .envguard.yml, a .git.
+// A directory's patterns reach only below it (go-git's domains), so they
+// are dropped when the walk leaves it rather than matched, in vain,
+// against every later path. A subdirectory goes to another goroutine
+// where a core is free, else is walked here.
+func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Pattern) {
+	ents, err := os.ReadDir(p)
+	if err != nil {
+		w.fail(p, err)
+		return
+	}
+	var facts dirFacts
+	ignoreFile := false
+	for _, d := range ents {
+		switch d.Name() {
+		case ConfigName:
+			facts.config = d.Type().IsRegular()
+			facts.configLink = d.Type()&fs.ModeSymlink != 0
+		case ".git":
+			facts.git = true
+		case ".gitignore":
+			ignoreFile = true
+		}
+	}
+	if ignoreFile {
+		// This directory's own .gitignore governs what lies below it.
+		patterns = append(patterns[:len(patterns):len(patterns)], readIgnore(filepath.Join(abs, ".gitignore"), parts)...)
+	}
+	var m gitignore.Matcher
+	if len(patterns) > 0 {
+		m = gitignore.NewMatcher(patterns)
+	}
+	var found []string
+	for _, d := range ents {
+		n := d.Name()
+		child := filepath.Join(p, n)
+		cparts := append(parts[:len(parts):len(parts)], n)
+		if d.IsDir() {
+			if strings.HasPrefix(n, ".") || n == "node_modules" || n == "__pycache__" || n == "site-packages" || n == "venv" || n == "conda-meta" {
+				continue
+			}
+			if m != nil && m.Match(cparts, true) {
+				continue
+			}
+			cabs := filepath.Join(abs, n)
+			select {
+			case w.extra <- struct{}{}:
+				w.wg.Add(1)
+				go func() {
+					defer func() { <-w.extra; w.wg.Done() }()
+					w.walk(child, cabs, cparts, patterns)
+				}()
+			default:
+				w.walk(child, cabs, cparts, patterns)
+			}
+			continue
+		}
+		if !d.Type().IsRegular() || !envspec.IsInputName(child) || (m != nil && m.Match(cparts, false)) {
+			continue
+		}
+		if envspec.NeedsContentToPick(child) {
+			src, err := os.ReadFile(child)
+			if err != nil || !envspec.PickByContent(child, src) {
+				continue
+			}
+		}
+		found = append(found, child)
+	}
+	w.mu.Lock()
+	w.facts[abs] = facts
+	w.found = append(w.found, found...)
+	w.mu.Unlock()
 }
 
 // readIgnore reads one .gitignore-format file; a missing file has no

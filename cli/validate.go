@@ -91,7 +91,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 		files = []string{"."}
 	}
 	f.args = files
-	files, err := inputFiles(files)
+	files, err := e.inputFiles(files)
 	if err != nil {
 		return usageErr("%v", err)
 	}
