@@ -22,7 +22,9 @@ import (
 // of it runs at once. Past that limit a call keeps its slot until it
 // really returns, so work that ignores its context cannot pile up without
 // bound: the service then sheds load with 503s instead.
-func runBounded[T any](ctx context.Context, ab *abandoned, release func(), f func() (T, error)) (T, error) {
+//
+// f runs on one of p's workers.
+func runBounded[T any](ctx context.Context, p *pool, ab *abandoned, release func(), f func() (T, error)) (T, error) {
 	type result struct {
 		v   T
 		err error
@@ -36,7 +38,7 @@ func runBounded[T any](ctx context.Context, ab *abandoned, release func(), f fun
 	)
 	free := func() { once.Do(release) }
 	ch := make(chan result, 1)
-	go func() {
+	p.run(func() {
 		defer func() {
 			mu.Lock()
 			finished = true
@@ -54,7 +56,7 @@ func runBounded[T any](ctx context.Context, ab *abandoned, release func(), f fun
 		}()
 		v, err := f()
 		ch <- result{v: v, err: err}
-	}()
+	})
 	select {
 	case r := <-ch:
 		if r.p != nil {

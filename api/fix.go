@@ -82,7 +82,7 @@ func (s *server) fix(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	freq := FixRequest{ValidateRequest: req, Unsafe: unsafe, Select: sel}
-	res, err := runBounded(r.Context(), s.left, release, func() (FixResult, error) {
+	res, err := runBounded(r.Context(), s.workers, s.left, release, func() (FixResult, error) {
 		return s.deps.Fixer.Fix(r.Context(), freq)
 	})
 	if err != nil {

@@ -24,7 +24,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	// second decode of the report.
 	counter, counts := s.deps.Validator.(FindingCounter)
 	var codes []string
-	rep, err := runBounded(r.Context(), s.left, release, func() ([]byte, error) {
+	rep, err := runBounded(r.Context(), s.workers, s.left, release, func() ([]byte, error) {
 		if counts {
 			b, c, err := counter.ValidateCounting(r.Context(), req)
 			codes = c
@@ -61,7 +61,7 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := runBounded(r.Context(), s.left, release, func() (NameResult, error) {
+	res, err := runBounded(r.Context(), s.workers, s.left, release, func() (NameResult, error) {
 		return s.deps.Validator.Name(r.Context(), req)
 	})
 	if err != nil {
@@ -144,7 +144,7 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out, err := runBounded(r.Context(), s.left, release, func() ([]byte, error) {
+	out, err := runBounded(r.Context(), s.workers, s.left, release, func() ([]byte, error) {
 		return s.deps.Builder.Build(r.Context(), req)
 	})
 	if err != nil {

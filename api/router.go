@@ -4,9 +4,15 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 )
+
+// workerIdle is how long a pipeline worker waits for the next call before
+// it ends: long enough to outlast the gaps of a steady load, short enough
+// that a burst's workers do not linger.
+const workerIdle = 10 * time.Second
 
 // server holds what the handlers share; handlers are its methods.
 type server struct {
@@ -16,6 +22,7 @@ type server struct {
 	m        *metrics
 	slots    chan struct{}
 	left     *abandoned // calls still running after their request ended
+	workers  *pool      // where pipeline calls run
 	authOn   bool
 	token    [32]byte
 	tokenErr error
@@ -40,6 +47,7 @@ func newServer(deps Deps, cfg Config) *server {
 		m:     newMetrics(),
 		slots: make(chan struct{}, cfg.MaxConcurrent),
 	}
+	s.workers = newPool(workerIdle)
 	s.left = &abandoned{limit: cfg.MaxConcurrent, gauge: s.m.abandoned}
 	if cfg.TokenFile != "" {
 		s.authOn = true

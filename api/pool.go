@@ -1,0 +1,41 @@
+package api
+
+import "time"
+
+// pool runs pipeline calls on goroutines that outlive them. A fresh
+// goroutine starts on a small stack that the parser's recursion grows, a
+// copy at each doubling, on every request; a worker keeps the stack it
+// grew for the next call. run never waits: with no idle worker it starts
+// one, so how many calls run at once is still the validation slots' and
+// runBounded's business alone.
+type pool struct {
+	idle chan func()   // idle workers receive here
+	wait time.Duration // how long a worker stays idle before it ends
+}
+
+func newPool(wait time.Duration) *pool {
+	return &pool{idle: make(chan func()), wait: wait}
+}
+
+// run runs f on an idle worker, or on a new one.
+func (p *pool) run(f func()) {
+	select {
+	case p.idle <- f:
+	default:
+		go p.work(f)
+	}
+}
+
+func (p *pool) work(f func()) {
+	t := time.NewTimer(p.wait)
+	defer t.Stop()
+	for {
+		f()
+		t.Reset(p.wait)
+		select {
+		case f = <-p.idle:
+		case <-t.C:
+			return
+		}
+	}
+}
