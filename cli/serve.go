@@ -16,6 +16,9 @@ import (
 	"github.com/envguard/envguard/service"
 )
 
+// logFlushInterval is how late a log line of serve's may reach stderr.
+const logFlushInterval = 100 * time.Millisecond
+
 func serveCmd(e *env) *cobra.Command {
 	var cfg api.Config
 	var targetsFile, logFormat string
@@ -56,9 +59,11 @@ func serveCmd(e *env) *cobra.Command {
 				}
 				m.Targets = append(m.Targets, ts...)
 			}
-			var h slog.Handler = slog.NewTextHandler(e.stderr, nil)
+			logs := newLogWriter(e.stderr, logFlushInterval)
+			defer logs.Close()
+			var h slog.Handler = slog.NewTextHandler(logs, nil)
 			if logFormat == "json" {
-				h = slog.NewJSONHandler(e.stderr, nil)
+				h = slog.NewJSONHandler(logs, nil)
 			}
 			cfg.Logger = slog.New(h)
 			// Static GPU facts are read once here; memory and processes are
@@ -75,7 +80,10 @@ func serveCmd(e *env) *cobra.Command {
 			sigs := make(chan os.Signal, 2)
 			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 			defer signal.Stop(sigs)
-			ctx := shutdownOnSignals(context.Background(), sigs, cfg.Logger, os.Exit)
+			ctx := shutdownOnSignals(context.Background(), sigs, cfg.Logger, func(code int) {
+				_ = logs.Flush()
+				os.Exit(code)
+			})
 			if err := api.Serve(ctx, cfg, deps); err != nil {
 				if ctx.Err() != nil {
 					// The grace ran out with requests in flight: the server
