@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 )
@@ -256,15 +257,32 @@ func libOfConda(ctx *Context, name string) string {
 			return l.Lib
 		}
 	}
+	return gpuLibNames().conda[name]
+}
+
+// gpuLibIndex maps the exact names of gpuLibs to their library, the first
+// row that names one winning; no exact name starts with a PipPrefix, so
+// looking names up before prefixes answers as the table's order does.
+type gpuLibIndex struct{ conda, pip map[string]string }
+
+// gpuLibNames indexes gpuLibs on first use: most names are not GPU
+// libraries, and each used to be compared with every row.
+var gpuLibNames = sync.OnceValue(func() gpuLibIndex {
+	idx := gpuLibIndex{conda: map[string]string{}, pip: map[string]string{}}
 	for _, l := range gpuLibs {
 		for _, n := range l.Conda {
-			if n == name {
-				return l.Lib
+			if _, dup := idx.conda[n]; !dup {
+				idx.conda[n] = l.Lib
+			}
+		}
+		for _, n := range l.Pip {
+			if _, dup := idx.pip[n]; !dup {
+				idx.pip[n] = l.Lib
 			}
 		}
 	}
-	return ""
-}
+	return idx
+})
 
 // libOfPip returns the GPU library a pip requirement belongs to, or "".
 // jax counts only with a CUDA extra: plain `jax` from pip is pure Python.
@@ -289,12 +307,10 @@ func libOfPip(ctx *Context, it pipItem) string {
 			return l.Lib
 		}
 	}
+	if l := gpuLibNames().pip[it.Name]; l != "" {
+		return l
+	}
 	for _, l := range gpuLibs {
-		for _, n := range l.Pip {
-			if n == it.Name {
-				return l.Lib
-			}
-		}
 		for _, p := range l.PipPrefix {
 			if strings.HasPrefix(it.Name, p) {
 				return l.Lib
