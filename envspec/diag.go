@@ -87,7 +87,7 @@ type Diagnostics []Diagnostic
 func (ds *Diagnostics) Sort() {
 	s := *ds
 	sort.SliceStable(s, func(i, j int) bool {
-		a, b := s[i], s[j]
+		a, b := &s[i], &s[j] // a Diagnostic is too large to copy per comparison
 		if a.Pos.File != b.Pos.File {
 			return a.Pos.File < b.Pos.File
 		}
