@@ -1,6 +1,9 @@
 package envspec
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // DefaultMaxItems bounds how many items (list entries, keys, lines) of one
 // file are read. The largest real environments (a `conda env export` of a
@@ -25,6 +28,12 @@ type itemCut struct {
 // open brackets closed so the part read is still the same YAML. ok is false
 // when src is within its budget.
 func cutItems(src []byte, max int) (cut itemCut, ok bool) {
+	// Every item starts a line or follows a comma: a file with fewer lines
+	// and commas than the budget is within it, which the vectorised counts
+	// tell without walking the bytes one by one.
+	if bytes.Count(src, []byte{'\n'})+1+bytes.Count(src, []byte{','}) <= max {
+		return itemCut{}, false
+	}
 	items, line := 0, 1
 	var open []byte // the open flow brackets, innermost last
 	lineStart := 0

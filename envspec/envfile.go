@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -141,6 +142,7 @@ type envParser struct {
 	canceled   bool // the context ended: stop walking
 	hostile    bool // an EG100 refusal was raised: stop walking
 	sawChannel bool // `channels:` was present (even empty)
+	sl         slab // the dependencies' structs
 }
 
 func (p *envParser) pos(n *yaml.Node) Pos {
@@ -182,7 +184,10 @@ func TokenEnd(line string, col int) int {
 }
 
 func (p *envParser) parse(src []byte) {
-	if d := flowDepth(src); d > p.opt.MaxDepth {
+	// The flow depth is at most the number of opening brackets, which the
+	// vectorised counts give: most files have a handful, and only a file
+	// with more is walked byte by byte.
+	if bytes.Count(src, []byte{'['})+bytes.Count(src, []byte{'{'}) > p.opt.MaxDepth && flowDepth(src) > p.opt.MaxDepth {
 		// Checked before yaml sees the bytes: yaml.v3 accepts flow nesting
 		// up to 10000 levels and takes tens of milliseconds to build it.
 		line := 1 + bytes.Count(src[:flowDepthAt(src, p.opt.MaxDepth)], []byte("\n"))
@@ -340,7 +345,10 @@ func (p *envParser) scan(doc *yaml.Node) {
 		n     *yaml.Node
 		depth int
 	}
-	stack := []item{{doc, 0}}
+	// A file is a few levels deep with long lists: room for one list on
+	// the stack spares the walk most of its growing.
+	stack := make([]item, 1, 64)
+	stack[0] = item{doc, 0}
 	seen := map[int]bool{} // comment lines already collected
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
@@ -732,7 +740,8 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 			"write each package on its own line under `dependencies:` as `- name`")
 		return
 	}
-	for _, item := range v.Content {
+	for i, item := range v.Content {
+		p.sl.left = len(v.Content) - i
 		it, done := p.child(item)
 		if it == nil || !p.countItem(item) || p.hostile {
 			done()
@@ -853,7 +862,8 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		}
 	}
 	raw := String{Value: n.Value, Pos: p.valuePos(n)}
-	d := &CondaDep{Raw: raw, Comment: commentText(n)}
+	d := p.sl.condaDep()
+	d.Raw, d.Comment = raw, commentText(n)
 	if next, ok := p.continued(n); ok {
 		// "- python=3.10" followed by "   - numpy" indented one space too
 		// far: YAML folds the second line into the first item, and the
@@ -861,10 +871,10 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		p.add(raw.Pos, SeverityError, "EG103",
 			fmt.Sprintf("dependency %q runs on into line %d: YAML read the next line as part of this item, not as a package of its own", clip(n.Value, 80), next),
 			fmt.Sprintf("indent the `-` on line %d like the one on line %d", next, raw.Pos.Line))
-		p.env.Deps = append(p.env.Deps, d)
+		p.appendDep(d)
 		return
 	}
-	spec, err := ParseMatchSpec(strings.TrimSpace(n.Value))
+	spec, err := parseMatchSpec(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
 		p.specError(raw, lead, err, "EG103", fmt.Sprintf("invalid conda MatchSpec %q", clip(n.Value, 80)),
@@ -882,7 +892,24 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 			}
 		}
 	}
+	p.appendDep(d)
+}
+
+// appendDep and appendPip size Deps and Pip for the rest of the list being
+// read on their first append; a file without conda dependencies or pip
+// lines keeps them nil.
+func (p *envParser) appendDep(d *CondaDep) {
+	if cap(p.env.Deps) == 0 {
+		p.env.Deps = make([]*CondaDep, 0, max(p.sl.left, 4))
+	}
 	p.env.Deps = append(p.env.Deps, d)
+}
+
+func (p *envParser) appendPip(d *PipDep) {
+	if cap(p.env.Pip) == 0 {
+		p.env.Pip = make([]*PipDep, 0, max(p.sl.left, 4))
+	}
+	p.env.Pip = append(p.env.Pip, d)
 }
 
 // continued reports whether a plain (unquoted) scalar went on past its
@@ -891,20 +918,73 @@ func (p *envParser) continued(n *yaml.Node) (int, bool) {
 	if n.Style != 0 || n.Kind != yaml.ScalarNode || n.Line < 1 {
 		return 0, false
 	}
-	first := strings.Fields(n.Value)
 	line := p.env.Line(n.Line)
-	if len(first) < 2 || n.Column < 1 || n.Column > len(line)+1 {
+	if n.Column < 1 || n.Column > len(line)+1 {
 		return 0, false
+	}
+	if _, after := nextWord(n.Value); !hasWord(after) {
+		return 0, false // a single word cannot have run on
 	}
 	// The scalar's words all on its first line: it did not continue.
 	rest := line[n.Column-1:]
 	if i := strings.Index(rest, " #"); i >= 0 {
 		rest = rest[:i]
 	}
-	if strings.Join(strings.Fields(rest), " ") == strings.Join(first, " ") {
+	if sameWords(rest, n.Value) {
 		return 0, false
 	}
 	return n.Line + 1, true
+}
+
+// nextWord returns the first word of s, words being what strings.Fields
+// splits s into, and the text after it; word is "" when s has no more.
+// continued walks words this way so that every plain scalar does not cost
+// two slices and two joined strings.
+func nextWord(s string) (word, rest string) {
+	i := 0
+	for i < len(s) {
+		r, w := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += w
+	}
+	j := i
+	for j < len(s) {
+		r, w := rune(s[j]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(s[j:])
+		}
+		if unicode.IsSpace(r) {
+			break
+		}
+		j += w
+	}
+	return s[i:j], s[j:]
+}
+
+func hasWord(s string) bool {
+	w, _ := nextWord(s)
+	return w != ""
+}
+
+// sameWords reports whether a and b hold the same words in the same order,
+// whatever blanks separate them.
+func sameWords(a, b string) bool {
+	for {
+		var wa, wb string
+		wa, a = nextWord(a)
+		wb, b = nextWord(b)
+		if wa != wb {
+			return false
+		}
+		if wa == "" {
+			return true
+		}
+	}
 }
 
 // specError places a MatchSpec or pip error at its offset inside the scalar.
@@ -944,7 +1024,8 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 			"write each pip requirement on its own line under `- pip:` as `- name`")
 		return
 	}
-	for _, item := range val.Content {
+	for i, item := range val.Content {
+		p.sl.left = len(val.Content) - i
 		it, done := p.child(item)
 		if it == nil || !p.countItem(item) || p.hostile {
 			done()
@@ -965,8 +1046,9 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 
 func (p *envParser) pipDep(n *yaml.Node) {
 	raw := String{Value: n.Value, Pos: p.valuePos(n)}
-	d := &PipDep{Raw: raw, Comment: commentText(n)}
-	line, err := ParsePipLine(strings.TrimSpace(n.Value))
+	d := p.sl.pipDep()
+	d.Raw, d.Comment = raw, commentText(n)
+	line, err := parsePipLine(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
 		p.specError(raw, lead, err, "EG104", fmt.Sprintf("invalid pip line %q", clip(n.Value, 80)),
@@ -981,12 +1063,14 @@ func (p *envParser) pipDep(n *yaml.Node) {
 				fmt.Sprintf("pip line %q", clip(n.Value, 80)), is.Hint)
 		}
 	}
-	p.env.Pip = append(p.env.Pip, d)
+	p.appendPip(d)
 }
 
 // depChecks raises the findings that need the whole dependency list.
 func (p *envParser) depChecks() {
-	first := map[string]*CondaDep{}
+	// Sized once: a map grown entry by entry reallocates its table a few
+	// times for every file.
+	first := make(map[string]*CondaDep, len(p.env.Deps))
 	hasPip := false
 	for _, d := range p.env.Deps {
 		name := depName(d)
@@ -1092,26 +1176,37 @@ func osaDistance(a, b string) int {
 		}
 		return 99
 	}
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
+	// At most 64 bytes each, so at most 64 runes: the runes and the three
+	// rows the recurrence looks back on fit in arrays on the stack, where
+	// a full matrix cost an allocation per row for every channel checked.
+	var bufA, bufB [64]rune
+	ra, rb := appendRunes(bufA[:0], a), appendRunes(bufB[:0], b)
+	var rows [3][65]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= len(rb); j++ {
+		prev[j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 		}
+		prev2, prev, cur = prev, cur, prev2
 	}
-	return d[len(ra)][len(rb)]
+	return prev[len(rb)]
+}
+
+// appendRunes is []rune(s) into dst (invalid bytes become U+FFFD, as there).
+func appendRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		dst = append(dst, r)
+	}
+	return dst
 }

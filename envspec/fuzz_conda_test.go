@@ -2,6 +2,8 @@ package envspec
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -115,6 +117,14 @@ func FuzzParseMatchSpec(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		m, err := ParseMatchSpec(in)
+		// Parse takes the structs from a slab: the same reading, twice in
+		// a row from one slab as in a file's list.
+		sl := &slab{left: 2}
+		for range 2 {
+			if ms, serr := parseMatchSpec(in, sl); fmt.Sprint(serr) != fmt.Sprint(err) || !reflect.DeepEqual(ms, m) {
+				t.Fatalf("%q: from a slab %+v %v, alone %+v %v", in, ms, serr, m, err)
+			}
+		}
 		if err != nil {
 			fuzzSpecError(t, in, err)
 			return

@@ -2,6 +2,7 @@ package envspec
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -80,6 +81,14 @@ func FuzzParsePipLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		l, err := ParsePipLine(in)
+		// Parse takes the structs from a slab: the same reading, twice in
+		// a row from one slab as in a file's list.
+		sl := &slab{left: 2}
+		for range 2 {
+			if ls, serr := parsePipLine(in, sl); fmt.Sprint(serr) != fmt.Sprint(err) || !reflect.DeepEqual(ls, l) {
+				t.Fatalf("%q: from a slab %+v %v, alone %+v %v", in, ls, serr, l, err)
+			}
+		}
 		if err != nil {
 			var pe *PipError
 			if !errors.As(err, &pe) {

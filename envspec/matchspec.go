@@ -128,8 +128,15 @@ var msFields = []string{
 // ParseMatchSpec parses one conda MatchSpec. Errors are *SpecError with
 // the byte offset into s.
 func ParseMatchSpec(s string) (*MatchSpec, error) {
-	m := &MatchSpec{Raw: s}
-	if err := m.parse(); err != nil {
+	return parseMatchSpec(s, nil)
+}
+
+// parseMatchSpec is ParseMatchSpec taking the MatchSpec and its version's
+// leaves from sl.
+func parseMatchSpec(s string, sl *slab) (*MatchSpec, error) {
+	m := sl.matchSpec()
+	m.Raw = s
+	if err := m.parse(sl); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -139,7 +146,7 @@ func msErr(off int, msg string, a ...any) error {
 	return &SpecError{Offset: off, Msg: fmt.Sprintf(msg, a...)}
 }
 
-func (m *MatchSpec) parse() error {
+func (m *MatchSpec) parse(sl *slab) error {
 	s := m.Raw
 	a, b := vTrim(s)
 	if a == b {
@@ -286,7 +293,7 @@ func (m *MatchSpec) parse() error {
 	}
 	va, vb := msShrink(s, n, end)
 	if va < vb {
-		if err := m.parseVersionBuild(va, vb); err != nil {
+		if err := m.parseVersionBuild(va, vb, sl); err != nil {
 			return err
 		}
 	}
@@ -342,7 +349,7 @@ func (m *MatchSpec) setChannel(a, b int) error {
 
 // parseVersionBuild splits s[a:b] into version and build the way conda's
 // _parse_version_plus_build regex does, then normalises the version.
-func (m *MatchSpec) parseVersionBuild(a, b int) error {
+func (m *MatchSpec) parseVersionBuild(a, b int, sl *slab) error {
 	s := m.Raw[a:b]
 	vEnd, bStart := msSplitVersionBuild(s)
 	build := ""
@@ -357,7 +364,7 @@ func (m *MatchSpec) parseVersionBuild(a, b int) error {
 	}
 	va, vb := msShrink(m.Raw, a, a+vEnd)
 	m.VersionSpan = Span{va, vb}
-	spec, err := msParseSanitized(m.Raw, va, vb, bStart >= 0)
+	spec, err := msParseSanitized(m.Raw, va, vb, bStart >= 0, sl)
 	if err != nil {
 		return err
 	}
@@ -368,8 +375,8 @@ func (m *MatchSpec) parseVersionBuild(a, b int) error {
 // msParseSanitized drops every blank inside raw[a:b] (conda does, so
 // ">=1.0 , < 2.0" is read), applies conda's _sanitize_version_str and
 // parses the result, mapping error offsets back to raw; an error past the
-// text is reported at b.
-func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error) {
+// text is reported at b. The leaves of the result come from sl.
+func msParseSanitized(raw string, a, b int, hasBuild bool, sl *slab) (*VersionSpec, error) {
 	v := raw[a:b]
 	// No package version holds a quote, and one would make the canonical
 	// form unquotable inside brackets (version='^0'$').
@@ -385,7 +392,7 @@ func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error)
 		v = strings.ReplaceAll(v, " ", "")
 	}
 	san, lead := msSanitizeVersion(v, hasBuild)
-	spec, err := parseVersionSpecAt(san, 0)
+	spec, err := parseVersionSpecAt(san, 0, sl)
 	if err != nil {
 		if se, ok := err.(*SpecError); ok {
 			o := se.Offset + lead
@@ -556,7 +563,7 @@ func msSortedFields() []string {
 func (m *MatchSpec) applyBrackets() error {
 	if sp, ok := m.KeySpans["version"]; ok {
 		// conda sanitises a bracket version as if no build were given.
-		spec, err := msParseSanitized(m.Raw, sp.Start, sp.End, false)
+		spec, err := msParseSanitized(m.Raw, sp.Start, sp.End, false, nil)
 		if err != nil {
 			return err
 		}
@@ -659,7 +666,7 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 	if i := strings.IndexAny(stem[d1+1:d2], "=<>~,|*^$()@ "); i >= 0 {
 		return msErr(fa+d1+1+i, "invalid character %q in the version of package file %q", stem[d1+1+i], fn)
 	}
-	vs, err := parseVersionSpecAt(stem[d1+1:d2], fa+d1+1)
+	vs, err := parseVersionSpecAt(stem[d1+1:d2], fa+d1+1, nil)
 	if err != nil {
 		return err
 	}

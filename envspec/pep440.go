@@ -43,6 +43,13 @@ var pep440Re = regexp.MustCompile(`(?i)^\s*v?` +
 // ParsePEP440 parses a PEP 440 version. The error is a *PipError whose
 // Offset is 0: the pattern either matches the whole string or not.
 func ParsePEP440(s string) (PEP440Version, error) {
+	return parsePEP440(s, nil)
+}
+
+// parsePEP440 is ParsePEP440 with the release numbers in release's array
+// when they fit: a caller that only checks a version passes one on its
+// stack and allocates nothing.
+func parsePEP440(s string, release []int) (PEP440Version, error) {
 	var v PEP440Version
 	var m []string
 	scanned, ok := pep440Scan(s)
@@ -69,7 +76,11 @@ func ParsePEP440(s string) (PEP440Version, error) {
 	if v.Epoch, err = num(m[1]); err != nil {
 		return PEP440Version{}, err
 	}
-	v.Release = make([]int, 0, strings.Count(m[2], ".")+1)
+	if n := strings.Count(m[2], ".") + 1; cap(release) >= n {
+		v.Release = release[:0]
+	} else {
+		v.Release = make([]int, 0, n)
+	}
 	for rel := m[2]; ; {
 		part, rest, more := strings.Cut(rel, ".")
 		n, err := num(part)

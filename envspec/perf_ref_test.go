@@ -276,8 +276,9 @@ func BenchmarkParseMatchSpecRange(b *testing.B) {
 	}
 }
 
-// TestVersionCacheConcurrent parses the same versions from many goroutines
-// across a table reset (run it with -race).
+// TestVersionCacheConcurrent parses the same versions from many goroutines,
+// more than the table holds, so that entries are displaced while others
+// read them (run it with -race).
 func TestVersionCacheConcurrent(t *testing.T) {
 	done := make(chan bool)
 	for g := 0; g < 4; g++ {

@@ -240,6 +240,12 @@ func pipSplitTokens(s string, base int) []pipToken {
 // pip's own inline comments (` # ...`) are removed here too. Offsets in the
 // result and in a *PipError are byte offsets into s.
 func ParsePipLine(s string) (*PipLine, error) {
+	return parsePipLine(s, nil)
+}
+
+// parsePipLine is ParsePipLine taking the line, its requirement and the
+// requirement's specifiers from sl.
+func parsePipLine(s string, sl *slab) (*PipLine, error) {
 	end := pipCommentStart(s)
 	for end > 0 && pipSpace(s[end-1]) {
 		end--
@@ -251,7 +257,8 @@ func ParsePipLine(s string) (*PipLine, error) {
 	if start == end {
 		return nil, pipErrf(start, "empty pip line")
 	}
-	line := &PipLine{Raw: s}
+	line := sl.pipLine()
+	line.Raw = s
 	if s[start] == '-' {
 		return pipParseOptionLine(line, s, start, end)
 	}
@@ -275,7 +282,7 @@ func ParsePipLine(s string) (*PipLine, error) {
 			i++
 		}
 	}
-	req, err := pipParseRequirement(s, start, reqEnd)
+	req, err := pipParseRequirement(s, start, reqEnd, sl)
 	if err != nil {
 		return nil, err
 	}
@@ -440,13 +447,13 @@ func pipIsArchive(s string) bool {
 
 // pipParseRequirement parses s[start:end], a non-option line, choosing like
 // pip does between a URL, a local path and a PEP 508 requirement.
-func pipParseRequirement(s string, start, end int) (*PipRequirement, error) {
+func pipParseRequirement(s string, start, end int, sl *slab) (*PipRequirement, error) {
 	body := s[start:end]
 	if isPipURL(body) {
 		return pipParseBareURL(s, start, end, "; ")
 	}
 	if at := strings.IndexByte(body, '@'); at >= 0 && !pipLooksLikePath(body[:at]) {
-		return parsePEP508(s, start, end)
+		return parsePEP508(s, start, end, sl)
 	}
 	head := body
 	if i := strings.IndexByte(head, ';'); i >= 0 {
@@ -456,7 +463,7 @@ func pipParseRequirement(s string, start, end int) (*PipRequirement, error) {
 	if pipLooksLikePath(head) || pipIsArchive(head) {
 		return pipParseBareURL(s, start, end, ";")
 	}
-	return parsePEP508(s, start, end)
+	return parsePEP508(s, start, end, sl)
 }
 
 // pipParseEditable parses the value of -e: a local path (extras allowed) or a
@@ -628,6 +635,7 @@ type p508 struct {
 	s      string
 	i, end int
 	issues []*SpecIssue // what packaging reads but PEP 508 does not allow
+	sl     *slab        // where the specifiers come from
 }
 
 func (p *p508) ws() {
@@ -721,9 +729,9 @@ func (p *p508) extras() ([]string, error) {
 
 var pipSpecOps = []string{"===", "==", "!=", "<=", ">=", "~=", "<", ">"}
 
-func parsePEP508(s string, start, end int) (*PipRequirement, error) {
-	p := &p508{s: s, i: start, end: end}
-	r := &PipRequirement{}
+func parsePEP508(s string, start, end int, sl *slab) (*PipRequirement, error) {
+	p := &p508{s: s, i: start, end: end, sl: sl}
+	r := sl.pipReq()
 	p.ws()
 	if p.i < p.end && strings.ContainsRune("=<>!~", rune(p.s[p.i])) {
 		return nil, pipErrf(p.i, "missing package name before the version specifier")
@@ -832,6 +840,11 @@ func (p *p508) specifiers(r *PipRequirement) error {
 		if first < 0 {
 			first = sp.Span.Start
 		}
+		if r.Specifiers == nil {
+			// At most one specifier more than there are commas after
+			// the first: one slice from the slab holds them all.
+			r.Specifiers = p.sl.pipSpecifiers(1 + strings.Count(p.s[p.i:p.end], ","))
+		}
 		r.Specifiers = append(r.Specifiers, sp)
 		r.SpecSpan = Span{first, sp.Span.End}
 		p.ws()
@@ -902,7 +915,8 @@ func pipCheckSpecVersion(op, ver string) string {
 		}
 		return ""
 	}
-	v, err := ParsePEP440(ver)
+	var release [8]int
+	v, err := parsePEP440(ver, release[:0])
 	if err != nil {
 		return fmt.Sprintf("invalid version %q after %s", ver, op)
 	}
@@ -929,7 +943,8 @@ func pipWildcardBase(s string) bool {
 			return false
 		}
 	}
-	_, err := ParsePEP440(s) // rejects numbers too large for the comparisons
+	var release [8]int
+	_, err := parsePEP440(s, release[:0]) // rejects numbers too large for the comparisons
 	return err == nil
 }
 

@@ -21,8 +21,8 @@ package envspec
 
 import (
 	"fmt"
+	"hash/maphash"
 	"strings"
-	"sync"
 	"sync/atomic"
 )
 
@@ -73,42 +73,55 @@ func parseVersionAt(s string, base int) (Version, error) {
 	if len(s) > vCacheMaxLen {
 		return parseVersionUncached(s, base)
 	}
-	c := vCache.Load()
-	if v, ok := c.m.Load(s); ok {
-		return v.(Version), nil
+	set := vCacheSet(s)
+	for w := range vCacheWays {
+		if e := set[w].Load(); e != nil && e.key == s {
+			return e.v, nil
+		}
 	}
 	// The clone keeps the cached Version (whose strings point into its
-	// input) from pinning a whole file the caller cut s out of.
-	v, err := parseVersionUncached(strings.Clone(s), base)
+	// input) from pinning a whole file the caller cut s out of; it is the
+	// table's key too.
+	key := strings.Clone(s)
+	v, err := parseVersionUncached(key, base)
 	if err != nil {
 		return v, err
 	}
-	if c.n.Add(1) > vCacheMaxEntries {
-		vCache.CompareAndSwap(c, new(vCacheTable))
-	} else {
-		c.m.Store(strings.Clone(s), v)
+	// The newest entry goes first and the one it displaces moves to the
+	// second way, whose entry is dropped: a version that keeps coming
+	// back stays, whatever else shares its set.
+	if old := set[0].Swap(&vCacheEntry{key: key, v: v}); old != nil {
+		set[1].Store(old)
 	}
 	return v, nil
 }
 
 // The same versions come back again and again (python 3.10, the framework
 // releases of the knowledge base that every check sorts): parsed versions
-// are kept in a bounded table. A Version is immutable once parsed, so
-// sharing one is safe. When the table is full it is replaced by an empty
-// one, which bounds memory without any bookkeeping on hits.
+// are kept in a table of vCacheMaxEntries entries, in sets of vCacheWays
+// chosen by the string's hash. A Version is immutable once parsed, so
+// sharing one is safe; a lookup is a hash and at most two atomic loads,
+// where a sync.Map walked a trie of interfaces, and the size is bounded by
+// construction.
 const (
 	vCacheMaxEntries = 4096
+	vCacheWays       = 2
 	vCacheMaxLen     = 64
 )
 
-type vCacheTable struct {
-	m sync.Map // string -> Version, successful parses only
-	n atomic.Int32
+type vCacheEntry struct {
+	key string
+	v   Version
 }
 
-var vCache atomic.Pointer[vCacheTable]
+var (
+	vCache     [vCacheMaxEntries / vCacheWays][vCacheWays]atomic.Pointer[vCacheEntry]
+	vCacheSeed = maphash.MakeSeed()
+)
 
-func init() { vCache.Store(new(vCacheTable)) }
+func vCacheSet(s string) *[vCacheWays]atomic.Pointer[vCacheEntry] {
+	return &vCache[maphash.String(vCacheSeed, s)%uint64(len(vCache))]
+}
 
 func parseVersionUncached(s string, base int) (Version, error) {
 	start, end := vTrim(s)

@@ -49,12 +49,14 @@ const (
 // ParseVersionSpec parses a conda version spec. Errors are *SpecError with
 // the byte offset into s.
 func ParseVersionSpec(s string) (*VersionSpec, error) {
-	return parseVersionSpecAt(s, 0)
+	return parseVersionSpecAt(s, 0, nil)
 }
 
-func parseVersionSpecAt(s string, base int) (*VersionSpec, error) {
+// parseVersionSpecAt parses s, reporting errors at base+offset; its leaves
+// come from sl (nil: allocated one by one).
+func parseVersionSpecAt(s string, base int, sl *slab) (*VersionSpec, error) {
 	if strings.ContainsAny(s, "()|,^$") {
-		p := vsParser{src: s, base: base}
+		p := vsParser{src: s, base: base, sl: sl}
 		if err := p.tokenize(); err != nil {
 			return nil, err
 		}
@@ -75,7 +77,7 @@ func parseVersionSpecAt(s string, base int) (*VersionSpec, error) {
 		spec.raw = s
 		return spec, nil
 	}
-	spec, err := vsParseLeaf(s, base)
+	spec, err := vsParseLeaf(s, base, sl)
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +96,7 @@ type vsParser struct {
 	toks  []vsTok
 	i     int
 	depth int
+	sl    *slab // where the leaves come from
 }
 
 // maxSpecDepth bounds the recursion on untrusted input.
@@ -238,7 +241,7 @@ func (p *vsParser) parsePrimary() (*VersionSpec, error) {
 		return nil, p.errAt(t.off, "version spec %q starts with %q", p.src, t.text)
 	}
 	p.i++
-	leaf, err := vsParseLeaf(t.text, p.base+t.off)
+	leaf, err := vsParseLeaf(t.text, p.base+t.off, p.sl)
 	if err != nil {
 		return nil, err
 	}
@@ -300,8 +303,8 @@ func (s *VersionSpec) render() string {
 }
 
 // vsParseLeaf parses one leaf of a version spec, following the branches of
-// conda's VersionSpec.get_matcher in the same order.
-func vsParseLeaf(s string, base int) (*VersionSpec, error) {
+// conda's VersionSpec.get_matcher in the same order. The leaf comes from sl.
+func vsParseLeaf(s string, base int, sl *slab) (*VersionSpec, error) {
 	a, b := vTrim(s)
 	t := s[a:b]
 	off := base + a
@@ -311,7 +314,8 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 	if t == "" {
 		return nil, errAt(0, "empty version spec")
 	}
-	n := &VersionSpec{raw: t, norm: t}
+	n := sl.leaf()
+	n.raw, n.norm = t, t
 	switch {
 	case t[0] == '^' || t[len(t)-1] == '$':
 		if t[0] != '^' || t[len(t)-1] != '$' || len(t) < 2 {
@@ -395,11 +399,9 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 		n.kind = vsRegex
 		n.re = regexp.MustCompile(`^(?:` + strings.Join(parts, ".*") + `)$`)
 	case t[len(t)-1] == '*':
-		norm := t
-		if !strings.HasSuffix(norm, ".*") {
-			norm = norm[:len(norm)-1] + ".*"
-		}
-		vo := strings.TrimRight(strings.TrimRight(norm, "*"), ".")
+		// conda reads "1.2*" as "1.2.*"; either way the prefix is what
+		// comes before the last '*', without trailing dots.
+		vo := strings.TrimRight(t[:len(t)-1], ".")
 		v, err := parseVersionAt(vo, off)
 		if err != nil {
 			return nil, err
@@ -407,9 +409,14 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 		// conda keeps stray dots ("1.2..*"); envguard writes the prefix it
 		// matches, so that the string reads back the same, except when the
 		// prefix holds a '*' ("1.8**"): "1.8*.*" would read back as a glob.
-		n.kind, n.ver, n.norm = vsPrefix, v, v.raw+".*"
-		if strings.Contains(v.raw, "*") {
+		n.kind, n.ver = vsPrefix, v
+		switch {
+		case strings.Contains(v.raw, "*"):
 			n.norm = t
+		case len(t) == len(v.raw)+2 && strings.HasPrefix(t, v.raw) && strings.HasSuffix(t, ".*"):
+			n.norm = t // already written so: no new string
+		default:
+			n.norm = v.raw + ".*"
 		}
 	case !strings.Contains(t, "@"):
 		v, err := parseVersionAt(t, off)
