@@ -6,13 +6,16 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Formats names every input envguard reads, for errors and help text.
 const Formats = "environment.yml, `conda list --explicit` files, conda-lock.yml, pixi.lock, pixi.toml " +
 	"(or [tool.pixi] in pyproject.toml), uv.lock, pylock.toml and pip requirements files (requirements*.txt)"
 
-var rePylockName = regexp.MustCompile(`^pylock\.([^.]+\.)?toml$`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var rePylockName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pylock\.([^.]+\.)?toml$`) })
 
 // SniffFile tells which reader reads a file: by its name where the name
 // says (conda-lock.yml, pixi.lock, pixi.toml, pyproject.toml, uv.lock,
@@ -36,7 +39,7 @@ func SniffFile(name string, src []byte) Kind {
 		return KindPixiManifest
 	case base == "uv.lock":
 		return KindUVLock
-	case rePylockName.MatchString(base):
+	case rePylockName().MatchString(base):
 		return KindPylock
 	case base == "pyproject.toml":
 		if tomlHeader(src, "tool.pixi") {
@@ -238,7 +241,7 @@ func IsInputName(name string) bool {
 		b == "conda-lock.yml" || b == "conda-lock.yaml",
 		strings.HasSuffix(b, ".conda-lock.yml") || strings.HasSuffix(b, ".conda-lock.yaml"),
 		b == "pixi.lock", b == "pixi.toml", b == "pyproject.toml", b == "uv.lock",
-		rePylockName.MatchString(b),
+		rePylockName().MatchString(b),
 		strings.HasSuffix(b, ".txt") && strings.Contains(b, "requirements"):
 		return true
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // PEP440Version is a Python package version as PEP 440 defines it, in the
@@ -31,14 +32,19 @@ type PEP440Version struct {
 
 // The pattern is packaging's VERSION_PATTERN, which pip uses: a hand parser
 // would have to reproduce the same optional-separator rules.
-var pep440Re = regexp.MustCompile(`(?i)^\s*v?` +
-	`(?:([0-9]+)!)?` + // epoch
-	`([0-9]+(?:\.[0-9]+)*)` + // release
-	`(?:[-_.]?(alpha|a|beta|b|preview|pre|c|rc)[-_.]?([0-9]+)?)?` + // pre
-	`(?:-([0-9]+)|[-_.]?(post|rev|r)[-_.]?([0-9]+)?)?` + // post
-	`(?:[-_.]?(dev)[-_.]?([0-9]+)?)?` + // dev
-	`(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?` + // local
-	`\s*$`)
+// It is compiled on first use: Go runs every package's initialisation on
+// every CLI start, and most files never need it (pep440Scan reads the
+// common shapes by hand).
+var pep440Re = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*v?` +
+		`(?:([0-9]+)!)?` + // epoch
+		`([0-9]+(?:\.[0-9]+)*)` + // release
+		`(?:[-_.]?(alpha|a|beta|b|preview|pre|c|rc)[-_.]?([0-9]+)?)?` + // pre
+		`(?:-([0-9]+)|[-_.]?(post|rev|r)[-_.]?([0-9]+)?)?` + // post
+		`(?:[-_.]?(dev)[-_.]?([0-9]+)?)?` + // dev
+		`(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?` + // local
+		`\s*$`)
+})
 
 // ParsePEP440 parses a PEP 440 version. The error is a *PipError whose
 // Offset is 0: the pattern either matches the whole string or not.
@@ -56,7 +62,7 @@ func parsePEP440(s string, release []int) (PEP440Version, error) {
 	if ok {
 		m = scanned[:]
 	} else {
-		m = pep440Re.FindStringSubmatch(s)
+		m = pep440Re().FindStringSubmatch(s)
 	}
 	if m == nil {
 		return v, &PipError{Msg: fmt.Sprintf("invalid PEP 440 version %q", s)}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // ReadPrefix reads an installed environment: a conda prefix (conda-meta/*.json)
@@ -323,7 +324,11 @@ func fastCondaMeta(data []byte) (condaMetaRecord, bool) {
 	return rec, rec.Name != "" && rec.Version != ""
 }
 
-var pyvenvVersionRe = regexp.MustCompile(`(?m)^\s*(version|version_info)\s*=\s*(\d+\.\d+(?:\.\d+)?)`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var pyvenvVersionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*(version|version_info)\s*=\s*(\d+\.\d+(?:\.\d+)?)`)
+})
 
 // pyvenvVersion reads `version = 3.11.4` (venv, virtualenv) or
 // `version_info = 3.12.1.final.0` (uv) from pyvenv.cfg.
@@ -332,7 +337,7 @@ func pyvenvVersion(cfg string) string {
 	if err != nil {
 		return ""
 	}
-	m := pyvenvVersionRe.FindSubmatch(data)
+	m := pyvenvVersionRe().FindSubmatch(data)
 	if m == nil {
 		return ""
 	}
@@ -454,8 +459,12 @@ func readMetadataHeader(path string) (name, version string) {
 }
 
 var (
-	torchVersionRe = regexp.MustCompile(`(?m)^__version__\s*(?::\s*[\w\[\], ]+)?=\s*['"]([^'"]+)['"]`)
-	torchCUDARe    = regexp.MustCompile(`(?m)^cuda\s*(?::\s*[\w\[\], ]+)?=\s*(None|['"]([^'"]*)['"])`)
+	torchVersionRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^__version__\s*(?::\s*[\w\[\], ]+)?=\s*['"]([^'"]+)['"]`)
+	})
+	torchCUDARe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^cuda\s*(?::\s*[\w\[\], ]+)?=\s*(None|['"]([^'"]*)['"])`)
+	})
 )
 
 // readTorchVersion reads torch/version.py: `__version__ = '2.5.1+cu124'` and
@@ -465,12 +474,12 @@ func readTorchVersion(path string) *TorchInfo {
 	if err != nil {
 		return nil
 	}
-	m := torchVersionRe.FindSubmatch(data)
+	m := torchVersionRe().FindSubmatch(data)
 	if m == nil {
 		return nil
 	}
 	t := &TorchInfo{Version: string(m[1]), Path: path}
-	if c := torchCUDARe.FindSubmatch(data); c != nil && string(c[1]) != "None" {
+	if c := torchCUDARe().FindSubmatch(data); c != nil && string(c[1]) != "None" {
 		t.CUDA = string(c[2])
 	}
 	return t

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // LookupEnv reads one environment variable and says whether it is set
@@ -151,10 +152,12 @@ func strtoul(s string) int {
 	return n
 }
 
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
 var (
-	reCUDAOverride = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
+	reCUDAOverride = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`) })
 	// CEP 46 (the __cuda_arch virtual package) accepts major.minor only.
-	reArchOverride = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+	reArchOverride = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+$`) })
 )
 
 // ApplyOverrides honours conda's overrides the way conda and pixi do:
@@ -197,7 +200,7 @@ func ApplyOverrides(h *Host, env LookupEnv) *Host {
 			}
 			return out
 		}
-		if !reCUDAOverride.MatchString(cudaVal) {
+		if !reCUDAOverride().MatchString(cudaVal) {
 			out.Notes = append(out.Notes, fmt.Sprintf("CONDA_OVERRIDE_CUDA=%q is not a version: ignored", cudaVal))
 			out.Source = h.Source
 		} else {
@@ -216,7 +219,7 @@ func ApplyOverrides(h *Host, env LookupEnv) *Host {
 		out.Source = SourceOverride
 		out.GPUs = []GPU{}
 		out.Notes = append(out.Notes, "CONDA_OVERRIDE_CUDA_ARCH is set to an empty value: GPU architecture not checked")
-	case !reArchOverride.MatchString(archVal):
+	case !reArchOverride().MatchString(archVal):
 		out.Notes = append(out.Notes, fmt.Sprintf("CONDA_OVERRIDE_CUDA_ARCH=%q is not major.minor: ignored", archVal))
 	case !out.Available && !(cudaSet && cudaVal != ""):
 		out.Notes = append(out.Notes, "CONDA_OVERRIDE_CUDA_ARCH ignored: no driver, and CONDA_OVERRIDE_CUDA does not assert one")

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -54,10 +55,12 @@ func (es TargetErrors) Error() string {
 	return strings.Join(s, "\n")
 }
 
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
 var (
-	reDriver  = regexp.MustCompile(`^[0-9]+(\.[0-9]+){1,2}$`)
-	reCUDA    = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
-	reYAMLErr = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	reDriver  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+(\.[0-9]+){1,2}$`) })
+	reCUDA    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+\.[0-9]+$`) })
+	reYAMLErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 )
 
 var targetKeys = []string{"compute_capabilities", "cuda_driver", "driver", "gpus", "name"}
@@ -75,7 +78,7 @@ func ParseTargets(file string, src []byte) ([]Target, error) {
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		p := envspec.Pos{File: file}
 		msg := err.Error()
-		if m := reYAMLErr.FindStringSubmatch(msg); m != nil {
+		if m := reYAMLErr().FindStringSubmatch(msg); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
@@ -168,7 +171,7 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 					t.DriverRange, t.Driver = r.Text, r.Floor
 				}
 			}
-			if t.Driver != "" && !reDriver.MatchString(t.Driver) && t.DriverRange == "" && !kb.IsRange(t.Driver) {
+			if t.Driver != "" && !reDriver().MatchString(t.Driver) && t.DriverRange == "" && !kb.IsRange(t.Driver) {
 				p.errf(v, "driver %q is not a driver version like 550.54.15, or a range like \">=535.54, <560\"", t.Driver)
 			}
 		case "cuda_driver":
@@ -181,9 +184,9 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 					t.CUDARange, t.CUDADriver = r.Text, r.Floor
 				}
 			}
-			if t.CUDADriver != "" && !reCUDA.MatchString(t.CUDADriver) && t.CUDARange == "" && !kb.IsRange(t.CUDADriver) {
+			if t.CUDADriver != "" && !reCUDA().MatchString(t.CUDADriver) && t.CUDARange == "" && !kb.IsRange(t.CUDADriver) {
 				p.errf(v, "cuda_driver %q is not a CUDA version like 12.4, or a range like \">=12.2\"", t.CUDADriver)
-			} else if t.CUDARange != "" && !reCUDA.MatchString(t.CUDADriver) {
+			} else if t.CUDARange != "" && !reCUDA().MatchString(t.CUDADriver) {
 				p.errf(v, "cuda_driver %q: its oldest version %q is not major.minor like 12.2", t.CUDARange, t.CUDADriver)
 			}
 		case "gpus":
@@ -295,7 +298,7 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 			t.CUDADriver = p.scalar(c, "__cuda")
 			// conda-lock writes __cuda as the full CUDA version; 12 alone
 			// is taken as 12.0.
-			if reDriver.MatchString(t.CUDADriver) {
+			if reDriver().MatchString(t.CUDADriver) {
 				parts := strings.SplitN(t.CUDADriver, ".", 3)
 				t.CUDADriver = parts[0] + "." + parts[1]
 			} else if _, err := strconv.Atoi(t.CUDADriver); err == nil {
@@ -309,7 +312,7 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 		}
 		if a := mapGet(pk, "__cuda_arch"); a != nil {
 			s := p.scalar(a, "__cuda_arch")
-			if c, good := parseCC(s); good && c.Suffix == "" && reCUDA.MatchString(s) {
+			if c, good := parseCC(s); good && c.Suffix == "" && reCUDA().MatchString(s) {
 				t.CCs = []string{c.String()}
 			} else {
 				p.errf(a, "__cuda_arch %q is not a compute capability like 9.0", s)
@@ -428,9 +431,9 @@ func PixiTargets(file string, src []byte) ([]Target, error) {
 			t.Name = base + "/" + r.Environment
 		}
 		switch {
-		case reCUDA.MatchString(r.CUDA):
+		case reCUDA().MatchString(r.CUDA):
 			t.CUDADriver = r.CUDA
-		case reDriver.MatchString(r.CUDA):
+		case reDriver().MatchString(r.CUDA):
 			parts := strings.SplitN(r.CUDA, ".", 3)
 			t.CUDADriver = parts[0] + "." + parts[1]
 		default:

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,7 +37,9 @@ type Config struct {
 	FailOn *FailOn
 }
 
-var yamlErrRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var yamlErrRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // ParseConfig reads .envguard.yml. Errors carry file:line:col.
 func ParseConfig(file string, src []byte) (*Config, error) {
@@ -44,7 +47,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		// yaml.v3 gives a line but no column; keep the file:line: shape.
-		if m := yamlErrRe.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlErrRe().FindStringSubmatch(err.Error()); m != nil {
 			return nil, fmt.Errorf("%s:%s: invalid YAML: %s", file, m[1], m[2])
 		}
 		return nil, fmt.Errorf("%s: invalid YAML: %v", file, strings.TrimPrefix(err.Error(), "yaml: "))

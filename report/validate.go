@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
@@ -309,7 +310,11 @@ func capPerCode(ds envspec.Diagnostics, max int) envspec.Diagnostics {
 
 // ignoreClauseRe finds a hint's suggestion of an ignore comment: ", or
 // silence this line with `# envguard: ignore EG206`" and its kin.
-var ignoreClauseRe = regexp.MustCompile(`,? or silence (?:this line|it) with ` + "`# envguard: ignore [^`]*`" + `(?: if [^;.]*)?`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var ignoreClauseRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`,? or silence (?:this line|it) with ` + "`# envguard: ignore [^`]*`" + `(?: if [^;.]*)?`)
+})
 
 // prefixHint rewrites a hint for an installed environment, which has no
 // lines to put an ignore comment on: the project's .envguard.yml, or
@@ -318,5 +323,5 @@ func prefixHint(hint, code string) string {
 	if !strings.Contains(hint, "envguard: ignore") {
 		return hint
 	}
-	return ignoreClauseRe.ReplaceAllString(hint, "") + "; to silence it here, set `rules: {" + code + ": off}` in .envguard.yml"
+	return ignoreClauseRe().ReplaceAllString(hint, "") + "; to silence it here, set `rules: {" + code + ": off}` in .envguard.yml"
 }

@@ -78,7 +78,7 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 // nvidia-cudnn-cu11 → cudnn, nvidia-cuda-runtime-cu12 → cuda-runtime.
 func nvidiaWheelLib(name string) string {
 	n := strings.TrimPrefix(name, "nvidia-")
-	if m := cudaSuffixRe.FindStringIndex(n); m != nil {
+	if m := cudaSuffixRe().FindStringIndex(n); m != nil {
 		n = n[:m[0]]
 	}
 	return n

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
@@ -62,11 +63,11 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 		if p.Name != "torch" || p.Local != "" || dup[p.Dep] {
 			continue
 		}
-		if p.URL != "" && wheelIndex.MatchString(p.URL) {
+		if p.URL != "" && wheelIndex().MatchString(p.URL) {
 			continue
 		}
 		msg := fmt.Sprintf("pip %s (%s) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), place(p.Dep.Raw.Pos))
-		if m := pipExactPin.FindStringSubmatch(pipText(p)); m != nil && ctx.KB != nil {
+		if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil && ctx.KB != nil {
 			msg += pypiDefaultNote(ctx.KB, ctx.Env, m[1])
 		}
 		hint := eg304Hint(ctx, pipText(p))
@@ -75,14 +76,16 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 	return out
 }
 
-var pipExactPin = regexp.MustCompile(`==\s*([0-9]+(?:\.[0-9]+)+)`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var pipExactPin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`==\s*([0-9]+(?:\.[0-9]+)+)`) })
 
 // eg304Hint names the wheel indexes the pinned torch release really has
 // (the knowledge base's wheel variants for its series), so the fix is one
 // the index can serve; without a pinned release it stays generic.
 func eg304Hint(ctx *Context, text string) string {
 	generic := "add --extra-index-url …/whl/cuXYZ (the PyTorch wheel index of your CUDA version, or …/whl/cpu) and pin torch==X.Y.Z+cuXYZ"
-	m := pipExactPin.FindStringSubmatch(text)
+	m := pipExactPin().FindStringSubmatch(text)
 	if m == nil || ctx == nil || ctx.KB == nil {
 		return generic
 	}

@@ -43,10 +43,14 @@ type pipOption struct {
 	Dep         *envspec.PipDep
 }
 
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
 var (
-	nameRe     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*`)
-	localCUDA  = regexp.MustCompile(`(?i)(?:\+|%2B)(cu\d{2,3}|cpu|rocm[\d.]+)\b`)
-	wheelIndex = regexp.MustCompile(`(?i)/whl/(?:nightly/|test/)?(cu\d{2,3}|cpu|rocm[\d.]+|xpu)\b`)
+	nameRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*`) })
+	localCUDA  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:\+|%2B)(cu\d{2,3}|cpu|rocm[\d.]+)\b`) })
+	wheelIndex = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)/whl/(?:nightly/|test/)?(cu\d{2,3}|cpu|rocm[\d.]+|xpu)\b`)
+	})
 )
 
 func normalizePip(name string) string { return envspec.NormalizePipName(name) }
@@ -78,7 +82,7 @@ func roughConda(raw string) string {
 	if i := strings.LastIndex(s, "::"); i >= 0 {
 		s = s[i+2:]
 	}
-	return strings.ToLower(nameRe.FindString(s))
+	return strings.ToLower(nameRe().FindString(s))
 }
 
 // pipItems lists the pip requirements and the pip option lines.
@@ -136,7 +140,7 @@ func localOf(raw string) string {
 	if !strings.Contains(raw, "+") && !strings.Contains(raw, "%2") {
 		return ""
 	}
-	if m := localCUDA.FindStringSubmatch(raw); m != nil {
+	if m := localCUDA().FindStringSubmatch(raw); m != nil {
 		return strings.ToLower(m[1])
 	}
 	return ""
@@ -182,7 +186,7 @@ func roughPipReq(raw string) (pipItem, bool) {
 		it.Name = wheelName(s)
 		return it, it.Name != ""
 	}
-	name := nameRe.FindString(s)
+	name := nameRe().FindString(s)
 	if name == "" {
 		return pipItem{}, false
 	}
@@ -296,7 +300,7 @@ func libOfPip(ctx *Context, it pipItem) string {
 		return ""
 	}
 	// isNvidiaWheel inlined, so that the knowledge base is asked once.
-	if strings.HasPrefix(it.Name, "nvidia-") && nvidiaWheelRe.MatchString(it.Name) {
+	if strings.HasPrefix(it.Name, "nvidia-") && nvidiaWheelRe().MatchString(it.Name) {
 		return "" // the CUDA runtime itself: EG303's business
 	}
 	if ctx != nil && ctx.KB != nil {
@@ -321,11 +325,11 @@ func libOfPip(ctx *Context, it pipItem) string {
 }
 
 var (
-	nvidiaWheelRe = regexp.MustCompile(`^nvidia-[a-z0-9-]+-cu(\d{2})$`)
-	cudaSuffixRe  = regexp.MustCompile(`-cu(?:da)?(\d{2,3})x?$`)
-	jaxExtraRe    = regexp.MustCompile(`^cuda(\d{2})`)
+	nvidiaWheelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^nvidia-[a-z0-9-]+-cu(\d{2})$`) })
+	cudaSuffixRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-cu(?:da)?(\d{2,3})x?$`) })
+	jaxExtraRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cuda(\d{2})`) })
 	// jaxCUDAPluginRe reads jax-cuda12-plugin and jax-cuda12-pjrt.
-	jaxCUDAPluginRe = regexp.MustCompile(`^jax-cuda(\d{2})-`)
+	jaxCUDAPluginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^jax-cuda(\d{2})-`) })
 )
 
 // nvidiaWheelsLib is the knowledge base's name for NVIDIA's CUDA wheels,
@@ -335,7 +339,7 @@ const nvidiaWheelsLib = "nvidia-cuda-wheels"
 // isNvidiaWheel reports whether a pip name is one of NVIDIA's CUDA wheels
 // (nvidia-cuda-runtime-cu12, nvidia-cudnn-cu11, ...).
 func isNvidiaWheel(ctx *Context, name string) bool {
-	if strings.HasPrefix(name, "nvidia-") && nvidiaWheelRe.MatchString(name) {
+	if strings.HasPrefix(name, "nvidia-") && nvidiaWheelRe().MatchString(name) {
 		return true
 	}
 	if ctx != nil && ctx.KB != nil {
@@ -370,7 +374,7 @@ func pipCUDAMajor(it pipItem, index string) (int, string) {
 	// The prefix and substring tests spare most names the regular
 	// expressions: this runs for every pip GPU library.
 	if strings.HasPrefix(it.Name, "nvidia-") {
-		if m := nvidiaWheelRe.FindStringSubmatch(it.Name); m != nil {
+		if m := nvidiaWheelRe().FindStringSubmatch(it.Name); m != nil {
 			return cudaMajorOfTag(m[1]), "cu" + m[1]
 		}
 	}
@@ -378,24 +382,24 @@ func pipCUDAMajor(it pipItem, index string) (int, string) {
 		return cudaMajorOfTag(it.Local[2:]), it.Local
 	}
 	if it.URL != "" {
-		if m := wheelIndex.FindStringSubmatch(it.URL); m != nil && strings.HasPrefix(strings.ToLower(m[1]), "cu") {
+		if m := wheelIndex().FindStringSubmatch(it.URL); m != nil && strings.HasPrefix(strings.ToLower(m[1]), "cu") {
 			return cudaMajorOfTag(m[1][2:]), strings.ToLower(m[1])
 		}
 	}
 	if it.Name == "jax" {
 		for _, e := range it.Extras {
-			if m := jaxExtraRe.FindStringSubmatch(strings.ToLower(e)); m != nil {
+			if m := jaxExtraRe().FindStringSubmatch(strings.ToLower(e)); m != nil {
 				return cudaMajorOfTag(m[1]), "[" + e + "]"
 			}
 		}
 	}
 	if strings.HasPrefix(it.Name, "jax-cuda") {
-		if m := jaxCUDAPluginRe.FindStringSubmatch(it.Name); m != nil {
+		if m := jaxCUDAPluginRe().FindStringSubmatch(it.Name); m != nil {
 			return cudaMajorOfTag(m[1]), "cuda" + m[1]
 		}
 	}
 	if strings.Contains(it.Name, "-cu") && !strings.HasPrefix(it.Name, "torch") {
-		if m := cudaSuffixRe.FindStringSubmatch(it.Name); m != nil {
+		if m := cudaSuffixRe().FindStringSubmatch(it.Name); m != nil {
 			return cudaMajorOfTag(m[1]), it.Name[strings.LastIndexByte(it.Name, '-')+1:]
 		}
 	}
@@ -415,7 +419,7 @@ func wheelIndexTag(opts []pipOption) (string, *pipOption) {
 	for i, o := range opts {
 		switch o.Name {
 		case "--index-url", "--extra-index-url", "--find-links":
-			if m := wheelIndex.FindStringSubmatch(o.Value); m != nil {
+			if m := wheelIndex().FindStringSubmatch(o.Value); m != nil {
 				return strings.ToLower(m[1]), &opts[i]
 			}
 		}

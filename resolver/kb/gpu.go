@@ -28,22 +28,26 @@ var synonyms = map[string]string{"mobile": "laptop"}
 // memoryRe matches a memory size (80gb, 16g, 144g). Memory never tells two
 // models apart, so sizes are dropped wherever they stand: "RTX A3000 12GB
 // Laptop GPU" is the A3000 laptop part, "RTX 3080 12GB" the RTX 3080.
-var memoryRe = regexp.MustCompile(`^\d+gb?$`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var memoryRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+gb?$`) })
 
 // suffixRe matches words that name form factor, packaging or edition, never
 // the model: sxm4, pcie, hbm3e, nvl, fhhl, dgxs, gddr6x, mig slices (1g.10gb).
 // They may be left over around a model name. "laptop" is not among them: a
 // laptop part never passes for the desktop part of the same number, and has a
 // row of its own where a source gives its compute capability.
-var suffixRe = regexp.MustCompile(`^(sxm\d*|pcie|hbm\d*e?|nvl|fhhl|dgxs|gddr\d+x?|mig|\d+g\.\d+gb|\d+c\.\d+g\.\d+gb|generation|edition|server|workstation|tensor|core|max|q|quadro)$`)
+var suffixRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(sxm\d*|pcie|hbm\d*e?|nvl|fhhl|dgxs|gddr\d+x?|mig|\d+g\.\d+gb|\d+c\.\d+g\.\d+gb|generation|edition|server|workstation|tensor|core|max|q|quadro)$`)
+})
 
-var splitRe = regexp.MustCompile(`[\s\-_/(),]+`)
+var splitRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\s\-_/(),]+`) })
 
 // gpuTokens normalises a GPU name to its model tokens.
 func gpuTokens(name string) []string {
 	var out []string
-	for _, t := range splitRe.Split(strings.ToLower(name), -1) {
-		if t == "" || vendorWords[t] || memoryRe.MatchString(t) {
+	for _, t := range splitRe().Split(strings.ToLower(name), -1) {
+		if t == "" || vendorWords[t] || memoryRe().MatchString(t) {
 			continue
 		}
 		if s, ok := synonyms[t]; ok {
@@ -134,7 +138,7 @@ outer:
 
 func allSuffixWords(ws []string) bool {
 	for _, w := range ws {
-		if !suffixRe.MatchString(w) {
+		if !suffixRe().MatchString(w) {
 			return false
 		}
 	}

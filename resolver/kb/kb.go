@@ -271,7 +271,7 @@ func (k *KB) DriverFloor(cuda string) (*CUDADriver, bool) {
 // no row for it (a release it does not list, or no version).
 func (k *KB) ToolkitArch(cuda string) (*ToolkitArch, bool) {
 	c := majorMinor(strings.TrimSpace(cuda))
-	if !seriesRe.MatchString(c) {
+	if !seriesRe().MatchString(c) {
 		return nil, false
 	}
 	for i := range k.Facts.ToolkitArch {

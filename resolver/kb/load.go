@@ -195,7 +195,9 @@ func loadFS(fsys fs.FS, label string) (*KB, error) {
 	return k, nil
 }
 
-var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
 // yamlErrors turns yaml.v3's "line N: msg" texts into positioned errors.
 func yamlErrors(file string, err error) ErrorList {
@@ -207,7 +209,7 @@ func yamlErrors(file string, err error) ErrorList {
 	}
 	var out ErrorList
 	for _, t := range texts {
-		if m := yamlLineRe.FindStringSubmatch(t); m != nil {
+		if m := yamlLineRe().FindStringSubmatch(t); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			out = append(out, &Error{File: file, Line: n, Msg: m[2]})
 			continue

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // pipName puts a pip requirement name in PEP 503 form and drops extras
@@ -77,7 +78,9 @@ func globMatchParts(parts []string, s string) bool {
 
 // cuTokenRe matches a name segment that carries a CUDA version: cu118,
 // cu12, cuda12x, cuda117, cuda120.
-var cuTokenRe = regexp.MustCompile(`^cu(?:da)?(\d{2,3})x?$`)
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var cuTokenRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cu(?:da)?(\d{2,3})x?$`) })
 
 // CUDAMajorFromPipName returns the CUDA major a pip distribution name
 // carries (cupy-cuda12x → 12, nvidia-cublas-cu11 → 11, mxnet-cu112 → 11,
@@ -90,7 +93,7 @@ func CUDAMajorFromPipName(name string) int {
 		if !strings.HasPrefix(seg, "cu") {
 			continue // what cuTokenRe needs first, without running it
 		}
-		m := cuTokenRe.FindStringSubmatch(seg)
+		m := cuTokenRe().FindStringSubmatch(seg)
 		if m == nil {
 			continue
 		}

@@ -79,7 +79,7 @@ func (v *validator) torchPythonBuilds(keys map[string]bool) {
 			v.errf(table, i, "give exactly one of python (the complete list) and missing")
 		}
 		for _, p := range append(slices.Clone(r.Python), r.Missing...) {
-			v.version(table, i, "python", p, pythonRe)
+			v.version(table, i, "python", p, pythonRe())
 		}
 		if ok {
 			for _, p := range r.Missing {

@@ -3,6 +3,7 @@ package kb
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // TensorFlowCondaForge returns conda-forge's CUDA builds of a TensorFlow
@@ -96,11 +97,13 @@ func padRelease3(v string) string {
 	return v
 }
 
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
 var (
-	releaseRe  = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
-	majorRe    = regexp.MustCompile(`^\d+$`)
-	jaxCUDARe  = regexp.MustCompile(`^(>=)?\d+\.\d+$`)
-	cudnnMinRe = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+	releaseRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
+	majorRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+$`) })
+	jaxCUDARe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(>=)?\d+\.\d+$`) })
+	cudnnMinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
 )
 
 // tfJAX checks the conda-forge TensorFlow, keras and jaxlib tables.
@@ -110,13 +113,13 @@ func (v *validator) tfJAX(keys map[string]bool) {
 	seen := map[cfKey]bool{}
 	for i, r := range k.TFCondaForge {
 		v.source("tensorflow_conda_forge", i, r.Source, keys)
-		v.version("tensorflow_conda_forge", i, "version", r.Version, releaseRe)
+		v.version("tensorflow_conda_forge", i, "version", r.Version, releaseRe())
 		v.cuda("tensorflow_conda_forge", i, r.CUDA)
 		if len(r.CuDNN) == 0 {
 			v.errf("tensorflow_conda_forge", i, "cudnn is empty")
 		}
 		for _, d := range r.CuDNN {
-			v.version("tensorflow_conda_forge", i, "cudnn", d, majorRe)
+			v.version("tensorflow_conda_forge", i, "cudnn", d, majorRe())
 		}
 		if seen[cfKey{r.Version, r.CUDA}] {
 			v.errf("tensorflow_conda_forge", i, "duplicate row for %s cuda %s", r.Version, r.CUDA)
@@ -133,35 +136,35 @@ func (v *validator) tfJAX(keys map[string]bool) {
 	seenK := map[string]bool{}
 	for i, r := range k.Keras {
 		v.source("keras", i, r.Source, keys)
-		v.version("keras", i, "tensorflow", r.TensorFlow, seriesRe)
+		v.version("keras", i, "tensorflow", r.TensorFlow, seriesRe())
 		if seenK[r.TensorFlow] {
 			v.errf("keras", i, "duplicate row for tensorflow %s", r.TensorFlow)
 		}
 		seenK[r.TensorFlow] = true
-		if !kerasSpecRe.MatchString(r.Keras) {
+		if !kerasSpecRe().MatchString(r.Keras) {
 			v.errf("keras", i, "keras %q is not a >=X.Y[,<X.Z] spec", r.Keras)
 		}
 	}
 	for i, r := range k.JAXLib {
 		v.source("jaxlib", i, r.Source, keys)
-		v.version("jaxlib", i, "from", r.From, releaseRe)
+		v.version("jaxlib", i, "from", r.From, releaseRe())
 		if i > 0 {
 			if c, ok := CompareDotted(k.JAXLib[i-1].From, r.From); ok && c >= 0 {
 				v.errf("jaxlib", i, "from %s is not after %s (keep the table sorted)", r.From, k.JAXLib[i-1].From)
 			}
 		}
 		if r.PythonMin != "" {
-			v.version("jaxlib", i, "python_min", r.PythonMin, pythonRe)
+			v.version("jaxlib", i, "python_min", r.PythonMin, pythonRe())
 		}
 		for _, c := range r.CUDA {
-			if !jaxCUDARe.MatchString(c) {
+			if !jaxCUDARe().MatchString(c) {
 				v.errf("jaxlib", i, "cuda %q is not X.Y or >=X.Y", c)
 				continue
 			}
 			v.cuda("jaxlib", i, strings.TrimPrefix(c, ">="))
 		}
 		if r.CuDNNMin != "" {
-			v.version("jaxlib", i, "cudnn_min", r.CuDNNMin, cudnnMinRe)
+			v.version("jaxlib", i, "cudnn_min", r.CuDNNMin, cudnnMinRe())
 		}
 		if r.PythonMin == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly {
 			v.errf("jaxlib", i, "row changes nothing")
@@ -169,7 +172,7 @@ func (v *validator) tfJAX(keys map[string]bool) {
 	}
 }
 
-var kerasSpecRe = regexp.MustCompile(`^>=\d+\.\d+(,<\d+\.\d+)?$`)
+var kerasSpecRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^>=\d+\.\d+(,<\d+\.\d+)?$`) })
 
 func cmpOr(a, b string) int {
 	c, ok := CompareDotted(a, b)

@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
 var (
 	// 2.7 is the one Python 2 minor the tables name (PyTorch 1.0–1.4).
-	pythonRe = regexp.MustCompile(`^(2\.7|3\.\d+t?)$`)
-	ccRe     = regexp.MustCompile(`^\d+\.\d$`)
-	seriesRe = regexp.MustCompile(`^\d+\.\d+$`)
-	mmRe     = regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`)
+	pythonRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(2\.7|3\.\d+t?)$`) })
+	ccRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d$`) })
+	seriesRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+$`) })
+	mmRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
 )
 
 var validDists = map[Distribution]bool{DistPytorchConda: true, DistWheel: true, DistPyPI: true, DistCondaForge: true, DistDefaults: true}
@@ -83,7 +86,7 @@ func (k *KB) validate() ErrorList {
 	series := map[string]bool{}
 	tvMinor := map[string]string{}
 	for i, s := range k.Facts.Series {
-		v.version("torch_series", i, "series", s.Series, seriesRe)
+		v.version("torch_series", i, "series", s.Series, seriesRe())
 		v.source("torch_series", i, s.Source, keys)
 		if series[s.Series] {
 			v.errf("torch_series", i, "duplicate series %s", s.Series)
@@ -96,13 +99,13 @@ func (k *KB) validate() ErrorList {
 		}
 		series[s.Series] = true
 		for _, p := range append(append([]string{}, s.Python...), s.PythonExperimental...) {
-			v.version("torch_series", i, "python", p, pythonRe)
+			v.version("torch_series", i, "python", p, pythonRe())
 		}
 		for _, c := range append(append([]string{}, s.CUDAStable...), s.CUDAExperimental...) {
 			v.cuda("torch_series", i, c)
 		}
 		if s.TorchvisionMinor != "" {
-			v.version("torch_series", i, "torchvision_minor", s.TorchvisionMinor, seriesRe)
+			v.version("torch_series", i, "torchvision_minor", s.TorchvisionMinor, seriesRe())
 			if prev, dup := tvMinor[s.TorchvisionMinor]; dup {
 				v.errf("torch_series", i, "torchvision %s belongs to torch %s and %s", s.TorchvisionMinor, prev, s.Series)
 			}
@@ -133,7 +136,7 @@ func (k *KB) validate() ErrorList {
 			v.errf("torch", i, "python is empty")
 		}
 		for _, p := range append(append([]string{}, r.Python...), r.PythonExperimental...) {
-			v.version("torch", i, "python", p, pythonRe)
+			v.version("torch", i, "python", p, pythonRe())
 		}
 		for _, tv := range []string{r.Torchvision, r.TorchvisionConda} {
 			if tv == "" {
@@ -226,7 +229,7 @@ func (k *KB) validate() ErrorList {
 			v.errf("arch", i, "unknown row needs a note saying why")
 		}
 		for j, cc := range a.SASS {
-			v.version("arch", i, "sass", cc, ccRe)
+			v.version("arch", i, "sass", cc, ccRe())
 			if j > 0 {
 				if c, ok := CompareDotted(a.SASS[j-1], cc); ok && c >= 0 {
 					v.errf("arch", i, "sass %s is not after %s (keep sorted)", cc, a.SASS[j-1])
@@ -234,7 +237,7 @@ func (k *KB) validate() ErrorList {
 			}
 		}
 		for _, cc := range a.PTX {
-			v.version("arch", i, "ptx", cc, ccRe)
+			v.version("arch", i, "ptx", cc, ccRe())
 		}
 	}
 	// Every variant a distribution publishes has an architecture row, known
@@ -251,7 +254,7 @@ func (k *KB) validate() ErrorList {
 	seenD := map[string]bool{}
 	for i, d := range k.CUDADrivers {
 		v.source("cuda_drivers", i, d.Source, keys)
-		v.version("cuda_drivers", i, "cuda", d.CUDA, mmRe)
+		v.version("cuda_drivers", i, "cuda", d.CUDA, mmRe())
 		if _, ok := parseDotted(d.LinuxMin); !ok {
 			v.errf("cuda_drivers", i, "linux_min %q does not parse", d.LinuxMin)
 		}
@@ -296,12 +299,12 @@ func (k *KB) validate() ErrorList {
 	names := map[string]int{}
 	for i, g := range k.GPUs {
 		v.source("gpus", i, g.Source, keys)
-		v.version("gpus", i, "cc", g.CC, ccRe)
+		v.version("gpus", i, "cc", g.CC, ccRe())
 		if g.Name == "" || g.Arch == "" {
 			v.errf("gpus", i, "name and arch are required")
 		}
 		if g.MinCUDA != "" {
-			v.version("gpus", i, "min_cuda", g.MinCUDA, seriesRe)
+			v.version("gpus", i, "min_cuda", g.MinCUDA, seriesRe())
 		}
 		for _, n := range append([]string{g.Name}, g.Aliases...) {
 			key := strings.Join(gpuTokens(n), " ")
@@ -315,14 +318,14 @@ func (k *KB) validate() ErrorList {
 	seenTF := map[string]bool{}
 	for i, t := range k.Facts.TensorFlow {
 		v.source("tensorflow", i, t.Source, keys)
-		v.version("tensorflow", i, "version", t.Version, mmRe)
+		v.version("tensorflow", i, "version", t.Version, mmRe())
 		v.cuda("tensorflow", i, t.CUDA)
 		if seenTF[t.Version] {
 			v.errf("tensorflow", i, "duplicate row for %s", t.Version)
 		}
 		seenTF[t.Version] = true
 		for _, p := range t.Python {
-			v.version("tensorflow", i, "python", p, pythonRe)
+			v.version("tensorflow", i, "python", p, pythonRe())
 		}
 	}
 
@@ -389,7 +392,7 @@ func (v *validator) toolkitArch(keys map[string]bool) {
 	seen := map[string]bool{}
 	for i, r := range rows {
 		v.source(table, i, r.Source, keys)
-		if !seriesRe.MatchString(r.CUDA) {
+		if !seriesRe().MatchString(r.CUDA) {
 			v.errf(table, i, "cuda %q is not a major.minor version", r.CUDA)
 		} else if _, ok := v.k.DriverFloor(r.CUDA); !ok {
 			v.errf(table, i, "cuda %s has no row in cuda_drivers", r.CUDA)
@@ -400,7 +403,7 @@ func (v *validator) toolkitArch(keys map[string]bool) {
 		seen[r.CUDA] = true
 		good := true
 		for _, f := range []struct{ name, cc string }{{"min_sass", r.MinSASS}, {"max_sass", r.MaxSASS}, {"max_ptx", r.MaxPTX}} {
-			if !ccRe.MatchString(f.cc) {
+			if !ccRe().MatchString(f.cc) {
 				v.errf(table, i, "%s %q is not a compute capability like \"8.6\"", f.name, f.cc)
 				good = false
 			}
@@ -461,7 +464,7 @@ func (v *validator) frameworkArch(i int, a ArchList) {
 	}
 	switch a.Framework {
 	case FrameworkTensorFlow:
-		v.version("arch", i, "series", a.Series, seriesRe)
+		v.version("arch", i, "series", a.Series, seriesRe())
 		v.cuda("arch", i, a.CUDA)
 		var cudas []string
 		for _, t := range v.k.Facts.TensorFlow {
@@ -485,7 +488,7 @@ func (v *validator) frameworkArch(i int, a ArchList) {
 // cuda checks a CUDA major.minor named by a row: it must parse and have a
 // driver floor.
 func (v *validator) cuda(table string, i int, c string) {
-	if !mmRe.MatchString(c) {
+	if !mmRe().MatchString(c) {
 		v.errf(table, i, "cuda %q is not a version", c)
 		return
 	}
