@@ -90,7 +90,7 @@ func pypiBuild(k *kb.KB, env *envspec.Env, version string) (string, *kb.TorchVar
 // PyTorch wheel index, or a release whose PyPI build is not known.
 func (r *resolution) pypiDefault(it *item) (Evidence, bool) {
 	f := r.st.Framework
-	if r.kb == nil || it.name != "torch" || it.from != envspec.ProviderPip || it.local != "" || it != r.fw ||
+	if r.kb == nil || it.name != "torch" || it.from() != envspec.ProviderPip || it.local != "" || it != r.fw ||
 		f == nil || f.Name != "pytorch" || f.Dist != kb.DistPyPI || f.Version == "" ||
 		r.env.Torch != nil || r.env.Kind == envspec.KindPrefix {
 		return Evidence{}, false

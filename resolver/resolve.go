@@ -19,12 +19,9 @@ var stackRules = []*Rule{
 // item is one dependency of either side, reduced to what resolution needs.
 type item struct {
 	name    string // conda name, or the PEP 503 normalised pip name
-	from    envspec.Provider
+	// conda or pip is the dependency the item was read from (see from).
 	conda   *envspec.CondaDep
 	pip     *envspec.PipDep
-	spec    *envspec.MatchSpec
-	req     *envspec.PipRequirement
-	extras  []string
 	verText string // the version spec as written (conda syntax), "" when none
 	exact   string // the exact release the item pins, "" when open
 	local   string // pip local version (+cu118), without '+'
@@ -41,6 +38,22 @@ type item struct {
 	// makes one per dependency.
 	verShift, buildShift int32
 	verEnd, buildEnd     int32
+}
+
+// from is the installer the item comes from.
+func (it *item) from() envspec.Provider {
+	if it.pip != nil {
+		return envspec.ProviderPip
+	}
+	return envspec.ProviderConda
+}
+
+// extras are a pip requirement's extras (jax[cuda12]).
+func (it *item) extras() []string {
+	if it.pip != nil && it.pip.Line != nil && it.pip.Line.Req != nil {
+		return it.pip.Line.Req.Extras
+	}
+	return nil
 }
 
 // raw is the item as written.
@@ -178,10 +191,9 @@ func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
 func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
 	// Field by field: it is zero already, and copying a composite literal
 	// of this size in costs more than the rest of the function.
-	it.from, it.conda = envspec.ProviderConda, d
+	it.conda = d
 	if d.Spec != nil {
 		s := d.Spec
-		it.spec = s
 		it.name = strings.ToLower(s.Name)
 		it.build = s.Build
 		if s.VersionSpan.Start >= 0 && s.VersionSpan.End > s.VersionSpan.Start && s.VersionSpan.End <= len(d.Raw.Value) {
@@ -227,15 +239,13 @@ func readPipItem(d *envspec.PipDep) *item { return fillPipItem(&item{}, d) }
 // fillPipItem is readPipItem into it, a zero item; it returns nil when d
 // names no package.
 func fillPipItem(it *item, d *envspec.PipDep) *item {
-	it.from, it.pip = envspec.ProviderPip, d
+	it.pip = d
 	if d.Line != nil && d.Line.Req != nil {
 		q := d.Line.Req
-		it.req = q
 		it.name = q.Normalized
 		if it.name == "" {
 			it.name = pep503(q.Name)
 		}
-		it.extras = q.Extras
 		var text strings.Builder
 		for i, sp := range q.Specifiers {
 			op := sp.Op
@@ -426,7 +436,7 @@ var (
 
 // frameworkOf says which framework an item is ("" for none).
 func frameworkOf(it *item) string {
-	if it.from == envspec.ProviderConda {
+	if it.from() == envspec.ProviderConda {
 		switch {
 		case torchConda[it.name]:
 			return "pytorch"
@@ -484,7 +494,7 @@ func (r *resolution) framework() {
 		}
 	}
 	f := &Framework{
-		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from,
+		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from(),
 		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
 		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 	}
@@ -503,7 +513,7 @@ func (r *resolution) framework() {
 // coming first: flexible channel priority, conda's default, takes the
 // release from there (strict priority cannot solve it at all).
 func (r *resolution) pastCondaForge(it *item) {
-	if r.kb == nil || it.from != envspec.ProviderConda || it.channel != "conda-forge" ||
+	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" ||
 		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !(it.firstChannel && it.how == "") {
 		return
 	}
@@ -570,7 +580,7 @@ func (r *resolution) frameworkFromCompanion() {
 	}
 	r.fw = best
 	f := &Framework{
-		Name: "pytorch", Version: v, From: best.from,
+		Name: "pytorch", Version: v, From: best.from(),
 		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
 		Item: best.raw() + " (which pulls pytorch " + v + ")", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
 	}
@@ -588,7 +598,7 @@ func companionTorch(k *kb.KB, it *item) string {
 		if it.name == "torchaudio" {
 			conda = t.TorchaudioConda
 		}
-		if it.from == envspec.ProviderConda && conda != "" {
+		if it.from() == envspec.ProviderConda && conda != "" {
 			if padRelease(conda) == padRelease(v) {
 				return t.Version
 			}
@@ -605,7 +615,7 @@ func companionTorch(k *kb.KB, it *item) string {
 // distribution, an installed torch's version, the releases an open spec
 // admits.
 func (r *resolution) finishFramework(f *Framework, it *item) {
-	if it.from == envspec.ProviderConda {
+	if it.from() == envspec.ProviderConda {
 		f.Dist = distribution(it.channel)
 	} else if f.Name == "pytorch" {
 		f.Dist = kb.DistPyPI
@@ -624,7 +634,7 @@ func (r *resolution) finishFramework(f *Framework, it *item) {
 
 func rank(it *item) int {
 	n := 0
-	if it.from == envspec.ProviderPip {
+	if it.from() == envspec.ProviderPip {
 		n += 10
 	}
 	switch it.name {
@@ -760,7 +770,7 @@ func (r *resolution) evidence() {
 	for _, it := range r.items {
 		fw := frameworkOf(it)
 		primary := (fw != "" && fw == fwName) || (it == r.fw && fwName != "")
-		if it.from == envspec.ProviderConda {
+		if it.from() == envspec.ProviderConda {
 			r.condaEvidence(it, fw, primary, add)
 			continue
 		}
@@ -997,7 +1007,7 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 	if fw == "" {
 		return
 	}
-	a := DecodePipName(it.name, it.extras)
+	a := DecodePipName(it.name, it.extras())
 	switch {
 	case a.Variant == "cpu":
 		e := ev(EvidencePackage, "cpu")
@@ -1103,7 +1113,7 @@ func (r *resolution) variant() {
 			cuda = true
 		}
 	}
-	if f.Name == "pytorch" && r.fw != nil && r.fw.from == envspec.ProviderPip && strings.HasPrefix(r.fw.local, "rocm") {
+	if f.Name == "pytorch" && r.fw != nil && r.fw.from() == envspec.ProviderPip && strings.HasPrefix(r.fw.local, "rocm") {
 		rocm = true
 	}
 	switch {
@@ -1115,7 +1125,7 @@ func (r *resolution) variant() {
 		f.Variant = "cpu"
 	case cuda:
 		f.Variant = "cuda"
-	case f.Name == "jax" && r.fw != nil && r.fw.from == envspec.ProviderPip:
+	case f.Name == "jax" && r.fw != nil && r.fw.from() == envspec.ProviderPip:
 		// plain `pip install jax` brings the CPU jaxlib; CUDA needs an extra or plugin
 		f.Variant = "cpu"
 	}
@@ -1125,7 +1135,7 @@ func (r *resolution) variant() {
 // interpreter, or failing both the framework build's py tag.
 func (r *resolution) python() {
 	for _, it := range r.items {
-		if it.from != envspec.ProviderConda || it.name != "python" {
+		if it.from() != envspec.ProviderConda || it.name != "python" {
 			continue
 		}
 		r.st.PythonPos, r.st.PythonItem = it.verPos(), it.label()
@@ -1140,7 +1150,7 @@ func (r *resolution) python() {
 		r.st.Python = majorMinor(v)
 		return
 	}
-	if r.fw != nil && r.fw.from == envspec.ProviderConda {
+	if r.fw != nil && r.fw.from() == envspec.ProviderConda {
 		if py := DecodeBuild(r.fw.build).Python; py != "" {
 			r.st.Python, r.st.PythonPos, r.st.PythonItem = py, r.fw.buildPos(), r.fw.label()
 		}
@@ -1161,7 +1171,7 @@ func pythonSeries(text string) string {
 
 func (r *resolution) cudnn() {
 	for _, it := range r.items {
-		if it.from == envspec.ProviderConda && it.name == "cudnn" {
+		if it.from() == envspec.ProviderConda && it.name == "cudnn" {
 			r.st.CuDNNPos = it.verPos()
 			if s := pythonSeries(it.verText); s != "" {
 				r.st.CuDNN = s
@@ -1192,7 +1202,7 @@ func (r *resolution) companions() {
 				continue
 			}
 			r.st.Companions = append(r.st.Companions, Package{
-				Name: name, Version: it.exact, From: it.from, Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos(),
+				Name: name, Version: it.exact, From: it.from(), Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos(),
 				Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 			})
 		}
@@ -1204,7 +1214,7 @@ func (r *resolution) gpuLibs() {
 	for _, it := range r.items {
 		var lib string
 		var major int
-		if it.from == envspec.ProviderConda {
+		if it.from() == envspec.ProviderConda {
 			lib = r.libByConda(it.name)
 			if lib == "" {
 				continue
@@ -1222,7 +1232,7 @@ func (r *resolution) gpuLibs() {
 			major = r.pipCUDAMajor(it)
 		}
 		r.st.GPULibs = append(r.st.GPULibs, Package{
-			Name: it.name, Lib: lib, Version: it.exact, From: it.from, Channel: it.channel,
+			Name: it.name, Lib: lib, Version: it.exact, From: it.from(), Channel: it.channel,
 			CUDAMajor: major, Pos: it.pos(), Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 		})
 	}
@@ -1235,7 +1245,7 @@ func (r *resolution) pipCUDAMajor(it *item) int {
 	if m := kb.CUDAMajorFromPipName(it.name); m > 0 {
 		return m
 	}
-	if a := DecodePipName(it.name, it.extras); a.Major > 0 {
+	if a := DecodePipName(it.name, it.extras()); a.Major > 0 {
 		return a.Major
 	}
 	if it.local != "" {

@@ -83,7 +83,7 @@ func eg203Keras(c *Context) []envspec.Diagnostic {
 			continue
 		}
 		want := pairs[len(pairs)-1]
-		use := kerasReq(want.Keras, it.from == envspec.ProviderPip)
+		use := kerasReq(want.Keras, it.from() == envspec.ProviderPip)
 		var msg string
 		if f.Version != "" {
 			msg = fmt.Sprintf("%s%s does not belong to %s%s, which takes keras %s; use %s",
@@ -149,7 +149,7 @@ func tfGPUCapable(it *item) bool {
 	default:
 		return false
 	}
-	for _, e := range it.extras {
+	for _, e := range it.extras() {
 		if pep503(e) == "and-cuda" {
 			return true
 		}
@@ -187,7 +187,7 @@ func tfGPUCapable(it *item) bool {
 func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
 	var cpu, gpu []*item
 	for _, it := range envItems(c) {
-		if it.from != envspec.ProviderPip {
+		if it.from() != envspec.ProviderPip {
 			continue
 		}
 		switch {
