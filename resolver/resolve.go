@@ -18,7 +18,7 @@ var stackRules = []*Rule{
 
 // item is one dependency of either side, reduced to what resolution needs.
 type item struct {
-	name    string // conda name, or the PEP 503 normalised pip name
+	name string // conda name, or the PEP 503 normalised pip name
 	// conda or pip is the dependency the item was read from (see from).
 	conda   *envspec.CondaDep
 	pip     *envspec.PipDep
