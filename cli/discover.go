@@ -39,7 +39,26 @@ func repoRoot(dir string) string {
 // packages are not searched. A directory with none of them is kept, so
 // that reading it says so. What the search saw of each directory is kept
 // in e.dirFacts, for configPath.
-func (e *env) inputFiles(args []string) ([]string, error) {
+func (e *env) inputFiles(args []string, rc *runCache) ([]string, error) {
+	allDirs := true
+	for _, a := range args {
+		if st, err := os.Stat(a); a == "-" || err != nil || !st.IsDir() {
+			allDirs = false
+		}
+	}
+	// Where every argument is a directory and nothing the last search's
+	// answer depends on has changed, that answer stands.
+	if rc != nil && allDirs {
+		if rec, err := decodeSearch(rc.m.Aux()); err == nil && rec.holds(rc.m) {
+			e.dirFacts = rec.facts
+			rc.search = rc.m.Aux()
+			return rec.files, nil
+		}
+	}
+	var rec *searchRecord
+	if rc != nil && allDirs {
+		rec = &searchRecord{}
+	}
 	var out []string
 	for _, a := range args {
 		st, err := os.Stat(a)
@@ -47,7 +66,7 @@ func (e *env) inputFiles(args []string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		found, err := e.walkInputs(a)
+		found, err := e.walkInputs(a, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -56,6 +75,10 @@ func (e *env) inputFiles(args []string) ([]string, error) {
 			continue
 		}
 		out = append(out, found...)
+	}
+	if rec != nil {
+		rec.files, rec.facts = out, e.dirFacts
+		rc.search, rc.searchChanged = rec.encode(), true
 	}
 	return out, nil
 }
@@ -72,14 +95,34 @@ type dirFacts struct {
 // files of the repository dir is in (those above dir as well as those
 // under it) and .git/info/exclude, as git would. Matching is go-git's,
 // the gitignore reader of the Go git implementation.
-func (e *env) walkInputs(dir string) ([]string, error) {
+// Where rec is not nil, what the answer depends on is added to its watch
+// list.
+func (e *env) walkInputs(dir string, rec *searchRecord) ([]string, error) {
 	abs, err := e.absPath(dir)
 	if err != nil {
 		return nil, err
 	}
 	base := repoRoot(abs)
 	var patterns []gitignore.Pattern
+	if rec != nil {
+		// repoRoot's answer: .git in abs or a directory above it.
+		for d := abs; ; d = filepath.Dir(d) {
+			rec.watch = append(rec.watch, watchPath(filepath.Join(d, ".git"), 'e'))
+			if d == base || filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
 	if base != "" {
+		if rec != nil {
+			rec.watch = append(rec.watch, watchPath(filepath.Join(base, ".git", "info", "exclude"), 'f'))
+			for d := filepath.Dir(abs); len(d) >= len(base) && d != abs; d = filepath.Dir(d) {
+				rec.watch = append(rec.watch, watchPath(filepath.Join(d, ".gitignore"), 'f'))
+				if d == base {
+					break
+				}
+			}
+		}
 		patterns = append(patterns, readIgnore(filepath.Join(base, ".git", "info", "exclude"), nil)...)
 		// The .gitignore files from the repository root down to dir
 		// (excluded) apply to dir's contents too.
@@ -102,11 +145,14 @@ func (e *env) walkInputs(dir string) ([]string, error) {
 	if e.dirFacts == nil {
 		e.dirFacts = map[string]dirFacts{}
 	}
-	w := &walker{facts: e.dirFacts, extra: make(chan struct{}, max(runtime.GOMAXPROCS(0)-1, 0))}
+	w := &walker{facts: e.dirFacts, extra: make(chan struct{}, max(runtime.GOMAXPROCS(0)-1, 0)), record: rec != nil}
 	w.walk(dir, abs, parts, patterns)
 	w.wg.Wait()
 	if w.err != nil {
 		return nil, fmt.Errorf("searching %s: %w", dir, w.err)
+	}
+	if rec != nil {
+		rec.watch = append(rec.watch, w.watch...)
 	}
 	sort.Strings(w.found)
 	return w.found, nil
@@ -119,7 +165,10 @@ type walker struct {
 	extra chan struct{} // a slot for each further goroutine
 	wg    sync.WaitGroup
 
+	record bool // keep what the answer depends on in watch
+
 	mu      sync.Mutex
+	watch   []watched
 	found   []string
 	facts   map[string]dirFacts
 	err     error
@@ -145,10 +194,14 @@ func (w *walker) fail(p string, err error) {
 // against every later path. A subdirectory goes to another goroutine
 // where a core is free, else is walked here.
 func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Pattern) {
-	ents, err := os.ReadDir(p)
+	ents, dirSig, err := w.list(p)
 	if err != nil {
 		w.fail(p, err)
 		return
+	}
+	var watch []watched
+	if w.record {
+		watch = append(watch, dirSig)
 	}
 	var facts dirFacts
 	ignoreFile := false
@@ -165,7 +218,11 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 	}
 	if ignoreFile {
 		// This directory's own .gitignore governs what lies below it.
-		patterns = append(patterns[:len(patterns):len(patterns)], readIgnore(filepath.Join(abs, ".gitignore"), parts)...)
+		ignore := filepath.Join(abs, ".gitignore")
+		if w.record {
+			watch = append(watch, watchPath(ignore, 'f'))
+		}
+		patterns = append(patterns[:len(patterns):len(patterns)], readIgnore(ignore, parts)...)
 	}
 	var m gitignore.Matcher
 	if len(patterns) > 0 {
@@ -200,6 +257,9 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 			continue
 		}
 		if envspec.NeedsContentToPick(child) {
+			if w.record {
+				watch = append(watch, watchPath(child, 'f'))
+			}
 			src, err := os.ReadFile(child)
 			if err != nil || !envspec.PickByContent(child, src) {
 				continue
@@ -210,7 +270,29 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 	w.mu.Lock()
 	w.facts[abs] = facts
 	w.found = append(w.found, found...)
+	w.watch = append(w.watch, watch...)
 	w.mu.Unlock()
+}
+
+// list reads directory p; when recording, also its modification time,
+// taken before the listing so that a change during it shows as a newer
+// time.
+func (w *walker) list(p string) ([]fs.DirEntry, watched, error) {
+	if !w.record {
+		ents, err := os.ReadDir(p)
+		return ents, watched{}, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, watched{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, watched{}, err
+	}
+	ents, err := f.ReadDir(-1)
+	return ents, watched{path: p, kind: 'd', mtime: st.ModTime().UnixNano()}, err
 }
 
 // readIgnore reads one .gitignore-format file; a missing file has no

@@ -84,14 +84,19 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if f.maxSize <= 0 {
 		return usageErr("--max-size %d: want a positive number of bytes", f.maxSize)
 	}
-	if _, err := e.useColor(); err != nil {
+	color, err := e.useColor()
+	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
 		files = []string{"."}
 	}
 	f.args = files
-	files, err := e.inputFiles(files)
+	var rc *runCache
+	if !f.noCache && !f.showConfig && perFile(f.format) {
+		rc = e.openRun(f, color && f.format == "text")
+	}
+	files, err = e.inputFiles(files, rc)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -112,7 +117,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 		}
 		inputs[i] = input{name: name, display: display, opt: opt, failOn: failOn}
 	}
-	outs, err := e.validateFiles(inputs, f)
+	outs, err := e.validateFiles(inputs, f, rc)
 	if err != nil {
 		return err
 	}

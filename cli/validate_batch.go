@@ -46,7 +46,7 @@ type outcome struct {
 // and only where something in it changed. Standard input and requirements
 // files on disk (their -r includes are other files the entry would have to
 // cover) are judged every time.
-func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) {
+func (e *env) validateFiles(inputs []input, f validateFlags, rc *runCache) ([]outcome, error) {
 	color := false
 	if f.format == "text" {
 		var err error
@@ -54,23 +54,15 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 			return nil, err
 		}
 	}
-	var c *cache.Cache
-	if !f.noCache && perFile(f.format) {
-		c = e.openCache()
-	}
 	var (
+		c     *cache.Cache
 		m     *cache.Manifest
-		mkey  cache.Key
 		bases []cache.Key
 		recs  []cache.Record // this run's entries, by input; Path "" for none
 		dirty atomic.Bool    // an entry differs from the manifest read
 	)
-	if c != nil {
-		mkey = e.manifestKey(f, color)
-		// An unreadable or damaged manifest is a miss for every file, and
-		// this run's Save replaces it; there is no flag to show it under,
-		// and the results do not depend on it.
-		m, _ = c.Load(mkey)
+	if rc != nil {
+		c, m = rc.c, rc.m
 		// Inputs under one .envguard.yml share their options, and so the
 		// part of the key the options give.
 		bases = make([]cache.Key, len(inputs))
@@ -179,15 +171,41 @@ func (e *env) validateFiles(inputs []input, f validateFlags) ([]outcome, error) 
 				keep = append(keep, r)
 			}
 		}
-		// Unchanged entries and none gone: the manifest on disk is this
-		// run's already, and a warm run writes nothing.
-		if dirty.Load() || len(keep) != m.Len() {
-			if err := c.Save(mkey, keep); err != nil {
+		// Unchanged entries, none gone, the same search: the manifest on
+		// disk is this run's already, and a warm run writes nothing.
+		if dirty.Load() || len(keep) != m.Len() || rc.searchChanged {
+			if err := c.Save(rc.key, keep, rc.search); err != nil {
 				fmt.Fprintf(e.stderr, "envguard: cache %s: %v; results are not being kept (--no-cache turns the cache off)\n", c.Dir(), err)
 			}
 		}
 	}
 	return outs, nil
+}
+
+// runCache is a validate run's manifest: read before the search of the
+// directories (whose answer it may hold) and written, where anything in
+// it changed, after the files are judged.
+type runCache struct {
+	c             *cache.Cache
+	key           cache.Key
+	m             *cache.Manifest
+	search        []byte // the search record to save (searchRecord)
+	searchChanged bool   // search differs from the manifest's
+}
+
+// openRun opens the cache and reads this run's manifest; nil where there
+// is no cache (openCache says why where that needs saying). An unreadable
+// or damaged manifest is a miss for every file, and this run's save
+// replaces it; there is no flag to show it under, and the results do not
+// depend on it.
+func (e *env) openRun(f validateFlags, color bool) *runCache {
+	c := e.openCache()
+	if c == nil {
+		return nil
+	}
+	rc := &runCache{c: c, key: e.manifestKey(f, color)}
+	rc.m, _ = c.Load(rc.key)
+	return rc
 }
 
 // cachedOutcome reads a manifest entry's value: the fail bit ('0' or '1')

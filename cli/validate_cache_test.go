@@ -86,10 +86,39 @@ func ago(t *testing.T, p string, d time.Duration) {
 	}
 }
 
+// settle sets the times of paths to a moment long enough ago to be
+// trusted, and different at each call, so that a change is seen by its
+// time and not merely for being recent (cache.RacyWindow).
+func settle(t *testing.T, paths ...string) {
+	t.Helper()
+	settled++
+	when := time.Now().Add(-2*time.Hour + time.Duration(settled)*time.Second)
+	for _, p := range paths {
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var settled int
+
+// settleTree settles every file and directory under root.
+func settleTree(t *testing.T, root string) {
+	t.Helper()
+	var all []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		all = append(all, p)
+		return nil
+	})
+	settle(t, all...)
+}
+
 // TestValidateCacheMatchesNoCache: over a tree of files, through a cold
-// run, a warm one, and edited, touched, deleted and added files, a changed
-// .envguard.yml and other targets, a run with the cache prints what
-// --no-cache prints, byte for byte, on both streams, with its exit code.
+// run, a warm one, and edited, touched, deleted and added files, an edited
+// .gitignore, a changed .envguard.yml and other targets, a run with the
+// cache prints what --no-cache prints, byte for byte, on both streams,
+// with its exit code. Each change is given a settled time, so that it is
+// seen by its size or time, not for being recent.
 func TestValidateCacheMatchesNoCache(t *testing.T) {
 	root := t.TempDir()
 	// .git stops the .envguard.yml search at the tree.
@@ -104,6 +133,8 @@ func TestValidateCacheMatchesNoCache(t *testing.T) {
 		"b/environment.yml":  warnEnv,
 		"c/environment.yml":  errEnv,
 		"c/d/env.yml":        errEnv,
+		"c/.gitignore":       "/d/env-*.yml\n",
+		"c/d/env-old.yml":    errEnv,
 		"e/environment.yml":  "name: [unclosed\n",
 		"f/requirements.txt": "torch==2.0.1+cu118\nnumpy\n",
 		"g/.envguard.yml":    "fail_on: warning\n",
@@ -111,10 +142,11 @@ func TestValidateCacheMatchesNoCache(t *testing.T) {
 	}
 	for p, src := range files {
 		write(t, filepath.Join(root, p), src)
-		ago(t, filepath.Join(root, p), time.Hour)
 	}
-	targets := filepath.Join(root, "targets.yml")
+	targets := filepath.Join(t.TempDir(), "targets.yml")
 	write(t, targets, targetsFile)
+	settleTree(t, root)
+	at := func(p string) string { return filepath.Join(root, p) }
 
 	same := func(step string, args ...string) {
 		t.Helper()
@@ -128,37 +160,52 @@ func TestValidateCacheMatchesNoCache(t *testing.T) {
 			t.Fatalf("%s: exit %d, and no EG201 in\n%s", step, code, out)
 		}
 	}
+	unwritten := func(step string, before os.FileInfo) os.FileInfo {
+		t.Helper()
+		_, _, _, after := onlyManifest(t, cacheDir)
+		if !after.ModTime().Equal(before.ModTime()) {
+			t.Errorf("%s: a warm run over unchanged files rewrote the manifest", step)
+		}
+		return after
+	}
 
 	same("cold")
 	_, _, m, st := onlyManifest(t, cacheDir)
-	if m.Len() != 6 { // not the requirements file; the config is not an input
+	if m.Len() != 6 { // not the requirements file, the ignored one or the config
 		t.Errorf("cold run kept %d entries, want 6", m.Len())
 	}
 	same("warm")
-	if _, _, _, st2 := onlyManifest(t, cacheDir); !st2.ModTime().Equal(st.ModTime()) {
-		t.Error("a warm run over unchanged files rewrote the manifest")
-	}
+	st = unwritten("warm", st)
 
 	// Edited: the pins agree now, and c's EG201 is gone (d's remains).
-	write(t, filepath.Join(root, "c/environment.yml"), cleanEnv)
+	write(t, at("c/environment.yml"), cleanEnv)
+	settle(t, at("c/environment.yml"))
 	same("edited")
 	// Touched, bytes unchanged.
-	if err := os.Chtimes(filepath.Join(root, "b/environment.yml"), time.Now(), time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	settle(t, at("b/environment.yml"))
 	same("touched")
 	// Deleted and added.
-	if err := os.Remove(filepath.Join(root, "a/environment.yml")); err != nil {
+	if err := os.Remove(at("a/environment.yml")); err != nil {
 		t.Fatal(err)
 	}
+	settle(t, at("a"))
 	same("deleted")
 	if _, _, m, _ := onlyManifest(t, cacheDir); m.Len() != 5 {
 		t.Errorf("after a file went, the manifest holds %d entries, want 5", m.Len())
 	}
-	write(t, filepath.Join(root, "h/environment.yml"), warnEnv)
+	write(t, at("h/environment.yml"), warnEnv)
+	settle(t, at("h/environment.yml"), at("h"), root)
 	same("added")
+	// c's .gitignore no longer ignores env-old.yml.
+	write(t, at("c/.gitignore"), "/d/env-*.txt\n")
+	settle(t, at("c/.gitignore"))
+	same("gitignore edited")
+	if _, out, _ := runTree(t, vars, "validate", root); !strings.Contains(out, "env-old.yml") {
+		t.Errorf("after the .gitignore changed, env-old.yml is not validated:\n%s", out)
+	}
 	// The configuration governing g changes what g's warning does.
-	write(t, filepath.Join(root, "g/.envguard.yml"), "fail_on: error\nrules:\n  EG107: 'off'\n")
+	write(t, at("g/.envguard.yml"), "fail_on: error\nrules:\n  EG107: 'off'\n")
+	settle(t, at("g/.envguard.yml"))
 	same("config changed")
 	// Other targets, and other formats: manifests of their own.
 	same("targets", "--targets", targets, "--target", "old")
@@ -168,15 +215,55 @@ func TestValidateCacheMatchesNoCache(t *testing.T) {
 	same("github", "--format", "github")
 	same("fail-on", "--fail-on", "warning")
 	same("select", "--select", "EG2")
-	same("warm again")
-	if n := len(manifests(t, cacheDir)); n != 6 {
-		t.Errorf("six kinds of run left %d manifests", n)
+	ms := manifests(t, cacheDir)
+	if len(ms) != 6 {
+		t.Errorf("six kinds of run left %d manifests", len(ms))
 	}
 	// SARIF and code quality are one document over all files: no manifest.
 	same("sarif", "--format", "sarif")
 	same("codequality", "--format", "codequality")
 	if n := len(manifests(t, cacheDir)); n != 6 {
 		t.Errorf("SARIF and code quality runs left manifests: %d", n)
+	}
+}
+
+// TestValidateCacheSearchKept: a warm run over an unchanged tree takes the
+// last search's answer without listing the directories: a file added with
+// its directory's time put back is not found (so the answer is the
+// record's), while --no-cache, which searches, finds it.
+func TestValidateCacheSearchKept(t *testing.T) {
+	root := t.TempDir()
+	cacheHome := t.TempDir()
+	vars := map[string]string{"XDG_CACHE_HOME": cacheHome}
+	write(t, filepath.Join(root, "a", "environment.yml"), warnEnv)
+	settleTree(t, root)
+	runCLI(t, fakeNoDriver, vars, "validate", root)
+	_, _, m, _ := onlyManifest(t, filepath.Join(cacheHome, "envguard"))
+	if rec, err := decodeSearch(m.Aux()); err != nil || len(rec.files) != 1 {
+		t.Fatalf("the manifest's search record: %+v, %v", rec, err)
+	}
+	dirSt, err := os.Stat(filepath.Join(root, "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "a", "env.yml"), errEnv)
+	settle(t, filepath.Join(root, "a", "env.yml"))
+	if err := os.Chtimes(filepath.Join(root, "a"), dirSt.ModTime(), dirSt.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, fakeNoDriver, vars, "validate", root); code != 0 || strings.Contains(out, "env.yml:") {
+		t.Errorf("with the directory's time put back: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI(t, fakeNoDriver, vars, "validate", "--no-cache", root); code != 1 || !strings.Contains(out, "env.yml:") {
+		t.Errorf("--no-cache: exit %d\n%s", code, out)
+	}
+	// A directory changed within the racy window is listed again.
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(root, "a"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, fakeNoDriver, vars, "validate", root); code != 1 || !strings.Contains(out, "env.yml:") {
+		t.Errorf("with a recent directory time: exit %d\n%s", code, out)
 	}
 }
 
@@ -238,7 +325,7 @@ func TestValidateCacheContentHit(t *testing.T) {
 		t.Fatalf("entry for %s: %+v, %v", p, e, ok)
 	}
 	e.Value = []byte("0planted\n")
-	if err := c.Save(k, []cache.Record{{Path: p, Entry: e}}); err != nil {
+	if err := c.Save(k, []cache.Record{{Path: p, Entry: e}}, m.Aux()); err != nil {
 		t.Fatal(err)
 	}
 	ago(t, p, time.Minute)

@@ -27,7 +27,7 @@ import (
 
 // Format is the version of the entry layout and of the key derivation; a
 // change to either must change it, so that old entries are misses.
-const Format = "envguard-cache-v2"
+const Format = "envguard-cache-v3"
 
 // Key names a manifest, or the options an entry was judged under: a SHA-256 over Format and the parts given to a
 // KeyBuilder.

@@ -32,12 +32,15 @@ func TestManifestRoundTrip(t *testing.T) {
 		t.Fatalf("no manifest yet: Load = %d entries, %v", m.Len(), err)
 	}
 	recs := records()
-	if err := c.Save(k, recs); err != nil {
+	if err := c.Save(k, recs, []byte("aux bytes")); err != nil {
 		t.Fatal(err)
 	}
 	m, err = c.Load(k)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if string(m.Aux()) != "aux bytes" {
+		t.Errorf("Aux = %q", m.Aux())
 	}
 	if m.Len() != len(recs) {
 		t.Fatalf("Load gave %d entries, want %d", m.Len(), len(recs))
@@ -55,13 +58,13 @@ func TestManifestRoundTrip(t *testing.T) {
 	if m, err := c.Load(NewKey().AddString("other run").Key()); err != nil || m.Len() != 0 {
 		t.Errorf("another key: %d entries, %v", m.Len(), err)
 	}
-	if err := c.Save(k, recs[:1]); err != nil {
+	if err := c.Save(k, recs[:1], nil); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := c.Load(k); err != nil || m.Len() != 1 {
 		t.Errorf("after saving one record: %d entries, %v", m.Len(), err)
 	}
-	if err := c.Save(k, []Record{recs[0], recs[0]}); err == nil {
+	if err := c.Save(k, []Record{recs[0], recs[0]}, nil); err == nil {
 		t.Error("Save took a path twice")
 	}
 	// One file per run, and no temporary file left behind.
@@ -72,11 +75,12 @@ func TestManifestRoundTrip(t *testing.T) {
 }
 
 // TestFresh: only an entry whose size and time match, and whose time is
-// strictly older than the manifest's write, is trusted unread.
+// older than the manifest's write by more than RacyWindow, is trusted
+// unread.
 func TestFresh(t *testing.T) {
 	c := open(t)
 	k := NewKey().AddString("run").Key()
-	if err := c.Save(k, records()); err != nil {
+	if err := c.Save(k, records(), nil); err != nil {
 		t.Fatal(err)
 	}
 	m, err := c.Load(k)
@@ -88,16 +92,18 @@ func TestFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := st.ModTime().UnixNano()
-	e := Entry{Size: 10, ModTime: written - 1}
+	old := written - int64(RacyWindow) - 1
+	e := Entry{Size: 10, ModTime: old}
 	for _, tt := range []struct {
 		name        string
 		e           Entry
 		size, mtime int64
 		want        bool
 	}{
-		{"unchanged, older than the manifest", e, 10, written - 1, true},
-		{"size changed", e, 11, written - 1, false},
-		{"time changed", e, 10, written - 2, false},
+		{"unchanged, settled before the manifest", e, 10, old, true},
+		{"size changed", e, 11, old, false},
+		{"time changed", e, 10, old - 1, false},
+		{"within the window before the manifest's write", Entry{Size: 10, ModTime: old + 1}, 10, old + 1, false},
 		{"same tick as the manifest's write", Entry{Size: 10, ModTime: written}, 10, written, false},
 		{"newer than the manifest", Entry{Size: 10, ModTime: written + 1}, 10, written + 1, false},
 	} {
@@ -118,7 +124,7 @@ func TestFresh(t *testing.T) {
 func TestUnsoundManifests(t *testing.T) {
 	c := open(t)
 	k := NewKey().AddString("k").Key()
-	good := encodeManifest(k, records())
+	good := encodeManifest(k, records(), nil)
 	flipped := bytes.Clone(good)
 	flipped[len(good)-100] ^= 1 // a bit of the last value
 	countTooBig := bytes.Clone(good)
@@ -127,7 +133,7 @@ func TestUnsoundManifests(t *testing.T) {
 		"empty":         {},
 		"truncated":     good[:len(good)-1],
 		"value flipped": flipped,
-		"another key":   encodeManifest(NewKey().AddString("other").Key(), records()),
+		"another key":   encodeManifest(NewKey().AddString("other").Key(), records(), nil),
 		"other format":  append([]byte("envguard-cache-v1\n"), good[len(Format)+1:]...),
 		"garbage":       []byte("not a manifest at all"),
 		"longer":        append(bytes.Clone(good), 'x'),
@@ -140,7 +146,7 @@ func TestUnsoundManifests(t *testing.T) {
 		if m, err := c.Load(k); err == nil || m.Len() != 0 {
 			t.Errorf("%s: Load = %d entries, %v; want none and a reason", name, m.Len(), err)
 		}
-		if err := c.Save(k, records()); err != nil {
+		if err := c.Save(k, records(), nil); err != nil {
 			t.Fatal(err)
 		}
 		if m, err := c.Load(k); err != nil || m.Len() != 3 {
@@ -173,7 +179,7 @@ func TestConcurrentSaves(t *testing.T) {
 				for j := range n {
 					recs = append(recs, Record{Path: fmt.Sprint(j), Entry: Entry{Size: int64(n), Value: []byte(strings.Repeat("v", 1000*n))}})
 				}
-				if err := c.Save(k, recs); err != nil {
+				if err := c.Save(k, recs, nil); err != nil {
 					t.Error(err)
 				}
 				m, err := c.Load(k)
@@ -206,7 +212,7 @@ func TestStaleTempsRemoved(t *testing.T) {
 	if err := os.Chtimes(old, then, then); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Save(NewKey().Key(), records()); err != nil {
+	if err := c.Save(NewKey().Key(), records(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(old); err == nil {
@@ -219,11 +225,12 @@ func TestStaleTempsRemoved(t *testing.T) {
 
 func FuzzDecodeManifest(f *testing.F) {
 	k := NewKey().AddString("k").Key()
-	f.Add(encodeManifest(k, records()))
-	f.Add(encodeManifest(k, nil))
+	f.Add(encodeManifest(k, records(), nil))
+	f.Add(encodeManifest(k, nil, nil))
+	f.Add(encodeManifest(k, records(), []byte("the search")))
 	f.Add([]byte(Format + "\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		entries, err := decodeManifest(b, k)
+		entries, aux, err := decodeManifest(b, k)
 		if err != nil {
 			return
 		}
@@ -232,8 +239,8 @@ func FuzzDecodeManifest(f *testing.F) {
 		for p, e := range entries {
 			recs = append(recs, Record{Path: p, Entry: e})
 		}
-		again, err := decodeManifest(encodeManifest(k, recs), k)
-		if err != nil || len(again) != len(entries) {
+		again, aux2, err := decodeManifest(encodeManifest(k, recs, aux), k)
+		if err != nil || len(again) != len(entries) || !bytes.Equal(aux, aux2) {
 			t.Fatalf("re-encoded: %d entries, %v; want %d", len(again), err, len(entries))
 		}
 		for p, e := range entries {

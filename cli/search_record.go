@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/internal/workpool"
+)
+
+// searchRecord is what validate's search of its directory arguments found
+// (the files, and each listed directory's dirFacts), with what that
+// answer depends on: each directory listed (its modification time changes
+// when an entry is added, removed or renamed), each .gitignore read, each
+// file whose content decided whether it is an input, and the .git and
+// .gitignore paths looked for above the search. A re-run whose watched
+// paths all stat as recorded, and older than the manifest, takes the
+// answer instead of listing 10,000 directories again (git's untracked
+// cache does the same with directory times).
+type searchRecord struct {
+	files []string
+	facts map[string]dirFacts
+	watch []watched
+}
+
+// watched is one path the answer depends on, as stat saw it.
+type watched struct {
+	path  string
+	kind  byte // 'd' directory, 'f' regular file, 'e' exists (any type), '-' absent
+	size  int64
+	mtime int64
+}
+
+const searchFormat = "envguard-search-v1\n"
+
+// watchPath records p as it is now: a file's size and time, or whether it
+// exists at all.
+func watchPath(p string, kind byte) watched {
+	st, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return watched{path: p, kind: '-'}
+	case err != nil:
+		return watched{path: p, kind: '?'} // never holds
+	case kind == 'e':
+		return watched{path: p, kind: 'e'}
+	case st.Mode().IsRegular():
+		return watched{path: p, kind: 'f', size: st.Size(), mtime: st.ModTime().UnixNano()}
+	}
+	return watched{path: p, kind: '?'}
+}
+
+// holds reports whether p still stats as w recorded, with a time m can
+// trust (older than the manifest's write).
+func (w watched) holds(m *cache.Manifest) bool {
+	switch w.kind {
+	case 'd', 'f':
+		st, err := os.Stat(w.path)
+		if err != nil || st.ModTime().UnixNano() != w.mtime || !m.Settled(w.mtime) {
+			return false
+		}
+		if w.kind == 'd' {
+			return st.IsDir()
+		}
+		return st.Mode().IsRegular() && st.Size() == w.size
+	case 'e':
+		_, err := os.Lstat(w.path)
+		return err == nil
+	case '-':
+		_, err := os.Lstat(w.path)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return false
+}
+
+// holds stats every watched path, on every core.
+func (r *searchRecord) holds(m *cache.Manifest) bool {
+	ok := workpool.Map(len(r.watch), 0, func(i int) bool { return r.watch[i].holds(m) })
+	for _, b := range ok {
+		if !b {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *searchRecord) encode() []byte {
+	b := []byte(searchFormat)
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.files)))
+	for _, f := range r.files {
+		str(f)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.facts)))
+	for d, f := range r.facts {
+		str(d)
+		var bits byte
+		if f.config {
+			bits |= 1
+		}
+		if f.configLink {
+			bits |= 2
+		}
+		if f.git {
+			bits |= 4
+		}
+		b = append(b, bits)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.watch)))
+	for _, w := range r.watch {
+		str(w.path)
+		b = append(b, w.kind)
+		b = binary.AppendVarint(b, w.size)
+		b = binary.AppendVarint(b, w.mtime)
+	}
+	return b
+}
+
+// decodeSearch reads what encode wrote; anything else is an error, and
+// the search is then done afresh.
+func decodeSearch(b []byte) (*searchRecord, error) {
+	if len(b) < len(searchFormat) || string(b[:len(searchFormat)]) != searchFormat {
+		return nil, errors.New("not a search record")
+	}
+	d := recordReader{b: b, off: len(searchFormat)}
+	r := &searchRecord{}
+	// Each element takes at least two bytes, which bounds what a damaged
+	// count can make us allocate.
+	count := func() int {
+		n := d.uvarint()
+		if n > uint64(len(d.b)-d.off)/2 {
+			d.fail()
+			return 0
+		}
+		return int(n)
+	}
+	r.files = make([]string, count())
+	for i := range r.files {
+		r.files[i] = d.str()
+	}
+	n := count()
+	r.facts = make(map[string]dirFacts, n)
+	for range n {
+		p := d.str()
+		bits := d.byte()
+		r.facts[p] = dirFacts{config: bits&1 != 0, configLink: bits&2 != 0, git: bits&4 != 0}
+	}
+	r.watch = make([]watched, count())
+	for i := range r.watch {
+		r.watch[i] = watched{path: d.str(), kind: d.byte(), size: d.varint(), mtime: d.varint()}
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if d.off != len(b) {
+		return nil, errors.New("bytes after the search record")
+	}
+	return r, nil
+}
+
+type recordReader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (d *recordReader) fail() {
+	if d.err == nil {
+		d.err = errors.New("truncated search record")
+	}
+	d.off = len(d.b)
+}
+
+func (d *recordReader) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b[d.off:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *recordReader) varint() int64 {
+	v, n := binary.Varint(d.b[d.off:])
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.off += n
+	return v
+}
+
+func (d *recordReader) byte() byte {
+	if d.off >= len(d.b) {
+		d.fail()
+		return 0
+	}
+	d.off++
+	return d.b[d.off-1]
+}
+
+func (d *recordReader) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)-d.off) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[d.off : d.off+int(n)])
+	d.off += int(n)
+	return s
+}
