@@ -84,6 +84,10 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	return r
 }
 
+// resolverRules lists the resolver's rules once: Rules builds a new slice
+// on every call, and every validation runs them all.
+var resolverRules = sync.OnceValue(resolver.Rules)
+
 // FromEnvContext is FromEnv that stops between phases once ctx is done,
 // returning ctx's error and no report.
 func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report, error) {
@@ -95,7 +99,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	diags := append(envspec.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
 	rctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
-	for _, r := range resolver.Rules() {
+	for _, r := range resolverRules() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -463,18 +463,28 @@ func frameworkOf(it *item) string {
 // the pip one (EG301 reports the pair), and the package itself over its
 // metapackages (pytorch over pytorch-gpu, jax over jaxlib).
 func (r *resolution) framework() {
-	for _, name := range []string{"pytorch", "tensorflow", "jax"} {
-		var best *item
-		for _, it := range r.items {
-			if frameworkOf(it) != name {
-				continue
-			}
-			if best == nil || rank(it) < rank(best) {
-				best = it
-			}
+	// One pass keeps the best item of each framework, in the order the
+	// frameworks are preferred.
+	var best [3]*item
+	for _, it := range r.items {
+		i := -1
+		switch frameworkOf(it) {
+		case "pytorch":
+			i = 0
+		case "tensorflow":
+			i = 1
+		case "jax":
+			i = 2
+		default:
+			continue
 		}
-		if best != nil {
-			r.fw = best
+		if best[i] == nil || rank(it) < rank(best[i]) {
+			best[i] = it
+		}
+	}
+	for _, b := range best {
+		if b != nil {
+			r.fw = b
 			break
 		}
 	}

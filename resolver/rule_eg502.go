@@ -3,6 +3,7 @@ package resolver
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
@@ -103,6 +104,33 @@ func pipName(fw string) string {
 // published series (nothing after 2.5 exists there), otherwise the newest
 // release the knowledge base lists.
 func newestPublished(c *Context, f *Framework) string {
+	// The answer depends on the knowledge base, the framework, its
+	// distribution and the file's Python alone: worked out once for each,
+	// instead of comparing every release of the tables for every file.
+	py := ""
+	if c.Stack != nil {
+		py = c.Stack.Python
+	}
+	key := newestKey{c.KB, f.Name, f.Dist, py}
+	if v, ok := newestCache.Load(key); ok {
+		return v.(string)
+	}
+	v := newestPublishedScan(c, f)
+	newestCache.Store(key, v)
+	return v
+}
+
+// newestKey is what newestPublished's answer depends on.
+type newestKey struct {
+	kb        *kb.KB
+	framework string
+	dist      kb.Distribution
+	python    string
+}
+
+var newestCache sync.Map // newestKey → string
+
+func newestPublishedScan(c *Context, f *Framework) string {
 	switch f.Name {
 	case "pytorch":
 		// the newest release the distribution published that the file's
