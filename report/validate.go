@@ -111,7 +111,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	if env.Name != nil {
 		r.Name.Declared = env.Name.Value
 	}
-	if name, err := resolver.CanonicalName(stack); err == nil {
+	if name, err := stack.Canonical(); err == nil {
 		r.Name.Canonical = name
 	} else {
 		r.Name.Reason = err.Error()

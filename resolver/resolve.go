@@ -120,7 +120,9 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.cudnn()
 	r.companions()
 	r.gpuLibs()
-	if _, err := CanonicalName(r.st); err != nil {
+	name, err := CanonicalName(r.st)
+	r.st.canonical, r.st.canonicalErr, r.st.named = name, err, true
+	if err != nil {
 		r.st.NoNameReason = err.Error()
 	}
 	return r.st

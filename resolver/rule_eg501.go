@@ -31,7 +31,7 @@ func runEG501(c *Context) []envspec.Diagnostic {
 	if c.Env == nil || c.Env.Name == nil || c.Env.Name.Value == "" || c.Stack == nil {
 		return nil
 	}
-	canon, err := CanonicalName(c.Stack)
+	canon, err := c.Stack.Canonical()
 	if err != nil || canon == c.Env.Name.Value {
 		return nil
 	}

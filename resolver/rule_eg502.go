@@ -85,7 +85,7 @@ func runEG502(c *Context) []envspec.Diagnostic {
 		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(ex))
 	}
 	tail := "the environment is not reproducible and has no canonical name"
-	if name, err := CanonicalName(st); err == nil && name != "" {
+	if name, err := st.Canonical(); err == nil && name != "" {
 		tail = "the environment is not reproducible (its canonical name " + name + " holds only major and minor, so it is still known)"
 	}
 	msg := fmt.Sprintf("%s%s is not pinned to a release%s: %s", f.Item, at(f.Pos), admits, tail)

@@ -98,6 +98,11 @@ type Stack struct {
 	// items are every conda then pip item Resolve read, in file order
 	// (read-only once Resolve returns); nil when the Stack was made by hand.
 	items []*item
+	// canonical and canonicalErr are CanonicalName's answer when Resolve
+	// made the Stack (named): three rules and the report ask for it.
+	canonical    string
+	canonicalErr error
+	named        bool
 
 	Python     string      `json:"python,omitempty"` // major.minor, "" when open
 	PythonPos  envspec.Pos `json:"-"`
@@ -149,4 +154,13 @@ func seriesOf(v string) string {
 		}
 	}
 	return v
+}
+
+// Canonical is CanonicalName(s), worked out once when Resolve made s (s is
+// read-only from then on).
+func (s *Stack) Canonical() (string, error) {
+	if s != nil && s.named {
+		return s.canonical, s.canonicalErr
+	}
+	return CanonicalName(s)
 }
