@@ -341,34 +341,31 @@ func forEachFlowByte(src []byte, f func(i, depth int) bool) {
 // depth, finds duplicate keys (EG111) in any mapping and collects ignore
 // comments from any node.
 func (p *envParser) scan(doc *yaml.Node) {
-	type item struct {
-		n     *yaml.Node
-		depth int
-	}
-	// A file is a few levels deep with long lists: room for one list on
-	// the stack spares the walk most of its growing.
-	stack := make([]item, 1, 64)
-	stack[0] = item{doc, 0}
 	seen := map[int]bool{} // comment lines already collected
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		n := it.n
-		if it.depth > p.opt.MaxDepth+1 { // +1: the document node itself
-			p.add(p.pos(n), SeverityError, "EG100",
-				fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
-				"an environment file needs only a few levels: a mapping, its lists, and the pip list")
-			p.hostile = true
-			return
-		}
-		p.collectIgnores(n, seen)
-		if n.Kind == yaml.MappingNode {
-			p.duplicateKeys(n)
-		}
-		for i := len(n.Content) - 1; i >= 0; i-- {
-			stack = append(stack, item{n.Content[i], it.depth + 1})
+	p.scanNode(doc, 0, seen)
+}
+
+// scanNode is scan's pre-order walk; it returns false once the document is
+// refused. It recurses, which costs the heap nothing: the depth is checked
+// before each level, so the walk never goes more than MaxDepth+2 deep.
+func (p *envParser) scanNode(n *yaml.Node, depth int, seen map[int]bool) bool {
+	if depth > p.opt.MaxDepth+1 { // +1: the document node itself
+		p.add(p.pos(n), SeverityError, "EG100",
+			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
+			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
+		p.hostile = true
+		return false
+	}
+	p.collectIgnores(n, seen)
+	if n.Kind == yaml.MappingNode {
+		p.duplicateKeys(n)
+	}
+	for _, c := range n.Content {
+		if !p.scanNode(c, depth+1, seen) {
+			return false
 		}
 	}
+	return true
 }
 
 func (p *envParser) duplicateKeys(m *yaml.Node) {
@@ -943,27 +940,31 @@ func (p *envParser) continued(n *yaml.Node) (int, bool) {
 func nextWord(s string) (word, rest string) {
 	i := 0
 	for i < len(s) {
-		r, w := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRuneInString(s[i:])
-		}
-		if !unicode.IsSpace(r) {
+		w, space := spaceAt(s, i)
+		if !space {
 			break
 		}
 		i += w
 	}
 	j := i
 	for j < len(s) {
-		r, w := rune(s[j]), 1
-		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRuneInString(s[j:])
-		}
-		if unicode.IsSpace(r) {
+		w, space := spaceAt(s, j)
+		if space {
 			break
 		}
 		j += w
 	}
 	return s[i:j], s[j:]
+}
+
+// spaceAt reports whether the character at s[i] is a blank to
+// strings.Fields, and its width.
+func spaceAt(s string, i int) (width int, space bool) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return 1, c == ' ' || '\t' <= c && c <= '\r' // \t \n \v \f \r, as unicode.IsSpace
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	return w, unicode.IsSpace(r)
 }
 
 func hasWord(s string) bool {

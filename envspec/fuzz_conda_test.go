@@ -71,6 +71,15 @@ func FuzzParseVersionSpec(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, spec, ver string) {
 		s, err := ParseVersionSpec(spec)
+		// Read again, its leaves come from leafCache: the same reading,
+		// and the first one is left as it was.
+		before := fmt.Sprintf("%#v", s)
+		if again, aerr := ParseVersionSpec(spec); fmt.Sprint(aerr) != fmt.Sprint(err) || !reflect.DeepEqual(again, s) {
+			t.Fatalf("%q: read again %#v %v, first %#v %v", spec, again, aerr, s, err)
+		}
+		if after := fmt.Sprintf("%#v", s); after != before {
+			t.Fatalf("%q: reading it again changed the first reading: %s, then %s", spec, before, after)
+		}
 		if err != nil {
 			fuzzSpecError(t, spec, err)
 			return

@@ -131,12 +131,11 @@ func ParseMatchSpec(s string) (*MatchSpec, error) {
 	return parseMatchSpec(s, nil)
 }
 
-// parseMatchSpec is ParseMatchSpec taking the MatchSpec and its version's
-// leaves from sl.
+// parseMatchSpec is ParseMatchSpec taking the MatchSpec from sl.
 func parseMatchSpec(s string, sl *slab) (*MatchSpec, error) {
 	m := sl.matchSpec()
 	m.Raw = s
-	if err := m.parse(sl); err != nil {
+	if err := m.parse(); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -146,7 +145,7 @@ func msErr(off int, msg string, a ...any) error {
 	return &SpecError{Offset: off, Msg: fmt.Sprintf(msg, a...)}
 }
 
-func (m *MatchSpec) parse(sl *slab) error {
+func (m *MatchSpec) parse() error {
 	s := m.Raw
 	a, b := vTrim(s)
 	if a == b {
@@ -178,7 +177,7 @@ func (m *MatchSpec) parse(sl *slab) error {
 
 	end := b
 	parensAfter := Span{}
-	if i := strings.IndexAny(body, "[]"); i >= 0 {
+	if i := bsBrackets.index(body); i >= 0 {
 		open := a + i
 		if s[open] == ']' {
 			return msErr(open, "unbalanced ']' in %q", body)
@@ -219,7 +218,7 @@ func (m *MatchSpec) parse(sl *slab) error {
 			// ("invalid package name").
 			return msErr(inQuote, "'%c' inside a quoted bracket value: conda takes its bracket section from the last '[' to the last ']', so it cannot read a bracket inside a value; write the regex without a character class (\\d for [0-9], (0|1) for [01]) or use a glob", s[inQuote])
 		}
-		if j := strings.IndexAny(s[close+1:b], "[]"); j >= 0 {
+		if j := bsBrackets.index(s[close+1 : b]); j >= 0 {
 			return msErr(close+1+j, "multiple bracket sections in %q", body)
 		}
 		if ta, tb := msShrink(s, close+1, b); ta != tb {
@@ -293,7 +292,7 @@ func (m *MatchSpec) parse(sl *slab) error {
 	}
 	va, vb := msShrink(s, n, end)
 	if va < vb {
-		if err := m.parseVersionBuild(va, vb, sl); err != nil {
+		if err := m.parseVersionBuild(va, vb); err != nil {
 			return err
 		}
 	}
@@ -349,7 +348,7 @@ func (m *MatchSpec) setChannel(a, b int) error {
 
 // parseVersionBuild splits s[a:b] into version and build the way conda's
 // _parse_version_plus_build regex does, then normalises the version.
-func (m *MatchSpec) parseVersionBuild(a, b int, sl *slab) error {
+func (m *MatchSpec) parseVersionBuild(a, b int) error {
 	s := m.Raw[a:b]
 	vEnd, bStart := msSplitVersionBuild(s)
 	build := ""
@@ -364,7 +363,7 @@ func (m *MatchSpec) parseVersionBuild(a, b int, sl *slab) error {
 	}
 	va, vb := msShrink(m.Raw, a, a+vEnd)
 	m.VersionSpan = Span{va, vb}
-	spec, err := msParseSanitized(m.Raw, va, vb, bStart >= 0, sl)
+	spec, err := msParseSanitized(m.Raw, va, vb, bStart >= 0)
 	if err != nil {
 		return err
 	}
@@ -375,12 +374,12 @@ func (m *MatchSpec) parseVersionBuild(a, b int, sl *slab) error {
 // msParseSanitized drops every blank inside raw[a:b] (conda does, so
 // ">=1.0 , < 2.0" is read), applies conda's _sanitize_version_str and
 // parses the result, mapping error offsets back to raw; an error past the
-// text is reported at b. The leaves of the result come from sl.
-func msParseSanitized(raw string, a, b int, hasBuild bool, sl *slab) (*VersionSpec, error) {
+// text is reported at b.
+func msParseSanitized(raw string, a, b int, hasBuild bool) (*VersionSpec, error) {
 	v := raw[a:b]
 	// No package version holds a quote, and one would make the canonical
 	// form unquotable inside brackets (version='^0'$').
-	if i := strings.IndexAny(v, `'"`); i >= 0 {
+	if i := bsQuotes.index(v); i >= 0 {
 		return nil, msErr(a+i, "quote character %c in version %q: conda does not strip quotes inside a spec; write the version without them", v[i], v)
 	}
 	// conda drops spaces from a version; any other blank (a tab) is an
@@ -392,7 +391,7 @@ func msParseSanitized(raw string, a, b int, hasBuild bool, sl *slab) (*VersionSp
 		v = strings.ReplaceAll(v, " ", "")
 	}
 	san, lead := msSanitizeVersion(v, hasBuild)
-	spec, err := parseVersionSpecAt(san, 0, sl)
+	spec, err := parseVersionSpecAt(san, 0)
 	if err != nil {
 		if se, ok := err.(*SpecError); ok {
 			o := se.Offset + lead
@@ -426,7 +425,7 @@ func msSanitizeVersion(v string, hasBuild bool) (string, int) {
 	if strings.HasPrefix(v, "==") && !hasBuild {
 		return w, lead
 	}
-	if !strings.ContainsAny(w, "=,|") {
+	if !bsEqCommaBar.in(w) {
 		if !hasBuild && len(w) > 1 && w[0] == '^' && w[len(w)-1] == '$' {
 			// "=^1\.7\..*$": conda appends '*', and its treeify keeps
 			// only the regex token ("^1\.7\..*$*" reads as the regex).
@@ -450,7 +449,7 @@ func msSanitizeVersion(v string, hasBuild bool) (string, int) {
 // and the start of the build (-1 when none).
 func msSplitVersionBuild(s string) (vEnd, bStart int) {
 	// a build after p is valid when no forbidden byte lies after p.
-	lastBad := strings.LastIndexAny(s, "-=,|<>~")
+	lastBad := bsBuildBad.lastIndex(s)
 	for l := 1; l <= len(s); l++ {
 		cands := make([]int, 0, 2)
 		if l < len(s) && strings.IndexByte("><!,|", s[l]) < 0 {
@@ -563,7 +562,7 @@ func msSortedFields() []string {
 func (m *MatchSpec) applyBrackets() error {
 	if sp, ok := m.KeySpans["version"]; ok {
 		// conda sanitises a bracket version as if no build were given.
-		spec, err := msParseSanitized(m.Raw, sp.Start, sp.End, false, nil)
+		spec, err := msParseSanitized(m.Raw, sp.Start, sp.End, false)
 		if err != nil {
 			return err
 		}
@@ -592,7 +591,7 @@ func (m *MatchSpec) applyBrackets() error {
 func (m *MatchSpec) compileBuild() error {
 	m.buildRe = nil
 	b := m.Build
-	if i := strings.IndexAny(b, `'"`); i >= 0 {
+	if i := bsQuotes.index(b); i >= 0 {
 		return msErr(m.BuildSpan.Start+i, "quote character %c in build string %q: conda does not strip quotes inside a spec; write the build without them", b[i], b)
 	}
 	if b == "" {
@@ -666,7 +665,7 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 	if i := strings.IndexAny(stem[d1+1:d2], "=<>~,|*^$()@ "); i >= 0 {
 		return msErr(fa+d1+1+i, "invalid character %q in the version of package file %q", stem[d1+1+i], fn)
 	}
-	vs, err := parseVersionSpecAt(stem[d1+1:d2], fa+d1+1, nil)
+	vs, err := parseVersionSpecAt(stem[d1+1:d2], fa+d1+1)
 	if err != nil {
 		return err
 	}
@@ -895,7 +894,7 @@ func (m *MatchSpec) findParens(a int, end *int, after Span) error {
 			}
 		}
 	}
-	if i := strings.IndexAny(s[a:e], "()"); i >= 0 {
+	if i := bsParens.index(s[a:e]); i >= 0 {
 		// conda would strip the parenthesised text: a version group
 		// ("python >=3.8,(<3.10|>=3.11)") or a second section.
 		at, to := a+i, e

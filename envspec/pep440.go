@@ -49,14 +49,14 @@ var pep440Re = sync.OnceValue(func() *regexp.Regexp {
 // ParsePEP440 parses a PEP 440 version. The error is a *PipError whose
 // Offset is 0: the pattern either matches the whole string or not.
 func ParsePEP440(s string) (PEP440Version, error) {
-	return parsePEP440(s, nil)
+	v, _, err := parsePEP440(s, true)
+	return v, err
 }
 
-// parsePEP440 is ParsePEP440 with the release numbers in release's array
-// when they fit: a caller that only checks a version passes one on its
-// stack and allocates nothing.
-func parsePEP440(s string, release []int) (PEP440Version, error) {
-	var v PEP440Version
+// parsePEP440 is ParsePEP440 that fills Release only when withRelease is
+// set, and returns the number of release numbers either way: a caller that
+// only checks a version allocates nothing.
+func parsePEP440(s string, withRelease bool) (v PEP440Version, releases int, err error) {
 	var m []string
 	scanned, ok := pep440Scan(s)
 	if ok {
@@ -65,7 +65,7 @@ func parsePEP440(s string, release []int) (PEP440Version, error) {
 		m = pep440Re().FindStringSubmatch(s)
 	}
 	if m == nil {
-		return v, &PipError{Msg: fmt.Sprintf("invalid PEP 440 version %q", s)}
+		return v, 0, &PipError{Msg: fmt.Sprintf("invalid PEP 440 version %q", s)}
 	}
 	num := func(t string) (int, error) {
 		if t == "" {
@@ -78,22 +78,22 @@ func parsePEP440(s string, release []int) (PEP440Version, error) {
 		}
 		return n, nil
 	}
-	var err error
 	if v.Epoch, err = num(m[1]); err != nil {
-		return PEP440Version{}, err
+		return PEP440Version{}, 0, err
 	}
-	if n := strings.Count(m[2], ".") + 1; cap(release) >= n {
-		v.Release = release[:0]
-	} else {
-		v.Release = make([]int, 0, n)
+	releases = strings.Count(m[2], ".") + 1
+	if withRelease {
+		v.Release = make([]int, 0, releases)
 	}
 	for rel := m[2]; ; {
 		part, rest, more := strings.Cut(rel, ".")
 		n, err := num(part)
 		if err != nil {
-			return PEP440Version{}, err
+			return PEP440Version{}, 0, err
 		}
-		v.Release = append(v.Release, n)
+		if withRelease {
+			v.Release = append(v.Release, n)
+		}
 		if !more {
 			break
 		}
@@ -109,7 +109,7 @@ func parsePEP440(s string, release []int) (PEP440Version, error) {
 			v.Pre = "rc"
 		}
 		if v.PreN, err = num(m[4]); err != nil {
-			return PEP440Version{}, err
+			return PEP440Version{}, 0, err
 		}
 	}
 	switch {
@@ -121,18 +121,18 @@ func parsePEP440(s string, release []int) (PEP440Version, error) {
 		v.Post, err = num(m[7])
 	}
 	if err != nil {
-		return PEP440Version{}, err
+		return PEP440Version{}, 0, err
 	}
 	if m[8] != "" {
 		v.HasDev = true
 		if v.Dev, err = num(m[9]); err != nil {
-			return PEP440Version{}, err
+			return PEP440Version{}, 0, err
 		}
 	}
 	if m[10] != "" {
 		v.Local = pep440NormLocal(m[10])
 	}
-	return v, nil
+	return v, releases, nil
 }
 
 // pep440NormLocal turns the separators of a local label into '.' and lower-

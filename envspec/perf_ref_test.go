@@ -291,6 +291,15 @@ func TestVersionCacheConcurrent(t *testing.T) {
 					t.Errorf("%q: %v %v", s, v, err)
 					return
 				}
+				// leafCache too: ">=g.i" is one leaf, "=g.i" another, shared
+				// with the other goroutines once cached.
+				for _, spec := range []string{">=" + s, "=" + s, s + ".*"} {
+					vs, err := ParseVersionSpec(spec)
+					if err != nil || !vs.Match(v) || vs.Raw() != spec {
+						t.Errorf("%q: %v %v", spec, vs, err)
+						return
+					}
+				}
 				if w := mustParseVersion("1.13.1"); w.Compare(mustParseVersion("1.13.1.0")) != 0 {
 					t.Errorf("cached 1.13.1 compares wrong")
 					return

@@ -430,7 +430,7 @@ func pipVCSOf(scheme string) string {
 }
 
 func pipLooksLikePath(s string) bool {
-	return strings.ContainsAny(s, `/\`) || strings.HasPrefix(s, ".")
+	return bsPathSlashes.in(s) || strings.HasPrefix(s, ".")
 }
 
 var pipArchiveExts = []string{".whl", ".zip", ".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tlz", ".tar.lz", ".tar.lzma"}
@@ -915,15 +915,14 @@ func pipCheckSpecVersion(op, ver string) string {
 		}
 		return ""
 	}
-	var release [8]int
-	v, err := parsePEP440(ver, release[:0])
+	v, releases, err := parsePEP440(ver, false)
 	if err != nil {
 		return fmt.Sprintf("invalid version %q after %s", ver, op)
 	}
 	if v.Local != "" && op != "==" && op != "!=" {
 		return fmt.Sprintf("local version label +%s is only allowed with == and !=", v.Local)
 	}
-	if op == "~=" && len(v.Release) < 2 {
+	if op == "~=" && releases < 2 {
 		return fmt.Sprintf("~= needs at least two release numbers (~=%s.0, not ~=%s)", ver, ver)
 	}
 	return ""
@@ -943,8 +942,7 @@ func pipWildcardBase(s string) bool {
 			return false
 		}
 	}
-	var release [8]int
-	_, err := parsePEP440(s, release[:0]) // rejects numbers too large for the comparisons
+	_, _, err := parsePEP440(s, false) // rejects numbers too large for the comparisons
 	return err == nil
 }
 

@@ -1,8 +1,8 @@
 package envspec
 
 // slab hands out the structs that reading a file makes one or more of for
-// every dependency (CondaDep, MatchSpec and the VersionSpec of its version;
-// PipDep, PipLine, PipRequirement and its specifiers) from arrays made for
+// every dependency (CondaDep and MatchSpec; PipDep, PipLine, PipRequirement
+// and its specifiers) from arrays made for
 // the list being read, instead of one allocation per struct: the corpus
 // has about fifty such lists and nine thousand dependencies. Everything
 // taken from a slab belongs to the one Env the reading builds, which holds
@@ -17,7 +17,6 @@ type slab struct {
 
 	condaDeps  []CondaDep
 	matchSpecs []MatchSpec
-	leaves     []VersionSpec
 	pipDeps    []PipDep
 	pipLines   []PipLine
 	pipReqs    []PipRequirement
@@ -47,13 +46,6 @@ func (s *slab) matchSpec() *MatchSpec {
 		return new(MatchSpec)
 	}
 	return take(&s.matchSpecs, s.left)
-}
-
-func (s *slab) leaf() *VersionSpec {
-	if s == nil {
-		return new(VersionSpec)
-	}
-	return take(&s.leaves, s.left)
 }
 
 func (s *slab) pipDep() *PipDep {

@@ -21,9 +21,7 @@ package envspec
 
 import (
 	"fmt"
-	"hash/maphash"
 	"strings"
-	"sync/atomic"
 )
 
 // Version is a conda version, ordered as conda orders them. The zero value
@@ -73,11 +71,8 @@ func parseVersionAt(s string, base int) (Version, error) {
 	if len(s) > vCacheMaxLen {
 		return parseVersionUncached(s, base)
 	}
-	set := vCacheSet(s)
-	for w := range vCacheWays {
-		if e := set[w].Load(); e != nil && e.key == s {
-			return e.v, nil
-		}
+	if v, ok := vCache.get(s); ok {
+		return v, nil
 	}
 	// The clone keeps the cached Version (whose strings point into its
 	// input) from pinning a whole file the caller cut s out of; it is the
@@ -87,41 +82,20 @@ func parseVersionAt(s string, base int) (Version, error) {
 	if err != nil {
 		return v, err
 	}
-	// The newest entry goes first and the one it displaces moves to the
-	// second way, whose entry is dropped: a version that keeps coming
-	// back stays, whatever else shares its set.
-	if old := set[0].Swap(&vCacheEntry{key: key, v: v}); old != nil {
-		set[1].Store(old)
-	}
+	vCache.put(key, v)
 	return v, nil
 }
 
 // The same versions come back again and again (python 3.10, the framework
 // releases of the knowledge base that every check sorts): parsed versions
-// are kept in a table of vCacheMaxEntries entries, in sets of vCacheWays
-// chosen by the string's hash. A Version is immutable once parsed, so
-// sharing one is safe; a lookup is a hash and at most two atomic loads,
-// where a sync.Map walked a trie of interfaces, and the size is bounded by
-// construction.
+// are kept in a bounded table. A Version is immutable once parsed, so
+// sharing one is safe.
 const (
 	vCacheMaxEntries = 4096
-	vCacheWays       = 2
 	vCacheMaxLen     = 64
 )
 
-type vCacheEntry struct {
-	key string
-	v   Version
-}
-
-var (
-	vCache     [vCacheMaxEntries / vCacheWays][vCacheWays]atomic.Pointer[vCacheEntry]
-	vCacheSeed = maphash.MakeSeed()
-)
-
-func vCacheSet(s string) *[vCacheWays]atomic.Pointer[vCacheEntry] {
-	return &vCache[maphash.String(vCacheSeed, s)%uint64(len(vCache))]
-}
+var vCache = newStrCache[Version](vCacheMaxEntries)
 
 func parseVersionUncached(s string, base int) (Version, error) {
 	start, end := vTrim(s)

@@ -49,14 +49,13 @@ const (
 // ParseVersionSpec parses a conda version spec. Errors are *SpecError with
 // the byte offset into s.
 func ParseVersionSpec(s string) (*VersionSpec, error) {
-	return parseVersionSpecAt(s, 0, nil)
+	return parseVersionSpecAt(s, 0)
 }
 
-// parseVersionSpecAt parses s, reporting errors at base+offset; its leaves
-// come from sl (nil: allocated one by one).
-func parseVersionSpecAt(s string, base int, sl *slab) (*VersionSpec, error) {
-	if strings.ContainsAny(s, "()|,^$") {
-		p := vsParser{src: s, base: base, sl: sl}
+// parseVersionSpecAt parses s, reporting errors at base+offset.
+func parseVersionSpecAt(s string, base int) (*VersionSpec, error) {
+	if bsTreeSpec.in(s) {
+		p := vsParser{src: s, base: base}
 		if err := p.tokenize(); err != nil {
 			return nil, err
 		}
@@ -74,15 +73,17 @@ func parseVersionSpecAt(s string, base int, sl *slab) (*VersionSpec, error) {
 			}
 			return nil, p.errAt(t.off, "expected ',' or '|' before %q in version spec %q", t.text, s)
 		}
-		spec.raw = s
-		return spec, nil
+		if spec.kind == vsAnd || spec.kind == vsOr {
+			spec.raw = s // made just now by vsCombine: not shared
+			return spec, nil
+		}
+		return spec.withRaw(s), nil
 	}
-	spec, err := vsParseLeaf(s, base, sl)
+	spec, err := vsParseLeaf(s, base)
 	if err != nil {
 		return nil, err
 	}
-	spec.raw = s
-	return spec, nil
+	return spec.withRaw(s), nil
 }
 
 type vsTok struct {
@@ -96,7 +97,6 @@ type vsParser struct {
 	toks  []vsTok
 	i     int
 	depth int
-	sl    *slab // where the leaves come from
 }
 
 // maxSpecDepth bounds the recursion on untrusted input.
@@ -241,12 +241,11 @@ func (p *vsParser) parsePrimary() (*VersionSpec, error) {
 		return nil, p.errAt(t.off, "version spec %q starts with %q", p.src, t.text)
 	}
 	p.i++
-	leaf, err := vsParseLeaf(t.text, p.base+t.off, p.sl)
+	leaf, err := vsParseLeaf(t.text, p.base+t.off)
 	if err != nil {
 		return nil, err
 	}
-	leaf.raw = t.text
-	return leaf, nil
+	return leaf.withRaw(t.text), nil
 }
 
 // vsCombine builds an and/or node, fusing children of the same kind as
@@ -302,20 +301,52 @@ func (s *VersionSpec) render() string {
 	return b.String()
 }
 
+// withRaw is s with raw set to raw: s itself when it has it already, else a
+// copy, since a leaf may be shared through leafCache.
+func (s *VersionSpec) withRaw(raw string) *VersionSpec {
+	if s.raw == raw {
+		return s
+	}
+	c := *s
+	c.raw = raw
+	return &c
+}
+
+// The leaves of version specs come back as often as the versions in them
+// ("=1.2", ">=3.8", "2.0.*" in file after file): a parsed leaf is kept in
+// a bounded table beside the versions', and shared, since nothing changes
+// a leaf once it is parsed (withRaw copies).
+var leafCache = newStrCache[*VersionSpec](vCacheMaxEntries)
+
 // vsParseLeaf parses one leaf of a version spec, following the branches of
-// conda's VersionSpec.get_matcher in the same order. The leaf comes from sl.
-func vsParseLeaf(s string, base int, sl *slab) (*VersionSpec, error) {
+// conda's VersionSpec.get_matcher in the same order.
+func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 	a, b := vTrim(s)
 	t := s[a:b]
-	off := base + a
+	if t == "" || len(t) > vCacheMaxLen {
+		return vsParseLeafUncached(t, base+a)
+	}
+	if n, ok := leafCache.get(t); ok {
+		return n, nil
+	}
+	// Parsed from a clone, which the leaf's strings then point into: the
+	// table must not keep the file that t was cut out of alive.
+	n, err := vsParseLeafUncached(strings.Clone(t), base+a)
+	if err == nil {
+		leafCache.put(n.raw, n)
+	}
+	return n, err
+}
+
+// vsParseLeafUncached parses the leaf t, trimmed, at offset off.
+func vsParseLeafUncached(t string, off int) (*VersionSpec, error) {
 	errAt := func(o int, msg string, args ...any) error {
 		return &SpecError{Offset: off + o, Msg: fmt.Sprintf(msg, args...)}
 	}
 	if t == "" {
 		return nil, errAt(0, "empty version spec")
 	}
-	n := sl.leaf()
-	n.raw, n.norm = t, t
+	n := &VersionSpec{raw: t, norm: t}
 	switch {
 	case t[0] == '^' || t[len(t)-1] == '$':
 		if t[0] != '^' || t[len(t)-1] != '$' || len(t) < 2 {

@@ -86,3 +86,22 @@ func TestSameWordsRef(t *testing.T) {
 		}
 	}
 }
+
+func TestByteSetRef(t *testing.T) {
+	sets := []string{"[]", "()", `'"`, "=,|", "-=,|<>~", "()|,^$", `/\`}
+	ss := append(walkStrings(), "numpy[build=py*]", "a=1,<2|3", `"x'`, "(1.2|1.3)", `C:\x/y`, "^1$")
+	for _, chars := range sets {
+		set := newByteSet(chars)
+		for _, s := range ss {
+			if got, want := set.index(s), strings.IndexAny(s, chars); got != want {
+				t.Fatalf("index(%q) of %q = %d, want %d", s, chars, got, want)
+			}
+			if got, want := set.lastIndex(s), strings.LastIndexAny(s, chars); got != want {
+				t.Fatalf("lastIndex(%q) of %q = %d, want %d", s, chars, got, want)
+			}
+			if got, want := set.in(s), strings.ContainsAny(s, chars); got != want {
+				t.Fatalf("in(%q) of %q = %v, want %v", s, chars, got, want)
+			}
+		}
+	}
+}
