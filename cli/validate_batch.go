@@ -165,9 +165,12 @@ func (e *env) validateFiles(inputs []input, f validateFlags, rc *runCache) ([]ou
 		return o
 	})
 	if c != nil {
+		// A file named twice (validate a a) is one entry.
 		var keep []cache.Record
+		seen := make(map[string]bool, len(recs))
 		for _, r := range recs {
-			if r.Path != "" {
+			if r.Path != "" && !seen[r.Path] {
+				seen[r.Path] = true
 				keep = append(keep, r)
 			}
 		}

@@ -215,14 +215,17 @@ func TestValidateCacheMatchesNoCache(t *testing.T) {
 	same("github", "--format", "github")
 	same("fail-on", "--fail-on", "warning")
 	same("select", "--select", "EG2")
+	// A directory given twice: each file printed twice, one entry each,
+	// and nothing said about the cache.
+	same("twice", root)
 	ms := manifests(t, cacheDir)
-	if len(ms) != 6 {
-		t.Errorf("six kinds of run left %d manifests", len(ms))
+	if len(ms) != 7 {
+		t.Errorf("seven kinds of run left %d manifests", len(ms))
 	}
 	// SARIF and code quality are one document over all files: no manifest.
 	same("sarif", "--format", "sarif")
 	same("codequality", "--format", "codequality")
-	if n := len(manifests(t, cacheDir)); n != 6 {
+	if n := len(manifests(t, cacheDir)); n != 7 {
 		t.Errorf("SARIF and code quality runs left manifests: %d", n)
 	}
 }
