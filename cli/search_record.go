@@ -35,10 +35,15 @@ type watched struct {
 
 const searchFormat = "envguard-search-v1\n"
 
-// watchPath records p as it is now: a file's size and time, or whether it
-// exists at all.
+// watchPath records p as it is now: a file's size and time (through a
+// link, as it is read), or whether it exists at all (the link itself, as
+// repoRoot looks for .git).
 func watchPath(p string, kind byte) watched {
-	st, err := os.Lstat(p)
+	stat := os.Stat
+	if kind == 'e' {
+		stat = os.Lstat
+	}
+	st, err := stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return watched{path: p, kind: '-'}

@@ -260,6 +260,20 @@ func TestValidateCacheSearchKept(t *testing.T) {
 	if code, out, _ := runCLI(t, fakeNoDriver, vars, "validate", "--no-cache", root); code != 1 || !strings.Contains(out, "env.yml:") {
 		t.Errorf("--no-cache: exit %d\n%s", code, out)
 	}
+	// A .gitignore that is a link (some repositories share one) is
+	// watched through it: a warm run over it keeps the manifest.
+	shared := filepath.Join(t.TempDir(), "gitignore")
+	write(t, shared, "*.bak\n")
+	if err := os.Symlink(shared, filepath.Join(root, ".gitignore")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	settle(t, shared, root)
+	runCLI(t, fakeNoDriver, vars, "validate", root)
+	_, _, _, before := onlyManifest(t, filepath.Join(cacheHome, "envguard"))
+	runCLI(t, fakeNoDriver, vars, "validate", root)
+	if _, _, _, after := onlyManifest(t, filepath.Join(cacheHome, "envguard")); !after.ModTime().Equal(before.ModTime()) {
+		t.Error("with a linked .gitignore, a warm run searched again and rewrote the manifest")
+	}
 	// A directory changed within the racy window is listed again.
 	now := time.Now()
 	if err := os.Chtimes(filepath.Join(root, "a"), now, now); err != nil {
