@@ -117,7 +117,7 @@ func (c *Cache) Load(k Key) (*Manifest, error) {
 	if err != nil {
 		return empty, err
 	}
-	b := make([]byte, st.Size())
+	b := manifestBuffer(st.Size())
 	if _, err := io.ReadFull(f, b); err != nil {
 		return empty, fmt.Errorf("%s: %w", f.Name(), err)
 	}

@@ -250,3 +250,27 @@ func FuzzDecodeManifest(f *testing.F) {
 		}
 	})
 }
+
+// TestBigManifest: a manifest past bigManifest, read into memory of its
+// own, reads back whole.
+func TestBigManifest(t *testing.T) {
+	c := open(t)
+	k := NewKey().AddString("big").Key()
+	var recs []Record
+	for i := range 3 {
+		v := bytes.Repeat([]byte{byte('a' + i)}, 2<<20)
+		recs = append(recs, Record{Path: fmt.Sprint(i), Entry: Entry{Size: int64(i), Value: v}})
+	}
+	if err := c.Save(k, recs, []byte("aux")); err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Load(k)
+	if err != nil || m.Len() != 3 || string(m.Aux()) != "aux" {
+		t.Fatalf("Load = %d entries, aux %q, %v", m.Len(), m.Aux(), err)
+	}
+	for _, r := range recs {
+		if e, ok := m.Get(r.Path); !ok || !sameEntry(e, r.Entry) {
+			t.Errorf("%s: %d bytes, %v", r.Path, len(e.Value), ok)
+		}
+	}
+}
