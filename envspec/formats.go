@@ -57,8 +57,14 @@ func SniffFile(name string, src []byte) Kind {
 		}
 		return KindUnknown
 	}
+	yml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
+	if yml && !bytes.Contains(src, []byte("metadata:")) && !bytes.Contains(src, []byte("environments:")) {
+		// sniffContent would find neither lock file's top-level keys: an
+		// environment file, told without reading it line by line.
+		return KindEnvFile
+	}
 	k := sniffContent(src)
-	if strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml") {
+	if yml {
 		if k != KindCondaLock && k != KindPixiLock {
 			return KindEnvFile
 		}

@@ -71,7 +71,7 @@ func FuzzParseVersionSpec(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, spec, ver string) {
 		s, err := ParseVersionSpec(spec)
-		// Read again, its leaves come from leafCache: the same reading,
+		// Read again, its versions come from the cache: the same reading,
 		// and the first one is left as it was.
 		before := fmt.Sprintf("%#v", s)
 		if again, aerr := ParseVersionSpec(spec); fmt.Sprint(aerr) != fmt.Sprint(err) || !reflect.DeepEqual(again, s) {

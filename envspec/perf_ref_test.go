@@ -291,7 +291,7 @@ func TestVersionCacheConcurrent(t *testing.T) {
 					t.Errorf("%q: %v %v", s, v, err)
 					return
 				}
-				// leafCache too: ">=g.i" is one leaf, "=g.i" another, shared
+				// specs too: ">=g.i", "=g.i" and "g.i.*" read the version
 				// with the other goroutines once cached.
 				for _, spec := range []string{">=" + s, "=" + s, s + ".*"} {
 					vs, err := ParseVersionSpec(spec)

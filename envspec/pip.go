@@ -413,6 +413,8 @@ func pipURLScheme(s string) string {
 func isPipURL(s string) bool {
 	sc := pipURLScheme(s)
 	switch sc {
+	case "":
+		return false // most lines: a requirement, no scheme
 	case "http", "https", "file", "ftp":
 		return true
 	}
@@ -422,7 +424,8 @@ func isPipURL(s string) bool {
 // pipVCSOf returns the version control system a scheme names: git, git+https...
 func pipVCSOf(scheme string) string {
 	for _, v := range pipVCSNames {
-		if scheme == v || strings.HasPrefix(scheme, v+"+") {
+		// v or v+"+..." (git+https), without building v+"+" each time
+		if strings.HasPrefix(scheme, v) && (len(scheme) == len(v) || scheme[len(v)] == '+') {
 			return v
 		}
 	}
@@ -433,9 +436,27 @@ func pipLooksLikePath(s string) bool {
 	return bsPathSlashes.in(s) || strings.HasPrefix(s, ".")
 }
 
+func pipASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 var pipArchiveExts = []string{".whl", ".zip", ".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tbz", ".tar.xz", ".txz", ".tlz", ".tar.lz", ".tar.lzma"}
 
 func pipIsArchive(s string) bool {
+	if pipASCII(s) {
+		// the common case, without the lower-cased copy
+		for _, e := range pipArchiveExts {
+			if len(s) >= len(e) && strings.EqualFold(s[len(s)-len(e):], e) {
+				return true
+			}
+		}
+		return false
+	}
 	l := strings.ToLower(s)
 	for _, e := range pipArchiveExts {
 		if strings.HasSuffix(l, e) {

@@ -73,17 +73,15 @@ func parseVersionSpecAt(s string, base int) (*VersionSpec, error) {
 			}
 			return nil, p.errAt(t.off, "expected ',' or '|' before %q in version spec %q", t.text, s)
 		}
-		if spec.kind == vsAnd || spec.kind == vsOr {
-			spec.raw = s // made just now by vsCombine: not shared
-			return spec, nil
-		}
-		return spec.withRaw(s), nil
+		spec.raw = s
+		return spec, nil
 	}
 	spec, err := vsParseLeaf(s, base)
 	if err != nil {
 		return nil, err
 	}
-	return spec.withRaw(s), nil
+	spec.raw = s
+	return spec, nil
 }
 
 type vsTok struct {
@@ -245,7 +243,8 @@ func (p *vsParser) parsePrimary() (*VersionSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return leaf.withRaw(t.text), nil
+	leaf.raw = t.text
+	return leaf, nil
 }
 
 // vsCombine builds an and/or node, fusing children of the same kind as
@@ -301,45 +300,12 @@ func (s *VersionSpec) render() string {
 	return b.String()
 }
 
-// withRaw is s with raw set to raw: s itself when it has it already, else a
-// copy, since a leaf may be shared through leafCache.
-func (s *VersionSpec) withRaw(raw string) *VersionSpec {
-	if s.raw == raw {
-		return s
-	}
-	c := *s
-	c.raw = raw
-	return &c
-}
-
-// The leaves of version specs come back as often as the versions in them
-// ("=1.2", ">=3.8", "2.0.*" in file after file): a parsed leaf is kept in
-// a bounded table beside the versions', and shared, since nothing changes
-// a leaf once it is parsed (withRaw copies).
-var leafCache = newStrCache[*VersionSpec](vCacheMaxEntries)
-
 // vsParseLeaf parses one leaf of a version spec, following the branches of
 // conda's VersionSpec.get_matcher in the same order.
 func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 	a, b := vTrim(s)
 	t := s[a:b]
-	if t == "" || len(t) > vCacheMaxLen {
-		return vsParseLeafUncached(t, base+a)
-	}
-	if n, ok := leafCache.get(t); ok {
-		return n, nil
-	}
-	// Parsed from a clone, which the leaf's strings then point into: the
-	// table must not keep the file that t was cut out of alive.
-	n, err := vsParseLeafUncached(strings.Clone(t), base+a)
-	if err == nil {
-		leafCache.put(n.raw, n)
-	}
-	return n, err
-}
-
-// vsParseLeafUncached parses the leaf t, trimmed, at offset off.
-func vsParseLeafUncached(t string, off int) (*VersionSpec, error) {
+	off := base + a
 	errAt := func(o int, msg string, args ...any) error {
 		return &SpecError{Offset: off + o, Msg: fmt.Sprintf(msg, args...)}
 	}
