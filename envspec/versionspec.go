@@ -23,10 +23,10 @@ type VersionSpec struct {
 	raw   string
 	norm  string
 	kind  vsKind
-	exact bool     // a bare version or "==": conda's is_exact
-	op    string   // vsOp: "==", "!=", "<", "<=", ">", ">="
-	ver   Version  // vsOp, vsPrefix, vsNotPrefix, vsCompat: the operand
-	more  *vsMore  // nil for the comparisons and prefixes most specs are made of
+	exact bool    // a bare version or "==": conda's is_exact
+	op    string  // vsOp: "==", "!=", "<", "<=", ">", ">="
+	ver   Version // vsOp, vsPrefix, vsNotPrefix, vsCompat: the operand
+	more  *vsMore // nil for the comparisons and prefixes most specs are made of
 }
 
 // vsMore holds what only some kinds of VersionSpec use, behind one pointer,
