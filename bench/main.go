@@ -49,8 +49,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/envguard/envguard/bench/internal/bare"
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/bare"
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/report"
 )

@@ -2,7 +2,6 @@ package service
 
 import (
 	"bytes"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -11,10 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/go-chi/chi/v5"
-	"gopkg.in/yaml.v3"
-
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/internal/bare"
 	"github.com/envguard/envguard/internal/testshared"
 )
 
@@ -22,9 +19,8 @@ import (
 // network: POST /v1/validate of the real-world corpus's files in turn, from
 // as many goroutines as the bench's clients, through the whole router
 // (request id, logging, metrics, limits, the slot, the pipeline, the JSON)
-// against bench's bare chi + yaml.v3 handler (bench/internal/bare, which
-// this package may not import: bareHandler is that handler) in the same run. The ratio of
-// their ns/op is what the service costs over a bare decode; a CPU profile
+// against bench's bare chi + yaml.v3 handler (internal/bare) in the same
+// run. The ratio of their ns/op is what the service costs over a bare decode; a CPU profile
 // shows where:
 //
 //	go test -run '^$' -bench ServiceCorpus -cpuprofile cpu.prof ./service/
@@ -50,7 +46,7 @@ func BenchmarkServiceCorpus(b *testing.B) {
 		name string
 		h    http.Handler
 	}{
-		{"bare", bareHandler()},
+		{"bare", bare.Handler()},
 		{"service", router},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
@@ -74,25 +70,4 @@ func BenchmarkServiceCorpus(b *testing.B) {
 			})
 		})
 	}
-}
-
-// bareHandler is bench/internal/bare's handler: read the body, decode it
-// into a yaml.Node, answer {}.
-func bareHandler() http.Handler {
-	r := chi.NewRouter()
-	r.Post("/v1/validate", func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		var n yaml.Node
-		if err := yaml.Unmarshal(body, &n); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte("{}\n"))
-	})
-	return r
 }

@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/envguard/envguard/api"
-	"github.com/envguard/envguard/bench/internal/bare"
+	"github.com/envguard/envguard/internal/bare"
 	"github.com/envguard/envguard/service"
 )
 
