@@ -27,8 +27,9 @@ type item struct {
 	local   string // pip local version (+cu118), without '+'
 	build   string
 	channel string // resolved conda channel, "" when unknown or pip
-	// how says how channel was chosen, for messages; when it is "" and
-	// firstChannel is set, channelWhy words it (most items never reach a
+	// how says how channel was chosen, for messages, unless firstChannel
+	// is set: the channel is then the first of channels: that publishes
+	// the name, and channelWhy words that (most items never reach a
 	// message, so the sentence is not built for them).
 	how          string
 	firstChannel bool
@@ -88,7 +89,7 @@ func (it *item) buildPos() envspec.Pos { return it.pos().Shift(int(it.buildShift
 
 // channelWhy says how the item's channel was chosen.
 func (it *item) channelWhy() string {
-	if it.how == "" && it.firstChannel {
+	if it.firstChannel {
 		return "first channel in channels: that publishes " + it.name
 	}
 	return it.how
@@ -96,8 +97,8 @@ func (it *item) channelWhy() string {
 
 // label is the item as a message names it.
 func (it *item) label() string {
-	if it.raw() != "" {
-		return it.raw()
+	if raw := it.raw(); raw != "" {
+		return raw
 	}
 	return it.name
 }
@@ -145,30 +146,30 @@ func (r *resolution) collect() {
 	r.st.conda = make([]*item, len(r.env.Deps))
 	// One backing array for every item, and the channels: names read once
 	// rather than once per conda item.
+	// store never grows past its capacity, so the pointers into it stay.
 	store := make([]item, 0, len(r.env.Deps)+len(r.env.Pip))
-	r.items = make([]*item, 0, len(r.env.Deps)+len(r.env.Pip))
+	keep := func(it *item) *item {
+		store = append(store, *it)
+		p := &store[len(store)-1]
+		r.items = append(r.items, p)
+		return p
+	}
+	r.items = make([]*item, 0, cap(store))
 	channels := channelNames(r.env)
 	for i, d := range r.env.Deps {
-		store = store[:len(store)+1] // zeroed by make
-		if it := fillCondaItem(&store[len(store)-1], channels, d); it != nil {
-			r.items = append(r.items, it)
-			r.st.conda[i] = it
-		} else {
-			store[len(store)-1] = item{} // the fills expect a zero item
-			store = store[:len(store)-1]
+		var it item
+		if fillCondaItem(&it, channels, d) {
+			r.st.conda[i] = keep(&it)
 		}
 	}
 	for _, d := range r.env.Pip {
-		store = store[:len(store)+1] // zeroed by make
-		if it := fillPipItem(&store[len(store)-1], d); it != nil {
-			r.items = append(r.items, it)
+		var it item
+		if fillPipItem(&it, d) {
+			keep(&it)
 			switch it.name {
 			case "torch", "torchvision", "torchaudio":
 				r.torchPip = true
 			}
-		} else {
-			store[len(store)-1] = item{} // the fills expect a zero item
-			store = store[:len(store)-1]
 		}
 	}
 }
@@ -185,14 +186,16 @@ func channelNames(env *envspec.Env) []string {
 // condaItem reads a conda dependency; an installed one takes its exact
 // version, build and channel from the prefix.
 func readCondaItem(env *envspec.Env, d *envspec.CondaDep) *item {
-	return fillCondaItem(&item{}, channelNames(env), d)
+	it := &item{}
+	if !fillCondaItem(it, channelNames(env), d) {
+		return nil
+	}
+	return it
 }
 
 // fillCondaItem is readCondaItem into it, a zero item, with env's channel
-// names at hand; it returns nil when d names no package.
-func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
-	// Field by field: it is zero already, and copying a composite literal
-	// of this size in costs more than the rest of the function.
+// names at hand; false when d names no package.
+func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) bool {
 	it.conda = d
 	if d.Spec != nil {
 		s := d.Spec
@@ -219,10 +222,7 @@ func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) *item {
 			it.channel, it.how, it.firstChannel = channelName(in.Channel), "installed from it", false
 		}
 	}
-	if it.name == "" {
-		return nil
-	}
-	return it
+	return it.name != ""
 }
 
 // condaItem is d, the i-th of Env.Deps, as Resolve read it, or read now
@@ -236,11 +236,17 @@ func (c *Context) condaItem(i int, d *envspec.CondaDep) *item {
 }
 
 // pipItem reads a pip requirement (options are read by evidence()).
-func readPipItem(d *envspec.PipDep) *item { return fillPipItem(&item{}, d) }
+func readPipItem(d *envspec.PipDep) *item {
+	it := &item{}
+	if !fillPipItem(it, d) {
+		return nil
+	}
+	return it
+}
 
-// fillPipItem is readPipItem into it, a zero item; it returns nil when d
-// names no package.
-func fillPipItem(it *item, d *envspec.PipDep) *item {
+// fillPipItem is readPipItem into it, a zero item; false when d names no
+// package.
+func fillPipItem(it *item, d *envspec.PipDep) bool {
 	it.pip = d
 	if d.Line != nil && d.Line.Req != nil {
 		q := d.Line.Req
@@ -287,10 +293,7 @@ func fillPipItem(it *item, d *envspec.PipDep) *item {
 		}
 		it.exact, it.verText = v, "=="+v
 	}
-	if it.name == "" {
-		return nil
-	}
-	return it
+	return it.name != ""
 }
 
 // spanShift is spanPos kept in an item: the shift of the span's start
@@ -526,7 +529,7 @@ func (r *resolution) framework() {
 // release from there (strict priority cannot solve it at all).
 func (r *resolution) pastCondaForge(it *item) {
 	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" ||
-		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !(it.firstChannel && it.how == "") {
+		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !it.firstChannel {
 		return
 	}
 	switch {
@@ -563,7 +566,7 @@ func (r *resolution) pastCondaForge(it *item) {
 			continue
 		}
 		if past && publishes(n, it.name) {
-			it.channel = n
+			it.channel, it.firstChannel = n, false
 			it.how = fmt.Sprintf("conda-forge never built %s %s, so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)", it.name, it.exact)
 			return
 		}
