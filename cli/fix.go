@@ -54,14 +54,8 @@ func (e *env) fix(f fixFlags, files []string) error {
 	if err := fixer.CheckSelect(f.selected); err != nil {
 		return usageErr("%v", err)
 	}
-	stdin := 0
-	for _, name := range files {
-		if name == "-" {
-			stdin++
-		}
-	}
-	if stdin > 1 {
-		return usageErr("- (standard input) given %d times; it can be read once", stdin)
+	if err := stdinOnce(files); err != nil {
+		return err
 	}
 	opt, err := e.options(f.platform, nil, "")
 	if err != nil {

@@ -121,3 +121,12 @@ func TestFixCommand(t *testing.T) {
 		t.Errorf("uv.lock: exit %d %s", code, errOut)
 	}
 }
+
+// Standard input named twice is refused before anything is read, as
+// validate refuses it.
+func TestFixStdinTwice(t *testing.T) {
+	code, _, errOut := runFix(t, "dependencies: [numpy]\n", "--diff", "-", "-")
+	if code != ExitUsage || !strings.Contains(errOut, "- (standard input) given 2 times") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}

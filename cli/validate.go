@@ -71,15 +71,8 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if _, err := report.ParseFailOn(f.failOn); err != nil {
 		return usageErr("--fail-on %v", err)
 	}
-	stdin := 0
-	for _, name := range files {
-		if name == "-" {
-			stdin++
-		}
-	}
-	if stdin > 1 {
-		// The second read would see an empty stream and report on it.
-		return usageErr("- (standard input) given %d times; it can be read once", stdin)
+	if err := stdinOnce(files); err != nil {
+		return err
 	}
 	if f.maxSize <= 0 {
 		return usageErr("--max-size %d: want a positive number of bytes", f.maxSize)
@@ -349,6 +342,21 @@ func (e *env) render(format string, reports []*report.Report) error {
 		if err := r.WriteTextColor(e.stdout, color); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// stdinOnce refuses - (standard input) named more than once: the second
+// read would see an empty stream and report on it.
+func stdinOnce(files []string) error {
+	n := 0
+	for _, name := range files {
+		if name == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return usageErr("- (standard input) given %d times; it can be read once", n)
 	}
 	return nil
 }
