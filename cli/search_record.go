@@ -132,91 +132,29 @@ func decodeSearch(b []byte) (*searchRecord, error) {
 	if len(b) < len(searchFormat) || string(b[:len(searchFormat)]) != searchFormat {
 		return nil, errors.New("not a search record")
 	}
-	d := recordReader{b: b, off: len(searchFormat)}
+	d := cache.NewFields(b, len(searchFormat))
 	r := &searchRecord{}
-	// Each element takes at least two bytes, which bounds what a damaged
-	// count can make us allocate.
-	count := func() int {
-		n := d.uvarint()
-		if n > uint64(len(d.b)-d.off)/2 {
-			d.fail()
-			return 0
-		}
-		return int(n)
-	}
-	r.files = make([]string, count())
+	// Each element takes at least two bytes.
+	r.files = make([]string, d.Count(2))
 	for i := range r.files {
-		r.files[i] = d.str()
+		r.files[i] = string(d.Bytes())
 	}
-	n := count()
+	n := d.Count(2)
 	r.facts = make(map[string]dirFacts, n)
 	for range n {
-		p := d.str()
-		bits := d.byte()
+		p := string(d.Bytes())
+		bits := d.Byte()
 		r.facts[p] = dirFacts{config: bits&1 != 0, configLink: bits&2 != 0, git: bits&4 != 0}
 	}
-	r.watch = make([]watched, count())
+	r.watch = make([]watched, d.Count(2))
 	for i := range r.watch {
-		r.watch[i] = watched{path: d.str(), kind: d.byte(), size: d.varint(), mtime: d.varint()}
+		r.watch[i] = watched{path: string(d.Bytes()), kind: d.Byte(), size: d.Varint(), mtime: d.Varint()}
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, d.Err()
 	}
-	if d.off != len(b) {
+	if d.Left() != 0 {
 		return nil, errors.New("bytes after the search record")
 	}
 	return r, nil
-}
-
-type recordReader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (d *recordReader) fail() {
-	if d.err == nil {
-		d.err = errors.New("truncated search record")
-	}
-	d.off = len(d.b)
-}
-
-func (d *recordReader) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b[d.off:])
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.off += n
-	return v
-}
-
-func (d *recordReader) varint() int64 {
-	v, n := binary.Varint(d.b[d.off:])
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.off += n
-	return v
-}
-
-func (d *recordReader) byte() byte {
-	if d.off >= len(d.b) {
-		d.fail()
-		return 0
-	}
-	d.off++
-	return d.b[d.off-1]
-}
-
-func (d *recordReader) str() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)-d.off) {
-		d.fail()
-		return ""
-	}
-	s := string(d.b[d.off : d.off+int(n)])
-	d.off += int(n)
-	return s
 }

@@ -142,95 +142,37 @@ func decodeManifest(b []byte, k Key) (map[string]Entry, []byte, error) {
 	if crc32.ChecksumIEEE(body) != binary.BigEndian.Uint32(b[len(body):]) {
 		return nil, nil, errors.New("checksum mismatch (truncated or damaged)")
 	}
-	r := reader{b: body, off: head}
-	n := r.uvarint()
-	// Each entry takes at least 68 bytes, which bounds what a damaged
-	// count can make us allocate.
-	if r.err != nil || n > uint64(len(body)-r.off)/(2*sha256.Size+4) {
+	r := NewFields(body, head)
+	// Each entry takes at least 68 bytes.
+	n := r.Count(2*sha256.Size + 4)
+	if r.Err() != nil {
 		return nil, nil, errors.New("bad entry count")
 	}
 	entries := make(map[string]Entry, n)
 	for range n {
-		path := string(r.bytes())
+		path := string(r.Bytes())
 		var e Entry
-		e.Size = r.varint()
-		e.ModTime = r.varint()
-		copy(e.Sum[:], r.next(len(e.Sum)))
-		copy(e.Base[:], r.next(len(e.Base)))
-		e.Value = r.bytes()
-		if r.err != nil {
-			return nil, nil, r.err
+		e.Size = r.Varint()
+		e.ModTime = r.Varint()
+		copy(e.Sum[:], r.Next(len(e.Sum)))
+		copy(e.Base[:], r.Next(len(e.Base)))
+		e.Value = r.Bytes()
+		if r.Err() != nil {
+			return nil, nil, r.Err()
 		}
 		if _, dup := entries[path]; dup {
 			return nil, nil, fmt.Errorf("%q listed twice", path)
 		}
 		entries[path] = e
 	}
-	aux := r.bytes()
-	if r.err != nil {
-		return nil, nil, r.err
+	aux := r.Bytes()
+	if r.Err() != nil {
+		return nil, nil, r.Err()
 	}
-	if r.off != len(body) {
+	if r.Left() != 0 {
 		return nil, nil, errors.New("bytes after the last entry")
 	}
 	return entries, aux, nil
-}
-
-// reader takes a manifest apart; its first error sticks.
-type reader struct {
-	b   []byte
-	off int
-	err error
-}
-
-func (r *reader) next(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(r.b)-r.off {
-		r.err = errors.New("truncated entry")
-		return nil
-	}
-	s := r.b[r.off : r.off+n : r.off+n]
-	r.off += n
-	return s
-}
-
-func (r *reader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.err = errors.New("bad number")
-		return 0
-	}
-	r.off += n
-	return v
-}
-
-func (r *reader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b[r.off:])
-	if n <= 0 {
-		r.err = errors.New("bad number")
-		return 0
-	}
-	r.off += n
-	return v
-}
-
-func (r *reader) bytes() []byte {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		if r.err == nil {
-			r.err = errors.New("truncated entry")
-		}
-		return nil
-	}
-	return r.next(int(n))
 }
 
 func encodeManifest(k Key, recs []Record, aux []byte) []byte {
