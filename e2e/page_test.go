@@ -169,6 +169,10 @@ func js[T any](t *testing.T, ctx context.Context, expr string) T {
 
 func screenshot(t *testing.T, ctx context.Context, dir, name string) {
 	t.Helper()
+	// Right after a navigation the new document may not be laid out yet,
+	// and a screenshot of it then fails on a width of 0 (seen once in
+	// .ci/run's race run, after following a rule link): wait for layout.
+	run(t, ctx, "lay out "+name, waitFor(`document.readyState === 'complete' && document.documentElement.scrollWidth > 0`))
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
