@@ -119,8 +119,9 @@ func Build(req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	py, err := pickPython(rel, req.Python)
-	if err != nil {
+	// A Python the release never supported is refused before any
+	// distribution is looked at, so that the message names the release.
+	if _, err := pickPython(rel, req.Python); err != nil {
 		return nil, err
 	}
 	dists, err := pickDists(k, seriesOf(rel.Version), req.Via)
@@ -130,7 +131,8 @@ func Build(req Request) (*Result, error) {
 	if rel, err = distRelease(k, rel, req.Version, dists); err != nil {
 		return nil, err
 	}
-	if py, err = pickPython(rel, req.Python); err != nil {
+	py, err := pickPython(rel, req.Python)
+	if err != nil {
 		return nil, err
 	}
 	cands, err := candidates(k, rel, py, req.Python != "", dists, req.CUDA)

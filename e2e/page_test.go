@@ -352,11 +352,7 @@ func checkContrast(t *testing.T, ctx context.Context, scheme string) {
 	  }
 	  return {n, bad};
 	})()`
-	var res struct {
-		N   int      `json:"n"`
-		Bad []string `json:"bad"`
-	}
-	res = js[struct {
+	res := js[struct {
 		N   int      `json:"n"`
 		Bad []string `json:"bad"`
 	}](t, ctx, expr)

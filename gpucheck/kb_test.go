@@ -13,7 +13,7 @@ import (
 var testFacts = kb.Facts{
 	// NVIDIA CUDA Toolkit Release Notes, Table 3 (GA rows, Linux x86_64).
 	CUDADrivers: []kb.CUDADriver{
-		{CUDA: "11.0", LinuxMin: "450.36.06", Source: "CUDA release notes, Table 3"},
+		{CUDA: "11.0", LinuxMin: "450.51.05", Source: "CUDA release notes, Table 3"},
 		{CUDA: "11.4", LinuxMin: "470.42.01", Source: "CUDA release notes, Table 3"},
 		{CUDA: "11.6", LinuxMin: "510.39.01", Source: "CUDA release notes, Table 3"},
 		{CUDA: "11.7", LinuxMin: "515.43.04", Source: "CUDA release notes, Table 3"},

@@ -129,7 +129,7 @@ func TestTargetHost(t *testing.T) {
 	// A driver older than every floor is still a driver: the target is
 	// read, and the check says what it cannot run (EG401).
 	h, err = Target{Name: "x", Driver: "300.1", CCs: []string{"3.7"}}.host(testKB)
-	if err != nil || !h.Available || h.DriverBelowKB != "11.0" || h.DriverBelowFloor != "450.36.06" {
+	if err != nil || !h.Available || h.DriverBelowKB != "11.0" || h.DriverBelowFloor != "450.51.05" {
 		t.Fatalf("ancient driver: %+v, %v", h, err)
 	}
 	ds, _ := checkT(stack("1.3.1", "10.0", kb.DistPytorchConda), h, testKB, CheckOptions{})

@@ -301,7 +301,7 @@ func TestDockerfileServeAndHealth(t *testing.T) {
 	}()
 
 	probe := replaceFlag(health.Test[1:], "--addr", fmt.Sprintf("127.0.0.1:%d", port))
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a guard against a hang, not a speed bound
 	for {
 		hc := commandOnPath(probe[0], probe[1:]...)
 		out, err := hc.CombinedOutput()

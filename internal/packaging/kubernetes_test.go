@@ -600,7 +600,7 @@ func serveAndProbe(t *testing.T, name string, args []string, target string, path
 		_ = cmd.Wait()
 	}()
 	for _, p := range paths {
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(60 * time.Second) // a guard against a hang, not a speed bound
 		for {
 			resp, err := http.Get("http://" + addr + p)
 			if err == nil {

@@ -50,13 +50,9 @@ func normalizePEP503(s string) string {
 
 func isSep(c byte) bool { return c == '-' || c == '_' || c == '.' }
 
-// globMatch matches s against a pattern where * stands for any run of
-// characters (including none); no other character is special.
-func globMatch(pattern, s string) bool {
-	return globMatchParts(strings.Split(pattern, "*"), s)
-}
-
-// globMatchParts is globMatch on a pattern already split at its stars.
+// globMatchParts matches s against a pattern already split at its stars,
+// where * stands for any run of characters (including none); no other
+// character is special.
 func globMatchParts(parts []string, s string) bool {
 	if len(parts) == 1 {
 		return parts[0] == s

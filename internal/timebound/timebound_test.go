@@ -1,0 +1,40 @@
+package timebound
+
+import (
+	"testing"
+	"time"
+)
+
+func TestEnforcedNeedsEnvAndNoRace(t *testing.T) {
+	t.Setenv(Env, "")
+	if Enforced() {
+		t.Fatal("bounds enforced without " + Env)
+	}
+	t.Setenv(Env, "1")
+	if Enforced() == raceEnabled {
+		t.Fatalf("with %s=1 and race %v, Enforced() = %v", Env, raceEnabled, Enforced())
+	}
+}
+
+func TestRatioOrdersWork(t *testing.T) {
+	spin := func(n int) func() {
+		return func() {
+			x := 0
+			for i := range n {
+				x ^= i * 7
+			}
+			sink = x
+		}
+	}
+	// Ten times the work must come out slower than the same work; the
+	// margin is wide so that load cannot turn it around.
+	r, b, s := Ratio(5, spin(200_000), spin(2_000_000))
+	if r < 2 {
+		t.Fatalf("ten times the work measured %.2fx the baseline (%v vs %v)", r, s, b)
+	}
+	if d := Best(3, func() { time.Sleep(time.Millisecond) }); d < time.Millisecond {
+		t.Fatalf("Best of a 1 ms sleep is %v", d)
+	}
+}
+
+var sink int
