@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,19 +20,22 @@ type fixFlags struct {
 	selected []string
 	platform string
 	maxSize  int64
+	force    bool
 }
 
 func fixCmd(e *env) *cobra.Command {
 	var f fixFlags
 	c := &cobra.Command{
-		Use:   "fix [--diff] [--unsafe] [--select CODES] FILE...",
+		Use:   "fix [--diff] [--unsafe] [--select CODES] [--force] FILE...",
 		Short: "Apply the certain fixes to environment.yml files in place, keeping comments and layout; - reads stdin and writes stdout",
 		Long: "fix applies the fixes that envguard is certain of (the hints of EG501, EG201, EG203, EG103's\n" +
 			"=> and =< operators, EG105, EG108, EG109, EG112) by editing the file's bytes where the findings\n" +
 			"point, so comments, order, quoting, indentation and line ends stay as they were. --unsafe also\n" +
 			"applies the fixes that change what gets installed (EG301, EG302, EG207). A fix that conflicts with\n" +
-			"another, or whose text no longer matches, is skipped and listed. Exit 0: nothing left at error or\n" +
-			"warning; 1: findings remain; 2: bad usage or unreadable input.",
+			"another, or whose text no longer matches, is skipped and listed. The file keeps its mode, owner,\n" +
+			"group and links; a read-only file, or one you cannot write, is refused unless --force; a file that\n" +
+			"changes while it is being fixed is fixed again from its new text, or refused. Exit 0: nothing left\n" +
+			"at error or warning; 1: findings remain; 2: bad usage, unreadable input, or a file refused.",
 		Example: "  envguard fix environment.yml\n" +
 			"  envguard fix --diff environment.yml      # print the change, write nothing\n" +
 			"  envguard fix --select EG201,EG501 envs/*.yml\n" +
@@ -47,6 +49,7 @@ func fixCmd(e *env) *cobra.Command {
 	fl.StringSliceVar(&f.selected, "select", nil, "fix only these `CODES` (comma list or repeated)")
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES`")
+	fl.BoolVar(&f.force, "force", false, "write files that are read-only or that you cannot write (replacing them through their directory)")
 	return c
 }
 
@@ -61,32 +64,41 @@ func (e *env) fix(f fixFlags, files []string) error {
 	if err != nil {
 		return err
 	}
+	fopt := fixer.Options{Report: opt, Unsafe: f.unsafe, Select: f.selected}
 	remaining := false
 	for _, name := range files {
 		if st, err := os.Stat(name); err == nil && st.IsDir() {
 			return usageErr("%s is a directory: name the environment files to fix (envguard validate %s finds them)", name, name)
 		}
-		src, err := e.readInputMax(name, f.maxSize)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		res, err := fixer.Fix(context.Background(), name, src, fixer.Options{Report: opt, Unsafe: f.unsafe, Select: f.selected})
-		if errors.Is(err, fixer.ErrNotEnvFile) {
-			return usageErr("%v", err)
-		}
-		if err != nil {
-			return err
-		}
-		switch {
-		case f.diff:
-			fmt.Fprint(e.stdout, fixer.Diff(name, src, res.Fixed))
-		case name == "-":
-			if _, err := e.stdout.Write(res.Fixed); err != nil {
+		var res *fixer.Result
+		if f.diff || name == "-" {
+			src, err := e.readInputMax(name, f.maxSize)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			if res, err = fixer.Fix(context.Background(), name, src, fopt); err != nil {
+				return fixErr(err)
+			}
+			out := res.Fixed
+			if f.diff {
+				out = []byte(fixer.Diff(name, src, res.Fixed))
+			}
+			if _, err := e.stdout.Write(out); err != nil {
 				return err
 			}
-		case len(res.Applied) > 0:
-			if err := writeInPlace(name, res.Fixed); err != nil {
-				return fmt.Errorf("%s: writing the fixed file: %w", name, err)
+		} else {
+			// read, fixed and written under the file's lock, and only if
+			// it is still what was read
+			fr, err := fixer.FixFile(context.Background(), name, fopt, fixer.FileOptions{MaxSize: f.maxSize, Force: f.force})
+			if err != nil {
+				return fixErr(err)
+			}
+			res = fr.Result
+			if fr.Attempts > 1 {
+				fmt.Fprintf(e.stderr, "%s: the file changed while it was being fixed; the fixes were made again on its new text\n", name)
+			}
+			for _, n := range fr.Notes {
+				fmt.Fprintf(e.stderr, "%s: %s\n", name, n)
 			}
 		}
 		e.fixSummary(name, res, f.diff)
@@ -140,34 +152,11 @@ func fixesWord(n int) string {
 	return "fixes"
 }
 
-// writeInPlace replaces a file's contents through a temporary file in its
-// directory and a rename, so that a crash leaves the old file or the new
-// one, never half of each. A link is followed, so the file it names is
-// what changes, and the file's mode is kept.
-func writeInPlace(name string, data []byte) error {
-	path, err := filepath.EvalSymlinks(name)
-	if err != nil {
-		return err
+// fixErr is the exit for a file that could not be fixed: one that is no
+// environment file, cannot be read, or was refused is bad input (2).
+func fixErr(err error) error {
+	if errors.Is(err, fixer.ErrNotEnvFile) || errors.Is(err, fixer.ErrRefused) {
+		return usageErr("%v", err)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".envguard-fix-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone after the rename; cleans up after a failure
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }

@@ -95,8 +95,8 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 		// where the reading stopped; nothing after it is held.
 		lines = src[:cut.keep]
 	}
-	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform, Lines: splitLines(lines),
-		FinalNewline: len(lines) > 0 && lines[len(lines)-1] == '\n'}
+	env = &Env{File: file, Kind: KindEnvFile, Platform: opt.Platform}
+	env.Lines, env.FinalNewline = envLines(lines)
 	p := &envParser{env: env, opt: opt}
 	defer func() {
 		// The reader calls the MatchSpec and pip parsers on untrusted text;

@@ -39,13 +39,10 @@ type Outcome struct {
 // edits do not all read their Old text, or that overlaps a change applied
 // before it, is skipped whole, with the reason. Two changes with the same
 // edits are one fix (both count as applied). New text's "\n" becomes the
-// file's own line end ("\r\n" when its first line ends so).
+// file's own line end (that of its first line: "\r\n", "\r" or "\n").
 func Apply(src []byte, changes []Change) ([]byte, []Outcome) {
 	idx := newLineIndex(src)
-	eol := "\n"
-	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
-		eol = "\r\n"
-	}
+	eol := lineEnd(src)
 	out := make([]Outcome, len(changes))
 	var taken []span
 	seen := map[string]int{}
@@ -113,7 +110,7 @@ func place(src []byte, idx lineIndex, ch Change, ci int, eol string) ([]span, st
 		if !ok1 || !ok2 || t < s {
 			return nil, fmt.Sprintf("line %d, column %d is not in the file", e.Pos.Line, e.Pos.Col)
 		}
-		if got := strings.ReplaceAll(string(src[s:t]), "\r\n", "\n"); got != e.Old {
+		if got := normBreaks(src[s:t]); got != e.Old {
 			return nil, fmt.Sprintf("line %d no longer reads %q at column %d", e.Pos.Line, e.Old, e.Pos.Col)
 		}
 		out = append(out, span{start: s, end: t, new: strings.ReplaceAll(e.New, "\n", eol), change: ci})
@@ -152,17 +149,15 @@ func overlaps(a, b span) bool {
 	return a.start < b.end && b.start < a.end
 }
 
-// lineIndex holds the byte offset where each line starts.
-type lineIndex []int
+// lineIndex holds where each line's text starts and ends (where its
+// break starts), lines counted as yaml.v3 counts them (envspec.LineBreak).
+// Line 1 starts after a byte-order mark, which yaml.v3 does not count in
+// columns: an edit at 1:1 goes after the mark, which stays first.
+type lineIndex struct{ start, end []int }
 
 func newLineIndex(src []byte) lineIndex {
-	idx := lineIndex{0}
-	for i, c := range src {
-		if c == '\n' {
-			idx = append(idx, i+1)
-		}
-	}
-	return idx
+	start, end := envspec.LineSpans(src)
+	return lineIndex{start, end}
 }
 
 // offset is the byte offset of a 1-based line and character column. The
@@ -170,21 +165,10 @@ func newLineIndex(src []byte) lineIndex {
 // allowed, and so is column 1 of the line after the last, the end of the
 // file.
 func (idx lineIndex) offset(src []byte, p envspec.Pos) (int, bool) {
-	if p.Line < 1 || p.Col < 1 || p.Line > len(idx) {
+	if p.Line < 1 || p.Col < 1 || p.Line > len(idx.start) {
 		return 0, false
 	}
-	start := idx[p.Line-1]
-	if p.Line == len(idx) && start == len(src) && p.Col == 1 {
-		return start, true
-	}
-	end := len(src)
-	if p.Line < len(idx) {
-		end = idx[p.Line] - 1 // the '\n'
-	}
-	if end > start && src[end-1] == '\r' && p.Line < len(idx) {
-		end--
-	}
-	off := start
+	off, end := idx.start[p.Line-1], idx.end[p.Line-1]
 	for c := 1; c < p.Col; c++ {
 		if off >= end {
 			return 0, false
@@ -193,4 +177,41 @@ func (idx lineIndex) offset(src []byte, p envspec.Pos) (int, bool) {
 		off += size
 	}
 	return off, true
+}
+
+// normBreaks is b with every line break written "\n", as Edit.Old is.
+func normBreaks(b []byte) string {
+	var out strings.Builder
+	at := 0
+	for i := 0; i < len(b); {
+		w := envspec.LineBreak(b, i)
+		if w == 0 {
+			i++
+			continue
+		}
+		out.Write(b[at:i])
+		out.WriteByte('\n')
+		i += w
+		at = i
+	}
+	if at == 0 {
+		return string(b)
+	}
+	out.Write(b[at:])
+	return out.String()
+}
+
+// lineEnd is the file's line end, that of its first CR or LF break: new
+// lines are written with it. NEL, LS and PS break lines for yaml.v3 but no
+// editor writes them as line ends, so they do not count.
+func lineEnd(src []byte) string {
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\r':
+			return string(src[i : i+envspec.LineBreak(src, i)])
+		case '\n':
+			return "\n"
+		}
+	}
+	return "\n"
 }

@@ -99,6 +99,8 @@ func TestApply(t *testing.T) {
 func FuzzApply(f *testing.F) {
 	f.Add([]byte("name: train\r\n  - a=1\n"), 1, 7, 1, 12, "x", 2, 3, 2, 3, "y\n")
 	f.Add([]byte("é日本\n\n"), 1, 2, 2, 1, "", 1, 1, 1, 1, "z")
+	f.Add([]byte("\ufeffname: a\rb: c\r"), 1, 7, 1, 8, "x", 2, 1, 3, 1, "")
+	f.Add([]byte("a: b\u2028c: d\xc2\x85e\r\n"), 2, 1, 3, 1, "z\n", 1, 1, 1, 1, "y")
 	f.Fuzz(func(t *testing.T, src []byte, l1, c1, l2, c2 int, n1 string, l3, c3, l4, c4 int, n2 string) {
 		idx := newLineIndex(src)
 		var changes []Change
@@ -106,17 +108,14 @@ func FuzzApply(f *testing.F) {
 			ed := envspec.Edit{Pos: pos(e[0], e[1]), EndPos: pos(e[2], e[3]), New: n1}
 			if s, ok := idx.offset(src, ed.Pos); ok {
 				if t2, ok := idx.offset(src, ed.EndPos); ok && t2 >= s {
-					ed.Old = strings.ReplaceAll(string(src[s:t2]), "\r\n", "\n")
+					ed.Old = normBreaks(src[s:t2])
 				}
 			}
 			changes = append(changes, Change{Edits: []envspec.Edit{ed}})
 			n1 = n2
 		}
 		got, outs := Apply(src, changes)
-		eol := "\n"
-		if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
-			eol = "\r\n"
-		}
+		eol := lineEnd(src)
 		// rebuild from the applied spans alone
 		type sp struct {
 			s, e int

@@ -69,6 +69,10 @@ var ErrNotEnvFile = fmt.Errorf("envguard fix edits environment.yml files only")
 // more applies or maxRounds is reached. It returns ctx's error once ctx is
 // done.
 func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, error) {
+	src, encode, err := decodeForFix(file, src)
+	if err != nil {
+		return nil, err
+	}
 	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile || envspec.Sniff(src) == envspec.KindExplicit {
 		return nil, fmt.Errorf("%s: %w (this is a %s file)", file, ErrNotEnvFile, kindName(file, src))
 	}
@@ -132,7 +136,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 		}
 		res.Skipped = append(res.Skipped, Skipped{Code: d.Code, Line: d.Pos.Line, Reason: reason})
 	}
-	res.Fixed = cur
+	res.Fixed = encode(cur)
 	res.Report = final
 	res.Remaining = final.Summary.Errors + final.Summary.Warnings
 	return res, nil
