@@ -32,6 +32,12 @@ func TestRatioOrdersWork(t *testing.T) {
 	if r < 2 {
 		t.Fatalf("ten times the work measured %.2fx the baseline (%v vs %v)", r, s, b)
 	}
+	if _, _, _, ok := RatioWithin(3, 3, 1.5, spin(200_000), spin(2_000_000)); ok {
+		t.Fatal("RatioWithin accepted ten times the work under a bound of 1.5x")
+	}
+	if r, _, _, ok := RatioWithin(3, 3, 100, spin(200_000), spin(2_000_000)); !ok {
+		t.Fatalf("RatioWithin refused %.1fx under a bound of 100x", r)
+	}
 	if d := Best(3, func() { time.Sleep(time.Millisecond) }); d < time.Millisecond {
 		t.Fatalf("Best of a 1 ms sleep is %v", d)
 	}
