@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -70,6 +71,7 @@ func checkCmd(e *env) *cobra.Command {
 				return err
 			}
 			r := report.FromEnv(env, opt)
+			unreadIsUnknown(r, env.Notes)
 			if format == "json" {
 				if _, err := e.stdout.Write(r.JSON()); err != nil {
 					return err
@@ -213,7 +215,7 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 		if len(t.GPUs) == 0 {
 			why := "NVML reports none"
 			if v, ok := e.lookupEnv("CUDA_VISIBLE_DEVICES"); ok {
-				why = fmt.Sprintf("CUDA_VISIBLE_DEVICES=%q", v)
+				why = fmt.Sprintf("CUDA_VISIBLE_DEVICES=%q", clip(v, 64))
 			} else if _, ok := e.lookupEnv("CONDA_OVERRIDE_CUDA"); ok {
 				why = "CONDA_OVERRIDE_CUDA is set and CONDA_OVERRIDE_CUDA_ARCH is not: the GPUs are not known"
 			}
@@ -234,7 +236,8 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	case r.Summary.Errors > 0:
 		verdict, vcolor = "STOP: the job would fail", "\x1b[1;31m"
 	case unknownTarget(r) != nil:
-		verdict, vcolor = "UNKNOWN: not every check could be decided ("+gpucheck.UndecidedText(unknownTarget(r).Undecided)+")", "\x1b[1;33m"
+		why := clip(gpucheck.UndecidedText(unknownTarget(r).Undecided), maxVerdictReason)
+		verdict, vcolor = "UNKNOWN: not every check could be decided ("+why+")", "\x1b[1;33m"
 	}
 	fmt.Fprintf(e.stdout, "  verdict    %s%s\n", paint(vcolor, verdict), report.TermEscape(fmt.Sprintf(" (%s, %s)", plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"))))
 	for _, n := range r.Notes {
@@ -297,12 +300,63 @@ func unknownTarget(r *report.Report) *report.TargetReport {
 }
 
 // termSafe writes text through report.TermEscape, so that what a prefix's
-// files hold cannot move the cursor or retitle the terminal.
+// files hold cannot move the cursor or retitle the terminal, and each
+// write (a line) cut to maxVerdictLine bytes.
 type termSafe struct{ w io.Writer }
 
 func (t termSafe) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(t.w, report.TermEscape(string(p))); err != nil {
+	s := report.TermEscape(string(p))
+	if len(s) > maxVerdictLine {
+		s = clip(strings.TrimSuffix(s, "\n"), maxVerdictLine-1) + "\n"
+	}
+	if _, err := io.WriteString(t.w, s); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// Bounds on check's text: the reasons a verdict is unknown, and every
+// line. The readers bound what they take from a prefix (names, versions),
+// but a line joins several of them.
+const (
+	maxVerdictReason = 512
+	maxVerdictLine   = 2048
+)
+
+// clip cuts s to at most max bytes on a character boundary, marking the
+// cut with an ellipsis.
+func clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	i := max - len(envspec.Ellipsis)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + envspec.Ellipsis
+}
+
+// unreadIsUnknown holds check to what it could read: where the prefix's
+// reader left something out (each is a note), no target is OK, since what
+// could not be read (a site-packages, torch/version.py, a record) could be
+// what fails the job. Such a target becomes unknown, its reason saying so,
+// as the text verdict and --fail-on unknown then do (issue 22, N10).
+func unreadIsUnknown(r *report.Report, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	u := gpucheck.Undecided{Check: "environment", Reason: "prefix-unreadable",
+		Why: "part of the environment could not be read, as the notes say"}
+	for i := range r.Targets {
+		t := &r.Targets[i]
+		t.Undecided = append(t.Undecided, u)
+		if t.Verdict != gpucheck.VerdictOK {
+			continue
+		}
+		t.Verdict = gpucheck.VerdictUnknown
+		if c := r.Summary.Targets; c != nil {
+			c.OK--
+			c.Unknown++
+		}
+	}
 }

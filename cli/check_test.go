@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/timebound"
 	"github.com/envguard/envguard/report"
 )
 
@@ -476,10 +479,9 @@ func TestCheckFastOnBigPrefix(t *testing.T) {
 			t.Fatalf("exit %d\n%s%s", code, out, errs)
 		}
 	}
-	t.Logf("check of a 300-package prefix: %v", worst)
-	if worst >= time.Second {
-		t.Errorf("check took %v, want well under a second", worst)
-	}
+	// Held where .ci/run asks for time bounds, never under -race or on a
+	// machine it does not own.
+	timebound.Within(t, "check of a 300-package prefix", worst, time.Second)
 }
 
 func TestCheckVerdictText(t *testing.T) {
@@ -711,5 +713,203 @@ func TestCheckVerdictUnknown(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, fakeH100, vars, "check", "--fail-on", "unknown"); code != ExitFindings {
 		t.Errorf("--fail-on unknown: exit %d, want %d", code, ExitFindings)
+	}
+}
+
+// runGuarded is runCLI, failing the test if the run has not ended after
+// two minutes: a guard against a read that blocks, not a speed bound.
+func runGuarded(t *testing.T, host func() *gpucheck.Host, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errOut := runCLI(t, host, vars, args...)
+		done <- result{code, out, errOut}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out, r.errOut
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("envguard %v blocked", args)
+	}
+	return 0, "", ""
+}
+
+// TestCheckUnreadableNeverOK: where part of the environment cannot be
+// read (site-packages, torch/version.py or a METADATA a FIFO or a
+// directory), check says so in a note and its verdict is UNKNOWN, never
+// OK, in the text, in JSON and for --fail-on unknown (issue 22, N10: such
+// a prefix was judged OK where the readable one gives STOP).
+func TestCheckUnreadableNeverOK(t *testing.T) {
+	// The driver supports CUDA 11.8: the CUDA 12.4 torch cannot start.
+	vars := map[string]string{"CONDA_OVERRIDE_CUDA": "11.8"}
+	torchPrefix := func(t *testing.T) *fakePrefix {
+		p := newVenv(t, "3.11.8")
+		p.dist("torch", "2.5.1+cu124", "pip")
+		p.torch("2.5.1+cu124", "12.4")
+		return p
+	}
+	p := torchPrefix(t)
+	if code, out, _ := runGuarded(t, fakeH100, vars, "check", "--prefix", p.dir); code != ExitFindings || !strings.Contains(out, "verdict    STOP") || strings.Contains(out, "note") {
+		t.Fatalf("the readable prefix: exit %d\n%s", code, out)
+	}
+	sp := func(p *fakePrefix, rel string) string { return filepath.Join(p.dir, p.sitePackages(), rel) }
+	fifo := func(path string) error {
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+		return syscall.Mkfifo(path, 0o644)
+	}
+	dir := func(path string) error {
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+		return os.Mkdir(path, 0o755)
+	}
+	for _, tt := range []struct {
+		name  string
+		spoil func(p *fakePrefix) error
+		note  string
+	}{
+		{"site-packages a FIFO", func(p *fakePrefix) error { return fifo(sp(p, "")) }, "site-packages left out: it could not be listed"},
+		{"version.py a FIFO, no dist-info", func(p *fakePrefix) error {
+			os.RemoveAll(sp(p, "torch-2.5.1+cu124.dist-info"))
+			return fifo(sp(p, "torch/version.py"))
+		}, "version.py left out: it is a FIFO, not a regular file"},
+		{"version.py a directory, no dist-info", func(p *fakePrefix) error {
+			os.RemoveAll(sp(p, "torch-2.5.1+cu124.dist-info"))
+			return dir(sp(p, "torch/version.py"))
+		}, "version.py left out: it is a directory, not a regular file"},
+		{"METADATA a FIFO, no version.py", func(p *fakePrefix) error {
+			os.RemoveAll(sp(p, "torch"))
+			return fifo(sp(p, "torch-2.5.1+cu124.dist-info/METADATA"))
+		}, "its METADATA is a FIFO, not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := torchPrefix(t)
+			if err := tt.spoil(p); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runGuarded(t, fakeH100, vars, "check", "--prefix", p.dir)
+			if code != ExitOK || errOut != "" {
+				t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
+			}
+			if strings.Contains(out, "OK: the job can start") || !strings.Contains(out, "verdict    UNKNOWN: not every check could be decided (part of the environment could not be read, as the notes say)") {
+				t.Errorf("the verdict is not UNKNOWN for what it could not read:\n%s", out)
+			}
+			if !strings.Contains(out, "  note    ") || !strings.Contains(out, tt.note) {
+				t.Errorf("no note %q:\n%s", tt.note, out)
+			}
+			if code, _, _ := runGuarded(t, fakeH100, vars, "check", "--prefix", p.dir, "--fail-on", "unknown"); code != ExitFindings {
+				t.Errorf("--fail-on unknown: exit %d, want %d", code, ExitFindings)
+			}
+			_, r := checkJSON(t, fakeH100, vars, p.dir)
+			if len(r.Targets) != 1 || r.Targets[0].Verdict != gpucheck.VerdictUnknown || r.Summary.Targets == nil || r.Summary.Targets.Unknown != 1 || r.Summary.Targets.OK != 0 || len(r.Notes) != 1 {
+				t.Fatalf("JSON: targets %+v, summary %+v, notes %q", r.Targets, r.Summary.Targets, r.Notes)
+			}
+			if u := r.Targets[0].Undecided; len(u) == 0 || u[len(u)-1].Reason != "prefix-unreadable" {
+				t.Errorf("JSON: undecided %+v", u)
+			}
+		})
+	}
+}
+
+// TestCheckHostileStrings: a conda-meta record of 30 MB strings and a
+// torch/version.py whose __version__ is a megabyte (issue 22, N11: 7.6 s
+// and 370 MB; a verdict of a megabyte) give a short note and a bounded
+// output, at about the cost of reading the record.
+func TestCheckHostileStrings(t *testing.T) {
+	big := strings.Repeat("x", 30<<20)
+	conda := newCondaPrefix(t, "3.11")
+	conda.conda("python", "3.11.8", "h955ad1f_0", chMain, "linux-64")
+	rec, err := json.MarshalIndent(map[string]any{"name": "pytorch" + big, "version": "2.1.2" + big, "build": "0", "channel": chPytorch, "subdir": "linux-64"}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conda.write("conda-meta/pytorch-2.1.2-0.json", string(rec))
+	venv := newVenv(t, "3.11.8")
+	venv.dist("pip", "24.0", "pip")
+	venv.write(filepath.Join(venv.sitePackages(), "torch", "version.py"), "__version__ = '2.15.0."+strings.Repeat("0.", 1<<19-100)+"0+cu126'\ncuda = '12.6'\n")
+	small := newCondaPrefix(t, "3.11")
+	small.conda("python", "3.11.8", "h955ad1f_0", chMain, "linux-64")
+	for _, tt := range []struct {
+		name, dir string
+		size      int
+		note      string
+	}{
+		{"conda-meta record of 30 MB strings", conda.dir, len(rec), "its name is longer than 214 bytes"},
+		{"torch __version__ of 1 MB", venv.dir, 1 << 20, "gives a __version__ of"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, format := range []string{"text", "json"} {
+				// What a check of a sound prefix of the same kind allocates
+				// is the baseline.
+				var base, hostile uint64
+				base = allocatedBy(func() { runGuarded(t, fakeH100, nil, "check", "--prefix", small.dir, "--format", format) })
+				var code int
+				var out string
+				hostile = allocatedBy(func() { code, out, _ = runGuarded(t, fakeH100, nil, "check", "--prefix", tt.dir, "--format", format) })
+				if code != ExitOK || !strings.Contains(out, tt.note) {
+					t.Fatalf("%s: exit %d, no note %q\n%.3000s", format, code, tt.note, out)
+				}
+				if len(out) > 8<<10 {
+					t.Errorf("%s: %d bytes of output", format, len(out))
+				}
+				for _, line := range strings.Split(out, "\n") {
+					if len(line) > maxVerdictLine {
+						t.Errorf("%s: a line of %d bytes: %.200q", format, len(line), line)
+					}
+				}
+				if format == "text" && !strings.Contains(out, "verdict    UNKNOWN") {
+					t.Errorf("the verdict is not UNKNOWN:\n%s", out)
+				}
+				// Reading the record costs it and a quarter (the buffer);
+				// a copy of one of its strings would pass the bound.
+				if extra, limit := int64(hostile)-int64(base), int64(tt.size)*3/2+4<<20; extra > limit {
+					t.Errorf("%s: allocated %d bytes more than for a sound prefix (limit %d)", format, extra, limit)
+				}
+			}
+		})
+	}
+}
+
+// allocatedBy is the bytes f allocates on the Go heap.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestCheckVerdictBounded: however many reasons a target is undecided for
+// and however long a line's parts, the verdict line and every line are
+// bounded.
+func TestCheckVerdictBounded(t *testing.T) {
+	var us []gpucheck.Undecided
+	for i := range 2000 {
+		us = append(us, gpucheck.Undecided{Check: "architecture", Reason: "arch-list-unknown", Why: fmt.Sprintf("reason %d, %s", i, strings.Repeat("é", 100))})
+	}
+	r := &report.Report{Targets: []report.TargetReport{{Name: "local", Available: true, Driver: "550.54.15", CUDADriver: "12.4", Verdict: gpucheck.VerdictUnknown, Undecided: us}},
+		Notes: []string{strings.Repeat("n", 1<<20)}}
+	var out bytes.Buffer
+	e := &env{stdout: &out, getenv: func(string) string { return "" }, lookupEnv: func(string) (string, bool) { return "", false }}
+	writeVerdict(e, r, "/prefix", "--prefix")
+	for _, line := range strings.Split(out.String(), "\n") {
+		if len(line) > maxVerdictLine {
+			t.Errorf("a line of %d bytes: %.100q", len(line), line)
+		}
+		if strings.HasPrefix(line, "  verdict") {
+			if len(line) > maxVerdictReason+200 {
+				t.Errorf("a verdict line of %d bytes", len(line))
+			}
+			if !strings.Contains(line, "UNKNOWN: not every check could be decided (reason 0, é") || !strings.Contains(line, "…)") {
+				t.Errorf("verdict %q", line)
+			}
+		}
 	}
 }

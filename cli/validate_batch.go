@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -120,14 +122,8 @@ func (e *env) validateFiles(inputs []input, f validateFlags, rc *runCache) ([]ou
 			// A requirements file on disk: its -r includes are read,
 			// relative to it (report.Validate, which the service calls,
 			// never opens files).
-			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, ReadFile: func(p string) ([]byte, error) {
-				// Includes are bounded like the files named on the command
-				// line: `-r /dev/zero` must not read forever.
-				if p == "-" {
-					return nil, fmt.Errorf("an include cannot be standard input")
-				}
-				return e.readInputMax(p, f.maxSize)
-			}})
+			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems,
+				ReadFile: e.includeReader(name, f.maxSize)})
 			r = report.FromEnv(env, opt)
 		} else {
 			r = report.Validate(in.display, src, opt)
@@ -240,13 +236,20 @@ func (e *env) manifestKey(f validateFlags, color bool) cache.Key {
 }
 
 // openCache opens ~/.cache/envguard ($XDG_CACHE_HOME/envguard); nil where
-// neither variable is set, and nil with a warning where it cannot be made.
+// neither variable is set, and nil with a warning where it cannot be made
+// or is not safe to trust (one line, as ssh says of a key file others can
+// read: "not using cache DIR: writable by group or others").
 func (e *env) openCache() *cache.Cache {
 	dir := cache.Dir(e.getenv)
 	if dir == "" {
 		return nil
 	}
 	c, err := cache.Open(dir)
+	var unsafe *cache.UnsafeError
+	if errors.As(err, &unsafe) {
+		fmt.Fprintf(e.stderr, "envguard: %s\n", report.TermEscape(err.Error()))
+		return nil
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "envguard: cache: %v; validating without it (--no-cache turns the cache off)\n", err)
 		return nil
@@ -353,4 +356,104 @@ func (e *env) renderOutcomes(format string, outs []outcome) error {
 // be cached file by file); the others are one document over all files.
 func perFile(format string) bool {
 	return format == "text" || format == "json" || format == "github"
+}
+
+// includeReader is the ReadFile for the -r includes of the requirements
+// file top. A contributed requirements file must not put another file's
+// text into a report that CI logs (`-r .git/config`, where checkout keeps
+// its token; `-r ../.netrc`), so it opens only files inside the repository
+// that holds top (the nearest directory above it with .git), or, outside
+// any repository, inside top's directory. A path is judged where it leads,
+// symbolic links resolved, and nothing under a .git directory is read.
+// Any other path is refused with an *envspec.IncludeRefusedError, which
+// names the path and never its content. Includes are bounded like the
+// files named on the command line: `-r /dev/zero` must not read forever.
+//
+// One reader serves one ReadRequirements call, which calls it from one
+// goroutine; the root is found on its first include.
+func (e *env) includeReader(top string, max int64) func(string) ([]byte, error) {
+	var lexRoot, realRoot, what string
+	found := false
+	findRoot := func() error {
+		abs, err := filepath.Abs(top)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(abs)
+		realDir, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return err
+		}
+		lexRoot, realRoot, what = repoRoot(dir), repoRoot(realDir), "the repository"
+		if realRoot == "" {
+			lexRoot, realRoot, what = dir, realDir, "the directory of "+top+" (there is no repository)"
+		} else if lexRoot == "" {
+			lexRoot = realRoot
+		}
+		found = true
+		return nil
+	}
+	return func(p string) ([]byte, error) {
+		if p == "-" {
+			return nil, fmt.Errorf("an include cannot be standard input")
+		}
+		if !found {
+			if err := findRoot(); err != nil {
+				return nil, &envspec.IncludeRefusedError{Reason: fmt.Sprintf("the directory of %s cannot be resolved (%v), so nothing it includes is read", top, err)}
+			}
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		outside := &envspec.IncludeRefusedError{Reason: fmt.Sprintf("it is outside %s (%s)", what, realRoot)}
+		if within(abs, lexRoot) {
+			outside.Reason = fmt.Sprintf("it leads outside %s (%s) through a symbolic link", what, realRoot)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			// A missing file is said to be missing only where the path
+			// breaks off inside the root: a link out of it must not tell
+			// whether what it points at exists.
+			var pe *fs.PathError
+			if !errors.As(err, &pe) {
+				if within(abs, lexRoot) {
+					return nil, fmt.Errorf("%s: %v", p, err) // a loop of links
+				}
+				return nil, outside
+			}
+			if !within(pe.Path, realRoot) {
+				return nil, outside
+			}
+			return nil, fmt.Errorf("%s: %v", p, pe.Err)
+		}
+		if !within(real, realRoot) {
+			return nil, outside
+		}
+		if inGitDir(realRoot, real) {
+			return nil, &envspec.IncludeRefusedError{Reason: "it is inside a .git directory, which holds git's own files (and the credentials a CI checkout keeps), not requirements"}
+		}
+		return e.readInputMax(real, max)
+	}
+}
+
+// within reports whether path p (absolute, clean) is root or lies under it.
+func within(p, root string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// inGitDir reports whether p, under root, has a .git directory (any case:
+// macOS and Windows file systems do not tell .GIT from .git) on its way.
+func inGitDir(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	for _, c := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
 }

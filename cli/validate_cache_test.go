@@ -2,12 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -175,7 +180,7 @@ func TestValidateCacheMatchesNoCache(t *testing.T) {
 		t.Errorf("cold run kept %d entries, want 6", m.Len())
 	}
 	same("warm")
-	st = unwritten("warm", st)
+	unwritten("warm", st)
 
 	// Edited: the pins agree now, and c's EG201 is gone (d's remains).
 	write(t, at("c/environment.yml"), cleanEnv)
@@ -481,5 +486,180 @@ func TestValidateManyFilesInOrder(t *testing.T) {
 	code, got, _ := runCLI(t, fakeNoDriver, vars, "validate", "--format", "json", dir)
 	if code != 1 || strings.Count(got, `"file": `) != 40 || strings.Index(got, "env-00.yml") > strings.Index(got, "env-39.yml") {
 		t.Errorf("json over a directory: exit %d\n%.500s", code, got)
+	}
+}
+
+// TestValidateCacheUnsafeDir: a cache directory that group or others can
+// write, or that another user owns, is not used: one line on standard
+// error says so, as ssh does, and the output and exit code are those of
+// --no-cache; nothing is written there (issue 22, N6).
+func TestValidateCacheUnsafeDir(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "environment.yml")
+	write(t, p, errEnv)
+	ago(t, p, time.Hour)
+	cases := []struct {
+		name   string
+		spoil  func(dir string) error
+		reason string
+	}{
+		{"writable by others", func(dir string) error { return os.Chmod(dir, 0o777) }, "writable by group or others"},
+	}
+	if os.Geteuid() == 0 {
+		cases = append(cases, []struct {
+			name   string
+			spoil  func(dir string) error
+			reason string
+		}{
+			// A group of no account: not the user's private group, which
+			// may write (internal/cache).
+			{"writable by group", func(dir string) error {
+				if err := os.Chown(dir, -1, 4242); err != nil {
+					return err
+				}
+				return os.Chmod(dir, 0o770)
+			}, "writable by group or others"},
+			{"owned by another user", func(dir string) error { return os.Chown(dir, 4242, 4242) }, "owned by uid 4242"},
+		}...)
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			cacheHome := t.TempDir()
+			dir := filepath.Join(cacheHome, "envguard")
+			if err := os.Mkdir(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.spoil(dir); err != nil {
+				t.Fatal(err)
+			}
+			vars := map[string]string{"XDG_CACHE_HOME": cacheHome}
+			wcode, want, _ := runCLI(t, fakeNoDriver, vars, "validate", "--no-cache", p)
+			for range 2 {
+				code, got, errOut := runCLI(t, fakeNoDriver, vars, "validate", p)
+				if code != wcode || code != 1 || got != want {
+					t.Fatalf("exit %d (want %d)\n%s\nwant\n%s", code, wcode, got, want)
+				}
+				if line := "envguard: not using cache " + dir + ": " + tt.reason + "\n"; errOut != line {
+					t.Fatalf("stderr %q, want %q", errOut, line)
+				}
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("the unsafe cache was written: %v", ents)
+			}
+		})
+	}
+}
+
+// forge rewrites the manifest at path as a forger without the key can: the
+// fail bit of the entry whose rendering is out turned from '1' to '0', and
+// the trailer recomputed over the rest with sum (as long as the old one).
+func forge(t *testing.T, path, out string, size int, sum func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte("1"+out))
+	if i < 0 {
+		t.Fatalf("the rendering is not in %s", path)
+	}
+	b[i] = '0'
+	body := b[:len(b)-size]
+	if err := os.WriteFile(path, append(bytes.Clone(body), sum(body)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestValidateCacheForged: a manifest edited to say a failing file passes,
+// its checksum recomputed (CRC-32, which format v3 trusted, or SHA-256),
+// is not read: the run exits 1 as --no-cache does, not 0 (issue 22, N6).
+func TestValidateCacheForged(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "environment.yml")
+	write(t, p, errEnv)
+	ago(t, p, time.Hour)
+	sums := map[string]func([]byte) []byte{
+		"sha256": func(b []byte) []byte { s := sha256.Sum256(b); return s[:] },
+		"crc32":  func(b []byte) []byte { return binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b)) },
+	}
+	// Over the trailer as long as v3's CRC (4 bytes) or as this format's
+	// HMAC (32).
+	for name, sum := range sums {
+		for _, size := range []int{4, 32} {
+			t.Run(fmt.Sprintf("%s over %d bytes", name, size), func(t *testing.T) {
+				cacheHome := t.TempDir()
+				vars := map[string]string{"XDG_CACHE_HOME": cacheHome}
+				wcode, want, _ := runCLI(t, fakeNoDriver, vars, "validate", p)
+				if wcode != 1 {
+					t.Fatalf("cold run: exit %d", wcode)
+				}
+				m := manifests(t, filepath.Join(cacheHome, "envguard"))[0]
+				forge(t, m, want, size, sum)
+				code, got, errOut := runCLI(t, fakeNoDriver, vars, "validate", p)
+				if code != 1 || got != want || errOut != "" {
+					t.Fatalf("forged with %s: exit %d, stderr %q\n%s", name, code, errOut, got)
+				}
+			})
+		}
+	}
+}
+
+// TestValidateCacheNotAFile: a FIFO in the manifest's place does not hang
+// validate (issue 22, N7), and a sparse manifest of 3 GB is not read: the
+// run prints what --no-cache prints and puts a manifest back.
+func TestValidateCacheNotAFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "environment.yml")
+	write(t, p, errEnv)
+	ago(t, p, time.Hour)
+	for _, tt := range []struct {
+		name  string
+		plant func(path string) error
+	}{
+		{"fifo", func(path string) error { return syscall.Mkfifo(path, 0o600) }},
+		{"sparse 3 GB", func(path string) error {
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				return err
+			}
+			return os.Truncate(path, 3<<30)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cacheHome := t.TempDir()
+			vars := map[string]string{"XDG_CACHE_HOME": cacheHome}
+			wcode, want, _ := runCLI(t, fakeNoDriver, vars, "validate", p)
+			m := manifests(t, filepath.Join(cacheHome, "envguard"))[0]
+			if err := os.Remove(m); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.plant(m); err != nil {
+				t.Skipf("cannot make one here: %v", err)
+			}
+			type result struct {
+				code        int
+				out, errOut string
+			}
+			done := make(chan result, 1)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			go func() {
+				code, out, errOut := runCLI(t, fakeNoDriver, vars, "validate", p)
+				done <- result{code, out, errOut}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(2 * time.Minute):
+				// A guard against a run that never ends, not a speed bound.
+				t.Fatal("validate blocked on the manifest")
+			}
+			runtime.ReadMemStats(&after)
+			if r.code != wcode || r.out != want || r.errOut != "" {
+				t.Fatalf("exit %d, stderr %q\n%s", r.code, r.errOut, r.out)
+			}
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("the run allocated %d bytes", grew)
+			}
+			if st, err := os.Stat(m); err != nil || !st.Mode().IsRegular() || st.Size() > 1<<20 {
+				t.Errorf("the manifest was not put back: %v, %v", st, err)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package envspec
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"path"
@@ -46,6 +47,12 @@ type LockOptions struct {
 	// MaxItems bounds the packages read (0 means DefaultMaxItems); past it
 	// the reading stops with one EG101 finding that says where.
 	MaxItems int
+	// Context, when set, stops the reading once it is done (the request's
+	// deadline, a client that went away): the readers look at it between
+	// entries, tables and lines and return what they have read. As with
+	// ParseOptions.Context, the caller tells a cut-short Env by
+	// Context.Err().
+	Context context.Context
 	// ReadFile, when set, reads a requirements file's `-r` includes (a
 	// path relative to the including file). Unset, includes are listed as
 	// options and not followed: the service must never open files named
@@ -60,6 +67,24 @@ type lockEnv struct {
 	over    bool // the budget was spent (EG101 raised)
 	indexes map[string]bool
 	pyTags  map[string]bool // CPython versions the chosen wheels are built for
+
+	ctx   context.Context // nil: never stopped
+	steps int             // units of work done, for stopped
+	done  bool            // the context was seen ended
+}
+
+// stopped counts one unit of work (an entry, a table, a line) and reports
+// whether the context has ended; it looks at the context every 64 units,
+// so that a reader may call it for every one, and once it has said yes it
+// says yes to every later call.
+func (l *lockEnv) stopped() bool {
+	if l.done || l.ctx == nil {
+		return l.done
+	}
+	if l.steps++; l.steps%64 == 0 && l.ctx.Err() != nil {
+		l.done = true
+	}
+	return l.done
 }
 
 func newLockEnv(file string, kind Kind, src []byte) *lockEnv {
@@ -69,18 +94,6 @@ func newLockEnv(file string, kind Kind, src []byte) *lockEnv {
 func (l *lockEnv) diag(ps Pos, sev Severity, code, msg, hint string) {
 	l.env.Diags = append(l.env.Diags, Diagnostic{Pos: ps, EndCol: TokenEnd(l.env.Line(ps.Line), ps.Col),
 		Severity: sev, Code: code, Message: msg, Hint: hint})
-}
-
-// condaURL adds a conda package read from its URL.
-func (l *lockEnv) condaURL(u string, ps Pos) *CondaDep {
-	in, err := parsePackageURL(u)
-	if err != nil {
-		l.diag(ps, SeverityError, "EG103", fmt.Sprintf("invalid package URL %q: %v", clip(u, 80), err),
-			"a locked conda package is CHANNEL/SUBDIR/NAME-VERSION-BUILD.conda (or .tar.bz2)")
-		return nil
-	}
-	in.Path = l.env.File
-	return l.conda(in, ps)
 }
 
 func (l *lockEnv) conda(in *Installed, ps Pos) *CondaDep {
@@ -196,6 +209,7 @@ func (l *lockEnv) finish() *Env {
 // line that is not a comment.
 func (l *lockEnv) lineIgnores() {
 	lines := l.env.Lines
+	next := 0 // the first line after the last standalone ignore that is not a comment
 	for i, line := range lines {
 		if !strings.Contains(line, ignoreMarker) {
 			continue
@@ -216,12 +230,18 @@ func (l *lockEnv) lineIgnores() {
 		}
 		ig.Pos = ps
 		if strings.TrimSpace(line[:h]) == "" {
-			for j := i + 1; j < len(lines); j++ {
-				t := strings.TrimSpace(lines[j])
-				if t != "" && !strings.HasPrefix(t, "#") {
-					ig.Pos = Pos{File: l.env.File, Line: j + 1, Col: ps.Col}
-					break
+			// next only moves forward: n ignore lines in a row cost O(n),
+			// not a scan of the rest of the block for each.
+			if next <= i {
+				for next = i + 1; next < len(lines); next++ {
+					t := strings.TrimSpace(lines[next])
+					if t != "" && !strings.HasPrefix(t, "#") {
+						break
+					}
 				}
+			}
+			if next < len(lines) {
+				ig.Pos = Pos{File: l.env.File, Line: next + 1, Col: ps.Col}
 			}
 		}
 		l.env.Ignores = append(l.env.Ignores, ig)

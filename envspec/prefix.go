@@ -4,14 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
+	"unicode/utf8"
 )
 
 // ReadPrefix reads an installed environment: a conda prefix (conda-meta/*.json)
@@ -49,8 +53,20 @@ func ReadPrefix(dir string) (*Env, error) {
 			return nil, err
 		}
 	}
+	if !isVenv {
+		// There, but not a file: whether this is a venv, and of which
+		// Python, is not known.
+		if st, err := os.Stat(cfg); err == nil {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it is %s, not a regular file", cfg, fileKind(st.Mode())))
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", cfg, describe(err)))
+		}
+	}
 	if isVenv {
-		if v := pyvenvVersion(cfg); v != "" {
+		v, err := pyvenvVersion(cfg)
+		if err != nil {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", cfg, describe(err)))
+		} else if v != "" {
 			env.PythonVersion = v
 		}
 	}
@@ -61,7 +77,40 @@ func ReadPrefix(dir string) (*Env, error) {
 	for _, sp := range sites {
 		readSitePackages(env, sp, condaNames)
 	}
+	env.Notes = boundNotes(env.Notes)
 	return env, nil
+}
+
+// Bounds on the notes of one prefix: each names a path and why it was
+// left out, and a prefix of 100,000 unreadable records needs no 100,000
+// lines to say that it could not be read.
+const (
+	maxNotes     = 50
+	maxNoteBytes = 1024
+)
+
+func boundNotes(notes []string) []string {
+	for i, n := range notes {
+		notes[i] = clipString(n, maxNoteBytes)
+	}
+	if len(notes) > maxNotes {
+		more := len(notes) - (maxNotes - 1)
+		notes = append(notes[:maxNotes-1], fmt.Sprintf("and %d more left out", more))
+	}
+	return notes
+}
+
+// clipString cuts s to at most max bytes, on a rune boundary, marking the
+// cut with an ellipsis.
+func clipString(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len(Ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + Ellipsis
 }
 
 // systemPython returns the version (3.10) of the Python whose standard
@@ -100,33 +149,91 @@ func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDi
 func isFile(p string) bool { st, err := os.Stat(p); return err == nil && st.Mode().IsRegular() }
 
 // Bounds on what one file of a prefix may cost. A conda-meta record of a
-// large package lists its files and runs to megabytes; the other files read
-// are a few lines.
+// large package lists its files, each with its hash, and runs to megabytes
+// (pytorch's to several); the other files read are a few lines.
 const (
 	maxMetaFile  = 64 << 20
 	maxSmallFile = 1 << 20
+	// maxMetaDecode bounds a record not in conda's indented layout, which
+	// encoding/json decodes whole, at a cost and with allocations that
+	// follow its size; conda, mamba and pixi write indented records, so
+	// only a hand-made one is decoded this way.
+	maxMetaDecode = 4 << 20
+	// maxHeader bounds the header of a METADATA file read for its Name and
+	// Version (the long description after it is never read).
+	maxHeader = 4 << 20
 )
+
+// The longest strings taken from a prefix's records. Real ones are far
+// shorter; a longer one makes its record invalid (a note), so that a
+// hostile record of 30 MB strings costs no more than its reading, and a
+// version of a megabyte never reaches a verdict (issue 22, N11).
+const (
+	maxNameBytes      = 214 // npm's bound on a name; Python and conda set none, and none comes near
+	maxVersionBytes   = 128 // PEP 440 and conda versions, local labels included
+	maxBuildBytes     = 256
+	maxSubdirBytes    = 64
+	maxURLBytes       = 2048 // channel, url, direct_url.json's url
+	maxInstallerBytes = 64
+)
+
+// openFile opens a prefix's file for reading without blocking, so that a
+// FIFO is opened and refused at once rather than waiting for a writer; a
+// variable so that tests can make a file unreadable, which chmod cannot
+// when they run as root.
+var openFile = func(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// readDir lists a directory of a prefix (a variable for the same reason).
+var readDir = os.ReadDir
 
 // openRegular opens path only when it is a regular file, after following
 // links: a FIFO would block the reading forever, and /dev/zero (or a link
-// to it) would feed it without end.
+// to it) would feed it without end. The file opened is the one checked
+// (fstat), so a swap between a check and the open cannot pass a FIFO.
 func openRegular(path string) (*os.File, int64, error) {
-	st, err := os.Stat(path)
+	f, err := openFile(path)
 	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
 		return nil, 0, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file (%v)", path, st.Mode().Type())
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	if fst, err := f.Stat(); err != nil || !os.SameFile(st, fst) {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s changed while it was opened", path)
+		return nil, 0, fmt.Errorf("is %s, not a regular file", fileKind(st.Mode()))
 	}
 	return f, st.Size(), nil
+}
+
+// describe says why a file of a prefix was not read, as a phrase whose
+// subject is the file ("is a FIFO, not a regular file"): the readers' own
+// errors are such phrases, and the system's say what the call met, the
+// path being the note's already.
+func describe(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "could not be read: " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "of another kind (" + m.Type().String() + ")"
 }
 
 // readSmall reads a regular file of at most max bytes.
@@ -137,11 +244,11 @@ func readSmall(path string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	if size > max {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+		return nil, fmt.Errorf("is larger than %d bytes", max)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err == nil && int64(len(b)) > max {
-		err = fmt.Errorf("%s is larger than %d bytes", path, max)
+		err = fmt.Errorf("is larger than %d bytes", max)
 	}
 	return b, err
 }
@@ -154,6 +261,39 @@ type condaMetaRecord struct {
 	Channel string `json:"channel"`
 	Subdir  string `json:"subdir"`
 	URL     string `json:"url"`
+	// long names a key whose value fastCondaMeta found too long to
+	// decode; the record is then invalid.
+	long string
+}
+
+// tooLong says which of rec's strings passes its bound, if one does.
+func (rec *condaMetaRecord) tooLong() error {
+	if rec.long != "" {
+		return fmt.Errorf("its %s is longer than %d bytes", rec.long, condaLimit(rec.long))
+	}
+	for _, f := range []struct {
+		key, v string
+	}{{"name", rec.Name}, {"version", rec.Version}, {"build", rec.Build}, {"channel", rec.Channel}, {"subdir", rec.Subdir}, {"url", rec.URL}} {
+		if n := condaLimit(f.key); len(f.v) > n {
+			return fmt.Errorf("its %s is %d bytes, over the limit of %d", f.key, len(f.v), n)
+		}
+	}
+	return nil
+}
+
+// condaLimit is the longest value of a conda-meta key that is read.
+func condaLimit(key string) int {
+	switch key {
+	case "name":
+		return maxNameBytes
+	case "version":
+		return maxVersionBytes
+	case "build":
+		return maxBuildBytes
+	case "subdir":
+		return maxSubdirBytes
+	}
+	return maxURLBytes
 }
 
 func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
@@ -163,21 +303,30 @@ func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
 	}
 	var buf []byte // reused: records are read one at a time and not kept
 	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+		if !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
 		path := filepath.Join(meta, e.Name())
 		data, err := readInto(&buf, path)
 		if err != nil {
-			env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: %v", path, err))
+			env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: it %s", path, describe(err)))
 			continue
 		}
 		rec, ok := fastCondaMeta(data)
 		if !ok {
+			if len(data) > maxMetaDecode {
+				env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: it is not in conda's layout, and at %d bytes over the limit of %d for decoding one that is not", path, len(data), maxMetaDecode))
+				continue
+			}
+			rec = condaMetaRecord{}
 			if json.Unmarshal(data, &rec) != nil || rec.Name == "" {
 				env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: not a package record (no JSON object with a name)", path))
 				continue
 			}
+		}
+		if err := rec.tooLong(); err != nil {
+			env.Notes = append(env.Notes, fmt.Sprintf("conda-meta record %s left out: %v", path, err))
+			continue
 		}
 		if rec.Subdir == "" || rec.Channel == "" {
 			// Older records lack subdir; the URL has both.
@@ -218,7 +367,7 @@ func readInto(buf *[]byte, path string) ([]byte, error) {
 	}
 	defer f.Close()
 	if size > maxMetaFile {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxMetaFile)
+		return nil, fmt.Errorf("is larger than %d bytes", maxMetaFile)
 	}
 	n := int(size) + 1
 	if cap(*buf) < n {
@@ -232,7 +381,7 @@ func readInto(buf *[]byte, path string) ([]byte, error) {
 			break
 		}
 		if len(b) > maxMetaFile {
-			return nil, fmt.Errorf("%s grew past %d bytes while it was read", path, maxMetaFile)
+			return nil, fmt.Errorf("grew past %d bytes while it was read", maxMetaFile)
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
@@ -317,6 +466,13 @@ func fastCondaMeta(data []byte) (condaMetaRecord, bool) {
 		if end >= len(v) {
 			return rec, false
 		}
+		// A value whose quoted form is over six times the bound (\u0000
+		// is the longest escape of one byte) decodes past it: not decoded,
+		// so that a value of 30 MB costs its scan and no copy.
+		if end-1 > 6*condaLimit(string(key)) {
+			rec.long = string(key)
+			return rec, true
+		}
 		if err := json.Unmarshal(v[:end+1], dst); err != nil {
 			return rec, false
 		}
@@ -331,17 +487,21 @@ var pyvenvVersionRe = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // pyvenvVersion reads `version = 3.11.4` (venv, virtualenv) or
-// `version_info = 3.12.1.final.0` (uv) from pyvenv.cfg.
-func pyvenvVersion(cfg string) string {
+// `version_info = 3.12.1.final.0` (uv) from pyvenv.cfg; "" where it names
+// none, an error where it cannot be read or its version is too long.
+func pyvenvVersion(cfg string) (string, error) {
 	data, err := readSmall(cfg, maxSmallFile)
 	if err != nil {
-		return ""
+		return "", err
 	}
 	m := pyvenvVersionRe().FindSubmatch(data)
 	if m == nil {
-		return ""
+		return "", nil
 	}
-	return string(m[2])
+	if len(m[2]) > maxVersionBytes {
+		return "", fmt.Errorf("gives a version of %d bytes, over the limit of %d", len(m[2]), maxVersionBytes)
+	}
+	return string(m[2]), nil
 }
 
 // sitePackages lists lib/python3.X/site-packages (POSIX) and
@@ -366,9 +526,19 @@ func sitePackages(dir string) []string {
 	return out
 }
 
+// readSitePackages reads the distributions and torch in sp. What cannot be
+// read is a note, never a silence: a site-packages that cannot be listed
+// hides every pip package and torch, and check's verdict, which would then
+// judge what is left, must say it could not see them (issue 22, N10).
 func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
-	entries, err := os.ReadDir(sp)
+	entries, err := readDir(sp)
 	if err != nil {
+		why := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			why = pe.Err
+		}
+		env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it could not be listed: %v", sp, why))
 		return
 	}
 	for _, e := range entries {
@@ -379,7 +549,11 @@ func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
 				env.Pip = append(env.Pip, d)
 			}
 		case e.IsDir() && name == "torch":
-			if t := readTorchVersion(filepath.Join(sp, name, "version.py")); t != nil {
+			path := filepath.Join(sp, name, "version.py")
+			t, err := readTorchVersion(path)
+			if err != nil {
+				env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", path, describe(err)))
+			} else if t != nil {
 				env.Torch = t
 			}
 		}
@@ -392,16 +566,26 @@ func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
 // all; listing those as pip installs would invent pip/conda mixes.
 func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
 	meta := filepath.Join(di, "METADATA")
-	name, version := readMetadataHeader(meta)
-	if name == "" {
-		if _, err := os.Lstat(meta); err == nil {
-			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its METADATA could not be read or names no package", di))
+	name, version, err := readMetadataHeader(meta)
+	if err != nil {
+		// A dist-info without METADATA is no distribution pip would list;
+		// one whose METADATA is there but cannot be read hides a package.
+		if !errors.Is(err, fs.ErrNotExist) {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its METADATA %s", di, describe(err)))
 		}
 		return nil
 	}
 	installer := ""
 	if b, err := readSmall(filepath.Join(di, "INSTALLER"), maxSmallFile); err == nil {
 		installer = strings.TrimSpace(string(b))
+		if len(installer) > maxInstallerBytes {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its INSTALLER is %d bytes, over the limit of %d", di, len(installer), maxInstallerBytes))
+			return nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		// Whether conda or pip installed it is not known.
+		env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its INSTALLER %s", di, describe(err)))
+		return nil
 	}
 	norm := NormalizePipName(name)
 	if installer == "conda" || (installer == "" && condaNames[norm]) {
@@ -415,6 +599,13 @@ func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
 		if json.Unmarshal(b, &du) == nil {
 			directURL = du.URL
 		}
+		if len(directURL) > maxURLBytes {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its direct_url.json's url is %d bytes, over the limit of %d", di, len(directURL), maxURLBytes))
+			return nil
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		env.Notes = append(env.Notes, fmt.Sprintf("%s left out: its direct_url.json %s", di, describe(err)))
+		return nil
 	}
 	raw := name + "==" + version
 	line := &PipLine{Raw: raw, Req: &PipRequirement{
@@ -432,14 +623,16 @@ func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
 
 // readMetadataHeader reads Name and Version from the header of a METADATA
 // file, stopping at the blank line that ends it (the long description after
-// it can be large).
-func readMetadataHeader(path string) (name, version string) {
+// it can be large), and after maxHeader bytes. The error (a phrase, see
+// describe) says why it names no package: it cannot be read, its header
+// names none, or its name or version is longer than any real one.
+func readMetadataHeader(path string) (name, version string, err error) {
 	f, _, err := openRegular(path)
 	if err != nil {
-		return "", ""
+		return "", "", err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxHeader))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -455,7 +648,17 @@ func readMetadataHeader(path string) (name, version string) {
 			break
 		}
 	}
-	return name, version
+	switch {
+	case sc.Err() != nil && name == "":
+		return "", "", fmt.Errorf("could not be read: %v", sc.Err())
+	case name == "":
+		return "", "", fmt.Errorf("names no package in its header (first %d bytes)", maxHeader)
+	case len(name) > maxNameBytes:
+		return "", "", fmt.Errorf("names a package of %d bytes, over the limit of %d", len(name), maxNameBytes)
+	case len(version) > maxVersionBytes:
+		return "", "", fmt.Errorf("gives a version of %d bytes, over the limit of %d", len(version), maxVersionBytes)
+	}
+	return name, version, nil
 }
 
 var (
@@ -468,19 +671,30 @@ var (
 )
 
 // readTorchVersion reads torch/version.py: `__version__ = '2.5.1+cu124'` and
-// `cuda: Optional[str] = '12.4'` (None for a CPU build).
-func readTorchVersion(path string) *TorchInfo {
+// `cuda: Optional[str] = '12.4'` (None for a CPU build). None there is no
+// torch and no error; one that cannot be read, names no version or gives
+// strings longer than a version is an error.
+func readTorchVersion(path string) (*TorchInfo, error) {
 	data, err := readSmall(path, maxSmallFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	m := torchVersionRe().FindSubmatch(data)
 	if m == nil {
-		return nil
+		return nil, errors.New("gives no __version__")
+	}
+	if len(m[1]) > maxVersionBytes {
+		return nil, fmt.Errorf("gives a __version__ of %d bytes, over the limit of %d", len(m[1]), maxVersionBytes)
 	}
 	t := &TorchInfo{Version: string(m[1]), Path: path}
 	if c := torchCUDARe().FindSubmatch(data); c != nil && string(c[1]) != "None" {
+		if len(c[2]) > maxVersionBytes {
+			return nil, fmt.Errorf("gives a cuda of %d bytes, over the limit of %d", len(c[2]), maxVersionBytes)
+		}
 		t.CUDA = string(c[2])
 	}
-	return t
+	return t, nil
 }

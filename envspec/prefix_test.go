@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/envguard/envguard/internal/timebound"
 )
 
 func writeFile(t testing.TB, path, content string) {
@@ -190,13 +192,11 @@ func TestReadPrefixFast(t *testing.T) {
 			t.Fatalf("deps %d pip %d", len(env.Deps), len(env.Pip))
 		}
 	}
-	t.Logf("ReadPrefix of 300 conda + 150 dist-info: %v", best)
 	// `envguard check` must finish well under a second; the prefix read is
 	// most of it. 50 ms is the goal on an idle machine (measured 36-67 ms
-	// under load), so 50 ms × slowdown flags a real regression only.
-	if limit := 50 * time.Millisecond * slowdown; best > limit {
-		t.Errorf("ReadPrefix took %v, want under %v", best, limit)
-	}
+	// under load), so 200 ms flags a real regression only; held where
+	// .ci/run asks, never under -race or on a machine it does not own.
+	timebound.Within(t, "ReadPrefix of 300 conda + 150 dist-info", best, 200*time.Millisecond)
 }
 
 func BenchmarkReadPrefix(b *testing.B) {

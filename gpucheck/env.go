@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // LookupEnv reads one environment variable and says whether it is set
@@ -86,7 +87,7 @@ done:
 		if strings.TrimSpace(value) == "" {
 			out.Reason = "CUDA_VISIBLE_DEVICES is set to an empty value: no GPU is visible"
 		} else {
-			out.Reason = fmt.Sprintf("CUDA_VISIBLE_DEVICES=%q selects none of the %d GPUs", value, len(h.GPUs))
+			out.Reason = fmt.Sprintf("CUDA_VISIBLE_DEVICES=%q selects none of the %d GPUs", clipValue(value), len(h.GPUs))
 		}
 	}
 	return out
@@ -132,9 +133,7 @@ func matchUUID(gpus []GPU, entry string, names func(GPU) []string) int {
 // strtoul reads the leading decimal digits of s; -1 when there are none or
 // the number is signed negative.
 func strtoul(s string) int {
-	if strings.HasPrefix(s, "+") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "+")
 	n, digits := 0, 0
 	for _, c := range s {
 		if c < '0' || c > '9' {
@@ -150,6 +149,25 @@ func strtoul(s string) int {
 		return -1
 	}
 	return n
+}
+
+// maxOverride is the longest override value taken for a version: real
+// ones are a few bytes ("12.4"), and what is taken is printed in check's
+// verdict and every target's summary.
+const maxOverride = 32
+
+// clipValue cuts a variable's value quoted in a note or reason to 64
+// bytes, so that a value of a megabyte does not make one of a megabyte.
+func clipValue(v string) string {
+	const max = 64
+	if len(v) <= max {
+		return v
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(v[i]) {
+		i--
+	}
+	return v[:i] + "…"
 }
 
 // Compiled on first use (sync.OnceValue): Go runs every linked package's
@@ -200,8 +218,8 @@ func ApplyOverrides(h *Host, env LookupEnv) *Host {
 			}
 			return out
 		}
-		if !reCUDAOverride().MatchString(cudaVal) {
-			out.Notes = append(out.Notes, fmt.Sprintf("CONDA_OVERRIDE_CUDA=%q is not a version: ignored", cudaVal))
+		if len(cudaVal) > maxOverride || !reCUDAOverride().MatchString(cudaVal) {
+			out.Notes = append(out.Notes, fmt.Sprintf("CONDA_OVERRIDE_CUDA=%q is not a version: ignored", clipValue(cudaVal)))
 			out.Source = h.Source
 		} else {
 			out.Available = true
@@ -219,8 +237,8 @@ func ApplyOverrides(h *Host, env LookupEnv) *Host {
 		out.Source = SourceOverride
 		out.GPUs = []GPU{}
 		out.Notes = append(out.Notes, "CONDA_OVERRIDE_CUDA_ARCH is set to an empty value: GPU architecture not checked")
-	case !reArchOverride().MatchString(archVal):
-		out.Notes = append(out.Notes, fmt.Sprintf("CONDA_OVERRIDE_CUDA_ARCH=%q is not major.minor: ignored", archVal))
+	case len(archVal) > maxOverride || !reArchOverride().MatchString(archVal):
+		out.Notes = append(out.Notes, fmt.Sprintf("CONDA_OVERRIDE_CUDA_ARCH=%q is not major.minor: ignored", clipValue(archVal)))
 	case !out.Available && !(cudaSet && cudaVal != ""):
 		out.Notes = append(out.Notes, "CONDA_OVERRIDE_CUDA_ARCH ignored: no driver, and CONDA_OVERRIDE_CUDA does not assert one")
 	default:

@@ -168,3 +168,30 @@ type fixedSource struct{ h *Host }
 func (f fixedSource) static() *Host { return f.h.Clone() }
 func (f fixedSource) refresh(*Host) {}
 func (f fixedSource) close() error  { return nil }
+
+// TestOverridesBounded: an override of a megabyte that would pass as a
+// version (1.1.1…) is not taken, and neither it nor a CUDA_VISIBLE_DEVICES
+// of a megabyte makes a note or reason of a megabyte (issue 22, N11).
+func TestOverridesBounded(t *testing.T) {
+	long := "12" + strings.Repeat(".4", 1<<19)
+	got := ApplyOverrides(fourGPUs(), env("CONDA_OVERRIDE_CUDA", long, "CONDA_OVERRIDE_CUDA_ARCH", "9."+strings.Repeat("0", 1<<20)))
+	if got.CUDADriver != "13.0" || got.Source != SourceNVML {
+		t.Errorf("a 1 MB CONDA_OVERRIDE_CUDA was taken: cuda %.20q, source %q", got.CUDADriver, got.Source)
+	}
+	if len(got.Notes) != 2 {
+		t.Fatalf("notes %.200q, want one for each override", got.Notes)
+	}
+	for _, n := range got.Notes {
+		if len(n) > 200 || !strings.Contains(n, "ignored") {
+			t.Errorf("note of %d bytes: %.200q", len(n), n)
+		}
+	}
+	h := SelectVisible(fourGPUs(), strings.Repeat("x", 1<<20), true)
+	if len(h.GPUs) != 0 || len(h.Reason) > 200 || !strings.Contains(h.Reason, "selects none") {
+		t.Errorf("CUDA_VISIBLE_DEVICES of 1 MB: %d GPUs, reason of %d bytes %.200q", len(h.GPUs), len(h.Reason), h.Reason)
+	}
+	// A real value is quoted whole.
+	if got := ApplyOverrides(fourGPUs(), env("CONDA_OVERRIDE_CUDA", "twelve")); !strings.Contains(strings.Join(got.Notes, ""), `"twelve"`) {
+		t.Errorf("notes %q", got.Notes)
+	}
+}

@@ -9,10 +9,17 @@
 // (XDG_CACHE_HOME honoured).
 //
 // A manifest is written to a temporary file and renamed into place, once
-// per run, so a reader sees a whole manifest or none. It repeats its key
-// and ends with a checksum; one that is truncated, corrupt, written by
-// another format version or filed under the wrong name is read as empty
-// (every file a miss), never trusted, and the run's Save replaces it.
+// per run, so a reader sees a whole manifest or none. It starts with its
+// format's version, repeats its key and ends with an HMAC-SHA256 under the
+// cache's own key file; one that is truncated, corrupt, forged, written by
+// another format version, filed under the wrong name, not a regular file
+// or over MaxManifest bytes is read as empty (every file a miss), never
+// trusted, and the run's Save replaces it.
+//
+// What the cache says decides what validate prints and its exit code, so
+// it trusts nothing it did not write: as ssh does with ~/.ssh, it is used
+// only in a directory the user owns that no one else can write, under
+// parents no one else can write either (Open).
 package cache
 
 import (
@@ -27,7 +34,13 @@ import (
 
 // Format is the version of the entry layout and of the key derivation; a
 // change to either must change it, so that old entries are misses.
-const Format = "envguard-cache-v3"
+// v4: the checksum became an HMAC under the key file, and the manifest
+// a file read only when it is regular, the user's own and small enough.
+const Format = "envguard-cache-v4"
+
+// formatPrefix starts every version's magic line, so that a manifest of
+// another version is told from something that is no manifest at all.
+const formatPrefix = "envguard-cache-v"
 
 // Key names a manifest, or the options an entry was judged under: a SHA-256 over Format and the parts given to a
 // KeyBuilder.
@@ -67,7 +80,10 @@ func (b *KeyBuilder) Key() Key {
 
 // Cache is a directory of manifests. Its methods are safe for concurrent use,
 // also by several processes sharing the directory.
-type Cache struct{ dir string }
+type Cache struct {
+	dir string
+	key []byte // the HMAC key every manifest here is signed with
+}
 
 // Dir returns the cache directory: $XDG_CACHE_HOME/envguard, else
 // $HOME/.cache/envguard; "" when neither variable is set (no cache).
@@ -81,16 +97,35 @@ func Dir(getenv func(string) string) string {
 	return ""
 }
 
-// Open uses dir, creating it if need be.
+// Open uses dir, creating it (mode 0700) if need be, with its key file.
+// A directory that another user owns or that group or others can write,
+// or that lies under such a parent (short of a sticky one, as /tmp is), is
+// refused with an *UnsafeError: whoever can write there could plant a
+// manifest that says a failing file passes, so it is never read.
 func Open(dir string) (*Cache, error) {
 	if dir == "" {
 		return nil, errors.New("no cache directory")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Cache{dir: dir}, nil
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
+	key, err := loadKey(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Cache{dir: dir, key: key}, nil
 }
+
+// UnsafeError says why a cache directory is not used.
+type UnsafeError struct {
+	Dir    string
+	Reason string // "owned by uid 1001", "writable by group or others", ...
+}
+
+func (e *UnsafeError) Error() string { return "not using cache " + e.Dir + ": " + e.Reason }
 
 // Dir is where the manifests are.
 func (c *Cache) Dir() string { return c.dir }

@@ -67,10 +67,10 @@ func TestManifestRoundTrip(t *testing.T) {
 	if err := c.Save(k, []Record{recs[0], recs[0]}, nil); err == nil {
 		t.Error("Save took a path twice")
 	}
-	// One file per run, and no temporary file left behind.
+	// One file per run beside the key, and no temporary file left behind.
 	ents, _ := os.ReadDir(c.Dir())
-	if len(ents) != 1 || !strings.HasSuffix(ents[0].Name(), ".manifest") {
-		t.Errorf("cache holds %v, want one manifest", ents)
+	if len(ents) != 2 || ents[1].Name() != keyName || !strings.HasSuffix(ents[0].Name(), ".manifest") {
+		t.Errorf("cache holds %v, want one manifest and the key", ents)
 	}
 }
 
@@ -124,7 +124,7 @@ func TestFresh(t *testing.T) {
 func TestUnsoundManifests(t *testing.T) {
 	c := open(t)
 	k := NewKey().AddString("k").Key()
-	good := encodeManifest(k, records(), nil)
+	good := c.encodeManifest(k, records(), nil)
 	flipped := bytes.Clone(good)
 	flipped[len(good)-100] ^= 1 // a bit of the last value
 	countTooBig := bytes.Clone(good)
@@ -133,8 +133,9 @@ func TestUnsoundManifests(t *testing.T) {
 		"empty":         {},
 		"truncated":     good[:len(good)-1],
 		"value flipped": flipped,
-		"another key":   encodeManifest(NewKey().AddString("other").Key(), records(), nil),
+		"another key":   c.encodeManifest(NewKey().AddString("other").Key(), records(), nil),
 		"other format":  append([]byte("envguard-cache-v1\n"), good[len(Format)+1:]...),
+		"newer format":  append([]byte("envguard-cache-v99\n"), good[len(Format)+1:]...),
 		"garbage":       []byte("not a manifest at all"),
 		"longer":        append(bytes.Clone(good), 'x'),
 		"count too big": countTooBig,
@@ -223,29 +224,38 @@ func TestStaleTempsRemoved(t *testing.T) {
 	}
 }
 
+// FuzzDecodeManifest feeds the decoder what it is given both as it is and
+// signed under the key, so that the fuzzer reaches the entries past the
+// HMAC: whatever it accepts survives Save's encoding unchanged.
 func FuzzDecodeManifest(f *testing.F) {
 	k := NewKey().AddString("k").Key()
-	f.Add(encodeManifest(k, records(), nil))
-	f.Add(encodeManifest(k, nil, nil))
-	f.Add(encodeManifest(k, records(), []byte("the search")))
+	c := &Cache{key: make([]byte, keySize)}
+	for _, b := range [][]byte{
+		c.encodeManifest(k, records(), nil),
+		c.encodeManifest(k, nil, nil),
+		c.encodeManifest(k, records(), []byte("the search")),
+	} {
+		f.Add(b[:len(b)-macSize])
+	}
 	f.Add([]byte(Format + "\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		entries, aux, err := decodeManifest(b, k)
-		if err != nil {
-			return
-		}
-		// What it accepts survives Save's encoding unchanged.
-		var recs []Record
-		for p, e := range entries {
-			recs = append(recs, Record{Path: p, Entry: e})
-		}
-		again, aux2, err := decodeManifest(encodeManifest(k, recs, aux), k)
-		if err != nil || len(again) != len(entries) || !bytes.Equal(aux, aux2) {
-			t.Fatalf("re-encoded: %d entries, %v; want %d", len(again), err, len(entries))
-		}
-		for p, e := range entries {
-			if !sameEntry(again[p], e) {
-				t.Errorf("%q: %+v became %+v", p, e, again[p])
+		for _, in := range [][]byte{b, append(bytes.Clone(b), c.sign(b)...)} {
+			entries, aux, err := c.decodeManifest(in, k)
+			if err != nil {
+				continue
+			}
+			var recs []Record
+			for p, e := range entries {
+				recs = append(recs, Record{Path: p, Entry: e})
+			}
+			again, aux2, err := c.decodeManifest(c.encodeManifest(k, recs, aux), k)
+			if err != nil || len(again) != len(entries) || !bytes.Equal(aux, aux2) {
+				t.Fatalf("re-encoded: %d entries, %v; want %d", len(again), err, len(entries))
+			}
+			for p, e := range entries {
+				if !sameEntry(again[p], e) {
+					t.Errorf("%q: %+v became %+v", p, e, again[p])
+				}
 			}
 		}
 	})
