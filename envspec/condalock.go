@@ -2,8 +2,9 @@ package envspec
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"strings"
+	"io"
 
 	"gopkg.in/yaml.v3"
 )
@@ -35,7 +36,7 @@ import (
 // conda/conda-lock). It never returns nil and never panics.
 func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindCondaLock, src)
-	l.max = opt.MaxItems
+	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	root := l.yamlRoot(src)
 	if root == nil {
@@ -72,6 +73,9 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	if len(platforms) == 0 {
 		seen := map[string]bool{}
 		for _, e := range pk.Content {
+			if l.stopped() {
+				return l.finish()
+			}
 			if p := yamlGet(e, "platform"); p != nil && !seen[p.Value] {
 				seen[p.Value] = true
 				platforms = append(platforms, p.Value)
@@ -87,6 +91,9 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	l.env.Platform = plat
 	for _, e := range pk.Content {
+		if l.stopped() {
+			break
+		}
 		if e.Kind != yaml.MappingNode {
 			l.diag(l.ypos(e), SeverityError, "EG101", "a `package:` entry must be a mapping, not "+YAMLKind(e),
 				"each entry has name, version, manager, platform and url")
@@ -173,8 +180,15 @@ func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 			"a lock file needs only a few levels")
 		return nil
 	}
+	// Decoded from a reader that looks at the context between the chunks
+	// the parser asks for (yaml.Unmarshal of the whole would run to the
+	// end however long it takes), so that a request that is gone costs at
+	// most one more chunk.
 	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
+	if err := yaml.NewDecoder(&ctxReader{ctx: l.ctx, src: src}).Decode(&doc); err != nil && err != io.EOF {
+		if l.ctx != nil && l.ctx.Err() != nil {
+			return nil // the caller is told by Context.Err()
+		}
 		p := &envParser{env: l.env}
 		p.yamlError(err)
 		return nil
@@ -191,6 +205,27 @@ func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 	return doc.Content[0]
 }
 
+// ctxReader reads src, failing with ctx's error once ctx (nil: never) is
+// done.
+type ctxReader struct {
+	ctx context.Context
+	src []byte
+}
+
+func (r *ctxReader) Read(b []byte) (int, error) {
+	if r.ctx != nil {
+		if err := r.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	if len(r.src) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, r.src)
+	r.src = r.src[n:]
+	return n, nil
+}
+
 // yamlGet returns the value of key in a mapping node (nil if absent or not
 // a mapping). Aliases are not followed: lock files use none.
 func yamlGet(m *yaml.Node, key string) *yaml.Node {
@@ -204,19 +239,3 @@ func yamlGet(m *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
-
-// yamlStrings reads a sequence of scalars.
-func yamlStrings(n *yaml.Node) []*yaml.Node {
-	if n == nil || n.Kind != yaml.SequenceNode {
-		return nil
-	}
-	var out []*yaml.Node
-	for _, c := range n.Content {
-		if c.Kind == yaml.ScalarNode {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-var _ = strings.TrimSpace

@@ -38,6 +38,14 @@ func ReadExplicit(file string, src []byte) *Env { return ReadExplicitMax(file, s
 // ReadExplicitMax is ReadExplicit that reads at most maxItems package lines
 // (0 means DefaultMaxItems) and says with EG101 where it stopped.
 func ReadExplicitMax(file string, src []byte, maxItems int) *Env {
+	return ReadExplicitWith(file, src, LockOptions{MaxItems: maxItems})
+}
+
+// ReadExplicitWith is ReadExplicit bounded by opt.MaxItems and stopped by
+// opt.Context, which it looks at every 64 lines; the other options say
+// nothing to an explicit file, which names its own platform.
+func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
+	maxItems := opt.MaxItems
 	if maxItems <= 0 {
 		maxItems = DefaultMaxItems
 	}
@@ -46,6 +54,9 @@ func ReadExplicitMax(file string, src []byte, maxItems int) *Env {
 	items := 0
 	for i, raw := range env.Lines {
 		lineNo := i + 1
+		if opt.Context != nil && i%64 == 63 && opt.Context.Err() != nil {
+			break // the caller is told by Context.Err()
+		}
 		if t := strings.TrimSpace(raw); t != "" && t[0] != '#' && t != "@EXPLICIT" {
 			if items++; items > maxItems {
 				env.Diags = append(env.Diags, Diagnostic{Pos: Pos{File: file, Line: lineNo}, Severity: SeverityError, Code: "EG101",

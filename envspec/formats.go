@@ -204,13 +204,14 @@ func tomlHeader(src []byte, h string) bool {
 	return false
 }
 
-// Read reads any input envguard knows, chosen by SniffFile. A file of no
-// known format gives an Env with one EG100 that names the formats. It
-// never returns nil.
+// Read reads any input envguard knows, chosen by SniffFile, every reader
+// bounded by opt.MaxItems and stopped by opt.Context. A file of no known
+// format gives an Env with one EG100 that names the formats. It never
+// returns nil.
 func Read(file string, src []byte, opt LockOptions) *Env {
 	switch SniffFile(file, src) {
 	case KindExplicit:
-		return ReadExplicit(file, src)
+		return ReadExplicitWith(file, src, opt)
 	case KindCondaLock:
 		return ReadCondaLock(file, src, opt)
 	case KindPixiLock:
@@ -230,7 +231,7 @@ func Read(file string, src []byte, opt LockOptions) *Env {
 			Hint:    "validate the environment file, lock file or requirements file the project installs from"}}
 		return env
 	}
-	return Parse(file, src, ParseOptions{Platform: opt.Platform})
+	return Parse(file, src, ParseOptions{Platform: opt.Platform, MaxItems: opt.MaxItems, Context: opt.Context})
 }
 
 // IsInputName reports whether a directory walk should pick a file by its

@@ -35,9 +35,9 @@ import (
 // demands of a machine. It never returns nil and never panics.
 func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindPixiManifest, src)
-	l.max = opt.MaxItems
+	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
-	doc, err := parseTOML(file, src)
+	doc, err := parseTOMLContext(l.ctx, file, src)
 	if err != nil {
 		l.tomlError(err)
 		return l.finish()
@@ -113,6 +113,9 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 		if f.name == "" && m.project != nil {
 			// pyproject.toml: [project] dependencies are PyPI dependencies.
 			for _, d := range tomlArr(m.project.get("dependencies")) {
+				if l.stopped() {
+					return l.finish()
+				}
 				if d.isString() {
 					l.pypiLine(d.str, d.pos, true)
 				}
@@ -120,6 +123,9 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 		}
 		if f.name != "" && m.project != nil {
 			for _, d := range tomlArr(m.project.path("optional-dependencies", f.name)) {
+				if l.stopped() {
+					return l.finish()
+				}
 				if d.isString() {
 					l.pypiLine(d.str, d.pos, true)
 				}
@@ -241,6 +247,9 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 		return
 	}
 	for _, name := range t.keys {
+		if l.stopped() {
+			return
+		}
 		v := t.m[name]
 		ver, build, channel := "", "", ""
 		switch {
@@ -298,6 +307,9 @@ func (l *lockEnv) pixiPypi(t *tomlNode) {
 		return
 	}
 	for _, name := range t.keys {
+		if l.stopped() {
+			return
+		}
 		v := t.m[name]
 		line := name
 		switch {

@@ -36,7 +36,7 @@ import (
 // the name and version. It never returns nil and never panics.
 func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindPixiLock, src)
-	l.max = opt.MaxItems
+	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	root := l.yamlRoot(src)
 	if root == nil {
@@ -121,8 +121,11 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 		return l.finish()
 	}
 	l.env.Platform = plat
-	byURL := pixiPackages(yamlGet(root, "packages"))
+	byURL := l.pixiPackages(yamlGet(root, "packages"))
 	for _, item := range yamlSeq(yamlGet(pk, key)) {
+		if l.stopped() {
+			break
+		}
 		if item.Kind != yaml.MappingNode || len(item.Content) < 2 {
 			l.diag(l.ypos(item), SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+YAMLKind(item), "")
 			continue
@@ -194,9 +197,12 @@ func pixiPickEnv(envs *yaml.Node, want string) (string, *yaml.Node) {
 // pixiPackages indexes the lock's `packages:` list by URL (the value of
 // conda:/pypi:/conda_source: in formats 6 and 7, of url: or path: in
 // formats 4 and 5).
-func pixiPackages(list *yaml.Node) map[string]*yaml.Node {
+func (l *lockEnv) pixiPackages(list *yaml.Node) map[string]*yaml.Node {
 	out := map[string]*yaml.Node{}
 	for _, e := range yamlSeq(list) {
+		if l.stopped() {
+			break
+		}
 		for _, k := range []string{"conda", "pypi", "conda_source", "url", "path"} {
 			if v := yamlGet(e, k); v != nil && v.Kind == yaml.ScalarNode {
 				if _, seen := out[v.Value]; !seen {

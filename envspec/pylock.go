@@ -23,9 +23,9 @@ import (
 // index is its `index` key; a wheel URL under …/whl/cuXXX/ names one too.
 func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
 	l := newLockEnv(file, KindPylock, src)
-	l.max = opt.MaxItems
+	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
-	doc, err := parseTOML(file, src)
+	doc, err := parseTOMLContext(l.ctx, file, src)
 	if err != nil {
 		l.tomlError(err)
 		return l.finish()
@@ -61,6 +61,9 @@ func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	seen := map[string]bool{}
 	for _, p := range pk.arr {
+		if l.stopped() {
+			break
+		}
 		name := p.get("name")
 		if !name.isString() || name.str == "" {
 			l.diag(p.pos, SeverityError, "EG101", "a [[packages]] entry without a name", "regenerate the lock file (PEP 751)")

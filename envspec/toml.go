@@ -1,6 +1,8 @@
 package envspec
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -90,30 +92,65 @@ type tomlDoc struct {
 	data  []byte
 	lines []int // byte offset where each line starts
 	root  *tomlNode
+	cur   tomlCursor
+	last  int // the end of the last token read, for arrayOpen
+	// rewinds counts positions asked for behind the cursor, for the tests
+	// that hold the reading to one pass.
+	rewinds int
 }
 
-// maxTOMLNodes bounds the values one document may hold. A real uv.lock of
-// a large project holds some tens of thousands; the bound stops a hostile
-// input (a million-element array) from costing the service its memory.
-const maxTOMLNodes = 500_000
+// tomlCursor is the last position posAt handed out. off is where counting
+// resumes: the start of the character at or before that position.
+type tomlCursor struct {
+	off, line, col int
+}
+
+const (
+	// maxTOMLNodes bounds the values one document may hold. A real uv.lock
+	// of a large project holds some tens of thousands; the bound stops a
+	// hostile input (a million-element array) from costing the service its
+	// memory.
+	maxTOMLNodes = 500_000
+	// maxTOMLDepth bounds the parts of one key or table header, and how
+	// deep arrays and inline tables nest, as defaultMaxDepth bounds a YAML
+	// document: a manifest needs a handful, and each level of a
+	// 100,000-part key `a.a.a… = 1` is a table of its own.
+	maxTOMLDepth = defaultMaxDepth
+	// tomlCheckEvery is how many values are built between two looks at the
+	// context.
+	tomlCheckEvery = 256
+)
 
 // parseTOML reads a whole document. A syntax error, a key defined twice or
 // a table reopened comes back as a positioned error; the tree holds what
 // was read before it.
 func parseTOML(file string, data []byte) (*tomlDoc, error) {
+	return parseTOMLContext(context.Background(), file, data)
+}
+
+// parseTOMLContext is parseTOML that stops once ctx (nil: never) is done,
+// returning ctx's error: the request that wanted the document is gone.
+func parseTOMLContext(ctx context.Context, file string, data []byte) (*tomlDoc, error) {
 	d := &tomlDoc{file: file, data: data, root: &tomlNode{kind: tomlTable, m: map[string]*tomlNode{}}}
+	d.cur = tomlCursor{line: 1, col: 1}
 	d.lines = append(d.lines, 0)
-	for i, c := range data {
-		if c == '\n' {
-			d.lines = append(d.lines, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		d.lines = append(d.lines, i)
 	}
-	b := &tomlBuilder{doc: d, cur: d.root}
+	b := &tomlBuilder{doc: d, cur: d.root, ctx: ctx}
 	var p unstable.Parser
 	p.Reset(data)
-	for p.NextExpression() {
+	for n := 1; p.NextExpression(); n++ {
 		if err := b.expression(&p, p.Expression()); err != nil {
 			return d, err
+		}
+		if ctx != nil && n%64 == 0 && ctx.Err() != nil {
+			return d, ctx.Err()
 		}
 	}
 	if err := p.Error(); err != nil {
@@ -142,10 +179,22 @@ func (d *tomlDoc) parserError(p *unstable.Parser, err error) error {
 			off = int(p.Range(pe.Highlight).Offset)
 		}
 	}()
+	// go-toml may point into the middle of a character (an unterminated
+	// string that ends in one): the error is at the character.
+	for back := 0; back < utf8.UTFMax-1 && off > 0 && off < len(d.data) && !utf8.RuneStart(d.data[off]); back++ {
+		off--
+	}
 	return &TOMLError{Pos: d.posAt(off), Msg: pe.Message}
 }
 
-// posAt turns a byte offset into a line and a column counted in characters.
+// posAt turns a byte offset into a line and a column counted in
+// characters, as utf8.RuneCount counts them from the start of the line.
+// The builder asks in file order (a key's parts, then its value, each
+// after the last), so the cursor only moves forward and a whole document
+// costs one pass over its bytes; counting every column from the start of
+// its line made a key of N parts on one line cost N² (issue 22). An
+// offset behind the cursor (a parser error's highlight) is counted again
+// from the start of its line.
 func (d *tomlDoc) posAt(off int) Pos {
 	if off < 0 {
 		off = 0
@@ -153,15 +202,71 @@ func (d *tomlDoc) posAt(off int) Pos {
 	if off > len(d.data) {
 		off = len(d.data)
 	}
-	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) // first line after
-	start := d.lines[line-1]
-	return Pos{File: d.file, Line: line, Col: utf8.RuneCount(d.data[start:off]) + 1}
+	c := &d.cur
+	if off < c.off {
+		d.rewinds++
+		line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) // first line after
+		*c = tomlCursor{off: d.lines[line-1], line: line, col: 1}
+	}
+	if seg := d.data[c.off:off]; len(seg) > 0 {
+		if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+			c.line += bytes.Count(seg[:nl+1], []byte{'\n'})
+			c.off += nl + 1
+			c.col = 1
+		}
+	}
+	i := c.off
+	for i < off {
+		if d.data[i] < utf8.RuneSelf {
+			i++
+			c.col++
+			continue
+		}
+		_, size := utf8.DecodeRune(d.data[i:])
+		if i+size > off {
+			break // off is inside this character: its bytes count one each, as RuneCount counts a cut one
+		}
+		i += size
+		c.col++
+	}
+	c.off = i
+	return Pos{File: d.file, Line: c.line, Col: c.col + off - i}
 }
 
-func (d *tomlDoc) rangePos(r unstable.Range) Pos { return d.posAt(int(r.Offset)) }
+// rangePos is where a token starts; the token is the last one read.
+func (d *tomlDoc) rangePos(r unstable.Range) Pos {
+	d.last = max(d.last, int(r.Offset)+int(r.Length))
+	return d.posAt(int(r.Offset))
+}
+
+// arrayOpen is the offset of the '[' that opens the array value read next.
+// go-toml gives an array no range (its offset reads 0, which put every
+// array at 1:1 and sent the cursor back to the start); between the last
+// token read and the bracket lie only blanks, '=', ',', the brackets that
+// close earlier values, and comments.
+func (d *tomlDoc) arrayOpen() int {
+	for i := d.last; i < len(d.data); i++ {
+		switch d.data[i] {
+		case '[':
+			d.last = i + 1
+			return i
+		case '#':
+			j := bytes.IndexByte(d.data[i:], '\n')
+			if j < 0 {
+				return len(d.data)
+			}
+			i += j
+		}
+	}
+	return len(d.data)
+}
 
 // valuePos is where a value's text starts: past the quotes of a string.
 func (d *tomlDoc) valuePos(n *unstable.Node) Pos {
+	if n.Kind == unstable.Array && n.Raw.Length == 0 {
+		return d.posAt(d.arrayOpen())
+	}
+	d.last = max(d.last, int(n.Raw.Offset)+int(n.Raw.Length))
 	off := int(n.Raw.Offset)
 	if n.Kind == unstable.String && off < len(d.data) {
 		q := d.data[off]
@@ -185,6 +290,7 @@ type tomlBuilder struct {
 	doc   *tomlDoc
 	cur   *tomlNode
 	count int
+	ctx   context.Context // nil: never stopped
 }
 
 func (b *tomlBuilder) errf(ps Pos, format string, args ...any) error {
@@ -195,6 +301,9 @@ func (b *tomlBuilder) newNode(kind tomlKind, ps Pos) (*tomlNode, error) {
 	b.count++
 	if b.count > maxTOMLNodes {
 		return nil, b.errf(ps, "more than %d values: not a lock file or manifest envguard reads", maxTOMLNodes)
+	}
+	if b.ctx != nil && b.count%tomlCheckEvery == 0 && b.ctx.Err() != nil {
+		return nil, b.ctx.Err()
 	}
 	n := &tomlNode{kind: kind, pos: ps, key: ps}
 	if kind == tomlTable {
@@ -208,14 +317,20 @@ type tomlKey struct {
 	pos  Pos
 }
 
-func (b *tomlBuilder) keyOf(n *unstable.Node) []tomlKey {
+// keyOf reads the parts of a key or table header, refusing more than
+// maxTOMLDepth of them before it turns any into a string.
+func (b *tomlBuilder) keyOf(n *unstable.Node) ([]tomlKey, error) {
 	var ks []tomlKey
 	it := n.Key()
 	for it.Next() {
 		k := it.Node()
-		ks = append(ks, tomlKey{name: string(k.Data), pos: b.doc.rangePos(k.Raw)})
+		ps := b.doc.rangePos(k.Raw)
+		if len(ks) == maxTOMLDepth {
+			return nil, b.errf(ks[0].pos, "a key of more than %d parts nests deeper than any manifest or lock file: refusing to read it", maxTOMLDepth)
+		}
+		ks = append(ks, tomlKey{name: string(k.Data), pos: ps})
 	}
-	return ks
+	return ks, nil
 }
 
 func joinKeys(ks []tomlKey) string {
@@ -229,9 +344,12 @@ func joinKeys(ks []tomlKey) string {
 func (b *tomlBuilder) expression(p *unstable.Parser, e *unstable.Node) error {
 	switch e.Kind {
 	case unstable.KeyValue:
-		return b.keyValue(b.cur, e)
+		return b.keyValue(b.cur, e, 0)
 	case unstable.Table:
-		ks := b.keyOf(e)
+		ks, err := b.keyOf(e)
+		if err != nil {
+			return err
+		}
 		t, err := b.descend(b.doc.root, ks, true)
 		if err != nil {
 			return err
@@ -242,7 +360,10 @@ func (b *tomlBuilder) expression(p *unstable.Parser, e *unstable.Node) error {
 		t.defined = true
 		b.cur = t
 	case unstable.ArrayTable:
-		ks := b.keyOf(e)
+		ks, err := b.keyOf(e)
+		if err != nil {
+			return err
+		}
 		parent, err := b.descend(b.doc.root, ks[:len(ks)-1], true)
 		if err != nil {
 			return err
@@ -297,8 +418,11 @@ func (b *tomlBuilder) descend(t *tomlNode, ks []tomlKey, header bool) (*tomlNode
 	return t, nil
 }
 
-func (b *tomlBuilder) keyValue(t *tomlNode, e *unstable.Node) error {
-	ks := b.keyOf(e)
+func (b *tomlBuilder) keyValue(t *tomlNode, e *unstable.Node, depth int) error {
+	ks, err := b.keyOf(e)
+	if err != nil {
+		return err
+	}
 	if len(ks) == 0 {
 		return nil
 	}
@@ -310,7 +434,7 @@ func (b *tomlBuilder) keyValue(t *tomlNode, e *unstable.Node) error {
 	if old, ok := parent.m[last.name]; ok {
 		return b.errf(last.pos, "key %q is defined twice (first at line %d)", last.name, old.key.Line)
 	}
-	v, err := b.value(e.Value())
+	v, err := b.value(e.Value(), depth)
 	if err != nil {
 		return err
 	}
@@ -323,8 +447,12 @@ func (b *tomlBuilder) keyValue(t *tomlNode, e *unstable.Node) error {
 	return nil
 }
 
-func (b *tomlBuilder) value(n *unstable.Node) (*tomlNode, error) {
+// value builds a value nested depth arrays and inline tables deep.
+func (b *tomlBuilder) value(n *unstable.Node, depth int) (*tomlNode, error) {
 	ps := b.doc.valuePos(n)
+	if (n.Kind == unstable.Array || n.Kind == unstable.InlineTable) && depth >= maxTOMLDepth {
+		return nil, b.errf(ps, "arrays and inline tables nested more than %d deep: refusing to read them", maxTOMLDepth)
+	}
 	switch n.Kind {
 	case unstable.String:
 		v, err := b.newNode(tomlString, ps)
@@ -344,7 +472,7 @@ func (b *tomlBuilder) value(n *unstable.Node) (*tomlNode, error) {
 			if c.Kind == unstable.Comment {
 				continue
 			}
-			cv, err := b.value(c)
+			cv, err := b.value(c, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -362,7 +490,7 @@ func (b *tomlBuilder) value(n *unstable.Node) (*tomlNode, error) {
 			if c.Kind != unstable.KeyValue {
 				continue
 			}
-			if err := b.keyValue(v, c); err != nil {
+			if err := b.keyValue(v, c, depth+1); err != nil {
 				return nil, err
 			}
 		}

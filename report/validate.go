@@ -63,12 +63,14 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	// Lock files, pixi manifests and requirements files, told apart by name
 	// and content; includes (-r) are not followed here, since the service
 	// must never open a file a request names.
-	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
-		return FromEnvContext(ctx, envspec.Read(file, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems}), opt)
-	}
+	// Every reader stops once ctx is done; the Env it then returns is cut
+	// short, and ctx's error is the answer.
+	lo := envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	var env *envspec.Env
-	if envspec.Sniff(src) == envspec.KindExplicit {
-		env = envspec.ReadExplicitMax(file, src, opt.Budget.MaxItems)
+	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
+		env = envspec.Read(file, src, lo)
+	} else if envspec.Sniff(src) == envspec.KindExplicit {
+		env = envspec.ReadExplicitWith(file, src, lo)
 	} else {
 		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx})
 	}

@@ -49,12 +49,12 @@ func validate(ctx context.Context, req api.ValidateRequest, opt report.Options) 
 }
 
 // readKind reads src with the reader of kind, bounded as report.Validate
-// bounds it (opt.Budget.MaxItems; 0 means the default).
+// bounds it (opt.Budget.MaxItems; 0 means the default) and stopped by ctx.
 func readKind(ctx context.Context, kind envspec.Kind, file string, src []byte, opt report.Options) *envspec.Env {
-	lo := envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems}
+	lo := envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	switch kind {
 	case envspec.KindExplicit:
-		return envspec.ReadExplicitMax(file, src, opt.Budget.MaxItems)
+		return envspec.ReadExplicitWith(file, src, lo)
 	case envspec.KindCondaLock:
 		return envspec.ReadCondaLock(file, src, lo)
 	case envspec.KindPixiLock:
