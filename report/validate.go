@@ -86,10 +86,6 @@ func FromEnv(env *envspec.Env, opt Options) *Report {
 	return r
 }
 
-// resolverRules lists the resolver's rules once: Rules builds a new slice
-// on every call, and every validation runs them all.
-var resolverRules = sync.OnceValue(resolver.Rules)
-
 // FromEnvContext is FromEnv that stops between phases once ctx is done,
 // returning ctx's error and no report.
 func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report, error) {
@@ -101,12 +97,11 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	diags := append(envspec.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
 	rctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
-	for _, r := range resolverRules() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		diags = append(diags, r.Run(rctx)...)
+	found, err := resolver.Check(ctx, rctx)
+	if err != nil {
+		return nil, err
 	}
+	diags = append(diags, found...)
 
 	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
 	r.Notes = append([]string(nil), env.Notes...)

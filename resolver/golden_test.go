@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -27,13 +28,11 @@ func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, envs
 	k := kb.Default()
 	st := Resolve(env, k)
 	ctx := &Context{Env: env, Stack: st, KB: k}
-	var ds envspec.Diagnostics
-	for _, r := range Rules() {
-		if r.Run == nil {
-			t.Fatalf("rule %s has no Run", r.Code)
-		}
-		ds = append(ds, r.Run(ctx)...)
+	found, err := Check(context.Background(), ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	ds := envspec.Diagnostics(found)
 	ds.Sort()
 	return env, st, ds
 }
@@ -130,7 +129,7 @@ func TestGoldenCoverage(t *testing.T) {
 		}
 	}
 	var missing []string
-	for _, r := range stackRules {
+	for _, r := range stackRules() {
 		if fired[r.Code] == 0 || fired[r.Code] == len(outs) {
 			missing = append(missing, r.Code)
 		}
@@ -139,4 +138,28 @@ func TestGoldenCoverage(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("rules that never fire or never stay silent in %s: %v", goldenDir, missing)
 	}
+}
+
+// stackRules are the registry's rules that judge the resolved stack: the
+// EG2xx rules, EG501 and EG502.
+func stackRules() []*Rule {
+	var out []*Rule
+	for _, r := range rules {
+		if strings.HasPrefix(r.Code, "EG2") || r.Code == "EG501" || r.Code == "EG502" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// mixRules are the registry's rules that read which installer provides
+// what: the EG3xx rules and EG503–EG505.
+func mixRules() []*Rule {
+	var out []*Rule
+	for _, r := range rules {
+		if strings.HasPrefix(r.Code, "EG3") || (strings.HasPrefix(r.Code, "EG50") && r.Code >= "EG503") {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,9 +46,9 @@ func lintWith(t *testing.T, k *kb.KB, src string) envspec.Diagnostics {
 	t.Helper()
 	env := envspec.Parse("test.yml", []byte(src), envspec.ParseOptions{Platform: "linux-64"})
 	ctx := &Context{Env: env, Stack: Resolve(env, k), KB: k}
-	var ds envspec.Diagnostics
-	for _, r := range Rules() {
-		ds = append(ds, r.Run(ctx)...)
+	ds, err := Check(context.Background(), ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return ds
 }

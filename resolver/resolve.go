@@ -9,13 +9,6 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// stackRules are the EG2xx rules and EG501/EG502, in code order.
-var stackRules = []*Rule{
-	RuleEG201, RuleEG202, RuleEG203, RuleEG204, RuleEG205,
-	RuleEG206, RuleEG207, RuleEG208, RuleEG209, RuleEG210,
-	RuleEG501, RuleEG502,
-}
-
 // item is one dependency of either side, reduced to what resolution needs.
 type item struct {
 	name string // conda name, or the PEP 503 normalised pip name

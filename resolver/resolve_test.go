@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -193,7 +194,7 @@ func TestResolvePrefix(t *testing.T) {
 	if st.Framework.Variant != "cpu" || len(st.CPU) != 2 {
 		t.Errorf("variant %q, CPU evidence %+v", st.Framework.Variant, st.CPU)
 	}
-	ds := runEG202(&Context{Env: env, Stack: st, KB: kb.Default()})
+	ds := ruleEG202.Run(&Context{Env: env, Stack: st, KB: kb.Default()})
 	if len(ds) == 0 || !strings.Contains(ds[0].Message, "cuda-version") {
 		t.Errorf("EG202 on the prefix: %v", ds)
 	}
@@ -210,28 +211,29 @@ func TestResolveNil(t *testing.T) {
 	// without a knowledge base nothing is looked up, and nothing panics
 	env := envspec.Parse("e.yml", []byte("dependencies:\n  - pytorch>=2\n  - cudatoolkit>=11\n"), envspec.ParseOptions{Platform: "linux-64"})
 	st = Resolve(env, nil)
-	for _, r := range Rules() {
-		r.Run(&Context{Env: env, Stack: st})
+	if _, err := Check(context.Background(), &Context{Env: env, Stack: st}); err != nil {
+		t.Fatal(err)
 	}
 }
 
 func TestRegistry(t *testing.T) {
 	codes, names := map[string]bool{}, map[string]bool{}
-	for _, r := range stackRules {
+	for _, r := range rules {
 		if codes[r.Code] || names[r.Name] {
 			t.Errorf("duplicate %s / %s", r.Code, r.Name)
 		}
 		codes[r.Code], names[r.Name] = true, true
-		if r.Title == "" || r.Why == "" || r.Fix == "" || r.Before == "" || r.After == "" || r.Since != "0.1.0" || r.Run == nil {
+		if r.Title == "" || r.Why == "" || r.Fix == "" || r.Before == "" || r.After == "" || r.Since != "0.1.0" || r.run == nil {
 			t.Errorf("%s: incomplete documentation or no Run", r.Code)
 		}
 		if strings.ToLower(r.Name) != r.Name || strings.Contains(r.Name, " ") {
 			t.Errorf("%s: name %q is not kebab-case", r.Code, r.Name)
 		}
 	}
-	for _, c := range []string{"EG201", "EG202", "EG203", "EG204", "EG205", "EG206", "EG207", "EG208", "EG209", "EG210", "EG501", "EG502"} {
+	for _, c := range []string{"EG201", "EG202", "EG203", "EG204", "EG205", "EG206", "EG207", "EG208", "EG209", "EG210", "EG501", "EG502",
+		"EG301", "EG302", "EG303", "EG304", "EG305", "EG503", "EG504", "EG505"} {
 		if !codes[c] {
-			t.Errorf("%s missing from stackRules", c)
+			t.Errorf("%s missing from the registry", c)
 		}
 	}
 }
@@ -239,7 +241,7 @@ func TestRegistry(t *testing.T) {
 // TestRuleExamples runs each rule on its own Before and After: Before
 // fires it, After does not.
 func TestRuleExamples(t *testing.T) {
-	for _, r := range stackRules {
+	for _, r := range stackRules() {
 		for _, ex := range []struct {
 			src  string
 			fire bool
@@ -293,8 +295,8 @@ func FuzzResolve(f *testing.F) {
 		env := envspec.Parse("f.yml", src, envspec.ParseOptions{Platform: "linux-64"})
 		st := Resolve(env, k)
 		ctx := &Context{Env: env, Stack: st, KB: k}
-		for _, r := range Rules() {
-			r.Run(ctx)
+		if _, err := Check(context.Background(), ctx); err != nil {
+			t.Fatal(err)
 		}
 		CanonicalName(st)
 	})

@@ -266,7 +266,7 @@ func TestReviewSemanticsEG207Platform(t *testing.T) {
 		env := envspec.Parse("env.yml", src, envspec.ParseOptions{Platform: platform})
 		k := kb.Default()
 		ctx := &Context{Env: env, Stack: Resolve(env, k), KB: k}
-		if got := len(RuleEG207.Run(ctx)); got != want {
+		if got := len(ruleEG207.Run(ctx)); got != want {
 			t.Errorf("--platform %s: %d EG207 findings, want %d", platform, got, want)
 		}
 	}

@@ -14,12 +14,12 @@ var eg201Kinds = map[string]bool{
 	EvidencePytorchCUDA: true, EvidenceCUDAVersion: true, EvidenceCudatoolkit: true, EvidenceCUDAPackage: true,
 }
 
-// RuleEG201 reports two sources that disagree on the CUDA version. Each
+// ruleEG201 reports two sources that disagree on the CUDA version. Each
 // disagreeing item gets one finding at its version, with Related pointing at
 // the item it disagrees with (the most authoritative one: the installed or
 // built framework first, then pip local versions, wheel indexes,
 // pytorch-cuda, cuda-version, cudatoolkit and the cuda-* packages).
-var RuleEG201 = &Rule{
+var ruleEG201 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG201",
 		Name:     "cuda-version-mismatch",
@@ -34,9 +34,8 @@ var RuleEG201 = &Rule{
 		After:  "dependencies:\n  - pytorch::pytorch=1.13.1=py3.9_cuda11.6_cudnn8_0\n  - nvidia::cudatoolkit=11.6\n",
 		Since:  "0.1.0",
 	},
+	run: runEG201,
 }
-
-func init() { RuleEG201.Run = runEG201 }
 
 func runEG201(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -131,7 +130,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		}
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
-		d := finding(RuleEG201, e.Pos, e.EndCol, msg, hint, a.Pos)
+		d := finding(c.rule, e.Pos, e.EndCol, msg, hint, a.Pos)
 		if certain {
 			d.Edits = alignCUDAEdits(c, e, want)
 		}
@@ -267,7 +266,7 @@ func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
 			if e.Kind == EvidenceCudatoolkit && cudaConsumer(c) == nil {
 				hint += fmt.Sprintf(" and remove %s (%s): pytorch-cuda installs the CUDA %s libraries itself", e.Item, place(e.Pos), e.Says)
 			}
-			out = append(out, finding(RuleEG201, e.Pos, e.EndCol, msg, hint, it.pos()))
+			out = append(out, finding(c.rule, e.Pos, e.EndCol, msg, hint, it.pos()))
 		}
 	}
 	return out

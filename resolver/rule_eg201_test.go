@@ -42,7 +42,7 @@ func TestEG201PointsAtBothLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, st, _ := lintFile(t, "seed_b.yml", src)
-	ds := runEG201(&Context{Env: env, Stack: st})
+	ds := ruleEG201.Run(&Context{Env: env, Stack: st})
 	if len(ds) != 1 {
 		t.Fatalf("want one EG201, got %v", ds)
 	}

@@ -7,10 +7,10 @@ import (
 	"github.com/envguard/envguard/envspec"
 )
 
-// RuleEG202 reports a CPU-only framework build together with CUDA packages:
+// ruleEG202 reports a CPU-only framework build together with CUDA packages:
 // one finding at each item that asks for the CPU build, naming the CUDA
 // items (Related points at them).
-var RuleEG202 = &Rule{
+var ruleEG202 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG202",
 		Name:     "cpu-build-with-cuda",
@@ -24,18 +24,18 @@ var RuleEG202 = &Rule{
 		After:  "dependencies:\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n",
 		Since:  "0.1.0",
 	},
+	run: runEG202,
 }
 
-func init() {
-	// tensorflow-cpu beside a tensorflow with GPU support is EG202 too
-	// (tf_jax.go); a line already reported is not reported twice.
-	RuleEG202.Run = func(c *Context) []envspec.Diagnostic {
-		out := runEG202(c)
-		return append(out, eg202TFCPU(c, out)...)
-	}
-}
-
+// runEG202 raises EG202 for the CPU build beside CUDA packages;
+// tensorflow-cpu beside a tensorflow with GPU support is EG202 too
+// (tf_jax.go), and a line already reported is not reported twice.
 func runEG202(c *Context) []envspec.Diagnostic {
+	out := eg202CPUBuild(c)
+	return append(out, eg202TFCPU(c, out)...)
+}
+
+func eg202CPUBuild(c *Context) []envspec.Diagnostic {
 	st := c.Stack
 	if st == nil || len(st.CPU) == 0 {
 		return nil
@@ -81,7 +81,7 @@ func runEG202(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s asks for %s, but %s %s CUDA", e.Item, at(e.Pos), what, listItems(cuda), verb)
 		msg = strings.Replace(msg, "asks for pytorch a", "makes pytorch a", 1)
 		hint := fmt.Sprintf("remove %s to use the GPU, or remove the CUDA packages for a CPU-only environment", e.Item)
-		out = append(out, finding(RuleEG202, e.Pos, e.EndCol, msg, hint, rel...))
+		out = append(out, finding(c.rule, e.Pos, e.EndCol, msg, hint, rel...))
 	}
 	return out
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// RuleEG203 reports a torchvision/torchaudio version that does not belong
+// ruleEG203 reports a torchvision/torchaudio version that does not belong
 // to the torch version. For an open torch spec it fires only when no
 // release the spec admits pairs with the companion.
-var RuleEG203 = &Rule{
+var ruleEG203 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG203",
 		Name:     "companion-version-mismatch",
@@ -26,9 +26,8 @@ var RuleEG203 = &Rule{
 		After:  "dependencies:\n  - pytorch=2.0.1\n  - torchvision=0.15.2\n",
 		Since:  "0.1.0",
 	},
+	run: runEG203,
 }
-
-func init() { RuleEG203.Run = runEG203 }
 
 func companionOf(r *kb.TorchRelease, name string) string {
 	switch name {
@@ -84,7 +83,7 @@ func eg203Triton(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s is not the triton %s%s requires: its wheel pins triton==%s on Linux, so pip refuses the pair (or, installed one after the other, replaces one and leaves torch.compile with a triton it was not built for)",
 			p.Item, at(p.Pos), fwLabel(f), at(f.Pos), t.Triton)
 		hint := fmt.Sprintf("change line %d to triton==%s, or remove it (torch installs the triton it needs)", p.Pos.Line, t.Triton)
-		d := finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
+		d := finding(c.rule, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
 		d.Edits = pinEdits(c, p, t.Triton)
 		out = append(out, d)
 	}
@@ -152,7 +151,7 @@ func eg203Companions(c *Context) []envspec.Diagnostic {
 				hint += fmt.Sprintf(", or keep %s %s and change pytorch to %s (line %d)", p.Name, p.Version, tv, f.Pos.Line)
 			}
 		}
-		d := finding(RuleEG203, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
+		d := finding(c.rule, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
 		d.Edits = pinEdits(c, p, want)
 		out = append(out, d)
 	}

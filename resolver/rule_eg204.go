@@ -8,14 +8,14 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// RuleEG204 reports a Python minor the framework version does not support
+// ruleEG204 reports a Python minor the framework version does not support
 // (for an open framework spec: that none of the releases it admits does).
 // A minor the release's sources call experimental (python_experimental:
 // cp312 wheels of torch 2.2.x exist) is published, so it is not reported.
 // For a pytorch build from a distribution whose Python builds the knowledge
 // base lists (torch_python_builds: conda-forge's, and the pytorch channel's
 // holes such as 2.0.0 without Python 3.11), that list is the one judged.
-var RuleEG204 = &Rule{
+var ruleEG204 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG204",
 		Name:     "python-unsupported",
@@ -28,9 +28,8 @@ var RuleEG204 = &Rule{
 		After:  "dependencies:\n  - python=3.11\n  - pytorch::pytorch=2.0.1\n",
 		Since:  "0.1.0",
 	},
+	run: runEG204,
 }
-
-func init() { RuleEG204.Run = runEG204 }
 
 func runEG204(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -108,7 +107,7 @@ func runEG204(c *Context) []envspec.Diagnostic {
 			item, at(st.PythonPos), fwLabel(f), at(f.Pos), st.Python, where, supText, top)
 		hint = fmt.Sprintf("use python=%s, or a %s release that %s built for Python %s", top, f.Name, distWhere(row.Dist), st.Python)
 	}
-	return []envspec.Diagnostic{finding(RuleEG204, st.PythonPos, 0, msg, hint, f.Pos)}
+	return []envspec.Diagnostic{finding(c.rule, st.PythonPos, 0, msg, hint, f.Pos)}
 }
 
 // pyMinors keeps the plain CPython minors of an experimental list ("3.12"),

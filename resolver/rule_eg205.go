@@ -9,12 +9,12 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// RuleEG205 reports a framework release or variant, or a CUDA package
+// ruleEG205 reports a framework release or variant, or a CUDA package
 // version, that does not exist where the file asks for it: a release the
 // pytorch channel never published, a CUDA variant the channel or wheel index
 // does not offer for that release, a pytorch-cuda version that was never
 // published, and cudatoolkit 12 or later.
-var RuleEG205 = &Rule{
+var ruleEG205 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG205",
 		Name:     "release-does-not-exist",
@@ -28,9 +28,8 @@ var RuleEG205 = &Rule{
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.6.0=*cuda126*\n  - cuda-version=12.6\n",
 		Since:  "0.1.0",
 	},
+	run: runEG205,
 }
-
-func init() { RuleEG205.Run = runEG205 }
 
 func runEG205(c *Context) []envspec.Diagnostic {
 	var out []envspec.Diagnostic
@@ -74,7 +73,7 @@ func eg205LocalNoIndex(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only the PyTorch wheel index serves, but the pip section names no index: pip looks only at its default index and finds no matching distribution",
 			pipText(p), place(p.Dep.Raw.Pos), p.Local)
 		hint := fmt.Sprintf("add --extra-index-url %s (the PyTorch wheel index) as the first line of the pip section", index)
-		out = append(out, diag(RuleEG205, p.Dep.Raw.Pos, msg, hint))
+		out = append(out, diag(c.rule, p.Dep.Raw.Pos, msg, hint))
 	}
 	return out
 }
@@ -122,7 +121,7 @@ func eg205Channel(c *Context, f *Framework) []envspec.Diagnostic {
 	}
 	msg := fmt.Sprintf("%s asks the pytorch channel for a release it never published: the channel's last release is %s", what, last)
 	hint := "install pytorch from conda-forge or with pip, or pin a release the pytorch channel has (" + last + " or older)"
-	return []envspec.Diagnostic{finding(RuleEG205, f.VersionPos, f.VersionEnd, msg, hint)}
+	return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
 }
 
 // eg205Variant checks that the CUDA version the framework's own items ask
@@ -165,7 +164,7 @@ func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s has no CUDA %s build on %s (it has CUDA %s), but %s%s asks for one",
 			fwLabel(f), e.Says, where, strings.Join(v.CUDA, ", "), e.Item, at(e.Pos))
 		hint := fmt.Sprintf("ask for one of CUDA %s, or a %s release built for CUDA %s", strings.Join(v.CUDA, ", "), f.Name, e.Says)
-		out = append(out, finding(RuleEG205, e.Pos, e.EndCol, msg, hint, f.Pos))
+		out = append(out, finding(c.rule, e.Pos, e.EndCol, msg, hint, f.Pos))
 	}
 	return out
 }
@@ -205,7 +204,7 @@ func eg205PythonVariant(c *Context, st *Stack) []envspec.Diagnostic {
 	msg := fmt.Sprintf("%s has no CUDA %s build for Python %s on %s, but %s%s asks for one (CUDA %s builds of it were not made for Python %s)",
 		fwLabel(f), st.CUDA.Version, st.Python, distWhere(f.Dist), item, at(pos), strings.Join(dp.row.CUDA, ", "), st.Python)
 	hint := fmt.Sprintf("for Python %s ask for CUDA %s, or keep CUDA %s with a Python it was built for", st.Python, strings.Join(others, " or "), st.CUDA.Version)
-	return []envspec.Diagnostic{finding(RuleEG205, pos, end, msg, hint, f.Pos, st.PythonPos)}
+	return []envspec.Diagnostic{finding(c.rule, pos, end, msg, hint, f.Pos, st.PythonPos)}
 }
 
 // eg205Packages checks CUDA package versions that never existed.
@@ -230,7 +229,7 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 			// cuda-version / cuda-toolkit.
 			if majorOf(v) >= 12 {
 				msg := fmt.Sprintf("%s%s asks for CUDA %s, but cudatoolkit ends at 11.8: CUDA 12 ships as cuda-version and cuda-toolkit", it.raw(), at(it.pos()), v)
-				out = append(out, finding(RuleEG205, it.verPos(), int(it.verEnd), msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
+				out = append(out, finding(c.rule, it.verPos(), int(it.verEnd), msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
 			}
 		case "pytorch-cuda":
 			if len(pc) == 0 || contains(pc, v) {
@@ -321,7 +320,7 @@ func pytorchCUDAUnpublished(c *Context, raw string, pos, verPos envspec.Pos, ver
 			raw, at(pos), v, strings.Join(pc, ", "))
 		hint = fmt.Sprintf("for a CUDA build use %s; for a ROCm build drop pytorch-cuda and install torch with pip from the PyTorch ROCm wheel index (…/whl/rocmX.Y)", label)
 	}
-	return finding(RuleEG205, verPos, verEnd, msg, hint)
+	return finding(c.rule, verPos, verEnd, msg, hint)
 }
 
 func stackFramework(c *Context) *Framework {

@@ -7,11 +7,11 @@ import (
 	"github.com/envguard/envguard/envspec"
 )
 
-// RuleEG206 reports a framework version the knowledge base does not know:
+// ruleEG206 reports a framework version the knowledge base does not know:
 // the checks that need it (companions, Python, variants, architectures) are
 // skipped rather than guessed. JAX is not covered: the knowledge base holds
 // no JAX releases, and no check needs one.
-var RuleEG206 = &Rule{
+var ruleEG206 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG206",
 		Name:     "framework-version-unknown",
@@ -24,9 +24,8 @@ var RuleEG206 = &Rule{
 		After:  "dependencies:\n  - pytorch=2.5.1\n",
 		Since:  "0.1.0",
 	},
+	run: runEG206,
 }
-
-func init() { RuleEG206.Run = runEG206 }
 
 func runEG206(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -92,7 +91,7 @@ func runEG206(c *Context) []envspec.Diagnostic {
 		if older(f.Version) {
 			msg = fmt.Sprintf("%s%s is older than the releases the knowledge base covers (%s %s … %s): the checks that need it were skipped",
 				fwLabel(f), at(f.Pos), f.Name, oldest, orNone(newest))
-			return []envspec.Diagnostic{finding(RuleEG206, f.VersionPos, f.VersionEnd, msg, oldHint)}
+			return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
 		}
 		rel := "is not in"
 		if newest != "" && compareVersions(f.Version, newest) > 0 {
@@ -104,14 +103,14 @@ func runEG206(c *Context) []envspec.Diagnostic {
 		if lv := leadingVersion(specVersion(f.Spec)); older(lv) {
 			msg = fmt.Sprintf("%s%s admits only releases older than the knowledge base covers (%s %s … %s): the checks that need it were skipped",
 				f.Item, at(f.Pos), f.Name, oldest, orNone(newest))
-			return []envspec.Diagnostic{finding(RuleEG206, f.VersionPos, f.VersionEnd, msg, oldHint)}
+			return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
 		}
 		msg = fmt.Sprintf("%s%s admits no %s release the knowledge base knows (%s, newest %s %s): the checks that need it were skipped",
 			f.Item, at(f.Pos), f.Name, date, f.Name, orNone(newest))
 	default:
 		return nil
 	}
-	return []envspec.Diagnostic{finding(RuleEG206, f.VersionPos, f.VersionEnd, msg,
+	return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg,
 		"update envguard or load newer knowledge with --kb DIR; check the version is spelled right")}
 }
 

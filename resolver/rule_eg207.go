@@ -8,11 +8,11 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// RuleEG207 reports a conda GPU framework whose accelerator variant nothing
+// ruleEG207 reports a conda GPU framework whose accelerator variant nothing
 // pins. Pip torch is left to EG304, which says the same of wheels; pip
 // TensorFlow ships one wheel for both, and pip jax without a CUDA extra is
 // the CPU build.
-var RuleEG207 = &Rule{
+var ruleEG207 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG207",
 		Name:     "variant-not-pinned",
@@ -28,9 +28,8 @@ var RuleEG207 = &Rule{
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.4.1=cuda12*\n  - cuda-version=12.4\n",
 		Since:  "0.1.0",
 	},
+	run: runEG207,
 }
-
-func init() { RuleEG207.Run = runEG207 }
 
 func runEG207(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -60,7 +59,7 @@ func runEG207(c *Context) []envspec.Diagnostic {
 		hint = "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
 	}
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
-	d := finding(RuleEG207, f.Pos, 0, msg, hint)
+	d := finding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
 	return []envspec.Diagnostic{d}
 }

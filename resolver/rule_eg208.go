@@ -7,10 +7,10 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// RuleEG208 reports TensorFlow with a CUDA or cuDNN version other than its
+// ruleEG208 reports TensorFlow with a CUDA or cuDNN version other than its
 // tested build configuration. A conda-forge build for "CUDA X.Y or a newer
 // X.x" is held to the tested version only where it cannot reach it.
-var RuleEG208 = &Rule{
+var ruleEG208 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG208",
 		Name:     "tensorflow-untested-cuda",
@@ -23,9 +23,8 @@ var RuleEG208 = &Rule{
 		After:  "dependencies:\n  - tensorflow=2.12.0\n  - cudatoolkit=11.8\n  - cudnn=8.6\n",
 		Since:  "0.1.0",
 	},
+	run: runEG208,
 }
-
-func init() { RuleEG208.Run = runEG208 }
 
 func runEG208(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -50,7 +49,7 @@ func runEG208(c *Context) []envspec.Diagnostic {
 			tested := Evidence{Says: want}
 			if cudaConflict(*a, tested) || (!a.AtLeast && a.Says != want) {
 				msg := fmt.Sprintf("%s: %s%s was tested with CUDA %s, not %s", describeCUDA(*a), fwLabel(f), at(f.Pos), want, a.Says)
-				out = append(out, finding(RuleEG208, a.Pos, a.EndCol, msg, fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(*a, want), fwLabel(f)), f.Pos))
+				out = append(out, finding(c.rule, a.Pos, a.EndCol, msg, fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(*a, want), fwLabel(f)), f.Pos))
 			}
 		}
 	}
@@ -66,7 +65,7 @@ func runEG208(c *Context) []envspec.Diagnostic {
 			if f.From == envspec.ProviderConda && cmpMinor(want, majorMinor(got)) < 0 {
 				hint = fmt.Sprintf("keep cudnn on line %d: a conda build of %s requires at least the cuDNN it was built with (run_exports), so cudnn=%s cannot be solved with it; for the tested configuration (cuDNN %s) install tensorflow with pip instead", st.CuDNNPos.Line, fwLabel(f), want, want)
 			}
-			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, hint, f.Pos))
+			out = append(out, finding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
 		}
 	}
 	return out

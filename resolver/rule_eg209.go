@@ -6,9 +6,9 @@ import (
 	"github.com/envguard/envguard/envspec"
 )
 
-// RuleEG209 reports conda companions taken from another channel than the
+// ruleEG209 reports conda companions taken from another channel than the
 // framework; channels are resolved as resolveChannel documents.
-var RuleEG209 = &Rule{
+var ruleEG209 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG209",
 		Name:     "companion-channel-mismatch",
@@ -22,9 +22,8 @@ var RuleEG209 = &Rule{
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.1.2\n  - torchvision=0.16.2\n",
 		Since:  "0.1.0",
 	},
+	run: runEG209,
 }
-
-func init() { RuleEG209.Run = runEG209 }
 
 func runEG209(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -39,7 +38,7 @@ func runEG209(c *Context) []envspec.Diagnostic {
 		}
 		msg := fmt.Sprintf("%s%s comes from %s%s but %s%s comes from %s%s", p.Item, at(p.Pos), p.Channel, why(p.ChannelWhy), f.Item, at(f.Pos), f.Channel, why(f.ChannelWhy))
 		hint := fmt.Sprintf("take %s and %s from one channel (%s::%s)", p.Name, f.Name, f.Channel, p.Name)
-		out = append(out, finding(RuleEG209, p.Pos, 0, msg, hint, f.Pos))
+		out = append(out, finding(c.rule, p.Pos, 0, msg, hint, f.Pos))
 	}
 	return out
 }

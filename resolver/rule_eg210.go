@@ -7,12 +7,12 @@ import (
 	"github.com/envguard/envguard/envspec"
 )
 
-// RuleEG210 reports CUDA packages resolved from the nvidia channel beside
+// ruleEG210 reports CUDA packages resolved from the nvidia channel beside
 // CUDA packages resolved from conda-forge, for CUDA 12.0–12.4 (the range
 // RULES.md says conda-forge documents as incompatible between the two).
 // Channels are resolved as resolveChannel documents; one finding at the
 // first conda-forge CUDA package, Related at the nvidia ones.
-var RuleEG210 = &Rule{
+var ruleEG210 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG210",
 		Name:     "nvidia-conda-forge-cuda-mix",
@@ -26,9 +26,8 @@ var RuleEG210 = &Rule{
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - cuda-version=12.1\n  - cuda-toolkit\n",
 		Since:  "0.1.0",
 	},
+	run: runEG210,
 }
-
-func init() { RuleEG210.Run = runEG210 }
 
 // isCUDAPackage reports whether a conda name is a CUDA toolkit package.
 func isCUDAPackage(name string) bool {
@@ -74,5 +73,5 @@ func runEG210(c *Context) []envspec.Diagnostic {
 	first := cf[0]
 	msg := fmt.Sprintf("%s%s comes from conda-forge but %s from the nvidia channel: conda-forge documents its CUDA %s packages as incompatible with the nvidia channel's",
 		first.raw(), at(first.pos()), strings.Join(names, ", "), cuda)
-	return []envspec.Diagnostic{finding(RuleEG210, first.pos(), 0, msg, "take every CUDA package from one channel", rel...)}
+	return []envspec.Diagnostic{finding(c.rule, first.pos(), 0, msg, "take every CUDA package from one channel", rel...)}
 }

@@ -24,10 +24,8 @@ var ruleEG301 = &Rule{
 		After:  "dependencies:\n  - pytorch=2.1\n  - pytorch-cuda=12.1",
 		Since:  "0.1.0",
 	},
+	run: runEG301,
 }
-
-// Run is set in init: runEG301 refers to ruleEG301 for its severity.
-func init() { ruleEG301.Run = runEG301 }
 
 // libPair is a GPU library provided by both installers.
 type libPair struct {
@@ -101,7 +99,7 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 			hint = fmt.Sprintf("drop %s from the pip section: conda's %s already provides %s", pipText(p.Pip), p.Conda.Name, p.Lib)
 			edits = dropPipEdits(ctx.Env, p.Pip.Dep)
 		}
-		d := diag(ruleEG301, p.Pip.Dep.Raw.Pos, msg, hint, p.Conda.Dep.Raw.Pos)
+		d := diag(ctx.rule, p.Pip.Dep.Raw.Pos, msg, hint, p.Conda.Dep.Raw.Pos)
 		d.Edits = edits
 		out = append(out, d)
 	}

@@ -26,10 +26,8 @@ var ruleEG302 = &Rule{
 		After:  "dependencies:\n  - cudatoolkit=11.8\n  - cupy",
 		Since:  "0.1.0",
 	},
+	run: runEG302,
 }
-
-// Run is set in init: runEG302 refers to ruleEG302 for its severity.
-func init() { ruleEG302.Run = runEG302 }
 
 func runEG302(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
@@ -82,7 +80,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 			hint = fmt.Sprintf("install %s from conda beside pytorch (same channel, the release that pairs with it) and remove the pip line", lib)
 			edits = moveToCondaEdits(ctx.Env, p.Dep, companionSpec(ctx, lib))
 		}
-		d := diag(ruleEG302, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos)
+		d := diag(ctx.rule, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos)
 		d.Edits = edits
 		out = append(out, d)
 	}

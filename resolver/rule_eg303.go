@@ -22,10 +22,8 @@ var ruleEG303 = &Rule{
 		After:  "dependencies:\n  - cuda-toolkit=12.1\n  - cudnn=8.9",
 		Since:  "0.1.0",
 	},
+	run: runEG303,
 }
-
-// Run is set in init: runEG303 refers to ruleEG303 for its severity.
-func init() { ruleEG303.Run = runEG303 }
 
 func runEG303(ctx *Context) []envspec.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
@@ -69,7 +67,7 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 		if !condaNeeds {
 			hint += ", or drop the conda CUDA packages and keep the nvidia-* wheels"
 		}
-		out = append(out, diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, provider.Dep.Raw.Pos))
+		out = append(out, diag(ctx.rule, p.Dep.Raw.Pos, msg, hint, provider.Dep.Raw.Pos))
 	}
 	return out
 }
@@ -160,7 +158,7 @@ func eg303CuDNNWheel(ctx *Context, p pipItem, first condaItem) (envspec.Diagnost
 	msg := fmt.Sprintf("pip %s (%s) is the only cuDNN here (%s, %s, carries none), and it lands in site-packages/nvidia/cudnn/lib, which the dynamic loader does not search: %s finds no cuDNN and runs without it (TensorFlow: \"Could not load dynamic library 'libcudnn.so.8'\", GPU ops skipped) unless LD_LIBRARY_PATH names that directory",
 		pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos), fwLabel(f))
 	hint := "set LD_LIBRARY_PATH to include the wheel's lib directory ($CONDA_PREFIX/lib/pythonX.Y/site-packages/nvidia/cudnn/lib), as TensorFlow 2.12–2.13's pip guide does in the environment's etc/conda/activate.d, or install cudnn from conda instead of the wheel"
-	return diag(ruleEG303, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos), true
+	return diag(ctx.rule, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos), true
 }
 
 // condaFrameworkItem is the conda item of a conda CUDA framework build.

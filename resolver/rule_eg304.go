@@ -27,10 +27,8 @@ var ruleEG304 = &Rule{
 		After:  "  - pip:\n    - --extra-index-url https://<pytorch wheel index>/whl/cu121\n    - torch==2.1.0+cu121",
 		Since:  "0.1.0",
 	},
+	run: runEG304,
 }
-
-// Run is set in init: runEG304 refers to ruleEG304 for its severity.
-func init() { ruleEG304.Run = runEG304 }
 
 func runEG304(ctx *Context) []envspec.Diagnostic {
 	// An installed torch is whatever build it is, and torch/version.py says
@@ -71,7 +69,7 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 			msg += pypiDefaultNote(ctx.KB, ctx.Env, m[1])
 		}
 		hint := eg304Hint(ctx, pipText(p))
-		out = append(out, diag(ruleEG304, p.Dep.Raw.Pos, msg, hint))
+		out = append(out, diag(ctx.rule, p.Dep.Raw.Pos, msg, hint))
 	}
 	return out
 }

@@ -21,10 +21,8 @@ var ruleEG305 = &Rule{
 		After:  "  - pip:\n    - torch==2.1.0+cu121\n    - cupy-cuda12x",
 		Since:  "0.1.0",
 	},
+	run: runEG305,
 }
-
-// Run is set in init: runEG305 refers to ruleEG305 for its severity.
-func init() { ruleEG305.Run = runEG305 }
 
 // isFrameworkPip names the pip packages whose CUDA major the others should
 // follow: the framework is the hardest part to change.
@@ -70,7 +68,7 @@ func runEG305(ctx *Context) []envspec.Diagnostic {
 		}
 		msg := fmt.Sprintf("%s is built for CUDA %d but %s (%s) is built for CUDA %d", pipText(b.it), b.major, pipText(ref.it), place(ref.it.Dep.Raw.Pos), ref.major)
 		hint := fmt.Sprintf("take the CUDA %d build of %s, to match %s", ref.major, b.it.Name, ref.it.Name)
-		out = append(out, diag(ruleEG305, b.it.Dep.Raw.Pos, msg, hint, ref.it.Dep.Raw.Pos))
+		out = append(out, diag(ctx.rule, b.it.Dep.Raw.Pos, msg, hint, ref.it.Dep.Raw.Pos))
 	}
 	return out
 }

@@ -10,12 +10,6 @@ import (
 	"github.com/envguard/envguard/envspec"
 )
 
-// mixRules are the EG3xx rules and EG503–EG505.
-var mixRules = []*Rule{
-	ruleEG301, ruleEG302, ruleEG303, ruleEG304, ruleEG305,
-	ruleEG503, ruleEG504, ruleEG505,
-}
-
 // The EG3xx rules read the environment file itself (Env.Deps and Env.Pip)
 // rather than the resolved Stack: they are about which installer provides
 // what, which the file states directly, and they must work when the stack

@@ -6,10 +6,10 @@ import (
 	"github.com/envguard/envguard/envspec"
 )
 
-// RuleEG501 reports a declared name that differs from the canonical one.
+// ruleEG501 reports a declared name that differs from the canonical one.
 // Without a canonical name there is nothing to compare (EG502 or the
 // report's name section says why).
-var RuleEG501 = &Rule{
+var ruleEG501 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG501",
 		Name:     "name-not-canonical",
@@ -23,9 +23,8 @@ var RuleEG501 = &Rule{
 		After:  "name: pt20_cu118\nchannels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch=2.0.1\n  - pytorch-cuda=11.8\n",
 		Since:  "0.1.0",
 	},
+	run: runEG501,
 }
-
-func init() { RuleEG501.Run = runEG501 }
 
 func runEG501(c *Context) []envspec.Diagnostic {
 	if c.Env == nil || c.Env.Name == nil || c.Env.Name.Value == "" || c.Stack == nil {
@@ -41,7 +40,7 @@ func runEG501(c *Context) []envspec.Diagnostic {
 		end = n.Pos.Col + len(n.Value)
 	}
 	msg := fmt.Sprintf("name %s%s differs from the canonical name %s", n.Value, at(n.Pos), canon)
-	d := finding(RuleEG501, n.Pos, end, msg, "name: "+canon)
+	d := finding(c.rule, n.Pos, end, msg, "name: "+canon)
 	if ed, ok := c.Env.ReplaceAt(n.Pos, n.Value, canon); ok {
 		d.Edits = []envspec.Edit{ed}
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// RuleEG502 reports a framework version not pinned to one release: an open
+// ruleEG502 reports a framework version not pinned to one release: an open
 // spec, a series (`=2.0`, `2.0.*`) or none at all.
-var RuleEG502 = &Rule{
+var ruleEG502 = &Rule{
 	Rule: envspec.Rule{
 		Code:     "EG502",
 		Name:     "framework-not-pinned",
@@ -24,9 +24,8 @@ var RuleEG502 = &Rule{
 		After:  "dependencies:\n  - pytorch=2.0.1\n",
 		Since:  "0.1.0",
 	},
+	run: runEG502,
 }
-
-func init() { RuleEG502.Run = runEG502 }
 
 func runEG502(c *Context) []envspec.Diagnostic {
 	st := c.Stack
@@ -89,7 +88,7 @@ func runEG502(c *Context) []envspec.Diagnostic {
 		tail = "the environment is not reproducible (its canonical name " + name + " holds only major and minor, so it is still known)"
 	}
 	msg := fmt.Sprintf("%s%s is not pinned to a release%s: %s", f.Item, at(f.Pos), admits, tail)
-	return []envspec.Diagnostic{finding(RuleEG502, f.VersionPos, f.VersionEnd, msg, hint)}
+	return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
 }
 
 func pipName(fw string) string {

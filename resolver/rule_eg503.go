@@ -24,10 +24,8 @@ var ruleEG503 = &Rule{
 		After:  "variables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True,max_split_size_mb:128",
 		Since:  "0.1.0",
 	},
+	run: runEG503,
 }
-
-// Run is set in init: runEG503 refers to ruleEG503 for its severity.
-func init() { ruleEG503.Run = runEG503 }
 
 // allocSetting is one allocator settings string found for the environment.
 type allocSetting struct {
@@ -119,7 +117,7 @@ func runEG503(ctx *Context) []envspec.Diagnostic {
 	for _, s := range allocSettings(ctx) {
 		_, errs := ParseAllocConf(s.Value)
 		for _, e := range errs {
-			d := diag(ruleEG503, s.at(e.Off), fmt.Sprintf("%s: %s", s.Var, e.Msg), e.Hint)
+			d := diag(ctx.rule, s.at(e.Off), fmt.Sprintf("%s: %s", s.Var, e.Msg), e.Hint)
 			if s.base > 0 && e.End > e.Off {
 				d.EndCol = s.base + runeCol(s.Value, e.End)
 			}

@@ -23,10 +23,8 @@ var ruleEG504 = &Rule{
 		After:  "dependencies:\n  - pytorch=2.1.2\nvariables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True",
 		Since:  "0.1.0",
 	},
+	run: runEG504,
 }
-
-// Run is set in init: runEG504 refers to ruleEG504 for its severity.
-func init() { ruleEG504.Run = runEG504 }
 
 // torchReleases returns the torch releases the environment may get: the
 // exact one, the candidates of an open spec, or the installed one.
@@ -101,7 +99,7 @@ func runEG504(ctx *Context) []envspec.Diagnostic {
 			}
 			msg := fmt.Sprintf("%s: %s needs torch %s or newer, but the environment gets %s", s.Var, o.Key, o.Info.Since, what)
 			hint := fmt.Sprintf("upgrade torch to %s or newer, or remove %s (torch %s stops with \"Unrecognized CachingAllocator option\")", o.Info.Since, o.Key, newest)
-			d := diag(ruleEG504, s.at(o.KeyOff), msg, hint)
+			d := diag(ctx.rule, s.at(o.KeyOff), msg, hint)
 			if ctx.Stack != nil && ctx.Stack.Framework != nil && ctx.Stack.Framework.Pos.IsValid() {
 				d.Related = []envspec.Pos{ctx.Stack.Framework.Pos}
 			}

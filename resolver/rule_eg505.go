@@ -22,10 +22,8 @@ var ruleEG505 = &Rule{
 		After:  "dependencies:\n  - pytorch=2.1",
 		Since:  "0.1.0",
 	},
+	run: runEG505,
 }
-
-// Run is set in init: runEG505 refers to ruleEG505 for its severity.
-func init() { ruleEG505.Run = runEG505 }
 
 // interactivePackages are the notebook, kernel and plotting packages people
 // list on purpose (not the dependencies they drag in, such as
@@ -75,7 +73,7 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	report := func(name, text string, pos envspec.Pos) {
 		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, at(fwPos))
 		hint := fmt.Sprintf("move %s (%s) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, place(pos))
-		out = append(out, diag(ruleEG505, pos, msg, hint))
+		out = append(out, diag(ctx.rule, pos, msg, hint))
 	}
 	for _, c := range conda {
 		if interactivePackages[normalizePip(c.Name)] {

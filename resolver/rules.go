@@ -1,6 +1,9 @@
 package resolver
 
 import (
+	"context"
+	"slices"
+
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -13,6 +16,10 @@ type Context struct {
 	// Getenv reads the process environment (PYTORCH_CUDA_ALLOC_CONF for
 	// `envguard check`); nil means the process environment is not consulted.
 	Getenv func(string) string
+
+	// rule is the rule running over the Context (see Rule.Run): the rule
+	// whose findings finding and diag make.
+	rule *Rule
 
 	// The conda and pip items of Env, read once for all the rules that need
 	// them (rules run one after another and only read these).
@@ -67,21 +74,56 @@ func (c *Context) condaCUDAStack() []condaItem {
 	return c.cudaStack
 }
 
-// Rule is a documented check with the function that runs it.
+// Rule is a documented check with the function that runs it. Each rule is
+// one definition in its own file (rule_egNNN.go): a package variable
+// ruleEGNNN holding its documentation and run, listed in rules.
 type Rule struct {
 	envspec.Rule
-	Run func(*Context) []envspec.Diagnostic
+	// run judges a Context. The findings it makes are those of the rule it
+	// runs for, which it reads from the Context (c.rule), so that run need
+	// not name its own variable: that would be an initialisation cycle.
+	run func(*Context) []envspec.Diagnostic
 }
 
-// Rules returns every resolver rule (EG2xx, EG3xx, EG5xx), in code order.
-func Rules() []*Rule {
-	var all []*Rule
-	all = append(all, stackRules...)
-	all = append(all, mixRules...)
-	return all
+// Run runs the rule alone over c.
+func (r *Rule) Run(c *Context) []envspec.Diagnostic {
+	if c == nil {
+		return r.run(nil)
+	}
+	prev := c.rule
+	c.rule = r
+	defer func() { c.rule = prev }()
+	return r.run(c)
 }
 
-// stackRules are the EG2xx rules and EG501/EG502 (resolve.go's helper owns them).
-// It is defined in resolve.go.
+// rules is the registry of the resolver's rules, in the order Check runs
+// them: the stack rules (EG2xx) and the conventions that read the resolved
+// stack (EG501, EG502), then the rules that read which installer provides
+// what (EG3xx) and the conventions that read the file itself (EG503–EG505).
+// The order is the order of the findings before they are sorted, and
+// golden outputs depend on it.
+var rules = []*Rule{
+	ruleEG201, ruleEG202, ruleEG203, ruleEG204, ruleEG205,
+	ruleEG206, ruleEG207, ruleEG208, ruleEG209, ruleEG210,
+	ruleEG501, ruleEG502,
+	ruleEG301, ruleEG302, ruleEG303, ruleEG304, ruleEG305,
+	ruleEG503, ruleEG504, ruleEG505,
+}
 
-// mixRules are the EG3xx rules and EG503–EG505.
+// Rules returns every resolver rule (EG2xx, EG3xx, EG5xx), in the order
+// Check runs them. The slice is the caller's.
+func Rules() []*Rule { return slices.Clone(rules) }
+
+// Check runs every rule over c, in the registry's order, and returns their
+// findings in the order the rules made them. It stops before a rule once ctx
+// is done, returning ctx's error and no findings.
+func Check(ctx context.Context, c *Context) ([]envspec.Diagnostic, error) {
+	var out []envspec.Diagnostic
+	for _, r := range rules {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out = append(out, r.Run(c)...)
+	}
+	return out, nil
+}

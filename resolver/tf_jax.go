@@ -96,7 +96,7 @@ func eg203Keras(c *Context) []envspec.Diagnostic {
 			msg += " (2.6.0 and 2.6.1 declare keras ~=2.6, which lets pip install keras 2.7 and breaks them)"
 		}
 		hint := fmt.Sprintf("change line %d to %s (the keras that %s takes)", it.pos().Line, use, fwLabel(f))
-		out = append(out, finding(RuleEG203, it.verPos(), int(it.verEnd), msg, hint, f.Pos))
+		out = append(out, finding(c.rule, it.verPos(), int(it.verEnd), msg, hint, f.Pos))
 	}
 	return out
 }
@@ -209,7 +209,7 @@ func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s asks for a CPU-only tensorflow build, but %s%s is the build with GPU support: both install the same tensorflow package, the one pip installs last wins file by file, and with tensorflow-cpu the job never uses the GPU",
 			it.label(), at(it.pos()), g.label(), at(g.pos()))
 		hint := fmt.Sprintf("keep one: remove %s to use the GPU, or remove %s for a CPU-only environment", it.label(), g.label())
-		out = append(out, finding(RuleEG202, it.pos(), 0, msg, hint, g.pos()))
+		out = append(out, finding(c.rule, it.pos(), 0, msg, hint, g.pos()))
 	}
 	return out
 }
@@ -247,7 +247,7 @@ func eg208CondaForge(c *Context) (out []envspec.Diagnostic, handled bool) {
 					msg = fmt.Sprintf("%s%s asks for a cuda%s build, but %s only", itemAtLine(c, a.Pos, f.Item), at(a.Pos), strings.ReplaceAll(a.Says, ".", ""), built)
 				}
 				hint := fmt.Sprintf("use a CUDA version one of these builds serves (a build for CUDA X.Y serves X.Y and newer X.x from CUDA 11 on): %s", strings.Join(cudas, ", "))
-				out = append(out, finding(RuleEG208, a.Pos, a.EndCol, msg, hint, f.Pos))
+				out = append(out, finding(c.rule, a.Pos, a.EndCol, msg, hint, f.Pos))
 				return out, true
 			}
 		}
@@ -268,7 +268,7 @@ func eg208CondaForge(c *Context) (out []envspec.Diagnostic, handled bool) {
 			msg := fmt.Sprintf("%s%s installs cuDNN %s: %s, built against cuDNN %s (its run_exports require that major)",
 				itemAtLine(c, st.CuDNNPos, "cudnn"), at(st.CuDNNPos), st.CuDNN, built, strings.Join(majors, " or "))
 			hint := fmt.Sprintf("use cudnn=%s on line %d (the cuDNN major conda-forge built %s with), or leave cudnn unpinned", majors[len(majors)-1], st.CuDNNPos.Line, fwLabel(f))
-			out = append(out, finding(RuleEG208, st.CuDNNPos, 0, msg, hint, f.Pos))
+			out = append(out, finding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
 		}
 	}
 	return out, true
