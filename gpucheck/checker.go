@@ -1,0 +1,206 @@
+package gpucheck
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
+)
+
+// checker carries one run's inputs and what it found.
+type checker struct {
+	st        *resolver.Stack
+	h         *Host
+	k         knowledge
+	opt       CheckOptions
+	ds        []envspec.Diagnostic
+	notes     []string
+	undecided []Undecided
+
+	// driverCUDA is the CUDA version the host's driver supports, as EG401's
+	// step worked it out ("" when unknown), for EG403's.
+	driverCUDA string
+}
+
+func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker {
+	c := &checker{st: st, h: h, k: k, opt: opt}
+	if st == nil || h == nil {
+		return c
+	}
+	for _, r := range rules {
+		if r.run != nil && !r.run(c) {
+			break
+		}
+	}
+	if len(c.undecided) > 0 && openBuild(st) {
+		c.overCandidates()
+	}
+	for i := range c.ds {
+		c.ds[i].Severity = severity(c.ds[i].Code)
+	}
+	ds := envspec.Diagnostics(c.ds)
+	ds.Sort()
+	c.ds = ds
+	return c
+}
+
+// add records a finding of the rule with the code; check gives it the
+// rule's severity.
+func (c *checker) add(code string, pos envspec.Pos, msg, hint string) {
+	c.ds = append(c.ds, envspec.Diagnostic{Pos: pos, Code: code, Message: msg, Hint: hint})
+}
+
+func (c *checker) note(format string, args ...any) {
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+}
+
+// build names the framework build in messages: "pytorch 2.5.1 (CUDA 12.4,
+// wheel)", or the runtime alone when there is no framework.
+func (c *checker) build() string {
+	fw, rt := c.st.Framework, c.runtime()
+	if fw == nil {
+		if rt != "" {
+			return "this environment's CUDA " + rt + " runtime"
+		}
+		return "this environment"
+	}
+	var parts []string
+	if cc := c.compilerCUDA(); rt != "" && cc != rt {
+		parts = append(parts, "CUDA "+rt+" runtime, built with "+cc)
+	} else if rt != "" {
+		parts = append(parts, "CUDA "+rt)
+	}
+	if fw.Dist != "" {
+		parts = append(parts, string(fw.Dist))
+	}
+	if len(parts) == 0 {
+		return fwName(fw)
+	}
+	return fwName(fw) + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// openBuild reports whether the file leaves the framework build to the
+// solver: its release, its variant or its CUDA version.
+func openBuild(st *resolver.Stack) bool {
+	fw := st.Framework
+	if fw == nil || !gpuFramework(fw) || fw.Variant == "cpu" || fw.Variant == "rocm" {
+		return false
+	}
+	return fw.Version == "" || fw.Variant == "" || st.CUDA == nil || st.CUDA.Version == ""
+}
+
+// gpuFramework reports whether the framework has CUDA builds at all, so
+// that leaving its variant to the solver leaves the check undecided.
+func gpuFramework(fw *resolver.Framework) bool {
+	switch fw.Name {
+	case "pytorch", "tensorflow", "jax":
+		return true
+	}
+	return false
+}
+
+// runtime is the environment's CUDA runtime version, "" when unknown.
+func (c *checker) runtime() string {
+	if c.st.CUDA != nil {
+		return c.st.CUDA.Version
+	}
+	return ""
+}
+
+// compilerCUDA is the CUDA the framework build was compiled with, which
+// decides its architecture list: the build string's where it names one.
+// conda-forge's cuda126 build runs on any 12.x from 12.6 on, so a
+// cuda-version=12.8 beside it sets the runtime, not the compiler.
+func (c *checker) compilerCUDA() string {
+	if fw := c.st.Framework; fw != nil && c.st.CUDA != nil {
+		for _, e := range c.st.CUDA.Evidence {
+			if e.Kind == resolver.EvidenceBuild && e.AtLeast && e.Says != "" && e.Pos.Line == fw.Pos.Line {
+				return e.Says
+			}
+		}
+	}
+	return c.runtime()
+}
+
+func (c *checker) needsCUDA() bool {
+	fw := c.st.Framework
+	return (fw != nil && fw.Variant == "cuda") || c.runtime() != ""
+}
+
+// cudaPos points at the item that makes the environment need CUDA: the
+// first evidence of its CUDA version, else the framework.
+func (c *checker) cudaPos() envspec.Pos {
+	if c.st.CUDA != nil {
+		for _, e := range c.st.CUDA.Evidence {
+			if e.Pos.IsValid() {
+				return e.Pos
+			}
+		}
+	}
+	if c.st.Framework != nil {
+		return c.st.Framework.Pos
+	}
+	return envspec.Pos{}
+}
+
+// fwPos points at the framework, else at the CUDA evidence.
+func (c *checker) fwPos() envspec.Pos {
+	if c.st.Framework != nil && c.st.Framework.Pos.IsValid() {
+		return c.st.Framework.Pos
+	}
+	return c.cudaPos()
+}
+
+func gpuLabel(h *Host, gs []GPU) string {
+	idx := make([]string, len(gs))
+	for i, g := range gs {
+		idx[i] = strconv.Itoa(g.Index)
+	}
+	word := "GPU"
+	if len(gs) > 1 {
+		word = "GPUs"
+	}
+	s := fmt.Sprintf("%s %s (compute capability %s)", word, strings.Join(idx, ","), gs[0].CC)
+	// A target described by compute capability alone names its GPUs after
+	// it; saying it twice reads as a stutter.
+	if n := gs[0].Name; n != "" && !strings.HasPrefix(n, "compute capability") {
+		s = fmt.Sprintf("%s %s (%s, compute capability %s)", word, strings.Join(idx, ","), n, gs[0].CC)
+	}
+	if h.Source == SourceTarget {
+		s = "target " + h.Name + "'s " + s
+	}
+	return s
+}
+
+func countGPUs(gs []GPU) string {
+	if len(gs) == 1 {
+		return "1 NVIDIA GPU (" + gs[0].Name + ")"
+	}
+	return fmt.Sprintf("%d NVIDIA GPUs (%s)", len(gs), gs[0].Name)
+}
+
+func fwName(fw *resolver.Framework) string {
+	s := fw.Name
+	if fw.Version != "" {
+		s += " " + fw.Version
+	} else if fw.Spec != "" {
+		s += " " + fw.Spec
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func majorOfStr(v string) string {
+	if i := strings.IndexByte(v, '.'); i >= 0 {
+		return v[:i]
+	}
+	return v
+}

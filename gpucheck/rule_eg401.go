@@ -1,0 +1,211 @@
+package gpucheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
+)
+
+// ruleEG401 holds the driver against the CUDA runtime: another major, or a
+// driver below the major's minor-version-compatibility floor. Its step also
+// raises EG402 (and EG409 where the driver cannot be judged).
+var ruleEG401 = &Rule{
+	Rule: envspec.Rule{
+		Code: "EG401", Name: "driver-too-old", Severity: envspec.SeverityError,
+		Title: "the driver cannot run the environment's CUDA runtime: another major, or below the minor-version-compatibility floor",
+		Why: "A CUDA runtime needs a driver that supports its version. Within one major, minor-version compatibility lets an older driver " +
+			"run a newer runtime if the driver is at least the major's floor (450.80.02 for CUDA 11.x, 525.60.13 for 12.x); across majors " +
+			"nothing does. The job fails at its first CUDA call with \"CUDA driver version is insufficient for CUDA runtime version\".",
+		Fix:    "Upgrade the driver to at least the version the runtime lists, or pin a CUDA runtime the driver supports.",
+		Before: "# target: driver 470.57.02 (CUDA 11.4)\ndependencies:\n  - pytorch=2.3\n  - pytorch-cuda=12.1",
+		After:  "# target: driver 470.57.02 (CUDA 11.4)\ndependencies:\n  - pytorch=2.3\n  - pytorch-cuda=11.8",
+		Since:  "0.1.0",
+	},
+	run: runEG401,
+}
+
+// runEG401 judges the driver and keeps the CUDA version it supports for
+// the architecture check.
+func runEG401(c *checker) bool {
+	c.driverCUDA = c.checkDriver()
+	return true
+}
+
+// checkDriver raises EG401/EG402, or EG409 where the driver cannot be
+// judged, and returns the CUDA version the driver supports ("" when
+// unknown).
+func (c *checker) checkDriver() string {
+	h := c.h
+	driverCUDA := h.CUDADriver
+	if driverCUDA == "" && h.Driver != "" {
+		driverCUDA = c.k.DriverCUDA(h.Driver)
+	}
+	rt := c.runtime()
+	if rt == "" {
+		if m := c.runtimeMajor(); m > 0 && driverCUDA != "" && c.checkDriverMajor(m, driverCUDA) {
+			return driverCUDA
+		}
+		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), "its CUDA runtime version is not known, so the driver was not checked",
+			runtimeUnknownHint(c.st.Framework))
+		return driverCUDA
+	}
+	if driverCUDA == "" {
+		if h.Driver != "" && h.DriverBelowKB != "" {
+			// Older than the first driver of the oldest CUDA the knowledge
+			// base lists: it runs none of them, nor anything newer.
+			c.add("EG401", c.cudaPos(),
+				fmt.Sprintf("%s is older than %s, the first driver for CUDA %s, the oldest CUDA envguard knows: it cannot run this environment's CUDA %s runtime",
+					c.driverLabel(), h.DriverBelowFloor, h.DriverBelowKB, rt),
+				fmt.Sprintf("upgrade the driver to one that supports CUDA %s or newer", rt))
+			return ""
+		}
+		c.undecide(c.cudaPos(), "driver", "driver-cuda-unknown", c.build(), fmt.Sprintf("the CUDA version that driver %s supports is not known", orUnknown(h.Driver)),
+			"give the target's cuda_driver (the CUDA version nvidia-smi prints), or update the knowledge base (--kb DIR)")
+		return ""
+	}
+	if compareVersions(driverCUDA, rt) >= 0 {
+		return driverCUDA
+	}
+	need := "a driver for it"
+	if f, ok := c.k.DriverFloor(rt); ok && f.LinuxMin != "" {
+		need = f.LinuxMin
+	} else {
+		c.note("no driver floor known for CUDA %s", rt)
+	}
+	rtMajor := majorOf(rt)
+	floor := ""
+	if f, ok := c.k.MinorCompatFloor(rtMajor); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
+		floor = f.LinuxFloor
+	}
+	msg := fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %s runtime needs %s", c.driverLabel(), driverCUDA, rt, need)
+	if floor != "" {
+		msg += fmt.Sprintf(", or at least %s through minor-version compatibility", floor)
+	}
+	hint := fmt.Sprintf("upgrade the driver to %s or newer, or pin a CUDA %s runtime the driver supports (%s or older)", need, majorOfStr(driverCUDA), driverCUDA)
+	if majorOf(driverCUDA) != rtMajor {
+		c.add("EG401", c.cudaPos(), msg+fmt.Sprintf(": CUDA %d runtimes do not run on a CUDA %s driver", rtMajor, majorOfStr(driverCUDA)), hint)
+		return driverCUDA
+	}
+	if rtMajor < 11 {
+		// Minor-version compatibility began with CUDA 11 (NVIDIA's CUDA
+		// Compatibility guide): before it a runtime needs its own driver.
+		c.add("EG401", c.cudaPos(),
+			msg+fmt.Sprintf(": before CUDA 11 there is no minor-version compatibility, so a CUDA %s runtime needs a driver for CUDA %s or newer", rt, rt), hint)
+		return driverCUDA
+	}
+	// The driver itself, or where only its CUDA version is known, the
+	// oldest driver that supports that CUDA: a lower bound of the real one.
+	drv := h.Driver
+	if drv == "" {
+		if f, ok := c.k.DriverFloor(driverCUDA); ok && f.LinuxMin != "" && !f.BranchOnly {
+			drv = f.LinuxMin
+		}
+	}
+	switch {
+	case floor == "" || drv == "":
+		c.undecide(c.cudaPos(), "driver", "minor-compat-floor-unknown", c.build(),
+			fmt.Sprintf("%s supports CUDA %s, older than the CUDA %s runtime, and whether it reaches the minor-version-compatibility floor of CUDA %d is not known", c.driverLabel(), driverCUDA, rt, rtMajor),
+			hint)
+	case compareVersions(drv, floor) < 0:
+		c.add("EG401", c.cudaPos(), msg, hint)
+	default:
+		c.minorCompat(
+			msg+": it runs only through minor-version compatibility (PTX JIT and newer APIs fail)", hint)
+	}
+	return driverCUDA
+}
+
+// runtimeMajor is the CUDA major the environment's runtime is known by when
+// its minor is not (jax[cuda12], jax-cuda12-plugin: pip installs whatever
+// nvidia-*-cu12 runtime is newest), 0 when none.
+func (c *checker) runtimeMajor() int {
+	if c.st.CUDA == nil || c.st.CUDA.Version != "" {
+		return 0
+	}
+	m := 0
+	for _, e := range c.st.CUDA.Evidence {
+		if e.Says == "" || strings.Contains(e.Says, ".") {
+			continue
+		}
+		n := majorOf(e.Says)
+		if n <= 0 || (m != 0 && n != m) {
+			return 0 // no major, or two that disagree (EG305's finding)
+		}
+		m = n
+	}
+	return m
+}
+
+// checkDriverMajor decides the driver against a runtime known only by its
+// major: any CUDA m.x from m.0 to the newest the knowledge base lists. It
+// returns false where the outcome depends on which minor is installed.
+func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
+	newest := c.k.NewestCUDAOfMajor(m)
+	dm := majorOf(driverCUDA)
+	hint := fmt.Sprintf("upgrade the driver to one for CUDA %s or newer", orUnknown(newest))
+	switch {
+	case dm > m:
+		return true
+	case dm < m:
+		c.add("EG401", c.cudaPos(),
+			fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime (whichever %d.x is installed) does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, m, m, dm),
+			hint)
+		return true
+	case newest != "" && compareVersions(driverCUDA, newest) >= 0:
+		return true
+	}
+	// Same major, older than the newest minor: the runtime runs natively
+	// or, if newer than the driver, through minor-version compatibility,
+	// which the driver reaches when it is at or above the major's floor.
+	f, ok := c.k.MinorCompatFloor(m)
+	drv := c.h.Driver
+	if drv == "" {
+		if df, ok := c.k.DriverFloor(driverCUDA); ok && !df.BranchOnly {
+			drv = df.LinuxMin
+		}
+	}
+	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || drv == "" || compareVersions(drv, f.LinuxFloor) < 0 {
+		return false
+	}
+	c.minorCompat(
+		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x pip installs, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
+			c.driverLabel(), driverCUDA, m, m, orUnknown(newest), driverCUDA),
+		hint+", or pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)")
+	return true
+}
+
+// runtimeUnknownHint says how to fix the CUDA runtime of the build at hand.
+// JAX's pip CUDA wheels (jax[cuda12], jax-cuda12-plugin) carry no runtime of
+// their own: they load the nvidia-*-cu12 wheels pip resolves, any CUDA 12.x
+// from 12.1 (JAX_INSTALL), so pytorch-cuda or a +cuXYZ wheel mean nothing
+// there.
+func runtimeUnknownHint(fw *resolver.Framework) string {
+	if fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
+		return "JAX's CUDA wheels load the CUDA runtime pip installs for them (nvidia-cuda-runtime-cuNN, any minor of the major): read it on the machine with `pip show nvidia-cuda-runtime-cu12` and hold it against nvidia-smi's CUDA version, or take jaxlib from conda-forge (jaxlib=*=cuda12* with cuda-version=12.X), whose runtime envguard can check"
+	}
+	return "pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)"
+}
+
+func (c *checker) driverLabel() string {
+	h := c.h
+	switch {
+	case h.Source == SourceOverride && h.Driver == "":
+		return fmt.Sprintf("the driver (CONDA_OVERRIDE_CUDA=%s)", h.CUDADriver)
+	case h.DriverAssumed:
+		return fmt.Sprintf("a driver for CUDA %s (taken as %s)", h.CUDADriver, h.Driver)
+	case h.Driver == "":
+		return "the driver"
+	case h.DriverRange != "":
+		return fmt.Sprintf("driver %s (the oldest of %s)", h.Driver, h.DriverRange)
+	}
+	return "driver " + h.Driver
+}
+
+func (c *checker) rtSuffix() string {
+	if rt := c.runtime(); rt != "" {
+		return " " + rt
+	}
+	return ""
+}

@@ -1,0 +1,270 @@
+package gpucheck
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// ruleEG403: the build has no code a GPU can run. Its step judges every
+// GPU architecture of the host, and also raises EG408 (PTX only) and EG409
+// where the architecture list is not known.
+var ruleEG403 = &Rule{
+	Rule: envspec.Rule{
+		Code: "EG403", Name: "no-kernel-image", Severity: envspec.SeverityError,
+		Title: "the framework build can run no code on a GPU: no SASS for its architecture or a lower minor of the same major, and no PTX at or below it",
+		Why: "A GPU runs machine code (SASS) built for its own architecture or a lower minor of the same major, or JIT-compiles PTX built " +
+			"for an architecture at or below its own. A build with neither fails on that GPU with \"no kernel image is available for " +
+			"execution on the device\" (an sm_80/sm_86 build on an H100, sm_90).",
+		Fix:    "Use a framework release and CUDA variant whose architecture list includes the GPU (for Hopper: a CUDA 11.8 or 12.x build of torch 2.0 or later).",
+		Before: "# target: H100 (9.0)\ndependencies:\n  - pytorch=1.13\n  - pytorch-cuda=11.7",
+		After:  "# target: H100 (9.0)\ndependencies:\n  - pytorch=2.1\n  - pytorch-cuda=12.1",
+		Since:  "0.1.0",
+	},
+	run: runEG403,
+}
+
+// runEG403 judges the host's GPU architectures against the build.
+func runEG403(c *checker) bool {
+	c.checkArch(c.driverCUDA)
+	return true
+}
+
+// checkArch raises EG403/EG408 per distinct compute capability, from the
+// build's architecture list where the knowledge base has it, else from what
+// its CUDA toolkit's compiler can target at all; EG409 where neither
+// decides.
+func (c *checker) checkArch(driverCUDA string) {
+	fw := c.st.Framework
+	rt := c.runtime()
+	if len(c.h.GPUs) == 0 || (fw != nil && fw.Variant != "cuda") {
+		return
+	}
+	var list *kb.ArchList
+	why, whyKey := "", ""
+	switch {
+	case rt == "" && c.runtimeMajor() > 0 && fw != nil:
+		c.checkArchMajor(c.runtimeMajor(), driverCUDA)
+		return
+	case rt == "":
+		// checkDriver has said the runtime is unknown; the architectures
+		// depend on it as much as the driver does.
+		return
+	case fw == nil:
+		why, whyKey = "no framework build whose architecture list is known carries the GPU code", "no-framework"
+	case fw.Series() == "":
+		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
+	default:
+		if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known {
+			list = l
+		} else {
+			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
+		}
+	}
+	c.eachCC(func(gcc cc, gs []GPU) {
+		if list != nil {
+			c.judgeList(gcc, gs, list, driverCUDA)
+		} else {
+			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
+		}
+	})
+}
+
+// archList finds the build's architecture list. TensorFlow's and JAX's
+// lists are those of their official pip wheels: a conda build (conda-forge,
+// defaults) is compiled by its own recipe, whose list the knowledge base does
+// not hold, so it gets none rather than the wheel's.
+func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, bool) {
+	switch fw.Name {
+	case "tensorflow", "jax":
+		if fw.From != envspec.ProviderPip {
+			return nil, false
+		}
+		return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistPyPI)
+	}
+	return c.k.Arch(fw.Series(), rt, fw.Dist)
+}
+
+// archProbe says how to read a build's architecture list on the machine,
+// for the framework at hand.
+func archProbe(fw *resolver.Framework) string {
+	switch {
+	case fw != nil && fw.Name == "tensorflow":
+		return "check on the machine: python -c 'import tensorflow as tf; print(tf.sysconfig.get_build_info())' (cuda_compute_capabilities)"
+	case fw != nil && fw.Name == "jax":
+		return "run a small jax computation on the machine and read its compilation warnings"
+	case fw == nil:
+		return "check each GPU library on the machine (cuobjdump --list-elf, --list-ptx)"
+	}
+	return "check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
+}
+
+// checkArchMajor judges the GPUs against a build known by its CUDA major
+// only (JAX's cuda12 wheels, whose list is per major): SASS and its absence
+// are certain; PTX can be JIT-compiled only by a driver at least as new as
+// the runtime, which is decided where the driver is newer than every m.x.
+func (c *checker) checkArchMajor(m int, driverCUDA string) {
+	fw := c.st.Framework
+	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, fmt.Sprint(m), kb.DistPyPI)
+	if fw.Name != "jax" || fw.From != envspec.ProviderPip || !ok || list == nil || !list.Known {
+		c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
+			"the build's architecture list is not known", "pin a build whose architecture list envguard knows, or "+archProbe(fw))
+		return
+	}
+	newest := c.k.NewestCUDAOfMajor(m)
+	driverNewer := driverCUDA != "" && (majorOf(driverCUDA) > m || (newest != "" && compareVersions(driverCUDA, newest) >= 0))
+	c.eachCC(func(gcc cc, gs []GPU) {
+		v, by := archVerdict(gcc, list)
+		what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
+		switch {
+		case v == runsSASS:
+		case v == runsNone && !list.PTXUnknown:
+			c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release)")
+		case v == runsPTX && driverNewer:
+			c.ptxOnlyRuns(
+				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels",
+					what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), gcc.sm()),
+				"use a build that includes this architecture (a newer framework release)")
+		default:
+			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
+				fmt.Sprintf("%s has no SASS for %s on %s, and whether its PTX can be JIT-compiled depends on which CUDA %d.x runtime pip installs", what, gcc.sm(), gpuLabel(c.h, gs), m),
+				"pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"==X.Y.*) to the driver's CUDA version or older")
+		}
+	})
+}
+
+// noKernel raises EG403 for a GPU a known architecture list has neither
+// SASS nor PTX for.
+func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
+	c.add("EG403", c.fwPos(),
+		fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
+			what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
+		hint)
+}
+
+// eachCC calls judge once per distinct compute capability of the host's
+// GPUs, in order, with the GPUs that have it; a capability that does not
+// read as major.minor leaves the architecture check undecided for them.
+func (c *checker) eachCC(judge func(gcc cc, gs []GPU)) {
+	byCC := map[string][]GPU{}
+	var keys []string
+	for _, g := range c.h.GPUs {
+		if _, ok := byCC[g.CC]; !ok {
+			keys = append(keys, g.CC)
+		}
+		byCC[g.CC] = append(byCC[g.CC], g)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		gs := byCC[key]
+		gcc, ok := parseCC(key)
+		if !ok {
+			c.undecide(c.fwPos(), "architecture", "cc-unreadable", c.build(), fmt.Sprintf("%s has an unreadable compute capability %q", gpuLabel(c.h, gs), key),
+				"give the GPU's compute capability as major.minor, e.g. 9.0")
+			continue
+		}
+		judge(gcc, gs)
+	}
+}
+
+// judgeList holds one GPU against a known architecture list.
+func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA string) {
+	fw, rt := c.st.Framework, c.runtime()
+	v, by := archVerdict(gcc, list)
+	what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
+	switch v {
+	case runsNone:
+		if list.PTXUnknown {
+			// PTX or not, nothing below the toolkit's range can be in it.
+			if ta, ok := c.k.ToolkitArch(rt); ok {
+				if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
+					c.add("EG403", c.fwPos(),
+						fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and CUDA %s's compiler targets nothing below %s, so no PTX either (\"no kernel image is available for execution on the device\")",
+							what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, rt, lo.sm()),
+						"use a build that includes this architecture (an older CUDA variant that still targets it)")
+					return
+				}
+			}
+			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
+				fmt.Sprintf("its SASS (%s) has no code for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
+				"use a build whose SASS includes this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
+			return
+		}
+		c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)")
+	case runsPTX:
+		c.ptxOnly(gs, gcc, what, by.compute(), driverCUDA, rt)
+	}
+}
+
+// ptxOnly judges a GPU that only PTX can serve: the driver must be able to
+// JIT-compile PTX of the build's CUDA version.
+func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
+	// PTX from a newer toolkit than the driver cannot be JIT-compiled:
+	// under minor-version compatibility the PTX path is closed.
+	if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
+		c.add("EG403", c.fwPos(),
+			fmt.Sprintf("%s has no SASS for %s on %s, and its %s PTX needs a driver for CUDA %s to JIT-compile; the driver supports CUDA %s",
+				what, gcc.sm(), gpuLabel(c.h, gs), ptx, rt, driverCUDA),
+			"upgrade the driver, or use a build that includes this architecture")
+		return
+	}
+	c.ptxOnlyRuns(
+		fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels; bundled libraries may still lack kernels",
+			what, gcc.sm(), gpuLabel(c.h, gs), ptx, gcc.sm()),
+		"use a build that includes this architecture (a newer framework release or CUDA variant)")
+}
+
+// judgeToolkit decides what it can of a GPU against a build whose
+// architecture list is not known, from the range its CUDA toolkit's nvcc
+// can target: below the range nothing can run (certain); above it only
+// PTX can, which the knowledge base cannot confirm.
+func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string) {
+	rt := c.compilerCUDA()
+	hint := "pin a build whose architecture list envguard knows, or " + archProbe(c.st.Framework)
+	ta, ok := c.k.ToolkitArch(rt)
+	if !ok {
+		c.undecide(c.fwPos(), "architecture", whyKey+"+toolkit-range-unknown", c.build(), fmt.Sprintf("%s, nor which architectures CUDA %s's compiler can target, so whether it runs on %s (%s) is not known", why, rt, gcc.sm(), gpuLabel(c.h, gs)), hint)
+		return
+	}
+	lo, ok1 := parseCC(ta.MinSASS)
+	hi, ok2 := parseCC(ta.MaxSASS)
+	if !ok1 || !ok2 {
+		c.undecide(c.fwPos(), "architecture", whyKey, c.build(), fmt.Sprintf("%s, so whether it runs on %s (%s) is not known", why, gcc.sm(), gpuLabel(c.h, gs)), hint)
+		return
+	}
+	rng := fmt.Sprintf("CUDA %s's compiler targets %s … %s", rt, lo.sm(), hi.sm())
+	if gcc.less(lo) {
+		c.add("EG403", c.fwPos(),
+			fmt.Sprintf("%s can run no code on %s: %s, so no build made with it carries SASS or PTX for %s or below (\"no kernel image is available for execution on the device\")",
+				c.build(), gpuLabel(c.h, gs), rng, gcc.sm()),
+			fmt.Sprintf("use a build made with an older CUDA toolkit that still targets %s, or run on a newer GPU", gcc.sm()))
+		return
+	}
+	// SASS for this GPU is possible when the toolkit targets some
+	// architecture of the GPU's major at or below its minor.
+	lowestSame := cc{Major: gcc.Major}
+	if lo.Major == gcc.Major {
+		lowestSame = lo
+	}
+	sassPossible := gcc.Major <= hi.Major && !gcc.less(lowestSame) && !hi.less(lowestSame)
+	if sassPossible {
+		c.undecide(c.fwPos(), "architecture", whyKey, c.build(),
+			fmt.Sprintf("%s, so whether it carries code for %s on %s is not known (%s)", why, gcc.sm(), gpuLabel(c.h, gs), rng), hint)
+		return
+	}
+	// Newer than anything the toolkit targets: only PTX can run.
+	if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
+		c.add("EG403", c.fwPos(),
+			fmt.Sprintf("%s has no SASS for %s on %s (%s), and PTX built with CUDA %s cannot be JIT-compiled by a driver for CUDA %s",
+				c.build(), gcc.sm(), gpuLabel(c.h, gs), rng, rt, driverCUDA),
+			"upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture")
+		return
+	}
+	c.undecide(c.fwPos(), "architecture", whyKey+"+ptx-unknown", c.build(),
+		fmt.Sprintf("%s; %s, so no build made with it has SASS for %s on %s: it runs only if the build carries PTX, which is not known",
+			why, rng, gcc.sm(), gpuLabel(c.h, gs)),
+		"use a build made with a CUDA toolkit that targets this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
+}

@@ -1,0 +1,26 @@
+package gpucheck
+
+import (
+	"github.com/envguard/envguard/envspec"
+)
+
+// ruleEG408: only PTX serves a GPU, which the driver JIT-compiles. EG403's
+// step decides it, in the same verdict on the architecture list.
+var ruleEG408 = &Rule{
+	Rule: envspec.Rule{
+		Code: "EG408", Name: "ptx-only", Severity: envspec.SeverityWarning,
+		Title: "the framework build has no machine code a GPU can run but carries PTX the driver can JIT-compile: it runs, slowly at first and without the architecture's own kernels",
+		Why: "With no SASS for the GPU's architecture (nor a lower minor of its major), the driver JIT-compiles the build's PTX at " +
+			"first use: minutes of start-up, kernels not tuned for the GPU, and bundled libraries (cuDNN, cuBLAS extensions, custom " +
+			"ops) may have no kernels at all.",
+		Fix:    "Use a framework release and CUDA variant whose architecture list includes the GPU (for Blackwell sm_100/sm_120: a CUDA 12.8 or later build).",
+		Before: "# target: RTX PRO 6000 (12.0)\ndependencies:\n  - pytorch=2.6\n  - pytorch-cuda=12.4",
+		After:  "# target: RTX PRO 6000 (12.0)\n# pip: torch==2.7.1 --index-url .../whl/cu128",
+		Since:  "0.1.0",
+	},
+}
+
+// ptxOnlyRuns raises EG408 at the framework.
+func (c *checker) ptxOnlyRuns(msg, hint string) {
+	c.add("EG408", c.fwPos(), msg, hint)
+}

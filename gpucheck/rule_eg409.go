@@ -1,0 +1,88 @@
+package gpucheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+)
+
+// ruleEG409: a check could not be decided. Its step is the variant
+// check; every other step raises it through undecide where a fact is
+// missing, and the target's verdict is then unknown.
+var ruleEG409 = &Rule{
+	Rule: envspec.Rule{
+		Code: "EG409", Name: "undecided", Severity: envspec.SeverityWarning,
+		Title: "a check against a target could not be decided (the build's architecture list, PTX, the driver floor or the variant is not known): the target's verdict is unknown, never ok",
+		Why: "A target is ok only when its driver, its GPU architectures (SASS and PTX) and the CPU or CUDA variant were each " +
+			"decided. Where the knowledge base lacks a fact (an architecture list, whether a build carries PTX, a driver's CUDA " +
+			"version) envguard says so instead of guessing; where it can, it reasons from the CUDA toolkit's own limits: a GPU " +
+			"older than anything the toolkit can target fails (EG403), and one newer than everything it targets runs only through " +
+			"PTX. `--fail-on unknown` (or fail_on: unknown in .envguard.yml) makes an unknown verdict fail CI.",
+		Fix: "Pin what decides the check (the CUDA variant, a build whose architecture list is known), describe the target fully " +
+			"(driver, GPUs), or confirm on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'.",
+		Before: "# target: RTX 5090 (12.0)\ndependencies:\n  - pip:\n    - torch==2.5.1+cu124",
+		After:  "# target: RTX 5090 (12.0)\ndependencies:\n  - pip:\n    - torch==2.7.1+cu128",
+		Since:  "0.2.0",
+	},
+	run: runEG409,
+}
+
+// runEG409 leaves the check undecided where the file leaves the framework's
+// variant (CPU or CUDA build) to the solver.
+func runEG409(c *checker) bool {
+	fw := c.st.Framework
+	if fw != nil && fw.Variant == "" && gpuFramework(fw) {
+		if fw.Name == "tensorflow" && fw.From == envspec.ProviderPip {
+			// One Linux wheel for CPU and GPU since 2.1: it uses the GPU only
+			// if it finds CUDA and cuDNN libraries when it starts.
+			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
+				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
+				"install tensorflow[and-cuda] (2.14 and later), or the CUDA and cuDNN versions TensorFlow was tested with")
+		} else if fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version == "" {
+			// PyPI's torch has one build per release and platform (a CUDA
+			// build on Linux x86_64, the CPU build on Windows and macOS):
+			// what is open is the release, and with it the CUDA version
+			// and the architecture list, not a CPU/CUDA choice on Linux.
+			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
+				"pip installs whatever torch release the index serves that day, and with it the build (PyPI serves each release as one CUDA build on Linux x86_64, each with its own CUDA version and architecture list, and as the CPU build on Windows and macOS), so neither the driver nor the GPU architectures can be checked for it",
+				"pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index")
+		} else {
+			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
+				"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
+				"pin the variant: pytorch-cuda=X.Y or cpuonly (pytorch channel), a cuda*/cpu* build string (conda-forge), a +cuXXX wheel with its index (pip)")
+		}
+	}
+	return true
+}
+
+// undecide records a check that could not be decided: an EG409 finding on
+// the line it concerns, and the reason in the target's Undecided. check is
+// which check (variant, driver, architecture), reason a stable key for the
+// missing fact, what the thing that was not checked (a build, a runtime),
+// why what was missing, in words.
+func (c *checker) undecide(pos envspec.Pos, check, reason, what, why, hint string) {
+	msg := fmt.Sprintf("could not check %s against %s: %s", what, c.h.label(), why)
+	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, Why: why})
+	c.add("EG409", pos, msg, hint)
+}
+
+// Undecided is one check that could not be decided.
+type Undecided struct {
+	// Check is what was not decided: variant, driver or architecture.
+	Check string `json:"check"`
+	// Reason is a stable key for the missing fact, for counting
+	// (arch-list-unknown, ptx-unknown, runtime-unknown, ...).
+	Reason string `json:"reason"`
+	// Why says it in words.
+	Why string `json:"why"`
+}
+
+// UndecidedText joins what was left undecided, for one-line verdicts.
+func UndecidedText(us []Undecided) string {
+	s := make([]string, len(us))
+	for i, u := range us {
+		s[i] = u.Why
+	}
+	return strings.Join(s, "; ")
+}
