@@ -1,0 +1,487 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// cudaPackages are the conda packages whose version is a CUDA version.
+var cudaPackages = map[string]string{
+	"pytorch-cuda": EvidencePytorchCUDA,
+	"cuda-version": EvidenceCUDAVersion,
+	"cudatoolkit":  EvidenceCudatoolkit,
+	"cuda-toolkit": EvidenceCUDAPackage,
+	"cuda-runtime": EvidenceCUDAPackage,
+	"cuda-cudart":  EvidenceCUDAPackage,
+}
+
+// evidence gathers every item that says something about the accelerator.
+func (r *resolution) evidence() {
+	var cuda []Evidence
+	add := func(e Evidence, pin bool) {
+		if e.Says == "cpu" {
+			r.st.CPU = append(r.st.CPU, e)
+		} else {
+			cuda = append(cuda, e)
+		}
+		if pin {
+			r.pins = append(r.pins, e)
+		}
+	}
+	fwName := ""
+	if r.st.Framework != nil {
+		fwName = r.st.Framework.Name
+	}
+	if t := r.env.Torch; t != nil {
+		e := Evidence{Item: "torch " + t.Version + " (installed)", Kind: EvidenceInstalled, Says: "cpu", Package: "torch", Version: stripLocal(t.Version)}
+		if t.CUDA != "" {
+			e.Says = majorMinor(t.CUDA)
+		}
+		add(e, fwName == "pytorch")
+	}
+	for _, it := range r.items {
+		fw := frameworkOf(it)
+		primary := (fw != "" && fw == fwName) || (it == r.fw && fwName != "")
+		if it.from() == envspec.ProviderConda {
+			r.condaEvidence(it, fw, primary, add)
+			continue
+		}
+		r.pipEvidence(it, fw, primary, add)
+	}
+	if r.torchPip {
+		for _, d := range r.env.Pip {
+			o := pipOpt(d)
+			if o == nil || !isIndexOption(o.Name) {
+				continue
+			}
+			a := DecodeIndexURL(o.Value)
+			if a.Variant == "" || a.Variant == "rocm" {
+				continue
+			}
+			e := Evidence{Item: d.Raw.Value, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line, Kind: EvidenceIndex, Says: a.Says(), Package: o.Name}
+			if i := strings.Index(d.Raw.Value, o.Value); i >= 0 && o.Value != "" {
+				e.Pos, e.EndCol = spanPos(d.Raw.Pos, envspec.Span{Start: i, End: i + len(o.Value)})
+			}
+			add(e, fwName == "pytorch" && r.st.Framework.From == envspec.ProviderPip)
+		}
+	}
+	if fwName == "jax" {
+		r.jaxIndexEvidence(add) // jax_releases.html find-links pages (tf_jax.go)
+	}
+	if len(cuda) > 0 {
+		r.st.CUDA = &CUDAInfo{Evidence: cuda}
+		if a := authority(cuda); a != nil && strings.Contains(a.Says, ".") {
+			r.st.CUDA.Version = a.Says
+			if pc := pytorchCUDAVersions(r.kb); a.Kind == EvidencePytorchCUDA && len(pc) > 0 && !contains(pc, a.Says) {
+				r.st.CUDA.NotPublished = fmt.Sprintf("%s names a pytorch-cuda the pytorch channel never published (it has %s)", a.Item, strings.Join(pc, ", "))
+			}
+		}
+		if r.st.CUDA.NotPublished == "" {
+			r.st.CUDA.NotPublished = r.unbuiltCondaForgeCUDA()
+		}
+	}
+}
+
+// unbuiltCondaForgeCUDA says why a conda-forge pytorch build string names a
+// CUDA version conda-forge never built for that series (pytorch=2.6.0=
+// cuda118*: its feedstock built 2.6 for 12.6 only); "" otherwise.
+func (r *resolution) unbuiltCondaForgeCUDA() string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || r.fw == nil || f.Name != "pytorch" || f.Dist != kb.DistCondaForge || f.Version == "" {
+		return ""
+	}
+	a := DecodeBuild(r.fw.build)
+	if a.CUDA == "" {
+		return ""
+	}
+	vs, ok := r.kb.Variants(f.Series(), kb.DistCondaForge)
+	if !ok || vs.NotPublished || len(vs.CUDA) == 0 || contains(vs.CUDA, a.CUDA) {
+		return ""
+	}
+	return fmt.Sprintf("%s names a CUDA %s build conda-forge never made of pytorch %s (it built CUDA %s)", r.fw.label(), a.CUDA, f.Series(), strings.Join(vs.CUDA, ", "))
+}
+
+type addFunc func(Evidence, bool)
+
+func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFunc) {
+	ev := func(kind, says string, pos envspec.Pos, end int) Evidence {
+		return Evidence{Item: it.label(), Pos: pos, Line: pos.Line, Kind: kind, Says: says, EndCol: end, Package: it.name, Version: it.exact}
+	}
+	dist := kb.Distribution("")
+	if r.st.Framework != nil {
+		dist = r.st.Framework.Dist
+	}
+	switch {
+	case fw != "":
+		if it.name == "pytorch-gpu" || it.name == "tensorflow-gpu" {
+			add(ev(EvidencePackage, "cuda", it.pos(), 0), primary)
+		}
+		if it.name == "pytorch-cpu" || it.name == "tensorflow-cpu" {
+			add(ev(EvidencePackage, "cpu", it.pos(), 0), primary)
+		}
+		if fw == "jax" && it.name == "jax" {
+			return // jaxlib carries the build
+		}
+		a := DecodeBuild(it.build)
+		if a.Variant == "cuda" || a.Variant == "cpu" {
+			e := ev(EvidenceBuild, a.Says(), it.buildPos(), int(it.buildEnd))
+			// the defaults channel's cudaXYpy… pytorch builds require that
+			// cudatoolkit minor (pin_compatible max_pin x.x in its recipe)
+			e.AtLeast = a.AtLeast && !(fw == "pytorch" && distribution(it.channel) == kb.DistDefaults)
+			add(e, primary || (fw == "jax" && r.st.Framework != nil && r.st.Framework.Name == "jax"))
+		} else if primary && it.name == "pytorch" && r.splitGPU() {
+			// before 1.2 the pytorch channel's `pytorch` was the CUDA build
+			// and `pytorch-cpu` the CPU one
+			add(ev(EvidencePackage, "cuda", it.pos(), 0), true)
+		}
+	case it.name == "_pytorch_select":
+		// the defaults channel's variant selector (1.2–1.8 recipes): its
+		// CPU pytorch requires _pytorch_select 0.1, the GPU one 0.2
+		says := ""
+		switch strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(it.verText, "=="), "="), ".*") {
+		case "0.1":
+			says = "cpu"
+		case "0.2":
+			says = "cuda"
+		default:
+			if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
+				says = a.Variant
+			}
+		}
+		if says != "" {
+			add(ev(EvidenceMutex, says, it.pos(), 0), r.isTorch())
+		}
+	case it.name == "pytorch-mutex":
+		if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
+			add(ev(EvidenceMutex, a.Variant, it.buildPos(), int(it.buildEnd)), r.isTorch())
+		}
+	case it.name == "cpuonly":
+		add(ev(EvidenceMutex, "cpu", it.pos(), 0), r.isTorch())
+	case cudaPackages[it.name] != "":
+		kind := cudaPackages[it.name]
+		says := r.cudaSeries(it.verText)
+		if says == "" && kind == EvidencePytorchCUDA {
+			says = r.pytorchCUDARange(it.verText)
+		}
+		if says == "" {
+			says = "cuda"
+		}
+		pin := false
+		switch kind {
+		case EvidencePytorchCUDA:
+			// pytorch-cuda selects the pytorch channel's CUDA build from 1.13
+			// on; 1.12's builds depend on cudatoolkit and ignore it. It is a
+			// pytorch-channel package: conda-forge's and defaults' pytorch
+			// builds do not depend on it, so it selects nothing there.
+			pin = r.isTorch() && dist != kb.DistCondaForge && dist != kb.DistDefaults && r.selector() != "cudatoolkit"
+		case EvidenceCudatoolkit:
+			// cudatoolkit=X.Y selected the pytorch channel's CUDA build up to
+			// 1.12 (the knowledge base's selector); for an unknown series it
+			// is taken as the selector too
+			pin = r.isTorch() && dist == kb.DistPytorchConda && r.selector() != "pytorch-cuda"
+		}
+		add(ev(kind, says, it.verPos(), int(it.verEnd)), pin)
+	}
+}
+
+// pytorchCUDARange is the pytorch-cuda a range (pytorch-cuda>=11.7) gets:
+// the solver takes the newest version the range admits among those the
+// pytorch channel published for the framework's series, and the channel
+// publishes no more (it stopped after 2.5), so the pick is the same on
+// every machine. "" when the series or the range decides nothing.
+func (r *resolution) pytorchCUDARange(text string) string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Name != "pytorch" || solverRelease(f) == "" || strings.TrimSpace(text) == "" {
+		return ""
+	}
+	vs, ok := r.kb.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda)
+	if !ok || !strings.HasPrefix(vs.Selector, "pytorch-cuda") {
+		return ""
+	}
+	newest := ""
+	for _, cu := range vs.CUDA {
+		if mm := majorMinor(cu); admits(text, mm) || admits(text, mm+".0") {
+			if newest == "" || cmpMinor(mm, newest) > 0 {
+				newest = mm
+			}
+		}
+	}
+	return newest
+}
+
+// selector names the package that picks the pytorch channel's variant for
+// the framework's series ("pytorch-cuda", "cudatoolkit"), "" when unknown.
+func (r *resolution) selector() string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || solverRelease(f) == "" {
+		return ""
+	}
+	// an open spec gets the newest release it admits
+	if v, ok := r.kb.Variants(seriesOf(solverRelease(f)), kb.DistPytorchConda); ok {
+		name, _, _ := strings.Cut(v.Selector, "=")
+		return name
+	}
+	return ""
+}
+
+// splitGPU reports whether the primary framework is the pytorch channel's
+// `pytorch` of a release before 1.2, when the channel published the CPU
+// build as the separate package pytorch-cpu, so that `pytorch` itself was
+// the CUDA build (the cudatoolkit pin, or cuda80/cuda90/cuda100, chose
+// which).
+func (r *resolution) splitGPU() bool {
+	f := r.st.Framework
+	if f == nil || f.Name != "pytorch" || f.Dist != kb.DistPytorchConda || r.fw == nil || r.fw.name != "pytorch" {
+		return false
+	}
+	vs := f.Candidates
+	if f.Version != "" {
+		vs = []string{f.Version}
+	}
+	if len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if c, ok := kb.CompareDotted(seriesOf(v), "1.2"); !ok || c >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *resolution) isTorch() bool {
+	return r.st.Framework != nil && r.st.Framework.Name == "pytorch" && r.st.Framework.From == envspec.ProviderConda
+}
+
+func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc) {
+	ev := func(kind, says string) Evidence {
+		return Evidence{Item: it.label(), Pos: it.verPos(), Line: it.pos().Line, Kind: kind, Says: says, EndCol: int(it.verEnd), Package: it.name, Version: it.exact}
+	}
+	switch it.name {
+	case "torch", "torchvision", "torchaudio":
+		if it.local != "" {
+			a := decodeWheelTag(it.local)
+			if a.Variant == "cuda" || a.Variant == "cpu" {
+				add(ev(EvidenceLocal, a.Says()), primary)
+			}
+		} else if e, ok := r.pypiDefault(it); ok {
+			add(e, primary) // plain torch==X from PyPI: its one build (pypidefault.go)
+		}
+		return
+	}
+	if r.st.Framework != nil && r.st.Framework.Name == "jax" && fw == "" {
+		// the jax-cudaNN plugins, a +cuda jaxlib, NVIDIA wheels (tf_jax.go)
+		if e, pin, ok := jaxPipEvidence(it); ok {
+			add(e, pin)
+		}
+		return
+	}
+	if fw == "" {
+		return
+	}
+	a := DecodePipName(it.name, it.extras())
+	switch {
+	case a.Variant == "cpu":
+		e := ev(EvidencePackage, "cpu")
+		e.Pos, e.EndCol = it.pos(), 0
+		add(e, primary)
+	case a.Variant == "cuda":
+		e := ev(EvidencePackage, "cuda")
+		e.Pos, e.EndCol = it.pos(), 0
+		if fw == "tensorflow" && (it.name == "tensorflow" || it.name == "tensorflow-gpu") && r.kb != nil && it.exact != "" {
+			// tensorflow[and-cuda] installs the NVIDIA wheels of its tested
+			// build; a tensorflow-gpu wheel loads exactly the CUDA of its
+			// tested build configuration
+			if c, ok := r.kb.TensorFlow(it.exact); ok && c.CUDA != "" {
+				e.Says, e.Kind = majorMinor(c.CUDA), EvidenceDefault
+			}
+		}
+		if a.Major > 0 {
+			e.Says = a.Says()
+		}
+		add(e, primary)
+	}
+}
+
+// cudaSeries reads the CUDA major.minor a CUDA package's version spec pins:
+// `=11.8`, `11.8.*`, `==12.1.105`, `11.8.0` give "11.8"; `=11` gives "11";
+// a range gives the one CUDA minor of the knowledge base it admits, if just
+// one; otherwise "".
+func (r *resolution) cudaSeries(text string) string {
+	t := strings.TrimSpace(text)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "=="), "=")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "*"), ".")
+	if t != "" && !strings.ContainsAny(t, "*<>!|,~ =") && leadingVersion(t) == t {
+		return majorMinor(t)
+	}
+	if t == "" || r.kb == nil {
+		return ""
+	}
+	// parsed once here, not once per driver row as admits would.
+	vs, err := envspec.ParseVersionSpec(text)
+	if err != nil || vs == nil {
+		return ""
+	}
+	seen := map[string]bool{}
+	var hit []string
+	for _, d := range r.kb.Facts.CUDADrivers {
+		s := majorMinor(d.CUDA)
+		if !seen[s] && (vs.MatchString(s) || vs.MatchString(s+".0")) {
+			hit = append(hit, s)
+		}
+		seen[s] = true
+	}
+	if len(hit) == 1 {
+		return hit[0]
+	}
+	return ""
+}
+
+// evidenceOrder ranks kinds by authority: what the installed or built
+// framework says beats the packages around it.
+var evidenceOrder = map[string]int{
+	EvidenceInstalled: 0, EvidenceBuild: 1, EvidenceLocal: 2, EvidenceIndex: 3,
+	EvidencePytorchCUDA: 4, EvidenceCUDAVersion: 5, EvidenceCudatoolkit: 6,
+	EvidenceCUDAPackage: 7, EvidencePackage: 9, EvidenceDefault: 10, EvidenceMutex: 11,
+}
+
+func evRank(e *Evidence) int {
+	n := evidenceOrder[e.Kind]
+	if e.AtLeast {
+		n = 8 // a build for "this minor or newer" yields to an exact pin
+	}
+	return n
+}
+
+// authority is the evidence that decides the CUDA version: the highest
+// ranked one that names a version.
+func authority(es []Evidence) *Evidence {
+	var best *Evidence
+	for i := range es {
+		e := &es[i]
+		if majorOf(e.Says) == 0 {
+			continue
+		}
+		if best == nil || evRank(e) < evRank(best) || (evRank(e) == evRank(best) && !strings.Contains(best.Says, ".") && strings.Contains(e.Says, ".")) {
+			best = e
+		}
+	}
+	return best
+}
+
+func (r *resolution) cudnn() {
+	for _, it := range r.items {
+		if it.from() == envspec.ProviderConda && it.name == "cudnn" {
+			r.st.CuDNNPos = it.verPos()
+			if s := pythonSeries(it.verText); s != "" {
+				r.st.CuDNN = s
+				return
+			}
+			if t := strings.TrimPrefix(strings.TrimPrefix(it.verText, "=="), "="); t != "" && leadingDigits(t) == t {
+				r.st.CuDNN = t
+				return
+			}
+		}
+	}
+	if r.fw != nil {
+		r.st.CuDNN, r.st.CuDNNPos = DecodeBuild(r.fw.build).CuDNN, r.fw.buildPos()
+	}
+}
+
+// gpuLibs lists every GPU library and which side provides it.
+func (r *resolution) gpuLibs() {
+	for _, it := range r.items {
+		var lib string
+		var major int
+		if it.from() == envspec.ProviderConda {
+			lib = r.libByConda(it.name)
+			if lib == "" {
+				continue
+			}
+			a := DecodeBuild(it.build)
+			major = a.Major
+			if c := cudaPackages[it.name]; c != "" {
+				major = majorOf(r.cudaSeries(it.verText))
+			}
+		} else {
+			lib = r.libByPip(it.name)
+			if lib == "" {
+				continue
+			}
+			major = r.pipCUDAMajor(it)
+		}
+		r.st.GPULibs = append(r.st.GPULibs, Package{
+			Name: it.name, Lib: lib, Version: it.exact, From: it.from(), Channel: it.channel,
+			CUDAMajor: major, Pos: it.pos(), Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
+		})
+	}
+}
+
+// pipCUDAMajor is the CUDA major a pip GPU distribution is built for: its
+// name (cupy-cuda12x, nvidia-*-cu12, jax[cuda12]), its local version
+// (+cu118) or, for the torch family, the PyTorch wheel index it comes from.
+func (r *resolution) pipCUDAMajor(it *item) int {
+	if m := kb.CUDAMajorFromPipName(it.name); m > 0 {
+		return m
+	}
+	if a := DecodePipName(it.name, it.extras()); a.Major > 0 {
+		return a.Major
+	}
+	if it.local != "" {
+		return decodeWheelTag(it.local).Major
+	}
+	switch it.name {
+	case "torch", "torchvision", "torchaudio":
+		for _, d := range r.env.Pip {
+			if o := pipOpt(d); o != nil && isIndexOption(o.Name) {
+				if a := DecodeIndexURL(o.Value); a.Major > 0 {
+					return a.Major
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// libByConda asks the knowledge base which GPU library a conda name
+// belongs to, falling back to the frameworks this package itself knows.
+func (r *resolution) libByConda(name string) string {
+	if r.kb != nil {
+		if l, ok := r.kb.LibByConda(name); ok {
+			return l.Lib
+		}
+	}
+	switch {
+	case torchConda[name]:
+		return "torch"
+	case tfConda[name]:
+		return "tensorflow"
+	case name == "jaxlib":
+		return "jaxlib"
+	case name == "cupy":
+		return "cupy"
+	}
+	return ""
+}
+
+func (r *resolution) libByPip(name string) string {
+	if r.kb != nil {
+		if l, ok := r.kb.LibByPip(name); ok {
+			return l.Lib
+		}
+	}
+	switch {
+	case name == "torch":
+		return "torch"
+	case tfPip[name]:
+		return "tensorflow"
+	case name == "jax" || name == "jaxlib" || strings.HasPrefix(name, "jax-cuda"):
+		return "jaxlib"
+	case strings.HasPrefix(name, "cupy-cuda"):
+		return "cupy"
+	}
+	return ""
+}

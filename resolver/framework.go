@@ -1,0 +1,389 @@
+package resolver
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Framework names.
+var (
+	torchConda = map[string]bool{"pytorch": true, "pytorch-gpu": true, "pytorch-cpu": true}
+	tfConda    = map[string]bool{"tensorflow": true, "tensorflow-gpu": true, "tensorflow-cpu": true}
+	tfPip      = map[string]bool{"tensorflow": true, "tensorflow-gpu": true, "tensorflow-cpu": true, "tf-nightly": true}
+)
+
+// frameworkOf says which framework an item is ("" for none).
+func frameworkOf(it *item) string {
+	if it.from() == envspec.ProviderConda {
+		switch {
+		case torchConda[it.name]:
+			return "pytorch"
+		case tfConda[it.name]:
+			return "tensorflow"
+		case it.name == "jax" || it.name == "jaxlib":
+			return "jax"
+		}
+		return ""
+	}
+	switch {
+	case it.name == "torch":
+		return "pytorch"
+	case tfPip[it.name]:
+		return "tensorflow"
+	case it.name == "jax":
+		return "jax"
+	}
+	return ""
+}
+
+// framework picks the primary framework: pytorch if present, else
+// tensorflow, else jax. Within one framework the conda item is taken over
+// the pip one (EG301 reports the pair), and the package itself over its
+// metapackages (pytorch over pytorch-gpu, jax over jaxlib).
+func (r *resolution) framework() {
+	// One pass keeps the best item of each framework, in the order the
+	// frameworks are preferred.
+	var best [3]*item
+	for _, it := range r.items {
+		i := -1
+		switch frameworkOf(it) {
+		case "pytorch":
+			i = 0
+		case "tensorflow":
+			i = 1
+		case "jax":
+			i = 2
+		default:
+			continue
+		}
+		if best[i] == nil || rank(it) < rank(best[i]) {
+			best[i] = it
+		}
+	}
+	for _, b := range best {
+		if b != nil {
+			r.fw = b
+			break
+		}
+	}
+	if r.fw == nil {
+		if r.env.Torch != nil {
+			r.st.Framework = &Framework{Name: "pytorch", Version: stripLocal(r.env.Torch.Version), From: envspec.ProviderPip}
+			return
+		}
+		r.frameworkFromCompanion()
+		return
+	}
+	it := r.fw
+	r.pastCondaForge(it)
+	for _, c := range r.items {
+		if c.name == "torchvision" || c.name == "torchaudio" {
+			r.pastCondaForge(c)
+		}
+	}
+	f := &Framework{
+		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from(),
+		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
+		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
+	}
+	r.finishFramework(f, it)
+}
+
+// frameworkFromCompanion judges the torch a lone torchvision or torchaudio
+// pulls in. Both depend on one exact torch release (pip metadata and the
+// conda recipes alike), so a companion pinned to a release the knowledge
+// base pairs decides which torch gets installed, from the same installer
+// and channel. A companion that is open or unknown decides nothing.
+// pastCondaForge moves a pytorch (or torchvision, torchaudio) pin that
+// conda-forge never built (pytorch=2.1.1: its feedstock built 2.1.0 and
+// 2.1.2; torchaudio before 2.4.1: none) to the next channel
+// in channels: that publishes it, when conda-forge was chosen only for
+// coming first: flexible channel priority, conda's default, takes the
+// release from there (strict priority cannot solve it at all).
+func (r *resolution) pastCondaForge(it *item) {
+	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" ||
+		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !it.firstChannel {
+		return
+	}
+	switch {
+	case torchConda[it.name]:
+		vs, ok := r.kb.Variants(seriesOf(it.exact), kb.DistCondaForge)
+		if !ok || (!vs.NotPublished && (len(vs.Releases) == 0 || contains(vs.Releases, it.exact))) {
+			return
+		}
+	case it.name == "torchvision" || it.name == "torchaudio":
+		// the companion releases conda-forge built, as far as they were read
+		var built []string
+		for _, v := range r.kb.TorchVariants {
+			if v.Dist == kb.DistCondaForge {
+				if it.name == "torchvision" {
+					built = append(built, v.Torchvision...)
+				} else {
+					built = append(built, v.Torchaudio...)
+				}
+			}
+		}
+		// the lists run from each feedstock's first commit; a release newer
+		// than the newest read is not known either way
+		if len(built) == 0 || contains(built, it.exact) || compareVersions(it.exact, built[len(built)-1]) > 0 {
+			return
+		}
+	default:
+		return
+	}
+	past := false
+	for _, c := range r.env.Channels {
+		n := channelName(c.Value)
+		if n == "conda-forge" {
+			past = true
+			continue
+		}
+		if past && publishes(n, it.name) {
+			it.channel, it.firstChannel = n, false
+			it.how = fmt.Sprintf("conda-forge never built %s %s, so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)", it.name, it.exact)
+			return
+		}
+	}
+}
+
+func (r *resolution) frameworkFromCompanion() {
+	if r.kb == nil {
+		return
+	}
+	var best *item
+	for _, it := range r.items {
+		if (it.name != "torchvision" && it.name != "torchaudio") || it.exact == "" {
+			continue
+		}
+		if best == nil || rank(it) < rank(best) || (rank(it) == rank(best) && it.name == "torchvision" && best.name != "torchvision") {
+			best = it
+		}
+	}
+	if best == nil {
+		return
+	}
+	v := companionTorch(r.kb, best)
+	if v == "" {
+		return
+	}
+	r.fw = best
+	f := &Framework{
+		Name: "pytorch", Version: v, From: best.from(),
+		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
+		Item: best.raw() + " (which pulls pytorch " + v + ")", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
+	}
+	r.finishFramework(f, best)
+}
+
+// companionTorch is the torch release a pinned companion item requires:
+// the release the knowledge base pairs it with (the pytorch channel's own
+// pairing where it differs, as for 2.0.0), "" when none.
+func companionTorch(k *kb.KB, it *item) string {
+	v := stripLocal(it.exact)
+	for i := range k.Facts.Torch {
+		t := &k.Facts.Torch[i]
+		conda := t.TorchvisionConda
+		if it.name == "torchaudio" {
+			conda = t.TorchaudioConda
+		}
+		if it.from() == envspec.ProviderConda && conda != "" {
+			if padRelease(conda) == padRelease(v) {
+				return t.Version
+			}
+			continue
+		}
+		if w := companionOf(t, it.name); w != "" && padRelease(w) == padRelease(v) {
+			return t.Version
+		}
+	}
+	return ""
+}
+
+// finishFramework fills in what follows from the framework's item: its
+// distribution, an installed torch's version, the releases an open spec
+// admits.
+func (r *resolution) finishFramework(f *Framework, it *item) {
+	if it.from() == envspec.ProviderConda {
+		f.Dist = distribution(it.channel)
+	} else if f.Name == "pytorch" {
+		f.Dist = kb.DistPyPI
+		if it.local != "" || r.wheelIndex() {
+			f.Dist = kb.DistWheel
+		}
+	}
+	if r.env.Torch != nil && f.Name == "pytorch" {
+		f.Version = stripLocal(r.env.Torch.Version)
+	}
+	if f.Version == "" && f.Spec != "" {
+		f.Candidates = r.candidates(f.Name, f.Spec)
+	}
+	r.st.Framework = f
+}
+
+func rank(it *item) int {
+	n := 0
+	if it.from() == envspec.ProviderPip {
+		n += 10
+	}
+	switch it.name {
+	case "pytorch", "torch", "tensorflow", "jax":
+	default:
+		n++
+	}
+	return n
+}
+
+// candidates returns the knowledge base's releases a spec admits, oldest
+// first.
+func (r *resolution) candidates(fw, spec string) []string {
+	if r.kb == nil {
+		return nil
+	}
+	vs, err := envspec.ParseVersionSpec(spec)
+	if err != nil || vs == nil {
+		return nil
+	}
+	var all []string
+	switch fw {
+	case "pytorch":
+		for _, t := range r.kb.Facts.Torch {
+			all = append(all, t.Version)
+		}
+	case "tensorflow":
+		for _, t := range r.kb.Facts.TensorFlow {
+			all = append(all, t.Version)
+		}
+	}
+	var out []string
+	for _, v := range all {
+		pv, err := envspec.ParseVersion(v)
+		if err == nil && vs.Match(pv) {
+			out = append(out, v)
+		}
+	}
+	sortVersions(out)
+	return out
+}
+
+func sortVersions(vs []string) {
+	sort.SliceStable(vs, func(i, j int) bool { return compareVersions(vs[i], vs[j]) < 0 })
+}
+
+// compareVersions orders versions as conda does; unparsable ones sort by
+// text.
+func compareVersions(a, b string) int {
+	va, ea := envspec.ParseVersion(a)
+	vb, eb := envspec.ParseVersion(b)
+	if ea != nil || eb != nil {
+		return strings.Compare(a, b)
+	}
+	return va.Compare(vb)
+}
+
+// admits reports whether a conda-syntax version spec admits v; false when
+// either does not parse.
+func admits(spec, v string) bool {
+	vs, err := envspec.ParseVersionSpec(spec)
+	if err != nil || vs == nil {
+		return false
+	}
+	pv, err := envspec.ParseVersion(v)
+	return err == nil && vs.Match(pv)
+}
+
+// variant decides cuda/cpu from the items that pin the primary framework.
+func (r *resolution) variant() {
+	f := r.st.Framework
+	if f == nil {
+		return
+	}
+	f.Pins = r.pins
+	cpu, cuda, rocm := false, false, false
+	for _, e := range r.pins {
+		switch {
+		case e.Says == "cpu":
+			cpu = true
+		default:
+			cuda = true
+		}
+	}
+	if f.Name == "pytorch" && r.fw != nil && r.fw.from() == envspec.ProviderPip && strings.HasPrefix(r.fw.local, "rocm") {
+		rocm = true
+	}
+	switch {
+	case rocm:
+		f.Variant = "rocm"
+	case cpu && cuda:
+		f.Variant = "" // EG202 reports the clash
+	case cpu:
+		f.Variant = "cpu"
+	case cuda:
+		f.Variant = "cuda"
+	case f.Name == "jax" && r.fw != nil && r.fw.from() == envspec.ProviderPip:
+		// plain `pip install jax` brings the CPU jaxlib; CUDA needs an extra or plugin
+		f.Variant = "cpu"
+	}
+}
+
+// python reads the Python minor: the `python` dependency, a prefix's
+// interpreter, or failing both the framework build's py tag.
+func (r *resolution) python() {
+	for _, it := range r.items {
+		if it.from() != envspec.ProviderConda || it.name != "python" {
+			continue
+		}
+		r.st.PythonPos, r.st.PythonItem = it.verPos(), it.label()
+		if it.conda != nil && it.conda.Installed != nil {
+			r.st.Python = majorMinor(it.conda.Installed.Version)
+			return
+		}
+		r.st.Python = pythonSeries(it.verText)
+		return
+	}
+	if v := r.env.PythonVersion; v != "" {
+		r.st.Python = majorMinor(v)
+		return
+	}
+	if r.fw != nil && r.fw.from() == envspec.ProviderConda {
+		if py := DecodeBuild(r.fw.build).Python; py != "" {
+			r.st.Python, r.st.PythonPos, r.st.PythonItem = py, r.fw.buildPos(), r.fw.label()
+		}
+	}
+}
+
+// pythonSeries: `=3.10`, `3.10.*`, `==3.10.12`, `3.10` give "3.10"; ranges
+// (`>=3.11,<3.13`) and a bare major give "" (open).
+func pythonSeries(text string) string {
+	t := strings.TrimSpace(text)
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "=="), "=")
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "*"), ".")
+	if t == "" || strings.ContainsAny(t, "*<>!|,~ =") || leadingVersion(t) != t || !strings.Contains(t, ".") {
+		return ""
+	}
+	return majorMinor(t)
+}
+
+// companionNames are the libraries released in lockstep with a framework.
+var companionNames = map[string][]string{"pytorch": {"torchvision", "torchaudio"}}
+
+func (r *resolution) companions() {
+	f := r.st.Framework
+	if f == nil {
+		return
+	}
+	for _, name := range companionNames[f.Name] {
+		for _, it := range r.items {
+			if it.name != name {
+				continue
+			}
+			r.st.Companions = append(r.st.Companions, Package{
+				Name: name, Version: it.exact, From: it.from(), Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos(),
+				Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
+			})
+		}
+	}
+}
