@@ -8,16 +8,6 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// cudaPackages are the conda packages whose version is a CUDA version.
-var cudaPackages = map[string]string{
-	"pytorch-cuda": EvidencePytorchCUDA,
-	"cuda-version": EvidenceCUDAVersion,
-	"cudatoolkit":  EvidenceCudatoolkit,
-	"cuda-toolkit": EvidenceCUDAPackage,
-	"cuda-runtime": EvidenceCUDAPackage,
-	"cuda-cudart":  EvidenceCUDAPackage,
-}
-
 // evidence gathers every item that says something about the accelerator.
 func (r *resolution) evidence() {
 	var cuda []Evidence
@@ -160,8 +150,8 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		}
 	case it.name == "cpuonly":
 		add(ev(EvidenceMutex, "cpu", it.pos(), 0), r.isTorch())
-	case cudaPackages[it.name] != "":
-		kind := cudaPackages[it.name]
+	case names(r.kb).CUDAPackageKind(it.name) != "":
+		kind := names(r.kb).CUDAPackageKind(it.name)
 		says := r.cudaSeries(it.verText)
 		if says == "" && kind == EvidencePytorchCUDA {
 			says = r.pytorchCUDARange(it.verText)
@@ -403,7 +393,7 @@ func (r *resolution) gpuLibs() {
 			}
 			a := DecodeBuild(it.build)
 			major = a.Major
-			if c := cudaPackages[it.name]; c != "" {
+			if names(r.kb).CUDAPackageKind(it.name) != "" {
 				major = majorOf(r.cudaSeries(it.verText))
 			}
 		} else {

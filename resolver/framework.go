@@ -367,15 +367,12 @@ func pythonSeries(text string) string {
 	return majorMinor(t)
 }
 
-// companionNames are the libraries released in lockstep with a framework.
-var companionNames = map[string][]string{"pytorch": {"torchvision", "torchaudio"}}
-
 func (r *resolution) companions() {
 	f := r.st.Framework
 	if f == nil {
 		return
 	}
-	for _, name := range companionNames[f.Name] {
+	for _, name := range names(r.kb).CompanionsOf(f.Name) {
 		for _, it := range r.items {
 			if it.name != name {
 				continue

@@ -161,16 +161,6 @@ func reference(es []Evidence) *Evidence {
 // condaCUDAKinds are the evidence kinds of conda's CUDA packages.
 var condaCUDAKinds = map[string]bool{EvidenceCudatoolkit: true, EvidenceCUDAVersion: true, EvidenceCUDAPackage: true, EvidencePytorchCUDA: false}
 
-// cudaConsumerNames are conda packages other than the primary framework
-// that link against the CUDA runtime conda installs (their CUDA builds
-// depend on cudatoolkit or cuda-version): a cudatoolkit beside them serves
-// them, and no hint may remove it.
-var cudaConsumerNames = map[string]bool{
-	"openmm": true, "faiss-gpu": true, "cupy": true, "cupy-core": true, "cudf": true, "cuml": true,
-	"cugraph": true, "rmm": true, "pycuda": true, "tensorflow": true, "tensorflow-gpu": true, "jaxlib": true,
-	"mxnet-gpu": true, "paddlepaddle-gpu": true, "cudatoolkit-dev": true,
-}
-
 // cudaConsumer is the first conda dependency that needs conda's CUDA
 // runtime other than the primary framework itself, nil when none.
 func cudaConsumer(c *Context) *envspec.CondaDep {
@@ -182,7 +172,7 @@ func cudaConsumer(c *Context) *envspec.CondaDep {
 		primary = f.Name
 	}
 	for _, it := range c.condaList() {
-		if !cudaConsumerNames[it.Name] {
+		if !names(c.KB).IsCUDAConsumer(it.Name) {
 			continue
 		}
 		if fw := frameworkOfName(it.Name); fw != "" && fw == primary {

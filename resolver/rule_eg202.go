@@ -47,7 +47,7 @@ func eg202CPUBuild(c *Context) []envspec.Diagnostic {
 		kept := cuda[:0:0]
 		for _, e := range cuda {
 			if e.Package != "pytorch-cuda" && e.Kind != EvidenceLocal && e.Kind != EvidenceIndex && e.Kind != EvidenceBuild &&
-				(cudaPackages[e.Package] != "" || isCUDAStack(c, e.Package)) {
+				(names(c.KB).CUDAPackageKind(e.Package) != "" || isCUDAStack(c, e.Package)) {
 				continue
 			}
 			kept = append(kept, e)
@@ -136,7 +136,7 @@ func cudaItems(c *Context) []Evidence {
 			continue
 		}
 		n := strings.ToLower(d.Spec.Name)
-		if cudaPackages[n] != "" || strings.HasPrefix(n, "cuda-") || n == "cudnn" || n == "nccl" ||
+		if names(c.KB).CUDAPackageKind(n) != "" || strings.HasPrefix(n, "cuda-") || n == "cudnn" || n == "nccl" ||
 			(c.KB != nil && c.KB.IsCUDAStack(n)) {
 			addE(Evidence{Item: d.Raw.Value, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line, Package: n})
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // The EG3xx rules read the environment file itself (Env.Deps and Env.Pip)
@@ -444,29 +445,16 @@ func stackRank(name string) int {
 	return 100
 }
 
-// cudaMathLibs are the CUDA math libraries conda-forge splits out, each
-// with its -dev and -static packages.
-var cudaMathLibs = []string{"libcublas", "libcufft", "libcurand", "libcusolver", "libcusparse", "libcudnn", "libnvjitlink"}
-
-// isCUDAStack: RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and
-// cudnn; the CUDA math libraries conda-forge splits out count too.
+// isCUDAStack: whether EG302 counts a conda package as the conda CUDA
+// stack, as the knowledge base says (cuda_stack and cuda_stack_patterns:
+// cudatoolkit, cuda-*, pytorch-cuda, cudnn and the CUDA math libraries
+// conda-forge splits out).
 func isCUDAStack(ctx *Context, name string) bool {
-	switch name {
-	case "cudatoolkit", "cudatoolkit-dev", "cudnn", "pytorch-cuda", "cuda", "nccl", "cutensor":
-		return true
+	var k *kb.KB
+	if ctx != nil {
+		k = ctx.KB
 	}
-	if strings.HasPrefix(name, "cuda-") {
-		return true
-	}
-	if ctx != nil && ctx.KB != nil && ctx.KB.IsCUDAStack(name) {
-		return true
-	}
-	for _, p := range cudaMathLibs {
-		if rest, ok := strings.CutPrefix(name, p); ok && (rest == "" || rest[0] == '-') {
-			return true
-		}
-	}
-	return false
+	return names(k).InCUDAStack(name)
 }
 
 // item returns the text of a dependency for messages.

@@ -127,3 +127,14 @@ func Check(ctx context.Context, c *Context) ([]envspec.Diagnostic, error) {
 	}
 	return out, nil
 }
+
+// names is k, or where there is none the embedded knowledge base. Which
+// packages are what (the CUDA stack, the packages whose version is a CUDA
+// version, the CUDA runtime's consumers, a framework's companions) is read
+// from the knowledge base with or without one to judge versions by.
+func names(k *kb.KB) *kb.KB {
+	if k == nil {
+		return kb.Default()
+	}
+	return k
+}

@@ -413,6 +413,10 @@ type libIndex struct {
 	pipExact    map[string]int
 	pipPatterns []pipPattern
 	cudaStack   map[string]bool
+	// cudaStackPatterns are CUDAStackPatterns split at their stars.
+	cudaStackPatterns [][]string
+	cudaPackages      map[string]string
+	cudaConsumers     map[string]bool
 }
 
 // pipPattern is a pip name pattern split at its stars once, up front.
@@ -428,6 +432,17 @@ func (k *KB) libs() *libIndex {
 	idx := &libIndex{conda: map[string]int{}, pipExact: map[string]int{}, cudaStack: map[string]bool{}}
 	for _, c := range k.CUDAStack {
 		idx.cudaStack[c] = true
+	}
+	for _, p := range k.CUDAStackPatterns {
+		idx.cudaStackPatterns = append(idx.cudaStackPatterns, strings.Split(p, "*"))
+	}
+	idx.cudaPackages = make(map[string]string, len(k.CUDAPackages))
+	for _, p := range k.CUDAPackages {
+		idx.cudaPackages[p.Name] = p.Kind
+	}
+	idx.cudaConsumers = make(map[string]bool, len(k.CUDAConsumers))
+	for _, c := range k.CUDAConsumers {
+		idx.cudaConsumers[c.Name] = true
 	}
 	// The first row that names a package wins, as the linear scan did.
 	for i, l := range k.GPULibs {
@@ -449,7 +464,47 @@ func (k *KB) libs() *libIndex {
 	return k.libIdx.Load()
 }
 
-// IsCUDAStack reports whether a conda package is part of a CUDA stack.
+// IsCUDAStack reports whether a conda package is part of a CUDA stack:
+// one that cuda_stack names.
 func (k *KB) IsCUDAStack(name string) bool {
 	return k.libs().cudaStack[condaName(name)]
+}
+
+// InCUDAStack reports whether EG302 counts a conda package (a lower-case
+// name) as the conda CUDA stack: cuda_stack names it, or it matches one of
+// cuda_stack_patterns.
+func (k *KB) InCUDAStack(name string) bool {
+	idx := k.libs()
+	if idx.cudaStack[condaName(name)] {
+		return true
+	}
+	for _, p := range idx.cudaStackPatterns {
+		if globMatchParts(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// CUDAPackageKind says what a conda package's version says of the CUDA
+// version (pytorch-cuda, cuda-version, cudatoolkit or cuda-package), ""
+// for a package whose version is not a CUDA version.
+func (k *KB) CUDAPackageKind(name string) string {
+	return k.libs().cudaPackages[name]
+}
+
+// IsCUDAConsumer reports whether a conda package other than a framework
+// links against the CUDA runtime conda installs.
+func (k *KB) IsCUDAConsumer(name string) bool {
+	return k.libs().cudaConsumers[name]
+}
+
+// CompanionsOf lists the libraries released in lockstep with a framework.
+func (k *KB) CompanionsOf(framework string) []string {
+	for _, c := range k.Companions {
+		if c.Framework == framework {
+			return c.Libs
+		}
+	}
+	return nil
 }

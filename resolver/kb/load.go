@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -243,9 +244,6 @@ func (k *KB) addFile(file string, data []byte) ErrorList {
 		}
 		return next
 	}
-	k.Date = once("date", k.Date, part.Date)
-	k.DateNote = once("date_note", k.DateNote, part.DateNote)
-	k.CUDAStackSource = once("cuda_stack_source", k.CUDAStackSource, part.CUDAStackSource)
 	add := func(key string, n int) {
 		for i := 0; i < n; i++ {
 			line := 0
@@ -255,44 +253,47 @@ func (k *KB) addFile(file string, data []byte) ErrorList {
 			k.positions[key] = append(k.positions[key], pos{file, line})
 		}
 	}
-	k.Sources = append(k.Sources, part.Sources...)
-	add("sources", len(part.Sources))
-	k.Torch = append(k.Torch, part.Torch...)
-	add("torch", len(part.Torch))
-	k.Facts.Series = append(k.Facts.Series, part.Series...)
-	add("torch_series", len(part.Series))
-	k.TorchVariants = append(k.TorchVariants, part.TorchVariants...)
-	add("torch_variants", len(part.TorchVariants))
-	k.Facts.Arch = append(k.Facts.Arch, part.Arch...)
-	add("arch", len(part.Arch))
-	k.CUDADrivers = append(k.CUDADrivers, part.CUDADrivers...)
-	add("cuda_drivers", len(part.CUDADrivers))
-	k.MinorCompat = append(k.MinorCompat, part.MinorCompat...)
-	add("minor_compat", len(part.MinorCompat))
-	k.Facts.ToolkitArch = append(k.Facts.ToolkitArch, part.ToolkitArch...)
-	add("cuda_arch", len(part.ToolkitArch))
-	k.GPUs = append(k.GPUs, part.GPUs...)
-	add("gpus", len(part.GPUs))
-	k.Facts.TensorFlow = append(k.Facts.TensorFlow, part.TensorFlow...)
-	add("tensorflow", len(part.TensorFlow))
-	k.JAX = append(k.JAX, part.JAX...)
-	add("jax", len(part.JAX))
-	k.TFCondaForge = append(k.TFCondaForge, part.TFCondaForge...)
-	add("tensorflow_conda_forge", len(part.TFCondaForge))
-	k.Keras = append(k.Keras, part.Keras...)
-	add("keras", len(part.Keras))
-	k.JAXLib = append(k.JAXLib, part.JAXLib...)
-	add("jaxlib", len(part.JAXLib))
-	k.GPULibs = append(k.GPULibs, part.GPULibs...)
-	add("gpu_libs", len(part.GPULibs))
-	k.CUDAStack = append(k.CUDAStack, part.CUDAStack...)
-	add("cuda_stack", len(part.CUDAStack))
-	k.TorchTriton = append(k.TorchTriton, part.TorchTriton...)
-	add("torch_triton", len(part.TorchTriton))
-	k.TorchPythonBuilds = append(k.TorchPythonBuilds, part.TorchPythonBuilds...)
-	add("torch_python_builds", len(part.TorchPythonBuilds))
+	dst, src := reflect.ValueOf(&k.Facts).Elem(), reflect.ValueOf(&part).Elem()
+	for _, f := range factFields() {
+		d, s := dst.Field(f.index), src.Field(f.index)
+		switch f.kind {
+		case reflect.String:
+			d.SetString(once(f.key, d.String(), s.String()))
+		case reflect.Slice:
+			if s.Len() > 0 {
+				d.Set(reflect.AppendSlice(d, s))
+				add(f.key, s.Len())
+			}
+		}
+	}
 	return errs
 }
+
+// factField is a field of Facts: a table (a slice, whose rows files add)
+// or a value (a string, which one file at most sets), by its yaml key.
+type factField struct {
+	key   string
+	index int
+	kind  reflect.Kind
+}
+
+// factFields lists Facts' fields once, in their order.
+var factFields = sync.OnceValue(func() []factField {
+	t := reflect.TypeFor[Facts]()
+	out := make([]factField, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch kind := f.Type.Kind(); {
+		case key == "" || key == "-":
+		case kind == reflect.String || kind == reflect.Slice:
+			out = append(out, factField{key, i, kind})
+		default:
+			panic("kb: Facts." + f.Name + " is neither a table nor a string")
+		}
+	}
+	return out
+})
 
 // rowLines maps each top-level key to the lines of its sequence items.
 func rowLines(root *yaml.Node) map[string][]int {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "76a06a46f5ae00f7"
+const generatedVersion = "69f72747db5cfb8d"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1fb27437
+const generatedChecksum = 0x3f61a117
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4308,6 +4308,46 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	"libcusolver",
 	"libcusparse",
 	"libnvjitlink",
+}, CUDAStackPatterns: []string{
+	"cuda",
+	"cutensor",
+	"cuda-*",
+	"libcublas-*",
+	"libcufft-*",
+	"libcurand-*",
+	"libcusolver-*",
+	"libcusparse-*",
+	"libcudnn",
+	"libcudnn-*",
+	"libnvjitlink-*",
+}, CUDAPackages: []CUDAPackage{
+	{Name: "pytorch-cuda", Kind: "pytorch-cuda", Source: "PREV (pytorch-cuda=X.Y -c pytorch -c nvidia)"},
+	{Name: "cuda-version", Kind: "cuda-version", Source: "CF_PKGS (cuda-version=X.Y pins the CUDA of every conda-forge CUDA package); CORPUS"},
+	{Name: "cudatoolkit", Kind: "cudatoolkit", Source: "PREV (cudatoolkit=X.Y); CORPUS"},
+	{Name: "cuda-toolkit", Kind: "cuda-package", Source: "CF_PKGS; CORPUS"},
+	{Name: "cuda-runtime", Kind: "cuda-package", Source: "CF_PKGS; CORPUS"},
+	{Name: "cuda-cudart", Kind: "cuda-package", Source: "CF_PKGS; CORPUS"},
+}, CUDAConsumers: []CUDAConsumer{
+	{Name: "openmm", Source: "CF_PKGS; CORPUS"},
+	{Name: "faiss-gpu", Source: "CF_PKGS; CORPUS"},
+	{Name: "cupy", Source: "CF_PKGS; CORPUS"},
+	{Name: "cupy-core", Note: "conda-forge's split package of cupy (not seen in CORPUS)", Source: "CF_PKGS"},
+	{Name: "cudf", Source: "CF_PKGS; CORPUS"},
+	{Name: "cuml", Source: "CF_PKGS"},
+	{Name: "cugraph", Source: "CF_PKGS; CORPUS"},
+	{Name: "rmm", Source: "CF_PKGS; CORPUS"},
+	{Name: "pycuda", Source: "CF_PKGS; CORPUS"},
+	{Name: "tensorflow", Note: "not a consumer where it is the primary framework", Source: "CF_PKGS; CORPUS"},
+	{Name: "tensorflow-gpu", Note: "not a consumer where it is the primary framework", Source: "CF_PKGS; CORPUS"},
+	{Name: "jaxlib", Note: "not a consumer where jax is the primary framework", Source: "CF_PKGS; CORPUS"},
+	{Name: "mxnet-gpu", Source: "CF_PKGS"},
+	{Name: "paddlepaddle-gpu", Source: "CF_PKGS"},
+	{Name: "cudatoolkit-dev", Source: "CF_PKGS; CORPUS"},
+}, Companions: []Companions{
+	{Framework: "pytorch", Libs: []string{
+		"torchvision",
+		"torchaudio",
+	}, Source: "TV_README; TA_DOCS"},
 }, TorchTriton: []TorchTriton{
 	{Torch: "2.0.0", Triton: "2.0.0", Markers: "platform_system == \"Linux\" and platform_machine == \"x86_64\"", Source: "TRITON_PIP_LIGHTLLM95; TRITON_PIP_CHATGLM280"},
 	{Torch: "2.0.1", Triton: "2.0.0", Markers: "platform_system == \"Linux\" and platform_machine == \"x86_64\"", Source: "TRITON_PIP_SLORA8; TRITON_PIP_TRACKSSM6", Note: "TRITON_PIP_TRACKSSM6 quotes the +cu118 wheel of the PyTorch index with the same pin"},
@@ -4553,6 +4593,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_PIP", Title: "TensorFlow pip install guide", URL: "https://www.tensorflow.org/install/pip", Read: "tensorflow/docs site/en/install/pip.md @7c365021"},
 	{Key: "JAX_INSTALL", Title: "JAX installation guide (docs/installation.md)", URL: "https://docs.jax.dev/en/latest/installation.html", Read: "jax-ml/jax@8e292122 docs/installation.md"},
 	{Key: "PYPI_INDEX", Title: "PyPI project listing (name, newest version, month)", Read: "package list read 2026-11-30 (newest month 2026-11)"},
+	{Key: "CF_PKGS", Title: "conda-forge package pages and feedstocks (anaconda.org/conda-forge/NAME, github.com/conda-forge/NAME-feedstock): the packages CUDA builds are split into, and what those builds depend on (cuda-version, cudatoolkit)", URL: "https://anaconda.org/conda-forge"},
 	{Key: "CORPUS", Title: "195 public environment.yml files (shared/corpus/realworld): package names as people write them"},
 	{Key: "CONDA_FORGE_NOTE", Title: "conda-forge pytorch (pytorch-cpu-feedstock) and archived conda-forge libtorch package pages, as summarised in shared/facts/pytorch-releases.yaml", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock"},
 	{Key: "BUILDER_WHL_25", Title: "pytorch/builder manywheel/build_cuda.sh on branch release/2.5", URL: "https://github.com/pytorch/builder/blob/release/2.5/manywheel/build_cuda.sh", Read: "branch head aec5fb5d (2024-10-15, '[Release 2.5] Inject triton 3.1.0 …'); the file's last change there is fa48aaf5 (2024-10-04, builder PR #2008), which reverts '9.0+PTX' for CUDA 12.4 back to '9.0' on the release branch only (main kept 9.0+PTX until it deleted the file, 7aafdf05, 2024-10-18). Lists: base 5.0;6.0;7.0;7.5;8.0;8.6, 11.8 adds 3.7;9.0, 12.1 and 12.4 add 9.0; no +PTX anywhere"},
@@ -4996,7 +5037,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"13.0",
 		"13.2",
 	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.24.0.43", Source: "RELEASE_MD", Note: "No torchvision row for 2.14 was seen (torchvision_minor unknown). RELEASE_MD prints 'ROCm 7.14' (possibly a typo). Cadence: release 2 Sept 2026."},
-}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", DateNote: "PyTorch exact releases 1.0.0 … 2.11.0 and series 1.0 … 2.14 (series facts for 2.12–2.14 from RELEASE.md only); variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.11), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables.\n"}
+}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", CUDAStackPatternsSource: "RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and cudnn; CF_PKGS (cuda, cutensor, libcublas/libcufft/libcurand/libcusolver/libcusparse/libcudnn/libnvjitlink and their -dev, -static packages)", DateNote: "PyTorch exact releases 1.0.0 … 2.11.0 and series 1.0 … 2.14 (series facts for 2.12–2.14 from RELEASE.md only); variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.11), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables.\n"}
 
 var generatedPositions = map[string][]pos{
 	"arch": {
@@ -5257,6 +5298,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 71},
 		{File: "resolver/kb/data/arch.yaml", Line: 72},
 	},
+	"companions": {
+		{File: "resolver/kb/data/libs.yaml", Line: 103},
+	},
 	"cuda_arch": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 86},
 		{File: "resolver/kb/data/cuda.yaml", Line: 87},
@@ -5286,6 +5330,23 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 111},
 		{File: "resolver/kb/data/cuda.yaml", Line: 112},
 		{File: "resolver/kb/data/cuda.yaml", Line: 113},
+	},
+	"cuda_consumers": {
+		{File: "resolver/kb/data/libs.yaml", Line: 84},
+		{File: "resolver/kb/data/libs.yaml", Line: 85},
+		{File: "resolver/kb/data/libs.yaml", Line: 86},
+		{File: "resolver/kb/data/libs.yaml", Line: 87},
+		{File: "resolver/kb/data/libs.yaml", Line: 88},
+		{File: "resolver/kb/data/libs.yaml", Line: 89},
+		{File: "resolver/kb/data/libs.yaml", Line: 90},
+		{File: "resolver/kb/data/libs.yaml", Line: 91},
+		{File: "resolver/kb/data/libs.yaml", Line: 92},
+		{File: "resolver/kb/data/libs.yaml", Line: 93},
+		{File: "resolver/kb/data/libs.yaml", Line: 94},
+		{File: "resolver/kb/data/libs.yaml", Line: 95},
+		{File: "resolver/kb/data/libs.yaml", Line: 96},
+		{File: "resolver/kb/data/libs.yaml", Line: 97},
+		{File: "resolver/kb/data/libs.yaml", Line: 98},
 	},
 	"cuda_drivers": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 9},
@@ -5352,6 +5413,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 70},
 		{File: "resolver/kb/data/cuda.yaml", Line: 71},
 	},
+	"cuda_packages": {
+		{File: "resolver/kb/data/libs.yaml", Line: 73},
+		{File: "resolver/kb/data/libs.yaml", Line: 74},
+		{File: "resolver/kb/data/libs.yaml", Line: 75},
+		{File: "resolver/kb/data/libs.yaml", Line: 76},
+		{File: "resolver/kb/data/libs.yaml", Line: 77},
+		{File: "resolver/kb/data/libs.yaml", Line: 78},
+	},
 	"cuda_stack": {
 		{File: "resolver/kb/data/libs.yaml", Line: 30},
 		{File: "resolver/kb/data/libs.yaml", Line: 31},
@@ -5374,6 +5443,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 48},
 		{File: "resolver/kb/data/libs.yaml", Line: 49},
 		{File: "resolver/kb/data/libs.yaml", Line: 50},
+	},
+	"cuda_stack_patterns": {
+		{File: "resolver/kb/data/libs.yaml", Line: 58},
+		{File: "resolver/kb/data/libs.yaml", Line: 59},
+		{File: "resolver/kb/data/libs.yaml", Line: 60},
+		{File: "resolver/kb/data/libs.yaml", Line: 61},
+		{File: "resolver/kb/data/libs.yaml", Line: 62},
+		{File: "resolver/kb/data/libs.yaml", Line: 63},
+		{File: "resolver/kb/data/libs.yaml", Line: 64},
+		{File: "resolver/kb/data/libs.yaml", Line: 65},
+		{File: "resolver/kb/data/libs.yaml", Line: 66},
+		{File: "resolver/kb/data/libs.yaml", Line: 67},
+		{File: "resolver/kb/data/libs.yaml", Line: 68},
 	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
@@ -5633,6 +5715,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 48},
 		{File: "resolver/kb/data/meta.yaml", Line: 49},
 		{File: "resolver/kb/data/meta.yaml", Line: 50},
+		{File: "resolver/kb/data/meta.yaml", Line: 51},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 7},

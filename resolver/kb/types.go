@@ -212,7 +212,35 @@ type GPULib struct {
 	Source string `yaml:"source"`
 }
 
-// Facts is the whole knowledge base as loaded.
+// CUDAPackage is a conda package whose version is a CUDA version.
+type CUDAPackage struct {
+	Name string `yaml:"name"`
+	// Kind is what its version says of the environment's CUDA, an evidence
+	// kind of the resolver: pytorch-cuda, cuda-version, cudatoolkit, or
+	// cuda-package (cuda-toolkit, cuda-runtime, cuda-cudart).
+	Kind   string `yaml:"kind"`
+	Source string `yaml:"source"`
+}
+
+// CUDAConsumer is a conda package other than a framework that links
+// against the CUDA runtime conda installs.
+type CUDAConsumer struct {
+	Name   string `yaml:"name"`
+	Note   string `yaml:"note,omitempty"`
+	Source string `yaml:"source"`
+}
+
+// Companions are the libraries released in lockstep with a framework.
+type Companions struct {
+	Framework string   `yaml:"framework"`
+	Libs      []string `yaml:"libs"`
+	Source    string   `yaml:"source"`
+}
+
+// Facts is the whole knowledge base as loaded. Each slice field is a table
+// (its yaml key names it) that files add rows to, and each string field a
+// value that one file at most sets: addFile merges them by reflection, so a
+// new table needs a field here and nothing in the merge.
 type Facts struct {
 	Date          string          `yaml:"date"`
 	Torch         []TorchRelease  `yaml:"torch"`
@@ -234,6 +262,16 @@ type Facts struct {
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack"`
+	// CUDAStackPatterns are the names EG302 counts as the conda CUDA stack
+	// beyond CUDAStack's, by pattern: a * matches any run of characters.
+	CUDAStackPatterns []string `yaml:"cuda_stack_patterns"`
+	// CUDAPackages are the conda packages whose version is a CUDA version.
+	CUDAPackages []CUDAPackage `yaml:"cuda_packages"`
+	// CUDAConsumers are conda packages other than the frameworks that link
+	// against the CUDA runtime conda installs.
+	CUDAConsumers []CUDAConsumer `yaml:"cuda_consumers"`
+	// Companions are the libraries released in lockstep with a framework.
+	Companions []Companions `yaml:"companions"`
 	// TorchTriton is the triton release each torch wheel pins (triton.yaml).
 	TorchTriton []TorchTriton `yaml:"torch_triton"`
 	// TorchPythonBuilds says which Python minors a distribution built a
@@ -247,6 +285,8 @@ type Facts struct {
 	Series []TorchSeries `yaml:"torch_series"`
 	// CUDAStackSource cites CUDAStack.
 	CUDAStackSource string `yaml:"cuda_stack_source"`
+	// CUDAStackPatternsSource cites CUDAStackPatterns.
+	CUDAStackPatternsSource string `yaml:"cuda_stack_patterns_source"`
 	// DateNote says what the date covers.
 	DateNote string `yaml:"date_note"`
 }

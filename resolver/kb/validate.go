@@ -376,6 +376,7 @@ func (k *KB) validate() ErrorList {
 		}
 		seenS[s] = true
 	}
+	v.resolverNames(keys)
 	v.torchTriton(keys)
 	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
@@ -530,4 +531,50 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// resolverNames checks the name tables the resolver reads: the CUDA-stack
+// patterns, the CUDA packages, the CUDA consumers and the companions.
+func (v *validator) resolverNames(keys map[string]bool) {
+	k := v.k
+	if len(k.CUDAStackPatterns) > 0 && k.CUDAStackPatternsSource == "" {
+		at := v.at("cuda_stack_patterns", 0)
+		v.errs = append(v.errs, &Error{File: at.File, Line: at.Line, Msg: "cuda_stack_patterns needs cuda_stack_patterns_source"})
+	}
+	seen := map[string]bool{}
+	for i, p := range k.CUDAStackPatterns {
+		if seen[p] {
+			v.errf("cuda_stack_patterns", i, "duplicate %q", p)
+		}
+		seen[p] = true
+	}
+	seen = map[string]bool{}
+	for i, p := range k.CUDAPackages {
+		switch p.Kind {
+		case "pytorch-cuda", "cuda-version", "cudatoolkit", "cuda-package":
+		default:
+			v.errf("cuda_packages", i, "kind %q is not pytorch-cuda, cuda-version, cudatoolkit or cuda-package", p.Kind)
+		}
+		if seen[p.Name] {
+			v.errf("cuda_packages", i, "duplicate %q", p.Name)
+		}
+		seen[p.Name] = true
+		v.source("cuda_packages", i, p.Source, keys)
+	}
+	seen = map[string]bool{}
+	for i, c := range k.CUDAConsumers {
+		if seen[c.Name] {
+			v.errf("cuda_consumers", i, "duplicate %q", c.Name)
+		}
+		seen[c.Name] = true
+		v.source("cuda_consumers", i, c.Source, keys)
+	}
+	seen = map[string]bool{}
+	for i, c := range k.Companions {
+		if seen[c.Framework] || len(c.Libs) == 0 {
+			v.errf("companions", i, "framework %q is listed twice or has no libs", c.Framework)
+		}
+		seen[c.Framework] = true
+		v.source("companions", i, c.Source, keys)
+	}
 }
