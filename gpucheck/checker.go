@@ -24,6 +24,10 @@ type checker struct {
 	driverCUDA string
 }
 
+// check holds st against h: the rules' steps in the registry's order, until
+// one stops them; then, where the file leaves the build to the solver and
+// something was left undecided, every build it admits. The findings take
+// their rules' severities and are sorted.
 func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker {
 	c := &checker{st: st, h: h, k: k, opt: opt}
 	if st == nil || h == nil {

@@ -92,8 +92,9 @@ func (r *Rule) Run(c *Context) []envspec.Diagnostic {
 	}
 	prev := c.rule
 	c.rule = r
-	defer func() { c.rule = prev }()
-	return r.run(c)
+	out := r.run(c)
+	c.rule = prev
+	return out
 }
 
 // rules is the registry of the resolver's rules, in the order Check runs
