@@ -41,6 +41,14 @@ type Config struct {
 	// at once; more wait QueueWait for a slot, then get 503 with
 	// Retry-After. Default: 2 × GOMAXPROCS.
 	MaxConcurrent int
+	// ClientShare is the most slots one client (one remote address, an
+	// IPv6 /64) holds at once; its requests past that wait behind its own,
+	// and it may have twice as many in progress before it is answered 429
+	// at once. Default: a quarter of MaxConcurrent, rounded up, so that one
+	// client keeps at most half the CPUs busy (MaxConcurrent is 2 × CPUs).
+	// Behind a proxy that hides the clients' addresses every request is
+	// one client's: set it to MaxConcurrent there.
+	ClientShare int
 	// QueueWait is how long a request waits for a slot; default 100ms.
 	QueueWait time.Duration
 	// RequestTimeout is the deadline of every request's context (504).
@@ -65,6 +73,10 @@ func (c Config) withDefaults() Config {
 	if c.MaxConcurrent <= 0 {
 		c.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
+	if c.ClientShare <= 0 {
+		c.ClientShare = (c.MaxConcurrent + 3) / 4
+	}
+	c.ClientShare = min(c.ClientShare, c.MaxConcurrent)
 	if c.QueueWait < 0 {
 		c.QueueWait = 0
 	} else if c.QueueWait == 0 {

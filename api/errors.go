@@ -107,6 +107,8 @@ func codeForStatus(status int) string {
 		return "body_too_large"
 	case 415:
 		return "unsupported_media_type"
+	case 429:
+		return "too_many_requests"
 	case 501:
 		return "not_implemented"
 	case 503:
@@ -137,7 +139,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			slog.String("request_id", e.RequestID), slog.String("path", r.URL.Path),
 			slog.Int("status", e.Status), slog.String("error", err.Error()))
 	}
-	if e.Status == http.StatusServiceUnavailable {
+	if e.Status == http.StatusServiceUnavailable || e.Status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, e.Status, errorBody{Error: e})

@@ -82,8 +82,8 @@ func (s *server) fix(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	freq := FixRequest{ValidateRequest: req, Unsafe: unsafe, Select: sel}
-	res, err := runBounded(r.Context(), s.workers, s.left, release, func() (FixResult, error) {
-		return s.deps.Fixer.Fix(r.Context(), freq)
+	res, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) (FixResult, error) {
+		return s.deps.Fixer.Fix(ctx, freq)
 	})
 	if err != nil {
 		s.writeError(w, r, err)

@@ -24,13 +24,13 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	// second decode of the report.
 	counter, counts := s.deps.Validator.(FindingCounter)
 	var codes []string
-	rep, err := runBounded(r.Context(), s.workers, s.left, release, func() ([]byte, error) {
+	rep, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) ([]byte, error) {
 		if counts {
-			b, c, err := counter.ValidateCounting(r.Context(), req)
+			b, c, err := counter.ValidateCounting(ctx, req)
 			codes = c
 			return b, err
 		}
-		return s.deps.Validator.Validate(r.Context(), req)
+		return s.deps.Validator.Validate(ctx, req)
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -61,8 +61,8 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := runBounded(r.Context(), s.workers, s.left, release, func() (NameResult, error) {
-		return s.deps.Validator.Name(r.Context(), req)
+	res, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) (NameResult, error) {
+		return s.deps.Validator.Name(ctx, req)
 	})
 	if err != nil {
 		s.writeError(w, r, err)
@@ -74,29 +74,49 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-// validateRequest checks the media type (a wrong type costs nothing), reads
-// and parses the body — bounded by MaxBody and by BodyTimeout — and only
-// then takes a validation slot: a client that sends its body slowly holds a
-// connection, never a slot. Memory held by bodies is at most MaxBody per
-// connection reading one, each for at most BodyTimeout.
+// validateRequest checks the media type (a wrong type costs nothing), takes
+// the client's ticket (429 at once for a client with too many requests in
+// progress), reads and parses the body — bounded by MaxBody and by
+// BodyTimeout — and only then takes a validation slot: a client that sends
+// its body slowly holds a connection and one of its own tickets, never a
+// slot. Memory held by bodies is at most MaxBody per connection reading
+// one, each for at most BodyTimeout, and per client at most its tickets'.
 func (s *server) validateRequest(w http.ResponseWriter, r *http.Request) (ValidateRequest, func(), error) {
 	kind, err := bodyKindOf(r, true)
 	if err != nil {
 		return ValidateRequest{}, nil, err
 	}
+	t, err := s.enter(w, r)
+	if err != nil {
+		return ValidateRequest{}, nil, err
+	}
 	body, err := s.readBody(w, r)
 	if err != nil {
+		t.leave()
 		return ValidateRequest{}, nil, err
 	}
 	req, err := parseValidateRequest(kind, body, r)
 	if err != nil {
+		t.leave()
 		return ValidateRequest{}, nil, err
 	}
-	release, err := s.acquire(r.Context())
+	release, err := t.acquire(r.Context(), len(body))
 	if err != nil {
 		return ValidateRequest{}, nil, err
 	}
 	return req, release, nil
+}
+
+// enter takes r's client's ticket. A client refused here is refused before
+// its body is read, and the connection is closed after the answer: net/http
+// would otherwise read up to 256 KiB of the unread body first, to keep the
+// connection.
+func (s *server) enter(w http.ResponseWriter, r *http.Request) (*ticket, error) {
+	t, err := s.slots.enter(clientKey(r))
+	if err != nil {
+		w.Header().Set("Connection", "close")
+	}
+	return t, err
 }
 
 // build answers POST /v1/build with the environment file.
@@ -109,6 +129,12 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	t, err := s.enter(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	defer t.leave() // after release, or where the request is refused
 	body, err := s.readBody(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -139,13 +165,13 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	release, err := s.acquire(r.Context())
+	release, err := t.acquire(r.Context(), len(body))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	out, err := runBounded(r.Context(), s.workers, s.left, release, func() ([]byte, error) {
-		return s.deps.Builder.Build(r.Context(), req)
+	out, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) ([]byte, error) {
+		return s.deps.Builder.Build(ctx, req)
 	})
 	if err != nil {
 		s.writeError(w, r, err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -52,6 +53,35 @@ func newTestServerWith(t testing.TB, deps Deps, cfg Config) *testServer {
 	s := &testServer{Server: ts, t: t, logs: logs, checks: rc}
 	s.client = &http.Client{Transport: &checkingTransport{ts: s, next: ts.Client().Transport, rc: rc}}
 	return s
+}
+
+var (
+	loopbackOnce sync.Once
+	loopbackErr  error
+)
+
+// from returns ts with a client whose connections come from ip, an address
+// of 127.0.0.0/8 other than 127.0.0.1: the service tells clients apart by
+// their remote address (clientKey), and every test client would otherwise
+// be the one client 127.0.0.1. Linux routes all of 127.0.0.0/8 to
+// loopback; where a system does not, the test is skipped.
+func (ts *testServer) from(ip string) *testServer {
+	ts.t.Helper()
+	loopbackOnce.Do(func() {
+		var ln net.Listener
+		if ln, loopbackErr = net.Listen("tcp", "127.0.0.2:0"); loopbackErr == nil {
+			ln.Close()
+		}
+	})
+	if loopbackErr != nil {
+		ts.t.Skipf("needs 127.0.0.0/8 on loopback to tell clients apart: %v", loopbackErr)
+	}
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr := &http.Transport{DialContext: d.DialContext}
+	ts.t.Cleanup(tr.CloseIdleConnections)
+	c := *ts
+	c.client = &http.Client{Transport: &checkingTransport{ts: &c, next: tr, rc: ts.checks}}
+	return &c
 }
 
 // do sends a request and returns the response with its body read.
@@ -174,6 +204,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	return s.b.Write(p)
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Reset()         { s.mu.Lock(); defer s.mu.Unlock(); s.b.Reset() }
 
 // fakeValidator stands in for package report: it reads the file with
 // yaml.v3 (so hostile YAML meets a real parser) and reports one finding per

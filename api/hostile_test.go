@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/envguard/envguard/internal/timebound"
 )
 
 // hostileInputs are bodies a client may send on purpose or by accident.
@@ -119,11 +121,11 @@ func runHostileInputs(t *testing.T, v Validator) {
 			for _, path := range []string{"/v1/validate", "/v1/name"} {
 				start := time.Now()
 				resp, b := ts.do("POST", path, in.ct, in.body)
-				// Generous for -race on a shared machine; the point is that
-				// it ends, not how fast.
-				if d := time.Since(start); d > 10*time.Second {
-					t.Errorf("%s took %v", path, d)
-				}
+				// That it ends is the server's deadline's business (a 504
+				// below); how fast is held only where .ci/run enforces
+				// bounds, without -race (issue 22: under -race on a busy
+				// machine this took 10.01 s against a bound of 10 s).
+				timebound.Within(t, path, time.Since(start), 2*time.Second)
 				switch {
 				case resp.StatusCode == 200:
 					if !json.Valid(b) {

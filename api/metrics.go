@@ -28,10 +28,12 @@ type metrics struct {
 	latency  *family // histograms by route
 	findings *family // counters by rule code
 
-	nvmlErrs *vm.Counter
-	rejected *vm.Counter
-	inFlight *vm.Gauge
-	panics   *vm.Counter
+	nvmlErrs  *vm.Counter
+	rejected  *vm.Counter
+	throttled *vm.Counter
+	inFlight  *vm.Gauge
+	waiting   *vm.Gauge
+	panics    *vm.Counter
 	// abandoned counts pipeline calls still running after their request
 	// ended (deadline or client gone); they hold no validation slot.
 	abandoned *vm.Gauge
@@ -71,7 +73,10 @@ func newMetrics() *metrics {
 		"GPU probes that failed with an NVML error (not counting hosts without a driver).").counter()
 	m.rejected = fam("envguard_http_rejected_total", "counter",
 		"Requests answered 503 because every validation slot was busy.").counter()
+	m.throttled = fam("envguard_http_throttled_total", "counter",
+		"Requests answered 429 because their client already used its share of the validation slots.").counter()
 	m.inFlight = fam("envguard_validations_in_flight", "gauge", "Validations, names and builds running now.").gauge()
+	m.waiting = fam("envguard_validations_waiting", "gauge", "Validations, names and builds waiting for a slot.").gauge()
 	m.panics = fam("envguard_http_panics_total", "counter", "Handler panics recovered and answered 500.").counter()
 	m.abandoned = fam("envguard_validations_abandoned", "gauge",
 		"Validations, names and builds still stopping after their request ended (deadline or client gone); they hold no slot.").gauge()

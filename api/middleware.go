@@ -43,11 +43,14 @@ func (s *server) observe(next http.Handler) http.Handler {
 			}
 			d := time.Since(start)
 			s.m.request(route, methodLabel(r.Method), status, d.Seconds())
-			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("request_id", requestIDOf(r.Context())),
-				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			attrs := []slog.Attr{slog.String("request_id", requestIDOf(r.Context()))}
+			if c := clientRequestIDOf(r.Context()); c != "" {
+				attrs = append(attrs, slog.String("client_request_id", c))
+			}
+			attrs = append(attrs, slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.String("route", route), slog.Int("status", status),
 				slog.Int("bytes", ww.bytes), slog.Duration("duration", d))
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 		}()
 		next.ServeHTTP(ww, r)
 	})
@@ -159,32 +162,4 @@ func (s *server) requireToken(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// errOverloaded is answered when every validation slot stays busy.
-var errOverloaded = newError(http.StatusServiceUnavailable, "overloaded", "too many validations in progress; retry shortly")
-
-// acquire takes a validation slot, waiting at most QueueWait: a short wait
-// absorbs bursts, and beyond it an immediate 503 keeps latency bounded and
-// lets a load balancer try another instance.
-func (s *server) acquire(ctx context.Context) (release func(), err error) {
-	release = func() { <-s.slots; s.m.inFlight.Dec() }
-	select {
-	case s.slots <- struct{}{}:
-		s.m.inFlight.Inc()
-		return release, nil
-	default:
-	}
-	t := time.NewTimer(s.cfg.QueueWait)
-	defer t.Stop()
-	select {
-	case s.slots <- struct{}{}:
-		s.m.inFlight.Inc()
-		return release, nil
-	case <-t.C:
-		s.m.rejected.Inc()
-		return nil, errOverloaded
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }

@@ -11,6 +11,9 @@ import "time"
 type pool struct {
 	idle chan func()   // idle workers receive here
 	wait time.Duration // how long a worker stays idle before it ends
+	// busy learns of every call from its start to its end, which may come
+	// after its request's (work that outlives its deadline); nil: no one.
+	busy *idleRelease
 }
 
 func newPool(wait time.Duration) *pool {
@@ -19,6 +22,9 @@ func newPool(wait time.Duration) *pool {
 
 // run runs f on an idle worker, or on a new one.
 func (p *pool) run(f func()) {
+	if p.busy != nil {
+		p.busy.begin()
+	}
 	select {
 	case p.idle <- f:
 	default:
@@ -31,6 +37,9 @@ func (p *pool) work(f func()) {
 	defer t.Stop()
 	for {
 		f()
+		if p.busy != nil {
+			p.busy.end()
+		}
 		t.Reset(p.wait)
 		select {
 		case f = <-p.idle:

@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"runtime"
 	"testing"
 	"time"
@@ -43,7 +45,7 @@ func TestPoolNeverWaits(t *testing.T) {
 		p.run(func() { close(started); <-block })
 		select {
 		case <-started:
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatal("a call waited for a busy worker")
 		}
 	}
@@ -60,11 +62,78 @@ func TestPoolWorkersEnd(t *testing.T) {
 	for range 5 {
 		<-done
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for runtime.NumGoroutine() > before {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines 5 s after the calls, %d before: idle workers did not end", runtime.NumGoroutine(), before)
+			t.Fatalf("%d goroutines 30 s after the calls, %d before: idle workers did not end", runtime.NumGoroutine(), before)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestIdleRelease: memory is given back once, after the last busy spell
+// ends and the service stays idle; not while anything is busy, and not
+// again while it stays idle.
+func TestIdleRelease(t *testing.T) {
+	freed := make(chan struct{}, 10)
+	r := &idleRelease{after: 20 * time.Millisecond, free: func() { freed <- struct{}{} }}
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-freed:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no release %s", what)
+		}
+	}
+	none := func(what string) {
+		t.Helper()
+		select {
+		case <-freed:
+			t.Fatalf("a release %s", what)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	r.begin()
+	r.begin()
+	r.end()
+	none("while one request is still busy")
+	r.end()
+	wait("after the last request ended")
+	none("a second time while idle")
+	// A spell of its own is released again.
+	r.begin()
+	r.end()
+	wait("after a second spell")
+}
+
+// TestYieldingContext: a pipeline call that checks its context gives up its
+// processor about once a millisecond, never on every check, and the
+// context still says what its parent says.
+func TestYieldingContext(t *testing.T) {
+	var yields int
+	parent, cancel := context.WithCancel(context.Background())
+	ctx := yielding(context.WithValue(parent, yieldKey{}, "v")).(*yieldingContext)
+	ctx.yield = func() { yields++ }
+	checks := 0
+	start := time.Now()
+	for time.Since(start) < 5*time.Millisecond {
+		if ctx.Err() != nil {
+			t.Fatal("Err before cancel")
+		}
+		checks++
+	}
+	elapsed := time.Since(start)
+	if yields < 1 || yields > int(elapsed/yieldEvery)+1 || yields >= checks {
+		t.Errorf("%d yields in %d checks over %v, want about one a millisecond", yields, checks, elapsed)
+	}
+	if ctx.Value(yieldKey{}) != "v" {
+		t.Error("the value of the parent is lost")
+	}
+	cancel()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("after cancel: %v", ctx.Err())
+	}
+	<-ctx.Done()
+}
+
+type yieldKey struct{}

@@ -14,7 +14,11 @@ import (
 func TestStatusWriter(t *testing.T) {
 	var sw *statusWriter
 	var deadlineErr, flushErr error
+	done := make(chan struct{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The flush sends the answer before the handler returns: the test
+		// reads what the handler recorded only once it has.
+		defer close(done)
 		sw = &statusWriter{ResponseWriter: w}
 		rc := http.NewResponseController(sw)
 		deadlineErr = rc.SetReadDeadline(time.Now().Add(time.Minute))
@@ -29,6 +33,7 @@ func TestStatusWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+	<-done
 	if resp.StatusCode != http.StatusAccepted || sw.status != http.StatusAccepted || sw.bytes != 5 {
 		t.Errorf("sent %d; recorded status %d, %d bytes; want 202 and 5", resp.StatusCode, sw.status, sw.bytes)
 	}

@@ -20,7 +20,7 @@ type server struct {
 	cfg      Config
 	log      *slog.Logger
 	m        *metrics
-	slots    chan struct{}
+	slots    *fairSlots
 	left     *abandoned // calls still running after their request ended
 	workers  *pool      // where pipeline calls run
 	authOn   bool
@@ -41,13 +41,14 @@ func NewRouter(deps Deps, cfg Config) http.Handler {
 func newServer(deps Deps, cfg Config) *server {
 	cfg = cfg.withDefaults()
 	s := &server{
-		deps:  deps,
-		cfg:   cfg,
-		log:   cfg.Logger,
-		m:     newMetrics(),
-		slots: make(chan struct{}, cfg.MaxConcurrent),
+		deps: deps,
+		cfg:  cfg,
+		log:  cfg.Logger,
+		m:    newMetrics(),
 	}
+	s.slots = newFairSlots(cfg, s.m, processIdle)
 	s.workers = newPool(workerIdle)
+	s.workers.busy = processIdle
 	s.left = &abandoned{limit: cfg.MaxConcurrent, gauge: s.m.abandoned}
 	if cfg.TokenFile != "" {
 		s.authOn = true

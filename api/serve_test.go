@@ -3,11 +3,13 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,7 +57,7 @@ func TestShutdownFinishesInFlight(t *testing.T) {
 	<-entered
 	cancel()
 	// Shutdown closes the listener first; wait until it has.
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", ln.Addr().String(), 100*time.Millisecond)
 		if err != nil {
@@ -82,7 +84,7 @@ func TestShutdownFinishesInFlight(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Serve did not return after the request finished")
 	}
 }
@@ -120,27 +122,55 @@ func TestShutdownGraceExpires(t *testing.T) {
 		if err == nil {
 			t.Error("Serve returned nil though a request was cut off")
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Serve did not return after its grace period")
 	}
 }
 
-// TestServe listens on a real loopback address and stops on cancel.
+// TestServe listens on a real loopback address, answers a validation sent
+// to the address it logs, and stops on cancel.
 func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &syncBuffer{}
 	served := make(chan error, 1)
 	go func() {
-		served <- Serve(ctx, Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler)}, Deps{})
+		served <- Serve(ctx, Config{Addr: "127.0.0.1:0", Logger: slog.New(slog.NewJSONHandler(logs, nil))}, Deps{Validator: &fakeValidator{}})
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// The port is the system's choice; Serve logs it before it serves.
+	var addr string
+	for deadline := time.Now().Add(30 * time.Second); addr == ""; time.Sleep(5 * time.Millisecond) {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			var line struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(l), &line) == nil && line.Msg == "serving" {
+				addr = line.Addr
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no \"serving\" line with the address:\n%s", logs.String())
+		}
+	}
+	resp, err := http.Post("http://"+addr+"/v1/validate", "application/yaml", strings.NewReader("name: served\ndependencies:\n  - python=3.10  # finding EG207\n"))
+	if err != nil {
+		t.Fatalf("POST to the served address %s: %v", addr, err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" ||
+		!bytes.Contains(b, []byte(`"served"`)) || !bytes.Contains(b, []byte(`"EG207"`)) || resp.Header.Get("X-Request-Id") == "" {
+		t.Errorf("POST /v1/validate on %s: %d %q %s", addr, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+	}
 	cancel()
 	select {
 	case err := <-served:
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Serve did not stop on cancel")
+	}
+	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		t.Errorf("%s still accepts connections after Serve returned", addr)
 	}
 	// A port already taken is an error, not a hang.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -1,10 +1,17 @@
 package api
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,35 +40,106 @@ func TestContentEncoding(t *testing.T) {
 	}
 }
 
-// A client's request id is kept when it is well formed and replaced
-// otherwise; generated ids do not carry the host name.
+// The service's request id is always its own (issue 22, N12): a client's
+// X-Request-Id is never sent back, and is logged, as client_request_id and
+// never as request_id, only when it matches [A-Za-z0-9._-]{8,128}. The ids
+// are sent both through net/http's client and raw, so that bytes the
+// client refuses to send (control characters, a folded line) reach the
+// server too.
 func TestRequestIDs(t *testing.T) {
 	ts := newTestServer(t, &fakeValidator{})
 	host, _ := os.Hostname()
+	own := regexp.MustCompile(`^[A-Z2-7]{10}-[0-9]{6,}$`)
+	long := strings.Repeat("a", 128)
 	for _, tt := range []struct {
 		sent string
-		kept bool
+		raw  bool // sent on a raw connection
+		kept bool // logged as client_request_id
 	}{
-		{"abc-123_x.y:z", true},
-		{strings.Repeat("a", 64), true},
-		{strings.Repeat("a", 65), false},
-		{"has space", false},
-		{"semi;colon", false},
-		{"", false},
+		{"abcdefgh", false, true},
+		{"ci-job_1234.5", false, true},
+		{long, false, true},
+		{long + "a", false, false},
+		{"a", false, false},
+		{"abcdefg", false, false},
+		{"has space in it", false, false},
+		{"semi;colon;here", false, false},
+		{"colon:colon:colon", false, false},
+		{"", false, false},
+		{"abc\x01defghij", true, false},
+		{"abcdefgh\x7f", true, false},
+		{"abcdefgh\r\n injected", true, false},
+		{"abcdefgh\r\n\tfolded-line", true, false},
 	} {
-		var hdr []string
-		if tt.sent != "" {
-			hdr = []string{"X-Request-Id", tt.sent}
+		sent, _ := strconv.Unquote(`"` + tt.sent + `"`)
+		ts.logs.Reset()
+		var got string
+		if tt.raw {
+			got = rawRequestID(t, ts.Listener.Addr().String(), sent)
+		} else {
+			var hdr []string
+			if sent != "" {
+				hdr = []string{"X-Request-Id", sent}
+			}
+			resp, _ := ts.do("GET", "/healthz", "", nil, hdr...)
+			got = resp.Header.Get("X-Request-Id")
 		}
-		resp, _ := ts.do("GET", "/healthz", "", nil, hdr...)
-		got := resp.Header.Get("X-Request-Id")
-		if (got == tt.sent) != tt.kept || got == "" || len(got) > maxRequestIDLen || !validRequestID(got) {
-			t.Errorf("sent %q, got back %q", tt.sent, got)
+		if tt.raw && got == "" && !strings.Contains(ts.logs.String(), `"msg":"request"`) {
+			// net/http refused the header itself, before any handler ran:
+			// nothing of it was answered or logged.
+			if strings.Contains(ts.logs.String(), strings.TrimSpace(sent)) {
+				t.Errorf("sent %q: logged: %s", sent, ts.logs.String())
+			}
+			continue
 		}
-		if !tt.kept && host != "" && strings.Contains(got, host) {
+		if !own.MatchString(got) || (sent != "" && strings.Contains(got, sent)) {
+			t.Errorf("sent %q, got back X-Request-Id %q, want the service's own", sent, got)
+		}
+		if host != "" && strings.Contains(got, host) {
 			t.Errorf("generated id %q names the host", got)
 		}
+		var line struct {
+			Msg       string `json:"msg"`
+			RequestID string `json:"request_id"`
+			ClientID  string `json:"client_request_id"`
+		}
+		found := false
+		for _, l := range strings.Split(ts.logs.String(), "\n") {
+			if json.Unmarshal([]byte(l), &line) == nil && line.Msg == "request" {
+				found = true
+				break
+			}
+		}
+		switch {
+		case !found:
+			t.Errorf("sent %q: no request line logged:\n%s", sent, ts.logs.String())
+		case line.RequestID != got:
+			t.Errorf("sent %q: logged request_id %q, answered %q", sent, line.RequestID, got)
+		case tt.kept && line.ClientID != sent, !tt.kept && line.ClientID != "":
+			t.Errorf("sent %q: logged client_request_id %q", sent, line.ClientID)
+		}
+		if !tt.kept && sent != "" && len(sent) > 1 && strings.Contains(ts.logs.String(), sent) {
+			t.Errorf("sent %q: it is in the logs:\n%s", sent, ts.logs.String())
+		}
 	}
+}
+
+// rawRequestID sends GET /healthz with the header line "X-Request-Id: id"
+// as bytes and returns the X-Request-Id answered ("" if there is none).
+func rawRequestID(t *testing.T, addr, id string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: %s\r\nConnection: close\r\n\r\n", id)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("X-Request-Id %q: %v", id, err)
+	}
+	resp.Body.Close()
+	return resp.Header.Get("X-Request-Id")
 }
 
 // HEAD is answered on GET routes, without a body. (openapi.yaml lists no
@@ -96,7 +174,7 @@ func TestShedLoggedAsWarning(t *testing.T) {
 		ts.do("POST", "/v1/validate", "application/yaml", []byte("name: first\n"))
 	}()
 	<-entered
-	if resp, _ := ts.do("POST", "/v1/validate", "application/yaml", []byte("name: second\n")); resp.StatusCode != 503 {
+	if resp, _ := ts.from("127.0.0.2").do("POST", "/v1/validate", "application/yaml", []byte("name: second\n")); resp.StatusCode != 503 {
 		t.Errorf("second request: %d", resp.StatusCode)
 	}
 	close(release)

@@ -707,7 +707,9 @@ func (b *bencher) service() []Row {
 		return []Row{{Name: "service", Skipped: err.Error()}}
 	}
 	conc := strconv.Itoa(b.cfg.conc)
-	eg, err := startServer("envguard serve", exec.Command(b.envguard, "serve", "--addr", ea, "--max-concurrent", conc), ea)
+	// Every client here is 127.0.0.1: one client, as behind a proxy, which
+	// may have every slot.
+	eg, err := startServer("envguard serve", exec.Command(b.envguard, "serve", "--addr", ea, "--max-concurrent", conc, "--client-share", conc), ea)
 	if err != nil {
 		return []Row{{Name: "service", Skipped: err.Error()}}
 	}

@@ -101,6 +101,7 @@ func serveCmd(e *env) *cobra.Command {
 	fl.BoolVar(&cfg.Insecure, "insecure", false, "allow a non-loopback address without a token")
 	fl.Int64Var(&cfg.MaxBody, "max-body", api.DefaultMaxBody, "largest request body in `BYTES` (413 above)")
 	fl.IntVar(&cfg.MaxConcurrent, "max-concurrent", 0, "validations at once (default 2 × CPUs; 503 beyond)")
+	fl.IntVar(&cfg.ClientShare, "client-share", 0, "validations at once for one client address (default a quarter of --max-concurrent; 429 beyond); behind a proxy that hides addresses, set it to --max-concurrent")
 	fl.DurationVar(&cfg.RequestTimeout, "request-timeout", api.DefaultRequestTimeout, "per-request deadline")
 	fl.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long requests in flight may finish on SIGTERM")
 	fl.StringVar(&targetsFile, "targets", "", "targets `FILE` the service knows by name")
@@ -109,7 +110,8 @@ func serveCmd(e *env) *cobra.Command {
 }
 
 // checkServeFlags refuses values that would disable a limit rather than set
-// one: a body limit or timeout of zero or less, a concurrency below one.
+// one: a body limit or timeout of zero or less, a concurrency or a client's
+// share below one.
 func checkServeFlags(c *cobra.Command, cfg api.Config) error {
 	fl := c.Flags()
 	switch {
@@ -117,6 +119,8 @@ func checkServeFlags(c *cobra.Command, cfg api.Config) error {
 		return usageErr("--max-body %d: want a positive number of bytes", cfg.MaxBody)
 	case fl.Changed("max-concurrent") && cfg.MaxConcurrent < 1:
 		return usageErr("--max-concurrent %d: want at least 1", cfg.MaxConcurrent)
+	case fl.Changed("client-share") && cfg.ClientShare < 1:
+		return usageErr("--client-share %d: want at least 1", cfg.ClientShare)
 	case fl.Changed("request-timeout") && cfg.RequestTimeout <= 0:
 		return usageErr("--request-timeout %v: want a positive duration, e.g. 30s", cfg.RequestTimeout)
 	case fl.Changed("shutdown-grace") && cfg.ShutdownGrace < 0:

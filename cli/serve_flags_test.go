@@ -23,6 +23,8 @@ func TestServeFlagValues(t *testing.T) {
 		{[]string{"--max-body", "0"}, "--max-body 0"},
 		{[]string{"--request-timeout", "0s"}, "--request-timeout 0s: want a positive duration"},
 		{[]string{"--max-concurrent", "0"}, "--max-concurrent 0: want at least 1"},
+		{[]string{"--client-share", "0"}, "--client-share 0: want at least 1"},
+		{[]string{"--client-share", "-2"}, "--client-share -2: want at least 1"},
 		{[]string{"--shutdown-grace", "-1s"}, "--shutdown-grace -1s"},
 	} {
 		code, _, errs := egRun(t, "", append([]string{"serve", "--addr", "127.0.0.1:0"}, tt.args...)...)

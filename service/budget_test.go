@@ -2,9 +2,9 @@ package service_test
 
 import (
 	"bytes"
-	"context"
+	"fmt"
+	"io"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/internal/timebound"
 	"github.com/envguard/envguard/service"
 )
 
@@ -26,13 +27,16 @@ func oneMiB(head, item, tail string) []byte {
 	return []byte(b.String())
 }
 
-// Four 1 MiB hostile bodies at once (issue 11: four such requests reached
-// 1.4 GB and three of them timed out) are each answered with a bounded
-// report well inside the deadline, and a well-behaved request sent
-// meanwhile is served.
+// Four 1 MiB hostile bodies at once, from four clients (issue 11: four
+// such requests reached 1.4 GB and three of them timed out), are each
+// answered with a bounded report, and a well-behaved request sent meanwhile
+// is served. What is checked is what each gets; the deadline and the queue
+// wait are long enough that a slow machine changes no answer (issue 22:
+// under -race this took 5.99 s against a bound of 5 s). The time is held to
+// 5 s only where .ci/run enforces bounds, without -race.
 func TestHostileBodiesAtOnce(t *testing.T) {
 	ts := httptest.NewServer(api.NewRouter(service.Deps(service.Options{}), api.Config{
-		Logger: slog.New(slog.DiscardHandler), MaxConcurrent: 4, QueueWait: 5 * time.Second,
+		Logger: slog.New(slog.DiscardHandler), MaxConcurrent: 4, QueueWait: time.Minute, RequestTimeout: 5 * time.Minute,
 	}))
 	t.Cleanup(ts.Close)
 	bodies := [][]byte{
@@ -45,30 +49,27 @@ func TestHostileBodiesAtOnce(t *testing.T) {
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i, b := range bodies {
+		c := clientFrom(t, fmt.Sprintf("127.0.0.%d", i+2), 1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, out := post(t, ts, "/v1/validate", "application/yaml", b)
+			resp, err := c.Post(ts.URL+"/v1/validate", "application/yaml", bytes.NewReader(b))
+			if err != nil {
+				t.Errorf("body %d: %v", i, err)
+				return
+			}
+			defer resp.Body.Close()
+			out, _ := io.ReadAll(resp.Body)
 			if resp.StatusCode != 200 || len(out) > 1<<20 || !bytes.Contains(out, []byte("more than 10000 items")) {
 				t.Errorf("body %d: %d, %d bytes: %.300s", i, resp.StatusCode, len(out), out)
 			}
 		}()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/v1/validate", strings.NewReader("channels: [conda-forge]\ndependencies: [numpy]\n"))
-	req.Header.Set("Content-Type", "application/yaml")
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
-		t.Errorf("well-behaved request among hostile ones: %v %v", resp, err)
-	} else {
-		resp.Body.Close()
+	if resp, b := post(t, ts, "/v1/validate", "application/yaml", []byte("channels: [conda-forge]\ndependencies: [numpy]\n")); resp.StatusCode != 200 {
+		t.Errorf("well-behaved request among hostile ones: %d %.300s", resp.StatusCode, b)
 	}
 	wg.Wait()
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("four 1 MiB hostile bodies took %v", d)
-	} else {
-		t.Logf("four 1 MiB hostile bodies and one good one: %v", d.Round(time.Millisecond))
-	}
+	timebound.Within(t, "four 1 MiB hostile bodies and one good one", time.Since(start), 5*time.Second)
 }
 
 // A file of two YAML documents is refused as conda refuses it, even when

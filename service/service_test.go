@@ -16,6 +16,7 @@ import (
 	"github.com/envguard/envguard/api"
 	"github.com/envguard/envguard/cli"
 	"github.com/envguard/envguard/internal/testshared"
+	"github.com/envguard/envguard/internal/timebound"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/service"
 )
@@ -54,7 +55,8 @@ type errorJSON struct {
 
 // Hostile documents are refused with a JSON 400 (or 413 past the body
 // limit) within 100 ms: the parser bounds aliases and depth before it builds
-// anything.
+// anything. The 100 ms is held where .ci/run enforces bounds, without
+// -race; elsewhere it is logged.
 func TestHostileYAML(t *testing.T) {
 	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
 	// Block style nests a sequence per "- " on one line: 10,000 levels in
@@ -68,10 +70,6 @@ func TestHostileYAML(t *testing.T) {
 	}
 	laughs += "dependencies: *i\n"
 	bigScalar := "name: " + strings.Repeat("x", 1<<20) + "\n"
-	limit := 100 * time.Millisecond
-	if raceEnabled {
-		limit = 2 * time.Second
-	}
 	for _, tt := range []struct {
 		name   string
 		body   string
@@ -98,9 +96,7 @@ func TestHostileYAML(t *testing.T) {
 			if e.Error.Code != tt.code {
 				t.Errorf("code %q, want %q", e.Error.Code, tt.code)
 			}
-			if took > limit {
-				t.Errorf("answered in %v, want within %v", took, limit)
-			}
+			timebound.Within(t, "the answer", took, 100*time.Millisecond)
 		})
 	}
 }

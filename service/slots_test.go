@@ -2,10 +2,12 @@ package service_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +39,34 @@ func gauges(t *testing.T, ts *httptest.Server) (inFlight, abandoned string) {
 	return inFlight, abandoned
 }
 
+// pipelineGoroutines counts the goroutines with a frame of the pipeline's
+// packages (reading, judging or reporting a file) and returns one of
+// their stacks.
+func pipelineGoroutines() (int, string) {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count, first := 0, ""
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, pkg := range []string{"envguard/envguard/envspec.", "envguard/envguard/report.", "envguard/envguard/service.(*pipeline)"} {
+			if strings.Contains(g, pkg) {
+				count++
+				if first == "" {
+					first = g
+				}
+				break
+			}
+		}
+	}
+	return count, first
+}
+
 // Slot accounting with the real pipeline (api's TestSlotAccounting does it
 // with fakes): 1 MiB bodies that run past a 30 ms deadline (400 ms under -race), clients that
 // hang up after 5 ms, shed requests and ordinary ones, all at once; once
@@ -53,6 +83,12 @@ func TestSlotAccountingRealPipeline(t *testing.T) {
 	t.Cleanup(ts.Close)
 	post(t, ts, "/v1/validate", "application/yaml", []byte("dependencies: [numpy]\n")) // load the knowledge base
 	heavy := oneMiB("channels: [conda-forge]\ndependencies:\n", "- a\n", "")
+	// Eight clients, three requests each: the mix is of slots, not of one
+	// client's share.
+	clients := make([]*http.Client, 8)
+	for i := range clients {
+		clients[i] = clientFrom(t, fmt.Sprintf("127.0.5.%d", i+1), 3)
+	}
 	var statuses sync.Map
 	var timedOut, gone atomic.Int64
 	var wg sync.WaitGroup
@@ -72,7 +108,7 @@ func TestSlotAccountingRealPipeline(t *testing.T) {
 			defer cancel()
 			req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+"/v1/validate", strings.NewReader(string(body)))
 			req.Header.Set("Content-Type", "application/yaml")
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := clients[i/3].Do(req)
 			if err != nil {
 				gone.Add(1)
 				return
@@ -92,10 +128,8 @@ func TestSlotAccountingRealPipeline(t *testing.T) {
 	if timedOut.Load() == 0 || gone.Load() == 0 {
 		t.Errorf("timed out %d, client gone %d: the mix did not produce both", timedOut.Load(), gone.Load())
 	}
-	wait := 3 * time.Second
-	if raceEnabled {
-		wait = 20 * time.Second
-	}
+	// The guard is there only for work that never stops.
+	wait := time.Minute
 	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
 		f, a := gauges(t, ts)
 		if f == "0" && a == "0" {
@@ -103,6 +137,17 @@ func TestSlotAccountingRealPipeline(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%v after every request ended: in flight %s, abandoned %s", wait, f, a)
+		}
+	}
+	// And no goroutine is still in the pipeline: the gauges count calls,
+	// this counts the goroutines themselves.
+	for deadline := time.Now().Add(wait); ; time.Sleep(10 * time.Millisecond) {
+		n, stack := pipelineGoroutines()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%v after every request ended, %d goroutines still in the pipeline:\n%s", wait, n, stack)
 		}
 	}
 	counts := map[int]int{}

@@ -85,7 +85,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// The GC settings of `envguard serve`; both servers share the process.
 	service.TuneGC(os.Getenv)
 	cfg := api.Config{
-		MaxConcurrent:  *slots,
+		MaxConcurrent: *slots,
+		// Every client here is 127.0.0.1: one client, as behind a proxy,
+		// which may have every slot.
+		ClientShare:    *slots,
 		QueueWait:      time.Second,
 		RequestTimeout: 30 * time.Second,
 		Logger:         slog.New(slog.DiscardHandler),
