@@ -1,8 +1,8 @@
 // Package api is envguard's HTTP service: POST an environment file, get the
 // same JSON report `envguard validate --format json` prints. The handlers are
-// methods on a struct of interfaces (Deps) so that the pipeline (packages
-// report, resolver, gpucheck) is wired in by cmd/envguard and the service can
-// be tested with fakes.
+// methods on a struct of interfaces (Deps), so that api sees the pipeline only
+// through them: package service fills them with the real pipeline (report,
+// builder, fixer, gpucheck), and tests fill them with fakes.
 package api
 
 import "context"

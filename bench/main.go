@@ -28,7 +28,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -43,14 +42,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/envguard/envguard/envspec"
-	"github.com/envguard/envguard/internal/bare"
+	"github.com/envguard/envguard/internal/benchbase"
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/report"
 )
@@ -563,7 +560,7 @@ func (b *bencher) files() []Row {
 // serveBare is the service row's baseline process: chi and a yaml.v3
 // decode of the body, the least a YAML service does.
 func serveBare(addr string, stderr io.Writer) int {
-	srv := &http.Server{Addr: addr, Handler: bare.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Addr: addr, Handler: benchbase.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	if err := srv.ListenAndServe(); err != nil {
 		fmt.Fprintf(stderr, "bench: bare server: %v\n", err)
 		return 1
@@ -628,69 +625,13 @@ func (s *server) rss() (int64, error) {
 	return 0, errors.New("no VmRSS")
 }
 
-type load struct {
-	n     int
-	lat   []time.Duration
-	errs  int
-	kinds map[string]int // what the errors were: "status 503", "transport"
-	took  time.Duration
-}
-
-// hammer sends n requests from c clients, the corpus's bodies in turn.
-func (b *bencher) hammer(client *http.Client, addr string, n, c int) load {
-	var (
-		next atomic.Int64
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		all  = load{kinds: map[string]int{}}
-	)
-	url := "http://" + addr + "/v1/validate"
-	t0 := time.Now()
-	for range c {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lat := make([]time.Duration, 0, n/c+1)
-			errs := 0
-			kinds := map[string]int{}
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					break
-				}
-				body := b.corpus[int(i)%len(b.corpus)].src
-				s := time.Now()
-				resp, err := client.Post(url, "application/yaml", bytes.NewReader(body))
-				kind := "transport"
-				if err == nil {
-					_, err = io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					// A body that is not YAML at all is a 400 from both
-					// servers alike: an answer, not an error of the run.
-					if resp.StatusCode != 200 && resp.StatusCode != 400 {
-						kind = fmt.Sprintf("status %d", resp.StatusCode)
-						err = errors.New(kind)
-					}
-				}
-				lat = append(lat, time.Since(s))
-				if err != nil {
-					errs++
-					kinds[kind]++
-				}
-			}
-			mu.Lock()
-			all.lat = append(all.lat, lat...)
-			all.errs += errs
-			for k, v := range kinds {
-				all.kinds[k] += v
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	all.took = time.Since(t0)
-	all.n = len(all.lat)
-	return all
+// hammer sends n requests from c clients, the corpus's bodies in turn. A
+// body that is not YAML at all is a 400 from both servers alike: an answer,
+// not an error of the run.
+func (b *bencher) hammer(client *http.Client, addr string, n, c int) benchbase.Load {
+	return benchbase.Hammer(client, "http://"+addr+"/v1/validate", c, n, time.Time{},
+		func(i int) []byte { return b.corpus[i%len(b.corpus)].src },
+		func(status int) bool { return status == 200 || status == 400 })
 }
 
 func (b *bencher) service() []Row {
@@ -733,14 +674,14 @@ func (b *bencher) service() []Row {
 	for range b.cfg.rounds {
 		lb := b.hammer(client, ba, per, b.cfg.conc)
 		le := b.hammer(client, ea, per, b.cfg.conc)
-		re, rb := float64(le.n)/le.took.Seconds(), float64(lb.n)/lb.took.Seconds()
+		re, rb := le.Rate(), lb.Rate()
 		// Throughput ratio: higher is better, so the goal is a floor.
 		rs = append(rs, re/rb)
 		rates, bareRates = append(rates, re), append(bareRates, rb)
-		lat = append(lat, le.lat...)
-		errs += le.errs + lb.errs
-		for _, l := range []load{le, lb} {
-			for k, v := range l.kinds {
+		lat = append(lat, le.Lat...)
+		errs += le.ErrorCount() + lb.ErrorCount()
+		for _, l := range []benchbase.Load{le, lb} {
+			for k, v := range l.Errors {
 				kinds[k] += v
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/api"
-	"github.com/envguard/envguard/internal/bare"
+	"github.com/envguard/envguard/internal/benchbase"
 	"github.com/envguard/envguard/internal/testshared"
 )
 
@@ -19,7 +19,7 @@ import (
 // network: POST /v1/validate of the real-world corpus's files in turn, from
 // as many goroutines as the bench's clients, through the whole router
 // (request id, logging, metrics, limits, the slot, the pipeline, the JSON)
-// against bench's bare chi + yaml.v3 handler (internal/bare) in the same
+// against bench's bare chi + yaml.v3 handler (internal/benchbase) in the same
 // run. The ratio of their ns/op is what the service costs over a bare decode; a CPU profile
 // shows where:
 //
@@ -48,7 +48,7 @@ func BenchmarkServiceCorpus(b *testing.B) {
 		name string
 		h    http.Handler
 	}{
-		{"bare", bare.Handler()},
+		{"bare", benchbase.Handler()},
 		{"service", router},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

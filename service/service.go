@@ -1,5 +1,6 @@
-// Package service wires envguard's pipeline (report, build, gpucheck) into
-// the HTTP service's interfaces (package api). `envguard serve` and the load
+// Package service is the one place where envguard's pipeline (report,
+// builder, fixer, gpucheck) is wired into the HTTP service's interfaces
+// (package api). `envguard serve` and the load
 // benchmark both use it, so what they measure is what users get.
 package service
 

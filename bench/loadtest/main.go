@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,11 +24,10 @@ import (
 	"runtime/pprof"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/envguard/envguard/api"
-	"github.com/envguard/envguard/internal/bare"
+	"github.com/envguard/envguard/internal/benchbase"
 	"github.com/envguard/envguard/service"
 )
 
@@ -97,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		name string
 		h    http.Handler
 	}{
-		{"bare", bare.Handler()},
+		{"bare", benchbase.Handler()},
 		{"validate", api.NewRouter(api.Deps{Validator: newValidator()}, cfg)},
 	}
 
@@ -195,43 +193,9 @@ func (r *result) add(o result) {
 
 // phase has c clients POST the environment for d or maxReq requests.
 func phase(t *target, c int, d time.Duration, maxReq int) result {
-	var (
-		mu  sync.Mutex
-		all = result{errors: map[string]int{}}
-		wg  sync.WaitGroup
-	)
-	perWorker := max(1, maxReq/c)
-	start := time.Now()
-	deadline := start.Add(d)
-	for range c {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lat := make([]time.Duration, 0, 1024)
-			errs := map[string]int{}
-			for i := 0; i < perWorker && time.Now().Before(deadline); i++ {
-				t0 := time.Now()
-				status, _, err := post(t.client, t.url)
-				lat = append(lat, time.Since(t0))
-				switch {
-				case err != nil:
-					errs[errKind(err)]++
-				case status != http.StatusOK:
-					errs[fmt.Sprint(status)]++
-				}
-			}
-			mu.Lock()
-			all.lat = append(all.lat, lat...)
-			for k, v := range errs {
-				all.errors[k] += v
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	all.elapsed = time.Since(start)
-	all.requests = len(all.lat)
-	return all
+	l := benchbase.Hammer(t.client, t.url, c, max(1, maxReq/c)*c, time.Now().Add(d),
+		func(int) []byte { return environment }, func(status int) bool { return status == http.StatusOK })
+	return result{requests: l.Requests(), elapsed: l.Took, lat: l.Lat, errors: l.Errors}
 }
 
 func post(client *http.Client, url string) (int, int, error) {
@@ -242,14 +206,6 @@ func post(client *http.Client, url string) (int, int, error) {
 	n, err := io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp.StatusCode, int(n), err
-}
-
-func errKind(err error) string {
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return "timeout"
-	}
-	return "transport"
 }
 
 func (r result) rate() float64 {

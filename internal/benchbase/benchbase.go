@@ -1,6 +1,6 @@
-// Package bare is the baseline both benchmarks hold the service against:
+// Package benchbase is the baseline both benchmarks hold the service against:
 // chi and a yaml.v3 decode of the body, the least a YAML service does.
-package bare
+package benchbase
 
 import (
 	"io"
