@@ -1,15 +1,14 @@
 package envspec
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden .out files of testdata/err")
+	"github.com/envguard/envguard/internal/golden"
+)
 
 var testPlatformRe = regexp.MustCompile(`(?m)^# test-platform: (\S+)`)
 
@@ -60,40 +59,12 @@ func TestGoldenErr(t *testing.T) {
 			for _, d := range env.Diags {
 				got = append(got, d.Error())
 			}
-			outFile := strings.TrimSuffix(f, ".yml") + ".out"
-			if *update {
-				if err := os.WriteFile(outFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(outFile)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			wantLines := strings.Split(strings.TrimRight(string(want), "\n"), "\n")
-			if len(wantLines) != len(got) {
-				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(wantLines), strings.Join(got, "\n"))
-			}
-			for i, w := range wantLines {
-				if !goldenMatch(w, got[i]) {
-					t.Errorf("finding %d:\n got %s\nwant %s", i+1, got[i], w)
-				}
-			}
+			golden.CheckLines(t, strings.TrimSuffix(f, ".yml")+".out", got)
 			if len(got) == 0 {
 				t.Errorf("an err case must raise at least one finding")
 			}
 		})
 	}
-}
-
-// goldenMatch compares one line; a want line written /regexp/ is a pattern.
-func goldenMatch(want, got string) bool {
-	if len(want) > 2 && strings.HasPrefix(want, "/") && strings.HasSuffix(want, "/") {
-		re, err := regexp.Compile(want[1 : len(want)-1])
-		return err == nil && re.MatchString(got)
-	}
-	return want == got
 }
 
 // TestGoldenCoversEveryCode keeps the err cases honest: each EG1xx code the

@@ -1,7 +1,6 @@
 package envspec_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/golden"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -151,13 +151,11 @@ wheels = [{ url = "https://h/nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_
 	}
 }
 
-var updateLockGoldens = flag.Bool("update-lock-goldens", false, "rewrite the .out files of testdata/lock")
-
 // TestLockGolden: every file of testdata/lock/pt21_cu121 and
 // testdata/lock/golden against two targets (an A100 on driver 535, a V100
 // on driver 470), for linux-64. FILE.out holds the stack line and one line
 // per finding: line:column: severity code message (target).
-// go test ./envspec/ -run TestLockGolden -update-lock-goldens rewrites them.
+// go test ./envspec/ -run TestLockGolden -update rewrites them.
 func TestLockGolden(t *testing.T) {
 	k := kb.Default()
 	var hosts []*gpucheck.Host
@@ -189,27 +187,7 @@ func TestLockGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := report.Validate(filepath.Base(f), src, report.Options{Platform: "linux-64", KB: k, Hosts: hosts})
-		compareGolden(t, f+".out", reportSummary(r), *updateLockGoldens, "-update-lock-goldens")
-	}
-}
-
-// compareGolden holds got against the golden file out, or rewrites it when
-// update is set (flag names that flag in the message).
-func compareGolden(t *testing.T, out, got string, update bool, flag string) {
-	t.Helper()
-	if update {
-		if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(out)
-	if err != nil {
-		t.Errorf("%v (run with %s)", err, flag)
-		return
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got ---\n%s--- want ---\n%s", out, got, want)
+		golden.Check(t, f+".out", []byte(reportSummary(r)))
 	}
 }
 

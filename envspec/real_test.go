@@ -1,7 +1,6 @@
 package envspec_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,11 +10,10 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/golden"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
-
-var updateRealGoldens = flag.Bool("update-real-goldens", false, "rewrite the .out files of testdata/real")
 
 // realPlatforms: the files of testdata/real that lock no linux-64 are read
 // for the platform they lock; every other file for linux-64.
@@ -29,7 +27,7 @@ var realPlatforms = map[string]string{
 // testdata/real/README.md — read by the reader its name picks and judged by
 // report.Validate against the two targets of TestLockGolden. FILE.out holds
 // the reader's kind and item counts, the stack line and one line per
-// finding. go test ./envspec/ -run TestRealGolden -update-real-goldens
+// finding. go test ./envspec/ -run TestRealGolden -update
 // rewrites them.
 func TestRealGolden(t *testing.T) {
 	k := kb.Default()
@@ -85,7 +83,7 @@ func TestRealGolden(t *testing.T) {
 		if len(env.Deps)+len(env.Pip) == 0 {
 			t.Errorf("%s: no package read", rel)
 		}
-		compareGolden(t, f+".out", got, *updateRealGoldens, "-update-real-goldens")
+		golden.Check(t, f+".out", []byte(got))
 	}
 	// The floor: five real files of each of these.
 	for _, kd := range []envspec.Kind{envspec.KindCondaLock, envspec.KindPixiLock, envspec.KindUVLock, envspec.KindRequirements} {

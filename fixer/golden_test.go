@@ -2,16 +2,14 @@ package fixer
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/internal/golden"
 	"github.com/envguard/envguard/report"
 )
-
-var update = flag.Bool("update", false, "rewrite after.yml and diff of testdata/fix")
 
 // testOptions validates for linux-64 whatever the host, so that selectors
 // and platform checks read the same everywhere.
@@ -41,8 +39,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			diff := Diff("environment.yml", src, res.Fixed)
-			golden(t, filepath.Join(dir, "after.yml"), res.Fixed)
-			golden(t, filepath.Join(dir, "diff"), []byte(diff))
+			golden.Check(t, filepath.Join(dir, "after.yml"), res.Fixed)
+			golden.Check(t, filepath.Join(dir, "diff"), []byte(diff))
 			checkProperties(t, src, res, opt)
 			// the golden cases are fixed whole: none of the fixed codes is
 			// left in them
@@ -54,22 +52,5 @@ func TestGolden(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./fixer -update to write it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs:\n--- want\n%s\n--- got\n%s", path, want, got)
 	}
 }

@@ -3,28 +3,11 @@ package gpucheck
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", p, got, want)
-	}
-}
+	"github.com/envguard/envguard/internal/golden"
+)
 
 func tableHost() *Host {
 	h := fourGPUs()
@@ -57,7 +40,7 @@ func TestWriteTable(t *testing.T) {
 			if err := WriteTable(&b, tt.h); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tt.file, b.Bytes())
+			golden.Check(t, filepath.Join("testdata", tt.file), b.Bytes())
 		})
 	}
 }
@@ -67,7 +50,7 @@ func TestHostJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "host.json", append(b, '\n'))
+	golden.Check(t, filepath.Join("testdata", "host.json"), append(b, '\n'))
 	// The report's field names (DESIGN.md) must not drift.
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -2,16 +2,15 @@ package gpucheck
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"github.com/envguard/envguard/resolver/kb"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden .out files")
+	"github.com/envguard/envguard/internal/golden"
+)
 
 // TestTargetsGolden parses every testdata/targets/*.yml and compares what
 // was read (targets, their hosts, and every error with its position) with
@@ -28,20 +27,7 @@ func TestTargetsGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := describeTargets(f, src)
-			out := strings.TrimSuffix(f, ".yml") + ".out"
-			if *update {
-				if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestTargetsGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs:\n--- got\n%s--- want\n%s", out, got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(f, ".yml")+".out", []byte(got))
 			isErr := strings.HasPrefix(filepath.Base(f), "err_")
 			if hasErr := strings.Contains(got, "error: "); hasErr != isErr {
 				t.Errorf("errors reported: %v, want %v", hasErr, isErr)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+
+	"github.com/envguard/envguard/internal/golden"
 )
 
 func TestCodeQualityGolden(t *testing.T) {
@@ -15,7 +17,7 @@ func TestCodeQualityGolden(t *testing.T) {
 			if err := WriteCodeQuality(&b, []*Report{r}); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, filepath.Join("testdata", "format", name+".codequality"), b.Bytes())
+			golden.Check(t, filepath.Join("testdata", "format", name+".codequality"), b.Bytes())
 			if n := len(checkCodeQuality(t, b.Bytes())); n != len(r.diags) {
 				t.Errorf("%d issues for %d findings", n, len(r.diags))
 			}

@@ -2,20 +2,18 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/internal/golden"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/envguard/envguard/internal/sarifschema"
 
 	"github.com/envguard/envguard/gpucheck"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/format")
 
 // formatCase validates testdata/format/<name>.yml, held against every target
 // of <name>.targets.yml when that file exists.
@@ -53,23 +51,6 @@ func testRuleDocs() []RuleDoc {
 	return docs
 }
 
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./report -run TestFormatGolden -update` to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (rerun with -update if the change is intended)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
-
 func formatCases(t *testing.T) []string {
 	files, err := filepath.Glob(filepath.Join("testdata", "format", "*.yml"))
 	if err != nil {
@@ -95,25 +76,25 @@ func TestFormatGolden(t *testing.T) {
 			r := formatCase(t, name)
 			base := filepath.Join("testdata", "format", name)
 
-			golden(t, base+".json", r.JSON())
+			golden.Check(t, base+".json", r.JSON())
 
 			var txt bytes.Buffer
 			if err := r.WriteText(&txt); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, base+".txt", txt.Bytes())
+			golden.Check(t, base+".txt", txt.Bytes())
 
 			var gh bytes.Buffer
 			if err := r.WriteGitHub(&gh); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, base+".github", gh.Bytes())
+			golden.Check(t, base+".github", gh.Bytes())
 
 			var sf bytes.Buffer
 			if err := WriteSARIF(&sf, []*Report{r}, testRuleDocs(), "test"); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, base+".sarif", sf.Bytes())
+			golden.Check(t, base+".sarif", sf.Bytes())
 			validateSARIF(t, sf.Bytes())
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/golden"
 )
 
 // TestVerdictGolden holds each environment of testdata/verdicts against the
@@ -49,7 +50,7 @@ func TestVerdictGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := Validate(name+".yml", src, Options{Platform: "linux-64", Hosts: hosts})
-			golden(t, filepath.Join(dir, name+".out"), []byte(verdictText(r)))
+			golden.Check(t, filepath.Join(dir, name+".out"), []byte(verdictText(r)))
 			assertVerdictsHonest(t, r)
 		})
 	}

@@ -2,19 +2,16 @@ package resolver
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/golden"
 	"github.com/envguard/envguard/resolver/kb"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden .out files of testdata/rules")
 
 // goldenDir holds <case>.yml inputs and <case>.out expectations: one
 // Error() line per finding of every resolver rule, sorted; a line written
@@ -54,58 +51,9 @@ func TestGolden(t *testing.T) {
 			for _, d := range ds {
 				got = append(got, d.Error())
 			}
-			outFile := strings.TrimSuffix(in, ".yml") + ".out"
-			if *update {
-				text := strings.Join(got, "\n")
-				if text != "" {
-					text += "\n"
-				}
-				if err := os.WriteFile(outFile, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			b, err := os.ReadFile(outFile)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			want := nonEmptyLines(string(b))
-			if !matchLines(got, want) {
-				t.Errorf("findings differ\n--- got\n%s\n--- want\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-			}
+			golden.CheckLines(t, strings.TrimSuffix(in, ".yml")+".out", got)
 		})
 	}
-}
-
-func nonEmptyLines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// matchLines compares line by line; a /regex/ line matches by expression.
-func matchLines(got, want []string) bool {
-	if len(got) != len(want) {
-		return false
-	}
-	for i := range got {
-		w := want[i]
-		if len(w) > 2 && strings.HasPrefix(w, "/") && strings.HasSuffix(w, "/") {
-			re, err := regexp.Compile(w[1 : len(w)-1])
-			if err != nil || !re.MatchString(got[i]) {
-				return false
-			}
-			continue
-		}
-		if got[i] != w {
-			return false
-		}
-	}
-	return true
 }
 
 // TestGoldenCoverage checks that every stack rule both fires in some case
@@ -119,7 +67,7 @@ func TestGoldenCoverage(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen := map[string]bool{}
-		for _, l := range nonEmptyLines(string(b)) {
+		for _, l := range golden.Lines(string(b)) {
 			if i := strings.LastIndex(l, "[EG"); i >= 0 {
 				seen[strings.TrimSuffix(l[i+1:], "]")] = true
 			}
