@@ -15,8 +15,36 @@ import (
 
 // goldenDir holds <case>.yml inputs and <case>.out expectations: one
 // Error() line per finding of every resolver rule, sorted; a line written
-// /like this/ is a regular expression.
-const goldenDir = "testdata/rules"
+// /like this/ is a regular expression. okDir holds the <case>.yml inputs
+// that must give no finding at all.
+const (
+	goldenDir = "testdata/rules"
+	okDir     = "testdata/ok"
+)
+
+// goldenInputs returns the .yml cases of goldenDir and of okDir.
+func goldenInputs(t testing.TB) (err, ok []string) {
+	t.Helper()
+	err, _ = filepath.Glob(filepath.Join(goldenDir, "*.yml"))
+	ok, _ = filepath.Glob(filepath.Join(okDir, "*.yml"))
+	if len(err) == 0 || len(ok) == 0 {
+		t.Fatalf("no golden cases in %s or %s", goldenDir, okDir)
+	}
+	return err, ok
+}
+
+// goldenPath returns the file of the golden case name, in okDir or goldenDir.
+func goldenPath(name string) string {
+	if p := filepath.Join(okDir, name+".yml"); fileExists(p) {
+		return p
+	}
+	return filepath.Join(goldenDir, name+".yml")
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
 
 // lintFile parses, resolves and runs every resolver rule, as validate does.
 func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, envspec.Diagnostics) {
@@ -35,12 +63,10 @@ func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, envs
 }
 
 func TestGolden(t *testing.T) {
-	ins, err := filepath.Glob(filepath.Join(goldenDir, "*.yml"))
-	if err != nil || len(ins) == 0 {
-		t.Fatalf("no golden cases in %s (%v)", goldenDir, err)
-	}
-	for _, in := range ins {
+	errs, oks := goldenInputs(t)
+	for _, in := range append(errs, oks...) {
 		name := strings.TrimSuffix(filepath.Base(in), ".yml")
+		ok := filepath.Dir(in) == okDir
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(in)
 			if err != nil {
@@ -51,6 +77,12 @@ func TestGolden(t *testing.T) {
 			for _, d := range ds {
 				got = append(got, d.Error())
 			}
+			if ok {
+				for _, g := range got {
+					t.Errorf("unexpected finding: %s", g)
+				}
+				return
+			}
 			golden.CheckLines(t, strings.TrimSuffix(in, ".yml")+".out", got)
 		})
 	}
@@ -60,6 +92,8 @@ func TestGolden(t *testing.T) {
 // and stays silent in another, so no rule goes untested by the goldens.
 func TestGoldenCoverage(t *testing.T) {
 	outs, _ := filepath.Glob(filepath.Join(goldenDir, "*.out"))
+	_, oks := goldenInputs(t)
+	cases := len(outs) + len(oks) // the ok cases fire nothing
 	fired := map[string]int{}
 	for _, o := range outs {
 		b, err := os.ReadFile(o)
@@ -78,13 +112,13 @@ func TestGoldenCoverage(t *testing.T) {
 	}
 	var missing []string
 	for _, r := range stackRules() {
-		if fired[r.Code] == 0 || fired[r.Code] == len(outs) {
+		if fired[r.Code] == 0 || fired[r.Code] == cases {
 			missing = append(missing, r.Code)
 		}
 	}
 	sort.Strings(missing)
 	if len(missing) > 0 {
-		t.Errorf("rules that never fire or never stay silent in %s: %v", goldenDir, missing)
+		t.Errorf("rules that never fire or never stay silent in %s and %s: %v", goldenDir, okDir, missing)
 	}
 }
 

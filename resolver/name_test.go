@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,7 +72,7 @@ func TestCanonicalNameGolden(t *testing.T) {
 		{"no_framework", "", "no framework"},
 	}
 	for _, tt := range tests {
-		src, err := os.ReadFile(filepath.Join(goldenDir, tt.file+".yml"))
+		src, err := os.ReadFile(goldenPath(tt.file))
 		if err != nil {
 			t.Fatal(err)
 		}

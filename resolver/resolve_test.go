@@ -284,7 +284,8 @@ func TestCorpus(t *testing.T) {
 // FuzzResolve feeds arbitrary environment files through Resolve, the rules
 // and CanonicalName: nothing may panic.
 func FuzzResolve(f *testing.F) {
-	ins, _ := filepath.Glob(filepath.Join(goldenDir, "*.yml"))
+	errs, oks := goldenInputs(f)
+	ins := append(errs, oks...)
 	for _, in := range ins {
 		if b, err := os.ReadFile(in); err == nil {
 			f.Add(b)

@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -37,7 +36,7 @@ func TestCUDAConflict(t *testing.T) {
 // TestEG201PointsAtBothLines checks seed (b): the finding sits on the
 // cudatoolkit version, spans it, and Related points at the pytorch line.
 func TestEG201PointsAtBothLines(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(goldenDir, "seed_b_cudatoolkit_mismatch.yml"))
+	src, err := os.ReadFile(goldenPath("seed_b_cudatoolkit_mismatch"))
 	if err != nil {
 		t.Fatal(err)
 	}

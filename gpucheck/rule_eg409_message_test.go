@@ -1,0 +1,74 @@
+package gpucheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// TestEG409Messages pins the EG409 wording the second corpus review
+// (docs/corpus-review.md, 2026-11-30) found misleading: pip torch with no
+// release is no CPU/CUDA choice on Linux, and pip JAX's runtime is not fixed
+// with pytorch-cuda or a +cuXYZ wheel.
+func TestEG409Messages(t *testing.T) {
+	tests := []struct {
+		name         string
+		st           *resolver.Stack
+		has, hintHas []string
+		not          []string
+	}{
+		{
+			name:    "pip torch without a release",
+			st:      &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", From: envspec.ProviderPip, Dist: kb.DistPyPI, Pos: fwPosT}},
+			has:     []string{"pip installs whatever torch release the index serves", "one CUDA build on Linux x86_64"},
+			hintHas: []string{"torch==X.Y.Z"},
+			not:     []string{"whether the CPU or the CUDA build is installed"},
+		},
+		{
+			name:    "conda pytorch with an open variant keeps the solver wording",
+			st:      &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", From: envspec.ProviderConda, Dist: kb.DistCondaForge, Pos: fwPosT}},
+			has:     []string{"whether the CPU or the CUDA build is installed is left to the solver"},
+			hintHas: []string{"cuda*/cpu* build string"},
+		},
+		{
+			name:    "pip jax with a CUDA major only",
+			st:      &resolver.Stack{Framework: &resolver.Framework{Name: "jax", Version: "0.4.29", Variant: "cuda", From: envspec.ProviderPip, Pos: fwPosT}},
+			has:     []string{"its CUDA runtime version is not known"},
+			hintHas: []string{"nvidia-cuda-runtime-cu12", "cuda-version=12.X"},
+			not:     []string{"pytorch-cuda=X.Y"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := evaluate(tt.st, host("570.124.06", "12.8", "9.0"), testKB, CheckOptions{})
+			var msgs, hints []string
+			for _, d := range r.Findings {
+				if d.Code == "EG409" {
+					msgs, hints = append(msgs, d.Message), append(hints, d.Hint)
+				}
+			}
+			m, h := strings.Join(msgs, "\n"), strings.Join(hints, "\n")
+			if len(msgs) == 0 {
+				t.Fatalf("no EG409: %v", r.Findings)
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(m, s) {
+					t.Errorf("EG409 %q lacks %q", m, s)
+				}
+			}
+			for _, s := range tt.hintHas {
+				if !strings.Contains(h, s) {
+					t.Errorf("hint %q lacks %q", h, s)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(m+h, s) {
+					t.Errorf("EG409 %q / %q still says %q", m, h, s)
+				}
+			}
+		})
+	}
+}
