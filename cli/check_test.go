@@ -279,26 +279,13 @@ func TestCheckPrefixes(t *testing.T) {
 		},
 		{
 			name: "torch from both conda and pip",
-			make: func(t *testing.T) string {
-				p := newCondaPrefix(t, "3.10")
-				p.condaBase("3.10.13")
-				p.condaTorch21("12.1")
-				// pip install torch on top: pip's dist-info replaces conda's.
-				p.write(filepath.Join(p.sitePackages(), "torch-2.1.2.dist-info", "INSTALLER"), "pip\n")
-				return p.dir
-			},
+			make: condaTorchReinstalledBy("pip"),
 			host: fakeH100, exit: 1, codes: []string{"EG301"},
 			names: map[string][]string{"EG301": {"pytorch", "torch"}},
 		},
 		{
 			name: "uv torch beside conda pytorch",
-			make: func(t *testing.T) string {
-				p := newCondaPrefix(t, "3.10")
-				p.condaBase("3.10.13")
-				p.condaTorch21("12.1")
-				p.write(filepath.Join(p.sitePackages(), "torch-2.1.2.dist-info", "INSTALLER"), "uv\n")
-				return p.dir
-			},
+			make: condaTorchReinstalledBy("uv"),
 			host: fakeH100, exit: 1, codes: []string{"EG301"},
 			names: map[string][]string{"EG301": {"pytorch", "torch"}},
 		},
@@ -911,5 +898,18 @@ func TestCheckVerdictBounded(t *testing.T) {
 				t.Errorf("verdict %q", line)
 			}
 		}
+	}
+}
+
+// condaTorchReinstalledBy makes a conda prefix with pytorch 2.1.2 for CUDA
+// 12.1 on which installer (pip, uv) installed torch again: its dist-info,
+// with that INSTALLER, replaces conda's.
+func condaTorchReinstalledBy(installer string) func(t *testing.T) string {
+	return func(t *testing.T) string {
+		p := newCondaPrefix(t, "3.10")
+		p.condaBase("3.10.13")
+		p.condaTorch21("12.1")
+		p.write(filepath.Join(p.sitePackages(), "torch-2.1.2.dist-info", "INSTALLER"), installer+"\n")
+		return p.dir
 	}
 }
