@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/allocconf"
 )
 
 var ruleEG503 = &Rule{
@@ -41,7 +42,7 @@ type allocSetting struct {
 func (s allocSetting) at(off int) envspec.Pos {
 	p := s.Pos
 	if s.base > 0 {
-		p.Col = s.base + runeCol(s.Value, off)
+		p.Col = s.base + allocconf.RuneCol(s.Value, off)
 	}
 	return p
 }
@@ -65,7 +66,7 @@ func allocSettings(ctx *Context) []allocSetting {
 		}
 	}
 	if ctx.Getenv != nil {
-		for _, name := range AllocConfVars {
+		for _, name := range allocconf.Vars {
 			val := ctx.Getenv(name)
 			if val == "" {
 				continue
@@ -81,7 +82,7 @@ func allocSettings(ctx *Context) []allocSetting {
 }
 
 func isAllocVar(name string) bool {
-	for _, v := range AllocConfVars {
+	for _, v := range allocconf.Vars {
 		if name == v {
 			return true
 		}
@@ -115,11 +116,11 @@ func runEG503(ctx *Context) []envspec.Diagnostic {
 	}
 	var out []envspec.Diagnostic
 	for _, s := range allocSettings(ctx) {
-		_, errs := ParseAllocConf(s.Value)
+		_, errs := allocconf.Parse(s.Value)
 		for _, e := range errs {
 			d := diag(ctx.rule, s.at(e.Off), fmt.Sprintf("%s: %s", s.Var, e.Msg), e.Hint)
 			if s.base > 0 && e.End > e.Off {
-				d.EndCol = s.base + runeCol(s.Value, e.End)
+				d.EndCol = s.base + allocconf.RuneCol(s.Value, e.End)
 			}
 			out = append(out, d)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/allocconf"
 )
 
 var ruleEG504 = &Rule{
@@ -74,7 +75,7 @@ func runEG504(ctx *Context) []envspec.Diagnostic {
 	}
 	var out []envspec.Diagnostic
 	for _, s := range allocSettings(ctx) {
-		conf, _ := ParseAllocConf(s.Value)
+		conf, _ := allocconf.Parse(s.Value)
 		for _, o := range conf.Options {
 			if o.Info == nil || o.Info.Since == "" {
 				continue

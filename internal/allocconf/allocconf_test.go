@@ -1,6 +1,7 @@
-package resolver
+package allocconf
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -63,7 +64,7 @@ func TestParseAllocConf(t *testing.T) {
 		{in: "expandable_segments_reserve_by_class:[train:big]", errs: []string{"38:entry \"train:big\""}},
 	}
 	for _, tc := range cases {
-		conf, errs := ParseAllocConf(tc.in)
+		conf, errs := Parse(tc.in)
 		if conf == nil || conf.Raw != tc.in {
 			t.Fatalf("%q: conf = %+v", tc.in, conf)
 		}
@@ -102,7 +103,7 @@ func itoa(n int) string {
 
 func TestParseAllocConfOffsets(t *testing.T) {
 	s := "max_split_size_mb: 512 , expandable_segments: True"
-	conf, errs := ParseAllocConf(s)
+	conf, errs := Parse(s)
 	if len(errs) != 0 || len(conf.Options) != 2 {
 		t.Fatalf("errs %v options %v", errs, conf.Options)
 	}
@@ -146,7 +147,7 @@ func TestAllocOptionsTable(t *testing.T) {
 			t.Errorf("%s: Since %s without a source", o.Name, o.Since)
 		}
 		if o.Since != "" {
-			if _, _, ok := minorOf(o.Since); !ok {
+			if !regexp.MustCompile(`^[0-9]+\.[0-9]+$`).MatchString(o.Since) {
 				t.Errorf("%s: Since %q is not major.minor", o.Name, o.Since)
 			}
 		}
@@ -162,7 +163,7 @@ func FuzzParseAllocConf(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		conf, errs := ParseAllocConf(s)
+		conf, errs := Parse(s)
 		if conf == nil {
 			t.Fatal("nil conf")
 		}
@@ -177,7 +178,7 @@ func FuzzParseAllocConf(f *testing.F) {
 			}
 		}
 		if utf8.ValidString(s) {
-			_ = runeCol(s, len(s))
+			_ = RuneCol(s, len(s))
 		}
 	})
 }

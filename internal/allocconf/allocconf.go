@@ -1,4 +1,15 @@
-package resolver
+// Package allocconf is the language of the CUDA caching allocator's
+// settings string, as PyTorch reads it from
+// PYTORCH_CUDA_ALLOC_CONF (and, in newer releases, PYTORCH_ALLOC_CONF).
+//
+// Grammar, as c10's tokenizer implements it (c10/core/AllocatorConfig.h
+// ConfigTokenizer; older c10/cuda/CUDAAllocatorConfig.cpp lexArgs): the
+// characters ',', ':', '[' and ']' are tokens of their own, whitespace is
+// dropped everywhere (even inside a word: "max split" reads "maxsplit"), and
+// the rest runs together into words. Options are `key:value` separated by
+// ','; a value is one word or a bracketed list `[a:b,c:d]`. A trailing ','
+// is accepted. Values are case-sensitive: booleans are exactly True/False.
+package allocconf
 
 import (
 	"fmt"
@@ -9,45 +20,34 @@ import (
 	"unicode/utf8"
 )
 
-// The CUDA caching allocator's settings string, as PyTorch reads it from
-// PYTORCH_CUDA_ALLOC_CONF (and, in newer releases, PYTORCH_ALLOC_CONF).
-//
-// Grammar, as c10's tokenizer implements it (c10/core/AllocatorConfig.h
-// ConfigTokenizer; older c10/cuda/CUDAAllocatorConfig.cpp lexArgs): the
-// characters ',', ':', '[' and ']' are tokens of their own, whitespace is
-// dropped everywhere (even inside a word: "max split" reads "maxsplit"), and
-// the rest runs together into words. Options are `key:value` separated by
-// ','; a value is one word or a bracketed list `[a:b,c:d]`. A trailing ','
-// is accepted. Values are case-sensitive: booleans are exactly True/False.
-
-// AllocConfVars are the environment variables that carry the settings.
+// Vars are the environment variables that carry the settings.
 // PYTORCH_ALLOC_CONF is the device-generic name newer releases read; torch
 // 2.9.1 warns "PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF
 // instead" (github.com/pytorch/pytorch/issues/183387). Which one wins when
 // both are set differs between releases (c10/core/AllocatorConfig.h says the
 // CUDA name has lower priority; a later c10/cuda/CUDAAllocatorConfig.h reads
 // the CUDA name first), so both are checked and neither is preferred.
-var AllocConfVars = []string{"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"}
+var Vars = []string{"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"}
 
-// AllocConf is a parsed allocator settings string.
-type AllocConf struct {
+// Conf is a parsed allocator settings string.
+type Conf struct {
 	Raw     string
-	Options []AllocOption
+	Options []Option
 }
 
-// AllocOption is one `key:value` of the settings, with byte offsets into Raw
+// Option is one `key:value` of the settings, with byte offsets into Raw
 // so that findings can point inside the variable's value.
-type AllocOption struct {
+type Option struct {
 	Key            string // whitespace removed, as PyTorch compares it
 	Value          string // the value word, or the list with its brackets
 	KeyOff, KeyEnd int    // [KeyOff, KeyEnd) in Raw
 	ValOff, ValEnd int    // [ValOff, ValEnd) in Raw; equal when the value is missing
-	Info           *AllocOptionInfo
+	Info           *OptionInfo
 }
 
-// AllocConfError is a problem in the settings string: an unknown option, a
+// Error is a problem in the settings string: an unknown option, a
 // bad value or broken syntax. Off and End are byte offsets into the string.
-type AllocConfError struct {
+type Error struct {
 	Off, End int
 	Key      string // the option concerned; "" for syntax errors
 	Unknown  bool   // the option name is not one PyTorch knows
@@ -55,7 +55,7 @@ type AllocConfError struct {
 	Hint     string
 }
 
-func (e AllocConfError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e.Msg) }
+func (e Error) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e.Msg) }
 
 // allocValueKind is the type of an option's value.
 type allocValueKind int
@@ -72,8 +72,8 @@ const (
 	allocReserveList                       // [name:reserve,...]
 )
 
-// AllocOptionInfo documents one option PyTorch's allocator accepts.
-type AllocOptionInfo struct {
+// OptionInfo documents one option PyTorch's allocator accepts.
+type OptionInfo struct {
 	Name string
 	Kind allocValueKind
 	// Min is the smallest accepted value of an allocSizeMB option, and
@@ -92,7 +92,7 @@ type AllocOptionInfo struct {
 // list, types and ranges are read from c10/core/AllocatorConfig.{h,cpp} and
 // c10/cuda/CUDAAllocatorConfig.{h,cpp} (pytorch/pytorch main); the version
 // that introduced each option is recorded only where a source establishes it.
-var allocOptions = []AllocOptionInfo{
+var allocOptions = []OptionInfo{
 	{Name: "backend", Kind: allocBackend,
 		Doc: "native or cudaMallocAsync (CUDA 11.4 or newer)"},
 	// RULES.md EG503: "max_split_size_mb ≤ 20" is bad. Older parsers checked
@@ -153,8 +153,8 @@ var allocOptions = []AllocOptionInfo{
 		Doc: "[name:reserve,...] with reserves as for expandable_segments_reserve"},
 }
 
-// AllocOptionByName returns the documentation of an allocator option.
-func AllocOptionByName(name string) (*AllocOptionInfo, bool) {
+// OptionByName returns the documentation of an allocator option.
+func OptionByName(name string) (*OptionInfo, bool) {
 	for i := range allocOptions {
 		if allocOptions[i].Name == name {
 			return &allocOptions[i], true
@@ -208,12 +208,12 @@ func lexAllocConf(s string) []allocToken {
 	return toks
 }
 
-// ParseAllocConf parses an allocator settings string and checks every
+// Parse parses an allocator settings string and checks every
 // option against what PyTorch accepts. It never fails: problems come back as
 // errors with offsets, and the options it could read come back in the conf.
-func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
-	conf := &AllocConf{Raw: s}
-	var errs []AllocConfError
+func Parse(s string) (*Conf, []Error) {
+	conf := &Conf{Raw: s}
+	var errs []Error
 	toks := lexAllocConf(s)
 	// skipTo returns the index of the next ',' at or after i (len(toks) if none).
 	skipTo := func(i int) int {
@@ -226,18 +226,18 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 		t := toks[i]
 		if p := t.punct(); p != 0 {
 			if p == ',' {
-				errs = append(errs, AllocConfError{Off: t.off, End: t.end,
+				errs = append(errs, Error{Off: t.off, End: t.end,
 					Msg:  "empty option before ','",
 					Hint: "remove the extra ','; PyTorch stops with \"Unrecognized CachingAllocator option: ,\""})
 				continue
 			}
-			errs = append(errs, AllocConfError{Off: t.off, End: t.end,
+			errs = append(errs, Error{Off: t.off, End: t.end,
 				Msg: fmt.Sprintf("expected an option name, found %q", t.text)})
 			i = skipTo(i)
 			continue
 		}
-		opt := AllocOption{Key: t.text, KeyOff: t.off, KeyEnd: t.end}
-		if info, ok := AllocOptionByName(t.text); ok {
+		opt := Option{Key: t.text, KeyOff: t.off, KeyEnd: t.end}
+		if info, ok := OptionByName(t.text); ok {
 			opt.Info = info
 		}
 		if i+1 >= len(toks) || toks[i+1].punct() != ':' {
@@ -246,7 +246,7 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 			if opt.Info == nil {
 				errs = append(errs, unknownOption(opt))
 			} else {
-				errs = append(errs, AllocConfError{Off: t.off, End: t.end, Key: opt.Key,
+				errs = append(errs, Error{Off: t.off, End: t.end, Key: opt.Key,
 					Msg:  fmt.Sprintf("%s has no value (want %s:VALUE)", opt.Key, opt.Key),
 					Hint: opt.Key + ": " + opt.Info.Doc})
 			}
@@ -261,7 +261,7 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 			if opt.Info == nil {
 				errs = append(errs, unknownOption(opt))
 			} else {
-				errs = append(errs, AllocConfError{Off: t.off, End: at, Key: opt.Key,
+				errs = append(errs, Error{Off: t.off, End: at, Key: opt.Key,
 					Msg:  fmt.Sprintf("%s has an empty value", opt.Key),
 					Hint: opt.Key + ": " + opt.Info.Doc})
 			}
@@ -279,7 +279,7 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 				opt.ValEnd = toks[len(toks)-1].end
 				opt.Value = s[opt.ValOff:opt.ValEnd]
 				conf.Options = append(conf.Options, opt)
-				errs = append(errs, AllocConfError{Off: v.off, End: opt.ValEnd, Key: opt.Key,
+				errs = append(errs, Error{Off: v.off, End: opt.ValEnd, Key: opt.Key,
 					Msg: fmt.Sprintf("the list of %s has no closing ']'", opt.Key)})
 				break
 			}
@@ -288,7 +288,7 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 			opt.Value = s[opt.ValOff:opt.ValEnd]
 			i = j
 		} else if v.punct() != 0 {
-			errs = append(errs, AllocConfError{Off: v.off, End: v.end, Key: opt.Key,
+			errs = append(errs, Error{Off: v.off, End: v.end, Key: opt.Key,
 				Msg: fmt.Sprintf("expected a value after %s:, found %q", opt.Key, v.text)})
 			conf.Options = append(conf.Options, opt)
 			i = skipTo(i)
@@ -302,7 +302,7 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 		}
 		if i+1 < len(toks) && toks[i+1].punct() != ',' {
 			n := toks[i+1]
-			errs = append(errs, AllocConfError{Off: n.off, End: n.end, Key: opt.Key,
+			errs = append(errs, Error{Off: n.off, End: n.end, Key: opt.Key,
 				Msg: fmt.Sprintf("expected ',' after the value of %s, found %q", opt.Key, n.text)})
 			i = skipTo(i + 1)
 			continue
@@ -312,8 +312,8 @@ func ParseAllocConf(s string) (*AllocConf, []AllocConfError) {
 	return conf, errs
 }
 
-func unknownOption(opt AllocOption) AllocConfError {
-	e := AllocConfError{Off: opt.KeyOff, End: opt.KeyEnd, Key: opt.Key, Unknown: true,
+func unknownOption(opt Option) Error {
+	e := Error{Off: opt.KeyOff, End: opt.KeyEnd, Key: opt.Key, Unknown: true,
 		Msg: fmt.Sprintf("unknown allocator option %s", strconv.Quote(opt.Key))}
 	if near := nearestAllocOption(opt.Key); near != "" {
 		e.Hint = "did you mean " + near + "? "
@@ -408,10 +408,10 @@ func parseWhole(s string) (uint64, bool) {
 	return n, err == nil
 }
 
-func checkAllocValue(opt AllocOption, v allocToken, list []allocToken) []AllocConfError {
+func checkAllocValue(opt Option, v allocToken, list []allocToken) []Error {
 	info := opt.Info
-	bad := func(msg string) []AllocConfError {
-		return []AllocConfError{{Off: opt.ValOff, End: opt.ValEnd, Key: opt.Key, Msg: msg,
+	bad := func(msg string) []Error {
+		return []Error{{Off: opt.ValOff, End: opt.ValEnd, Key: opt.Key, Msg: msg,
 			Hint: opt.Key + ": " + info.Doc}}
 	}
 	if info.Kind != allocRoundup && info.Kind != allocReserveList && list != nil {
@@ -468,10 +468,10 @@ func checkAllocValue(opt AllocOption, v allocToken, list []allocToken) []AllocCo
 			return bad(fmt.Sprintf("%s:%s is neither a positive fraction nor a size like 40G; PyTorch ignores it", opt.Key, val))
 		}
 	case allocReserveList:
-		var errs []AllocConfError
+		var errs []Error
 		for k := 0; k+2 < len(list); k += 4 {
 			if list[k+1].punct() != ':' || !reserveOK(list[k+2].text) {
-				errs = append(errs, AllocConfError{Off: list[k].off, End: list[k+2].end, Key: opt.Key,
+				errs = append(errs, Error{Off: list[k].off, End: list[k+2].end, Key: opt.Key,
 					Msg:  fmt.Sprintf("%s: entry %q is not name:reserve with a positive fraction or a size like 40G", opt.Key, joinTokens(list[k:k+3])),
 					Hint: opt.Key + ": " + info.Doc})
 			}
@@ -506,36 +506,36 @@ func checkAllocValue(opt AllocOption, v allocToken, list []allocToken) []AllocCo
 
 // checkRoundupList checks `[256:1,512:2,>:8]`: intervals are powers of 2 (or
 // '>' for all larger ones), divisions are powers of 2 or 0.
-func checkRoundupList(opt AllocOption, list []allocToken) []AllocConfError {
-	var errs []AllocConfError
+func checkRoundupList(opt Option, list []allocToken) []Error {
+	var errs []Error
 	hint := opt.Key + ": " + opt.Info.Doc
 	for k := 0; k < len(list); {
 		iv := list[k]
 		if iv.punct() != 0 {
-			errs = append(errs, AllocConfError{Off: iv.off, End: iv.end, Key: opt.Key, Hint: hint,
+			errs = append(errs, Error{Off: iv.off, End: iv.end, Key: opt.Key, Hint: hint,
 				Msg: fmt.Sprintf("expected interval:divisions in the list of %s, found %q", opt.Key, iv.text)})
 			break
 		}
 		if k+2 >= len(list) || list[k+1].punct() != ':' || list[k+2].punct() != 0 {
-			errs = append(errs, AllocConfError{Off: iv.off, End: iv.end, Key: opt.Key, Hint: hint,
+			errs = append(errs, Error{Off: iv.off, End: iv.end, Key: opt.Key, Hint: hint,
 				Msg: fmt.Sprintf("%s: %q needs :divisions", opt.Key, iv.text)})
 			break
 		}
 		dv := list[k+2]
 		if iv.text != ">" {
 			if n, ok := parseWhole(iv.text); !ok || !isPow2(n) {
-				errs = append(errs, AllocConfError{Off: iv.off, End: iv.end, Key: opt.Key, Hint: hint,
+				errs = append(errs, Error{Off: iv.off, End: iv.end, Key: opt.Key, Hint: hint,
 					Msg: fmt.Sprintf("%s: interval %q is not a power of 2 (or >)", opt.Key, iv.text)})
 			}
 		}
 		if n, ok := parseWhole(dv.text); !ok || (n != 0 && !isPow2(n)) {
-			errs = append(errs, AllocConfError{Off: dv.off, End: dv.end, Key: opt.Key, Hint: hint,
+			errs = append(errs, Error{Off: dv.off, End: dv.end, Key: opt.Key, Hint: hint,
 				Msg: fmt.Sprintf("%s: divisions %q is not a power of 2 or 0", opt.Key, dv.text)})
 		}
 		k += 3
 		if k < len(list) {
 			if list[k].punct() != ',' {
-				errs = append(errs, AllocConfError{Off: list[k].off, End: list[k].end, Key: opt.Key, Hint: hint,
+				errs = append(errs, Error{Off: list[k].off, End: list[k].end, Key: opt.Key, Hint: hint,
 					Msg: fmt.Sprintf("expected ',' in the list of %s, found %q", opt.Key, list[k].text)})
 				break
 			}
@@ -545,9 +545,9 @@ func checkRoundupList(opt AllocOption, list []allocToken) []AllocConfError {
 	return errs
 }
 
-// runeCol converts a byte offset in s into a count of characters, so that
+// RuneCol converts a byte offset in s into a count of characters, so that
 // columns stay right when the value holds non-ASCII text.
-func runeCol(s string, off int) int {
+func RuneCol(s string, off int) int {
 	if off > len(s) {
 		off = len(s)
 	}
