@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/discover"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -59,12 +60,12 @@ type env struct {
 	// Set by validate's flags, read by the configuration code (config.go).
 	selectCodes, ignoreCodes []string
 	stdinFilename            string
-	color                    string                    // --color: auto, always or never
-	configs                  map[string]*report.Config // by path; "" = none found
-	validateOpts             map[string]validateOpt    // by configuration path
-	configDirs               map[string]string         // configPath's answers, by absolute directory
-	dirFacts                 map[string]dirFacts       // what validate's search saw in each directory, by absolute path
-	wd                       string                    // the working directory, once read (absPath)
+	color                    string                       // --color: auto, always or never
+	configs                  map[string]*report.Config    // by path; "" = none found
+	validateOpts             map[string]validateOpt       // by configuration path
+	configDirs               map[string]string            // configPath's answers, by absolute directory
+	dirFacts                 map[string]discover.DirFacts // what validate's search saw in each directory, by absolute path
+	wd                       string                       // the working directory, once read (absPath)
 }
 
 func (e *env) knowledge() (*kb.KB, error) {

@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/internal/discover"
 	"github.com/envguard/envguard/report"
 )
 
 // ConfigName is the project configuration file envguard looks for.
-const ConfigName = ".envguard.yml"
+const ConfigName = discover.ConfigName
 
 // configPath returns the configuration that governs an input found in dir:
 // --config when given, else the first .envguard.yml from dir up to the
@@ -50,15 +51,15 @@ func (e *env) configPath(dir string) (string, error) {
 		// A directory validate's search listed is answered from its
 		// listing; a link is still stat'ed, to see what it points at.
 		if facts, listed := e.dirFacts[d]; listed {
-			if facts.config {
+			if facts.Config {
 				return found(p)
 			}
-			if facts.configLink {
+			if facts.ConfigLink {
 				if st, err := os.Stat(p); err == nil && !st.IsDir() {
 					return found(p)
 				}
 			}
-			if facts.git {
+			if facts.Git {
 				return found("") // the repository root: a config above it belongs to something else
 			}
 		} else {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/internal/discover"
 )
 
 // The secrets a hostile requirements file tried to put into CI logs
@@ -160,7 +162,7 @@ func TestIncludesNeverLeak(t *testing.T) {
 // the validated file's directory: below it is followed, above it is not.
 func TestIncludeRootWithoutRepository(t *testing.T) {
 	base := t.TempDir()
-	if repoRoot(base) != "" {
+	if discover.RepoRoot(base) != "" {
 		t.Skipf("%s is inside a repository", base)
 	}
 	dir := filepath.Join(base, "proj")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/internal/discover"
 	"github.com/envguard/envguard/internal/workpool"
 	"github.com/envguard/envguard/report"
 )
@@ -384,7 +385,7 @@ func (e *env) includeReader(top string, max int64) func(string) ([]byte, error) 
 		if err != nil {
 			return err
 		}
-		lexRoot, realRoot, what = repoRoot(dir), repoRoot(realDir), "the repository"
+		lexRoot, realRoot, what = discover.RepoRoot(dir), discover.RepoRoot(realDir), "the repository"
 		if realRoot == "" {
 			lexRoot, realRoot, what = dir, realDir, "the directory of "+top+" (there is no repository)"
 		} else if lexRoot == "" {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/internal/discover"
 )
 
 // runTree runs envguard with no --config, so that each file's
@@ -247,7 +248,7 @@ func TestValidateCacheSearchKept(t *testing.T) {
 	settleTree(t, root)
 	runCLI(t, fakeNoDriver, vars, "validate", root)
 	_, _, m, _ := onlyManifest(t, filepath.Join(cacheHome, "envguard"))
-	if rec, err := decodeSearch(m.Aux()); err != nil || len(rec.files) != 1 {
+	if rec, err := discover.Decode(m.Aux()); err != nil || len(rec.Files()) != 1 {
 		t.Fatalf("the manifest's search record: %+v, %v", rec, err)
 	}
 	dirSt, err := os.Stat(filepath.Join(root, "a"))

@@ -1,4 +1,4 @@
-package cli
+package discover
 
 import (
 	"encoding/binary"
@@ -10,8 +10,8 @@ import (
 	"github.com/envguard/envguard/internal/workpool"
 )
 
-// searchRecord is what validate's search of its directory arguments found
-// (the files, and each listed directory's dirFacts), with what that
+// record is what validate's search of its directory arguments found
+// (the files, and each listed directory's DirFacts), with what that
 // answer depends on: each directory listed (its modification time changes
 // when an entry is added, removed or renamed), each .gitignore read, each
 // file whose content decided whether it is an input, and the .git and
@@ -19,9 +19,9 @@ import (
 // paths all stat as recorded, and older than the manifest, takes the
 // answer instead of listing 10,000 directories again (git's untracked
 // cache does the same with directory times).
-type searchRecord struct {
+type record struct {
 	files []string
-	facts map[string]dirFacts
+	facts map[string]DirFacts
 	watch []watched
 }
 
@@ -37,7 +37,7 @@ const searchFormat = "envguard-search-v1\n"
 
 // watchPath records p as it is now: a file's size and time (through a
 // link, as it is read), or whether it exists at all (the link itself, as
-// repoRoot looks for .git).
+// RepoRoot looks for .git).
 func watchPath(p string, kind byte) watched {
 	stat := os.Stat
 	if kind == 'e' {
@@ -81,7 +81,7 @@ func (w watched) holds(m *cache.Manifest) bool {
 }
 
 // holds stats every watched path, on every core.
-func (r *searchRecord) holds(m *cache.Manifest) bool {
+func (r *record) holds(m *cache.Manifest) bool {
 	ok := workpool.Map(len(r.watch), 0, func(i int) bool { return r.watch[i].holds(m) })
 	for _, b := range ok {
 		if !b {
@@ -91,7 +91,7 @@ func (r *searchRecord) holds(m *cache.Manifest) bool {
 	return true
 }
 
-func (r *searchRecord) encode() []byte {
+func (r *record) encode() []byte {
 	b := []byte(searchFormat)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
@@ -105,13 +105,13 @@ func (r *searchRecord) encode() []byte {
 	for d, f := range r.facts {
 		str(d)
 		var bits byte
-		if f.config {
+		if f.Config {
 			bits |= 1
 		}
-		if f.configLink {
+		if f.ConfigLink {
 			bits |= 2
 		}
-		if f.git {
+		if f.Git {
 			bits |= 4
 		}
 		b = append(b, bits)
@@ -126,25 +126,25 @@ func (r *searchRecord) encode() []byte {
 	return b
 }
 
-// decodeSearch reads what encode wrote; anything else is an error, and
+// Decode reads what encode wrote; anything else is an error, and
 // the search is then done afresh.
-func decodeSearch(b []byte) (*searchRecord, error) {
+func Decode(b []byte) (*record, error) {
 	if len(b) < len(searchFormat) || string(b[:len(searchFormat)]) != searchFormat {
 		return nil, errors.New("not a search record")
 	}
 	d := cache.NewFields(b, len(searchFormat))
-	r := &searchRecord{}
+	r := &record{}
 	// Each element takes at least two bytes.
 	r.files = make([]string, d.Count(2))
 	for i := range r.files {
 		r.files[i] = string(d.Bytes())
 	}
 	n := d.Count(2)
-	r.facts = make(map[string]dirFacts, n)
+	r.facts = make(map[string]DirFacts, n)
 	for range n {
 		p := string(d.Bytes())
 		bits := d.Byte()
-		r.facts[p] = dirFacts{config: bits&1 != 0, configLink: bits&2 != 0, git: bits&4 != 0}
+		r.facts[p] = DirFacts{Config: bits&1 != 0, ConfigLink: bits&2 != 0, Git: bits&4 != 0}
 	}
 	r.watch = make([]watched, d.Count(2))
 	for i := range r.watch {
@@ -158,3 +158,6 @@ func decodeSearch(b []byte) (*searchRecord, error) {
 	}
 	return r, nil
 }
+
+// Files returns the input files the recorded search found.
+func (r *record) Files() []string { return r.files }
