@@ -1,4 +1,4 @@
-// Package build is envguard's environment builder: given "pytorch 2.1 for
+// Package builder is envguard's environment builder: given "pytorch 2.1 for
 // these machines" it writes a pinned environment.yml. It generates every
 // candidate the knowledge base offers (each CUDA variant of the release in
 // the chosen distribution), validates each with the same pipeline as
