@@ -113,7 +113,6 @@ type VersionRange struct {
 	// member; its bound stands for it, which is never more optimistic,
 	// since what a driver can run only grows with its version.
 	Floor string
-	c     *semver.Constraints
 }
 
 // IsRange reports whether s is written as a range rather than one version.
@@ -156,13 +155,7 @@ func ParseRange(s string) (*VersionRange, error) {
 	if best == nil {
 		return nil, fmt.Errorf("%q admits no version", text)
 	}
-	return &VersionRange{Text: text, Floor: bestText, c: c}, nil
-}
-
-// Contains reports whether a version lies in the range.
-func (r *VersionRange) Contains(v string) bool {
-	x, ok := ParseNVIDIA(v)
-	return ok && r.c.Check(x)
+	return &VersionRange{Text: text, Floor: bestText}, nil
 }
 
 // majorMinor returns "X.Y" of a dotted version ("2.0.1" → "2.0"), or the
