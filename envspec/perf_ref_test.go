@@ -3,6 +3,7 @@ package envspec
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -139,47 +140,56 @@ func BenchmarkParsePEP440(b *testing.B) {
 
 // refParseVersionAt is parseVersionAt as first written: the reference.
 func refParseVersionAt(s string, base int) (Version, error) {
-	start, end := vTrim(s)
-	t := s[start:end]
+	// This validation is written from conda's VersionOrder
+	// (conda/models/version.py), not from the parser under test: strip the
+	// blanks, lower-case (ASCII only, as the parser documents), accept '-'
+	// for '_' where the version holds no '_', then check the characters
+	// against version_check_re, ^[*.+!_0-9a-z]+$, and split off the epoch
+	// ('!') and the local version ('+'), each at most once.
+	const blanks = " \t\n\r\v\f"
+	t := strings.Trim(s, blanks)
+	start := len(s) - len(strings.TrimLeft(s, blanks))
 	errAt := func(off int, msg string, a ...any) (Version, error) {
 		return Version{}, &SpecError{Offset: base + start + off, Msg: fmt.Sprintf(msg, a...)}
 	}
 	if t == "" {
 		return errAt(0, "empty version")
 	}
-	norm := vLower(t)
-	if bad := vBadChar(norm); bad >= 0 {
-		// conda accepts '-' as a separator when the version holds no '_'.
-		if strings.Contains(norm, "-") && !strings.Contains(norm, "_") {
-			alt := strings.ReplaceAll(norm, "-", "_")
-			if vBadChar(alt) < 0 {
-				norm, bad = alt, -1
-			}
+	norm := strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
 		}
-		if bad >= 0 {
-			return errAt(bad, "invalid character %q in version %q", t[bad], t)
+		return r
+	}, t)
+	badRe := regexp.MustCompile(`[^*.+!_0-9a-z]`)
+	if loc := badRe.FindStringIndex(norm); loc != nil {
+		alt := strings.ReplaceAll(norm, "-", "_")
+		if strings.Contains(norm, "-") && !strings.Contains(norm, "_") && !badRe.MatchString(alt) {
+			norm = alt
+		} else {
+			return errAt(loc[0], "invalid character %q in version %q", t[loc[0]], t)
 		}
 	}
 	v := Version{raw: t, norm: norm}
 
 	rest, restOff := norm, 0
 	epoch := "0"
-	if i := strings.IndexByte(norm, '!'); i >= 0 {
-		if j := strings.IndexByte(norm[i+1:], '!'); j >= 0 {
-			return errAt(i+1+j, "duplicated epoch separator '!' in version %q", t)
+	if parts := strings.Split(norm, "!"); len(parts) > 1 {
+		if len(parts) > 2 {
+			return errAt(len(parts[0])+1+len(parts[1]), "duplicated epoch separator '!' in version %q", t)
 		}
-		epoch = norm[:i]
-		if epoch == "" || !vAllDigits(epoch) {
+		epoch = parts[0]
+		if !regexp.MustCompile(`^[0-9]+$`).MatchString(epoch) {
 			return errAt(0, "epoch %q before '!' must be an integer", epoch)
 		}
-		rest, restOff = norm[i+1:], i+1
+		rest, restOff = parts[1], len(parts[0])+1
 	}
 	main, local, localOff := rest, "", -1
-	if i := strings.IndexByte(rest, '+'); i >= 0 {
-		if j := strings.IndexByte(rest[i+1:], '+'); j >= 0 {
-			return errAt(restOff+i+1+j, "duplicated local version separator '+' in version %q", t)
+	if parts := strings.Split(rest, "+"); len(parts) > 1 {
+		if len(parts) > 2 {
+			return errAt(restOff+len(parts[0])+1+len(parts[1]), "duplicated local version separator '+' in version %q", t)
 		}
-		main, local, localOff = rest[:i], rest[i+1:], restOff+i+1
+		main, local, localOff = parts[0], rest[len(parts[0])+1:], restOff+len(parts[0])+1
 	}
 	if main == "" {
 		return errAt(restOff, "missing version before local version separator '+'")
