@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/discover"
 	"github.com/envguard/envguard/report"
 )
@@ -154,7 +154,7 @@ func (e *env) applySelection(cfg *report.Config) (*report.Config, error) {
 	if len(e.selectCodes) == 0 && len(e.ignoreCodes) == 0 {
 		return cfg, nil
 	}
-	out := &report.Config{Severity: map[string]envspec.Severity{}, Off: map[string]bool{}}
+	out := &report.Config{Severity: map[string]finding.Severity{}, Off: map[string]bool{}}
 	if cfg != nil {
 		c := *cfg
 		out = &c
@@ -285,9 +285,9 @@ func (e *env) showConfig(files []string) error {
 
 func failOnWord(f report.FailOn) string {
 	switch {
-	case f.Severity == envspec.SeverityInfo:
+	case f.Severity == finding.SeverityInfo:
 		return "info"
-	case f.Severity == envspec.SeverityWarning:
+	case f.Severity == finding.SeverityWarning:
 		return "warning"
 	case f.Unknown:
 		return "unknown"

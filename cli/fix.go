@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/api"
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/fixer"
 )
 
@@ -127,7 +127,7 @@ func (e *env) fixSummary(name string, res *fixer.Result, dry bool) {
 	}
 	var left []string
 	for _, d := range res.Report.Diagnostics() {
-		if d.Severity >= envspec.SeverityWarning {
+		if d.Severity >= finding.SeverityWarning {
 			left = append(left, fmt.Sprintf("%s (line %d)", d.Code, d.Pos.Line))
 		}
 	}

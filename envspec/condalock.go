@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // ReadCondaLock reads conda-lock's unified lock file (conda-lock.yml,
@@ -66,7 +68,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	pk := yamlGet(root, "package")
 	if pk == nil || pk.Kind != yaml.SequenceNode {
-		l.diag(l.ypos(root), SeverityError, "EG101", "a conda-lock file needs a `package:` list of locked packages",
+		l.diag(l.ypos(root), finding.SeverityError, "EG101", "a conda-lock file needs a `package:` list of locked packages",
 			"regenerate the lock with `conda-lock lock`")
 		return l.finish()
 	}
@@ -84,7 +86,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	plat, ok := choosePlatform(opt.Platform, platforms)
 	if !ok {
-		l.diag(l.ypos(root), SeverityError, "EG101",
+		l.diag(l.ypos(root), finding.SeverityError, "EG101",
 			fmt.Sprintf("the lock file has no packages for %s (it locks %s)", opt.Platform, platformList(platforms)),
 			"validate with --platform set to one of the locked platforms, or add the platform with `conda-lock -p`")
 		return l.finish()
@@ -95,7 +97,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 			break
 		}
 		if e.Kind != yaml.MappingNode {
-			l.diag(l.ypos(e), SeverityError, "EG101", "a `package:` entry must be a mapping, not "+YAMLKind(e),
+			l.diag(l.ypos(e), finding.SeverityError, "EG101", "a `package:` entry must be a mapping, not "+YAMLKind(e),
 				"each entry has name, version, manager, platform and url")
 			continue
 		}
@@ -107,7 +109,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 			continue // dev and extra categories: installed only on request
 		}
 		if name == nil || name.Kind != yaml.ScalarNode || name.Value == "" {
-			l.diag(l.ypos(e), SeverityError, "EG101", "a locked package without a `name:`",
+			l.diag(l.ypos(e), finding.SeverityError, "EG101", "a locked package without a `name:`",
 				"regenerate the lock with `conda-lock lock`")
 			continue
 		}
@@ -134,14 +136,14 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 				continue
 			}
 			if u == "" {
-				l.diag(ps, SeverityError, "EG101", fmt.Sprintf("locked conda package %q has no `url:`", name.Value),
+				l.diag(ps, finding.SeverityError, "EG101", fmt.Sprintf("locked conda package %q has no `url:`", name.Value),
 					"regenerate the lock with `conda-lock lock`")
 			}
 			// A URL conda-lock wrote but this reader cannot split (a local
 			// channel path): the entry's own name and version still pin it.
 			l.conda(&Installed{Name: name.Value, Version: ver, Subdir: plat, Path: file}, ps)
 		default:
-			l.diag(l.ypos(yamlGet(e, "manager")), SeverityError, "EG101",
+			l.diag(l.ypos(yamlGet(e, "manager")), finding.SeverityError, "EG101",
 				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", clip(manager, 30)), "")
 		}
 	}
@@ -152,18 +154,18 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 // cost one finding, not the process (the fuzz targets fail on the message).
 func recoverInto(l *lockEnv, env **Env) {
 	if r := recover(); r != nil {
-		l.env.Diags = append(l.env.Diags, Diagnostic{Pos: Pos{File: l.env.File, Line: 1}, Severity: SeverityError,
+		l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: finding.Pos{File: l.env.File, Line: 1}, Severity: finding.SeverityError,
 			Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
 		l.env.Diags.Sort()
 		*env = l.env
 	}
 }
 
-func (l *lockEnv) ypos(n *yaml.Node) Pos {
+func (l *lockEnv) ypos(n *yaml.Node) finding.Pos {
 	if n == nil {
-		return Pos{File: l.env.File, Line: 1}
+		return finding.Pos{File: l.env.File, Line: 1}
 	}
-	ps := Pos{File: l.env.File, Line: n.Line, Col: n.Column}
+	ps := finding.Pos{File: l.env.File, Line: n.Line, Col: n.Column}
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 && ps.Col > 0 {
 		ps.Col++
 	}
@@ -175,7 +177,7 @@ func (l *lockEnv) ypos(n *yaml.Node) Pos {
 func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 	if d := flowDepth(src); d > defaultMaxDepth {
 		line := 1 + bytes.Count(src[:flowDepthAt(src, defaultMaxDepth)], []byte("\n"))
-		l.diag(Pos{File: l.env.File, Line: line}, SeverityError, "EG100",
+		l.diag(finding.Pos{File: l.env.File, Line: line}, finding.SeverityError, "EG100",
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", defaultMaxDepth),
 			"a lock file needs only a few levels")
 		return nil
@@ -194,11 +196,11 @@ func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 		return nil
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		ps := Pos{File: l.env.File, Line: 1}
+		ps := finding.Pos{File: l.env.File, Line: 1}
 		if len(doc.Content) > 0 {
 			ps = l.ypos(doc.Content[0])
 		}
-		l.diag(ps, SeverityError, "EG101", "the lock file's top level is not a mapping",
+		l.diag(ps, finding.SeverityError, "EG101", "the lock file's top level is not a mapping",
 			"regenerate the lock file with the tool that wrote it")
 		return nil
 	}

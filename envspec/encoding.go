@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // magics are the openings of binary files someone may point envguard at by
@@ -109,8 +111,8 @@ func NotText(file, what string, platform string) *Env {
 	if strings.Contains(what, "UTF-") {
 		hint = "save it as UTF-8, e.g. `iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8` (UTF-16LE or UTF-16BE where it has no byte-order mark)"
 	}
-	return &Env{File: file, Kind: KindUnknown, Platform: platform, Diags: Diagnostics{{
-		Pos: Pos{File: file, Line: 1}, Severity: SeverityError, Code: "EG100",
+	return &Env{File: file, Kind: KindUnknown, Platform: platform, Diags: finding.Diagnostics{{
+		Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError, Code: "EG100",
 		Message: "envguard cannot read this file: it is " + what, Hint: hint,
 	}}}
 }

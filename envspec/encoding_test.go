@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/envguard/envguard/finding"
 )
 
 func utf16Bytes(s string, bom, big bool) []byte {
@@ -68,7 +70,7 @@ func TestText(t *testing.T) {
 // NotText's finding is one EG100 error on line 1 saying what the file is.
 func TestNotTextFinding(t *testing.T) {
 	env := NotText("env.yml", "an ELF binary (a program or shared library), not a text file", "linux-64")
-	if len(env.Diags) != 1 || env.Diags[0].Code != "EG100" || env.Diags[0].Severity != SeverityError {
+	if len(env.Diags) != 1 || env.Diags[0].Code != "EG100" || env.Diags[0].Severity != finding.SeverityError {
 		t.Fatalf("NotText diags = %v; want one EG100 error", env.Diags)
 	}
 	if got := env.Diags[0].Error(); got != "env.yml:1: envguard cannot read this file: it is an ELF binary (a program or shared library), not a text file [EG100]" {
@@ -115,7 +117,7 @@ func TestNearMissTopKeys(t *testing.T) {
 	} {
 		src := "name: x\nchannels: [conda-forge]\n" + tc.key + ":\n  - numpy\n"
 		env := Parse("e.yml", []byte(src), ParseOptions{Platform: "linux-64"})
-		var got *Diagnostic
+		var got *finding.Diagnostic
 		for i, d := range env.Diags {
 			if d.Code == "EG102" {
 				got = &env.Diags[i]
@@ -126,12 +128,12 @@ func TestNearMissTopKeys(t *testing.T) {
 			continue
 		}
 		if tc.near == "" {
-			if got.Severity != SeverityWarning || strings.Contains(got.Message, "did you mean") {
+			if got.Severity != finding.SeverityWarning || strings.Contains(got.Message, "did you mean") {
 				t.Errorf("%s: %s %s; want a warning with no suggestion", tc.key, got.Severity, got.Message)
 			}
 			continue
 		}
-		if got.Severity != SeverityError || !strings.Contains(got.Message, `did you mean "`+tc.near+`"?`) || got.Pos.Line != 3 {
+		if got.Severity != finding.SeverityError || !strings.Contains(got.Message, `did you mean "`+tc.near+`"?`) || got.Pos.Line != 3 {
 			t.Errorf("%s: %s at line %d: %s; want an error at line 3 suggesting %q", tc.key, got.Severity, got.Pos.Line, got.Message, tc.near)
 		}
 	}

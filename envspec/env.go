@@ -1,5 +1,7 @@
 package envspec
 
+import "github.com/envguard/envguard/finding"
+
 // Kind says what an Env was read from.
 type Kind string
 
@@ -29,7 +31,7 @@ type Env struct {
 	Name      *String
 	Channels  []String
 	Deps      []*CondaDep
-	PipKey    *Pos // where `- pip:` sits; nil when there is no pip subsection
+	PipKey    *finding.Pos // where `- pip:` sits; nil when there is no pip subsection
 	Pip       []*PipDep
 	Variables []Variable
 	Prefix    *String
@@ -49,7 +51,7 @@ type Env struct {
 	// Ignores are the `# envguard: ignore CODE reason` comments found.
 	Ignores []*Ignore
 	// Diags are the syntax findings (EG1xx) raised while reading.
-	Diags Diagnostics
+	Diags finding.Diagnostics
 	// Notes say what could not be read and was left out (an unreadable
 	// record of an installed prefix), so that nothing is skipped silently.
 	Notes []string
@@ -128,7 +130,7 @@ type TorchInfo struct {
 
 // Ignore is a `# envguard: ignore CODE[,CODE] reason` comment.
 type Ignore struct {
-	Pos    Pos
+	Pos    finding.Pos
 	Codes  []string
 	Reason string
 	// Used is set by whoever applies suppressions, so that ignores that

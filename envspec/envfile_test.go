@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/envguard/envguard/internal/timebound"
+
+	"github.com/envguard/envguard/finding"
 )
 
 func TestPlatformOf(t *testing.T) {
@@ -171,29 +173,29 @@ category: dev
 	if env.Kind != KindEnvFile || env.File != "e.yml" {
 		t.Errorf("Kind/File = %v %v", env.Kind, env.File)
 	}
-	if env.Name == nil || env.Name.Value != "train" || env.Name.Pos != (Pos{"e.yml", 1, 7}) {
+	if env.Name == nil || env.Name.Value != "train" || env.Name.Pos != (finding.Pos{File: "e.yml", Line: 1, Col: 7}) {
 		t.Errorf("Name = %+v", env.Name)
 	}
-	if len(env.Channels) != 1 || env.Channels[0].Pos != (Pos{"e.yml", 3, 5}) {
+	if len(env.Channels) != 1 || env.Channels[0].Pos != (finding.Pos{File: "e.yml", Line: 3, Col: 5}) {
 		t.Errorf("Channels = %+v", env.Channels)
 	}
 	if len(env.Deps) != 3 {
 		t.Fatalf("Deps = %d", len(env.Deps))
 	}
 	// A quoted scalar's position is its first character, past the quote.
-	if d := env.Deps[0]; d.Raw.Value != "numpy>=1.26" || d.Raw.Pos != (Pos{"e.yml", 5, 6}) || d.Comment != "quoted" || d.Spec == nil || d.Spec.Name != "numpy" {
+	if d := env.Deps[0]; d.Raw.Value != "numpy>=1.26" || d.Raw.Pos != (finding.Pos{File: "e.yml", Line: 5, Col: 6}) || d.Comment != "quoted" || d.Spec == nil || d.Spec.Name != "numpy" {
 		t.Errorf("Deps[0] = %+v spec %+v", d.Raw, d.Spec)
 	}
-	if d := env.Deps[1]; d.Raw.Pos != (Pos{"e.yml", 6, 5}) || !strings.HasPrefix(d.Comment, "envguard: ignore") {
+	if d := env.Deps[1]; d.Raw.Pos != (finding.Pos{File: "e.yml", Line: 6, Col: 5}) || !strings.HasPrefix(d.Comment, "envguard: ignore") {
 		t.Errorf("Deps[1] = %+v %q", d.Raw, d.Comment)
 	}
-	if env.PipKey == nil || *env.PipKey != (Pos{"e.yml", 8, 5}) {
+	if env.PipKey == nil || *env.PipKey != (finding.Pos{File: "e.yml", Line: 8, Col: 5}) {
 		t.Errorf("PipKey = %v", env.PipKey)
 	}
-	if len(env.Pip) != 1 || env.Pip[0].Raw.Pos != (Pos{"e.yml", 9, 10}) || env.Pip[0].Comment != "wheel" || env.Pip[0].Line == nil {
+	if len(env.Pip) != 1 || env.Pip[0].Raw.Pos != (finding.Pos{File: "e.yml", Line: 9, Col: 10}) || env.Pip[0].Comment != "wheel" || env.Pip[0].Line == nil {
 		t.Errorf("Pip = %+v", env.Pip[0])
 	}
-	if len(env.Variables) != 2 || env.Variables[1].Key.Value != "B" || env.Variables[1].Value.Value != "2" || env.Variables[1].Value.Pos != (Pos{"e.yml", 12, 6}) {
+	if len(env.Variables) != 2 || env.Variables[1].Key.Value != "B" || env.Variables[1].Value.Value != "2" || env.Variables[1].Value.Pos != (finding.Pos{File: "e.yml", Line: 12, Col: 6}) {
 		t.Errorf("Variables = %+v", env.Variables)
 	}
 	if env.Prefix == nil || env.Prefix.Value != "/opt/envs/train" {
@@ -206,7 +208,7 @@ category: dev
 		t.Fatalf("Ignores = %+v", env.Ignores)
 	}
 	ig := env.Ignores[0]
-	if ig.Pos != (Pos{"e.yml", 6, 18}) || strings.Join(ig.Codes, ",") != "EG207" || ig.Reason != "variant chosen by the cluster image" {
+	if ig.Pos != (finding.Pos{File: "e.yml", Line: 6, Col: 18}) || strings.Join(ig.Codes, ",") != "EG207" || ig.Reason != "variant chosen by the cluster image" {
 		t.Errorf("Ignore = %+v", ig)
 	}
 	if env.Line(5) != `  - "numpy>=1.26"  # quoted` || env.Line(0) != "" || env.Line(99) != "" {

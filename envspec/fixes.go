@@ -1,6 +1,10 @@
 package envspec
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/envguard/envguard/finding"
+)
 
 // The fixes of the file rules (EG103's operators, EG105, EG108, EG109,
 // EG112). Each is made only where the text is laid out as the fix expects
@@ -37,29 +41,29 @@ func (e *Env) aloneOnLine(s String) bool {
 }
 
 // DeleteItem removes a block list item that stands alone on its line.
-func (e *Env) DeleteItem(s String) (Edit, bool) {
+func (e *Env) DeleteItem(s String) (finding.Edit, bool) {
 	if _, ok := e.blockItemPrefix(s.Pos.Line, s.Pos.Col); !ok || !e.aloneOnLine(s) {
-		return Edit{}, false
+		return finding.Edit{}, false
 	}
 	return e.DeleteLine(s.Pos.Line)
 }
 
 // addPipEdit inserts "- pip" before the `- pip:` item, indented like it.
-func (e *Env) addPipEdit(key Pos) (Edit, bool) { return e.InsertItemBefore(key, "pip") }
+func (e *Env) addPipEdit(key finding.Pos) (finding.Edit, bool) { return e.InsertItemBefore(key, "pip") }
 
 // InsertItemBefore inserts a block list item, indented like the item that
 // starts at position at, on a line of its own before that item's line.
-func (e *Env) InsertItemBefore(at Pos, text string) (Edit, bool) {
+func (e *Env) InsertItemBefore(at finding.Pos, text string) (finding.Edit, bool) {
 	pre, ok := e.blockItemPrefix(at.Line, at.Col)
 	if !ok {
-		return Edit{}, false
+		return finding.Edit{}, false
 	}
 	return e.InsertLine(at.Line, pre+text)
 }
 
 // Text is the text of line at.Line from column at.Col up to column end
 // (exclusive); ok is false when the line has no such columns.
-func (e *Env) Text(at Pos, end int) (string, bool) {
+func (e *Env) Text(at finding.Pos, end int) (string, bool) {
 	line := e.Line(at.Line)
 	a, ok1 := byteOffset(line, at.Col)
 	b, ok2 := byteOffset(line, end)
@@ -72,19 +76,19 @@ func (e *Env) Text(at Pos, end int) (string, bool) {
 // prefixEdit deletes a `prefix:` line: a top-level key at the start of its
 // line whose value ends on it (the next line starts a key, a comment or
 // nothing).
-func (e *Env) prefixEdit(s String) (Edit, bool) {
+func (e *Env) prefixEdit(s String) (finding.Edit, bool) {
 	line := e.Line(s.Pos.Line)
 	if !strings.HasPrefix(line, "prefix:") {
-		return Edit{}, false
+		return finding.Edit{}, false
 	}
 	if next := e.Line(s.Pos.Line + 1); s.Pos.Line < len(e.Lines) && next != "" && (next[0] == ' ' || next[0] == '\t') {
-		return Edit{}, false
+		return finding.Edit{}, false
 	}
 	return e.DeleteLine(s.Pos.Line)
 }
 
 // channelRename renames a channel written exactly as its value.
-func (e *Env) channelRename(c String, to string) (Edit, bool) {
+func (e *Env) channelRename(c String, to string) (finding.Edit, bool) {
 	return e.ReplaceAt(c.Pos, c.Value, to)
 }
 
@@ -92,19 +96,19 @@ func (e *Env) channelRename(c String, to string) (Edit, bool) {
 // (or drops it where `nodefaults` is listed already) and drops the others:
 // conda-forge alone is what EG108's hint asks for. ok is false unless every
 // one of them can be edited.
-func (e *Env) defaultsEdits() ([]Edit, bool) {
+func (e *Env) defaultsEdits() ([]finding.Edit, bool) {
 	has := false
 	for _, c := range e.Channels {
 		if strings.TrimSpace(c.Value) == "nodefaults" {
 			has = true
 		}
 	}
-	var out []Edit
+	var out []finding.Edit
 	for _, c := range e.Channels {
 		if !isDefaultsChannel(strings.TrimSpace(c.Value)) {
 			continue
 		}
-		var ed Edit
+		var ed finding.Edit
 		ok := false
 		if !has {
 			ed, ok = e.ReplaceAt(c.Pos, c.Value, "nodefaults")

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // Formats names every input envguard reads, for errors and help text.
@@ -226,7 +228,7 @@ func Read(file string, src []byte, opt LockOptions) *Env {
 		return ReadRequirements(file, src, opt)
 	case KindUnknown:
 		env := &Env{File: file, Kind: KindUnknown, Platform: opt.Platform, Lines: splitLines(src)}
-		env.Diags = Diagnostics{{Pos: Pos{File: file, Line: 1}, Severity: SeverityError, Code: "EG100",
+		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError, Code: "EG100",
 			Message: fmt.Sprintf("envguard does not read this file: it is none of %s", Formats),
 			Hint:    "validate the environment file, lock file or requirements file the project installs from"}}
 		return env

@@ -8,15 +8,17 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // refPosAt is how positions were computed before issue 22: the line by a
 // search of the line starts, the column by counting the characters from
 // the start of the line. The cursor posAt keeps must give the same.
-func refPosAt(d *tomlDoc, off int) Pos {
+func refPosAt(d *tomlDoc, off int) finding.Pos {
 	off = min(max(off, 0), len(d.data))
 	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off })
-	return Pos{File: d.file, Line: line, Col: utf8.RuneCount(d.data[d.lines[line-1]:off]) + 1}
+	return finding.Pos{File: d.file, Line: line, Col: utf8.RuneCount(d.data[d.lines[line-1]:off]) + 1}
 }
 
 func tomlSeeds(f *testing.F) {
@@ -85,7 +87,7 @@ func FuzzParseTOML(f *testing.F) {
 
 // checkTOMLPos holds a position to the document: a line it has, a column
 // no further than one past the line's characters.
-func checkTOMLPos(t *testing.T, d *tomlDoc, ps Pos, what string) {
+func checkTOMLPos(t *testing.T, d *tomlDoc, ps finding.Pos, what string) {
 	t.Helper()
 	if ps.Line < 1 || ps.Line > len(d.lines) {
 		t.Fatalf("%s at line %d of %d", what, ps.Line, len(d.lines))

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/finding"
 )
 
 const ignoreMarker = "envguard:"
@@ -35,19 +37,19 @@ func (p *envParser) collectIgnores(n *yaml.Node, seen map[int]bool) {
 
 // commentPos finds the source line holding comment text near line, searching
 // in direction dir (0: that line first, then after it), and its column.
-func (p *envParser) commentPos(text string, line, dir int, seen map[int]bool) Pos {
+func (p *envParser) commentPos(text string, line, dir int, seen map[int]bool) finding.Pos {
 	lines := p.env.Lines
-	try := func(l int) (Pos, bool) {
+	try := func(l int) (finding.Pos, bool) {
 		if l < 1 || l > len(lines) || seen[l] {
-			return Pos{}, false
+			return finding.Pos{}, false
 		}
 		src := lines[l-1]
 		i := strings.LastIndex(src, text)
 		if i < 0 {
-			return Pos{}, false
+			return finding.Pos{}, false
 		}
 		seen[l] = true
-		return Pos{File: p.env.File, Line: l, Col: utf8.RuneCountInString(src[:i]) + 1}, true
+		return finding.Pos{File: p.env.File, Line: l, Col: utf8.RuneCountInString(src[:i]) + 1}, true
 	}
 	const window = 500
 	for d := 0; d <= window; d++ {
@@ -69,13 +71,13 @@ func (p *envParser) commentPos(text string, line, dir int, seen map[int]bool) Po
 			}
 		}
 	}
-	return Pos{File: p.env.File, Line: max(line, 1)}
+	return finding.Pos{File: p.env.File, Line: max(line, 1)}
 }
 
-func (p *envParser) addIgnore(comment string, ps Pos) {
+func (p *envParser) addIgnore(comment string, ps finding.Pos) {
 	ig, problem := parseIgnore(comment)
 	if problem != "" {
-		p.add(ps, SeverityWarning, "EG113", "malformed ignore comment: "+problem,
+		p.add(ps, finding.SeverityWarning, "EG113", "malformed ignore comment: "+problem,
 			"write `# envguard: ignore EG201 reason why this is fine`")
 		return
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // What lock files, manifests and requirements files have in common: each
@@ -91,12 +93,12 @@ func newLockEnv(file string, kind Kind, src []byte) *lockEnv {
 	return &lockEnv{env: &Env{File: file, Kind: kind, Lines: splitLines(src)}, indexes: map[string]bool{}, pyTags: map[string]bool{}}
 }
 
-func (l *lockEnv) diag(ps Pos, sev Severity, code, msg, hint string) {
-	l.env.Diags = append(l.env.Diags, Diagnostic{Pos: ps, EndCol: TokenEnd(l.env.Line(ps.Line), ps.Col),
+func (l *lockEnv) diag(ps finding.Pos, sev finding.Severity, code, msg, hint string) {
+	l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: ps, EndCol: TokenEnd(l.env.Line(ps.Line), ps.Col),
 		Severity: sev, Code: code, Message: msg, Hint: hint})
 }
 
-func (l *lockEnv) conda(in *Installed, ps Pos) *CondaDep {
+func (l *lockEnv) conda(in *Installed, ps finding.Pos) *CondaDep {
 	if in.Installer == "" {
 		in.Installer = string(l.env.Kind)
 	}
@@ -115,7 +117,7 @@ func (l *lockEnv) conda(in *Installed, ps Pos) *CondaDep {
 
 // room reports whether one more item may be read; the first item over
 // the budget raises EG101 at its place.
-func (l *lockEnv) room(ps Pos) bool {
+func (l *lockEnv) room(ps finding.Pos) bool {
 	max := l.max
 	if max <= 0 {
 		max = DefaultMaxItems
@@ -125,7 +127,7 @@ func (l *lockEnv) room(ps Pos) bool {
 	}
 	if !l.over {
 		l.over = true
-		l.diag(ps, SeverityError, "EG101",
+		l.diag(ps, finding.SeverityError, "EG101",
 			fmt.Sprintf("the file holds more than %d packages: envguard checked the first %d and read nothing from line %d on", max, max, ps.Line),
 			"split the environment, or validate it with a larger item budget")
 	}
@@ -148,7 +150,7 @@ func (l *lockEnv) addPip(d *PipDep) {
 // file's URL (a wheel, an sdist, a VCS or local source), and the index it
 // was resolved from ("" when the file does not say). An index in the
 // wheel's own URL (…/whl/cu121/torch-….whl) counts as said.
-func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps Pos, indexPos Pos) *PipDep {
+func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps finding.Pos, indexPos finding.Pos) *PipDep {
 	if index == "" {
 		index = wheelIndexOf(fileURL)
 		indexPos = ps
@@ -179,7 +181,7 @@ func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps Pos, indexP
 // `--extra-index-url` line at the place the file names it, once: the
 // resolver reads a PyTorch wheel index (…/whl/cu121) as the CUDA variant
 // it serves, as it does in a pip section.
-func (l *lockEnv) index(u string, ps Pos) {
+func (l *lockEnv) index(u string, ps finding.Pos) {
 	u = strings.TrimRight(u, "/")
 	if u == "" || l.indexes[u] {
 		return
@@ -218,10 +220,10 @@ func (l *lockEnv) lineIgnores() {
 		if h < 0 || !strings.Contains(line[h:], ignoreMarker) {
 			continue
 		}
-		ps := Pos{File: l.env.File, Line: i + 1, Col: utf8.RuneCountInString(line[:h]) + 1}
+		ps := finding.Pos{File: l.env.File, Line: i + 1, Col: utf8.RuneCountInString(line[:h]) + 1}
 		ig, problem := parseIgnore(line[h:])
 		if problem != "" {
-			l.diag(ps, SeverityWarning, "EG113", "malformed ignore comment: "+problem,
+			l.diag(ps, finding.SeverityWarning, "EG113", "malformed ignore comment: "+problem,
 				"write `# envguard: ignore EG201 reason why this is fine`")
 			continue
 		}
@@ -241,7 +243,7 @@ func (l *lockEnv) lineIgnores() {
 				}
 			}
 			if next < len(lines) {
-				ig.Pos = Pos{File: l.env.File, Line: next + 1, Col: ps.Col}
+				ig.Pos = finding.Pos{File: l.env.File, Line: next + 1, Col: ps.Col}
 			}
 		}
 		l.env.Ignores = append(l.env.Ignores, ig)

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/finding"
 )
 
 const lockDir = "testdata/lock/pt21_cu121/"
@@ -525,7 +527,7 @@ func TestTOMLErrors(t *testing.T) {
 	}
 	doc, _ := parseTOML("f.toml", []byte("[[p]]\nname = 'a'\n[[p]]\nname = \"b\"\n[p.w]\nu = 1\n"))
 	ps := doc.root.get("p").arr
-	if len(ps) != 2 || ps[1].get("w").get("u").str != "1" || ps[1].get("name").pos != (Pos{File: "f.toml", Line: 4, Col: 9}) {
+	if len(ps) != 2 || ps[1].get("w").get("u").str != "1" || ps[1].get("name").pos != (finding.Pos{File: "f.toml", Line: 4, Col: 9}) {
 		t.Errorf("array of tables read wrong: %+v", ps)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // ReadPixiManifest reads a pixi manifest: pixi.toml, or the [tool.pixi]
@@ -44,7 +46,7 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	m := pixiRoot(doc)
 	if m.pixi == nil {
-		l.diag(Pos{File: file, Line: 1, Col: 1}, SeverityError, "EG101",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101",
 			"no pixi manifest here: a pyproject.toml is read for its [tool.pixi] tables, and this one has none",
 			"validate the lock file (uv.lock, pixi.lock, pylock.toml) or the requirements file the project installs from")
 		return l.finish()
@@ -55,7 +57,7 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	features, ok := m.features(opt.Environment)
 	if !ok {
-		l.diag(Pos{File: file, Line: 1, Col: 1}, SeverityError, "EG101",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101",
 			fmt.Sprintf("the manifest defines no environment %q (it has %s)", opt.Environment, strings.Join(m.envNames(), ", ")),
 			"name an environment of [environments]")
 		return l.finish()
@@ -83,7 +85,7 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	plat, ok := choosePlatform(opt.Platform, have)
 	if !ok {
-		l.diag(plats[0].Pos, SeverityError, "EG101",
+		l.diag(plats[0].Pos, finding.SeverityError, "EG101",
 			fmt.Sprintf("the environment is not defined for %s (its platforms are %s)", opt.Platform, platformList(have)),
 			"validate with --platform set to one of the workspace's platforms")
 		return l.finish()
@@ -263,7 +265,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 				continue
 			}
 		default:
-			l.diag(v.key, SeverityError, "EG101", fmt.Sprintf("dependency %q must be a version string or a table, not %s", name, v.kindName()),
+			l.diag(v.key, finding.SeverityError, "EG101", fmt.Sprintf("dependency %q must be a version string or a table, not %s", name, v.kindName()),
 				"write `name = \">=1.0\"` or `name = { version = \">=1.0\", build = \"…\" }`")
 			continue
 		}
@@ -284,7 +286,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 		d := &CondaDep{Raw: String{Value: raw, Pos: v.key}}
 		ms, err := ParseMatchSpec(raw)
 		if err != nil {
-			l.diag(v.pos, SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, clip(raw, 80), specErrMsg(err)),
+			l.diag(v.pos, finding.SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, clip(raw, 80), specErrMsg(err)),
 				"write a conda version spec such as \">=2.1,<3\" or \"2.1.*\"")
 		} else {
 			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
@@ -350,7 +352,7 @@ func (l *lockEnv) pixiPypi(t *tomlNode) {
 				l.index(idx.str, idx.pos)
 			}
 		default:
-			l.diag(v.key, SeverityError, "EG101", fmt.Sprintf("PyPI dependency %q must be a version string or a table, not %s", name, v.kindName()),
+			l.diag(v.key, finding.SeverityError, "EG101", fmt.Sprintf("PyPI dependency %q must be a version string or a table, not %s", name, v.kindName()),
 				"write `name = \">=1.0\"` or `name = { version = \"==1.0\", index = \"…\" }`")
 			continue
 		}
@@ -361,7 +363,7 @@ func (l *lockEnv) pixiPypi(t *tomlNode) {
 // pypiLine adds one PEP 508 requirement read from a manifest. where marks
 // a string written as such (its offsets are columns); otherwise the line
 // was put together from a table and points at the key.
-func (l *lockEnv) pypiLine(text string, ps Pos, written bool) {
+func (l *lockEnv) pypiLine(text string, ps finding.Pos, written bool) {
 	d := &PipDep{Raw: String{Value: text, Pos: ps}}
 	line, err := ParsePipLine(text)
 	if err != nil {
@@ -369,7 +371,7 @@ func (l *lockEnv) pypiLine(text string, ps Pos, written bool) {
 		if pe, ok := err.(*PipError); ok && written && pe.Offset <= len(text) {
 			at = ps.Shift(len([]rune(text[:pe.Offset])))
 		}
-		l.diag(at, SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", clip(text, 80), pipErrMsg(err)),
+		l.diag(at, finding.SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", clip(text, 80), pipErrMsg(err)),
 			"write a PEP 508 requirement such as \"torch==2.5.1\"")
 	} else {
 		if !written && line.Req != nil {
@@ -421,8 +423,8 @@ func (l *lockEnv) pixiPypiOptions(t *tomlNode) {
 // supports CUDA 12 at least (pixi's __cuda virtual package).
 type PixiSystemRequirement struct {
 	Environment string
-	CUDA        string // as written: "12", "12.1"
-	Pos         Pos    // the cuda value that decided it
+	CUDA        string      // as written: "12", "12.1"
+	Pos         finding.Pos // the cuda value that decided it
 }
 
 // PixiSystemRequirements reads the CUDA system requirement of every
@@ -436,7 +438,7 @@ func PixiSystemRequirements(file string, src []byte) ([]PixiSystemRequirement, e
 	}
 	m := pixiRoot(doc)
 	if m.pixi == nil {
-		return nil, &TOMLError{Pos: Pos{File: file, Line: 1, Col: 1}, Msg: "not a pixi manifest (no [workspace], [project] or [tool.pixi] tables)"}
+		return nil, &TOMLError{Pos: finding.Pos{File: file, Line: 1, Col: 1}, Msg: "not a pixi manifest (no [workspace], [project] or [tool.pixi] tables)"}
 	}
 	names := []string{"default"}
 	if e := m.pixi.get("environments"); e.isTable() {

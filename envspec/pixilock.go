@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // ReadPixiLock reads pixi.lock (format versions 4 to 7, as pixi writes
@@ -44,14 +46,14 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	envs := yamlGet(root, "environments")
 	if envs == nil || envs.Kind != yaml.MappingNode || len(envs.Content) == 0 {
-		l.diag(l.ypos(root), SeverityError, "EG101",
+		l.diag(l.ypos(root), finding.SeverityError, "EG101",
 			"a pixi.lock needs an `environments:` mapping (pixi.lock format 4 or later)",
 			"regenerate the lock with a current pixi (`pixi lock`)")
 		return l.finish()
 	}
 	name, e := pixiPickEnv(envs, opt.Environment)
 	if e == nil {
-		l.diag(l.ypos(envs), SeverityError, "EG101",
+		l.diag(l.ypos(envs), finding.SeverityError, "EG101",
 			fmt.Sprintf("the lock file has no environment %q (it has %s)", opt.Environment, yamlKeys(envs)),
 			"name one of the locked environments")
 		return l.finish()
@@ -68,7 +70,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 	}
 	pk := yamlGet(e, "packages")
 	if pk == nil || pk.Kind != yaml.MappingNode {
-		l.diag(l.ypos(e), SeverityError, "EG101", "the environment has no `packages:` mapping of platform to packages",
+		l.diag(l.ypos(e), finding.SeverityError, "EG101", "the environment has no `packages:` mapping of platform to packages",
 			"regenerate the lock with `pixi lock`")
 		return l.finish()
 	}
@@ -115,7 +117,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 		}
 	}
 	if !ok {
-		l.diag(l.ypos(pk), SeverityError, "EG101",
+		l.diag(l.ypos(pk), finding.SeverityError, "EG101",
 			fmt.Sprintf("the lock file has no packages for %s in this environment (it locks %s)", opt.Platform, platformList(platforms)),
 			"validate with --platform set to one of the locked platforms")
 		return l.finish()
@@ -127,7 +129,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			break
 		}
 		if item.Kind != yaml.MappingNode || len(item.Content) < 2 {
-			l.diag(l.ypos(item), SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+YAMLKind(item), "")
+			l.diag(l.ypos(item), finding.SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+YAMLKind(item), "")
 			continue
 		}
 		k, v := item.Content[0], item.Content[1]
@@ -142,7 +144,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			}
 			n, ver, build := yamlValue(meta, "name"), yamlValue(meta, "version"), yamlValue(meta, "build")
 			if n == "" {
-				l.diag(ps, SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", clip(v.Value, 80)),
+				l.diag(ps, finding.SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -158,7 +160,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 				}
 			}
 			if n == "" {
-				l.diag(ps, SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", clip(v.Value, 80)),
+				l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -177,7 +179,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			}
 			l.addConda(d)
 		default:
-			l.diag(l.ypos(k), SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", clip(k.Value, 30)), "")
+			l.diag(l.ypos(k), finding.SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", clip(k.Value, 30)), "")
 		}
 	}
 	return l.finish()

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // ReadPrefix reads an installed environment: a conda prefix (conda-meta/*.json)
@@ -343,7 +345,7 @@ func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
 			Channel: channelName(rec.Channel), Subdir: rec.Subdir, Installer: "conda", Path: path}
 		raw := rec.Name + "==" + rec.Version + "=" + rec.Build
 		env.Deps = append(env.Deps, &CondaDep{
-			Raw:       String{Value: raw, Pos: Pos{File: path}},
+			Raw:       String{Value: raw, Pos: finding.Pos{File: path}},
 			Spec:      explicitSpec(in),
 			Installed: in,
 		})
@@ -614,7 +616,7 @@ func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
 		NameSpan:   Span{End: len(name)}, SpecSpan: Span{Start: len(name), End: len(raw)},
 	}}
 	return &PipDep{
-		Raw:  String{Value: raw, Pos: Pos{File: filepath.Join(di, "METADATA")}},
+		Raw:  String{Value: raw, Pos: finding.Pos{File: filepath.Join(di, "METADATA")}},
 		Line: line,
 		Installed: &Installed{Name: name, Version: version, Installer: installer,
 			Path: di, DirectURL: directURL},

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // maxIncludeDepth bounds `-r` chains (pip has no bound but a cycle check).
@@ -166,13 +168,13 @@ func notRequirements(entries []reqEntry) bool {
 // read parses one file's lines. at is the `-r` line of the validated file
 // the items are placed on (nil for the validated file itself); target is
 // the include as written there.
-func (r *reqReader) read(name, target string, lines []string, at *Pos, depth int) {
+func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, depth int) {
 	entries, ok := r.parseRequirementLines(lines)
 	if !ok {
 		return
 	}
 	if at != nil && notRequirements(entries) {
-		r.l.diag(*at, SeverityError, "EG104",
+		r.l.diag(*at, finding.SeverityError, "EG104",
 			fmt.Sprintf("-r %s: %s is not a requirements file: nothing in it was read, and its lines are not shown", clip(target, 80), clip(name, 160)),
 			"`pip install -r` fails on it too: name a requirements file")
 		return
@@ -183,7 +185,7 @@ func (r *reqReader) read(name, target string, lines []string, at *Pos, depth int
 		}
 		e := &entries[i]
 		ln, text, line, err := e.ln, e.text, e.line, e.err
-		ps := Pos{File: r.l.env.File, Line: ln.line, Col: ln.col}
+		ps := finding.Pos{File: r.l.env.File, Line: ln.line, Col: ln.col}
 		if at != nil {
 			ps = *at
 		}
@@ -209,7 +211,7 @@ func (r *reqReader) read(name, target string, lines []string, at *Pos, depth int
 				if at.Col > 0 && at == d.Raw.Pos && at.Line == ln.line {
 					at = at.Shift(utf8.RuneCountInString(text[:min(o.Span.Start, len(text))]))
 				}
-				r.l.diag(at, SeverityError, "EG104",
+				r.l.diag(at, finding.SeverityError, "EG104",
 					fmt.Sprintf("pip does not accept %s in a requirements file: `pip install -r` stops with an error", o.Name),
 					"pass it on pip's command line instead")
 			}
@@ -229,14 +231,14 @@ func (r *reqReader) read(name, target string, lines []string, at *Pos, depth int
 // In an included file (included) the finding names the file and the line
 // number and neither quotes the line nor gives the parser's message, which
 // quotes a part of it.
-func (r *reqReader) pipError(name string, lineNo int, ps Pos, text string, err error, included, issue bool) {
+func (r *reqReader) pipError(name string, lineNo int, ps finding.Pos, text string, err error, included, issue bool) {
 	hint := "write a requirement (`name==1.0`, `name @ URL`, `-e PATH`) or a pip option (`--index-url URL`)"
 	if included {
 		what := "is not a valid requirement or pip option"
 		if issue {
 			what = "has a problem pip does not stop on"
 		}
-		r.l.diag(ps, SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", clip(name, 160), lineNo, what),
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", clip(name, 160), lineNo, what),
 			"validate "+clip(name, 160)+" on its own to see why: findings about an included file do not quote it")
 		return
 	}
@@ -248,11 +250,11 @@ func (r *reqReader) pipError(name string, lineNo int, ps Pos, text string, err e
 	if off >= 0 && off <= len(text) {
 		ps = ps.Shift(utf8.RuneCountInString(text[:off]))
 	}
-	r.l.diag(ps, SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", clip(text, 80))+": "+msg, hint)
+	r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", clip(text, 80))+": "+msg, hint)
 }
 
 // include reads `-r target` named in file `from`.
-func (r *reqReader) include(from, target string, ps Pos, at *Pos, depth int) {
+func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos, depth int) {
 	if r.opt.ReadFile == nil || target == "" {
 		return
 	}
@@ -265,12 +267,12 @@ func (r *reqReader) include(from, target string, ps Pos, at *Pos, depth int) {
 	}
 	key := cleanPath(p)
 	if r.seen[key] {
-		r.l.diag(ps, SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", clip(target, 80)),
+		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", clip(target, 80)),
 			"include each requirements file once")
 		return
 	}
 	if depth >= maxIncludeDepth {
-		r.l.diag(ps, SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", clip(target, 80), maxIncludeDepth), "")
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", clip(target, 80), maxIncludeDepth), "")
 		return
 	}
 	src, err := r.opt.ReadFile(p)
@@ -278,12 +280,12 @@ func (r *reqReader) include(from, target string, ps Pos, at *Pos, depth int) {
 	if errors.As(err, &refused) {
 		// pip would read it: the file is not wrong, envguard only will
 		// not look, hence a warning.
-		r.l.diag(ps, SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", clip(target, 80), refused.Reason),
+		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", clip(target, 80), refused.Reason),
 			"envguard follows includes only to files in the repository and outside .git, so that a requirements file cannot put another file's text into its report; validate that file on its own if it is meant")
 		return
 	}
 	if err != nil {
-		r.l.diag(ps, SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", clip(target, 80), err),
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", clip(target, 80), err),
 			"pip fails the same way: fix the path (it is relative to the file that names it)")
 		return
 	}

@@ -1,11 +1,13 @@
 package envspec
 
+import "github.com/envguard/envguard/finding"
+
 // SyntaxRules are the EG1xx rules: problems of the file itself. Parse,
 // ReadExplicit and the ignore-comment reader raise them; the resolver's
 // suppression code raises EG114 and the missing-reason case of EG113.
-var SyntaxRules = []*Rule{
+var SyntaxRules = []*finding.Rule{
 	{
-		Code: "EG100", Name: "invalid-yaml", Severity: SeverityError,
+		Code: "EG100", Name: "invalid-yaml", Severity: finding.SeverityError,
 		Title: "the file is not valid YAML",
 		Why: "conda stops at the first syntax error, so nothing of the environment is created; " +
 			"a document nested deeper than any environment file needs, or built from aliases that expand " +
@@ -16,7 +18,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG101", Name: "wrong-shape", Severity: SeverityError,
+		Code: "EG101", Name: "wrong-shape", Severity: finding.SeverityError,
 		Title: "a key has the wrong shape",
 		Why: "conda expects a mapping at the top, a list under `dependencies`, and under it only package specs " +
 			"and `pip:` subsections of strings. CEP 24 requires a client to fail on any other subsection, " +
@@ -27,7 +29,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG102", Name: "unknown-key", Severity: SeverityWarning,
+		Code: "EG102", Name: "unknown-key", Severity: finding.SeverityWarning,
 		Title: "unknown top-level key",
 		Why: "CEP 24 knows `name`, `channels`, `dependencies`, `variables` and `prefix` (plus the extensions " +
 			"`platforms` and `category`); conda ignores anything else, so a misspelt `dependencies` silently " +
@@ -39,7 +41,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG103", Name: "invalid-matchspec", Severity: SeverityError, Fixable: FixSafe,
+		Code: "EG103", Name: "invalid-matchspec", Severity: finding.SeverityError, Fixable: finding.FixSafe,
 		Title:  "a dependency is not a valid conda MatchSpec, or its version spec does not parse",
 		Why:    "conda rejects the whole file when one spec does not parse, typically after the job was queued.",
 		Fix:    "Write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`; pip-style `==` pins with extras belong under `pip:`.",
@@ -48,7 +50,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG104", Name: "invalid-pip-line", Severity: SeverityError,
+		Code: "EG104", Name: "invalid-pip-line", Severity: finding.SeverityError,
 		Title:  "a pip line is neither a valid requirement nor a pip option",
 		Why:    "conda writes the `pip:` list to a requirements file and runs pip on it; one bad line makes pip, and so the environment creation, fail after the conda packages are installed.",
 		Fix:    "Write a PEP 508 requirement (`name==1.0`, `name[extra]>=1`, `name @ URL`), `-e PATH`, or an option pip accepts in a requirements file.",
@@ -57,7 +59,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG105", Name: "pip-without-pip", Severity: SeverityWarning, Fixable: FixSafe,
+		Code: "EG105", Name: "pip-without-pip", Severity: finding.SeverityWarning, Fixable: finding.FixSafe,
 		Title:  "a `pip:` subsection without `pip` among the conda dependencies",
 		Why:    "conda then uses whatever pip it finds, which may install into another Python, or fails because there is none.",
 		Fix:    "Add `- pip` to the conda dependencies.",
@@ -66,7 +68,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG106", Name: "duplicate-package", Severity: SeverityWarning,
+		Code: "EG106", Name: "duplicate-package", Severity: finding.SeverityWarning,
 		Title: "the same package listed twice among conda dependencies",
 		Why: "The solver must satisfy both entries; readers see only one. When the two constraints exclude " +
 			"each other (it is then an error) no environment can be solved at all.",
@@ -76,7 +78,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG107", Name: "no-channels", Severity: SeverityWarning,
+		Code: "EG107", Name: "no-channels", Severity: finding.SeverityWarning,
 		Title:  "no `channels:` — the result depends on each machine's `.condarc`",
 		Why:    "Without channels conda uses each machine's configuration, so the same file solves to different packages (and CUDA builds) on a laptop, a CI runner and a GPU node.",
 		Fix:    "List the channels the file was written for, and `nodefaults` when it should not use the defaults channels.",
@@ -85,7 +87,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG108", Name: "defaults-with-conda-forge", Severity: SeverityWarning, Fixable: FixSafe,
+		Code: "EG108", Name: "defaults-with-conda-forge", Severity: finding.SeverityWarning, Fixable: finding.FixSafe,
 		Title:  "`defaults` (or an Anaconda main/r channel) mixed with `conda-forge`",
 		Why:    "The two channels build against different versions of common libraries; mixing them gives environments that solve slowly and break at import time with symbol errors.",
 		Fix:    "Use conda-forge alone and add `nodefaults`, or use defaults alone.",
@@ -94,7 +96,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG109", Name: "prefix-line", Severity: SeverityInfo, Fixable: FixSafe,
+		Code: "EG109", Name: "prefix-line", Severity: finding.SeverityInfo, Fixable: finding.FixSafe,
 		Title:  "a `prefix:` line (a machine-specific path left by `conda env export`)",
 		Why:    "The path belongs to the machine that exported the file; elsewhere it points at a directory that does not exist or belongs to someone else.",
 		Fix:    "Delete the `prefix:` line; choose the location with `-n NAME` or `-p DIR` when creating.",
@@ -103,7 +105,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG110", Name: "invalid-env-name", Severity: SeverityError,
+		Code: "EG110", Name: "invalid-env-name", Severity: finding.SeverityError,
 		Title:  "the environment name is invalid",
 		Why:    "CEP 24 forbids `/`, spaces, `:` and `#` in names and the names `base` and `root`; conda refuses to create such an environment, or would overwrite its own base.",
 		Fix:    "Use letters, digits, `-`, `_` and `.` only.",
@@ -112,7 +114,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG111", Name: "duplicate-key", Severity: SeverityError,
+		Code: "EG111", Name: "duplicate-key", Severity: finding.SeverityError,
 		Title:  "a key appears twice in one mapping",
 		Why:    "YAML forbids it and tools silently keep one copy, often the second of two exports pasted into one file: half of what you read is not installed.",
 		Fix:    "Merge the two entries into one.",
@@ -121,7 +123,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG112", Name: "channel-near-miss", Severity: SeverityWarning, Fixable: FixSafe,
+		Code: "EG112", Name: "channel-near-miss", Severity: finding.SeverityWarning, Fixable: finding.FixSafe,
 		Title:  "a channel that does not exist as written",
 		Why:    "A near miss of a known channel (`default`, `conda_forge`) or a non-conda index (`pypi`) is not found, so packages come from other channels than intended, or not at all.",
 		Fix:    "Spell the channel as the hint says; list PyPI packages under `- pip:` instead of adding a `pypi` channel.",
@@ -130,7 +132,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG113", Name: "malformed-ignore", Severity: SeverityWarning,
+		Code: "EG113", Name: "malformed-ignore", Severity: finding.SeverityWarning,
 		Title:  "a malformed ignore comment: no code, a code not of the form EGnnn, or no reason",
 		Why:    "An ignore comment that cannot be read silences nothing, and one without a reason hides a problem without telling the next reader why.",
 		Fix:    "Write `# envguard: ignore EG201 reason` with the codes separated by commas and a reason after them.",
@@ -139,7 +141,7 @@ var SyntaxRules = []*Rule{
 		Since:  "0.1.0",
 	},
 	{
-		Code: "EG114", Name: "unused-ignore", Severity: SeverityWarning,
+		Code: "EG114", Name: "unused-ignore", Severity: finding.SeverityWarning,
 		Title:  "an ignore comment that silenced nothing",
 		Why:    "The problem it silenced has gone, or the comment is on the wrong line; either way it would silently hide the next finding of that code on its line.",
 		Fix:    "Remove the comment, or move it to the line of the finding.",

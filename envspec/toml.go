@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/envguard/envguard/finding"
 )
 
 // TOML documents (pixi.toml, pyproject.toml, uv.lock, pylock.toml) are read
@@ -30,9 +32,9 @@ const (
 // tomlNode is one value of a TOML document.
 type tomlNode struct {
 	kind tomlKind
-	str  string // a string's value, a scalar's raw text
-	pos  Pos    // where the value starts (past a string's opening quote)
-	key  Pos    // where the key naming it starts; the value's position for array items
+	str  string      // a string's value, a scalar's raw text
+	pos  finding.Pos // where the value starts (past a string's opening quote)
+	key  finding.Pos // where the key naming it starts; the value's position for array items
 
 	keys []string // a table's keys in file order
 	m    map[string]*tomlNode
@@ -161,7 +163,7 @@ func parseTOMLContext(ctx context.Context, file string, data []byte) (*tomlDoc, 
 
 // TOMLError is a syntax or structure error in a TOML document.
 type TOMLError struct {
-	Pos Pos
+	Pos finding.Pos
 	Msg string
 }
 
@@ -170,7 +172,7 @@ func (e *TOMLError) Error() string { return e.Pos.String() + ": " + e.Msg }
 func (d *tomlDoc) parserError(p *unstable.Parser, err error) error {
 	var pe *unstable.ParserError
 	if !errors.As(err, &pe) {
-		return &TOMLError{Pos: Pos{File: d.file, Line: 1, Col: 1}, Msg: err.Error()}
+		return &TOMLError{Pos: finding.Pos{File: d.file, Line: 1, Col: 1}, Msg: err.Error()}
 	}
 	off := len(d.data)
 	func() {
@@ -195,7 +197,7 @@ func (d *tomlDoc) parserError(p *unstable.Parser, err error) error {
 // its line made a key of N parts on one line cost N² (issue 22). An
 // offset behind the cursor (a parser error's highlight) is counted again
 // from the start of its line.
-func (d *tomlDoc) posAt(off int) Pos {
+func (d *tomlDoc) posAt(off int) finding.Pos {
 	if off < 0 {
 		off = 0
 	}
@@ -230,11 +232,11 @@ func (d *tomlDoc) posAt(off int) Pos {
 		c.col++
 	}
 	c.off = i
-	return Pos{File: d.file, Line: c.line, Col: c.col + off - i}
+	return finding.Pos{File: d.file, Line: c.line, Col: c.col + off - i}
 }
 
 // rangePos is where a token starts; the token is the last one read.
-func (d *tomlDoc) rangePos(r unstable.Range) Pos {
+func (d *tomlDoc) rangePos(r unstable.Range) finding.Pos {
 	d.last = max(d.last, int(r.Offset)+int(r.Length))
 	return d.posAt(int(r.Offset))
 }
@@ -262,7 +264,7 @@ func (d *tomlDoc) arrayOpen() int {
 }
 
 // valuePos is where a value's text starts: past the quotes of a string.
-func (d *tomlDoc) valuePos(n *unstable.Node) Pos {
+func (d *tomlDoc) valuePos(n *unstable.Node) finding.Pos {
 	if n.Kind == unstable.Array && n.Raw.Length == 0 {
 		return d.posAt(d.arrayOpen())
 	}
@@ -293,11 +295,11 @@ type tomlBuilder struct {
 	ctx   context.Context // nil: never stopped
 }
 
-func (b *tomlBuilder) errf(ps Pos, format string, args ...any) error {
+func (b *tomlBuilder) errf(ps finding.Pos, format string, args ...any) error {
 	return &TOMLError{Pos: ps, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (b *tomlBuilder) newNode(kind tomlKind, ps Pos) (*tomlNode, error) {
+func (b *tomlBuilder) newNode(kind tomlKind, ps finding.Pos) (*tomlNode, error) {
 	b.count++
 	if b.count > maxTOMLNodes {
 		return nil, b.errf(ps, "more than %d values: not a lock file or manifest envguard reads", maxTOMLNodes)
@@ -314,7 +316,7 @@ func (b *tomlBuilder) newNode(kind tomlKind, ps Pos) (*tomlNode, error) {
 
 type tomlKey struct {
 	name string
-	pos  Pos
+	pos  finding.Pos
 }
 
 // keyOf reads the parts of a key or table header, refusing more than

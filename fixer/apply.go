@@ -14,11 +14,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // Change is one finding's fix: its edits, all applied or none.
 type Change struct {
-	Edits []envspec.Edit
+	Edits []finding.Edit
 }
 
 // span is an edit placed in the source's bytes.
@@ -164,7 +165,7 @@ func newLineIndex(src []byte) lineIndex {
 // column just past a line's last character (before its line end) is
 // allowed, and so is column 1 of the line after the last, the end of the
 // file.
-func (idx lineIndex) offset(src []byte, p envspec.Pos) (int, bool) {
+func (idx lineIndex) offset(src []byte, p finding.Pos) (int, bool) {
 	if p.Line < 1 || p.Col < 1 || p.Line > len(idx.start) {
 		return 0, false
 	}

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
-func pos(l, c int) envspec.Pos { return envspec.Pos{Line: l, Col: c} }
+func pos(l, c int) finding.Pos { return finding.Pos{Line: l, Col: c} }
 
 func TestApply(t *testing.T) {
 	src := "name: train  # é\r\ndeps:\r\n  - 日本=1.0\r\n  - b\r\n"
@@ -22,27 +22,27 @@ func TestApply(t *testing.T) {
 	}{
 		{
 			name:    "multi-byte columns and CRLF kept",
-			changes: []Change{{Edits: []envspec.Edit{{Pos: pos(3, 7), EndPos: pos(3, 11), Old: "=1.0", New: "=2.0"}}}},
+			changes: []Change{{Edits: []finding.Edit{{Pos: pos(3, 7), EndPos: pos(3, 11), Old: "=1.0", New: "=2.0"}}}},
 			want:    "name: train  # é\r\ndeps:\r\n  - 日本=2.0\r\n  - b\r\n",
 			applied: []bool{true},
 		},
 		{
 			name:    "inserted lines take the file's line end",
-			changes: []Change{{Edits: []envspec.Edit{{Pos: pos(4, 1), EndPos: pos(4, 1), New: "  - pip\n"}}}},
+			changes: []Change{{Edits: []finding.Edit{{Pos: pos(4, 1), EndPos: pos(4, 1), New: "  - pip\n"}}}},
 			want:    "name: train  # é\r\ndeps:\r\n  - 日本=1.0\r\n  - pip\r\n  - b\r\n",
 			applied: []bool{true},
 		},
 		{
 			name:    "a deleted line takes its CRLF",
-			changes: []Change{{Edits: []envspec.Edit{{Pos: pos(4, 1), EndPos: pos(5, 1), Old: "  - b\n"}}}},
+			changes: []Change{{Edits: []finding.Edit{{Pos: pos(4, 1), EndPos: pos(5, 1), Old: "  - b\n"}}}},
 			want:    "name: train  # é\r\ndeps:\r\n  - 日本=1.0\r\n",
 			applied: []bool{true},
 		},
 		{
 			name: "overlapping fixes: the first wins, the second is skipped",
 			changes: []Change{
-				{Edits: []envspec.Edit{{Pos: pos(1, 7), EndPos: pos(1, 12), Old: "train", New: "pt20_cu118"}}},
-				{Edits: []envspec.Edit{{Pos: pos(1, 9), EndPos: pos(1, 12), Old: "ain", New: "x"}}},
+				{Edits: []finding.Edit{{Pos: pos(1, 7), EndPos: pos(1, 12), Old: "train", New: "pt20_cu118"}}},
+				{Edits: []finding.Edit{{Pos: pos(1, 9), EndPos: pos(1, 12), Old: "ain", New: "x"}}},
 			},
 			want:    "name: pt20_cu118  # é\r\ndeps:\r\n  - 日本=1.0\r\n  - b\r\n",
 			applied: []bool{true, false},
@@ -50,14 +50,14 @@ func TestApply(t *testing.T) {
 		},
 		{
 			name:    "text that moved on is not touched",
-			changes: []Change{{Edits: []envspec.Edit{{Pos: pos(1, 7), EndPos: pos(1, 12), Old: "trian", New: "x"}}}},
+			changes: []Change{{Edits: []finding.Edit{{Pos: pos(1, 7), EndPos: pos(1, 12), Old: "trian", New: "x"}}}},
 			want:    src,
 			applied: []bool{false},
 			reason:  "no longer reads",
 		},
 		{
 			name: "a fix is whole or nothing",
-			changes: []Change{{Edits: []envspec.Edit{
+			changes: []Change{{Edits: []finding.Edit{
 				{Pos: pos(1, 7), EndPos: pos(1, 12), Old: "train", New: "x"},
 				{Pos: pos(9, 1), EndPos: pos(9, 2), Old: "z", New: "y"},
 			}}},
@@ -68,8 +68,8 @@ func TestApply(t *testing.T) {
 		{
 			name: "the same fix from two findings is made once",
 			changes: []Change{
-				{Edits: []envspec.Edit{{Pos: pos(4, 5), EndPos: pos(4, 6), Old: "b", New: "c"}}},
-				{Edits: []envspec.Edit{{Pos: pos(4, 5), EndPos: pos(4, 6), Old: "b", New: "c"}}},
+				{Edits: []finding.Edit{{Pos: pos(4, 5), EndPos: pos(4, 6), Old: "b", New: "c"}}},
+				{Edits: []finding.Edit{{Pos: pos(4, 5), EndPos: pos(4, 6), Old: "b", New: "c"}}},
 			},
 			want:    "name: train  # é\r\ndeps:\r\n  - 日本=1.0\r\n  - c\r\n",
 			applied: []bool{true, true},
@@ -105,13 +105,13 @@ func FuzzApply(f *testing.F) {
 		idx := newLineIndex(src)
 		var changes []Change
 		for _, e := range [][4]int{{l1, c1, l2, c2}, {l3, c3, l4, c4}} {
-			ed := envspec.Edit{Pos: pos(e[0], e[1]), EndPos: pos(e[2], e[3]), New: n1}
+			ed := finding.Edit{Pos: pos(e[0], e[1]), EndPos: pos(e[2], e[3]), New: n1}
 			if s, ok := idx.offset(src, ed.Pos); ok {
 				if t2, ok := idx.offset(src, ed.EndPos); ok && t2 >= s {
 					ed.Old = normBreaks(src[s:t2])
 				}
 			}
-			changes = append(changes, Change{Edits: []envspec.Edit{ed}})
+			changes = append(changes, Change{Edits: []finding.Edit{ed}})
 			n1 = n2
 		}
 		got, outs := Apply(src, changes)

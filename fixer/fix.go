@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/report"
 )
 
@@ -53,7 +54,7 @@ type Result struct {
 
 	// edits are the edits applied, every round's (for the tests that
 	// check nothing else changed).
-	edits []envspec.Edit
+	edits []finding.Edit
 }
 
 // maxRounds bounds the validate → fix iterations. One round makes every
@@ -96,7 +97,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 			break
 		}
 		var changes []Change
-		var from []envspec.Diagnostic
+		var from []finding.Diagnostic
 		for _, d := range rep.Diagnostics() {
 			if len(d.Edits) > 0 && allowed(d.Code, opt.Unsafe, sel) {
 				changes = append(changes, Change{Edits: d.Edits})
@@ -127,7 +128,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 		}
 		reason := ""
 		switch {
-		case fixability(d.Code) == envspec.FixUnsafe && !opt.Unsafe:
+		case fixability(d.Code) == finding.FixUnsafe && !opt.Unsafe:
 			reason = "an unsafe fix (it changes what gets installed): apply it with --unsafe"
 		case reasons[findingKey(d)] != "":
 			reason = reasons[findingKey(d)]
@@ -150,7 +151,7 @@ func CheckSelect(codes []string) error {
 		switch {
 		case r == nil:
 			return fmt.Errorf("--select %s: no such rule (envguard rules lists them)", c)
-		case r.Fixable == envspec.FixNone:
+		case r.Fixable == finding.FixNone:
 			return fmt.Errorf("--select %s: %s has no automatic fix (fixable: %s)", c, c, strings.Join(FixableCodes(), ", "))
 		}
 	}
@@ -161,7 +162,7 @@ func CheckSelect(codes []string) error {
 func FixableCodes() []string {
 	var out []string
 	for _, r := range report.Catalog() {
-		if r.Fixable != envspec.FixNone {
+		if r.Fixable != finding.FixNone {
 			out = append(out, r.Code)
 		}
 	}
@@ -169,11 +170,11 @@ func FixableCodes() []string {
 	return out
 }
 
-func fixability(code string) envspec.Fixability {
+func fixability(code string) finding.Fixability {
 	if r := report.Lookup(code); r != nil {
 		return r.Fixable
 	}
-	return envspec.FixNone
+	return finding.FixNone
 }
 
 func allowed(code string, unsafe bool, sel map[string]bool) bool {
@@ -181,15 +182,15 @@ func allowed(code string, unsafe bool, sel map[string]bool) bool {
 		return false
 	}
 	switch fixability(code) {
-	case envspec.FixSafe:
+	case finding.FixSafe:
 		return true
-	case envspec.FixUnsafe:
+	case finding.FixUnsafe:
 		return unsafe
 	}
 	return false
 }
 
-func findingKey(d envspec.Diagnostic) string { return d.Code + "\x00" + d.Message }
+func findingKey(d finding.Diagnostic) string { return d.Code + "\x00" + d.Message }
 
 func kindName(file string, src []byte) string {
 	if envspec.Sniff(src) == envspec.KindExplicit {

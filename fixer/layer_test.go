@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The fixer sits after report/ in DESIGN.md's layers: it may use envspec
+// The fixer sits after report/ in DESIGN.md's layers: it may use finding, envspec
 // and report (and the diff library), never the faces (api, service, cli)
 // or the builder, so that every face can call it.
 func TestLayer(t *testing.T) {
@@ -18,6 +18,7 @@ func TestLayer(t *testing.T) {
 	}
 	allowed := map[string]bool{
 		"github.com/envguard/envguard/envspec":  true,
+		"github.com/envguard/envguard/finding":  true,
 		"github.com/envguard/envguard/report":   true,
 		"github.com/pmezard/go-difflib/difflib": true,
 	}

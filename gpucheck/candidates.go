@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 )
 
@@ -141,7 +141,7 @@ func (c *checker) overCandidates() bool {
 	type outcome struct {
 		label   string
 		verdict Verdict
-		ds      []envspec.Diagnostic
+		ds      []finding.Diagnostic
 		und     []Undecided
 	}
 	var outs []outcome
@@ -164,8 +164,8 @@ func (c *checker) overCandidates() bool {
 	}
 	// What concerns the machine rather than the build (busy GPUs, MIG)
 	// holds whichever build is picked.
-	machine := func(d envspec.Diagnostic) bool { return d.Code == "EG405" || d.Code == "EG406" }
-	var kept []envspec.Diagnostic
+	machine := func(d finding.Diagnostic) bool { return d.Code == "EG405" || d.Code == "EG406" }
+	var kept []finding.Diagnostic
 	for _, d := range c.ds {
 		if machine(d) {
 			kept = append(kept, d)
@@ -180,7 +180,7 @@ func (c *checker) overCandidates() bool {
 		// reading, and hiding it because the others lack it would not be.
 		var order []string
 		byCode := map[string][]string{}
-		first := map[string]envspec.Diagnostic{}
+		first := map[string]finding.Diagnostic{}
 		for _, o := range outs {
 			seen := map[string]bool{}
 			for _, d := range o.ds {
@@ -268,9 +268,9 @@ func shortList(s []string) string {
 	return strings.Join(s[:max], ", ") + fmt.Sprintf(" and %d more", len(s)-max)
 }
 
-func firstError(ds []envspec.Diagnostic) string {
+func firstError(ds []finding.Diagnostic) string {
 	for _, d := range ds {
-		if d.Severity == envspec.SeverityError {
+		if d.Severity == finding.SeverityError {
 			return d.Code
 		}
 	}

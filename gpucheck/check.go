@@ -3,7 +3,7 @@ package gpucheck
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -60,7 +60,7 @@ type TargetResult struct {
 	CUDADriver string               `json:"cuda_driver,omitempty"`
 	GPUs       []GPUSummary         `json:"gpus"`
 	Verdict    Verdict              `json:"verdict"`
-	Findings   []envspec.Diagnostic `json:"-"`
+	Findings   []finding.Diagnostic `json:"-"`
 	// Undecided names each check that could not be decided, and why; each
 	// is also an EG409 finding on the line it concerns.
 	Undecided []Undecided `json:"undecided,omitempty"`
@@ -70,7 +70,7 @@ type TargetResult struct {
 }
 
 // Check holds a resolved stack against a host: EG401–EG408.
-func Check(st *resolver.Stack, h *Host, k *kb.KB, opt CheckOptions) []envspec.Diagnostic {
+func Check(st *resolver.Stack, h *Host, k *kb.KB, opt CheckOptions) []finding.Diagnostic {
 	return check(st, h, kbOrDefault(k), opt).ds
 }
 
@@ -106,9 +106,9 @@ func evaluate(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) Target
 
 // VerdictOf is fail when a finding is an error, else unknown when a check
 // was left undecided, else ok.
-func VerdictOf(ds []envspec.Diagnostic, undecided bool) Verdict {
+func VerdictOf(ds []finding.Diagnostic, undecided bool) Verdict {
 	switch {
-	case envspec.Diagnostics(ds).Err() != nil:
+	case finding.Diagnostics(ds).Err() != nil:
 		return VerdictFail
 	case undecided:
 		return VerdictUnknown

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
 var (
-	fwPosT   = envspec.Pos{File: "environment.yml", Line: 5, Col: 5}
-	cudaPosT = envspec.Pos{File: "environment.yml", Line: 6, Col: 5}
+	fwPosT   = finding.Pos{File: "environment.yml", Line: 5, Col: 5}
+	cudaPosT = finding.Pos{File: "environment.yml", Line: 6, Col: 5}
 )
 
 // stack builds a CUDA stack: framework version, CUDA runtime, distribution.
@@ -34,7 +34,7 @@ func host(driver, cudaDriver string, ccs ...string) *Host {
 	return h
 }
 
-func codes(ds []envspec.Diagnostic) string {
+func codes(ds []finding.Diagnostic) string {
 	var s []string
 	for _, d := range ds {
 		s = append(s, d.Code)
@@ -258,7 +258,7 @@ func TestCheckMachine(t *testing.T) {
 	}
 }
 
-func severityOf(t *testing.T, code string) envspec.Severity {
+func severityOf(t *testing.T, code string) finding.Severity {
 	for _, r := range Rules {
 		if r.Code == code {
 			return r.Severity
@@ -389,9 +389,9 @@ func TestRulesRegistry(t *testing.T) {
 // dropNoGPU removes the EG409 that a target describing no GPU gets (its
 // architectures cannot be checked), for tests about the driver alone; it
 // fails the test if that finding is missing.
-func dropNoGPU(t *testing.T, ds []envspec.Diagnostic) []envspec.Diagnostic {
+func dropNoGPU(t *testing.T, ds []finding.Diagnostic) []finding.Diagnostic {
 	t.Helper()
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	found := false
 	for _, d := range ds {
 		if d.Code == "EG409" && strings.Contains(d.Message, "names no GPU") {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 )
 
@@ -15,7 +15,7 @@ type checker struct {
 	h         *Host
 	k         knowledge
 	opt       CheckOptions
-	ds        []envspec.Diagnostic
+	ds        []finding.Diagnostic
 	notes     []string
 	undecided []Undecided
 
@@ -44,7 +44,7 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 	for i := range c.ds {
 		c.ds[i].Severity = severity(c.ds[i].Code)
 	}
-	ds := envspec.Diagnostics(c.ds)
+	ds := finding.Diagnostics(c.ds)
 	ds.Sort()
 	c.ds = ds
 	return c
@@ -52,8 +52,8 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 
 // add records a finding of the rule with the code; check gives it the
 // rule's severity.
-func (c *checker) add(code string, pos envspec.Pos, msg, hint string) {
-	c.ds = append(c.ds, envspec.Diagnostic{Pos: pos, Code: code, Message: msg, Hint: hint})
+func (c *checker) add(code string, pos finding.Pos, msg, hint string) {
+	c.ds = append(c.ds, finding.Diagnostic{Pos: pos, Code: code, Message: msg, Hint: hint})
 }
 
 func (c *checker) note(format string, args ...any) {
@@ -135,7 +135,7 @@ func (c *checker) needsCUDA() bool {
 
 // cudaPos points at the item that makes the environment need CUDA: the
 // first evidence of its CUDA version, else the framework.
-func (c *checker) cudaPos() envspec.Pos {
+func (c *checker) cudaPos() finding.Pos {
 	if c.st.CUDA != nil {
 		for _, e := range c.st.CUDA.Evidence {
 			if e.Pos.IsValid() {
@@ -146,11 +146,11 @@ func (c *checker) cudaPos() envspec.Pos {
 	if c.st.Framework != nil {
 		return c.st.Framework.Pos
 	}
-	return envspec.Pos{}
+	return finding.Pos{}
 }
 
 // fwPos points at the framework, else at the CUDA evidence.
-func (c *checker) fwPos() envspec.Pos {
+func (c *checker) fwPos() finding.Pos {
 	if c.st.Framework != nil && c.st.Framework.Pos.IsValid() {
 		return c.st.Framework.Pos
 	}

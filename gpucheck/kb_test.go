@@ -1,7 +1,7 @@
 package gpucheck
 
 import (
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"strings"
 
@@ -195,7 +195,7 @@ func realKB() (*kb.KB, bool) {
 }
 
 // checkT runs the checks and returns the findings and the undecided checks.
-func checkT(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) ([]envspec.Diagnostic, []string) {
+func checkT(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) ([]finding.Diagnostic, []string) {
 	c := check(st, h, k, opt)
 	why := make([]string, len(c.undecided))
 	for i, u := range c.undecided {

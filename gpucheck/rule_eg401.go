@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 )
 
@@ -12,8 +13,8 @@ import (
 // driver below the major's minor-version-compatibility floor. Its step also
 // raises EG402 (and EG409 where the driver cannot be judged).
 var ruleEG401 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG401", Name: "driver-too-old", Severity: envspec.SeverityError,
+	Rule: finding.Rule{
+		Code: "EG401", Name: "driver-too-old", Severity: finding.SeverityError,
 		Title: "the driver cannot run the environment's CUDA runtime: another major, or below the minor-version-compatibility floor",
 		Why: "A CUDA runtime needs a driver that supports its version. Within one major, minor-version compatibility lets an older driver " +
 			"run a newer runtime if the driver is at least the major's floor (450.80.02 for CUDA 11.x, 525.60.13 for 12.x); across majors " +

@@ -1,15 +1,15 @@
 package gpucheck
 
 import (
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG402: the driver runs the runtime only through minor-version
 // compatibility. EG401's step decides it, in the same comparison of the
 // driver with the runtime.
 var ruleEG402 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG402", Name: "minor-version-compat", Severity: envspec.SeverityWarning,
+	Rule: finding.Rule{
+		Code: "EG402", Name: "minor-version-compat", Severity: finding.SeverityWarning,
 		Title: "the driver runs it only through minor-version compatibility (driver's CUDA older than the runtime, same major): PTX JIT and newer APIs fail",
 		Why: "A driver older than the runtime but above the major's floor runs it with limits: PTX newer than the driver cannot be " +
 			"JIT-compiled, and APIs added after the driver's CUDA version return errors. Frameworks that rely on PTX for newer GPUs, or " +

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -13,8 +14,8 @@ import (
 // GPU architecture of the host, and also raises EG408 (PTX only) and EG409
 // where the architecture list is not known.
 var ruleEG403 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG403", Name: "no-kernel-image", Severity: envspec.SeverityError,
+	Rule: finding.Rule{
+		Code: "EG403", Name: "no-kernel-image", Severity: finding.SeverityError,
 		Title: "the framework build can run no code on a GPU: no SASS for its architecture or a lower minor of the same major, and no PTX at or below it",
 		Why: "A GPU runs machine code (SASS) built for its own architecture or a lower minor of the same major, or JIT-compiles PTX built " +
 			"for an architecture at or below its own. A build with neither fails on that GPU with \"no kernel image is available for " +

@@ -3,14 +3,14 @@ package gpucheck
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG404: the environment needs CUDA and the machine has no usable
 // driver or GPU.
 var ruleEG404 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG404", Name: "no-driver", Severity: envspec.SeverityError,
+	Rule: finding.Rule{
+		Code: "EG404", Name: "no-driver", Severity: finding.SeverityError,
 		Title: "the environment needs CUDA but the machine has no usable NVIDIA driver or GPU",
 		Why: "A CUDA build on a machine without a working driver falls back to CPU or fails at its first CUDA call. The finding says " +
 			"which: no library (libnvidia-ml.so.1 not found), driver not loaded, no device, no permission, a driver/library version " +

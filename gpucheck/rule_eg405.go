@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG405: a GPU of the local machine is busy, or has less free memory
 // than asked for.
 var ruleEG405 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG405", Name: "gpu-busy", Severity: envspec.SeverityWarning,
+	Rule: finding.Rule{
+		Code: "EG405", Name: "gpu-busy", Severity: finding.SeverityWarning,
 		Title: "a GPU the job will use already has memory taken by other processes, or less free memory than asked for (--min-free)",
 		Why: "Another process's allocations leave the job less memory than the GPU's size: it fails with out-of-memory part way " +
 			"through, or runs slower while sharing the GPU.",

@@ -3,13 +3,13 @@ package gpucheck
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG406: a GPU is in MIG mode.
 var ruleEG406 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG406", Name: "mig-enabled", Severity: envspec.SeverityInfo,
+	Rule: finding.Rule{
+		Code: "EG406", Name: "mig-enabled", Severity: finding.SeverityInfo,
 		Title: "MIG mode is enabled on a GPU",
 		Why: "A GPU in MIG mode is split into instances; a CUDA job sees only the instance it is given, with that instance's share " +
 			"of memory and compute, never the whole GPU.",

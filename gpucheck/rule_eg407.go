@@ -3,14 +3,14 @@ package gpucheck
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG407: a CPU-only (or ROCm) framework build on a machine with NVIDIA
 // GPUs.
 var ruleEG407 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG407", Name: "cpu-build-on-gpu", Severity: envspec.SeverityWarning,
+	Rule: finding.Rule{
+		Code: "EG407", Name: "cpu-build-on-gpu", Severity: finding.SeverityWarning,
 		Title:  "a CPU-only framework build on a machine with NVIDIA GPUs: the GPUs will sit idle",
 		Why:    "A CPU-only build (cpuonly, a cpu build string, a +cpu wheel) never uses the GPUs; training runs on the CPU, many times slower. A ROCm build (+rocm6.0, the rocm wheel index) drives AMD GPUs only, so on NVIDIA GPUs it is CPU-only too.",
 		Fix:    "Install the CUDA build of the framework.",

@@ -1,14 +1,14 @@
 package gpucheck
 
 import (
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG408: only PTX serves a GPU, which the driver JIT-compiles. EG403's
 // step decides it, in the same verdict on the architecture list.
 var ruleEG408 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG408", Name: "ptx-only", Severity: envspec.SeverityWarning,
+	Rule: finding.Rule{
+		Code: "EG408", Name: "ptx-only", Severity: finding.SeverityWarning,
 		Title: "the framework build has no machine code a GPU can run but carries PTX the driver can JIT-compile: it runs, slowly at first and without the architecture's own kernels",
 		Why: "With no SASS for the GPU's architecture (nor a lower minor of its major), the driver JIT-compiles the build's PTX at " +
 			"first use: minutes of start-up, kernels not tuned for the GPU, and bundled libraries (cuDNN, cuBLAS extensions, custom " +

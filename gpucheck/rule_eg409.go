@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG409: a check could not be decided. Its step is the variant
 // check; every other step raises it through undecide where a fact is
 // missing, and the target's verdict is then unknown.
 var ruleEG409 = &Rule{
-	Rule: envspec.Rule{
-		Code: "EG409", Name: "undecided", Severity: envspec.SeverityWarning,
+	Rule: finding.Rule{
+		Code: "EG409", Name: "undecided", Severity: finding.SeverityWarning,
 		Title: "a check against a target could not be decided (the build's architecture list, PTX, the driver floor or the variant is not known): the target's verdict is unknown, never ok",
 		Why: "A target is ok only when its driver, its GPU architectures (SASS and PTX) and the CPU or CUDA variant were each " +
 			"decided. Where the knowledge base lacks a fact (an architecture list, whether a build carries PTX, a driver's CUDA " +
@@ -61,7 +62,7 @@ func runEG409(c *checker) bool {
 // which check (variant, driver, architecture), reason a stable key for the
 // missing fact, what the thing that was not checked (a build, a runtime),
 // why what was missing, in words.
-func (c *checker) undecide(pos envspec.Pos, check, reason, what, why, hint string) {
+func (c *checker) undecide(pos finding.Pos, check, reason, what, why, hint string) {
 	msg := fmt.Sprintf("could not check %s against %s: %s", what, c.h.label(), why)
 	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, Why: why})
 	c.add("EG409", pos, msg, hint)

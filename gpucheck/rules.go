@@ -4,14 +4,14 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // Rule is a machine rule (EG401–EG409): its documentation and its step of
 // the check of a stack against a host. Each is one definition in its own
 // file (rule_egNNN.go), listed in rules.
 type Rule struct {
-	envspec.Rule
+	finding.Rule
 	// run is the rule's step. It returns false when the steps after it
 	// have nothing to judge. It is nil for a rule raised within another
 	// rule's step, by the same comparison: EG402 beside EG401 (the driver
@@ -34,18 +34,18 @@ var rules = []*Rule{
 // generated docs read these values.
 var Rules = docs()
 
-func docs() []*envspec.Rule {
-	out := make([]*envspec.Rule, len(rules))
+func docs() []*finding.Rule {
+	out := make([]*finding.Rule, len(rules))
 	for i, r := range rules {
 		out[i] = &r.Rule
 	}
-	slices.SortFunc(out, func(a, b *envspec.Rule) int { return cmp.Compare(a.Code, b.Code) })
+	slices.SortFunc(out, func(a, b *finding.Rule) int { return cmp.Compare(a.Code, b.Code) })
 	return out
 }
 
 // severity is the severity of the rule with the code: every finding of a
 // rule has the rule's.
-func severity(code string) envspec.Severity {
+func severity(code string) finding.Severity {
 	for _, r := range rules {
 		if r.Code == code {
 			return r.Severity

@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -28,17 +29,17 @@ type Target struct {
 	// Driver and CUDADriver are then its oldest member, the worst case.
 	DriverRange string      `json:"driver_range,omitempty"`
 	CUDARange   string      `json:"cuda_driver_range,omitempty"`
-	Pos         envspec.Pos `json:"-"` // the list item
+	Pos         finding.Pos `json:"-"` // the list item
 	// NoDriver marks a conda-lock subdir without __cuda: a machine with no
 	// NVIDIA driver, described on purpose.
 	NoDriver bool `json:"no_driver,omitempty"`
 
-	gpuPos []envspec.Pos
+	gpuPos []finding.Pos
 }
 
 // TargetError is a problem in a targets file, at a position.
 type TargetError struct {
-	Pos envspec.Pos
+	Pos finding.Pos
 	Msg string
 }
 
@@ -76,7 +77,7 @@ func ParseTargets(file string, src []byte) ([]Target, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		p := envspec.Pos{File: file}
+		p := finding.Pos{File: file}
 		msg := err.Error()
 		if m := reYAMLErr().FindStringSubmatch(msg); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
@@ -86,7 +87,7 @@ func ParseTargets(file string, src []byte) ([]Target, error) {
 	}
 	pr := &targetParser{file: file}
 	if len(doc.Content) == 0 {
-		return nil, TargetErrors{{envspec.Pos{File: file, Line: 1, Col: 1}, "empty file: expected a targets: list"}}
+		return nil, TargetErrors{{finding.Pos{File: file, Line: 1, Col: 1}, "empty file: expected a targets: list"}}
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
@@ -115,8 +116,8 @@ type targetParser struct {
 	errs TargetErrors
 }
 
-func (p *targetParser) pos(n *yaml.Node) envspec.Pos {
-	return envspec.Pos{File: p.file, Line: n.Line, Col: n.Column}
+func (p *targetParser) pos(n *yaml.Node) finding.Pos {
+	return finding.Pos{File: p.file, Line: n.Line, Col: n.Column}
 }
 
 func (p *targetParser) errf(n *yaml.Node, format string, args ...any) {
@@ -129,7 +130,7 @@ func (p *targetParser) targets(list *yaml.Node) []Target {
 		return nil
 	}
 	var out []Target
-	seen := map[string]envspec.Pos{}
+	seen := map[string]finding.Pos{}
 	for _, item := range list.Content {
 		t, ok := p.target(item)
 		if !ok {
@@ -416,10 +417,10 @@ func PixiTargets(file string, src []byte) ([]Target, error) {
 		if errors.As(err, &te) {
 			return nil, TargetErrors{{te.Pos, te.Msg}}
 		}
-		return nil, TargetErrors{{envspec.Pos{File: file, Line: 1, Col: 1}, err.Error()}}
+		return nil, TargetErrors{{finding.Pos{File: file, Line: 1, Col: 1}, err.Error()}}
 	}
 	if len(reqs) == 0 {
-		return nil, TargetErrors{{envspec.Pos{File: file, Line: 1, Col: 1},
+		return nil, TargetErrors{{finding.Pos{File: file, Line: 1, Col: 1},
 			"no environment of this pixi manifest has [system-requirements] cuda: there is no machine to describe"}}
 	}
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // Budget bounds what one validation may cost, so that the work, the memory
@@ -69,7 +70,7 @@ func clipText(s string, max int) string {
 
 // findingBytes estimates what a finding adds to the JSON report: its text,
 // the snippet of at most SnippetWidth characters, and the fixed fields.
-func findingBytes(d envspec.Diagnostic, line string) int {
+func findingBytes(d finding.Diagnostic, line string) int {
 	snippet := min(len(line), 4*envspec.SnippetWidth+2*len(envspec.Ellipsis))
 	return len(d.Message) + len(d.Hint) + len(d.Target) + snippet + 24*len(d.Related) + 160
 }
@@ -80,7 +81,7 @@ func findingBytes(d envspec.Diagnostic, line string) int {
 // severity among them, that says how many — the same summary capPerCode
 // writes, so the exit status and the verdicts do not change. The summaries
 // are few (one per code) and count against neither bound.
-func capTotal(ds envspec.Diagnostics, maxN, maxBytes int, line func(int) string) envspec.Diagnostics {
+func capTotal(ds finding.Diagnostics, maxN, maxBytes int, line func(int) string) finding.Diagnostics {
 	n, bytes := 0, 0
 	cut := len(ds)
 	for i, d := range ds {
@@ -94,9 +95,9 @@ func capTotal(ds envspec.Diagnostics, maxN, maxBytes int, line func(int) string)
 	if cut == len(ds) {
 		return ds
 	}
-	out := append(envspec.Diagnostics(nil), ds[:cut]...)
+	out := append(finding.Diagnostics(nil), ds[:cut]...)
 	type left struct {
-		d     envspec.Diagnostic
+		d     finding.Diagnostic
 		count int
 	}
 	byCode := map[string]*left{}
@@ -132,7 +133,7 @@ func capTotal(ds envspec.Diagnostics, maxN, maxBytes int, line func(int) string)
 
 // leftOutCount reads the count back from a summary capPerCode wrote; 0 for
 // any other finding.
-func leftOutCount(d envspec.Diagnostic) int {
+func leftOutCount(d finding.Diagnostic) int {
 	var n int
 	var code string
 	if !strings.HasSuffix(d.Message, " findings like the ones above are left out of this report") {

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/timebound"
 )
 
@@ -138,16 +139,16 @@ func TestItemBudget(t *testing.T) {
 }
 
 func TestCapTotal(t *testing.T) {
-	var ds envspec.Diagnostics
+	var ds finding.Diagnostics
 	for i := 0; i < 6; i++ {
-		code, sev := "EG103", envspec.SeverityWarning
+		code, sev := "EG103", finding.SeverityWarning
 		if i%2 == 1 {
 			code = "EG104"
 		}
 		if i == 5 {
-			sev = envspec.SeverityError
+			sev = finding.SeverityError
 		}
-		ds = append(ds, envspec.Diagnostic{Pos: envspec.Pos{Line: i + 1}, Code: code, Severity: sev, Message: "m"})
+		ds = append(ds, finding.Diagnostic{Pos: finding.Pos{Line: i + 1}, Code: code, Severity: sev, Message: "m"})
 	}
 	noLine := func(int) string { return "" }
 	if out := capTotal(ds, 6, 1<<20, noLine); len(out) != 6 {
@@ -157,7 +158,7 @@ func TestCapTotal(t *testing.T) {
 	if len(out) != 4 {
 		t.Fatalf("got %d findings, want 2 kept and 2 summaries: %v", len(out), out)
 	}
-	var s103, s104 *envspec.Diagnostic
+	var s103, s104 *finding.Diagnostic
 	for i := range out {
 		switch {
 		case strings.HasPrefix(out[i].Message, "2 more EG103"):
@@ -166,7 +167,7 @@ func TestCapTotal(t *testing.T) {
 			s104 = &out[i]
 		}
 	}
-	if s103 == nil || s104 == nil || s104.Severity != envspec.SeverityError || s103.Severity != envspec.SeverityWarning || s103.Pos.Line != 3 {
+	if s103 == nil || s104 == nil || s104.Severity != finding.SeverityError || s103.Severity != finding.SeverityWarning || s103.Pos.Line != 3 {
 		t.Errorf("summaries: %v", out)
 	}
 	// Bytes: each finding costs its text plus a fixed part.
@@ -174,8 +175,8 @@ func TestCapTotal(t *testing.T) {
 		t.Errorf("byte budget of two findings: got %d findings: %v", len(out), out)
 	}
 	// A capPerCode summary that falls past the cut keeps its count.
-	more := append(envspec.Diagnostics(nil), ds[:2]...)
-	more = append(more, envspec.Diagnostic{Pos: envspec.Pos{Line: 9}, Code: "EG106", Severity: envspec.SeverityWarning,
+	more := append(finding.Diagnostics(nil), ds[:2]...)
+	more = append(more, finding.Diagnostic{Pos: finding.Pos{Line: 9}, Code: "EG106", Severity: finding.SeverityWarning,
 		Message: "40 more EG106 findings like the ones above are left out of this report"})
 	out = capTotal(more, 2, 1<<20, noLine)
 	if len(out) != 3 || !strings.HasPrefix(out[2].Message, "40 more EG106") {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // A file with 40,000 copies of one package gets a report of bounded size,
@@ -37,7 +37,7 @@ func TestFindingsCappedPerCode(t *testing.T) {
 	if want := fmt.Sprintf("%d more EG106 findings", 39999-maxPerCode); !strings.Contains(summary, want) {
 		t.Errorf("summary %q does not say %q", summary, want)
 	}
-	if r.ExitCode(FailOn{Severity: envspec.SeverityWarning}) != 1 {
+	if r.ExitCode(FailOn{Severity: finding.SeverityWarning}) != 1 {
 		t.Error("the verdict changed")
 	}
 	if len(r.JSON()) > 200_000 {
@@ -47,16 +47,16 @@ func TestFindingsCappedPerCode(t *testing.T) {
 }
 
 func TestCapKeepsWorstSeverity(t *testing.T) {
-	var ds envspec.Diagnostics
+	var ds finding.Diagnostics
 	for i := 0; i < 5; i++ {
-		sev := envspec.SeverityWarning
+		sev := finding.SeverityWarning
 		if i == 4 {
-			sev = envspec.SeverityError
+			sev = finding.SeverityError
 		}
-		ds = append(ds, envspec.Diagnostic{Pos: envspec.Pos{Line: i + 1}, Code: "EG106", Severity: sev, Message: "m"})
+		ds = append(ds, finding.Diagnostic{Pos: finding.Pos{Line: i + 1}, Code: "EG106", Severity: sev, Message: "m"})
 	}
 	out := capPerCode(ds, 2)
-	if len(out) != 3 || out[2].Severity != envspec.SeverityError || !strings.HasPrefix(out[2].Message, "3 more EG106") {
+	if len(out) != 3 || out[2].Severity != finding.SeverityError || !strings.HasPrefix(out[2].Message, "3 more EG106") {
 		t.Errorf("got %v", out)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver"
 )
@@ -12,8 +13,8 @@ import (
 // (envspec), the stack, pip/conda and convention rules (resolver), and the
 // machine rules (gpucheck). `envguard rules`, GET /v1/rules and docs/rules.md
 // are all generated from it.
-func Catalog() []*envspec.Rule {
-	var all []*envspec.Rule
+func Catalog() []*finding.Rule {
+	var all []*finding.Rule
 	all = append(all, envspec.SyntaxRules...)
 	for _, r := range resolver.Rules() {
 		all = append(all, &r.Rule)
@@ -24,7 +25,7 @@ func Catalog() []*envspec.Rule {
 }
 
 // Lookup returns the rule with a code, or nil.
-func Lookup(code string) *envspec.Rule {
+func Lookup(code string) *finding.Rule {
 	for _, r := range Catalog() {
 		if r.Code == code {
 			return r

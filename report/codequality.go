@@ -8,7 +8,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // A codeQualityIssue is one entry of a GitLab code quality report, the
@@ -76,11 +76,11 @@ func WriteCodeQuality(w io.Writer, reports []*Report) error {
 // codeQualitySeverity maps envguard's three severities onto GitLab's five
 // (info, minor, major, critical, blocker): an error stops the job, so it
 // ranks major; a warning is minor; a note is info.
-func codeQualitySeverity(s envspec.Severity) string {
+func codeQualitySeverity(s finding.Severity) string {
 	switch s {
-	case envspec.SeverityError:
+	case finding.SeverityError:
 		return "major"
-	case envspec.SeverityWarning:
+	case finding.SeverityWarning:
 		return "minor"
 	}
 	return "info"

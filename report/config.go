@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 )
 
@@ -28,7 +28,7 @@ type Config struct {
 	Targets []gpucheck.Target
 	// Severity maps a code to its project severity; a missing code keeps
 	// the rule's default.
-	Severity map[string]envspec.Severity
+	Severity map[string]finding.Severity
 	// Off lists codes the project turned off.
 	Off map[string]bool
 	// FailOn is the project's fail level (fail_on: error, unknown or
@@ -43,7 +43,7 @@ var yamlErrRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 
 // ParseConfig reads .envguard.yml. Errors carry file:line:col.
 func ParseConfig(file string, src []byte) (*Config, error) {
-	c := &Config{File: file, Severity: map[string]envspec.Severity{}, Off: map[string]bool{}}
+	c := &Config{File: file, Severity: map[string]finding.Severity{}, Off: map[string]bool{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		// yaml.v3 gives a line but no column; keep the file:line: shape.
@@ -89,7 +89,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 				case "off", "false", "ignore":
 					c.Off[code.Value] = true
 				default:
-					s, err := envspec.ParseSeverity(sev.Value)
+					s, err := finding.ParseSeverity(sev.Value)
 					if err != nil {
 						return nil, fmt.Errorf("%s:%d:%d: rule %s: severity %q: want off, info, warning or error", file, sev.Line, sev.Column, code.Value, sev.Value)
 					}
@@ -116,7 +116,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 
 // severity returns the severity a code gets in this project and whether it
 // is reported at all. A nil Config keeps every default.
-func (c *Config) severity(code string, def envspec.Severity) (envspec.Severity, bool) {
+func (c *Config) severity(code string, def finding.Severity) (finding.Severity, bool) {
 	if c == nil {
 		return def, true
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -31,17 +31,17 @@ rules:
 	if !c.Off["EG107"] {
 		t.Error("EG107 not off")
 	}
-	if c.Severity["EG108"] != envspec.SeverityError || c.Severity["EG505"] != envspec.SeverityWarning {
+	if c.Severity["EG108"] != finding.SeverityError || c.Severity["EG505"] != finding.SeverityWarning {
 		t.Errorf("severities = %v", c.Severity)
 	}
-	if s, on := c.severity("EG201", envspec.SeverityError); !on || s != envspec.SeverityError {
+	if s, on := c.severity("EG201", finding.SeverityError); !on || s != finding.SeverityError {
 		t.Errorf("EG201 (not configured) = %v %v, want its default", s, on)
 	}
-	if _, on := c.severity("EG107", envspec.SeverityWarning); on {
+	if _, on := c.severity("EG107", finding.SeverityWarning); on {
 		t.Error("EG107 is on")
 	}
 	var nilCfg *Config
-	if s, on := nilCfg.severity("EG107", envspec.SeverityWarning); !on || s != envspec.SeverityWarning {
+	if s, on := nilCfg.severity("EG107", finding.SeverityWarning); !on || s != finding.SeverityWarning {
 		t.Error("a nil Config must keep defaults")
 	}
 }

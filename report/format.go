@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 )
 
@@ -40,10 +41,10 @@ func (r *Report) encodeJSON(indent bool) []byte {
 func (r *Report) WriteText(w io.Writer) error { return r.WriteTextColor(w, false) }
 
 // ANSI colours for the text format: the severity word and its caret.
-var sevColor = map[envspec.Severity]string{
-	envspec.SeverityError:   "\x1b[1;31m",
-	envspec.SeverityWarning: "\x1b[1;33m",
-	envspec.SeverityInfo:    "\x1b[1;36m",
+var sevColor = map[finding.Severity]string{
+	finding.SeverityError:   "\x1b[1;31m",
+	finding.SeverityWarning: "\x1b[1;33m",
+	finding.SeverityInfo:    "\x1b[1;36m",
 }
 
 const colorBold, colorReset = "\x1b[1m", "\x1b[0m"
@@ -182,9 +183,9 @@ func (r *Report) WriteGitHub(w io.Writer) error {
 	for _, d := range r.diags {
 		level := "notice"
 		switch d.Severity {
-		case envspec.SeverityError:
+		case finding.SeverityError:
 			level = "error"
-		case envspec.SeverityWarning:
+		case finding.SeverityWarning:
 			level = "warning"
 		}
 		msg := d.Message

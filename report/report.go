@@ -7,6 +7,7 @@ package report
 
 import (
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver"
 )
@@ -24,7 +25,7 @@ type Report struct {
 	Summary Summary  `json:"summary"`
 
 	env   *envspec.Env
-	diags envspec.Diagnostics
+	diags finding.Diagnostics
 }
 
 // Name is the declared and the canonical name.
@@ -101,4 +102,4 @@ type VerdictCounts struct {
 func (r *Report) Env() *envspec.Env { return r.env }
 
 // Diagnostics returns the findings as diagnostics (after suppression).
-func (r *Report) Diagnostics() envspec.Diagnostics { return r.diags }
+func (r *Report) Diagnostics() finding.Diagnostics { return r.diags }

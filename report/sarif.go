@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // RuleDoc is what SARIF needs of a rule's documentation: its title, and its
@@ -207,11 +207,11 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 
 // sarifLevel maps a severity to SARIF's level; SARIF's own word for info is
 // "note", which its schema requires.
-func sarifLevel(s envspec.Severity) string {
+func sarifLevel(s finding.Severity) string {
 	switch s {
-	case envspec.SeverityError:
+	case finding.SeverityError:
 		return "error"
-	case envspec.SeverityWarning:
+	case finding.SeverityWarning:
 		return "warning"
 	}
 	return "note"
@@ -220,7 +220,7 @@ func sarifLevel(s envspec.Severity) string {
 // sarifFixOf is a finding's edits as a SARIF fix: one artifactChange whose
 // replacements delete a region (by line and column, in code points like
 // every region of the log) and insert text; nil when the finding has none.
-func sarifFixOf(file string, d envspec.Diagnostic) *sarifFix {
+func sarifFixOf(file string, d finding.Diagnostic) *sarifFix {
 	if len(d.Edits) == 0 {
 		return nil
 	}
@@ -233,7 +233,7 @@ func sarifFixOf(file string, d envspec.Diagnostic) *sarifFix {
 		change.Replacements = append(change.Replacements, rp)
 	}
 	how := "envguard fix applies it"
-	if r := Lookup(d.Code); r != nil && r.Fixable == envspec.FixUnsafe {
+	if r := Lookup(d.Code); r != nil && r.Fixable == finding.FixUnsafe {
 		how = "unsafe, it changes what gets installed: envguard fix --unsafe applies it"
 	}
 	text := how

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // suppressor returns the ignore comment that silences d: one on the
 // finding's own line, or on a line the finding names as related (EG201
 // involves two lines, and either may carry the comment).
-func suppressor(env *envspec.Env, d envspec.Diagnostic) *envspec.Ignore {
+func suppressor(env *envspec.Env, d finding.Diagnostic) *envspec.Ignore {
 	for _, ig := range env.Ignores {
 		if !covers(ig, d.Code) {
 			continue
@@ -32,12 +33,12 @@ func suppressor(env *envspec.Env, d envspec.Diagnostic) *envspec.Ignore {
 // when a machine was checked: an ignore for EG401 in a file validated with no
 // target has had no chance to work. Nor has one for a code the project
 // turned off.
-func ignoreFindings(env *envspec.Env, machinesChecked bool, cfg *Config) envspec.Diagnostics {
-	var ds envspec.Diagnostics
+func ignoreFindings(env *envspec.Env, machinesChecked bool, cfg *Config) finding.Diagnostics {
+	var ds finding.Diagnostics
 	for _, ig := range env.Ignores {
 		if len(ig.Codes) > 0 && strings.TrimSpace(ig.Reason) == "" {
-			ds = append(ds, envspec.Diagnostic{
-				Pos: ig.Pos, Severity: envspec.SeverityWarning, Code: "EG113",
+			ds = append(ds, finding.Diagnostic{
+				Pos: ig.Pos, Severity: finding.SeverityWarning, Code: "EG113",
 				Message: fmt.Sprintf("ignore comment for %s gives no reason", strings.Join(ig.Codes, ",")),
 				Hint:    "say why the finding does not apply: # envguard: ignore " + strings.Join(ig.Codes, ",") + " <reason>",
 			})
@@ -58,8 +59,8 @@ func ignoreFindings(env *envspec.Env, machinesChecked bool, cfg *Config) envspec
 		if len(unused) == 0 {
 			continue
 		}
-		ds = append(ds, envspec.Diagnostic{
-			Pos: ig.Pos, Severity: envspec.SeverityWarning, Code: "EG114",
+		ds = append(ds, finding.Diagnostic{
+			Pos: ig.Pos, Severity: finding.SeverityWarning, Code: "EG114",
 			Message: fmt.Sprintf("ignore comment for %s silenced nothing on this line", strings.Join(unused, ",")),
 			Hint:    "remove the comment, or move it to the line the finding points at",
 		})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 )
 
@@ -194,7 +195,7 @@ func TestSeverityOverride(t *testing.T) {
 	if !found {
 		t.Fatalf("no EG108: %v", codes(r))
 	}
-	if r.Summary.Errors == 0 || r.ExitCode(FailOn{Severity: envspec.SeverityError}) != 1 {
-		t.Errorf("EG108 raised to error: summary %+v, exit %d", r.Summary, r.ExitCode(FailOn{Severity: envspec.SeverityError}))
+	if r.Summary.Errors == 0 || r.ExitCode(FailOn{Severity: finding.SeverityError}) != 1 {
+		t.Errorf("EG108 raised to error: summary %+v, exit %d", r.Summary, r.ExitCode(FailOn{Severity: finding.SeverityError}))
 	}
 }

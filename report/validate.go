@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
@@ -94,7 +95,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	for _, ig := range env.Ignores {
 		ig.Used = false
 	}
-	diags := append(envspec.Diagnostics(nil), env.Diags...)
+	diags := append(finding.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
 	rctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
 	found, err := resolver.Check(ctx, rctx)
@@ -139,7 +140,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var kept envspec.Diagnostics
+	var kept finding.Diagnostics
 	for _, d := range diags {
 		if d.Pos.File == "" {
 			d.Pos.File = env.File
@@ -199,7 +200,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	}
 	for i := range r.Targets {
 		t := &r.Targets[i]
-		var mine []envspec.Diagnostic
+		var mine []finding.Diagnostic
 		for _, d := range kept {
 			if d.Target == t.Name {
 				mine = append(mine, d)
@@ -221,7 +222,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 // FailOn is what makes a validation fail CI: findings at or above a
 // severity, and with Unknown also any target whose verdict is unknown.
 type FailOn struct {
-	Severity envspec.Severity
+	Severity finding.Severity
 	Unknown  bool
 }
 
@@ -231,13 +232,13 @@ type FailOn struct {
 func ParseFailOn(s string) (FailOn, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "error":
-		return FailOn{Severity: envspec.SeverityError}, nil
+		return FailOn{Severity: finding.SeverityError}, nil
 	case "unknown":
-		return FailOn{Severity: envspec.SeverityError, Unknown: true}, nil
+		return FailOn{Severity: finding.SeverityError, Unknown: true}, nil
 	case "warning":
-		return FailOn{Severity: envspec.SeverityWarning, Unknown: true}, nil
+		return FailOn{Severity: finding.SeverityWarning, Unknown: true}, nil
 	case "info":
-		return FailOn{Severity: envspec.SeverityInfo, Unknown: true}, nil
+		return FailOn{Severity: finding.SeverityInfo, Unknown: true}, nil
 	}
 	return FailOn{}, fmt.Errorf("%q: want error, unknown, warning or info", s)
 }
@@ -269,7 +270,7 @@ const maxPerCode = 100
 // replaces the rest of a code with one finding, at the first omitted place,
 // that says how many were left out. It carries the worst severity among
 // them, so the exit status is what it would have been.
-func capPerCode(ds envspec.Diagnostics, max int) envspec.Diagnostics {
+func capPerCode(ds finding.Diagnostics, max int) finding.Diagnostics {
 	count := map[string]int{}
 	for _, d := range ds {
 		count[d.Code]++
@@ -284,16 +285,16 @@ func capPerCode(ds envspec.Diagnostics, max int) envspec.Diagnostics {
 		return ds
 	}
 	seen := map[string]int{}
-	summary := map[string]*envspec.Diagnostic{}
+	summary := map[string]*finding.Diagnostic{}
 	// out never outgrows len(ds), so pointers into it stay valid.
-	out := make(envspec.Diagnostics, 0, len(ds))
+	out := make(finding.Diagnostics, 0, len(ds))
 	for _, d := range ds {
 		seen[d.Code]++
 		switch {
 		case seen[d.Code] <= max:
 			out = append(out, d)
 		case summary[d.Code] == nil:
-			s := envspec.Diagnostic{
+			s := finding.Diagnostic{
 				Pos: d.Pos, Severity: d.Severity, Code: d.Code,
 				Message: fmt.Sprintf("%d more %s findings like the ones above are left out of this report", count[d.Code]-max, d.Code),
 				Hint:    "fix the ones listed and validate again",

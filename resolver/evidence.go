@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -97,7 +98,7 @@ func (r *resolution) unbuiltCondaForgeCUDA() string {
 type addFunc func(Evidence, bool)
 
 func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFunc) {
-	ev := func(kind, says string, pos envspec.Pos, end int) Evidence {
+	ev := func(kind, says string, pos finding.Pos, end int) Evidence {
 		return Evidence{Item: it.label(), Pos: pos, Line: pos.Line, Kind: kind, Says: says, EndCol: end, Package: it.name, Version: it.exact}
 	}
 	dist := kb.Distribution("")

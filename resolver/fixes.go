@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // The edits behind the fixable resolver rules. Each returns nil unless the
@@ -13,7 +14,7 @@ import (
 
 // condaDepAt is the conda dependency written at pos (its line, a column
 // inside it), nil when none.
-func condaDepAt(env *envspec.Env, pos envspec.Pos) *envspec.CondaDep {
+func condaDepAt(env *envspec.Env, pos finding.Pos) *envspec.CondaDep {
 	for _, d := range env.Deps {
 		if d.Raw.Pos.Line == pos.Line && d.Raw.Pos.Col <= pos.Col && pos.Col <= d.Raw.Pos.Col+utf8.RuneCountInString(d.Raw.Value) {
 			return d
@@ -23,7 +24,7 @@ func condaDepAt(env *envspec.Env, pos envspec.Pos) *envspec.CondaDep {
 }
 
 // pipDepAt is the pip line written at pos, nil when none.
-func pipDepAt(env *envspec.Env, pos envspec.Pos) *envspec.PipDep {
+func pipDepAt(env *envspec.Env, pos finding.Pos) *envspec.PipDep {
 	for _, d := range env.Pip {
 		if d.Raw.Pos.Line == pos.Line && d.Raw.Pos.Col <= pos.Col && pos.Col <= d.Raw.Pos.Col+utf8.RuneCountInString(d.Raw.Value) {
 			return d
@@ -35,7 +36,7 @@ func pipDepAt(env *envspec.Env, pos envspec.Pos) *envspec.PipDep {
 // condaVersionEdit replaces the version part of a conda dependency (the
 // operator with it) with text. A dependency that pins a build string is
 // left alone: the build belongs to the old version.
-func condaVersionEdit(env *envspec.Env, d *envspec.CondaDep, text func(old string, spaced bool) string) []envspec.Edit {
+func condaVersionEdit(env *envspec.Env, d *envspec.CondaDep, text func(old string, spaced bool) string) []finding.Edit {
 	if d == nil || d.Spec == nil || d.Spec.Build != "" || d.Spec.VersionSpan.IsZero() {
 		return nil
 	}
@@ -50,7 +51,7 @@ func condaVersionEdit(env *envspec.Env, d *envspec.CondaDep, text func(old strin
 	spaced := trimmed[sp.Start-1] == ' '
 	at := d.Raw.Pos.Shift(utf8.RuneCountInString(raw[:lead+sp.Start]))
 	if ed, ok := env.ReplaceAt(at, old, text(old, spaced)); ok {
-		return []envspec.Edit{ed}
+		return []finding.Edit{ed}
 	}
 	return nil
 }
@@ -79,7 +80,7 @@ func retargetCUDA(old string, spaced bool, says, want string) string {
 
 // alignCUDAEdits makes the item of evidence e name CUDA want: a conda CUDA
 // package's version, a wheel index's /whl/cuXXX, or a wheel's +cuXXX.
-func alignCUDAEdits(c *Context, e Evidence, want string) []envspec.Edit {
+func alignCUDAEdits(c *Context, e Evidence, want string) []finding.Edit {
 	env := c.Env
 	if env == nil || env.Kind != envspec.KindEnvFile || !hasMinor(want) {
 		return nil
@@ -101,7 +102,7 @@ func alignCUDAEdits(c *Context, e Evidence, want string) []envspec.Edit {
 }
 
 // cuTagEdit replaces the cuXXX after lead ("/whl/cu", "+cu") in a pip line.
-func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []envspec.Edit {
+func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []finding.Edit {
 	if d == nil {
 		return nil
 	}
@@ -121,7 +122,7 @@ func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []e
 	start := i + len(lead) - len("cu")
 	at := d.Raw.Pos.Shift(utf8.RuneCountInString(raw[:start]))
 	if ed, ok := env.ReplaceAt(at, "cu"+from, "cu"+to); ok {
-		return []envspec.Edit{ed}
+		return []finding.Edit{ed}
 	}
 	return nil
 }
@@ -129,7 +130,7 @@ func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []e
 // pinEdits makes a package's version part (at VersionPos, up to VersionEnd)
 // read version v in the item's own syntax: =v for conda, ==v for pip (a
 // +local label kept).
-func pinEdits(c *Context, p Package, v string) []envspec.Edit {
+func pinEdits(c *Context, p Package, v string) []finding.Edit {
 	env := c.Env
 	if env == nil || env.Kind != envspec.KindEnvFile || p.VersionEnd <= p.VersionPos.Col {
 		return nil
@@ -138,7 +139,7 @@ func pinEdits(c *Context, p Package, v string) []envspec.Edit {
 	if !ok || old == "" || strings.Contains(old, ",") {
 		return nil
 	}
-	if next, _ := env.Text(envspec.Pos{Line: p.VersionPos.Line, Col: p.VersionEnd}, p.VersionEnd+1); next == "," {
+	if next, _ := env.Text(finding.Pos{Line: p.VersionPos.Line, Col: p.VersionEnd}, p.VersionEnd+1); next == "," {
 		return nil // the span is one specifier of several
 	}
 	var text string
@@ -162,14 +163,14 @@ func pinEdits(c *Context, p Package, v string) []envspec.Edit {
 		}
 	}
 	if ed, ok := env.ReplaceAt(p.VersionPos, old, text); ok {
-		return []envspec.Edit{ed}
+		return []finding.Edit{ed}
 	}
 	return nil
 }
 
 // dropPipEdits removes a pip line, and the `- pip:` line too when it was
 // the section's only line (an empty `pip:` is left behind otherwise).
-func dropPipEdits(env *envspec.Env, d *envspec.PipDep) []envspec.Edit {
+func dropPipEdits(env *envspec.Env, d *envspec.PipDep) []finding.Edit {
 	if env == nil || env.Kind != envspec.KindEnvFile || d == nil {
 		return nil
 	}
@@ -180,16 +181,16 @@ func dropPipEdits(env *envspec.Env, d *envspec.PipDep) []envspec.Edit {
 	if len(env.Pip) == 1 && env.PipKey != nil {
 		key := envspec.String{Value: "pip:", Pos: *env.PipKey}
 		if k, ok := env.DeleteItem(key); ok {
-			return []envspec.Edit{k, del}
+			return []finding.Edit{k, del}
 		}
 	}
-	return []envspec.Edit{del}
+	return []finding.Edit{del}
 }
 
 // moveToCondaEdits replaces a pip line with the conda dependency spec,
 // written before the `- pip:` item: the library then comes from the side
 // that provides the CUDA stack.
-func moveToCondaEdits(env *envspec.Env, d *envspec.PipDep, spec string) []envspec.Edit {
+func moveToCondaEdits(env *envspec.Env, d *envspec.PipDep, spec string) []finding.Edit {
 	if env == nil || env.PipKey == nil || spec == "" {
 		return nil
 	}
@@ -201,7 +202,7 @@ func moveToCondaEdits(env *envspec.Env, d *envspec.PipDep, spec string) []envspe
 	if !ok {
 		return nil
 	}
-	return append([]envspec.Edit{ins}, drop...)
+	return append([]finding.Edit{ins}, drop...)
 }
 
 // condaNameOf is the conda package that provides a GPU library, "" for the

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/golden"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -47,7 +48,7 @@ func fileExists(p string) bool {
 }
 
 // lintFile parses, resolves and runs every resolver rule, as validate does.
-func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, envspec.Diagnostics) {
+func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, finding.Diagnostics) {
 	t.Helper()
 	env := envspec.Parse(name, src, envspec.ParseOptions{Platform: "linux-64"})
 	k := kb.Default()
@@ -57,7 +58,7 @@ func lintFile(t testing.TB, name string, src []byte) (*envspec.Env, *Stack, envs
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds := envspec.Diagnostics(found)
+	ds := finding.Diagnostics(found)
 	ds.Sort()
 	return env, st, ds
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // item is one dependency of either side, reduced to what resolution needs.
@@ -59,23 +60,23 @@ func (it *item) raw() string {
 }
 
 // pos is where the item starts.
-func (it *item) pos() envspec.Pos {
+func (it *item) pos() finding.Pos {
 	switch {
 	case it.conda != nil:
 		return it.conda.Raw.Pos
 	case it.pip != nil:
 		return it.pip.Raw.Pos
 	}
-	return envspec.Pos{}
+	return finding.Pos{}
 }
 
 // verPos is where the item's version starts (the item's start when it
 // has none).
-func (it *item) verPos() envspec.Pos { return it.pos().Shift(int(it.verShift)) }
+func (it *item) verPos() finding.Pos { return it.pos().Shift(int(it.verShift)) }
 
 // buildPos is where the item's build string starts (the item's start when
 // it has none).
-func (it *item) buildPos() envspec.Pos { return it.pos().Shift(int(it.buildShift)) }
+func (it *item) buildPos() finding.Pos { return it.pos().Shift(int(it.buildShift)) }
 
 // channelWhy says how the item's channel was chosen.
 func (it *item) channelWhy() string {
@@ -208,14 +209,14 @@ func fillPipItem(it *item, d *envspec.PipDep) bool {
 
 // spanShift is spanPos kept in an item: the shift of the span's start
 // from the item's start (its verPos or buildPos) and the span's end column.
-func spanShift(base envspec.Pos, sp envspec.Span) (shift, end int32) {
+func spanShift(base finding.Pos, sp envspec.Span) (shift, end int32) {
 	_, e := spanPos(base, sp)
 	return int32(sp.Start), int32(e)
 }
 
 // spanPos places a caret on a part of an item: the column is the item's
 // column plus the span's start.
-func spanPos(base envspec.Pos, sp envspec.Span) (envspec.Pos, int) {
+func spanPos(base finding.Pos, sp envspec.Span) (finding.Pos, int) {
 	p := base.Shift(sp.Start)
 	if base.Col == 0 {
 		return p, 0

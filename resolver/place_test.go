@@ -3,19 +3,19 @@ package resolver
 import (
 	"testing"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // Items of an installed prefix have no line: messages name their file.
 func TestPlace(t *testing.T) {
 	for _, tt := range []struct {
-		p    envspec.Pos
+		p    finding.Pos
 		want string
 	}{
-		{envspec.Pos{File: "environment.yml", Line: 7, Col: 5}, "line 7"},
-		{envspec.Pos{File: "/opt/env/conda-meta/pytorch-2.1.2-py3.10_cuda12.1_0.json"}, "conda-meta/pytorch-2.1.2-py3.10_cuda12.1_0.json"},
-		{envspec.Pos{File: "/opt/env/lib/python3.10/site-packages/torch-2.1.2.dist-info/METADATA"}, "torch-2.1.2.dist-info/METADATA"},
-		{envspec.Pos{}, "no line"},
+		{finding.Pos{File: "environment.yml", Line: 7, Col: 5}, "line 7"},
+		{finding.Pos{File: "/opt/env/conda-meta/pytorch-2.1.2-py3.10_cuda12.1_0.json"}, "conda-meta/pytorch-2.1.2-py3.10_cuda12.1_0.json"},
+		{finding.Pos{File: "/opt/env/lib/python3.10/site-packages/torch-2.1.2.dist-info/METADATA"}, "torch-2.1.2.dist-info/METADATA"},
+		{finding.Pos{}, "no line"},
 	} {
 		if got := place(tt.p); got != tt.want {
 			t.Errorf("place(%+v) = %q, want %q", tt.p, got, tt.want)

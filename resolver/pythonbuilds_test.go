@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -42,7 +43,7 @@ func kbWith(t *testing.T, file, old, new string) *kb.KB {
 	return k
 }
 
-func lintWith(t *testing.T, k *kb.KB, src string) envspec.Diagnostics {
+func lintWith(t *testing.T, k *kb.KB, src string) finding.Diagnostics {
 	t.Helper()
 	env := envspec.Parse("test.yml", []byte(src), envspec.ParseOptions{Platform: "linux-64"})
 	ctx := &Context{Env: env, Stack: Resolve(env, k), KB: k}

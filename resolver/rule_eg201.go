@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -20,11 +21,11 @@ var eg201Kinds = map[string]bool{
 // built framework first, then pip local versions, wheel indexes,
 // pytorch-cuda, cuda-version, cudatoolkit and the cuda-* packages).
 var ruleEG201 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG201",
 		Name:     "cuda-version-mismatch",
-		Severity: envspec.SeverityError,
-		Fixable:  envspec.FixSafe,
+		Severity: finding.SeverityError,
+		Fixable:  finding.FixSafe,
 		Title:    "two sources disagree on the CUDA version",
 		Why: "A framework build runs only on the CUDA runtime it was built for. When its build string, " +
 			"pytorch-cuda, cudatoolkit, cuda-version, a +cuXXX wheel or a wheel index name different CUDA " +
@@ -37,7 +38,7 @@ var ruleEG201 = &Rule{
 	run: runEG201,
 }
 
-func runEG201(c *Context) []envspec.Diagnostic {
+func runEG201(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.CUDA == nil {
 		return nil
@@ -130,7 +131,7 @@ func runEG201(c *Context) []envspec.Diagnostic {
 		}
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
-		d := finding(c.rule, e.Pos, e.EndCol, msg, hint, a.Pos)
+		d := newFinding(c.rule, e.Pos, e.EndCol, msg, hint, a.Pos)
 		if certain {
 			d.Edits = alignCUDAEdits(c, e, want)
 		}
@@ -212,11 +213,11 @@ func bundlesCUDA(f *Framework) bool {
 // cudatoolkit or cuda-version say: `pytorch-cuda>=11.7` with
 // `cudatoolkit==11.7` ends with CUDA 11.8 from pytorch-cuda and 11.7 from
 // cudatoolkit in one prefix.
-func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
+func eg201PytorchCUDARange(c *Context, ev []Evidence) []finding.Diagnostic {
 	if c.KB == nil || c.Env == nil {
 		return nil
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for i, d := range c.Env.Deps {
 		it := c.condaItem(i, d)
 		if it == nil || it.name != "pytorch-cuda" || strings.TrimSpace(it.verText) == "" {
@@ -256,7 +257,7 @@ func eg201PytorchCUDARange(c *Context, ev []Evidence) []envspec.Diagnostic {
 			if e.Kind == EvidenceCudatoolkit && cudaConsumer(c) == nil {
 				hint += fmt.Sprintf(" and remove %s (%s): pytorch-cuda installs the CUDA %s libraries itself", e.Item, place(e.Pos), e.Says)
 			}
-			out = append(out, finding(c.rule, e.Pos, e.EndCol, msg, hint, it.pos()))
+			out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, it.pos()))
 		}
 	}
 	return out
@@ -269,7 +270,7 @@ func exactCUDAText(text string) bool {
 }
 
 // reported says whether a finding at pos is among ds.
-func reported(ds []envspec.Diagnostic, pos envspec.Pos) bool {
+func reported(ds []finding.Diagnostic, pos finding.Pos) bool {
 	for _, d := range ds {
 		if d.Pos == pos {
 			return true

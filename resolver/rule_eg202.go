@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG202 reports a CPU-only framework build together with CUDA packages:
 // one finding at each item that asks for the CPU build, naming the CUDA
 // items (Related points at them).
 var ruleEG202 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG202",
 		Name:     "cpu-build-with-cuda",
-		Severity: envspec.SeverityError,
+		Severity: finding.SeverityError,
 		Title:    "a CPU-only framework build together with CUDA packages",
 		Why: "cpuonly, pytorch-mutex=*=cpu, a cpu build string, a +cpu wheel or the /whl/cpu index give a " +
 			"framework that never touches the GPU, while the CUDA packages beside it suggest the author wanted " +
@@ -30,12 +30,12 @@ var ruleEG202 = &Rule{
 // runEG202 raises EG202 for the CPU build beside CUDA packages;
 // tensorflow-cpu beside a tensorflow with GPU support is EG202 too
 // (tf_jax.go), and a line already reported is not reported twice.
-func runEG202(c *Context) []envspec.Diagnostic {
+func runEG202(c *Context) []finding.Diagnostic {
 	out := eg202CPUBuild(c)
 	return append(out, eg202TFCPU(c, out)...)
 }
 
-func eg202CPUBuild(c *Context) []envspec.Diagnostic {
+func eg202CPUBuild(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || len(st.CPU) == 0 {
 		return nil
@@ -57,11 +57,11 @@ func eg202CPUBuild(c *Context) []envspec.Diagnostic {
 	if len(cuda) == 0 {
 		return nil
 	}
-	var rel []envspec.Pos
+	var rel []finding.Pos
 	for _, e := range cuda {
 		rel = append(rel, e.Pos)
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, e := range st.CPU {
 		// a CPU build of another framework (a CPU jaxlib beside a CUDA
 		// pytorch) is a choice, not a contradiction
@@ -81,7 +81,7 @@ func eg202CPUBuild(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s asks for %s, but %s %s CUDA", e.Item, at(e.Pos), what, listItems(cuda), verb)
 		msg = strings.Replace(msg, "asks for pytorch a", "makes pytorch a", 1)
 		hint := fmt.Sprintf("remove %s to use the GPU, or remove the CUDA packages for a CPU-only environment", e.Item)
-		out = append(out, finding(c.rule, e.Pos, e.EndCol, msg, hint, rel...))
+		out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, rel...))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -12,11 +13,11 @@ import (
 // to the torch version. For an open torch spec it fires only when no
 // release the spec admits pairs with the companion.
 var ruleEG203 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG203",
 		Name:     "companion-version-mismatch",
-		Severity: envspec.SeverityError,
-		Fixable:  envspec.FixSafe,
+		Severity: finding.SeverityError,
+		Fixable:  finding.FixSafe,
 		Title:    "torchvision / torchaudio version does not belong to the torch version",
 		Why: "torchvision and torchaudio are compiled against one torch release. Another pairing fails to " +
 			"solve, or pip replaces torch with the release the companion wants (often a CPU build from PyPI), " +
@@ -39,7 +40,7 @@ func companionOf(r *kb.TorchRelease, name string) string {
 	return ""
 }
 
-func runEG203(c *Context) []envspec.Diagnostic {
+func runEG203(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.Framework == nil || c.KB == nil {
 		return nil
@@ -60,7 +61,7 @@ func runEG203(c *Context) []envspec.Diagnostic {
 // the knowledge base's torch_triton). Only pip torch carries that pin (the
 // conda packages depend on torchtriton or conda-forge's triton), and only on
 // Linux.
-func eg203Triton(c *Context) []envspec.Diagnostic {
+func eg203Triton(c *Context) []finding.Diagnostic {
 	f := c.Stack.Framework
 	if f.From != envspec.ProviderPip || f.Version == "" || !linuxPlatform(c.Env) {
 		return nil
@@ -69,7 +70,7 @@ func eg203Triton(c *Context) []envspec.Diagnostic {
 	if !ok {
 		return nil
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range c.Stack.GPULibs {
 		if p.Name != "triton" || p.From != envspec.ProviderPip || p.Spec == "" {
 			continue
@@ -83,7 +84,7 @@ func eg203Triton(c *Context) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s is not the triton %s%s requires: its wheel pins triton==%s on Linux, so pip refuses the pair (or, installed one after the other, replaces one and leaves torch.compile with a triton it was not built for)",
 			p.Item, at(p.Pos), fwLabel(f), at(f.Pos), t.Triton)
 		hint := fmt.Sprintf("change line %d to triton==%s, or remove it (torch installs the triton it needs)", p.Pos.Line, t.Triton)
-		d := finding(c.rule, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
+		d := newFinding(c.rule, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
 		d.Edits = pinEdits(c, p, t.Triton)
 		out = append(out, d)
 	}
@@ -94,7 +95,7 @@ func eg203Triton(c *Context) []envspec.Diagnostic {
 // admit v; conda's reading of these operators agrees with pip's.
 func admitsPEP440(spec, v string) bool { return admits(spec, v) }
 
-func eg203Companions(c *Context) []envspec.Diagnostic {
+func eg203Companions(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	f := st.Framework
 	var rels []*kb.TorchRelease
@@ -112,7 +113,7 @@ func eg203Companions(c *Context) []envspec.Diagnostic {
 	if len(rels) == 0 {
 		return nil // unknown torch: EG206 says the check was skipped
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range st.Companions {
 		if p.Spec == "" {
 			continue // unpinned: the solver picks the matching release
@@ -151,7 +152,7 @@ func eg203Companions(c *Context) []envspec.Diagnostic {
 				hint += fmt.Sprintf(", or keep %s %s and change pytorch to %s (line %d)", p.Name, p.Version, tv, f.Pos.Line)
 			}
 		}
-		d := finding(c.rule, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
+		d := newFinding(c.rule, p.VersionPos, p.VersionEnd, msg, hint, f.Pos)
 		d.Edits = pinEdits(c, p, want)
 		out = append(out, d)
 	}

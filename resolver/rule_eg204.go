@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -16,10 +16,10 @@ import (
 // base lists (torch_python_builds: conda-forge's, and the pytorch channel's
 // holes such as 2.0.0 without Python 3.11), that list is the one judged.
 var ruleEG204 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG204",
 		Name:     "python-unsupported",
-		Severity: envspec.SeverityError,
+		Severity: finding.SeverityError,
 		Title:    "the Python version is not supported by the framework version",
 		Why: "Framework releases publish binaries for a fixed range of Python minors. Outside it the solve " +
 			"fails, or pip falls back to building from source or to an older, different release.",
@@ -31,7 +31,7 @@ var ruleEG204 = &Rule{
 	run: runEG204,
 }
 
-func runEG204(c *Context) []envspec.Diagnostic {
+func runEG204(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.Framework == nil || st.Python == "" || c.KB == nil {
 		return nil
@@ -107,7 +107,7 @@ func runEG204(c *Context) []envspec.Diagnostic {
 			item, at(st.PythonPos), fwLabel(f), at(f.Pos), st.Python, where, supText, top)
 		hint = fmt.Sprintf("use python=%s, or a %s release that %s built for Python %s", top, f.Name, distWhere(row.Dist), st.Python)
 	}
-	return []envspec.Diagnostic{finding(c.rule, st.PythonPos, 0, msg, hint, f.Pos)}
+	return []finding.Diagnostic{newFinding(c.rule, st.PythonPos, 0, msg, hint, f.Pos)}
 }
 
 // pyMinors keeps the plain CPython minors of an experimental list ("3.12"),

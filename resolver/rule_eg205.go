@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -15,10 +16,10 @@ import (
 // does not offer for that release, a pytorch-cuda version that was never
 // published, and cudatoolkit 12 or later.
 var ruleEG205 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG205",
 		Name:     "release-does-not-exist",
-		Severity: envspec.SeverityError,
+		Severity: finding.SeverityError,
 		Title:    "the framework release or variant, or a CUDA package version, does not exist where the file asks for it",
 		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
 			"every machine, often with an unhelpful conflict report.",
@@ -31,8 +32,8 @@ var ruleEG205 = &Rule{
 	run: runEG205,
 }
 
-func runEG205(c *Context) []envspec.Diagnostic {
-	var out []envspec.Diagnostic
+func runEG205(c *Context) []finding.Diagnostic {
+	var out []finding.Diagnostic
 	st := c.Stack
 	if st != nil && st.Framework != nil && st.Framework.Name == "pytorch" && c.KB != nil {
 		out = append(out, eg205Channel(c, st.Framework)...)
@@ -53,7 +54,7 @@ func runEG205(c *Context) []envspec.Diagnostic {
 // distribution". `conda env export` writes such pins without the
 // --extra-index-url they were installed with. Any index option (a mirror of
 // the wheel index, --find-links) is taken as one pip can use.
-func eg205LocalNoIndex(c *Context) []envspec.Diagnostic {
+func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 	if c.Env.Kind == envspec.KindPrefix {
 		return nil // an installed prefix is what it is
 	}
@@ -64,7 +65,7 @@ func eg205LocalNoIndex(c *Context) []envspec.Diagnostic {
 			return nil
 		}
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range reqs {
 		if !isTorchFamily(p.Name) || p.Local == "" || p.URL != "" {
 			continue
@@ -95,7 +96,7 @@ func lastOnChannel(k *kb.KB) string {
 	return last
 }
 
-func eg205Channel(c *Context, f *Framework) []envspec.Diagnostic {
+func eg205Channel(c *Context, f *Framework) []finding.Diagnostic {
 	if f.Dist != kb.DistPytorchConda {
 		return nil
 	}
@@ -121,12 +122,12 @@ func eg205Channel(c *Context, f *Framework) []envspec.Diagnostic {
 	}
 	msg := fmt.Sprintf("%s asks the pytorch channel for a release it never published: the channel's last release is %s", what, last)
 	hint := "install pytorch from conda-forge or with pip, or pin a release the pytorch channel has (" + last + " or older)"
-	return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
+	return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
 }
 
 // eg205Variant checks that the CUDA version the framework's own items ask
 // for is a variant its distribution publishes for that release.
-func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
+func eg205Variant(c *Context, st *Stack) []finding.Diagnostic {
 	f := st.Framework
 	if f.Version == "" || f.Variant != "cuda" || (f.Dist != kb.DistPytorchConda && f.Dist != kb.DistWheel) {
 		return nil
@@ -145,7 +146,7 @@ func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
 	// Only the pin that decides the build is checked: a second pin that
 	// disagrees with it is EG201's, and a pytorch-cuda version that never
 	// existed is reported by eg205Packages.
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	var pins []Evidence
 	for _, e := range f.Pins {
 		if e.Says != "cpu" {
@@ -164,7 +165,7 @@ func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s has no CUDA %s build on %s (it has CUDA %s), but %s%s asks for one",
 			fwLabel(f), e.Says, where, strings.Join(v.CUDA, ", "), e.Item, at(e.Pos))
 		hint := fmt.Sprintf("ask for one of CUDA %s, or a %s release built for CUDA %s", strings.Join(v.CUDA, ", "), f.Name, e.Says)
-		out = append(out, finding(c.rule, e.Pos, e.EndCol, msg, hint, f.Pos))
+		out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, f.Pos))
 	}
 	return out
 }
@@ -173,7 +174,7 @@ func eg205Variant(c *Context, st *Stack) []envspec.Diagnostic {
 // distribution publishes, but never built for the file's Python, where
 // other variants of the release were (a torch_python_builds row that names
 // only some CUDA variants). A row covering every variant is EG204's.
-func eg205PythonVariant(c *Context, st *Stack) []envspec.Diagnostic {
+func eg205PythonVariant(c *Context, st *Stack) []finding.Diagnostic {
 	f := st.Framework
 	if f.Version == "" || f.Variant != "cuda" || st.Python == "" || st.CUDA == nil {
 		return nil
@@ -204,12 +205,12 @@ func eg205PythonVariant(c *Context, st *Stack) []envspec.Diagnostic {
 	msg := fmt.Sprintf("%s has no CUDA %s build for Python %s on %s, but %s%s asks for one (CUDA %s builds of it were not made for Python %s)",
 		fwLabel(f), st.CUDA.Version, st.Python, distWhere(f.Dist), item, at(pos), strings.Join(dp.row.CUDA, ", "), st.Python)
 	hint := fmt.Sprintf("for Python %s ask for CUDA %s, or keep CUDA %s with a Python it was built for", st.Python, strings.Join(others, " or "), st.CUDA.Version)
-	return []envspec.Diagnostic{finding(c.rule, pos, end, msg, hint, f.Pos, st.PythonPos)}
+	return []finding.Diagnostic{newFinding(c.rule, pos, end, msg, hint, f.Pos, st.PythonPos)}
 }
 
 // eg205Packages checks CUDA package versions that never existed.
-func eg205Packages(c *Context) []envspec.Diagnostic {
-	var out []envspec.Diagnostic
+func eg205Packages(c *Context) []finding.Diagnostic {
+	var out []finding.Diagnostic
 	pc := pytorchCUDAVersions(c.KB)
 	for i, d := range c.Env.Deps {
 		it := c.condaItem(i, d)
@@ -229,7 +230,7 @@ func eg205Packages(c *Context) []envspec.Diagnostic {
 			// cuda-version / cuda-toolkit.
 			if majorOf(v) >= 12 {
 				msg := fmt.Sprintf("%s%s asks for CUDA %s, but cudatoolkit ends at 11.8: CUDA 12 ships as cuda-version and cuda-toolkit", it.raw(), at(it.pos()), v)
-				out = append(out, finding(c.rule, it.verPos(), int(it.verEnd), msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
+				out = append(out, newFinding(c.rule, it.verPos(), int(it.verEnd), msg, "use cuda-version="+v+" (with cuda-toolkit or the cuda-* libraries you need)"))
 			}
 		case "pytorch-cuda":
 			if len(pc) == 0 || contains(pc, v) {
@@ -306,7 +307,7 @@ func rangeOf(vs []string) string {
 // (pytorch-cuda=5.7 in a "-rocm" environment) mean a ROCm version, and
 // pytorch-cuda cannot select a ROCm build, so the hint says where ROCm
 // builds come from instead of proposing "CUDA 5.7".
-func pytorchCUDAUnpublished(c *Context, raw string, pos, verPos envspec.Pos, verEnd int, v string, pc []string) envspec.Diagnostic {
+func pytorchCUDAUnpublished(c *Context, raw string, pos, verPos finding.Pos, verEnd int, v string, pc []string) finding.Diagnostic {
 	label := "pytorch-cuda " + strings.Join(pc, ", ")
 	if f := stackFramework(c); f != nil && f.Name == "pytorch" && f.Version != "" && c.KB != nil {
 		if vs, ok := c.KB.Variants(f.Series(), kb.DistPytorchConda); ok && strings.HasPrefix(vs.Selector, "pytorch-cuda") && len(vs.CUDA) > 0 {
@@ -320,7 +321,7 @@ func pytorchCUDAUnpublished(c *Context, raw string, pos, verPos envspec.Pos, ver
 			raw, at(pos), v, strings.Join(pc, ", "))
 		hint = fmt.Sprintf("for a CUDA build use %s; for a ROCm build drop pytorch-cuda and install torch with pip from the PyTorch ROCm wheel index (…/whl/rocmX.Y)", label)
 	}
-	return finding(c.rule, verPos, verEnd, msg, hint)
+	return newFinding(c.rule, verPos, verEnd, msg, hint)
 }
 
 func stackFramework(c *Context) *Framework {

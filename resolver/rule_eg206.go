@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG206 reports a framework version the knowledge base does not know:
@@ -12,10 +12,10 @@ import (
 // skipped rather than guessed. JAX is not covered: the knowledge base holds
 // no JAX releases, and no check needs one.
 var ruleEG206 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG206",
 		Name:     "framework-version-unknown",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "the framework version is not in the knowledge base: checks that need it were skipped",
 		Why: "envguard never guesses facts. A release newer than its knowledge base (or a version that never " +
 			"existed) cannot be checked for companions, Python support, CUDA variants or GPU architectures.",
@@ -27,7 +27,7 @@ var ruleEG206 = &Rule{
 	run: runEG206,
 }
 
-func runEG206(c *Context) []envspec.Diagnostic {
+func runEG206(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.Framework == nil || c.KB == nil {
 		return nil
@@ -91,7 +91,7 @@ func runEG206(c *Context) []envspec.Diagnostic {
 		if older(f.Version) {
 			msg = fmt.Sprintf("%s%s is older than the releases the knowledge base covers (%s %s … %s): the checks that need it were skipped",
 				fwLabel(f), at(f.Pos), f.Name, oldest, orNone(newest))
-			return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
+			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
 		}
 		rel := "is not in"
 		if newest != "" && compareVersions(f.Version, newest) > 0 {
@@ -103,14 +103,14 @@ func runEG206(c *Context) []envspec.Diagnostic {
 		if lv := leadingVersion(specVersion(f.Spec)); older(lv) {
 			msg = fmt.Sprintf("%s%s admits only releases older than the knowledge base covers (%s %s … %s): the checks that need it were skipped",
 				f.Item, at(f.Pos), f.Name, oldest, orNone(newest))
-			return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
+			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
 		}
 		msg = fmt.Sprintf("%s%s admits no %s release the knowledge base knows (%s, newest %s %s): the checks that need it were skipped",
 			f.Item, at(f.Pos), f.Name, date, f.Name, orNone(newest))
 	default:
 		return nil
 	}
-	return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg,
+	return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg,
 		"update envguard or load newer knowledge with --kb DIR; check the version is spelled right")}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -13,11 +14,11 @@ import (
 // TensorFlow ships one wheel for both, and pip jax without a CUDA extra is
 // the CPU build.
 var ruleEG207 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG207",
 		Name:     "variant-not-pinned",
-		Severity: envspec.SeverityWarning,
-		Fixable:  envspec.FixUnsafe,
+		Severity: finding.SeverityWarning,
+		Fixable:  finding.FixUnsafe,
 		Title:    "a GPU framework with no pinned accelerator variant",
 		Why: "conda-forge and the pytorch channel publish CUDA and CPU builds under one name. Without a pin " +
 			"the solver decides per machine (conda-forge by the __cuda virtual package): CI without a GPU gets the " +
@@ -31,7 +32,7 @@ var ruleEG207 = &Rule{
 	run: runEG207,
 }
 
-func runEG207(c *Context) []envspec.Diagnostic {
+func runEG207(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.Framework == nil {
 		return nil
@@ -59,9 +60,9 @@ func runEG207(c *Context) []envspec.Diagnostic {
 		hint = "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
 	}
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
-	d := finding(c.rule, f.Pos, 0, msg, hint)
+	d := newFinding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
-	return []envspec.Diagnostic{d}
+	return []finding.Diagnostic{d}
 }
 
 // eg207Edits pins the CUDA variant for the CUDA the file's other pins name
@@ -70,7 +71,7 @@ func runEG207(c *Context) []envspec.Diagnostic {
 // cudatoolkit=X.Y up to 1.12) where the channel published that CUDA; on
 // conda-forge the build, pytorch=2.4.1=cuda12* as the rule's After shows.
 // Unsafe: the file might have meant to leave CPU machines the CPU build.
-func eg207Edits(c *Context, f *Framework) []envspec.Edit {
+func eg207Edits(c *Context, f *Framework) []finding.Edit {
 	st := c.Stack
 	if c.Env == nil || c.Env.Kind != envspec.KindEnvFile || st.CUDA == nil || !hasMinor(st.CUDA.Version) || len(st.CUDA.Evidence) == 0 {
 		return nil
@@ -98,7 +99,7 @@ func eg207Edits(c *Context, f *Framework) []envspec.Edit {
 		for _, v := range vs.CUDA {
 			if majorMinor(v) == cuda {
 				if ed, ok := c.Env.InsertItemBefore(dep.Raw.Pos, sel+"="+cuda); ok {
-					return []envspec.Edit{ed}
+					return []finding.Edit{ed}
 				}
 			}
 		}
@@ -118,7 +119,7 @@ func eg207Edits(c *Context, f *Framework) []envspec.Edit {
 			return nil // == or a build already: not a form to extend
 		}
 		if ed, ok := c.Env.ReplaceAt(dep.Raw.Pos, raw, text); ok {
-			return []envspec.Edit{ed}
+			return []finding.Edit{ed}
 		}
 	}
 	return nil

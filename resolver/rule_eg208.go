@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -11,10 +12,10 @@ import (
 // tested build configuration. A conda-forge build for "CUDA X.Y or a newer
 // X.x" is held to the tested version only where it cannot reach it.
 var ruleEG208 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG208",
 		Name:     "tensorflow-untested-cuda",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "TensorFlow with a CUDA or cuDNN version other than its tested build configuration",
 		Why: "TensorFlow publishes one tested CUDA/cuDNN pair per release. Other versions may fail to load " +
 			"(\"Could not load dynamic library\") and TensorFlow then silently runs on the CPU.",
@@ -26,7 +27,7 @@ var ruleEG208 = &Rule{
 	run: runEG208,
 }
 
-func runEG208(c *Context) []envspec.Diagnostic {
+func runEG208(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.Framework == nil || st.Framework.Name != "tensorflow" || c.KB == nil || st.Framework.Version == "" {
 		return nil
@@ -42,14 +43,14 @@ func runEG208(c *Context) []envspec.Diagnostic {
 		out, _ := eg208CondaForge(c)
 		return out
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	if st.CUDA != nil && cfg.CUDA != "" {
 		if a := authority(st.CUDA.Evidence); a != nil && a.Kind != EvidenceDefault && hasMinor(a.Says) {
 			want := majorMinor(cfg.CUDA)
 			tested := Evidence{Says: want}
 			if cudaConflict(*a, tested) || (!a.AtLeast && a.Says != want) {
 				msg := fmt.Sprintf("%s: %s%s was tested with CUDA %s, not %s", describeCUDA(*a), fwLabel(f), at(f.Pos), want, a.Says)
-				out = append(out, finding(c.rule, a.Pos, a.EndCol, msg, fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(*a, want), fwLabel(f)), f.Pos))
+				out = append(out, newFinding(c.rule, a.Pos, a.EndCol, msg, fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(*a, want), fwLabel(f)), f.Pos))
 			}
 		}
 	}
@@ -65,14 +66,14 @@ func runEG208(c *Context) []envspec.Diagnostic {
 			if f.From == envspec.ProviderConda && cmpMinor(want, majorMinor(got)) < 0 {
 				hint = fmt.Sprintf("keep cudnn on line %d: a conda build of %s requires at least the cuDNN it was built with (run_exports), so cudnn=%s cannot be solved with it; for the tested configuration (cuDNN %s) install tensorflow with pip instead", st.CuDNNPos.Line, fwLabel(f), want, want)
 			}
-			out = append(out, finding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
+			out = append(out, newFinding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
 		}
 	}
 	return out
 }
 
 // itemAtLine is the conda dependency written on pos's line, or fallback.
-func itemAtLine(c *Context, pos envspec.Pos, fallback string) string {
+func itemAtLine(c *Context, pos finding.Pos, fallback string) string {
 	if c == nil || c.Env == nil || !pos.IsValid() {
 		return fallback
 	}

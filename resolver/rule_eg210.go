@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG210 reports CUDA packages resolved from the nvidia channel beside
@@ -13,10 +13,10 @@ import (
 // Channels are resolved as resolveChannel documents; one finding at the
 // first conda-forge CUDA package, Related at the nvidia ones.
 var ruleEG210 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG210",
 		Name:     "nvidia-conda-forge-cuda-mix",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "CUDA packages from the nvidia channel mixed with conda-forge CUDA packages for CUDA 12.0–12.4",
 		Why: "For CUDA 12.0–12.4 the nvidia channel and conda-forge package the CUDA libraries differently " +
 			"(layout, run-exports, cuda-version metadata); conda-forge documents the mix as incompatible, and " +
@@ -35,7 +35,7 @@ func isCUDAPackage(name string) bool {
 		strings.HasPrefix(name, "libnv") || strings.HasPrefix(name, "libnpp")
 }
 
-func runEG210(c *Context) []envspec.Diagnostic {
+func runEG210(c *Context) []finding.Diagnostic {
 	if c.Env == nil {
 		return nil
 	}
@@ -65,7 +65,7 @@ func runEG210(c *Context) []envspec.Diagnostic {
 		return nil
 	}
 	var names []string
-	var rel []envspec.Pos
+	var rel []finding.Pos
 	for _, it := range nv {
 		names = append(names, it.raw()+at(it.pos()))
 		rel = append(rel, it.pos())
@@ -73,5 +73,5 @@ func runEG210(c *Context) []envspec.Diagnostic {
 	first := cf[0]
 	msg := fmt.Sprintf("%s%s comes from conda-forge but %s from the nvidia channel: conda-forge documents its CUDA %s packages as incompatible with the nvidia channel's",
 		first.raw(), at(first.pos()), strings.Join(names, ", "), cuda)
-	return []envspec.Diagnostic{finding(c.rule, first.pos(), 0, msg, "take every CUDA package from one channel", rel...)}
+	return []finding.Diagnostic{newFinding(c.rule, first.pos(), 0, msg, "take every CUDA package from one channel", rel...)}
 }

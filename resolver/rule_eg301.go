@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 var ruleEG301 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG301",
 		Name:     "gpu-library-from-conda-and-pip",
-		Severity: envspec.SeverityError,
-		Fixable:  envspec.FixUnsafe,
+		Severity: finding.SeverityError,
+		Fixable:  finding.FixUnsafe,
 		Title:    "the same GPU library comes from both conda and pip",
 		Why: "conda and pip each install their own copy of the library into the same site-packages; " +
 			"whichever ran last wins file by file, so the process can import pip's Python code on top of " +
@@ -63,14 +64,14 @@ func condaPipPairs(ctx *Context) []libPair {
 	return out
 }
 
-func runEG301(ctx *Context) []envspec.Diagnostic {
+func runEG301(ctx *Context) []finding.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
 	_, opts := ctx.pipList()
 	index, _ := wheelIndexTag(opts)
 	condaCUDA := len(ctx.condaCUDAStack()) > 0
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range ctx.libPairs() {
 		if p.Echo {
 			continue
@@ -83,11 +84,11 @@ func runEG301(ctx *Context) []envspec.Diagnostic {
 			pipPinned = true
 		}
 		var hint string
-		var edits []envspec.Edit
+		var edits []finding.Edit
 		if pipPinned && !condaCUDA {
 			hint = fmt.Sprintf("drop %s from the conda dependencies: the pip line pins the CUDA build", condaText(p.Conda))
 			if ed, ok := ctx.Env.DeleteItem(p.Conda.Dep.Raw); ok && ctx.Env.Kind == envspec.KindEnvFile {
-				edits = []envspec.Edit{ed}
+				edits = []finding.Edit{ed}
 			}
 			// conda packages built on it (torchvision, torchaudio) require it:
 			// dropping it alone cannot be solved

@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 var ruleEG302 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG302",
 		Name:     "pip-gpu-library-over-conda-cuda",
-		Severity: envspec.SeverityWarning,
-		Fixable:  envspec.FixUnsafe,
+		Severity: finding.SeverityWarning,
+		Fixable:  finding.FixUnsafe,
 		Title:    "a GPU library from pip while conda provides the CUDA stack",
 		Why: "pip's GPU wheels carry their own CUDA runtime (bundled, or as nvidia-* wheels), so the " +
 			"process loads two CUDA runtimes and two cuDNN/cuBLAS copies: the conda ones and pip's. " +
@@ -29,7 +30,7 @@ var ruleEG302 = &Rule{
 	run: runEG302,
 }
 
-func runEG302(ctx *Context) []envspec.Diagnostic {
+func runEG302(ctx *Context) []finding.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
@@ -44,7 +45,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 		dup[p.Pip.Dep] = true
 	}
 	reqs, _ := ctx.pipList()
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range reqs {
 		lib := libOfPip(ctx, p)
 		// a +cpu wheel carries no CUDA runtime at all: EG202 reports the clash
@@ -55,7 +56,7 @@ func runEG302(ctx *Context) []envspec.Diagnostic {
 		hint := fmt.Sprintf("install %s from conda as well, or drop the conda CUDA packages and let pip provide the CUDA runtime", lib)
 		// never offer to drop what a conda package needs (a conda
 		// framework's CUDA build, openmm, faiss-gpu...)
-		var edits []envspec.Edit
+		var edits []finding.Edit
 		if name := condaNameOf(lib); name != "" && lib != "torchvision" && lib != "torchaudio" {
 			spec := name
 			if v := exactPipVersion(p.Dep); v != "" {

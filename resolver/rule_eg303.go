@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 var ruleEG303 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG303",
 		Name:     "nvidia-wheels-with-conda-cuda",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "pip NVIDIA CUDA wheels alongside conda CUDA packages",
 		Why: "The nvidia-*-cu11/cu12 wheels install a second copy of the CUDA libraries (cudart, cuBLAS, " +
 			"cuDNN, NCCL) under site-packages/nvidia, next to conda's in the prefix's lib/. Which copy a " +
@@ -25,7 +26,7 @@ var ruleEG303 = &Rule{
 	run: runEG303,
 }
 
-func runEG303(ctx *Context) []envspec.Diagnostic {
+func runEG303(ctx *Context) []finding.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
@@ -39,7 +40,7 @@ func runEG303(ctx *Context) []envspec.Diagnostic {
 	// the hint may offer to drop conda's CUDA packages only when nothing
 	// conda installs needs them
 	condaNeeds := condaFrameworkNeedsCUDA(ctx)
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range reqs {
 		if !isNvidiaWheel(ctx, p.Name) {
 			continue
@@ -145,14 +146,14 @@ func condaFrameworkNeedsCUDA(ctx *Context) bool {
 // [and-cuda], which loads cuDNN from the library path) finds none unless
 // LD_LIBRARY_PATH names that directory. pip torch finds its nvidia-* wheels
 // by itself, and a conda framework brings its own cuDNN.
-func eg303CuDNNWheel(ctx *Context, p pipItem, first condaItem) (envspec.Diagnostic, bool) {
+func eg303CuDNNWheel(ctx *Context, p pipItem, first condaItem) (finding.Diagnostic, bool) {
 	f := stackFramework(ctx)
 	if f == nil || f.Name != "tensorflow" || f.From != envspec.ProviderPip || f.Variant == "cpu" {
-		return envspec.Diagnostic{}, false
+		return finding.Diagnostic{}, false
 	}
 	for _, v := range ctx.Env.Variables {
 		if v.Key.Value == "LD_LIBRARY_PATH" && strings.Contains(v.Value.Value, "cudnn") {
-			return envspec.Diagnostic{}, false
+			return finding.Diagnostic{}, false
 		}
 	}
 	msg := fmt.Sprintf("pip %s (%s) is the only cuDNN here (%s, %s, carries none), and it lands in site-packages/nvidia/cudnn/lib, which the dynamic loader does not search: %s finds no cuDNN and runs without it (TensorFlow: \"Could not load dynamic library 'libcudnn.so.8'\", GPU ops skipped) unless LD_LIBRARY_PATH names that directory",

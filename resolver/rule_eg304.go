@@ -7,14 +7,15 @@ import (
 	"sync"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
 var ruleEG304 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG304",
 		Name:     "pip-torch-variant-unpinned",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "pip torch with no CUDA variant pinned",
 		Why: "Without a local version (`+cu121`) or a PyTorch wheel index (`--index-url .../whl/cu121`), " +
 			"pip takes torch from the default index, whose build (CUDA version, or CPU on some platforms) " +
@@ -30,7 +31,7 @@ var ruleEG304 = &Rule{
 	run: runEG304,
 }
 
-func runEG304(ctx *Context) []envspec.Diagnostic {
+func runEG304(ctx *Context) []finding.Diagnostic {
 	// An installed torch is whatever build it is, and torch/version.py says
 	// which: the rule is about files that leave the choice to the index.
 	if ctx == nil || ctx.Env == nil || ctx.Env.Kind == envspec.KindPrefix {
@@ -56,7 +57,7 @@ func runEG304(ctx *Context) []envspec.Diagnostic {
 	for _, p := range ctx.libPairs() {
 		dup[p.Pip.Dep] = true
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, p := range reqs {
 		if p.Name != "torch" || p.Local != "" || dup[p.Dep] {
 			continue

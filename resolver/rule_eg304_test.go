@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -44,7 +45,7 @@ func TestEG304SilentOnPrefix(t *testing.T) {
 	env := &envspec.Env{
 		File: "/opt/venv", Kind: envspec.KindPrefix,
 		Pip: []*envspec.PipDep{{
-			Raw:       envspec.String{Value: "torch==2.11.0", Pos: envspec.Pos{File: "/opt/venv/lib/python3.12/site-packages/torch-2.11.0.dist-info/METADATA"}},
+			Raw:       envspec.String{Value: "torch==2.11.0", Pos: finding.Pos{File: "/opt/venv/lib/python3.12/site-packages/torch-2.11.0.dist-info/METADATA"}},
 			Line:      &envspec.PipLine{Raw: "torch==2.11.0", Req: &envspec.PipRequirement{Name: "torch", Normalized: "torch", Specifiers: []envspec.PipSpecifier{{Op: "==", Version: "2.11.0"}}}},
 			Installed: &envspec.Installed{Name: "torch", Version: "2.11.0", Installer: "pip"},
 		}},

@@ -3,14 +3,14 @@ package resolver
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 var ruleEG305 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG305",
 		Name:     "pip-gpu-cuda-majors-differ",
-		Severity: envspec.SeverityError,
+		Severity: finding.SeverityError,
 		Title:    "pip GPU packages built for different CUDA majors",
 		Why: "CUDA libraries of different majors are not binary compatible: a package built for CUDA 11 " +
 			"needs libcudart.so.11 and friends, one built for CUDA 12 needs the .so.12 set. In one " +
@@ -34,7 +34,7 @@ func isFrameworkPip(name string) bool {
 	return false
 }
 
-func runEG305(ctx *Context) []envspec.Diagnostic {
+func runEG305(ctx *Context) []finding.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
@@ -61,7 +61,7 @@ func runEG305(ctx *Context) []envspec.Diagnostic {
 			break
 		}
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, b := range all {
 		if b.major == ref.major {
 			continue

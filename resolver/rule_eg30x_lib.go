@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -462,6 +463,6 @@ func condaText(it condaItem) string { return strings.TrimSpace(it.Dep.Raw.Value)
 func pipText(it pipItem) string     { return strings.TrimSpace(it.Dep.Raw.Value) }
 
 // diag builds a finding of rule r.
-func diag(r *Rule, pos envspec.Pos, msg, hint string, related ...envspec.Pos) envspec.Diagnostic {
-	return envspec.Diagnostic{Pos: pos, Severity: r.Severity, Code: r.Code, Message: msg, Hint: hint, Related: related}
+func diag(r *Rule, pos finding.Pos, msg, hint string, related ...finding.Pos) finding.Diagnostic {
+	return finding.Diagnostic{Pos: pos, Severity: r.Severity, Code: r.Code, Message: msg, Hint: hint, Related: related}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // fakeEnv builds an Env from a small environment.yml with real positions,
@@ -33,17 +34,17 @@ func fakeEnv(t *testing.T, src string) *envspec.Env {
 		switch {
 		case section == "dependencies" && item == "- pip:":
 			section = "pip"
-			env.PipKey = &envspec.Pos{File: env.File, Line: n, Col: indent + 3}
+			env.PipKey = &finding.Pos{File: env.File, Line: n, Col: indent + 3}
 		case section == "pip" && indent <= 2:
 			section = "dependencies"
 			fallthrough
 		case section == "dependencies" && strings.HasPrefix(item, "- "):
 			env.Deps = append(env.Deps, &envspec.CondaDep{
-				Raw:     envspec.String{Value: strings.TrimSpace(item[2:]), Pos: envspec.Pos{File: env.File, Line: n, Col: indent + 3}},
+				Raw:     envspec.String{Value: strings.TrimSpace(item[2:]), Pos: finding.Pos{File: env.File, Line: n, Col: indent + 3}},
 				Comment: comment})
 		case section == "pip" && strings.HasPrefix(item, "- "):
 			env.Pip = append(env.Pip, &envspec.PipDep{
-				Raw:     envspec.String{Value: strings.TrimSpace(item[2:]), Pos: envspec.Pos{File: env.File, Line: n, Col: indent + 3}},
+				Raw:     envspec.String{Value: strings.TrimSpace(item[2:]), Pos: finding.Pos{File: env.File, Line: n, Col: indent + 3}},
 				Comment: comment})
 		case section == "variables":
 			k, v, ok := strings.Cut(trimmed, ":")
@@ -58,8 +59,8 @@ func fakeEnv(t *testing.T, src string) *envspec.Env {
 			}
 			val := strings.Trim(rest, `"'`)
 			env.Variables = append(env.Variables, envspec.Variable{
-				Key:   envspec.String{Value: k, Pos: envspec.Pos{File: env.File, Line: n, Col: indent + 1}},
-				Value: envspec.String{Value: val, Pos: envspec.Pos{File: env.File, Line: n, Col: vcol}},
+				Key:   envspec.String{Value: k, Pos: finding.Pos{File: env.File, Line: n, Col: indent + 1}},
+				Value: envspec.String{Value: val, Pos: finding.Pos{File: env.File, Line: n, Col: vcol}},
 			})
 		}
 	}
@@ -128,10 +129,10 @@ func TestMixRulesRegistry(t *testing.T) {
 			t.Errorf("%s: name %q is not kebab-case", r.Code, r.Name)
 		}
 	}
-	want := map[string]envspec.Severity{
-		"EG301": envspec.SeverityError, "EG302": envspec.SeverityWarning, "EG303": envspec.SeverityWarning,
-		"EG304": envspec.SeverityWarning, "EG305": envspec.SeverityError, "EG503": envspec.SeverityWarning,
-		"EG504": envspec.SeverityWarning, "EG505": envspec.SeverityInfo,
+	want := map[string]finding.Severity{
+		"EG301": finding.SeverityError, "EG302": finding.SeverityWarning, "EG303": finding.SeverityWarning,
+		"EG304": finding.SeverityWarning, "EG305": finding.SeverityError, "EG503": finding.SeverityWarning,
+		"EG504": finding.SeverityWarning, "EG505": finding.SeverityInfo,
 	}
 	for _, r := range mixRules() {
 		if s, ok := want[r.Code]; !ok || s != r.Severity {

@@ -3,18 +3,18 @@ package resolver
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 // ruleEG501 reports a declared name that differs from the canonical one.
 // Without a canonical name there is nothing to compare (EG502 or the
 // report's name section says why).
 var ruleEG501 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG501",
 		Name:     "name-not-canonical",
-		Severity: envspec.SeverityWarning,
-		Fixable:  envspec.FixSafe,
+		Severity: finding.SeverityWarning,
+		Fixable:  finding.FixSafe,
 		Title:    "the declared name differs from the canonical name",
 		Why: "A name that says the framework and accelerator (pt20_cu118) tells people and schedulers what " +
 			"an environment holds without opening it; a name that drifts from the contents misleads them.",
@@ -26,7 +26,7 @@ var ruleEG501 = &Rule{
 	run: runEG501,
 }
 
-func runEG501(c *Context) []envspec.Diagnostic {
+func runEG501(c *Context) []finding.Diagnostic {
 	if c.Env == nil || c.Env.Name == nil || c.Env.Name.Value == "" || c.Stack == nil {
 		return nil
 	}
@@ -40,9 +40,9 @@ func runEG501(c *Context) []envspec.Diagnostic {
 		end = n.Pos.Col + len(n.Value)
 	}
 	msg := fmt.Sprintf("name %s%s differs from the canonical name %s", n.Value, at(n.Pos), canon)
-	d := finding(c.rule, n.Pos, end, msg, "name: "+canon)
+	d := newFinding(c.rule, n.Pos, end, msg, "name: "+canon)
 	if ed, ok := c.Env.ReplaceAt(n.Pos, n.Value, canon); ok {
-		d.Edits = []envspec.Edit{ed}
+		d.Edits = []finding.Edit{ed}
 	}
-	return []envspec.Diagnostic{d}
+	return []finding.Diagnostic{d}
 }

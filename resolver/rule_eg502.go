@@ -6,16 +6,17 @@ import (
 	"sync"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
 // ruleEG502 reports a framework version not pinned to one release: an open
 // spec, a series (`=2.0`, `2.0.*`) or none at all.
 var ruleEG502 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG502",
 		Name:     "framework-not-pinned",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "the framework version is not pinned to a release",
 		Why: "An open framework version gives a different environment each time it is built, and there is no " +
 			"canonical name for it: the run that worked last month cannot be rebuilt.",
@@ -27,7 +28,7 @@ var ruleEG502 = &Rule{
 	run: runEG502,
 }
 
-func runEG502(c *Context) []envspec.Diagnostic {
+func runEG502(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st == nil || st.Framework == nil || st.Framework.Version != "" {
 		return nil
@@ -88,7 +89,7 @@ func runEG502(c *Context) []envspec.Diagnostic {
 		tail = "the environment is not reproducible (its canonical name " + name + " holds only major and minor, so it is still known)"
 	}
 	msg := fmt.Sprintf("%s%s is not pinned to a release%s: %s", f.Item, at(f.Pos), admits, tail)
-	return []envspec.Diagnostic{finding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
+	return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
 }
 
 func pipName(fw string) string {

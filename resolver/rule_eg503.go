@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/allocconf"
 )
 
 var ruleEG503 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG503",
 		Name:     "bad-cuda-alloc-conf",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "PYTORCH_CUDA_ALLOC_CONF has an unknown option or a bad value",
 		Why: "PyTorch parses the allocator settings when CUDA first allocates, usually minutes into a job " +
 			"(after data loading), and stops with `RuntimeError: Unrecognized CachingAllocator option` or " +
@@ -32,14 +33,14 @@ var ruleEG503 = &Rule{
 type allocSetting struct {
 	Var   string // PYTORCH_CUDA_ALLOC_CONF or PYTORCH_ALLOC_CONF
 	Value string
-	Pos   envspec.Pos // where the value starts
+	Pos   finding.Pos // where the value starts
 	// base is the column of the value's first character; 0 when columns
 	// inside the value cannot be trusted (multi-line or escaped scalars).
 	base int
 }
 
 // at returns the position of byte offset off inside the value.
-func (s allocSetting) at(off int) envspec.Pos {
+func (s allocSetting) at(off int) finding.Pos {
 	p := s.Pos
 	if s.base > 0 {
 		p.Col = s.base + allocconf.RuneCol(s.Value, off)
@@ -75,7 +76,7 @@ func allocSettings(ctx *Context) []allocSetting {
 				continue
 			}
 			out = append(out, allocSetting{Var: name, Value: val,
-				Pos: envspec.Pos{File: "$" + name, Line: 1, Col: 1}, base: 1})
+				Pos: finding.Pos{File: "$" + name, Line: 1, Col: 1}, base: 1})
 		}
 	}
 	return out
@@ -110,11 +111,11 @@ func valueBase(env *envspec.Env, v envspec.String) int {
 	return 0
 }
 
-func runEG503(ctx *Context) []envspec.Diagnostic {
+func runEG503(ctx *Context) []finding.Diagnostic {
 	if ctx == nil {
 		return nil
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, s := range allocSettings(ctx) {
 		_, errs := allocconf.Parse(s.Value)
 		for _, e := range errs {

@@ -5,15 +5,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/allocconf"
 )
 
 var ruleEG504 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG504",
 		Name:     "alloc-option-newer-than-torch",
-		Severity: envspec.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Title:    "an allocator option the torch version does not have yet",
 		Why: "A torch release that predates an allocator option stops at the first CUDA allocation with " +
 			"`RuntimeError: Unrecognized CachingAllocator option` (e.g. `expandable_segments` on torch 2.0). " +
@@ -65,7 +65,7 @@ func olderThan(v, since string) (bool, bool) {
 	return a < c || (a == c && b < d), true
 }
 
-func runEG504(ctx *Context) []envspec.Diagnostic {
+func runEG504(ctx *Context) []finding.Diagnostic {
 	if ctx == nil {
 		return nil
 	}
@@ -73,7 +73,7 @@ func runEG504(ctx *Context) []envspec.Diagnostic {
 	if len(releases) == 0 {
 		return nil
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, s := range allocSettings(ctx) {
 		conf, _ := allocconf.Parse(s.Value)
 		for _, o := range conf.Options {
@@ -102,7 +102,7 @@ func runEG504(ctx *Context) []envspec.Diagnostic {
 			hint := fmt.Sprintf("upgrade torch to %s or newer, or remove %s (torch %s stops with \"Unrecognized CachingAllocator option\")", o.Info.Since, o.Key, newest)
 			d := diag(ctx.rule, s.at(o.KeyOff), msg, hint)
 			if ctx.Stack != nil && ctx.Stack.Framework != nil && ctx.Stack.Framework.Pos.IsValid() {
-				d.Related = []envspec.Pos{ctx.Stack.Framework.Pos}
+				d.Related = []finding.Pos{ctx.Stack.Framework.Pos}
 			}
 			out = append(out, d)
 		}

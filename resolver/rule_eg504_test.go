@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 func torchStack(version string, candidates ...string) *Stack {
 	return &Stack{Framework: &Framework{Name: "pytorch", Version: version, Candidates: candidates,
-		Pos: envspec.Pos{File: "test.yml", Line: 2, Col: 5}}}
+		Pos: finding.Pos{File: "test.yml", Line: 2, Col: 5}}}
 }
 
 func TestEG504(t *testing.T) {

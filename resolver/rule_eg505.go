@@ -3,14 +3,14 @@ package resolver
 import (
 	"fmt"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
 var ruleEG505 = &Rule{
-	Rule: envspec.Rule{
+	Rule: finding.Rule{
 		Code:     "EG505",
 		Name:     "interactive-packages-in-training-env",
-		Severity: envspec.SeverityInfo,
+		Severity: finding.SeverityInfo,
 		Title:    "interactive or plotting packages in an environment that trains",
 		Why: "Notebook servers, kernels and plotting libraries pull in dozens of packages (tornado, zmq, " +
 			"Qt or browser stacks, fonts) that a training job never imports. They slow the solve and the " +
@@ -44,14 +44,14 @@ var frameworkNames = map[string]bool{
 	"jax": true, "jaxlib": true,
 }
 
-func runEG505(ctx *Context) []envspec.Diagnostic {
+func runEG505(ctx *Context) []finding.Diagnostic {
 	if ctx == nil || ctx.Env == nil {
 		return nil
 	}
 	conda := ctx.condaList()
 	reqs, _ := ctx.pipList()
 	framework := ""
-	var fwPos envspec.Pos
+	var fwPos finding.Pos
 	if ctx.Stack != nil && ctx.Stack.Framework != nil {
 		framework = ctx.Stack.Framework.Name
 		fwPos = ctx.Stack.Framework.Pos
@@ -69,8 +69,8 @@ func runEG505(ctx *Context) []envspec.Diagnostic {
 	if framework == "" {
 		return nil
 	}
-	var out []envspec.Diagnostic
-	report := func(name, text string, pos envspec.Pos) {
+	var out []finding.Diagnostic
+	report := func(name, text string, pos finding.Pos) {
 		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, at(fwPos))
 		hint := fmt.Sprintf("move %s (%s) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, place(pos))
 		out = append(out, diag(ctx.rule, pos, msg, hint))

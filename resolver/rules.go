@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -78,15 +79,15 @@ func (c *Context) condaCUDAStack() []condaItem {
 // one definition in its own file (rule_egNNN.go): a package variable
 // ruleEGNNN holding its documentation and run, listed in rules.
 type Rule struct {
-	envspec.Rule
+	finding.Rule
 	// run judges a Context. The findings it makes are those of the rule it
 	// runs for, which it reads from the Context (c.rule), so that run need
 	// not name its own variable: that would be an initialisation cycle.
-	run func(*Context) []envspec.Diagnostic
+	run func(*Context) []finding.Diagnostic
 }
 
 // Run runs the rule alone over c.
-func (r *Rule) Run(c *Context) []envspec.Diagnostic {
+func (r *Rule) Run(c *Context) []finding.Diagnostic {
 	if c == nil {
 		return r.run(nil)
 	}
@@ -118,8 +119,8 @@ func Rules() []*Rule { return slices.Clone(rules) }
 // Check runs every rule over c, in the registry's order, and returns their
 // findings in the order the rules made them. It stops before a rule once ctx
 // is done, returning ctx's error and no findings.
-func Check(ctx context.Context, c *Context) ([]envspec.Diagnostic, error) {
-	var out []envspec.Diagnostic
+func Check(ctx context.Context, c *Context) ([]finding.Diagnostic, error) {
+	var out []finding.Diagnostic
 	for _, r := range rules {
 		if err := ctx.Err(); err != nil {
 			return nil, err

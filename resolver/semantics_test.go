@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -14,7 +15,7 @@ import (
 // testdata/ok) pin the findings; these
 // tests pin what the goldens do not show: canonical names and hints.
 
-func lintGolden(t *testing.T, name string) (*Stack, envspec.Diagnostics) {
+func lintGolden(t *testing.T, name string) (*Stack, finding.Diagnostics) {
 	t.Helper()
 	src, err := os.ReadFile(goldenPath(name))
 	if err != nil {
@@ -24,14 +25,14 @@ func lintGolden(t *testing.T, name string) (*Stack, envspec.Diagnostics) {
 	return st, ds
 }
 
-func lintSrc(t *testing.T, src string) (*Stack, envspec.Diagnostics) {
+func lintSrc(t *testing.T, src string) (*Stack, finding.Diagnostics) {
 	t.Helper()
 	_, st, ds := lintFile(t, "test.yml", []byte(src))
 	return st, ds
 }
 
-func findingsOf(ds envspec.Diagnostics, code string) []envspec.Diagnostic {
-	var out []envspec.Diagnostic
+func findingsOf(ds finding.Diagnostics, code string) []finding.Diagnostic {
+	var out []finding.Diagnostic
 	for _, d := range ds {
 		if d.Code == code {
 			out = append(out, d)

@@ -6,13 +6,14 @@ package resolver
 
 import (
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
 // Evidence is one item of the file that says something about the stack.
 type Evidence struct {
 	Item string      `json:"item"` // the item as written, e.g. "pytorch-cuda=11.8"
-	Pos  envspec.Pos `json:"-"`
+	Pos  finding.Pos `json:"-"`
 	Line int         `json:"line,omitempty"`
 	// Says is what the item implies, e.g. "11.8" for a CUDA version.
 	Says string `json:"says,omitempty"`
@@ -42,11 +43,11 @@ type Framework struct {
 	Dist    kb.Distribution  `json:"distribution,omitempty"`
 	Channel string           `json:"channel,omitempty"`
 	Build   string           `json:"build,omitempty"`
-	Pos     envspec.Pos      `json:"-"`
+	Pos     finding.Pos      `json:"-"`
 	// Item is the dependency as written; VersionPos/VersionEnd locate its
 	// version part for carets (VersionPos == Pos when the part is unknown).
 	Item       string      `json:"-"`
-	VersionPos envspec.Pos `json:"-"`
+	VersionPos finding.Pos `json:"-"`
 	VersionEnd int         `json:"-"`
 	// Pins are the items that fix Variant (empty: the solver or pip picks).
 	Pins []Evidence `json:"-"`
@@ -76,7 +77,7 @@ type Package struct {
 	Channel string           `json:"channel,omitempty"`
 	// CUDAMajor is the CUDA major a GPU package is built for, 0 if unknown.
 	CUDAMajor int         `json:"cuda_major,omitempty"`
-	Pos       envspec.Pos `json:"-"`
+	Pos       finding.Pos `json:"-"`
 	// Spec is the version spec as written (conda syntax; pip specifiers
 	// joined with commas), "" when none.
 	Spec string `json:"spec,omitempty"`
@@ -84,7 +85,7 @@ type Package struct {
 	ChannelWhy string `json:"-"`
 	// Item is the dependency as written.
 	Item       string      `json:"-"`
-	VersionPos envspec.Pos `json:"-"`
+	VersionPos finding.Pos `json:"-"`
 	VersionEnd int         `json:"-"`
 }
 
@@ -105,11 +106,11 @@ type Stack struct {
 	named        bool
 
 	Python     string      `json:"python,omitempty"` // major.minor, "" when open
-	PythonPos  envspec.Pos `json:"-"`
+	PythonPos  finding.Pos `json:"-"`
 	Framework  *Framework  `json:"framework,omitempty"`
 	CUDA       *CUDAInfo   `json:"cuda,omitempty"`
 	CuDNN      string      `json:"cudnn,omitempty"`
-	CuDNNPos   envspec.Pos `json:"-"`
+	CuDNNPos   finding.Pos `json:"-"`
 	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
 	// GPULibs lists every GPU library and which side provides it.
 	GPULibs []Package `json:"gpu_libs,omitempty"`

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 )
 
-// finding builds a diagnostic of a rule at a position.
-func finding(r *Rule, pos envspec.Pos, end int, msg, hint string, related ...envspec.Pos) envspec.Diagnostic {
-	d := envspec.Diagnostic{Pos: pos, EndCol: end, Severity: r.Severity, Code: r.Code, Message: msg, Hint: hint}
+// newFinding builds a diagnostic of a rule at a position.
+func newFinding(r *Rule, pos finding.Pos, end int, msg, hint string, related ...finding.Pos) finding.Diagnostic {
+	d := finding.Diagnostic{Pos: pos, EndCol: end, Severity: r.Severity, Code: r.Code, Message: msg, Hint: hint}
 	for _, p := range related {
 		if p.IsValid() {
 			d.Related = append(d.Related, p)
@@ -21,7 +22,7 @@ func finding(r *Rule, pos envspec.Pos, end int, msg, hint string, related ...env
 }
 
 // at renders " (line N)" for a position, "" when it has no line.
-func at(p envspec.Pos) string {
+func at(p finding.Pos) string {
 	if !p.IsValid() {
 		return ""
 	}
@@ -201,7 +202,7 @@ func pyMax(list []string) string {
 // place names where an item was read: "line 7" in a file, or the file of
 // an installed prefix the item came from ("conda-meta/pytorch-2.1.2-….json"),
 // whose items have no line.
-func place(p envspec.Pos) string {
+func place(p finding.Pos) string {
 	if p.IsValid() {
 		return fmt.Sprintf("line %d", p.Line)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -50,7 +51,7 @@ func readEnvItems(c *Context) []*item {
 // takes (keras 2.X for TensorFlow 2.X from 2.6 to 2.15, Keras 3 from 2.16:
 // the knowledge base's keras table). tf-keras is another package and is not
 // judged here.
-func eg203Keras(c *Context) []envspec.Diagnostic {
+func eg203Keras(c *Context) []finding.Diagnostic {
 	f := c.Stack.Framework
 	versions := f.Candidates
 	if f.Version != "" {
@@ -65,7 +66,7 @@ func eg203Keras(c *Context) []envspec.Diagnostic {
 	if len(pairs) == 0 || len(pairs) != len(versions) {
 		return nil // a release without a row (before 2.6, or unknown) is not judged
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, it := range envItems(c) {
 		if it.name != "keras" || it.verText == "" {
 			continue
@@ -96,7 +97,7 @@ func eg203Keras(c *Context) []envspec.Diagnostic {
 			msg += " (2.6.0 and 2.6.1 declare keras ~=2.6, which lets pip install keras 2.7 and breaks them)"
 		}
 		hint := fmt.Sprintf("change line %d to %s (the keras that %s takes)", it.pos().Line, use, fwLabel(f))
-		out = append(out, finding(c.rule, it.verPos(), int(it.verEnd), msg, hint, f.Pos))
+		out = append(out, newFinding(c.rule, it.verPos(), int(it.verEnd), msg, hint, f.Pos))
 	}
 	return out
 }
@@ -184,7 +185,7 @@ func tfGPUCapable(it *item) bool {
 // pip installs last wins file by file, and where that is tensorflow-cpu the
 // job never uses the GPU. It is EG202 (a CPU-only framework build together
 // with CUDA packages), not EG301, which is one library from conda and pip.
-func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
+func eg202TFCPU(c *Context, done []finding.Diagnostic) []finding.Diagnostic {
 	var cpu, gpu []*item
 	for _, it := range envItems(c) {
 		if it.from() != envspec.ProviderPip {
@@ -200,7 +201,7 @@ func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
 	if len(cpu) == 0 || len(gpu) == 0 {
 		return nil
 	}
-	var out []envspec.Diagnostic
+	var out []finding.Diagnostic
 	for _, it := range cpu {
 		if reportedAt(done, it.pos()) {
 			continue
@@ -209,7 +210,7 @@ func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
 		msg := fmt.Sprintf("%s%s asks for a CPU-only tensorflow build, but %s%s is the build with GPU support: both install the same tensorflow package, the one pip installs last wins file by file, and with tensorflow-cpu the job never uses the GPU",
 			it.label(), at(it.pos()), g.label(), at(g.pos()))
 		hint := fmt.Sprintf("keep one: remove %s to use the GPU, or remove %s for a CPU-only environment", it.label(), g.label())
-		out = append(out, finding(c.rule, it.pos(), 0, msg, hint, g.pos()))
+		out = append(out, newFinding(c.rule, it.pos(), 0, msg, hint, g.pos()))
 	}
 	return out
 }
@@ -220,7 +221,7 @@ func eg202TFCPU(c *Context, done []envspec.Diagnostic) []envspec.Diagnostic {
 // TensorFlow's pip-tested configuration. handled is false where the
 // knowledge base has no conda-forge rows for the release: the caller then
 // holds it to nothing.
-func eg208CondaForge(c *Context) (out []envspec.Diagnostic, handled bool) {
+func eg208CondaForge(c *Context) (out []finding.Diagnostic, handled bool) {
 	st := c.Stack
 	f := st.Framework
 	rows := c.KB.TensorFlowCondaForge(f.Version)
@@ -247,7 +248,7 @@ func eg208CondaForge(c *Context) (out []envspec.Diagnostic, handled bool) {
 					msg = fmt.Sprintf("%s%s asks for a cuda%s build, but %s only", itemAtLine(c, a.Pos, f.Item), at(a.Pos), strings.ReplaceAll(a.Says, ".", ""), built)
 				}
 				hint := fmt.Sprintf("use a CUDA version one of these builds serves (a build for CUDA X.Y serves X.Y and newer X.x from CUDA 11 on): %s", strings.Join(cudas, ", "))
-				out = append(out, finding(c.rule, a.Pos, a.EndCol, msg, hint, f.Pos))
+				out = append(out, newFinding(c.rule, a.Pos, a.EndCol, msg, hint, f.Pos))
 				return out, true
 			}
 		}
@@ -268,7 +269,7 @@ func eg208CondaForge(c *Context) (out []envspec.Diagnostic, handled bool) {
 			msg := fmt.Sprintf("%s%s installs cuDNN %s: %s, built against cuDNN %s (its run_exports require that major)",
 				itemAtLine(c, st.CuDNNPos, "cudnn"), at(st.CuDNNPos), st.CuDNN, built, strings.Join(majors, " or "))
 			hint := fmt.Sprintf("use cudnn=%s on line %d (the cuDNN major conda-forge built %s with), or leave cudnn unpinned", majors[len(majors)-1], st.CuDNNPos.Line, fwLabel(f))
-			out = append(out, finding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
+			out = append(out, newFinding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
 		}
 	}
 	return out, true
@@ -288,7 +289,7 @@ func cfServes(built, want string, exact bool) bool {
 	return cudaMinorOf(want) >= cudaMinorOf(built)
 }
 
-func reportedAt(ds []envspec.Diagnostic, p envspec.Pos) bool {
+func reportedAt(ds []finding.Diagnostic, p finding.Pos) bool {
 	for _, d := range ds {
 		if d.Pos.Line == p.Line && p.Line > 0 {
 			return true

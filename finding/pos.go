@@ -1,8 +1,9 @@
-// Package envspec is the language of environment descriptions: environment.yml
-// as CEP 24 defines it, conda MatchSpecs and versions, pip requirement lines,
-// and installed prefixes. It knows syntax, never meaning: what a CUDA build
-// string says is the resolver's business.
-package envspec
+// Package finding is the model every layer's findings share: a position in a
+// file (Pos), a finding (Diagnostic) with its severity and its fix (Edit),
+// and the documentation of the rule that raises it (Rule, DocSection). It
+// imports nothing of envguard, so the file, stack and machine rules, the
+// report and every face speak of findings in the same types.
+package finding
 
 import "fmt"
 
@@ -39,10 +40,4 @@ func (p Pos) Shift(n int) Pos {
 		p.Col += n
 	}
 	return p
-}
-
-// String is a scalar with the position it was read from.
-type String struct {
-	Value string
-	Pos   Pos
 }

@@ -1,4 +1,4 @@
-package envspec
+package finding
 
 // DocSection is one part of a rule's documentation. `envguard rules CODE`,
 // docs/rules.md, SARIF help and the service's /rules/CODE page all render

@@ -1,4 +1,4 @@
-package envspec
+package finding
 
 // Rule documents one finding code. Rules are defined once, beside the code
 // that raises them; `envguard rules` and docs/rules.md are generated from
