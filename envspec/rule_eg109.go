@@ -1,0 +1,14 @@
+package envspec
+
+import "github.com/envguard/envguard/finding"
+
+// ruleEG109 is prefix-line: its documentation; the readers raise its findings.
+var ruleEG109 = &finding.Rule{
+	Code: "EG109", Name: "prefix-line", Severity: finding.SeverityInfo, Fixable: finding.FixSafe,
+	Title:  "a `prefix:` line (a machine-specific path left by `conda env export`)",
+	Why:    "The path belongs to the machine that exported the file; elsewhere it points at a directory that does not exist or belongs to someone else.",
+	Fix:    "Delete the `prefix:` line; choose the location with `-n NAME` or `-p DIR` when creating.",
+	Before: "name: train\nprefix: /home/alice/miniconda3/envs/train\n",
+	After:  "name: train\n",
+	Since:  "0.1.0",
+}
