@@ -171,9 +171,18 @@ func (p *envParser) fix(e finding.Edit, ok bool) {
 	}
 }
 
-func (p *envParser) add(ps finding.Pos, sev finding.Severity, code, msg, hint string, related ...finding.Pos) {
+// add raises a finding of rule r at ps, with the rule's code and default
+// severity: the documentation and the findings of a rule are one definition.
+func (p *envParser) add(ps finding.Pos, r *finding.Rule, msg, hint string, related ...finding.Pos) {
+	p.addAs(ps, r, r.Severity, msg, hint, related...)
+}
+
+// addAs is add for the findings of a rule that its documentation gives
+// another severity (an unknown key that is a near miss of a known one is
+// an error, say).
+func (p *envParser) addAs(ps finding.Pos, r *finding.Rule, sev finding.Severity, msg, hint string, related ...finding.Pos) {
 	p.env.Diags = append(p.env.Diags, finding.Diagnostic{Pos: ps, EndCol: p.env.TokenEnd(ps.Line, ps.Col),
-		Severity: sev, Code: code, Message: msg, Hint: hint, Related: related})
+		Severity: sev, Code: r.Code, Message: msg, Hint: hint, Related: related})
 }
 
 // TokenEnd is the column just past the item that starts at col on line: up
@@ -193,7 +202,7 @@ func (p *envParser) parse(src []byte) {
 		// Checked before yaml sees the bytes: yaml.v3 accepts flow nesting
 		// up to 10000 levels and takes tens of milliseconds to build it.
 		line := 1 + bytes.Count(src[:flowDepthAt(src, p.opt.MaxDepth)], []byte("\n"))
-		p.add(finding.Pos{File: p.env.File, Line: line}, finding.SeverityError, "EG100",
+		p.add(finding.Pos{File: p.env.File, Line: line}, ruleEG100,
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
 			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
 		return
@@ -214,13 +223,13 @@ func (p *envParser) parse(src []byte) {
 			p.yamlError(err)
 			return
 		}
-		p.add(finding.Pos{File: p.env.File, Line: max(next.Line, 1)}, finding.SeverityError, "EG100",
+		p.add(finding.Pos{File: p.env.File, Line: max(next.Line, 1)}, ruleEG100,
 			fmt.Sprintf("the file holds a second YAML document (from line %d): conda reads a file of one document and refuses this one", max(next.Line, 1)),
 			"remove the `---` line and what follows it, or merge the two documents into one mapping")
 		return
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		p.add(finding.Pos{File: p.env.File, Line: 1}, finding.SeverityError, "EG101",
+		p.add(finding.Pos{File: p.env.File, Line: 1}, ruleEG101,
 			"the file holds no YAML document: expected a mapping with `dependencies:`",
 			"list the packages under `dependencies:`")
 		return
@@ -237,7 +246,7 @@ func (p *envParser) parse(src []byte) {
 		return
 	}
 	if root.Kind != yaml.MappingNode {
-		p.add(p.pos(root), finding.SeverityError, "EG101",
+		p.add(p.pos(root), ruleEG101,
 			fmt.Sprintf("the top level is %s, not a mapping of keys (%s)", YAMLKind(root), strings.Join(knownTopKeys, ", ")),
 			"start the file with `name:`, `channels:` and `dependencies:` keys")
 		return
@@ -280,7 +289,7 @@ func (p *envParser) yamlError(err error) {
 			}
 		}
 	}
-	p.add(finding.Pos{File: p.env.File, Line: line, Col: col}, finding.SeverityError, "EG100", "invalid YAML: "+msg,
+	p.add(finding.Pos{File: p.env.File, Line: line, Col: col}, ruleEG100, "invalid YAML: "+msg,
 		"fix the YAML syntax; check indentation (spaces, not tabs) and quoting")
 }
 
@@ -352,7 +361,7 @@ func (p *envParser) scan(doc *yaml.Node) {
 // before each level, so the walk never goes more than MaxDepth+2 deep.
 func (p *envParser) scanNode(n *yaml.Node, depth int, seen map[int]bool) bool {
 	if depth > p.opt.MaxDepth+1 { // +1: the document node itself
-		p.add(p.pos(n), finding.SeverityError, "EG100",
+		p.add(p.pos(n), ruleEG100,
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
 			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
 		p.hostile = true
@@ -381,7 +390,7 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 			continue
 		}
 		if f, ok := first[k.Value]; ok {
-			p.add(p.pos(k), finding.SeverityError, "EG111",
+			p.add(p.pos(k), ruleEG111,
 				fmt.Sprintf("key %q appears twice in one mapping (first at line %d); tools silently keep only one copy", k.Value, f.Line),
 				"merge the two entries into one", p.pos(f))
 			continue
@@ -449,7 +458,7 @@ func (p *envParser) bombs(doc *yaml.Node) {
 		if expanded.nodes <= maxAliasItems {
 			msg = fmt.Sprintf("aliases expand to more than %d bytes of text: refusing to expand them", maxAliasBytes)
 		}
-		p.add(p.pos(bad), finding.SeverityError, "EG100", msg,
+		p.add(p.pos(bad), ruleEG100, msg,
 			"write the lists out; an environment file needs no anchors or aliases")
 		p.hostile = true
 	}
@@ -462,7 +471,7 @@ func (p *envParser) deref(n *yaml.Node) *yaml.Node {
 		p.aliasRefs++
 		if p.aliasRefs > maxAliasRefs {
 			if !p.hostile {
-				p.add(p.pos(n), finding.SeverityError, "EG100",
+				p.add(p.pos(n), ruleEG100,
 					fmt.Sprintf("more than %d alias references: refusing to expand them", maxAliasRefs),
 					"write the lists out; an environment file needs no anchors or aliases")
 			}
@@ -488,7 +497,7 @@ func (p *envParser) countItem(n *yaml.Node) bool {
 	p.aliasItems++
 	if p.aliasItems > maxAliasItems {
 		if !p.hostile {
-			p.add(p.pos(n), finding.SeverityError, "EG100",
+			p.add(p.pos(n), ruleEG100,
 				fmt.Sprintf("aliases expand to more than %d items: refusing to expand them", maxAliasItems),
 				"write the lists out; an environment file needs no anchors or aliases")
 		}
@@ -554,7 +563,7 @@ func (p *envParser) top(root *yaml.Node) {
 	for i := 0; i+1 < len(root.Content) && !p.hostile; i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			p.add(p.pos(k), finding.SeverityError, "EG101", "a top-level key must be a plain word, not "+YAMLKind(k),
+			p.add(p.pos(k), ruleEG101, "a top-level key must be a plain word, not "+YAMLKind(k),
 				"use the keys "+strings.Join(knownTopKeys, ", "))
 			continue
 		}
@@ -573,7 +582,7 @@ func (p *envParser) top(root *yaml.Node) {
 			p.sawChannel = true
 			p.env.Channels = p.stringList(k, v, "channels")
 			if len(p.env.Channels) == 0 {
-				p.add(p.pos(k), finding.SeverityWarning, "EG107",
+				p.add(p.pos(k), ruleEG107,
 					"`channels:` is empty: the packages come from whatever channels each machine's .condarc lists",
 					"list the channels, e.g. `channels: [conda-forge]`")
 			}
@@ -584,7 +593,7 @@ func (p *envParser) top(root *yaml.Node) {
 		case "prefix":
 			if s, ok := p.scalar(k, v, "prefix"); ok {
 				p.env.Prefix = &s
-				p.add(s.Pos, finding.SeverityInfo, "EG109",
+				p.add(s.Pos, ruleEG109,
 					"`prefix:` is a path on the machine that exported the file; conda creates the environment there",
 					"delete the `prefix:` line and pick the place with `conda env create -n NAME` or `-p DIR`")
 				p.fix(p.env.prefixEdit(s))
@@ -599,12 +608,12 @@ func (p *envParser) top(root *yaml.Node) {
 			if near := nearTopKey(k.Value); near != "" {
 				// A misspelt key is not a harmless extra: conda ignores it,
 				// so `dependency:` creates an environment with nothing in it.
-				p.add(p.pos(k), finding.SeverityError, "EG102",
+				p.addAs(p.pos(k), ruleEG102, finding.SeverityError,
 					fmt.Sprintf("unknown top-level key %q: did you mean %q? conda ignores unknown keys, so what is under it is never installed or used", k.Value, near),
 					fmt.Sprintf("rename it to `%s:`", near))
 				break
 			}
-			p.add(p.pos(k), finding.SeverityWarning, "EG102",
+			p.add(p.pos(k), ruleEG102,
 				fmt.Sprintf("unknown top-level key %q (expected one of: %s)", k.Value, strings.Join(knownTopKeys, ", ")),
 				"remove it, or move it under a comment; conda ignores unknown keys")
 		}
@@ -618,7 +627,7 @@ func (p *envParser) top(root *yaml.Node) {
 		if len(root.Content) > 0 {
 			ps = p.pos(root.Content[0])
 		}
-		p.add(ps, finding.SeverityWarning, "EG107",
+		p.add(ps, ruleEG107,
 			"no `channels:`: the packages come from whatever channels each machine's .condarc lists",
 			"add `channels:` with the channels the file was written for, e.g. `- conda-forge`")
 	}
@@ -632,7 +641,7 @@ func (p *envParser) scalar(k, v *yaml.Node, what string) (String, bool) {
 		return String{}, false
 	}
 	if v.Kind != yaml.ScalarNode {
-		p.add(p.pos(v), finding.SeverityError, "EG101", fmt.Sprintf("`%s:` must be a string, not %s", what, YAMLKind(v)),
+		p.add(p.pos(v), ruleEG101, fmt.Sprintf("`%s:` must be a string, not %s", what, YAMLKind(v)),
 			fmt.Sprintf("write `%s: VALUE` on one line", what))
 		return String{}, false
 	}
@@ -644,7 +653,7 @@ func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.add(p.pos(v), finding.SeverityError, "EG101", fmt.Sprintf("`%s:` must be a list of strings, not %s", what, YAMLKind(v)),
+		p.add(p.pos(v), ruleEG101, fmt.Sprintf("`%s:` must be a list of strings, not %s", what, YAMLKind(v)),
 			fmt.Sprintf("write each entry on its own line under `%s:` as `- VALUE`", what))
 		return nil
 	}
@@ -656,7 +665,7 @@ func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
 			return out
 		}
 		if it.Kind != yaml.ScalarNode || isNull(it) {
-			p.add(p.pos(it), finding.SeverityError, "EG101", fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, YAMLKind(it)),
+			p.add(p.pos(it), ruleEG101, fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, YAMLKind(it)),
 				"write the entry as `- VALUE`")
 		} else {
 			out = append(out, String{Value: it.Value, Pos: p.valuePos(it)})
@@ -673,7 +682,7 @@ func (p *envParser) name(k, v *yaml.Node) {
 	}
 	p.env.Name = &s
 	if msg := badEnvName(s.Value); msg != "" {
-		p.add(s.Pos, finding.SeverityError, "EG110", fmt.Sprintf("invalid environment name %q: %s", s.Value, msg),
+		p.add(s.Pos, ruleEG110, fmt.Sprintf("invalid environment name %q: %s", s.Value, msg),
 			"use a name of letters, digits, '-', '_' and '.', e.g. `name: torch-2.5-cu124`")
 	}
 }
@@ -699,7 +708,7 @@ func (p *envParser) variables(k, v *yaml.Node) {
 		return
 	}
 	if v.Kind != yaml.MappingNode {
-		p.add(p.pos(v), finding.SeverityError, "EG101", "`variables:` must be a mapping of names to strings, not "+YAMLKind(v),
+		p.add(p.pos(v), ruleEG101, "`variables:` must be a mapping of names to strings, not "+YAMLKind(v),
 			"write each variable as `NAME: value` under `variables:`")
 		return
 	}
@@ -712,9 +721,9 @@ func (p *envParser) variables(k, v *yaml.Node) {
 		}
 		switch {
 		case key.Kind != yaml.ScalarNode:
-			p.add(p.pos(key), finding.SeverityError, "EG101", "a variable name must be a string, not "+YAMLKind(key), "write `NAME: value`")
+			p.add(p.pos(key), ruleEG101, "a variable name must be a string, not "+YAMLKind(key), "write `NAME: value`")
 		case val.Kind != yaml.ScalarNode:
-			p.add(p.pos(val), finding.SeverityError, "EG101", fmt.Sprintf("variable %q must have a string value, not %s", key.Value, YAMLKind(val)),
+			p.add(p.pos(val), ruleEG101, fmt.Sprintf("variable %q must have a string value, not %s", key.Value, YAMLKind(val)),
 				"quote the value: `NAME: \"value\"`")
 		default:
 			value := val.Value
@@ -735,7 +744,7 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 		return
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.add(p.pos(v), finding.SeverityError, "EG101", "`dependencies:` must be a list, not "+YAMLKind(v),
+		p.add(p.pos(v), ruleEG101, "`dependencies:` must be a list, not "+YAMLKind(v),
 			"write each package on its own line under `dependencies:` as `- name`")
 		return
 	}
@@ -752,7 +761,7 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 		case yaml.MappingNode:
 			p.depMapping(it)
 		default:
-			p.add(p.pos(it), finding.SeverityError, "EG101", "a dependency must be a package spec or a `pip:` subsection, not "+YAMLKind(it),
+			p.add(p.pos(it), ruleEG101, "a dependency must be a package spec or a `pip:` subsection, not "+YAMLKind(it),
 				"write the package as `- name`")
 		}
 		done()
@@ -763,7 +772,7 @@ func (p *envParser) depMapping(m *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i], m.Content[i+1]
 		if key.Kind != yaml.ScalarNode {
-			p.add(p.pos(key), finding.SeverityError, "EG101", "a subsection name must be a string, not "+YAMLKind(key),
+			p.add(p.pos(key), ruleEG101, "a subsection name must be a string, not "+YAMLKind(key),
 				"only `pip:` subsections are known")
 			continue
 		}
@@ -778,7 +787,7 @@ func (p *envParser) depMapping(m *yaml.Node) {
 		case strings.HasPrefix(key.Value, "sel(") && strings.HasSuffix(key.Value, ")"):
 			p.dictSelector(key, val)
 		default:
-			p.add(p.pos(key), finding.SeverityError, "EG101",
+			p.add(p.pos(key), ruleEG101,
 				fmt.Sprintf("unknown subsection %q under `dependencies:`: conda knows only `pip:` and fails on others (CEP 24)", key.Value),
 				"install those packages with conda, or list them under `- pip:`")
 		}
@@ -791,13 +800,13 @@ func (p *envParser) dictSelector(key, val *yaml.Node) {
 	expr := key.Value[len("sel(") : len(key.Value)-1]
 	ok, err := evalSelector(expr, p.opt.Platform)
 	if err != nil {
-		p.add(p.pos(key).Shift(len("sel(")), finding.SeverityError, "EG101",
+		p.add(p.pos(key).Shift(len("sel(")), ruleEG101,
 			fmt.Sprintf("selector %q: %v", key.Value, err),
 			"micromamba knows sel(linux), sel(osx), sel(win) and sel(unix)")
 		return
 	}
 	if val.Kind != yaml.ScalarNode || isNull(val) {
-		p.add(p.pos(val), finding.SeverityError, "EG101",
+		p.add(p.pos(val), ruleEG101,
 			fmt.Sprintf("the value of %q must be one package spec, not %s", key.Value, YAMLKind(val)),
 			"write `- "+key.Value+": name`")
 		return
@@ -809,7 +818,7 @@ func (p *envParser) dictSelector(key, val *yaml.Node) {
 
 func (p *envParser) condaItem(n *yaml.Node) {
 	if isNull(n) {
-		p.add(p.pos(n), finding.SeverityError, "EG101", "an empty entry in `dependencies:`",
+		p.add(p.pos(n), ruleEG101, "an empty entry in `dependencies:`",
 			"remove the lone `-` or write a package after it")
 		return
 	}
@@ -867,7 +876,7 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		// "- python=3.10" followed by "   - numpy" indented one space too
 		// far: YAML folds the second line into the first item, and the
 		// package silently disappears. Say so rather than guess.
-		p.add(raw.Pos, finding.SeverityError, "EG103",
+		p.add(raw.Pos, ruleEG103,
 			fmt.Sprintf("dependency %q runs on into line %d: YAML read the next line as part of this item, not as a package of its own", clip(n.Value, 80), next),
 			fmt.Sprintf("indent the `-` on line %d like the one on line %d", next, raw.Pos.Line))
 		p.appendDep(d)
@@ -876,14 +885,14 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 	spec, err := parseMatchSpec(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
-		p.specError(raw, lead, err, "EG103", fmt.Sprintf("invalid conda MatchSpec %q", clip(n.Value, 80)),
+		p.specError(raw, lead, err, ruleEG103, fmt.Sprintf("invalid conda MatchSpec %q", clip(n.Value, 80)),
 			"write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`")
 	} else {
 		d.Spec = spec
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
 		for _, is := range spec.Issues {
 			// the spec keeps conda's reading, so the other checks still run.
-			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, "EG103",
+			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, ruleEG103,
 				fmt.Sprintf("conda MatchSpec %q", clip(n.Value, 80)), is.Hint)
 			if f := is.Fix; f != nil && lead+f.End <= len(raw.Value) {
 				at := raw.Pos.Shift(utf8.RuneCountInString(raw.Value[:lead+f.Start]))
@@ -991,7 +1000,7 @@ func sameWords(a, b string) bool {
 }
 
 // specError places a MatchSpec or pip error at its offset inside the scalar.
-func (p *envParser) specError(raw String, lead int, err error, code, what, hint string) {
+func (p *envParser) specError(raw String, lead int, err error, r *finding.Rule, what, hint string) {
 	off, msg := -1, err.Error()
 	var se *SpecError
 	var pe *PipError
@@ -1010,7 +1019,7 @@ func (p *envParser) specError(raw String, lead int, err error, code, what, hint 
 		// Columns count characters, as yaml.v3's do.
 		ps = ps.Shift(utf8.RuneCountInString(raw.Value[:off]))
 	}
-	p.add(ps, finding.SeverityError, code, what+": "+msg, hint)
+	p.add(ps, r, what+": "+msg, hint)
 }
 
 func (p *envParser) pipSection(key, val *yaml.Node) {
@@ -1023,7 +1032,7 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 		return
 	}
 	if val.Kind != yaml.SequenceNode {
-		p.add(p.pos(val), finding.SeverityError, "EG101", "the `pip:` subsection must be a list of strings, not "+YAMLKind(val),
+		p.add(p.pos(val), ruleEG101, "the `pip:` subsection must be a list of strings, not "+YAMLKind(val),
 			"write each pip requirement on its own line under `- pip:` as `- name`")
 		return
 	}
@@ -1035,7 +1044,7 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 			return
 		}
 		if it.Kind != yaml.ScalarNode || isNull(it) {
-			p.add(p.pos(it), finding.SeverityError, "EG101", "an entry of the `pip:` subsection must be a string, not "+YAMLKind(it),
+			p.add(p.pos(it), ruleEG101, "an entry of the `pip:` subsection must be a string, not "+YAMLKind(it),
 				"write the requirement as `- name==1.0`")
 			done()
 			continue
@@ -1054,7 +1063,7 @@ func (p *envParser) pipDep(n *yaml.Node) {
 	line, err := parsePipLine(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
-		p.specError(raw, lead, err, "EG104", fmt.Sprintf("invalid pip line %q", clip(n.Value, 80)),
+		p.specError(raw, lead, err, ruleEG104, fmt.Sprintf("invalid pip line %q", clip(n.Value, 80)),
 			"write a requirement (`name==1.0`, `name @ URL`, `-e PATH`) or a pip option (`--index-url URL`)")
 	} else {
 		d.Line = line
@@ -1062,7 +1071,7 @@ func (p *envParser) pipDep(n *yaml.Node) {
 		for _, is := range line.Issues {
 			// pip installs the line as read; the finding says where the
 			// standards and pip disagree.
-			p.specError(raw, lead, &PipError{Offset: is.Offset, Msg: is.Msg}, "EG104",
+			p.specError(raw, lead, &PipError{Offset: is.Offset, Msg: is.Msg}, ruleEG104,
 				fmt.Sprintf("pip line %q", clip(n.Value, 80)), is.Hint)
 		}
 	}
@@ -1090,17 +1099,17 @@ func (p *envParser) depChecks() {
 		}
 		if f.Spec != nil && d.Spec != nil && f.Spec.Version != nil && d.Spec.Version != nil &&
 			specsDisjoint(f.Spec.Version, d.Spec.Version) {
-			p.add(d.Raw.Pos, finding.SeverityError, "EG106",
+			p.addAs(d.Raw.Pos, ruleEG106, finding.SeverityError,
 				fmt.Sprintf("%q is listed twice with constraints that cannot both hold: %q (line %d) and %q", name, f.Raw.Value, f.Raw.Pos.Line, d.Raw.Value),
 				"keep one entry with the version you need", f.Raw.Pos)
 			continue
 		}
-		p.add(d.Raw.Pos, finding.SeverityWarning, "EG106",
+		p.add(d.Raw.Pos, ruleEG106,
 			fmt.Sprintf("%q is listed twice among the conda dependencies (first at line %d)", name, f.Raw.Pos.Line),
 			"keep one entry; merge the constraints into it", f.Raw.Pos)
 	}
 	if p.env.PipKey != nil && !hasPip {
-		p.add(*p.env.PipKey, finding.SeverityWarning, "EG105",
+		p.add(*p.env.PipKey, ruleEG105,
 			"a `pip:` subsection, but `pip` is not among the conda dependencies: conda may use a pip from outside the environment, or none",
 			"add `- pip` to the conda dependencies")
 		p.fix(p.env.addPipEdit(*p.env.PipKey))
