@@ -13,6 +13,7 @@ import (
 	"github.com/envguard/envguard/api"
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/filekind"
 	"github.com/envguard/envguard/report"
 )
 
@@ -259,7 +260,7 @@ func statInput(name string, max int64) (fs.FileInfo, error) {
 		return nil, fmt.Errorf("%s is a directory with no environment, lock or requirements file; validate reads %s (use `envguard check --prefix %s` for an installed environment)", name, envspec.Formats, name)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s, not a regular file: envguard reads files, or - for standard input", name, fileKind(st.Mode()))
+		return nil, fmt.Errorf("%s is %s, not a regular file: envguard reads files, or - for standard input", name, filekind.Of(st.Mode()))
 	}
 	if st.Size() > max {
 		return nil, fmt.Errorf("%s is %d bytes, over the limit of %d (--max-size)", name, st.Size(), max)
@@ -276,19 +277,6 @@ func readFileMax(name string, max int64) ([]byte, error) {
 	}
 	defer fh.Close()
 	return readCapped(fh, name, max)
-}
-
-// fileKind names what a file that is not regular is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "something else"
 }
 
 // readCapped reads r to its end, failing once it passes max bytes.

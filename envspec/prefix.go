@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/internal/filekind"
 )
 
 // ReadPrefix reads an installed environment: a conda prefix (conda-meta/*.json)
@@ -59,7 +60,7 @@ func ReadPrefix(dir string) (*Env, error) {
 		// There, but not a file: whether this is a venv, and of which
 		// Python, is not known.
 		if st, err := os.Stat(cfg); err == nil {
-			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it is %s, not a regular file", cfg, fileKind(st.Mode())))
+			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it is %s, not a regular file", cfg, filekind.Of(st.Mode())))
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", cfg, describe(err)))
 		}
@@ -206,7 +207,7 @@ func openRegular(path string) (*os.File, int64, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, fmt.Errorf("is %s, not a regular file", fileKind(st.Mode()))
+		return nil, 0, fmt.Errorf("is %s, not a regular file", filekind.Of(st.Mode()))
 	}
 	return f, st.Size(), nil
 }
@@ -221,21 +222,6 @@ func describe(err error) string {
 		return "could not be read: " + pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// fileKind names what a file that is not regular is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "of another kind (" + m.Type().String() + ")"
 }
 
 // readSmall reads a regular file of at most max bytes.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/envguard/envguard/internal/filekind"
 )
 
 const openNoFollow = syscall.O_NOFOLLOW
@@ -40,7 +42,7 @@ func openLocked(name, path string, wait time.Duration) (*os.File, fs.FileInfo, e
 			if st.IsDir() {
 				return nil, nil, refusedf("%s is a directory: name the environment files to fix (envguard validate %s finds them)", name, name)
 			}
-			return nil, nil, refusedf("%s is %s, not a regular file: envguard fixes files", name, kindOf(st.Mode()))
+			return nil, nil, refusedf("%s is %s, not a regular file: envguard fixes files", name, filekind.Of(st.Mode()))
 		}
 		if err := flock(f, deadline); err != nil {
 			f.Close()
@@ -152,15 +154,3 @@ func keepAttrs(tmp *os.File, st fs.FileInfo) string {
 }
 
 const keptMode = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}

@@ -17,10 +17,12 @@ func TestLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	allowed := map[string]bool{
-		"github.com/envguard/envguard/envspec":  true,
-		"github.com/envguard/envguard/finding":  true,
-		"github.com/envguard/envguard/report":   true,
-		"github.com/pmezard/go-difflib/difflib": true,
+		"github.com/envguard/envguard/envspec": true,
+		"github.com/envguard/envguard/finding": true,
+		// a leaf that names file kinds in messages, importing nothing of envguard
+		"github.com/envguard/envguard/internal/filekind": true,
+		"github.com/envguard/envguard/report":            true,
+		"github.com/pmezard/go-difflib/difflib":          true,
 	}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

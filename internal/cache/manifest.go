@@ -276,20 +276,3 @@ func (c *Cache) removeStaleTemps() {
 		}
 	}
 }
-
-// fileType names what a file that is not regular is.
-func fileType(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeDir != 0:
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "of another kind"
-}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/envguard/envguard/internal/filekind"
 )
 
 // openOwn opens path for reading as a file the cache itself wrote: not a
@@ -15,7 +17,7 @@ func openOwn(path string) (*os.File, fs.FileInfo, error) {
 	if lst, err := os.Lstat(path); err != nil {
 		return nil, nil, err
 	} else if !lst.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, fileType(lst.Mode()))
+		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, filekind.Of(lst.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -28,7 +30,7 @@ func openOwn(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, fileType(st.Mode()))
+		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, filekind.Of(st.Mode()))
 	}
 	return f, st, nil
 }

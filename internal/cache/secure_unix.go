@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/envguard/envguard/internal/filekind"
 )
 
 // openOwn opens path for reading as a file the cache itself wrote: never
@@ -29,7 +31,7 @@ func openOwn(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, fileType(st.Mode()))
+		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, filekind.Of(st.Mode()))
 	}
 	return f, st, nil
 }
