@@ -299,8 +299,23 @@ func TestSoakFairness(t *testing.T) {
 	t.Logf("  RSS: %.1f MiB before, peak %.1f MiB, %.1f MiB %v after the load ended",
 		float64(baseRSS)/(1<<20), float64(peakRSS)/(1<<20), float64(idleRSS)/(1<<20), idleTook.Round(100*time.Millisecond))
 
-	if ratio > 2 {
-		t.Errorf("honest p99 %v in the mixed rounds, %.2fx the quiet rounds' %v: over 2x", mixed, ratio, quiet)
+	// A machine shared with other work (another test run, as .ci/run's
+	// neighbours may be) drifts between rounds, and all rounds' p99 then
+	// mixes two conditions. Each mixed round is also held against the quiet
+	// round just before it, which ran under the same load; the median of
+	// those ratios decides where the pooled figure is over 2x. A service
+	// that lets one client starve the others (5.4x before issue 22) is over
+	// 2x by both measures.
+	var pairs []float64
+	for i := 1; i < len(roundP99); i += 2 {
+		pairs = append(pairs, float64(roundP99[i])/float64(max(roundP99[i-1], time.Microsecond)))
+	}
+	slices.Sort(pairs)
+	pairRatio := pairs[len(pairs)/2]
+	t.Logf("  honest p99 mixed/quiet by adjacent rounds: median %.2f (%.2f)", pairRatio, pairs)
+	if ratio > 2 && pairRatio > 2 {
+		t.Errorf("honest p99 %v in the mixed rounds, %.2fx the quiet rounds' %v, and %.2fx the round before in the median: over 2x",
+			mixed, ratio, quiet, pairRatio)
 	}
 	served := phases[1].hostile["200"] + phases[1].hostile["400"] + phases[1].hostile["413"]
 	if served == 0 {
