@@ -136,11 +136,30 @@ func waitFor(expr string) action {
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			_, err := chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline)))(ctx, t)
-			if err == nil || !strings.Contains(err.Error(), "context") || time.Now().After(deadline) || ctx.Err() != nil {
+			// A poll that runs while the page navigates loses its
+			// document: "execution context was destroyed", or "Inspected
+			// target navigated or closed" (-32000) when the navigation
+			// wins the race. Both mean "ask the new document again".
+			navigating := err != nil && (strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated or closed"))
+			if !navigating || time.Now().After(deadline) || ctx.Err() != nil {
 				return err
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
+	})
+}
+
+// clickToNavigate clicks a link. The click's own last protocol call can
+// lose the race with the navigation it starts ("Inspected target navigated
+// or closed", -32000): the click then did what it was for, and the waitFor
+// after it checks where the page went.
+func clickToNavigate(sel string) action {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Click(chromedp.CSS(sel))(ctx, t)
+		if err != nil && strings.Contains(err.Error(), "navigated or closed") {
+			return nil
+		}
+		return err
 	})
 }
 
@@ -298,7 +317,7 @@ func TestPage(t *testing.T) {
 
 	// A rule link opens that rule's documentation.
 	run(t, ctx, "follow the EG201 link",
-		chromedp.Click(chromedp.CSS(`#findings li[data-code="EG201"] a.code`)),
+		clickToNavigate(`#findings li[data-code="EG201"] a.code`),
 		waitFor(`location.pathname === '/rules/EG201' && document.querySelector('h1')`),
 	)
 	h1 := js[string](t, ctx, `document.querySelector('h1').textContent`)
