@@ -13,7 +13,7 @@ func TestOf(t *testing.T) {
 		fs.ModeSocket:                     "a socket",
 		fs.ModeDevice | fs.ModeCharDevice: "a device",
 		0o644:                             "a regular file",
-		fs.ModeIrregular:                  "of another kind (?)",
+		fs.ModeIrregular:                  "of another kind (?---------)",
 	} {
 		if got := Of(m); got != want {
 			t.Errorf("Of(%v) = %q, want %q", m, got, want)
