@@ -27,9 +27,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/envguard/envguard/internal/filekind"
 )
 
 // Format is the version of the entry layout and of the key derivation; a
@@ -129,3 +133,18 @@ func (e *UnsafeError) Error() string { return "not using cache " + e.Dir + ": " 
 
 // Dir is where the manifests are.
 func (c *Cache) Dir() string { return c.dir }
+
+// regularOrClose returns f with its FileInfo when it is a regular file, and
+// otherwise closes it and says what it is: both platforms' openOwn end so.
+func regularOrClose(f *os.File, path string) (*os.File, fs.FileInfo, error) {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, filekind.Of(st.Mode()))
+	}
+	return f, st, nil
+}

@@ -23,16 +23,7 @@ func openOwn(path string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, filekind.Of(st.Mode()))
-	}
-	return f, st, nil
+	return regularOrClose(f, path)
 }
 
 // checkOwn: owners and modes are ACLs here, which envguard does not read.

@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/envguard/envguard/internal/filekind"
 )
 
 // openOwn opens path for reading as a file the cache itself wrote: never
@@ -24,16 +22,7 @@ func openOwn(path string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s is %s, not a regular file", path, filekind.Of(st.Mode()))
-	}
-	return f, st, nil
+	return regularOrClose(f, path)
 }
 
 // checkOwn refuses a file that another user owns or whose mode has any of
