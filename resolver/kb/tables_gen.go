@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "69f72747db5cfb8d"
+const generatedVersion = "57dba212256e8ad2"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x3f61a117
+const generatedChecksum = 0x3078f7a9
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4564,6 +4564,25 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.13",
 		"3.14",
 	}, Source: "CF_FEEDSTOCK (11d45938 … de73eb97 (2026-06-02 … 2026-06-15))"},
+}, Extensions: []Extension{
+	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
+}, ExtensionBuilds: []ExtensionBuild{
+	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"13",
+	}, Source: "H200_VENV_METADATA"},
+}, TorchCUDALibs: []TorchCUDALibs{
+	{Torch: "2.11.0", CUDA: "13.0", Dist: "wheel", Libs: []PinnedLib{
+		{Name: "cuda-toolkit", Version: "13.0.2"},
+		{Name: "nvidia-cudnn-cu13", Version: "9.19.0.56"},
+		{Name: "nvidia-cusparselt-cu13", Version: "0.8.0"},
+		{Name: "nvidia-nccl-cu13", Version: "2.28.9"},
+		{Name: "nvidia-nvshmem-cu13", Version: "3.4.5"},
+	}, Source: "H200_VENV_METADATA", Note: "Requires-Dist of torch 2.11.0+cu130 (platform_system == \"Linux\"); the toolkit libraries come through cuda-toolkit[cublas,cudart,cufft,cufile,cupti,curand,cusolver,cusparse,nvjitlink,nvrtc,nvtx]==13.0.2"},
+}, TorchCXXABIs: []TorchCXXABI{
+	{Dist: "wheel", From: "2.6.0", Until: "2.7.0", CUDA: []string{
+		"12.6",
+	}, ABI: "cxx11", Source: "PT143962", Note: "malfet, 2024-12-30: in 2.6 'only cuda-12.6 binaries' are built with the C++11 ABI"},
+	{Dist: "wheel", From: "2.7.0", ABI: "cxx11", Source: "PT143962", Note: "albanD, 2025-01-06: 'we do expect 2.7 to be cxx11 ABI by default'"},
 }, Sources: []SourceRef{
 	{Key: "RELEASE_MD", Title: "pytorch/pytorch RELEASE.md, Release Compatibility Matrix and PyTorch CUDA Support Matrix", URL: "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", Read: "fork mirror cyyever/pytorch@c7bdc626 (rows 1.12–2.14), re-read 2026-11-30; upstream pytorch/pytorch@aa6104e for 1.12–2.3"},
 	{Key: "PREV", Title: "PyTorch previous versions page (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@e3f009bb (1.12–2.3), commits 6286469 and 3a3efc5 (2.4.0, 2.5.0), archived pages up to v2.9.1, a third-party copy dated 2026-03-31 for 2.10.0"},
@@ -4642,6 +4661,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "NV_FEATURES", Title: "NVIDIA CUDA Features Archive (CUDA 13.0: 'SM101 has been renumbered as SM110'; 'CUDA 13.0 supports all NVIDIA architectures from Turing through Grace Blackwell')", URL: "https://docs.nvidia.com/cuda/cuda-features-archive/index.html", Read: "13.1 edition and the archived 13.2.1 edition (13.2: 'No new features in this release' under General CUDA), 2026-11-30"},
 	{Key: "PT_159779", Title: "pytorch/pytorch#159779 Enable CUDA 13.0 binaries (13.0: Turing through Blackwell, sm_110 Thor, sm_103, sm_121; 12.9 first introduced sm_10x/sm_12x)", URL: "https://github.com/pytorch/pytorch/issues/159779", Read: "2026-11-30"},
 	{Key: "NVCOMPDX", Title: "NVIDIA nvCOMPDx release notes 0.1.1 (Thor renamed sm_101 → sm_110 from CUDA 13.0; sm_101 for 12.9 and older)", URL: "https://docs.nvidia.com/cuda/nvcompdx/release_notes.html", Read: "2026-11-30"},
+	{Key: "PT143962", Title: "pytorch/pytorch#143962 Nightly pytorch wheel for prerelease version 2.7 is build with C++11 ABI on, at least for CPU", URL: "https://github.com/pytorch/pytorch/issues/143962", Read: "issue thread, 2026-12-01"},
+	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -5457,6 +5478,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 67},
 		{File: "resolver/kb/data/libs.yaml", Line: 68},
 	},
+	"extension_builds": {
+		{File: "resolver/kb/data/extensions.yaml", Line: 8},
+	},
+	"extensions": {
+		{File: "resolver/kb/data/extensions.yaml", Line: 6},
+	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
@@ -5762,6 +5789,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
@@ -5958,6 +5987,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 30},
 		{File: "resolver/kb/data/torch.yaml", Line: 31},
 		{File: "resolver/kb/data/torch.yaml", Line: 32},
+	},
+	"torch_cuda_libs": {
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 6},
+	},
+	"torch_cxx_abi": {
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 18},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 19},
 	},
 	"torch_python_builds": {
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 26},

@@ -277,6 +277,15 @@ type Facts struct {
 	// TorchPythonBuilds says which Python minors a distribution built a
 	// release for, where that differs from the release's own list.
 	TorchPythonBuilds []TorchPythonBuilds `yaml:"torch_python_builds"`
+	// Extensions and ExtensionBuilds are the GPU extensions beside the
+	// frameworks and what each release was built for (extensions.yaml).
+	Extensions      []Extension      `yaml:"extensions"`
+	ExtensionBuilds []ExtensionBuild `yaml:"extension_builds"`
+	// CUDALibArch, TorchCUDALibs and TorchCXXABIs are the CUDA libraries'
+	// architectures, torch wheels' pins and torch's C++ ABI (cudalibs.yaml).
+	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch"`
+	TorchCUDALibs []TorchCUDALibs `yaml:"torch_cuda_libs"`
+	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi"`
 
 	// Sources names every source a row's Source may cite by key.
 	Sources []SourceRef `yaml:"sources"`

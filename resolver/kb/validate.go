@@ -378,6 +378,7 @@ func (k *KB) validate() ErrorList {
 	}
 	v.resolverNames(keys)
 	v.torchTriton(keys)
+	v.gpuPackages(keys)
 	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
 	return v.errs

@@ -1,0 +1,292 @@
+package kb
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The tables of GPU-code packages other than the frameworks (extensions.yaml,
+// cudalibs.yaml): what each extension release was built for, which
+// architectures each CUDA library release carries, which CUDA libraries a
+// torch wheel pins and which C++ ABI each distribution's torch uses. A fact
+// without a row is unknown; the rules then say so rather than guess.
+
+// ABI names of the two C++ standard-library ABIs of libstdc++
+// (_GLIBCXX_USE_CXX11_ABI=1 and =0).
+const (
+	ABICXX11    = "cxx11"
+	ABIPreCXX11 = "pre-cxx11"
+)
+
+// Extension is a project with GPU code of its own beside the framework
+// (flash-attn, xformers, vllm, torch-scatter, bitsandbytes, cupy, ...).
+type Extension struct {
+	Name  string   `yaml:"name"` // normalised pip name
+	Conda []string `yaml:"conda,omitempty"`
+	// Framework is the framework whose C++ or Python API it builds on:
+	// torch, jax, tensorflow, or none (cupy).
+	Framework string `yaml:"framework"`
+	// TorchABI is true where the binary links libtorch's C++ API, so that
+	// only the torch release and C++ ABI it was built against can load it.
+	TorchABI bool `yaml:"torch_abi"`
+	// LocalVersion decodes a wheel's local version (after "+") with the
+	// named groups cuda, torch and abi.
+	LocalVersion string `yaml:"local_version,omitempty"`
+	// IndexURL decodes an index or find-links URL with the named groups
+	// torch and cuda.
+	IndexURL string `yaml:"index_url,omitempty"`
+	// MinCC is the lowest compute capability its GPU code runs on, where
+	// the project states one.
+	MinCC  string `yaml:"min_cc,omitempty"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
+}
+
+// ExtensionBuild is what one release of an extension, from one
+// distribution, was built for.
+type ExtensionBuild struct {
+	Name    string `yaml:"name"`
+	Version string `yaml:"version"`
+	// Dist: pypi, release-asset, pytorch-index, pyg-index,
+	// flashinfer-index or conda-forge.
+	Dist string `yaml:"dist"`
+	// Torch lists the torch releases ("2.5.1") or series ("2.6") the
+	// builds were made against.
+	Torch []string `yaml:"torch"`
+	// TorchPin is true where the metadata pins torch exactly
+	// (Requires-Dist torch==X).
+	TorchPin  bool     `yaml:"torch_pin,omitempty"`
+	CUDA      []string `yaml:"cuda,omitempty"` // variants: "12.4" or a major "12"
+	ABI       []string `yaml:"abi,omitempty"`  // cxx11, pre-cxx11
+	Python    []string `yaml:"python,omitempty"`
+	SASS      []string `yaml:"sass,omitempty"`
+	PTX       []string `yaml:"ptx,omitempty"`
+	ArchKnown bool     `yaml:"arch_known,omitempty"`
+	MinCC     string   `yaml:"min_cc,omitempty"`
+	Source    string   `yaml:"source"`
+	Note      string   `yaml:"note,omitempty"`
+}
+
+// CUDALibArch says from which release a CUDA library carries code for a
+// compute capability, and from which it no longer does.
+type CUDALibArch struct {
+	Lib string `yaml:"lib"` // cublas, cudnn, nccl, ...
+	CC  string `yaml:"cc"`
+	// Since is the first release with code for CC: the CUDA toolkit
+	// release for the toolkit's own libraries, the library's own version
+	// for cudnn, nccl and cusparselt.
+	Since  string `yaml:"since"`
+	Until  string `yaml:"until,omitempty"` // first release without it
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
+}
+
+// PinnedLib is one exact requirement of a framework wheel.
+type PinnedLib struct {
+	Name    string `yaml:"name"`
+	Version string `yaml:"version"`
+}
+
+// TorchCUDALibs is the CUDA libraries one torch wheel variant pins.
+type TorchCUDALibs struct {
+	Torch  string      `yaml:"torch"`
+	CUDA   string      `yaml:"cuda"`
+	Dist   string      `yaml:"dist"` // wheel or pypi
+	Libs   []PinnedLib `yaml:"libs"`
+	Source string      `yaml:"source"`
+	Note   string      `yaml:"note,omitempty"`
+}
+
+// TorchCXXABI is the C++ ABI of one distribution's torch builds over a
+// range of releases.
+type TorchCXXABI struct {
+	Dist   string   `yaml:"dist"`
+	From   string   `yaml:"from"`
+	Until  string   `yaml:"until,omitempty"`
+	CUDA   []string `yaml:"cuda,omitempty"` // only these variants; empty: all
+	ABI    string   `yaml:"abi"`
+	Source string   `yaml:"source"`
+	Note   string   `yaml:"note,omitempty"`
+}
+
+// ExtensionByName returns the extension a pip or conda name (in any
+// spelling PEP 503 folds together) names.
+func (k *KB) ExtensionByName(name string) (*Extension, bool) {
+	n := pipName(name)
+	for i := range k.Extensions {
+		e := &k.Extensions[i]
+		if e.Name == n {
+			return e, true
+		}
+		for _, c := range e.Conda {
+			if c == name || pipName(c) == n {
+				return e, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// ExtensionBuildsOf returns every row for one release of an extension
+// (a local version is ignored), in file order.
+func (k *KB) ExtensionBuildsOf(name, version string) []ExtensionBuild {
+	n, v := pipName(name), stripLocal(version)
+	var out []ExtensionBuild
+	for _, b := range k.ExtensionBuilds {
+		if b.Name == n && b.Version == v {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// LatestExtension returns the newest release of an extension the KB has a
+// build row for.
+func (k *KB) LatestExtension(name string) string {
+	n, best := pipName(name), ""
+	for _, b := range k.ExtensionBuilds {
+		if b.Name != n {
+			continue
+		}
+		if best == "" {
+			best = b.Version
+		} else if c, ok := CompareDotted(best, b.Version); ok && c < 0 {
+			best = b.Version
+		}
+	}
+	return best
+}
+
+// CUDALibArchOf returns the rows of one library for one compute capability.
+func (k *KB) CUDALibArchOf(lib, cc string) []CUDALibArch {
+	var out []CUDALibArch
+	for _, r := range k.CUDALibArch {
+		if r.Lib == lib && r.CC == cc {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TorchCUDALibsOf returns the pins of one torch release's CUDA variant.
+func (k *KB) TorchCUDALibsOf(torch, cuda string) (*TorchCUDALibs, bool) {
+	v := stripLocal(torch)
+	for i := range k.TorchCUDALibs {
+		if k.TorchCUDALibs[i].Torch == v && k.TorchCUDALibs[i].CUDA == cuda {
+			return &k.TorchCUDALibs[i], true
+		}
+	}
+	return nil, false
+}
+
+// TorchABIOf returns the C++ ABI of a distribution's torch release and
+// CUDA variant ("" for the CPU build), and the row that says so.
+func (k *KB) TorchABIOf(dist, torch, cuda string) (*TorchCXXABI, bool) {
+	v := stripLocal(torch)
+	for i := range k.TorchCXXABIs {
+		r := &k.TorchCXXABIs[i]
+		if r.Dist != dist {
+			continue
+		}
+		if c, ok := CompareDotted(v, r.From); !ok || c < 0 {
+			continue
+		}
+		if r.Until != "" {
+			if c, ok := CompareDotted(v, r.Until); !ok || c >= 0 {
+				continue
+			}
+		}
+		if len(r.CUDA) > 0 && !containsString(r.CUDA, cuda) {
+			continue
+		}
+		return r, true
+	}
+	return nil, false
+}
+
+// gpuPackages checks extensions.yaml and cudalibs.yaml: every row cites a
+// source, names and versions have their form, the regexps compile with the
+// groups the decoders read, and each build names a known extension.
+func (v *validator) gpuPackages(keys map[string]bool) {
+	ver := regexp.MustCompile(`^\d+(\.\d+)*([a-z]+\d*)?(\.post\d+)?$`)
+	cc := regexp.MustCompile(`^\d+\.\d+$`)
+	known := map[string]bool{}
+	for i, e := range v.k.Extensions {
+		v.source("extensions", i, e.Source, keys)
+		if e.Name == "" || pipName(e.Name) != e.Name {
+			v.errf("extensions", i, "name %q is not a normalised pip name", e.Name)
+		}
+		if known[e.Name] {
+			v.errf("extensions", i, "duplicate extension %s", e.Name)
+		}
+		known[e.Name] = true
+		switch e.Framework {
+		case "torch", "jax", "tensorflow", "none":
+		default:
+			v.errf("extensions", i, "framework %q is not torch, jax, tensorflow or none", e.Framework)
+		}
+		for field, expr := range map[string]string{"local_version": e.LocalVersion, "index_url": e.IndexURL} {
+			if expr == "" {
+				continue
+			}
+			re, err := regexp.Compile(expr)
+			if err != nil {
+				v.errf("extensions", i, "%s: %v", field, err)
+				continue
+			}
+			names := strings.Join(re.SubexpNames(), " ")
+			if !strings.Contains(names, "torch") && !strings.Contains(names, "cuda") {
+				v.errf("extensions", i, "%s names neither a torch nor a cuda group", field)
+			}
+		}
+		if e.MinCC != "" && !cc.MatchString(e.MinCC) {
+			v.errf("extensions", i, "min_cc %q is not a compute capability", e.MinCC)
+		}
+	}
+	for i, b := range v.k.ExtensionBuilds {
+		v.source("extension_builds", i, b.Source, keys)
+		if !known[b.Name] {
+			v.errf("extension_builds", i, "extension %q has no row in extensions", b.Name)
+		}
+		v.version("extension_builds", i, "version", b.Version, ver)
+		switch b.Dist {
+		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge":
+		default:
+			v.errf("extension_builds", i, "dist %q is not a known distribution", b.Dist)
+		}
+		for _, a := range b.ABI {
+			if a != ABICXX11 && a != ABIPreCXX11 {
+				v.errf("extension_builds", i, "abi %q is not %s or %s", a, ABICXX11, ABIPreCXX11)
+			}
+		}
+		for _, c := range append(append([]string{}, b.SASS...), b.PTX...) {
+			if !cc.MatchString(c) {
+				v.errf("extension_builds", i, "architecture %q is not a compute capability", c)
+			}
+		}
+		if b.ArchKnown && len(b.SASS) == 0 && len(b.PTX) == 0 {
+			v.errf("extension_builds", i, "arch_known without sass or ptx")
+		}
+	}
+	for i, r := range v.k.CUDALibArch {
+		v.source("cuda_lib_arch", i, r.Source, keys)
+		if !cc.MatchString(r.CC) {
+			v.errf("cuda_lib_arch", i, "cc %q is not a compute capability", r.CC)
+		}
+		if r.Since == "" && r.Until == "" {
+			v.errf("cuda_lib_arch", i, "neither since nor until is set")
+		}
+	}
+	for i, t := range v.k.TorchCUDALibs {
+		v.source("torch_cuda_libs", i, t.Source, keys)
+		if len(t.Libs) == 0 {
+			v.errf("torch_cuda_libs", i, "libs is empty")
+		}
+	}
+	for i, a := range v.k.TorchCXXABIs {
+		v.source("torch_cxx_abi", i, a.Source, keys)
+		if a.ABI != ABICXX11 && a.ABI != ABIPreCXX11 {
+			v.errf("torch_cxx_abi", i, "abi %q is not %s or %s", a.ABI, ABICXX11, ABIPreCXX11)
+		}
+	}
+}
