@@ -22,6 +22,8 @@ type knowledge interface {
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 	TorchReleases() []string
 	NewestCUDAOfMajor(major int) string
+	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
+	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 }
 
 // CheckOptions tune the machine checks.

@@ -22,6 +22,10 @@ type checker struct {
 	// driverCUDA is the CUDA version the host's driver supports, as EG401's
 	// step worked it out ("" when unknown), for EG403's.
 	driverCUDA string
+	// ptxPath holds the compute capabilities ("12.0") the framework reaches
+	// only through PTX (EG408), whose CUDA libraries EG410's step must
+	// then find carrying code for them.
+	ptxPath map[string]bool
 }
 
 // check holds st against h: the rules' steps in the registry's order, until

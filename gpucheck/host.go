@@ -120,6 +120,9 @@ func (c cc) sm() string { return fmt.Sprintf("sm_%d%d%s", c.Major, c.Minor, c.Su
 // compute renders the PTX target name, compute_90.
 func (c cc) compute() string { return fmt.Sprintf("compute_%d%d%s", c.Major, c.Minor, c.Suffix) }
 
+// key is the capability as the knowledge base writes it, "9.0".
+func (c cc) key() string { return fmt.Sprintf("%d.%d", c.Major, c.Minor) }
+
 func (c cc) less(d cc) bool {
 	if c.Major != d.Major {
 		return c.Major < d.Major

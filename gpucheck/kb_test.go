@@ -203,3 +203,22 @@ func checkT(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) ([]findi
 	}
 	return c.ds, why
 }
+
+func (k factsKB) CUDALibArchOf(lib, cc string) []kb.CUDALibArch {
+	var out []kb.CUDALibArch
+	for _, r := range k.f.CUDALibArch {
+		if r.Lib == lib && r.CC == cc {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (k factsKB) CUDALibByName(lib string) (*kb.CUDALibPackage, bool) {
+	for i := range k.f.CUDALibPackages {
+		if k.f.CUDALibPackages[i].Lib == lib {
+			return &k.f.CUDALibPackages[i], true
+		}
+	}
+	return nil, false
+}

@@ -125,7 +125,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 		case v == runsNone && !list.PTXUnknown:
 			c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release)")
 		case v == runsPTX && driverNewer:
-			c.ptxOnlyRuns(
+			c.ptxOnlyRuns(gcc,
 				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels",
 					what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), gcc.sm()),
 				"use a build that includes this architecture (a newer framework release)")
@@ -212,7 +212,7 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 			"upgrade the driver, or use a build that includes this architecture")
 		return
 	}
-	c.ptxOnlyRuns(
+	c.ptxOnlyRuns(gcc,
 		fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels; bundled libraries may still lack kernels",
 			what, gcc.sm(), gpuLabel(c.h, gs), ptx, gcc.sm()),
 		"use a build that includes this architecture (a newer framework release or CUDA variant)")

@@ -20,7 +20,12 @@ var ruleEG408 = &Rule{
 	},
 }
 
-// ptxOnlyRuns raises EG408 at the framework.
-func (c *checker) ptxOnlyRuns(msg, hint string) {
+// ptxOnlyRuns raises EG408 at the framework for the GPUs of one compute
+// capability, and marks it as reached through PTX.
+func (c *checker) ptxOnlyRuns(gcc cc, msg, hint string) {
+	if c.ptxPath == nil {
+		c.ptxPath = map[string]bool{}
+	}
+	c.ptxPath[gcc.key()] = true
 	c.add("EG408", c.fwPos(), msg, hint)
 }

@@ -23,6 +23,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.cudnn()
 	r.companions()
 	r.gpuLibs()
+	r.gpuPackages()
 	name, err := CanonicalName(r.st)
 	r.st.canonical, r.st.canonicalErr, r.st.named = name, err, true
 	if err != nil {

@@ -223,14 +223,14 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("duplicate %s / %s", r.Code, r.Name)
 		}
 		codes[r.Code], names[r.Name] = true, true
-		if r.Title == "" || r.Why == "" || r.Fix == "" || r.Before == "" || r.After == "" || r.Since != "0.1.0" || r.run == nil {
+		if r.Title == "" || r.Why == "" || r.Fix == "" || r.Before == "" || r.After == "" || (r.Since != "0.1.0" && r.Since != "0.3.0") || r.run == nil {
 			t.Errorf("%s: incomplete documentation or no Run", r.Code)
 		}
 		if strings.ToLower(r.Name) != r.Name || strings.Contains(r.Name, " ") {
 			t.Errorf("%s: name %q is not kebab-case", r.Code, r.Name)
 		}
 	}
-	for _, c := range []string{"EG201", "EG202", "EG203", "EG204", "EG205", "EG206", "EG207", "EG208", "EG209", "EG210", "EG501", "EG502",
+	for _, c := range []string{"EG201", "EG202", "EG203", "EG204", "EG205", "EG206", "EG207", "EG208", "EG209", "EG210", "EG211", "EG501", "EG502",
 		"EG301", "EG302", "EG303", "EG304", "EG305", "EG503", "EG504", "EG505"} {
 		if !codes[c] {
 			t.Errorf("%s missing from the registry", c)

@@ -106,7 +106,7 @@ func (r *Rule) Run(c *Context) []finding.Diagnostic {
 // golden outputs depend on it.
 var rules = []*Rule{
 	ruleEG201, ruleEG202, ruleEG203, ruleEG204, ruleEG205,
-	ruleEG206, ruleEG207, ruleEG208, ruleEG209, ruleEG210,
+	ruleEG206, ruleEG207, ruleEG208, ruleEG209, ruleEG210, ruleEG211,
 	ruleEG501, ruleEG502,
 	ruleEG301, ruleEG302, ruleEG303, ruleEG304, ruleEG305,
 	ruleEG503, ruleEG504, ruleEG505,

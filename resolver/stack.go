@@ -114,6 +114,13 @@ type Stack struct {
 	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
 	// GPULibs lists every GPU library and which side provides it.
 	GPULibs []Package `json:"gpu_libs,omitempty"`
+	// GPUPackages lists every package with GPU code of its own: the
+	// framework, each extension and the CUDA libraries the build loads,
+	// with what each was built for and its evidence.
+	GPUPackages []GPUPackage `json:"gpu_packages,omitempty"`
+	// TorchABI is the C++ ABI of the environment's torch (cxx11,
+	// pre-cxx11), "" when not known.
+	TorchABI string `json:"torch_abi,omitempty"`
 	// NoNameReason says why there is no canonical name ("" when there is one).
 	NoNameReason string `json:"-"`
 	// CPU lists the items that ask for a CPU-only framework build.

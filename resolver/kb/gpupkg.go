@@ -37,7 +37,10 @@ type Extension struct {
 	IndexURL string `yaml:"index_url,omitempty"`
 	// MinCC is the lowest compute capability its GPU code runs on, where
 	// the project states one.
-	MinCC  string `yaml:"min_cc,omitempty"`
+	MinCC string `yaml:"min_cc,omitempty"`
+	// JIT is true for a compiler that makes its GPU code on the machine
+	// (triton): only MinCC decides whether a GPU can run it.
+	JIT    bool   `yaml:"jit,omitempty"`
 	Source string `yaml:"source"`
 	Note   string `yaml:"note,omitempty"`
 }
@@ -283,6 +286,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("torch_cuda_libs", i, "libs is empty")
 		}
 	}
+	for i, l := range v.k.CUDALibPackages {
+		v.source("cuda_lib_packages", i, l.Source, keys)
+		if l.Lib == "" || len(l.Pip)+len(l.Conda) == 0 {
+			v.errf("cuda_lib_packages", i, "lib and at least one package name are required")
+		}
+	}
 	for i, a := range v.k.TorchCXXABIs {
 		v.source("torch_cxx_abi", i, a.Source, keys)
 		if a.ABI != ABICXX11 && a.ABI != ABIPreCXX11 {
@@ -290,3 +299,56 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 	}
 }
+
+// CUDALibPackage names the pip and conda packages that ship one CUDA
+// library (cudalib-packages.yaml).
+type CUDALibPackage struct {
+	Lib   string   `yaml:"lib"`
+	Pip   []string `yaml:"pip,omitempty"` // a * matches any run of characters
+	Conda []string `yaml:"conda,omitempty"`
+	// Toolkit is true for the CUDA toolkit's own libraries, whose
+	// releases follow the toolkit's (cuBLAS 12.6.4.1 is CUDA 12.6's).
+	Toolkit bool `yaml:"toolkit,omitempty"`
+	// VersionFollowsToolkit lists the CUDA majors in which the library's
+	// own version starts with the toolkit release it shipped in (cuBLAS
+	// 12.6.4.1 in CUDA 12.6), so that a pinned package names its toolkit.
+	VersionFollowsToolkit []string `yaml:"version_follows_toolkit,omitempty"`
+	Source                string   `yaml:"source"`
+	Note    string `yaml:"note,omitempty"`
+}
+
+// CUDALibOf names the CUDA library a package ships (cublas for
+// nvidia-cublas-cu12 and libcublas).
+func (k *KB) CUDALibOf(name string, pip bool) (*CUDALibPackage, bool) {
+	n := name
+	if pip {
+		n = pipName(name)
+	}
+	for i := range k.CUDALibPackages {
+		l := &k.CUDALibPackages[i]
+		names := l.Conda
+		if pip {
+			names = l.Pip
+		}
+		for _, pat := range names {
+			if globMatchParts(strings.Split(pat, "*"), n) {
+				return l, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// CUDALibByName returns the row of a library by its name (cublas).
+func (k *KB) CUDALibByName(lib string) (*CUDALibPackage, bool) {
+	for i := range k.CUDALibPackages {
+		if k.CUDALibPackages[i].Lib == lib {
+			return &k.CUDALibPackages[i], true
+		}
+	}
+	return nil, false
+}
+
+// NormalizeName is a pip requirement's name in PEP 503 form, extras
+// dropped.
+func NormalizeName(name string) string { return pipName(name) }

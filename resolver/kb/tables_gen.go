@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "57dba212256e8ad2"
+const generatedVersion = "4d14d1e2cb1c9a52"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x3078f7a9
+const generatedChecksum = 0x1d88df9d
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4572,7 +4572,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Source: "H200_VENV_METADATA"},
 }, TorchCUDALibs: []TorchCUDALibs{
 	{Torch: "2.11.0", CUDA: "13.0", Dist: "wheel", Libs: []PinnedLib{
-		{Name: "cuda-toolkit", Version: "13.0.2"},
+		{Name: "cuda-toolkit[cublas,cudart,cufft,cufile,cupti,curand,cusolver,cusparse,nvjitlink,nvrtc,nvtx]", Version: "13.0.2"},
 		{Name: "nvidia-cudnn-cu13", Version: "9.19.0.56"},
 		{Name: "nvidia-cusparselt-cu13", Version: "0.8.0"},
 		{Name: "nvidia-nccl-cu13", Version: "2.28.9"},
@@ -4583,6 +4583,55 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.6",
 	}, ABI: "cxx11", Source: "PT143962", Note: "malfet, 2024-12-30: in 2.6 'only cuda-12.6 binaries' are built with the C++11 ABI"},
 	{Dist: "wheel", From: "2.7.0", ABI: "cxx11", Source: "PT143962", Note: "albanD, 2025-01-06: 'we do expect 2.7 to be cxx11 ABI by default'"},
+}, CUDALibPackages: []CUDALibPackage{
+	{Lib: "cublas", Pip: []string{
+		"nvidia-cublas-cu*",
+		"nvidia-cublas",
+	}, Conda: []string{
+		"libcublas",
+	}, Toolkit: true, Source: "PYPI_INDEX (nvidia-cublas-cu11, nvidia-cublas-cu12, nvidia-cublas: 'CUBLAS native runtime libraries'); CF_PKGS (libcublas); H200_VENV_METADATA (nvidia-cublas beside cuda-toolkit 13.0.2)", Note: "nvidia-cublas-cu13 is a 0.0.1 placeholder ('DEPRECATED: Use nvidia-cublas instead'); the fake nvidia-cublas-cu110 … cu116 packages are 0.0.1.dev5 warnings, never a library"},
+	{Lib: "cufft", Pip: []string{
+		"nvidia-cufft-cu*",
+		"nvidia-cufft",
+	}, Conda: []string{
+		"libcufft",
+	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	{Lib: "curand", Pip: []string{
+		"nvidia-curand-cu*",
+		"nvidia-curand",
+	}, Conda: []string{
+		"libcurand",
+	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	{Lib: "cusolver", Pip: []string{
+		"nvidia-cusolver-cu*",
+		"nvidia-cusolver",
+	}, Conda: []string{
+		"libcusolver",
+	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	{Lib: "cusparse", Pip: []string{
+		"nvidia-cusparse-cu*",
+		"nvidia-cusparse",
+	}, Conda: []string{
+		"libcusparse",
+	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	{Lib: "cudnn", Pip: []string{
+		"nvidia-cudnn-cu*",
+	}, Conda: []string{
+		"cudnn",
+		"libcudnn",
+	}, Source: "PYPI_INDEX; CF_PKGS (cudnn, libcudnn); H200_VENV_METADATA (nvidia-cudnn-cu13 9.19.0.56)"},
+	{Lib: "nccl", Pip: []string{
+		"nvidia-nccl-cu*",
+	}, Conda: []string{
+		"nccl",
+		"libnccl",
+	}, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA (nvidia-nccl-cu13 2.28.9)"},
+	{Lib: "cusparselt", Pip: []string{
+		"nvidia-cusparselt-cu*",
+	}, Conda: []string{
+		"libcusparselt",
+		"cusparselt",
+	}, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA (nvidia-cusparselt-cu13 0.8.0)"},
 }, Sources: []SourceRef{
 	{Key: "RELEASE_MD", Title: "pytorch/pytorch RELEASE.md, Release Compatibility Matrix and PyTorch CUDA Support Matrix", URL: "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", Read: "fork mirror cyyever/pytorch@c7bdc626 (rows 1.12–2.14), re-read 2026-11-30; upstream pytorch/pytorch@aa6104e for 1.12–2.3"},
 	{Key: "PREV", Title: "PyTorch previous versions page (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@e3f009bb (1.12–2.3), commits 6286469 and 3a3efc5 (2.4.0, 2.5.0), archived pages up to v2.9.1, a third-party copy dated 2026-03-31 for 2.10.0"},
@@ -5433,6 +5482,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 69},
 		{File: "resolver/kb/data/cuda.yaml", Line: 70},
 		{File: "resolver/kb/data/cuda.yaml", Line: 71},
+	},
+	"cuda_lib_packages": {
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 6},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 7},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 8},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 9},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 10},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 11},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 12},
+		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 13},
 	},
 	"cuda_packages": {
 		{File: "resolver/kb/data/libs.yaml", Line: 73},

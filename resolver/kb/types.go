@@ -286,6 +286,9 @@ type Facts struct {
 	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch"`
 	TorchCUDALibs []TorchCUDALibs `yaml:"torch_cuda_libs"`
 	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi"`
+	// CUDALibPackages names the packages each CUDA library ships in
+	// (cudalib-packages.yaml).
+	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages"`
 
 	// Sources names every source a row's Source may cite by key.
 	Sources []SourceRef `yaml:"sources"`

@@ -1,0 +1,211 @@
+package gpucheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// ruleEG410: a GPU-code package other than the framework (an extension,
+// or a CUDA library the build loads) can run no code on a GPU. Its step
+// also leaves the target unknown (EG409) for each such package whose code
+// is not known, and for the CUDA libraries on the framework's PTX path.
+var ruleEG410 = &Rule{
+	Rule: finding.Rule{
+		Code: "EG410", Name: "package-no-kernel-image", Severity: finding.SeverityError,
+		Title: "an extension or a CUDA library the build loads can run no code on a GPU: no SASS for its architecture or a lower minor of the same major, and no PTX at or below it",
+		Why: "The framework is not the only GPU code a job runs: every extension (vLLM, flash-attn, xformers, bitsandbytes, …) and every " +
+			"CUDA library the build loads (cuBLAS, cuDNN, …) carries its own kernels. One built without the GPU's architecture fails " +
+			"with \"no kernel image is available for execution on the device\" or refuses the GPU (a compute capability floor), " +
+			"however well the framework itself runs.",
+		Fix:    "Use a release of the package built for the GPU's architecture (for Blackwell: CUDA 12.8 or later builds), or run on a GPU it supports.",
+		Before: "# target: GTX 1080 Ti (6.1)\ndependencies:\n  - pip:\n    - vllm==0.6.3",
+		After:  "# target: L4 (8.9)\ndependencies:\n  - pip:\n    - vllm==0.6.3",
+		Since:  "0.3.0",
+	},
+	run: runEG410,
+}
+
+// runEG410 judges every GPU-code package beside the framework against
+// every GPU of the host.
+func runEG410(c *checker) bool {
+	if len(c.h.GPUs) == 0 || !c.h.Available {
+		return true
+	}
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		switch p.Role {
+		case resolver.RoleExtension:
+			c.judgeExtension(p)
+		case resolver.RoleCUDALibrary:
+			c.judgeCUDALib(p)
+		}
+	}
+	return true
+}
+
+func pkgLabel(p *resolver.GPUPackage) string {
+	s := p.Name
+	if p.Version != "" {
+		s += " " + p.Version
+	}
+	if p.BundledWith != "" {
+		s += " (loaded by " + p.BundledWith + ")"
+	}
+	return s
+}
+
+// pkgPos points at the package's item, else at the framework.
+func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
+	if p.Pos.IsValid() {
+		return p.Pos
+	}
+	return c.fwPos()
+}
+
+// judgeExtension holds one extension against each GPU: from its known
+// SASS and PTX, else its compute-capability floor, else the range its
+// CUDA toolkit can target; what none decides leaves the target unknown.
+func (c *checker) judgeExtension(p *resolver.GPUPackage) {
+	if !p.Known {
+		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
+			p.Unknown+", so neither what it was built for nor the GPU code it carries can be checked",
+			"pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries")
+		return
+	}
+	c.eachCC(func(gcc cc, gs []GPU) {
+		if p.Code.MinCC != "" {
+			if lo, ok := parseCC(p.Code.MinCC); ok && gcc.less(lo) {
+				c.add("EG410", c.pkgPos(p),
+					fmt.Sprintf("%s needs compute capability %s or newer and cannot run on %s", pkgLabel(p), p.Code.MinCC, gpuLabel(c.h, gs)),
+					fmt.Sprintf("run on a GPU of compute capability %s or newer, or use a release of %s that supports %s", p.Code.MinCC, p.Name, gcc.sm()))
+				return
+			}
+			if p.Code.JIT {
+				return // a compiler: it makes code for any GPU at or above its floor
+			}
+		}
+		if p.Code.Known {
+			list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
+			if v, _ := archVerdict(gcc, list); v == runsNone {
+				c.add("EG410", c.pkgPos(p),
+					fmt.Sprintf("%s (%s) can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
+						pkgLabel(p), archSummary(list), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
+					fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm()))
+			}
+			return
+		}
+		if c.belowToolkit(p, gcc, gs) {
+			return
+		}
+		c.undecide(c.pkgPos(p), "architecture", "extension-arch-unknown", pkgLabel(p),
+			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
+			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
+	})
+}
+
+// belowToolkit raises EG410 where a package built for a CUDA major.minor
+// is held against a GPU older than anything that toolkit's compiler
+// targets: no build made with it can carry code for that GPU.
+func (c *checker) belowToolkit(p *resolver.GPUPackage, gcc cc, gs []GPU) bool {
+	for _, cu := range p.BuiltFor.CUDA {
+		if !strings.Contains(cu, ".") {
+			continue
+		}
+		ta, ok := c.k.ToolkitArch(cu)
+		if !ok {
+			continue
+		}
+		if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
+			c.add("EG410", c.pkgPos(p),
+				fmt.Sprintf("%s was built with CUDA %s, whose compiler targets nothing below %s, so it can run no code on %s", pkgLabel(p), cu, lo.sm(), gpuLabel(c.h, gs)),
+				fmt.Sprintf("use a build of %s made with an older CUDA toolkit that still targets %s", p.Name, gcc.sm()))
+			return true
+		}
+	}
+	return false
+}
+
+// judgeCUDALib holds a CUDA library against each GPU. A library the
+// knowledge base knows lacks code for a GPU is EG410; where it cannot say,
+// the target is unknown only on the framework's PTX path, since a build
+// with SASS for the GPU is made with libraries of its own toolkit.
+func (c *checker) judgeCUDALib(p *resolver.GPUPackage) {
+	c.eachCC(func(gcc cc, gs []GPU) {
+		has, why := c.libCarries(p, gcc)
+		switch {
+		case has == carriesNo:
+			c.add("EG410", c.pkgPos(p),
+				fmt.Sprintf("%s carries no code for %s on %s: %s", pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
+				fmt.Sprintf("use a framework build whose CUDA libraries support %s (a newer CUDA variant)", gcc.sm()))
+		case has == carriesUnknown && c.ptxPath[gcc.key()]:
+			c.undecide(c.pkgPos(p), "architecture", "cuda-lib-arch-unknown", pkgLabel(p),
+				fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), why),
+				"use a framework build with SASS for this GPU (a newer CUDA variant), or run envguard check on the machine, which reads the libraries")
+		}
+	})
+}
+
+type carries int
+
+const (
+	carriesUnknown carries = iota
+	carriesYes
+	carriesNo
+)
+
+// libCarries decides from the knowledge base whether a CUDA library
+// release carries code for a compute capability, and says why.
+func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
+	name := p.Lib
+	if p.Version == "" {
+		return carriesUnknown, "which " + name + " release it loads is not known"
+	}
+	ver := p.Version
+	row, ok := c.k.CUDALibByName(name)
+	if ok && row.Toolkit && p.BundledWith == "" {
+		// A pinned package names its toolkit release only where its own
+		// version follows the toolkit's.
+		if !follows(row, ver) {
+			return carriesUnknown, fmt.Sprintf("which CUDA toolkit release %s %s belongs to is not known", p.Name, ver)
+		}
+		ver = majorMinorOf(ver)
+	}
+	rows := c.k.CUDALibArchOf(name, gcc.key())
+	if len(rows) == 0 {
+		return carriesUnknown, fmt.Sprintf("whether %s %s carries code for %s is not known", name, ver, gcc.sm())
+	}
+	for _, r := range rows {
+		if r.Since != "" && compareVersions(ver, r.Since) < 0 {
+			return carriesNo, fmt.Sprintf("%s has code for %s only from %s on", name, gcc.sm(), r.Since)
+		}
+		if r.Until != "" && compareVersions(ver, r.Until) >= 0 {
+			return carriesNo, fmt.Sprintf("%s dropped %s in %s", name, gcc.sm(), r.Until)
+		}
+	}
+	return carriesYes, ""
+}
+
+func follows(row *kb.CUDALibPackage, ver string) bool {
+	m := ver
+	if i := strings.IndexByte(m, '.'); i >= 0 {
+		m = m[:i]
+	}
+	for _, f := range row.VersionFollowsToolkit {
+		if f == m {
+			return true
+		}
+	}
+	return false
+}
+
+func majorMinorOf(v string) string {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return v
+	}
+	return parts[0] + "." + parts[1]
+}

@@ -1,0 +1,598 @@
+package resolver
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Roles of a GPU-code package.
+const (
+	RoleFramework   = "framework"
+	RoleCompanion   = "companion"
+	RoleExtension   = "extension"
+	RoleCUDALibrary = "cuda-library"
+)
+
+// Kinds of evidence for what a GPU-code package was built for, beside the
+// Evidence* kinds of the framework.
+const (
+	EvidenceKBRow        = "kb-row"        // a knowledge-base row, with its source
+	EvidenceWheelTag     = "wheel-tag"     // a wheel's local version (+cu12torch2.6cxx11abiFALSE)
+	EvidenceRequiresDist = "requires-dist" // a framework wheel's exact pin of the library
+	EvidenceName         = "name"          // the distribution's name (cupy-cuda12x)
+	EvidenceBinary       = "binary"        // the shared library itself (native/)
+)
+
+// GPUPackage is one package of the environment with GPU code of its own:
+// the framework, an extension, or a CUDA library the build loads (written
+// in the file, or bundled: pinned by the framework's wheel).
+type GPUPackage struct {
+	Name    string           `json:"name"`
+	Role    string           `json:"role"`
+	Lib     string           `json:"lib,omitempty"` // cublas, cudnn, ... for CUDA libraries
+	Version string           `json:"version,omitempty"`
+	From    envspec.Provider `json:"from,omitempty"`
+	Item    string           `json:"item,omitempty"` // as written; "" when bundled
+	Line    int              `json:"line,omitempty"`
+	Pos     finding.Pos      `json:"-"`
+	// BundledWith names the package whose metadata brings it ("torch
+	// 2.6.0+cu126") when the file does not name it.
+	BundledWith string   `json:"bundled_with,omitempty"`
+	BuiltFor    BuiltFor `json:"built_for"`
+	Code        GPUCode  `json:"gpu_code"`
+	// Known is false for a GPU package the knowledge base has no facts on
+	// (an unknown extension or a release newer than its rows): no target
+	// holding it is ok.
+	Known    bool       `json:"known"`
+	Unknown  string     `json:"unknown,omitempty"` // why Known is false
+	Evidence []Evidence `json:"evidence,omitempty"`
+
+	ext *kb.Extension
+}
+
+// BuiltFor is what a GPU-code package was built against.
+type BuiltFor struct {
+	// Torch lists torch releases ("2.5.1") or series ("2.6"); TorchPin
+	// marks an exact Requires-Dist pin.
+	Torch    []string `json:"torch,omitempty"`
+	TorchPin bool     `json:"torch_pin,omitempty"`
+	CUDA     []string `json:"cuda,omitempty"` // "12.4", or a major "12"
+	ABI      []string `json:"abi,omitempty"`  // cxx11, pre-cxx11
+	Python   []string `json:"python,omitempty"`
+}
+
+// GPUCode is the GPU code a package holds.
+type GPUCode struct {
+	SASS  []string `json:"sass,omitempty"`
+	PTX   []string `json:"ptx,omitempty"`
+	MinCC string   `json:"min_cc,omitempty"`
+	// Known is true when SASS and PTX were read (from a KB row or the
+	// binary).
+	Known bool `json:"known"`
+	// JIT is true for a compiler that makes its code on the machine
+	// (triton): only MinCC decides.
+	JIT  bool `json:"jit,omitempty"`
+	Zstd bool `json:"zstd,omitempty"`
+}
+
+// Ext is the knowledge-base row of an extension, nil for other roles or
+// an unknown extension.
+func (p *GPUPackage) Ext() *kb.Extension { return p.ext }
+
+// gpuPackages lists every GPU-code package of the environment: the
+// framework, its companions, each extension and the CUDA libraries.
+func (r *resolution) gpuPackages() {
+	fw := r.st.Framework
+	if fw != nil && fw.Variant != "cpu" && fw.Variant != "rocm" {
+		p := GPUPackage{Name: fw.Name, Role: RoleFramework, Version: fw.Version, From: fw.From, Item: fw.Item, Pos: fw.Pos, Line: fw.Pos.Line, Known: true}
+		if c := r.st.CUDA; c != nil && c.Version != "" {
+			p.BuiltFor.CUDA = []string{c.Version}
+			p.Evidence = append(p.Evidence, c.Evidence...)
+		}
+		if l, ok := r.frameworkArch(); ok {
+			p.Code = GPUCode{SASS: l.SASS, PTX: l.PTX, Known: !l.PTXUnknown}
+			p.Evidence = append(p.Evidence, Evidence{Item: fw.Name + " " + fw.Series() + " (" + string(fw.Dist) + ")", Kind: EvidenceKBRow, Says: l.Source, Package: fw.Name})
+		}
+		if fw.Name == "pytorch" {
+			if abi, e, ok := r.torchABI(); ok {
+				p.BuiltFor.ABI = []string{abi}
+				p.Evidence = append(p.Evidence, e)
+				r.st.TorchABI = abi
+			}
+		}
+		r.st.GPUPackages = append(r.st.GPUPackages, p)
+	}
+	seen := map[string]bool{}
+	for _, it := range r.items {
+		if it == r.fw || seen[it.name] {
+			continue
+		}
+		if lib, ok := r.cudaLibOf(it); ok {
+			seen[it.name] = true
+			r.st.GPUPackages = append(r.st.GPUPackages, r.cudaLibPackage(it, lib))
+			continue
+		}
+		if p, ok := r.extensionPackage(it); ok {
+			seen[it.name] = true
+			r.st.GPUPackages = append(r.st.GPUPackages, p)
+		}
+	}
+	r.frameworkLibs(seen)
+}
+
+// frameworkArch is the knowledge base's architecture list of a torch
+// build, where it is known.
+func (r *resolution) frameworkArch() (*kb.ArchList, bool) {
+	fw := r.st.Framework
+	if r.kb == nil || fw.Name != "pytorch" || fw.Series() == "" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		return nil, false
+	}
+	l, ok := r.kb.Arch(fw.Series(), r.st.CUDA.Version, fw.Dist)
+	if !ok || l == nil || !l.Known {
+		return nil, false
+	}
+	return l, true
+}
+
+// torchABI is the C++ ABI of the environment's torch, from the knowledge
+// base's row for its distribution, release and CUDA variant.
+func (r *resolution) torchABI() (string, Evidence, bool) {
+	fw := r.st.Framework
+	if r.kb == nil || fw == nil || fw.Version == "" {
+		return "", Evidence{}, false
+	}
+	cuda := ""
+	if r.st.CUDA != nil {
+		cuda = r.st.CUDA.Version
+	}
+	dist := string(fw.Dist)
+	if isNGCTorch(fw.Version) {
+		dist = "ngc"
+	}
+	row, ok := r.kb.TorchABIOf(dist, fw.Version, cuda)
+	if !ok && fw.Dist == kb.DistPyPI {
+		// PyPI's torch is one of PyTorch's own wheel builds: a row for
+		// every wheel build of the release speaks for it too.
+		if w, ok2 := r.kb.TorchABIOf(string(kb.DistWheel), fw.Version, cuda); ok2 && len(w.CUDA) == 0 {
+			row, ok = w, true
+		}
+	}
+	if !ok {
+		return "", Evidence{}, false
+	}
+	return row.ABI, Evidence{Item: "torch " + fw.Version + " (" + dist + ")", Kind: EvidenceKBRow, Says: row.ABI, Package: "torch", Version: fw.Version, Pos: fw.Pos, Line: fw.Pos.Line}, true
+}
+
+// isNGCTorch reports an NVIDIA NGC container's torch (2.3.0a0+40ec155e58.nv24.3):
+// a pre-release commit of PyTorch built by NVIDIA.
+func isNGCTorch(v string) bool {
+	return strings.Contains(v, "a0+") || strings.Contains(v, ".nv2")
+}
+
+// cudaLibOf names the CUDA library a package ships (cublas of
+// nvidia-cublas-cu12 and libcublas), false for other packages.
+func (r *resolution) cudaLibOf(it *item) (string, bool) {
+	l, ok := names(r.kb).CUDALibOf(it.name, it.from() == envspec.ProviderPip)
+	if !ok {
+		return "", false
+	}
+	return l.Lib, true
+}
+
+func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
+	p := GPUPackage{Name: it.name, Role: RoleCUDALibrary, Lib: lib, Version: it.exact, From: it.from(), Item: it.raw(), Pos: it.verPos(), Line: it.pos().Line, Known: it.exact != ""}
+	if m := kb.CUDAMajorFromPipName(it.name); m > 0 {
+		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
+	}
+	if !p.Known {
+		p.Unknown = "its version is left to the solver"
+	}
+	return p
+}
+
+// frameworkCUDALibs are the CUDA libraries a framework's CUDA build loads
+// whose architectures decide whether its PTX path runs: the toolkit's math
+// libraries and cuDNN.
+var frameworkCUDALibs = []string{"cublas", "cufft", "curand", "cusolver", "cusparse", "cudnn"}
+
+// frameworkLibs adds the CUDA libraries the framework's build loads that
+// the file does not name: those its wheel pins (torch_cuda_libs), the
+// toolkit's own at the runtime's release, the cuDNN a pytorch channel
+// build string names; what none says stays unknown.
+func (r *resolution) frameworkLibs(seen map[string]bool) {
+	fw := r.st.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.Variant == "cpu" || fw.Variant == "rocm" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		return
+	}
+	have := map[string]bool{}
+	for _, p := range r.st.GPUPackages {
+		if p.Role == RoleCUDALibrary {
+			have[p.Lib] = true
+		}
+	}
+	rt := r.st.CUDA.Version
+	with := "torch " + fw.Version
+	if fw.Version == "" {
+		with = "torch"
+	}
+	add := func(p GPUPackage) {
+		if !have[p.Lib] {
+			have[p.Lib] = true
+			r.st.GPUPackages = append(r.st.GPUPackages, p)
+		}
+	}
+	if r.kb != nil && fw.From == envspec.ProviderPip && fw.Version != "" {
+		if row, ok := r.kb.TorchCUDALibsOf(fw.Version, rt); ok {
+			for _, l := range row.Libs {
+				n := kb.NormalizeName(l.Name)
+				if seen[n] {
+					continue
+				}
+				ev := Evidence{Item: l.Name + "==" + l.Version, Kind: EvidenceRequiresDist, Says: l.Version, Package: l.Name, Version: l.Version}
+				if cl, ok := r.kb.CUDALibOf(n, true); ok {
+					add(GPUPackage{Name: n, Role: RoleCUDALibrary, Lib: cl.Lib, Version: l.Version, From: envspec.ProviderPip, BundledWith: with, Known: true, Evidence: []Evidence{ev}})
+					continue
+				}
+				// cuda-toolkit[cublas,...]==13.0.2 brings the toolkit's own
+				// libraries of that release.
+				if n == "cuda-toolkit" {
+					for _, lib := range extrasOf(l.Name) {
+						if cl, ok := r.kb.CUDALibByName(lib); ok && cl.Toolkit {
+							add(GPUPackage{Name: "cuda-toolkit[" + lib + "]", Role: RoleCUDALibrary, Lib: lib, Version: majorMinor(l.Version), From: envspec.ProviderPip, BundledWith: with, Known: true, Evidence: []Evidence{ev}})
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, lib := range frameworkCUDALibs {
+		if have[lib] {
+			continue
+		}
+		cl, ok := names(r.kb).CUDALibByName(lib)
+		switch {
+		case ok && cl.Toolkit:
+			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, Version: rt, BundledWith: "the CUDA " + rt + " runtime", Known: true,
+				Evidence: []Evidence{{Item: "CUDA " + rt, Kind: EvidenceKBRow, Says: rt, Package: lib}}})
+		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
+			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
+				Evidence: []Evidence{{Item: fw.Build, Kind: EvidenceBuild, Says: r.st.CuDNN, Package: "cudnn"}}})
+		default:
+			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
+		}
+	}
+}
+
+// extrasOf returns the extras of a requirement name (cuda-toolkit[cublas,cufft]).
+func extrasOf(name string) []string {
+	_, rest, ok := strings.Cut(name, "[")
+	if !ok {
+		return nil
+	}
+	rest, _, _ = strings.Cut(rest, "]")
+	var out []string
+	for e := range strings.SplitSeq(rest, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// extensionPackage reads an item as a GPU extension: one the knowledge
+// base names, a GPU library it lists beside the frameworks, or a package
+// whose version or build says it was built for CUDA.
+func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
+	var ext *kb.Extension
+	if r.kb != nil {
+		ext, _ = r.kb.ExtensionByName(it.name)
+	}
+	local := it.local
+	if local == "" {
+		local = wheelURLLocal(it)
+	}
+	cudaBuild := false
+	switch {
+	case ext != nil:
+	case frameworkOf(it) != "" || r.isCompanion(it) || frameworkPart(it.name) || selectorBuild(it):
+		return GPUPackage{}, false
+	case it.from() == envspec.ProviderConda && DecodeBuild(it.build).Variant == "cpu":
+		return GPUPackage{}, false
+	case r.gpuLibName(it):
+	case it.from() == envspec.ProviderPip && decodeExtLocal(local).Major > 0:
+		cudaBuild = true
+	case it.from() == envspec.ProviderConda && DecodeBuild(it.build).Variant == "cuda":
+		cudaBuild = true
+	default:
+		return GPUPackage{}, false
+	}
+	p := GPUPackage{Name: it.name, Role: RoleExtension, Version: it.exact, From: it.from(), Item: it.raw(), Pos: it.verPos(), Line: it.pos().Line, ext: ext}
+	if p.Version == "" && it.from() == envspec.ProviderConda {
+		p.Version = it.verText
+	}
+	if ext == nil {
+		p.Unknown = "the knowledge base has no facts on " + it.name
+		if cudaBuild {
+			p.Unknown = it.name + " carries CUDA code (" + orText(local, it.build) + ") and the knowledge base has no facts on it"
+		}
+		if m := kb.CUDAMajorFromPipName(it.name); m > 0 {
+			p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
+			p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceName, Says: strconv.Itoa(m), Package: it.name})
+		}
+		return p, true
+	}
+	if ext.MinCC != "" {
+		p.Code.MinCC = ext.MinCC
+	}
+	p.Code.JIT = ext.JIT
+	r.builtForFromLocal(&p, it, local)
+	r.builtForFromIndex(&p, it)
+	r.builtForFromKB(&p, it)
+	if m := kb.CUDAMajorFromPipName(it.name); m > 0 && len(p.BuiltFor.CUDA) == 0 {
+		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
+		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceName, Says: strconv.Itoa(m), Package: it.name})
+	}
+	switch {
+	case p.Version == "":
+		p.Unknown = "its release is left to the solver"
+	case !p.Known:
+		if latest := r.kb.LatestExtension(it.name); latest != "" {
+			if c, ok := kb.CompareDotted(p.Version, latest); ok && c > 0 {
+				p.Unknown = it.name + " " + p.Version + " is newer than every release the knowledge base knows (" + latest + ")"
+				break
+			}
+		}
+		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
+	}
+	return p, true
+}
+
+// frameworkPart reports a package a framework's conda build is split
+// into (libtorch, tensorflow-base, libtensorflow_cc, tensorflow-estimator):
+// it is the framework, judged as such.
+func frameworkPart(name string) bool {
+	for _, f := range []string{"pytorch", "torch", "tensorflow", "jax"} {
+		if strings.HasPrefix(name, f+"-") || strings.HasPrefix(name, "lib"+f) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectorBuild reports a conda selector package (pytorch-mutex=*=cuda,
+// _pytorch_select=*=gpu_0, _tflow_select=*=gpu): its build string is a
+// variant word alone, and it holds no code.
+func selectorBuild(it *item) bool {
+	if it.from() != envspec.ProviderConda {
+		return false
+	}
+	b := strings.ToLower(it.build)
+	b = strings.TrimRight(b, "0123456789")
+	b = strings.TrimSuffix(b, "_")
+	return b == "cuda" || b == "cpu" || b == "gpu" || strings.HasPrefix(it.name, "_")
+}
+
+func orText(a, b string) string {
+	if a != "" {
+		return "+" + a
+	}
+	return b
+}
+
+// isCompanion reports a framework's lockstep companion (torchvision).
+func (r *resolution) isCompanion(it *item) bool {
+	for _, c := range names(r.kb).CompanionsOf("pytorch") {
+		if c == it.name {
+			return true
+		}
+	}
+	return false
+}
+
+// gpuLibName reports a package the knowledge base lists as a GPU library
+// that is neither a framework, a companion nor a CUDA wheel.
+func (r *resolution) gpuLibName(it *item) bool {
+	var lib string
+	if it.from() == envspec.ProviderConda {
+		lib = r.libByConda(it.name)
+	} else {
+		lib = r.libByPip(it.name)
+	}
+	switch lib {
+	case "", "torch", "torchvision", "torchaudio", "tensorflow", "jax", "nvidia-cuda-wheels":
+		return false
+	}
+	return true
+}
+
+// builtForFromLocal decodes the local version of the wheel the item names
+// with the extension's pattern (+cu12torch2.6cxx11abiFALSE, +pt21cu121).
+func (r *resolution) builtForFromLocal(p *GPUPackage, it *item, local string) {
+	if local == "" || p.ext.LocalVersion == "" {
+		return
+	}
+	g, ok := matchGroups(p.ext.LocalVersion, local)
+	if !ok {
+		return
+	}
+	p.Known = true
+	p.applyGroups(g)
+	p.Evidence = append(p.Evidence, Evidence{Item: "+" + local, Kind: EvidenceWheelTag, Says: local, Package: it.name, Pos: it.verPos(), Line: it.pos().Line})
+}
+
+// builtForFromIndex decodes an index or find-links URL of the file with
+// the extension's pattern (torch-2.1.0+cu121.html, /whl/cu121/torch2.4).
+func (r *resolution) builtForFromIndex(p *GPUPackage, it *item) {
+	if p.ext.IndexURL == "" || len(p.BuiltFor.Torch) > 0 || it.from() != envspec.ProviderPip {
+		return
+	}
+	for _, d := range r.env.Pip {
+		o := pipOpt(d)
+		if o == nil || !isIndexOption(o.Name) {
+			continue
+		}
+		g, ok := matchGroups(p.ext.IndexURL, o.Value)
+		if !ok {
+			continue
+		}
+		p.Known = true
+		p.applyGroups(g)
+		p.Evidence = append(p.Evidence, Evidence{Item: d.Raw.Value, Kind: EvidenceIndex, Says: o.Value, Package: it.name, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line})
+		return
+	}
+}
+
+// builtForFromKB reads the knowledge base's rows for the item's release:
+// an exact torch pin from its metadata, and the GPU code of its builds.
+func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
+	if p.Version == "" {
+		return
+	}
+	for _, b := range r.kb.ExtensionBuildsOf(it.name, p.Version) {
+		switch b.Dist {
+		case "release-asset", "pyg-index", "flashinfer-index":
+			// These rows describe a matrix of wheels; which one the file
+			// gets is what its wheel tag or index says.
+			if len(p.BuiltFor.Torch) == 0 && len(p.BuiltFor.CUDA) == 0 {
+				p.Known = p.Known || b.ArchKnown || b.MinCC != ""
+			}
+		default:
+			p.Known = true
+			if b.TorchPin && len(p.BuiltFor.Torch) == 0 {
+				p.BuiltFor.Torch, p.BuiltFor.TorchPin = append([]string(nil), b.Torch...), true
+			}
+			if len(p.BuiltFor.CUDA) == 0 && len(b.CUDA) > 0 && it.from() == envspec.ProviderPip && b.Dist == "pypi" {
+				p.BuiltFor.CUDA = append([]string(nil), b.CUDA...)
+			}
+			if len(p.BuiltFor.ABI) == 0 && len(b.ABI) == 1 {
+				p.BuiltFor.ABI = append([]string(nil), b.ABI...)
+			}
+		}
+		if b.ArchKnown && !p.Code.Known {
+			p.Code.SASS, p.Code.PTX, p.Code.Known = b.SASS, b.PTX, true
+		}
+		if b.MinCC != "" {
+			p.Code.MinCC = b.MinCC
+		}
+		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
+	}
+}
+
+// applyGroups records what a decoded wheel tag or URL says.
+func (p *GPUPackage) applyGroups(g map[string]string) {
+	if t := g["torch"]; t != "" {
+		p.BuiltFor.Torch = []string{torchFromTag(t)}
+	}
+	if c := g["cuda"]; c != "" {
+		if cu := cudaFromTag(c); cu != "" {
+			p.BuiltFor.CUDA = []string{cu}
+		}
+	}
+	switch strings.ToUpper(g["abi"]) {
+	case "TRUE":
+		p.BuiltFor.ABI = []string{kb.ABICXX11}
+	case "FALSE":
+		p.BuiltFor.ABI = []string{kb.ABIPreCXX11}
+	}
+}
+
+// torchFromTag reads a torch release or series as tags write it: "2.6",
+// "2.1.0", or PyG's "21" (2.1) and "113" (1.13).
+func torchFromTag(t string) string {
+	if strings.Contains(t, ".") {
+		return t
+	}
+	if len(t) >= 2 {
+		return t[:1] + "." + t[1:]
+	}
+	return t
+}
+
+// cudaFromTag reads a CUDA variant as tags write it: "12" (a major),
+// "118", "cu121" (11.8, 12.1), "12.4"; "" for cpu.
+func cudaFromTag(c string) string {
+	c = strings.TrimPrefix(strings.ToLower(c), "cu")
+	switch {
+	case c == "" || c == "pu": // cpu
+		return ""
+	case strings.Contains(c, "."):
+		return majorMinor(c)
+	case len(c) <= 2:
+		return c
+	}
+	return cuDigits(c)
+}
+
+// decodeExtLocal reads a local version that says a build was made for
+// CUDA: +cu121, +pt21cu121, +cu12torch2.6cxx11abiFALSE.
+func decodeExtLocal(local string) Accel {
+	s := strings.ToLower(local)
+	if strings.HasPrefix(s, "pt") {
+		if i := strings.Index(s, "cu"); i > 0 {
+			s = s[i:]
+		}
+	}
+	return decodeWheelTag(s)
+}
+
+// wheelURLLocal is the local version of a wheel a requirement names by URL
+// (name @ https://…/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-…whl).
+func wheelURLLocal(it *item) string {
+	if it.pip == nil || it.pip.Line == nil || it.pip.Line.Req == nil || it.pip.Line.Req.URL == "" {
+		return ""
+	}
+	u := it.pip.Line.Req.URL
+	if pu, err := url.Parse(u); err == nil && pu.Path != "" {
+		u = pu.Path
+	}
+	base := path.Base(u)
+	if unesc, err := url.PathUnescape(base); err == nil {
+		base = unesc
+	}
+	if !strings.HasSuffix(base, ".whl") {
+		return ""
+	}
+	parts := strings.Split(strings.TrimSuffix(base, ".whl"), "-")
+	if len(parts) < 5 {
+		return ""
+	}
+	if _, local, ok := strings.Cut(parts[1], "+"); ok {
+		return strings.ToLower(local)
+	}
+	return ""
+}
+
+// patterns caches the knowledge base's compiled patterns; they are
+// validated when it loads.
+var patterns sync.Map // string → *regexp.Regexp
+
+func matchGroups(expr, s string) (map[string]string, bool) {
+	v, ok := patterns.Load(expr)
+	if !ok {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return nil, false
+		}
+		v, _ = patterns.LoadOrStore(expr, re)
+	}
+	re := v.(*regexp.Regexp)
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return nil, false
+	}
+	out := map[string]string{}
+	for i, n := range re.SubexpNames() {
+		if n != "" && i < len(m) {
+			out[n] = m[i]
+		}
+	}
+	return out, true
+}
