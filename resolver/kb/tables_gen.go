@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "4d14d1e2cb1c9a52"
+const generatedVersion = "5b182af41b542821"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1d88df9d
+const generatedChecksum = 0x8eb4889c
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4570,6 +4570,17 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
+}, CUDALibArch: []CUDALibArch{
+	{Lib: "nccl", CC: "8.0", Since: "2.7.3", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
+	{Lib: "nccl", CC: "8.6", Since: "2.7.3", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
+	{Lib: "nccl", CC: "8.9", Since: "2.7.3", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_89 of its own: the sm_80 cubin runs on 8.9"},
+	{Lib: "nccl", CC: "9.0", Since: "2.15.1", Source: "NCCL_COMMON_MK", Note: "sm_90 SASS and compute_90 PTX in builds with CUDA >= 11.8 (commit da8152e5, NCCL 2.15.1-1); 2.15.1 … 2.24.3 carry compute_90 PTX as their newest code, which the driver JIT-compiles on Blackwell"},
+	{Lib: "nccl", CC: "10.0", Since: "2.25.1", Source: "NCCL_COMMON_MK", Note: "sm_100 and sm_120 SASS and compute_120 PTX in builds with CUDA >= 12.8 (commit 80f6bda4, NCCL 2.25.1-1); older releases reach Blackwell only by JIT of their compute_90 PTX"},
+	{Lib: "nccl", CC: "10.1", Since: "2.25.1", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "Thor before CUDA 13 (sm_101): no sm_101 of its own, the sm_100 cubin of CUDA >= 12.8 builds runs on it"},
+	{Lib: "nccl", CC: "10.3", Since: "2.25.1", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_103 of its own: the sm_100 cubin of CUDA >= 12.8 builds runs on it"},
+	{Lib: "nccl", CC: "11.0", Since: "2.27.5", Source: "NCCL_COMMON_MK", Note: "sm_110 (Thor from CUDA 13.0) SASS in builds with CUDA >= 13 (commit 3ea7eedf, NCCL 2.27.5-1; that commit also adds sm_75 to CUDA 13 builds, which from 2.27.3 carry 7.5 … 12.0 only, no 5.x, 6.x or 7.0)"},
+	{Lib: "nccl", CC: "12.0", Since: "2.25.1", Source: "NCCL_COMMON_MK", Note: "sm_120 SASS and compute_120 PTX in builds with CUDA >= 12.8 (commit 80f6bda4, NCCL 2.25.1-1)"},
+	{Lib: "nccl", CC: "12.1", Since: "2.25.1", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_121 of its own: the sm_120 cubin of CUDA >= 12.8 builds runs on it"},
 }, TorchCUDALibs: []TorchCUDALibs{
 	{Torch: "2.11.0", CUDA: "13.0", Dist: "wheel", Libs: []PinnedLib{
 		{Name: "cuda-toolkit[cublas,cudart,cufft,cufile,cupti,curand,cusolver,cusparse,nvjitlink,nvrtc,nvtx]", Version: "13.0.2"},
@@ -4711,6 +4722,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "PT_159779", Title: "pytorch/pytorch#159779 Enable CUDA 13.0 binaries (13.0: Turing through Blackwell, sm_110 Thor, sm_103, sm_121; 12.9 first introduced sm_10x/sm_12x)", URL: "https://github.com/pytorch/pytorch/issues/159779", Read: "2026-11-30"},
 	{Key: "NVCOMPDX", Title: "NVIDIA nvCOMPDx release notes 0.1.1 (Thor renamed sm_101 → sm_110 from CUDA 13.0; sm_101 for 12.9 and older)", URL: "https://docs.nvidia.com/cuda/nvcompdx/release_notes.html", Read: "2026-11-30"},
 	{Key: "PT143962", Title: "pytorch/pytorch#143962 Nightly pytorch wheel for prerelease version 2.7 is build with C++11 ABI on, at least for CPU", URL: "https://github.com/pytorch/pytorch/issues/143962", Read: "issue thread, 2026-12-01"},
+	{Key: "NCCL_COMMON_MK", Title: "NVIDIA/nccl makefiles/common.mk: the default NVCC_GENCODE per CUDA version (CUDA8/9/10/11/12/12_8/13 _GENCODE and _PTX)", URL: "https://github.com/NVIDIA/nccl/blob/master/makefiles/common.mk", Read: "git snapshot of NVIDIA/nccl, the file at tags v2.7.8-1 … v2.29.2-1 and git log -S for compute_80/90/110 and the CUDA13_GENCODE block, 2026-12-01"},
+	{Key: "NV_BLACKWELL_COMPAT", Title: "NVIDIA Blackwell Compatibility Guide for CUDA Applications, 1.2 Application Compatibility: 'A cubin generated for a certain compute capability is supported to run on any GPU with the same major revision and same or higher minor revision of compute capability'", URL: "https://docs.nvidia.com/cuda/blackwell-compatibility-guide", Read: "2026-12-01"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
@@ -5483,6 +5496,18 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 70},
 		{File: "resolver/kb/data/cuda.yaml", Line: 71},
 	},
+	"cuda_lib_arch": {
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 11},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 12},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 13},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 14},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 15},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 16},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 17},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 18},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 19},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 20},
+	},
 	"cuda_lib_packages": {
 		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 6},
 		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 7},
@@ -5849,6 +5874,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
@@ -6048,11 +6075,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 32},
 	},
 	"torch_cuda_libs": {
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 6},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 22},
 	},
 	"torch_cxx_abi": {
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 18},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 19},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 34},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 35},
 	},
 	"torch_python_builds": {
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 26},
