@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "022470c95a3abee2"
+const generatedVersion = "fe4acd59af832081"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x34619122
+const generatedChecksum = 0x10efe30b
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4565,8 +4565,3104 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.14",
 	}, Source: "CF_FEEDSTOCK (11d45938 … de73eb97 (2026-06-02 … 2026-06-15))"},
 }, Extensions: []Extension{
+	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
+	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 }, ExtensionBuilds: []ExtensionBuild{
+	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.0 (33dc96c8): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.0 (33dc96c8): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.0.0.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.0.post1 (33dc96c8): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.0.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.0.post1 (33dc96c8): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.0.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.1 (023c25d4): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.0.1", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.1 (023c25d4): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.1.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.0 (2ca32870): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.1.0", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.0 (2ca32870): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.1.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231106",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.1 (fb7b5310): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.1.1", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231106",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.1 (fb7b5310): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.1.2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0.dev20231210",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.2 (2a3704fd): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.1.2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0.dev20231210",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.2 (2a3704fd): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.1.3", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3 (35689e19): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.1.3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3 (35689e19): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2; jobs for torch 1.12.1, 1.13.1, 2.0.1 with CUDA 12.2.2 were also requested (the exclude list names CUDA 12.2.0, the matrix 12.2.2) but are left out: whether they built is not known"},
+	{Name: "mamba-ssm", Version: "1.1.3.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3.post1 (009bec5e): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.1.3.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3.post1 (009bec5e): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.1.4", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.4 (ce59daea): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.1.4", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.4 (ce59daea): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.2.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240126",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0 (2845255a): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.2.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240126",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0 (2845255a): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.2.0.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240105",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0.post1 (34076d66): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.2.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240105",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0.post1 (34076d66): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.2.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.1 (7efe513b): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.2.1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.1 (7efe513b): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "1.2.2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.2 (a07faffa): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "1.2.2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.2 (a07faffa): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.0.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.0 (60dadf2e): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.0.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.0 (60dadf2e): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.0.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.1 (33aeaa0b): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.0.1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.1 (33aeaa0b): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.0.2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.2 (f40e2ee1): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.0.2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.2 (f40e2ee1): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.0.3", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.3 (28f623d6): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.0.3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.3 (28f623d6): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.0.4", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240413",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.4 (f9dbb4fd): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.0.4", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240413",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.0.4 (f9dbb4fd): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.1.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240420",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.1.0 (c71f86c8): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.1.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240420",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.1.0 (c71f86c8): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.2.0", Dist: "release-asset", Torch: []string{
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.0 (95a2041e): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.0 (95a2041e): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.2.1", Dist: "release-asset", Torch: []string{
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.1 (ddce0c13): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.1 (ddce0c13): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.2.2", Dist: "release-asset", Torch: []string{
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.2 (8ffd905c): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.2 (8ffd905c): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "mamba-ssm", Version: "2.2.3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.3 (6763edb6): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.3 (6763edb6): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.3.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.3.post1 (b7cdf7b1): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.3.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.3.post1 (b7cdf7b1): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.3.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.3.post2 (5fb943fe): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.3.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.3.post2 (5fb943fe): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.4", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.4 (95d8aba8): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.4", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.4 (95d8aba8): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.5", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.5 (e0761ece): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.5", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS;X2_MAMBA795", Note: "publish workflow at v2.2.5 (e0761ece): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9; the release also carries a cu12torch2.8cxx11abiFALSE asset (mamba#795 downloads it), which this matrix does not list: assets were added after the tag"},
+	{Name: "mamba-ssm", Version: "2.2.6", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6 (d7b1ceb3): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.6", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6 (d7b1ceb3): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.6.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6.post1 (269bd989): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.6.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6.post1 (269bd989): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.6.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6.post2 (3d3f2d54): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.6.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6.post2 (3d3f2d54): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "mamba-ssm", Version: "2.2.6.post3", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6.post3 (10b5d635): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.2.6.post3", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.2.6.post3 (10b5d635): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.0", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.0 (f1493ff6): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.0", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.0 (f1493ff6): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.1 (c5afbdf3): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.1 (c5afbdf3): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.1 (c5afbdf3): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.1 (c5afbdf3): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.1 (c5afbdf3): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "mamba-ssm", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2 (77069de5): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2 (77069de5): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2 (77069de5): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2 (77069de5): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2 (77069de5): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "mamba-ssm", Version: "2.3.2.post1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2.post1 (a14b1dff): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.2.post1", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2.post1 (a14b1dff): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "mamba-ssm", Version: "2.3.2.post1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2.post1 (a14b1dff): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.2.post1", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2.post1 (a14b1dff): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "mamba-ssm", Version: "2.3.2.post1", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_MAMBA_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v2.3.2.post1 (a14b1dff): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "causal-conv1d", Version: "1.0.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.0 (a40ff743): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.0.0", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.0 (a40ff743): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.0.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.1 (acf67c46): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.0.1", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.1 (acf67c46): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.0.2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.2 (eddc942c): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.0.2", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.0.2 (eddc942c): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.1.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.0 (9d299a52): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.1.0", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231127",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.0 (9d299a52): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.1.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.1",
+		"2.2.0.dev20231106",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.1 (97711965): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.1.1", Dist: "release-asset", Torch: []string{
+		"2.1.1",
+		"2.2.0.dev20231106",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.1 (97711965): nvcc 12.2.0, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.1.2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.2 (a30eae4e): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.1.2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.2 (a30eae4e): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2; jobs for torch 1.12.1, 1.13.1, 2.0.1 with CUDA 12.2.2 were also requested (the exclude list names CUDA 12.2.0, the matrix 12.2.2) but are left out: whether they built is not known"},
+	{Name: "causal-conv1d", Version: "1.1.2.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.2.post1 (d1ab53dd): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.1.2.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.2.post1 (d1ab53dd): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.1.3", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3 (21a3f010): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.1.3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3 (21a3f010): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.1.3.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3.post1 (89e4aa41): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.1.3.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.1.3.post1 (89e4aa41): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.2.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240126",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0 (c10bb0dc): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.2.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240126",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0 (c10bb0dc): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.2.0.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240126",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0.post1 (02e84be1): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.2.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240126",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0.post1 (02e84be1): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.2.0.post2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240105",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0.post2 (96456720): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.2.0.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.0",
+		"2.3.0.dev20240105",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.0",
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.0.post2 (96456720): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.2.1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.1 (8b61eb50): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.2.1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.1 (8b61eb50): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.2.2", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.2 (e8f5e0e6): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.2.2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.2 (e8f5e0e6): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.2.2.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.2.post1 (de688f76): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.2.2.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240407",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.2.2.post1 (de688f76): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.3.0", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240420",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.3.0 (daeadc48): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.3.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240420",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.3.0 (daeadc48): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.3.0.post1", Dist: "release-asset", Torch: []string{
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240420",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.3.0.post1 (20928c24): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.3.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.0",
+		"2.4.0.dev20240420",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.3.0.post1 (20928c24): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.4.0", Dist: "release-asset", Torch: []string{
+		"2.0.1",
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.4.0 (f8c24670): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.4.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0.dev20240505",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.4.0 (f8c24670): nvcc 12.2.2, local version cu122torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.2"},
+	{Name: "causal-conv1d", Version: "1.5.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0 (fe772c75): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12.4",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0 (fe772c75): nvcc 12.4.1, local version cu124torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.4"},
+	{Name: "causal-conv1d", Version: "1.5.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post1 (5b40ab20): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12.4",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post1 (5b40ab20): nvcc 12.4.1, local version cu124torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.4"},
+	{Name: "causal-conv1d", Version: "1.5.0.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post2 (7f9c4237): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post2", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12.4",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post2 (7f9c4237): nvcc 12.4.1, local version cu124torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.4"},
+	{Name: "causal-conv1d", Version: "1.5.0.post3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post3 (5d39d512): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post3", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12.4",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post3 (5d39d512): nvcc 12.4.1, local version cu124torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.4"},
+	{Name: "causal-conv1d", Version: "1.5.0.post4", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post4 (1f502d4a): nvcc 11.8.0, local version cu118torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post4", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12.4",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post4 (1f502d4a): nvcc 12.4.1, local version cu124torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.4"},
+	{Name: "causal-conv1d", Version: "1.5.0.post5", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post5 (802d59d0): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post5", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post5 (802d59d0): nvcc 12.4.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.4"},
+	{Name: "causal-conv1d", Version: "1.5.0.post6", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post6 (715ff10a): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post6", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241010",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post6 (715ff10a): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "causal-conv1d", Version: "1.5.0.post7", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post7 (a24905dd): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post7", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post7 (a24905dd): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "causal-conv1d", Version: "1.5.0.post8", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post8 (82867a9d): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.0.post8", Dist: "release-asset", Torch: []string{
+		"2.1.2",
+		"2.2.2",
+		"2.3.1",
+		"2.4.0",
+		"2.5.1",
+		"2.6.0.dev20241001",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.0.post8 (82867a9d): nvcc 12.3.2, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.3"},
+	{Name: "causal-conv1d", Version: "1.5.1", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.1 (8ec7ac27): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.1", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.1 (8ec7ac27): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.5.2", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.2 (69e6dadc): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.2", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"5.3",
+		"6.2",
+		"7.0",
+		"7.2",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.2 (69e6dadc): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.5.3", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.3 (9d700d16): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.3", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.3 (9d700d16): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.5.3.post1", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.3.post1 (52949d08): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.3.post1", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.3.post1 (52949d08): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.5.3.post2", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.3.post2 (857842b1): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.3.post2", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.3.post2 (857842b1): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.5.4", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+		"2.8.0",
+		"2.9.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.4 (547dee6b): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.5.4", Dist: "release-asset", Torch: []string{
+		"2.4.0",
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+		"2.8.0",
+		"2.9.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.5.4 (547dee6b): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.0", Dist: "release-asset", Torch: []string{
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+		"2.8.0",
+		"2.9.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.0 (da6dbaa9): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.0", Dist: "release-asset", Torch: []string{
+		"2.5.1",
+		"2.6.0",
+		"2.7.1",
+		"2.8.0",
+		"2.9.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.0 (da6dbaa9): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1 (c51519fb): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1 (c51519fb): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1 (c51519fb): nvcc 13.0.1, local version cu13torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "causal-conv1d", Version: "1.6.1.post1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post1 (668db807): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post1", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post1 (668db807): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post1", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post1 (668db807): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post1", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post1 (668db807): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post1", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post1 (668db807): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "causal-conv1d", Version: "1.6.1.post2", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post2 (36a28b77): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post2", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post2 (36a28b77): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post2", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post2 (36a28b77): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post2", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post2 (36a28b77): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post2", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post2 (36a28b77): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "causal-conv1d", Version: "1.6.1.post3", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post3 (0d03ef5b): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post3", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post3 (0d03ef5b): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post3", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post3 (0d03ef5b): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post3", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post3 (0d03ef5b): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post3", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post3 (0d03ef5b): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "causal-conv1d", Version: "1.6.1.post4", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post4 (9e4ace0b): nvcc 11.8.0, local version cu11torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post4", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+	}, CUDA: []string{
+		"11",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post4 (9e4ace0b): nvcc 11.8.0, local version cu11torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 11.8"},
+	{Name: "causal-conv1d", Version: "1.6.1.post4", Dist: "release-asset", Torch: []string{
+		"2.6.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post4 (9e4ace0b): nvcc 12.9.1, local version cu12torch<series>cxx11abiFALSE/TRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post4", Dist: "release-asset", Torch: []string{
+		"2.7.1",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"6.2",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post4 (9e4ace0b): nvcc 12.9.1, local version cu12torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 12.9"},
+	{Name: "causal-conv1d", Version: "1.6.1.post4", Dist: "release-asset", Torch: []string{
+		"2.9.1",
+		"2.10.0",
+	}, CUDA: []string{
+		"13",
+	}, ABI: []string{
+		"cxx11",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.7",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post4 (9e4ace0b): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -4790,6 +7886,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_FWD_COMPAT", Title: "NVIDIA cuDNN developer guide, Hardware Forward Compatibility", URL: "https://docs.nvidia.com/deeplearning/cudnn/frontend/latest/developer/forward-compatibility.html", Read: "latest edition and the backend v9.6.0 edition, 2026-12-01"},
 	{Key: "CUDNN_SUPPORT_MATRIX", Title: "NVIDIA cuDNN Support Matrix, Supported NVIDIA Hardware and CUDA Version (per release)", URL: "https://docs.nvidia.com/deeplearning/cudnn/latest/support-matrix/index.html", Read: "editions 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0, 2026-12-01"},
 	{Key: "PT142064", Title: "pytorch/pytorch#142064 Use cxx11-abi for Linux CUDA 12.6 builds (atalman, 2024-12-04; the matrix gives devtoolset cxx11-abi to 12.6, cuda-aarch64, cpu-cxx11-abi, cpu-aarch64 and ROCm)", URL: "https://github.com/pytorch/pytorch/pull/142064", Read: "pull request thread with its review diff of .github/scripts/generate_binary_build_matrix.py, 2026-12-01"},
+	{Key: "X2_MAMBA_PUBLISH", Title: "state-spaces/mamba .github/workflows/publish.yaml (build_wheels matrix and exclude list; wheel local version tmpname, in .github/scripts/build.sh from v2.2.6) and setup.py (cc_flag -gencode list, CUDA 11.6 floor, get_wheel_url) at every release tag v1.0.0 to v2.3.2.post1", URL: "https://github.com/state-spaces/mamba/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD e9594ce1 (2026-07-22): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
+	{Key: "X2_CCONV_PUBLISH", Title: "Dao-AILab/causal-conv1d .github/workflows/publish.yaml (build_wheels matrix and exclude list; tmpname, in .github/scripts/build.sh from v1.5.3) and setup.py (cc_flag -gencode list) at every release tag v1.0.0 to v1.6.1.post4", URL: "https://github.com/Dao-AILab/causal-conv1d/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD 0d2252d (2026-03-10): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
+	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
+	{Key: "X2_MAMBA795", Title: "state-spaces/mamba#795 build: More fine-grained wheelname for NGC PyTorch (ko3n1g: 'mamba 2.2.5 is broken for both NGC PyTorch 25.05 and 25.06'; wget .../v2.2.5/mamba_ssm-2.2.5+cu12torch2.8cxx11abiFALSE-cp312-cp312-linux_x86_64.whl)", URL: "https://github.com/state-spaces/mamba/pull/795", Read: "pull request thread, 2026-12-01"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
@@ -5682,9 +8782,181 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 68},
 	},
 	"extension_builds": {
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 24},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 25},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 27},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 30},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 31},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 32},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 33},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 34},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 37},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 38},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 39},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 41},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 43},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 49},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 50},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 51},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 54},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 55},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 56},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 57},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 58},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 59},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 60},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 61},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 62},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 63},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 64},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 65},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 66},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 67},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 68},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 69},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 70},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 71},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 72},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 73},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 74},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 75},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 76},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 77},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 78},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 79},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 80},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 81},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 82},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 83},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 84},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 85},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 86},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 87},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 88},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 89},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 90},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 91},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 92},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 93},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 94},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 95},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 96},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 97},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 98},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 99},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 100},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 101},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 102},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 103},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 104},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 105},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 106},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 107},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 108},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 109},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 110},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 111},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 112},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 113},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 114},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 115},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 116},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 117},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 118},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 119},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 120},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 121},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 122},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 123},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 124},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 125},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 126},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 127},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 128},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 129},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 130},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 131},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 132},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 133},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 134},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 135},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 136},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 137},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 138},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 139},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 140},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 141},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 142},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 143},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 144},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 145},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 146},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 147},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 148},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 149},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 150},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 151},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 152},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 153},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 154},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 155},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 156},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 157},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 158},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 159},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 160},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 161},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 162},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 163},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 164},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 165},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 166},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 167},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 168},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 169},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 170},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 171},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 172},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 173},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 174},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 175},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 176},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 177},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 178},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 179},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 180},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 181},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 182},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 183},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 184},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 185},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 186},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 187},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 188},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 189},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 190},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 191},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 192},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
 	},
 	"extensions": {
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 21},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 	},
 	"gpu_libs": {
@@ -6006,6 +9278,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
