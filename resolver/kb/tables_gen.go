@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "fe4acd59af832081"
+const generatedVersion = "9981da18465756d6"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x10efe30b
+const generatedChecksum = 0x8cc6a1ee
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4567,6 +4567,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 }, Extensions: []Extension{
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
+	{Name: "flashinfer", Framework: "torch", TorchABI: true, IndexURL: "/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "wheels on the project's own index, one per CUDA and torch series (-i .../whl/cu121/torch2.3); the package is named flashinfer up to 0.2.0.post2 and flashinfer-python from 0.2.1; docs/installation.rst: supported GPU architectures sm80, sm86, sm89, sm90 up to 0.1.5 ('sm75 / sm70 support is working in progress'), sm75 added in 0.1.6"},
+	{Name: "flashinfer-python", Framework: "torch", TorchABI: true, IndexURL: "/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "flashinfer renamed (0.2.1); docs/installation.rst from 0.2.1: JIT mode, the default, compiles CUDA kernels at runtime 'using PyTorch's JIT' and is the sdist on the Python index, AOT wheels per cuXYZ/torchA.B on the project's index; from 0.4.0 the kernels come as flashinfer-cubin and flashinfer-jit-cache (index /whl/cu129, a CUDA variant without a torch series) beside a pure flashinfer-python"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 }, ExtensionBuilds: []ExtensionBuild{
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
@@ -7663,6 +7665,419 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.0",
 		"12.1",
 	}, ArchKnown: true, Source: "X2_CCONV_PUBLISH;X2_TORCH_ARCHFLAGS", Note: "publish workflow at v1.6.1.post4 (9e4ace0b): nvcc 13.0.1, local version cu13torch<series>cxx11abiTRUE; -gencode sm_ only (no PTX) from setup.py for nvcc 13.0"},
+	{Name: "flashinfer", Version: "0.0.3", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb)"},
+	{Name: "flashinfer", Version: "0.0.3", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb)"},
+	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3"},
+	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3"},
+	{Name: "flashinfer", Version: "0.0.5", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73)"},
+	{Name: "flashinfer", Version: "0.0.5", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73)"},
+	{Name: "flashinfer", Version: "0.0.6", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068)"},
+	{Name: "flashinfer", Version: "0.0.6", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068)"},
+	{Name: "flashinfer", Version: "0.0.7", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06)"},
+	{Name: "flashinfer", Version: "0.0.7", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06)"},
+	{Name: "flashinfer", Version: "0.0.8", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef)"},
+	{Name: "flashinfer", Version: "0.0.8", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef)"},
+	{Name: "flashinfer", Version: "0.0.9", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8)"},
+	{Name: "flashinfer", Version: "0.0.9", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8)"},
+	{Name: "flashinfer", Version: "0.1.0", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05)"},
+	{Name: "flashinfer", Version: "0.1.0", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05)"},
+	{Name: "flashinfer", Version: "0.1.1", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d)"},
+	{Name: "flashinfer", Version: "0.1.1", Dist: "flashinfer-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d)"},
+	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4"},
+	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4"},
+	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643); they disagree: docs also list cu124/torch2.5"},
+	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643); they disagree: docs also list cu124/torch2.5"},
+	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643); they disagree: docs also list cu124/torch2.5"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.6",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -7890,6 +8305,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CCONV_PUBLISH", Title: "Dao-AILab/causal-conv1d .github/workflows/publish.yaml (build_wheels matrix and exclude list; tmpname, in .github/scripts/build.sh from v1.5.3) and setup.py (cc_flag -gencode list) at every release tag v1.0.0 to v1.6.1.post4", URL: "https://github.com/Dao-AILab/causal-conv1d/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD 0d2252d (2026-03-10): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
 	{Key: "X2_MAMBA795", Title: "state-spaces/mamba#795 build: More fine-grained wheelname for NGC PyTorch (ko3n1g: 'mamba 2.2.5 is broken for both NGC PyTorch 25.05 and 25.06'; wget .../v2.2.5/mamba_ssm-2.2.5+cu12torch2.8cxx11abiFALSE-cp312-cp312-linux_x86_64.whl)", URL: "https://github.com/state-spaces/mamba/pull/795", Read: "pull request thread, 2026-12-01"},
+	{Key: "X2_FLASHINFER", Title: "flashinfer-ai/flashinfer docs/installation.rst (Prerequisites, 'Supported GPU architectures', pip install ... -i https://flashinfer.ai/whl/cuXYZ/torchA.B/ tabs; JIT/AOT modes; flashinfer-cubin / flashinfer-jit-cache from v0.4.0) and .github/workflows/release_wheel.yml (build matrix cuda x torch, exclude, TORCH_CUDA_ARCH_LIST) at each release tag v0.0.2 to v0.2.6; README.md install lines to v0.6.0", URL: "https://github.com/flashinfer-ai/flashinfer/blob/main/docs/installation.rst", Read: "git snapshot (tags to v0.6.18rc7, 2026-08): each tag's installation.rst and release_wheel.yml, read 2026-12-01"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
@@ -8782,14 +9198,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 68},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 23},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 24},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 25},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 26},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 27},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 28},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 29},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 30},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 31},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 32},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 33},
@@ -8952,11 +9360,89 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 190},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 191},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 192},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 193},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 194},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 195},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 196},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 197},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 198},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 199},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 200},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 201},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 202},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 203},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 204},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 205},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 206},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 207},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 208},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 209},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 210},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 211},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 212},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 213},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 214},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 215},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 216},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 217},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 218},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 219},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 220},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 221},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 222},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 223},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 224},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 225},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 226},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 227},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 228},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 229},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 230},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 231},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 232},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 233},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 234},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 235},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 236},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 237},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 238},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 239},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 240},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 241},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 242},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 243},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 244},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 245},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 246},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 247},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 248},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 249},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 250},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 251},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 252},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 253},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 254},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 255},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 256},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 257},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 258},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 259},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 260},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 261},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 262},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 263},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 264},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 265},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 266},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 267},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 268},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
 	},
 	"extensions": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 20},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 27},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 29},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 	},
 	"gpu_libs": {
@@ -9282,6 +9768,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
