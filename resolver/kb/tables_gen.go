@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "9981da18465756d6"
+const generatedVersion = "5f639de2b6f0b00c"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8cc6a1ee
+const generatedChecksum = 0x86786cda
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4569,6 +4569,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
 	{Name: "flashinfer", Framework: "torch", TorchABI: true, IndexURL: "/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "wheels on the project's own index, one per CUDA and torch series (-i .../whl/cu121/torch2.3); the package is named flashinfer up to 0.2.0.post2 and flashinfer-python from 0.2.1; docs/installation.rst: supported GPU architectures sm80, sm86, sm89, sm90 up to 0.1.5 ('sm75 / sm70 support is working in progress'), sm75 added in 0.1.6"},
 	{Name: "flashinfer-python", Framework: "torch", TorchABI: true, IndexURL: "/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "flashinfer renamed (0.2.1); docs/installation.rst from 0.2.1: JIT mode, the default, compiles CUDA kernels at runtime 'using PyTorch's JIT' and is the sdist on the Python index, AOT wheels per cuXYZ/torchA.B on the project's index; from 0.4.0 the kernels come as flashinfer-cubin and flashinfer-jit-cache (index /whl/cu129, a CUDA variant without a torch series) beside a pure flashinfer-python"},
+	{Name: "bitsandbytes", Framework: "torch", Source: "X2_BNB", Note: "its CUDA code is a plain shared library (libbitsandbytes_cuda{XY}.so, BNB_OUTPUT_NAME _cuda${CUDA_VERSION_SHORT} in CMakeLists.txt) loaded by ctypes, not a libtorch extension; one wheel carries one library per CUDA toolkit of the build-shared-libs-cuda matrix; the newest capability of each build gets PTX as well as SASS (CMakeLists: POP_BACK _LATEST_CAPABILITY, the rest '-real')"},
+	{Name: "apex", Framework: "torch", TorchABI: true, Source: "X2_APEX", Note: "no binary wheels: built from source against the installed torch (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .); setup.py check_cuda_torch_binary_vs_bare_metal raises RuntimeError unless nvcc's release (major.minor) equals torch.version.cuda: 'Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries'"},
+	{Name: "deepspeed", Framework: "torch", TorchABI: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
+	{Name: "triton", Framework: "none", Source: "X2_TRITON5066;X2_TRITON161", Note: "compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; no min_cc here because the floor differs by release and the first release with 8.0+ was not read"},
+	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
+	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 }, ExtensionBuilds: []ExtensionBuild{
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
@@ -8078,6 +8084,105 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, CUDA: []string{
 		"12.6",
 	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"8.6",
+	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, less ;89;90 for 11.7.*"},
+	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+	}, PTX: []string{
+		"8.9",
+	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, less ;90 for 11.8.*"},
+	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90"},
+	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 60;70;75;80;86;89;90 by default"},
+	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12.8",
+		"12.9",
+	}, SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 70;...;100;120 for 12.8.*/12.9.*"},
+	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 75;...;100;120 for 13.*.*"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -8306,6 +8411,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
 	{Key: "X2_MAMBA795", Title: "state-spaces/mamba#795 build: More fine-grained wheelname for NGC PyTorch (ko3n1g: 'mamba 2.2.5 is broken for both NGC PyTorch 25.05 and 25.06'; wget .../v2.2.5/mamba_ssm-2.2.5+cu12torch2.8cxx11abiFALSE-cp312-cp312-linux_x86_64.whl)", URL: "https://github.com/state-spaces/mamba/pull/795", Read: "pull request thread, 2026-12-01"},
 	{Key: "X2_FLASHINFER", Title: "flashinfer-ai/flashinfer docs/installation.rst (Prerequisites, 'Supported GPU architectures', pip install ... -i https://flashinfer.ai/whl/cuXYZ/torchA.B/ tabs; JIT/AOT modes; flashinfer-cubin / flashinfer-jit-cache from v0.4.0) and .github/workflows/release_wheel.yml (build matrix cuda x torch, exclude, TORCH_CUDA_ARCH_LIST) at each release tag v0.0.2 to v0.2.6; README.md install lines to v0.6.0", URL: "https://github.com/flashinfer-ai/flashinfer/blob/main/docs/installation.rst", Read: "git snapshot (tags to v0.6.18rc7, 2026-08): each tag's installation.rst and release_wheel.yml, read 2026-12-01"},
+	{Key: "X2_BNB", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version and build_arch) and CMakeLists.txt (COMPUTE_CAPABILITY -> CMAKE_CUDA_ARCHITECTURES, latest without -real; BNB_OUTPUT_NAME _cuda) at tags 0.45.0 and 0.48.0", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/main/.github/scripts/build-cuda.sh", Read: "git snapshot (tags to 0.50.1): files at tags 0.45.0 (64d382da) and 0.48.0 (406fb6aa), read 2026-12-01"},
+	{Key: "X2_APEX", Title: "NVIDIA/apex setup.py (get_cuda_bare_metal_version, check_cuda_torch_binary_vs_bare_metal) and README.md install lines (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .)", URL: "https://github.com/NVIDIA/apex/blob/master/setup.py", Read: "git snapshot at HEAD 6424da3b (2026-07-08), read 2026-12-01"},
+	{Key: "X2_DEEPSPEED", Title: "microsoft/DeepSpeed op_builder/builder.py (assert_no_cuda_mismatch, cuda_minor_mismatch_ok, DS_SKIP_CUDA_CHECK) and docs/_tutorials/advanced-install.md (JIT with torch's C++ extension loader; DS_BUILD_OPS=1 pip install deepspeed)", URL: "https://github.com/microsoft/DeepSpeed/blob/master/op_builder/builder.py", Read: "git snapshot at HEAD 38327e07f (2025-02-21), read 2026-12-01"},
+	{Key: "X2_TRITON5066", Title: "triton-lang/triton#5066 [BACKEND] Deprecate MMAv1; fallback to FMA for computeCapability < 80 (README bumped to cc 8.0+; Jokeren 2025-03-03 on pre-Ampere)", URL: "https://github.com/triton-lang/triton/pull/5066", Read: "pull request thread, 2026-12-01"},
+	{Key: "X2_TRITON161", Title: "triton-lang/triton#161 Why triton only support nvidia gpu at least Compute Capability 7.0+? (2021; README 'NVIDIA GPUs (Compute Capability 7.0+)')", URL: "https://github.com/triton-lang/triton/issues/161", Read: "issue thread, 2026-12-01"},
+	{Key: "X2_CUPY_INSTALL", Title: "CuPy Installation (Requirements: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'), docs v13.2.0 and stable (v14)", URL: "https://docs.cupy.dev/en/stable/install.html", Read: "docs pages v13.2.0 and stable, 2026-12-01"},
+	{Key: "X2_CUPY_README", Title: "cupy README wheel table (CUDA 11.x (11.2+): pip install cupy-cuda11x; CUDA 12.x: pip install cupy-cuda12x), and earlier per-release names cupy-cuda102/110/111", URL: "https://github.com/cupy/cupy/blob/main/README.md", Read: "cupy/cupy README.md at HEAD 6b6d9563c (2026-08-20: CUDA 12.x cupy-cuda12x, CUDA 13.x cupy-cuda13x) and the older table with cupy-cuda11x as stored in forks leofang/cupy and arogozhnikov/cupy, 2026-12-01"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
@@ -9198,21 +9310,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 68},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 31},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 32},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 33},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 34},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 35},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 37},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 38},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 39},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 41},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 43},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
@@ -9436,13 +9533,40 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 266},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 267},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 268},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 269},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 270},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 271},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 272},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 273},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 274},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 275},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 276},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 277},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 278},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 279},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 280},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 281},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 282},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 283},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 284},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 285},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 286},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 287},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 288},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
 	},
 	"extensions": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 26},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 27},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 28},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 37},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 38},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 39},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 41},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 43},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 	},
 	"gpu_libs": {
@@ -9769,6 +9893,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 10},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 11},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 12},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 13},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
