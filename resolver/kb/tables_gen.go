@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "5f639de2b6f0b00c"
+const generatedVersion = "457279cd02d6bc54"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x86786cda
+const generatedChecksum = 0xde1a1f2c
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -7960,130 +7960,149 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643); they disagree: docs also list cu124/torch2.5"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643); they disagree: docs also list cu124/torch2.5"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643); they disagree: docs also list cu124/torch2.5"},
-	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
-		"2.4",
-	}, CUDA: []string{
-		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
-		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
-	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
-		"2.4",
-	}, CUDA: []string{
-		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
-		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
+		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a); they disagree: docs also list cu118/torch2.3, cu118/torch2.5, cu121/torch2.3, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
 		"2.6",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.6",
 	}, CUDA: []string{
 		"12.6",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu118/torch2.5, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4, cu124/torch2.5; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
 	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.7",
 	}, SASS: []string{
@@ -8410,7 +8429,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CCONV_PUBLISH", Title: "Dao-AILab/causal-conv1d .github/workflows/publish.yaml (build_wheels matrix and exclude list; tmpname, in .github/scripts/build.sh from v1.5.3) and setup.py (cc_flag -gencode list) at every release tag v1.0.0 to v1.6.1.post4", URL: "https://github.com/Dao-AILab/causal-conv1d/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD 0d2252d (2026-03-10): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
 	{Key: "X2_MAMBA795", Title: "state-spaces/mamba#795 build: More fine-grained wheelname for NGC PyTorch (ko3n1g: 'mamba 2.2.5 is broken for both NGC PyTorch 25.05 and 25.06'; wget .../v2.2.5/mamba_ssm-2.2.5+cu12torch2.8cxx11abiFALSE-cp312-cp312-linux_x86_64.whl)", URL: "https://github.com/state-spaces/mamba/pull/795", Read: "pull request thread, 2026-12-01"},
-	{Key: "X2_FLASHINFER", Title: "flashinfer-ai/flashinfer docs/installation.rst (Prerequisites, 'Supported GPU architectures', pip install ... -i https://flashinfer.ai/whl/cuXYZ/torchA.B/ tabs; JIT/AOT modes; flashinfer-cubin / flashinfer-jit-cache from v0.4.0) and .github/workflows/release_wheel.yml (build matrix cuda x torch, exclude, TORCH_CUDA_ARCH_LIST) at each release tag v0.0.2 to v0.2.6; README.md install lines to v0.6.0", URL: "https://github.com/flashinfer-ai/flashinfer/blob/main/docs/installation.rst", Read: "git snapshot (tags to v0.6.18rc7, 2026-08): each tag's installation.rst and release_wheel.yml, read 2026-12-01"},
+	{Key: "X2_FLASHINFER", Title: "flashinfer-ai/flashinfer docs/installation.rst (Prerequisites, 'Supported GPU architectures', pip install ... -i https://flashinfer.ai/whl/cuXYZ/torchA.B/ tabs; JIT/AOT modes; flashinfer-cubin / flashinfer-jit-cache from v0.4.0) and .github/workflows/release_wheel.yml (build matrix cuda x torch, exclude, TORCH_CUDA_ARCH_LIST) with release_wheel_sglang.yml (v0.2.1.post1 to v0.2.6) at each release tag v0.0.2 to v0.2.6; README.md install lines to v0.6.0", URL: "https://github.com/flashinfer-ai/flashinfer/blob/main/docs/installation.rst", Read: "git snapshot (tags to v0.6.18rc7, 2026-08): each tag's installation.rst and release_wheel.yml, read 2026-12-01"},
 	{Key: "X2_BNB", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version and build_arch) and CMakeLists.txt (COMPUTE_CAPABILITY -> CMAKE_CUDA_ARCHITECTURES, latest without -real; BNB_OUTPUT_NAME _cuda) at tags 0.45.0 and 0.48.0", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/main/.github/scripts/build-cuda.sh", Read: "git snapshot (tags to 0.50.1): files at tags 0.45.0 (64d382da) and 0.48.0 (406fb6aa), read 2026-12-01"},
 	{Key: "X2_APEX", Title: "NVIDIA/apex setup.py (get_cuda_bare_metal_version, check_cuda_torch_binary_vs_bare_metal) and README.md install lines (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .)", URL: "https://github.com/NVIDIA/apex/blob/master/setup.py", Read: "git snapshot at HEAD 6424da3b (2026-07-08), read 2026-12-01"},
 	{Key: "X2_DEEPSPEED", Title: "microsoft/DeepSpeed op_builder/builder.py (assert_no_cuda_mismatch, cuda_minor_mismatch_ok, DS_SKIP_CUDA_CHECK) and docs/_tutorials/advanced-install.md (JIT with torch's C++ extension loader; DS_BUILD_OPS=1 pip install deepspeed)", URL: "https://github.com/microsoft/DeepSpeed/blob/master/op_builder/builder.py", Read: "git snapshot at HEAD 38327e07f (2025-02-21), read 2026-12-01"},
@@ -9310,7 +9329,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 68},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 49},
@@ -9554,10 +9572,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 287},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 288},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
 	},
 	"extensions": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 35},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 37},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 38},
@@ -9567,6 +9586,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 43},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 	},
 	"gpu_libs": {
