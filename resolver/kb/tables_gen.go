@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "457279cd02d6bc54"
+const generatedVersion = "6e7750105488f841"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xde1a1f2c
+const generatedChecksum = 0x4fc94e93
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4576,6 +4576,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
+	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 }, ExtensionBuilds: []ExtensionBuild{
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
@@ -8205,6 +8206,1780 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
+	{Name: "flash-attn", Version: "2.3.0", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_0", Note: "publish.yml matrix at v2.3.0 (601b4dc48d): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.0", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_0", Note: "publish.yml matrix at v2.3.0 (601b4dc48d): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.0", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_0", Note: "publish.yml matrix at v2.3.0 (601b4dc48d): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.1.0.dev20230731 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_1", Note: "publish.yml matrix at v2.3.1 (21c3b0d8f6): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_1", Note: "publish.yml matrix at v2.3.1 (21c3b0d8f6): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.1", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_1", Note: "publish.yml matrix at v2.3.1 (21c3b0d8f6): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.1.0.dev20230731 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.1.post1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_1_POST1", Note: "publish.yml matrix at v2.3.1.post1 (5e525a8dc8): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.1.post1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_1_POST1", Note: "publish.yml matrix at v2.3.1.post1 (5e525a8dc8): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.1.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_1_POST1", Note: "publish.yml matrix at v2.3.1.post1 (5e525a8dc8): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_2", Note: "publish.yml matrix at v2.3.2 (7f31e7c16a): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_2", Note: "publish.yml matrix at v2.3.2 (7f31e7c16a): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.2", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_2", Note: "publish.yml matrix at v2.3.2 (7f31e7c16a): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.3", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_3", Note: "publish.yml matrix at v2.3.3 (83aef842be): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.3", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_3", Note: "publish.yml matrix at v2.3.3 (83aef842be): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.3", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_3", Note: "publish.yml matrix at v2.3.3 (83aef842be): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.4", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_4", Note: "publish.yml matrix at v2.3.4 (2c3baba4a6): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.4", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_4", Note: "publish.yml matrix at v2.3.4 (2c3baba4a6): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.4", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_4", Note: "publish.yml matrix at v2.3.4 (2c3baba4a6): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.5", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_5", Note: "publish.yml matrix at v2.3.5 (23b77c8148): CUDA 11.6.2, 11.7.1 (nvcc of the build; wheel local version cu116, cu117); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.5", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_5", Note: "publish.yml matrix at v2.3.5 (23b77c8148): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.5", Dist: "release-asset", Torch: []string{
+		"2.1",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_5", Note: "publish.yml matrix at v2.3.5 (23b77c8148): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.6", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_6", Note: "publish.yml matrix at v2.3.6 (92dd5703ec): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231127 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.3.6", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_3_6", Note: "publish.yml matrix at v2.3.6 (92dd5703ec): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231127 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.0", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_0", Note: "publish.yml matrix at v2.4.0 (7316277303): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.0", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_0", Note: "publish.yml matrix at v2.4.0 (7316277303): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.0.post1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_0_POST1", Note: "publish.yml matrix at v2.4.0.post1 (68f178aa4b): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_0_POST1", Note: "publish.yml matrix at v2.4.0.post1 (68f178aa4b): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_1", Note: "publish.yml matrix at v2.4.1 (f844852485): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_1", Note: "publish.yml matrix at v2.4.1 (f844852485): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.2", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_2", Note: "publish.yml matrix at v2.4.2 (1a2c3e8c25): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.2", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_2", Note: "publish.yml matrix at v2.4.2 (1a2c3e8c25): CUDA 12.2.0 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.3", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_3", Note: "publish.yml matrix at v2.4.3 (f9d7376126): CUDA 11.8.0, 12.2.2 (nvcc of the build; wheel local version cu118, cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231130 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.4.3.post1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_3_POST1", Note: "publish.yml matrix at v2.4.3.post1 (e43a4ceaab): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231130 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.4.3.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_4_3_POST1", Note: "publish.yml matrix at v2.4.3.post1 (e43a4ceaab): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231130 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.0", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_0", Note: "publish.yml matrix at v2.5.0 (197f2083a2): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231130 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.0", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_0", Note: "publish.yml matrix at v2.5.0 (197f2083a2): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231130 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_1", Note: "publish.yml matrix at v2.5.1 (daf37a9d8a): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106, 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_1", Note: "publish.yml matrix at v2.5.1 (daf37a9d8a): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106, 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.1.post1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_1_POST1", Note: "publish.yml matrix at v2.5.1.post1 (dc72d960a7): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106, 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.1.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_1_POST1", Note: "publish.yml matrix at v2.5.1.post1 (dc72d960a7): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.2.0.dev20231106, 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.2", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_2", Note: "publish.yml matrix at v2.5.2 (61a7772479): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.2", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_2", Note: "publish.yml matrix at v2.5.2 (61a7772479): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.3", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_3", Note: "publish.yml matrix at v2.5.3 (5cdabc2809): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.3", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_3", Note: "publish.yml matrix at v2.5.3 (5cdabc2809): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.4", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_4", Note: "publish.yml matrix at v2.5.4 (43950dda45): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.4", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_4", Note: "publish.yml matrix at v2.5.4 (43950dda45): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.5", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_5", Note: "publish.yml matrix at v2.5.5 (87a1277653): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.5", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_5", Note: "publish.yml matrix at v2.5.5 (87a1277653): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240126 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.6", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_6", Note: "publish.yml matrix at v2.5.6 (6c9e60de56): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240105 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.6", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_6", Note: "publish.yml matrix at v2.5.6 (6c9e60de56): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240105 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.7", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_7", Note: "publish.yml matrix at v2.5.7 (85881f547f): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240207 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.7", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_7", Note: "publish.yml matrix at v2.5.7 (85881f547f): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.3.0.dev20240207 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.8", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_8", Note: "publish.yml matrix at v2.5.8 (9a11f440d3): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.8", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_8", Note: "publish.yml matrix at v2.5.8 (9a11f440d3): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.9", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_9", Note: "publish.yml matrix at v2.5.9 (ce73503578): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240407 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.9", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_9", Note: "publish.yml matrix at v2.5.9 (ce73503578): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240407 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.9.post1", Dist: "release-asset", Torch: []string{
+		"1.12",
+		"1.13",
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_9_POST1", Note: "publish.yml matrix at v2.5.9.post1 (e2e4333c95): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240407 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.5.9.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_5_9_POST1", Note: "publish.yml matrix at v2.5.9.post1 (e2e4333c95): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240407 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.0", Dist: "release-asset", Torch: []string{
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_0", Note: "publish.yml matrix at v2.6.0 (da11d1b853): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240512 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.0", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_0", Note: "publish.yml matrix at v2.6.0 (da11d1b853): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240512 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.0.post1", Dist: "release-asset", Torch: []string{
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_0_POST1", Note: "publish.yml matrix at v2.6.0.post1 (116b05f9b0): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240514 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.2",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_0_POST1", Note: "publish.yml matrix at v2.6.0.post1 (116b05f9b0): CUDA 12.2.2 (nvcc of the build; wheel local version cu122); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240514 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.1", Dist: "release-asset", Torch: []string{
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_1", Note: "publish.yml matrix at v2.6.1 (7551202cb2): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240514 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.3",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_1", Note: "publish.yml matrix at v2.6.1 (7551202cb2): CUDA 12.3.2 (nvcc of the build; wheel local version cu123); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240514 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.2", Dist: "release-asset", Torch: []string{
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_2", Note: "publish.yml matrix at v2.6.2 (59594f2a67): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240527 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.2", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.3",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_2", Note: "publish.yml matrix at v2.6.2 (59594f2a67): CUDA 12.3.2 (nvcc of the build; wheel local version cu123); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.4.0.dev20240527 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.3", Dist: "release-asset", Torch: []string{
+		"2.0",
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_3", Note: "publish.yml matrix at v2.6.3 (418d677192): CUDA 11.8.0 (nvcc of the build; wheel local version cu118); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.6.3", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+	}, CUDA: []string{
+		"12.3",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_6_3", Note: "publish.yml matrix at v2.6.3 (418d677192): CUDA 12.3.2 (nvcc of the build; wheel local version cu123); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; this release's other CUDA variants have their own rows"},
+	{Name: "flash-attn", Version: "2.7.0", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_0", Note: "publish.yml matrix at v2.7.0 (c555642172): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.0.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_0_POST1", Note: "publish.yml matrix at v2.7.0.post1 (241c682c9f): CUDA 11.8.0, 12.4.1 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.0.post2", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.8",
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_0_POST2", Note: "publish.yml matrix at v2.7.0.post2 (641db759ab): CUDA 11.8.0, 12.4.1 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_1", Note: "publish.yml matrix at v2.7.1 (cc408f9fbf): CUDA 11.8.0, 12.4.1 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241010 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.1.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_1_POST1", Note: "publish.yml matrix at v2.7.1.post1 (cf0f4c38ef): CUDA 11.8.0, 12.4.1 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241010 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.1.post2", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_1_POST2", Note: "publish.yml matrix at v2.7.1.post2 (073afd5931): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241001 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.1.post3", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_1_POST3", Note: "publish.yml matrix at v2.7.1.post3 (e782d28692): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241001 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.1.post4", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_1_POST4", Note: "publish.yml matrix at v2.7.1.post4 (9375ac9322): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241001 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.2", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_2", Note: "publish.yml matrix at v2.7.2 (b7d29fb3b7): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241001 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.2.post1", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_2_POST1", Note: "publish.yml matrix at v2.7.2.post1 (f86e3dd919): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241001 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.3", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"11",
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_3", Note: "publish.yml matrix at v2.7.3 (89c5a7dd4e): CUDA 11.8.0, 12.3.2 (nvcc of the build; wheel local version cu11, cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; torch 2.6.0.dev20241001 is a nightly, its wheels are named by the series; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.4", Dist: "release-asset", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_4", Note: "publish.yml matrix at v2.7.4 (979702c87a): CUDA 12.4.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.7.4.post1", Dist: "release-asset", Torch: []string{
+		"2.2",
+		"2.3",
+		"2.4",
+		"2.5",
+		"2.6",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_7_4_POST1", Note: "publish.yml matrix at v2.7.4.post1 (5231d95fe1): CUDA 12.4.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.0", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_0", Note: "publish.yml matrix at v2.8.0 (6f8f0406ee): CUDA 12.9.0 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.0.post1", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_0_POST1", Note: "publish.yml matrix at v2.8.0.post1 (71f7ac258a): CUDA 12.9.0 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.0.post2", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_0_POST2", Note: "publish.yml matrix at v2.8.0.post2 (de79b1361e): CUDA 12.9.0 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.1", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_1", Note: "publish.yml matrix at v2.8.1 (7b0bfcc3d1): CUDA 12.9.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.2", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_2", Note: "publish.yml matrix at v2.8.2 (7321879fde): CUDA 12.9.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.3", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+		"2.8",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_3", Note: "publish.yml matrix at v2.8.3 (060c9188be): CUDA 12.9.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc"},
+	{Name: "flash-attn", Version: "2.8.3.post1", Dist: "release-asset", Torch: []string{
+		"2.4",
+		"2.5",
+		"2.6",
+		"2.7",
+		"2.8",
+	}, CUDA: []string{
+		"12",
+	}, ABI: []string{
+		"cxx11",
+		"pre-cxx11",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+	}, SASS: []string{
+		"8.0",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_3_POST1", Note: "publish.yml matrix at v2.8.3.post1 (a8aa52b1ab): CUDA 12.9.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; the tag's only change besides the version is setup.py choosing cu13 wheel names for a CUDA 13 torch (035c7231, which names a _build.yml that is not in the tag's tree): the tag's publish.yml builds no CUDA 13 wheel"},
 }, CUDALibArch: []CUDALibArch{
 	{Lib: "nccl", CC: "8.0", Since: "2.7.3", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
 	{Lib: "nccl", CC: "8.6", Since: "2.7.3", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
@@ -8438,6 +10213,58 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CUPY_INSTALL", Title: "CuPy Installation (Requirements: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'), docs v13.2.0 and stable (v14)", URL: "https://docs.cupy.dev/en/stable/install.html", Read: "docs pages v13.2.0 and stable, 2026-12-01"},
 	{Key: "X2_CUPY_README", Title: "cupy README wheel table (CUDA 11.x (11.2+): pip install cupy-cuda11x; CUDA 12.x: pip install cupy-cuda12x), and earlier per-release names cupy-cuda102/110/111", URL: "https://github.com/cupy/cupy/blob/main/README.md", Read: "cupy/cupy README.md at HEAD 6b6d9563c (2026-08-20: CUDA 12.x cupy-cuda12x, CUDA 13.x cupy-cuda13x) and the older table with cupy-cuda11x as stored in forks leofang/cupy and arogozhnikov/cupy, 2026-12-01"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
+	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.1/.github/workflows/publish.yml", Read: "git show v2.3.1:.github/workflows/publish.yml and v2.3.1:setup.py in the stored snapshot, commit 21c3b0d8f6 (2023-10-03), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_1_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.1.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.1.post1/.github/workflows/publish.yml", Read: "git show v2.3.1.post1:.github/workflows/publish.yml and v2.3.1.post1:setup.py in the stored snapshot, commit 5e525a8dc8 (2023-10-03), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.2/.github/workflows/publish.yml", Read: "git show v2.3.2:.github/workflows/publish.yml and v2.3.2:setup.py in the stored snapshot, commit 7f31e7c16a (2023-10-08), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.3/.github/workflows/publish.yml", Read: "git show v2.3.3:.github/workflows/publish.yml and v2.3.3:setup.py in the stored snapshot, commit 83aef842be (2023-10-24), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_4", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.4 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.4/.github/workflows/publish.yml", Read: "git show v2.3.4:.github/workflows/publish.yml and v2.3.4:setup.py in the stored snapshot, commit 2c3baba4a6 (2023-11-19), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_5", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.5 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.5/.github/workflows/publish.yml", Read: "git show v2.3.5:.github/workflows/publish.yml and v2.3.5:setup.py in the stored snapshot, commit 23b77c8148 (2023-11-26), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_3_6", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.6 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.6/.github/workflows/publish.yml", Read: "git show v2.3.6:.github/workflows/publish.yml and v2.3.6:setup.py in the stored snapshot, commit 92dd5703ec (2023-11-27), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_4_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.4.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.4.0/.github/workflows/publish.yml", Read: "git show v2.4.0:.github/workflows/publish.yml and v2.4.0:setup.py in the stored snapshot, commit 7316277303 (2023-12-22), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_4_0_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.4.0.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.4.0.post1/.github/workflows/publish.yml", Read: "git show v2.4.0.post1:.github/workflows/publish.yml and v2.4.0.post1:setup.py in the stored snapshot, commit 68f178aa4b (2023-12-22), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_4_1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.4.1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.4.1/.github/workflows/publish.yml", Read: "git show v2.4.1:.github/workflows/publish.yml and v2.4.1:setup.py in the stored snapshot, commit f844852485 (2023-12-23), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_4_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.4.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.4.2/.github/workflows/publish.yml", Read: "git show v2.4.2:.github/workflows/publish.yml and v2.4.2:setup.py in the stored snapshot, commit 1a2c3e8c25 (2023-12-25), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_4_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.4.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.4.3/.github/workflows/publish.yml", Read: "git show v2.4.3:.github/workflows/publish.yml and v2.4.3:setup.py in the stored snapshot, commit f9d7376126 (2024-01-21), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_4_3_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.4.3.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.4.3.post1/.github/workflows/publish.yml", Read: "git show v2.4.3.post1:.github/workflows/publish.yml and v2.4.3.post1:setup.py in the stored snapshot, commit e43a4ceaab (2024-01-21), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.0/.github/workflows/publish.yml", Read: "git show v2.5.0:.github/workflows/publish.yml and v2.5.0:setup.py in the stored snapshot, commit 197f2083a2 (2024-01-22), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.1/.github/workflows/publish.yml", Read: "git show v2.5.1:.github/workflows/publish.yml and v2.5.1:setup.py in the stored snapshot, commit daf37a9d8a (2024-01-29), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_1_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.1.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.1.post1/.github/workflows/publish.yml", Read: "git show v2.5.1.post1:.github/workflows/publish.yml and v2.5.1.post1:setup.py in the stored snapshot, commit dc72d960a7 (2024-01-30), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.2/.github/workflows/publish.yml", Read: "git show v2.5.2:.github/workflows/publish.yml and v2.5.2:setup.py in the stored snapshot, commit 61a7772479 (2024-01-31), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.3/.github/workflows/publish.yml", Read: "git show v2.5.3:.github/workflows/publish.yml and v2.5.3:setup.py in the stored snapshot, commit 5cdabc2809 (2024-02-10), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_4", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.4 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.4/.github/workflows/publish.yml", Read: "git show v2.5.4:.github/workflows/publish.yml and v2.5.4:setup.py in the stored snapshot, commit 43950dda45 (2024-02-20), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_5", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.5 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.5/.github/workflows/publish.yml", Read: "git show v2.5.5:.github/workflows/publish.yml and v2.5.5:setup.py in the stored snapshot, commit 87a1277653 (2024-02-21), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_6", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.6 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.6/.github/workflows/publish.yml", Read: "git show v2.5.6:.github/workflows/publish.yml and v2.5.6:setup.py in the stored snapshot, commit 6c9e60de56 (2024-03-01), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_7", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.7 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.7/.github/workflows/publish.yml", Read: "git show v2.5.7:.github/workflows/publish.yml and v2.5.7:setup.py in the stored snapshot, commit 85881f547f (2024-04-07), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_8", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.8 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.8/.github/workflows/publish.yml", Read: "git show v2.5.8:.github/workflows/publish.yml and v2.5.8:setup.py in the stored snapshot, commit 9a11f440d3 (2024-04-26), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_9", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.9 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.9/.github/workflows/publish.yml", Read: "git show v2.5.9:.github/workflows/publish.yml and v2.5.9:setup.py in the stored snapshot, commit ce73503578 (2024-05-26), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_5_9_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.5.9.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.5.9.post1/.github/workflows/publish.yml", Read: "git show v2.5.9.post1:.github/workflows/publish.yml and v2.5.9.post1:setup.py in the stored snapshot, commit e2e4333c95 (2024-05-26), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_6_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.6.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.6.0/.github/workflows/publish.yml", Read: "git show v2.6.0:.github/workflows/publish.yml and v2.6.0:setup.py in the stored snapshot, commit da11d1b853 (2024-07-10), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_6_0_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.6.0.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.6.0.post1/.github/workflows/publish.yml", Read: "git show v2.6.0.post1:.github/workflows/publish.yml and v2.6.0.post1:setup.py in the stored snapshot, commit 116b05f9b0 (2024-07-11), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_6_1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.6.1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.6.1/.github/workflows/publish.yml", Read: "git show v2.6.1:.github/workflows/publish.yml and v2.6.1:setup.py in the stored snapshot, commit 7551202cb2 (2024-07-11), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_6_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.6.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.6.2/.github/workflows/publish.yml", Read: "git show v2.6.2:.github/workflows/publish.yml and v2.6.2:setup.py in the stored snapshot, commit 59594f2a67 (2024-07-23), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_6_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.6.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.6.3/.github/workflows/publish.yml", Read: "git show v2.6.3:.github/workflows/publish.yml and v2.6.3:setup.py in the stored snapshot, commit 418d677192 (2024-07-25), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.0/.github/workflows/publish.yml", Read: "git show v2.7.0:.github/workflows/publish.yml and v2.7.0:setup.py in the stored snapshot, commit c555642172 (2024-11-12), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_0_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.0.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.0.post1/.github/workflows/publish.yml", Read: "git show v2.7.0.post1:.github/workflows/publish.yml and v2.7.0.post1:setup.py in the stored snapshot, commit 241c682c9f (2024-11-12), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_0_POST2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.0.post2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.0.post2/.github/workflows/publish.yml", Read: "git show v2.7.0.post2:.github/workflows/publish.yml and v2.7.0.post2:setup.py in the stored snapshot, commit 641db759ab (2024-11-12), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.1/.github/workflows/publish.yml", Read: "git show v2.7.1:.github/workflows/publish.yml and v2.7.1:setup.py in the stored snapshot, commit cc408f9fbf (2024-12-05), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_1_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.1.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.1.post1/.github/workflows/publish.yml", Read: "git show v2.7.1.post1:.github/workflows/publish.yml and v2.7.1.post1:setup.py in the stored snapshot, commit cf0f4c38ef (2024-12-05), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_1_POST2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.1.post2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.1.post2/.github/workflows/publish.yml", Read: "git show v2.7.1.post2:.github/workflows/publish.yml and v2.7.1.post2:setup.py in the stored snapshot, commit 073afd5931 (2024-12-06), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_1_POST3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.1.post3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.1.post3/.github/workflows/publish.yml", Read: "git show v2.7.1.post3:.github/workflows/publish.yml and v2.7.1.post3:setup.py in the stored snapshot, commit e782d28692 (2024-12-06), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_1_POST4", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.1.post4 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.1.post4/.github/workflows/publish.yml", Read: "git show v2.7.1.post4:.github/workflows/publish.yml and v2.7.1.post4:setup.py in the stored snapshot, commit 9375ac9322 (2024-12-06), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.2/.github/workflows/publish.yml", Read: "git show v2.7.2:.github/workflows/publish.yml and v2.7.2:setup.py in the stored snapshot, commit b7d29fb3b7 (2024-12-07), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_2_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.2.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.2.post1/.github/workflows/publish.yml", Read: "git show v2.7.2.post1:.github/workflows/publish.yml and v2.7.2.post1:setup.py in the stored snapshot, commit f86e3dd919 (2024-12-07), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.3/.github/workflows/publish.yml", Read: "git show v2.7.3:.github/workflows/publish.yml and v2.7.3:setup.py in the stored snapshot, commit 89c5a7dd4e (2025-01-10), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_4", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.4 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.4/.github/workflows/publish.yml", Read: "git show v2.7.4:.github/workflows/publish.yml and v2.7.4:setup.py in the stored snapshot, commit 979702c87a (2025-01-29), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_7_4_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.7.4.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.4.post1/.github/workflows/publish.yml", Read: "git show v2.7.4.post1:.github/workflows/publish.yml and v2.7.4.post1:setup.py in the stored snapshot, commit 5231d95fe1 (2025-01-29), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.0/.github/workflows/publish.yml", Read: "git show v2.8.0:.github/workflows/publish.yml and v2.8.0:setup.py in the stored snapshot, commit 6f8f0406ee (2025-06-14), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_0_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.0.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.0.post1/.github/workflows/publish.yml", Read: "git show v2.8.0.post1:.github/workflows/publish.yml and v2.8.0.post1:setup.py in the stored snapshot, commit 71f7ac258a (2025-06-14), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_0_POST2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.0.post2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.0.post2/.github/workflows/publish.yml", Read: "git show v2.8.0.post2:.github/workflows/publish.yml and v2.8.0.post2:setup.py in the stored snapshot, commit de79b1361e (2025-06-14), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.1/.github/workflows/publish.yml", Read: "git show v2.8.1:.github/workflows/publish.yml and v2.8.1:setup.py in the stored snapshot, commit 7b0bfcc3d1 (2025-07-09), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.2/.github/workflows/publish.yml", Read: "git show v2.8.2:.github/workflows/publish.yml and v2.8.2:setup.py in the stored snapshot, commit 7321879fde (2025-07-23), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/.github/workflows/publish.yml", Read: "git show v2.8.3:.github/workflows/publish.yml and v2.8.3:setup.py in the stored snapshot, commit 060c9188be (2025-08-14), 2026-12-01"},
+	{Key: "FA_PUBLISH_2_8_3_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.3.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3.post1/.github/workflows/publish.yml", Read: "git show v2.8.3.post1:.github/workflows/publish.yml and v2.8.3.post1:setup.py in the stored snapshot, commit a8aa52b1ab (2026-06-10), 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -9574,7 +11401,95 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
-		{File: "resolver/kb/data/extensions.yaml", Line: 8},
+		{File: "resolver/kb/data/extensions.yaml", Line: 9},
+		{File: "resolver/kb/data/extensions.yaml", Line: 10},
+		{File: "resolver/kb/data/extensions.yaml", Line: 11},
+		{File: "resolver/kb/data/extensions.yaml", Line: 12},
+		{File: "resolver/kb/data/extensions.yaml", Line: 13},
+		{File: "resolver/kb/data/extensions.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions.yaml", Line: 15},
+		{File: "resolver/kb/data/extensions.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions.yaml", Line: 17},
+		{File: "resolver/kb/data/extensions.yaml", Line: 18},
+		{File: "resolver/kb/data/extensions.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions.yaml", Line: 22},
+		{File: "resolver/kb/data/extensions.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions.yaml", Line: 24},
+		{File: "resolver/kb/data/extensions.yaml", Line: 25},
+		{File: "resolver/kb/data/extensions.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions.yaml", Line: 27},
+		{File: "resolver/kb/data/extensions.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions.yaml", Line: 30},
+		{File: "resolver/kb/data/extensions.yaml", Line: 31},
+		{File: "resolver/kb/data/extensions.yaml", Line: 32},
+		{File: "resolver/kb/data/extensions.yaml", Line: 33},
+		{File: "resolver/kb/data/extensions.yaml", Line: 34},
+		{File: "resolver/kb/data/extensions.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions.yaml", Line: 37},
+		{File: "resolver/kb/data/extensions.yaml", Line: 38},
+		{File: "resolver/kb/data/extensions.yaml", Line: 39},
+		{File: "resolver/kb/data/extensions.yaml", Line: 40},
+		{File: "resolver/kb/data/extensions.yaml", Line: 41},
+		{File: "resolver/kb/data/extensions.yaml", Line: 42},
+		{File: "resolver/kb/data/extensions.yaml", Line: 43},
+		{File: "resolver/kb/data/extensions.yaml", Line: 44},
+		{File: "resolver/kb/data/extensions.yaml", Line: 45},
+		{File: "resolver/kb/data/extensions.yaml", Line: 46},
+		{File: "resolver/kb/data/extensions.yaml", Line: 47},
+		{File: "resolver/kb/data/extensions.yaml", Line: 48},
+		{File: "resolver/kb/data/extensions.yaml", Line: 49},
+		{File: "resolver/kb/data/extensions.yaml", Line: 50},
+		{File: "resolver/kb/data/extensions.yaml", Line: 51},
+		{File: "resolver/kb/data/extensions.yaml", Line: 52},
+		{File: "resolver/kb/data/extensions.yaml", Line: 53},
+		{File: "resolver/kb/data/extensions.yaml", Line: 54},
+		{File: "resolver/kb/data/extensions.yaml", Line: 55},
+		{File: "resolver/kb/data/extensions.yaml", Line: 56},
+		{File: "resolver/kb/data/extensions.yaml", Line: 57},
+		{File: "resolver/kb/data/extensions.yaml", Line: 58},
+		{File: "resolver/kb/data/extensions.yaml", Line: 59},
+		{File: "resolver/kb/data/extensions.yaml", Line: 60},
+		{File: "resolver/kb/data/extensions.yaml", Line: 61},
+		{File: "resolver/kb/data/extensions.yaml", Line: 62},
+		{File: "resolver/kb/data/extensions.yaml", Line: 63},
+		{File: "resolver/kb/data/extensions.yaml", Line: 64},
+		{File: "resolver/kb/data/extensions.yaml", Line: 65},
+		{File: "resolver/kb/data/extensions.yaml", Line: 66},
+		{File: "resolver/kb/data/extensions.yaml", Line: 67},
+		{File: "resolver/kb/data/extensions.yaml", Line: 68},
+		{File: "resolver/kb/data/extensions.yaml", Line: 69},
+		{File: "resolver/kb/data/extensions.yaml", Line: 70},
+		{File: "resolver/kb/data/extensions.yaml", Line: 71},
+		{File: "resolver/kb/data/extensions.yaml", Line: 72},
+		{File: "resolver/kb/data/extensions.yaml", Line: 73},
+		{File: "resolver/kb/data/extensions.yaml", Line: 74},
+		{File: "resolver/kb/data/extensions.yaml", Line: 75},
+		{File: "resolver/kb/data/extensions.yaml", Line: 76},
+		{File: "resolver/kb/data/extensions.yaml", Line: 77},
+		{File: "resolver/kb/data/extensions.yaml", Line: 78},
+		{File: "resolver/kb/data/extensions.yaml", Line: 79},
+		{File: "resolver/kb/data/extensions.yaml", Line: 80},
+		{File: "resolver/kb/data/extensions.yaml", Line: 81},
+		{File: "resolver/kb/data/extensions.yaml", Line: 82},
+		{File: "resolver/kb/data/extensions.yaml", Line: 83},
+		{File: "resolver/kb/data/extensions.yaml", Line: 84},
+		{File: "resolver/kb/data/extensions.yaml", Line: 85},
+		{File: "resolver/kb/data/extensions.yaml", Line: 86},
+		{File: "resolver/kb/data/extensions.yaml", Line: 87},
+		{File: "resolver/kb/data/extensions.yaml", Line: 88},
+		{File: "resolver/kb/data/extensions.yaml", Line: 89},
+		{File: "resolver/kb/data/extensions.yaml", Line: 90},
+		{File: "resolver/kb/data/extensions.yaml", Line: 91},
+		{File: "resolver/kb/data/extensions.yaml", Line: 92},
+		{File: "resolver/kb/data/extensions.yaml", Line: 93},
+		{File: "resolver/kb/data/extensions.yaml", Line: 94},
+		{File: "resolver/kb/data/extensions.yaml", Line: 95},
+		{File: "resolver/kb/data/extensions.yaml", Line: 96},
+		{File: "resolver/kb/data/extensions.yaml", Line: 97},
 	},
 	"extensions": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
@@ -9588,6 +11503,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
+		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
@@ -9921,6 +11837,58 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 10},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 11},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 12},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 13},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 24},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 25},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 26},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 27},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 28},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 29},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 30},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 31},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 32},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 33},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 34},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 35},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 36},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 37},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 38},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 39},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 40},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 41},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 42},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 43},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 44},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 45},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 46},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 47},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 48},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 49},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 50},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 51},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 52},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 53},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 54},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 55},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
