@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6e7750105488f841"
+const generatedVersion = "70df35a8e96e6ad5"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x4fc94e93
+const generatedChecksum = 0x4bb784c6
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4577,6 +4577,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
+	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
 }, ExtensionBuilds: []ExtensionBuild{
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
@@ -9980,6 +9981,1236 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"10.0",
 		"12.0",
 	}, ArchKnown: true, Source: "FA_PUBLISH_2_8_3_POST1", Note: "publish.yml matrix at v2.8.3.post1 (a8aa52b1ab): CUDA 12.9.1 (nvcc of the build; wheel local version cu12); python is the union over the row's torch series, cxx11_abi FALSE/TRUE; SASS from setup.py's -gencode (code=sm_XX, no PTX) at the tag for that nvcc; the tag's only change besides the version is setup.py choosing cu13 wheel names for a CUDA 13 torch (035c7231, which names a _build.yml that is not in the tag's tree): the tag's publish.yml builds no CUDA 13 wheel"},
+	{Name: "xformers", Version: "0.0.20", Dist: "pypi", Torch: []string{
+		"2.0.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_20", Note: "wheels.yml at v0.0.20: torch 2.0.1, 1.13.1, 1.12.1 built, 'Publish only for latest pytorch' 2.0.1, whose CUDA is 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	{Name: "xformers", Version: "0.0.21", Dist: "pypi", Torch: []string{
+		"2.0.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_21", Note: "wheels.yml at v0.0.21: torch 2.0.1, CUDA 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22", Dist: "pypi", Torch: []string{
+		"2.0.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22", Note: "wheels.yml at v0.0.22: torch 2.0.1, CUDA 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post1", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST1", Note: "wheels.yml at v0.0.22.post1: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post2", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST2", Note: "wheels.yml at v0.0.22.post2: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post3", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST3", Note: "wheels.yml at v0.0.22.post3: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post4", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST4", Note: "wheels.yml at v0.0.22.post4: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post5", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST5", Note: "wheels.yml at v0.0.22.post5: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post5", Dist: "pytorch-index", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST5", Note: "wheels.yml at v0.0.22.post5 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post6", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST6", Note: "wheels.yml at v0.0.22.post6: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post6", Dist: "pytorch-index", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST6", Note: "wheels.yml at v0.0.22.post6 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post7", Dist: "pypi", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST7", Note: "wheels.yml at v0.0.22.post7: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.22.post7", Dist: "pytorch-index", Torch: []string{
+		"2.1.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST7", Note: "wheels.yml at v0.0.22.post7 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.23", Dist: "pypi", Torch: []string{
+		"2.1.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23; XF_VLLM2158", Note: "wheels.yml at v0.0.23: torch 2.1.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; vllm#2158 (2023-12-17): '`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`'"},
+	{Name: "xformers", Version: "0.0.23", Dist: "pytorch-index", Torch: []string{
+		"2.1.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23", Note: "wheels.yml at v0.0.23 uploads the builds torch2.1.1+cu118, torch2.1.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.23.post1", Dist: "pypi", Torch: []string{
+		"2.1.2",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23_POST1; XF_VLLM2158", Note: "wheels.yml at v0.0.23.post1: torch 2.1.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; vllm#2158 (2023-12-17): '`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`'"},
+	{Name: "xformers", Version: "0.0.23.post1", Dist: "pytorch-index", Torch: []string{
+		"2.1.2",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23_POST1", Note: "wheels.yml at v0.0.23.post1 uploads the builds torch2.1.2+cu118, torch2.1.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.24", Dist: "pypi", Torch: []string{
+		"2.2.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_24", Note: "wheels.yml at v0.0.24: torch 2.2.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.24", Dist: "pytorch-index", Torch: []string{
+		"2.2.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_24; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.24 uploads the builds torch2.2.0+cu118, torch2.2.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	{Name: "xformers", Version: "0.0.25", Dist: "pypi", Torch: []string{
+		"2.2.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25", Note: "wheels.yml at v0.0.25: torch 2.2.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.25", Dist: "pytorch-index", Torch: []string{
+		"2.2.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.25 uploads the builds torch2.2.1+cu118, torch2.2.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	{Name: "xformers", Version: "0.0.25.post1", Dist: "pypi", Torch: []string{
+		"2.2.2",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25_POST1", Note: "wheels.yml at v0.0.25.post1: torch 2.2.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.25.post1", Dist: "pytorch-index", Torch: []string{
+		"2.2.2",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25_POST1; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.25.post1 uploads the builds torch2.2.2+cu118, torch2.2.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	{Name: "xformers", Version: "0.0.26", Dist: "pypi", Torch: []string{
+		"2.2.2",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26", Note: "wheels.yml at v0.0.26: torch 2.2.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	{Name: "xformers", Version: "0.0.26", Dist: "pytorch-index", Torch: []string{
+		"2.2.2",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.26 uploads the builds torch2.2.2+cu118, torch2.2.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	{Name: "xformers", Version: "0.0.26.post1", Dist: "pypi", Torch: []string{
+		"2.3.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26_POST1; XF_PIP_MVDREAM29; XF_1052", Note: "wheels.yml at v0.0.26.post1: torch 2.3.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.3.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29: 'xformers 0.0.26.post1 depends on torch==2.3.0'; xformers#1052 shows the PyPI wheel pulling 'torch==2.3.0'"},
+	{Name: "xformers", Version: "0.0.26.post1", Dist: "pytorch-index", Torch: []string{
+		"2.3.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26_POST1; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.26.post1 uploads the builds torch2.3.0+cu118, torch2.3.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	{Name: "xformers", Version: "0.0.27", Dist: "pypi", Torch: []string{
+		"2.3.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27", Note: "wheels.yml at v0.0.27: torch 2.3.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.3.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.27", Dist: "pytorch-index", Torch: []string{
+		"2.3.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27", Note: "wheels.yml at v0.0.27 uploads the builds torch2.3.1+cu118, torch2.3.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.27.post1", Dist: "pypi", Torch: []string{
+		"2.4.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST1", Note: "wheels.yml at v0.0.27.post1: torch 2.4.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.27.post1", Dist: "pytorch-index", Torch: []string{
+		"2.4.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST1", Note: "wheels.yml at v0.0.27.post1 uploads the builds torch2.4.0+cu118, torch2.4.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.27.post2", Dist: "pypi", Torch: []string{
+		"2.4.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST2", Note: "wheels.yml at v0.0.27.post2: torch 2.4.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.27.post2", Dist: "pytorch-index", Torch: []string{
+		"2.4.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST2", Note: "wheels.yml at v0.0.27.post2 uploads the builds torch2.4.0+cu118, torch2.4.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28", Dist: "pypi", Torch: []string{
+		"2.4.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28: torch 2.4.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28", Dist: "pytorch-index", Torch: []string{
+		"2.4.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28 uploads the builds torch2.4.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.28", Dist: "pytorch-index", Torch: []string{
+		"2.4.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28 uploads the builds torch2.4.1+cu121 to the PyTorch index's /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28.post1", Dist: "pypi", Torch: []string{
+		"2.4.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1: torch 2.4.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28.post1", Dist: "pytorch-index", Torch: []string{
+		"2.4.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1 uploads the builds torch2.4.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.28.post1", Dist: "pytorch-index", Torch: []string{
+		"2.4.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1 uploads the builds torch2.4.1+cu121, torch2.4.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28.post2", Dist: "pypi", Torch: []string{
+		"2.5.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2: torch 2.5.0, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28.post2", Dist: "pytorch-index", Torch: []string{
+		"2.5.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2 uploads the builds torch2.5.0+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.28.post2", Dist: "pytorch-index", Torch: []string{
+		"2.5.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2 uploads the builds torch2.5.0+cu121, torch2.5.0+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28.post3", Dist: "pypi", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3: torch 2.5.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.28.post3", Dist: "pytorch-index", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3 uploads the builds torch2.5.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.28.post3", Dist: "pytorch-index", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3 uploads the builds torch2.5.1+cu121, torch2.5.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29", Dist: "pypi", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29", Note: "wheels.yml at v0.0.29: torch 2.5.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29", Dist: "pytorch-index", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29", Note: "wheels.yml at v0.0.29 uploads the builds torch2.5.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.29", Dist: "pytorch-index", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29", Note: "wheels.yml at v0.0.29 uploads the builds torch2.5.1+cu121, torch2.5.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29.post1", Dist: "pypi", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST1", Note: "wheels.yml at v0.0.29.post1: torch 2.5.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29.post1", Dist: "pytorch-index", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST1", Note: "wheels.yml at v0.0.29.post1 uploads the builds torch2.5.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.29.post1", Dist: "pytorch-index", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.1",
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST1", Note: "wheels.yml at v0.0.29.post1 uploads the builds torch2.5.1+cu121, torch2.5.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29.post2", Dist: "pypi", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST2", Note: "wheels.yml at v0.0.29.post2: torch 2.6.0, CUDA 118, 124, 126; the PyPI wheel is the TORCH_CUDA_DEFAULT build (124, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.6.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29.post2", Dist: "pytorch-index", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST2", Note: "wheels.yml at v0.0.29.post2 uploads the builds torch2.6.0+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.29.post2", Dist: "pytorch-index", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.4",
+		"12.6",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST2", Note: "wheels.yml at v0.0.29.post2 uploads the builds torch2.6.0+cu124, torch2.6.0+cu126 to the PyTorch index's /whl/cu124/, /whl/cu126/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29.post3", Dist: "pypi", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST3", Note: "wheels.yml at v0.0.29.post3: torch 2.6.0, CUDA 118, 124, 126; the PyPI wheel is the TORCH_CUDA_DEFAULT build (124, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.6.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.29.post3", Dist: "pytorch-index", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST3", Note: "wheels.yml at v0.0.29.post3 uploads the builds torch2.6.0+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.29.post3", Dist: "pytorch-index", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.4",
+		"12.6",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_29_POST3", Note: "wheels.yml at v0.0.29.post3 uploads the builds torch2.6.0+cu124, torch2.6.0+cu126 to the PyTorch index's /whl/cu124/, /whl/cu126/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.30", Dist: "pypi", Torch: []string{
+		"2.7.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_30", Note: "wheels.yml at v0.0.30: torch 2.7.0, CUDA 118, 126, 128; the PyPI wheel is the TORCH_CUDA_DEFAULT build (126, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.7.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.30", Dist: "pytorch-index", Torch: []string{
+		"2.7.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_30", Note: "wheels.yml at v0.0.30 uploads the builds torch2.7.0+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.30", Dist: "pytorch-index", Torch: []string{
+		"2.7.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"6.0",
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_30", Note: "wheels.yml at v0.0.30 uploads the builds torch2.7.0+cu126, torch2.7.0+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.31", Dist: "pypi", Torch: []string{
+		"2.7.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_31", Note: "wheels.yml at v0.0.31: torch 2.7.1, CUDA 118, 126, 128; the PyPI wheel is the TORCH_CUDA_DEFAULT build (126, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.7.1'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.31", Dist: "pytorch-index", Torch: []string{
+		"2.7.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_31", Note: "wheels.yml at v0.0.31 uploads the builds torch2.7.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.31", Dist: "pytorch-index", Torch: []string{
+		"2.7.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_31", Note: "wheels.yml at v0.0.31 uploads the builds torch2.7.1+cu126, torch2.7.1+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.31.post1", Dist: "pypi", Torch: []string{
+		"2.7.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_31_POST1", Note: "wheels.yml at v0.0.31.post1: torch 2.7.1, CUDA 118, 126, 128; the PyPI wheel is the TORCH_CUDA_DEFAULT build (126, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.7.1'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.31.post1", Dist: "pytorch-index", Torch: []string{
+		"2.7.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_31_POST1", Note: "wheels.yml at v0.0.31.post1 uploads the builds torch2.7.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX'"},
+	{Name: "xformers", Version: "0.0.31.post1", Dist: "pytorch-index", Torch: []string{
+		"2.7.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_31_POST1", Note: "wheels.yml at v0.0.31.post1 uploads the builds torch2.7.1+cu126, torch2.7.1+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.32", Dist: "pypi", Torch: []string{
+		"2.8.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_32", Note: "wheels.yml at v0.0.32: torch 2.8.0, CUDA 126, 128, 129; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.8.0'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.32", Dist: "pytorch-index", Torch: []string{
+		"2.8.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+		"12.9",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_32", Note: "wheels.yml at v0.0.32 uploads the builds torch2.8.0+cu126, torch2.8.0+cu128, torch2.8.0+cu129 to the PyTorch index's /whl/cu126/, /whl/cu128/, /whl/cu129/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.32.post1", Dist: "pypi", Torch: []string{
+		"2.8.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_32_POST1", Note: "wheels.yml at v0.0.32.post1: torch 2.8.0, CUDA 126, 128, 129; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.8.0'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.32.post1", Dist: "pytorch-index", Torch: []string{
+		"2.8.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+		"12.9",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_32_POST1", Note: "wheels.yml at v0.0.32.post1 uploads the builds torch2.8.0+cu126, torch2.8.0+cu128, torch2.8.0+cu129 to the PyTorch index's /whl/cu126/, /whl/cu128/, /whl/cu129/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.32.post2", Dist: "pypi", Torch: []string{
+		"2.8.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_32_POST2", Note: "wheels.yml at v0.0.32.post2: torch 2.8.0, CUDA 126, 128, 129; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.8.0'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.32.post2", Dist: "pytorch-index", Torch: []string{
+		"2.8.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+		"12.9",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_32_POST2", Note: "wheels.yml at v0.0.32.post2 uploads the builds torch2.8.0+cu126, torch2.8.0+cu128, torch2.8.0+cu129 to the PyTorch index's /whl/cu126/, /whl/cu128/, /whl/cu129/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 9.0a'"},
+	{Name: "xformers", Version: "0.0.33", Dist: "pypi", Torch: []string{
+		"2.9.0",
+	}, TorchPin: true, Source: "XF_WHEELS_0_0_33; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.33 uploads '*torch2.9.0+cu130*' to PyPI while TORCH_CUDA_DEFAULT is 128 (that build alone has no local version suffix), so which CUDA build reached PyPI is not read from the workflow; CHANGELOG: '[0.0.33.post1] - 2025-11-13 Fixed issues with wheel upload to PyPI'"},
+	{Name: "xformers", Version: "0.0.33", Dist: "pytorch-index", Torch: []string{
+		"2.9.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33", Note: "wheels.yml at v0.0.33 uploads the builds torch2.9.0+cu126, torch2.9.0+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'"},
+	{Name: "xformers", Version: "0.0.33", Dist: "pytorch-index", Torch: []string{
+		"2.9.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33", Note: "wheels.yml at v0.0.33 uploads the builds torch2.9.0+cu130 to the PyTorch index's /whl/cu130/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a 10.0a 10.3a 11.0a 12.0a 12.1a'"},
+	{Name: "xformers", Version: "0.0.33.post1", Dist: "pypi", Torch: []string{
+		"2.9.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33_POST1", Note: "wheels.yml at v0.0.33.post1: torch 2.9.0, CUDA 126, 128, 130; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.9.0'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'"},
+	{Name: "xformers", Version: "0.0.33.post1", Dist: "pytorch-index", Torch: []string{
+		"2.9.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33_POST1", Note: "wheels.yml at v0.0.33.post1 uploads the builds torch2.9.0+cu126, torch2.9.0+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'"},
+	{Name: "xformers", Version: "0.0.33.post1", Dist: "pytorch-index", Torch: []string{
+		"2.9.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33_POST1", Note: "wheels.yml at v0.0.33.post1 uploads the builds torch2.9.0+cu130 to the PyTorch index's /whl/cu130/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a 10.0a 10.3a 11.0a 12.0a 12.1a'"},
+	{Name: "xformers", Version: "0.0.33.post2", Dist: "pypi", Torch: []string{
+		"2.9.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33_POST2", Note: "wheels.yml at v0.0.33.post2: torch 2.9.1, CUDA 126, 128, 130; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.9.1'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'"},
+	{Name: "xformers", Version: "0.0.33.post2", Dist: "pytorch-index", Torch: []string{
+		"2.9.1",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33_POST2", Note: "wheels.yml at v0.0.33.post2 uploads the builds torch2.9.1+cu126, torch2.9.1+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'"},
+	{Name: "xformers", Version: "0.0.33.post2", Dist: "pytorch-index", Torch: []string{
+		"2.9.1",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_33_POST2", Note: "wheels.yml at v0.0.33.post2 uploads the builds torch2.9.1+cu130 to the PyTorch index's /whl/cu130/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a 10.0a 10.3a 11.0a 12.0a 12.1a'"},
+	{Name: "xformers", Version: "0.0.34", Dist: "pypi", Torch: []string{
+		"2.10.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_34; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.34: torch 2.10.0, CUDA 126, 128, 130; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.10.0'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
+	{Name: "xformers", Version: "0.0.34", Dist: "pytorch-index", Torch: []string{
+		"2.10.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_34; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.34 uploads the builds torch2.10.0+cu126, torch2.10.0+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
+	{Name: "xformers", Version: "0.0.34", Dist: "pytorch-index", Torch: []string{
+		"2.10.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_34; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.34 uploads the builds torch2.10.0+cu130 to the PyTorch index's /whl/cu130/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a 10.0a 10.3a 11.0a 12.0a 12.1a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
+	{Name: "xformers", Version: "0.0.35", Dist: "pypi", Torch: []string{
+		"2.10.0",
+	}, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_35; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.35: torch 2.10.0, CUDA 126, 128, 130; the PyPI wheel is the TORCH_CUDA_DEFAULT build (128, no local suffix); wheels_build.yml no longer writes 'torch == ' (c42443a8 'Relax PyTorch dependency in wheels to enable forward-compatibility'): requirements.txt says 'torch >= 2.10'; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
+	{Name: "xformers", Version: "0.0.35", Dist: "pytorch-index", Torch: []string{
+		"2.10.0",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_35; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.35 uploads the builds torch2.10.0+cu126, torch2.10.0+cu128 to the PyTorch index's /whl/cu126/, /whl/cu128/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
+	{Name: "xformers", Version: "0.0.35", Dist: "pytorch-index", Torch: []string{
+		"2.10.0",
+	}, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+		"10.0",
+		"10.3",
+		"11.0",
+		"12.0",
+		"12.1",
+	}, PTX: []string{
+		"8.0",
+	}, ArchKnown: true, Source: "XF_WHEELS_0_0_35; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.35 uploads the builds torch2.10.0+cu130 to the PyTorch index's /whl/cu130/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a 10.0a 10.3a 11.0a 12.0a 12.1a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
 }, CUDALibArch: []CUDALibArch{
 	{Lib: "nccl", CC: "8.0", Since: "2.7.3", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
 	{Lib: "nccl", CC: "8.6", Since: "2.7.3", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
@@ -10265,6 +11496,49 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "FA_PUBLISH_2_8_2", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.2 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.2/.github/workflows/publish.yml", Read: "git show v2.8.2:.github/workflows/publish.yml and v2.8.2:setup.py in the stored snapshot, commit 7321879fde (2025-07-23), 2026-12-01"},
 	{Key: "FA_PUBLISH_2_8_3", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.3 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/.github/workflows/publish.yml", Read: "git show v2.8.3:.github/workflows/publish.yml and v2.8.3:setup.py in the stored snapshot, commit 060c9188be (2025-08-14), 2026-12-01"},
 	{Key: "FA_PUBLISH_2_8_3_POST1", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.8.3.post1 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3.post1/.github/workflows/publish.yml", Read: "git show v2.8.3.post1:.github/workflows/publish.yml and v2.8.3.post1:setup.py in the stored snapshot, commit a8aa52b1ab (2026-06-10), 2026-12-01"},
+	{Key: "XF_CHANGELOG_V0_0_35", Title: "facebookresearch/xformers CHANGELOG.md (per release 'Pre-built binary wheels are available for PyTorch X'; 0.0.34 stable API/ABI; 0.0.33.post1 'Fixed issues with wheel upload to PyPI')", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.35/CHANGELOG.md", Read: "git show v0.0.35:CHANGELOG.md in the stored snapshot, commit 03b91d7d9f, 2026-12-01"},
+	{Key: "XF_PIP_MVDREAM29", Title: "bytedance/MVDream-threestudio#29 xformers version not compatible with torch 2.0.0 (pip: 'xformers 0.0.26.post1 depends on torch==2.3.0', 'xformers 0.0.26+cu118 depends on torch==2.2.2', 'xformers 0.0.25.post1+cu118 depends on torch==2.2.2', 'xformers 0.0.25+cu118 depends on torch==2.2.1', 'xformers 0.0.24+cu118 depends on torch==2.2.0')", URL: "https://github.com/bytedance/MVDream-threestudio/issues/29", Read: "issue thread (2024-06-16), 2026-12-01"},
+	{Key: "XF_VLLM2158", Title: "vllm-project/vllm#2158 [Minor] Fix xformers version ('`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`')", URL: "https://github.com/vllm-project/vllm/pull/2158", Read: "pull request (2023-12-17), 2026-12-01"},
+	{Key: "XF_1052", Title: "facebookresearch/xformers#1052 xformers Version: 0.0.26.post1 is clashing with torch 2.3.1 (pip: 'Using cached xformers-0.0.26.post1-cp310-cp310-manylinux2014_x86_64.whl', 'Collecting torch==2.3.0')", URL: "https://github.com/facebookresearch/xformers/issues/1052", Read: "issue thread (2024-06-05), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_20", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.20 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.20/.github/workflows/wheels.yml", Read: "git show v0.0.20:.github/workflows/wheels.yml, v0.0.20:.github/workflows/wheels_reusable.yml, v0.0.20:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 1dc3d7a307 (2023-05-23), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_21", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.21 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.21/.github/workflows/wheels.yml", Read: "git show v0.0.21:.github/workflows/wheels.yml, v0.0.21:.github/workflows/wheels_reusable.yml, v0.0.21:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 320b5ade6d (2023-08-18), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.22 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22/.github/workflows/wheels.yml", Read: "git show v0.0.22:.github/workflows/wheels.yml, v0.0.22:.github/workflows/wheels_reusable.yml, v0.0.22:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 1e065bcaca (2023-09-27), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.22.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post1/.github/workflows/wheels.yml", Read: "git show v0.0.22.post1:.github/workflows/wheels.yml, v0.0.22.post1:.github/workflows/wheels_reusable.yml, v0.0.22.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit ff07f60036 (2023-10-13), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.22.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post2/.github/workflows/wheels.yml", Read: "git show v0.0.22.post2:.github/workflows/wheels.yml, v0.0.22.post2:.github/workflows/wheels_reusable.yml, v0.0.22.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit ced8681ee5 (2023-10-13), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST3", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.22.post3 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post3/.github/workflows/wheels.yml", Read: "git show v0.0.22.post3:.github/workflows/wheels.yml, v0.0.22.post3:.github/workflows/wheels_reusable.yml, v0.0.22.post3:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 7bfc97f123 (2023-10-13), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST4", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_reusable.yml and .github/actions/setup-build-cuda at tag v0.0.22.post4 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post4/.github/workflows/wheels.yml", Read: "git show v0.0.22.post4:.github/workflows/wheels.yml, v0.0.22.post4:.github/workflows/wheels_reusable.yml, v0.0.22.post4:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 16e4245e02 (2023-10-15), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST5", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.22.post5 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post5/.github/workflows/wheels.yml", Read: "git show v0.0.22.post5:.github/workflows/wheels.yml, v0.0.22.post5:.github/workflows/wheels_build.yml, v0.0.22.post5:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 7b261856bb (2023-10-25), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST6", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.22.post6 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post6/.github/workflows/wheels.yml", Read: "git show v0.0.22.post6:.github/workflows/wheels.yml, v0.0.22.post6:.github/workflows/wheels_build.yml, v0.0.22.post6:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 7b261856bb (2023-10-25), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_22_POST7", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.22.post7 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.22.post7/.github/workflows/wheels.yml", Read: "git show v0.0.22.post7:.github/workflows/wheels.yml, v0.0.22.post7:.github/workflows/wheels_build.yml, v0.0.22.post7:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit e1b36f781b (2023-10-25), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_23", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.23 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.23/.github/workflows/wheels.yml", Read: "git show v0.0.23:.github/workflows/wheels.yml, v0.0.23:.github/workflows/wheels_build.yml, v0.0.23:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 1254a167ba (2023-12-06), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_23_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.23.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.23.post1/.github/workflows/wheels.yml", Read: "git show v0.0.23.post1:.github/workflows/wheels.yml, v0.0.23.post1:.github/workflows/wheels_build.yml, v0.0.23.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 042abc8aa4 (2023-12-15), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_24", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.24 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.24/.github/workflows/wheels.yml", Read: "git show v0.0.24:.github/workflows/wheels.yml, v0.0.24:.github/workflows/wheels_build.yml, v0.0.24:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit f7e46d5145 (2024-01-30), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_25", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.25 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.25/.github/workflows/wheels.yml", Read: "git show v0.0.25:.github/workflows/wheels.yml, v0.0.25:.github/workflows/wheels_build.yml, v0.0.25:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 9f6abadabd (2024-03-14), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_25_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.25.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.25.post1/.github/workflows/wheels.yml", Read: "git show v0.0.25.post1:.github/workflows/wheels.yml, v0.0.25.post1:.github/workflows/wheels_build.yml, v0.0.25.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 7fffd3d65c (2024-03-29), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_26", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.26 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.26/.github/workflows/wheels.yml", Read: "git show v0.0.26:.github/workflows/wheels.yml, v0.0.26:.github/workflows/wheels_build.yml, v0.0.26:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 622595c2d4 (2024-04-25), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_26_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.26.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.26.post1/.github/workflows/wheels.yml", Read: "git show v0.0.26.post1:.github/workflows/wheels.yml, v0.0.26.post1:.github/workflows/wheels_build.yml, v0.0.26.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit fad50d4983 (2024-04-29), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_27", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.27 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.27/.github/workflows/wheels.yml", Read: "git show v0.0.27:.github/workflows/wheels.yml, v0.0.27:.github/workflows/wheels_build.yml, v0.0.27:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 184b2808a5 (2024-07-06), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_27_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.27.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.27.post1/.github/workflows/wheels.yml", Read: "git show v0.0.27.post1:.github/workflows/wheels.yml, v0.0.27.post1:.github/workflows/wheels_build.yml, v0.0.27.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit b3831ea080 (2024-07-25), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_27_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.27.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.27.post2/.github/workflows/wheels.yml", Read: "git show v0.0.27.post2:.github/workflows/wheels.yml, v0.0.27.post2:.github/workflows/wheels_build.yml, v0.0.27.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 1fc661fe20 (2024-07-26), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_28", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.28 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.28/.github/workflows/wheels.yml", Read: "git show v0.0.28:.github/workflows/wheels.yml, v0.0.28:.github/workflows/wheels_build.yml, v0.0.28:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit c909f0d6a3 (2024-09-12), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_28_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.28.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.28.post1/.github/workflows/wheels.yml", Read: "git show v0.0.28.post1:.github/workflows/wheels.yml, v0.0.28.post1:.github/workflows/wheels_build.yml, v0.0.28.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit d3948b5cb9 (2024-09-13), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_28_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.28.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.28.post2/.github/workflows/wheels.yml", Read: "git show v0.0.28.post2:.github/workflows/wheels.yml, v0.0.28.post2:.github/workflows/wheels_build.yml, v0.0.28.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 68b7fd14df (2024-10-21), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_28_POST3", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.28.post3 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.28.post3/.github/workflows/wheels.yml", Read: "git show v0.0.28.post3:.github/workflows/wheels.yml, v0.0.28.post3:.github/workflows/wheels_build.yml, v0.0.28.post3:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit f3bc7a78e6 (2024-10-30), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_29", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.29 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.29/.github/workflows/wheels.yml", Read: "git show v0.0.29:.github/workflows/wheels.yml, v0.0.29:.github/workflows/wheels_build.yml, v0.0.29:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 56be3b5e7f (2024-12-26), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_29_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.29.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.29.post1/.github/workflows/wheels.yml", Read: "git show v0.0.29.post1:.github/workflows/wheels.yml, v0.0.29.post1:.github/workflows/wheels_build.yml, v0.0.29.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 46a02df62a (2024-12-30), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_29_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.29.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.29.post2/.github/workflows/wheels.yml", Read: "git show v0.0.29.post2:.github/workflows/wheels.yml, v0.0.29.post2:.github/workflows/wheels_build.yml, v0.0.29.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 1298453cf1 (2025-01-31), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_29_POST3", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.29.post3 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.29.post3/.github/workflows/wheels.yml", Read: "git show v0.0.29.post3:.github/workflows/wheels.yml, v0.0.29.post3:.github/workflows/wheels_build.yml, v0.0.29.post3:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 0b3963adc4 (2025-02-10), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_30", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.30 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.30/.github/workflows/wheels.yml", Read: "git show v0.0.30:.github/workflows/wheels.yml, v0.0.30:.github/workflows/wheels_build.yml, v0.0.30:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 4cf69f0967 (2025-04-28), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_31", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.31 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.31/.github/workflows/wheels.yml", Read: "git show v0.0.31:.github/workflows/wheels.yml, v0.0.31:.github/workflows/wheels_build.yml, v0.0.31:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit eb0946a363 (2025-06-25), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_31_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.31.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.31.post1/.github/workflows/wheels.yml", Read: "git show v0.0.31.post1:.github/workflows/wheels.yml, v0.0.31.post1:.github/workflows/wheels_build.yml, v0.0.31.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 8354497deb (2025-07-03), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_32", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.32 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.32/.github/workflows/wheels.yml", Read: "git show v0.0.32:.github/workflows/wheels.yml, v0.0.32:.github/workflows/wheels_build.yml, v0.0.32:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit ac0064145d (2025-08-13), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_32_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.32.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.32.post1/.github/workflows/wheels.yml", Read: "git show v0.0.32.post1:.github/workflows/wheels.yml, v0.0.32.post1:.github/workflows/wheels_build.yml, v0.0.32.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 840bcec7fe (2025-08-14), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_32_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.32.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.32.post2/.github/workflows/wheels.yml", Read: "git show v0.0.32.post2:.github/workflows/wheels.yml, v0.0.32.post2:.github/workflows/wheels_build.yml, v0.0.32.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 5d4b92a5e5 (2025-08-14), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_33", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.33 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.33/.github/workflows/wheels.yml", Read: "git show v0.0.33:.github/workflows/wheels.yml, v0.0.33:.github/workflows/wheels_build.yml, v0.0.33:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit aa7bc366f5 (2025-11-11), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_33_POST1", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.33.post1 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.33.post1/.github/workflows/wheels.yml", Read: "git show v0.0.33.post1:.github/workflows/wheels.yml, v0.0.33.post1:.github/workflows/wheels_build.yml, v0.0.33.post1:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 3f91ad6f1e (2025-11-13), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_33_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.33.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.33.post2/.github/workflows/wheels.yml", Read: "git show v0.0.33.post2:.github/workflows/wheels.yml, v0.0.33.post2:.github/workflows/wheels_build.yml, v0.0.33.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 41531cee4c (2025-12-03), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_34", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.34 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.34/.github/workflows/wheels.yml", Read: "git show v0.0.34:.github/workflows/wheels.yml, v0.0.34:.github/workflows/wheels_build.yml, v0.0.34:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 3da0fc9225 (2026-01-23), 2026-12-01"},
+	{Key: "XF_WHEELS_0_0_35", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.35 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.35/.github/workflows/wheels.yml", Read: "git show v0.0.35:.github/workflows/wheels.yml, v0.0.35:.github/workflows/wheels_build.yml, v0.0.35:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 03b91d7d9f (2026-02-20), 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -11401,7 +12675,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
-		{File: "resolver/kb/data/extensions.yaml", Line: 9},
 		{File: "resolver/kb/data/extensions.yaml", Line: 10},
 		{File: "resolver/kb/data/extensions.yaml", Line: 11},
 		{File: "resolver/kb/data/extensions.yaml", Line: 12},
@@ -11490,6 +12763,94 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 95},
 		{File: "resolver/kb/data/extensions.yaml", Line: 96},
 		{File: "resolver/kb/data/extensions.yaml", Line: 97},
+		{File: "resolver/kb/data/extensions.yaml", Line: 98},
+		{File: "resolver/kb/data/extensions.yaml", Line: 99},
+		{File: "resolver/kb/data/extensions.yaml", Line: 100},
+		{File: "resolver/kb/data/extensions.yaml", Line: 101},
+		{File: "resolver/kb/data/extensions.yaml", Line: 102},
+		{File: "resolver/kb/data/extensions.yaml", Line: 103},
+		{File: "resolver/kb/data/extensions.yaml", Line: 104},
+		{File: "resolver/kb/data/extensions.yaml", Line: 105},
+		{File: "resolver/kb/data/extensions.yaml", Line: 106},
+		{File: "resolver/kb/data/extensions.yaml", Line: 107},
+		{File: "resolver/kb/data/extensions.yaml", Line: 108},
+		{File: "resolver/kb/data/extensions.yaml", Line: 109},
+		{File: "resolver/kb/data/extensions.yaml", Line: 110},
+		{File: "resolver/kb/data/extensions.yaml", Line: 111},
+		{File: "resolver/kb/data/extensions.yaml", Line: 112},
+		{File: "resolver/kb/data/extensions.yaml", Line: 113},
+		{File: "resolver/kb/data/extensions.yaml", Line: 114},
+		{File: "resolver/kb/data/extensions.yaml", Line: 115},
+		{File: "resolver/kb/data/extensions.yaml", Line: 116},
+		{File: "resolver/kb/data/extensions.yaml", Line: 117},
+		{File: "resolver/kb/data/extensions.yaml", Line: 118},
+		{File: "resolver/kb/data/extensions.yaml", Line: 119},
+		{File: "resolver/kb/data/extensions.yaml", Line: 120},
+		{File: "resolver/kb/data/extensions.yaml", Line: 121},
+		{File: "resolver/kb/data/extensions.yaml", Line: 122},
+		{File: "resolver/kb/data/extensions.yaml", Line: 123},
+		{File: "resolver/kb/data/extensions.yaml", Line: 124},
+		{File: "resolver/kb/data/extensions.yaml", Line: 125},
+		{File: "resolver/kb/data/extensions.yaml", Line: 126},
+		{File: "resolver/kb/data/extensions.yaml", Line: 127},
+		{File: "resolver/kb/data/extensions.yaml", Line: 128},
+		{File: "resolver/kb/data/extensions.yaml", Line: 129},
+		{File: "resolver/kb/data/extensions.yaml", Line: 130},
+		{File: "resolver/kb/data/extensions.yaml", Line: 131},
+		{File: "resolver/kb/data/extensions.yaml", Line: 132},
+		{File: "resolver/kb/data/extensions.yaml", Line: 133},
+		{File: "resolver/kb/data/extensions.yaml", Line: 134},
+		{File: "resolver/kb/data/extensions.yaml", Line: 135},
+		{File: "resolver/kb/data/extensions.yaml", Line: 136},
+		{File: "resolver/kb/data/extensions.yaml", Line: 137},
+		{File: "resolver/kb/data/extensions.yaml", Line: 138},
+		{File: "resolver/kb/data/extensions.yaml", Line: 139},
+		{File: "resolver/kb/data/extensions.yaml", Line: 140},
+		{File: "resolver/kb/data/extensions.yaml", Line: 141},
+		{File: "resolver/kb/data/extensions.yaml", Line: 142},
+		{File: "resolver/kb/data/extensions.yaml", Line: 143},
+		{File: "resolver/kb/data/extensions.yaml", Line: 144},
+		{File: "resolver/kb/data/extensions.yaml", Line: 145},
+		{File: "resolver/kb/data/extensions.yaml", Line: 146},
+		{File: "resolver/kb/data/extensions.yaml", Line: 147},
+		{File: "resolver/kb/data/extensions.yaml", Line: 148},
+		{File: "resolver/kb/data/extensions.yaml", Line: 149},
+		{File: "resolver/kb/data/extensions.yaml", Line: 150},
+		{File: "resolver/kb/data/extensions.yaml", Line: 151},
+		{File: "resolver/kb/data/extensions.yaml", Line: 152},
+		{File: "resolver/kb/data/extensions.yaml", Line: 153},
+		{File: "resolver/kb/data/extensions.yaml", Line: 154},
+		{File: "resolver/kb/data/extensions.yaml", Line: 155},
+		{File: "resolver/kb/data/extensions.yaml", Line: 156},
+		{File: "resolver/kb/data/extensions.yaml", Line: 157},
+		{File: "resolver/kb/data/extensions.yaml", Line: 158},
+		{File: "resolver/kb/data/extensions.yaml", Line: 159},
+		{File: "resolver/kb/data/extensions.yaml", Line: 160},
+		{File: "resolver/kb/data/extensions.yaml", Line: 161},
+		{File: "resolver/kb/data/extensions.yaml", Line: 162},
+		{File: "resolver/kb/data/extensions.yaml", Line: 163},
+		{File: "resolver/kb/data/extensions.yaml", Line: 164},
+		{File: "resolver/kb/data/extensions.yaml", Line: 165},
+		{File: "resolver/kb/data/extensions.yaml", Line: 166},
+		{File: "resolver/kb/data/extensions.yaml", Line: 167},
+		{File: "resolver/kb/data/extensions.yaml", Line: 168},
+		{File: "resolver/kb/data/extensions.yaml", Line: 169},
+		{File: "resolver/kb/data/extensions.yaml", Line: 170},
+		{File: "resolver/kb/data/extensions.yaml", Line: 171},
+		{File: "resolver/kb/data/extensions.yaml", Line: 172},
+		{File: "resolver/kb/data/extensions.yaml", Line: 173},
+		{File: "resolver/kb/data/extensions.yaml", Line: 174},
+		{File: "resolver/kb/data/extensions.yaml", Line: 175},
+		{File: "resolver/kb/data/extensions.yaml", Line: 176},
+		{File: "resolver/kb/data/extensions.yaml", Line: 177},
+		{File: "resolver/kb/data/extensions.yaml", Line: 178},
+		{File: "resolver/kb/data/extensions.yaml", Line: 179},
+		{File: "resolver/kb/data/extensions.yaml", Line: 180},
+		{File: "resolver/kb/data/extensions.yaml", Line: 181},
+		{File: "resolver/kb/data/extensions.yaml", Line: 182},
+		{File: "resolver/kb/data/extensions.yaml", Line: 183},
+		{File: "resolver/kb/data/extensions.yaml", Line: 184},
+		{File: "resolver/kb/data/extensions.yaml", Line: 185},
 	},
 	"extensions": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
@@ -11504,6 +12865,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
+		{File: "resolver/kb/data/extensions.yaml", Line: 8},
 	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
@@ -11889,6 +13251,49 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 53},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 54},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 55},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 56},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 57},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 58},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 59},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 60},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 61},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 62},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 63},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 64},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 65},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 66},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 67},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 68},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 69},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 70},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 71},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 72},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 73},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 74},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 75},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 76},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 77},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 78},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 79},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 80},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 81},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 82},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 83},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 84},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 85},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 86},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 87},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 88},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 89},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 90},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 91},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 92},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 93},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 94},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 95},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 96},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 97},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 98},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
