@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "70df35a8e96e6ad5"
+const generatedVersion = "444ecd5b8b51a8e3"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x4bb784c6
+const generatedChecksum = 0xc58db34
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4578,6 +4578,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
+	{Name: "torch-scatter", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SCATTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-sparse", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SPARSE; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-cluster", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_CLUSTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-spline-conv", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SPLINE_CONV; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "pyg-lib", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_PYG_LIB_0_8_0; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 }, ExtensionBuilds: []ExtensionBuild{
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
@@ -11211,6 +11216,232 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"8.0",
 	}, ArchKnown: true, Source: "XF_WHEELS_0_0_35; XF_CHANGELOG_V0_0_35", Note: "wheels.yml at v0.0.35 uploads the builds torch2.10.0+cu130 to the PyTorch index's /whl/cu130/; TORCH_CUDA_ARCH_LIST '7.5 8.0+PTX 8.0 9.0a 10.0a 10.3a 11.0a 12.0a 12.1a'; CHANGELOG 0.0.34: 'Migrated xFormers to the PyTorch stable API/ABI, which means that binary builds targeting PyTorch 2.10+ will be compatible with any later version'"},
+	{Name: "torch-scatter", Version: "2.1.2", Dist: "pyg-index", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+		"11.8",
+	}, Source: "PYG_README_TORCH_SCATTER", Note: "README at tag 2.1.2 and later commits (__version__ '2.1.2' at each, so the index's wheels of those commits are 2.1.2): cu117, cu118 (and cpu) for PyTorch 2.0: README 140d3ad677 (2023-10-05) to 140d3ad677 (2023-10-05); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-scatter", Version: "2.1.2", Dist: "pyg-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, Source: "PYG_README_TORCH_SCATTER", Note: "README at tag 2.1.2 and later commits (__version__ '2.1.2' at each, so the index's wheels of those commits are 2.1.2): cu118, cu121 (and cpu) for PyTorch 2.1: README 140d3ad677 (2023-10-05) to c095c62e43 (2024-02-01); PyTorch 2.2: README c095c62e43 (2024-02-01) to e2b331424c (2024-04-29); PyTorch 2.3: README e2b331424c (2024-04-29) to 8ec9364b0b (2024-08-15); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-scatter", Version: "2.1.2", Dist: "pyg-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+		"12.4",
+	}, Source: "PYG_README_TORCH_SCATTER", Note: "README at tag 2.1.2 and later commits (__version__ '2.1.2' at each, so the index's wheels of those commits are 2.1.2): cu118, cu121, cu124 (and cpu) for PyTorch 2.4: README 8ec9364b0b (2024-08-15) to 4913ada371 (2024-11-11); PyTorch 2.5: README 4913ada371 (2024-11-11) to 271b5fcd1b (2025-04-10); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-scatter", Version: "2.1.2", Dist: "pyg-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+		"12.4",
+		"12.6",
+	}, Source: "PYG_README_TORCH_SCATTER", Note: "README at tag 2.1.2 and later commits (__version__ '2.1.2' at each, so the index's wheels of those commits are 2.1.2): cu118, cu124, cu126 (and cpu) for PyTorch 2.6: README 10144cc3eb (2025-04-05) to 3d10cdc838 (2025-08-12); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html; disagreement: PyTorch 2.6: README c849fe5995 (2025-05-30) lists cu118, cu126, cu128 (the newest README is taken)"},
+	{Name: "torch-scatter", Version: "2.1.2", Dist: "pyg-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"11.8",
+		"12.6",
+		"12.8",
+	}, Source: "PYG_README_TORCH_SCATTER", Note: "README at tag 2.1.2 and later commits (__version__ '2.1.2' at each, so the index's wheels of those commits are 2.1.2): cu118, cu126, cu128 (and cpu) for PyTorch 2.7: README ba2c1b2dd8 (2025-05-30) to 3d10cdc838 (2025-08-12); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-scatter", Version: "2.1.2", Dist: "pyg-index", Torch: []string{
+		"2.8",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+		"12.9",
+	}, Source: "PYG_README_TORCH_SCATTER", Note: "README at tag 2.1.2 and later commits (__version__ '2.1.2' at each, so the index's wheels of those commits are 2.1.2): cu126, cu128, cu129 (and cpu) for PyTorch 2.8: README 3d10cdc838 (2025-08-12) to 3d10cdc838 (2025-08-12); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-sparse", Version: "0.6.18", Dist: "pyg-index", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+		"11.8",
+	}, Source: "PYG_README_TORCH_SPARSE", Note: "README at tag 0.6.18 and later commits (__version__ '0.6.18' at each, so the index's wheels of those commits are 0.6.18): cu117, cu118 (and cpu) for PyTorch 2.0: README 7d22892fb4 (2023-10-05) to 7d22892fb4 (2023-10-05); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-sparse", Version: "0.6.18", Dist: "pyg-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, Source: "PYG_README_TORCH_SPARSE", Note: "README at tag 0.6.18 and later commits (__version__ '0.6.18' at each, so the index's wheels of those commits are 0.6.18): cu118, cu121 (and cpu) for PyTorch 2.1: README 7d22892fb4 (2023-10-05) to 1577470453 (2024-02-02); PyTorch 2.2: README 1577470453 (2024-02-02) to dcfaa5ebcf (2024-04-29); PyTorch 2.3: README dcfaa5ebcf (2024-04-29) to bd56751509 (2024-08-15); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-sparse", Version: "0.6.18", Dist: "pyg-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+		"12.4",
+	}, Source: "PYG_README_TORCH_SPARSE", Note: "README at tag 0.6.18 and later commits (__version__ '0.6.18' at each, so the index's wheels of those commits are 0.6.18): cu118, cu121, cu124 (and cpu) for PyTorch 2.4: README bd56751509 (2024-08-15) to cdbf561ce5 (2024-11-12); PyTorch 2.5: README cdbf561ce5 (2024-11-12) to b92abc5039 (2025-04-10); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-sparse", Version: "0.6.18", Dist: "pyg-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+		"12.4",
+		"12.6",
+	}, Source: "PYG_README_TORCH_SPARSE", Note: "README at tag 0.6.18 and later commits (__version__ '0.6.18' at each, so the index's wheels of those commits are 0.6.18): cu118, cu124, cu126 (and cpu) for PyTorch 2.6: README 02fd73515a (2025-04-10) to 8393d94d34 (2025-05-30); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-sparse", Version: "0.6.18", Dist: "pyg-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"11.8",
+		"12.6",
+		"12.8",
+	}, Source: "PYG_README_TORCH_SPARSE", Note: "README at tag 0.6.18 and later commits (__version__ '0.6.18' at each, so the index's wheels of those commits are 0.6.18): cu118, cu126, cu128 (and cpu) for PyTorch 2.7: README 8393d94d34 (2025-05-30) to 8393d94d34 (2025-05-30); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-cluster", Version: "1.6.3", Dist: "pyg-index", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+		"11.8",
+	}, Source: "PYG_README_TORCH_CLUSTER", Note: "README at tag 1.6.3 and later commits (__version__ '1.6.3' at each, so the index's wheels of those commits are 1.6.3): cu117, cu118 (and cpu) for PyTorch 2.0: README 29cd22bf1a (2023-10-11) to 29cd22bf1a (2023-10-11); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-cluster", Version: "1.6.3", Dist: "pyg-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, Source: "PYG_README_TORCH_CLUSTER", Note: "README at tag 1.6.3 and later commits (__version__ '1.6.3' at each, so the index's wheels of those commits are 1.6.3): cu118, cu121 (and cpu) for PyTorch 2.1: README 29cd22bf1a (2023-10-11) to ef79a92e8a (2024-02-02); PyTorch 2.2: README ef79a92e8a (2024-02-02) to 616704a66f (2024-04-29); PyTorch 2.3: README 616704a66f (2024-04-29) to e1e788b35a (2024-08-15); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-cluster", Version: "1.6.3", Dist: "pyg-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+		"12.4",
+	}, Source: "PYG_README_TORCH_CLUSTER", Note: "README at tag 1.6.3 and later commits (__version__ '1.6.3' at each, so the index's wheels of those commits are 1.6.3): cu118, cu121, cu124 (and cpu) for PyTorch 2.4: README e1e788b35a (2024-08-15) to 9d88a0b6f4 (2024-11-12); PyTorch 2.5: README 9d88a0b6f4 (2024-11-12) to eafcb5bf28 (2025-04-05); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-cluster", Version: "1.6.3", Dist: "pyg-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+		"12.4",
+		"12.6",
+	}, Source: "PYG_README_TORCH_CLUSTER", Note: "README at tag 1.6.3 and later commits (__version__ '1.6.3' at each, so the index's wheels of those commits are 1.6.3): cu118, cu124, cu126 (and cpu) for PyTorch 2.6: README eafcb5bf28 (2025-04-05) to 8204a56c73 (2025-05-30); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-cluster", Version: "1.6.3", Dist: "pyg-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"11.8",
+		"12.6",
+		"12.8",
+	}, Source: "PYG_README_TORCH_CLUSTER", Note: "README at tag 1.6.3 and later commits (__version__ '1.6.3' at each, so the index's wheels of those commits are 1.6.3): cu118, cu126, cu128 (and cpu) for PyTorch 2.7: README 8204a56c73 (2025-05-30) to 8204a56c73 (2025-05-30); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-index", Torch: []string{
+		"1.13",
+	}, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, Source: "PYG_README_TORCH_SPLINE_CONV", Note: "README at tag 1.2.2 and later commits (__version__ '1.2.2' at each, so the index's wheels of those commits are 1.2.2): cu116, cu117 (and cpu) for PyTorch 1.13: README 70247f1f77 (2023-03-16) to 70247f1f77 (2023-03-16); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-index", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+		"11.8",
+	}, Source: "PYG_README_TORCH_SPLINE_CONV", Note: "README at tag 1.2.2 and later commits (__version__ '1.2.2' at each, so the index's wheels of those commits are 1.2.2): cu117, cu118 (and cpu) for PyTorch 2.0: README 70247f1f77 (2023-03-16) to a165d20ac3 (2023-10-05); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-index", Torch: []string{
+		"2.1",
+		"2.2",
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+	}, Source: "PYG_README_TORCH_SPLINE_CONV", Note: "README at tag 1.2.2 and later commits (__version__ '1.2.2' at each, so the index's wheels of those commits are 1.2.2): cu118, cu121 (and cpu) for PyTorch 2.1: README a165d20ac3 (2023-10-05) to ecf8a4a180 (2024-02-01); PyTorch 2.2: README ecf8a4a180 (2024-02-01) to 0b9714bf01 (2024-04-28); PyTorch 2.3: README 0b9714bf01 (2024-04-28) to a6d1020221 (2024-11-11); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-index", Torch: []string{
+		"2.4",
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+		"12.1",
+		"12.4",
+	}, Source: "PYG_README_TORCH_SPLINE_CONV", Note: "README at tag 1.2.2 and later commits (__version__ '1.2.2' at each, so the index's wheels of those commits are 1.2.2): cu118, cu121, cu124 (and cpu) for PyTorch 2.4: README 7102d6982b (2024-08-15) to a6d1020221 (2024-11-11); PyTorch 2.5: README a6d1020221 (2024-11-11) to 28eece2b2f (2025-04-05); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+		"12.4",
+		"12.6",
+	}, Source: "PYG_README_TORCH_SPLINE_CONV", Note: "README at tag 1.2.2 and later commits (__version__ '1.2.2' at each, so the index's wheels of those commits are 1.2.2): cu118, cu124, cu126 (and cpu) for PyTorch 2.6: README 28eece2b2f (2025-04-05) to feec90551c (2025-05-29); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"11.8",
+		"12.6",
+		"12.8",
+	}, Source: "PYG_README_TORCH_SPLINE_CONV", Note: "README at tag 1.2.2 and later commits (__version__ '1.2.2' at each, so the index's wheels of those commits are 1.2.2): cu118, cu126, cu128 (and cpu) for PyTorch 2.7: README feec90551c (2025-05-29) to feec90551c (2025-05-29); built against torch X.Y.0, index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.5.0", Dist: "pyg-index", Torch: []string{
+		"2.8",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+		"12.9",
+	}, Source: "PYG_README_PYG_LIB_0_5_0", Note: "README at tag 0.5.0, the tables 'The following combinations are supported': Linux cu126, cu128, cu129 (and cpu) for PyTorch 2.8; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.5.0", Dist: "pyg-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"11.8",
+		"12.6",
+		"12.8",
+	}, Source: "PYG_README_PYG_LIB_0_5_0", Note: "README at tag 0.5.0, the tables 'The following combinations are supported': Linux cu118, cu126, cu128 (and cpu) for PyTorch 2.7; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.5.0", Dist: "pyg-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+		"12.4",
+		"12.6",
+	}, Source: "PYG_README_PYG_LIB_0_5_0", Note: "README at tag 0.5.0, the tables 'The following combinations are supported': Linux cu118, cu124, cu126 (and cpu) for PyTorch 2.6; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.6.0", Dist: "pyg-index", Torch: []string{
+		"2.9",
+		"2.10",
+		"2.11",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+		"13.0",
+	}, Source: "PYG_README_PYG_LIB_0_6_0", Note: "README at tag 0.6.0, the tables 'The following combinations are supported': Linux cu126, cu128, cu130 (and cpu) for PyTorch 2.9, 2.10, 2.11; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.6.0", Dist: "pyg-index", Torch: []string{
+		"2.8",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+		"12.9",
+	}, Source: "PYG_README_PYG_LIB_0_6_0", Note: "README at tag 0.6.0, the tables 'The following combinations are supported': Linux cu126, cu128, cu129 (and cpu) for PyTorch 2.8; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.7.0", Dist: "pyg-index", Torch: []string{
+		"2.12",
+	}, CUDA: []string{
+		"12.6",
+		"13.0",
+		"13.2",
+	}, Source: "PYG_README_PYG_LIB_0_7_0", Note: "README at tag 0.7.0, the tables 'The following combinations are supported': Linux cu126, cu130, cu132 (and cpu) for PyTorch 2.12; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.7.0", Dist: "pyg-index", Torch: []string{
+		"2.9",
+		"2.10",
+		"2.11",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+		"13.0",
+	}, Source: "PYG_README_PYG_LIB_0_7_0", Note: "README at tag 0.7.0, the tables 'The following combinations are supported': Linux cu126, cu128, cu130 (and cpu) for PyTorch 2.9, 2.10, 2.11; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.8.0", Dist: "pyg-index", Torch: []string{
+		"2.12",
+		"2.13",
+	}, CUDA: []string{
+		"12.6",
+		"13.0",
+		"13.2",
+	}, Source: "PYG_README_PYG_LIB_0_8_0", Note: "README at tag 0.8.0, the tables 'The following combinations are supported': Linux cu126, cu130, cu132 (and cpu) for PyTorch 2.12, 2.13; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "pyg-lib", Version: "0.8.0", Dist: "pyg-index", Torch: []string{
+		"2.10",
+		"2.11",
+	}, CUDA: []string{
+		"12.6",
+		"12.8",
+		"13.0",
+	}, Source: "PYG_README_PYG_LIB_0_8_0", Note: "README at tag 0.8.0, the tables 'The following combinations are supported': Linux cu126, cu128, cu130 (and cpu) for PyTorch 2.10, 2.11; index page torch-X.Y.0+cuZZZ.html"},
 }, CUDALibArch: []CUDALibArch{
 	{Lib: "nccl", CC: "8.0", Since: "2.7.3", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
 	{Lib: "nccl", CC: "8.6", Since: "2.7.3", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
@@ -11539,6 +11770,16 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "XF_WHEELS_0_0_33_POST2", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.33.post2 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.33.post2/.github/workflows/wheels.yml", Read: "git show v0.0.33.post2:.github/workflows/wheels.yml, v0.0.33.post2:.github/workflows/wheels_build.yml, v0.0.33.post2:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 41531cee4c (2025-12-03), 2026-12-01"},
 	{Key: "XF_WHEELS_0_0_34", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.34 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.34/.github/workflows/wheels.yml", Read: "git show v0.0.34:.github/workflows/wheels.yml, v0.0.34:.github/workflows/wheels_build.yml, v0.0.34:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 3da0fc9225 (2026-01-23), 2026-12-01"},
 	{Key: "XF_WHEELS_0_0_35", Title: "facebookresearch/xformers .github/workflows/wheels.yml, wheels_build.yml and .github/actions/setup-build-cuda at tag v0.0.35 (torch version, CUDA variants, uploads, TORCH_CUDA_ARCH_LIST, 'torch == ' written into requirements.txt)", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.35/.github/workflows/wheels.yml", Read: "git show v0.0.35:.github/workflows/wheels.yml, v0.0.35:.github/workflows/wheels_build.yml, v0.0.35:.github/actions/setup-build-cuda/action.yml in the stored snapshot, commit 03b91d7d9f (2026-02-20), 2026-12-01"},
+	{Key: "PYG_BUILDING_SCATTER", Title: "rusty1s/pytorch_scatter .github/workflows/building.yml, step 'Set version' (TORCH_VERSION=pt + torch-version less its last two characters, dots removed; sed VERSION -> VERSION+$TORCH_VERSION$CUDA_VERSION); the same step in pyg-team/pyg-lib .github/workflows/_build_linux.yml", URL: "https://github.com/rusty1s/pytorch_scatter/blob/master/.github/workflows/building.yml", Read: "git show HEAD (648dda3cf9, 2026-01-21) of pytorch_scatter and HEAD (764e3a49, 2026-07-22) of pyg-lib in the stored snapshots, 2026-12-01"},
+	{Key: "PYG_WHEELNAMES_GH", Title: "public GitHub files naming PyG wheels: torch_scatter-2.1.2+pt21cu121-cp39-cp39-linux_x86_64.whl from https://data.pyg.org/whl/torch-2.1.0%2Bcu121/, pyg_lib-0.4.0+pt21cu121, torch_sparse-0.6.18+pt21cu121, torch_spline_conv-1.2.2+pt21cu121", URL: "https://data.pyg.org/whl/torch-2.1.0%2Bcu121.html", Read: "find_string 'torch_scatter-2.1.2+pt21cu121' over the code index (10 files), 2026-12-01"},
+	{Key: "PYG_README_TORCH_SCATTER", Title: "rusty1s/pytorch_scatter README.md 'Binaries' sections ('To install the binaries for PyTorch X.Y.0 ... -f https://data.pyg.org/whl/torch-X.Y.0+${CUDA}.html where ${CUDA} should be replaced by either ...'), from tag 2.1.2 to the newest commit, with __version__ of torch_scatter/__init__.py", URL: "https://github.com/rusty1s/pytorch_scatter/blob/master/README.md", Read: "git show of README.md and torch_scatter/__init__.py at tag 2.1.2 (140d3ad677) and at each later commit that changed README.md, up to 648dda3cf9, in the stored snapshot, 2026-12-01"},
+	{Key: "PYG_README_TORCH_SPARSE", Title: "rusty1s/pytorch_sparse README.md 'Binaries' sections ('To install the binaries for PyTorch X.Y.0 ... -f https://data.pyg.org/whl/torch-X.Y.0+${CUDA}.html where ${CUDA} should be replaced by either ...'), from tag 0.6.18 to the newest commit, with __version__ of torch_sparse/__init__.py", URL: "https://github.com/rusty1s/pytorch_sparse/blob/master/README.md", Read: "git show of README.md and torch_sparse/__init__.py at tag 0.6.18 (7d22892fb4) and at each later commit that changed README.md, up to 91feaa5e28, in the stored snapshot, 2026-12-01"},
+	{Key: "PYG_README_TORCH_CLUSTER", Title: "rusty1s/pytorch_cluster README.md 'Binaries' sections ('To install the binaries for PyTorch X.Y.0 ... -f https://data.pyg.org/whl/torch-X.Y.0+${CUDA}.html where ${CUDA} should be replaced by either ...'), from tag 1.6.3 to the newest commit, with __version__ of torch_cluster/__init__.py", URL: "https://github.com/rusty1s/pytorch_cluster/blob/master/README.md", Read: "git show of README.md and torch_cluster/__init__.py at tag 1.6.3 (29cd22bf1a) and at each later commit that changed README.md, up to 3d1d9e3967, in the stored snapshot, 2026-12-01"},
+	{Key: "PYG_README_TORCH_SPLINE_CONV", Title: "rusty1s/pytorch_spline_conv README.md 'Binaries' sections ('To install the binaries for PyTorch X.Y.0 ... -f https://data.pyg.org/whl/torch-X.Y.0+${CUDA}.html where ${CUDA} should be replaced by either ...'), from tag 1.2.2 to the newest commit, with __version__ of torch_spline_conv/__init__.py", URL: "https://github.com/rusty1s/pytorch_spline_conv/blob/master/README.md", Read: "git show of README.md and torch_spline_conv/__init__.py at tag 1.2.2 (70247f1f77) and at each later commit that changed README.md, up to 050f58a430, in the stored snapshot, 2026-12-01"},
+	{Key: "PYG_README_PYG_LIB_0_5_0", Title: "pyg-team/pyg-lib README.md at tag 0.5.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.5.0/README.md", Read: "git show 0.5.0:README.md in the stored snapshot, commit ff87d1bb04 (2025-10-14), 2026-12-01"},
+	{Key: "PYG_README_PYG_LIB_0_6_0", Title: "pyg-team/pyg-lib README.md at tag 0.6.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.6.0/README.md", Read: "git show 0.6.0:README.md in the stored snapshot, commit 0da26d9677 (2026-03-23), 2026-12-01"},
+	{Key: "PYG_README_PYG_LIB_0_7_0", Title: "pyg-team/pyg-lib README.md at tag 0.7.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.7.0/README.md", Read: "git show 0.7.0:README.md in the stored snapshot, commit 133bcf2a40 (2026-06-04), 2026-12-01"},
+	{Key: "PYG_README_PYG_LIB_0_8_0", Title: "pyg-team/pyg-lib README.md at tag 0.8.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.8.0/README.md", Read: "git show 0.8.0:README.md in the stored snapshot, commit 26a2d1a06a (2026-07-20), 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -12675,11 +12916,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
-		{File: "resolver/kb/data/extensions.yaml", Line: 10},
-		{File: "resolver/kb/data/extensions.yaml", Line: 11},
-		{File: "resolver/kb/data/extensions.yaml", Line: 12},
-		{File: "resolver/kb/data/extensions.yaml", Line: 13},
-		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 		{File: "resolver/kb/data/extensions.yaml", Line: 15},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
@@ -12851,6 +13087,42 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 183},
 		{File: "resolver/kb/data/extensions.yaml", Line: 184},
 		{File: "resolver/kb/data/extensions.yaml", Line: 185},
+		{File: "resolver/kb/data/extensions.yaml", Line: 186},
+		{File: "resolver/kb/data/extensions.yaml", Line: 187},
+		{File: "resolver/kb/data/extensions.yaml", Line: 188},
+		{File: "resolver/kb/data/extensions.yaml", Line: 189},
+		{File: "resolver/kb/data/extensions.yaml", Line: 190},
+		{File: "resolver/kb/data/extensions.yaml", Line: 191},
+		{File: "resolver/kb/data/extensions.yaml", Line: 192},
+		{File: "resolver/kb/data/extensions.yaml", Line: 193},
+		{File: "resolver/kb/data/extensions.yaml", Line: 194},
+		{File: "resolver/kb/data/extensions.yaml", Line: 195},
+		{File: "resolver/kb/data/extensions.yaml", Line: 196},
+		{File: "resolver/kb/data/extensions.yaml", Line: 197},
+		{File: "resolver/kb/data/extensions.yaml", Line: 198},
+		{File: "resolver/kb/data/extensions.yaml", Line: 199},
+		{File: "resolver/kb/data/extensions.yaml", Line: 200},
+		{File: "resolver/kb/data/extensions.yaml", Line: 201},
+		{File: "resolver/kb/data/extensions.yaml", Line: 202},
+		{File: "resolver/kb/data/extensions.yaml", Line: 203},
+		{File: "resolver/kb/data/extensions.yaml", Line: 204},
+		{File: "resolver/kb/data/extensions.yaml", Line: 205},
+		{File: "resolver/kb/data/extensions.yaml", Line: 206},
+		{File: "resolver/kb/data/extensions.yaml", Line: 207},
+		{File: "resolver/kb/data/extensions.yaml", Line: 208},
+		{File: "resolver/kb/data/extensions.yaml", Line: 209},
+		{File: "resolver/kb/data/extensions.yaml", Line: 210},
+		{File: "resolver/kb/data/extensions.yaml", Line: 211},
+		{File: "resolver/kb/data/extensions.yaml", Line: 212},
+		{File: "resolver/kb/data/extensions.yaml", Line: 213},
+		{File: "resolver/kb/data/extensions.yaml", Line: 214},
+		{File: "resolver/kb/data/extensions.yaml", Line: 215},
+		{File: "resolver/kb/data/extensions.yaml", Line: 216},
+		{File: "resolver/kb/data/extensions.yaml", Line: 217},
+		{File: "resolver/kb/data/extensions.yaml", Line: 218},
+		{File: "resolver/kb/data/extensions.yaml", Line: 219},
+		{File: "resolver/kb/data/extensions.yaml", Line: 220},
+		{File: "resolver/kb/data/extensions.yaml", Line: 221},
 	},
 	"extensions": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
@@ -12866,6 +13138,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
+		{File: "resolver/kb/data/extensions.yaml", Line: 9},
+		{File: "resolver/kb/data/extensions.yaml", Line: 10},
+		{File: "resolver/kb/data/extensions.yaml", Line: 11},
+		{File: "resolver/kb/data/extensions.yaml", Line: 12},
+		{File: "resolver/kb/data/extensions.yaml", Line: 13},
 	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
@@ -13294,6 +13571,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 96},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 97},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 98},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 99},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 100},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 101},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 102},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 103},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 104},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 105},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 106},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 107},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 108},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
