@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "444ecd5b8b51a8e3"
+const generatedVersion = "394187cf44e1c6e3"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xc58db34
+const generatedChecksum = 0x4ec861dd
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4583,6 +4583,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "torch-cluster", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_CLUSTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 	{Name: "torch-spline-conv", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SPLINE_CONV; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 	{Name: "pyg-lib", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_PYG_LIB_0_8_0; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "vllm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", MinCC: "7.0", Source: "VLLM_DOCS_0_4_0_POST1; VLLM_DOCS_0_5_0; VLLM_DOCS_0_6_1_POST2; VLLM_DOCS_0_14_0", Note: "Installation docs (v0.4.0.post1, v0.5.0, v0.6.1.post2, v0.14.0): 'GPU: compute capability 7.0 or higher (e.g., V100, T4, RTX20xx, A100, L4, H100, etc.)'. The PyPI wheel is built with one default CUDA ('pre-compiled C++ and CUDA (12.1) binaries' up to the v0.6.1.post2 docs, 'CUDA (12.8)' in the v0.14.0 docs); other CUDA builds are GitHub release assets named vllm-V+cu118-cpXY-cpXY-manylinux1_x86_64.whl (v0.4.0 to v0.6.1 docs). The docs warn the kernels are binary-incompatible with other CUDA and PyTorch versions. Per-release torch pins (requirements-cuda.txt / requirements/cuda.txt at each tag) and CUDA_SUPPORTED_ARCHS were not read: the repository's snapshot is over the size that can be fetched here"},
 }, ExtensionBuilds: []ExtensionBuild{
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
@@ -11442,6 +11443,19 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.8",
 		"13.0",
 	}, Source: "PYG_README_PYG_LIB_0_8_0", Note: "README at tag 0.8.0, the tables 'The following combinations are supported': Linux cu126, cu128, cu130 (and cpu) for PyTorch 2.10, 2.11; index page torch-X.Y.0+cuZZZ.html"},
+	{Name: "vllm", Version: "0.7.3", Dist: "pypi", Torch: []string{
+		"2.5.1",
+	}, TorchPin: true, Source: "VLLM_PIP_EASYR1_27", Note: "pip: 'vllm 0.7.3 requires torch==2.5.1, but you have torch 2.4.0+cu124 which is incompatible.'"},
+	{Name: "vllm", Version: "0.14.0", Dist: "pypi", Torch: []string{
+		"2.9.1",
+	}, CUDA: []string{
+		"12.8",
+	}, Source: "VLLM_DOCS_0_14_0; VLLM_TTXLA_3402", Note: "docs v0.14.0: 'vLLM contains pre-compiled C++ and CUDA (12.8) binaries'; tenstorrent/tt-xla#3402: 'vLLM v0.14.0 requires following packages - pytorch 2.9.1' (not a pip message, so torch_pin is left unset)"},
+	{Name: "vllm", Version: "0.20.0", Dist: "pypi", Torch: []string{
+		"2.11",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "VLLM_RELNOTES_0_20_0", Note: "v0.20.0 release notes: 'Default CUDA wheel on PyPI and vllm/vllm-openai:v0.20.0 image switched to CUDA 13.0 ... CUDA bumped to 13.0.2 to match PyTorch 2.11.0'; 'PyTorch 2.11 upgrade (#34644): vLLM ships on torch 2.11 for CUDA'. The exact pin is not quoted there"},
 }, CUDALibArch: []CUDALibArch{
 	{Lib: "nccl", CC: "8.0", Since: "2.7.3", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
 	{Lib: "nccl", CC: "8.6", Since: "2.7.3", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
@@ -11780,6 +11794,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "PYG_README_PYG_LIB_0_6_0", Title: "pyg-team/pyg-lib README.md at tag 0.6.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.6.0/README.md", Read: "git show 0.6.0:README.md in the stored snapshot, commit 0da26d9677 (2026-03-23), 2026-12-01"},
 	{Key: "PYG_README_PYG_LIB_0_7_0", Title: "pyg-team/pyg-lib README.md at tag 0.7.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.7.0/README.md", Read: "git show 0.7.0:README.md in the stored snapshot, commit 133bcf2a40 (2026-06-04), 2026-12-01"},
 	{Key: "PYG_README_PYG_LIB_0_8_0", Title: "pyg-team/pyg-lib README.md at tag 0.8.0 (Installation: -f https://data.pyg.org/whl/torch-${TORCH}+${CUDA}.html and the per-PyTorch tables of supported combinations)", URL: "https://github.com/pyg-team/pyg-lib/blob/0.8.0/README.md", Read: "git show 0.8.0:README.md in the stored snapshot, commit 26a2d1a06a (2026-07-20), 2026-12-01"},
+	{Key: "VLLM_DOCS_0_4_0_POST1", Title: "vLLM docs v0.4.0.post1, Installation ('GPU: compute capability 7.0 or higher'; 'pre-compiled C++ and CUDA (12.1) binaries'; +cu118 release wheels)", URL: "https://docs.vllm.ai/en/v0.4.0.post1/getting_started/installation.html", Read: "stored documentation page, 2026-12-01"},
+	{Key: "VLLM_DOCS_0_5_0", Title: "vLLM docs v0.5.0, getting_started/installation.rst ('GPU: compute capability 7.0 or higher'; 'compiled with CUDA 12.1 and public PyTorch release versions by default')", URL: "https://docs.vllm.ai/en/v0.5.0/_sources/getting_started/installation.rst", Read: "stored documentation page, 2026-12-01"},
+	{Key: "VLLM_DOCS_0_6_1_POST2", Title: "vLLM docs v0.6.1.post2, getting_started/installation.rst ('GPU: compute capability 7.0 or higher'; 'pre-compiled C++ and CUDA (12.1) binaries')", URL: "https://docs.vllm.ai/en/v0.6.1.post2/_sources/getting_started/installation.rst", Read: "stored documentation page, 2026-12-01"},
+	{Key: "VLLM_DOCS_0_14_0", Title: "vLLM docs v0.14.0, Installation / GPU ('pre-compiled C++ and CUDA (12.8) binaries'; 'GPU: compute capability 7.0 or higher')", URL: "https://docs.vllm.ai/en/v0.14.0/getting_started/installation/gpu/", Read: "stored documentation page, 2026-12-01"},
+	{Key: "VLLM_PIP_EASYR1_27", Title: "hiyouga/EasyR1#27 vllm 0.7.3 requires torch==2.5.1, but you have torch 2.4.0+cu124 which is incompatible.", URL: "https://github.com/hiyouga/EasyR1/issues/27", Read: "issue thread (2025-02-25), 2026-12-01"},
+	{Key: "VLLM_TTXLA_3402", Title: "tenstorrent/tt-xla#3402 [vLLM plugin] uplift vLLM to v0.14.0 ('vLLM v0.14.0 requires following packages - pytorch 2.9.1 - torchvision 0.24.1')", URL: "https://github.com/tenstorrent/tt-xla/issues/3402", Read: "issue thread (2026-02-20), 2026-12-01"},
+	{Key: "VLLM_RELNOTES_0_20_0", Title: "vLLM v0.20.0 release notes as quoted in scalytics/ScalyticsCopilot#69 (dependabot 'Bumps vllm from 0.18.0 to 0.20.0', 'Release notes sourced from vllm's releases')", URL: "https://github.com/scalytics/ScalyticsCopilot/pull/69", Read: "pull request page (2026-05-06), 2026-12-01"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -12916,7 +12937,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
-		{File: "resolver/kb/data/extensions.yaml", Line: 15},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -13123,6 +13143,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 219},
 		{File: "resolver/kb/data/extensions.yaml", Line: 220},
 		{File: "resolver/kb/data/extensions.yaml", Line: 221},
+		{File: "resolver/kb/data/extensions.yaml", Line: 222},
+		{File: "resolver/kb/data/extensions.yaml", Line: 223},
+		{File: "resolver/kb/data/extensions.yaml", Line: 224},
+		{File: "resolver/kb/data/extensions.yaml", Line: 225},
 	},
 	"extensions": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
@@ -13143,6 +13167,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 11},
 		{File: "resolver/kb/data/extensions.yaml", Line: 12},
 		{File: "resolver/kb/data/extensions.yaml", Line: 13},
+		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
@@ -13581,6 +13606,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 106},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 107},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 108},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 109},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 110},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 111},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 112},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 113},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 114},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 115},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
