@@ -35,15 +35,17 @@ func runEG410(c *checker) bool {
 	if len(c.h.GPUs) == 0 || !c.h.Available {
 		return true
 	}
+	var libs []*resolver.GPUPackage
 	for i := range c.st.GPUPackages {
 		p := &c.st.GPUPackages[i]
 		switch p.Role {
 		case resolver.RoleExtension:
 			c.judgeExtension(p)
 		case resolver.RoleCUDALibrary:
-			c.judgeCUDALib(p)
+			libs = append(libs, p)
 		}
 	}
+	c.judgeCUDALibs(libs)
 	return true
 }
 
@@ -129,24 +131,55 @@ func (c *checker) belowToolkit(p *resolver.GPUPackage, gcc cc, gs []GPU) bool {
 	return false
 }
 
-// judgeCUDALib holds a CUDA library against each GPU. A library the
+// judgeCUDALibs holds the CUDA libraries against each GPU. A library the
 // knowledge base knows lacks code for a GPU is EG410; where it cannot say,
 // the target is unknown only on the framework's PTX path, since a build
-// with SASS for the GPU is made with libraries of its own toolkit.
-func (c *checker) judgeCUDALib(p *resolver.GPUPackage) {
+// with SASS for the GPU is made with libraries of its own toolkit. What is
+// unknown is said once per GPU architecture, every library in it.
+func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
+	if len(libs) == 0 {
+		return
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
-		has, why := c.libCarries(p, gcc)
-		switch {
-		case has == carriesNo:
-			c.add("EG410", c.pkgPos(p),
-				fmt.Sprintf("%s carries no code for %s on %s: %s", pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
-				fmt.Sprintf("use a framework build whose CUDA libraries support %s (a newer CUDA variant)", gcc.sm()))
-		case has == carriesUnknown && c.ptxPath[gcc.key()]:
-			c.undecide(c.pkgPos(p), "architecture", "cuda-lib-arch-unknown", pkgLabel(p),
-				fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), why),
-				"use a framework build with SASS for this GPU (a newer CUDA variant), or run envguard check on the machine, which reads the libraries")
+		var unknown []string
+		var names []string
+		pos := finding.Pos{}
+		for _, p := range libs {
+			has, why := c.libCarries(p, gcc)
+			switch has {
+			case carriesNo:
+				c.add("EG410", c.pkgPos(p),
+					fmt.Sprintf("%s carries no code for %s on %s: %s", pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
+					fmt.Sprintf("use a framework build whose CUDA libraries support %s, or run on a GPU they support", gcc.sm()))
+			case carriesUnknown:
+				if !c.ptxPath[gcc.key()] {
+					continue
+				}
+				if !containsStr(unknown, why) {
+					unknown = append(unknown, why)
+				}
+				names = append(names, p.Lib)
+				if !pos.IsValid() {
+					pos = c.pkgPos(p)
+				}
+			}
 		}
+		if len(unknown) == 0 {
+			return
+		}
+		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", "the CUDA libraries "+c.build()+" loads ("+strings.Join(names, ", ")+")",
+			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
+			"use a framework build with SASS for this GPU (a newer CUDA variant), or run envguard check on the machine, which reads the libraries")
 	})
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 type carries int
@@ -178,12 +211,20 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	if len(rows) == 0 {
 		return carriesUnknown, fmt.Sprintf("whether %s %s carries code for %s is not known", name, ver, gcc.sm())
 	}
+	// Until is certain: the release removed the architecture. Before Since
+	// the library has no code of its own for it, but may still carry PTX
+	// of an older architecture that the driver could JIT: not decided.
 	for _, r := range rows {
-		if r.Since != "" && compareVersions(ver, r.Since) < 0 {
-			return carriesNo, fmt.Sprintf("%s has code for %s only from %s on", name, gcc.sm(), r.Since)
-		}
 		if r.Until != "" && compareVersions(ver, r.Until) >= 0 {
 			return carriesNo, fmt.Sprintf("%s dropped %s in %s", name, gcc.sm(), r.Until)
+		}
+	}
+	for _, r := range rows {
+		if r.Since != "" && compareVersions(ver, r.Since) < 0 {
+			if row != nil && row.Toolkit && p.BundledWith != "" {
+				return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
+			}
+			return carriesUnknown, fmt.Sprintf("%s %s has no code of its own for %s (that came in %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), r.Since)
 		}
 	}
 	return carriesYes, ""

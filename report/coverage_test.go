@@ -31,9 +31,12 @@ func TestStandardFleetResolves(t *testing.T) {
 }
 
 // minDecidedPercent is the decided share of the real-world corpus against
-// the standard fleet that this tree reaches; it only ever goes up. The
-// figure itself is printed with -v.
-const minDecidedPercent = 45.0
+// the standard fleet that this tree reaches; it only goes up while the
+// rules stay the same. It fell from 45 to 29 when every GPU-code package
+// joined the verdict (issue 24): 340 pairs that were ok on the framework
+// alone hold an extension or CUDA library the knowledge base cannot vouch
+// for, and are unknown now. The figure itself is printed with -v.
+const minDecidedPercent = 29.0
 
 // TestCorpusCoverage prints the decided share of (corpus environment,
 // standard-fleet target) pairs, and the undecided ones by reason: the

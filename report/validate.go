@@ -202,7 +202,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 		t := &r.Targets[i]
 		var mine []finding.Diagnostic
 		for _, d := range kept {
-			if d.Target == t.Name {
+			if d.Target == t.Name || (d.Target == "" && resolver.FailsTargets(d.Code)) {
 				mine = append(mine, d)
 			}
 		}

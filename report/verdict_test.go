@@ -9,6 +9,7 @@ import (
 
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/internal/golden"
+	"github.com/envguard/envguard/resolver"
 )
 
 // TestVerdictGolden holds each environment of testdata/verdicts against the
@@ -83,7 +84,14 @@ func assertVerdictsHonest(t *testing.T, r *Report) {
 	t.Helper()
 	for _, tg := range r.Targets {
 		var errs, eg409 int
+		capped := false
 		for _, f := range r.Findings {
+			if f.Code == "EG409" && strings.Contains(f.Message, "more EG409 findings") {
+				capped = true
+			}
+			if f.Target == "" && f.Severity == "error" && resolver.FailsTargets(f.Code) {
+				errs++
+			}
 			if f.Target != tg.Name {
 				continue
 			}
@@ -104,7 +112,9 @@ func assertVerdictsHonest(t *testing.T, r *Report) {
 		if tg.Verdict != want {
 			t.Errorf("%s: target %s verdict %s, want %s (%d errors, %d EG409)", r.File, tg.Name, tg.Verdict, want, errs, eg409)
 		}
-		if eg409 != len(tg.Undecided) {
+		// Past maxPerCode findings of a code the report lists a summary in
+		// their place; the undecided checks stay whole.
+		if eg409 != len(tg.Undecided) && !(capped && eg409 < len(tg.Undecided)) {
 			t.Errorf("%s: target %s has %d EG409 findings but %d undecided checks", r.File, tg.Name, eg409, len(tg.Undecided))
 		}
 	}

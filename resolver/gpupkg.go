@@ -341,6 +341,10 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceName, Says: strconv.Itoa(m), Package: it.name})
 	}
 	switch {
+	case ext.JIT && ext.MinCC != "" && !ext.TorchABI:
+		// A compiler whose every release keeps one floor: the release
+		// decides nothing a target is judged by.
+		p.Known = true
 	case p.Version == "":
 		p.Unknown = "its release is left to the solver"
 	case !p.Known:
@@ -425,7 +429,13 @@ func (r *resolution) builtForFromLocal(p *GPUPackage, it *item, local string) {
 	}
 	p.Known = true
 	p.applyGroups(g)
-	p.Evidence = append(p.Evidence, Evidence{Item: "+" + local, Kind: EvidenceWheelTag, Says: local, Package: it.name, Pos: it.verPos(), Line: it.pos().Line})
+	shown := "+" + local
+	if raw := it.raw(); raw != "" {
+		if i := strings.Index(strings.ToLower(raw), "+"+local); i >= 0 {
+			shown = raw[i : i+1+len(local)]
+		}
+	}
+	p.Evidence = append(p.Evidence, Evidence{Item: shown, Kind: EvidenceWheelTag, Says: local, Package: it.name, Pos: it.verPos(), Line: it.pos().Line})
 }
 
 // builtForFromIndex decodes an index or find-links URL of the file with
@@ -434,6 +444,9 @@ func (r *resolution) builtForFromIndex(p *GPUPackage, it *item) {
 	if p.ext.IndexURL == "" || len(p.BuiltFor.Torch) > 0 || it.from() != envspec.ProviderPip {
 		return
 	}
+	// The first index that names torch wins over one that names only CUDA.
+	var best *envspec.PipDep
+	var bestG map[string]string
 	for _, d := range r.env.Pip {
 		o := pipOpt(d)
 		if o == nil || !isIndexOption(o.Name) {
@@ -443,11 +456,16 @@ func (r *resolution) builtForFromIndex(p *GPUPackage, it *item) {
 		if !ok {
 			continue
 		}
-		p.Known = true
-		p.applyGroups(g)
-		p.Evidence = append(p.Evidence, Evidence{Item: d.Raw.Value, Kind: EvidenceIndex, Says: o.Value, Package: it.name, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line})
+		if best == nil || (bestG["torch"] == "" && g["torch"] != "") {
+			best, bestG = d, g
+		}
+	}
+	if best == nil {
 		return
 	}
+	p.Known = true
+	p.applyGroups(bestG)
+	p.Evidence = append(p.Evidence, Evidence{Item: best.Raw.Value, Kind: EvidenceIndex, Says: pipOpt(best).Value, Package: it.name, Pos: best.Raw.Pos, Line: best.Raw.Pos.Line})
 }
 
 // builtForFromKB reads the knowledge base's rows for the item's release:
@@ -476,7 +494,7 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 				p.BuiltFor.ABI = append([]string(nil), b.ABI...)
 			}
 		}
-		if b.ArchKnown && !p.Code.Known {
+		if b.ArchKnown && !p.Code.Known && p.rowMatches(b) {
 			p.Code.SASS, p.Code.PTX, p.Code.Known = b.SASS, b.PTX, true
 		}
 		if b.MinCC != "" {
@@ -484,6 +502,45 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
 	}
+}
+
+// rowMatches reports whether a build row describes the build the file
+// gets: for a matrix of wheels (release assets, an index), the row whose
+// torch and CUDA are those its wheel tag or index says; any other row
+// describes the one build of its distribution.
+func (p *GPUPackage) rowMatches(b kb.ExtensionBuild) bool {
+	switch b.Dist {
+	case "release-asset", "pyg-index", "flashinfer-index":
+	default:
+		return true
+	}
+	if len(p.BuiltFor.Torch) == 0 && len(p.BuiltFor.CUDA) == 0 {
+		return false
+	}
+	if len(p.BuiltFor.Torch) > 0 && !torchMatches(b.Torch, p.BuiltFor.Torch[0]) {
+		return false
+	}
+	for _, want := range p.BuiltFor.CUDA {
+		ok := false
+		for _, c := range b.CUDA {
+			if c == want || (!strings.Contains(want, ".") && strconv.Itoa(majorOf(c)) == want) || (!strings.Contains(c, ".") && strconv.Itoa(majorOf(want)) == c) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // applyGroups records what a decoded wheel tag or URL says.
@@ -577,7 +634,9 @@ var patterns sync.Map // string → *regexp.Regexp
 func matchGroups(expr, s string) (map[string]string, bool) {
 	v, ok := patterns.Load(expr)
 	if !ok {
-		re, err := regexp.Compile(expr)
+		// Local versions are compared case-insensitively (PEP 440) and
+		// items hold them lower-cased.
+		re, err := regexp.Compile("(?i)" + expr)
 		if err != nil {
 			return nil, false
 		}

@@ -27,9 +27,10 @@ var ruleEG211 = &Rule{
 			"flashinfer's index URLs name torch and CUDA), the extension release that pins this torch, or the torch it was built for.",
 		Before: "dependencies:\n  - pip:\n    - torch==2.7.0\n    - https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl",
 		After:  "dependencies:\n  - pip:\n    - torch==2.6.0\n    - https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl",
-		Since:    "0.3.0",
+		Since:  "0.3.0",
 	},
-	run: runEG211,
+	run:          runEG211,
+	failsTargets: true,
 }
 
 func runEG211(c *Context) []finding.Diagnostic {
@@ -82,12 +83,14 @@ func mismatch(st *Stack, p *GPUPackage) []string {
 	return why
 }
 
-// torchMatches reports whether a torch release is among releases
-// ("2.5.1") or series ("2.6") a build was made for.
+// torchMatches reports whether a torch release or series is among the
+// releases ("2.5.1") or series ("2.6") a build was made for: a series on
+// either side matches every release of it.
 func torchMatches(built []string, version string) bool {
 	v := stripLocal(version)
 	for _, b := range built {
-		if b == v || (strings.Count(b, ".") == 1 && seriesOf(v) == b) {
+		b = stripLocal(b)
+		if b == v || ((strings.Count(b, ".") == 1 || strings.Count(v, ".") == 1) && seriesOf(v) == seriesOf(b)) {
 			return true
 		}
 	}
@@ -108,7 +111,7 @@ func extLabel(p *GPUPackage) string {
 	}
 	for _, e := range p.Evidence {
 		if e.Kind == EvidenceWheelTag {
-			return s + " (+" + e.Says + ")"
+			return s + " (" + e.Item + ")"
 		}
 	}
 	return s
@@ -148,17 +151,38 @@ func failureText(p *GPUPackage) string {
 }
 
 // eg211Hint names a build of the extension made for the environment's
-// torch where the knowledge base knows one.
+// torch where the knowledge base knows one: the same release's if it has
+// one, else the newest release's.
 func eg211Hint(k *kb.KB, st *Stack, p *GPUPackage) string {
 	fw := st.Framework
+	cudaMajor := 0
+	if st.CUDA != nil {
+		cudaMajor = majorOf(st.CUDA.Version)
+	}
+	fits := func(b kb.ExtensionBuild) bool {
+		if b.Name != p.Name || !torchMatches(b.Torch, fw.Version) {
+			return false
+		}
+		if st.TorchABI != "" && len(b.ABI) > 0 && !contains(b.ABI, st.TorchABI) {
+			return false
+		}
+		if cudaMajor > 0 && len(b.CUDA) > 0 {
+			ok := false
+			for _, c := range b.CUDA {
+				ok = ok || majorOf(c) == cudaMajor
+			}
+			return ok
+		}
+		return true
+	}
+	best, same := "", false
 	if k != nil {
-		best := ""
 		for _, b := range k.ExtensionBuilds {
-			if b.Name != p.Name || !torchMatches(b.Torch, fw.Version) {
+			if !fits(b) {
 				continue
 			}
-			if st.TorchABI != "" && len(b.ABI) > 0 && !contains(b.ABI, st.TorchABI) {
-				continue
+			if b.Version == p.Version {
+				same = true
 			}
 			if best == "" {
 				best = b.Version
@@ -166,11 +190,18 @@ func eg211Hint(k *kb.KB, st *Stack, p *GPUPackage) string {
 				best = b.Version
 			}
 		}
-		if best != "" {
-			return fmt.Sprintf("use %s %s, which has a build for torch %s%s, or pin the torch this build was made for", p.Name, best, seriesOf(fw.Version), abiSuffix(st.TorchABI))
-		}
 	}
-	return fmt.Sprintf("use a %s build made for torch %s%s (see its release assets or index), or pin the torch this build was made for", p.Name, seriesOf(fw.Version), abiSuffix(st.TorchABI))
+	want := "torch " + seriesOf(fw.Version) + abiSuffix(st.TorchABI)
+	if cudaMajor > 0 {
+		want += fmt.Sprintf(" and CUDA %d", cudaMajor)
+	}
+	switch {
+	case same:
+		return fmt.Sprintf("take %s %s's build for %s (its wheel tag or index names them), or pin the torch this build was made for", p.Name, p.Version, want)
+	case best != "":
+		return fmt.Sprintf("%s %s has no build for %s; %s %s has one. Or pin the torch this build was made for", p.Name, p.Version, want, p.Name, best)
+	}
+	return fmt.Sprintf("use a %s build made for %s (see its release assets or index), or pin the torch this build was made for", p.Name, want)
 }
 
 func abiSuffix(abi string) string {

@@ -84,6 +84,22 @@ type Rule struct {
 	// runs for, which it reads from the Context (c.rule), so that run need
 	// not name its own variable: that would be an initialisation cycle.
 	run func(*Context) []finding.Diagnostic
+	// failsTargets marks a rule whose error fails every target's verdict
+	// though no target raised it (EG211: an extension that cannot load
+	// fails on every machine).
+	failsTargets bool
+}
+
+// FailsTargets reports whether an error of the rule with the code fails
+// every target (RULES.md: a target fails when an EG4xx error or EG211
+// applies to it).
+func FailsTargets(code string) bool {
+	for _, r := range rules {
+		if r.Code == code {
+			return r.failsTargets
+		}
+	}
+	return false
 }
 
 // Run runs the rule alone over c.

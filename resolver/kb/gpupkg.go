@@ -314,7 +314,7 @@ type CUDALibPackage struct {
 	// 12.6.4.1 in CUDA 12.6), so that a pinned package names its toolkit.
 	VersionFollowsToolkit []string `yaml:"version_follows_toolkit,omitempty"`
 	Source                string   `yaml:"source"`
-	Note    string `yaml:"note,omitempty"`
+	Note                  string   `yaml:"note,omitempty"`
 }
 
 // CUDALibOf names the CUDA library a package ships (cublas for
