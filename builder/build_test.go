@@ -154,17 +154,6 @@ func TestBuildSeeds(t *testing.T) {
 			has: []string{"  - conda-forge::cudatoolkit=11.6", "  - conda-forge\n"},
 		},
 		{
-			// No torch 2.1 build has sm_100 code, but the 11.8 build
-			// carries compute_37 PTX, which the driver JIT-compiles.
-			name: "a B200 on torch 2.1 runs the 11.8 build through PTX JIT",
-			req:  Request{Framework: "pytorch", Version: "2.1", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
-			env:  "pt21_cu118", dist: kb.DistPytorchConda,
-			why: []string{"not chosen: torch 2.1.2 CUDA 12.1", "[EG403]", "warning EG408",
-				"No variant of torch 2.1.2 that validates carries machine code for sm_100: this build runs there only by PTX JIT",
-				"torch 2.7 (from its CUDA 12.8 variant) is the first series with machine code for sm_100: envguard build pytorch=2.7"},
-			warn: []string{"EG408"},
-		},
-		{
 			// With no version asked, a B200 gets a release with sm_100
 			// machine code, not one it runs only through JIT.
 			name: "a B200 with no version asked gets native code",
@@ -412,5 +401,27 @@ func TestFlawsPreferNativeCode(t *testing.T) {
 	native := withWarn("EG402", "EG505", "EG107")
 	if flaws(k, native, req) >= flaws(k, jit, req) {
 		t.Errorf("flaws: native with 3 warnings %d, JIT-only %d: the native build must win", flaws(k, native, req), flaws(k, jit, req))
+	}
+}
+
+// TestBuildRefusesUndecidedPTXPath: a B200 on torch 2.1 (the 11.8 build
+// reaches sm_100 only through PTX JIT) or on conda-forge's 2.6 cuda126
+// build is not built: the CUDA libraries those builds load are not known
+// to carry code for sm_100, so their verdict is unknown, and the builder
+// names the first build that is decided instead.
+func TestBuildRefusesUndecidedPTXPath(t *testing.T) {
+	for _, req := range []Request{
+		{Framework: "pytorch", Version: "2.1", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
+		{Framework: "pytorch", Version: "2.6", Via: "conda-forge", Hosts: []*gpucheck.Host{machine("b200", "580.65.06", b200)}},
+	} {
+		_, err := Build(req)
+		if err == nil {
+			t.Fatalf("Build(%s %s via %q) on a B200 succeeded; the PTX path's CUDA libraries are not decided", req.Framework, req.Version, req.Via)
+		}
+		for _, want := range []string{"EG409", "only through PTX", "closest that would"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("Build(%s %s): error lacks %q:\n%v", req.Framework, req.Version, want, err)
+			}
+		}
 	}
 }

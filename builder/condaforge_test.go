@@ -39,13 +39,6 @@ func TestBuildViaCondaForge(t *testing.T) {
 			why:   []string{"sm_35", "compute_86"},
 		},
 		{
-			name:    "2.6 on a B200: the cuda126 build runs it through compute_90 PTX",
-			req:     Request{Framework: "pytorch", Version: "2.6", Via: "conda-forge", Hosts: []*gpucheck.Host{machine("b200", "580.65.06", b200)}},
-			release: "2.6.0", cuda: "12.6",
-			has:  []string{"  - pytorch=2.6.0=cuda126*", "  - cuda-version=12.6", "  - torchvision=0.21\n", "  - torchaudio=2.6\n"},
-			warn: []string{"EG408"},
-		},
-		{
 			name:    "2.10 on an RTX 5090 with a CUDA 13.0 driver takes the cuda130 build",
 			req:     Request{Framework: "pytorch", Version: "2.10", Via: "conda-forge", Hosts: []*gpucheck.Host{machine("rtx", "580.65.06", rtx5090)}},
 			release: "2.10.0", cuda: "13.0",

@@ -15,6 +15,12 @@ import (
 // rulesMDRow is a row of a table in RULES.md: | EG201 | error | when |
 var rulesMDRow = regexp.MustCompile(`^\|\s*(EG[0-9]{3})\s*\|\s*(error|warning|info)\s*\|`)
 
+// rulesMDNext is a row of RULES.md's "Codes the next issues add":
+// | EG211 | 20, 21 | error | when |. Such a code is in the contract
+// already; its row moves to its family's table when it ships, which only
+// the contract's owner can do, so the catalogue may hold it meanwhile.
+var rulesMDNext = regexp.MustCompile(`^\|\s*(EG[0-9]{3})\s*\|\s*[0-9, ]+\|\s*(error|warning|info)\b`)
+
 // TestCatalogMatchesRULESmd: RULES.md is the contract users write ignore
 // comments and CI filters against; every code there must exist with the
 // same default severity, and the catalogue may add only the suppression
@@ -24,10 +30,12 @@ func TestCatalogMatchesRULESmd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	contract := map[string]string{}
+	contract, next := map[string]string{}, map[string]string{}
 	for _, l := range strings.Split(string(src), "\n") {
 		if m := rulesMDRow.FindStringSubmatch(l); m != nil {
 			contract[m[1]] = m[2]
+		} else if m := rulesMDNext.FindStringSubmatch(l); m != nil {
+			next[m[1]] = m[2]
 		}
 	}
 	if len(contract) < 40 {
@@ -45,9 +53,16 @@ func TestCatalogMatchesRULESmd(t *testing.T) {
 	}
 	extra := map[string]bool{"EG113": true, "EG114": true}
 	for _, r := range report.Catalog() {
-		if _, ok := contract[r.Code]; !ok && !extra[r.Code] {
-			t.Errorf("%s is in the catalogue but not in RULES.md", r.Code)
+		if _, ok := contract[r.Code]; ok || extra[r.Code] {
+			continue
 		}
+		if sev, ok := next[r.Code]; ok {
+			if r.Severity.String() != sev {
+				t.Errorf("%s: catalogue severity %s, RULES.md's next-issues table %s", r.Code, r.Severity, sev)
+			}
+			continue
+		}
+		t.Errorf("%s is in the catalogue but not in RULES.md", r.Code)
 	}
 	for code := range extra {
 		if report.Lookup(code) == nil {
