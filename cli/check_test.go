@@ -913,3 +913,22 @@ func condaTorchReinstalledBy(installer string) func(t *testing.T) string {
 		return p.dir
 	}
 }
+
+// TestCheckUndecidedExtension: a prefix whose torch runs on the H100 but
+// which holds a CUDA extension envguard knows nothing about is UNKNOWN,
+// never OK, with the EG409 that names it.
+func TestCheckUndecidedExtension(t *testing.T) {
+	p := newVenv(t, "3.11.8")
+	p.dist("pip", "24.0", "pip")
+	p.dist("torch", "2.5.1+cu124", "pip")
+	p.dist("someonesext", "1.0+cu124", "pip")
+	p.torch("2.5.1+cu124", "12.4")
+	vars := map[string]string{"VIRTUAL_ENV": p.dir}
+	code, out, errs := runCLI(t, fakeH100, vars, "check")
+	if code != ExitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if strings.Contains(out, "OK: the job can start") || !strings.Contains(out, "verdict    UNKNOWN") || !strings.Contains(out, "someonesext") {
+		t.Errorf("verdict is not UNKNOWN naming someonesext:\n%s", out)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/resolver"
 )
 
 // JSON renders the report as the CLI prints it (and the service with
@@ -90,9 +91,65 @@ func (r *Report) WriteTextColor(w io.Writer, color bool) error {
 			fmt.Fprintf(&b, "      = hint: %s\n", TermEscape(d.Hint))
 		}
 	}
+	b.WriteString(TermEscape(r.gpuPackagesLine()))
 	b.WriteString(TermEscape(r.summaryLine()))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// gpuPackagesLine sums up the GPU-code packages beside the framework, in
+// one line, where the environment has an extension: what each was built
+// for, and which the knowledge base does not know. "" when it has none.
+func (r *Report) gpuPackagesLine() string {
+	if r.Stack == nil {
+		return ""
+	}
+	var exts, libs, unknown []string
+	for _, p := range r.Stack.GPUPackages {
+		label := p.Name
+		if p.Version != "" {
+			label += " " + p.Version
+		}
+		switch p.Role {
+		case resolver.RoleExtension:
+			if bf := builtForShort(p.BuiltFor); bf != "" {
+				label += " (" + bf + ")"
+			}
+			exts = append(exts, label)
+		case resolver.RoleCUDALibrary:
+			libs = append(libs, label)
+		}
+		if !p.Known {
+			unknown = append(unknown, p.Name)
+		}
+	}
+	if len(exts) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s: GPU code beside the framework: %s", r.File, strings.Join(exts, ", "))
+	if len(libs) > 0 {
+		s += "; CUDA libraries: " + strings.Join(libs, ", ")
+	}
+	if len(unknown) > 0 {
+		s += "; not known to envguard: " + strings.Join(unknown, ", ")
+	}
+	return s + "\n"
+}
+
+func builtForShort(b resolver.BuiltFor) string {
+	var parts []string
+	if len(b.Torch) > 0 {
+		t := "torch " + strings.Join(b.Torch, "/")
+		if b.TorchPin {
+			t = "torch==" + strings.Join(b.Torch, "/")
+		}
+		parts = append(parts, t)
+	}
+	if len(b.CUDA) > 0 {
+		parts = append(parts, "CUDA "+strings.Join(b.CUDA, "/"))
+	}
+	parts = append(parts, b.ABI...)
+	return strings.Join(parts, ", ")
 }
 
 // TermEscape escapes terminal control characters (C0 but newline and tab,

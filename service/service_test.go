@@ -283,3 +283,42 @@ func TestValidateUnknownVerdict(t *testing.T) {
 		t.Errorf("no EG409 for rtx5090 in %s", b)
 	}
 }
+
+// TestValidateUndecidedExtension: over HTTP as in the CLI, an environment
+// whose torch is decided on an H100 but which holds a GPU extension the
+// knowledge base does not know is unknown there, with an EG409 naming it.
+func TestValidateUndecidedExtension(t *testing.T) {
+	cfg, err := report.ParseConfig(".envguard.yml", []byte("targets:\n  - name: h100\n    driver: \"570.124.06\"\n    gpus: [\"H100\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := service.Deps(service.Options{Config: cfg, Machines: &report.Machines{Targets: cfg.Targets}})
+	ts := httptest.NewServer(api.NewRouter(deps, api.Config{Logger: slog.New(slog.DiscardHandler)}))
+	t.Cleanup(ts.Close)
+	env := "name: pt25_cu124\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - --extra-index-url https://download.pytorch.org/whl/cu124\n    - torch==2.5.1+cu124\n    - someonesext==1.0+cu124\n"
+	resp, b := post(t, ts, "/v1/validate?target=h100", "application/yaml", []byte(env))
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	var r struct {
+		Targets []struct {
+			Verdict string `json:"verdict"`
+		} `json:"targets"`
+		Findings []struct {
+			Code, Target, Message string
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Targets) != 1 || r.Targets[0].Verdict != "unknown" {
+		t.Fatalf("targets %+v", r.Targets)
+	}
+	found := false
+	for _, f := range r.Findings {
+		found = found || (f.Code == "EG409" && f.Target == "h100" && strings.Contains(f.Message, "someonesext"))
+	}
+	if !found {
+		t.Errorf("no EG409 naming someonesext for h100 in %s", b)
+	}
+}
