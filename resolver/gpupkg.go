@@ -488,7 +488,7 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 				p.BuiltFor.Torch, p.BuiltFor.TorchPin = append([]string(nil), b.Torch...), true
 			}
 			if len(p.BuiltFor.CUDA) == 0 && len(b.CUDA) > 0 && it.from() == envspec.ProviderPip && b.Dist == "pypi" {
-				p.BuiltFor.CUDA = append([]string(nil), b.CUDA...)
+				p.BuiltFor.CUDA = r.pipVariantCUDA(it.name, p.Version, b.CUDA)
 			}
 			if len(p.BuiltFor.ABI) == 0 && len(b.ABI) == 1 {
 				p.BuiltFor.ABI = append([]string(nil), b.ABI...)
@@ -541,6 +541,32 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// pipVariantCUDA is the CUDA of the build pip installs for a release
+// whose PyPI wheel is built for pypiCUDA. With a PyTorch wheel index in
+// the file that serves the release too, pip takes the index's build: it
+// takes the highest version across every index, and a local version
+// (0.0.34+cu130) is higher than the release without one. nil where that
+// index's build is not known.
+func (r *resolution) pipVariantCUDA(name, version string, pypiCUDA []string) []string {
+	for _, d := range r.env.Pip {
+		o := pipOpt(d)
+		if o == nil || !isIndexOption(o.Name) {
+			continue
+		}
+		a := DecodeIndexURL(o.Value)
+		if a.CUDA == "" {
+			continue
+		}
+		for _, b := range r.kb.ExtensionBuildsOf(name, version) {
+			if b.Dist == "pytorch-index" && containsString(b.CUDA, a.CUDA) {
+				return []string{a.CUDA}
+			}
+		}
+		return nil
+	}
+	return append([]string(nil), pypiCUDA...)
 }
 
 // applyGroups records what a decoded wheel tag or URL says.
