@@ -1,7 +1,6 @@
 package envspec
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -130,7 +129,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 		case "pip":
 			l.pipLocked(name.Value, ver, u, "", ps, ps)
 		case "conda":
-			if in, err := parsePackageURL(u); err == nil {
+			if in, err := ParsePackageURL(u); err == nil {
 				in.Path = file
 				l.conda(in, ps)
 				continue
@@ -144,7 +143,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 			l.conda(&Installed{Name: name.Value, Version: ver, Subdir: plat, Path: file}, ps)
 		default:
 			l.diag(l.ypos(yamlGet(e, "manager")), finding.SeverityError, "EG101",
-				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", clip(manager, 30)), "")
+				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", Clip(manager, 30)), "")
 		}
 	}
 	return l.finish()
@@ -175,10 +174,9 @@ func (l *lockEnv) ypos(n *yaml.Node) finding.Pos {
 // yamlRoot parses a YAML lock file and returns its top mapping, or nil
 // after an EG100/EG101 finding.
 func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
-	if d := flowDepth(src); d > defaultMaxDepth {
-		line := 1 + bytes.Count(src[:flowDepthAt(src, defaultMaxDepth)], []byte("\n"))
+	if line := FlowTooDeep(src, DefaultMaxDepth); line > 0 {
 		l.diag(finding.Pos{File: l.env.File, Line: line}, finding.SeverityError, "EG100",
-			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", defaultMaxDepth),
+			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", DefaultMaxDepth),
 			"a lock file needs only a few levels")
 		return nil
 	}
@@ -191,8 +189,7 @@ func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 		if l.ctx != nil && l.ctx.Err() != nil {
 			return nil // the caller is told by Context.Err()
 		}
-		p := &envParser{env: l.env}
-		p.yamlError(err)
+		l.env.Diags = append(l.env.Diags, YAMLError(l.env, err))
 		return nil
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {

@@ -11,6 +11,18 @@ const (
 	KindPrefix   Kind = "prefix"          // an installed conda prefix or venv
 )
 
+// The kinds of file besides environment.yml, explicit lists and prefixes.
+const (
+	KindCondaLock    Kind = "conda-lock"       // conda-lock.yml, the unified format (version 1)
+	KindPixiLock     Kind = "pixi.lock"        // pixi's lock file
+	KindPixiManifest Kind = "pixi.toml"        // pixi.toml, or [tool.pixi] in pyproject.toml
+	KindUVLock       Kind = "uv.lock"          // uv's lock file
+	KindPylock       Kind = "pylock.toml"      // PEP 751
+	KindRequirements Kind = "requirements.txt" // a pip requirements file
+	// KindUnknown is a file none of the readers recognises.
+	KindUnknown Kind = "unknown"
+)
+
 // Provider says which installer provides a package.
 type Provider string
 

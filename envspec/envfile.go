@@ -36,7 +36,10 @@ type ParseOptions struct {
 }
 
 const (
-	defaultMaxDepth = 64
+	// DefaultMaxDepth bounds the nesting of a YAML document (and of a TOML
+	// one's values) where the options say nothing: no file envguard reads
+	// needs more.
+	DefaultMaxDepth = 64
 	// An environment file has no reason to use aliases at all; these bound
 	// the work a billion-laughs document can cause while the walk follows
 	// them.
@@ -83,7 +86,7 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 		opt.Platform = HostPlatform()
 	}
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = defaultMaxDepth
+		opt.MaxDepth = DefaultMaxDepth
 	}
 	if opt.MaxItems <= 0 {
 		opt.MaxItems = DefaultMaxItems
@@ -117,9 +120,9 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 	return env
 }
 
-// splitLines keeps the text by line for snippets; CR of CRLF files is dropped
+// SplitLines keeps the text by line for snippets; CR of CRLF files is dropped
 // so snippets and columns match what editors show.
-func splitLines(src []byte) []string {
+func SplitLines(src []byte) []string {
 	if len(src) == 0 {
 		return nil
 	}
@@ -193,13 +196,7 @@ func TokenEnd(line string, col int) int {
 }
 
 func (p *envParser) parse(src []byte) {
-	// The flow depth is at most the number of opening brackets, which the
-	// vectorised counts give: most files have a handful, and only a file
-	// with more is walked byte by byte.
-	if bytes.Count(src, []byte{'['})+bytes.Count(src, []byte{'{'}) > p.opt.MaxDepth && flowDepth(src) > p.opt.MaxDepth {
-		// Checked before yaml sees the bytes: yaml.v3 accepts flow nesting
-		// up to 10000 levels and takes tens of milliseconds to build it.
-		line := 1 + bytes.Count(src[:flowDepthAt(src, p.opt.MaxDepth)], []byte("\n"))
+	if line := FlowTooDeep(src, p.opt.MaxDepth); line > 0 {
 		p.add(finding.Pos{File: p.env.File, Line: line}, ruleEG100,
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
 			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
@@ -252,9 +249,13 @@ func (p *envParser) parse(src []byte) {
 	p.top(root)
 }
 
-// yamlError turns a yaml.v3 syntax error into EG100. yaml.v3 gives only a
-// line ("yaml: line N: ..."), and none when the problem is on the first line.
-func (p *envParser) yamlError(err error) {
+// yamlError turns a yaml.v3 syntax error into EG100.
+func (p *envParser) yamlError(err error) { p.env.Diags = append(p.env.Diags, YAMLError(p.env, err)) }
+
+// YAMLError is the EG100 finding for a yaml.v3 syntax error in the source
+// env was read from, whose Lines it needs. yaml.v3 gives only a line
+// ("yaml: line N: ..."), and none when the problem is on the first line.
+func YAMLError(env *Env, err error) finding.Diagnostic {
 	msg := err.Error()
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
@@ -271,15 +272,15 @@ func (p *envParser) yamlError(err error) {
 			}
 		}
 	}
-	if n := len(p.env.Lines); n > 0 && line > n {
+	if n := len(env.Lines); n > 0 && line > n {
 		line = n
 	}
 	col := 0
 	if strings.Contains(msg, "tab character") {
 		// yaml.v3 reports the line where the enclosing block starts; the
 		// tab itself is on the first line at or after it indented with one.
-		for l := line; l <= len(p.env.Lines); l++ {
-			text := p.env.Line(l)
+		for l := line; l <= len(env.Lines); l++ {
+			text := env.Line(l)
 			indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
 			if i := strings.IndexByte(indent, '\t'); i >= 0 {
 				line, col = l, i+1
@@ -287,6 +288,7 @@ func (p *envParser) yamlError(err error) {
 			}
 		}
 	}
-	p.add(finding.Pos{File: p.env.File, Line: line, Col: col}, ruleEG100, "invalid YAML: "+msg,
-		"fix the YAML syntax; check indentation (spaces, not tabs) and quoting")
+	ps := finding.Pos{File: env.File, Line: line, Col: col}
+	return finding.Diagnostic{Pos: ps, EndCol: env.TokenEnd(ps.Line, ps.Col), Severity: ruleEG100.Severity, Code: ruleEG100.Code,
+		Message: "invalid YAML: " + msg, Hint: "fix the YAML syntax; check indentation (spaces, not tabs) and quoting"}
 }

@@ -6,10 +6,25 @@ package envspec
 // are collected.
 
 import (
+	"bytes"
 	"fmt"
 
 	"gopkg.in/yaml.v3"
 )
+
+// FlowTooDeep is the line at which the flow collections ([ and {) of src
+// first nest deeper than limit, or 0 where they never do. A reader asks
+// before yaml sees the bytes: yaml.v3 accepts flow nesting up to 10000
+// levels and takes tens of milliseconds to build it.
+func FlowTooDeep(src []byte, limit int) int {
+	// The flow depth is at most the number of opening brackets, which the
+	// vectorised counts give: most files have a handful, and only a file
+	// with more is walked byte by byte.
+	if bytes.Count(src, []byte{'['})+bytes.Count(src, []byte{'{'}) <= limit || flowDepth(src) <= limit {
+		return 0
+	}
+	return 1 + bytes.Count(src[:flowDepthAt(src, limit)], []byte("\n"))
+}
 
 // flowDepth is the deepest nesting of flow collections ([ and {) in src,
 // skipping comments and quoted text inside flow collections. Brackets in

@@ -245,7 +245,7 @@ func TestParseIgnore(t *testing.T) {
 		{"# envguard: ignoreEG201", "", "", true, false},
 		{"# just a comment", "", "", false, true},
 	} {
-		ig, problem := parseIgnore(c.in)
+		ig, problem := ParseIgnore(c.in)
 		switch {
 		case c.none:
 			if ig != nil || problem != "" {

@@ -28,14 +28,16 @@ func YAMLKind(n *yaml.Node) string {
 		if isNull(n) {
 			return "empty"
 		}
-		return fmt.Sprintf("the scalar %q", clip(n.Value, 40))
+		return fmt.Sprintf("the scalar %q", Clip(n.Value, 40))
 	case yaml.AliasNode:
 		return "an alias"
 	}
 	return "nothing"
 }
 
-func clip(s string, n int) string {
+// Clip keeps the first n bytes of s at most, cut on a character boundary,
+// and marks a cut with "...": the text a finding's message quotes.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -376,7 +378,7 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		// far: YAML folds the second line into the first item, and the
 		// package silently disappears. Say so rather than guess.
 		p.add(raw.Pos, ruleEG103,
-			fmt.Sprintf("dependency %q runs on into line %d: YAML read the next line as part of this item, not as a package of its own", clip(n.Value, 80), next),
+			fmt.Sprintf("dependency %q runs on into line %d: YAML read the next line as part of this item, not as a package of its own", Clip(n.Value, 80), next),
 			fmt.Sprintf("indent the `-` on line %d like the one on line %d", next, raw.Pos.Line))
 		p.appendDep(d)
 		return
@@ -384,7 +386,7 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 	spec, err := parseMatchSpec(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
-		p.specError(raw, lead, err, ruleEG103, fmt.Sprintf("invalid conda MatchSpec %q", clip(n.Value, 80)),
+		p.specError(raw, lead, err, ruleEG103, fmt.Sprintf("invalid conda MatchSpec %q", Clip(n.Value, 80)),
 			"write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`")
 	} else {
 		d.Spec = spec
@@ -392,7 +394,7 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		for _, is := range spec.Issues {
 			// the spec keeps conda's reading, so the other checks still run.
 			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, ruleEG103,
-				fmt.Sprintf("conda MatchSpec %q", clip(n.Value, 80)), is.Hint)
+				fmt.Sprintf("conda MatchSpec %q", Clip(n.Value, 80)), is.Hint)
 			if f := is.Fix; f != nil && lead+f.End <= len(raw.Value) {
 				at := raw.Pos.Shift(utf8.RuneCountInString(raw.Value[:lead+f.Start]))
 				p.fix(p.env.ReplaceAt(at, raw.Value[lead+f.Start:lead+f.End], f.New))
@@ -562,7 +564,7 @@ func (p *envParser) pipDep(n *yaml.Node) {
 	line, err := parsePipLine(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
-		p.specError(raw, lead, err, ruleEG104, fmt.Sprintf("invalid pip line %q", clip(n.Value, 80)),
+		p.specError(raw, lead, err, ruleEG104, fmt.Sprintf("invalid pip line %q", Clip(n.Value, 80)),
 			"write a requirement (`name==1.0`, `name @ URL`, `-e PATH`) or a pip option (`--index-url URL`)")
 	} else {
 		d.Line = line
@@ -571,7 +573,7 @@ func (p *envParser) pipDep(n *yaml.Node) {
 			// pip installs the line as read; the finding says where the
 			// standards and pip disagree.
 			p.specError(raw, lead, &PipError{Offset: is.Offset, Msg: is.Msg}, ruleEG104,
-				fmt.Sprintf("pip line %q", clip(n.Value, 80)), is.Hint)
+				fmt.Sprintf("pip line %q", Clip(n.Value, 80)), is.Hint)
 		}
 	}
 	p.appendPip(d)

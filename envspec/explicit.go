@@ -3,7 +3,6 @@ package envspec
 import (
 	"bytes"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/envguard/envguard/finding"
@@ -51,7 +50,7 @@ func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
 	if maxItems <= 0 {
 		maxItems = DefaultMaxItems
 	}
-	env := &Env{File: file, Kind: KindExplicit, Lines: splitLines(src)}
+	env := &Env{File: file, Kind: KindExplicit, Lines: SplitLines(src)}
 	sawMarker := false
 	items := 0
 	for i, raw := range env.Lines {
@@ -90,10 +89,10 @@ func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
 				Hint:    "put `@EXPLICIT` on a line of its own before the URLs"})
 			sawMarker = true
 		}
-		inst, err := parsePackageURL(line)
+		inst, err := ParsePackageURL(line)
 		if err != nil {
 			env.Diags = append(env.Diags, finding.Diagnostic{Pos: ps, Severity: finding.SeverityError, Code: "EG103",
-				Message: fmt.Sprintf("invalid package URL %q: %v", clip(line, 80), err),
+				Message: fmt.Sprintf("invalid package URL %q: %v", Clip(line, 80), err),
 				Hint:    "each line after @EXPLICIT is CHANNEL/SUBDIR/NAME-VERSION-BUILD.conda (or .tar.bz2), optionally #md5"})
 			continue
 		}
@@ -103,96 +102,10 @@ func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
 		}
 		env.Deps = append(env.Deps, &CondaDep{
 			Raw:       String{Value: line, Pos: ps},
-			Spec:      explicitSpec(inst),
+			Spec:      PinnedSpec(inst),
 			Installed: inst,
 		})
 	}
 	env.Diags.Sort()
 	return env
-}
-
-// parsePackageURL splits a package URL into channel, subdir, name, version
-// and build. The file name is NAME-VERSION-BUILD.EXT; names may hold '-',
-// versions and builds may not, so it splits from the right.
-func parsePackageURL(s string) (*Installed, error) {
-	if h := strings.IndexByte(s, '#'); h >= 0 {
-		s = s[:h]
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme == "" {
-		return nil, fmt.Errorf("not a URL")
-	}
-	path := strings.TrimSuffix(u.Path, "/")
-	slash := strings.LastIndexByte(path, '/')
-	if slash < 0 {
-		return nil, fmt.Errorf("no file name")
-	}
-	fn := path[slash+1:]
-	dir := path[:slash]
-	var stem string
-	switch {
-	case strings.HasSuffix(fn, ".conda"):
-		stem = strings.TrimSuffix(fn, ".conda")
-	case strings.HasSuffix(fn, ".tar.bz2"):
-		stem = strings.TrimSuffix(fn, ".tar.bz2")
-	default:
-		return nil, fmt.Errorf("the file %q is not a .conda or .tar.bz2 package", clip(fn, 60))
-	}
-	name, version, build, ok := splitDistName(stem)
-	if !ok {
-		return nil, fmt.Errorf("the file name %q is not NAME-VERSION-BUILD", clip(stem, 60))
-	}
-	sub := strings.LastIndexByte(dir, '/')
-	if sub < 0 {
-		return nil, fmt.Errorf("no subdir directory before the file name")
-	}
-	subdir := dir[sub+1:]
-	chanPath := dir[:sub]
-	channel := u.Scheme + "://" + u.Host + chanPath
-	// Channels on anaconda.org are known by their name, as conda shows them.
-	if u.Host == "conda.anaconda.org" && chanPath != "" {
-		channel = strings.TrimPrefix(chanPath, "/")
-	}
-	return &Installed{Name: name, Version: version, Build: build, Channel: channel, Subdir: subdir}, nil
-}
-
-// splitDistName splits NAME-VERSION-BUILD from the right.
-func splitDistName(stem string) (name, version, build string, ok bool) {
-	b := strings.LastIndexByte(stem, '-')
-	if b <= 0 {
-		return "", "", "", false
-	}
-	v := strings.LastIndexByte(stem[:b], '-')
-	if v <= 0 {
-		return "", "", "", false
-	}
-	name, version, build = stem[:v], stem[v+1:b], stem[b+1:]
-	if name == "" || version == "" || build == "" {
-		return "", "", "", false
-	}
-	return name, version, build, true
-}
-
-// explicitSpec is the MatchSpec that pins exactly the installed package.
-func explicitSpec(in *Installed) *MatchSpec {
-	ch := in.Channel
-	if strings.Contains(ch, "://") {
-		ch = ""
-	}
-	s := in.Name + "==" + in.Version + "=" + in.Build
-	if ch != "" {
-		s = ch + "/" + in.Subdir + "::" + s
-	}
-	if ms, err := ParseMatchSpec(s); err == nil {
-		if ms.Channel == "" {
-			ms.Channel = in.Channel
-		}
-		return ms
-	}
-	// A URL channel or an odd version conda itself accepted: pin it by hand.
-	ms := &MatchSpec{Raw: s, Channel: in.Channel, Subdir: in.Subdir, Name: strings.ToLower(in.Name), Build: in.Build}
-	if vs, err := ParseVersionSpec("==" + in.Version); err == nil {
-		ms.Version = vs
-	}
-	return ms
 }

@@ -82,8 +82,8 @@ func SniffFile(name string, src []byte) Kind {
 // test for a requirements file that comes without a name.
 func allPipLines(src []byte) bool {
 	n := 0
-	for _, ln := range joinRequirementLines(splitLines(src)) {
-		t := strings.TrimSpace(ln.text[:pipCommentStart(ln.text)])
+	for _, ln := range joinRequirementLines(SplitLines(src)) {
+		t := strings.TrimSpace(ln.text[:PipCommentStart(ln.text)])
 		if t == "" {
 			continue
 		}
@@ -227,7 +227,7 @@ func Read(file string, src []byte, opt LockOptions) *Env {
 	case KindRequirements:
 		return ReadRequirements(file, src, opt)
 	case KindUnknown:
-		env := &Env{File: file, Kind: KindUnknown, Platform: opt.Platform, Lines: splitLines(src)}
+		env := &Env{File: file, Kind: KindUnknown, Platform: opt.Platform, Lines: SplitLines(src)}
 		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError, Code: "EG100",
 			Message: fmt.Sprintf("envguard does not read this file: it is none of %s", Formats),
 			Hint:    "validate the environment file, lock file or requirements file the project installs from"}}

@@ -10,7 +10,9 @@ import (
 	"github.com/envguard/envguard/finding"
 )
 
-const ignoreMarker = "envguard:"
+// IgnoreMarker is in every comment that is an envguard directive: a line
+// without it holds no ignore comment, and needs no closer look.
+const IgnoreMarker = "envguard:"
 
 // collectIgnores reads `# envguard: ignore CODE[,CODE] reason` from the
 // comments yaml.v3 attached to n. A trailing comment is the documented form;
@@ -21,12 +23,12 @@ func (p *envParser) collectIgnores(n *yaml.Node, seen map[int]bool) {
 		text string
 		dir  int // where to look for the comment's line from n.Line
 	}{{n.LineComment, 0}, {n.HeadComment, -1}, {n.FootComment, +1}} {
-		if !strings.Contains(c.text, ignoreMarker) {
+		if !strings.Contains(c.text, IgnoreMarker) {
 			continue
 		}
 		for _, line := range strings.Split(c.text, "\n") {
 			line = strings.TrimSpace(line)
-			if !strings.Contains(line, ignoreMarker) {
+			if !strings.Contains(line, IgnoreMarker) {
 				continue
 			}
 			ps := p.commentPos(line, n.Line, c.dir, seen)
@@ -75,7 +77,7 @@ func (p *envParser) commentPos(text string, line, dir int, seen map[int]bool) fi
 }
 
 func (p *envParser) addIgnore(comment string, ps finding.Pos) {
-	ig, problem := parseIgnore(comment)
+	ig, problem := ParseIgnore(comment)
 	if problem != "" {
 		p.add(ps, ruleEG113, "malformed ignore comment: "+problem,
 			"write `# envguard: ignore EG201 reason why this is fine`")
@@ -88,22 +90,22 @@ func (p *envParser) addIgnore(comment string, ps finding.Pos) {
 	p.env.Ignores = append(p.env.Ignores, ig)
 }
 
-// parseIgnore reads one comment line. It returns (nil, "") for a comment that
+// ParseIgnore reads one comment line. It returns (nil, "") for a comment that
 // is no envguard directive, and a problem for one that is malformed. A
 // missing reason is not a problem here: the suppression code reports it.
-func parseIgnore(comment string) (*Ignore, string) {
-	i := strings.Index(comment, ignoreMarker)
+func ParseIgnore(comment string) (*Ignore, string) {
+	i := strings.Index(comment, IgnoreMarker)
 	if i < 0 {
 		return nil, ""
 	}
-	rest := strings.TrimLeft(comment[i+len(ignoreMarker):], " \t")
+	rest := strings.TrimLeft(comment[i+len(IgnoreMarker):], " \t")
 	verb, args, _ := strings.Cut(rest, " ")
 	if verb != "ignore" {
 		if strings.HasPrefix(verb, "ignore") {
 			// `ignore:EG201`, `ignoreEG201`
-			return nil, fmt.Sprintf("%q: put a space after `ignore`", clip(verb, 30))
+			return nil, fmt.Sprintf("%q: put a space after `ignore`", Clip(verb, 30))
 		}
-		return nil, fmt.Sprintf("unknown directive %q (only `ignore` is known)", clip(verb, 30))
+		return nil, fmt.Sprintf("unknown directive %q (only `ignore` is known)", Clip(verb, 30))
 	}
 	ig := &Ignore{}
 	s := strings.TrimLeft(args, " \t")
@@ -121,9 +123,9 @@ func parseIgnore(comment string) (*Ignore, string) {
 		}
 		if !isRuleCode(tok) {
 			if len(ig.Codes) == 0 {
-				return nil, fmt.Sprintf("%q is not a rule code (want EG and three digits, e.g. EG201)", clip(tok, 30))
+				return nil, fmt.Sprintf("%q is not a rule code (want EG and three digits, e.g. EG201)", Clip(tok, 30))
 			}
-			return nil, fmt.Sprintf("%q after ',' is not a rule code (want EG and three digits)", clip(tok, 30))
+			return nil, fmt.Sprintf("%q after ',' is not a rule code (want EG and three digits)", Clip(tok, 30))
 		}
 		ig.Codes = append(ig.Codes, tok)
 		s = strings.TrimLeft(s[end:], " \t")

@@ -25,18 +25,6 @@ import (
 // the start of the entry rather than at offsets into text the line does not
 // hold.
 
-// The kinds of file besides environment.yml, explicit lists and prefixes.
-const (
-	KindCondaLock    Kind = "conda-lock"       // conda-lock.yml, the unified format (version 1)
-	KindPixiLock     Kind = "pixi.lock"        // pixi's lock file
-	KindPixiManifest Kind = "pixi.toml"        // pixi.toml, or [tool.pixi] in pyproject.toml
-	KindUVLock       Kind = "uv.lock"          // uv's lock file
-	KindPylock       Kind = "pylock.toml"      // PEP 751
-	KindRequirements Kind = "requirements.txt" // a pip requirements file
-	// KindUnknown is a file none of the readers recognises.
-	KindUnknown Kind = "unknown"
-)
-
 // LockOptions tune the lock-file and manifest readers.
 type LockOptions struct {
 	// Platform is the conda subdir whose packages are read (linux-64). ""
@@ -90,7 +78,7 @@ func (l *lockEnv) stopped() bool {
 }
 
 func newLockEnv(file string, kind Kind, src []byte) *lockEnv {
-	return &lockEnv{env: &Env{File: file, Kind: kind, Lines: splitLines(src)}, indexes: map[string]bool{}, pyTags: map[string]bool{}}
+	return &lockEnv{env: &Env{File: file, Kind: kind, Lines: SplitLines(src)}, indexes: map[string]bool{}, pyTags: map[string]bool{}}
 }
 
 func (l *lockEnv) diag(ps finding.Pos, sev finding.Severity, code, msg, hint string) {
@@ -106,7 +94,7 @@ func (l *lockEnv) conda(in *Installed, ps finding.Pos) *CondaDep {
 	if in.Build != "" {
 		raw += "=" + in.Build
 	}
-	ms := explicitSpec(in)
+	ms := PinnedSpec(in)
 	if ms != nil {
 		ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
 	}
@@ -213,15 +201,15 @@ func (l *lockEnv) lineIgnores() {
 	lines := l.env.Lines
 	next := 0 // the first line after the last standalone ignore that is not a comment
 	for i, line := range lines {
-		if !strings.Contains(line, ignoreMarker) {
+		if !strings.Contains(line, IgnoreMarker) {
 			continue
 		}
 		h := commentStart(line)
-		if h < 0 || !strings.Contains(line[h:], ignoreMarker) {
+		if h < 0 || !strings.Contains(line[h:], IgnoreMarker) {
 			continue
 		}
 		ps := finding.Pos{File: l.env.File, Line: i + 1, Col: utf8.RuneCountInString(line[:h]) + 1}
-		ig, problem := parseIgnore(line[h:])
+		ig, problem := ParseIgnore(line[h:])
 		if problem != "" {
 			l.diag(ps, finding.SeverityWarning, "EG113", "malformed ignore comment: "+problem,
 				"write `# envguard: ignore EG201 reason why this is fine`")

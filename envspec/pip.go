@@ -201,9 +201,9 @@ func pipAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
-// pipCommentStart returns where pip's inline comment starts: a '#' at the
+// PipCommentStart returns where pip's inline comment starts: a '#' at the
 // start of the line or after whitespace (a URL's #egg= fragment is not one).
-func pipCommentStart(s string) int {
+func PipCommentStart(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '#' && (i == 0 || pipSpace(s[i-1])) {
 			return i
@@ -246,7 +246,7 @@ func ParsePipLine(s string) (*PipLine, error) {
 // parsePipLine is ParsePipLine taking the line, its requirement and the
 // requirement's specifiers from sl.
 func parsePipLine(s string, sl *slab) (*PipLine, error) {
-	end := pipCommentStart(s)
+	end := PipCommentStart(s)
 	for end > 0 && pipSpace(s[end-1]) {
 		end--
 	}

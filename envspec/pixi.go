@@ -286,7 +286,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 		d := &CondaDep{Raw: String{Value: raw, Pos: v.key}}
 		ms, err := ParseMatchSpec(raw)
 		if err != nil {
-			l.diag(v.pos, finding.SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, clip(raw, 80), specErrMsg(err)),
+			l.diag(v.pos, finding.SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, Clip(raw, 80), specErrMsg(err)),
 				"write a conda version spec such as \">=2.1,<3\" or \"2.1.*\"")
 		} else {
 			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
@@ -371,7 +371,7 @@ func (l *lockEnv) pypiLine(text string, ps finding.Pos, written bool) {
 		if pe, ok := err.(*PipError); ok && written && pe.Offset <= len(text) {
 			at = ps.Shift(len([]rune(text[:pe.Offset])))
 		}
-		l.diag(at, finding.SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", clip(text, 80), pipErrMsg(err)),
+		l.diag(at, finding.SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", Clip(text, 80), pipErrMsg(err)),
 			"write a PEP 508 requirement such as \"torch==2.5.1\"")
 	} else {
 		if !written && line.Req != nil {

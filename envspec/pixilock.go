@@ -137,14 +137,14 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 		meta := byURL[v.Value]
 		switch k.Value {
 		case "conda":
-			if in, err := parsePackageURL(v.Value); err == nil {
+			if in, err := ParsePackageURL(v.Value); err == nil {
 				in.Path = file
 				l.conda(in, ps)
 				continue
 			}
 			n, ver, build := yamlValue(meta, "name"), yamlValue(meta, "version"), yamlValue(meta, "build")
 			if n == "" {
-				l.diag(ps, finding.SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", clip(v.Value, 80)),
+				l.diag(ps, finding.SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", Clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -160,7 +160,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 				}
 			}
 			if n == "" {
-				l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", clip(v.Value, 80)),
+				l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", Clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -179,7 +179,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			}
 			l.addConda(d)
 		default:
-			l.diag(l.ypos(k), finding.SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", clip(k.Value, 30)), "")
+			l.diag(l.ypos(k), finding.SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", Clip(k.Value, 30)), "")
 		}
 	}
 	return l.finish()

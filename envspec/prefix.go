@@ -318,7 +318,7 @@ func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
 		}
 		if rec.Subdir == "" || rec.Channel == "" {
 			// Older records lack subdir; the URL has both.
-			if in, err := parsePackageURL(rec.URL); err == nil {
+			if in, err := ParsePackageURL(rec.URL); err == nil {
 				if rec.Subdir == "" {
 					rec.Subdir = in.Subdir
 				}
@@ -332,7 +332,7 @@ func readCondaMeta(env *Env, meta string, condaNames map[string]bool) error {
 		raw := rec.Name + "==" + rec.Version + "=" + rec.Build
 		env.Deps = append(env.Deps, &CondaDep{
 			Raw:       String{Value: raw, Pos: finding.Pos{File: path}},
-			Spec:      explicitSpec(in),
+			Spec:      PinnedSpec(in),
 			Installed: in,
 		})
 		condaNames[NormalizePipName(rec.Name)] = true

@@ -38,7 +38,7 @@ func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
 		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101", "a pylock.toml needs `lock-version = \"1.0\"`",
 			"regenerate the lock file (PEP 751)")
 	} else if v := lv.text(); !strings.HasPrefix(v, "1.") {
-		l.diag(lv.pos, finding.SeverityError, "EG101", fmt.Sprintf("lock-version %q: this reader knows version 1 of PEP 751", clip(lv.str, 20)),
+		l.diag(lv.pos, finding.SeverityError, "EG101", fmt.Sprintf("lock-version %q: this reader knows version 1 of PEP 751", Clip(lv.str, 20)),
 			"PEP 751 says installers must refuse a major version they do not know")
 	}
 	if envs := tomlArr(doc.root.get("environments")); len(envs) > 0 {

@@ -130,7 +130,7 @@ func (r *reqReader) parseRequirementLines(lines []string) (out []reqEntry, ok bo
 			return out, false
 		}
 		text := ln.text
-		c := pipCommentStart(text)
+		c := PipCommentStart(text)
 		comment := ""
 		if c < len(text) {
 			comment = strings.TrimSpace(strings.TrimPrefix(text[c:], "#"))
@@ -175,7 +175,7 @@ func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, d
 	}
 	if at != nil && notRequirements(entries) {
 		r.l.diag(*at, finding.SeverityError, "EG104",
-			fmt.Sprintf("-r %s: %s is not a requirements file: nothing in it was read, and its lines are not shown", clip(target, 80), clip(name, 160)),
+			fmt.Sprintf("-r %s: %s is not a requirements file: nothing in it was read, and its lines are not shown", Clip(target, 80), Clip(name, 160)),
 			"`pip install -r` fails on it too: name a requirements file")
 		return
 	}
@@ -238,8 +238,8 @@ func (r *reqReader) pipError(name string, lineNo int, ps finding.Pos, text strin
 		if issue {
 			what = "has a problem pip does not stop on"
 		}
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", clip(name, 160), lineNo, what),
-			"validate "+clip(name, 160)+" on its own to see why: findings about an included file do not quote it")
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", Clip(name, 160), lineNo, what),
+			"validate "+Clip(name, 160)+" on its own to see why: findings about an included file do not quote it")
 		return
 	}
 	msg := err.Error()
@@ -250,7 +250,7 @@ func (r *reqReader) pipError(name string, lineNo int, ps finding.Pos, text strin
 	if off >= 0 && off <= len(text) {
 		ps = ps.Shift(utf8.RuneCountInString(text[:off]))
 	}
-	r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", clip(text, 80))+": "+msg, hint)
+	r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", Clip(text, 80))+": "+msg, hint)
 }
 
 // include reads `-r target` named in file `from`.
@@ -267,12 +267,12 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	}
 	key := cleanPath(p)
 	if r.seen[key] {
-		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", clip(target, 80)),
+		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", Clip(target, 80)),
 			"include each requirements file once")
 		return
 	}
 	if depth >= maxIncludeDepth {
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", clip(target, 80), maxIncludeDepth), "")
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", Clip(target, 80), maxIncludeDepth), "")
 		return
 	}
 	src, err := r.opt.ReadFile(p)
@@ -280,12 +280,12 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	if errors.As(err, &refused) {
 		// pip would read it: the file is not wrong, envguard only will
 		// not look, hence a warning.
-		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", clip(target, 80), refused.Reason),
+		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", Clip(target, 80), refused.Reason),
 			"envguard follows includes only to files in the repository and outside .git, so that a requirements file cannot put another file's text into its report; validate that file on its own if it is meant")
 		return
 	}
 	if err != nil {
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", clip(target, 80), err),
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", Clip(target, 80), err),
 			"pip fails the same way: fix the path (it is relative to the file that names it)")
 		return
 	}
@@ -296,7 +296,7 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	} else {
 		where.Col = 0 // the items are in the included file: column unknown
 	}
-	r.read(p, target, splitLines(src), &where, depth+1)
+	r.read(p, target, SplitLines(src), &where, depth+1)
 }
 
 func cleanPath(p string) string { return path.Clean(filepath.ToSlash(p)) }

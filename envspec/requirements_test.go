@@ -54,7 +54,7 @@ func joinRequirementLinesRef(lines []string) []reqLine {
 
 func sameJoin(t *testing.T, src string) {
 	t.Helper()
-	lines := splitLines([]byte(src))
+	lines := SplitLines([]byte(src))
 	got, want := joinRequirementLines(lines), joinRequirementLinesRef(lines)
 	if len(got) != len(want) {
 		t.Fatalf("%q: %d logical lines, want %d", src, len(got), len(want))

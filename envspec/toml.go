@@ -85,7 +85,7 @@ func (n *tomlNode) kindName() string {
 	case tomlString:
 		return "a string"
 	}
-	return "the value " + clip(n.str, 30)
+	return "the value " + Clip(n.str, 30)
 }
 
 // tomlDoc is a parsed document and the line index its positions come from.
@@ -114,10 +114,10 @@ const (
 	// memory.
 	maxTOMLNodes = 500_000
 	// maxTOMLDepth bounds the parts of one key or table header, and how
-	// deep arrays and inline tables nest, as defaultMaxDepth bounds a YAML
+	// deep arrays and inline tables nest, as DefaultMaxDepth bounds a YAML
 	// document: a manifest needs a handful, and each level of a
 	// 100,000-part key `a.a.a… = 1` is a table of its own.
-	maxTOMLDepth = defaultMaxDepth
+	maxTOMLDepth = DefaultMaxDepth
 	// tomlCheckEvery is how many values are built between two looks at the
 	// context.
 	tomlCheckEvery = 256
