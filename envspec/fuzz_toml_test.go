@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/internal/readertest"
 )
 
 // refPosAt is how positions were computed before issue 22: the line by a
@@ -152,7 +153,7 @@ func TestTOMLPositionsInFileOrder(t *testing.T) {
 		t.Fatalf("only %d TOML files in the test data", len(inputs))
 	}
 	inputs["long line"] = []byte("x = [" + strings.Repeat("1, ", 5000) + "{a = 'é', b = [\"ü\"]}]\n")
-	inputs["inline tables"] = []byte("y = {" + seq(2000, "k%d = {v = 'é'}, ") + "z = 1}\n")
+	inputs["inline tables"] = []byte("y = {" + readertest.Seq(2000, "k%d = {v = 'é'}, ") + "z = 1}\n")
 	for name, src := range inputs {
 		doc, err := parseTOML(name, src)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/envguard/envguard/internal/readertest"
 	"github.com/envguard/envguard/internal/timebound"
 )
 
@@ -170,10 +171,10 @@ func TestRequirementsShapesGrowLinearly(t *testing.T) {
 		{"ignores and blank lines", func(n int) string { return strings.Repeat("# envguard: ignore EG304 x\n\n#\n", n) + "a\n" }, 1000},
 		{"bad lines", func(n int) string { return strings.Repeat("a=1\n", n) }, 1000},
 		{"same include", func(n int) string { return strings.Repeat("-r x.txt\n", n) }, 1000},
-		{"distinct includes", func(n int) string { return seq(n, "-r f%d.txt\n") }, 1000},
+		{"distinct includes", func(n int) string { return readertest.Seq(n, "-r f%d.txt\n") }, 1000},
 		{"missing and refused includes", func(n int) string { return strings.Repeat("-r missing.txt\n-r refused.txt\n", n) }, 500},
-		{"not requirements", func(n int) string { return seq(n, "-r %d/config\n") }, 500},
-		{"include chains", func(n int) string { return seq(n, "-r %d/c0.txt\n") }, 50},
+		{"not requirements", func(n int) string { return readertest.Seq(n, "-r %d/config\n") }, 500},
+		{"include chains", func(n int) string { return readertest.Seq(n, "-r %d/c0.txt\n") }, 50},
 		{"many hashes", func(n int) string { return "a==1 " + strings.Repeat("--hash=sha256:00 ", n) + "\n" }, 1000},
 		{"many extras", func(n int) string { return "a[" + strings.Repeat("x,", n) + "x]==1\n" }, 2000},
 		{"long bad line", func(n int) string { return strings.Repeat("(", n) + "\n" }, 16 << 10},
@@ -257,7 +258,7 @@ func TestStandaloneIgnoresApplyAsBefore(t *testing.T) {
 func TestReadRequirementsStopsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	src := []byte(seq(10_000, "p%d==1\n"))
+	src := []byte(readertest.Seq(10_000, "p%d==1\n"))
 	env := ReadRequirements("r.txt", src, LockOptions{Context: ctx, MaxItems: 1 << 30})
 	if n := len(env.Pip); n >= 100 {
 		t.Errorf("a done context read %d of 10000 lines", n)
