@@ -13,7 +13,8 @@ type inputFormat struct {
 }
 
 // inputFormats are the names ?format= (and "format" in a JSON body) take,
-// in the order errors list them. The names are envspec's readers'.
+// in the order errors list them. The names are those of the readers in
+// envspec and lockfile.
 var inputFormats = []inputFormat{
 	{"environment", "environment.yml", []string{"environment.yml", "environment.yaml", "yaml", "conda"}},
 	{"explicit", "explicit.txt", []string{"conda-explicit"}},

@@ -49,6 +49,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/internal/benchbase"
 	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 )
 
@@ -287,11 +288,11 @@ func (b *bencher) decodeAll() {
 
 // parseOne reads one input as report.Validate does before judging it.
 func parseOne(name string, src []byte) *envspec.Env {
-	if k := envspec.SniffFile(name, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
-		return envspec.Read(name, src, envspec.LockOptions{Platform: "linux-64"})
+	if k := lockfile.SniffFile(name, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
+		return lockfile.Read(name, src, lockfile.LockOptions{Platform: "linux-64"})
 	}
-	if envspec.Sniff(src) == envspec.KindExplicit {
-		return envspec.ReadExplicitMax(name, src, 0)
+	if lockfile.Sniff(src) == envspec.KindExplicit {
+		return lockfile.ReadExplicitMax(name, src, 0)
 	}
 	return envspec.Parse(name, src, envspec.ParseOptions{Platform: "linux-64"})
 }

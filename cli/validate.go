@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/api"
-	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/internal/filekind"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 )
 
@@ -257,7 +257,7 @@ func statInput(name string, max int64) (fs.FileInfo, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory with no environment, lock or requirements file; validate reads %s (use `envguard check --prefix %s` for an installed environment)", name, envspec.Formats, name)
+		return nil, fmt.Errorf("%s is a directory with no environment, lock or requirements file; validate reads %s (use `envguard check --prefix %s` for an installed environment)", name, lockfile.Formats, name)
 	}
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is %s, not a regular file: envguard reads files, or - for standard input", name, filekind.Of(st.Mode()))

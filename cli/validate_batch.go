@@ -20,6 +20,7 @@ import (
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/internal/discover"
 	"github.com/envguard/envguard/internal/workpool"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 )
 
@@ -102,7 +103,7 @@ func (e *env) validateFiles(inputs []input, f validateFlags, rc *runCache) ([]ou
 		if err != nil {
 			return outcome{unread: err}
 		}
-		isReq := name != "-" && envspec.SniffFile(name, src) == envspec.KindRequirements
+		isReq := name != "-" && lockfile.SniffFile(name, src) == envspec.KindRequirements
 		keep := c != nil && name != "-" && !isReq
 		var entry cache.Entry
 		if keep {
@@ -123,7 +124,7 @@ func (e *env) validateFiles(inputs []input, f validateFlags, rc *runCache) ([]ou
 			// A requirements file on disk: its -r includes are read,
 			// relative to it (report.Validate, which the service calls,
 			// never opens files).
-			env := envspec.ReadRequirements(name, src, envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems,
+			env := lockfile.ReadRequirements(name, src, lockfile.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems,
 				ReadFile: e.includeReader(name, f.maxSize)})
 			r = report.FromEnv(env, opt)
 		} else {
@@ -366,7 +367,7 @@ func perFile(format string) bool {
 // that holds top (the nearest directory above it with .git), or, outside
 // any repository, inside top's directory. A path is judged where it leads,
 // symbolic links resolved, and nothing under a .git directory is read.
-// Any other path is refused with an *envspec.IncludeRefusedError, which
+// Any other path is refused with a *lockfile.IncludeRefusedError, which
 // names the path and never its content. Includes are bounded like the
 // files named on the command line: `-r /dev/zero` must not read forever.
 //
@@ -400,14 +401,14 @@ func (e *env) includeReader(top string, max int64) func(string) ([]byte, error) 
 		}
 		if !found {
 			if err := findRoot(); err != nil {
-				return nil, &envspec.IncludeRefusedError{Reason: fmt.Sprintf("the directory of %s cannot be resolved (%v), so nothing it includes is read", top, err)}
+				return nil, &lockfile.IncludeRefusedError{Reason: fmt.Sprintf("the directory of %s cannot be resolved (%v), so nothing it includes is read", top, err)}
 			}
 		}
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, err
 		}
-		outside := &envspec.IncludeRefusedError{Reason: fmt.Sprintf("it is outside %s (%s)", what, realRoot)}
+		outside := &lockfile.IncludeRefusedError{Reason: fmt.Sprintf("it is outside %s (%s)", what, realRoot)}
 		if within(abs, lexRoot) {
 			outside.Reason = fmt.Sprintf("it leads outside %s (%s) through a symbolic link", what, realRoot)
 		}
@@ -432,7 +433,7 @@ func (e *env) includeReader(top string, max int64) func(string) ([]byte, error) 
 			return nil, outside
 		}
 		if inGitDir(realRoot, real) {
-			return nil, &envspec.IncludeRefusedError{Reason: "it is inside a .git directory, which holds git's own files (and the credentials a CI checkout keeps), not requirements"}
+			return nil, &lockfile.IncludeRefusedError{Reason: "it is inside a .git directory, which holds git's own files (and the credentials a CI checkout keeps), not requirements"}
 		}
 		return e.readInputMax(real, max)
 	}

@@ -69,17 +69,6 @@ func TestParseItemBudget(t *testing.T) {
 	}
 }
 
-func TestReadExplicitItemBudget(t *testing.T) {
-	src := "# platform: linux-64\n@EXPLICIT\n" + strings.Repeat("https://example.invalid/conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda\n", 30)
-	env := ReadExplicitMax("e.txt", []byte(src), 10)
-	if len(env.Deps) != 10 || len(env.Diags) != 1 || env.Diags[0].Code != "EG101" || env.Diags[0].Pos.Line != 13 {
-		t.Errorf("%d deps, %v", len(env.Deps), env.Diags)
-	}
-	if env := ReadExplicit("e.txt", []byte(src)); len(env.Deps) != 30 || len(env.Diags) != 0 {
-		t.Errorf("default budget: %d deps, %v", len(env.Deps), env.Diags)
-	}
-}
-
 // A file of more than one YAML document is refused with EG100, as conda
 // refuses it; a lone leading `---` or a trailing `...` is one document.
 func TestMultiDocument(t *testing.T) {

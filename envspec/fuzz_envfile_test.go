@@ -46,17 +46,3 @@ func FuzzParseEnvFile(f *testing.F) {
 		}
 	})
 }
-
-// FuzzReadExplicit: ReadExplicit never panics and fills what it claims.
-func FuzzReadExplicit(f *testing.F) {
-	f.Add([]byte(explicitSample))
-	f.Add([]byte("@EXPLICIT\nhttps://x/y/z-1-2.conda\nnot a url\n"))
-	f.Fuzz(func(t *testing.T, src []byte) {
-		env := ReadExplicit("e.txt", src)
-		for _, d := range env.Deps {
-			if d.Installed == nil || d.Spec == nil || d.Installed.Name == "" {
-				t.Fatalf("incomplete dep %+v", d)
-			}
-		}
-	})
-}

@@ -105,30 +105,3 @@ func TestByteSetRef(t *testing.T) {
 		}
 	}
 }
-
-// TestSniffFileYAMLRef holds SniffFile's shortcut for .yml files without
-// either lock file's keys to the full content sniff it skips.
-func TestSniffFileYAMLRef(t *testing.T) {
-	srcs := [][]byte{
-		[]byte("version: 1\nmetadata:\n  platforms: [linux-64]\npackage:\n- name: x\n"),
-		[]byte("version: 6\nenvironments:\n  default: {}\npackages:\n- conda: x\n"),
-		[]byte("name: x\nmetadata: 1\n"), []byte("# metadata:\nname: x\ndependencies: [numpy]\n"),
-		[]byte("name: x\ndependencies:\n- numpy\n"), []byte(""), []byte("@EXPLICIT\nhttps://x/a-1-0.conda\n"),
-	}
-	for _, f := range loadCorpus(t) {
-		srcs = append(srcs, f.src)
-	}
-	for _, src := range srcs {
-		for _, name := range []string{"environment.yml", "x.yaml"} {
-			want := KindEnvFile
-			if Sniff(src) == KindExplicit {
-				want = KindExplicit
-			} else if k := sniffContent(src); k == KindCondaLock || k == KindPixiLock {
-				want = k
-			}
-			if got := SniffFile(name, src); got != want {
-				t.Fatalf("SniffFile(%s, %q) = %v, want %v", name, src, got, want)
-			}
-		}
-	}
-}

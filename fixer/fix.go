@@ -8,6 +8,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 )
 
@@ -74,7 +75,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile || envspec.Sniff(src) == envspec.KindExplicit {
+	if k := lockfile.SniffFile(file, src); k != envspec.KindEnvFile || lockfile.Sniff(src) == envspec.KindExplicit {
 		return nil, fmt.Errorf("%s: %w (this is a %s file)", file, ErrNotEnvFile, kindName(file, src))
 	}
 	ropt := opt.Report
@@ -193,8 +194,8 @@ func allowed(code string, unsafe bool, sel map[string]bool) bool {
 func findingKey(d finding.Diagnostic) string { return d.Code + "\x00" + d.Message }
 
 func kindName(file string, src []byte) string {
-	if envspec.Sniff(src) == envspec.KindExplicit {
+	if lockfile.Sniff(src) == envspec.KindExplicit {
 		return "conda list --explicit"
 	}
-	return string(envspec.SniffFile(file, src))
+	return string(lockfile.SniffFile(file, src))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -411,9 +412,9 @@ func mapGet(m *yaml.Node, key string) *yaml.Node {
 // ("pixi"), with "/ENVIRONMENT" appended when several environments have
 // one. GPUs are not described, so architecture checks stay undecided.
 func PixiTargets(file string, src []byte) ([]Target, error) {
-	reqs, err := envspec.PixiSystemRequirements(file, src)
+	reqs, err := lockfile.PixiSystemRequirements(file, src)
 	if err != nil {
-		var te *envspec.TOMLError
+		var te *lockfile.TOMLError
 		if errors.As(err, &te) {
 			return nil, TargetErrors{{te.Pos, te.Msg}}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -66,12 +67,12 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	// must never open a file a request names.
 	// Every reader stops once ctx is done; the Env it then returns is cut
 	// short, and ctx's error is the answer.
-	lo := envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
+	lo := lockfile.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	var env *envspec.Env
-	if k := envspec.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
-		env = envspec.Read(file, src, lo)
-	} else if envspec.Sniff(src) == envspec.KindExplicit {
-		env = envspec.ReadExplicitWith(file, src, lo)
+	if k := lockfile.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
+		env = lockfile.Read(file, src, lo)
+	} else if lockfile.Sniff(src) == envspec.KindExplicit {
+		env = lockfile.ReadExplicitWith(file, src, lo)
 	} else {
 		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx})
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/envguard/envguard/api"
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 )
 
@@ -36,7 +37,7 @@ func validate(ctx context.Context, req api.ValidateRequest, opt report.Options) 
 		if !req.FileNamed {
 			name = ""
 		}
-		kind = envspec.SniffFile(name, req.Body)
+		kind = lockfile.SniffFile(name, req.Body)
 		if kind == envspec.KindEnvFile || kind == envspec.KindExplicit {
 			return report.ValidateContext(ctx, req.File, req.Body, opt)
 		}
@@ -51,25 +52,25 @@ func validate(ctx context.Context, req api.ValidateRequest, opt report.Options) 
 // readKind reads src with the reader of kind, bounded as report.Validate
 // bounds it (opt.Budget.MaxItems; 0 means the default) and stopped by ctx.
 func readKind(ctx context.Context, kind envspec.Kind, file string, src []byte, opt report.Options) *envspec.Env {
-	lo := envspec.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
+	lo := lockfile.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	switch kind {
 	case envspec.KindExplicit:
-		return envspec.ReadExplicitWith(file, src, lo)
+		return lockfile.ReadExplicitWith(file, src, lo)
 	case envspec.KindCondaLock:
-		return envspec.ReadCondaLock(file, src, lo)
+		return lockfile.ReadCondaLock(file, src, lo)
 	case envspec.KindPixiLock:
-		return envspec.ReadPixiLock(file, src, lo)
+		return lockfile.ReadPixiLock(file, src, lo)
 	case envspec.KindPixiManifest:
-		return envspec.ReadPixiManifest(file, src, lo)
+		return lockfile.ReadPixiManifest(file, src, lo)
 	case envspec.KindUVLock:
-		return envspec.ReadUVLock(file, src, lo)
+		return lockfile.ReadUVLock(file, src, lo)
 	case envspec.KindPylock:
-		return envspec.ReadPylock(file, src, lo)
+		return lockfile.ReadPylock(file, src, lo)
 	case envspec.KindRequirements:
-		return envspec.ReadRequirements(file, src, lo)
+		return lockfile.ReadRequirements(file, src, lo)
 	case envspec.KindUnknown:
 		// The EG100 that names the formats, however the file is named.
-		env := envspec.Read("", src, lo)
+		env := lockfile.Read("", src, lo)
 		env.File = file
 		for i := range env.Diags {
 			env.Diags[i].Pos.File = file

@@ -11,14 +11,14 @@ import (
 	"github.com/envguard/envguard/cli"
 )
 
-// The one environment of envspec/testdata/lock/pt21_cu121, in every format,
+// The one environment of lockfile/testdata/lock/pt21_cu121, in every format,
 // through the service: named (?file=), it is what `envguard validate
 // --format json` prints byte for byte, with ?format= or without it; sent
 // with neither a name nor a format, the content tells, and the stack and
 // findings are the same.
 func TestFormatsSameAsCLI(t *testing.T) {
 	ts := newServer(t)
-	dir := filepath.Join("..", "envspec", "testdata", "lock", "pt21_cu121")
+	dir := filepath.Join("..", "lockfile", "testdata", "lock", "pt21_cu121")
 	for _, c := range []struct{ file, format, ctype string }{
 		{"environment.yml", "environment", "application/yaml"},
 		{"conda-lock.yml", "conda-lock", "application/yaml"},
@@ -154,14 +154,14 @@ func fileAndCUDA(b []byte) (string, string) {
 	return r.File, r.Stack.CUDA.Version
 }
 
-// The real files of envspec/testdata/real (public repositories' lock files
+// The real files of lockfile/testdata/real (public repositories' lock files
 // and requirements files) through the service, sent without a name: with
 // ?format= and by content alone, each is judged as `envguard validate`
 // judges the file on disk.
 func TestRealFilesThroughService(t *testing.T) {
 	ts := newServer(t)
 	formats := map[string]string{"conda-lock": "conda-lock", "pixi-lock": "pixi-lock", "uv-lock": "uv-lock", "requirements": "requirements"}
-	root := filepath.Join("..", "envspec", "testdata", "real")
+	root := filepath.Join("..", "lockfile", "testdata", "real")
 	n := 0
 	for dir, format := range formats {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*", "*"))

@@ -18,8 +18,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
-	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/lockfile"
 )
 
 // RepoRoot returns the directory holding .git at or above dir (abs), or "".
@@ -50,7 +50,7 @@ type Search struct {
 }
 
 // Inputs expands each directory argument to the files under it that
-// envguard reads (envspec.IsInputName: environment*.yml, env*.yml,
+// envguard reads (lockfile.IsInputName: environment*.yml, env*.yml,
 // *.environment.yml, conda-lock and explicit files, pixi, uv, pylock and
 // requirements files), in a stable order, skipping what .gitignore
 // ignores. Hidden directories, virtual environments and installed
@@ -275,15 +275,15 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 			}
 			continue
 		}
-		if !d.Type().IsRegular() || !envspec.IsInputName(child) || (m != nil && m.Match(cparts, false)) {
+		if !d.Type().IsRegular() || !lockfile.IsInputName(child) || (m != nil && m.Match(cparts, false)) {
 			continue
 		}
-		if envspec.NeedsContentToPick(child) {
+		if lockfile.NeedsContentToPick(child) {
 			if w.record {
 				watch = append(watch, watchPath(child, 'f'))
 			}
 			src, err := os.ReadFile(child)
-			if err != nil || !envspec.PickByContent(child, src) {
+			if err != nil || !lockfile.PickByContent(child, src) {
 				continue
 			}
 		}

@@ -7,7 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/lockfile"
 )
 
 // hook is the part of a .pre-commit-hooks.yaml entry pre-commit acts on.
@@ -60,7 +60,7 @@ func TestPrecommitFiles(t *testing.T) {
 		"envs/train.environment.yml", "conda-linux-64.lock", "spec-file.txt", "envoy.toml",
 	}
 	for _, n := range names {
-		want := envspec.IsInputName(n) && !envspec.NeedsContentToPick(n)
+		want := lockfile.IsInputName(n) && !lockfile.NeedsContentToPick(n)
 		if got := re.MatchString(n); got != want {
 			t.Errorf("files matches %q: %v, validate picks it: %v", n, got, want)
 		}

@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -27,7 +28,7 @@ func readLockFile(t *testing.T, name string) []byte {
 // depSummary is what a test compares of an Env: each conda item as
 // name=version=build@channel line:col, each pip item as its raw text at
 // line:col with the index it came from.
-func depSummary(env *Env) []string {
+func depSummary(env *envspec.Env) []string {
 	var out []string
 	for _, d := range env.Deps {
 		s := d.Raw.Value
@@ -49,7 +50,7 @@ func depSummary(env *Env) []string {
 	return out
 }
 
-func diagSummary(env *Env) []string {
+func diagSummary(env *envspec.Env) []string {
 	var out []string
 	for _, d := range env.Diags {
 		out = append(out, fmt.Sprintf("%d:%d %s %s", d.Pos.Line, d.Pos.Col, d.Code, d.Message))
@@ -68,34 +69,34 @@ func TestSniffFile(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
-		want Kind
+		want envspec.Kind
 	}{
-		{"environment.yml", "name: x\ndependencies: [a]\n", KindEnvFile},
-		{"spec-file.txt", "# platform: linux-64\n@EXPLICIT\nhttps://x/linux-64/a-1-0.conda\n", KindExplicit},
-		{"conda-lock.yml", "", KindCondaLock},
-		{"gpu.conda-lock.yml", "", KindCondaLock},
-		{"pixi.lock", "", KindPixiLock},
-		{"pixi.toml", "", KindPixiManifest},
-		{"uv.lock", "", KindUVLock},
-		{"pylock.toml", "", KindPylock},
-		{"pylock.gpu.toml", "", KindPylock},
-		{"requirements.txt", "torch==2.1.0\n", KindRequirements},
-		{"requirements-dev.txt", "", KindRequirements},
-		{"env.txt", "name: x\ndependencies:\n  - numpy\n", KindEnvFile},
-		{"pyproject.toml", "[project]\nname = 'x'\n[tool.pixi.workspace]\nchannels = []\n", KindPixiManifest},
-		{"pyproject.toml", "[project]\nname = 'x'\n[tool.uv]\n", KindUnknown},
-		{"poetry.lock", "[[package]]\nname = 'a'\n[metadata]\nlock-version = '2.0'\n", KindUnknown},
-		{"x.toml", "lock-version = '1.0'\n[[packages]]\nname = 'a'\n", KindPylock},
+		{"environment.yml", "name: x\ndependencies: [a]\n", envspec.KindEnvFile},
+		{"spec-file.txt", "# platform: linux-64\n@EXPLICIT\nhttps://x/linux-64/a-1-0.conda\n", envspec.KindExplicit},
+		{"conda-lock.yml", "", envspec.KindCondaLock},
+		{"gpu.conda-lock.yml", "", envspec.KindCondaLock},
+		{"pixi.lock", "", envspec.KindPixiLock},
+		{"pixi.toml", "", envspec.KindPixiManifest},
+		{"uv.lock", "", envspec.KindUVLock},
+		{"pylock.toml", "", envspec.KindPylock},
+		{"pylock.gpu.toml", "", envspec.KindPylock},
+		{"requirements.txt", "torch==2.1.0\n", envspec.KindRequirements},
+		{"requirements-dev.txt", "", envspec.KindRequirements},
+		{"env.txt", "name: x\ndependencies:\n  - numpy\n", envspec.KindEnvFile},
+		{"pyproject.toml", "[project]\nname = 'x'\n[tool.pixi.workspace]\nchannels = []\n", envspec.KindPixiManifest},
+		{"pyproject.toml", "[project]\nname = 'x'\n[tool.uv]\n", envspec.KindUnknown},
+		{"poetry.lock", "[[package]]\nname = 'a'\n[metadata]\nlock-version = '2.0'\n", envspec.KindUnknown},
+		{"x.toml", "lock-version = '1.0'\n[[packages]]\nname = 'a'\n", envspec.KindPylock},
 		// Content alone (standard input, a service request without a name).
-		{"-", "version: 1\nmetadata:\n  platforms: [linux-64]\npackage: []\n", KindCondaLock},
-		{"-", "version: 6\nenvironments:\n  default: {}\npackages: []\n", KindPixiLock},
-		{"-", "version = 1\nrequires-python = '>=3.11'\n[[package]]\nname = 'a'\n", KindUVLock},
-		{"-", "lock-version = '1.0'\n", KindPylock},
-		{"-", "[workspace]\nchannels = []\n[dependencies]\n", KindPixiManifest},
-		{"-", "--extra-index-url https://h/whl/cu121\ntorch==2.1.2+cu121 \\\n  --hash=sha256:00\nhttps://h/x-1.0-py3-none-any.whl\n", KindRequirements},
-		{"-", "channels:\n  - conda-forge\ndependencies:\n  - numpy\n", KindEnvFile},
-		{"-", "{{{ not anything\n", KindEnvFile},
-		{"bad.yml", "torch==1\n", KindEnvFile},
+		{"-", "version: 1\nmetadata:\n  platforms: [linux-64]\npackage: []\n", envspec.KindCondaLock},
+		{"-", "version: 6\nenvironments:\n  default: {}\npackages: []\n", envspec.KindPixiLock},
+		{"-", "version = 1\nrequires-python = '>=3.11'\n[[package]]\nname = 'a'\n", envspec.KindUVLock},
+		{"-", "lock-version = '1.0'\n", envspec.KindPylock},
+		{"-", "[workspace]\nchannels = []\n[dependencies]\n", envspec.KindPixiManifest},
+		{"-", "--extra-index-url https://h/whl/cu121\ntorch==2.1.2+cu121 \\\n  --hash=sha256:00\nhttps://h/x-1.0-py3-none-any.whl\n", envspec.KindRequirements},
+		{"-", "channels:\n  - conda-forge\ndependencies:\n  - numpy\n", envspec.KindEnvFile},
+		{"-", "{{{ not anything\n", envspec.KindEnvFile},
+		{"bad.yml", "torch==1\n", envspec.KindEnvFile},
 	}
 	for _, tt := range tests {
 		if got := SniffFile(tt.name, []byte(tt.src)); got != tt.want {
@@ -124,7 +125,7 @@ func TestReadCondaLock(t *testing.T) {
 		"conda torchvision=0.16.2=py311_cu121@pytorch 95:9",
 		// jupyterlab is in the optional `notebook` category: not installed by default
 	})
-	if env.Kind != KindCondaLock || env.Platform != "linux-64" {
+	if env.Kind != envspec.KindCondaLock || env.Platform != "linux-64" {
 		t.Errorf("kind %q platform %q", env.Kind, env.Platform)
 	}
 	var ch []string

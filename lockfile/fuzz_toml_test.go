@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"errors"

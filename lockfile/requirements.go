@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -15,13 +16,13 @@ import (
 const maxIncludeDepth = 16
 
 // ReadRequirements reads a pip requirements file with the pip-line parser
-// environment.yml's `pip:` section uses (ParsePipLine), after pip's own
-// preprocessing (pip/_internal/req/req_file.py): a line ending in `\` is
-// joined with the next (not inside a comment), and `#` after white space
-// starts a comment. Requirements, markers, hashes (`--hash=…` after a
-// requirement), `--index-url`/`--extra-index-url`/`-f` and the other
-// options become the same PipDep items a `pip:` section gives, each at the
-// line and column where it starts.
+// environment.yml's `pip:` section uses (envspec.ParsePipLine), after
+// pip's own preprocessing (pip/_internal/req/req_file.py): a line ending
+// in `\` is joined with the next (not inside a comment), and `#` after
+// white space starts a comment. Requirements, markers, hashes (`--hash=…`
+// after a requirement), `--index-url`/`--extra-index-url`/`-f` and the
+// other options become the same PipDep items a `pip:` section gives, each
+// at the line and column where it starts.
 //
 // `-r FILE` includes are read through opt.ReadFile, relative to the
 // including file, when it is set; their items are placed on the `-r` line
@@ -38,13 +39,13 @@ const maxIncludeDepth = 16
 //
 // It stops between lines once opt.Context is done. It never returns nil
 // and never panics.
-func ReadRequirements(file string, src []byte, opt LockOptions) (env *Env) {
-	l := newLockEnv(file, KindRequirements, src)
+func ReadRequirements(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+	l := newLockEnv(file, envspec.KindRequirements, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	l.env.Platform = opt.Platform
 	if l.env.Platform == "" {
-		l.env.Platform = HostPlatform()
+		l.env.Platform = envspec.HostPlatform()
 	}
 	r := &reqReader{l: l, opt: opt, seen: map[string]bool{cleanPath(file): true}}
 	r.read(file, "", l.env.Lines, nil, 0)
@@ -118,7 +119,7 @@ type reqEntry struct {
 	ln      reqLine
 	text    string // the line without its comment
 	comment string
-	line    *PipLine
+	line    *envspec.PipLine
 	err     error
 }
 
@@ -130,7 +131,7 @@ func (r *reqReader) parseRequirementLines(lines []string) (out []reqEntry, ok bo
 			return out, false
 		}
 		text := ln.text
-		c := PipCommentStart(text)
+		c := envspec.PipCommentStart(text)
 		comment := ""
 		if c < len(text) {
 			comment = strings.TrimSpace(strings.TrimPrefix(text[c:], "#"))
@@ -139,7 +140,7 @@ func (r *reqReader) parseRequirementLines(lines []string) (out []reqEntry, ok bo
 		if text == "" {
 			continue
 		}
-		line, err := ParsePipLine(text)
+		line, err := envspec.ParsePipLine(text)
 		out = append(out, reqEntry{ln: ln, text: text, comment: comment, line: line, err: err})
 	}
 	return out, true
@@ -175,7 +176,7 @@ func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, d
 	}
 	if at != nil && notRequirements(entries) {
 		r.l.diag(*at, finding.SeverityError, "EG104",
-			fmt.Sprintf("-r %s: %s is not a requirements file: nothing in it was read, and its lines are not shown", Clip(target, 80), Clip(name, 160)),
+			fmt.Sprintf("-r %s: %s is not a requirements file: nothing in it was read, and its lines are not shown", envspec.Clip(target, 80), envspec.Clip(name, 160)),
 			"`pip install -r` fails on it too: name a requirements file")
 		return
 	}
@@ -189,7 +190,7 @@ func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, d
 		if at != nil {
 			ps = *at
 		}
-		d := &PipDep{Raw: String{Value: text, Pos: ps}, Comment: e.comment}
+		d := &envspec.PipDep{Raw: envspec.String{Value: text, Pos: ps}, Comment: e.comment}
 		if err != nil {
 			r.pipError(name, ln.line, ps, text, err, at != nil, false)
 			if at != nil {
@@ -198,7 +199,7 @@ func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, d
 		} else {
 			d.Line = line
 			for _, is := range line.Issues {
-				r.pipError(name, ln.line, ps, text, &PipError{Offset: is.Offset, Msg: is.Msg}, at != nil, true)
+				r.pipError(name, ln.line, ps, text, &envspec.PipError{Offset: is.Offset, Msg: is.Msg}, at != nil, true)
 			}
 		}
 		r.l.addPip(d)
@@ -238,19 +239,19 @@ func (r *reqReader) pipError(name string, lineNo int, ps finding.Pos, text strin
 		if issue {
 			what = "has a problem pip does not stop on"
 		}
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", Clip(name, 160), lineNo, what),
-			"validate "+Clip(name, 160)+" on its own to see why: findings about an included file do not quote it")
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", envspec.Clip(name, 160), lineNo, what),
+			"validate "+envspec.Clip(name, 160)+" on its own to see why: findings about an included file do not quote it")
 		return
 	}
 	msg := err.Error()
 	off := 0
-	if pe, ok := err.(*PipError); ok {
+	if pe, ok := err.(*envspec.PipError); ok {
 		msg, off = pe.Msg, pe.Offset
 	}
 	if off >= 0 && off <= len(text) {
 		ps = ps.Shift(utf8.RuneCountInString(text[:off]))
 	}
-	r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", Clip(text, 80))+": "+msg, hint)
+	r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", envspec.Clip(text, 80))+": "+msg, hint)
 }
 
 // include reads `-r target` named in file `from`.
@@ -267,12 +268,12 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	}
 	key := cleanPath(p)
 	if r.seen[key] {
-		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", Clip(target, 80)),
+		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", envspec.Clip(target, 80)),
 			"include each requirements file once")
 		return
 	}
 	if depth >= maxIncludeDepth {
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", Clip(target, 80), maxIncludeDepth), "")
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", envspec.Clip(target, 80), maxIncludeDepth), "")
 		return
 	}
 	src, err := r.opt.ReadFile(p)
@@ -280,12 +281,12 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	if errors.As(err, &refused) {
 		// pip would read it: the file is not wrong, envguard only will
 		// not look, hence a warning.
-		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", Clip(target, 80), refused.Reason),
+		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", envspec.Clip(target, 80), refused.Reason),
 			"envguard follows includes only to files in the repository and outside .git, so that a requirements file cannot put another file's text into its report; validate that file on its own if it is meant")
 		return
 	}
 	if err != nil {
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", Clip(target, 80), err),
+		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", envspec.Clip(target, 80), err),
 			"pip fails the same way: fix the path (it is relative to the file that names it)")
 		return
 	}
@@ -296,7 +297,7 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	} else {
 		where.Col = 0 // the items are in the included file: column unknown
 	}
-	r.read(p, target, SplitLines(src), &where, depth+1)
+	r.read(p, target, envspec.SplitLines(src), &where, depth+1)
 }
 
 func cleanPath(p string) string { return path.Clean(filepath.ToSlash(p)) }

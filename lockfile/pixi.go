@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -35,8 +36,8 @@ import (
 // PyPI dependencies, as pixi reads them. `[system-requirements]` are not
 // dependencies; PixiSystemRequirements reads them as what the environment
 // demands of a machine. It never returns nil and never panics.
-func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
-	l := newLockEnv(file, KindPixiManifest, src)
+func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+	l := newLockEnv(file, envspec.KindPixiManifest, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	doc, err := parseTOMLContext(l.ctx, file, src)
@@ -63,10 +64,10 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 		return l.finish()
 	}
 	// Platforms: the workspace's, narrowed by any feature that lists its own.
-	var plats []String
+	var plats []envspec.String
 	for _, p := range tomlArr(ws.get("platforms")) {
 		if p.isString() {
-			plats = append(plats, String{Value: p.str, Pos: p.pos})
+			plats = append(plats, envspec.String{Value: p.str, Pos: p.pos})
 		}
 	}
 	for _, f := range features {
@@ -74,7 +75,7 @@ func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *Env) {
 			plats = plats[:0]
 			for _, p := range fp {
 				if p.isString() {
-					plats = append(plats, String{Value: p.str, Pos: p.pos})
+					plats = append(plats, envspec.String{Value: p.str, Pos: p.pos})
 				}
 			}
 		}
@@ -234,10 +235,10 @@ func (l *lockEnv) channels(n *tomlNode) {
 	for _, c := range tomlArr(n) {
 		switch {
 		case c.isString():
-			l.env.Channels = append(l.env.Channels, String{Value: c.str, Pos: c.pos})
+			l.env.Channels = append(l.env.Channels, envspec.String{Value: c.str, Pos: c.pos})
 		case c.isTable() && c.get("channel").isString():
 			ch := c.get("channel")
-			l.env.Channels = append(l.env.Channels, String{Value: ch.str, Pos: ch.pos})
+			l.env.Channels = append(l.env.Channels, envspec.String{Value: ch.str, Pos: ch.pos})
 		}
 	}
 }
@@ -261,7 +262,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 			ver, build, channel = v.get("version").text(), v.get("build").text(), v.get("channel").text()
 			if v.get("path") != nil || v.get("git") != nil || v.get("url") != nil {
 				// a source dependency pixi builds: its version is its own
-				l.addConda(&CondaDep{Raw: String{Value: name, Pos: v.key}})
+				l.addConda(&envspec.CondaDep{Raw: envspec.String{Value: name, Pos: v.key}})
 				continue
 			}
 		default:
@@ -283,13 +284,13 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 		if channel != "" {
 			raw = channel + "::" + raw
 		}
-		d := &CondaDep{Raw: String{Value: raw, Pos: v.key}}
-		ms, err := ParseMatchSpec(raw)
+		d := &envspec.CondaDep{Raw: envspec.String{Value: raw, Pos: v.key}}
+		ms, err := envspec.ParseMatchSpec(raw)
 		if err != nil {
-			l.diag(v.pos, finding.SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, Clip(raw, 80), specErrMsg(err)),
+			l.diag(v.pos, finding.SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, envspec.Clip(raw, 80), specErrMsg(err)),
 				"write a conda version spec such as \">=2.1,<3\" or \"2.1.*\"")
 		} else {
-			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
+			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = envspec.Span{}, envspec.Span{}, envspec.Span{}, envspec.Span{}
 			d.Spec = ms
 		}
 		l.addConda(d)
@@ -297,7 +298,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 }
 
 func specErrMsg(err error) string {
-	if se, ok := err.(*SpecError); ok {
+	if se, ok := err.(*envspec.SpecError); ok {
 		return se.Msg
 	}
 	return err.Error()
@@ -364,18 +365,18 @@ func (l *lockEnv) pixiPypi(t *tomlNode) {
 // a string written as such (its offsets are columns); otherwise the line
 // was put together from a table and points at the key.
 func (l *lockEnv) pypiLine(text string, ps finding.Pos, written bool) {
-	d := &PipDep{Raw: String{Value: text, Pos: ps}}
-	line, err := ParsePipLine(text)
+	d := &envspec.PipDep{Raw: envspec.String{Value: text, Pos: ps}}
+	line, err := envspec.ParsePipLine(text)
 	if err != nil {
 		at := ps
-		if pe, ok := err.(*PipError); ok && written && pe.Offset <= len(text) {
+		if pe, ok := err.(*envspec.PipError); ok && written && pe.Offset <= len(text) {
 			at = ps.Shift(len([]rune(text[:pe.Offset])))
 		}
-		l.diag(at, finding.SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", Clip(text, 80), pipErrMsg(err)),
+		l.diag(at, finding.SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", envspec.Clip(text, 80), pipErrMsg(err)),
 			"write a PEP 508 requirement such as \"torch==2.5.1\"")
 	} else {
 		if !written && line.Req != nil {
-			line.Req.NameSpan, line.Req.SpecSpan, line.Req.URLSpan, line.Req.MarkerSpan = Span{}, Span{}, Span{}, Span{}
+			line.Req.NameSpan, line.Req.SpecSpan, line.Req.URLSpan, line.Req.MarkerSpan = envspec.Span{}, envspec.Span{}, envspec.Span{}, envspec.Span{}
 		}
 		d.Line = line
 	}
@@ -383,7 +384,7 @@ func (l *lockEnv) pypiLine(text string, ps finding.Pos, written bool) {
 }
 
 func pipErrMsg(err error) string {
-	if pe, ok := err.(*PipError); ok {
+	if pe, ok := err.(*envspec.PipError); ok {
 		return pe.Msg
 	}
 	return err.Error()
@@ -399,9 +400,9 @@ func (l *lockEnv) pixiPypiOptions(t *tomlNode) {
 		if !v.isString() {
 			return
 		}
-		opt := PipOption{Name: name, Value: v.str, InRequirementsFile: true}
-		line := &PipLine{Raw: name + " " + v.str, Option: &opt, Options: []PipOption{opt}}
-		l.addPip(&PipDep{Raw: String{Value: v.str, Pos: v.pos}, Line: line})
+		opt := envspec.PipOption{Name: name, Value: v.str, InRequirementsFile: true}
+		line := &envspec.PipLine{Raw: name + " " + v.str, Option: &opt, Options: []envspec.PipOption{opt}}
+		l.addPip(&envspec.PipDep{Raw: envspec.String{Value: v.str, Pos: v.pos}, Line: line})
 	}
 	add("--index-url", t.get("index-url"))
 	for _, u := range tomlArr(t.get("extra-index-urls")) {
@@ -471,11 +472,11 @@ func PixiSystemRequirements(file string, src []byte) ([]PixiSystemRequirement, e
 // versionAbove compares two conda versions; one that does not parse is
 // never above.
 func versionAbove(a, b string) bool {
-	va, err := ParseVersion(a)
+	va, err := envspec.ParseVersion(a)
 	if err != nil {
 		return false
 	}
-	vb, err := ParseVersion(b)
+	vb, err := envspec.ParseVersion(b)
 	if err != nil {
 		return true
 	}

@@ -1,16 +1,18 @@
-package envspec
+package lockfile
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/envspec"
 )
 
 // checkLockEnv is what every reader promises: an Env, findings that are
 // EG1xx codes at positions that are not negative (and not from a
 // recovered panic), and items with a line.
-func checkLockEnv(t *testing.T, env *Env) {
+func checkLockEnv(t *testing.T, env *envspec.Env) {
 	t.Helper()
 	if env == nil {
 		t.Fatal("nil env")
@@ -123,6 +125,20 @@ func FuzzRead(f *testing.F) {
 		for _, d := range env.Diags {
 			if strings.Contains(d.Message, "internal error") {
 				t.Fatalf("recovered panic: %s", d.Error())
+			}
+		}
+	})
+}
+
+// FuzzReadExplicit: ReadExplicit never panics and fills what it claims.
+func FuzzReadExplicit(f *testing.F) {
+	f.Add([]byte(explicitSample))
+	f.Add([]byte("@EXPLICIT\nhttps://x/y/z-1-2.conda\nnot a url\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		env := ReadExplicit("e.txt", src)
+		for _, d := range env.Deps {
+			if d.Installed == nil || d.Spec == nil || d.Installed.Name == "" {
+				t.Fatalf("incomplete dep %+v", d)
 			}
 		}
 	})

@@ -1,9 +1,10 @@
-package envspec
+package lockfile
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -23,8 +24,8 @@ import (
 // host's) are those whose marker does not exclude it and that have a wheel
 // for it (or an sdist, VCS, archive or directory source). Each package's
 // index is its `index` key; a wheel URL under …/whl/cuXXX/ names one too.
-func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
-	l := newLockEnv(file, KindPylock, src)
+func ReadPylock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+	l := newLockEnv(file, envspec.KindPylock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	doc, err := parseTOMLContext(l.ctx, file, src)
@@ -38,7 +39,7 @@ func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
 		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101", "a pylock.toml needs `lock-version = \"1.0\"`",
 			"regenerate the lock file (PEP 751)")
 	} else if v := lv.text(); !strings.HasPrefix(v, "1.") {
-		l.diag(lv.pos, finding.SeverityError, "EG101", fmt.Sprintf("lock-version %q: this reader knows version 1 of PEP 751", Clip(lv.str, 20)),
+		l.diag(lv.pos, finding.SeverityError, "EG101", fmt.Sprintf("lock-version %q: this reader knows version 1 of PEP 751", envspec.Clip(lv.str, 20)),
 			"PEP 751 says installers must refuse a major version they do not know")
 	}
 	if envs := tomlArr(doc.root.get("environments")); len(envs) > 0 {
@@ -118,7 +119,7 @@ func ReadPylock(file string, src []byte, opt LockOptions) (env *Env) {
 			}
 			chosen = other
 		}
-		key := NormalizePipName(name.str)
+		key := envspec.NormalizePipName(name.str)
 		if seen[key] {
 			continue
 		}

@@ -1,16 +1,17 @@
-package envspec
+package lockfile
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
 // Sniff tells an explicit package list (`conda list --explicit`, whose first
 // line that is not a comment is `@EXPLICIT`) from an environment file.
-func Sniff(src []byte) Kind {
+func Sniff(src []byte) envspec.Kind {
 	for len(src) > 0 {
 		line := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -23,34 +24,34 @@ func Sniff(src []byte) Kind {
 			continue
 		}
 		if bytes.Equal(line, []byte("@EXPLICIT")) {
-			return KindExplicit
+			return envspec.KindExplicit
 		}
-		return KindEnvFile
+		return envspec.KindEnvFile
 	}
-	return KindEnvFile
+	return envspec.KindEnvFile
 }
 
 // ReadExplicit reads a `conda list --explicit` file: `@EXPLICIT` and one
 // package URL per line (`.../conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda#md5`).
 // Each URL becomes a CondaDep with Installed filled and the Spec
 // `channel/subdir::name==version=build`. It never returns nil.
-func ReadExplicit(file string, src []byte) *Env { return ReadExplicitMax(file, src, 0) }
+func ReadExplicit(file string, src []byte) *envspec.Env { return ReadExplicitMax(file, src, 0) }
 
 // ReadExplicitMax is ReadExplicit that reads at most maxItems package lines
-// (0 means DefaultMaxItems) and says with EG101 where it stopped.
-func ReadExplicitMax(file string, src []byte, maxItems int) *Env {
+// (0 means envspec.DefaultMaxItems) and says with EG101 where it stopped.
+func ReadExplicitMax(file string, src []byte, maxItems int) *envspec.Env {
 	return ReadExplicitWith(file, src, LockOptions{MaxItems: maxItems})
 }
 
 // ReadExplicitWith is ReadExplicit bounded by opt.MaxItems and stopped by
 // opt.Context, which it looks at every 64 lines; the other options say
 // nothing to an explicit file, which names its own platform.
-func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
+func ReadExplicitWith(file string, src []byte, opt LockOptions) *envspec.Env {
 	maxItems := opt.MaxItems
 	if maxItems <= 0 {
-		maxItems = DefaultMaxItems
+		maxItems = envspec.DefaultMaxItems
 	}
-	env := &Env{File: file, Kind: KindExplicit, Lines: SplitLines(src)}
+	env := &envspec.Env{File: file, Kind: envspec.KindExplicit, Lines: envspec.SplitLines(src)}
 	sawMarker := false
 	items := 0
 	for i, raw := range env.Lines {
@@ -89,10 +90,10 @@ func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
 				Hint:    "put `@EXPLICIT` on a line of its own before the URLs"})
 			sawMarker = true
 		}
-		inst, err := ParsePackageURL(line)
+		inst, err := envspec.ParsePackageURL(line)
 		if err != nil {
 			env.Diags = append(env.Diags, finding.Diagnostic{Pos: ps, Severity: finding.SeverityError, Code: "EG103",
-				Message: fmt.Sprintf("invalid package URL %q: %v", Clip(line, 80), err),
+				Message: fmt.Sprintf("invalid package URL %q: %v", envspec.Clip(line, 80), err),
 				Hint:    "each line after @EXPLICIT is CHANNEL/SUBDIR/NAME-VERSION-BUILD.conda (or .tar.bz2), optionally #md5"})
 			continue
 		}
@@ -100,9 +101,9 @@ func ReadExplicitWith(file string, src []byte, opt LockOptions) *Env {
 		if env.Platform == "" && inst.Subdir != "noarch" {
 			env.Platform = inst.Subdir
 		}
-		env.Deps = append(env.Deps, &CondaDep{
-			Raw:       String{Value: line, Pos: ps},
-			Spec:      PinnedSpec(inst),
+		env.Deps = append(env.Deps, &envspec.CondaDep{
+			Raw:       envspec.String{Value: line, Pos: ps},
+			Spec:      envspec.PinnedSpec(inst),
 			Installed: inst,
 		})
 	}

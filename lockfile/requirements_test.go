@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/internal/readertest"
 	"github.com/envguard/envguard/internal/timebound"
 )
@@ -55,7 +56,7 @@ func joinRequirementLinesRef(lines []string) []reqLine {
 
 func sameJoin(t *testing.T, src string) {
 	t.Helper()
-	lines := SplitLines([]byte(src))
+	lines := envspec.SplitLines([]byte(src))
 	got, want := joinRequirementLines(lines), joinRequirementLinesRef(lines)
 	if len(got) != len(want) {
 		t.Fatalf("%q: %d logical lines, want %d", src, len(got), len(want))
@@ -104,7 +105,7 @@ func continuations(n int) []byte {
 // for this 300 KB file, the new about 2.4 MB.
 func TestRequirementsContinuationsCost(t *testing.T) {
 	src := continuations(100_000)
-	var env *Env
+	var env *envspec.Env
 	b, n := reqAllocated(func() { env = ReadRequirements("requirements.txt", src, LockOptions{Platform: "linux-64"}) })
 	t.Logf("%d bytes of input: %d bytes in %d allocations", len(src), b, n)
 	if limit := uint64(40 * len(src)); b > limit {

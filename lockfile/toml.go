@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -85,7 +86,7 @@ func (n *tomlNode) kindName() string {
 	case tomlString:
 		return "a string"
 	}
-	return "the value " + Clip(n.str, 30)
+	return "the value " + envspec.Clip(n.str, 30)
 }
 
 // tomlDoc is a parsed document and the line index its positions come from.
@@ -117,7 +118,7 @@ const (
 	// deep arrays and inline tables nest, as DefaultMaxDepth bounds a YAML
 	// document: a manifest needs a handful, and each level of a
 	// 100,000-part key `a.a.a… = 1` is a table of its own.
-	maxTOMLDepth = DefaultMaxDepth
+	maxTOMLDepth = envspec.DefaultMaxDepth
 	// tomlCheckEvery is how many values are built between two looks at the
 	// context.
 	tomlCheckEvery = 256

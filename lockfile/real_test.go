@@ -1,4 +1,4 @@
-package envspec_test
+package lockfile_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/internal/golden"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -27,7 +28,7 @@ var realPlatforms = map[string]string{
 // testdata/real/README.md — read by the reader its name picks and judged by
 // report.Validate against the two targets of TestLockGolden. FILE.out holds
 // the reader's kind and item counts, the stack line and one line per
-// finding. go test ./envspec/ -run TestRealGolden -update
+// finding. go test ./lockfile/ -run TestRealGolden -update
 // rewrites them.
 func TestRealGolden(t *testing.T) {
 	k := kb.Default()
@@ -65,9 +66,9 @@ func TestRealGolden(t *testing.T) {
 		if platform == "" {
 			platform = "linux-64"
 		}
-		kind := envspec.SniffFile(rel, src)
+		kind := lockfile.SniffFile(rel, src)
 		perKind[kind]++
-		env := envspec.Read(rel, src, envspec.LockOptions{Platform: platform})
+		env := lockfile.Read(rel, src, lockfile.LockOptions{Platform: platform})
 		r := report.Validate(rel, src, report.Options{Platform: platform, KB: k, Hosts: hosts})
 
 		got := fmt.Sprintf("kind=%s platform=%s conda=%d pip=%d\n", kind, platform, len(env.Deps), len(env.Pip)) + reportSummary(r)

@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -35,8 +36,8 @@ import (
 // only on request (`--dev-dependencies`, `-e CATEGORY`, as the header of
 // the files conda-lock 3 writes says; tests/test-v2-to-v3-upgrade in
 // conda/conda-lock). It never returns nil and never panics.
-func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
-	l := newLockEnv(file, KindCondaLock, src)
+func ReadCondaLock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+	l := newLockEnv(file, envspec.KindCondaLock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	root := l.yamlRoot(src)
@@ -51,9 +52,9 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 				switch {
 				case c.Kind == yaml.MappingNode && yamlGet(c, "url") != nil:
 					u := yamlGet(c, "url")
-					l.env.Channels = append(l.env.Channels, String{Value: u.Value, Pos: l.ypos(u)})
+					l.env.Channels = append(l.env.Channels, envspec.String{Value: u.Value, Pos: l.ypos(u)})
 				case c.Kind == yaml.ScalarNode:
-					l.env.Channels = append(l.env.Channels, String{Value: c.Value, Pos: l.ypos(c)})
+					l.env.Channels = append(l.env.Channels, envspec.String{Value: c.Value, Pos: l.ypos(c)})
 				}
 			}
 		}
@@ -96,7 +97,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 			break
 		}
 		if e.Kind != yaml.MappingNode {
-			l.diag(l.ypos(e), finding.SeverityError, "EG101", "a `package:` entry must be a mapping, not "+YAMLKind(e),
+			l.diag(l.ypos(e), finding.SeverityError, "EG101", "a `package:` entry must be a mapping, not "+envspec.YAMLKind(e),
 				"each entry has name, version, manager, platform and url")
 			continue
 		}
@@ -129,7 +130,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 		case "pip":
 			l.pipLocked(name.Value, ver, u, "", ps, ps)
 		case "conda":
-			if in, err := ParsePackageURL(u); err == nil {
+			if in, err := envspec.ParsePackageURL(u); err == nil {
 				in.Path = file
 				l.conda(in, ps)
 				continue
@@ -140,10 +141,10 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 			}
 			// A URL conda-lock wrote but this reader cannot split (a local
 			// channel path): the entry's own name and version still pin it.
-			l.conda(&Installed{Name: name.Value, Version: ver, Subdir: plat, Path: file}, ps)
+			l.conda(&envspec.Installed{Name: name.Value, Version: ver, Subdir: plat, Path: file}, ps)
 		default:
 			l.diag(l.ypos(yamlGet(e, "manager")), finding.SeverityError, "EG101",
-				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", Clip(manager, 30)), "")
+				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", envspec.Clip(manager, 30)), "")
 		}
 	}
 	return l.finish()
@@ -151,7 +152,7 @@ func ReadCondaLock(file string, src []byte, opt LockOptions) (env *Env) {
 
 // recoverInto turns a panic in a reader into an EG100 finding: a bug must
 // cost one finding, not the process (the fuzz targets fail on the message).
-func recoverInto(l *lockEnv, env **Env) {
+func recoverInto(l *lockEnv, env **envspec.Env) {
 	if r := recover(); r != nil {
 		l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: finding.Pos{File: l.env.File, Line: 1}, Severity: finding.SeverityError,
 			Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
@@ -174,9 +175,9 @@ func (l *lockEnv) ypos(n *yaml.Node) finding.Pos {
 // yamlRoot parses a YAML lock file and returns its top mapping, or nil
 // after an EG100/EG101 finding.
 func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
-	if line := FlowTooDeep(src, DefaultMaxDepth); line > 0 {
+	if line := envspec.FlowTooDeep(src, envspec.DefaultMaxDepth); line > 0 {
 		l.diag(finding.Pos{File: l.env.File, Line: line}, finding.SeverityError, "EG100",
-			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", DefaultMaxDepth),
+			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", envspec.DefaultMaxDepth),
 			"a lock file needs only a few levels")
 		return nil
 	}
@@ -189,7 +190,7 @@ func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 		if l.ctx != nil && l.ctx.Err() != nil {
 			return nil // the caller is told by Context.Err()
 		}
-		l.env.Diags = append(l.env.Diags, YAMLError(l.env, err))
+		l.env.Diags = append(l.env.Diags, envspec.YAMLError(l.env, err))
 		return nil
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {

@@ -1,8 +1,9 @@
-package envspec
+package lockfile
 
 import (
 	"errors"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -26,8 +27,8 @@ import (
 // (forks on python_version or on conflicting extras, which a platform does
 // not decide) the one whose markers hold is kept, else the first. Each
 // package's index is its `source.registry`.
-func ReadUVLock(file string, src []byte, opt LockOptions) (env *Env) {
-	l := newLockEnv(file, KindUVLock, src)
+func ReadUVLock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+	l := newLockEnv(file, envspec.KindUVLock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	doc, err := parseTOMLContext(l.ctx, file, src)
@@ -115,7 +116,7 @@ func ReadUVLock(file string, src []byte, opt LockOptions) (env *Env) {
 		if r := src.get("registry"); r.isString() {
 			c.source, c.srcPos = r.str, r.pos
 		}
-		key := NormalizePipName(name.str)
+		key := envspec.NormalizePipName(name.str)
 		old, seen := best[key]
 		if !seen {
 			order = append(order, key)

@@ -1,7 +1,10 @@
-package envspec
+package lockfile
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/envspec"
 )
 
 const explicitSample = `# This file may be used to create an environment using:
@@ -18,14 +21,14 @@ https://repo.anaconda.com/pkgs/main/linux-64/libffi-3.4.4-h6a678d5_1.conda
 func TestSniff(t *testing.T) {
 	for _, c := range []struct {
 		src  string
-		want Kind
+		want envspec.Kind
 	}{
-		{explicitSample, KindExplicit},
-		{"@EXPLICIT\n", KindExplicit},
-		{"\xef\xbb\xbf\n  @EXPLICIT  \r\n", KindExplicit},
-		{"name: x\ndependencies: [a]\n", KindEnvFile},
-		{"# a comment\nname: x\n@EXPLICIT\n", KindEnvFile},
-		{"", KindEnvFile},
+		{explicitSample, envspec.KindExplicit},
+		{"@EXPLICIT\n", envspec.KindExplicit},
+		{"\xef\xbb\xbf\n  @EXPLICIT  \r\n", envspec.KindExplicit},
+		{"name: x\ndependencies: [a]\n", envspec.KindEnvFile},
+		{"# a comment\nname: x\n@EXPLICIT\n", envspec.KindEnvFile},
+		{"", envspec.KindEnvFile},
 	} {
 		if got := Sniff([]byte(c.src)); got != c.want {
 			t.Errorf("Sniff(%q) = %v, want %v", c.src, got, c.want)
@@ -35,7 +38,7 @@ func TestSniff(t *testing.T) {
 
 func TestReadExplicit(t *testing.T) {
 	env := ReadExplicit("spec.txt", []byte(explicitSample))
-	if env.Kind != KindExplicit || env.Platform != "linux-64" {
+	if env.Kind != envspec.KindExplicit || env.Platform != "linux-64" {
 		t.Errorf("Kind %v Platform %q", env.Kind, env.Platform)
 	}
 	if len(env.Diags) != 0 {
@@ -73,7 +76,7 @@ func TestReadExplicit(t *testing.T) {
 		if d.Spec.Channel != w.channel {
 			t.Errorf("dep %d: spec channel %q, want %q", i, d.Spec.Channel, w.channel)
 		}
-		if v, err := ParseVersion(w.version); err != nil || !d.Spec.Version.Match(v) {
+		if v, err := envspec.ParseVersion(w.version); err != nil || !d.Spec.Version.Match(v) {
 			t.Errorf("dep %d: spec version %v does not match %s (%v)", i, d.Spec.Version, w.version, err)
 		}
 	}
@@ -95,5 +98,16 @@ func TestReadExplicitErrors(t *testing.T) {
 	}
 	if len(env.Deps) != 1 || env.Deps[0].Installed.Name != "a" {
 		t.Errorf("Deps = %+v", env.Deps)
+	}
+}
+
+func TestReadExplicitItemBudget(t *testing.T) {
+	src := "# platform: linux-64\n@EXPLICIT\n" + strings.Repeat("https://example.invalid/conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda\n", 30)
+	env := ReadExplicitMax("e.txt", []byte(src), 10)
+	if len(env.Deps) != 10 || len(env.Diags) != 1 || env.Diags[0].Code != "EG101" || env.Diags[0].Pos.Line != 13 {
+		t.Errorf("%d deps, %v", len(env.Deps), env.Diags)
+	}
+	if env := ReadExplicit("e.txt", []byte(src)); len(env.Deps) != 30 || len(env.Diags) != 0 {
+		t.Errorf("default budget: %d deps, %v", len(env.Deps), env.Diags)
 	}
 }

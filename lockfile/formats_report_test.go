@@ -1,4 +1,4 @@
-package envspec_test
+package lockfile_test
 
 import (
 	"fmt"
@@ -155,7 +155,7 @@ wheels = [{ url = "https://h/nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_
 // testdata/lock/golden against two targets (an A100 on driver 535, a V100
 // on driver 470), for linux-64. FILE.out holds the stack line and one line
 // per finding: line:column: severity code message (target).
-// go test ./envspec/ -run TestLockGolden -update rewrites them.
+// go test ./lockfile/ -run TestLockGolden -update rewrites them.
 func TestLockGolden(t *testing.T) {
 	k := kb.Default()
 	var hosts []*gpucheck.Host

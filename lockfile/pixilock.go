@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -36,8 +37,8 @@ import (
 // index from a …/whl/cuXXX/ directory). Where the URL is no package file
 // (a source checkout, a git URL), the `packages:` entry with that URL gives
 // the name and version. It never returns nil and never panics.
-func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
-	l := newLockEnv(file, KindPixiLock, src)
+func ReadPixiLock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+	l := newLockEnv(file, envspec.KindPixiLock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
 	root := l.yamlRoot(src)
@@ -63,9 +64,9 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 		switch {
 		case c.Kind == yaml.MappingNode && yamlGet(c, "url") != nil:
 			u := yamlGet(c, "url")
-			l.env.Channels = append(l.env.Channels, String{Value: u.Value, Pos: l.ypos(u)})
+			l.env.Channels = append(l.env.Channels, envspec.String{Value: u.Value, Pos: l.ypos(u)})
 		case c.Kind == yaml.ScalarNode:
-			l.env.Channels = append(l.env.Channels, String{Value: c.Value, Pos: l.ypos(c)})
+			l.env.Channels = append(l.env.Channels, envspec.String{Value: c.Value, Pos: l.ypos(c)})
 		}
 	}
 	pk := yamlGet(e, "packages")
@@ -129,7 +130,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			break
 		}
 		if item.Kind != yaml.MappingNode || len(item.Content) < 2 {
-			l.diag(l.ypos(item), finding.SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+YAMLKind(item), "")
+			l.diag(l.ypos(item), finding.SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+envspec.YAMLKind(item), "")
 			continue
 		}
 		k, v := item.Content[0], item.Content[1]
@@ -137,18 +138,18 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 		meta := byURL[v.Value]
 		switch k.Value {
 		case "conda":
-			if in, err := ParsePackageURL(v.Value); err == nil {
+			if in, err := envspec.ParsePackageURL(v.Value); err == nil {
 				in.Path = file
 				l.conda(in, ps)
 				continue
 			}
 			n, ver, build := yamlValue(meta, "name"), yamlValue(meta, "version"), yamlValue(meta, "build")
 			if n == "" {
-				l.diag(ps, finding.SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", Clip(v.Value, 80)),
+				l.diag(ps, finding.SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", envspec.Clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
-			l.conda(&Installed{Name: n, Version: ver, Build: build, Subdir: yamlValue(meta, "subdir"), Path: file}, ps)
+			l.conda(&envspec.Installed{Name: n, Version: ver, Build: build, Subdir: yamlValue(meta, "subdir"), Path: file}, ps)
 		case "pypi":
 			n, ver := yamlValue(meta, "name"), yamlValue(meta, "version")
 			if fn, fv, _, ok := distFile(v.Value); ok {
@@ -160,7 +161,7 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 				}
 			}
 			if n == "" {
-				l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", Clip(v.Value, 80)),
+				l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", envspec.Clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -172,14 +173,14 @@ func ReadPixiLock(file string, src []byte, opt LockOptions) (env *Env) {
 			if i := strings.IndexAny(n, "[ @"); i > 0 {
 				n = n[:i]
 			}
-			d := &CondaDep{Raw: String{Value: n, Pos: ps}}
-			if ms, err := ParseMatchSpec(n); err == nil {
-				ms.NameSpan = Span{}
+			d := &envspec.CondaDep{Raw: envspec.String{Value: n, Pos: ps}}
+			if ms, err := envspec.ParseMatchSpec(n); err == nil {
+				ms.NameSpan = envspec.Span{}
 				d.Spec = ms
 			}
 			l.addConda(d)
 		default:
-			l.diag(l.ypos(k), finding.SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", Clip(k.Value, 30)), "")
+			l.diag(l.ypos(k), finding.SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", envspec.Clip(k.Value, 30)), "")
 		}
 	}
 	return l.finish()

@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -26,53 +27,53 @@ var rePylockName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // without [tool.pixi], a poetry.lock) is KindUnknown; content that is
 // nothing envguard knows is read as environment.yml, whose parser says
 // what is wrong with it.
-func SniffFile(name string, src []byte) Kind {
-	if Sniff(src) == KindExplicit {
-		return KindExplicit // `conda list --explicit > spec-file.txt`
+func SniffFile(name string, src []byte) envspec.Kind {
+	if Sniff(src) == envspec.KindExplicit {
+		return envspec.KindExplicit // `conda list --explicit > spec-file.txt`
 	}
 	base := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
 	switch {
 	case base == "conda-lock.yml" || base == "conda-lock.yaml" ||
 		strings.HasSuffix(base, ".conda-lock.yml") || strings.HasSuffix(base, ".conda-lock.yaml"):
-		return KindCondaLock
+		return envspec.KindCondaLock
 	case base == "pixi.lock":
-		return KindPixiLock
+		return envspec.KindPixiLock
 	case base == "pixi.toml":
-		return KindPixiManifest
+		return envspec.KindPixiManifest
 	case base == "uv.lock":
-		return KindUVLock
+		return envspec.KindUVLock
 	case rePylockName().MatchString(base):
-		return KindPylock
+		return envspec.KindPylock
 	case base == "pyproject.toml":
 		if tomlHeader(src, "tool.pixi") {
-			return KindPixiManifest
+			return envspec.KindPixiManifest
 		}
-		return KindUnknown
+		return envspec.KindUnknown
 	case strings.HasSuffix(base, ".txt"):
-		if sniffContent(src) == KindEnvFile && bytes.Contains(src, []byte("dependencies:")) {
-			return KindEnvFile
+		if sniffContent(src) == envspec.KindEnvFile && bytes.Contains(src, []byte("dependencies:")) {
+			return envspec.KindEnvFile
 		}
-		return KindRequirements
+		return envspec.KindRequirements
 	case strings.HasSuffix(base, ".lock"), strings.HasSuffix(base, ".toml"):
-		if k := sniffContent(src); k != KindEnvFile && k != KindRequirements {
+		if k := sniffContent(src); k != envspec.KindEnvFile && k != envspec.KindRequirements {
 			return k
 		}
-		return KindUnknown
+		return envspec.KindUnknown
 	}
 	yml := strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")
 	if yml && !bytes.Contains(src, []byte("metadata:")) && !bytes.Contains(src, []byte("environments:")) {
 		// sniffContent would find neither lock file's top-level keys: an
 		// environment file, told without reading it line by line.
-		return KindEnvFile
+		return envspec.KindEnvFile
 	}
 	k := sniffContent(src)
 	if yml {
-		if k != KindCondaLock && k != KindPixiLock {
-			return KindEnvFile
+		if k != envspec.KindCondaLock && k != envspec.KindPixiLock {
+			return envspec.KindEnvFile
 		}
 	}
-	if k == KindRequirements && !allPipLines(src) {
-		return KindEnvFile // whose parser says what is wrong
+	if k == envspec.KindRequirements && !allPipLines(src) {
+		return envspec.KindEnvFile // whose parser says what is wrong
 	}
 	return k
 }
@@ -82,15 +83,15 @@ func SniffFile(name string, src []byte) Kind {
 // test for a requirements file that comes without a name.
 func allPipLines(src []byte) bool {
 	n := 0
-	for _, ln := range joinRequirementLines(SplitLines(src)) {
-		t := strings.TrimSpace(ln.text[:PipCommentStart(ln.text)])
+	for _, ln := range joinRequirementLines(envspec.SplitLines(src)) {
+		t := strings.TrimSpace(ln.text[:envspec.PipCommentStart(ln.text)])
 		if t == "" {
 			continue
 		}
 		if n++; n > 200 {
 			break
 		}
-		if _, err := ParsePipLine(t); err != nil {
+		if _, err := envspec.ParsePipLine(t); err != nil {
 			return false
 		}
 	}
@@ -98,9 +99,9 @@ func allPipLines(src []byte) bool {
 }
 
 // sniffContent tells the formats apart by what the text holds.
-func sniffContent(src []byte) Kind {
-	if Sniff(src) == KindExplicit {
-		return KindExplicit
+func sniffContent(src []byte) envspec.Kind {
+	if Sniff(src) == envspec.KindExplicit {
+		return envspec.KindExplicit
 	}
 	top := map[string]bool{}    // YAML keys at column 0
 	before := map[string]bool{} // TOML keys before the first [table]
@@ -150,24 +151,24 @@ func sniffContent(src []byte) Kind {
 	}
 	switch {
 	case top["package"] && top["metadata"]:
-		return KindCondaLock
+		return envspec.KindCondaLock
 	case top["environments"] && top["packages"]:
-		return KindPixiLock
+		return envspec.KindPixiLock
 	case yamlish:
-		return KindEnvFile
+		return envspec.KindEnvFile
 	case before["lock-version"]:
-		return KindPylock
+		return envspec.KindPylock
 	case hasHeader(headers, "package") && before["version"] && !hasHeader(headers, "metadata"):
-		return KindUVLock
+		return envspec.KindUVLock
 	case hasHeader(headers, "tool.pixi") || hasHeader(headers, "workspace") || hasHeader(headers, "feature.") ||
 		(hasHeader(headers, "project") && hasHeader(headers, "dependencies")):
-		return KindPixiManifest
+		return envspec.KindPixiManifest
 	case len(headers) > 0:
-		return KindUnknown
+		return envspec.KindUnknown
 	case other:
-		return KindRequirements
+		return envspec.KindRequirements
 	}
-	return KindEnvFile
+	return envspec.KindEnvFile
 }
 
 func isKeyWord(k []byte) bool {
@@ -210,30 +211,30 @@ func tomlHeader(src []byte, h string) bool {
 // bounded by opt.MaxItems and stopped by opt.Context. A file of no known
 // format gives an Env with one EG100 that names the formats. It never
 // returns nil.
-func Read(file string, src []byte, opt LockOptions) *Env {
+func Read(file string, src []byte, opt LockOptions) *envspec.Env {
 	switch SniffFile(file, src) {
-	case KindExplicit:
+	case envspec.KindExplicit:
 		return ReadExplicitWith(file, src, opt)
-	case KindCondaLock:
+	case envspec.KindCondaLock:
 		return ReadCondaLock(file, src, opt)
-	case KindPixiLock:
+	case envspec.KindPixiLock:
 		return ReadPixiLock(file, src, opt)
-	case KindPixiManifest:
+	case envspec.KindPixiManifest:
 		return ReadPixiManifest(file, src, opt)
-	case KindUVLock:
+	case envspec.KindUVLock:
 		return ReadUVLock(file, src, opt)
-	case KindPylock:
+	case envspec.KindPylock:
 		return ReadPylock(file, src, opt)
-	case KindRequirements:
+	case envspec.KindRequirements:
 		return ReadRequirements(file, src, opt)
-	case KindUnknown:
-		env := &Env{File: file, Kind: KindUnknown, Platform: opt.Platform, Lines: SplitLines(src)}
+	case envspec.KindUnknown:
+		env := &envspec.Env{File: file, Kind: envspec.KindUnknown, Platform: opt.Platform, Lines: envspec.SplitLines(src)}
 		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError, Code: "EG100",
 			Message: fmt.Sprintf("envguard does not read this file: it is none of %s", Formats),
 			Hint:    "validate the environment file, lock file or requirements file the project installs from"}}
 		return env
 	}
-	return Parse(file, src, ParseOptions{Platform: opt.Platform, MaxItems: opt.MaxItems, Context: opt.Context})
+	return envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.MaxItems, Context: opt.Context})
 }
 
 // IsInputName reports whether a directory walk should pick a file by its
@@ -271,7 +272,7 @@ func NeedsContentToPick(name string) bool {
 // PickByContent decides the files NeedsContentToPick names.
 func PickByContent(name string, src []byte) bool {
 	if strings.EqualFold(path.Base(strings.ReplaceAll(name, "\\", "/")), "pyproject.toml") {
-		return SniffFile(name, src) == KindPixiManifest
+		return SniffFile(name, src) == envspec.KindPixiManifest
 	}
-	return Sniff(src) == KindExplicit
+	return Sniff(src) == envspec.KindExplicit
 }

@@ -1,4 +1,4 @@
-package envspec
+package lockfile
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -34,13 +35,13 @@ type LockOptions struct {
 	// Environment is the pixi environment read; "" means "default" (or the
 	// first one, where there is no default).
 	Environment string
-	// MaxItems bounds the packages read (0 means DefaultMaxItems); past it
-	// the reading stops with one EG101 finding that says where.
+	// MaxItems bounds the packages read (0 means envspec.DefaultMaxItems);
+	// past it the reading stops with one EG101 finding that says where.
 	MaxItems int
 	// Context, when set, stops the reading once it is done (the request's
 	// deadline, a client that went away): the readers look at it between
 	// entries, tables and lines and return what they have read. As with
-	// ParseOptions.Context, the caller tells a cut-short Env by
+	// envspec.ParseOptions.Context, the caller tells a cut-short Env by
 	// Context.Err().
 	Context context.Context
 	// ReadFile, when set, reads a requirements file's `-r` includes (a
@@ -52,7 +53,7 @@ type LockOptions struct {
 
 // lockEnv builds an Env item by item.
 type lockEnv struct {
-	env     *Env
+	env     *envspec.Env
 	max     int  // items to read at most
 	over    bool // the budget was spent (EG101 raised)
 	indexes map[string]bool
@@ -77,16 +78,16 @@ func (l *lockEnv) stopped() bool {
 	return l.done
 }
 
-func newLockEnv(file string, kind Kind, src []byte) *lockEnv {
-	return &lockEnv{env: &Env{File: file, Kind: kind, Lines: SplitLines(src)}, indexes: map[string]bool{}, pyTags: map[string]bool{}}
+func newLockEnv(file string, kind envspec.Kind, src []byte) *lockEnv {
+	return &lockEnv{env: &envspec.Env{File: file, Kind: kind, Lines: envspec.SplitLines(src)}, indexes: map[string]bool{}, pyTags: map[string]bool{}}
 }
 
 func (l *lockEnv) diag(ps finding.Pos, sev finding.Severity, code, msg, hint string) {
-	l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: ps, EndCol: TokenEnd(l.env.Line(ps.Line), ps.Col),
+	l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: ps, EndCol: envspec.TokenEnd(l.env.Line(ps.Line), ps.Col),
 		Severity: sev, Code: code, Message: msg, Hint: hint})
 }
 
-func (l *lockEnv) conda(in *Installed, ps finding.Pos) *CondaDep {
+func (l *lockEnv) conda(in *envspec.Installed, ps finding.Pos) *envspec.CondaDep {
 	if in.Installer == "" {
 		in.Installer = string(l.env.Kind)
 	}
@@ -94,11 +95,11 @@ func (l *lockEnv) conda(in *Installed, ps finding.Pos) *CondaDep {
 	if in.Build != "" {
 		raw += "=" + in.Build
 	}
-	ms := PinnedSpec(in)
+	ms := envspec.PinnedSpec(in)
 	if ms != nil {
-		ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = Span{}, Span{}, Span{}, Span{}
+		ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = envspec.Span{}, envspec.Span{}, envspec.Span{}, envspec.Span{}
 	}
-	d := &CondaDep{Raw: String{Value: raw, Pos: ps}, Spec: ms, Installed: in}
+	d := &envspec.CondaDep{Raw: envspec.String{Value: raw, Pos: ps}, Spec: ms, Installed: in}
 	l.addConda(d)
 	return d
 }
@@ -108,7 +109,7 @@ func (l *lockEnv) conda(in *Installed, ps finding.Pos) *CondaDep {
 func (l *lockEnv) room(ps finding.Pos) bool {
 	max := l.max
 	if max <= 0 {
-		max = DefaultMaxItems
+		max = envspec.DefaultMaxItems
 	}
 	if len(l.env.Deps)+len(l.env.Pip) < max {
 		return true
@@ -122,13 +123,13 @@ func (l *lockEnv) room(ps finding.Pos) bool {
 	return false
 }
 
-func (l *lockEnv) addConda(d *CondaDep) {
+func (l *lockEnv) addConda(d *envspec.CondaDep) {
 	if l.room(d.Raw.Pos) {
 		l.env.Deps = append(l.env.Deps, d)
 	}
 }
 
-func (l *lockEnv) addPip(d *PipDep) {
+func (l *lockEnv) addPip(d *envspec.PipDep) {
 	if l.room(d.Raw.Pos) {
 		l.env.Pip = append(l.env.Pip, d)
 	}
@@ -138,7 +139,7 @@ func (l *lockEnv) addPip(d *PipDep) {
 // file's URL (a wheel, an sdist, a VCS or local source), and the index it
 // was resolved from ("" when the file does not say). An index in the
 // wheel's own URL (…/whl/cu121/torch-….whl) counts as said.
-func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps finding.Pos, indexPos finding.Pos) *PipDep {
+func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps finding.Pos, indexPos finding.Pos) *envspec.PipDep {
 	if index == "" {
 		index = wheelIndexOf(fileURL)
 		indexPos = ps
@@ -150,16 +151,16 @@ func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps finding.Pos
 		l.pyTags[py] = true
 	}
 	raw := name
-	var specs []PipSpecifier
+	var specs []envspec.PipSpecifier
 	if version != "" {
 		raw += "==" + version
-		specs = []PipSpecifier{{Op: "==", Version: version}}
+		specs = []envspec.PipSpecifier{{Op: "==", Version: version}}
 	}
-	req := &PipRequirement{Name: name, Normalized: NormalizePipName(name), Specifiers: specs, URL: fileURL}
-	d := &PipDep{
-		Raw:       String{Value: raw, Pos: ps},
-		Line:      &PipLine{Raw: raw, Req: req},
-		Installed: &Installed{Name: name, Version: version, Channel: index, Installer: string(l.env.Kind), Path: l.env.File},
+	req := &envspec.PipRequirement{Name: name, Normalized: envspec.NormalizePipName(name), Specifiers: specs, URL: fileURL}
+	d := &envspec.PipDep{
+		Raw:       envspec.String{Value: raw, Pos: ps},
+		Line:      &envspec.PipLine{Raw: raw, Req: req},
+		Installed: &envspec.Installed{Name: name, Version: version, Channel: index, Installer: string(l.env.Kind), Path: l.env.File},
 	}
 	l.addPip(d)
 	return d
@@ -175,13 +176,13 @@ func (l *lockEnv) index(u string, ps finding.Pos) {
 		return
 	}
 	l.indexes[u] = true
-	opt := PipOption{Name: "--extra-index-url", Value: u, InRequirementsFile: true}
-	line := &PipLine{Raw: "--extra-index-url " + u, Option: &opt, Options: []PipOption{opt}}
-	l.addPip(&PipDep{Raw: String{Value: u, Pos: ps}, Line: line})
+	opt := envspec.PipOption{Name: "--extra-index-url", Value: u, InRequirementsFile: true}
+	line := &envspec.PipLine{Raw: "--extra-index-url " + u, Option: &opt, Options: []envspec.PipOption{opt}}
+	l.addPip(&envspec.PipDep{Raw: envspec.String{Value: u, Pos: ps}, Line: line})
 }
 
 // finish sorts the findings and reads the ignore comments.
-func (l *lockEnv) finish() *Env {
+func (l *lockEnv) finish() *envspec.Env {
 	// Wheels built for one CPython (cp311) decide the Python the
 	// environment runs, where they all agree and conda brings none.
 	if len(l.pyTags) == 1 && l.env.PythonVersion == "" {
@@ -201,15 +202,15 @@ func (l *lockEnv) lineIgnores() {
 	lines := l.env.Lines
 	next := 0 // the first line after the last standalone ignore that is not a comment
 	for i, line := range lines {
-		if !strings.Contains(line, IgnoreMarker) {
+		if !strings.Contains(line, envspec.IgnoreMarker) {
 			continue
 		}
 		h := commentStart(line)
-		if h < 0 || !strings.Contains(line[h:], IgnoreMarker) {
+		if h < 0 || !strings.Contains(line[h:], envspec.IgnoreMarker) {
 			continue
 		}
 		ps := finding.Pos{File: l.env.File, Line: i + 1, Col: utf8.RuneCountInString(line[:h]) + 1}
-		ig, problem := ParseIgnore(line[h:])
+		ig, problem := envspec.ParseIgnore(line[h:])
 		if problem != "" {
 			l.diag(ps, finding.SeverityWarning, "EG113", "malformed ignore comment: "+problem,
 				"write `# envguard: ignore EG201 reason why this is fine`")
@@ -388,7 +389,7 @@ func anyWheelFits(urls []string, subdir string) bool {
 func choosePlatform(want string, have []string) (string, bool) {
 	if len(have) == 0 {
 		if want == "" {
-			want = HostPlatform()
+			want = envspec.HostPlatform()
 		}
 		return want, true
 	}
@@ -400,7 +401,7 @@ func choosePlatform(want string, have []string) (string, bool) {
 		}
 		return "", false
 	}
-	for _, cand := range []string{HostPlatform(), "linux-64"} {
+	for _, cand := range []string{envspec.HostPlatform(), "linux-64"} {
 		for _, h := range have {
 			if h == cand {
 				return cand, true
