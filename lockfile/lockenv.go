@@ -638,3 +638,14 @@ func wheelCPython(u string) string {
 	}
 	return d[:1] + "." + d[1:]
 }
+
+// recoverInto turns a panic in a reader into an EG100 finding: a bug must
+// cost one finding, not the process (the fuzz targets fail on the message).
+func recoverInto(l *lockEnv, env **envspec.Env) {
+	if r := recover(); r != nil {
+		l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: finding.Pos{File: l.env.File, Line: 1}, Severity: finding.SeverityError,
+			Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
+		l.env.Diags.Sort()
+		*env = l.env
+	}
+}

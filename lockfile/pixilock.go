@@ -2,7 +2,6 @@ package lockfile
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -216,27 +215,4 @@ func (l *lockEnv) pixiPackages(list *yaml.Node) map[string]*yaml.Node {
 		}
 	}
 	return out
-}
-
-func yamlSeq(n *yaml.Node) []*yaml.Node {
-	if n == nil || n.Kind != yaml.SequenceNode {
-		return nil
-	}
-	return n.Content
-}
-
-func yamlValue(m *yaml.Node, key string) string {
-	if v := yamlGet(m, key); v != nil && v.Kind == yaml.ScalarNode {
-		return v.Value
-	}
-	return ""
-}
-
-func yamlKeys(m *yaml.Node) string {
-	var ks []string
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		ks = append(ks, m.Content[i].Value)
-	}
-	sort.Strings(ks)
-	return platformList(ks)
 }
