@@ -289,7 +289,7 @@ func (b *bencher) decodeAll() {
 // parseOne reads one input as report.Validate does before judging it.
 func parseOne(name string, src []byte) *envspec.Env {
 	if k := lockfile.SniffFile(name, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
-		return lockfile.Read(name, src, lockfile.LockOptions{Platform: "linux-64"})
+		return lockfile.Read(name, src, lockfile.Options{Platform: "linux-64"})
 	}
 	if lockfile.Sniff(src) == envspec.KindExplicit {
 		return lockfile.ReadExplicitMax(name, src, 0)

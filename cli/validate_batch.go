@@ -124,7 +124,7 @@ func (e *env) validateFiles(inputs []input, f validateFlags, rc *runCache) ([]ou
 			// A requirements file on disk: its -r includes are read,
 			// relative to it (report.Validate, which the service calls,
 			// never opens files).
-			env := lockfile.ReadRequirements(name, src, lockfile.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems,
+			env := lockfile.ReadRequirements(name, src, lockfile.Options{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems,
 				ReadFile: e.includeReader(name, f.maxSize)})
 			r = report.FromEnv(env, opt)
 		} else {

@@ -43,9 +43,9 @@ func TestReadersStopWithTheirContext(t *testing.T) {
 	}
 }
 
-func lockReader(name string, f func(string, []byte, LockOptions) *envspec.Env) func([]byte, context.Context) *envspec.Env {
+func lockReader(name string, f func(string, []byte, Options) *envspec.Env) func([]byte, context.Context) *envspec.Env {
 	return func(src []byte, ctx context.Context) *envspec.Env {
-		return f(name, src, LockOptions{Platform: "linux-64", MaxItems: readertest.NoBudget, Context: ctx})
+		return f(name, src, Options{Platform: "linux-64", MaxItems: readertest.NoBudget, Context: ctx})
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 //	  category: main
 //	  optional: false
 //
-// The packages of one platform are read (LockOptions.Platform). A conda
+// The packages of one platform are read (Options.Platform). A conda
 // package's channel, subdir and build come from its URL's file name; a pip
 // package's URL is its wheel, whose directory names a PyTorch wheel index
 // (…/whl/cu121/) where it lies in one. Entries marked `optional: true`
@@ -34,7 +34,7 @@ import (
 // only on request (`--dev-dependencies`, `-e CATEGORY`, as the header of
 // the files conda-lock 3 writes says; tests/test-v2-to-v3-upgrade in
 // conda/conda-lock). It never returns nil and never panics.
-func ReadCondaLock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	l := newLockEnv(file, envspec.KindCondaLock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)

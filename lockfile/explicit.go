@@ -31,22 +31,20 @@ func Sniff(src []byte) envspec.Kind {
 	return envspec.KindEnvFile
 }
 
-// ReadExplicit reads a `conda list --explicit` file: `@EXPLICIT` and one
+// ReadExplicitMax reads a `conda list --explicit` file: `@EXPLICIT` and one
 // package URL per line (`.../conda-forge/linux-64/numpy-1.26.4-py311h64a7726_0.conda#md5`).
 // Each URL becomes a CondaDep with Installed filled and the Spec
-// `channel/subdir::name==version=build`. It never returns nil.
-func ReadExplicit(file string, src []byte) *envspec.Env { return ReadExplicitMax(file, src, 0) }
-
-// ReadExplicitMax is ReadExplicit that reads at most maxItems package lines
-// (0 means envspec.DefaultMaxItems) and says with EG101 where it stopped.
+// `channel/subdir::name==version=build`. It reads at most maxItems package
+// lines (0 means envspec.DefaultMaxItems) and says with EG101 where it
+// stopped. It never returns nil.
 func ReadExplicitMax(file string, src []byte, maxItems int) *envspec.Env {
-	return ReadExplicitWith(file, src, LockOptions{MaxItems: maxItems})
+	return ReadExplicitWith(file, src, Options{MaxItems: maxItems})
 }
 
-// ReadExplicitWith is ReadExplicit bounded by opt.MaxItems and stopped by
+// ReadExplicitWith is ReadExplicitMax bounded by opt.MaxItems and stopped by
 // opt.Context, which it looks at every 64 lines; the other options say
 // nothing to an explicit file, which names its own platform.
-func ReadExplicitWith(file string, src []byte, opt LockOptions) *envspec.Env {
+func ReadExplicitWith(file string, src []byte, opt Options) *envspec.Env {
 	maxItems := opt.MaxItems
 	if maxItems <= 0 {
 		maxItems = envspec.DefaultMaxItems

@@ -37,7 +37,7 @@ func TestSniff(t *testing.T) {
 }
 
 func TestReadExplicit(t *testing.T) {
-	env := ReadExplicit("spec.txt", []byte(explicitSample))
+	env := readExplicit("spec.txt", []byte(explicitSample))
 	if env.Kind != envspec.KindExplicit || env.Platform != "linux-64" {
 		t.Errorf("Kind %v Platform %q", env.Kind, env.Platform)
 	}
@@ -84,7 +84,7 @@ func TestReadExplicit(t *testing.T) {
 
 func TestReadExplicitErrors(t *testing.T) {
 	src := "https://conda.anaconda.org/conda-forge/linux-64/a-1-0.conda\n@EXPLICIT\nnot-a-url\nhttps://conda.anaconda.org/conda-forge/linux-64/readme.txt\nhttps://x.org/c/linux-64/nodash.conda\n"
-	env := ReadExplicit("bad.txt", []byte(src))
+	env := readExplicit("bad.txt", []byte(src))
 	var got []string
 	for _, d := range env.Diags {
 		got = append(got, d.Code)
@@ -107,7 +107,10 @@ func TestReadExplicitItemBudget(t *testing.T) {
 	if len(env.Deps) != 10 || len(env.Diags) != 1 || env.Diags[0].Code != "EG101" || env.Diags[0].Pos.Line != 13 {
 		t.Errorf("%d deps, %v", len(env.Deps), env.Diags)
 	}
-	if env := ReadExplicit("e.txt", []byte(src)); len(env.Deps) != 30 || len(env.Diags) != 0 {
+	if env := readExplicit("e.txt", []byte(src)); len(env.Deps) != 30 || len(env.Diags) != 0 {
 		t.Errorf("default budget: %d deps, %v", len(env.Deps), env.Diags)
 	}
 }
+
+// readExplicit reads an explicit file with the default item budget.
+func readExplicit(file string, src []byte) *envspec.Env { return ReadExplicitMax(file, src, 0) }

@@ -211,7 +211,7 @@ func tomlHeader(src []byte, h string) bool {
 // bounded by opt.MaxItems and stopped by opt.Context. A file of no known
 // format gives an Env with one EG100 that names the formats. It never
 // returns nil.
-func Read(file string, src []byte, opt LockOptions) *envspec.Env {
+func Read(file string, src []byte, opt Options) *envspec.Env {
 	switch SniffFile(file, src) {
 	case envspec.KindExplicit:
 		return ReadExplicitWith(file, src, opt)

@@ -56,7 +56,7 @@ func FuzzReadCondaLock(f *testing.F) {
 	addLockSeeds(f, "conda-lock.yml")
 	f.Add([]byte("version: 1\npackage:\n- {name: a, manager: pip, platform: linux-64, url: 'x-1-py3-none-any.whl'}\n"), "")
 	f.Fuzz(func(t *testing.T, src []byte, platform string) {
-		checkLockEnv(t, ReadCondaLock("conda-lock.yml", src, LockOptions{Platform: platform}))
+		checkLockEnv(t, ReadCondaLock("conda-lock.yml", src, Options{Platform: platform}))
 	})
 }
 
@@ -64,7 +64,7 @@ func FuzzReadPixiLock(f *testing.F) {
 	addLockSeeds(f, "pixi.lock")
 	f.Add([]byte("version: 6\nenvironments:\n  default:\n    packages:\n      linux-64:\n      - pypi: ./x\npackages:\n- pypi: ./x\n  name: x\n"), "linux-64")
 	f.Fuzz(func(t *testing.T, src []byte, platform string) {
-		checkLockEnv(t, ReadPixiLock("pixi.lock", src, LockOptions{Platform: platform}))
+		checkLockEnv(t, ReadPixiLock("pixi.lock", src, Options{Platform: platform}))
 	})
 }
 
@@ -72,7 +72,7 @@ func FuzzReadPixiManifest(f *testing.F) {
 	addLockSeeds(f, "pixi.toml")
 	f.Add([]byte("[tool.pixi.workspace]\nplatforms=['linux-64']\n[tool.pixi.target.unix.pypi-dependencies]\nx = { git = 'u', rev = 'r' }\n"), "linux-64")
 	f.Fuzz(func(t *testing.T, src []byte, platform string) {
-		checkLockEnv(t, ReadPixiManifest("pixi.toml", src, LockOptions{Platform: platform}))
+		checkLockEnv(t, ReadPixiManifest("pixi.toml", src, Options{Platform: platform}))
 		_, _ = PixiSystemRequirements("pixi.toml", src)
 	})
 }
@@ -81,7 +81,7 @@ func FuzzReadUVLock(f *testing.F) {
 	addLockSeeds(f, "uv.lock")
 	f.Add([]byte("version = 1\n[[package]]\nname = 'a'\nresolution-markers = [\"(sys_platform == 'linux'\"]\nwheels = [{ url = '-.whl' }]\n"), "linux-64")
 	f.Fuzz(func(t *testing.T, src []byte, platform string) {
-		checkLockEnv(t, ReadUVLock("uv.lock", src, LockOptions{Platform: platform}))
+		checkLockEnv(t, ReadUVLock("uv.lock", src, Options{Platform: platform}))
 	})
 }
 
@@ -89,7 +89,7 @@ func FuzzReadPylock(f *testing.F) {
 	addLockSeeds(f, "pylock.toml")
 	f.Add([]byte("lock-version = '1.0'\n[[packages]]\nname = 'a'\n[packages.vcs]\nurl = 'git+x'\n"), "win-64")
 	f.Fuzz(func(t *testing.T, src []byte, platform string) {
-		checkLockEnv(t, ReadPylock("pylock.toml", src, LockOptions{Platform: platform}))
+		checkLockEnv(t, ReadPylock("pylock.toml", src, Options{Platform: platform}))
 	})
 }
 
@@ -105,7 +105,7 @@ func FuzzReadRequirements(f *testing.F) {
 			}
 			return []byte("-r x.txt\nb==1\n"), nil
 		}
-		checkLockEnv(t, ReadRequirements("r.txt", src, LockOptions{Platform: platform, ReadFile: read}))
+		checkLockEnv(t, ReadRequirements("r.txt", src, Options{Platform: platform, ReadFile: read}))
 	})
 }
 
@@ -118,7 +118,7 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, name string, src []byte) {
-		env := Read(name, src, LockOptions{Platform: "linux-64"})
+		env := Read(name, src, Options{Platform: "linux-64"})
 		if env == nil {
 			t.Fatal("nil env")
 		}
@@ -130,12 +130,12 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// FuzzReadExplicit: ReadExplicit never panics and fills what it claims.
+// FuzzReadExplicit: ReadExplicitMax never panics and fills what it claims.
 func FuzzReadExplicit(f *testing.F) {
 	f.Add([]byte(explicitSample))
 	f.Add([]byte("@EXPLICIT\nhttps://x/y/z-1-2.conda\nnot a url\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		env := ReadExplicit("e.txt", src)
+		env := readExplicit("e.txt", src)
 		for _, d := range env.Deps {
 			if d.Installed == nil || d.Spec == nil || d.Installed.Name == "" {
 				t.Fatalf("incomplete dep %+v", d)

@@ -17,15 +17,11 @@ type growthShape struct {
 	make          func(t *testing.T, scale int) (read func())
 }
 
-func readerOf(name string, f func(file string, src []byte, opt LockOptions) *envspec.Env, gen func(n int) string, unit int) func(t *testing.T, scale int) func() {
+func readerOf(name string, f func(file string, src []byte, opt Options) *envspec.Env, gen func(n int) string, unit int) func(t *testing.T, scale int) func() {
 	return func(t *testing.T, scale int) func() {
 		src := []byte(gen(unit * scale))
-		return func() { f(name, src, LockOptions{Platform: "linux-64", MaxItems: readertest.NoBudget}) }
+		return func() { f(name, src, Options{Platform: "linux-64", MaxItems: readertest.NoBudget}) }
 	}
-}
-
-func readExplicit(file string, src []byte, opt LockOptions) *envspec.Env {
-	return ReadExplicitMax(file, src, opt.MaxItems)
 }
 
 const pixiHead = "[workspace]\nchannels = [\"conda-forge\"]\nplatforms = [\"linux-64\"]\n"
@@ -111,10 +107,10 @@ func growthShapes() []growthShape {
 		}, 200)},
 
 		// explicit files
-		{"explicit", "many lines", readerOf("spec-file.txt", readExplicit, func(n int) string {
+		{"explicit", "many lines", readerOf("spec-file.txt", ReadExplicitWith, func(n int) string {
 			return "@EXPLICIT\n" + readertest.Seq(n, condaURL+"p%d-1.0-0.conda#0123456789abcdef0123456789abcdef\n")
 		}, 300)},
-		{"explicit", "long line", readerOf("spec-file.txt", readExplicit, func(n int) string {
+		{"explicit", "long line", readerOf("spec-file.txt", ReadExplicitWith, func(n int) string {
 			return "@EXPLICIT\n" + condaURL + strings.Repeat("p", n) + "-1.0-0.conda\n"
 		}, 16<<10)},
 

@@ -26,8 +26,8 @@ import (
 // the start of the entry rather than at offsets into text the line does not
 // hold.
 
-// LockOptions tune the lock-file and manifest readers.
-type LockOptions struct {
+// Options tune the lock-file and manifest readers.
+type Options struct {
 	// Platform is the conda subdir whose packages are read (linux-64). ""
 	// means the host's where the file has it, else linux-64 where the file
 	// has it, else the file's first platform.

@@ -106,7 +106,7 @@ func TestSniffFile(t *testing.T) {
 }
 
 func TestReadUnknownNamesFormats(t *testing.T) {
-	env := Read("pyproject.toml", []byte("[project]\nname = 'x'\n"), LockOptions{})
+	env := Read("pyproject.toml", []byte("[project]\nname = 'x'\n"), Options{})
 	if len(env.Diags) != 1 || env.Diags[0].Code != "EG100" || !strings.Contains(env.Diags[0].Message, "uv.lock") {
 		t.Fatalf("diags = %v", diagSummary(env))
 	}
@@ -114,7 +114,7 @@ func TestReadUnknownNamesFormats(t *testing.T) {
 
 func TestReadCondaLock(t *testing.T) {
 	src := readLockFile(t, "conda-lock.yml")
-	env := ReadCondaLock("conda-lock.yml", src, LockOptions{Platform: "linux-64"})
+	env := ReadCondaLock("conda-lock.yml", src, Options{Platform: "linux-64"})
 	sameList(t, "diags", diagSummary(env), nil)
 	sameList(t, "items", depSummary(env), []string{
 		"conda python=3.11.7=hab00c5b_1_cpython@conda-forge 22:9",
@@ -139,13 +139,13 @@ func TestReadCondaLock(t *testing.T) {
 		}
 	}
 
-	mac := ReadCondaLock("conda-lock.yml", src, LockOptions{Platform: "osx-arm64"})
+	mac := ReadCondaLock("conda-lock.yml", src, Options{Platform: "osx-arm64"})
 	sameList(t, "osx-arm64 items", depSummary(mac), []string{
 		"conda python=3.11.7=hdf0ec26_1_cpython@conda-forge 32:9",
 		"conda pytorch=2.1.2=py3.11_0@pytorch 85:9",
 	})
 
-	win := ReadCondaLock("conda-lock.yml", src, LockOptions{Platform: "win-64"})
+	win := ReadCondaLock("conda-lock.yml", src, Options{Platform: "win-64"})
 	sameList(t, "win-64 diags", diagSummary(win), []string{
 		"4:1 EG101 the lock file has no packages for win-64 (it locks linux-64, osx-arm64)",
 	})
@@ -188,7 +188,7 @@ package:
   manager: bogus
   platform: linux-64
 `
-	env := ReadCondaLock("conda-lock.yml", []byte(src), LockOptions{Platform: "linux-64"})
+	env := ReadCondaLock("conda-lock.yml", []byte(src), Options{Platform: "linux-64"})
 	sameList(t, "items", depSummary(env), []string{
 		"conda python=3.11.7=hab00c5b_1_cpython@conda-forge 8:9",
 		"pip --extra-index-url https://download.pytorch.org/whl/cu121 15:9",
@@ -204,7 +204,7 @@ package:
 
 func TestReadPixiLock(t *testing.T) {
 	src := readLockFile(t, "pixi.lock")
-	env := ReadPixiLock("pixi.lock", src, LockOptions{Platform: "linux-64"})
+	env := ReadPixiLock("pixi.lock", src, Options{Platform: "linux-64"})
 	sameList(t, "diags", diagSummary(env), nil)
 	sameList(t, "items", depSummary(env), []string{
 		"conda python=3.11.7=hab00c5b_1_cpython@conda-forge 13:16",
@@ -217,11 +217,11 @@ func TestReadPixiLock(t *testing.T) {
 	if len(env.Channels) != 3 || env.Channels[0].Value != "https://conda.anaconda.org/pytorch/" {
 		t.Errorf("channels %+v", env.Channels)
 	}
-	mac := ReadPixiLock("pixi.lock", src, LockOptions{Platform: "osx-arm64"})
+	mac := ReadPixiLock("pixi.lock", src, Options{Platform: "osx-arm64"})
 	if len(mac.Deps) != 2 || mac.Deps[1].Installed.Build != "py3.11_0" {
 		t.Errorf("osx-arm64: %q", depSummary(mac))
 	}
-	other := ReadPixiLock("pixi.lock", src, LockOptions{Platform: "linux-64", Environment: "gpu"})
+	other := ReadPixiLock("pixi.lock", src, Options{Platform: "linux-64", Environment: "gpu"})
 	sameList(t, "unknown environment", diagSummary(other), []string{"6:3 EG101 the lock file has no environment \"gpu\" (it has default)"})
 }
 
@@ -257,7 +257,7 @@ packages:
   build: hbf21a9e_0
   subdir: linux-64
 `
-	env := ReadPixiLock("pixi.lock", []byte(src), LockOptions{Platform: "linux-64"})
+	env := ReadPixiLock("pixi.lock", []byte(src), Options{Platform: "linux-64"})
 	sameList(t, "items", depSummary(env), []string{
 		"conda python=3.12.7=hc5c86c4_0_cpython@conda-forge 11:16",
 		"conda myproject=0.1.0=hbf21a9e_0@ 14:16",
@@ -300,23 +300,23 @@ func TestReadPixiManifest(t *testing.T) {
 		{"legacy", "linux-64", nil}, // no-default-feature, and cu11 has no dependencies
 	}
 	for _, tt := range tests {
-		env := ReadPixiManifest("pixi.toml", src, LockOptions{Platform: tt.platform, Environment: tt.env})
+		env := ReadPixiManifest("pixi.toml", src, Options{Platform: tt.platform, Environment: tt.env})
 		sameList(t, tt.env+"/"+tt.platform+" diags", diagSummary(env), nil)
 		sameList(t, tt.env+"/"+tt.platform, depSummary(env), tt.want)
 		if env.Platform != tt.platform || len(env.Platforms) != 2 {
 			t.Errorf("platform %q platforms %v", env.Platform, env.Platforms)
 		}
 	}
-	for _, d := range ReadPixiManifest("pixi.toml", src, LockOptions{Platform: "linux-64"}).Deps {
+	for _, d := range ReadPixiManifest("pixi.toml", src, Options{Platform: "linux-64"}).Deps {
 		if d.Spec == nil {
 			t.Errorf("%s: no spec", d.Raw.Value)
 		}
 	}
-	bad := ReadPixiManifest("pixi.toml", src, LockOptions{Platform: "linux-64", Environment: "nope"})
+	bad := ReadPixiManifest("pixi.toml", src, Options{Platform: "linux-64", Environment: "nope"})
 	sameList(t, "unknown environment", diagSummary(bad), []string{
 		"1:1 EG101 the manifest defines no environment \"nope\" (it has default, legacy, notebook)",
 	})
-	win := ReadPixiManifest("pixi.toml", src, LockOptions{Platform: "win-64"})
+	win := ReadPixiManifest("pixi.toml", src, Options{Platform: "win-64"})
 	sameList(t, "platform not listed", diagSummary(win), []string{
 		"6:15 EG101 the environment is not defined for win-64 (its platforms are linux-64, osx-arm64)",
 	})
@@ -343,7 +343,7 @@ pt = { path = ".", editable = true }
 [tool.pixi.pypi-options]
 extra-index-urls = ["https://download.pytorch.org/whl/cu124"]
 `
-	env := ReadPixiManifest("pyproject.toml", []byte(src), LockOptions{Platform: "linux-64"})
+	env := ReadPixiManifest("pyproject.toml", []byte(src), Options{Platform: "linux-64"})
 	sameList(t, "items", depSummary(env), []string{
 		"conda python 3.12.* 10:1",
 		"conda cuda-version 12.4.* 11:1",
@@ -359,7 +359,7 @@ extra-index-urls = ["https://download.pytorch.org/whl/cu124"]
 	if len(diags) != 1 || !strings.HasPrefix(diags[0], "12:11 EG103 dependency broken") {
 		t.Errorf("diags %q", diags)
 	}
-	none := ReadPixiManifest("pyproject.toml", []byte("[project]\nname = 'x'\n"), LockOptions{})
+	none := ReadPixiManifest("pyproject.toml", []byte("[project]\nname = 'x'\n"), Options{})
 	if d := diagSummary(none); len(d) != 1 || !strings.Contains(d[0], "EG101 no pixi manifest here") {
 		t.Errorf("diags %q", d)
 	}
@@ -408,7 +408,7 @@ func TestReadUVLock(t *testing.T) {
 		}, ""},
 	}
 	for _, tt := range tests {
-		env := ReadUVLock("uv.lock", src, LockOptions{Platform: tt.platform})
+		env := ReadUVLock("uv.lock", src, Options{Platform: tt.platform})
 		sameList(t, tt.platform+" diags", diagSummary(env), nil)
 		sameList(t, tt.platform, depSummary(env), tt.want)
 		if env.PythonVersion != tt.python {
@@ -419,7 +419,7 @@ func TestReadUVLock(t *testing.T) {
 
 func TestReadPylock(t *testing.T) {
 	src := readLockFile(t, "pylock.toml")
-	env := ReadPylock("pylock.toml", src, LockOptions{Platform: "linux-64"})
+	env := ReadPylock("pylock.toml", src, Options{Platform: "linux-64"})
 	sameList(t, "diags", diagSummary(env), nil)
 	sameList(t, "linux-64", depSummary(env), []string{
 		"pip --extra-index-url https://pypi.org/simple 11:10",
@@ -427,16 +427,16 @@ func TestReadPylock(t *testing.T) {
 		"pip --extra-index-url https://download.pytorch.org/whl/cu121 25:10",
 		"pip torch==2.1.2+cu121 from https://download.pytorch.org/whl/cu121 22:9",
 	})
-	mac := ReadPylock("pylock.toml", src, LockOptions{Platform: "osx-arm64"})
+	mac := ReadPylock("pylock.toml", src, Options{Platform: "osx-arm64"})
 	sameList(t, "osx-arm64", depSummary(mac), []string{ // numpy has a linux wheel only
 		"pip --extra-index-url https://pypi.org/simple 18:10",
 		"pip torch==2.1.2 from https://pypi.org/simple 15:9",
 	})
-	bad := ReadPylock("pylock.toml", []byte("lock-version = \"2.0\"\n[[packages]]\nname = \"a\"\nversion = \"1\"\n"), LockOptions{Platform: "linux-64"})
+	bad := ReadPylock("pylock.toml", []byte("lock-version = \"2.0\"\n[[packages]]\nname = \"a\"\nversion = \"1\"\n"), Options{Platform: "linux-64"})
 	sameList(t, "version 2", diagSummary(bad), []string{
 		"1:17 EG101 lock-version \"2.0\": this reader knows version 1 of PEP 751",
 	})
-	excl := ReadPylock("pylock.toml", []byte("lock-version = \"1.0\"\nenvironments = [\"sys_platform == 'darwin'\"]\n"), LockOptions{Platform: "linux-64"})
+	excl := ReadPylock("pylock.toml", []byte("lock-version = \"1.0\"\nenvironments = [\"sys_platform == 'darwin'\"]\n"), Options{Platform: "linux-64"})
 	sameList(t, "environments", diagSummary(excl), []string{
 		"2:18 EG101 the lock file's environments exclude linux-64: nothing in it installs there",
 	})
@@ -444,7 +444,7 @@ func TestReadPylock(t *testing.T) {
 
 func TestReadRequirements(t *testing.T) {
 	src := readLockFile(t, "requirements.txt")
-	env := ReadRequirements(lockDir+"requirements.txt", src, LockOptions{Platform: "linux-64", ReadFile: os.ReadFile})
+	env := ReadRequirements(lockDir+"requirements.txt", src, Options{Platform: "linux-64", ReadFile: os.ReadFile})
 	sameList(t, "diags", diagSummary(env), nil)
 	sameList(t, "items", depSummary(env), []string{
 		"pip --extra-index-url https://download.pytorch.org/whl/cu121 4:1",
@@ -462,7 +462,7 @@ func TestReadRequirements(t *testing.T) {
 		t.Errorf("comment %q", env.Pip[2].Comment)
 	}
 	// Without a reader (the service), -r is listed and not followed.
-	bare := ReadRequirements("requirements.txt", src, LockOptions{Platform: "linux-64"})
+	bare := ReadRequirements("requirements.txt", src, Options{Platform: "linux-64"})
 	if n := len(bare.Pip); n != 5 {
 		t.Errorf("%d items without includes, want 5", n)
 	}
@@ -480,22 +480,22 @@ func TestReadRequirementsErrors(t *testing.T) {
 		}
 		return nil, fs.ErrNotExist
 	}
-	env := ReadRequirements("dir/a.txt", []byte(files["dir/a.txt"]), LockOptions{ReadFile: read})
+	env := ReadRequirements("dir/a.txt", []byte(files["dir/a.txt"]), Options{ReadFile: read})
 	sameList(t, "cycle", diagSummary(env), []string{
 		"1:0 EG104 -r a.txt includes a file already read (a cycle, or the same file twice)",
 		// An included file's line is named by its number, never quoted.
 		"1:0 EG104 in dir/b.txt, line 2 is not a valid requirement or pip option",
 	})
-	cmdline := ReadRequirements("r.txt", []byte("numpy\n  --no-deps\n"), LockOptions{})
+	cmdline := ReadRequirements("r.txt", []byte("numpy\n  --no-deps\n"), Options{})
 	sameList(t, "command-line option", diagSummary(cmdline), []string{
 		"2:3 EG104 pip does not accept --no-deps in a requirements file: `pip install -r` stops with an error",
 	})
-	missing := ReadRequirements("dir/c.txt", []byte("pip==24.0\n  -r   nothere.txt\nfoo===\n"), LockOptions{ReadFile: read})
+	missing := ReadRequirements("dir/c.txt", []byte("pip==24.0\n  -r   nothere.txt\nfoo===\n"), Options{ReadFile: read})
 	got := diagSummary(missing)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "2:8 EG104 -r nothere.txt: cannot read it") || !strings.HasPrefix(got[1], "3:") || !strings.Contains(got[1], "EG104") {
 		t.Errorf("diags %q", got)
 	}
-	ig := ReadRequirements("dir/ignore.txt", []byte(files["dir/ignore.txt"]), LockOptions{})
+	ig := ReadRequirements("dir/ignore.txt", []byte(files["dir/ignore.txt"]), Options{})
 	var igs []string
 	for _, i := range ig.Ignores {
 		igs = append(igs, fmt.Sprintf("%d:%d %v", i.Pos.Line, i.Pos.Col, i.Codes))
@@ -584,14 +584,14 @@ func TestDistFileNames(t *testing.T) {
 
 func TestLockItemBudget(t *testing.T) {
 	src := "a==1\nb==1\nc==1\nd==1\ne==1\n"
-	env := ReadRequirements("requirements.txt", []byte(src), LockOptions{MaxItems: 3})
+	env := ReadRequirements("requirements.txt", []byte(src), Options{MaxItems: 3})
 	if len(env.Pip) != 3 {
 		t.Errorf("%d items, want 3", len(env.Pip))
 	}
 	sameList(t, "budget", diagSummary(env), []string{
 		"4:1 EG101 the file holds more than 3 packages: envguard checked the first 3 and read nothing from line 4 on",
 	})
-	lock := ReadCondaLock("conda-lock.yml", readLockFile(t, "conda-lock.yml"), LockOptions{Platform: "linux-64", MaxItems: 2})
+	lock := ReadCondaLock("conda-lock.yml", readLockFile(t, "conda-lock.yml"), Options{Platform: "linux-64", MaxItems: 2})
 	if len(lock.Deps) != 2 || len(lock.Diags) != 1 || lock.Diags[0].Code != "EG101" {
 		t.Errorf("conda-lock over budget: %q %q", depSummary(lock), diagSummary(lock))
 	}
@@ -621,7 +621,7 @@ packages:
     target_platform: linux-64
 `
 	for _, plat := range []string{"linux-64", "linux-64-cuda", ""} {
-		env := ReadPixiLock("pixi.lock", []byte(src), LockOptions{Platform: plat})
+		env := ReadPixiLock("pixi.lock", []byte(src), Options{Platform: plat})
 		sameList(t, plat+" diags", diagSummary(env), nil)
 		sameList(t, plat, depSummary(env), []string{
 			"conda cuda-version=12.6=h7480c83_3@conda-forge 13:16",

@@ -29,14 +29,14 @@ import (
 //	[environments]
 //	gpu = ["gpu"]                    # or { features = [...], no-default-feature = true }
 //
-// One environment is read (LockOptions.Environment, default "default"):
+// One environment is read (Options.Environment, default "default"):
 // the default feature (unless no-default-feature) and the environment's
 // features, each with its `target.<platform>` tables for the platform read.
 // In a pyproject.toml, [project] dependencies are the default feature's
 // PyPI dependencies, as pixi reads them. `[system-requirements]` are not
 // dependencies; PixiSystemRequirements reads them as what the environment
 // demands of a machine. It never returns nil and never panics.
-func ReadPixiManifest(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+func ReadPixiManifest(file string, src []byte, opt Options) (env *envspec.Env) {
 	l := newLockEnv(file, envspec.KindPixiManifest, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)

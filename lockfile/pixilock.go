@@ -29,14 +29,14 @@ import (
 //	  name: torch
 //	  version: 2.5.1+cu124
 //
-// One environment (LockOptions.Environment, default "default") and one
+// One environment (Options.Environment, default "default") and one
 // platform are read. Each package is read from its URL: a conda package's
 // channel, subdir, name, version and build from its file name, a PyPI
 // package's name and version from its wheel or sdist file name (and its
 // index from a …/whl/cuXXX/ directory). Where the URL is no package file
 // (a source checkout, a git URL), the `packages:` entry with that URL gives
 // the name and version. It never returns nil and never panics.
-func ReadPixiLock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	l := newLockEnv(file, envspec.KindPixiLock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)

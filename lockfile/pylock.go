@@ -20,11 +20,11 @@ import (
 //	marker = "sys_platform == 'linux'"
 //	wheels = [{ name = "torch-2.5.1+cu124-cp312-cp312-linux_x86_64.whl", url = "…", hashes = { sha256 = "…" } }]
 //
-// The packages for one conda subdir (LockOptions.Platform, default the
+// The packages for one conda subdir (Options.Platform, default the
 // host's) are those whose marker does not exclude it and that have a wheel
 // for it (or an sdist, VCS, archive or directory source). Each package's
 // index is its `index` key; a wheel URL under …/whl/cuXXX/ names one too.
-func ReadPylock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 	l := newLockEnv(file, envspec.KindPylock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)

@@ -68,7 +68,7 @@ func TestRealGolden(t *testing.T) {
 		}
 		kind := lockfile.SniffFile(rel, src)
 		perKind[kind]++
-		env := lockfile.Read(rel, src, lockfile.LockOptions{Platform: platform})
+		env := lockfile.Read(rel, src, lockfile.Options{Platform: platform})
 		r := report.Validate(rel, src, report.Options{Platform: platform, KB: k, Hosts: hosts})
 
 		got := fmt.Sprintf("kind=%s platform=%s conda=%d pip=%d\n", kind, platform, len(env.Deps), len(env.Pip)) + reportSummary(r)

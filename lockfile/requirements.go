@@ -39,7 +39,7 @@ const maxIncludeDepth = 16
 //
 // It stops between lines once opt.Context is done. It never returns nil
 // and never panics.
-func ReadRequirements(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+func ReadRequirements(file string, src []byte, opt Options) (env *envspec.Env) {
 	l := newLockEnv(file, envspec.KindRequirements, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)
@@ -54,7 +54,7 @@ func ReadRequirements(file string, src []byte, opt LockOptions) (env *envspec.En
 
 type reqReader struct {
 	l    *lockEnv
-	opt  LockOptions
+	opt  Options
 	seen map[string]bool
 }
 
@@ -105,7 +105,7 @@ func joinRequirementLines(lines []string) []reqLine {
 	return out
 }
 
-// IncludeRefusedError is what a LockOptions.ReadFile returns for an
+// IncludeRefusedError is what a Options.ReadFile returns for an
 // include it will not open (the CLI's, for one outside the repository).
 // Reason says why, naming paths and never content.
 type IncludeRefusedError struct {

@@ -106,7 +106,7 @@ func continuations(n int) []byte {
 func TestRequirementsContinuationsCost(t *testing.T) {
 	src := continuations(100_000)
 	var env *envspec.Env
-	b, n := reqAllocated(func() { env = ReadRequirements("requirements.txt", src, LockOptions{Platform: "linux-64"}) })
+	b, n := reqAllocated(func() { env = ReadRequirements("requirements.txt", src, Options{Platform: "linux-64"}) })
 	t.Logf("%d bytes of input: %d bytes in %d allocations", len(src), b, n)
 	if limit := uint64(40 * len(src)); b > limit {
 		t.Errorf("reading %d bytes allocated %d bytes, over %d", len(src), b, limit)
@@ -120,7 +120,7 @@ func BenchmarkRequirementsContinuations(b *testing.B) {
 	src := continuations(100_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		ReadRequirements("requirements.txt", src, LockOptions{Platform: "linux-64"})
+		ReadRequirements("requirements.txt", src, Options{Platform: "linux-64"})
 	}
 }
 
@@ -187,7 +187,7 @@ func TestRequirementsShapesGrowLinearly(t *testing.T) {
 			for _, k := range growthScalesReq {
 				src := []byte(sh.gen(sh.unit * k))
 				read := func() {
-					ReadRequirements("r.txt", src, LockOptions{Platform: "linux-64", MaxItems: 1 << 30, ReadFile: inc})
+					ReadRequirements("r.txt", src, Options{Platform: "linux-64", MaxItems: 1 << 30, ReadFile: inc})
 				}
 				read()
 				reads = append(reads, read)
@@ -246,7 +246,7 @@ var growthScalesReq = []int{1, 2, 4, 8}
 // nothing after them to their own line.
 func TestStandaloneIgnoresApplyAsBefore(t *testing.T) {
 	src := "# envguard: ignore EG304 a\n\n# other\n# envguard: ignore EG205 b\ntorch==2.1.0\n# envguard: ignore EG203 c\n#\n"
-	env := ReadRequirements("r.txt", []byte(src), LockOptions{})
+	env := ReadRequirements("r.txt", []byte(src), Options{})
 	var got []string
 	for _, ig := range env.Ignores {
 		got = append(got, fmt.Sprintf("%d:%d %v", ig.Pos.Line, ig.Pos.Col, ig.Codes))
@@ -260,19 +260,19 @@ func TestReadRequirementsStopsWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	src := []byte(readertest.Seq(10_000, "p%d==1\n"))
-	env := ReadRequirements("r.txt", src, LockOptions{Context: ctx, MaxItems: 1 << 30})
+	env := ReadRequirements("r.txt", src, Options{Context: ctx, MaxItems: 1 << 30})
 	if n := len(env.Pip); n >= 100 {
 		t.Errorf("a done context read %d of 10000 lines", n)
 	}
 	reads := 0
-	inc := ReadRequirements("r.txt", []byte("-r a.txt\n"), LockOptions{Context: ctx, ReadFile: func(string) ([]byte, error) {
+	inc := ReadRequirements("r.txt", []byte("-r a.txt\n"), Options{Context: ctx, ReadFile: func(string) ([]byte, error) {
 		reads++
 		return src, nil
 	}})
 	if n := len(inc.Pip); n >= 100 {
 		t.Errorf("a done context read %d lines of an include", n)
 	}
-	live := ReadRequirements("r.txt", src, LockOptions{Context: context.Background(), MaxItems: 1 << 30})
+	live := ReadRequirements("r.txt", src, Options{Context: context.Background(), MaxItems: 1 << 30})
 	if n := len(live.Pip); n != 10_000 {
 		t.Errorf("a live context read %d of 10000 lines", n)
 	}
@@ -303,7 +303,7 @@ func TestIncludedFilesAreNeverQuoted(t *testing.T) {
 		return nil, fs.ErrNotExist
 	}
 	src := "-r config\n-r netrc\n-r half.txt\n-r mostly.txt\n-r token.txt\n-r outside\n"
-	env := ReadRequirements("d/requirements.txt", []byte(src), LockOptions{ReadFile: read})
+	env := ReadRequirements("d/requirements.txt", []byte(src), Options{ReadFile: read})
 	sameList(t, "diags", diagSummary(env), []string{
 		"1:0 EG104 -r config: d/config is not a requirements file: nothing in it was read, and its lines are not shown",
 		"2:0 EG104 -r netrc: d/netrc is not a requirements file: nothing in it was read, and its lines are not shown",
@@ -326,7 +326,7 @@ func TestIncludedFilesAreNeverQuoted(t *testing.T) {
 	}
 	// The validated file's own bad lines are still quoted: its reader
 	// named it.
-	own := ReadRequirements("r.txt", []byte("machine example.org\n"), LockOptions{})
+	own := ReadRequirements("r.txt", []byte("machine example.org\n"), Options{})
 	if d := own.Diags; len(d) != 1 || !strings.Contains(d[0].Message, `"machine example.org"`) {
 		t.Errorf("own line not quoted: %q", diagSummary(own))
 	}
@@ -359,7 +359,7 @@ func FuzzRequirementsInclude(f *testing.F) {
 			}
 			return nil, &IncludeRefusedError{Reason: "it is outside the repository"}
 		}
-		env := ReadRequirements("r.txt", []byte("-r inc.txt\n"), LockOptions{Platform: "linux-64", ReadFile: read})
+		env := ReadRequirements("r.txt", []byte("-r inc.txt\n"), Options{Platform: "linux-64", ReadFile: read})
 		checkLockEnv(t, env)
 		for _, d := range env.Diags {
 			if d.Code == "EG104" && !includeMessages.MatchString(d.Message) {

@@ -18,14 +18,14 @@ import (
 //	]
 //
 // A uv.lock is universal: one file for every platform. The packages for
-// one conda subdir (LockOptions.Platform, default the host's) are those
+// one conda subdir (Options.Platform, default the host's) are those
 // whose resolution markers do not exclude it (only sys_platform,
 // platform_system, platform_machine and os_name are decided) and that have
 // a wheel for it or an sdist to build. Where a package still appears twice
 // (forks on python_version or on conflicting extras, which a platform does
 // not decide) the one whose markers hold is kept, else the first. Each
 // package's index is its `source.registry`.
-func ReadUVLock(file string, src []byte, opt LockOptions) (env *envspec.Env) {
+func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	l := newLockEnv(file, envspec.KindUVLock, src)
 	l.max, l.ctx = opt.MaxItems, opt.Context
 	defer recoverInto(l, &env)

@@ -67,7 +67,7 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	// must never open a file a request names.
 	// Every reader stops once ctx is done; the Env it then returns is cut
 	// short, and ctx's error is the answer.
-	lo := lockfile.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
+	lo := lockfile.Options{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	var env *envspec.Env
 	if k := lockfile.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
 		env = lockfile.Read(file, src, lo)

@@ -52,7 +52,7 @@ func validate(ctx context.Context, req api.ValidateRequest, opt report.Options) 
 // readKind reads src with the reader of kind, bounded as report.Validate
 // bounds it (opt.Budget.MaxItems; 0 means the default) and stopped by ctx.
 func readKind(ctx context.Context, kind envspec.Kind, file string, src []byte, opt report.Options) *envspec.Env {
-	lo := lockfile.LockOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
+	lo := lockfile.Options{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	switch kind {
 	case envspec.KindExplicit:
 		return lockfile.ReadExplicitWith(file, src, lo)
