@@ -132,7 +132,7 @@ func (p *envParser) itemBudgetFinding(cut itemCut, max int) {
 	if cut.col > 0 {
 		where = fmt.Sprintf("up to column %d of line %d", cut.col, cut.line)
 	}
-	p.add(finding.Pos{File: p.env.File, Line: cut.line, Col: cut.col}, ruleEG101,
+	p.add(finding.Pos{File: p.env.File, Line: cut.line, Col: cut.col}, RuleEG101,
 		fmt.Sprintf("the file holds more than %d items (dependencies, pip lines, keys): envguard checked the first %d, %s, and read nothing after it", max, max, where),
 		"no environment needs this many entries: remove the generated or repeated ones, or split the file")
 }

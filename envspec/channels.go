@@ -218,7 +218,7 @@ func (p *envParser) channelChecks() {
 		v := strings.TrimSpace(c.Value)
 		switch {
 		case nonCondaIndexes[strings.ToLower(v)]:
-			p.add(c.Pos, ruleEG112,
+			p.add(c.Pos, RuleEG112,
 				fmt.Sprintf("%q is not a conda channel: conda looks for a channel of that name and finds none", v),
 				"list PyPI packages under `- pip:` in `dependencies:` and remove this channel")
 			if len(p.env.Channels) > 1 {
@@ -230,7 +230,7 @@ func (p *envParser) channelChecks() {
 				n = cn // "https://<alias>/conda_forge" is the channel "conda_forge"
 			}
 			if r := nearMissChannel(n); r != "" {
-				p.add(c.Pos, ruleEG112,
+				p.add(c.Pos, RuleEG112,
 					fmt.Sprintf("channel %q does not exist as written; did you mean %q?", v, r),
 					fmt.Sprintf("did you mean `%s`?", r))
 				if n == v && c.Value == v {
@@ -250,7 +250,7 @@ func (p *envParser) channelChecks() {
 		if forge.Pos.Line > defs.Pos.Line {
 			at, other = forge, defs
 		}
-		p.add(at.Pos, ruleEG108,
+		p.add(at.Pos, RuleEG108,
 			fmt.Sprintf("%q is mixed with %q: packages built against different libraries end up in one environment", defs.Value, forge.Value),
 			"use conda-forge alone and add `nodefaults` to the channels", other.Pos)
 		if eds, ok := p.env.defaultsEdits(); ok {

@@ -112,7 +112,7 @@ func NotText(file, what string, platform string) *Env {
 		hint = "save it as UTF-8, e.g. `iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8` (UTF-16LE or UTF-16BE where it has no byte-order mark)"
 	}
 	return &Env{File: file, Kind: KindUnknown, Platform: platform, Diags: finding.Diagnostics{{
-		Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError, Code: "EG100",
+		Pos: finding.Pos{File: file, Line: 1}, Severity: RuleEG100.Severity, Code: RuleEG100.Code,
 		Message: "envguard cannot read this file: it is " + what, Hint: hint,
 	}}}
 }

@@ -106,8 +106,7 @@ func Parse(file string, src []byte, opt ParseOptions) (env *Env) {
 		// a bug there must cost one finding, not the process. The fuzz
 		// target fails on this message, so such bugs are still found.
 		if r := recover(); r != nil {
-			env.Diags = append(env.Diags, finding.Diagnostic{Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError,
-				Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
+			env.Diags = append(env.Diags, InternalError(file, r))
 		}
 		env.Diags.Sort()
 	}()
@@ -197,7 +196,7 @@ func TokenEnd(line string, col int) int {
 
 func (p *envParser) parse(src []byte) {
 	if line := FlowTooDeep(src, p.opt.MaxDepth); line > 0 {
-		p.add(finding.Pos{File: p.env.File, Line: line}, ruleEG100,
+		p.add(finding.Pos{File: p.env.File, Line: line}, RuleEG100,
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
 			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
 		return
@@ -218,13 +217,13 @@ func (p *envParser) parse(src []byte) {
 			p.yamlError(err)
 			return
 		}
-		p.add(finding.Pos{File: p.env.File, Line: max(next.Line, 1)}, ruleEG100,
+		p.add(finding.Pos{File: p.env.File, Line: max(next.Line, 1)}, RuleEG100,
 			fmt.Sprintf("the file holds a second YAML document (from line %d): conda reads a file of one document and refuses this one", max(next.Line, 1)),
 			"remove the `---` line and what follows it, or merge the two documents into one mapping")
 		return
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
-		p.add(finding.Pos{File: p.env.File, Line: 1}, ruleEG101,
+		p.add(finding.Pos{File: p.env.File, Line: 1}, RuleEG101,
 			"the file holds no YAML document: expected a mapping with `dependencies:`",
 			"list the packages under `dependencies:`")
 		return
@@ -241,12 +240,20 @@ func (p *envParser) parse(src []byte) {
 		return
 	}
 	if root.Kind != yaml.MappingNode {
-		p.add(p.pos(root), ruleEG101,
+		p.add(p.pos(root), RuleEG101,
 			fmt.Sprintf("the top level is %s, not a mapping of keys (%s)", YAMLKind(root), strings.Join(knownTopKeys, ", ")),
 			"start the file with `name:`, `channels:` and `dependencies:` keys")
 		return
 	}
 	p.top(root)
+}
+
+// InternalError is the EG100 finding for a panic r recovered while reading
+// file: a bug in a reader must cost one finding, not the process. The fuzz
+// targets fail on its message, so such bugs are still found.
+func InternalError(file string, r any) finding.Diagnostic {
+	return finding.Diagnostic{Pos: finding.Pos{File: file, Line: 1}, Severity: RuleEG100.Severity, Code: RuleEG100.Code,
+		Message: fmt.Sprintf("internal error while reading the file: %v", r)}
 }
 
 // yamlError turns a yaml.v3 syntax error into EG100.
@@ -289,6 +296,6 @@ func YAMLError(env *Env, err error) finding.Diagnostic {
 		}
 	}
 	ps := finding.Pos{File: env.File, Line: line, Col: col}
-	return finding.Diagnostic{Pos: ps, EndCol: env.TokenEnd(ps.Line, ps.Col), Severity: ruleEG100.Severity, Code: ruleEG100.Code,
+	return finding.Diagnostic{Pos: ps, EndCol: env.TokenEnd(ps.Line, ps.Col), Severity: RuleEG100.Severity, Code: RuleEG100.Code,
 		Message: "invalid YAML: " + msg, Hint: "fix the YAML syntax; check indentation (spaces, not tabs) and quoting"}
 }

@@ -94,7 +94,7 @@ func (p *envParser) scan(doc *yaml.Node) {
 // before each level, so the walk never goes more than MaxDepth+2 deep.
 func (p *envParser) scanNode(n *yaml.Node, depth int, seen map[int]bool) bool {
 	if depth > p.opt.MaxDepth+1 { // +1: the document node itself
-		p.add(p.pos(n), ruleEG100,
+		p.add(p.pos(n), RuleEG100,
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", p.opt.MaxDepth),
 			"an environment file needs only a few levels: a mapping, its lists, and the pip list")
 		p.hostile = true
@@ -123,7 +123,7 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 			continue
 		}
 		if f, ok := first[k.Value]; ok {
-			p.add(p.pos(k), ruleEG111,
+			p.add(p.pos(k), RuleEG111,
 				fmt.Sprintf("key %q appears twice in one mapping (first at line %d); tools silently keep only one copy", k.Value, f.Line),
 				"merge the two entries into one", p.pos(f))
 			continue
@@ -191,7 +191,7 @@ func (p *envParser) bombs(doc *yaml.Node) {
 		if expanded.nodes <= maxAliasItems {
 			msg = fmt.Sprintf("aliases expand to more than %d bytes of text: refusing to expand them", maxAliasBytes)
 		}
-		p.add(p.pos(bad), ruleEG100, msg,
+		p.add(p.pos(bad), RuleEG100, msg,
 			"write the lists out; an environment file needs no anchors or aliases")
 		p.hostile = true
 	}
@@ -204,7 +204,7 @@ func (p *envParser) deref(n *yaml.Node) *yaml.Node {
 		p.aliasRefs++
 		if p.aliasRefs > maxAliasRefs {
 			if !p.hostile {
-				p.add(p.pos(n), ruleEG100,
+				p.add(p.pos(n), RuleEG100,
 					fmt.Sprintf("more than %d alias references: refusing to expand them", maxAliasRefs),
 					"write the lists out; an environment file needs no anchors or aliases")
 			}
@@ -230,7 +230,7 @@ func (p *envParser) countItem(n *yaml.Node) bool {
 	p.aliasItems++
 	if p.aliasItems > maxAliasItems {
 		if !p.hostile {
-			p.add(p.pos(n), ruleEG100,
+			p.add(p.pos(n), RuleEG100,
 				fmt.Sprintf("aliases expand to more than %d items: refusing to expand them", maxAliasItems),
 				"write the lists out; an environment file needs no anchors or aliases")
 		}

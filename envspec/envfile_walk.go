@@ -64,7 +64,7 @@ func (p *envParser) top(root *yaml.Node) {
 	for i := 0; i+1 < len(root.Content) && !p.hostile; i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
-			p.add(p.pos(k), ruleEG101, "a top-level key must be a plain word, not "+YAMLKind(k),
+			p.add(p.pos(k), RuleEG101, "a top-level key must be a plain word, not "+YAMLKind(k),
 				"use the keys "+strings.Join(knownTopKeys, ", "))
 			continue
 		}
@@ -83,7 +83,7 @@ func (p *envParser) top(root *yaml.Node) {
 			p.sawChannel = true
 			p.env.Channels = p.stringList(k, v, "channels")
 			if len(p.env.Channels) == 0 {
-				p.add(p.pos(k), ruleEG107,
+				p.add(p.pos(k), RuleEG107,
 					"`channels:` is empty: the packages come from whatever channels each machine's .condarc lists",
 					"list the channels, e.g. `channels: [conda-forge]`")
 			}
@@ -94,7 +94,7 @@ func (p *envParser) top(root *yaml.Node) {
 		case "prefix":
 			if s, ok := p.scalar(k, v, "prefix"); ok {
 				p.env.Prefix = &s
-				p.add(s.Pos, ruleEG109,
+				p.add(s.Pos, RuleEG109,
 					"`prefix:` is a path on the machine that exported the file; conda creates the environment there",
 					"delete the `prefix:` line and pick the place with `conda env create -n NAME` or `-p DIR`")
 				p.fix(p.env.prefixEdit(s))
@@ -109,12 +109,12 @@ func (p *envParser) top(root *yaml.Node) {
 			if near := nearTopKey(k.Value); near != "" {
 				// A misspelt key is not a harmless extra: conda ignores it,
 				// so `dependency:` creates an environment with nothing in it.
-				p.addAs(p.pos(k), ruleEG102, finding.SeverityError,
+				p.addAs(p.pos(k), RuleEG102, finding.SeverityError,
 					fmt.Sprintf("unknown top-level key %q: did you mean %q? conda ignores unknown keys, so what is under it is never installed or used", k.Value, near),
 					fmt.Sprintf("rename it to `%s:`", near))
 				break
 			}
-			p.add(p.pos(k), ruleEG102,
+			p.add(p.pos(k), RuleEG102,
 				fmt.Sprintf("unknown top-level key %q (expected one of: %s)", k.Value, strings.Join(knownTopKeys, ", ")),
 				"remove it, or move it under a comment; conda ignores unknown keys")
 		}
@@ -128,7 +128,7 @@ func (p *envParser) top(root *yaml.Node) {
 		if len(root.Content) > 0 {
 			ps = p.pos(root.Content[0])
 		}
-		p.add(ps, ruleEG107,
+		p.add(ps, RuleEG107,
 			"no `channels:`: the packages come from whatever channels each machine's .condarc lists",
 			"add `channels:` with the channels the file was written for, e.g. `- conda-forge`")
 	}
@@ -142,7 +142,7 @@ func (p *envParser) scalar(k, v *yaml.Node, what string) (String, bool) {
 		return String{}, false
 	}
 	if v.Kind != yaml.ScalarNode {
-		p.add(p.pos(v), ruleEG101, fmt.Sprintf("`%s:` must be a string, not %s", what, YAMLKind(v)),
+		p.add(p.pos(v), RuleEG101, fmt.Sprintf("`%s:` must be a string, not %s", what, YAMLKind(v)),
 			fmt.Sprintf("write `%s: VALUE` on one line", what))
 		return String{}, false
 	}
@@ -154,7 +154,7 @@ func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.add(p.pos(v), ruleEG101, fmt.Sprintf("`%s:` must be a list of strings, not %s", what, YAMLKind(v)),
+		p.add(p.pos(v), RuleEG101, fmt.Sprintf("`%s:` must be a list of strings, not %s", what, YAMLKind(v)),
 			fmt.Sprintf("write each entry on its own line under `%s:` as `- VALUE`", what))
 		return nil
 	}
@@ -166,7 +166,7 @@ func (p *envParser) stringList(k, v *yaml.Node, what string) []String {
 			return out
 		}
 		if it.Kind != yaml.ScalarNode || isNull(it) {
-			p.add(p.pos(it), ruleEG101, fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, YAMLKind(it)),
+			p.add(p.pos(it), RuleEG101, fmt.Sprintf("an entry of `%s:` must be a string, not %s", what, YAMLKind(it)),
 				"write the entry as `- VALUE`")
 		} else {
 			out = append(out, String{Value: it.Value, Pos: p.valuePos(it)})
@@ -183,7 +183,7 @@ func (p *envParser) name(k, v *yaml.Node) {
 	}
 	p.env.Name = &s
 	if msg := badEnvName(s.Value); msg != "" {
-		p.add(s.Pos, ruleEG110, fmt.Sprintf("invalid environment name %q: %s", s.Value, msg),
+		p.add(s.Pos, RuleEG110, fmt.Sprintf("invalid environment name %q: %s", s.Value, msg),
 			"use a name of letters, digits, '-', '_' and '.', e.g. `name: torch-2.5-cu124`")
 	}
 }
@@ -209,7 +209,7 @@ func (p *envParser) variables(k, v *yaml.Node) {
 		return
 	}
 	if v.Kind != yaml.MappingNode {
-		p.add(p.pos(v), ruleEG101, "`variables:` must be a mapping of names to strings, not "+YAMLKind(v),
+		p.add(p.pos(v), RuleEG101, "`variables:` must be a mapping of names to strings, not "+YAMLKind(v),
 			"write each variable as `NAME: value` under `variables:`")
 		return
 	}
@@ -222,9 +222,9 @@ func (p *envParser) variables(k, v *yaml.Node) {
 		}
 		switch {
 		case key.Kind != yaml.ScalarNode:
-			p.add(p.pos(key), ruleEG101, "a variable name must be a string, not "+YAMLKind(key), "write `NAME: value`")
+			p.add(p.pos(key), RuleEG101, "a variable name must be a string, not "+YAMLKind(key), "write `NAME: value`")
 		case val.Kind != yaml.ScalarNode:
-			p.add(p.pos(val), ruleEG101, fmt.Sprintf("variable %q must have a string value, not %s", key.Value, YAMLKind(val)),
+			p.add(p.pos(val), RuleEG101, fmt.Sprintf("variable %q must have a string value, not %s", key.Value, YAMLKind(val)),
 				"quote the value: `NAME: \"value\"`")
 		default:
 			value := val.Value
@@ -245,7 +245,7 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 		return
 	}
 	if v.Kind != yaml.SequenceNode {
-		p.add(p.pos(v), ruleEG101, "`dependencies:` must be a list, not "+YAMLKind(v),
+		p.add(p.pos(v), RuleEG101, "`dependencies:` must be a list, not "+YAMLKind(v),
 			"write each package on its own line under `dependencies:` as `- name`")
 		return
 	}
@@ -262,7 +262,7 @@ func (p *envParser) dependencies(k, v *yaml.Node) {
 		case yaml.MappingNode:
 			p.depMapping(it)
 		default:
-			p.add(p.pos(it), ruleEG101, "a dependency must be a package spec or a `pip:` subsection, not "+YAMLKind(it),
+			p.add(p.pos(it), RuleEG101, "a dependency must be a package spec or a `pip:` subsection, not "+YAMLKind(it),
 				"write the package as `- name`")
 		}
 		done()
@@ -273,7 +273,7 @@ func (p *envParser) depMapping(m *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key, val := m.Content[i], m.Content[i+1]
 		if key.Kind != yaml.ScalarNode {
-			p.add(p.pos(key), ruleEG101, "a subsection name must be a string, not "+YAMLKind(key),
+			p.add(p.pos(key), RuleEG101, "a subsection name must be a string, not "+YAMLKind(key),
 				"only `pip:` subsections are known")
 			continue
 		}
@@ -288,7 +288,7 @@ func (p *envParser) depMapping(m *yaml.Node) {
 		case strings.HasPrefix(key.Value, "sel(") && strings.HasSuffix(key.Value, ")"):
 			p.dictSelector(key, val)
 		default:
-			p.add(p.pos(key), ruleEG101,
+			p.add(p.pos(key), RuleEG101,
 				fmt.Sprintf("unknown subsection %q under `dependencies:`: conda knows only `pip:` and fails on others (CEP 24)", key.Value),
 				"install those packages with conda, or list them under `- pip:`")
 		}
@@ -301,13 +301,13 @@ func (p *envParser) dictSelector(key, val *yaml.Node) {
 	expr := key.Value[len("sel(") : len(key.Value)-1]
 	ok, err := evalSelector(expr, p.opt.Platform)
 	if err != nil {
-		p.add(p.pos(key).Shift(len("sel(")), ruleEG101,
+		p.add(p.pos(key).Shift(len("sel(")), RuleEG101,
 			fmt.Sprintf("selector %q: %v", key.Value, err),
 			"micromamba knows sel(linux), sel(osx), sel(win) and sel(unix)")
 		return
 	}
 	if val.Kind != yaml.ScalarNode || isNull(val) {
-		p.add(p.pos(val), ruleEG101,
+		p.add(p.pos(val), RuleEG101,
 			fmt.Sprintf("the value of %q must be one package spec, not %s", key.Value, YAMLKind(val)),
 			"write `- "+key.Value+": name`")
 		return
@@ -319,7 +319,7 @@ func (p *envParser) dictSelector(key, val *yaml.Node) {
 
 func (p *envParser) condaItem(n *yaml.Node) {
 	if isNull(n) {
-		p.add(p.pos(n), ruleEG101, "an empty entry in `dependencies:`",
+		p.add(p.pos(n), RuleEG101, "an empty entry in `dependencies:`",
 			"remove the lone `-` or write a package after it")
 		return
 	}
@@ -377,7 +377,7 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 		// "- python=3.10" followed by "   - numpy" indented one space too
 		// far: YAML folds the second line into the first item, and the
 		// package silently disappears. Say so rather than guess.
-		p.add(raw.Pos, ruleEG103,
+		p.add(raw.Pos, RuleEG103,
 			fmt.Sprintf("dependency %q runs on into line %d: YAML read the next line as part of this item, not as a package of its own", Clip(n.Value, 80), next),
 			fmt.Sprintf("indent the `-` on line %d like the one on line %d", next, raw.Pos.Line))
 		p.appendDep(d)
@@ -386,14 +386,14 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 	spec, err := parseMatchSpec(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
-		p.specError(raw, lead, err, ruleEG103, fmt.Sprintf("invalid conda MatchSpec %q", Clip(n.Value, 80)),
+		p.specError(raw, lead, err, RuleEG103, fmt.Sprintf("invalid conda MatchSpec %q", Clip(n.Value, 80)),
 			"write `name`, `name=1.2`, `name>=1.2,<2`, `name=1.2=build` or `channel::name=1.2`")
 	} else {
 		d.Spec = spec
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
 		for _, is := range spec.Issues {
 			// the spec keeps conda's reading, so the other checks still run.
-			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, ruleEG103,
+			p.specError(raw, lead, &SpecError{Offset: is.Offset, Msg: is.Msg}, RuleEG103,
 				fmt.Sprintf("conda MatchSpec %q", Clip(n.Value, 80)), is.Hint)
 			if f := is.Fix; f != nil && lead+f.End <= len(raw.Value) {
 				at := raw.Pos.Shift(utf8.RuneCountInString(raw.Value[:lead+f.Start]))
@@ -533,7 +533,7 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 		return
 	}
 	if val.Kind != yaml.SequenceNode {
-		p.add(p.pos(val), ruleEG101, "the `pip:` subsection must be a list of strings, not "+YAMLKind(val),
+		p.add(p.pos(val), RuleEG101, "the `pip:` subsection must be a list of strings, not "+YAMLKind(val),
 			"write each pip requirement on its own line under `- pip:` as `- name`")
 		return
 	}
@@ -545,7 +545,7 @@ func (p *envParser) pipSection(key, val *yaml.Node) {
 			return
 		}
 		if it.Kind != yaml.ScalarNode || isNull(it) {
-			p.add(p.pos(it), ruleEG101, "an entry of the `pip:` subsection must be a string, not "+YAMLKind(it),
+			p.add(p.pos(it), RuleEG101, "an entry of the `pip:` subsection must be a string, not "+YAMLKind(it),
 				"write the requirement as `- name==1.0`")
 			done()
 			continue
@@ -564,7 +564,7 @@ func (p *envParser) pipDep(n *yaml.Node) {
 	line, err := parsePipLine(strings.TrimSpace(n.Value), &p.sl)
 	if err != nil {
 		lead := len(n.Value) - len(strings.TrimLeft(n.Value, " \t"))
-		p.specError(raw, lead, err, ruleEG104, fmt.Sprintf("invalid pip line %q", Clip(n.Value, 80)),
+		p.specError(raw, lead, err, RuleEG104, fmt.Sprintf("invalid pip line %q", Clip(n.Value, 80)),
 			"write a requirement (`name==1.0`, `name @ URL`, `-e PATH`) or a pip option (`--index-url URL`)")
 	} else {
 		d.Line = line
@@ -572,7 +572,7 @@ func (p *envParser) pipDep(n *yaml.Node) {
 		for _, is := range line.Issues {
 			// pip installs the line as read; the finding says where the
 			// standards and pip disagree.
-			p.specError(raw, lead, &PipError{Offset: is.Offset, Msg: is.Msg}, ruleEG104,
+			p.specError(raw, lead, &PipError{Offset: is.Offset, Msg: is.Msg}, RuleEG104,
 				fmt.Sprintf("pip line %q", Clip(n.Value, 80)), is.Hint)
 		}
 	}
@@ -600,17 +600,17 @@ func (p *envParser) depChecks() {
 		}
 		if f.Spec != nil && d.Spec != nil && f.Spec.Version != nil && d.Spec.Version != nil &&
 			specsDisjoint(f.Spec.Version, d.Spec.Version) {
-			p.addAs(d.Raw.Pos, ruleEG106, finding.SeverityError,
+			p.addAs(d.Raw.Pos, RuleEG106, finding.SeverityError,
 				fmt.Sprintf("%q is listed twice with constraints that cannot both hold: %q (line %d) and %q", name, f.Raw.Value, f.Raw.Pos.Line, d.Raw.Value),
 				"keep one entry with the version you need", f.Raw.Pos)
 			continue
 		}
-		p.add(d.Raw.Pos, ruleEG106,
+		p.add(d.Raw.Pos, RuleEG106,
 			fmt.Sprintf("%q is listed twice among the conda dependencies (first at line %d)", name, f.Raw.Pos.Line),
 			"keep one entry; merge the constraints into it", f.Raw.Pos)
 	}
 	if p.env.PipKey != nil && !hasPip {
-		p.add(*p.env.PipKey, ruleEG105,
+		p.add(*p.env.PipKey, RuleEG105,
 			"a `pip:` subsection, but `pip` is not among the conda dependencies: conda may use a pip from outside the environment, or none",
 			"add `- pip` to the conda dependencies")
 		p.fix(p.env.addPipEdit(*p.env.PipKey))

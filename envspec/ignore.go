@@ -79,7 +79,7 @@ func (p *envParser) commentPos(text string, line, dir int, seen map[int]bool) fi
 func (p *envParser) addIgnore(comment string, ps finding.Pos) {
 	ig, problem := ParseIgnore(comment)
 	if problem != "" {
-		p.add(ps, ruleEG113, "malformed ignore comment: "+problem,
+		p.add(ps, RuleEG113, "malformed ignore comment: "+problem,
 			"write `# envguard: ignore EG201 reason why this is fine`")
 		return
 	}

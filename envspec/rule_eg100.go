@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG100 is invalid-yaml: its documentation; the readers raise its findings.
-var ruleEG100 = &finding.Rule{
+// RuleEG100 is invalid-yaml: its documentation; the readers raise its findings.
+var RuleEG100 = &finding.Rule{
 	Code: "EG100", Name: "invalid-yaml", Severity: finding.SeverityError,
 	Title: "the file is not valid YAML",
 	Why: "conda stops at the first syntax error, so nothing of the environment is created; " +

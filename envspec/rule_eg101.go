@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG101 is wrong-shape: its documentation; the readers raise its findings.
-var ruleEG101 = &finding.Rule{
+// RuleEG101 is wrong-shape: its documentation; the readers raise its findings.
+var RuleEG101 = &finding.Rule{
 	Code: "EG101", Name: "wrong-shape", Severity: finding.SeverityError,
 	Title: "a key has the wrong shape",
 	Why: "conda expects a mapping at the top, a list under `dependencies`, and under it only package specs " +

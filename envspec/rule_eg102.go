@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG102 is unknown-key: its documentation; the readers raise its findings.
-var ruleEG102 = &finding.Rule{
+// RuleEG102 is unknown-key: its documentation; the readers raise its findings.
+var RuleEG102 = &finding.Rule{
 	Code: "EG102", Name: "unknown-key", Severity: finding.SeverityWarning,
 	Title: "unknown top-level key",
 	Why: "CEP 24 knows `name`, `channels`, `dependencies`, `variables` and `prefix` (plus the extensions " +

@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG103 is invalid-matchspec: its documentation; the readers raise its findings.
-var ruleEG103 = &finding.Rule{
+// RuleEG103 is invalid-matchspec: its documentation; the readers raise its findings.
+var RuleEG103 = &finding.Rule{
 	Code: "EG103", Name: "invalid-matchspec", Severity: finding.SeverityError, Fixable: finding.FixSafe,
 	Title:  "a dependency is not a valid conda MatchSpec, or its version spec does not parse",
 	Why:    "conda rejects the whole file when one spec does not parse, typically after the job was queued.",

@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG104 is invalid-pip-line: its documentation; the readers raise its findings.
-var ruleEG104 = &finding.Rule{
+// RuleEG104 is invalid-pip-line: its documentation; the readers raise its findings.
+var RuleEG104 = &finding.Rule{
 	Code: "EG104", Name: "invalid-pip-line", Severity: finding.SeverityError,
 	Title:  "a pip line is neither a valid requirement nor a pip option",
 	Why:    "conda writes the `pip:` list to a requirements file and runs pip on it; one bad line makes pip, and so the environment creation, fail after the conda packages are installed.",

@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG105 is pip-without-pip: its documentation; the readers raise its findings.
-var ruleEG105 = &finding.Rule{
+// RuleEG105 is pip-without-pip: its documentation; the readers raise its findings.
+var RuleEG105 = &finding.Rule{
 	Code: "EG105", Name: "pip-without-pip", Severity: finding.SeverityWarning, Fixable: finding.FixSafe,
 	Title:  "a `pip:` subsection without `pip` among the conda dependencies",
 	Why:    "conda then uses whatever pip it finds, which may install into another Python, or fails because there is none.",

@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG106 is duplicate-package: its documentation; the readers raise its findings.
-var ruleEG106 = &finding.Rule{
+// RuleEG106 is duplicate-package: its documentation; the readers raise its findings.
+var RuleEG106 = &finding.Rule{
 	Code: "EG106", Name: "duplicate-package", Severity: finding.SeverityWarning,
 	Title: "the same package listed twice among conda dependencies",
 	Why: "The solver must satisfy both entries; readers see only one. When the two constraints exclude " +

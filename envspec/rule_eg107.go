@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG107 is no-channels: its documentation; the readers raise its findings.
-var ruleEG107 = &finding.Rule{
+// RuleEG107 is no-channels: its documentation; the readers raise its findings.
+var RuleEG107 = &finding.Rule{
 	Code: "EG107", Name: "no-channels", Severity: finding.SeverityWarning,
 	Title:  "no `channels:` — the result depends on each machine's `.condarc`",
 	Why:    "Without channels conda uses each machine's configuration, so the same file solves to different packages (and CUDA builds) on a laptop, a CI runner and a GPU node.",

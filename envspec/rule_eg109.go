@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG109 is prefix-line: its documentation; the readers raise its findings.
-var ruleEG109 = &finding.Rule{
+// RuleEG109 is prefix-line: its documentation; the readers raise its findings.
+var RuleEG109 = &finding.Rule{
 	Code: "EG109", Name: "prefix-line", Severity: finding.SeverityInfo, Fixable: finding.FixSafe,
 	Title:  "a `prefix:` line (a machine-specific path left by `conda env export`)",
 	Why:    "The path belongs to the machine that exported the file; elsewhere it points at a directory that does not exist or belongs to someone else.",

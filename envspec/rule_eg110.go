@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG110 is invalid-env-name: its documentation; the readers raise its findings.
-var ruleEG110 = &finding.Rule{
+// RuleEG110 is invalid-env-name: its documentation; the readers raise its findings.
+var RuleEG110 = &finding.Rule{
 	Code: "EG110", Name: "invalid-env-name", Severity: finding.SeverityError,
 	Title:  "the environment name is invalid",
 	Why:    "CEP 24 forbids `/`, spaces, `:` and `#` in names and the names `base` and `root`; conda refuses to create such an environment, or would overwrite its own base.",

@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG111 is duplicate-key: its documentation; the readers raise its findings.
-var ruleEG111 = &finding.Rule{
+// RuleEG111 is duplicate-key: its documentation; the readers raise its findings.
+var RuleEG111 = &finding.Rule{
 	Code: "EG111", Name: "duplicate-key", Severity: finding.SeverityError,
 	Title:  "a key appears twice in one mapping",
 	Why:    "YAML forbids it and tools silently keep one copy, often the second of two exports pasted into one file: half of what you read is not installed.",

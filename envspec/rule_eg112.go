@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG112 is channel-near-miss: its documentation; the readers raise its findings.
-var ruleEG112 = &finding.Rule{
+// RuleEG112 is channel-near-miss: its documentation; the readers raise its findings.
+var RuleEG112 = &finding.Rule{
 	Code: "EG112", Name: "channel-near-miss", Severity: finding.SeverityWarning, Fixable: finding.FixSafe,
 	Title:  "a channel that does not exist as written",
 	Why:    "A near miss of a known channel (`default`, `conda_forge`) or a non-conda index (`pypi`) is not found, so packages come from other channels than intended, or not at all.",

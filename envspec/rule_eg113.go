@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG113 is malformed-ignore: its documentation; the readers raise its findings.
-var ruleEG113 = &finding.Rule{
+// RuleEG113 is malformed-ignore: its documentation; the readers raise its findings.
+var RuleEG113 = &finding.Rule{
 	Code: "EG113", Name: "malformed-ignore", Severity: finding.SeverityWarning,
 	Title:  "a malformed ignore comment: no code, a code not of the form EGnnn, or no reason",
 	Why:    "An ignore comment that cannot be read silences nothing, and one without a reason hides a problem without telling the next reader why.",

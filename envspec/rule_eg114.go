@@ -2,8 +2,8 @@ package envspec
 
 import "github.com/envguard/envguard/finding"
 
-// ruleEG114 is unused-ignore: its documentation; the readers raise its findings.
-var ruleEG114 = &finding.Rule{
+// RuleEG114 is unused-ignore: its documentation; the readers raise its findings.
+var RuleEG114 = &finding.Rule{
 	Code: "EG114", Name: "unused-ignore", Severity: finding.SeverityWarning,
 	Title:  "an ignore comment that silenced nothing",
 	Why:    "The problem it silenced has gone, or the comment is on the wrong line; either way it would silently hide the next finding of that code on its line.",

@@ -6,7 +6,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/envguard/envguard/envspec"
-	"github.com/envguard/envguard/finding"
 )
 
 // ReadCondaLock reads conda-lock's unified lock file (conda-lock.yml,
@@ -66,7 +65,7 @@ func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	pk := yamlGet(root, "package")
 	if pk == nil || pk.Kind != yaml.SequenceNode {
-		l.diag(l.ypos(root), finding.SeverityError, "EG101", "a conda-lock file needs a `package:` list of locked packages",
+		l.diag(l.ypos(root), envspec.RuleEG101, "a conda-lock file needs a `package:` list of locked packages",
 			"regenerate the lock with `conda-lock lock`")
 		return l.finish()
 	}
@@ -84,7 +83,7 @@ func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	plat, ok := choosePlatform(opt.Platform, platforms)
 	if !ok {
-		l.diag(l.ypos(root), finding.SeverityError, "EG101",
+		l.diag(l.ypos(root), envspec.RuleEG101,
 			fmt.Sprintf("the lock file has no packages for %s (it locks %s)", opt.Platform, platformList(platforms)),
 			"validate with --platform set to one of the locked platforms, or add the platform with `conda-lock -p`")
 		return l.finish()
@@ -95,7 +94,7 @@ func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 			break
 		}
 		if e.Kind != yaml.MappingNode {
-			l.diag(l.ypos(e), finding.SeverityError, "EG101", "a `package:` entry must be a mapping, not "+envspec.YAMLKind(e),
+			l.diag(l.ypos(e), envspec.RuleEG101, "a `package:` entry must be a mapping, not "+envspec.YAMLKind(e),
 				"each entry has name, version, manager, platform and url")
 			continue
 		}
@@ -107,7 +106,7 @@ func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 			continue // dev and extra categories: installed only on request
 		}
 		if name == nil || name.Kind != yaml.ScalarNode || name.Value == "" {
-			l.diag(l.ypos(e), finding.SeverityError, "EG101", "a locked package without a `name:`",
+			l.diag(l.ypos(e), envspec.RuleEG101, "a locked package without a `name:`",
 				"regenerate the lock with `conda-lock lock`")
 			continue
 		}
@@ -134,14 +133,14 @@ func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 				continue
 			}
 			if u == "" {
-				l.diag(ps, finding.SeverityError, "EG101", fmt.Sprintf("locked conda package %q has no `url:`", name.Value),
+				l.diag(ps, envspec.RuleEG101, fmt.Sprintf("locked conda package %q has no `url:`", name.Value),
 					"regenerate the lock with `conda-lock lock`")
 			}
 			// A URL conda-lock wrote but this reader cannot split (a local
 			// channel path): the entry's own name and version still pin it.
 			l.conda(&envspec.Installed{Name: name.Value, Version: ver, Subdir: plat, Path: file}, ps)
 		default:
-			l.diag(l.ypos(yamlGet(e, "manager")), finding.SeverityError, "EG101",
+			l.diag(l.ypos(yamlGet(e, "manager")), envspec.RuleEG101,
 				fmt.Sprintf("unknown manager %q (conda-lock writes conda or pip)", envspec.Clip(manager, 30)), "")
 		}
 	}

@@ -59,7 +59,7 @@ func ReadExplicitWith(file string, src []byte, opt Options) *envspec.Env {
 		}
 		if t := strings.TrimSpace(raw); t != "" && t[0] != '#' && t != "@EXPLICIT" {
 			if items++; items > maxItems {
-				env.Diags = append(env.Diags, finding.Diagnostic{Pos: finding.Pos{File: file, Line: lineNo}, Severity: finding.SeverityError, Code: "EG101",
+				env.Diags = append(env.Diags, finding.Diagnostic{Pos: finding.Pos{File: file, Line: lineNo}, Severity: envspec.RuleEG101.Severity, Code: envspec.RuleEG101.Code,
 					Message: fmt.Sprintf("the file holds more than %d package lines: envguard checked the first %d, up to line %d, and read nothing after it", maxItems, maxItems, lineNo-1),
 					Hint:    "no environment needs this many packages: remove the generated or repeated lines, or split the file"})
 				env.Lines = env.Lines[:lineNo]
@@ -83,14 +83,14 @@ func ReadExplicitWith(file string, src []byte, opt Options) *envspec.Env {
 		col := strings.Index(raw, line) + 1
 		ps := finding.Pos{File: file, Line: lineNo, Col: col}
 		if !sawMarker {
-			env.Diags = append(env.Diags, finding.Diagnostic{Pos: ps, Severity: finding.SeverityError, Code: "EG101",
+			env.Diags = append(env.Diags, finding.Diagnostic{Pos: ps, Severity: envspec.RuleEG101.Severity, Code: envspec.RuleEG101.Code,
 				Message: "a package line before `@EXPLICIT`: conda reads this file as a list of specs, not of URLs",
 				Hint:    "put `@EXPLICIT` on a line of its own before the URLs"})
 			sawMarker = true
 		}
 		inst, err := envspec.ParsePackageURL(line)
 		if err != nil {
-			env.Diags = append(env.Diags, finding.Diagnostic{Pos: ps, Severity: finding.SeverityError, Code: "EG103",
+			env.Diags = append(env.Diags, finding.Diagnostic{Pos: ps, Severity: envspec.RuleEG103.Severity, Code: envspec.RuleEG103.Code,
 				Message: fmt.Sprintf("invalid package URL %q: %v", envspec.Clip(line, 80), err),
 				Hint:    "each line after @EXPLICIT is CHANNEL/SUBDIR/NAME-VERSION-BUILD.conda (or .tar.bz2), optionally #md5"})
 			continue

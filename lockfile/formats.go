@@ -229,7 +229,7 @@ func Read(file string, src []byte, opt Options) *envspec.Env {
 		return ReadRequirements(file, src, opt)
 	case envspec.KindUnknown:
 		env := &envspec.Env{File: file, Kind: envspec.KindUnknown, Platform: opt.Platform, Lines: envspec.SplitLines(src)}
-		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1}, Severity: finding.SeverityError, Code: "EG100",
+		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1}, Severity: envspec.RuleEG100.Severity, Code: envspec.RuleEG100.Code,
 			Message: fmt.Sprintf("envguard does not read this file: it is none of %s", Formats),
 			Hint:    "validate the environment file, lock file or requirements file the project installs from"}}
 		return env

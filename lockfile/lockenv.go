@@ -82,9 +82,18 @@ func newLockEnv(file string, kind envspec.Kind, src []byte) *lockEnv {
 	return &lockEnv{env: &envspec.Env{File: file, Kind: kind, Lines: envspec.SplitLines(src)}, indexes: map[string]bool{}, pyTags: map[string]bool{}}
 }
 
-func (l *lockEnv) diag(ps finding.Pos, sev finding.Severity, code, msg, hint string) {
+// diag raises a finding of rule r, with the severity its definition
+// gives, at ps.
+func (l *lockEnv) diag(ps finding.Pos, r *finding.Rule, msg, hint string) {
+	l.diagAs(ps, r, r.Severity, msg, hint)
+}
+
+// diagAs is diag for a finding of r that its documentation gives another
+// severity (an include envguard will not follow is a warning: pip would
+// read it).
+func (l *lockEnv) diagAs(ps finding.Pos, r *finding.Rule, sev finding.Severity, msg, hint string) {
 	l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: ps, EndCol: envspec.TokenEnd(l.env.Line(ps.Line), ps.Col),
-		Severity: sev, Code: code, Message: msg, Hint: hint})
+		Severity: sev, Code: r.Code, Message: msg, Hint: hint})
 }
 
 func (l *lockEnv) conda(in *envspec.Installed, ps finding.Pos) *envspec.CondaDep {
@@ -116,7 +125,7 @@ func (l *lockEnv) room(ps finding.Pos) bool {
 	}
 	if !l.over {
 		l.over = true
-		l.diag(ps, finding.SeverityError, "EG101",
+		l.diag(ps, envspec.RuleEG101,
 			fmt.Sprintf("the file holds more than %d packages: envguard checked the first %d and read nothing from line %d on", max, max, ps.Line),
 			"split the environment, or validate it with a larger item budget")
 	}
@@ -212,7 +221,7 @@ func (l *lockEnv) lineIgnores() {
 		ps := finding.Pos{File: l.env.File, Line: i + 1, Col: utf8.RuneCountInString(line[:h]) + 1}
 		ig, problem := envspec.ParseIgnore(line[h:])
 		if problem != "" {
-			l.diag(ps, finding.SeverityWarning, "EG113", "malformed ignore comment: "+problem,
+			l.diag(ps, envspec.RuleEG113, "malformed ignore comment: "+problem,
 				"write `# envguard: ignore EG201 reason why this is fine`")
 			continue
 		}
@@ -639,12 +648,11 @@ func wheelCPython(u string) string {
 	return d[:1] + "." + d[1:]
 }
 
-// recoverInto turns a panic in a reader into an EG100 finding: a bug must
-// cost one finding, not the process (the fuzz targets fail on the message).
+// recoverInto turns a panic in a reader into an EG100 finding
+// (envspec.InternalError) and returns what was read.
 func recoverInto(l *lockEnv, env **envspec.Env) {
 	if r := recover(); r != nil {
-		l.env.Diags = append(l.env.Diags, finding.Diagnostic{Pos: finding.Pos{File: l.env.File, Line: 1}, Severity: finding.SeverityError,
-			Code: "EG100", Message: fmt.Sprintf("internal error while reading the file: %v", r)})
+		l.env.Diags = append(l.env.Diags, envspec.InternalError(l.env.File, r))
 		l.env.Diags.Sort()
 		*env = l.env
 	}

@@ -47,7 +47,7 @@ func ReadPixiManifest(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	m := pixiRoot(doc)
 	if m.pixi == nil {
-		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, envspec.RuleEG101,
 			"no pixi manifest here: a pyproject.toml is read for its [tool.pixi] tables, and this one has none",
 			"validate the lock file (uv.lock, pixi.lock, pylock.toml) or the requirements file the project installs from")
 		return l.finish()
@@ -58,7 +58,7 @@ func ReadPixiManifest(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	features, ok := m.features(opt.Environment)
 	if !ok {
-		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, envspec.RuleEG101,
 			fmt.Sprintf("the manifest defines no environment %q (it has %s)", opt.Environment, strings.Join(m.envNames(), ", ")),
 			"name an environment of [environments]")
 		return l.finish()
@@ -86,7 +86,7 @@ func ReadPixiManifest(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	plat, ok := choosePlatform(opt.Platform, have)
 	if !ok {
-		l.diag(plats[0].Pos, finding.SeverityError, "EG101",
+		l.diag(plats[0].Pos, envspec.RuleEG101,
 			fmt.Sprintf("the environment is not defined for %s (its platforms are %s)", opt.Platform, platformList(have)),
 			"validate with --platform set to one of the workspace's platforms")
 		return l.finish()
@@ -266,7 +266,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 				continue
 			}
 		default:
-			l.diag(v.key, finding.SeverityError, "EG101", fmt.Sprintf("dependency %q must be a version string or a table, not %s", name, v.kindName()),
+			l.diag(v.key, envspec.RuleEG101, fmt.Sprintf("dependency %q must be a version string or a table, not %s", name, v.kindName()),
 				"write `name = \">=1.0\"` or `name = { version = \">=1.0\", build = \"…\" }`")
 			continue
 		}
@@ -287,7 +287,7 @@ func (l *lockEnv) pixiConda(t *tomlNode) {
 		d := &envspec.CondaDep{Raw: envspec.String{Value: raw, Pos: v.key}}
 		ms, err := envspec.ParseMatchSpec(raw)
 		if err != nil {
-			l.diag(v.pos, finding.SeverityError, "EG103", fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, envspec.Clip(raw, 80), specErrMsg(err)),
+			l.diag(v.pos, envspec.RuleEG103, fmt.Sprintf("dependency %s: %q is not a valid conda spec: %v", name, envspec.Clip(raw, 80), specErrMsg(err)),
 				"write a conda version spec such as \">=2.1,<3\" or \"2.1.*\"")
 		} else {
 			ms.NameSpan, ms.VersionSpan, ms.BuildSpan, ms.ChannelSpan = envspec.Span{}, envspec.Span{}, envspec.Span{}, envspec.Span{}
@@ -353,7 +353,7 @@ func (l *lockEnv) pixiPypi(t *tomlNode) {
 				l.index(idx.str, idx.pos)
 			}
 		default:
-			l.diag(v.key, finding.SeverityError, "EG101", fmt.Sprintf("PyPI dependency %q must be a version string or a table, not %s", name, v.kindName()),
+			l.diag(v.key, envspec.RuleEG101, fmt.Sprintf("PyPI dependency %q must be a version string or a table, not %s", name, v.kindName()),
 				"write `name = \">=1.0\"` or `name = { version = \"==1.0\", index = \"…\" }`")
 			continue
 		}
@@ -372,7 +372,7 @@ func (l *lockEnv) pypiLine(text string, ps finding.Pos, written bool) {
 		if pe, ok := err.(*envspec.PipError); ok && written && pe.Offset <= len(text) {
 			at = ps.Shift(len([]rune(text[:pe.Offset])))
 		}
-		l.diag(at, finding.SeverityError, "EG104", fmt.Sprintf("invalid PyPI requirement %q: %s", envspec.Clip(text, 80), pipErrMsg(err)),
+		l.diag(at, envspec.RuleEG104, fmt.Sprintf("invalid PyPI requirement %q: %s", envspec.Clip(text, 80), pipErrMsg(err)),
 			"write a PEP 508 requirement such as \"torch==2.5.1\"")
 	} else {
 		if !written && line.Req != nil {

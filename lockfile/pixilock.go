@@ -7,7 +7,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/envguard/envguard/envspec"
-	"github.com/envguard/envguard/finding"
 )
 
 // ReadPixiLock reads pixi.lock (format versions 4 to 7, as pixi writes
@@ -46,14 +45,14 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	envs := yamlGet(root, "environments")
 	if envs == nil || envs.Kind != yaml.MappingNode || len(envs.Content) == 0 {
-		l.diag(l.ypos(root), finding.SeverityError, "EG101",
+		l.diag(l.ypos(root), envspec.RuleEG101,
 			"a pixi.lock needs an `environments:` mapping (pixi.lock format 4 or later)",
 			"regenerate the lock with a current pixi (`pixi lock`)")
 		return l.finish()
 	}
 	name, e := pixiPickEnv(envs, opt.Environment)
 	if e == nil {
-		l.diag(l.ypos(envs), finding.SeverityError, "EG101",
+		l.diag(l.ypos(envs), envspec.RuleEG101,
 			fmt.Sprintf("the lock file has no environment %q (it has %s)", opt.Environment, yamlKeys(envs)),
 			"name one of the locked environments")
 		return l.finish()
@@ -70,7 +69,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	pk := yamlGet(e, "packages")
 	if pk == nil || pk.Kind != yaml.MappingNode {
-		l.diag(l.ypos(e), finding.SeverityError, "EG101", "the environment has no `packages:` mapping of platform to packages",
+		l.diag(l.ypos(e), envspec.RuleEG101, "the environment has no `packages:` mapping of platform to packages",
 			"regenerate the lock with `pixi lock`")
 		return l.finish()
 	}
@@ -117,7 +116,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 		}
 	}
 	if !ok {
-		l.diag(l.ypos(pk), finding.SeverityError, "EG101",
+		l.diag(l.ypos(pk), envspec.RuleEG101,
 			fmt.Sprintf("the lock file has no packages for %s in this environment (it locks %s)", opt.Platform, platformList(platforms)),
 			"validate with --platform set to one of the locked platforms")
 		return l.finish()
@@ -129,7 +128,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 			break
 		}
 		if item.Kind != yaml.MappingNode || len(item.Content) < 2 {
-			l.diag(l.ypos(item), finding.SeverityError, "EG101", "a locked package must be `conda: URL` or `pypi: URL`, not "+envspec.YAMLKind(item), "")
+			l.diag(l.ypos(item), envspec.RuleEG101, "a locked package must be `conda: URL` or `pypi: URL`, not "+envspec.YAMLKind(item), "")
 			continue
 		}
 		k, v := item.Content[0], item.Content[1]
@@ -144,7 +143,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 			}
 			n, ver, build := yamlValue(meta, "name"), yamlValue(meta, "version"), yamlValue(meta, "build")
 			if n == "" {
-				l.diag(ps, finding.SeverityError, "EG103", fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", envspec.Clip(v.Value, 80)),
+				l.diag(ps, envspec.RuleEG103, fmt.Sprintf("locked conda package %q: not a package URL and no `packages:` entry names it", envspec.Clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -160,7 +159,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 				}
 			}
 			if n == "" {
-				l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", envspec.Clip(v.Value, 80)),
+				l.diag(ps, envspec.RuleEG104, fmt.Sprintf("locked PyPI package %q: not a wheel or sdist URL and no `packages:` entry names it", envspec.Clip(v.Value, 80)),
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
@@ -179,7 +178,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 			}
 			l.addConda(d)
 		default:
-			l.diag(l.ypos(k), finding.SeverityError, "EG101", fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", envspec.Clip(k.Value, 30)), "")
+			l.diag(l.ypos(k), envspec.RuleEG101, fmt.Sprintf("unknown package kind %q (pixi writes conda, conda_source or pypi)", envspec.Clip(k.Value, 30)), "")
 		}
 	}
 	return l.finish()

@@ -36,10 +36,10 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 	plat, _ := choosePlatform(opt.Platform, nil)
 	l.env.Platform = plat
 	if lv := doc.root.get("lock-version"); lv == nil {
-		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101", "a pylock.toml needs `lock-version = \"1.0\"`",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, envspec.RuleEG101, "a pylock.toml needs `lock-version = \"1.0\"`",
 			"regenerate the lock file (PEP 751)")
 	} else if v := lv.text(); !strings.HasPrefix(v, "1.") {
-		l.diag(lv.pos, finding.SeverityError, "EG101", fmt.Sprintf("lock-version %q: this reader knows version 1 of PEP 751", envspec.Clip(lv.str, 20)),
+		l.diag(lv.pos, envspec.RuleEG101, fmt.Sprintf("lock-version %q: this reader knows version 1 of PEP 751", envspec.Clip(lv.str, 20)),
 			"PEP 751 says installers must refuse a major version they do not know")
 	}
 	if envs := tomlArr(doc.root.get("environments")); len(envs) > 0 {
@@ -50,7 +50,7 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 			}
 		}
 		if !ok {
-			l.diag(envs[0].pos, finding.SeverityError, "EG101",
+			l.diag(envs[0].pos, envspec.RuleEG101,
 				fmt.Sprintf("the lock file's environments exclude %s: nothing in it installs there", plat),
 				"validate with --platform set to a platform the lock file was made for")
 			return l.finish()
@@ -58,7 +58,7 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	pk := doc.root.get("packages")
 	if pk == nil || pk.kind != tomlArray {
-		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101", "a pylock.toml needs [[packages]] tables",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, envspec.RuleEG101, "a pylock.toml needs [[packages]] tables",
 			"regenerate the lock file (PEP 751)")
 		return l.finish()
 	}
@@ -69,7 +69,7 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 		}
 		name := p.get("name")
 		if !name.isString() || name.str == "" {
-			l.diag(p.pos, finding.SeverityError, "EG101", "a [[packages]] entry without a name", "regenerate the lock file (PEP 751)")
+			l.diag(p.pos, envspec.RuleEG101, "a [[packages]] entry without a name", "regenerate the lock file (PEP 751)")
 			continue
 		}
 		if m := p.get("marker"); m.isString() && evalPlatformMarker(m.str, plat) == markerFalse {

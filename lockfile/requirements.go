@@ -175,7 +175,7 @@ func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, d
 		return
 	}
 	if at != nil && notRequirements(entries) {
-		r.l.diag(*at, finding.SeverityError, "EG104",
+		r.l.diag(*at, envspec.RuleEG104,
 			fmt.Sprintf("-r %s: %s is not a requirements file: nothing in it was read, and its lines are not shown", envspec.Clip(target, 80), envspec.Clip(name, 160)),
 			"`pip install -r` fails on it too: name a requirements file")
 		return
@@ -212,7 +212,7 @@ func (r *reqReader) read(name, target string, lines []string, at *finding.Pos, d
 				if at.Col > 0 && at == d.Raw.Pos && at.Line == ln.line {
 					at = at.Shift(utf8.RuneCountInString(text[:min(o.Span.Start, len(text))]))
 				}
-				r.l.diag(at, finding.SeverityError, "EG104",
+				r.l.diag(at, envspec.RuleEG104,
 					fmt.Sprintf("pip does not accept %s in a requirements file: `pip install -r` stops with an error", o.Name),
 					"pass it on pip's command line instead")
 			}
@@ -239,7 +239,7 @@ func (r *reqReader) pipError(name string, lineNo int, ps finding.Pos, text strin
 		if issue {
 			what = "has a problem pip does not stop on"
 		}
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("in %s, line %d %s", envspec.Clip(name, 160), lineNo, what),
+		r.l.diag(ps, envspec.RuleEG104, fmt.Sprintf("in %s, line %d %s", envspec.Clip(name, 160), lineNo, what),
 			"validate "+envspec.Clip(name, 160)+" on its own to see why: findings about an included file do not quote it")
 		return
 	}
@@ -251,7 +251,7 @@ func (r *reqReader) pipError(name string, lineNo int, ps finding.Pos, text strin
 	if off >= 0 && off <= len(text) {
 		ps = ps.Shift(utf8.RuneCountInString(text[:off]))
 	}
-	r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("invalid pip line %q", envspec.Clip(text, 80))+": "+msg, hint)
+	r.l.diag(ps, envspec.RuleEG104, fmt.Sprintf("invalid pip line %q", envspec.Clip(text, 80))+": "+msg, hint)
 }
 
 // include reads `-r target` named in file `from`.
@@ -268,12 +268,12 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	}
 	key := cleanPath(p)
 	if r.seen[key] {
-		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", envspec.Clip(target, 80)),
+		r.l.diagAs(ps, envspec.RuleEG104, finding.SeverityWarning, fmt.Sprintf("-r %s includes a file already read (a cycle, or the same file twice)", envspec.Clip(target, 80)),
 			"include each requirements file once")
 		return
 	}
 	if depth >= maxIncludeDepth {
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: includes nest deeper than %d files", envspec.Clip(target, 80), maxIncludeDepth), "")
+		r.l.diag(ps, envspec.RuleEG104, fmt.Sprintf("-r %s: includes nest deeper than %d files", envspec.Clip(target, 80), maxIncludeDepth), "")
 		return
 	}
 	src, err := r.opt.ReadFile(p)
@@ -281,12 +281,12 @@ func (r *reqReader) include(from, target string, ps finding.Pos, at *finding.Pos
 	if errors.As(err, &refused) {
 		// pip would read it: the file is not wrong, envguard only will
 		// not look, hence a warning.
-		r.l.diag(ps, finding.SeverityWarning, "EG104", fmt.Sprintf("-r %s: not followed: %s", envspec.Clip(target, 80), refused.Reason),
+		r.l.diagAs(ps, envspec.RuleEG104, finding.SeverityWarning, fmt.Sprintf("-r %s: not followed: %s", envspec.Clip(target, 80), refused.Reason),
 			"envguard follows includes only to files in the repository and outside .git, so that a requirements file cannot put another file's text into its report; validate that file on its own if it is meant")
 		return
 	}
 	if err != nil {
-		r.l.diag(ps, finding.SeverityError, "EG104", fmt.Sprintf("-r %s: cannot read it: %v", envspec.Clip(target, 80), err),
+		r.l.diag(ps, envspec.RuleEG104, fmt.Sprintf("-r %s: cannot read it: %v", envspec.Clip(target, 80), err),
 			"pip fails the same way: fix the path (it is relative to the file that names it)")
 		return
 	}

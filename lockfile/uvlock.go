@@ -38,7 +38,7 @@ func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 	l.env.Platform = plat
 	pk := doc.root.get("package")
 	if pk == nil || pk.kind != tomlArray {
-		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, finding.SeverityError, "EG101", "a uv.lock needs [[package]] tables",
+		l.diag(finding.Pos{File: file, Line: 1, Col: 1}, envspec.RuleEG101, "a uv.lock needs [[package]] tables",
 			"regenerate the lock with `uv lock`")
 		return l.finish()
 	}
@@ -57,7 +57,7 @@ func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 		}
 		name := p.get("name")
 		if !name.isString() || name.str == "" {
-			l.diag(p.pos, finding.SeverityError, "EG101", "a [[package]] without a name", "regenerate the lock with `uv lock`")
+			l.diag(p.pos, envspec.RuleEG101, "a [[package]] without a name", "regenerate the lock with `uv lock`")
 			continue
 		}
 		src := p.get("source")

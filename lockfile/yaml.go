@@ -33,7 +33,7 @@ func (l *lockEnv) ypos(n *yaml.Node) finding.Pos {
 // after an EG100/EG101 finding.
 func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 	if line := envspec.FlowTooDeep(src, envspec.DefaultMaxDepth); line > 0 {
-		l.diag(finding.Pos{File: l.env.File, Line: line}, finding.SeverityError, "EG100",
+		l.diag(finding.Pos{File: l.env.File, Line: line}, envspec.RuleEG100,
 			fmt.Sprintf("the document nests deeper than %d levels: refusing to read it", envspec.DefaultMaxDepth),
 			"a lock file needs only a few levels")
 		return nil
@@ -55,7 +55,7 @@ func (l *lockEnv) yamlRoot(src []byte) *yaml.Node {
 		if len(doc.Content) > 0 {
 			ps = l.ypos(doc.Content[0])
 		}
-		l.diag(ps, finding.SeverityError, "EG101", "the lock file's top level is not a mapping",
+		l.diag(ps, envspec.RuleEG101, "the lock file's top level is not a mapping",
 			"regenerate the lock file with the tool that wrote it")
 		return nil
 	}
