@@ -5,18 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"regexp"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/internal/readertest"
-	"github.com/envguard/envguard/internal/timebound"
 )
 
 // joinRequirementLinesRef is joinRequirementLines as it was before issue
@@ -106,7 +101,7 @@ func continuations(n int) []byte {
 func TestRequirementsContinuationsCost(t *testing.T) {
 	src := continuations(100_000)
 	var env *envspec.Env
-	b, n := reqAllocated(func() { env = ReadRequirements("requirements.txt", src, Options{Platform: "linux-64"}) })
+	b, n := readertest.Allocated(3, func() { env = ReadRequirements("requirements.txt", src, Options{Platform: "linux-64"}) })
 	t.Logf("%d bytes of input: %d bytes in %d allocations", len(src), b, n)
 	if limit := uint64(40 * len(src)); b > limit {
 		t.Errorf("reading %d bytes allocated %d bytes, over %d", len(src), b, limit)
@@ -124,23 +119,9 @@ func BenchmarkRequirementsContinuations(b *testing.B) {
 	}
 }
 
-// reqAllocated returns the fewest bytes and allocations of three runs of f.
-func reqAllocated(f func()) (bytes, allocs uint64) {
-	bytes, allocs = math.MaxUint64, math.MaxUint64
-	var before, after runtime.MemStats
-	for range 3 {
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		bytes = min(bytes, after.TotalAlloc-before.TotalAlloc)
-		allocs = min(allocs, after.Mallocs-before.Mallocs)
-	}
-	return bytes, allocs
-}
-
 // TestRequirementsShapesGrowLinearly holds the requirements reader to
-// linear cost in the shapes the common growth test (growth_test.go) does
-// not feed it: standalone ignore comments (each used to scan the rest of
+// linear cost (readertest.GrowsLinearly) in the shapes the common growth
+// test (growth_test.go) does not feed it: standalone ignore comments (each used to scan the rest of
 // the block for the line it applies to, O(n²) in every lock reader),
 // many includes, -r chains, bad lines, hashes and extras.
 func TestRequirementsShapesGrowLinearly(t *testing.T) {
@@ -183,63 +164,15 @@ func TestRequirementsShapesGrowLinearly(t *testing.T) {
 	}
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {
-			var reads []func()
-			for _, k := range growthScalesReq {
-				src := []byte(sh.gen(sh.unit * k))
-				read := func() {
-					ReadRequirements("r.txt", src, Options{Platform: "linux-64", MaxItems: 1 << 30, ReadFile: inc})
+			readertest.GrowsLinearly(t, func(t *testing.T, scale int) func() {
+				src := []byte(sh.gen(sh.unit * scale))
+				return func() {
+					ReadRequirements("r.txt", src, Options{Platform: "linux-64", MaxItems: readertest.NoBudget, ReadFile: inc})
 				}
-				read()
-				reads = append(reads, read)
-			}
-			var b1, n1 uint64
-			for i, k := range growthScalesReq {
-				b, n := reqAllocated(reads[i])
-				if i == 0 {
-					b1, n1 = max(b, 1), max(n, 1)
-					continue
-				}
-				limit := 2.5 * float64(k)
-				if r := float64(b) / float64(b1); r > limit {
-					t.Errorf("%dx the input allocates %.1fx the bytes of 1x (%d vs %d)", k, r, b, b1)
-				}
-				if r := float64(n) / float64(n1); r > limit && n > 1000 {
-					t.Errorf("%dx the input makes %.1fx the allocations of 1x (%d vs %d)", k, r, n, n1)
-				}
-			}
-			if timebound.Race() {
-				return // allocations are held; times under the race detector are not
-			}
-			// The collector is held off while a round is timed, as in
-			// TestReadersGrowLinearly: its cost grows with the bytes
-			// allocated, which are held above, and falls on one side or the
-			// other by chance.
-			defer debug.SetGCPercent(debug.SetGCPercent(-1))
-			// A burst of load on the shared machine can stretch one
-			// measurement; a cost that grows with the square of the input
-			// is 64x at 8x, and fails every attempt.
-			var r float64
-			var d1, d8 time.Duration
-			for range 3 {
-				d1, d8 = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-				for range 5 {
-					runtime.GC()
-					_, a, b := timebound.Ratio(1, reads[0], reads[len(reads)-1])
-					d1, d8 = min(d1, a), min(d8, b)
-				}
-				if r = float64(d8) / float64(max(d1, 1)); r <= 8*3 {
-					break
-				}
-			}
-			t.Logf("time: 1x %v, 8x %v: %.1fx", d1, d8, r)
-			if r > 8*3 {
-				t.Errorf("8x the input takes %.1fx the time of 1x (%v vs %v), three times over", r, d8, d1)
-			}
+			})
 		})
 	}
 }
-
-var growthScalesReq = []int{1, 2, 4, 8}
 
 // TestStandaloneIgnoresApplyAsBefore: the ignore comments of a block
 // apply to the first line after it that is not a comment, and those with

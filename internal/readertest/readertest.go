@@ -109,8 +109,8 @@ const (
 	growthTries     = 3
 )
 
-// allocated returns the fewest bytes and allocations of rounds runs of f.
-func allocated(rounds int, f func()) (bytes, allocs uint64) {
+// Allocated returns the fewest bytes and allocations of rounds runs of f.
+func Allocated(rounds int, f func()) (bytes, allocs uint64) {
 	bytes, allocs = ^uint64(0), ^uint64(0)
 	var before, after runtime.MemStats
 	for range rounds {
@@ -137,7 +137,7 @@ func GrowsLinearly(t *testing.T, shape func(t *testing.T, scale int) (read func(
 	var base [2]uint64
 	var line strings.Builder
 	for i, s := range growthScales {
-		b, n := allocated(3, reads[i])
+		b, n := Allocated(3, reads[i])
 		if i == 0 {
 			base = [2]uint64{max(b, 1), max(n, 1)}
 		}
