@@ -12,6 +12,7 @@ require (
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
+	github.com/klauspost/compress v1.18.6
 	github.com/moby/buildkit v0.31.2
 	github.com/owenrumney/go-sarif/v3 v3.3.1
 	github.com/pelletier/go-toml/v2 v2.4.3

@@ -3,6 +3,7 @@ package native
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -60,6 +61,78 @@ func FuzzFatbin(f *testing.F) {
 		for _, e := range l.Entries {
 			if e.HeaderSize < entryHeaderMin || e.Offset+int64(e.HeaderSize)+e.Size > v.size {
 				t.Fatalf("entry %+v outside its section", e)
+			}
+		}
+	})
+}
+
+// fuzzLimits keep a fuzzed package small.
+var fuzzLimits = Limits{MaxMemberBytes: 1 << 20, MaxTotalBytes: 4 << 20, RatioFloor: 1 << 20, MaxEntries: 1 << 12, MaxMembers: 1 << 10}
+
+func fuzzPackage(t *testing.T, b []byte, format string) {
+	pkg, err := Options{Limits: fuzzLimits}.readPackage(bytes.NewReader(b), int64(len(b)), "fuzz."+format, format)
+	if pkg == nil {
+		t.Fatal("no Package")
+	}
+	if err != nil {
+		for _, e := range unjoin(err) {
+			var pe *Error
+			if !errors.As(e, &pe) {
+				t.Fatalf("%T: %v", e, e)
+			}
+		}
+	}
+}
+
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, unjoin(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// FuzzWheel: any bytes as a wheel.
+func FuzzWheel(f *testing.F) {
+	f.Add(makeZip(f, member{name: "eg/lib/libsm80.so", data: mustFixture(f, "sm80.so")}, member{name: "eg/x.so", data: mustFixture(f, "ptx120.so"), store: true}))
+	f.Add(makeZip(f, member{name: "lib/libliar.so", data: []byte("\x7fELF\x02\x01"), declare: 4096}))
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzPackage(t, b, Wheel) })
+}
+
+// FuzzConda: any bytes as a .conda.
+func FuzzConda(f *testing.F) {
+	f.Add(makeConda(f, makeTar(f, member{name: "lib/libsm80.so", data: mustFixture(f, "sm80.so")}, member{name: "lib/l.so", link: "libsm80.so"})))
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzPackage(t, b, Conda) })
+}
+
+// FuzzCondaBz2: any bytes as a .tar.bz2.
+func FuzzCondaBz2(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("testdata", "pkg", "eg-cuda-1.0-0.tar.bz2"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzPackage(t, b, CondaBz2) })
+}
+
+// FuzzTar: any bytes as the tar inside a conda package, without the
+// decompressor in front (which would reject nearly every input).
+func FuzzTar(f *testing.F) {
+	f.Add(makeTar(f, member{name: "lib/libsm80.so", data: mustFixture(f, "sm80.so")}, member{name: "lib/l.so", link: "libsm80.so"}, member{name: "a.py", data: []byte("x")}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pr := &pkgReader{lim: fuzzLimits.withDefaults(), pkg: &Package{Path: "fuzz.tar"}}
+		in := &countReader{r: bytes.NewReader(b)}
+		err := pr.stream(in, in, "none")
+		for _, e := range append(pr.errs, err) {
+			if e == nil {
+				continue
+			}
+			var pe *Error
+			if !errors.As(e, &pe) {
+				t.Fatalf("%T: %v", e, e)
 			}
 		}
 	})

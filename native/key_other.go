@@ -1,0 +1,7 @@
+//go:build !unix
+
+package native
+
+import "io/fs"
+
+func inode(fs.FileInfo) (ino, dev uint64) { return 0, 0 }

@@ -1,0 +1,106 @@
+package native
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func copyFixture(t *testing.T, name, to string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, mustFixture(t, name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWalk: shared libraries are found by their magic and their ELF type,
+// under any name; links are not followed, so a loop is harmless; a file
+// that cannot be read is an error and the walk goes on.
+func TestWalk(t *testing.T) {
+	root := t.TempDir()
+	copyFixture(t, "sm80.so", filepath.Join(root, "lib", "libsm80.so"))
+	copyFixture(t, "multi.so", filepath.Join(root, "lib", "python3.12", "site-packages", "pkg", "_C.cpython-312-x86_64-linux-gnu.so"))
+	copyFixture(t, "ptx120.so", filepath.Join(root, "lib", "noextension"))
+	copyFixture(t, "obj80.o", filepath.Join(root, "lib", "obj80.o"))     // relocatable: not a shared library
+	copyFixture(t, "sm90a.so", filepath.Join(root, "lib", "kernels.py")) // never opened: .py
+	os.WriteFile(filepath.Join(root, "lib", "libc.so"), []byte("/* GNU ld script */\nGROUP ( libc.so.6 )\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "lib", "empty.so"), nil, 0o644)
+	os.WriteFile(filepath.Join(root, "lib", "cut.so.1"), []byte("\x7fELF\x02\x01"), 0o644)
+	os.Symlink("libsm80.so", filepath.Join(root, "lib", "libsm80.so.1"))
+	os.Symlink("..", filepath.Join(root, "lib", "loop"))
+	os.Symlink("/nonexistent", filepath.Join(root, "lib", "dangling.so"))
+	if os.Geteuid() != 0 {
+		locked := filepath.Join(root, "lib", "locked")
+		copyFixture(t, "sm80.so", filepath.Join(locked, "libhidden.so"))
+		os.Chmod(locked, 0)
+		t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	}
+
+	var got []string
+	err := Walk(root, func(f Found) error {
+		rel, _ := filepath.Rel(root, f.Path)
+		got = append(got, rel)
+		if f.Type != "shared" || f.Key.Size == 0 || f.Key.ModTime == 0 || f.Key.Path != f.Path {
+			t.Errorf("%s: %+v", rel, f)
+		}
+		return nil
+	})
+	want := []string{"lib/libsm80.so", "lib/noextension", "lib/python3.12/site-packages/pkg/_C.cpython-312-x86_64-linux-gnu.so"}
+	if !slices.Equal(got, want) {
+		t.Errorf("found %q\nwant %q", got, want)
+	}
+	if err == nil || !strings.Contains(err.Error(), "cut.so.1: offset 0x0: ELF header truncated: 6 bytes") {
+		t.Errorf("the cut ELF file is not reported: %v", err)
+	}
+	if os.Geteuid() != 0 && !errors.Is(err, os.ErrPermission) {
+		t.Errorf("the unreadable directory is not reported: %v", err)
+	}
+	if os.Geteuid() == 0 {
+		t.Log("running as root: the unreadable-directory case is not tried (root reads everything)")
+	}
+
+	// A walk through a link to the root keeps the link's name.
+	link := filepath.Join(t.TempDir(), "prefix")
+	os.Symlink(root, link)
+	var viaLink []string
+	Walk(link, func(f Found) error { viaLink = append(viaLink, f.Path); return nil })
+	if len(viaLink) != 3 || !strings.HasPrefix(viaLink[0], link+string(filepath.Separator)) {
+		t.Errorf("through a link: %q", viaLink)
+	}
+
+	// fn's error stops the walk.
+	stop := errors.New("enough")
+	n := 0
+	if err := Walk(root, func(Found) error { n++; return stop }); err != stop || n != 1 {
+		t.Errorf("stop: %v after %d", err, n)
+	}
+	if err := Walk(filepath.Join(root, "missing"), func(Found) error { return nil }); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing root: %v", err)
+	}
+	if err := Walk(filepath.Join(root, "lib", "libsm80.so"), func(Found) error { return nil }); !errors.Is(err, ErrFormat) {
+		t.Errorf("a file as root: %v", err)
+	}
+}
+
+// TestFileKey: the key changes when the file is replaced.
+func TestFileKey(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "lib.so")
+	copyFixture(t, "sm80.so", p)
+	st, _ := os.Stat(p)
+	k1 := KeyOf(p, st)
+	if k1.Inode == 0 || k1.Size != st.Size() {
+		t.Errorf("key %+v", k1)
+	}
+	os.Remove(p)
+	copyFixture(t, "multi.so", p)
+	st, _ = os.Stat(p)
+	if k2 := KeyOf(p, st); k2 == k1 {
+		t.Errorf("replaced file, same key %+v", k2)
+	}
+}
