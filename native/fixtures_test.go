@@ -2,9 +2,11 @@ package native
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,5 +207,28 @@ func TestFixtureFacts(t *testing.T) {
 		if e.HeaderSize != 64 {
 			t.Errorf("sm90a.so: entry at %#x has a %d-byte header", e.Offset, e.HeaderSize)
 		}
+	}
+}
+
+// TestLibraryJSON: a Library encodes to JSON and back unchanged, so a
+// cache can hold it.
+func TestLibraryJSON(t *testing.T) {
+	l, err := Options{Symbols: true}.ReadFile(filepath.Join("testdata", "fatbin", "mode_size.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Library
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(l, &back) {
+		t.Errorf("round trip changed the library:\n%+v\n%+v", l, &back)
+	}
+	if !strings.Contains(string(b), `"kind":"sass","raw_kind":2,"arch":100,"variant":"a","compression":"zstd"`) {
+		t.Errorf("JSON %s", b)
 	}
 }

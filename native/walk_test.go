@@ -1,6 +1,7 @@
 package native
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -102,5 +103,41 @@ func TestFileKey(t *testing.T) {
 	st, _ = os.Stat(p)
 	if k2 := KeyOf(p, st); k2 == k1 {
 		t.Errorf("replaced file, same key %+v", k2)
+	}
+}
+
+// TestReadPath: a directory, a package and a file each read as what they
+// are; a library that cannot be read is named and the others are kept.
+func TestReadPath(t *testing.T) {
+	root := t.TempDir()
+	for i, name := range []string{"sm80.so", "multi.so", "ptx120.so", "sm90a.so", "sm100f.so", "sm121.so", "mode_size.so", "mode_speed.so", "nocompress.so", "compressall.so"} {
+		copyFixture(t, name, filepath.Join(root, "lib", string(rune('a'+i))+"-"+name))
+	}
+	broken := bytes.Clone(mustFixture(t, "sm80.so"))
+	patchSectionSize(t, broken, ".nv_fatbin", 1<<40)
+	os.WriteFile(filepath.Join(root, "lib", "broken.so"), broken, 0o644)
+	libs, err := ReadPath(root)
+	if len(libs) != 10 || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "broken.so: offset 0x") {
+		t.Fatalf("%d libraries, %v", len(libs), err)
+	}
+	for i, l := range libs {
+		if i > 0 && libs[i-1].Path >= l.Path {
+			t.Errorf("out of order: %s before %s", libs[i-1].Path, l.Path)
+		}
+	}
+	if libs[0].SASS()[0].String() != "sm_80" || libs[4].SASS()[0].String() != "sm_100f" {
+		t.Errorf("%v %v", libs[0].SASS(), libs[4].SASS())
+	}
+
+	libs, err = ReadPath(filepath.Join("testdata", "pkg", "eg-cuda-1.0-0.tar.bz2"))
+	if err != nil || len(libs) != 2 || libs[0].Member != "lib/libmulti.so.1" {
+		t.Errorf("package: %d libraries, %v", len(libs), err)
+	}
+	libs, err = ReadPath(filepath.Join("testdata", "fatbin", "obj80.o"))
+	if err != nil || len(libs) != 1 || libs[0].Type != "relocatable" {
+		t.Errorf("an object file named: %v %v", libs, err)
+	}
+	if _, err := ReadPath(filepath.Join(root, "nothing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
 	}
 }
