@@ -57,6 +57,7 @@ type inspectLibrary struct {
 	Variants    []string                   `json:"variants"`
 	Compression map[native.Compression]int `json:"compression"`
 	Containers  int                        `json:"containers"`
+	Relocatable int                        `json:"relocatable"` // entries in __nv_relfatbin, in none of the lists above
 	Entries     []inspectEntry             `json:"entries"`
 	Exports     []native.Symbol            `json:"exports,omitempty"`
 	Imports     []native.Symbol            `json:"imports,omitempty"`
@@ -166,8 +167,9 @@ func inspectView(l *native.Library) inspectLibrary {
 		Needed: orEmpty(l.Needed), RPATH: orEmpty(l.RPATH), RUNPATH: orEmpty(l.RUNPATH),
 		SASS: codeNames(l.SASS()), PTX: codeNames(l.PTX()), Variants: codeNames(l.Variants()),
 		Compression: map[native.Compression]int{native.Uncompressed: 0, native.LZ: 0, native.Zstd: 0}, Containers: l.Containers,
-		Entries: make([]inspectEntry, 0, len(l.Entries)),
-		Exports: l.Exports, Imports: l.Imports,
+		Relocatable: len(l.Entries) - l.Loaded(),
+		Entries:     make([]inspectEntry, 0, len(l.Entries)),
+		Exports:     l.Exports, Imports: l.Imports,
 	}
 	for c, n := range l.Compressions() {
 		v.Compression[c] = n
@@ -193,13 +195,13 @@ func writeInspectText(w io.Writer, rep inspectReport, symbols bool) {
 		row := func(k, v string) { fmt.Fprintf(w, "  %-12s %s\n", k, v) }
 		row("type", l.Type)
 		row("soname", dash(l.SONAME))
-		if len(l.Entries) == 0 {
+		if len(l.Entries) == l.Relocatable {
 			row("device code", "none")
 		} else {
 			count := func(kind native.Kind) int {
 				n := 0
 				for _, en := range l.Entries {
-					if en.Kind == kind {
+					if en.Kind == kind && en.Section == ".nv_fatbin" {
 						n++
 					}
 				}
@@ -211,7 +213,10 @@ func writeInspectText(w io.Writer, rep inspectReport, symbols bool) {
 				row("other", nouns(n, "entry", "entries")+" of other kinds")
 			}
 			row("variants", variantText(l.Variants))
-			row("compression", compressionText(l.Compression, len(l.Entries)))
+			row("compression", compressionText(l.Compression, len(l.Entries)-l.Relocatable))
+		}
+		if l.Relocatable > 0 {
+			row("relocatable", nouns(l.Relocatable, "entry", "entries")+" in __nv_relfatbin: device-link input, not loaded")
 		}
 		row("needed", dash(strings.Join(l.Needed, " ")))
 		if len(l.RUNPATH) > 0 {

@@ -60,7 +60,7 @@ func TestInspectJSONFields(t *testing.T) {
 		t.Errorf("report keys %v", got)
 	}
 	lib := rep["libraries"].([]any)[0].(map[string]any)
-	want := []string{"compression", "containers", "entries", "machine", "needed", "path", "ptx", "rpath", "runpath", "sass", "soname", "type", "variants"}
+	want := []string{"compression", "containers", "entries", "machine", "needed", "path", "ptx", "relocatable", "rpath", "runpath", "sass", "soname", "type", "variants"}
 	if got := keys(lib); !slices.Equal(got, want) {
 		t.Errorf("library keys %v\nwant %v", got, want)
 	}

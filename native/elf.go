@@ -383,6 +383,10 @@ func (er *elfReader) dynamic(lib *Library) error {
 			if strSize == 0 {
 				strSize = t.val
 			}
+		case elf.DT_FLAGS_1:
+			if t.val&dfPIE != 0 {
+				lib.Type = "executable" // a position-independent one: ET_DYN too
+			}
 		}
 	}
 	if len(tags) == 0 {
@@ -419,6 +423,10 @@ func (er *elfReader) dynamic(lib *Library) error {
 	}
 	return nil
 }
+
+// dfPIE is DF_1_PIE in DT_FLAGS_1: an executable built position-independent,
+// which is ET_DYN like a shared library.
+const dfPIE = 0x08000000
 
 func splitPath(s string) []string {
 	if s == "" {

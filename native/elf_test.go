@@ -60,6 +60,7 @@ func gccFixtures(t *testing.T) string {
 		}
 		os.WriteFile(filepath.Join(dir, "dep.cc"), []byte(depSource), 0o644)
 		os.WriteFile(filepath.Join(dir, "eg.cc"), []byte(libSource), 0o644)
+		os.WriteFile(filepath.Join(dir, "main.cc"), []byte("int main() { return 0; }\n"), 0o644)
 		run := func(args ...string) {
 			if gccErr != nil {
 				return
@@ -75,6 +76,7 @@ func gccFixtures(t *testing.T) string {
 			"-Wl,-soname,libeg.so.1", "-Wl,--enable-new-dtags", "-Wl,-rpath,$ORIGIN/../lib64:$ORIGIN")
 		run("-shared", "-fPIC", "-o", "lib/libeg_rpath.so", "eg.cc", "-Llib", "-legdep", "-Wl,--no-as-needed", "-lm",
 			"-Wl,--disable-new-dtags", "-Wl,-rpath,${ORIGIN}/deps")
+		run("-pie", "-fPIE", "-o", "lib/eg-pie", "main.cc")
 	})
 	if gccErr != nil {
 		if _, err := exec.LookPath("g++"); err != nil {
@@ -183,6 +185,22 @@ func TestRPATH(t *testing.T) {
 	}
 	if got := l.SearchPath(); !slices.Equal(got, []string{filepath.Join(dir, "deps")}) {
 		t.Errorf("SearchPath %v", got)
+	}
+}
+
+// TestPIE: a position-independent executable is ET_DYN like a library;
+// DT_FLAGS_1's DF_1_PIE says it is an executable.
+func TestPIE(t *testing.T) {
+	dir := gccFixtures(t)
+	l, err := ReadFile(filepath.Join(dir, "eg-pie"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Type != "executable" {
+		t.Errorf("type %s", l.Type)
+	}
+	if l, _ := ReadFile(filepath.Join(dir, "libeg_rpath.so")); l.Type != "shared" {
+		t.Errorf("the library's type %s", l.Type)
 	}
 }
 

@@ -339,3 +339,29 @@ func BenchmarkReadFixture(b *testing.B) {
 		}
 	}
 }
+
+// TestRelocatable: entries of __nv_relfatbin are listed but left out of
+// the summaries: device-link input that nothing loads (and cuobjdump does
+// not list, as libnccl.so.2 and libnvshmem_host.so.3 showed on the H200).
+func TestRelocatable(t *testing.T) {
+	loaded := newFatbin().container().entry(2, 80, 0x11, 64, 8).section()
+	rel := newFatbin().container().entry(2, 90, 0x108011, 64, 8).entry(1, 90, 0x8011, 80, 8).section()
+	rel.name = "__nv_relfatbin"
+	l, err := readVirtual(synthELF(loaded, rel), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 3 || l.Loaded() != 1 || l.Containers != 2 || l.Entries[2].Section != "__nv_relfatbin" || l.Entries[2].Loaded() {
+		t.Fatalf("%d entries, %d loaded: %+v", len(l.Entries), l.Loaded(), l.Entries)
+	}
+	if got := codeList(l.SASS()); got != "sm_80" || len(l.PTX()) != 0 || len(l.Variants()) != 0 || l.HasZstd() || !l.HasDeviceCode() {
+		t.Errorf("SASS %s, PTX %v, variants %v, zstd %v", got, l.PTX(), l.Variants(), l.HasZstd())
+	}
+	if c := l.Compressions(); len(c) != 1 || c[Uncompressed] != 1 {
+		t.Errorf("compressions %v", c)
+	}
+	l, err = readVirtual(synthELF(rel), Options{})
+	if err != nil || l.HasDeviceCode() || len(l.Entries) != 2 {
+		t.Errorf("relocatable only: %v, %d entries", err, len(l.Entries))
+	}
+}

@@ -20,7 +20,7 @@ type Library struct {
 
 	Class   string `json:"class"`   // "ELF64" or "ELF32"
 	Machine string `json:"machine"` // e_machine as debug/elf spells it: "EM_X86_64", "EM_AARCH64", …
-	Type    string `json:"type"`    // "shared", "executable", "relocatable", "core" or "other"
+	Type    string `json:"type"`    // "shared", "executable" (a PIE too), "relocatable", "core" or "other"
 
 	SONAME  string   `json:"soname,omitempty"`
 	Needed  []string `json:"needed"`            // DT_NEEDED, in the file's order
@@ -152,6 +152,13 @@ type Entry struct {
 	UncompressedSize uint64 `json:"uncompressed_size,omitempty"`
 }
 
+// Loaded reports whether the CUDA runtime loads the entry: one in
+// .nv_fatbin is registered with the driver when the library loads; one in
+// __nv_relfatbin is relocatable device code kept for a later device link
+// (nvcc -dlink against the library), which nothing loads as it is, and
+// which cuobjdump --list-elf and --list-ptx do not list.
+func (e Entry) Loaded() bool { return e.Section == ".nv_fatbin" }
+
 // Code names the entry's code: sm_90a for SASS, compute_120 for PTX, as
 // nvcc's -gencode spells them (with the f variant shown).
 func (e Entry) Code() Code { return Code{Kind: e.Kind, Arch: e.Arch, Variant: e.Variant} }
@@ -194,12 +201,16 @@ func compareCode(a, b Code) int {
 	return 0
 }
 
-// codes returns the distinct codes of the entries of kind k, sorted by
-// architecture then variant.
+// The summaries below (SASS, PTX, Variants, HasDeviceCode, Compressions,
+// HasZstd) are of the loaded entries (Entry.Loaded): what can run when the
+// library is loaded. Entries lists the relocatable ones too.
+
+// codes returns the distinct codes of the loaded entries of kind k, sorted
+// by architecture then variant.
 func (l *Library) codes(k Kind) []Code {
 	var out []Code
 	for _, e := range l.Entries {
-		if e.Kind == k {
+		if e.Kind == k && e.Loaded() {
 			out = append(out, e.Code())
 		}
 	}
@@ -225,23 +236,36 @@ func (l *Library) Variants() []Code {
 	return out
 }
 
-// HasDeviceCode reports whether the library holds any fatbin entry.
-func (l *Library) HasDeviceCode() bool { return len(l.Entries) > 0 }
+// HasDeviceCode reports whether the library holds any loaded entry.
+func (l *Library) HasDeviceCode() bool { return l.Loaded() > 0 }
 
-// Compressions counts the entries by compression kind.
+// Loaded counts the loaded entries.
+func (l *Library) Loaded() int {
+	n := 0
+	for _, e := range l.Entries {
+		if e.Loaded() {
+			n++
+		}
+	}
+	return n
+}
+
+// Compressions counts the loaded entries by compression kind.
 func (l *Library) Compressions() map[Compression]int {
 	m := map[Compression]int{}
 	for _, e := range l.Entries {
-		m[e.Compression]++
+		if e.Loaded() {
+			m[e.Compression]++
+		}
 	}
 	return m
 }
 
-// HasZstd reports whether any entry is zstd-compressed, which a driver
-// older than CUDA 12.4's cannot load.
+// HasZstd reports whether any loaded entry is zstd-compressed, which a
+// driver older than CUDA 12.4's cannot load.
 func (l *Library) HasZstd() bool {
 	for _, e := range l.Entries {
-		if e.Compression == Zstd {
+		if e.Compression == Zstd && e.Loaded() {
 			return true
 		}
 	}

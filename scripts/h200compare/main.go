@@ -113,6 +113,7 @@ type report struct {
 			Kind      string `json:"kind"`
 			RawKind   int    `json:"raw_kind"`
 			Cuobjdump string `json:"cuobjdump"`
+			Section   string `json:"section"`
 		} `json:"entries"`
 	} `json:"libraries"`
 	Errors []struct {
@@ -153,6 +154,11 @@ func compare(prefix, listsDir, inspectJSON string) (*result, error) {
 		}
 		o := ours{l: lists{sass: map[string]int{}, ptx: map[string]int{}}}
 		for _, e := range lib.Entries {
+			if e.Section != ".nv_fatbin" {
+				// __nv_relfatbin: device-link input, which cuobjdump
+				// does not list and nothing loads.
+				continue
+			}
 			switch e.Kind {
 			case "sass":
 				o.l.sass[e.Cuobjdump]++

@@ -159,3 +159,21 @@ func FuzzParseList(f *testing.F) {
 		}
 	})
 }
+
+// TestRelocatableSkipped: entries of __nv_relfatbin are not held to
+// cuobjdump's lists, which do not show them.
+func TestRelocatableSkipped(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "lists"), 0o755)
+	os.WriteFile(filepath.Join(dir, "libraries.tsv"), []byte("10\tlib/libnccl.so.2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lists", "lib%libnccl.so.2.txt"), []byte("ELF file    1: libnccl.1.sm_90.cubin\n--- rc=0\n--- rc=255\n"), 0o644)
+	js := filepath.Join(dir, "inspect.json")
+	os.WriteFile(js, []byte(`{"libraries": [{"path": "/p/lib/libnccl.so.2", "entries": [
+		{"kind": "sass", "cuobjdump": "sm_90", "section": ".nv_fatbin"},
+		{"kind": "sass", "cuobjdump": "sm_90", "section": "__nv_relfatbin"},
+		{"kind": "ptx", "cuobjdump": "sm_90", "section": "__nv_relfatbin"}]}], "errors": []}`), 0o644)
+	res, err := compare("/p", dir, js)
+	if err != nil || res.equal != 1 || res.differ != 0 {
+		t.Errorf("%+v %v", res, err)
+	}
+}
