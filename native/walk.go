@@ -54,13 +54,14 @@ func KeyOf(path string, fi fs.FileInfo) FileKey {
 type Found struct {
 	Path string
 	Key  FileKey
-	// Type is the ELF file type from its header: "shared", "executable",
-	// "relocatable", "core" or "other".
+	// Type is the ELF file type from its header's e_type: "shared" for
+	// ET_DYN (a PIE too), "executable", "relocatable", "core" or "other".
 	Type string
 }
 
-// Walk calls fn for every ELF shared library under root (ELF by its magic
-// and ET_DYN by its header), in lexical order, and returns the errors it
+// Walk calls fn for every ELF shared object under root (ELF by its magic
+// and ET_DYN by its header: shared libraries, and executables built as PIE,
+// which ReadFile then names "executable"), in lexical order, and returns the errors it
 // met on the way (unreadable directories and files, ELF headers too short),
 // each an *Error, joined. Symbolic links are not followed, neither to
 // files (an alias of a library found under its own name) nor to
