@@ -20,7 +20,11 @@ var ruleEG304 = &Rule{
 		Why: "Without a local version (`+cu121`) or a PyTorch wheel index (`--index-url .../whl/cu121`), " +
 			"pip takes torch from the default index, whose build (CUDA version, or CPU on some platforms) " +
 			"changes between releases and platforms: the same file gives different CUDA runtimes on " +
-			"different days and machines.",
+			"different days and machines. `--extra-index-url` does not pin it either: PyPI stays in play. pip takes the highest " +
+			"version across every index, a local version (2.5.1+cu121) above the plain release, so it takes PyPI's build wherever " +
+			"PyPI has a newer release in range or the extra index lacks the pinned one; uv's default index strategy (first-index) " +
+			"takes torch only from the first index that has it, and extra indexes come before PyPI, so uv takes the index's " +
+			"newest build in range or fails. The finding says which build each takes.",
 		Fix: "Name the variant: add `--extra-index-url` (or `--index-url`) pointing at the PyTorch wheel " +
 			"index for the CUDA version you want (`.../whl/cu121`, or `.../whl/cpu`), and pin `torch==X+cuXXX`. " +
 			"Installed environments (`envguard check`) are not judged by this rule: their torch/version.py says which build they got.",
@@ -49,8 +53,13 @@ func runEG304(ctx *Context) []finding.Diagnostic {
 		return nil
 	}
 	reqs, opts := ctx.pipList()
-	if tag, _ := wheelIndexTag(opts); tag != "" {
-		return nil
+	extra := ""
+	if tag, o := wheelIndexTag(opts); tag != "" {
+		if o.Name != "--extra-index-url" {
+			return nil
+		}
+		// An extra index leaves PyPI in play (see extraIndexNote).
+		extra = o.Value
 	}
 	// A pip torch that conda provides as well is EG301's finding already.
 	dup := map[*envspec.PipDep]bool{}
@@ -65,11 +74,26 @@ func runEG304(ctx *Context) []finding.Diagnostic {
 		if p.URL != "" && wheelIndex().MatchString(p.URL) {
 			continue
 		}
-		msg := fmt.Sprintf("pip %s (%s) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), place(p.Dep.Raw.Pos))
-		if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil && ctx.KB != nil {
-			msg += pypiDefaultNote(ctx.KB, ctx.Env, m[1])
+		var msg string
+		if extra != "" {
+			var ok bool
+			if msg, ok = extraIndexNote(ctx, p, extra); !ok {
+				continue
+			}
+		} else {
+			msg = fmt.Sprintf("pip %s (%s) pins no CUDA variant (no +cuXXX, no PyTorch wheel index): the build is whatever the index serves", pipText(p), place(p.Dep.Raw.Pos))
+			if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil && ctx.KB != nil {
+				msg += pypiDefaultNote(ctx.KB, ctx.Env, m[1])
+			}
 		}
 		hint := eg304Hint(ctx, pipText(p))
+		if extra != "" {
+			h := "pin the local version the index serves (torch==X.Y.Z+cuXYZ), or use --index-url instead of --extra-index-url so that PyPI drops out"
+			if pipExactPin().MatchString(pipText(p)) {
+				h += "; " + hint
+			}
+			hint = h
+		}
 		out = append(out, diag(ctx.rule, p.Dep.Raw.Pos, msg, hint))
 	}
 	return out
@@ -102,4 +126,68 @@ func eg304Hint(ctx *Context, text string) string {
 	last := strings.ReplaceAll(majorMinor(v.CUDA[len(v.CUDA)-1]), ".", "")
 	return fmt.Sprintf("torch %s has the wheel indexes %s: add the one for your CUDA with --extra-index-url and pin torch==%s+cu%s (or the cpu build)",
 		m[1], strings.Join(idx, ", "), m[1], last)
+}
+
+// extraIndexNote says which torch build pip and uv each take for a torch
+// requirement without a local version beside --extra-index-url to a
+// PyTorch wheel index, and whether they differ from the index's build
+// (false: both take the index's, and the variant is pinned after all).
+//
+//   - pip gathers every index's files and takes the highest version, a
+//     local version (2.5.1+cu121) above the same release without one.
+//   - uv's default index strategy, first-index, takes a package only from
+//     the first index that has it, and --extra-index-url indexes come
+//     before the default one (uv's IndexStrategy::FirstIndex and
+//     --index-url documentation).
+func extraIndexNote(ctx *Context, p pipItem, index string) (string, bool) {
+	cuda := DecodeIndexURL(index).CUDA
+	if cuda == "" || ctx.KB == nil {
+		return "", false
+	}
+	on := func(release string) bool {
+		v, ok := ctx.KB.Variants(seriesOf(release), kb.DistWheel)
+		return ok && contains(v.CUDA, cuda)
+	}
+	tag := "+cu" + strings.ReplaceAll(cuda, ".", "")
+	head := fmt.Sprintf("pip %s (%s) with --extra-index-url %s: an extra index leaves PyPI in play, so the variant is not pinned", pipText(p), place(p.Dep.Raw.Pos), index)
+	if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil {
+		if on(m[1]) {
+			return "", false // both take torch==X+cuXYZ from the index
+		}
+		return head + fmt.Sprintf("; that index has no torch %s build, so pip takes PyPI's%s, and uv (first-index: it takes torch only from the first index that has it, the extra one) finds no torch %s and fails",
+			m[1], paren(pypiDefaultNote(ctx.KB, ctx.Env, m[1])), m[1]), true
+	}
+	fw := ctx.Stack.Framework
+	if fw == nil || fw.Name != "pytorch" || len(fw.Candidates) == 0 {
+		return head + "; pip takes the highest torch across PyPI and the index, uv the highest the index serves", true
+	}
+	newest := fw.Candidates[len(fw.Candidates)-1]
+	onIndex := ""
+	for i := len(fw.Candidates) - 1; i >= 0; i-- {
+		if on(fw.Candidates[i]) {
+			onIndex = fw.Candidates[i]
+			break
+		}
+	}
+	pipTakes := "PyPI's torch " + newest + paren(pypiDefaultNote(ctx.KB, ctx.Env, newest))
+	if onIndex == newest {
+		pipTakes = "torch " + newest + tag + " from the index"
+	}
+	uvTakes := "finds no torch in range and fails"
+	if onIndex != "" {
+		uvTakes = "takes torch " + onIndex + tag
+	}
+	if onIndex == newest {
+		return "", false
+	}
+	return head + fmt.Sprintf(": pip takes the highest release across both indexes, %s; uv (first-index) %s", pipTakes, uvTakes), true
+}
+
+// paren turns a "; note" into " (note)".
+func paren(note string) string {
+	note = strings.TrimPrefix(note, "; ")
+	if note == "" {
+		return ""
+	}
+	return " (" + note + ")"
 }
