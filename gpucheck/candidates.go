@@ -181,8 +181,27 @@ func (c *checker) overCandidates() bool {
 		var order []string
 		byCode := map[string][]string{}
 		first := map[string]finding.Diagnostic{}
+		// Checks left undecided in a build that fails anyway (an extension
+		// no build can vouch for) are kept whole, from the first build that
+		// has them, each finding with its undecided check.
+		undecidedFrom := -1
+		for i, o := range outs {
+			if len(o.und) > 0 {
+				undecidedFrom = i
+				break
+			}
+		}
+		if undecidedFrom >= 0 {
+			o := outs[undecidedFrom]
+			for _, d := range o.ds {
+				if d.Code == "EG409" {
+					c.ds = append(c.ds, d)
+				}
+			}
+			c.undecided = append(c.undecided, o.und...)
+		}
 		for _, o := range outs {
-			seen := map[string]bool{}
+			seen := map[string]bool{"EG409": true}
 			for _, d := range o.ds {
 				if machine(d) || seen[d.Code] {
 					continue

@@ -315,9 +315,6 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		return GPUPackage{}, false
 	}
 	p := GPUPackage{Name: it.name, Role: RoleExtension, Version: it.exact, From: it.from(), Item: it.raw(), Pos: it.verPos(), Line: it.pos().Line, ext: ext}
-	if p.Version == "" && it.from() == envspec.ProviderConda {
-		p.Version = it.verText
-	}
 	if ext == nil {
 		p.Unknown = "the knowledge base has no facts on " + it.name
 		if cudaBuild {
@@ -345,6 +342,8 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		// A compiler whose every release keeps one floor: the release
 		// decides nothing a target is judged by.
 		p.Known = true
+	case p.Version == "" && it.verText != "":
+		p.Unknown = "its release is left to the solver (" + it.verText + ")"
 	case p.Version == "":
 		p.Unknown = "its release is left to the solver"
 	case !p.Known:
