@@ -193,7 +193,7 @@ func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
 		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
 	}
 	if !p.Known {
-		p.Unknown = "its version is left to the solver"
+		p.Unknown = "the version of " + it.name + " is left to the solver"
 	}
 	return p
 }
@@ -343,9 +343,9 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		// decides nothing a target is judged by.
 		p.Known = true
 	case p.Version == "" && it.verText != "":
-		p.Unknown = "its release is left to the solver (" + it.verText + ")"
+		p.Unknown = "the release of " + it.name + " is left to the solver (" + it.verText + ")"
 	case p.Version == "":
-		p.Unknown = "its release is left to the solver"
+		p.Unknown = "the release of " + it.name + " is left to the solver"
 	case !p.Known:
 		if latest := r.kb.LatestExtension(it.name); latest != "" {
 			if c, ok := kb.CompareDotted(p.Version, latest); ok && c > 0 {
@@ -464,6 +464,12 @@ func (r *resolution) builtForFromIndex(p *GPUPackage, it *item) {
 	}
 	p.Known = true
 	p.applyGroups(bestG)
+	// An index page serves a torch series: the wheels PyG's
+	// torch-2.5.0+cu124.html and torch-2.5.1+cu124.html list carry the
+	// series alone in their tag (+pt25cu124), built once per series.
+	for i, t := range p.BuiltFor.Torch {
+		p.BuiltFor.Torch[i] = seriesOf(t)
+	}
 	p.Evidence = append(p.Evidence, Evidence{Item: best.Raw.Value, Kind: EvidenceIndex, Says: pipOpt(best).Value, Package: it.name, Pos: best.Raw.Pos, Line: best.Raw.Pos.Line})
 }
 
