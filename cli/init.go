@@ -35,6 +35,8 @@ rules:
 #   - name: b200-pool
 #     cuda_driver: "12.8"
 #     gpus: ["B200"]
+#   - name: cpu-runner
+#     driver: none                 # no NVIDIA driver: CUDA environments get EG404
 `
 
 func initCmd(e *env) *cobra.Command {

@@ -232,7 +232,9 @@ func (c *checker) overCandidates() bool {
 		for _, o := range outs {
 			switch o.verdict {
 			case VerdictOK:
-				if strings.HasSuffix(o.label, " CPU") {
+				// A CPU build leaves GPUs idle only where there are GPUs: on
+				// a machine with none (driver: none) it simply runs.
+				if strings.HasSuffix(o.label, " CPU") && len(c.h.GPUs) > 0 {
 					idle = append(idle, o.label)
 				} else {
 					runs = append(runs, o.label)

@@ -31,9 +31,12 @@ type Target struct {
 	DriverRange string      `json:"driver_range,omitempty"`
 	CUDARange   string      `json:"cuda_driver_range,omitempty"`
 	Pos         finding.Pos `json:"-"` // the list item
-	// NoDriver marks a conda-lock subdir without __cuda: a machine with no
-	// NVIDIA driver, described on purpose.
+	// NoDriver marks a machine with no NVIDIA driver, described on purpose:
+	// `driver: none` (or `cuda_driver: none`) in a targets file, or a
+	// conda-lock subdir without __cuda.
 	NoDriver bool `json:"no_driver,omitempty"`
+	// noDriverKey is the key that said none, for the Host's reason.
+	noDriverKey string
 
 	gpuPos []finding.Pos
 }
@@ -165,6 +168,10 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 			}
 		case "driver":
 			t.Driver = p.scalar(v, "driver")
+			if p.none(v, "driver", t.Driver, &t) {
+				t.Driver = ""
+				continue
+			}
 			if kb.IsRange(t.Driver) {
 				r, err := kb.ParseRange(t.Driver)
 				if err != nil {
@@ -178,6 +185,10 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 			}
 		case "cuda_driver":
 			t.CUDADriver = p.scalar(v, "cuda_driver")
+			if p.none(v, "cuda_driver", t.CUDADriver, &t) {
+				t.CUDADriver = ""
+				continue
+			}
 			if kb.IsRange(t.CUDADriver) {
 				r, err := kb.ParseRange(t.CUDADriver)
 				if err != nil {
@@ -217,11 +228,34 @@ func (p *targetParser) target(item *yaml.Node) (Target, bool) {
 	if mapGet(item, "name") == nil {
 		p.errf(item, "target has no name")
 	}
+	if t.NoDriver && (t.Driver != "" || t.CUDADriver != "" || t.DriverRange != "" || t.CUDARange != "") {
+		p.errf(item, "target %q says %s: none (no NVIDIA driver) and also gives a driver version; keep one", t.Name, t.noDriverKey)
+	}
 	// A misspelled key is most likely the driver itself: one error is enough.
 	if !unknown && t.Driver == "" && t.CUDADriver == "" && mapGet(item, "driver") == nil && mapGet(item, "cuda_driver") == nil {
-		p.errf(item, "target %q needs driver (e.g. \"550.54.15\") or cuda_driver (e.g. \"12.4\")", t.Name)
+		p.errf(item, "target %q needs driver (e.g. \"550.54.15\", or none for a machine with no NVIDIA driver) or cuda_driver (e.g. \"12.4\")", t.Name)
 	}
 	return t, len(p.errs) == before
+}
+
+// none reports whether a driver or cuda_driver value says the machine has no
+// NVIDIA driver: `none` (any case). An empty value is an error with its
+// position rather than a silent "no driver": it is more often a value left
+// out than a machine described on purpose.
+func (p *targetParser) none(v *yaml.Node, key, val string, t *Target) bool {
+	if v.Kind != yaml.ScalarNode {
+		return false
+	}
+	if strings.EqualFold(val, "none") {
+		t.NoDriver = true
+		t.noDriverKey = key
+		return true
+	}
+	if val == "" {
+		p.errf(v, "%s is empty: give a version, or none for a machine with no NVIDIA driver", key)
+		return true
+	}
+	return false
 }
 
 // scalar reads a scalar's source text: `driver: 550.54` stays "550.54"
@@ -341,6 +375,9 @@ func (t Target) host(k knowledge) (*Host, error) {
 	}
 	if t.NoDriver {
 		h.Reason = "described without __cuda: no NVIDIA driver"
+		if t.noDriverKey != "" {
+			h.Reason = "it has no NVIDIA driver (" + t.noDriverKey + ": none)"
+		}
 		return h, nil
 	}
 	var errs []error

@@ -70,7 +70,11 @@ func TestParseTargetsPositions(t *testing.T) {
 		{"unknown key", "targets:\n  - name: a\n    drvier: \"1.2\"\n", `t.yml:3:5: unknown key "drvier" in a target (expected one of: compute_capabilities, cuda_driver, driver, gpus, name)`},
 		{"bad driver", "targets:\n  - name: a\n    driver: abc\n", `t.yml:3:13: driver "abc" is not a driver version like 550.54.15, or a range like ">=535.54, <560"`},
 		{"bad cc", "targets:\n  - name: a\n    cuda_driver: \"12.4\"\n    compute_capabilities: [\"9.0\", \"x\"]\n", `t.yml:4:35: compute capability "x" is not major.minor like 9.0`},
-		{"no driver", "targets:\n  - name: a\n    gpus: [H100]\n", `t.yml:2:5: target "a" needs driver (e.g. "550.54.15") or cuda_driver (e.g. "12.4")`},
+		{"no driver", "targets:\n  - name: a\n    gpus: [H100]\n", `t.yml:2:5: target "a" needs driver (e.g. "550.54.15", or none for a machine with no NVIDIA driver) or cuda_driver (e.g. "12.4")`},
+		{"empty driver", "targets:\n  - name: a\n    driver: \"\"\n", `t.yml:3:13: driver is empty: give a version, or none for a machine with no NVIDIA driver`},
+		{"null driver", "targets:\n  - name: a\n    driver:\n", `t.yml:3:12: driver is empty: give a version, or none for a machine with no NVIDIA driver`},
+		{"none and a version", "targets:\n  - name: a\n    driver: none\n    cuda_driver: \"12.4\"\n", `t.yml:2:5: target "a" says driver: none (no NVIDIA driver) and also gives a driver version; keep one`},
+		{"driver nonee", "targets:\n  - name: a\n    driver: nonee\n", `t.yml:3:13: driver "nonee" is not a driver version like 550.54.15, or a range like ">=535.54, <560"`},
 		{"duplicate", "targets:\n  - {name: a, driver: \"550.54.15\"}\n  - {name: a, driver: \"550.54.15\"}\n", `t.yml:3:12: target "a" is already defined at line 2`},
 		{"yaml syntax", "targets:\n  - name: [a\n", `t.yml:1: invalid YAML: did not find expected ',' or ']'`},
 		{"not a mapping", "- a\n", `t.yml:1:1: expected a mapping with a targets: list, got a list`},
@@ -87,6 +91,32 @@ func TestParseTargetsPositions(t *testing.T) {
 				t.Errorf("error\n got %s\nwant %s", first, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseTargetsNoDriver: `driver: none` (and `cuda_driver: none`, any
+// case) describes a machine without an NVIDIA driver on purpose; its Host is
+// unavailable with a reason that names the key.
+func TestParseTargetsNoDriver(t *testing.T) {
+	for _, src := range []string{
+		"targets:\n  - name: cpu\n    driver: none\n",
+		"targets:\n  - name: cpu\n    driver: None\n    gpus: []\n",
+		"targets:\n  - name: cpu\n    cuda_driver: NONE\n",
+	} {
+		ts, err := ParseTargets("t.yml", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if len(ts) != 1 || !ts[0].NoDriver || ts[0].Driver != "" || ts[0].CUDADriver != "" {
+			t.Fatalf("%q: targets = %+v", src, ts)
+		}
+		h, err := ts[0].host(testKB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Available || !strings.Contains(h.Reason, "no NVIDIA driver (") || len(h.GPUs) != 0 {
+			t.Errorf("%q: host = %+v", src, h)
+		}
 	}
 }
 
