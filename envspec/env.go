@@ -49,6 +49,11 @@ type Env struct {
 	Prefix    *String
 	Platforms []String
 	Category  *String
+	// SystemCUDA is the CUDA a pixi manifest's environment declares through
+	// `[system-requirements] cuda = "12"` (the highest of its features'):
+	// pixi sets the __cuda virtual package to it while solving, which
+	// makes conda-forge's CUDA builds installable. Nil for other files.
+	SystemCUDA *String
 
 	// Prefix-only facts.
 	PythonVersion string     // from pyvenv.cfg or conda-meta python

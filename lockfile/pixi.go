@@ -93,6 +93,15 @@ func ReadPixiManifest(file string, src []byte, opt Options) (env *envspec.Env) {
 	}
 	l.env.Platform = plat
 	l.env.Platforms = plats
+	// Only the features of the environment read: a cuda requirement on a
+	// feature this environment does not include says nothing about it.
+	for _, f := range features {
+		if c := f.t.path("system-requirements", "cuda"); c != nil && c.isString() {
+			if l.env.SystemCUDA == nil || versionAbove(c.str, l.env.SystemCUDA.Value) {
+				l.env.SystemCUDA = &envspec.String{Value: c.str, Pos: c.pos}
+			}
+		}
+	}
 	l.channels(ws.get("channels"))
 	for _, f := range features {
 		if f.name != "" {

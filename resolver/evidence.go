@@ -62,6 +62,9 @@ func (r *resolution) evidence() {
 	if fwName == "jax" {
 		r.jaxIndexEvidence(add) // jax_releases.html find-links pages (tf_jax.go)
 	}
+	if e, ok := r.pixiSystemCUDA(); ok {
+		add(e, true)
+	}
 	if len(cuda) > 0 {
 		r.st.CUDA = &CUDAInfo{Evidence: cuda}
 		if a := authority(cuda); a != nil && strings.Contains(a.Says, ".") {
@@ -93,6 +96,27 @@ func (r *resolution) unbuiltCondaForgeCUDA() string {
 		return ""
 	}
 	return fmt.Sprintf("%s names a CUDA %s build conda-forge never made of pytorch %s (it built CUDA %s)", r.fw.label(), a.CUDA, f.Series(), strings.Join(vs.CUDA, ", "))
+}
+
+// pixiSystemCUDA reads a pixi manifest's `[system-requirements] cuda` as the
+// variant of a conda-forge framework nothing else pins. pixi sets the __cuda
+// virtual package to that value while solving; its PyTorch guide
+// (pixi.sh/latest/python/pytorch, "System requirements") says that without
+// system-requirements.cuda pixi installs the CPU-only builds, and with it
+// the CUDA ones can be resolved. It is a default, not a pin: an explicit
+// pytorch-cpu or =*cpu* build beside it decides, and only the manifest's own
+// environment (its features) carries it, never an environment.yml beside it.
+// The pytorch channel's variant is picked by pytorch-cuda/cpuonly rather than
+// __cuda, so only conda-forge counts.
+func (r *resolution) pixiSystemCUDA() (Evidence, bool) {
+	f, sc := r.st.Framework, r.env.SystemCUDA
+	if r.env.Kind != envspec.KindPixiManifest || sc == nil || f == nil || f.From != envspec.ProviderConda || f.Dist != kb.DistCondaForge || len(r.pins) > 0 || len(r.st.CPU) > 0 {
+		return Evidence{}, false
+	}
+	return Evidence{
+		Item: fmt.Sprintf("[system-requirements] cuda = %q", sc.Value), Pos: sc.Pos, Line: sc.Pos.Line,
+		Kind: EvidenceSystem, Says: "cuda",
+	}, true
 }
 
 type addFunc func(Evidence, bool)

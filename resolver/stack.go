@@ -138,10 +138,11 @@ const (
 	EvidencePytorchCUDA = "pytorch-cuda"
 	EvidenceCUDAVersion = "cuda-version"
 	EvidenceCudatoolkit = "cudatoolkit"
-	EvidenceCUDAPackage = "cuda-package" // cuda-toolkit, cuda-runtime, cuda-cudart
-	EvidenceMutex       = "mutex"        // pytorch-mutex, cpuonly
-	EvidencePackage     = "package"      // a package name that implies a variant (pytorch-gpu, tensorflow-cpu, jax[cuda12])
-	EvidenceDefault     = "default"      // what an unpinned install gets, from the knowledge base
+	EvidenceCUDAPackage = "cuda-package"        // cuda-toolkit, cuda-runtime, cuda-cudart
+	EvidenceMutex       = "mutex"               // pytorch-mutex, cpuonly
+	EvidencePackage     = "package"             // a package name that implies a variant (pytorch-gpu, tensorflow-cpu, jax[cuda12])
+	EvidenceDefault     = "default"             // what an unpinned install gets, from the knowledge base
+	EvidenceSystem      = "system-requirements" // a pixi manifest's [system-requirements] cuda (the __cuda it solves with)
 )
 
 // SeriesOf is the release series of a version: "2.0" of "2.0.1" and of
