@@ -43,6 +43,8 @@ func runEG205(c *Context) []finding.Diagnostic {
 	if c.Env != nil {
 		out = append(out, eg205Packages(c)...)
 		out = append(out, eg205LocalNoIndex(c)...)
+		out = append(out, eg205ExtraPins(c)...)
+		out = append(out, eg205JaxlibCuDNN(c)...)
 	}
 	return out
 }

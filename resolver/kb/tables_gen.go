@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "3eb14b6d52557b03"
+const generatedVersion = "776aa66c32bb48b5"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x57681dfc
+const generatedChecksum = 0x79ab5d66
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4173,6 +4173,31 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{From: "0.6.0", CuDNNMin: "9.8", Source: "JAX_CHANGELOG (jax 0.6.0: 'The minimum CuDNN version is v9.8. JAX is now built using CUDA 12.8. All versions of CUDA 12.1 or newer remain supported')"},
 	{From: "0.7.0", PythonMin: "3.11", Source: "JAX_CHANGELOG (jax 0.7.0: 'The minimum Python version is now 3.11')"},
 	{From: "0.11.0", PythonMin: "3.12", Source: "JAX_CHANGELOG (jax 0.11.0: 'Support for Python 3.11 … has been dropped')"},
+}, JAXLibCondaForge: []JAXLibCondaForge{
+	{Version: "0.4.26", CuDNN: []string{
+		"8",
+	}, Source: "CF_JAXLIB (7239e68, 2024-06-26); CUDNN_RUN_EXPORTS"},
+	{Version: "0.4.27", CuDNN: []string{
+		"8",
+	}, Source: "CF_JAXLIB (090e3da, 2024-07-02); CUDNN_RUN_EXPORTS"},
+	{Version: "0.4.28", CuDNN: []string{
+		"8",
+	}, Source: "CF_JAXLIB (37a4909, 2024-05-22); CUDNN_RUN_EXPORTS"},
+	{Version: "0.4.30", CuDNN: []string{
+		"8",
+	}, Source: "CF_JAXLIB (3b4f722 … e769031, 2024-07-09 … 2024-07-12); CUDNN_RUN_EXPORTS"},
+	{Version: "0.4.31", CuDNN: []string{
+		"8",
+		"9",
+	}, Source: "CF_JAXLIB (7bcbf05, 2024-07-30: cudnn 8; ae6cf82 'Rebuild for cudnn 9', 2024-08-30: cudnn 9); CUDNN_RUN_EXPORTS"},
+	{Version: "0.4.32", CuDNN: []string{
+		"9",
+	}, Source: "CF_JAXLIB (810da94, 2024-09-12); CUDNN_RUN_EXPORTS"},
+	{Version: "0.4.34", CuDNN: []string{
+		"9",
+	}, Source: "CF_JAXLIB (b530443, 2024-10-14); CUDNN_RUN_EXPORTS"},
+}, ExtraPins: []ExtraPin{
+	{Package: "tensorflow", Version: "2.15.0", Extra: "and-cuda", Pin: "tensorrt-libs==8.6.1", Fixed: "2.15.0.post1", Note: "tensorrt==8.6.1.post1 and tensorrt-bindings==8.6.1 resolve; tensorrt-libs==8.6.1 was served only by NVIDIA's own index", Source: "TF_ISSUE_66517; TRT_ISSUE_4069; TF_PR_62520"},
 }, GPULibs: []GPULib{
 	{Lib: "torch", Conda: []string{
 		"pytorch",
@@ -11822,6 +11847,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "JAX_CHANGELOG", Title: "jax-ml/jax CHANGELOG.md (jax and jaxlib release notes)", URL: "https://docs.jax.dev/en/latest/changelog.html", Read: "jax-ml/jax@cec06d11 (2026-08-08)"},
 	{Key: "JAX_README_HIST", Title: "jax-ml/jax README.md history, GPU install commands (jaxlib==X+cudaNNN -f …/jax-releases/jax_releases.html; split into jax_cuda_releases.html in e780a402, 2022-06-16)", URL: "https://github.com/jax-ml/jax/commits/main/README.md", Read: "jax-ml/jax history read 2026-11-30"},
 	{Key: "JAX_INSTALL_2026", Title: "JAX installation guide (docs/installation.md): CUDA 12 wheel built with CUDA 12.3, needs CUDA >=12.1, cuDNN >=9.8 <10; CUDA 13 wheel CUDA >=13.0; driver >=525 (CUDA 12), >=580 (CUDA 13); conda-forge jaxlib=*=*cuda*", URL: "https://docs.jax.dev/en/latest/installation.html", Read: "jax-ml/jax@cec06d11 docs/installation.md"},
+	{Key: "CF_JAXLIB", Title: "conda-forge jaxlib-feedstock: recipe/meta.yaml (host: cudnn for CUDA builds) and the linux_64 cuda_compiler_version12.0 .ci_support files (cudnn: '8' / '9') at each release's update commit", URL: "https://github.com/conda-forge/jaxlib-feedstock", Read: "git history read 2026-12 (commits named per row)"},
+	{Key: "TF_ISSUE_66517", Title: "tensorflow/tensorflow#66517 'Cannot find any way to install tensorflow<=2.15.0': pip install tensorflow[and-cuda]==2.15.0 → 'No matching distribution found for tensorrt-libs==8.6.1; extra == \"and-cuda\"' (from versions: 9.0.0.post11.dev1 … 9.3.0.post12.dev1)", URL: "https://github.com/tensorflow/tensorflow/issues/66517", Read: "thread read 2026-12"},
+	{Key: "TRT_ISSUE_4069", Title: "NVIDIA/TensorRT#4069 'Cannot install 8.6.1 via pip: Could not find a version that satisfies the requirement tensorrt_libs==8.6.1' (the index lists 9.0.0.post11.dev1 … 9.3.0.post12.dev1 only)", URL: "https://github.com/NVIDIA/TensorRT/issues/4069", Read: "thread read 2026-12"},
+	{Key: "TF_PR_62520", Title: "tensorflow/tensorflow PR #62520 (merged) 'Create 2.15.0.post1 with tensorrt removed from [and-cuda] install': 'tensorflow[and-cuda]==2.15.0 cannot be installed due to this tensorrt dependency'", URL: "https://github.com/tensorflow/tensorflow/pull/62520", Read: "thread read 2026-12"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -13169,6 +13198,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 13},
 		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 	},
+	"extra_pins_unpublished": {
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 109},
+	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
@@ -13374,6 +13406,15 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 29},
 		{File: "resolver/kb/data/jax.yaml", Line: 30},
 		{File: "resolver/kb/data/jax.yaml", Line: 31},
+	},
+	"jaxlib_conda_forge": {
+		{File: "resolver/kb/data/jax.yaml", Line: 42},
+		{File: "resolver/kb/data/jax.yaml", Line: 43},
+		{File: "resolver/kb/data/jax.yaml", Line: 44},
+		{File: "resolver/kb/data/jax.yaml", Line: 45},
+		{File: "resolver/kb/data/jax.yaml", Line: 46},
+		{File: "resolver/kb/data/jax.yaml", Line: 47},
+		{File: "resolver/kb/data/jax.yaml", Line: 48},
 	},
 	"keras": {
 		{File: "resolver/kb/data/keras.yaml", Line: 8},
@@ -13634,6 +13675,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 11},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 12},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 13},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},

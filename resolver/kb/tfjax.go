@@ -6,6 +6,29 @@ import (
 	"sync"
 )
 
+// JAXLibCondaForgeCuDNN returns the cuDNN majors conda-forge built a
+// jaxlib release's CUDA builds against; false where no row names it.
+func (k *KB) JAXLibCondaForgeCuDNN(version string) ([]string, bool) {
+	v := padRelease3(stripLocal(version))
+	for _, r := range k.JAXLibCondaForge {
+		if r.Version == v {
+			return r.CuDNN, true
+		}
+	}
+	return nil, false
+}
+
+// ExtraPinsOf returns the unpublished pins of a release's pip extra.
+func (k *KB) ExtraPinsOf(pkg, version, extra string) []ExtraPin {
+	var out []ExtraPin
+	for _, r := range k.ExtraPins {
+		if r.Package == pkg && r.Version == version && r.Extra == extra {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // TensorFlowCondaForge returns conda-forge's CUDA builds of a TensorFlow
 // release: the rows of the exact release, else those of the newest release
 // of its series the table lists ("2.12.0" → the 2.12.1 rows when only those
@@ -132,6 +155,33 @@ func (v *validator) tfJAX(keys map[string]bool) {
 				v.errf("tensorflow_conda_forge", i, "%s cuda %s is not after %s cuda %s (keep the table sorted)", r.Version, r.CUDA, p.Version, p.CUDA)
 			}
 		}
+	}
+	seenJ := map[string]bool{}
+	for i, r := range k.JAXLibCondaForge {
+		v.source("jaxlib_conda_forge", i, r.Source, keys)
+		v.version("jaxlib_conda_forge", i, "version", r.Version, releaseRe())
+		if len(r.CuDNN) == 0 {
+			v.errf("jaxlib_conda_forge", i, "cudnn is empty")
+		}
+		for _, d := range r.CuDNN {
+			v.version("jaxlib_conda_forge", i, "cudnn", d, majorRe())
+		}
+		if seenJ[r.Version] {
+			v.errf("jaxlib_conda_forge", i, "duplicate row for %s", r.Version)
+		}
+		seenJ[r.Version] = true
+		if i > 0 {
+			if c, ok := CompareDotted(k.JAXLibCondaForge[i-1].Version, r.Version); ok && c >= 0 {
+				v.errf("jaxlib_conda_forge", i, "%s is not after %s (keep the table sorted)", r.Version, k.JAXLibCondaForge[i-1].Version)
+			}
+		}
+	}
+	for i, r := range k.ExtraPins {
+		v.source("extra_pins_unpublished", i, r.Source, keys)
+		if r.Package == "" || r.Extra == "" || !strings.Contains(r.Pin, "==") {
+			v.errf("extra_pins_unpublished", i, "package, extra and an exact pin (name==version) are required")
+		}
+		v.version("extra_pins_unpublished", i, "version", r.Version, releaseRe())
 	}
 	seenK := map[string]bool{}
 	for i, r := range k.Keras {

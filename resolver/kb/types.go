@@ -176,6 +176,31 @@ type TFCondaForge struct {
 	Source string   `yaml:"source"`
 }
 
+// JAXLibCondaForge is what conda-forge built one jaxlib release's CUDA
+// builds against: the cuDNN majors of its build environments, whose
+// run_exports the packages then require (cudnn >=X.Y.Z,<X+1).
+type JAXLibCondaForge struct {
+	Version string   `yaml:"version"` // "0.4.30"
+	CuDNN   []string `yaml:"cudnn"`   // ["8"]; two where a rebuild moved it
+	Note    string   `yaml:"note,omitempty"`
+	Source  string   `yaml:"source"`
+}
+
+// ExtraPin is a requirement a pip extra of one framework release pins
+// (tensorflow[and-cuda]==2.15.0 requires tensorrt-libs==8.6.1) that the
+// package index never served, so pip fails with "No matching distribution".
+type ExtraPin struct {
+	Package string `yaml:"package"` // "tensorflow"
+	Version string `yaml:"version"` // exact release, "2.15.0"
+	Extra   string `yaml:"extra"`   // "and-cuda"
+	Pin     string `yaml:"pin"`     // "tensorrt-libs==8.6.1"
+	// Fixed names the release whose extra drops or fixes the pin, where a
+	// source says so ("2.15.0.post1"); empty when none does.
+	Fixed  string `yaml:"fixed,omitempty"`
+	Note   string `yaml:"note,omitempty"`
+	Source string `yaml:"source"`
+}
+
 // KerasPair is the keras a TensorFlow series takes.
 type KerasPair struct {
 	TensorFlow string `yaml:"tensorflow"` // series, "2.12"
@@ -257,7 +282,13 @@ type Facts struct {
 	// Keras pairs TensorFlow series with their keras.
 	Keras []KerasPair `yaml:"keras"`
 	// JAXLib lists jaxlib's Python/CUDA/cuDNN changes, oldest first.
-	JAXLib  []JAXLibChange `yaml:"jaxlib"`
+	JAXLib []JAXLibChange `yaml:"jaxlib"`
+	// JAXLibCondaForge lists the cuDNN majors conda-forge built each jaxlib
+	// release's CUDA builds against.
+	JAXLibCondaForge []JAXLibCondaForge `yaml:"jaxlib_conda_forge"`
+	// ExtraPins lists pins a framework release's pip extra makes that the
+	// package index never served: the extra cannot be installed.
+	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished"`
 	GPULibs []GPULib       `yaml:"gpu_libs"`
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
