@@ -17,19 +17,26 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/prefixscan"
 	"github.com/envguard/envguard/report"
 )
 
 func checkCmd(e *env) *cobra.Command {
-	var prefix, minFree, format, failOn string
+	var prefix, minFree, format, failOn, targetsFile, sysroot string
+	var targets []string
+	var noCache bool
 	c := &cobra.Command{
-		Use:   "check [--prefix DIR]",
+		Use:   "check [--prefix DIR] [--targets FILE --target NAME]",
 		Short: "Pre-training hook: the live environment against this machine's GPUs",
 		Long: "check reads the installed environment (conda-meta, dist-info, torch/version.py), resolves it,\n" +
 			"holds it against the local GPUs CUDA_VISIBLE_DEVICES selects, checks PYTORCH_CUDA_ALLOC_CONF,\n" +
 			"and prints a short verdict. Without --prefix it checks $CONDA_PREFIX, else $VIRTUAL_ENV, else\n" +
-			"the prefix of the python3 on PATH. Exit 0: the job can start; 1: it should not; 2: bad usage.",
-		Example: "  envguard check && python train.py\n  envguard check --prefix /opt/envs/pt20 --min-free 40GiB",
+			"the prefix of the python3 on PATH. It also reads the environment's shared libraries: the GPU code\n" +
+			"each package carries, the libraries each needs (DT_NEEDED) and the torch symbols extensions import.\n" +
+			"With --targets FILE and --target NAME it holds the prefix against described machines instead of\n" +
+			"this one. Exit 0: the job can start; 1: it should not; 2: bad usage.",
+		Example: "  envguard check && python train.py\n  envguard check --prefix /opt/envs/pt20 --min-free 40GiB\n" +
+			"  envguard check --prefix rootfs/opt/conda --sysroot rootfs --targets fleet.yml --target h100-pool",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
@@ -60,18 +67,32 @@ func checkCmd(e *env) *cobra.Command {
 				}
 				return usageErr("%s", msg)
 			}
-			opt, err := e.options("", []string{"local"}, "")
+			names := targets
+			if len(names) == 0 {
+				if targetsFile != "" {
+					return usageErr("--targets %s: name the machine to hold the prefix against with --target NAME", targetsFile)
+				}
+				names = []string{"local"}
+			}
+			opt, err := e.options("", names, targetsFile)
 			if err != nil {
 				return err
 			}
 			opt.Getenv = e.getenv
+			so := prefixscan.Options{Getenv: e.getenv, SysRoot: sysroot}
+			if !noCache {
+				so.Cache = e.openCache()
+			}
+			opt.Binaries = prefixscan.Scan(dir, so)
 			opt.MinFree = free
 			fail, err := e.failOn(failOn, c.Flags().Changed("fail-on"), opt.Config)
 			if err != nil {
 				return err
 			}
 			r := report.FromEnv(env, opt)
-			unreadIsUnknown(r, env.Notes)
+			unread := append(append([]string(nil), env.Notes...), opt.Binaries.Unread...)
+			r.Notes = append(r.Notes, opt.Binaries.Unread...)
+			unreadIsUnknown(r, unread)
 			if format == "json" {
 				if _, err := e.stdout.Write(r.JSON()); err != nil {
 					return err
@@ -90,6 +111,10 @@ func checkCmd(e *env) *cobra.Command {
 	fl.StringVar(&minFree, "min-free", "", "warn when a visible GPU has less free memory than `SIZE` (e.g. 40GiB, 512MiB)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	fl.StringVar(&failOn, "fail-on", "error", failOnUsage)
+	fl.StringArrayVar(&targets, "target", nil, "hold the prefix against machine `NAME` of --targets (repeatable; \"local\" is this machine)")
+	fl.StringVar(&targetsFile, "targets", "", "targets `FILE`, as validate reads it")
+	fl.StringVar(&sysroot, "sysroot", "", "read the system's libraries (ld.so.cache, /usr/lib, …) under `DIR` (an exported root filesystem)")
+	fl.BoolVar(&noCache, "no-cache", false, "read every shared library again instead of the cached results")
 	return c
 }
 

@@ -24,6 +24,7 @@ type knowledge interface {
 	NewestCUDAOfMajor(major int) string
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
+	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 }
 
 // CheckOptions tune the machine checks.

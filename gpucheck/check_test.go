@@ -381,8 +381,8 @@ func TestRulesRegistry(t *testing.T) {
 			t.Errorf("%s: incomplete documentation", r.Code)
 		}
 	}
-	if len(Rules) != 10 {
-		t.Errorf("%d rules, want EG401–EG410", len(Rules))
+	if len(Rules) != 12 {
+		t.Errorf("%d rules, want EG401–EG412", len(Rules))
 	}
 }
 

@@ -222,3 +222,12 @@ func (k factsKB) CUDALibByName(lib string) (*kb.CUDALibPackage, bool) {
 	}
 	return nil, false
 }
+
+func (k factsKB) CompressionFloor(compression string) (*kb.FatbinCompression, bool) {
+	for i := range k.f.FatbinCompression {
+		if k.f.FatbinCompression[i].Compression == compression {
+			return &k.f.FatbinCompression[i], true
+		}
+	}
+	return nil, false
+}

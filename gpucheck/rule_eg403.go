@@ -59,7 +59,9 @@ func (c *checker) checkArch(driverCUDA string) {
 	case fw.Series() == "":
 		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
 	default:
-		if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known {
+		if l, ok := c.binaryArch(); ok {
+			list = l
+		} else if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known {
 			list = l
 		} else {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
@@ -72,6 +74,19 @@ func (c *checker) checkArch(driverCUDA string) {
 			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
 	})
+}
+
+// binaryArch is the framework's architecture list as its own libraries
+// carry it (envguard check reads them), which wins over the knowledge
+// base's row.
+func (c *checker) binaryArch() (*kb.ArchList, bool) {
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if p.Role == resolver.RoleFramework && p.FromBinary() {
+			return &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true, Source: "the binary"}, true
+		}
+	}
+	return nil, false
 }
 
 // archList finds the build's architecture list. TensorFlow's and JAX's

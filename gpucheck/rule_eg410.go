@@ -194,6 +194,14 @@ const (
 // release carries code for a compute capability, and says why.
 func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	name := p.Lib
+	if p.FromBinary() {
+		// Its own libraries were read: what they carry decides.
+		list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
+		if v, _ := archVerdict(gcc, list); v == runsNone {
+			return carriesNo, fmt.Sprintf("its libraries carry %s: no SASS for %s or a lower %d.x, and no PTX at or below it", archSummary(list), gcc.sm(), gcc.Major)
+		}
+		return carriesYes, ""
+	}
 	if p.Version == "" {
 		return carriesUnknown, "which " + name + " release it loads is not known"
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/envguard/envguard/finding"
 )
 
-// Rule is a machine rule (EG401–EG410): its documentation and its step of
+// Rule is a machine rule (EG401–EG412): its documentation and its step of
 // the check of a stack against a host. Each is one definition in its own
 // file (rule_egNNN.go), listed in rules.
 type Rule struct {
@@ -25,11 +25,11 @@ type Rule struct {
 // then the GPUs' state (EG405, EG406). The order is that of the notes and
 // of what was left undecided, which the outputs list as made.
 var rules = []*Rule{
-	ruleEG407, ruleEG409, ruleEG404, ruleEG401, ruleEG403, ruleEG410, ruleEG405, ruleEG406,
+	ruleEG411, ruleEG407, ruleEG409, ruleEG404, ruleEG401, ruleEG412, ruleEG403, ruleEG410, ruleEG405, ruleEG406,
 	ruleEG402, ruleEG408,
 }
 
-// Rules documents EG401–EG410, the checks of an environment against a
+// Rules documents EG401–EG412, the checks of an environment against a
 // machine, in code order. Check raises them; `envguard rules` and the
 // generated docs read these values.
 var Rules = docs()

@@ -32,6 +32,10 @@ type Options struct {
 	// Budget bounds the items read, the findings listed and their bytes;
 	// the zero value means the defaults.
 	Budget Budget
+	// Binaries is what a live prefix's shared libraries carry (envguard
+	// check, internal/prefixscan); the Stack is held to them before any
+	// rule runs. nil for files.
+	Binaries *resolver.Binaries
 }
 
 func (o *Options) kb() *kb.KB {
@@ -98,6 +102,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	}
 	diags := append(finding.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
+	resolver.ApplyBinaries(stack, opt.Binaries)
 	rctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
 	found, err := resolver.Check(ctx, rctx)
 	if err != nil {
@@ -107,6 +112,9 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 
 	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
 	r.Notes = append([]string(nil), env.Notes...)
+	if opt.Binaries != nil {
+		r.Notes = append(r.Notes, opt.Binaries.Notes...)
+	}
 	if env.Name != nil {
 		r.Name.Declared = env.Name.Value
 	}

@@ -39,16 +39,27 @@ func runEG211(c *Context) []finding.Diagnostic {
 		return nil
 	}
 	var out []finding.Diagnostic
+	flagged := map[string]bool{}
 	for i := range st.GPUPackages {
 		p := &st.GPUPackages[i]
 		if p.Role != RoleExtension || p.ext == nil || !p.ext.TorchABI {
 			continue
 		}
 		if why := mismatch(st, p); len(why) > 0 {
+			flagged[kb.NormalizeName(p.Name)] = true
 			msg := fmt.Sprintf("%s was built for %s; the environment's %s: %s, so it fails at import (%s)",
 				extLabel(p), builtForText(p.BuiltFor), torchText(st), strings.Join(why, "; "), failureText(p))
 			out = append(out, newFinding(c.rule, p.Pos, 0, msg, eg211Hint(c.KB, st, p), st.Framework.Pos))
 		}
+	}
+	for _, m := range missingTorchSymbols(st) {
+		if flagged[m.pkg] {
+			continue // the build's own metadata has said it
+		}
+		msg := fmt.Sprintf("%s needs %d %s %s does not export: %s, so it fails at import (\"undefined symbol\")",
+			m.lib.Name(), len(m.missing), plural(len(m.missing), "symbol"), torchText(st), demangled(m.missing, 3))
+		hint := "reinstall the extension built for " + torchText(st) + ", or the torch it was built for"
+		out = append(out, newFinding(c.rule, st.PosOf(m.pkg), 0, msg, hint, st.Framework.Pos))
 	}
 	return out
 }

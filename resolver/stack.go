@@ -127,6 +127,9 @@ type Stack struct {
 	CPU []Evidence `json:"cpu_evidence,omitempty"`
 	// PythonItem is the item Python was read from.
 	PythonItem string `json:"-"`
+	// Binaries is what a live prefix's shared libraries say (ApplyBinaries);
+	// nil for a file.
+	Binaries *Binaries `json:"-"`
 }
 
 // Kinds of Evidence.

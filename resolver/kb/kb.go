@@ -283,6 +283,18 @@ func (k *KB) ToolkitArch(cuda string) (*ToolkitArch, bool) {
 	return nil, false
 }
 
+// CompressionFloor returns the row saying which drivers load GPU code
+// compressed this way ("zstd"); false where the table has none.
+func (k *KB) CompressionFloor(compression string) (*FatbinCompression, bool) {
+	for i := range k.Facts.FatbinCompression {
+		if k.Facts.FatbinCompression[i].Compression == compression {
+			f := k.Facts.FatbinCompression[i]
+			return &f, true
+		}
+	}
+	return nil, false
+}
+
 // MinorCompatFloor returns the minor-version-compatibility floor of a major.
 func (k *KB) MinorCompatFloor(major int) (*MinorCompat, bool) {
 	for i := range k.MinorCompat {

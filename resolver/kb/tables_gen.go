@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "776aa66c32bb48b5"
+const generatedVersion = "c6923fa9738ec231"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x79ab5d66
+const generatedChecksum = 0x5b1ab2e6
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3598,6 +3598,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{CUDA: "13.0", MinSASS: "7.5", MaxSASS: "12.1", MaxPTX: "12.1", Source: "NV_FEATURES; PT_159779; CMAKE_CUDA_ARCHS; NVCOMPDX", Note: "Maxwell, Pascal and Volta (5.x–7.2) dropped: Turing through Blackwell only; sm_101 (Thor) renumbered sm_110; adds sm_88"},
 	{CUDA: "13.1", MinSASS: "7.5", MaxSASS: "12.1", MaxPTX: "12.1", Source: "NV_FEATURES; CMAKE_CUDA_ARCHS", Note: "no new architecture in the 13.1 notes seen; CMake gives every 13.x the 13.0 list"},
 	{CUDA: "13.2", MinSASS: "7.5", MaxSASS: "12.1", MaxPTX: "12.1", Source: "NV_FEATURES; CMAKE_CUDA_ARCHS", Note: "no new architecture in the 13.2 notes seen ('no new features' under General CUDA); CMake gives every 13.x the 13.0 list"},
+}, FatbinCompression: []FatbinCompression{
+	{Compression: "zstd", MinCUDA: "12.4", Source: "NV_NVCC_COMPRESS; MLX_2407; RAPIDS_FATBIN", Note: "a CUDA 13 build's own driver floor (580) is above it already"},
 }, GPUs: []GPU{
 	{Name: "Tesla K80", CC: "3.7", Arch: "Kepler", Note: "the NV_LEGACY excerpt read ends before 3.x", Source: "NV_OLD"},
 	{Name: "Tesla K40", Aliases: []string{
@@ -11687,6 +11689,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "NV_FEATURES", Title: "NVIDIA CUDA Features Archive (CUDA 13.0: 'SM101 has been renumbered as SM110'; 'CUDA 13.0 supports all NVIDIA architectures from Turing through Grace Blackwell')", URL: "https://docs.nvidia.com/cuda/cuda-features-archive/index.html", Read: "13.1 edition and the archived 13.2.1 edition (13.2: 'No new features in this release' under General CUDA), 2026-11-30"},
 	{Key: "PT_159779", Title: "pytorch/pytorch#159779 Enable CUDA 13.0 binaries (13.0: Turing through Blackwell, sm_110 Thor, sm_103, sm_121; 12.9 first introduced sm_10x/sm_12x)", URL: "https://github.com/pytorch/pytorch/issues/159779", Read: "2026-11-30"},
 	{Key: "NVCOMPDX", Title: "NVIDIA nvCOMPDx release notes 0.1.1 (Thor renamed sm_101 → sm_110 from CUDA 13.0; sm_101 for 12.9 and older)", URL: "https://docs.nvidia.com/cuda/nvcompdx/release_notes.html", Read: "2026-11-30"},
+	{Key: "NV_NVCC_COMPRESS", Title: "NVIDIA CUDA Compiler Driver NVCC documentation, --compress-mode {default|size|speed|balance|none}: 'This option is not compatible with drivers released before CUDA Toolkit's 12.4 Release.'", URL: "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#compress-mode-default-size-speed-balance-none-compress-mode", Read: "as quoted in MLX_2407 (the 12.8 edition introduces the option; the 12.6.3 edition has only --no-compress)"},
+	{Key: "MLX_2407", Title: "ml-explore/mlx#2407 '[CUDA] --compress-mode requires CUDA 12.8' (quotes NV_NVCC_COMPRESS: compressed binaries need a driver compatible with CUDA 12.4, the release that introduced binary compression)", URL: "https://github.com/ml-explore/mlx/pull/2407", Read: "2025-07-23 description"},
+	{Key: "RAPIDS_FATBIN", Title: "rapids-cmake rapids_cuda_enable_fatbin_compression (TUNE_FOR balanced: 'CUDA 12 Requires Driver Version: 550.54.14+ CUDA 13 Requires Driver Version: 580+')", URL: "https://docs.rapids.ai/api/rapids-cmake/stable/command/rapids_cuda_enable_fatbin_compression", Read: "stable edition (added in v25.10.00); corroboration"},
 	{Key: "PT143962", Title: "pytorch/pytorch#143962 Nightly pytorch wheel for prerelease version 2.7 is build with C++11 ABI on, at least for CPU", URL: "https://github.com/pytorch/pytorch/issues/143962", Read: "issue thread, 2026-12-01"},
 	{Key: "NCCL_COMMON_MK", Title: "NVIDIA/nccl makefiles/common.mk: the default NVCC_GENCODE per CUDA version (CUDA8/9/10/11/12/12_8/13 _GENCODE and _PTX)", URL: "https://github.com/NVIDIA/nccl/blob/master/makefiles/common.mk", Read: "git snapshot of NVIDIA/nccl, the file at tags v2.7.8-1 … v2.29.2-1 and git log -S for compute_80/90/110 and the CUDA13_GENCODE block, 2026-12-01"},
 	{Key: "NV_BLACKWELL_COMPAT", Title: "NVIDIA Blackwell Compatibility Guide for CUDA Applications, 1.2 Application Compatibility: 'A cubin generated for a certain compute capability is supported to run on any GPU with the same major revision and same or higher minor revision of compute capability'", URL: "https://docs.nvidia.com/cuda/blackwell-compatibility-guide", Read: "2026-12-01"},
@@ -13201,6 +13206,9 @@ var generatedPositions = map[string][]pos{
 	"extra_pins_unpublished": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 109},
 	},
+	"fatbin_compression": {
+		{File: "resolver/kb/data/cuda.yaml", Line: 122},
+	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
@@ -13515,6 +13523,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-cuda.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-cuda.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-cuda.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 5},

@@ -120,6 +120,16 @@ type MinorCompat struct {
 	Source    string `yaml:"source"`
 }
 
+// FatbinCompression says which drivers load GPU code compressed one way:
+// those of CUDA MinCUDA and later (zstd: 12.4, whose Linux driver floor is
+// cuda_drivers' 12.4 row).
+type FatbinCompression struct {
+	Compression string `yaml:"compression"` // "zstd"
+	MinCUDA     string `yaml:"min_cuda"`
+	Source      string `yaml:"source"`
+	Note        string `yaml:"note,omitempty"`
+}
+
 // ToolkitArch is what one CUDA toolkit release's nvcc can target.
 type ToolkitArch struct {
 	CUDA    string `yaml:"cuda"`     // "12.0" (major.minor)
@@ -274,6 +284,9 @@ type Facts struct {
 	CUDADrivers   []CUDADriver    `yaml:"cuda_drivers"`
 	MinorCompat   []MinorCompat   `yaml:"minor_compat"`
 	ToolkitArch   []ToolkitArch   `yaml:"cuda_arch"` // what each toolkit's nvcc targets
+	// FatbinCompression is the oldest driver that loads each kind of
+	// compressed GPU code, as the CUDA release whose driver first does.
+	FatbinCompression []FatbinCompression `yaml:"fatbin_compression"`
 	GPUs          []GPU           `yaml:"gpus"`
 	TensorFlow    []TFConfig      `yaml:"tensorflow"`
 	JAX           []JAXCuda       `yaml:"jax"`

@@ -251,6 +251,13 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, f := range k.FatbinCompression {
+		v.source("fatbin_compression", i, f.Source, keys)
+		v.version("fatbin_compression", i, "min_cuda", f.MinCUDA, mmRe())
+		if f.Compression == "" {
+			v.errf("fatbin_compression", i, "no compression")
+		}
+	}
 	seenD := map[string]bool{}
 	for i, d := range k.CUDADrivers {
 		v.source("cuda_drivers", i, d.Source, keys)

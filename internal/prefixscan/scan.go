@@ -1,0 +1,312 @@
+// Package prefixscan reads the shared libraries of a live prefix for
+// `envguard check`: it walks the prefix's site-packages (and a conda
+// prefix's lib/) with native, maps each library to the package that
+// installed it (dist-info RECORD files, conda-meta file lists, else the
+// top-level directory under site-packages), resolves each DT_NEEDED the
+// way the dynamic loader does, and keeps results in the signed cache
+// (internal/cache) keyed by path, size, mtime and inode. What it returns
+// is resolver.Binaries, which resolver.ApplyBinaries holds the Stack to.
+//
+// It sits between native and the faces: it imports native, resolver (for
+// the types it fills) and internal/cache, and nothing above them.
+package prefixscan
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Options tune a scan.
+type Options struct {
+	// Getenv reads the process environment (LD_LIBRARY_PATH); nil reads
+	// nothing.
+	Getenv func(string) string
+	// SysRoot is where the system's loader cache and default directories
+	// are read ("" is /). A prefix checked for targets (an exported root
+	// filesystem) names its root here.
+	SysRoot string
+	// Cache keeps native results between runs; nil reads every library.
+	Cache *cache.Cache
+	// MaxLibraries bounds the libraries read (0: DefaultMaxLibraries);
+	// past it the rest are unread, and the verdict unknown.
+	MaxLibraries int
+}
+
+// DefaultMaxLibraries is far above a real environment's count (the H200
+// venv of torch 2.11 has 851 ELF shared objects).
+const DefaultMaxLibraries = 20000
+
+// maxMetaFile bounds one RECORD or conda-meta record read.
+const maxMetaFile = 16 << 20
+
+// Scan reads the shared libraries of the prefix at dir. It never fails:
+// what cannot be read is listed in Unread, which leaves every target
+// unknown.
+func Scan(dir string, opt Options) *resolver.Binaries {
+	b := &resolver.Binaries{Prefix: dir}
+	s := &scanner{opt: opt, b: b, dir: dir, owners: map[string]string{}}
+	if s.opt.MaxLibraries <= 0 {
+		s.opt.MaxLibraries = DefaultMaxLibraries
+	}
+	s.conda = isDir(filepath.Join(dir, "conda-meta"))
+	s.sites = sitePackages(dir)
+	s.readOwners()
+	s.walk()
+	s.resolveNeeded()
+	return b
+}
+
+type scanner struct {
+	opt    Options
+	b      *resolver.Binaries
+	dir    string
+	conda  bool
+	sites  []string          // site-packages directories, relative to dir
+	owners map[string]string // rel path under dir → normalized package
+	found  []native.Found
+}
+
+func (s *scanner) unread(format string, args ...any) {
+	s.b.Unread = append(s.b.Unread, fmt.Sprintf(format, args...))
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// sitePackages lists lib/python3.*/site-packages (and lib64's) under dir.
+func sitePackages(dir string) []string {
+	var out []string
+	for _, lib := range []string{"lib", "lib64"} {
+		m, _ := filepath.Glob(filepath.Join(dir, lib, "python3*", "site-packages"))
+		for _, p := range m {
+			if rel, err := filepath.Rel(dir, p); err == nil && isDir(p) {
+				out = append(out, filepath.ToSlash(rel))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readOwners reads which package installed which file: conda-meta's
+// "files" (relative to the prefix), then each dist-info's RECORD (relative
+// to its site-packages), which wins where both list a file.
+func (s *scanner) readOwners() {
+	if s.conda {
+		recs, _ := filepath.Glob(filepath.Join(s.dir, "conda-meta", "*.json"))
+		for _, r := range recs {
+			var meta struct {
+				Name  string   `json:"name"`
+				Files []string `json:"files"`
+			}
+			data, err := readBounded(r)
+			if err == nil {
+				err = json.Unmarshal(data, &meta)
+			}
+			if err != nil {
+				s.unread("%s: %v", r, err)
+				continue
+			}
+			name := kb.NormalizeName(meta.Name)
+			for _, f := range meta.Files {
+				s.owners[path.Clean(f)] = name
+			}
+		}
+	}
+	for _, sp := range s.sites {
+		recs, _ := filepath.Glob(filepath.Join(s.dir, filepath.FromSlash(sp), "*.dist-info", "RECORD"))
+		for _, r := range recs {
+			name := distName(filepath.Base(filepath.Dir(r)))
+			if err := s.readRecord(r, sp, name); err != nil {
+				s.unread("%s: %v", r, err)
+			}
+		}
+	}
+}
+
+// distName is the normalized name of a dist-info directory
+// (flash_attn-2.7.4.post1.dist-info → flash-attn).
+func distName(di string) string {
+	n := strings.TrimSuffix(di, ".dist-info")
+	if i := strings.IndexByte(n, '-'); i > 0 {
+		n = n[:i]
+	}
+	return kb.NormalizeName(n)
+}
+
+func (s *scanner) readRecord(p, site, name string) error {
+	data, err := readBounded(p)
+	if err != nil {
+		return err
+	}
+	r := csv.NewReader(strings.NewReader(string(data)))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(rec) == 0 || rec[0] == "" {
+			continue
+		}
+		rel := path.Clean(path.Join(site, filepath.ToSlash(rec[0])))
+		if strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+			continue
+		}
+		s.owners[rel] = name
+	}
+}
+
+func readBounded(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// A record over the bound is refused by its size, before a byte of it
+	// is read.
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if st.Size() > maxMetaFile {
+		return nil, fmt.Errorf("%d bytes, more than the %d read", st.Size(), maxMetaFile)
+	}
+	b, err := io.ReadAll(io.LimitReader(bufio.NewReader(f), maxMetaFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxMetaFile {
+		return nil, fmt.Errorf("more than %d bytes", maxMetaFile)
+	}
+	return b, nil
+}
+
+// roots are the directories walked: a conda prefix's lib/ (which holds its
+// site-packages), else each site-packages.
+func (s *scanner) roots() []string {
+	if s.conda && isDir(filepath.Join(s.dir, "lib")) {
+		return []string{"lib"}
+	}
+	return s.sites
+}
+
+var errTooMany = errors.New("too many libraries")
+
+func (s *scanner) walk() {
+	for _, root := range s.roots() {
+		err := native.Walk(filepath.Join(s.dir, filepath.FromSlash(root)), func(f native.Found) error {
+			if f.Type != "shared" {
+				return nil
+			}
+			if len(s.found) >= s.opt.MaxLibraries {
+				return errTooMany
+			}
+			s.found = append(s.found, f)
+			return nil
+		})
+		switch {
+		case errors.Is(err, errTooMany):
+			s.unread("%s: more than %d shared libraries; the rest were not read", root, s.opt.MaxLibraries)
+		case err != nil:
+			s.unread("%v", err)
+		}
+	}
+	libs := s.readAll()
+	for i, f := range s.found {
+		if libs[i] == nil {
+			continue
+		}
+		rel := s.rel(f.Path)
+		s.b.Libraries = append(s.b.Libraries, resolver.BinaryLibrary{Rel: rel, Package: s.ownerOf(rel), Lib: libs[i]})
+	}
+}
+
+func (s *scanner) rel(p string) string {
+	r, err := filepath.Rel(s.dir, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(r)
+}
+
+// ownerOf names the package of a library: its record's, else the
+// top-level directory under site-packages (torch/lib/x.so → torch; a
+// top-level module flash_attn_2_cuda.so → flash-attn-2-cuda, which a
+// RECORD normally names first).
+func (s *scanner) ownerOf(rel string) string {
+	if n, ok := s.owners[rel]; ok {
+		return n
+	}
+	for _, sp := range s.sites {
+		if rest, ok := strings.CutPrefix(rel, sp+"/"); ok {
+			top, _, _ := strings.Cut(rest, "/")
+			top = strings.TrimSuffix(top, ".libs")
+			if i := strings.IndexByte(top, '.'); i > 0 {
+				top = top[:i]
+			}
+			return kb.NormalizeName(top)
+		}
+	}
+	return ""
+}
+
+// needsSymbols reports a library whose dynamic symbols EG211 reads: torch's
+// own C++ libraries (their exports) and every library that needs them
+// (their imports).
+func needsSymbols(owner string, l *native.Library) bool {
+	base := path.Base(l.Path)
+	if owner == "torch" || owner == "pytorch" || owner == "libtorch" {
+		if strings.HasPrefix(base, "libtorch") || strings.HasPrefix(base, "libc10") || strings.HasPrefix(base, "_C.") {
+			return true
+		}
+	}
+	for _, n := range l.Needed {
+		if strings.HasPrefix(n, "libc10") || strings.HasPrefix(n, "libtorch") {
+			return true
+		}
+	}
+	return false
+}
+
+// keepTorchSymbols drops every symbol outside torch's C++ namespaces: only
+// those are judged, and libtorch_cpu alone exports a hundred thousand.
+func keepTorchSymbols(l *native.Library) {
+	keep := func(in []native.Symbol) []native.Symbol {
+		var out []native.Symbol
+		for _, s := range in {
+			if torchNamespace(s.Name) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	l.Exports, l.Imports = keep(l.Exports), keep(l.Imports)
+}
+
+func torchNamespace(name string) bool {
+	for _, p := range []string{"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,127 @@
+package resolver
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// torchSymbolPrefixes are the mangled namespaces of torch's C++ API:
+// c10::, at:: and torch:: (the N forms, and the NK forms of const members).
+// Only imports in them are held to torch's exports, so that a symbol an
+// extension takes from libc, libstdc++ or CUDA is never counted.
+var torchSymbolPrefixes = []string{"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"}
+
+func torchSymbol(name string) bool {
+	for _, p := range torchSymbolPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// symbolGap is an extension library that imports torch symbols the
+// environment's torch libraries do not export.
+type symbolGap struct {
+	lib     *BinaryLibrary
+	pkg     string
+	missing []string // mangled, sorted
+}
+
+// missingTorchSymbols holds every library outside torch that imports
+// torch's C++ API to the exports of the environment's torch libraries
+// (libtorch*, libc10*, torch/_C): each strong import in c10::, at:: or
+// torch:: that none exports is missing. Where no torch library with
+// symbols was read nothing is decided here.
+func missingTorchSymbols(st *Stack) []symbolGap {
+	b := st.Binaries
+	if b == nil {
+		return nil
+	}
+	exports := map[string]bool{}
+	for i := range b.Libraries {
+		l := &b.Libraries[i]
+		if !torchPackage(l.Package) || l.Lib == nil {
+			continue
+		}
+		for _, s := range l.Lib.Exports {
+			if torchSymbol(s.Name) {
+				exports[s.Name] = true
+			}
+		}
+	}
+	if len(exports) == 0 {
+		return nil
+	}
+	var out []symbolGap
+	for i := range b.Libraries {
+		l := &b.Libraries[i]
+		if torchPackage(l.Package) || l.Lib == nil || !linksTorch(l.Lib) {
+			continue
+		}
+		var miss []string
+		seen := map[string]bool{}
+		for _, s := range l.Lib.Imports {
+			if s.Weak || !torchSymbol(s.Name) || exports[s.Name] || seen[s.Name] {
+				continue
+			}
+			seen[s.Name] = true
+			miss = append(miss, s.Name)
+		}
+		if len(miss) > 0 {
+			sort.Strings(miss)
+			out = append(out, symbolGap{lib: l, pkg: l.Package, missing: miss})
+		}
+	}
+	return out
+}
+
+// linksTorch reports a library that needs one of torch's own libraries.
+func linksTorch(l *native.Library) bool {
+	for _, n := range l.Needed {
+		if strings.HasPrefix(n, "libc10") || strings.HasPrefix(n, "libtorch") {
+			return true
+		}
+	}
+	return false
+}
+
+// demangled renders the first n names demangled, and an ellipsis for more.
+func demangled(names []string, n int) string {
+	var parts []string
+	for i, s := range names {
+		if i == n {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, native.Demangle(s))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// PosOf points at the item of the package, or nowhere.
+func (st *Stack) PosOf(pkg string) finding.Pos {
+	for _, p := range st.GPUPackages {
+		if kb.NormalizeName(p.Name) == pkg && p.Pos.IsValid() {
+			return p.Pos
+		}
+	}
+	for _, it := range st.items {
+		if kb.NormalizeName(it.name) == pkg {
+			return it.verPos()
+		}
+	}
+	return finding.Pos{}
+}
+
