@@ -37,7 +37,7 @@ func checkCmd(e *env) *cobra.Command {
 			"this one. Exit 0: the job can start; 1: it should not; 2: bad usage.",
 		Example: "  envguard check && python train.py\n  envguard check --prefix /opt/envs/pt20 --min-free 40GiB\n" +
 			"  envguard check --prefix rootfs/opt/conda --sysroot rootfs --targets fleet.yml --target h100-pool",
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return usageErr("--format %q: want text or json", format)

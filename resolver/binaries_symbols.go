@@ -124,4 +124,3 @@ func (st *Stack) PosOf(pkg string) finding.Pos {
 	}
 	return finding.Pos{}
 }
-

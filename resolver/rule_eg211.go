@@ -57,7 +57,7 @@ func runEG211(c *Context) []finding.Diagnostic {
 			continue // the build's own metadata has said it
 		}
 		msg := fmt.Sprintf("%s needs %d %s %s does not export: %s, so it fails at import (\"undefined symbol\")",
-			m.lib.Name(), len(m.missing), plural(len(m.missing), "symbol"), torchText(st), demangled(m.missing, 3))
+			m.lib.Rel, len(m.missing), plural(len(m.missing), "symbol"), torchText(st), demangled(m.missing, 3))
 		hint := "reinstall the extension built for " + torchText(st) + ", or the torch it was built for"
 		out = append(out, newFinding(c.rule, st.PosOf(m.pkg), 0, msg, hint, st.Framework.Pos))
 	}

@@ -92,4 +92,3 @@ func changed(m *cache.Manifest, recs []cache.Record) bool {
 	}
 	return false
 }
-

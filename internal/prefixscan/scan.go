@@ -89,11 +89,12 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// sitePackages lists lib/python3.*/site-packages (and lib64's) under dir.
+// sitePackages lists lib/python3.*/site-packages (and lib64's, and a
+// system Python's dist-packages) under dir.
 func sitePackages(dir string) []string {
 	var out []string
-	for _, lib := range []string{"lib", "lib64"} {
-		m, _ := filepath.Glob(filepath.Join(dir, lib, "python3*", "site-packages"))
+	for _, pat := range []string{"lib/python3*/site-packages", "lib64/python3*/site-packages", "lib/python3*/dist-packages", "local/lib/python3*/dist-packages"} {
+		m, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pat)))
 		for _, p := range m {
 			if rel, err := filepath.Rel(dir, p); err == nil && isDir(p) {
 				out = append(out, filepath.ToSlash(rel))

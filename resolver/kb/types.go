@@ -287,9 +287,9 @@ type Facts struct {
 	// FatbinCompression is the oldest driver that loads each kind of
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression"`
-	GPUs          []GPU           `yaml:"gpus"`
-	TensorFlow    []TFConfig      `yaml:"tensorflow"`
-	JAX           []JAXCuda       `yaml:"jax"`
+	GPUs              []GPU               `yaml:"gpus"`
+	TensorFlow        []TFConfig          `yaml:"tensorflow"`
+	JAX               []JAXCuda           `yaml:"jax"`
 	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
 	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge"`
 	// Keras pairs TensorFlow series with their keras.

@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/internal/golden"
+)
+
+// fixture copies native/testdata/fatbin/NAME into the prefix at rel.
+func (p *fakePrefix) fixture(name, rel string) {
+	p.t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "native", "testdata", "fatbin", name))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.writeBytes(rel, b)
+}
+
+func (p *fakePrefix) writeBytes(rel string, b []byte) {
+	p.t.Helper()
+	path := filepath.Join(p.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// distFiles writes a dist-info whose RECORD lists files (relative to
+// site-packages), as pip writes it.
+func (p *fakePrefix) distFiles(name, version string, files ...string) {
+	p.t.Helper()
+	p.dist(name, version, "pip")
+	di := filepath.Join(p.sitePackages(), strings.ReplaceAll(name, "-", "_")+"-"+version+".dist-info")
+	var rec strings.Builder
+	for _, f := range files {
+		rec.WriteString(f + ",sha256=x,1\n")
+	}
+	p.write(filepath.Join(di, "RECORD"), rec.String())
+}
+
+// binVenv is a venv of torch with the CUDA runtime library the fatbin
+// fixtures need (libcudart.so.13, in nvidia/cuda_runtime/lib, which torch
+// preloads).
+func binVenv(t *testing.T, torch, cuda string) *fakePrefix {
+	p := newVenv(t, "3.11.8")
+	p.dist("pip", "24.0", "pip")
+	p.distFiles("torch", torch, "torch/version.py")
+	p.torch(torch, cuda)
+	p.fixture("nocompress.so", filepath.Join(p.sitePackages(), "nvidia", "cuda_runtime", "lib", "libcudart.so.13"))
+	return p
+}
+
+func fakeH100Driver(driver, cuda string) func() *gpucheck.Host {
+	return func() *gpucheck.Host {
+		h := fakeH100()
+		h.Driver, h.CUDADriver = driver, cuda
+		return h
+	}
+}
+
+func fakeRTX5090() *gpucheck.Host {
+	return &gpucheck.Host{
+		Name: "local", Available: true, Driver: "575.57.08", CUDADriver: "12.9", Source: gpucheck.SourceNVML,
+		GPUs: []gpucheck.GPU{{Index: 0, Name: "NVIDIA GeForce RTX 5090", UUID: "GPU-0b5b2b4d-8f0e-4c43-9a0e-0e4c6f1b2a12", CC: "12.0",
+			MemoryTotal: 32 << 30, MemoryFree: 31 << 30, MemoryUsed: 1 << 30}},
+	}
+}
+
+// gxx builds a shared library from C++ source in dir, skipping the test
+// where there is no g++.
+func gxx(t *testing.T, dir, out, src string, args ...string) string {
+	t.Helper()
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("g++ is not installed: the ELF fixtures of this test are built with it (CI has gcc)")
+	}
+	s := filepath.Join(dir, strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))+".cpp")
+	if err := os.WriteFile(s, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := filepath.Join(dir, out)
+	cmd := exec.Command(cxx, append([]string{"-shared", "-fPIC", "-o", o, s}, args...)...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, b)
+	}
+	return o
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// checkGolden runs check on the prefix and holds its text to the golden
+// file, the prefix's path written PREFIX.
+func checkGolden(t *testing.T, p *fakePrefix, host func() *gpucheck.Host, name string, wantCode int, args ...string) string {
+	t.Helper()
+	code, out, errs := runCLI(t, host, nil, append([]string{"check", "--prefix", p.dir}, args...)...)
+	if code != wantCode {
+		t.Errorf("exit %d, want %d\n%s%s", code, wantCode, out, errs)
+	}
+	out = strings.ReplaceAll(out, p.dir, "PREFIX")
+	golden.Check(t, filepath.Join("testdata", "check", name+".txt"), []byte(out))
+	return out
+}
+
+// An extension whose only code is sm_80 SASS cannot run on an H100 (9.0):
+// SASS runs only on its own major, and there is no PTX (EG410), though the
+// knowledge base has no row for it.
+func TestCheckBinarySASSOnly(t *testing.T) {
+	p := binVenv(t, "2.5.1+cu124", "12.4")
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "myext", "_C.so"))
+	p.distFiles("myext", "0.1.0", "myext/_C.so", "myext/__init__.py")
+	out := checkGolden(t, p, fakeH100, "sass-only-h100", ExitFindings)
+	for _, want := range []string{"EG410", "myext", "SASS sm_80, PTX none", "STOP"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+// The same binary on an A100-class GPU of its own major, and PTX for
+// compute_120 on an RTX 5090, run: the verdict is OK from the binaries.
+func TestCheckBinaryRuns(t *testing.T) {
+	p := binVenv(t, "2.7.0+cu128", "12.8")
+	p.fixture("ptx120.so", filepath.Join(p.sitePackages(), "myext", "_C.so"))
+	p.distFiles("myext", "0.1.0", "myext/_C.so")
+	code, out, _ := runCLI(t, fakeRTX5090, nil, "check", "--prefix", p.dir)
+	if strings.Contains(out, "EG410") || strings.Contains(out, "EG411") || strings.Contains(out, "EG412") {
+		t.Errorf("exit %d: a finding on code that runs:\n%s", code, out)
+	}
+	if strings.Contains(out, "extension-unknown") || strings.Contains(out, "myext 0.1.0: the knowledge base has no facts") {
+		t.Errorf("the extension's code was not taken from its binary:\n%s", out)
+	}
+}
+
+// zstd-compressed GPU code on a driver before CUDA 12.4's: EG412, with the
+// floor from the knowledge base (550.54.14).
+func TestCheckBinaryZstdOldDriver(t *testing.T) {
+	p := binVenv(t, "2.1.2+cu121", "12.1")
+	p.fixture("multi.so", filepath.Join(p.sitePackages(), "myext", "_C.so"))
+	p.distFiles("myext", "0.1.0", "myext/_C.so")
+	out := checkGolden(t, p, fakeH100Driver("535.104.05", "12.2"), "zstd-old-driver", ExitFindings)
+	if !strings.Contains(out, "EG412") || !strings.Contains(out, "550.54.14") {
+		t.Errorf("no EG412 with the floor:\n%s", out)
+	}
+	// The same on a driver of CUDA 12.4 runs.
+	_, out, _ = runCLI(t, fakeH100, nil, "check", "--prefix", p.dir)
+	if strings.Contains(out, "EG412") {
+		t.Errorf("EG412 on driver 550.54.15:\n%s", out)
+	}
+}
+
+// A library whose DT_NEEDED nothing provides is EG411; an extension that
+// imports a c10 symbol torch's libraries do not export is EG211.
+func TestCheckBinaryNeededAndSymbols(t *testing.T) {
+	p := binVenv(t, "2.5.1+cu124", "12.4")
+	sp := p.sitePackages()
+	tmp := t.TempDir()
+	// torch's own library, exporting c10::foo() only.
+	c10 := gxx(t, tmp, "libc10.so", "namespace c10 { void foo() {} }\n", "-Wl,-soname,libc10.so")
+	p.writeBytes(filepath.Join(sp, "torch", "lib", "libc10.so"), readFile(t, c10))
+	p.distFiles("torch", "2.5.1+cu124", "torch/version.py", "torch/lib/libc10.so")
+	// An extension needing libc10.so and importing c10::foo() and c10::bar(int).
+	ext := gxx(t, tmp, "ext.so", "namespace c10 { void foo(); void bar(int); }\nextern \"C\" void init() { c10::foo(); c10::bar(1); }\n",
+		"-L"+tmp, "-lc10")
+	p.writeBytes(filepath.Join(sp, "symext", "_C.so"), readFile(t, ext))
+	p.distFiles("symext", "1.0.0", "symext/_C.so")
+	// A library needing libcudart.so.11.0, which nothing here provides.
+	stubDir := t.TempDir()
+	gxx(t, stubDir, "libcudart.so.11.0", "extern \"C\" int cudaFoo() { return 0; }\n", "-Wl,-soname,libcudart.so.11.0")
+	old := gxx(t, tmp, "old.so", "extern \"C\" int cudaFoo();\nextern \"C\" int f() { return cudaFoo(); }\n", "-L"+stubDir, "-l:libcudart.so.11.0")
+	p.writeBytes(filepath.Join(sp, "oldext", "_C.so"), readFile(t, old))
+	p.distFiles("oldext", "1.0.0", "oldext/_C.so")
+
+	out := checkGolden(t, p, fakeH100, "needed-and-symbols", ExitFindings)
+	for _, want := range []string{
+		"EG411 libcudart.so.11.0 needed by lib/python3.11/site-packages/oldext/_C.so",
+		"EG211 lib/python3.11/site-packages/symext/_C.so needs 1 symbol torch 2.5.1",
+		"c10::bar(int)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "c10::foo()") {
+		t.Errorf("an exported symbol counted as missing:\n%s", out)
+	}
+	// With the library on LD_LIBRARY_PATH the loader finds it.
+	_, out, _ = runCLI(t, fakeH100, map[string]string{"LD_LIBRARY_PATH": stubDir}, "check", "--prefix", p.dir)
+	if strings.Contains(out, "EG411") {
+		t.Errorf("EG411 with the library on LD_LIBRARY_PATH:\n%s", out)
+	}
+}
+
+// A library that cannot be read leaves the verdict unknown, never OK.
+func TestCheckBinaryUnreadableIsUnknown(t *testing.T) {
+	p := binVenv(t, "2.5.1+cu124", "12.4")
+	b := readFile(t, filepath.Join("..", "native", "testdata", "fatbin", "sm80.so"))
+	p.writeBytes(filepath.Join(p.sitePackages(), "myext", "_C.so"), b[:200]) // an ELF header, cut short
+	_, out, _ := runCLI(t, fakeH100, nil, "check", "--prefix", p.dir)
+	if !strings.Contains(out, "verdict    UNKNOWN") {
+		t.Errorf("an unreadable library left the verdict:\n%s", out)
+	}
+}
+
+// check --targets FILE --target NAME holds a prefix against a described
+// machine, with no GPU here.
+func TestCheckTargets(t *testing.T) {
+	p := binVenv(t, "2.5.1+cu124", "12.4")
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "myext", "_C.so"))
+	p.distFiles("myext", "0.1.0", "myext/_C.so")
+	targets := filepath.Join(t.TempDir(), "fleet.yml")
+	if err := os.WriteFile(targets, []byte("targets:\n  - name: a100-pool\n    driver: \"550.54.15\"\n    gpus: [\"A100\"]\n  - name: h100-pool\n    driver: \"550.54.15\"\n    gpus: [\"H100\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets, "--target", "a100-pool")
+	if code != ExitOK || strings.Contains(out, "EG410") {
+		t.Errorf("a100-pool: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets, "--target", "h100-pool")
+	if code != ExitFindings || !strings.Contains(out, "EG410") || !strings.Contains(out, "h100-pool") {
+		t.Errorf("h100-pool: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets); code != ExitUsage {
+		t.Errorf("--targets without --target: exit %d, want %d", code, ExitUsage)
+	}
+}
