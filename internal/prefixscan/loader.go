@@ -31,10 +31,9 @@ func driverLibrary(soname string) bool {
 // loader answers whether a directory holds a file, listing each directory
 // once.
 type loader struct {
-	root    string // SysRoot for system paths
-	lists   map[string]map[string]bool
-	cache   map[string]bool // SONAMEs ld.so.cache lists for the machine
-	sysDirs []string
+	root  string // SysRoot for system paths
+	lists map[string]map[string]bool
+	cache map[string]bool // SONAMEs ld.so.cache lists for the machine
 }
 
 func (ld *loader) has(dir, name string) bool {
@@ -104,11 +103,10 @@ func (s *scanner) resolveNeeded() {
 			preloaded[b.Lib.SONAME] = true
 		}
 	}
+	// glibc splits LD_LIBRARY_PATH at ':' and ';'.
 	var ldPath []string
 	if s.opt.Getenv != nil {
-		for _, d := range strings.FieldsFunc(s.opt.Getenv("LD_LIBRARY_PATH"), func(r rune) bool { return r == ':' || r == ';' }) {
-			ldPath = append(ldPath, d)
-		}
+		ldPath = strings.FieldsFunc(s.opt.Getenv("LD_LIBRARY_PATH"), func(r rune) bool { return r == ':' || r == ';' })
 	}
 	condaLib := ""
 	if s.conda {
