@@ -198,7 +198,11 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		// Its own libraries were read: what they carry decides.
 		list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
 		if v, _ := archVerdict(gcc, list); v == runsNone {
-			return carriesNo, fmt.Sprintf("its libraries carry %s: no SASS for %s or a lower %d.x, and no PTX at or below it", archSummary(list), gcc.sm(), gcc.Major)
+			// Not proof that it fails: CUDA's own libraries build kernels
+			// at run time too (cuFFT 12.0.0.61 of CUDA 13.0 lists one sm_75
+			// cubin and runs on an H200; cuDNN runtime-compiles engines),
+			// so the fatbin alone does not decide.
+			return carriesUnknown, fmt.Sprintf("its libraries carry %s, no SASS for %s or a lower %d.x and no PTX at or below it, and whether it builds kernels for %s at run time is not known", archSummary(list), gcc.sm(), gcc.Major, gcc.sm())
 		}
 		return carriesYes, ""
 	}

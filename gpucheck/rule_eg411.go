@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/finding"
 )
@@ -21,7 +22,9 @@ var ruleEG411 = &Rule{
 			"a conda package whose dependency was not installed. envguard check reads every library's DT_NEEDED, looks where the loader " +
 			"looks (with the libraries torch preloads from site-packages/nvidia/*/lib and torch/lib, and a conda prefix's lib/), and names " +
 			"each that nothing provides. The NVIDIA driver's own libraries (libcuda.so.1, libnvidia-ml.so.1) come with the machine's driver, " +
-			"which EG404 judges, and are not counted.",
+			"which EG404 judges, and are not counted. Only the GPU stack's own libraries count (the CUDA runtime and math libraries, " +
+			"cuDNN, NCCL, libtorch and libc10): a missing optional backend of another package (cupy's cuTENSOR module, mpi4py's other MPI " +
+			"builds, numba's TBB pool) fails only when used.",
 		Fix:    "Install the package that ships the library (for libcudart.so.12: nvidia-cuda-runtime-cu12, or conda's cuda-cudart), or the build of the extension made for the environment's CUDA major.",
 		Before: "# site-packages/foo/_C.so: DT_NEEDED libcudart.so.11.0, in an environment of CUDA 12\n$ envguard check",
 		After:  "# foo rebuilt for CUDA 12: DT_NEEDED libcudart.so.12\n$ envguard check",
@@ -38,12 +41,35 @@ func runEG411(c *checker) bool {
 	}
 	for _, l := range b.Libraries {
 		for _, n := range l.Missing {
+			if !gpuStackLib(n) {
+				continue
+			}
 			c.add("EG411", c.st.PosOf(l.Package),
 				fmt.Sprintf("%s needed by %s: no library in the environment or the system provides it, so loading %s fails (\"cannot open shared object file\")", n, l.Rel, l.Name()),
 				fmt.Sprintf("install the package that ships %s, or a build of %s made for this environment", n, orPkg(l.Package, l.Name())))
 		}
 	}
 	return true
+}
+
+// gpuStackSONAMEs are the libraries of the GPU stack whose absence is the
+// failure EG411 names (libcudart.so.11.0 in a CUDA 12 environment).
+// Other needs are often optional backends a package loads only on use: on the H200 venv, cupy's cutensor module (libcutensor.so.2),
+// mpi4py's MPICH variant (libmpi.so.12) and numba's TBB pool
+// (libtbb.so.12) need libraries nothing provides, and the job runs.
+var gpuStackSONAMEs = []string{
+	"libcudart.so", "libcublas.so", "libcublasLt.so", "libcudnn", "libcufft.so", "libcurand.so",
+	"libcusolver.so", "libcusparse.so", "libnccl.so", "libnvrtc.so", "libnvJitLink.so", "libcupti.so",
+	"libnvToolsExt.so", "libtorch", "libc10", "libnvshmem",
+}
+
+func gpuStackLib(soname string) bool {
+	for _, p := range gpuStackSONAMEs {
+		if strings.HasPrefix(soname, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func orPkg(pkg, lib string) string {

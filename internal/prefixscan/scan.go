@@ -93,10 +93,21 @@ func isDir(p string) bool {
 // system Python's dist-packages) under dir.
 func sitePackages(dir string) []string {
 	var out []string
+	// A venv's lib64 is often a link to lib: the same directory is walked
+	// once, under the first name.
+	seen := map[string]bool{}
 	for _, pat := range []string{"lib/python3*/site-packages", "lib64/python3*/site-packages", "lib/python3*/dist-packages", "local/lib/python3*/dist-packages"} {
 		m, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(pat)))
 		for _, p := range m {
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				real = p
+			}
+			if seen[real] {
+				continue
+			}
 			if rel, err := filepath.Rel(dir, p); err == nil && isDir(p) {
+				seen[real] = true
 				out = append(out, filepath.ToSlash(rel))
 			}
 		}
