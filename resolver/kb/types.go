@@ -302,7 +302,7 @@ type Facts struct {
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished"`
-	GPULibs []GPULib       `yaml:"gpu_libs"`
+	GPULibs   []GPULib   `yaml:"gpu_libs"`
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack"`
