@@ -155,7 +155,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 				if !c.ptxPath[gcc.key()] {
 					continue
 				}
-				if !containsStr(unknown, why) {
+				if !contains(unknown, why) {
 					unknown = append(unknown, why)
 				}
 				names = append(names, p.Lib)
@@ -171,15 +171,6 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
 			"use a framework build with SASS for this GPU (a newer CUDA variant), or run envguard check on the machine, which reads the libraries")
 	})
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 type carries int
@@ -217,7 +208,7 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		if !follows(row, ver) {
 			return carriesUnknown, fmt.Sprintf("which CUDA toolkit release %s %s belongs to is not known", p.Name, ver)
 		}
-		ver = majorMinorOf(ver)
+		ver = resolver.SeriesOf(ver)
 	}
 	rows := c.k.CUDALibArchOf(name, gcc.key())
 	if len(rows) == 0 {
@@ -243,22 +234,5 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 }
 
 func follows(row *kb.CUDALibPackage, ver string) bool {
-	m := ver
-	if i := strings.IndexByte(m, '.'); i >= 0 {
-		m = m[:i]
-	}
-	for _, f := range row.VersionFollowsToolkit {
-		if f == m {
-			return true
-		}
-	}
-	return false
-}
-
-func majorMinorOf(v string) string {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return v
-	}
-	return parts[0] + "." + parts[1]
+	return contains(row.VersionFollowsToolkit, majorOfStr(ver))
 }

@@ -112,7 +112,7 @@ func (r *Report) gpuPackagesLine() string {
 		}
 		switch p.Role {
 		case resolver.RoleExtension:
-			if bf := builtForShort(p.BuiltFor); bf != "" {
+			if bf := p.BuiltFor.Summary(); bf != "" {
 				label += " (" + bf + ")"
 			}
 			exts = append(exts, label)
@@ -136,21 +136,6 @@ func (r *Report) gpuPackagesLine() string {
 	return s + "\n"
 }
 
-func builtForShort(b resolver.BuiltFor) string {
-	var parts []string
-	if len(b.Torch) > 0 {
-		t := "torch " + strings.Join(b.Torch, "/")
-		if b.TorchPin {
-			t = "torch==" + strings.Join(b.Torch, "/")
-		}
-		parts = append(parts, t)
-	}
-	if len(b.CUDA) > 0 {
-		parts = append(parts, "CUDA "+strings.Join(b.CUDA, "/"))
-	}
-	parts = append(parts, b.ABI...)
-	return strings.Join(parts, ", ")
-}
 
 // TermEscape escapes terminal control characters (C0 but newline and tab,
 // DEL, C1) and bytes that are not UTF-8 as \xNN, so that text quoted from

@@ -69,6 +69,24 @@ type BuiltFor struct {
 	Python   []string `json:"python,omitempty"`
 }
 
+// Summary is BuiltFor in a few words, for one-line summaries:
+// "torch==2.5.1, CUDA 12.1", "torch 2.6, CUDA 12, pre-cxx11".
+func (b BuiltFor) Summary() string {
+	var parts []string
+	if len(b.Torch) > 0 {
+		t := "torch " + strings.Join(b.Torch, "/")
+		if b.TorchPin {
+			t = "torch==" + strings.Join(b.Torch, "/")
+		}
+		parts = append(parts, t)
+	}
+	if len(b.CUDA) > 0 {
+		parts = append(parts, "CUDA "+strings.Join(b.CUDA, "/"))
+	}
+	parts = append(parts, b.ABI...)
+	return strings.Join(parts, ", ")
+}
+
 // GPUCode is the GPU code a package holds.
 type GPUCode struct {
 	SASS  []string `json:"sass,omitempty"`
@@ -539,15 +557,6 @@ func (p *GPUPackage) rowMatches(b kb.ExtensionBuild) bool {
 	return true
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // pipVariantCUDA is the CUDA of the build pip installs for a release
 // whose PyPI wheel is built for pypiCUDA. With a PyTorch wheel index in
 // the file that serves the release too, pip takes the index's build: it
@@ -565,7 +574,7 @@ func (r *resolution) pipVariantCUDA(name, version string, pypiCUDA []string) []s
 			continue
 		}
 		for _, b := range r.kb.ExtensionBuildsOf(name, version) {
-			if b.Dist == "pytorch-index" && containsString(b.CUDA, a.CUDA) {
+			if b.Dist == "pytorch-index" && contains(b.CUDA, a.CUDA) {
 				return []string{a.CUDA}
 			}
 		}
