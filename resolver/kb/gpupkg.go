@@ -115,19 +115,16 @@ type TorchCXXABI struct {
 // ExtensionByName returns the extension a pip or conda name (in any
 // spelling PEP 503 folds together) names.
 func (k *KB) ExtensionByName(name string) (*Extension, bool) {
-	n := pipName(name)
-	for i := range k.Extensions {
-		e := &k.Extensions[i]
-		if e.Name == n {
-			return e, true
-		}
-		for _, c := range e.Conda {
-			if c == name || pipName(c) == n {
-				return e, true
-			}
-		}
+	idx := k.libs()
+	i, ok := idx.extensions[name]
+	// The first row either spelling names wins, as a scan of the rows would.
+	if j, ok2 := idx.extensions[pipName(name)]; ok2 && (!ok || j < i) {
+		i, ok = j, true
 	}
-	return nil, false
+	if !ok {
+		return nil, false
+	}
+	return &k.Extensions[i], true
 }
 
 // ExtensionBuildsOf returns every row for one release of an extension
@@ -320,20 +317,14 @@ type CUDALibPackage struct {
 // CUDALibOf names the CUDA library a package ships (cublas for
 // nvidia-cublas-cu12 and libcublas).
 func (k *KB) CUDALibOf(name string, pip bool) (*CUDALibPackage, bool) {
-	n := name
+	idx := k.libs()
+	n, pats := name, idx.cudaLibConda
 	if pip {
-		n = pipName(name)
+		n, pats = pipName(name), idx.cudaLibPip
 	}
-	for i := range k.CUDALibPackages {
-		l := &k.CUDALibPackages[i]
-		names := l.Conda
-		if pip {
-			names = l.Pip
-		}
-		for _, pat := range names {
-			if globMatchParts(strings.Split(pat, "*"), n) {
-				return l, true
-			}
+	for _, p := range pats {
+		if globMatchParts(p.parts, n) {
+			return &k.CUDALibPackages[p.lib], true
 		}
 	}
 	return nil, false

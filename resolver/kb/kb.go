@@ -429,6 +429,12 @@ type libIndex struct {
 	cudaStackPatterns [][]string
 	cudaPackages      map[string]string
 	cudaConsumers     map[string]bool
+	// extensions maps an extension's pip name, and its conda names as
+	// written and normalised, to its row of Extensions.
+	extensions map[string]int
+	// cudaLibPip and cudaLibConda are CUDALibPackages' names, split at
+	// their stars, in row order.
+	cudaLibPip, cudaLibConda []pipPattern
 }
 
 // pipPattern is a pip name pattern split at its stars once, up front.
@@ -469,6 +475,24 @@ func (k *KB) libs() *libIndex {
 			} else if _, dup := idx.pipExact[p]; !dup {
 				idx.pipExact[p] = i
 			}
+		}
+	}
+	idx.extensions = make(map[string]int, 2*len(k.Extensions))
+	for i, e := range k.Extensions {
+		for _, n := range append([]string{e.Name}, e.Conda...) {
+			for _, key := range []string{n, pipName(n)} {
+				if _, dup := idx.extensions[key]; !dup {
+					idx.extensions[key] = i
+				}
+			}
+		}
+	}
+	for i, l := range k.CUDALibPackages {
+		for _, p := range l.Pip {
+			idx.cudaLibPip = append(idx.cudaLibPip, pipPattern{strings.Split(p, "*"), i})
+		}
+		for _, c := range l.Conda {
+			idx.cudaLibConda = append(idx.cudaLibConda, pipPattern{strings.Split(c, "*"), i})
 		}
 	}
 	// Two first callers may both build it; they build the same index.
