@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,5 +237,46 @@ func TestCheckTargets(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets); code != ExitUsage {
 		t.Errorf("--targets without --target: exit %d, want %d", code, ExitUsage)
+	}
+}
+
+// check's JSON lists, under each GPU-code package, the libraries its code
+// was read from, as inspect reads them: the report carries its proof.
+func TestCheckJSONListsBinaries(t *testing.T) {
+	p := binVenv(t, "2.5.1+cu124", "12.4")
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "myext", "_C.so"))
+	p.distFiles("myext", "0.1.0", "myext/_C.so", "myext/__init__.py")
+	_, out, errs := runCLI(t, fakeH100, nil, "check", "--prefix", p.dir, "--format", "json")
+	var r struct {
+		Stack struct {
+			GPUPackages []struct {
+				Name     string `json:"name"`
+				Binaries []struct {
+					Rel  string   `json:"rel"`
+					SASS []string `json:"sass"`
+					PTX  []string `json:"ptx"`
+				} `json:"binaries"`
+			} `json:"gpu_packages"`
+		} `json:"stack"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s%s", err, out, errs)
+	}
+	found := false
+	for _, g := range r.Stack.GPUPackages {
+		if g.Name != "myext" {
+			continue
+		}
+		for _, b := range g.Binaries {
+			if strings.HasSuffix(b.Rel, "myext/_C.so") && slices.Equal(b.SASS, []string{"8.0"}) && len(b.PTX) == 0 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("myext's binaries = %+v, want myext/_C.so with SASS [8.0] and no PTX", g.Binaries)
+		}
+	}
+	if !found {
+		t.Errorf("no myext package with its binaries in\n%s", out)
 	}
 }

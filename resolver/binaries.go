@@ -41,6 +41,41 @@ type BinaryLibrary struct {
 	Missing []string `json:"missing,omitempty"`
 }
 
+// BinarySummary is one library of a GPU-code package in the report:
+// what `envguard inspect` prints of it, in the knowledge base's spelling.
+type BinarySummary struct {
+	Rel         string         `json:"rel"`
+	SASS        []string       `json:"sass,omitempty"`
+	PTX         []string       `json:"ptx,omitempty"`
+	Variants    []string       `json:"variants,omitempty"` // sm_90a, compute_100f, …
+	Compression map[string]int `json:"compression,omitempty"`
+	Missing     []string       `json:"missing,omitempty"` // DT_NEEDED nothing provides (EG411)
+}
+
+// summary is b as the report lists it.
+func (b *BinaryLibrary) summary() BinarySummary {
+	s := BinarySummary{Rel: b.Rel, Missing: b.Missing}
+	if b.Lib == nil {
+		return s
+	}
+	for _, c := range b.Lib.SASS() {
+		s.SASS = append(s.SASS, ccOf(c))
+	}
+	for _, c := range b.Lib.PTX() {
+		s.PTX = append(s.PTX, ccOf(c))
+	}
+	for _, c := range b.Lib.Variants() {
+		s.Variants = append(s.Variants, c.String())
+	}
+	for k, n := range b.Lib.Compressions() {
+		if s.Compression == nil {
+			s.Compression = map[string]int{}
+		}
+		s.Compression[string(k)] = n
+	}
+	return s
+}
+
 // Name is the library's file name.
 func (b *BinaryLibrary) Name() string { return path.Base(b.Rel) }
 
@@ -141,6 +176,9 @@ func ApplyBinaries(st *Stack, b *Binaries) {
 		libs := byPkg[name]
 		sass, ptx, zstd, names := codeOf(libs)
 		if len(names) == 0 {
+			if p := st.packageFor(name); p != nil {
+				p.Binaries = appendMissing(p.Binaries, libs)
+			}
 			continue
 		}
 		p := st.packageFor(name)
@@ -164,7 +202,25 @@ func ApplyBinaries(st *Stack, b *Binaries) {
 			p.Known, p.Unknown = true, ""
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: libList(names), Kind: EvidenceBinary, Says: codeText(sass, ptx), Package: p.Name})
+		for _, l := range libs {
+			if l.Lib != nil && l.Lib.HasDeviceCode() {
+				p.Binaries = append(p.Binaries, l.summary())
+			}
+		}
+		p.Binaries = appendMissing(p.Binaries, libs)
 	}
+}
+
+// appendMissing adds the libraries of libs without GPU code whose
+// DT_NEEDED the loader could not satisfy: EG411 names them, and the
+// report shows them beside the package's code.
+func appendMissing(out []BinarySummary, libs []*BinaryLibrary) []BinarySummary {
+	for _, l := range libs {
+		if len(l.Missing) > 0 && (l.Lib == nil || !l.Lib.HasDeviceCode()) {
+			out = append(out, l.summary())
+		}
+	}
+	return out
 }
 
 // packageFor finds the GPU-code package a distribution's libraries

@@ -54,6 +54,10 @@ type GPUPackage struct {
 	Known    bool       `json:"known"`
 	Unknown  string     `json:"unknown,omitempty"` // why Known is false
 	Evidence []Evidence `json:"evidence,omitempty"`
+	// Binaries lists, for `envguard check`, each shared library of the
+	// package that carries GPU code or that the loader could not satisfy,
+	// as inspect reads it: the report's proof of Code.
+	Binaries []BinarySummary `json:"binaries,omitempty"`
 
 	ext *kb.Extension
 }
