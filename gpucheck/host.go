@@ -38,6 +38,9 @@ type Host struct {
 	// DriverRange is the range a target gave for a mixed fleet
 	// (">=535.54, <560"); Driver is then its oldest member, the worst case.
 	DriverRange string `json:"driver_range,omitempty"`
+	// Nodes is how many identical machines a target stands for (a
+	// Kubernetes node pool); 0 when not said.
+	Nodes int `json:"nodes,omitempty"`
 	// DriverBelowKB is set when Driver is older than the first driver of
 	// every CUDA release the knowledge base lists: the oldest of them
 	// ("8.0"), with its first driver in DriverBelowFloor. Such a driver

@@ -35,6 +35,12 @@ type Target struct {
 	// `driver: none` (or `cuda_driver: none`) in a targets file, or a
 	// conda-lock subdir without __cuda.
 	NoDriver bool `json:"no_driver,omitempty"`
+	// Nodes is how many identical machines the target stands for (a
+	// Kubernetes node pool); 0 when the source does not say.
+	Nodes int `json:"nodes,omitempty"`
+	// ccNames names the GPUs given by compute capability, where the source
+	// also names the model (nvidia-smi, GPU feature discovery).
+	ccNames []string
 	// noDriverKey is the key that said none, for the Host's reason.
 	noDriverKey string
 
@@ -79,6 +85,9 @@ func ParseTargets(file string, src []byte) ([]Target, error) {
 	if strings.HasSuffix(strings.ToLower(file), ".toml") {
 		return PixiTargets(file, src)
 	}
+	if isSMICSV(src) {
+		return SMITargets(file, src)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		p := finding.Pos{File: file}
@@ -102,8 +111,10 @@ func ParseTargets(file string, src []byte) ([]Target, error) {
 		targets = pr.targets(v)
 	} else if v := mapGet(top, "subdirs"); v != nil {
 		targets = pr.virtualPackages(v)
+	} else if isKubeNodes(top) {
+		targets = pr.kubeNodes(top)
 	} else {
-		pr.errf(top, "no targets: key (nor a conda-lock subdirs: key)")
+		pr.errf(top, "no targets: key (nor a conda-lock subdirs: key, nor the nodes `kubectl get nodes -o json` prints)")
 	}
 	if len(pr.errs) > 0 {
 		sort.SliceStable(pr.errs, func(i, j int) bool {
@@ -369,7 +380,7 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 func (t Target) Host(k *kb.KB) (*Host, error) { return t.host(k) }
 
 func (t Target) host(k knowledge) (*Host, error) {
-	h := &Host{Name: t.Name, Source: SourceTarget, GPUs: []GPU{}, Driver: t.Driver, CUDADriver: t.CUDADriver, DriverRange: t.DriverRange}
+	h := &Host{Name: t.Name, Source: SourceTarget, GPUs: []GPU{}, Driver: t.Driver, CUDADriver: t.CUDADriver, DriverRange: t.DriverRange, Nodes: t.Nodes}
 	if t.CUDARange != "" {
 		h.DriverRange = t.CUDARange
 	}
@@ -418,8 +429,12 @@ func (t Target) host(k knowledge) (*Host, error) {
 		}
 		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: g.Name, CC: g.CC})
 	}
-	for _, c := range t.CCs {
-		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: "compute capability " + c, CC: c})
+	for i, c := range t.CCs {
+		name := "compute capability " + c
+		if i < len(t.ccNames) && t.ccNames[i] != "" {
+			name = t.ccNames[i]
+		}
+		h.GPUs = append(h.GPUs, GPU{Index: len(h.GPUs), Name: name, CC: c})
 	}
 	h.Available = h.CUDADriver != "" || h.DriverBelowKB != ""
 	if !h.Available && h.Reason == "" {

@@ -16,18 +16,21 @@ import (
 // was read (targets, their hosts, and every error with its position) with
 // the .out file beside it.
 func TestTargetsGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/targets/*.yml")
+	files, err := filepath.Glob("testdata/targets/*")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden inputs: %v", err)
 	}
 	for _, f := range files {
+		if filepath.Ext(f) == ".out" {
+			continue
+		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			src, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := describeTargets(f, src)
-			golden.Check(t, strings.TrimSuffix(f, ".yml")+".out", []byte(got))
+			golden.Check(t, strings.TrimSuffix(f, filepath.Ext(f))+".out", []byte(got))
 			isErr := strings.HasPrefix(filepath.Base(f), "err_")
 			if hasErr := strings.Contains(got, "error: "); hasErr != isErr {
 				t.Errorf("errors reported: %v, want %v", hasErr, isErr)
@@ -42,6 +45,9 @@ func describeTargets(file string, src []byte) string {
 	for _, tg := range ts {
 		fmt.Fprintf(&b, "target %s at %s: driver=%q cuda_driver=%q gpus=%q ccs=%q no_driver=%v\n",
 			tg.Name, tg.Pos, tg.Driver, tg.CUDADriver, tg.GPUs, tg.CCs, tg.NoDriver)
+		if tg.Nodes > 0 {
+			fmt.Fprintf(&b, "  nodes: %d\n", tg.Nodes)
+		}
 		h, herr := tg.host(testKB)
 		fmt.Fprintf(&b, "  host: available=%v driver=%s assumed=%v cuda=%s reason=%q\n", h.Available, h.Driver, h.DriverAssumed, h.CUDADriver, h.Reason)
 		for _, g := range h.GPUs {
@@ -155,9 +161,9 @@ func TestTargetHost(t *testing.T) {
 }
 
 func FuzzParseTargets(f *testing.F) {
-	files, _ := filepath.Glob("testdata/targets/*.yml")
+	files, _ := filepath.Glob("testdata/targets/*")
 	for _, p := range files {
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := os.ReadFile(p); err == nil && filepath.Ext(p) != ".out" {
 			f.Add(b)
 		}
 	}

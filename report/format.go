@@ -136,7 +136,6 @@ func (r *Report) gpuPackagesLine() string {
 	return s + "\n"
 }
 
-
 // TermEscape escapes terminal control characters (C0 but newline and tab,
 // DEL, C1) and bytes that are not UTF-8 as \xNN, so that text quoted from
 // an input is shown, never obeyed, by the terminal.

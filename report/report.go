@@ -44,6 +44,7 @@ type TargetReport struct {
 	Available   bool        `json:"available"`
 	Reason      string      `json:"reason,omitempty"`
 	DriverRange string      `json:"driver_range,omitempty"`
+	Nodes       int         `json:"nodes,omitempty"` // identical machines (a Kubernetes node pool)
 	GPUs        []TargetGPU `json:"gpus"`
 	// Verdict is ok (every check decided, none failed), fail, or unknown
 	// (some check could not be decided: Undecided says which, and each is

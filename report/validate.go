@@ -130,7 +130,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 		}
 		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree})
 		tr := TargetReport{
-			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange,
+			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange, Nodes: h.Nodes,
 			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},
 			Undecided: res.Undecided, Notes: res.Notes,
 		}
