@@ -58,12 +58,53 @@ func TestPixiTargets(t *testing.T) {
 		t.Errorf("pyproject: %+v, %v", one, err)
 	}
 	for _, tc := range []struct{ src, want string }{
-		{"[system-requirements]\nlibc = \"2.28\"\n", "pixi.toml:1:1: no environment of this pixi manifest has [system-requirements] cuda"},
+		{"[system-requirements]\nlibc = \"2.28\"\n", "pixi.toml:1:1: no platform of this pixi manifest declares cuda"},
 		{"[system-requirements]\ncuda = \"twelve\"\n", "pixi.toml:2:9: system-requirements cuda \"twelve\" is not a CUDA version"},
 		{"[system-requirements\n", "pixi.toml:1:"},
 	} {
 		_, err := ParseTargets("pixi.toml", []byte(tc.src))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: err %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// pixi 0.71's rich platforms (prefix-dev/pixi#6178; `pixi workspace
+// platform add --cuda-arch` writes cuda = { driver, arch }): each platform
+// that declares a CUDA driver is a target, its arch the GPUs' lowest
+// compute capability (CEP 46). Bare strings and entries without cuda
+// describe no GPU machine.
+func TestPixiRichPlatforms(t *testing.T) {
+	src := `[workspace]
+channels = ["conda-forge"]
+platforms = [
+  { platform = "linux-64", cuda = "12.0", libc = "2.28" },
+  { name = "jetson-nano", platform = "linux-aarch64", cuda = "12.8", archspec = "armv8-a" },
+  { name = "h100", platform = "linux-64", cuda = { driver = "12.4", arch = "9.0" } },
+  "osx-arm64",
+  { name = "win-64" },
+]
+`
+	ts, err := ParseTargets("pixi.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tg := range ts {
+		got = append(got, fmt.Sprintf("%s cuda_driver=%s ccs=%v %d:%d", tg.Name, tg.CUDADriver, tg.CCs, tg.Pos.Line, tg.Pos.Col))
+	}
+	want := []string{"pixi/linux-64 cuda_driver=12.0 ccs=[] 4:36", "pixi/jetson-nano cuda_driver=12.8 ccs=[] 5:63",
+		"pixi/h100 cuda_driver=12.4 ccs=[9.0] 6:62"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("targets\n%q\nwant\n%q", got, want)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"[workspace]\nplatforms = [{ platform = \"linux-64\", cuda = { arch = \"9.0\" } }]\n", "needs driver"},
+		{"[workspace]\nplatforms = [{ platform = \"linux-64\", cuda = 12 }]\n", "cuda must be a string"},
+		{"[workspace]\nplatforms = [{ platform = \"linux-64\", cuda = { driver = \"12.4\", arch = \"sm_90\" } }]\n", "arch \"sm_90\" is not a compute capability"},
+	} {
+		_, err := ParseTargets("pixi.toml", []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err %v, want %q", tc.src, err, tc.want)
 		}
 	}

@@ -472,36 +472,70 @@ func PixiTargets(file string, src []byte) ([]Target, error) {
 		}
 		return nil, TargetErrors{{finding.Pos{File: file, Line: 1, Col: 1}, err.Error()}}
 	}
-	if len(reqs) == 0 {
+	plats, err := lockfile.PixiRichPlatforms(file, src)
+	if err != nil {
+		var te *lockfile.TOMLError
+		if errors.As(err, &te) {
+			return nil, TargetErrors{{te.Pos, te.Msg}}
+		}
+		return nil, TargetErrors{{finding.Pos{File: file, Line: 1, Col: 1}, err.Error()}}
+	}
+	if len(reqs) == 0 && len(plats) == 0 {
 		return nil, TargetErrors{{finding.Pos{File: file, Line: 1, Col: 1},
-			"no environment of this pixi manifest has [system-requirements] cuda: there is no machine to describe"}}
+			"no platform of this pixi manifest declares cuda ([workspace] platforms = [{ platform = \"linux-64\", cuda = \"12.0\" }]) and no environment has [system-requirements] cuda: there is no machine to describe"}}
 	}
 	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	var out []Target
 	var errs TargetErrors
-	for _, r := range reqs {
-		t := Target{Name: base, Pos: r.Pos}
-		if len(reqs) > 1 {
-			t.Name = base + "/" + r.Environment
+	for _, p := range plats {
+		t := Target{Name: base + "/" + p.Name, Pos: p.Pos}
+		cuda, ok := pixiCUDA(p.CUDA)
+		if !ok {
+			errs = append(errs, &TargetError{p.Pos, fmt.Sprintf("platform %s: cuda %q is not a CUDA version like 12 or 12.4", p.Name, p.CUDA)})
+			continue
 		}
-		switch {
-		case reCUDA().MatchString(r.CUDA):
-			t.CUDADriver = r.CUDA
-		case reDriver().MatchString(r.CUDA):
-			parts := strings.SplitN(r.CUDA, ".", 3)
-			t.CUDADriver = parts[0] + "." + parts[1]
-		default:
-			if _, err := strconv.Atoi(r.CUDA); err == nil {
-				t.CUDADriver = r.CUDA + ".0"
+		t.CUDADriver = cuda
+		if p.Arch != "" {
+			if c, good := parseCC(p.Arch); good && c.Suffix == "" && reCUDA().MatchString(p.Arch) {
+				t.CCs = []string{c.String()}
 			} else {
-				errs = append(errs, &TargetError{r.Pos, fmt.Sprintf("system-requirements cuda %q is not a CUDA version like 12 or 12.4", r.CUDA)})
+				errs = append(errs, &TargetError{p.ArchPos, fmt.Sprintf("platform %s: arch %q is not a compute capability like 8.6", p.Name, p.Arch)})
 				continue
 			}
 		}
+		out = append(out, t)
+	}
+	for _, r := range reqs {
+		t := Target{Name: base, Pos: r.Pos}
+		if len(reqs) > 1 || len(plats) > 0 {
+			t.Name = base + "/" + r.Environment
+		}
+		cuda, ok := pixiCUDA(r.CUDA)
+		if !ok {
+			errs = append(errs, &TargetError{r.Pos, fmt.Sprintf("system-requirements cuda %q is not a CUDA version like 12 or 12.4", r.CUDA)})
+			continue
+		}
+		t.CUDADriver = cuda
 		out = append(out, t)
 	}
 	if len(errs) > 0 {
 		return out, errs
 	}
 	return out, nil
+}
+
+// pixiCUDA reads a pixi cuda version as the CUDA its driver supports:
+// "12" is 12.0, "12.4.1" is 12.4.
+func pixiCUDA(v string) (string, bool) {
+	switch {
+	case reCUDA().MatchString(v):
+		return v, true
+	case reDriver().MatchString(v):
+		parts := strings.SplitN(v, ".", 3)
+		return parts[0] + "." + parts[1], true
+	}
+	if _, err := strconv.Atoi(v); err == nil {
+		return v + ".0", true
+	}
+	return "", false
 }

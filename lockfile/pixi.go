@@ -491,3 +491,78 @@ func versionAbove(a, b string) bool {
 	}
 	return va.Compare(vb) > 0
 }
+
+// PixiPlatform is one rich platform of a pixi manifest that declares a
+// CUDA driver (pixi 0.71 on): `[workspace] platforms = [{ platform =
+// "linux-64", cuda = "12.0" }]`, with `cuda = { driver = "12.0", arch =
+// "8.6" }` for CEP 46's __cuda_arch, or the raw `__cuda`/`__cuda_arch`
+// keys. Bare-string platforms and inline tables without a CUDA key declare
+// no machine and are left out.
+type PixiPlatform struct {
+	Name     string // the entry's name, else its platform
+	Platform string // the conda subdir
+	CUDA     string // as written
+	Arch     string // __cuda_arch as written, "" when not declared
+	Pos      finding.Pos
+	ArchPos  finding.Pos
+}
+
+// PixiRichPlatforms reads the rich platforms of a pixi manifest's
+// [workspace] (or [project]) that declare CUDA, in file order.
+func PixiRichPlatforms(file string, src []byte) ([]PixiPlatform, error) {
+	doc, err := parseTOML(file, src)
+	if err != nil {
+		return nil, err
+	}
+	m := pixiRoot(doc)
+	if m.pixi == nil {
+		return nil, nil
+	}
+	ws := m.pixi.get("workspace")
+	if ws == nil {
+		ws = m.pixi.get("project")
+	}
+	pl := ws.get("platforms")
+	if pl == nil || pl.kind != tomlArray {
+		return nil, nil
+	}
+	var out []PixiPlatform
+	for _, it := range pl.arr {
+		if !it.isTable() {
+			continue
+		}
+		p := PixiPlatform{Platform: it.get("platform").text(), Name: it.get("name").text()}
+		if p.Name == "" {
+			p.Name = p.Platform
+		}
+		if p.Platform == "" {
+			p.Platform = p.Name // { name = "osx-arm64" } names its subdir
+		}
+		c := it.get("cuda")
+		if c == nil {
+			c = it.get("__cuda")
+		}
+		switch {
+		case c == nil:
+			continue
+		case c.isTable():
+			d := c.get("driver")
+			if !d.isString() {
+				return nil, &TOMLError{Pos: c.pos, Msg: fmt.Sprintf("platform %s: cuda = { … } needs driver = \"12.0\"", p.Name)}
+			}
+			p.CUDA, p.Pos = d.str, d.pos
+			if a := c.get("arch"); a != nil {
+				p.Arch, p.ArchPos = a.text(), a.pos
+			}
+		case c.isString():
+			p.CUDA, p.Pos = c.str, c.pos
+		default:
+			return nil, &TOMLError{Pos: c.pos, Msg: fmt.Sprintf("platform %s: cuda must be a string (\"12.0\") or { driver, arch }, got %s", p.Name, c.kindName())}
+		}
+		if a := it.get("__cuda_arch"); a != nil && p.Arch == "" {
+			p.Arch, p.ArchPos = a.text(), a.pos
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
