@@ -56,6 +56,9 @@ type Result struct {
 
 	cand candidate
 	body string
+	// selector is the pytorch channel's spec that picks the variant
+	// (pytorch::cpuonly, pytorch-cuda=12.4 or cudatoolkit=11.3).
+	selector string
 }
 
 // Error is a request that cannot be built: unknown release or Python, or no

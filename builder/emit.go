@@ -19,6 +19,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 	name := canonical(c)
 	var deps []string
 	var channels []string
+	var selector string // the pytorch channel's variant spec (Result.selector)
 	tv, ta := c.rel.Torchvision, c.rel.Torchaudio
 	if c.dist == kb.DistPytorchConda {
 		// 2.0.0 on the pytorch channel was paired with other companion
@@ -65,6 +66,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 			channels = append(channels, "nvidia")
 			deps = append(deps, "pytorch::pytorch-cuda="+c.cuda)
 		}
+		selector = deps[len(deps)-1]
 	case kb.DistCondaForge:
 		channels = []string{"conda-forge"}
 		build := "cpu*"
@@ -89,10 +91,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		}
 	default: // the wheel index
 		channels = []string{"conda-forge"}
-		local := "cpu"
-		if c.cuda != "" {
-			local = "cu" + strings.ReplaceAll(c.cuda, ".", "")
-		}
+		local := wheelLocal(c.cuda)
 		deps = append(deps, "python="+c.python, "pip")
 		pip := []string{"--index-url " + wheelIndex + local, "torch==" + c.rel.Version + "+" + local}
 		if tv != "" {
@@ -121,7 +120,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 	}
 	rep := report.Validate("environment.yml", []byte(body.String()), options(k, req))
 	return &Result{Name: name, Release: c.rel.Version, Python: c.python, CUDA: c.cuda, Dist: c.dist,
-		Report: rep, cand: c, body: body.String()}
+		Report: rep, cand: c, body: body.String(), selector: selector}
 }
 
 // companionMinor is the minor series of the companion release pip pairs

@@ -122,7 +122,7 @@ func run(args []string, e *env) (code int) {
 	root.AddCommand(
 		validateCmd(e), nameCmd(e), rulesCmd(e), specCmd(e), gpuCmd(e),
 		serveCmd(e), checkCmd(e), buildCmd(e), coverageCmd(e), healthCmd(e),
-		versionCmd(e), initCmd(e), fixCmd(e), inspectCmd(e), targetsCmd(e),
+		versionCmd(e), initCmd(e), fixCmd(e), inspectCmd(e), targetsCmd(e), pickCmd(e),
 	)
 	err := root.Execute()
 	if err == nil {

@@ -1,0 +1,78 @@
+package builder
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// Pick formats: what `envguard pick` prints of a built environment.
+const (
+	PickIndex = "index" // PyTorch's pip index URL (pip/uv --index-url)
+	PickConda = "conda" // the conda specs that select the variant
+	PickPixi  = "pixi"  // pixi dependency lines (conda-forge)
+)
+
+// PickFormats lists the formats, for usage and errors.
+var PickFormats = []string{PickIndex, PickConda, PickPixi}
+
+// PickVia is the distribution a pick format asks the builder for.
+func PickVia(format string) (string, error) {
+	switch format {
+	case PickIndex:
+		return "pip", nil
+	case PickConda:
+		return "conda", nil // the pytorch channel where it has the release, else conda-forge
+	case PickPixi:
+		return "conda-forge", nil
+	}
+	return "", badRequest("unknown pick format %q: one of %s", format, strings.Join(PickFormats, ", "))
+}
+
+// wheelLocal is the local version (and index path) of a wheel variant:
+// cu126, or cpu.
+func wheelLocal(cuda string) string {
+	if cuda == "" {
+		return "cpu"
+	}
+	return "cu" + strings.ReplaceAll(cuda, ".", "")
+}
+
+// Pick is the one line that selects r's build, for scripts: the index URL,
+// the conda specs, or pixi's dependency lines joined by "; ".
+func (r *Result) Pick(format string) (string, error) {
+	c := r.cand
+	switch format {
+	case PickIndex:
+		if c.dist != kb.DistWheel {
+			return "", fmt.Errorf("torch %s for these targets is not on PyTorch's wheel index", c.rel.Version)
+		}
+		return wheelIndex + wheelLocal(c.cuda), nil
+	case PickConda:
+		switch c.dist {
+		case kb.DistPytorchConda:
+			return "pytorch::pytorch=" + c.rel.Version + " " + r.selector, nil
+		case kb.DistCondaForge:
+			if c.cuda == "" {
+				return "pytorch=" + c.rel.Version + "=cpu*", nil
+			}
+			return "pytorch=" + c.rel.Version + "=cuda" + strings.ReplaceAll(c.cuda, ".", "") + "* cuda-version=" + c.cuda, nil
+		}
+		return "", fmt.Errorf("torch %s for these targets comes from %s, not a conda channel", c.rel.Version, c.dist)
+	case PickPixi:
+		if c.dist != kb.DistCondaForge {
+			return "", fmt.Errorf("torch %s for these targets is not a conda-forge build", c.rel.Version)
+		}
+		build := "cpu*"
+		if c.cuda != "" {
+			build = "cuda" + strings.ReplaceAll(c.cuda, ".", "") + "*"
+		}
+		line := fmt.Sprintf("pytorch = { version = %q, build = %q }", "=="+c.rel.Version, build)
+		if c.cuda != "" {
+			line += fmt.Sprintf("; cuda-version = %q", c.cuda+".*")
+		}
+		return line, nil
+	}
+	return "", badRequest("unknown pick format %q: one of %s", format, strings.Join(PickFormats, ", "))
+}
