@@ -25,6 +25,7 @@ var inputFormats = []inputFormat{
 	{"uv-lock", "uv.lock", []string{"uv.lock"}},
 	{"pylock", "pylock.toml", []string{"pylock.toml"}},
 	{"requirements", "requirements.txt", []string{"requirements.txt"}},
+	{"collect-env", "collect_env.txt", []string{"collect_env", "collect-env.txt"}},
 }
 
 // Formats lists the names ?format= takes.

@@ -112,7 +112,7 @@ func TestFormatsTable(t *testing.T) {
 			}
 		}
 	}
-	if len(Formats()) != 9 {
+	if len(Formats()) != 10 {
 		t.Errorf("Formats() = %v", Formats())
 	}
 	if FormatFile("nope") != "" {

@@ -19,9 +19,18 @@ const (
 	KindUVLock       Kind = "uv.lock"          // uv's lock file
 	KindPylock       Kind = "pylock.toml"      // PEP 751
 	KindRequirements Kind = "requirements.txt" // a pip requirements file
+	// KindCollectEnv is the output of `python -m torch.utils.collect_env`:
+	// what one installed environment holds, and the machine it ran on.
+	KindCollectEnv Kind = "collect_env"
 	// KindUnknown is a file none of the readers recognises.
 	KindUnknown Kind = "unknown"
 )
+
+// IsInstalled reports whether the Env describes an installed environment
+// (a live prefix, or collect_env's account of one) rather than a file
+// that says what to install: rules about what an installer would pick
+// do not apply to it, and fixes are reinstalls, not edits.
+func (e *Env) IsInstalled() bool { return e.Kind == KindPrefix || e.Kind == KindCollectEnv }
 
 // Provider says which installer provides a package.
 type Provider string

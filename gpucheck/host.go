@@ -21,6 +21,8 @@ const (
 	SourceNVML     = "nvml"     // read from the local driver
 	SourceTarget   = "target"   // described in a targets file
 	SourceOverride = "override" // CONDA_OVERRIDE_CUDA / CONDA_OVERRIDE_CUDA_ARCH
+	// SourceCollectEnv is the machine a collect_env output describes.
+	SourceCollectEnv = "collect_env"
 )
 
 // Host is one machine as far as a CUDA job cares.

@@ -14,7 +14,8 @@ import (
 
 // Formats names every input envguard reads, for errors and help text.
 const Formats = "environment.yml, `conda list --explicit` files, conda-lock.yml, pixi.lock, pixi.toml " +
-	"(or [tool.pixi] in pyproject.toml), uv.lock, pylock.toml and pip requirements files (requirements*.txt)"
+	"(or [tool.pixi] in pyproject.toml), uv.lock, pylock.toml, pip requirements files (requirements*.txt) " +
+	"and the output of python -m torch.utils.collect_env"
 
 // Compiled on first use (sync.OnceValue): Go runs every linked package's
 // initialisation on every CLI start, and most runs need few of these.
@@ -30,6 +31,9 @@ var rePylockName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 func SniffFile(name string, src []byte) envspec.Kind {
 	if Sniff(src) == envspec.KindExplicit {
 		return envspec.KindExplicit // `conda list --explicit > spec-file.txt`
+	}
+	if IsCollectEnv(src) {
+		return envspec.KindCollectEnv // pasted from a bug report, whatever its name
 	}
 	base := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
 	switch {
@@ -227,6 +231,8 @@ func Read(file string, src []byte, opt Options) *envspec.Env {
 		return ReadPylock(file, src, opt)
 	case envspec.KindRequirements:
 		return ReadRequirements(file, src, opt)
+	case envspec.KindCollectEnv:
+		return ReadCollectEnv(file, src, opt)
 	case envspec.KindUnknown:
 		env := &envspec.Env{File: file, Kind: envspec.KindUnknown, Platform: opt.Platform, Lines: envspec.SplitLines(src)}
 		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1}, Severity: envspec.RuleEG100.Severity, Code: envspec.RuleEG100.Code,

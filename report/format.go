@@ -92,6 +92,13 @@ func (r *Report) WriteTextColor(w io.Writer, color bool) error {
 		}
 	}
 	b.WriteString(TermEscape(r.gpuPackagesLine()))
+	if r.env != nil && r.env.Kind == envspec.KindCollectEnv {
+		// A pasted bug report leaves facts out more often than a file does;
+		// what the judgement could not cover is said where it is read.
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "%s: note: %s\n", TermEscape(r.File), TermEscape(strings.TrimPrefix(n, r.File+": ")))
+		}
+	}
 	b.WriteString(TermEscape(r.summaryLine()))
 	_, err := io.WriteString(w, b.String())
 	return err

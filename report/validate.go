@@ -83,6 +83,15 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if env.Kind == envspec.KindCollectEnv {
+		// collect_env describes the machine too: the environment is judged
+		// for it first, then for the targets asked for.
+		h, notes, ok := gpucheck.CollectEnvHost(file, src, opt.kb())
+		env.Notes = append(env.Notes, notes...)
+		if ok {
+			opt.Hosts = append([]*gpucheck.Host{h}, opt.Hosts...)
+		}
+	}
 	return FromEnvContext(ctx, env, opt)
 }
 
@@ -164,7 +173,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 			continue
 		}
 		d.Severity = sev
-		if env.Kind == envspec.KindPrefix {
+		if env.IsInstalled() {
 			d.Hint = prefixHint(d.Hint, d.Code)
 		}
 		d.Message, d.Hint = clipText(d.Message, maxTextBytes), clipText(d.Hint, maxTextBytes)

@@ -92,7 +92,7 @@ func (r *resolution) pypiDefault(it *item) (Evidence, bool) {
 	f := r.st.Framework
 	if r.kb == nil || it.name != "torch" || it.from() != envspec.ProviderPip || it.local != "" || it != r.fw ||
 		f == nil || f.Name != "pytorch" || f.Dist != kb.DistPyPI || f.Version == "" ||
-		r.env.Torch != nil || r.env.Kind == envspec.KindPrefix {
+		r.env.Torch != nil || r.env.IsInstalled() {
 		return Evidence{}, false
 	}
 	says, _ := pypiBuild(r.kb, r.env, f.Version)

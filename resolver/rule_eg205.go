@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -57,7 +56,7 @@ func runEG205(c *Context) []finding.Diagnostic {
 // --extra-index-url they were installed with. Any index option (a mirror of
 // the wheel index, --find-links) is taken as one pip can use.
 func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
-	if c.Env.Kind == envspec.KindPrefix {
+	if c.Env.IsInstalled() {
 		return nil // an installed prefix is what it is
 	}
 	reqs, opts := c.pipList()

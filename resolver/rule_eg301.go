@@ -118,7 +118,7 @@ func runEG301(ctx *Context) []finding.Diagnostic {
 func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
 	// In an installed prefix a pip record is a dist-info pip (or uv)
 	// wrote over conda's: a real second install.
-	if ctx.Env.Kind == envspec.KindPrefix || p.Dep == nil || p.Dep.Installed != nil {
+	if ctx.Env.IsInstalled() || p.Dep == nil || p.Dep.Installed != nil {
 		return false
 	}
 	if !isTorchFamily(p.Name) || p.Local != "" || p.URL != "" || p.Dep.Line == nil || p.Dep.Line.Req == nil {

@@ -38,7 +38,7 @@ var ruleEG304 = &Rule{
 func runEG304(ctx *Context) []finding.Diagnostic {
 	// An installed torch is whatever build it is, and torch/version.py says
 	// which: the rule is about files that leave the choice to the index.
-	if ctx == nil || ctx.Env == nil || ctx.Env.Kind == envspec.KindPrefix {
+	if ctx == nil || ctx.Env == nil || ctx.Env.IsInstalled() {
 		return nil
 	}
 	// A lock file names the exact wheel file it installs: nothing is left

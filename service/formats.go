@@ -22,6 +22,7 @@ var formatKinds = map[string]envspec.Kind{
 	"uv-lock":      envspec.KindUVLock,
 	"pylock":       envspec.KindPylock,
 	"requirements": envspec.KindRequirements,
+	"collect-env":  envspec.KindCollectEnv,
 }
 
 // validate judges a request's body with the reader its format names; with
@@ -41,6 +42,10 @@ func validate(ctx context.Context, req api.ValidateRequest, opt report.Options) 
 		if kind == envspec.KindEnvFile || kind == envspec.KindExplicit {
 			return report.ValidateContext(ctx, req.File, req.Body, opt)
 		}
+	}
+	if kind == envspec.KindCollectEnv && lockfile.IsCollectEnv(req.Body) {
+		// Validate reads the machine the output describes as well.
+		return report.ValidateContext(ctx, req.File, req.Body, opt)
 	}
 	env := readKind(ctx, kind, req.File, req.Body, opt)
 	if err := ctx.Err(); err != nil {
@@ -68,6 +73,8 @@ func readKind(ctx context.Context, kind envspec.Kind, file string, src []byte, o
 		return lockfile.ReadPylock(file, src, lo)
 	case envspec.KindRequirements:
 		return lockfile.ReadRequirements(file, src, lo)
+	case envspec.KindCollectEnv:
+		return lockfile.ReadCollectEnv(file, src, lo)
 	case envspec.KindUnknown:
 		// The EG100 that names the formats, however the file is named.
 		env := lockfile.Read("", src, lo)
