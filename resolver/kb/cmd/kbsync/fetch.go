@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,11 @@ func (f *fetcher) get(ctx context.Context, url, accept string) (*response, error
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
+		// The client's error repeats the URL; say it once.
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return nil, fmt.Errorf("GET %s: %v", url, err)
 	}
 	defer resp.Body.Close()

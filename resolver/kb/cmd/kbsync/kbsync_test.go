@@ -297,3 +297,28 @@ func TestRunUsage(t *testing.T) {
 		t.Errorf("rc %d: %s", rc, errb.String())
 	}
 }
+
+// A server that never answers gives an error naming the URL once the
+// client's timeout passes; the handler waits for the request to be dropped.
+func TestFetchTimeout(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	c := srv.Client()
+	c.Timeout = 20 * time.Millisecond
+	f := &fetcher{client: c, maxBody: 1 << 10, now: time.Now}
+	_, err := f.get(context.Background(), srv.URL+"/slow/", simpleJSON)
+	if err == nil || !strings.Contains(err.Error(), srv.URL+"/slow/") || strings.Count(err.Error(), srv.URL) != 1 {
+		t.Errorf("got %v", err)
+	}
+}
+
+// A 304 to a request that sent no If-None-Match is the server's error,
+// not an empty page.
+func TestUnexpected304(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) }))
+	defer srv.Close()
+	f := &fetcher{client: srv.Client(), cache: t.TempDir(), maxBody: 1 << 10, now: time.Now}
+	if _, err := f.get(context.Background(), srv.URL+"/x/", ""); err == nil || !strings.Contains(err.Error(), "without If-None-Match") {
+		t.Errorf("got %v", err)
+	}
+}
