@@ -99,6 +99,9 @@ func runEG206(c *Context) []finding.Diagnostic {
 		}
 		msg = fmt.Sprintf("%s%s %s the knowledge base (%s, newest %s %s): the checks that need it were skipped",
 			fwLabel(f), at(f.Pos), rel, date, f.Name, orNone(newest))
+		if note := indexReleaseNote(c.KB, indexName(f.Name), strings.SplitN(f.Version, "+", 2)[0]); note != "" {
+			msg += "; " + note
+		}
 	case f.Spec != "" && len(f.Candidates) == 0:
 		if lv := leadingVersion(specVersion(f.Spec)); older(lv) {
 			msg = fmt.Sprintf("%s%s admits only releases older than the knowledge base covers (%s %s … %s): the checks that need it were skipped",
@@ -131,4 +134,12 @@ func specVersion(spec string) string {
 	}
 	t = strings.TrimLeft(t, "=<")
 	return strings.TrimSuffix(strings.TrimSuffix(t, "*"), ".")
+}
+
+// indexName is the package index's name of a framework.
+func indexName(framework string) string {
+	if framework == "pytorch" {
+		return "torch"
+	}
+	return framework
 }

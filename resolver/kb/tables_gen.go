@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "c6923fa9738ec231"
+const generatedVersion = "eaaefd6b95cb004f"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x5b1ab2e6
+const generatedChecksum = 0x3b53fab1
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -11611,7 +11611,17 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"libcusparselt",
 		"cusparselt",
 	}, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA (nvidia-cusparselt-cu13 0.8.0)"},
+}, IndexReleases: []IndexRelease{
+	{Package: "torch", Version: "2.15.0", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
+	{Package: "triton", Version: "3.9.0", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
+	{Package: "vllm", Version: "0.33.0", Uploaded: "2026-11", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
+	{Package: "jax", Version: "0.12.0.1", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
+	{Package: "xformers", Version: "0.0.35", Uploaded: "2026-02", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 }, Sources: []SourceRef{
+	{Key: "PKG_INDEX_LISTING", Title: "package index listing: each project's newest release and its month (no per-file data)", Read: "listing of 2026-11-30"},
+	{Key: "KBSYNC_INDEX", Title: "package index JSON simple API project page (PEP 691/700) and the wheel's core metadata (PEP 658/714), read by kbsync; each row gives the page URL, the response's sha256 and the date read"},
+	{Key: "KBSYNC_WHEEL_INDEX", Title: "PyTorch wheel index project page per variant (PEP 503 HTML), read by kbsync; the row's note gives the URL, the response's sha256 and the date read"},
+	{Key: "KBSYNC_CONDA_SHARDS", Title: "conda-forge sharded repodata (CEP 16), read by kbsync; each row gives the shard URL and sha256"},
 	{Key: "RELEASE_MD", Title: "pytorch/pytorch RELEASE.md, Release Compatibility Matrix and PyTorch CUDA Support Matrix", URL: "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", Read: "fork mirror cyyever/pytorch@c7bdc626 (rows 1.12–2.14), re-read 2026-11-30; upstream pytorch/pytorch@aa6104e for 1.12–2.3"},
 	{Key: "PREV", Title: "PyTorch previous versions page (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@e3f009bb (1.12–2.3), commits 6286469 and 3a3efc5 (2.4.0, 2.5.0), archived pages up to v2.9.1, a third-party copy dated 2026-03-31 for 2.10.0"},
 	{Key: "TV_README", Title: "pytorch/vision README, torchvision ↔ torch ↔ Python table", URL: "https://github.com/pytorch/vision#installation", Read: "pytorch/vision@53e0954 (2.6–2.8) and an archived copy of the README (rows up to 2.13)"},
@@ -13391,6 +13401,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/gpus.yaml", Line: 186},
 		{File: "resolver/kb/data/gpus.yaml", Line: 187},
 	},
+	"index_releases": {
+		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 20},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 21},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 22},
+	},
 	"jax": {
 		{File: "resolver/kb/data/jax.yaml", Line: 7},
 		{File: "resolver/kb/data/jax.yaml", Line: 8},
@@ -13446,6 +13463,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 76},
 	},
 	"sources": {
+		{File: "resolver/kb/data/index-releases.yaml", Line: 13},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 14},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 15},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 16},
 		{File: "resolver/kb/data/meta.yaml", Line: 21},
 		{File: "resolver/kb/data/meta.yaml", Line: 22},
 		{File: "resolver/kb/data/meta.yaml", Line: 23},

@@ -333,6 +333,9 @@ type Facts struct {
 	// CUDALibPackages names the packages each CUDA library ships in
 	// (cudalib-packages.yaml).
 	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages"`
+	// IndexReleases is what a package index says of releases the other
+	// tables may not know yet (index-releases.yaml; kbsync proposes them).
+	IndexReleases []IndexRelease `yaml:"index_releases"`
 
 	// Sources names every source a row's Source may cite by key.
 	Sources []SourceRef `yaml:"sources"`
@@ -400,4 +403,32 @@ type TorchPythonBuilds struct {
 	Missing []string `yaml:"missing,omitempty"`
 	Source  string   `yaml:"source"`
 	Note    string   `yaml:"note,omitempty"`
+}
+
+// IndexRelease is what a package index publishes about one release: its
+// Requires-Python, the Python and platform tags of its files, the CUDA
+// wheels its metadata pins, and when it was uploaded. It says nothing of
+// GPU architectures: an index never does, and envguard never guesses them.
+// Rows are proposed by kbsync (resolver/kb/cmd/kbsync) and merged by hand.
+type IndexRelease struct {
+	Package string `yaml:"package"` // normalised project name, "torch"
+	Version string `yaml:"version"` // "2.15.0"
+	// RequiresPython is the release's Requires-Python, as served.
+	RequiresPython string `yaml:"requires_python,omitempty"`
+	// Uploaded is the earliest upload of the release's files: a date
+	// (2026-10-15) or, where the source gives only that, a month (2026-10).
+	Uploaded string `yaml:"uploaded,omitempty"`
+	// Python and Platforms are the wheel tags of the release's files.
+	Python    []string `yaml:"python,omitempty"`
+	Platforms []string `yaml:"platforms,omitempty"`
+	// CUDAPins are the nvidia-* (and other CUDA) requirements of the
+	// release's Linux wheel, as Requires-Dist prints them.
+	CUDAPins []string `yaml:"cuda_pins,omitempty"`
+	// URL is the page the row was read from, SHA256 the hash of that
+	// response (or of the metadata file), Read the date it was read.
+	URL    string `yaml:"url,omitempty"`
+	SHA256 string `yaml:"sha256,omitempty"`
+	Read   string `yaml:"read"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
 }

@@ -388,6 +388,7 @@ func (k *KB) validate() ErrorList {
 	v.gpuPackages(keys)
 	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
+	v.indexReleases(keys)
 	return v.errs
 }
 
