@@ -133,3 +133,33 @@ func TestCoverageDetermined(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusROCmIndex: corpus 093 installs an open torch>=1.6 from the
+// PyTorch ROCm 6.4 wheel index, which serves only ROCm builds. It is the
+// ROCm build on every NVIDIA target (EG407), not a CUDA build the solver
+// might pick.
+func TestCorpusROCmIndex(t *testing.T) {
+	path := filepath.Join(testshared.Dir(t, "corpus/realworld"), "093.yml")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := StandardFleet()
+	hosts, err := (&Machines{Targets: ts}).Resolve([]string{"a100", "rtx5090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Validate("093.yml", src, Options{Platform: "linux-64", Hosts: hosts})
+	if fw := r.Stack.Framework; fw == nil || fw.Variant != "rocm" {
+		t.Fatalf("framework %+v, want the ROCm variant", fw)
+	}
+	n := 0
+	for _, f := range r.Findings {
+		if f.Code == "EG407" {
+			n++
+		}
+	}
+	if n != len(hosts) {
+		t.Errorf("%d EG407 findings, want one per NVIDIA target (%d): %+v", n, len(hosts), r.Findings)
+	}
+}
