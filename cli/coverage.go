@@ -22,9 +22,12 @@ func coverageCmd(e *env) *cobra.Command {
 		Short: "How many (environment, machine) verdicts envguard can decide, and why the rest are unknown",
 		Long: "coverage validates every environment file given (a directory is searched for *.yml and *.yaml)\n" +
 			"against a fleet of machines: the standard fleet (K80 on driver 470 to RTX 5090 on 570; see\n" +
-			"`envguard coverage --show-fleet`) or --targets FILE. It prints how many (environment, target)\n" +
-			"pairs of the environments that need a GPU got a decided verdict (ok or fail), and counts the\n" +
-			"unknown ones by the fact that was missing.",
+			"`envguard coverage --show-fleet`) or --targets FILE. It prints two figures over the\n" +
+			"(environment, target) pairs of the environments that need a GPU: the determined share, the\n" +
+			"decided (ok or fail) pairs among those whose file fixes the framework's release and variant\n" +
+			"(or is a lock file), with the facts the undecided ones lack, one line each; and the\n" +
+			"corpus-wide share over every pair, with the unknown ones counted by what was missing.\n" +
+			"--min-decided holds the corpus-wide share.",
 		Example: "  envguard coverage envs/\n  envguard coverage --targets fleet.yml --min-decided 95 envs/",
 		RunE: func(c *cobra.Command, args []string) error {
 			if show, _ := c.Flags().GetBool("show-fleet"); show {
@@ -93,8 +96,9 @@ func (e *env) coverage(args []string, targetsFile, format, platform string, minD
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
 			report.Coverage
-			DecidedPercent float64 `json:"decided_percent"`
-		}{cov, 100 * cov.Decided()}); err != nil {
+			DecidedPercent           float64 `json:"decided_percent"`
+			DeterminedDecidedPercent float64 `json:"determined_decided_percent"`
+		}{cov, 100 * cov.Decided(), 100 * cov.DeterminedDecided()}); err != nil {
 			return err
 		}
 	} else if err := cov.WriteText(e.stdout); err != nil {

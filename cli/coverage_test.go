@@ -9,8 +9,9 @@ import (
 )
 
 // TestCoverageCommand: coverage counts the (environment, target) pairs of
-// the files that need a GPU, says how many were decided, names the reasons
-// of the rest, and exits 1 under --min-decided.
+// the files that need a GPU, says how many were decided among the
+// determined pairs and among all, names the reasons of the rest, and exits
+// 1 under --min-decided (the corpus-wide share).
 func TestCoverageCommand(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -22,6 +23,8 @@ func TestCoverageCommand(t *testing.T) {
 	write("decided.yml", "name: pt20_cu118\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.0.1\n  - pytorch-cuda=11.8\n")
 	// undecided: a wheel of a release newer than the knowledge base
 	write("open.yml", "name: x\nchannels: [conda-forge]\ndependencies:\n  - python=3.12\n  - pip\n  - pip:\n      - --index-url https://download.pytorch.org/whl/cu126\n      - torch==2.15.0+cu126\n")
+	// release left to the solver: a pair, but not a determined one
+	write("solver.yml", "name: x\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch\n  - pytorch-cuda=11.8\n")
 	// no GPU needed: not a pair
 	write("cpu.yml", "name: x\nchannels: [conda-forge]\ndependencies:\n  - python=3.12\n  - numpy\n")
 	targets := egWrite(t, "t.yml", "targets:\n  - name: h100\n    driver: \"570.124.06\"\n    gpus: [\"H100\"]\n")
@@ -31,30 +34,34 @@ func TestCoverageCommand(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		"3 files, 2 need a GPU; 2 (environment, target) pairs",
-		"decided: 1 of 2 (50.0%): 1 ok, 0 fail; unknown: 1",
-		"architecture: arch-list-unknown",
+		"4 files, 3 need a GPU; 3 (environment, target) pairs, 2 of them determined",
+		"determined share: 1 of 2 decided (50.0%): 1 ok, 0 fail; unknown: 1",
+		"corpus-wide share: 1 of 3 decided (33.3%): 1 ok, 0 fail; unknown: 2",
+		"determined but undecided, by reason:\n      1  architecture: arch-list-unknown",
+		"architecture: release-unknown",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if code, _, _ := egRun(t, "", "coverage", "--targets", targets, "--min-decided", "60", dir); code != ExitFindings {
-		t.Errorf("--min-decided 60 with 50%% decided: exit %d, want %d", code, ExitFindings)
+	if code, _, _ := egRun(t, "", "coverage", "--targets", targets, "--min-decided", "40", dir); code != ExitFindings {
+		t.Errorf("--min-decided 40 with 33%% decided: exit %d, want %d", code, ExitFindings)
 	}
 	code, js, _ := egRun(t, "", "coverage", "--format", "json", "--targets", targets, dir)
 	var got struct {
-		Pairs   int     `json:"pairs"`
-		Percent float64 `json:"decided_percent"`
+		Pairs      int     `json:"pairs"`
+		Determined int     `json:"determined_pairs"`
+		Percent    float64 `json:"decided_percent"`
+		DetPercent float64 `json:"determined_decided_percent"`
 	}
-	if code != 0 || json.Unmarshal([]byte(js), &got) != nil || got.Pairs != 2 || got.Percent != 50 {
+	if code != 0 || json.Unmarshal([]byte(js), &got) != nil || got.Pairs != 3 || got.Determined != 2 || got.DetPercent != 50 || got.Percent >= 34 || got.Percent <= 33 {
 		t.Errorf("json: exit %d, %+v\n%s", code, got, js)
 	}
 	// The standard fleet is what --show-fleet prints, and is the default.
 	if code, fleet, _ := egRun(t, "", "coverage", "--show-fleet"); code != 0 || !strings.Contains(fleet, "RTX 5090") || !strings.Contains(fleet, "470.82.01") {
 		t.Errorf("--show-fleet: exit %d\n%s", code, fleet)
 	}
-	if _, out, _ := egRun(t, "", "coverage", dir); !strings.Contains(out, "2 need a GPU; 28 (environment, target) pairs") {
+	if _, out, _ := egRun(t, "", "coverage", dir); !strings.Contains(out, "3 need a GPU; 42 (environment, target) pairs, 28 of them determined") {
 		t.Errorf("standard fleet: %s", out)
 	}
 	for _, bad := range [][]string{{"coverage"}, {"coverage", "--format", "xml", dir}, {"coverage", "--min-decided", "120", dir}, {"coverage", filepath.Join(dir, "missing")}} {

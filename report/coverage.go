@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver"
 )
@@ -39,6 +40,58 @@ type Coverage struct {
 	ByReason map[string]int `json:"undecided_by_reason"`
 	// Examples names, per reason, the first few files it came from.
 	Examples map[string][]string `json:"examples"`
+	// Determined counts the pairs of environments whose file leaves nothing
+	// to the solver that the verdict turns on (Determined), and of them the
+	// decided ones. An open file has no single answer, so the goal of 100%
+	// decided is set on these pairs only (issue 26); the corpus-wide share
+	// above is a property of the corpus.
+	Determined        int `json:"determined_pairs"`
+	DeterminedOK      int `json:"determined_ok"`
+	DeterminedFail    int `json:"determined_fail"`
+	DeterminedUnknown int `json:"determined_unknown"`
+	// DeterminedByReason counts the undecided determined pairs by the
+	// first reason each gives: the facts the knowledge base lacks.
+	DeterminedByReason map[string]int      `json:"determined_undecided_by_reason"`
+	DeterminedExamples map[string][]string `json:"determined_examples"`
+}
+
+// DeterminedDecided is the decided share of the determined pairs, 0..1.
+func (c *Coverage) DeterminedDecided() float64 {
+	if c.Determined == 0 {
+		return 0
+	}
+	return float64(c.DeterminedOK+c.DeterminedFail) / float64(c.Determined)
+}
+
+// Determined says whether an environment's file fixes what its verdict
+// turns on: a lock file, an explicit list or an installed prefix (every
+// package is fixed), or a framework whose release and variant are pinned,
+// with the CUDA it gets for a CUDA variant; with no framework, the CUDA
+// runtime's version. Anything else leaves a choice to the solver or pip.
+func Determined(r *Report) bool {
+	if r.env != nil {
+		switch r.env.Kind {
+		case envspec.KindExplicit, envspec.KindPrefix, envspec.KindCondaLock,
+			envspec.KindPixiLock, envspec.KindUVLock, envspec.KindPylock:
+			return true
+		}
+	}
+	st := r.Stack
+	if st == nil {
+		return false
+	}
+	hasCUDA := st.CUDA != nil && st.CUDA.Version != "" && st.CUDA.NotPublished == ""
+	fw := st.Framework
+	if fw == nil {
+		return hasCUDA
+	}
+	switch {
+	case fw.Version == "" || fw.Variant == "":
+		return false
+	case fw.Variant == "cuda":
+		return hasCUDA
+	}
+	return true
 }
 
 // Decided is the share of pairs with a decided verdict, 0..1.
@@ -54,30 +107,49 @@ func (c *Coverage) Decided() float64 {
 func (c *Coverage) Add(r *Report) {
 	if c.ByReason == nil {
 		c.ByReason, c.Examples = map[string]int{}, map[string][]string{}
+		c.DeterminedByReason, c.DeterminedExamples = map[string]int{}, map[string][]string{}
 	}
 	c.Files++
 	if !needsGPU(r.Stack) {
 		return
 	}
 	c.GPUEnvs++
+	det := Determined(r)
 	for _, t := range r.Targets {
 		c.Pairs++
+		if det {
+			c.Determined++
+		}
 		switch t.Verdict {
 		case gpucheck.VerdictOK:
 			c.OK++
+			if det {
+				c.DeterminedOK++
+			}
 		case gpucheck.VerdictFail:
 			c.Fail++
+			if det {
+				c.DeterminedFail++
+			}
 		default:
 			c.Unknown++
 			reason := "unknown"
 			if len(t.Undecided) > 0 {
 				reason = t.Undecided[0].Check + ": " + t.Undecided[0].Reason
 			}
-			c.ByReason[reason]++
-			if ex := c.Examples[reason]; len(ex) < 3 && (len(ex) == 0 || ex[len(ex)-1] != r.File) {
-				c.Examples[reason] = append(ex, r.File)
+			countReason(c.ByReason, c.Examples, reason, r.File)
+			if det {
+				c.DeterminedUnknown++
+				countReason(c.DeterminedByReason, c.DeterminedExamples, reason, r.File)
 			}
 		}
+	}
+}
+
+func countReason(by map[string]int, examples map[string][]string, reason, file string) {
+	by[reason]++
+	if ex := examples[reason]; len(ex) < 3 && (len(ex) == 0 || ex[len(ex)-1] != file) {
+		examples[reason] = append(ex, file)
 	}
 }
 
@@ -101,18 +173,30 @@ func needsGPU(st *resolver.Stack) bool {
 	return false
 }
 
-// WriteText prints the figure and the undecided pairs by reason, most
-// frequent first.
+// WriteText prints the two figures, the determined share and the
+// corpus-wide share, then the facts the undecided determined pairs lack
+// (one line each) and every undecided pair by reason, most frequent first.
 func (c *Coverage) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d files, %d need a GPU; %d (environment, target) pairs\n", c.Files, c.GPUEnvs, c.Pairs)
-	fmt.Fprintf(&b, "decided: %d of %d (%.1f%%): %d ok, %d fail; unknown: %d\n", c.OK+c.Fail, c.Pairs, 100*c.Decided(), c.OK, c.Fail, c.Unknown)
+	fmt.Fprintf(&b, "%d files, %d need a GPU; %d (environment, target) pairs, %d of them determined (release and variant fixed, or a lock file)\n",
+		c.Files, c.GPUEnvs, c.Pairs, c.Determined)
+	fmt.Fprintf(&b, "determined share: %d of %d decided (%.1f%%): %d ok, %d fail; unknown: %d\n",
+		c.DeterminedOK+c.DeterminedFail, c.Determined, 100*c.DeterminedDecided(), c.DeterminedOK, c.DeterminedFail, c.DeterminedUnknown)
+	fmt.Fprintf(&b, "corpus-wide share: %d of %d decided (%.1f%%): %d ok, %d fail; unknown: %d\n",
+		c.OK+c.Fail, c.Pairs, 100*c.Decided(), c.OK, c.Fail, c.Unknown)
+	writeReasons(&b, "determined but undecided, by reason:\n", c.DeterminedByReason, c.DeterminedExamples)
+	writeReasons(&b, "undecided, by reason:\n", c.ByReason, c.Examples)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeReasons(b *strings.Builder, title string, by map[string]int, examples map[string][]string) {
 	type kv struct {
 		k string
 		n int
 	}
 	var rs []kv
-	for k, n := range c.ByReason {
+	for k, n := range by {
 		rs = append(rs, kv{k, n})
 	}
 	sort.Slice(rs, func(i, j int) bool {
@@ -122,13 +206,11 @@ func (c *Coverage) WriteText(w io.Writer) error {
 		return rs[i].k < rs[j].k
 	})
 	if len(rs) > 0 {
-		b.WriteString("undecided, by reason:\n")
+		b.WriteString(title)
 	}
 	for _, r := range rs {
-		fmt.Fprintf(&b, "  %5d  %s (e.g. %s)\n", r.n, r.k, strings.Join(c.Examples[r.k], ", "))
+		fmt.Fprintf(b, "  %5d  %s (e.g. %s)\n", r.n, r.k, strings.Join(examples[r.k], ", "))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // StandardFleetYAML is the standard fleet as the targets file it is read from.

@@ -67,7 +67,8 @@ func TestCorpusCoverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("corpus × standard fleet:\n%s", b.String())
-	if cov.Files != len(files) || cov.Pairs != cov.GPUEnvs*len(hosts) || cov.OK+cov.Fail+cov.Unknown != cov.Pairs {
+	if cov.Files != len(files) || cov.Pairs != cov.GPUEnvs*len(hosts) || cov.OK+cov.Fail+cov.Unknown != cov.Pairs ||
+		cov.DeterminedOK+cov.DeterminedFail+cov.DeterminedUnknown != cov.Determined || cov.Determined > cov.Pairs {
 		t.Errorf("counts do not add up: %+v", cov)
 	}
 	if got := 100 * cov.Decided(); got < minDecidedPercent {
@@ -75,5 +76,90 @@ func TestCorpusCoverage(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "pairs") {
 		t.Errorf("no figure printed: %q", b.String())
+	}
+}
+
+// TestCoverageDetermined checks which files count as determined (release
+// and variant fixed, or a lock file) and that the determined share counts
+// only their pairs.
+func TestCoverageDetermined(t *testing.T) {
+	ts := StandardFleet()
+	names := []string{ts[0].Name, ts[len(ts)-1].Name}
+	hosts, err := (&Machines{Targets: ts}).Resolve(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, file, src string
+		determined      bool
+	}{
+		{"pinned release and CUDA", "environment.yml",
+			"channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n", true},
+		{"release left open", "environment.yml",
+			"channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch\n  - pytorch::pytorch-cuda=11.8\n", false},
+		{"variant left open", "environment.yml",
+			"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.1.2\n", false},
+		{"explicit list", "explicit.txt",
+			"@EXPLICIT\nhttps://conda.anaconda.org/pytorch/linux-64/pytorch-2.0.1-py3.10_cuda11.8_cudnn8.7.0_0.tar.bz2\n", true},
+	}
+	var cov Coverage
+	wantDet := 0
+	for _, tc := range cases {
+		r := Validate(tc.file, []byte(tc.src), Options{Platform: "linux-64", Hosts: hosts})
+		if got := Determined(r); got != tc.determined {
+			t.Errorf("%s: Determined = %v, want %v (stack %+v)", tc.name, got, tc.determined, r.Stack.Framework)
+		}
+		if tc.determined && needsGPU(r.Stack) {
+			wantDet += len(r.Targets)
+		}
+		cov.Add(r)
+	}
+	if wantDet == 0 {
+		t.Fatal("no determined pair among the cases: the test checks nothing")
+	}
+	if cov.Determined != wantDet {
+		t.Errorf("%d determined pairs, want %d", cov.Determined, wantDet)
+	}
+	if cov.DeterminedOK+cov.DeterminedFail+cov.DeterminedUnknown != cov.Determined || cov.Determined >= cov.Pairs {
+		t.Errorf("determined counts do not add up: %+v", cov)
+	}
+	var b bytes.Buffer
+	if err := cov.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"determined share: ", "corpus-wide share: "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestCorpusROCmIndex: corpus 093 installs an open torch>=1.6 from the
+// PyTorch ROCm 6.4 wheel index, which serves only ROCm builds. It is the
+// ROCm build on every NVIDIA target (EG407), not a CUDA build the solver
+// might pick.
+func TestCorpusROCmIndex(t *testing.T) {
+	path := filepath.Join(testshared.Dir(t, "corpus/realworld"), "093.yml")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := StandardFleet()
+	hosts, err := (&Machines{Targets: ts}).Resolve([]string{"a100", "rtx5090"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Validate("093.yml", src, Options{Platform: "linux-64", Hosts: hosts})
+	if fw := r.Stack.Framework; fw == nil || fw.Variant != "rocm" {
+		t.Fatalf("framework %+v, want the ROCm variant", fw)
+	}
+	n := 0
+	for _, f := range r.Findings {
+		if f.Code == "EG407" {
+			n++
+		}
+	}
+	if n != len(hosts) {
+		t.Errorf("%d EG407 findings, want one per NVIDIA target (%d): %+v", n, len(hosts), r.Findings)
 	}
 }

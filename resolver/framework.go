@@ -311,8 +311,11 @@ func (r *resolution) variant() {
 			cuda = true
 		}
 	}
-	if f.Name == "pytorch" && r.fw != nil && r.fw.from() == envspec.ProviderPip && strings.HasPrefix(r.fw.local, "rocm") {
-		rocm = true
+	if f.Name == "pytorch" && r.fw != nil && r.fw.from() == envspec.ProviderPip {
+		// a +rocm pin, or an unlabelled pin read from the PyTorch ROCm wheel
+		// index: pip takes the +rocmX.Y wheel there as it takes +cuXXX from a
+		// CUDA index (a local version sorts above its public one, PEP 440)
+		rocm = strings.HasPrefix(r.fw.local, "rocm") || (r.fw.local == "" && r.rocmIndex())
 	}
 	switch {
 	case rocm:
@@ -327,6 +330,17 @@ func (r *resolution) variant() {
 		// plain `pip install jax` brings the CPU jaxlib; CUDA needs an extra or plugin
 		f.Variant = "cpu"
 	}
+}
+
+// rocmIndex says whether the pip section names a PyTorch ROCm wheel index
+// (…/whl/rocm6.0) as an index or find-links page.
+func (r *resolution) rocmIndex() bool {
+	for _, d := range r.env.Pip {
+		if o := pipOpt(d); o != nil && isIndexOption(o.Name) && DecodeIndexURL(o.Value).Variant == "rocm" {
+			return true
+		}
+	}
+	return false
 }
 
 // python reads the Python minor: the `python` dependency, a prefix's
