@@ -34,15 +34,8 @@ func buildCmd(e *env) *cobra.Command {
 				Hosts: opt.Hosts, KB: opt.KB,
 				Command: "envguard build " + strings.Join(c.Flags().Args(), " ") + flagsLine(c),
 			})
-			var be *builder.Error
-			if errors.As(err, &be) {
-				if be.NoFit {
-					return &exitError{ExitFindings, err}
-				}
-				return usageErr("%v", err)
-			}
 			if err != nil {
-				return err
+				return buildExit(err)
 			}
 			_, err = e.stdout.Write(res.YAML)
 			return err
@@ -70,4 +63,17 @@ func flagsLine(c *cobra.Command) string {
 		b.WriteString(" --" + f.Name + " " + f.Value.String())
 	})
 	return b.String()
+}
+
+// buildExit is the exit a builder error gives: 1 when nothing fits the
+// targets (a finding), 2 for a request it cannot build.
+func buildExit(err error) error {
+	var be *builder.Error
+	if errors.As(err, &be) {
+		if be.NoFit {
+			return &exitError{ExitFindings, err}
+		}
+		return usageErr("%v", err)
+	}
+	return err
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -40,15 +39,8 @@ because the cu128 wheels start at sm_75. Exit 1 when no variant runs on every ta
 				return err
 			}
 			res, err := builder.Build(builder.Request{Framework: fw, Version: ver, Python: python, Via: via, Hosts: opt.Hosts, KB: opt.KB})
-			var be *builder.Error
-			if errors.As(err, &be) {
-				if be.NoFit {
-					return &exitError{ExitFindings, err}
-				}
-				return usageErr("%v", err)
-			}
 			if err != nil {
-				return err
+				return buildExit(err)
 			}
 			line, err := res.Pick(as)
 			if err != nil {

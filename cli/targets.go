@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 func targetsCmd(e *env) *cobra.Command {
@@ -49,6 +50,16 @@ func (e *env) machines(targetsFile string) ([]gpucheck.Target, error) {
 	return ts, nil
 }
 
+// machinesAndKB is machines with the knowledge base that turns them into hosts.
+func (e *env) machinesAndKB(targetsFile string) ([]gpucheck.Target, *kb.KB, error) {
+	ts, err := e.machines(targetsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := e.knowledge()
+	return ts, k, err
+}
+
 func targetsListCmd(e *env) *cobra.Command {
 	var targetsFile string
 	var asJSON bool
@@ -57,11 +68,7 @@ func targetsListCmd(e *env) *cobra.Command {
 		Short: "List the targets with their driver, CUDA and GPUs",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			ts, err := e.machines(targetsFile)
-			if err != nil {
-				return err
-			}
-			k, err := e.knowledge()
+			ts, k, err := e.machinesAndKB(targetsFile)
 			if err != nil {
 				return err
 			}
@@ -151,11 +158,7 @@ The variables are KEY=VALUE lines: append them to "$GITHUB_ENV", or 'export $(en
 			if format == "" {
 				return usageErr("--as is required: one of %s", strings.Join(gpucheck.ExportFormats, ", "))
 			}
-			ts, err := e.machines(targetsFile)
-			if err != nil {
-				return err
-			}
-			k, err := e.knowledge()
+			ts, k, err := e.machinesAndKB(targetsFile)
 			if err != nil {
 				return err
 			}

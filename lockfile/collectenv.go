@@ -294,10 +294,7 @@ func ReadCollectEnv(file string, src []byte, opt Options) *envspec.Env {
 			version = ce.Torch.Value // the version line keeps the local version pip's list may drop
 		}
 		pipNames[r.Normalized] = true
-		env.Pip = append(env.Pip, &envspec.PipDep{
-			Raw: envspec.String{Value: p.Value, Pos: p.Pos}, Line: line,
-			Installed: &envspec.Installed{Name: r.Name, Version: version, Installer: "pip", Path: file},
-		})
+		env.Pip = append(env.Pip, installedPip(p.Value, p.Pos, line, r.Name, version))
 	}
 	for _, c := range ce.Conda {
 		if c.Channel == "pypi" {
@@ -313,8 +310,7 @@ func ReadCollectEnv(file string, src []byte, opt Options) *envspec.Env {
 				continue
 			}
 			pipNames[norm] = true
-			env.Pip = append(env.Pip, &envspec.PipDep{Raw: envspec.String{Value: raw, Pos: c.Pos}, Line: line,
-				Installed: &envspec.Installed{Name: c.Name, Version: c.Version, Installer: "pip", Path: file}})
+			env.Pip = append(env.Pip, installedPip(raw, c.Pos, line, c.Name, c.Version))
 			continue
 		}
 		in := &envspec.Installed{Name: c.Name, Version: c.Version, Build: c.Build, Channel: c.Channel, Installer: "conda", Path: file}
@@ -328,4 +324,10 @@ func ReadCollectEnv(file string, src []byte, opt Options) *envspec.Env {
 		})
 	}
 	return env
+}
+
+// installedPip is a distribution pip installed, as collect_env lists it.
+func installedPip(raw string, pos finding.Pos, line *envspec.PipLine, name, version string) *envspec.PipDep {
+	return &envspec.PipDep{Raw: envspec.String{Value: raw, Pos: pos}, Line: line,
+		Installed: &envspec.Installed{Name: name, Version: version, Installer: "pip", Path: pos.File}}
 }
