@@ -76,7 +76,7 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		if p.Name == "jaxlib" && strings.HasPrefix(p.Local, "cuda") && p.URL == "" {
 			msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only JAX's find-links page of CUDA jaxlib wheels serves, but the pip section names no index or find-links page: pip looks only at its default index and finds no matching distribution",
 				pipText(p), place(p.Dep.Raw.Pos), p.Local)
-			hint := "add -f https://storage.googleapis.com/jax-releases/jax_cuda_releases.html as the first line of the pip section (jax_releases.html for a jaxlib from before that page split off in June 2022)"
+			hint := "add -f …/jax-releases/jax_cuda_releases.html (JAX's find-links page) as the first line of the pip section (jax_releases.html for a jaxlib from before that page split off in June 2022)"
 			out = append(out, diag(c.rule, p.Dep.Raw.Pos, msg, hint))
 			continue
 		}
