@@ -313,8 +313,10 @@ func TestCheckPrefixes(t *testing.T) {
 				p.torch("2.1.2+cu121", "12.1")
 				return p.dir
 			},
-			host: fakeH100, exit: 1, codes: []string{"EG201", "EG201", "EG302"},
-			names: map[string][]string{"EG201": {"11.8", "12.1"}, "EG302": {"torch"}},
+			// cuda-version constrains only conda packages: EG201 is the
+			// cudatoolkit's alone, not cuda-version's (issue 26)
+			host: fakeH100, exit: 1, codes: []string{"EG201", "EG302"},
+			names: map[string][]string{"EG201": {"cudatoolkit", "11.8", "12.1"}, "EG302": {"torch"}},
 		},
 		{
 			name: "pip nvidia wheels beside conda CUDA",

@@ -55,7 +55,9 @@ func runEG201(c *Context) []finding.Diagnostic {
 		// serve the other GPU libraries of the environment (openmm,
 		// faiss-gpu, cupy...): that is not a disagreement about the
 		// framework's CUDA. EG302 says what two runtimes in one process mean.
-		if bundled && consumer != nil && condaCUDAKinds[e.Kind] {
+		// cuda-version is never one: it constrains only conda packages, and
+		// a pip wheel's CUDA is not among them (issue 26, corpus 016).
+		if bundled && (consumer != nil && condaCUDAKinds[e.Kind] || e.Kind == EvidenceCUDAVersion) {
 			continue
 		}
 		if bundled && e.Kind == EvidenceBuild && frameworkOfName(e.Package) != "" && frameworkOfName(e.Package) != st.Framework.Name {

@@ -54,7 +54,8 @@ func runEG205(c *Context) []finding.Diagnostic {
 // (PyPI accepts no local versions), so pip reports "No matching
 // distribution". `conda env export` writes such pins without the
 // --extra-index-url they were installed with. Any index option (a mirror of
-// the wheel index, --find-links) is taken as one pip can use.
+// the wheel index, --find-links) is taken as one pip can use. jaxlib's
+// +cudaXXX builds are the same case with JAX's find-links page.
 func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 	if c.Env.IsInstalled() {
 		return nil // an installed prefix is what it is
@@ -68,6 +69,16 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 	}
 	var out []finding.Diagnostic
 	for _, p := range reqs {
+		// jaxlib's CUDA builds (jaxlib==0.4.2+cuda11.cudnn86) were never on
+		// PyPI either: only JAX's find-links pages served them (jax-ml/jax
+		// README history, the KB's JAX_README_HIST source).
+		if p.Name == "jaxlib" && strings.HasPrefix(p.Local, "cuda") && p.URL == "" {
+			msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only JAX's find-links page of CUDA jaxlib wheels serves, but the pip section names no index or find-links page: pip looks only at its default index and finds no matching distribution",
+				pipText(p), place(p.Dep.Raw.Pos), p.Local)
+			hint := "add -f …/jax-releases/jax_cuda_releases.html (JAX's find-links page) as the first line of the pip section (jax_releases.html for a jaxlib from before that page split off in June 2022)"
+			out = append(out, diag(c.rule, p.Dep.Raw.Pos, msg, hint))
+			continue
+		}
 		if !isTorchFamily(p.Name) || p.Local == "" || p.URL != "" {
 			continue
 		}
