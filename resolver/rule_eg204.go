@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/finding"
@@ -79,7 +80,7 @@ func runEG204(c *Context) []finding.Diagnostic {
 	}
 	for i, l := range lists {
 		if pyIn(l, st.Python) || pyIn(pyMinors(exp[i]), st.Python) {
-			return nil
+			return platformEG204(c, st)
 		}
 	}
 	last := len(lists) - 1
@@ -121,4 +122,67 @@ func pyMinors(list []string) []string {
 		}
 	}
 	return out
+}
+
+// platformEG204 reports a Python the release supports but whose builds one
+// of the file's platforms lacks (torch_python_builds rows with platforms:
+// torch 2.5.1 has cp313 wheels for Linux, none for Windows). Only an exact
+// release is judged; the platforms are the file's `platforms:` list, else
+// the one it was read for (--platform, or the host's).
+func platformEG204(c *Context, st *Stack) []finding.Diagnostic {
+	f := st.Framework
+	if f.Name != "pytorch" || f.Version == "" || f.Dist == "" || c.Env == nil {
+		return nil
+	}
+	r, ok := c.KB.Release(f.Version)
+	if !ok {
+		return nil
+	}
+	var plats []string
+	for _, p := range c.Env.Platforms {
+		plats = append(plats, p.Value)
+	}
+	if len(plats) == 0 {
+		plats = []string{c.Env.Platform}
+	}
+	item := st.PythonItem
+	if item == "" {
+		item = "python " + st.Python
+	}
+	var out []finding.Diagnostic
+	for _, p := range plats {
+		row, ok := c.KB.PlatformPythonBuilds(f.Version, f.Dist, p)
+		if !ok || row.Supports(st.Python, r.Python, r.PythonExperimental) {
+			continue
+		}
+		have := row.Minors(r.Python, r.PythonExperimental)
+		top := pyMax(have)
+		instead := fmt.Sprintf("use python=%s", top)
+		if later := laterWithPython(c, f.Version, f.Dist, p, st.Python); later != "" {
+			instead += fmt.Sprintf(", or %s %s, the oldest later release the knowledge base lists with Python %s and no missing %s builds", f.Name, later, st.Python, p)
+		}
+		msg := fmt.Sprintf("%s%s: %s%s has no builds for Python %s on %s from %s, whose %s builds of it are for Python %s; %s",
+			item, at(st.PythonPos), fwLabel(f), at(f.Pos), st.Python, p, distWhere(row.Dist), p, pyRange(have), instead)
+		out = append(out, newFinding(c.rule, st.PythonPos, 0, msg, instead, f.Pos))
+	}
+	return out
+}
+
+// laterWithPython is the oldest release newer than v that lists Python
+// py and that no platform row says lacks it on platform p; "" when the
+// knowledge base has none.
+func laterWithPython(c *Context, v string, d kb.Distribution, p, py string) string {
+	best := ""
+	for _, r := range c.KB.Torch {
+		if n, ok := kb.CompareDotted(r.Version, v); !ok || n <= 0 || !slices.Contains(r.Python, py) {
+			continue
+		}
+		if row, ok := c.KB.PlatformPythonBuilds(r.Version, d, p); ok && !row.Supports(py, r.Python, r.PythonExperimental) {
+			continue
+		}
+		if n, ok := kb.CompareDotted(r.Version, best); best == "" || (ok && n < 0) {
+			best = r.Version
+		}
+	}
+	return best
 }

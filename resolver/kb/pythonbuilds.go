@@ -18,10 +18,29 @@ func (k *KB) PythonBuilds(torch string, dist Distribution, cuda string) (*TorchP
 	c := majorMinor(strings.TrimSpace(cuda))
 	for i := range k.TorchPythonBuilds {
 		r := &k.TorchPythonBuilds[i]
-		if r.Torch != v || r.Dist != dist {
+		if r.Torch != v || r.Dist != dist || len(r.Platforms) > 0 {
 			continue
 		}
 		if len(r.CUDA) == 0 || (c != "" && slices.Contains(r.CUDA, c)) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// PlatformPythonBuilds returns the row of torch_python_builds that speaks
+// for the builds of an exact release on dist for one platform (a conda
+// subdir: win-64, osx-arm64) and only some platforms: Python minors that
+// the release supports elsewhere but that platform's builds lack.
+func (k *KB) PlatformPythonBuilds(torch string, dist Distribution, platform string) (*TorchPythonBuilds, bool) {
+	if k == nil {
+		return nil, false
+	}
+	v := stripLocal(torch)
+	p := strings.ToLower(strings.TrimSpace(platform))
+	for i := range k.TorchPythonBuilds {
+		r := &k.TorchPythonBuilds[i]
+		if r.Torch == v && r.Dist == dist && slices.Contains(r.Platforms, p) {
 			return r, true
 		}
 	}
@@ -55,6 +74,10 @@ func (r *TorchPythonBuilds) Minors(release, experimental []string) []string {
 	}
 	return out
 }
+
+// validPythonPlatforms are the conda subdirs a torch_python_builds row
+// may name.
+var validPythonPlatforms = map[string]bool{"linux-64": true, "linux-aarch64": true, "osx-64": true, "osx-arm64": true, "win-64": true}
 
 // torchPythonBuilds checks torch-python-builds.yaml: each row names a
 // release of the torch tables and a distribution, exactly one of python
@@ -98,17 +121,33 @@ func (v *validator) torchPythonBuilds(keys map[string]bool) {
 		if r.Dist == DistCondaForge && hasVariants && (vs.NotPublished || (len(vs.Releases) > 0 && !slices.Contains(vs.Releases, r.Torch))) {
 			v.errf(table, i, "conda-forge did not build torch %s (torch_variants releases)", r.Torch)
 		}
-		key := r.Torch + " " + string(r.Dist)
+		for _, p := range r.Platforms {
+			if !validPythonPlatforms[p] {
+				v.errf(table, i, "platform %q is not a conda subdir torch publishes builds for (linux-64, linux-aarch64, osx-64, osx-arm64, win-64)", p)
+			}
+		}
+		if len(r.Platforms) > 0 && (len(r.Python) > 0 || len(r.CUDA) > 0) {
+			// A platform row names what one platform lacks of the
+			// release's list; other dimensions stay in rows of their own.
+			v.errf(table, i, "a row for some platforms gives missing only, with no cuda")
+		}
+		plats := r.Platforms
+		if len(plats) == 0 {
+			plats = []string{""}
+		}
 		cudas := r.CUDA
 		if len(cudas) == 0 {
 			cudas = []string{"*"}
 		}
-		for _, c := range cudas {
-			prev := covered[key]
-			if slices.Contains(prev, c) || slices.Contains(prev, "*") || (c == "*" && len(prev) > 0) {
-				v.errf(table, i, "a second row answers for torch %s on %s (CUDA %s)", r.Torch, r.Dist, c)
+		for _, p := range plats {
+			key := r.Torch + " " + string(r.Dist) + " " + p
+			for _, c := range cudas {
+				prev := covered[key]
+				if slices.Contains(prev, c) || slices.Contains(prev, "*") || (c == "*" && len(prev) > 0) {
+					v.errf(table, i, "a second row answers for torch %s on %s %s(CUDA %s)", r.Torch, r.Dist, p+" ", c)
+				}
+				covered[key] = append(prev, c)
 			}
-			covered[key] = append(prev, c)
 		}
 	}
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "eaaefd6b95cb004f"
+const generatedVersion = "6edeb9dd2e4c8867"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x3b53fab1
+const generatedChecksum = 0xdd0070c7
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4414,6 +4414,21 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Missing: []string{
 		"3.13",
 	}, Source: "MOI90_PKGS", Note: "py3.9 … 3.12 packages for every CUDA variant, none for 3.13 (RELEASE_MD's experimental Python of 2.5 is a wheel)"},
+	{Torch: "2.5.1", Dist: Distribution("pypi"), Platforms: []string{
+		"win-64",
+	}, Missing: []string{
+		"3.13",
+	}, Source: "PYTORCH_144430", Note: "a request for torch-2.5.1-cp313-cp313-win_amd64.whl; a maintainer: Python 3.13 was experimental in 2.5, no such wheel will be made, those binaries come with 2.6.0"},
+	{Torch: "2.5.1", Dist: Distribution("wheel"), Platforms: []string{
+		"win-64",
+	}, Missing: []string{
+		"3.13",
+	}, Source: "PYTORCH_144430", Note: "as the pypi row: the maintainer points to 2.6.0 (and its release candidates on the test index) for Windows cp313 binaries"},
+	{Torch: "2.5.1", Dist: Distribution("pypi"), Platforms: []string{
+		"osx-arm64",
+	}, Missing: []string{
+		"3.13",
+	}, Source: "UV_10262", Note: "uv cannot install torch 2.5.1 for CPython 3.13.1 on macOS 15: no wheel for the platform; the file list shows no cp313 macOS wheel"},
 	{Torch: "1.6.0", Dist: Distribution("conda-forge"), Python: []string{
 		"3.6",
 		"3.7",
@@ -11909,6 +11924,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "MOI90_PKGS", Title: "moi90/pytorch_compute_capabilities table.md: one row per linux-64 pytorch package with a cuda build string in the pytorch channel's repodata.json (the script keeps Python >= 3.9 at @cc04451, >= 3.7 at @c62966f)", URL: "https://github.com/moi90/pytorch_compute_capabilities", Read: "git snapshot cc04451 (2025-05-09) and its parent c62966f (2024-02-29), read 2026-11-30"},
 	{Key: "TI_CONDA311", Title: "pytorch/test-infra d05bb440e 'Remove python 3.11 for release conda builds (#3878)': 'temporarily remove python 3.11 from conda matrix for release validation'", URL: "https://github.com/pytorch/test-infra/pull/3878", Read: "git snapshot of pytorch/test-infra, commit d05bb440e (2023-03-14), read 2026-11-30"},
 	{Key: "PYTORCH_91839", Title: "pytorch/pytorch#91839 Missing python 3.11 on anaconda for torch 1.13.1 (a maintainer: anaconda had no 3.11 at release time, so only pip packages exist)", URL: "https://github.com/pytorch/pytorch/issues/91839", Read: "issue thread, 2026-11-30"},
+	{Key: "PYTORCH_144430", Title: "pytorch/pytorch#144430 Request for: torch-2.5.1-cp313-cp313-win_amd64.whl (malfet, 2025-01-09: not a patch-release criterion since Python 3.13 support in 2.5 was experimental; those binaries will be part of 2.6.0)", URL: "https://github.com/pytorch/pytorch/issues/144430", Read: "issue thread, 2026-12-02"},
+	{Key: "UV_10262", Title: "astral-sh/uv#10262 can not install torch 2.5.1 on macos with python 3.13.1 (no source distribution or wheel for the current platform; 'PyTorch currently doesn't have a cp313 wheel for macOS')", URL: "https://github.com/astral-sh/uv/issues/10262", Read: "issue thread, 2026-12-02"},
 }, Series: []TorchSeries{
 	{Series: "1.0", Python: []string{
 		"2.7",
@@ -13751,9 +13768,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 27},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 58},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 59},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 60},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 65},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 66},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},
 	},
 	"tensorflow": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 13},
@@ -13897,10 +13916,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 130},
 	},
 	"torch_python_builds": {
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 26},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 27},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 28},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 29},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 30},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 31},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 32},
@@ -13928,6 +13943,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 54},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 55},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 56},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 57},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 58},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 59},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 60},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 61},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 62},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 63},
 	},
 	"torch_series": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 32},

@@ -396,6 +396,11 @@ type TorchPythonBuilds struct {
 	// CUDA lists the CUDA variants (major.minor) the row speaks for; empty
 	// means every build of the release on Dist, the CPU build included.
 	CUDA []string `yaml:"cuda,omitempty"`
+	// Platforms lists the conda subdirs (win-64, osx-arm64) the row speaks
+	// for; empty means every platform. A row for some platforms says
+	// nothing about the others: torch 2.5.1 has cp313 wheels on Linux but
+	// none on Windows.
+	Platforms []string `yaml:"platforms,omitempty"`
 	// Python is the complete list of minors Dist built the release for.
 	Python []string `yaml:"python,omitempty"`
 	// Missing lists minors of the release's list (or of its experimental
