@@ -13,7 +13,7 @@ import (
 // shared libraries (copies, not links, of native/testdata/fatbin's nvcc
 // fixtures, so each has its own inode as an installed file has) spread
 // over the packages' lib/ directories, and pyfiles ordinary .py files in
-// trees four levels deep. It returns the prefix and one library's path
+// trees four levels deep (about 60 directories a package). It returns the prefix and one library's path
 // (the inspect row's).
 func synthPrefix(root, dir string, npkgs, libs, pyfiles int) (string, string, error) {
 	fixtures, err := filepath.Glob(filepath.Join(root, "native", "testdata", "fatbin", "*.so"))
@@ -63,7 +63,10 @@ func synthPrefix(root, dir string, npkgs, libs, pyfiles int) (string, string, er
 	py := []byte("# generated\nimport os\n\ndef f():\n    return os.sep\n")
 	for i := range pyfiles {
 		pkg := i % npkgs
-		rel := fmt.Sprintf("%s/m%d/n%d/o%d/mod%d.py", name(pkg), i%7, i%11, i%13, i)
+		// About 60 directories a package, 17 files each, as torch's tree
+		// has (a few thousand directories for ~30,000 files).
+		j := i / npkgs
+		rel := fmt.Sprintf("%s/m%d/n%d/o%d/mod%d.py", name(pkg), j%3, (j/3)%4, (j/12)%5, i)
 		if err := write(pkg, rel, py, 0o644); err != nil {
 			return "", "", err
 		}
