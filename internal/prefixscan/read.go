@@ -3,6 +3,7 @@ package prefixscan
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/native"
@@ -34,44 +35,52 @@ func (s *scanner) readAll() []*native.Library {
 	if s.opt.Cache != nil {
 		m, _ = s.opt.Cache.Load(manifestKey(s.dir)) // a bad manifest is empty: every file a miss
 	}
-	recs := make([]cache.Record, 0, len(s.found))
+	recs := make([]cache.Record, len(s.found))
+	var misses []int
 	for i, f := range s.found {
-		owner := s.ownerOf(s.rel(f.Path))
 		if m != nil {
 			if e, ok := m.Get(f.Path); ok && m.Fresh(e, f.Key.Size, f.Key.ModTime) {
 				var l native.Library
 				if json.Unmarshal(e.Value, &l) == nil && (e.Base == entryBase(f.Key, false) || e.Base == entryBase(f.Key, true)) &&
-					(e.Base == entryBase(f.Key, true)) == needsSymbols(owner, &l) {
+					(e.Base == entryBase(f.Key, true)) == needsSymbols(s.ownerOf(s.rel(f.Path)), &l) {
 					out[i] = &l
-					recs = append(recs, cache.Record{Path: f.Path, Entry: e})
+					recs[i] = cache.Record{Path: f.Path, Entry: e}
 					continue
 				}
 			}
 		}
-		l, err := native.ReadFile(f.Path)
-		if err != nil {
-			s.unread("%v", err)
-			continue
-		}
-		sym := needsSymbols(owner, l)
-		if sym {
-			if l, err = (native.Options{Symbols: true}).ReadFile(f.Path); err != nil {
-				s.unread("%v", err)
-				continue
+		misses = append(misses, i)
+	}
+	// Misses are read by a bounded pool: a cold read waits on the disk,
+	// and several in flight keep its queue full. Each result lands at its
+	// own index, so the order (and so the verdict) is the walk's.
+	errs := make([]error, len(s.found))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(readers, len(misses)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i], recs[i], errs[i] = s.readOne(s.found[i])
 			}
-			keepTorchSymbols(l)
+		}()
+	}
+	for _, i := range misses {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	kept := recs[:0]
+	for i := range s.found {
+		if errs[i] != nil {
+			s.unread("%v", errs[i])
 		}
-		out[i] = l
-		if s.opt.Cache != nil {
-			if v, err := json.Marshal(l); err == nil {
-				// The sum is of the file's key, not its bytes: a library is
-				// read by its headers, never whole (libtorch_cuda is 1 GB).
-				recs = append(recs, cache.Record{Path: f.Path, Entry: cache.Entry{
-					Size: f.Key.Size, ModTime: f.Key.ModTime, Base: entryBase(f.Key, sym),
-					Sum: cache.SumOf([]byte(fmt.Sprintf("%+v", f.Key))), Value: v}})
-			}
+		if recs[i].Path != "" { // a hit, or a fresh read to be cached
+			kept = append(kept, recs[i])
 		}
 	}
+	recs = kept
 	if s.opt.Cache != nil && (m == nil || changed(m, recs)) {
 		_ = s.opt.Cache.Save(manifestKey(s.dir), recs, nil) // a cache that cannot be written costs only time
 	}
@@ -91,4 +100,38 @@ func changed(m *cache.Manifest, recs []cache.Record) bool {
 		}
 	}
 	return false
+}
+
+// readers bounds the libraries read at once: enough to keep a disk's queue
+// busy, few enough that the symbol tables of torch's libraries read
+// together stay within check's memory goal.
+const readers = 8
+
+// readOne reads one library afresh: headers, and the dynamic symbols where
+// EG211 needs them (kept to torch's namespaces). The record is its cache
+// entry (no Path where there is no cache).
+func (s *scanner) readOne(f native.Found) (*native.Library, cache.Record, error) {
+	l, err := native.ReadFile(f.Path)
+	if err != nil {
+		return nil, cache.Record{}, err
+	}
+	sym := needsSymbols(s.ownerOf(s.rel(f.Path)), l)
+	if sym {
+		if l, err = (native.Options{Symbols: true}).ReadFile(f.Path); err != nil {
+			return nil, cache.Record{}, err
+		}
+		keepTorchSymbols(l)
+	}
+	if s.opt.Cache == nil {
+		return l, cache.Record{}, nil
+	}
+	v, err := json.Marshal(l)
+	if err != nil {
+		return l, cache.Record{}, nil // not cached: read again next run
+	}
+	// The sum is of the file's key, not its bytes: a library is read by
+	// its headers, never whole (libtorch_cuda is 1 GB).
+	return l, cache.Record{Path: f.Path, Entry: cache.Entry{
+		Size: f.Key.Size, ModTime: f.Key.ModTime, Base: entryBase(f.Key, sym),
+		Sum: cache.SumOf([]byte(fmt.Sprintf("%+v", f.Key))), Value: v}}, nil
 }
