@@ -1,6 +1,9 @@
 package kbstore
 
-import "crypto/ed25519"
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+)
 
 // ReleaseKeys are the public keys whose signatures `envguard kb update`
 // accepts, by key ID; docs/knowledge-base.md says who holds the private
@@ -14,3 +17,14 @@ var ReleaseKeys = Keys{
 	Trusted: map[string]ed25519.PublicKey{},
 	Retired: map[string]bool{},
 }
+
+// mustKey decodes a public key written in hex (as kbbundle -genkey prints).
+func mustKey(h string) ed25519.PublicKey {
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) != ed25519.PublicKeySize {
+		panic("kbstore: bad compiled-in public key " + h)
+	}
+	return b
+}
+
+var _ = mustKey // used once the release key is listed
