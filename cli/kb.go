@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/envguard/envguard/internal/kbstore"
@@ -248,4 +250,59 @@ func fetchBundle(ctx context.Context, from string) ([]byte, error) {
 		return nil, fmt.Errorf("larger than %d bytes", kbstore.MaxBundleBytes)
 	}
 	return data, nil
+}
+
+// refreshKB is one `serve --kb-refresh` round: fetch the bundle at from and
+// install it when newer. It returns the KB to use from now on, or nil when
+// nothing changed (no newer bundle); an error leaves the last good KB.
+func (e *env) refreshKB(ctx context.Context, from string) (*kb.KB, error) {
+	s, ok := e.kbStore()
+	if !ok {
+		return nil, errors.New("neither XDG_DATA_HOME nor HOME is set")
+	}
+	data, err := fetchBundle(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := kbstore.Read(data, e.kbKeys())
+	if err != nil {
+		return nil, err
+	}
+	if old, _, err := s.Installed(e.kbKeys()); err == nil && b.Manifest.Serial <= old.Manifest.Serial {
+		return nil, nil
+	}
+	if b.Manifest.Date < kb.Default().Date {
+		return nil, fmt.Errorf("the bundle is dated %s, older than the embedded knowledge base (%s)", b.Manifest.Date, kb.Default().Date)
+	}
+	if err := s.Install(b, e.kbKeys(), func(dir string) error { _, err := kb.Load(dir); return err }); err != nil {
+		return nil, err
+	}
+	_, dir, err := s.Installed(e.kbKeys())
+	if err != nil {
+		return nil, err
+	}
+	return kb.Load(dir)
+}
+
+// kbRefresher runs refreshKB on every tick until ctx ends, storing each new
+// KB in cur (requests read it once each, so none sees a half KB) and
+// logging each outcome.
+func (e *env) kbRefresher(ctx context.Context, tick <-chan time.Time, from string, cur *atomic.Pointer[kb.KB], log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+		}
+		k, err := e.refreshKB(ctx, from)
+		switch {
+		case err != nil:
+			log.Warn("knowledge-base refresh failed; keeping the last good one", slog.String("from", from), slog.String("error", err.Error()), slog.String("in_use", cur.Load().Date))
+		case k == nil:
+			log.Info("knowledge base is up to date", slog.String("date", cur.Load().Date))
+		default:
+			cur.Store(k)
+			log.Info("knowledge base refreshed", slog.String("date", k.Date), slog.String("version", k.Version()))
+		}
+	}
 }

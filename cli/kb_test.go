@@ -2,13 +2,18 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,4 +182,90 @@ func TestKBUpdateAndStatus(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "warning: ignoring the downloaded knowledge base") || strings.Contains(out, `"downloaded"`) {
 		t.Errorf("damaged: %d %s %s", code, out, errs)
 	}
+}
+
+// syncBuffer is a log sink the refresher's goroutine and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestKBRefresher: serve --kb-refresh's loop swaps in a newer bundle, keeps
+// the last good KB (and logs why) when the server fails or serves a bad
+// bundle, and says so when nothing is newer.
+func TestKBRefresher(t *testing.T) {
+	f := newKBFixture(t)
+	var mu sync.Mutex
+	var body []byte
+	status := http.StatusOK
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.WriteHeader(status)
+		w.Write(body)
+	}))
+	defer srv.Close()
+	serve := func(code int, path string) {
+		mu.Lock()
+		defer mu.Unlock()
+		status, body = code, nil
+		if path != "" {
+			body, _ = os.ReadFile(path)
+		}
+	}
+	vars := map[string]string{"XDG_DATA_HOME": f.data}
+	e := &env{stderr: io.Discard, getenv: func(k string) string { return vars[k] }, keys: &f.keys}
+	var cur atomic.Pointer[kb.KB]
+	cur.Store(kb.Default())
+	var logs syncBuffer
+	tick := make(chan time.Time)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		e.kbRefresher(ctx, tick, srv.URL, &cur, slog.New(slog.NewTextHandler(&logs, nil)))
+		close(done)
+	}()
+	// A tick is taken only when the previous round is over, so after the
+	// second send of step the first round's result is in cur (the second
+	// round may see the server's next answer: the checks allow for it).
+	step := func() { tick <- time.Time{}; tick <- time.Time{} }
+
+	serve(http.StatusOK, f.bundle(3, "2026-12-03", nil))
+	step()
+	if got := cur.Load().Date; got != "2026-12-03" {
+		t.Fatalf("after a newer bundle: %s\n%s", got, logs.String())
+	}
+	if !strings.Contains(logs.String(), "knowledge base refreshed") {
+		t.Errorf("logs:\n%s", logs.String())
+	}
+	good := cur.Load()
+	// The same bundle again is no change and no error.
+	if k, err := e.refreshKB(context.Background(), srv.URL); k != nil || err != nil {
+		t.Errorf("the same bundle again: %v %v", k, err)
+	}
+	serve(http.StatusInternalServerError, "")
+	step()
+	other := newKBFixture(t)
+	serve(http.StatusOK, other.bundle(4, "2026-12-04", nil))
+	step()
+	if cur.Load() != good {
+		t.Errorf("a failed refresh changed the KB to %s", cur.Load().Date)
+	}
+	if l := logs.String(); !strings.Contains(l, "refresh failed; keeping the last good one") || !strings.Contains(l, "500") || !strings.Contains(l, "signature does not match") {
+		t.Errorf("logs:\n%s", l)
+	}
+	cancel()
+	<-done
 }
