@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/internal/discover"
+	"github.com/envguard/envguard/internal/kbstore"
 	"github.com/envguard/envguard/report"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -56,6 +58,8 @@ type env struct {
 	kbDir          string
 	configFile     string
 	kb             *kb.KB
+	now            func() time.Time // the clock (tests set it)
+	keys           *kbstore.Keys    // trusted bundle keys; nil = kbstore.ReleaseKeys (tests set it)
 
 	// Set by validate's flags, read by the configuration code (config.go).
 	selectCodes, ignoreCodes []string
@@ -73,6 +77,11 @@ func (e *env) knowledge() (*kb.KB, error) {
 		return e.kb, nil
 	}
 	if e.kbDir == "" {
+		// A downloaded bundle holds the whole KB, newer than the embedded.
+		if k, _ := e.downloadedKB(); k != nil {
+			e.kb = k
+			return e.kb, nil
+		}
 		e.kb = kb.Default()
 		return e.kb, nil
 	}
@@ -113,7 +122,7 @@ func run(args []string, e *env) (code int) {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.PersistentFlags().StringVar(&e.kbDir, "kb", "", "load the knowledge base from `DIR` instead of the embedded one")
+	root.PersistentFlags().StringVar(&e.kbDir, "kb", "", "load the knowledge base from `DIR` instead of the downloaded or embedded one")
 	root.PersistentFlags().StringVar(&e.configFile, "config", "", "project configuration `FILE` (default: the first .envguard.yml from each input's directory up to the repository root)")
 	root.PersistentFlags().StringVar(&e.color, "color", "auto", "colour the text output: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -122,7 +131,7 @@ func run(args []string, e *env) (code int) {
 	root.AddCommand(
 		validateCmd(e), nameCmd(e), rulesCmd(e), specCmd(e), gpuCmd(e),
 		serveCmd(e), checkCmd(e), buildCmd(e), coverageCmd(e), healthCmd(e),
-		versionCmd(e), initCmd(e), fixCmd(e), inspectCmd(e), targetsCmd(e), pickCmd(e),
+		versionCmd(e), initCmd(e), fixCmd(e), inspectCmd(e), targetsCmd(e), pickCmd(e), kbCmd(e),
 	)
 	err := root.Execute()
 	if err == nil {

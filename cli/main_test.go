@@ -7,7 +7,8 @@ import (
 )
 
 // TestMain keeps the tests' results out of the user's cache: every test
-// that runs envguard through Main gets a cache directory of the run's own.
+// that runs envguard through Main gets a cache (and data) directory of the
+// run's own.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "envguard-cli-test-cache-")
 	if err != nil {
@@ -15,6 +16,8 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	os.Setenv("XDG_CACHE_HOME", dir)
+	// and no downloaded knowledge base of the user's.
+	os.Setenv("XDG_DATA_HOME", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/envguard/envguard/api"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
+	"github.com/envguard/envguard/resolver/kb"
 	"github.com/envguard/envguard/service"
 )
 
@@ -21,7 +23,8 @@ const logFlushInterval = 100 * time.Millisecond
 
 func serveCmd(e *env) *cobra.Command {
 	var cfg api.Config
-	var targetsFile, logFormat string
+	var targetsFile, logFormat, kbFrom string
+	var kbRefresh time.Duration
 	c := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080]",
 		Short: "Run the HTTP service: POST an environment.yml, get the JSON report; or open the web page at /",
@@ -35,6 +38,12 @@ func serveCmd(e *env) *cobra.Command {
 			}
 			if err := cfg.Validate(); err != nil {
 				return usageErr("%v", err)
+			}
+			if kbRefresh < 0 || (kbRefresh > 0 && kbRefresh < time.Minute) {
+				return usageErr("--kb-refresh %v: want 0 (off) or at least 1m, e.g. 24h", kbRefresh)
+			}
+			if kbRefresh > 0 && e.kbDir != "" {
+				return usageErr("--kb-refresh and --kb DIR: a fixed --kb DIR is never refreshed; give one or the other")
 			}
 			k, err := e.knowledge()
 			if err != nil {
@@ -72,10 +81,16 @@ func serveCmd(e *env) *cobra.Command {
 			if st := e.probe.Static(); !st.Available {
 				cfg.Logger.Info("no usable NVIDIA driver; target local will report it", slog.String("reason", st.Reason))
 			}
-			deps := service.Deps(service.Options{
+			opts := service.Options{
 				KB: k, Config: rc, Machines: m, Probe: e.probe, LookupEnv: e.lookupEnv,
 				RulesList: RulesJSON(report.Catalog()),
-			})
+			}
+			var cur atomic.Pointer[kb.KB]
+			if kbRefresh > 0 {
+				cur.Store(k)
+				opts.Knowledge = cur.Load
+			}
+			deps := service.Deps(opts)
 			service.TuneGC(e.getenv)
 			sigs := make(chan os.Signal, 2)
 			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -84,6 +99,11 @@ func serveCmd(e *env) *cobra.Command {
 				_ = logs.Flush()
 				os.Exit(code)
 			})
+			if kbRefresh > 0 {
+				t := time.NewTicker(kbRefresh)
+				defer t.Stop()
+				go e.kbRefresher(ctx, t.C, kbFrom, &cur, cfg.Logger)
+			}
 			if err := api.Serve(ctx, cfg, deps); err != nil {
 				if ctx.Err() != nil {
 					// The grace ran out with requests in flight: the server
@@ -106,6 +126,8 @@ func serveCmd(e *env) *cobra.Command {
 	fl.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", 10*time.Second, "how long requests in flight may finish on SIGTERM")
 	fl.StringVar(&targetsFile, "targets", "", "targets `FILE` the service knows by name")
 	fl.StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	fl.DurationVar(&kbRefresh, "kb-refresh", 0, "check for a newer signed knowledge base every `DURATION` (e.g. 24h) as kb update does; new requests use it once installed, a failed check keeps the last good one (0: off)")
+	fl.StringVar(&kbFrom, "kb-from", DefaultKBURL, "where --kb-refresh looks: a bundle `URL` or FILE")
 	return c
 }
 

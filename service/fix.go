@@ -21,8 +21,9 @@ func (p *pipeline) Fix(ctx context.Context, req api.FixRequest) (api.FixResult, 
 		return api.FixResult{}, &api.Error{Status: http.StatusBadRequest, Code: "not_fixable",
 			Message: "format " + req.Format + ": " + fixer.ErrNotEnvFile.Error()}
 	}
+	k, _ := p.knowledge()
 	res, err := fixer.Fix(ctx, req.File, req.Body, fixer.Options{
-		Report: report.Options{Platform: req.Platform, KB: p.o.KB, Config: p.o.Config},
+		Report: report.Options{Platform: req.Platform, KB: k, Config: p.o.Config},
 		Unsafe: req.Unsafe, Select: req.Select,
 	})
 	if errors.Is(err, fixer.ErrNotEnvFile) {

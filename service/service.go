@@ -28,6 +28,10 @@ type Options struct {
 	LookupEnv gpucheck.LookupEnv
 	// RulesList is what GET /v1/rules returns.
 	RulesList any
+	// Knowledge, when set, gives the KB for each request in place of KB:
+	// serve --kb-refresh swaps what it returns, and a request keeps the one
+	// it started with from start to end.
+	Knowledge func() *kb.KB
 }
 
 // Deps returns the api.Deps of the real pipeline.
@@ -51,7 +55,7 @@ func Deps(o Options) api.Deps {
 		Rules:     api.ListFunc(func() any { return o.RulesList }),
 		RuleDocs:  api.RuleDocFunc(ruleDoc),
 		Readiness: api.ReadinessFunc(func() error {
-			if o.KB.Facts.Date == "" || len(o.KB.Facts.Torch) == 0 {
+			if k, _ := p.knowledge(); k.Facts.Date == "" || len(k.Facts.Torch) == 0 {
 				return errors.New("knowledge base not loaded")
 			}
 			return nil
@@ -66,6 +70,17 @@ func Deps(o Options) api.Deps {
 }
 
 type pipeline struct{ o Options }
+
+// knowledge is the KB for one request and the machines resolved with it.
+func (p *pipeline) knowledge() (*kb.KB, *report.Machines) {
+	if p.o.Knowledge == nil {
+		return p.o.KB, p.o.Machines
+	}
+	k := p.o.Knowledge()
+	m := *p.o.Machines
+	m.KB = k
+	return k, &m
+}
 
 // ruleDoc is a rule's documentation for GET /rules/CODE, from the same
 // definitions and sections as `envguard rules CODE`.
@@ -82,11 +97,12 @@ func ruleDoc(code string) (api.RuleDoc, bool) {
 }
 
 func (p *pipeline) options(req api.ValidateRequest) (report.Options, error) {
-	hosts, err := p.o.Machines.Resolve(req.Targets)
+	k, m := p.knowledge()
+	hosts, err := m.Resolve(req.Targets)
 	if err != nil {
 		return report.Options{}, err
 	}
-	return report.Options{Platform: req.Platform, KB: p.o.KB, Config: p.o.Config, Hosts: hosts}, nil
+	return report.Options{Platform: req.Platform, KB: k, Config: p.o.Config, Hosts: hosts}, nil
 }
 
 // Validate answers POST /v1/validate with exactly the bytes
@@ -135,7 +151,8 @@ func unreadable(r *report.Report) error {
 
 // Name answers POST /v1/name.
 func (p *pipeline) Name(ctx context.Context, req api.ValidateRequest) (api.NameResult, error) {
-	r, err := validate(ctx, req, report.Options{Platform: req.Platform, KB: p.o.KB})
+	k, _ := p.knowledge()
+	r, err := validate(ctx, req, report.Options{Platform: req.Platform, KB: k})
 	if err != nil {
 		return api.NameResult{}, err
 	}
@@ -147,13 +164,14 @@ func (p *pipeline) Name(ctx context.Context, req api.ValidateRequest) (api.NameR
 
 // Build answers POST /v1/build.
 func (p *pipeline) Build(ctx context.Context, req api.BuildRequest) ([]byte, error) {
-	hosts, err := p.o.Machines.Resolve(req.Targets)
+	k, m := p.knowledge()
+	hosts, err := m.Resolve(req.Targets)
 	if err != nil {
 		return nil, err
 	}
 	res, err := builder.Build(builder.Request{
 		Framework: req.Framework, Version: req.Version, Python: req.Python,
-		CUDA: req.CUDA, Via: req.Via, Hosts: hosts, KB: p.o.KB,
+		CUDA: req.CUDA, Via: req.Via, Hosts: hosts, KB: k,
 		Command: "POST /v1/build",
 	})
 	if err != nil {
