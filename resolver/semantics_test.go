@@ -314,3 +314,20 @@ func TestCompanionPointReleases(t *testing.T) {
 		}
 	}
 }
+
+func TestSemanticsOperatorTypoIsOneFinding(t *testing.T) {
+	// "=>2" is EG103 with its fix; the other checks read ">=2", so no
+	// EG206 claims conda's ">2*" admits no release the KB knows
+	_, ds := lintSrc(t, `channels:
+  - conda-forge
+dependencies:
+  - python=3.11
+  - pytorch=>2
+`)
+	if len(findingsOf(ds, "EG206")) != 0 {
+		t.Errorf("EG206 for a \"=>\" typo: %v", findingsOf(ds, "EG206"))
+	}
+	if f := findingsOf(ds, "EG502"); len(f) != 1 || !strings.Contains(f[0].Message, "admits 2.0.0") {
+		t.Errorf("EG502 should read the meant >=2: %v", f)
+	}
+}
