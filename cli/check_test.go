@@ -328,7 +328,7 @@ func TestCheckPrefixes(t *testing.T) {
 				p.dist("nvidia-cudnn-cu12", "8.9.2.26", "pip")
 				return p.dir
 			},
-			host: fakeH100, exit: 0, codes: []string{"EG303", "EG303"},
+			host: fakeH100, exit: 0, codes: []string{"EG303"},
 			names: map[string][]string{"EG303": {"nvidia-cu"}},
 		},
 		{

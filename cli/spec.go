@@ -21,6 +21,15 @@ type specJSON struct {
 	Build   *string           `json:"build"`
 	Keys    map[string]string `json:"keys,omitempty"`
 	Matches map[string]bool   `json:"matches"`
+	// Issues are what validate reports as EG103 for this spec.
+	Issues []specIssueJSON `json:"issues,omitempty"`
+}
+
+type specIssueJSON struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+	Fixed   string `json:"fixed,omitempty"`
 }
 
 func optional(s string) *string {
@@ -63,11 +72,24 @@ func specCmd(e *env) *cobra.Command {
 				}
 				out.Matches[v] = m.Admits(v)
 			}
+			for _, is := range m.Issues {
+				j := specIssueJSON{Code: envspec.RuleEG103.Code, Message: is.Msg, Hint: is.Hint}
+				if f := is.Fix; f != nil && f.End <= len(args[0]) {
+					j.Fixed = args[0][:f.Start] + f.New + args[0][f.End:]
+				}
+				out.Issues = append(out.Issues, j)
+			}
 			if asJSON {
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
-				return enc.Encode(out)
+				if err := enc.Encode(out); err != nil {
+					return err
+				}
+				if len(out.Issues) > 0 {
+					return errFindings
+				}
+				return nil
 			}
 			show := func(label string, p *string) {
 				v := "(any)"
@@ -96,6 +118,20 @@ func specCmd(e *env) *cobra.Command {
 					verdict = "yes"
 				}
 				fmt.Fprintf(e.stdout, "admits %s: %s\n", v, verdict)
+			}
+			// the spec reads as conda reads it, and says what validate says
+			// of it (EG103), with the same exit code
+			for _, is := range out.Issues {
+				fmt.Fprintf(e.stdout, "%s %s %s\n", envspec.RuleEG103.Severity, is.Code, is.Message)
+				if is.Hint != "" {
+					fmt.Fprintf(e.stdout, "  = hint: %s\n", is.Hint)
+				}
+				if is.Fixed != "" {
+					fmt.Fprintf(e.stdout, "  = fixed: %s\n", is.Fixed)
+				}
+			}
+			if len(out.Issues) > 0 {
+				return errFindings
 			}
 			return nil
 		},

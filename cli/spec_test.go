@@ -104,3 +104,20 @@ func TestSpecText(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// A "=>" typo: spec says what validate says (EG103 with its fix) and
+// exits as validate does.
+func TestSpecSaysEG103(t *testing.T) {
+	code, out, _ := egRun(t, "", "spec", "pytorch=>2")
+	if code != 1 || !strings.Contains(out, `error EG103 "=>" is not a conda operator`) || !strings.Contains(out, "= fixed: pytorch>=2") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = egRun(t, "", "spec", "--json", "pytorch=>2")
+	var j specJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 1 || len(j.Issues) != 1 || j.Issues[0].Code != "EG103" || j.Issues[0].Fixed != "pytorch>=2" {
+		t.Errorf("exit %d, %v: %s", code, err, out)
+	}
+	if code, out, _ := egRun(t, "", "spec", "pytorch>=2"); code != 0 || strings.Contains(out, "EG103") {
+		t.Errorf("a good spec: exit %d:\n%s", code, out)
+	}
+}

@@ -400,6 +400,12 @@ func (p *envParser) condaDep(n *yaml.Node, commentSel bool) {
 				p.fix(p.env.ReplaceAt(at, raw.Value[lead+f.Start:lead+f.End], f.New))
 			}
 		}
+		if t, ok := certainReading(spec); ok {
+			// "=>2" certainly means ">=2": the other checks read what the
+			// user meant, so the typo is one finding (EG103 with its fix),
+			// not also an EG206 for conda's ">2*" and an EG502 for it
+			d.Spec = t
+		}
 	}
 	p.appendDep(d)
 }
@@ -722,4 +728,22 @@ func appendRunes(dst []rune, s string) []rune {
 		dst = append(dst, r)
 	}
 	return dst
+}
+
+// certainReading is the spec as its one issue's fix rewrites it, when the
+// fix keeps every span in place (same length) and the rewritten spec parses
+// with no issue of its own.
+func certainReading(m *MatchSpec) (*MatchSpec, bool) {
+	if len(m.Issues) != 1 || m.Issues[0].Fix == nil {
+		return nil, false
+	}
+	f := m.Issues[0].Fix
+	if f.End-f.Start != len(f.New) || f.End > len(m.Raw) {
+		return nil, false
+	}
+	t, err := ParseMatchSpec(m.Raw[:f.Start] + f.New + m.Raw[f.End:])
+	if err != nil || len(t.Issues) > 0 {
+		return nil, false
+	}
+	return t, true
 }

@@ -114,6 +114,12 @@ func fillCondaItem(it *item, channels []string, d *envspec.CondaDep) bool {
 		it.build = s.Build
 		if s.VersionSpan.Start >= 0 && s.VersionSpan.End > s.VersionSpan.Start && s.VersionSpan.End <= len(d.Raw.Value) {
 			it.verText = d.Raw.Value[s.VersionSpan.Start:s.VersionSpan.End]
+			if len(s.Raw) == len(d.Raw.Value) && s.Raw != d.Raw.Value {
+				// envspec read a certain typo ("=>2") as what it means
+				// (">=2", same spans): EG103 reports the typo, the rest
+				// read the meaning
+				it.verText = s.Raw[s.VersionSpan.Start:s.VersionSpan.End]
+			}
 			it.verShift, it.verEnd = spanShift(d.Raw.Pos, s.VersionSpan)
 		} else if s.Version != nil {
 			it.verText = s.Version.String()

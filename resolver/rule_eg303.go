@@ -41,6 +41,10 @@ func runEG303(ctx *Context) []finding.Diagnostic {
 	// conda installs needs them
 	condaNeeds := condaFrameworkNeedsCUDA(ctx)
 	var out []finding.Diagnostic
+	// every wheel that doubles a conda library is one problem (one source
+	// of CUDA libraries too many): one finding that lists them all, not one
+	// per nvidia-* wheel
+	var twins []eg303Twin
 	for _, p := range reqs {
 		if !isNvidiaWheel(ctx, p.Name) {
 			continue
@@ -63,14 +67,72 @@ func runEG303(ctx *Context) []finding.Diagnostic {
 			}
 			continue // conda has no copy of this library: not two copies
 		}
-		msg := fmt.Sprintf("pip NVIDIA CUDA wheel %s (%s) alongside conda CUDA packages (%s, %s): two copies of %s in one process", pipText(p), place(p.Dep.Raw.Pos), condaText(provider), place(provider.Dep.Raw.Pos), libLabel(lib))
-		hint := fmt.Sprintf("keep one source of CUDA libraries: drop %s from the pip section (%s provides %s)", p.Name, condaText(provider), libLabel(lib))
-		if !condaNeeds {
-			hint += ", or drop the conda CUDA packages and keep the nvidia-* wheels"
-		}
-		out = append(out, diag(ctx.rule, p.Dep.Raw.Pos, msg, hint, provider.Dep.Raw.Pos))
+		twins = append(twins, eg303Twin{wheel: p, provider: provider, lib: lib})
+	}
+	if len(twins) > 0 {
+		out = append(out, eg303Twins(ctx, twins, condaNeeds))
 	}
 	return out
+}
+
+// eg303Twin is a pip NVIDIA wheel and the conda package that installs the
+// same library.
+type eg303Twin struct {
+	wheel    pipItem
+	provider condaItem
+	lib      string
+}
+
+// eg303Twins is the one finding for all the wheels that double conda's
+// CUDA libraries, placed at the first wheel.
+func eg303Twins(ctx *Context, twins []eg303Twin, condaNeeds bool) finding.Diagnostic {
+	var wheels, names, providers, libs []string
+	var related []finding.Pos
+	seenProv := map[finding.Pos]bool{}
+	seenLib := map[string]bool{}
+	for i, t := range twins {
+		wheels = append(wheels, fmt.Sprintf("%s (%s)", pipText(t.wheel), place(t.wheel.Dep.Raw.Pos)))
+		names = append(names, t.wheel.Name)
+		if i > 0 {
+			related = append(related, t.wheel.Dep.Raw.Pos)
+		}
+		if pos := t.provider.Dep.Raw.Pos; !seenProv[pos] {
+			seenProv[pos] = true
+			providers = append(providers, fmt.Sprintf("%s, %s", condaText(t.provider), place(pos)))
+			related = append(related, pos)
+		}
+		if l := libLabel(t.lib); !seenLib[l] {
+			seenLib[l] = true
+			libs = append(libs, l)
+		}
+	}
+	noun := "wheel"
+	if len(twins) > 1 {
+		noun = "wheels"
+	}
+	msg := fmt.Sprintf("pip NVIDIA CUDA %s %s alongside conda CUDA packages (%s): two copies of %s in one process",
+		noun, strings.Join(wheels, ", "), strings.Join(providers, "; "), joinAnd(libs))
+	var provNames []string
+	for _, t := range twins {
+		if n := condaText(t.provider); !contains(provNames, n) {
+			provNames = append(provNames, n)
+		}
+	}
+	hint := fmt.Sprintf("keep one source of CUDA libraries: drop %s from the pip section (%s provides %s)",
+		strings.Join(names, ", "), strings.Join(provNames, ", "), joinAnd(libs))
+	if !condaNeeds {
+		hint += ", or drop the conda CUDA packages and keep the nvidia-* wheels"
+	}
+	first := twins[0].wheel.Dep.Raw.Pos
+	return diag(ctx.rule, first, msg, hint, related...)
+}
+
+// joinAnd joins labels as prose: "a", "a and b", "a, b and c".
+func joinAnd(xs []string) string {
+	if len(xs) <= 1 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // nvidiaWheelLib names the library of an NVIDIA CUDA wheel:

@@ -23,6 +23,14 @@ func TestEG303(t *testing.T) {
   - pip:
     - nvidia-cudnn-cu11`,
 			want: []string{"nvidia-cudnn-cu11 (line 4) alongside conda CUDA packages (cudnn=8.2, line 2): two copies of cuDNN"}},
+		{name: "many wheels, one finding", src: `dependencies:
+  - cudatoolkit=11.8
+  - cudnn=8.9
+  - pip:
+    - nvidia-cublas-cu11==11.11.3.6
+    - nvidia-cuda-runtime-cu11==11.8.89
+    - nvidia-cudnn-cu11==8.9.2.26`,
+			want: []string{"test.yml:5:7: pip NVIDIA CUDA wheels nvidia-cublas-cu11==11.11.3.6 (line 5), nvidia-cuda-runtime-cu11==11.8.89 (line 6), nvidia-cudnn-cu11==8.9.2.26 (line 7) alongside conda CUDA packages (cudatoolkit=11.8, line 2; cudnn=8.9, line 3): two copies of the CUDA libraries and cuDNN in one process"}},
 		{name: "silent: cudnn does not carry cuBLAS", src: `dependencies:
   - cudnn=8.2
   - pip:

@@ -231,7 +231,9 @@ dependencies:
     - nvidia-nccl-cu12==2.21.5
 `)
 	f := findingsOf(ds, "EG303")
-	if len(f) != 2 || !strings.Contains(f[0].Message, "two copies of cuDNN") || !strings.Contains(f[1].Message, "two copies of NCCL") || strings.Contains(f[0].Message, "LD_LIBRARY_PATH") {
+	// one problem, one finding: both wheels listed, both libraries named
+	if len(f) != 1 || !strings.Contains(f[0].Message, "two copies of cuDNN and NCCL") || !strings.Contains(f[0].Message, "nvidia-nccl-cu12==2.21.5 (line 11)") ||
+		!strings.Contains(f[0].Hint, "drop nvidia-cudnn-cu12, nvidia-nccl-cu12") || strings.Contains(f[0].Message, "LD_LIBRARY_PATH") || len(f[0].Related) != 2 {
 		t.Errorf("EG303 beside conda pytorch: %v", f)
 	}
 }
@@ -310,5 +312,22 @@ func TestCompanionPointReleases(t *testing.T) {
 		if got := len(findingsOf(ds, "EG203")) > 0; got != tt.fire {
 			t.Errorf("EG203 fired = %v, want %v for\n%s%v", got, tt.fire, tt.src, ds)
 		}
+	}
+}
+
+func TestSemanticsOperatorTypoIsOneFinding(t *testing.T) {
+	// "=>2" is EG103 with its fix; the other checks read ">=2", so no
+	// EG206 claims conda's ">2*" admits no release the KB knows
+	_, ds := lintSrc(t, `channels:
+  - conda-forge
+dependencies:
+  - python=3.11
+  - pytorch=>2
+`)
+	if len(findingsOf(ds, "EG206")) != 0 {
+		t.Errorf("EG206 for a \"=>\" typo: %v", findingsOf(ds, "EG206"))
+	}
+	if f := findingsOf(ds, "EG502"); len(f) != 1 || !strings.Contains(f[0].Message, "admits 2.0.0") {
+		t.Errorf("EG502 should read the meant >=2: %v", f)
 	}
 }
