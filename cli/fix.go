@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -103,7 +104,13 @@ func (e *env) fix(f fixFlags, files []string) error {
 				fmt.Fprintf(e.stderr, "%s: %s\n", name, n)
 			}
 		}
-		e.fixSummary(name, res, f.diff)
+		// the report goes to stdout, so that fix … > log keeps it, unless
+		// stdout carries the fixed file (-) or a diff meant for patch
+		rw := e.stdout
+		if f.diff || name == "-" {
+			rw = e.stderr
+		}
+		fixSummary(rw, name, res, f.diff)
 		if res.Remaining > 0 {
 			remaining = true
 		}
@@ -114,18 +121,17 @@ func (e *env) fix(f fixFlags, files []string) error {
 	return nil
 }
 
-// fixSummary tells, on stderr, what was fixed, what was not, and what is
-// left; stdout carries only the diff or the fixed file.
-func (e *env) fixSummary(name string, res *fixer.Result, dry bool) {
+// fixSummary tells w what was fixed, what was not, and what is left.
+func fixSummary(w io.Writer, name string, res *fixer.Result, dry bool) {
 	verb := "fixed"
 	if dry {
 		verb = "would fix"
 	}
 	for _, a := range res.Applied {
-		fmt.Fprintf(e.stderr, "%s:%d:%d: %s %s: %s\n", name, a.Line, a.Column, verb, a.Code, a.Message)
+		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", name, a.Line, a.Column, verb, a.Code, a.Message)
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(e.stderr, "%s:%d: not fixed %s: %s\n", name, s.Line, s.Code, s.Reason)
+		fmt.Fprintf(w, "%s:%d: not fixed %s: %s\n", name, s.Line, s.Code, s.Reason)
 	}
 	var left []string
 	for _, d := range res.Report.Diagnostics() {
@@ -144,7 +150,7 @@ func (e *env) fixSummary(name string, res *fixer.Result, dry bool) {
 	} else {
 		msg += "; nothing left at error or warning"
 	}
-	fmt.Fprintln(e.stderr, msg)
+	fmt.Fprintln(w, msg)
 }
 
 func fixesWord(n int) string {

@@ -70,13 +70,13 @@ func TestFixConcurrentWritersLoseNothing(t *testing.T) {
 			defer wg.Done()
 			<-start
 			for range rounds {
-				code, _, errOut := runFix(t, "", "--platform", "linux-64", path)
+				code, out, errOut := runFix(t, "", "--platform", "linux-64", path)
 				if code != ExitOK && code != ExitFindings {
 					t.Errorf("fixer %d: exit %d: %s", i, code, errOut)
 					return
 				}
 				mu.Lock()
-				for _, m := range reported.FindAllStringSubmatch(errOut, -1) {
+				for _, m := range reported.FindAllStringSubmatch(out, -1) {
 					fixed[m[1]] = true
 				}
 				mu.Unlock()
@@ -220,7 +220,7 @@ func TestFixBOMAndCROnly(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tt[0]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, _, errOut := runFix(t, "", "--unsafe", "--platform", "linux-64", path)
+		code, errOut, _ := runFix(t, "", "--unsafe", "--platform", "linux-64", path) // the report is on stdout
 		if b, _ := os.ReadFile(path); code != ExitOK || string(b) != tt[1] || !strings.Contains(errOut, "fixed EG501") || !strings.Contains(errOut, "fixed EG201") {
 			t.Errorf("%s: exit %d, %q\n%s", name, code, b, errOut)
 		}
