@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -28,24 +29,26 @@ func fixCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "fix [--diff] [--unsafe] [--select CODES] [--force] FILE...",
 		Short: "Apply the certain fixes to environment.yml files in place, keeping comments and layout; - reads stdin and writes stdout",
-		Long: "fix applies the fixes that envguard is certain of (the hints of EG501, EG201, EG203, EG103's\n" +
-			"=> and =< operators, EG105, EG108, EG109, EG112) by editing the file's bytes where the findings\n" +
+		Long: "fix applies the fixes that envguard is certain of (the hints of EG201, EG203, EG103's\n" +
+			"=> and =< operators, EG105, EG109, EG112) by editing the file's bytes where the findings\n" +
 			"point, so comments, order, quoting, indentation and line ends stay as they were. --unsafe also\n" +
-			"applies the fixes that change what gets installed (EG301, EG302, EG207). A fix that conflicts with\n" +
+			"applies the fixes that change what gets installed or how the environment is addressed (EG301,\n" +
+			"EG302, EG207, EG108's channels, EG501's name). Each fix is validated before it is written: one\n" +
+			"that would add a finding is not made, and the report says which. A fix that conflicts with\n" +
 			"another, or whose text no longer matches, is skipped and listed. The file keeps its mode, owner,\n" +
 			"group and links; a read-only file, or one you cannot write, is refused unless --force; a file that\n" +
 			"changes while it is being fixed is fixed again from its new text, or refused. Exit 0: nothing left\n" +
 			"at error or warning; 1: findings remain; 2: bad usage, unreadable input, or a file refused.",
 		Example: "  envguard fix environment.yml\n" +
 			"  envguard fix --diff environment.yml      # print the change, write nothing\n" +
-			"  envguard fix --select EG201,EG501 envs/*.yml\n" +
+			"  envguard fix --select EG201,EG203 envs/*.yml\n" +
 			"  envguard fix --unsafe environment.yml",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return e.fix(f, args) },
 	}
 	fl := c.Flags()
 	fl.BoolVar(&f.diff, "diff", false, "print a unified diff of the fixes instead of writing the files")
-	fl.BoolVar(&f.unsafe, "unsafe", false, "also apply the fixes that change what gets installed (EG301, EG302, EG207)")
+	fl.BoolVar(&f.unsafe, "unsafe", false, "also apply the fixes that change what gets installed or the environment's name or channels (EG301, EG302, EG207, EG108, EG501)")
 	fl.StringSliceVar(&f.selected, "select", nil, "fix only these `CODES` (comma list or repeated)")
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES`")
@@ -101,7 +104,13 @@ func (e *env) fix(f fixFlags, files []string) error {
 				fmt.Fprintf(e.stderr, "%s: %s\n", name, n)
 			}
 		}
-		e.fixSummary(name, res, f.diff)
+		// the report goes to stdout, so that fix … > log keeps it, unless
+		// stdout carries the fixed file (-) or a diff meant for patch
+		rw := e.stdout
+		if f.diff || name == "-" {
+			rw = e.stderr
+		}
+		fixSummary(rw, name, res, f.diff)
 		if res.Remaining > 0 {
 			remaining = true
 		}
@@ -112,18 +121,17 @@ func (e *env) fix(f fixFlags, files []string) error {
 	return nil
 }
 
-// fixSummary tells, on stderr, what was fixed, what was not, and what is
-// left; stdout carries only the diff or the fixed file.
-func (e *env) fixSummary(name string, res *fixer.Result, dry bool) {
+// fixSummary tells w what was fixed, what was not, and what is left.
+func fixSummary(w io.Writer, name string, res *fixer.Result, dry bool) {
 	verb := "fixed"
 	if dry {
 		verb = "would fix"
 	}
 	for _, a := range res.Applied {
-		fmt.Fprintf(e.stderr, "%s:%d:%d: %s %s: %s\n", name, a.Line, a.Column, verb, a.Code, a.Message)
+		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", name, a.Line, a.Column, verb, a.Code, a.Message)
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(e.stderr, "%s:%d: not fixed %s: %s\n", name, s.Line, s.Code, s.Reason)
+		fmt.Fprintf(w, "%s:%d: not fixed %s: %s\n", name, s.Line, s.Code, s.Reason)
 	}
 	var left []string
 	for _, d := range res.Report.Diagnostics() {
@@ -142,7 +150,7 @@ func (e *env) fixSummary(name string, res *fixer.Result, dry bool) {
 	} else {
 		msg += "; nothing left at error or warning"
 	}
-	fmt.Fprintln(e.stderr, msg)
+	fmt.Fprintln(w, msg)
 }
 
 func fixesWord(n int) string {

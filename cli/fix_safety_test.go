@@ -70,13 +70,13 @@ func TestFixConcurrentWritersLoseNothing(t *testing.T) {
 			defer wg.Done()
 			<-start
 			for range rounds {
-				code, _, errOut := runFix(t, "", "--platform", "linux-64", path)
+				code, out, errOut := runFix(t, "", "--platform", "linux-64", path)
 				if code != ExitOK && code != ExitFindings {
 					t.Errorf("fixer %d: exit %d: %s", i, code, errOut)
 					return
 				}
 				mu.Lock()
-				for _, m := range reported.FindAllStringSubmatch(errOut, -1) {
+				for _, m := range reported.FindAllStringSubmatch(out, -1) {
 					fixed[m[1]] = true
 				}
 				mu.Unlock()
@@ -150,7 +150,7 @@ func TestFixConcurrentWritersLoseNothing(t *testing.T) {
 func TestFixRefusesReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "environment.yml")
-	const src = "name: x\nchannels: [conda-forge, defaults]\ndependencies: [numpy]\n"
+	const src = "prefix: /opt/conda/envs/x\nname: x\nchannels: [conda-forge]\ndependencies: [numpy]\n"
 	if err := os.WriteFile(path, []byte(src), 0o444); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestFixRefusesReadOnly(t *testing.T) {
 		t.Errorf("--force: exit %d: %s", code, errOut)
 	}
 	st, _ := os.Stat(path)
-	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "nodefaults") || st.Mode().Perm() != 0o444 {
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "prefix:") || st.Mode().Perm() != 0o444 {
 		t.Errorf("--force: mode %v, %q", st.Mode(), b)
 	}
 }
@@ -178,7 +178,7 @@ func TestFixKeepsOwnerGroupMode(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "environment.yml")
-	if err := os.WriteFile(path, []byte("name: x\nchannels: [conda-forge, defaults]\ndependencies: [numpy]\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte("prefix: /opt/conda/envs/x\nname: x\nchannels: [conda-forge]\ndependencies: [numpy]\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, mode := range []os.FileMode{0o640, 0o640 | os.ModeSetgid} {
@@ -188,7 +188,7 @@ func TestFixKeepsOwnerGroupMode(t *testing.T) {
 		if err := os.Chmod(path, mode); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte("name: x\nchannels: [conda-forge, defaults]\ndependencies: [numpy]\n"), 0); err != nil {
+		if err := os.WriteFile(path, []byte("prefix: /opt/conda/envs/x\nname: x\nchannels: [conda-forge]\ndependencies: [numpy]\n"), 0); err != nil {
 			t.Fatal(err)
 		}
 		if code, _, errOut := runFix(t, "", path); code != ExitOK {
@@ -199,14 +199,15 @@ func TestFixKeepsOwnerGroupMode(t *testing.T) {
 		if s.Uid != 1234 || s.Gid != 1234 || st.Mode() != mode {
 			t.Errorf("after the fix: uid %d gid %d mode %v, want 1234 1234 %v", s.Uid, s.Gid, st.Mode(), mode)
 		}
-		if b, _ := os.ReadFile(path); !strings.Contains(string(b), "nodefaults") {
+		if b, _ := os.ReadFile(path); strings.Contains(string(b), "prefix:") {
 			t.Errorf("not fixed: %q", b)
 		}
 	}
 }
 
 // The files: a BOM before a name to fix (EG501), and a CR-only
-// file with an EG201 fix on line 7. Both are fixed, BOM and CRs kept (N9).
+// file with an EG201 fix on line 7. Both are fixed (the rename under
+// --unsafe), BOM and CRs kept (N9).
 func TestFixBOMAndCROnly(t *testing.T) {
 	dir := t.TempDir()
 	const body = "name: train\nchannels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch=2.0.1=py3.10_cuda11.8_cudnn8.7.0_0\n  - pytorch-cuda=11.7\n"
@@ -219,7 +220,7 @@ func TestFixBOMAndCROnly(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tt[0]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		code, _, errOut := runFix(t, "", "--platform", "linux-64", path)
+		code, errOut, _ := runFix(t, "", "--unsafe", "--platform", "linux-64", path) // the report is on stdout
 		if b, _ := os.ReadFile(path); code != ExitOK || string(b) != tt[1] || !strings.Contains(errOut, "fixed EG501") || !strings.Contains(errOut, "fixed EG201") {
 			t.Errorf("%s: exit %d, %q\n%s", name, code, b, errOut)
 		}

@@ -35,3 +35,18 @@ func TestREADMEExample(t *testing.T) {
 		t.Errorf("README.md shows an output validate no longer prints; update it.\n--- README ---\n%s--- now ---\n%s", shown, out.String())
 	}
 }
+
+// A newcomer's first `go run` compiles for minutes and prints nothing:
+// README must say so before its first command, or it looks hung (issue 27).
+func TestREADMEWarnsOfFirstBuild(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	note := strings.Index(s, "The first `go run` or `go build` compiles")
+	second := strings.Index(s, "curl -s --data-binary")
+	if note < 0 || second < 0 || note > second || !strings.Contains(s[note:second], "a minute or two") {
+		t.Error("README.md no longer says, right after its first command, that the first build takes a minute or two")
+	}
+}

@@ -42,6 +42,11 @@ func TestCatalogMatchesRULESmd(t *testing.T) {
 		t.Fatalf("read only %d codes from RULES.md; has its table format changed?", len(contract))
 	}
 	for code, sev := range contract {
+		if nsev, ok := next[code]; ok {
+			// the next-issues table changes this code's severity ("info (from
+			// warning)"): the catalogue follows the change
+			sev = nsev
+		}
 		r := report.Lookup(code)
 		if r == nil {
 			t.Errorf("%s is in RULES.md but not in the catalogue", code)

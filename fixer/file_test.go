@@ -15,9 +15,9 @@ import (
 	"testing"
 )
 
-// envToFix has one safe fix (EG108: defaults becomes nodefaults).
-const envToFix = "name: x\nchannels:\n  - conda-forge\n  - defaults\ndependencies:\n  - numpy\n"
-const envFixed = "name: x\nchannels:\n  - conda-forge\n  - nodefaults\ndependencies:\n  - numpy\n"
+// envToFix has one safe fix (EG109: the prefix line goes).
+const envToFix = "prefix: /opt/conda/envs/x\nname: x\nchannels:\n  - conda-forge\ndependencies:\n  - numpy\n"
+const envFixed = "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - numpy\n"
 
 func fileOptions() FileOptions { return FileOptions{MaxSize: 1 << 20} }
 

@@ -19,7 +19,8 @@ type Options struct {
 	// a machine.
 	Report report.Options
 	// Unsafe also applies the fixes of rules whose fix changes what gets
-	// installed in a way to confirm (EG301, EG302, EG207).
+	// installed or how the environment is addressed (EG301, EG302, EG207,
+	// EG108's channels, EG501's name).
 	Unsafe bool
 	// Select limits the fixes to these codes; empty means every fixable
 	// code. CheckSelect says whether a list is usable.
@@ -130,7 +131,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 		reason := ""
 		switch {
 		case fixability(d.Code) == finding.FixUnsafe && !opt.Unsafe:
-			reason = "an unsafe fix (it changes what gets installed): apply it with --unsafe"
+			reason = "an unsafe fix (it changes what gets installed, or the name or channels): apply it with --unsafe"
 		case reasons[findingKey(d)] != "":
 			reason = reasons[findingKey(d)]
 		default:

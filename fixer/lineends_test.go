@@ -82,7 +82,8 @@ func TestBOMAndCROnly(t *testing.T) {
 		{"bom", "\ufeff" + body, "\ufeff" + fixed},
 		{"cr", strings.ReplaceAll(body, "\n", "\r"), strings.ReplaceAll(fixed, "\n", "\r")},
 	} {
-		res, err := Fix(context.Background(), "environment.yml", []byte(tt.src), testOptions(false))
+		// --unsafe, for EG501's rename: the column after the BOM is what is tested
+		res, err := Fix(context.Background(), "environment.yml", []byte(tt.src), testOptions(true))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -155,6 +155,15 @@ func TestCorpus(t *testing.T) {
 				fixes[unsafe] += len(res.Applied)
 			}
 			t.Run(filepath.Base(path), func(t *testing.T) { checkProperties(t, src, res, opt) })
+			if !unsafe && !appliedCode(res, "EG112") {
+				// a safe fix changes neither how the environment is
+				// addressed nor where its packages come from (DESIGN.md).
+				// EG112 is left out: it respells a channel that does not
+				// exist (default, conda_forge, pypi), which no solver reads
+				if b, a := addressing(src), addressing(res.Fixed); b != a {
+					t.Errorf("%s: a safe fix changed the name or channels:\n%s\nbecame\n%s", filepath.Base(path), b, a)
+				}
+			}
 		}
 	}
 	t.Logf("safe fixes: %d of %d real-world files fixed, %d fixes; with --unsafe: %d files, %d fixes",
@@ -204,4 +213,26 @@ func sameItems(t *testing.T, what string, before, after []string, removed, added
 			t.Errorf("%s %q appeared, but no applied edit wrote it", what, v)
 		}
 	}
+}
+
+// addressing is an environment's name and channel list, one string.
+func addressing(src []byte) string {
+	e := envspec.Parse("environment.yml", src, envspec.ParseOptions{Platform: "linux-64"})
+	var b strings.Builder
+	if e.Name != nil {
+		b.WriteString("name: " + e.Name.Value)
+	}
+	for _, c := range e.Channels {
+		b.WriteString("\nchannel: " + c.Value)
+	}
+	return b.String()
+}
+
+func appliedCode(res *Result, code string) bool {
+	for _, a := range res.Applied {
+		if a.Code == code {
+			return true
+		}
+	}
+	return false
 }

@@ -13,8 +13,8 @@ var ruleEG501 = &Rule{
 	Rule: finding.Rule{
 		Code:     "EG501",
 		Name:     "name-not-canonical",
-		Severity: finding.SeverityWarning,
-		Fixable:  finding.FixSafe,
+		Severity: finding.SeverityInfo,
+		Fixable:  finding.FixUnsafe,
 		Title:    "the declared name differs from the canonical name",
 		Why: "A name that says the framework and accelerator (pt20_cu118) tells people and schedulers what " +
 			"an environment holds without opening it; a name that drifts from the contents misleads them.",

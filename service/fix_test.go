@@ -38,22 +38,23 @@ func TestFixEndpoint(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("status %d", status)
 	}
-	for _, want := range []string{"name: pt113_cu116   # picked by hand", "nvidia::cudatoolkit=11.6  # the driver on the old nodes", "# Training environment"} {
+	for _, want := range []string{"name: train   # picked by hand", "nvidia::cudatoolkit=11.6  # the driver on the old nodes", "# Training environment"} {
 		if !strings.Contains(res.Fixed, want) {
 			t.Errorf("fixed file lacks %q:\n%s", want, res.Fixed)
 		}
 	}
-	if !strings.Contains(res.Diff, "-name: train") || !strings.Contains(res.Diff, "+  - nvidia::cudatoolkit=11.6") {
+	if strings.Contains(res.Diff, "-name: train") || !strings.Contains(res.Diff, "+  - nvidia::cudatoolkit=11.6") {
 		t.Errorf("diff:\n%s", res.Diff)
 	}
-	if len(res.Applied) != 2 || res.Remaining != 1 || len(res.Skipped) != 1 || res.Skipped[0].Code != "EG302" {
+	// the rename (EG501) is unsafe: it changes how people activate the environment
+	if len(res.Applied) != 1 || res.Remaining != 1 || len(res.Skipped) != 2 || res.Skipped[0].Code != "EG501" || res.Skipped[1].Code != "EG302" {
 		t.Errorf("applied %+v skipped %+v remaining %d", res.Applied, res.Skipped, res.Remaining)
 	}
 
 	if _, res, _ = fix("?platform=linux-64&unsafe=1", seed); res.Remaining != 0 || strings.Contains(res.Fixed, "cupy-cuda12x") {
 		t.Errorf("unsafe: remaining %d\n%s", res.Remaining, res.Fixed)
 	}
-	if _, res, _ = fix("?platform=linux-64&select=EG501", seed); len(res.Applied) != 1 || !strings.Contains(res.Fixed, "cudatoolkit=11.3") {
+	if _, res, _ = fix("?platform=linux-64&unsafe=1&select=EG501", seed); len(res.Applied) != 1 || !strings.Contains(res.Fixed, "cudatoolkit=11.3") {
 		t.Errorf("select=EG501 applied %+v", res.Applied)
 	}
 	if _, res, _ = fix("", []byte("name: tools\nchannels: [conda-forge]\ndependencies: [numpy]\n")); res.Diff != "" || len(res.Applied) != 0 {
