@@ -34,6 +34,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 2.x builds
 		// come in, whatever cudatoolkit says; it is not read as CUDA 11.3.
 		{"001.yml", map[string]string{"rtx5090": "unknown"}, []string{"pytorch 2.0.0 CUDA 11.8"}, []string{"CUDA 11.3, pytorch-channel"}},
+		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
+		// build on every machine: GPUs idle (EG407), nothing left to the
+		// solver per machine (no EG207).
+		{"053.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "ok"}, []string{"EG407 tensorflow 2.0.0 is a CPU-only build"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -49,6 +53,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 				}
 			}
 			text := verdictText(r)
+			for _, f := range r.Findings {
+				if f.Code == "EG207" && tt.file == "053.yml" {
+					t.Errorf("EG207 on a CPU-only tensorflow: %s", f.Message)
+				}
+			}
 			for _, s := range tt.has {
 				if !strings.Contains(text, s) {
 					t.Errorf("no %q in:\n%s", s, text)

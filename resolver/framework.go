@@ -329,7 +329,34 @@ func (r *resolution) variant() {
 	case f.Name == "jax" && r.fw != nil && r.fw.from() == envspec.ProviderPip:
 		// plain `pip install jax` brings the CPU jaxlib; CUDA needs an extra or plugin
 		f.Variant = "cpu"
+	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
+		f.Variant = "cpu"
 	}
+}
+
+// tfCondaCPUOnly says whether a plain conda `tensorflow` of an exact release
+// is CPU-only on every channel it can come from (its own channel, else each
+// of the file's channels): conda-forge before its first CUDA build, defaults
+// where the mkl build is the default (the knowledge base's rows). A
+// channel the knowledge base says nothing of leaves it open.
+func (r *resolution) tfCondaCPUOnly() bool {
+	it := r.fw
+	if it == nil || it.from() != envspec.ProviderConda || it.name != "tensorflow" || it.exact == "" || r.kb == nil || it.build != "" {
+		return false
+	}
+	chans := []string{it.channel}
+	if it.channel == "" || it.firstChannel {
+		chans = channelNames(r.env)
+	}
+	if len(chans) == 0 {
+		return false
+	}
+	for _, c := range chans {
+		if _, ok := r.kb.TensorFlowCondaCPUOnly(it.exact, distribution(c)); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // rocmIndex says whether the pip section names a PyTorch ROCm wheel index
