@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 )
@@ -29,15 +30,50 @@ type candidate struct {
 // nothing: the solver may still pick any variant. ok is false when the
 // builds cannot be listed (no distribution, no release known, too many).
 func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
+	cs, _, ok := listCandidates(st, k)
+	return cs, ok
+}
+
+// pinLeavesVariantOpen reports whether the CUDA pin the variant was read
+// from does not select it in some release the file admits (cudatoolkit=11.3
+// beside an unpinned pytorch::pytorch, which may well be 2.x): the verdict
+// the stack gives as read is then one build's only, and must be decided over
+// the builds even where that one was decided.
+func pinLeavesVariantOpen(st *resolver.Stack, k knowledge) bool {
+	_, widened, ok := listCandidates(st, k)
+	return ok && widened
+}
+
+// listCandidates is candidates, and whether some release was listed with
+// every variant because the pin does not select its variant.
+func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 	fw := st.Framework
 	if fw == nil || fw.Name != "pytorch" || fw.Dist == "" {
-		return nil, false
+		return nil, false, false
 	}
 	pinned, pinKind := "", ""
+	var pinRange *envspec.VersionSpec
 	for _, p := range fw.Pins {
 		if p.Says != "cpu" && p.Says != "cuda" && p.Says != "" {
 			pinned, pinKind = resolver.SeriesOf(p.Says), p.Kind
+		} else if p.Says == "cuda" && p.Kind == resolver.EvidencePytorchCUDA {
+			// pytorch-cuda>=11.7 beside an open release: a range that
+			// admits several CUDA versions is a bound to list builds by.
+			if ms, err := envspec.ParseMatchSpec(p.Item); err == nil && ms.Version != nil {
+				pinned, pinKind, pinRange = "range", p.Kind, ms.Version
+			}
 		}
+	}
+	// admits reports whether the pin admits CUDA c: pytorch-cuda=12.1 only
+	// 12.1, pytorch-cuda>=11.7 every CUDA from 11.7 on.
+	admits := func(c string) bool {
+		switch {
+		case pinRange != nil:
+			return pinRange.MatchString(c) || pinRange.MatchString(c+".0")
+		case pinned == "":
+			return true
+		}
+		return c == pinned
 	}
 	if fw.Variant == "cuda" && pinned == "" && st.CUDA != nil && st.CUDA.Version != "" && len(fw.Pins) == 0 {
 		// The variant is CUDA by other evidence and one runtime is read.
@@ -47,6 +83,7 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 	if fw.Version != "" {
 		rels = []string{fw.Version}
 	}
+	open := map[string]bool{} // releases whose variant the pin does not select
 	if len(rels) == 0 && fw.Spec == "" && pinned != "" {
 		// An unpinned release with a pinned CUDA variant: the solver can
 		// pick any release the distribution publishes with that variant.
@@ -54,49 +91,68 @@ func candidates(st *resolver.Stack, k knowledge) ([]candidate, bool) {
 		// every release the distribution publishes: cudatoolkit=11.3 beside
 		// an unpinned pytorch selects up to 1.12, but the solver may as
 		// well pick 2.x and its own pytorch-cuda, so nothing is listed.
+		//
+		// pytorch-cuda selects from 1.13 on; the releases before it never
+		// depend on it, and conda installs an older release of a requested
+		// package only when every newer one conflicts, which a release
+		// built for the pinned pytorch-cuda does not. So those releases are
+		// left out. A cudatoolkit pin selects only up to 1.12: a later
+		// release (2.5.1 for an unpinned pytorch::pytorch) may come in any
+		// of its variants, so all of its builds are listed.
 		for _, rel := range k.TorchReleases() {
 			v, ok := k.Variants(resolver.SeriesOf(rel), fw.Dist)
 			if !ok || v.NotPublished {
 				continue
 			}
 			if !selects(pinKind, v.Selector) {
-				return nil, false
-			}
-			if contains(v.CUDA, pinned) {
+				if pinKind == resolver.EvidencePytorchCUDA && strings.HasPrefix(v.Selector, "cudatoolkit") {
+					continue
+				}
+				if pinKind != resolver.EvidenceCudatoolkit {
+					return nil, false, false
+				}
+				open[rel] = true
 				rels = append(rels, rel)
+				continue
+			}
+			for _, c := range v.CUDA {
+				if admits(c) {
+					rels = append(rels, rel)
+					break
+				}
 			}
 		}
 	}
 	if len(rels) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	var out []candidate
 	for _, rel := range rels {
 		series := resolver.SeriesOf(rel)
 		v, ok := k.Variants(series, fw.Dist)
 		if !ok {
-			return nil, false // a release whose variants are not known: cannot list the builds
+			return nil, false, false // a release whose variants are not known: cannot list the builds
 		}
 		if v.NotPublished {
 			continue
 		}
-		if v.CPU && fw.Variant == "" {
+		if v.CPU && (fw.Variant == "" || open[rel]) {
 			out = append(out, candidate{st: buildStack(st, rel, "cpu", ""), label: fmt.Sprintf("%s %s CPU", fw.Name, rel)})
 		}
 		if fw.Variant == "cpu" {
 			continue
 		}
 		for _, c := range v.CUDA {
-			if fw.Variant == "cuda" && pinned != "" && c != pinned {
+			if fw.Variant == "cuda" && !open[rel] && !admits(c) {
 				continue
 			}
 			out = append(out, candidate{st: buildStack(st, rel, "cuda", c), label: fmt.Sprintf("%s %s CUDA %s", fw.Name, rel, c)})
 		}
 	}
 	if len(out) == 0 || len(out) > maxCandidates {
-		return nil, false
+		return nil, false, false
 	}
-	return out, true
+	return out, len(open) > 0, true
 }
 
 // selects reports whether a pin of this kind selects the variant of a

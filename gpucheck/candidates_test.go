@@ -74,8 +74,8 @@ func TestOverCandidates(t *testing.T) {
 }
 
 // TestCandidatesUnpinnedRelease: an unpinned release beside a CUDA pin is
-// listed over every release the pin selects, and only when the pin selects
-// the variant of every release the distribution publishes.
+// listed over every release the pin selects the variant of, and over every
+// build of the releases whose variant it does not select.
 func TestCandidatesUnpinnedRelease(t *testing.T) {
 	facts := testFacts
 	facts.Torch = []kb.TorchRelease{{Version: "1.12.1"}, {Version: "2.0.1"}}
@@ -86,8 +86,31 @@ func TestCandidatesUnpinnedRelease(t *testing.T) {
 	k := factsKB{facts}
 	st := stack("", "11.3", kb.DistPytorchConda)
 	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidenceCudatoolkit, Says: "11.3"}}
-	if cs, ok := candidates(st, k); ok {
-		t.Errorf("cudatoolkit beside an unpinned pytorch listed %d builds, though 2.0 ignores it", len(cs))
+	// cudatoolkit selects 1.12's variant but not 2.0's: 1.12.1 CUDA 11.3
+	// and every build of 2.0.1 (issue 26: an unpinned pytorch::pytorch
+	// beside cudatoolkit=11.3 gets 2.x, which has no CUDA 11.3 build).
+	labels := func(cs []candidate) string {
+		var l []string
+		for _, c := range cs {
+			l = append(l, c.label)
+		}
+		return strings.Join(l, ", ")
+	}
+	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("cudatoolkit beside an unpinned pytorch: %v %s", ok, labels(cs))
+	}
+	// pytorch-cuda selects from 1.13 on; 1.12 never depends on it and is
+	// left out, so pytorch-cuda=11.8 admits 2.0.1 CUDA 11.8 alone.
+	st = stack("", "11.8", kb.DistPytorchConda)
+	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidencePytorchCUDA, Says: "11.8"}}
+	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("pytorch-cuda=11.8: %v %s", ok, labels(cs))
+	}
+	// A lower bound admits every CUDA from it on.
+	st = stack("", "", kb.DistPytorchConda)
+	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidencePytorchCUDA, Says: "cuda", Item: "pytorch-cuda>=11.7"}}
+	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("pytorch-cuda>=11.7: %v %s", ok, labels(cs))
 	}
 	// A build-string pin selects everywhere: the releases with that variant.
 	st = stack("", "11.8", kb.DistPytorchConda)

@@ -30,7 +30,8 @@ type checker struct {
 
 // check holds st against h: the rules' steps in the registry's order, until
 // one stops them; then, where the file leaves the build to the solver and
-// something was left undecided, every build it admits. The findings take
+// something was left undecided (or the CUDA pin read as the variant does not
+// select it in every release admitted), every build it admits. The findings take
 // their rules' severities and are sorted.
 func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker {
 	c := &checker{st: st, h: h, k: k, opt: opt}
@@ -42,7 +43,7 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 			break
 		}
 	}
-	if len(c.undecided) > 0 && openBuild(st) {
+	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k)) && openBuild(st) {
 		c.overCandidates()
 	}
 	for i := range c.ds {

@@ -164,6 +164,7 @@ func (r *resolution) frameworkFromCompanion() {
 		}
 	}
 	if best == nil {
+		r.frameworkFromBareCompanion()
 		return
 	}
 	v := companionTorch(r.kb, best)
@@ -175,6 +176,34 @@ func (r *resolution) frameworkFromCompanion() {
 		Name: "pytorch", Version: v, From: best.from(),
 		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
 		Item: best.raw() + " (which pulls pytorch " + v + ")", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
+	}
+	r.finishFramework(f, best)
+}
+
+// frameworkFromBareCompanion: a torchvision or torchaudio with no version
+// at all still installs torch, whichever release the solver (or pip) takes
+// with it, so the environment's framework is pytorch with its release open,
+// from the companion's installer and channel (issue 26, root cause 5). A
+// companion with a range decides nothing here: the torch releases it admits
+// are not the full list an open release stands for.
+func (r *resolution) frameworkFromBareCompanion() {
+	var best *item
+	for _, it := range r.items {
+		if (it.name != "torchvision" && it.name != "torchaudio") || strings.TrimSpace(it.verText) != "" || it.build != "" {
+			continue
+		}
+		if best == nil || rank(it) < rank(best) || (rank(it) == rank(best) && it.name == "torchvision" && best.name != "torchvision") {
+			best = it
+		}
+	}
+	if best == nil {
+		return
+	}
+	r.fw = best
+	f := &Framework{
+		Name: "pytorch", From: best.from(),
+		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
+		Item: best.raw() + " (which pulls pytorch)", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
 	}
 	r.finishFramework(f, best)
 }
@@ -329,7 +358,34 @@ func (r *resolution) variant() {
 	case f.Name == "jax" && r.fw != nil && r.fw.from() == envspec.ProviderPip:
 		// plain `pip install jax` brings the CPU jaxlib; CUDA needs an extra or plugin
 		f.Variant = "cpu"
+	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
+		f.Variant = "cpu"
 	}
+}
+
+// tfCondaCPUOnly says whether a plain conda `tensorflow` of an exact release
+// is CPU-only on every channel it can come from (its own channel, else each
+// of the file's channels): conda-forge before its first CUDA build, defaults
+// where the mkl build is the default (the knowledge base's rows). A
+// channel the knowledge base says nothing of leaves it open.
+func (r *resolution) tfCondaCPUOnly() bool {
+	it := r.fw
+	if it == nil || it.from() != envspec.ProviderConda || it.name != "tensorflow" || it.exact == "" || r.kb == nil || it.build != "" {
+		return false
+	}
+	chans := []string{it.channel}
+	if it.channel == "" || it.firstChannel {
+		chans = channelNames(r.env)
+	}
+	if len(chans) == 0 {
+		return false
+	}
+	for _, c := range chans {
+		if _, ok := r.kb.TensorFlowCondaCPUOnly(it.exact, distribution(c)); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // rocmIndex says whether the pip section names a PyTorch ROCm wheel index

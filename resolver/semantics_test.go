@@ -88,10 +88,17 @@ func TestSemanticsCompanionFramework(t *testing.T) {
 	if f == nil || f.Name != "pytorch" || f.Version != "2.1.0" || f.Dist != kb.DistPytorchConda {
 		t.Fatalf("torchaudio=2.1.0 should pull pytorch 2.1.0 from the pytorch channel, got %+v", f)
 	}
-	// an unpinned companion decides nothing
+	// an unpinned companion still installs torch: the framework is pytorch
+	// with its release open (issue 26, root cause 5)
 	st, _ = lintSrc(t, "channels:\n  - pytorch\ndependencies:\n  - torchvision\n")
+	if f := st.Framework; f == nil || f.Name != "pytorch" || f.Version != "" || f.Spec != "" || f.Dist != kb.DistPytorchConda {
+		t.Errorf("an unpinned torchvision should pull an open pytorch from the pytorch channel: %+v", st.Framework)
+	}
+	// a companion with a range admits only some torch releases: not read
+	// as an open pytorch
+	st, _ = lintSrc(t, "channels:\n  - pytorch\ndependencies:\n  - torchvision>=0.15\n")
 	if st.Framework != nil {
-		t.Errorf("an unpinned torchvision should not make a framework: %+v", st.Framework)
+		t.Errorf("a ranged torchvision should not make an open framework: %+v", st.Framework)
 	}
 	// a companion beside torch is a companion, not the framework
 	st, _ = lintSrc(t, "channels:\n  - pytorch\ndependencies:\n  - pytorch=2.0.1\n  - torchvision=0.16.0\n")

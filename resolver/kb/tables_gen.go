@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6edeb9dd2e4c8867"
+const generatedVersion = "de5c75c1ab6989f1"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xdd0070c7
+const generatedChecksum = 0x1338a79a
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4124,6 +4124,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "2.19.1", CUDA: "12.9", CuDNN: []string{
 		"9",
 	}, Source: "CF_TF; CUDNN_RUN_EXPORTS"},
+}, TFCondaDefaults: []TFCondaDefault{
+	{Dist: Distribution("defaults"), From: "1.9.0", Before: "2.6.0", Default: "mkl", GPU: "tensorflow-gpu", Source: "ANACONDA_TF_SELECT; ANACONDA_TF_MKL"},
 }, Keras: []KerasPair{
 	{TensorFlow: "2.6", Keras: ">=2.6,<2.7", Note: "2.6.0 and 2.6.1 declare keras ~=2.6, which admits keras 2.7, and keras 2.7 breaks them (tensorflow#52922, #52937); 2.6.2 pins keras <2.7. The row gives the keras that works: 2.6.x", Source: "TF_ISSUE_52922; CF_TF"},
 	{TensorFlow: "2.7", Keras: ">=2.7,<2.8", Source: "TF_ISSUE_52922 (PR #52927: the pin to the own minor holds for 2.7 and later); CF_TF (2.7.0, 2.7.1: keras >=2.7,<2.8)"},
@@ -11869,6 +11871,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "GA10X_CHIPS", Title: "third-party spec pages naming the chip of RTX A-series parts missing from NVIDIA's table: chipversus.com RTX A4500 (GA102), notebookcheck RTX A4500 Laptop GPU (GA104), askgeek.io RTX A5500 (GA102); with NV_RN_111 (GA10x = 8.6) they give 8.6", URL: "https://chipversus.com/hardware/gpu/rtx-a4500", Read: "also https://notebookcheck.nl/NVIDIA-RTX-A4500-Laptop-GPU.774339.0.html and https://askgeek.io/es/gpus/NVIDIA/NVIDIA-RTX-A5500"},
 	{Key: "HOPPER_CN", Title: "China-market Hopper/Ampere parts described as the same silicon as H100/A100 (third-party): ai-dynamo/aiconfigurator#968 ('H800 SXM ... same SM90 silicon'), Datura-ai/lium-io#1199 ('A800 80GB PCIe ... same GA100 silicon'), Hakureirm/dsv4-on-ampere#1 ('A100/A800 (SM80)')", URL: "https://github.com/ai-dynamo/aiconfigurator/pull/968"},
 	{Key: "TF_PIP_HIST", Title: "TensorFlow pip install guide, 'Package location' wheel table and package notes (tensorflow/docs site/en/install/pip.html, as published at each release)", URL: "https://github.com/tensorflow/docs/commits/master/site/en/install/pip.html", Read: "tensorflow/docs history read 2026-11-30: @5daf48006 (2019-06-14, 1.13.1 wheels), @97931916c (2019-10-04, 1.14.0 wheels), @89c6bbf56 (2019-10-30, 2.0.0 wheels; 'tensorflow — Latest stable release (2.x) for CPU-only'), @b84d1fec0 (2019-10-28, 'For the 1.15 release, CPU and GPU support are included in a single package'; 'For releases 1.14 and older, CPU and GPU packages are separate'), @1efd41cba (2020-01-08, 2.1: 'tensorflow — Latest stable release with CPU and GPU support (Ubuntu and Windows)')"},
+	{Key: "ANACONDA_TF_SELECT", Title: "AnacondaRecipes/tensorflow_recipes: _tflow_select/conda_build_config.yaml ('2.x series are for tensorflow 1.9 and above; mkl variant is the default': gpu 2.1.0, eigen 2.2.0, mkl 2.3.0) and README ('The variant with the highest version will be installed by default. The non-default variant can be installed using the tensorflow-mkl, tensorflow-eigen and tensorflow-gpu packages')", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/175f8161469d1199edb6636553fb469b8d5938cc/_tflow_select/conda_build_config.yaml", Read: "@175f816, read 2026-12-02"},
+	{Key: "ANACONDA_TF_MKL", Title: "Anaconda, 'TensorFlow CPU optimizations in Anaconda' (the Anaconda Distribution has included the MKL-optimised TensorFlow as the default)", URL: "https://www.anaconda.com/tensorflow-cpu-optimizations-in-anaconda/", Read: "read 2026-12-02"},
 	{Key: "CF_TF", Title: "conda-forge tensorflow-feedstock: recipe/meta.yaml (build strings cuda{cuda_compiler_version}py{py}h…, cpu_py{py}h…; keras run requirement) and .ci_support/linux_64_*.yaml (cuda_compiler_version, cudnn, python per build)", URL: "https://github.com/conda-forge/tensorflow-feedstock", Read: "full history up to @95411f2 (2026-01-27), read 2026-11-30: every linux_64 CI configuration of every commit, grouped by the version in meta.yaml"},
 	{Key: "CUDNN_RUN_EXPORTS", Title: "conda-forge cudnn-feedstock recipe: run_exports pin_subpackage('cudnn', max_pin='x') — a package built against cuDNN X.Y.Z requires cudnn >=X.Y.Z,<X+1", URL: "https://github.com/conda-forge/cudnn-feedstock"},
 	{Key: "TF_SETUP", Title: "tensorflow/tensorflow tensorflow/tools/pip_package/setup.py (REQUIRED_PACKAGES; its comment: 'keras-nightly ~= 2.14.0.dev' is replaced by 'keras >= 2.14.0rc0, < 2.15' on the release branch)", URL: "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/tools/pip_package/setup.py", Read: "stored copy @8bf6ef13 (master, 2.19 era)"},
@@ -13231,7 +13235,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 	},
 	"extra_pins_unpublished": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 109},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 118},
 	},
 	"fatbin_compression": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 122},
@@ -13728,6 +13732,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},
@@ -13800,6 +13806,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 35},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 36},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 37},
+	},
+	"tensorflow_conda_default": {
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 109},
 	},
 	"tensorflow_conda_forge": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 46},

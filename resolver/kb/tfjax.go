@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -59,6 +60,40 @@ func (k *KB) TensorFlowCondaForge(version string) []TFCondaForge {
 		}
 	}
 	return out
+}
+
+// TensorFlowCondaCPUOnly says whether a plain conda `tensorflow` of this
+// exact release is a CPU-only build on the distribution whatever the
+// machine, and why: on conda-forge a release older than every CUDA build
+// the feedstock's history shows (tensorflow_conda_forge); on defaults a
+// release a tensorflow_conda_default row covers. ok is false where neither
+// table settles it.
+func (k *KB) TensorFlowCondaCPUOnly(version string, dist Distribution) (why string, ok bool) {
+	v := padRelease3(stripLocal(version))
+	switch dist {
+	case DistCondaForge:
+		oldest := ""
+		for _, r := range k.TFCondaForge {
+			if c, ok := CompareDotted(r.Version, oldest); oldest == "" || (ok && c < 0) {
+				oldest = r.Version
+			}
+		}
+		if c, ok := CompareDotted(v, oldest); oldest != "" && ok && c < 0 {
+			return fmt.Sprintf("conda-forge built no CUDA variant of tensorflow before %s", oldest), true
+		}
+	case DistDefaults:
+		for _, r := range k.TFCondaDefaults {
+			if r.Dist != dist {
+				continue
+			}
+			lo, ok1 := CompareDotted(v, r.From)
+			hi, ok2 := CompareDotted(v, r.Before)
+			if ok1 && ok2 && lo >= 0 && hi < 0 {
+				return fmt.Sprintf("the defaults channel's tensorflow %s is the %s build by default; its GPU build comes only with %s", version, r.Default, r.GPU), true
+			}
+		}
+	}
+	return "", false
 }
 
 // KerasFor returns the keras a TensorFlow release takes ("2.12.0" → the
@@ -182,6 +217,14 @@ func (v *validator) tfJAX(keys map[string]bool) {
 			v.errf("extra_pins_unpublished", i, "package, extra and an exact pin (name==version) are required")
 		}
 		v.version("extra_pins_unpublished", i, "version", r.Version, releaseRe())
+	}
+	for i, r := range k.TFCondaDefaults {
+		v.source("tensorflow_conda_default", i, r.Source, keys)
+		v.version("tensorflow_conda_default", i, "from", r.From, releaseRe())
+		v.version("tensorflow_conda_default", i, "before", r.Before, releaseRe())
+		if r.Dist != DistDefaults || r.Default == "" || r.GPU == "" {
+			v.errf("tensorflow_conda_default", i, "dist defaults, default and gpu are required")
+		}
 	}
 	seenK := map[string]bool{}
 	for i, r := range k.Keras {

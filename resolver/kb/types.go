@@ -211,6 +211,19 @@ type ExtraPin struct {
 	Source string `yaml:"source"`
 }
 
+// TFCondaDefault is the build a plain `tensorflow` gets on a conda channel
+// for a range of releases, where that build is CPU-only whatever the
+// machine: the GPU build comes only under another name.
+type TFCondaDefault struct {
+	Dist    Distribution `yaml:"dist"`    // "defaults"
+	From    string       `yaml:"from"`    // first release the row covers
+	Before  string       `yaml:"before"`  // first release it no longer covers
+	Default string       `yaml:"default"` // the CPU variant installed ("mkl")
+	GPU     string       `yaml:"gpu"`     // the package that brings the GPU build ("tensorflow-gpu")
+	Note    string       `yaml:"note,omitempty"`
+	Source  string       `yaml:"source"`
+}
+
 // KerasPair is the keras a TensorFlow series takes.
 type KerasPair struct {
 	TensorFlow string `yaml:"tensorflow"` // series, "2.12"
@@ -292,6 +305,9 @@ type Facts struct {
 	JAX               []JAXCuda           `yaml:"jax"`
 	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
 	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge"`
+	// TFCondaDefaults lists the conda channels' CPU-only default builds of
+	// a plain `tensorflow`.
+	TFCondaDefaults []TFCondaDefault `yaml:"tensorflow_conda_default"`
 	// Keras pairs TensorFlow series with their keras.
 	Keras []KerasPair `yaml:"keras"`
 	// JAXLib lists jaxlib's Python/CUDA/cuDNN changes, oldest first.
