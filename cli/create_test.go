@@ -83,7 +83,7 @@ func TestBuildCreate(t *testing.T) {
 			args: append([]string{"--installer", "conda"}, h100...), ran: "conda", stdout: []string{"verdict    OK"}},
 		{name: "uv installs a --via pip build's pip lines", installers: []string{"uv"},
 			args: append([]string{"--via", "pip"}, h100...), ran: "uv",
-			log: []string{"uv venv --python 3.11 ", "uv pip install --python ", " --index-url https://download.pytorch.org/whl/cu121 torch==2.1.2+cu121 torchvision==0.16.2+cu121 torchaudio==2.1.2+cu121"},
+			log:    []string{"uv venv --python 3.11 ", "uv pip install --python ", " --index-url https://download.pytorch.org/whl/cu121 torch==2.1.2+cu121 torchvision==0.16.2+cu121 torchaudio==2.1.2+cu121"},
 			stdout: []string{"verdict    OK"}},
 		{name: "uv alone cannot install a conda build", installers: []string{"uv"}, args: h100, exit: 2,
 			stderr: []string{"only uv is on PATH", "--via pip"}},
