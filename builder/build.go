@@ -48,6 +48,10 @@ type Result struct {
 	Python  string
 	CUDA    string // "" for a CPU build
 	Dist    kb.Distribution
+	// Pip are the lines of the file's pip: section, in order ("--index-url
+	// URL", then requirements); nil when conda installs everything. They
+	// are what an installer without conda (uv) installs.
+	Pip []string
 	// Why is the header's explanation, one line each.
 	Why []string
 	// Report is the validation of YAML as emitted (line numbers count the

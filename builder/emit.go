@@ -20,6 +20,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 	var deps []string
 	var channels []string
 	var selector string // the pytorch channel's variant spec (Result.selector)
+	var pip []string    // the file's pip: lines (Result.Pip)
 	tv, ta := c.rel.Torchvision, c.rel.Torchaudio
 	if c.dist == kb.DistPytorchConda {
 		// 2.0.0 on the pytorch channel was paired with other companion
@@ -93,7 +94,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		channels = []string{"conda-forge"}
 		local := wheelLocal(c.cuda)
 		deps = append(deps, "python="+c.python, "pip")
-		pip := []string{"--index-url " + wheelIndex + local, "torch==" + c.rel.Version + "+" + local}
+		pip = []string{"--index-url " + wheelIndex + local, "torch==" + c.rel.Version + "+" + local}
 		if tv != "" {
 			pip = append(pip, "torchvision=="+tv+"+"+local)
 		}
@@ -120,7 +121,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 	}
 	rep := report.Validate("environment.yml", []byte(body.String()), options(k, req))
 	return &Result{Name: name, Release: c.rel.Version, Python: c.python, CUDA: c.cuda, Dist: c.dist,
-		Report: rep, cand: c, body: body.String(), selector: selector}
+		Pip: pip, Report: rep, cand: c, body: body.String(), selector: selector}
 }
 
 // companionMinor is the minor series of the companion release pip pairs

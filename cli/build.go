@@ -11,18 +11,34 @@ import (
 )
 
 func buildCmd(e *env) *cobra.Command {
-	var python, cuda, via, targetsFile string
+	var python, cuda, via, targetsFile, create, installer string
 	var targets []string
 	c := &cobra.Command{
 		Use:   "build FRAMEWORK=VERSION",
 		Short: "Write a pinned environment.yml that runs on the targets (stdout)",
 		Long: "build chooses the newest CUDA variant of the release that every target's driver runs and whose\n" +
 			"architectures cover every target GPU, and writes an environment.yml that passes envguard's own\n" +
-			"validation. Exit 1 when nothing fits, naming the closest build that would.",
+			"validation. Exit 1 when nothing fits, naming the closest build that would.\n\n" +
+			"With --create PREFIX it installs the file into PREFIX instead of printing it, with the first of\n" +
+			"micromamba, mamba, conda, pixi and uv on PATH (uv only for --via pip builds) or the one\n" +
+			"--installer names, streaming the installer's output, then runs check on the new prefix against\n" +
+			"the same targets. Exit 1 when the installer fails or the check does not pass; 2 when PREFIX\n" +
+			"exists and is not empty or no installer is found.",
 		Example: "  envguard build pytorch=2.1 --python 3.10 --target local > environment.yml\n" +
-			"  envguard build pytorch=2.5 --targets fleet.yml --target v100-pool --via pip",
+			"  envguard build pytorch=2.5 --targets fleet.yml --target v100-pool --via pip\n" +
+			"  envguard build pytorch=2.5 --target local --create /opt/envs/pt25",
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if installer != "" && create == "" {
+				return usageErr("--installer %s: it installs what --create PREFIX names; add --create", installer)
+			}
+			if create != "" {
+				// Refuse before the build, so nothing is solved or
+				// downloaded for a prefix that will not be touched.
+				if err := emptyPrefix(create); err != nil {
+					return err
+				}
+			}
 			fw, ver, _ := strings.Cut(args[0], "=")
 			ver = strings.TrimLeft(ver, "=")
 			opt, err := e.options("linux-64", targets, targetsFile)
@@ -37,6 +53,14 @@ func buildCmd(e *env) *cobra.Command {
 			if err != nil {
 				return buildExit(err)
 			}
+			if create != "" {
+				// Check against the machines the build was made for.
+				var names []string
+				for _, h := range opt.Hosts {
+					names = append(names, h.Name)
+				}
+				return e.create(c, res, create, installer, names, targetsFile)
+			}
 			_, err = e.stdout.Write(res.YAML)
 			return err
 		},
@@ -47,6 +71,8 @@ func buildCmd(e *env) *cobra.Command {
 	fl.StringVar(&via, "via", "", "conda (pytorch channel; conda-forge after 2.5), pip (PyTorch's wheel index) or conda-forge (the releases its feedstock built)")
 	fl.StringArrayVar(&targets, "target", nil, "a machine the environment must run on (repeatable; local = this one)")
 	fl.StringVar(&targetsFile, "targets", "", "targets `FILE`")
+	fl.StringVar(&create, "create", "", "install the environment into `PREFIX` (new or empty) and check it, instead of printing the file")
+	fl.StringVar(&installer, "installer", "", "with --create: the installer to run, one of "+strings.Join(builder.Installers, ", ")+" (default: the first on PATH)")
 	return c
 }
 

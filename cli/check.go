@@ -57,16 +57,6 @@ func checkCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			env, err := envspec.ReadPrefix(dir)
-			if err != nil {
-				// Say where the path came from: a stale $CONDA_PREFIX or a
-				// python3 that is not the one the job runs is the usual cause.
-				msg := fmt.Sprintf("%v (from %s)", err, how)
-				if prefix == "" {
-					msg += "; pass --prefix DIR to name the environment the job runs in"
-				}
-				return usageErr("%s", msg)
-			}
 			names := targets
 			if len(names) == 0 {
 				if targetsFile != "" {
@@ -74,36 +64,10 @@ func checkCmd(e *env) *cobra.Command {
 				}
 				names = []string{"local"}
 			}
-			opt, err := e.options("", names, targetsFile)
-			if err != nil {
-				return err
-			}
-			opt.Getenv = e.getenv
-			so := prefixscan.Options{Getenv: e.getenv, SysRoot: sysroot}
-			if !noCache {
-				so.Cache = e.openCache()
-			}
-			opt.Binaries = prefixscan.Scan(dir, so)
-			opt.MinFree = free
-			fail, err := e.failOn(failOn, c.Flags().Changed("fail-on"), opt.Config)
-			if err != nil {
-				return err
-			}
-			r := report.FromEnv(env, opt)
-			unread := append(append([]string(nil), env.Notes...), opt.Binaries.Unread...)
-			r.Notes = append(r.Notes, opt.Binaries.Unread...)
-			unreadIsUnknown(r, unread)
-			if format == "json" {
-				if _, err := e.stdout.Write(r.JSON()); err != nil {
-					return err
-				}
-			} else {
-				writeVerdict(e, r, dir, how)
-			}
-			if r.ExitCode(fail) != 0 {
-				return errFindings
-			}
-			return nil
+			return e.checkPrefix(c, dir, how, prefixCheck{
+				names: names, targetsFile: targetsFile, format: format, failOn: failOn,
+				minFree: free, sysroot: sysroot, noCache: noCache, explain: prefix == "",
+			})
 		},
 	}
 	fl := c.Flags()
@@ -116,6 +80,64 @@ func checkCmd(e *env) *cobra.Command {
 	fl.StringVar(&sysroot, "sysroot", "", "read the system's libraries (ld.so.cache, /usr/lib, …) under `DIR` (an exported root filesystem)")
 	fl.BoolVar(&noCache, "no-cache", false, "read every shared library again instead of the cached results")
 	return c
+}
+
+// prefixCheck is what check holds a prefix to; build --create runs the same
+// check on the prefix it made.
+type prefixCheck struct {
+	names            []string
+	targetsFile      string
+	format           string
+	failOn           string
+	minFree          uint64
+	sysroot          string
+	noCache, explain bool
+}
+
+// checkPrefix reads the environment at dir (metadata and shared libraries),
+// holds it against the named machines and prints the verdict; errFindings
+// when the job should not start.
+func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) error {
+	env, err := envspec.ReadPrefix(dir)
+	if err != nil {
+		// Say where the path came from: a stale $CONDA_PREFIX or a
+		// python3 that is not the one the job runs is the usual cause.
+		msg := fmt.Sprintf("%v (from %s)", err, how)
+		if pc.explain {
+			msg += "; pass --prefix DIR to name the environment the job runs in"
+		}
+		return usageErr("%s", msg)
+	}
+	opt, err := e.options("", pc.names, pc.targetsFile)
+	if err != nil {
+		return err
+	}
+	opt.Getenv = e.getenv
+	so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot}
+	if !pc.noCache {
+		so.Cache = e.openCache()
+	}
+	opt.Binaries = prefixscan.Scan(dir, so)
+	opt.MinFree = pc.minFree
+	fail, err := e.failOn(pc.failOn, c.Flags().Changed("fail-on"), opt.Config)
+	if err != nil {
+		return err
+	}
+	r := report.FromEnv(env, opt)
+	unread := append(append([]string(nil), env.Notes...), opt.Binaries.Unread...)
+	r.Notes = append(r.Notes, opt.Binaries.Unread...)
+	unreadIsUnknown(r, unread)
+	if pc.format == "json" {
+		if _, err := e.stdout.Write(r.JSON()); err != nil {
+			return err
+		}
+	} else {
+		writeVerdict(e, r, dir, how)
+	}
+	if r.ExitCode(fail) != 0 {
+		return errFindings
+	}
+	return nil
 }
 
 // activePrefix finds the environment a job started from here would use:

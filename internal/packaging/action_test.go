@@ -2,10 +2,14 @@ package packaging
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -62,7 +66,7 @@ func TestActionSchema(t *testing.T) {
 		"no runs":           func(m map[string]any) { delete(m, "runs") },
 		"unknown key":       func(m map[string]any) { m["input"] = map[string]any{} },
 		"composite typo":    func(m map[string]any) { m["runs"].(map[string]any)["using"] = "composit" },
-		"run with no shell": func(m map[string]any) { delete(step(m, 1), "shell") },
+		"run with no shell": func(m map[string]any) { delete(step(m, 2), "shell") }, // the install step
 		"input not a map":   func(m map[string]any) { m["inputs"].(map[string]any)["files"] = "." },
 	}
 	for name, breakIt := range broken {
@@ -340,10 +344,15 @@ func TestActionInstall(t *testing.T) {
 	githubPath := filepath.Join(t.TempDir(), "path")
 	cmd := commandOnPath("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", install.Run)
 	cmd.Dir = t.TempDir()
-	cmd.Env = append(append(cmd.Env, env...), "GITHUB_ACTION_PATH="+root, "GITHUB_PATH="+githubPath, "ENVGUARD_VERSION="+version)
+	// No release at the download base: the fallback, go install.
+	cmd.Env = append(append(cmd.Env, env...), "GITHUB_ACTION_PATH="+root, "GITHUB_PATH="+githubPath, "ENVGUARD_VERSION="+version,
+		"ENVGUARD_DOWNLOAD_BASE=file://"+t.TempDir(), "ENVGUARD_CACHE_DIR=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("the install step failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "falling back to go install") {
+		t.Errorf("the step does not say it fell back to go install:\n%s", out)
 	}
 	b, err := os.ReadFile(githubPath)
 	if err != nil || strings.TrimSpace(string(b)) != gobin {
@@ -351,5 +360,86 @@ func TestActionInstall(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "envguard") {
 		t.Errorf("the step does not show the installed version:\n%s", out)
+	}
+}
+
+// fakeRelease lays out a release as .goreleaser.yaml names its files, under
+// base/download/version: the archive for this runner holding an envguard
+// script, and checksums.txt (with the archive's sum, or a wrong one).
+func fakeRelease(t *testing.T, version string, goodSum bool) (base, asset string) {
+	t.Helper()
+	base = t.TempDir()
+	dir := filepath.Join(base, "download", version)
+	stage := t.TempDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stage, "envguard"), []byte("#!/bin/sh\necho 'envguard "+version+" (release)'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	asset = "envguard_" + runtime.GOOS + "_" + runtime.GOARCH + ".tar.gz"
+	if out, err := exec.Command("tar", "-czf", filepath.Join(dir, asset), "-C", stage, "envguard").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, asset))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	if !goodSum {
+		sum[0] ^= 1
+	}
+	line := hex.EncodeToString(sum[:]) + "  " + asset + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "checksums.txt"), []byte("0000  envguard_other_arch.tar.gz\n"+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return base, asset
+}
+
+// The install step downloads the release archive, checks it against
+// checksums.txt and unpacks it into the cache directory; a later run uses
+// the cache; a wrong checksum fails the step, with no fallback.
+func TestActionInstallRelease(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("the archive test runs on linux and darwin")
+	}
+	a := readAction(t)
+	var install string
+	for _, s := range a.Runs.Steps {
+		if s.Name == "Install envguard" {
+			install = s.Run
+		}
+	}
+	run := func(base, cache string) (string, string, error) {
+		githubPath := filepath.Join(t.TempDir(), "path")
+		cmd := commandOnPath("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", install)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(cmd.Env, "GITHUB_ACTION_PATH="+root, "GITHUB_PATH="+githubPath, "ENVGUARD_VERSION=v9.8.7",
+			"ENVGUARD_DOWNLOAD_BASE=file://"+base, "ENVGUARD_CACHE_DIR="+cache, "RUNNER_OS=", "RUNNER_ARCH=",
+			// go is not there: the release must not need it.
+			"GOBIN=/nonexistent")
+		out, err := cmd.CombinedOutput()
+		p, _ := os.ReadFile(githubPath)
+		return string(out), strings.TrimSpace(string(p)), err
+	}
+	base, asset := fakeRelease(t, "v9.8.7", true)
+	cache := filepath.Join(t.TempDir(), "cache")
+	out, path, err := run(base, cache)
+	if err != nil || path != cache || !strings.Contains(out, "envguard v9.8.7 (release)") || !strings.Contains(out, asset+" (v9.8.7, sha256 ") {
+		t.Fatalf("install from the release: %v, GITHUB_PATH %q\n%s", err, path, out)
+	}
+	// The second run finds it in the cache, even with the release gone.
+	out, path, err = run(t.TempDir(), cache)
+	if err != nil || path != cache || !strings.Contains(out, "using the cached v9.8.7") {
+		t.Errorf("second run: %v, GITHUB_PATH %q\n%s", err, path, out)
+	}
+	bad, _ := fakeRelease(t, "v9.8.7", false)
+	badCache := filepath.Join(t.TempDir(), "cache")
+	out, _, err = run(bad, badCache)
+	if err == nil || !strings.Contains(out, "does not match checksums.txt") || strings.Contains(out, "falling back") {
+		t.Errorf("a wrong checksum: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(badCache, "envguard")); err == nil {
+		t.Errorf("an archive whose checksum did not match was unpacked")
 	}
 }

@@ -28,10 +28,19 @@ func precommitHook(t *testing.T) hook {
 	if err := yaml.Unmarshal(readRoot(t, ".pre-commit-hooks.yaml"), &hooks); err != nil {
 		t.Fatalf(".pre-commit-hooks.yaml: %v", err)
 	}
-	if len(hooks) != 1 {
-		t.Fatalf(".pre-commit-hooks.yaml: %d hooks, want the one envguard hook", len(hooks))
+	if len(hooks) != 2 {
+		t.Fatalf(".pre-commit-hooks.yaml: %d hooks, want envguard and envguard-system", len(hooks))
 	}
-	h := hooks[0]
+	h, sys := hooks[0], hooks[1]
+	// envguard-system runs an installed binary: the same hook in every
+	// respect but the language.
+	if sys.ID != "envguard-system" || sys.Language != "system" || sys.Name == "" {
+		t.Fatalf("second hook = %+v; want id envguard-system, language system, a name", sys)
+	}
+	if sys.Entry != h.Entry || sys.Files != h.Files || sys.Exclude != h.Exclude || sys.PassFilenames == nil ||
+		*sys.PassFilenames != *h.PassFilenames || strings.Join(sys.Args, " ") != strings.Join(h.Args, " ") {
+		t.Fatalf("envguard-system differs from envguard beyond its language:\n%+v\n%+v", sys, h)
+	}
 	if h.ID != "envguard" || h.Name == "" || h.Language != "golang" || h.PassFilenames == nil || !*h.PassFilenames {
 		t.Fatalf("hook = %+v; want id envguard, a name, language golang, pass_filenames true", h)
 	}
