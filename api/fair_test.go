@@ -53,13 +53,19 @@ func TestFairSlotsTakeTurns(t *testing.T) {
 	b1, b2 := hold("b"), hold("b")
 	// Every slot is taken. a queues two more, then c and d one each.
 	got := make(chan string, 8)
+	// done counts the queued requests that have ended, their slot given
+	// back: each says its key before it releases, so the final state is
+	// read only once every release has run.
+	var done sync.WaitGroup
 	queue := func(key string) {
 		tk, err := f.enter(key)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := f.waiting(key)
+		done.Add(1)
 		go func() {
+			defer done.Done()
 			release, err := tk.acquire(context.Background(), 0)
 			if err != nil {
 				got <- key + ": " + err.Error()
@@ -97,6 +103,7 @@ func TestFairSlotsTakeTurns(t *testing.T) {
 			t.Fatalf("a's own slots went to %q", g)
 		}
 	}
+	done.Wait()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.free != 4 || len(f.clients) != 0 || len(f.ring) != 0 {
