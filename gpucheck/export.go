@@ -2,7 +2,6 @@ package gpucheck
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -28,29 +27,17 @@ var ExportFormats = []string{ExportCondaOverrides, ExportPixi, ExportNVVariant}
 // LowestCC is the lowest compute capability of the host's GPUs, the one
 // that decides which builds run on all of them; "" with no GPU.
 func (h *Host) LowestCC() string {
-	var ccs []string
+	var low cc
+	found := false
 	for _, g := range h.GPUs {
-		if g.CC != "" {
-			ccs = append(ccs, g.CC)
+		if c, ok := parseCC(g.CC); ok && (!found || c.less(low)) {
+			low, found = c, true
 		}
 	}
-	if len(ccs) == 0 {
+	if !found {
 		return ""
 	}
-	sort.Slice(ccs, func(i, j int) bool { return ccLess(ccs[i], ccs[j]) })
-	return ccs[0]
-}
-
-func ccLess(a, b string) bool {
-	ca, oka := parseCC(a)
-	cb, okb := parseCC(b)
-	if !oka || !okb {
-		return a < b
-	}
-	if ca.Major != cb.Major {
-		return ca.Major < cb.Major
-	}
-	return ca.Minor < cb.Minor
+	return low.key()
 }
 
 // Export writes h as format for platform (a conda subdir, "linux-64").

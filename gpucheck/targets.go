@@ -342,16 +342,13 @@ func (p *targetParser) virtualPackages(subdirs *yaml.Node) []Target {
 		}
 		ok := true
 		if c := mapGet(pk, "__cuda"); c != nil {
-			t.CUDADriver = p.scalar(c, "__cuda")
 			// conda-lock writes __cuda as the full CUDA version; 12 alone
 			// is taken as 12.0.
-			if reDriver().MatchString(t.CUDADriver) {
-				parts := strings.SplitN(t.CUDADriver, ".", 3)
-				t.CUDADriver = parts[0] + "." + parts[1]
-			} else if _, err := strconv.Atoi(t.CUDADriver); err == nil {
-				t.CUDADriver += ".0"
+			v := p.scalar(c, "__cuda")
+			if cuda, good := cudaOfVersion(v); good {
+				t.CUDADriver = cuda
 			} else {
-				p.errf(c, "__cuda %q is not a CUDA version like 12.4", t.CUDADriver)
+				p.errf(c, "__cuda %q is not a CUDA version like 12.4", v)
 				ok = false
 			}
 		} else {
@@ -489,7 +486,7 @@ func PixiTargets(file string, src []byte) ([]Target, error) {
 	var errs TargetErrors
 	for _, p := range plats {
 		t := Target{Name: base + "/" + p.Name, Pos: p.Pos}
-		cuda, ok := pixiCUDA(p.CUDA)
+		cuda, ok := cudaOfVersion(p.CUDA)
 		if !ok {
 			errs = append(errs, &TargetError{p.Pos, fmt.Sprintf("platform %s: cuda %q is not a CUDA version like 12 or 12.4", p.Name, p.CUDA)})
 			continue
@@ -510,7 +507,7 @@ func PixiTargets(file string, src []byte) ([]Target, error) {
 		if len(reqs) > 1 || len(plats) > 0 {
 			t.Name = base + "/" + r.Environment
 		}
-		cuda, ok := pixiCUDA(r.CUDA)
+		cuda, ok := cudaOfVersion(r.CUDA)
 		if !ok {
 			errs = append(errs, &TargetError{r.Pos, fmt.Sprintf("system-requirements cuda %q is not a CUDA version like 12 or 12.4", r.CUDA)})
 			continue
@@ -524,9 +521,10 @@ func PixiTargets(file string, src []byte) ([]Target, error) {
 	return out, nil
 }
 
-// pixiCUDA reads a pixi cuda version as the CUDA its driver supports:
-// "12" is 12.0, "12.4.1" is 12.4.
-func pixiCUDA(v string) (string, bool) {
+// cudaOfVersion reads a virtual package's CUDA version (conda-lock's
+// __cuda, pixi's cuda) as the CUDA its driver supports: "12" is 12.0,
+// "12.4.1" is 12.4.
+func cudaOfVersion(v string) (string, bool) {
 	switch {
 	case reCUDA().MatchString(v):
 		return v, true
