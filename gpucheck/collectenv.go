@@ -11,15 +11,13 @@ import (
 // CollectEnvTargetName names the machine a collect_env output describes.
 const CollectEnvTargetName = "reported"
 
-// CollectEnvHost is the machine collect_env ran on, as a Host: its NVIDIA
+// CollectEnvHost is the machine collect_env ran on (ce, as
+// lockfile.ParseCollectEnv read it), as a Host: its NVIDIA
 // driver and GPU models. ok is false when the output has neither (collect_env
 // prints "Could not collect" where it could not read them); notes say what
 // was left out (a GPU model the knowledge base cannot name).
-func CollectEnvHost(file string, src []byte, k *kb.KB) (h *Host, notes []string, ok bool) {
-	ce, err := lockfile.ParseCollectEnv(file, src)
-	if err != nil {
-		return nil, nil, false
-	}
+func CollectEnvHost(ce *lockfile.CollectEnv, k *kb.KB) (h *Host, notes []string, ok bool) {
+	file := ce.File
 	if ce.Driver.Value == "" && ce.DriverCUDA.Value == "" && len(ce.GPUs) == 0 {
 		return nil, []string{fmt.Sprintf("%s: collect_env could not read this machine's driver or GPUs (\"Could not collect\"), so the environment is judged against no machine of its own; give --target", file)}, false
 	}
@@ -48,7 +46,7 @@ func CollectEnvHost(file string, src []byte, k *kb.KB) (h *Host, notes []string,
 		// out by name; the architecture checks then cover the others only.
 		notes = append(notes, fmt.Sprintf("%s:%d: GPU %q is not in the knowledge base's GPU table: its architecture is not checked", file, g.Pos.Line, g.Value))
 	}
-	h, err = t.host(k)
+	h, err := t.host(k)
 	if err != nil {
 		notes = append(notes, strings.Split(err.Error(), "\n")...)
 	}

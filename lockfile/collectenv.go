@@ -79,18 +79,14 @@ func IsCollectEnv(src []byte) bool {
 	if !libs && !bytes.Contains(head, []byte("PyTorch version")) {
 		return false // every other input, at the cost of one scan
 	}
-	has := func(key string) bool {
-		for _, ln := range bytes.Split(head, []byte("\n")) {
-			t := bytes.TrimSpace(ln)
-			if bytes.HasPrefix(t, []byte(key)) {
-				rest := bytes.TrimLeft(t[len(key):], " \t")
-				if len(rest) > 0 && rest[0] == ':' {
-					return true
-				}
-			}
+	// The keys of the head's "Key: value" lines, read once.
+	keys := map[string]bool{}
+	for _, ln := range bytes.Split(head, []byte("\n")) {
+		if k, _, ok := bytes.Cut(bytes.TrimSpace(ln), []byte(":")); ok {
+			keys[string(bytes.TrimRight(k, " \t"))] = true
 		}
-		return false
 	}
+	has := func(key string) bool { return keys[key] }
 	if has("PyTorch version") {
 		return has("Is debug build") || has("CUDA used to build PyTorch") || libs
 	}
@@ -252,13 +248,21 @@ func (ce *CollectEnv) Platform() string {
 // it was built with), Python, and the [pip3] and [conda] lines, each at
 // its line. The machine it ran on is gpucheck's to read (CollectEnvTarget).
 func ReadCollectEnv(file string, src []byte, opt Options) *envspec.Env {
-	env := &envspec.Env{File: file, Kind: envspec.KindCollectEnv, Platform: opt.Platform, Lines: envspec.SplitLines(src)}
 	ce, err := ParseCollectEnv(file, src)
 	if err != nil {
+		env := &envspec.Env{File: file, Kind: envspec.KindCollectEnv, Platform: opt.Platform, Lines: envspec.SplitLines(src)}
 		env.Diags = finding.Diagnostics{{Pos: finding.Pos{File: file, Line: 1, Col: 1}, Severity: envspec.RuleEG100.Severity, Code: envspec.RuleEG100.Code,
 			Message: err.(*CollectEnvError).Msg, Hint: "paste the whole output of python -m torch.utils.collect_env"}}
 		return env
 	}
+	return ce.Env(src, opt)
+}
+
+// Env is the installed environment ce describes; src is the text it was
+// parsed from (for snippets under findings).
+func (ce *CollectEnv) Env(src []byte, opt Options) *envspec.Env {
+	file := ce.File
+	env := &envspec.Env{File: file, Kind: envspec.KindCollectEnv, Platform: opt.Platform, Lines: envspec.SplitLines(src)}
 	if env.Platform == "" {
 		env.Platform = ce.Platform()
 	}

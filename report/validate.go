@@ -73,7 +73,14 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	// short, and ctx's error is the answer.
 	lo := lockfile.Options{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx}
 	var env *envspec.Env
-	if k := lockfile.SniffFile(file, src); k != envspec.KindEnvFile && k != envspec.KindExplicit {
+	var machine *lockfile.CollectEnv // what a collect_env output says of its machine
+	if k := lockfile.SniffFile(file, src); k == envspec.KindCollectEnv {
+		if ce, err := lockfile.ParseCollectEnv(file, src); err == nil {
+			env, machine = ce.Env(src, lo), ce
+		} else {
+			env = lockfile.ReadCollectEnv(file, src, lo) // its EG100
+		}
+	} else if k != envspec.KindEnvFile && k != envspec.KindExplicit {
 		env = lockfile.Read(file, src, lo)
 	} else if lockfile.Sniff(src) == envspec.KindExplicit {
 		env = lockfile.ReadExplicitWith(file, src, lo)
@@ -83,10 +90,10 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if env.Kind == envspec.KindCollectEnv {
+	if machine != nil {
 		// collect_env describes the machine too: the environment is judged
 		// for it first, then for the targets asked for.
-		h, notes, ok := gpucheck.CollectEnvHost(file, src, opt.kb())
+		h, notes, ok := gpucheck.CollectEnvHost(machine, opt.kb())
 		env.Notes = append(env.Notes, notes...)
 		if ok {
 			opt.Hosts = append([]*gpucheck.Host{h}, opt.Hosts...)
