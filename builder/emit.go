@@ -70,11 +70,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		selector = deps[len(deps)-1]
 	case kb.DistCondaForge:
 		channels = []string{"conda-forge"}
-		build := "cpu*"
-		if c.cuda != "" {
-			build = "cuda" + strings.ReplaceAll(c.cuda, ".", "") + "*"
-		}
-		deps = append(deps, "python="+c.python, "pytorch="+c.rel.Version+"="+build)
+		deps = append(deps, "python="+c.python, "pytorch="+c.rel.Version+"="+condaForgeBuild(c.cuda))
 		if c.cuda != "" {
 			deps = append(deps, "cuda-version="+c.cuda)
 		}

@@ -39,6 +39,15 @@ func wheelLocal(cuda string) string {
 	return "cu" + strings.ReplaceAll(cuda, ".", "")
 }
 
+// condaForgeBuild is the build-string pattern of a conda-forge pytorch
+// variant: cuda126*, or cpu*.
+func condaForgeBuild(cuda string) string {
+	if cuda == "" {
+		return "cpu*"
+	}
+	return "cuda" + strings.ReplaceAll(cuda, ".", "") + "*"
+}
+
 // Pick is the one line that selects r's build, for scripts: the index URL,
 // the conda specs, or pixi's dependency lines joined by "; ".
 func (r *Result) Pick(format string) (string, error) {
@@ -54,21 +63,18 @@ func (r *Result) Pick(format string) (string, error) {
 		case kb.DistPytorchConda:
 			return "pytorch::pytorch=" + c.rel.Version + " " + r.selector, nil
 		case kb.DistCondaForge:
-			if c.cuda == "" {
-				return "pytorch=" + c.rel.Version + "=cpu*", nil
+			line := "pytorch=" + c.rel.Version + "=" + condaForgeBuild(c.cuda)
+			if c.cuda != "" {
+				line += " cuda-version=" + c.cuda
 			}
-			return "pytorch=" + c.rel.Version + "=cuda" + strings.ReplaceAll(c.cuda, ".", "") + "* cuda-version=" + c.cuda, nil
+			return line, nil
 		}
 		return "", fmt.Errorf("torch %s for these targets comes from %s, not a conda channel", c.rel.Version, c.dist)
 	case PickPixi:
 		if c.dist != kb.DistCondaForge {
 			return "", fmt.Errorf("torch %s for these targets is not a conda-forge build", c.rel.Version)
 		}
-		build := "cpu*"
-		if c.cuda != "" {
-			build = "cuda" + strings.ReplaceAll(c.cuda, ".", "") + "*"
-		}
-		line := fmt.Sprintf("pytorch = { version = %q, build = %q }", "=="+c.rel.Version, build)
+		line := fmt.Sprintf("pytorch = { version = %q, build = %q }", "=="+c.rel.Version, condaForgeBuild(c.cuda))
 		if c.cuda != "" {
 			line += fmt.Sprintf("; cuda-version = %q", c.cuda+".*")
 		}
