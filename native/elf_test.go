@@ -215,6 +215,21 @@ func TestExpandOrigin(t *testing.T) {
 	}
 }
 
+func TestExpandTokens(t *testing.T) {
+	got := ExpandTokens([]string{"$ORIGIN/../$LIB", "/opt/${PLATFORM}/x", "$LIBRARY", "/a/$UNKNOWN"}, "/p/lib", "EM_AARCH64")
+	want := []string{"/p/lib64", "/p/lib", "/p/lib/aarch64-linux-gnu", "/opt/aarch64/x", "$LIBRARY", "/a/$UNKNOWN"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// A machine whose values are not known keeps the token (no directory).
+	if got := ExpandTokens([]string{"/opt/$LIB"}, "/p", "EM_RISCV"); !slices.Equal(got, []string{"/opt/$LIB"}) {
+		t.Errorf("EM_RISCV: %q", got)
+	}
+	if got := ExpandTokens([]string{"$PLATFORM/$LIB"}, "/p", "EM_X86_64"); len(got) != 9 {
+		t.Errorf("two tokens: %d expansions, want 3×3: %q", len(got), got)
+	}
+}
+
 func TestNotELF(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "libc.so")
 	os.WriteFile(p, []byte("/* GNU ld script */\nGROUP ( /lib/libc.so.6 )\n"), 0o644)

@@ -62,9 +62,15 @@ func (ld *loader) sys(p string) string {
 // loader would open, in ld.so(8)'s order, and records those nothing
 // provides (EG411):
 //
-//  1. DT_RPATH, when the library has no DT_RUNPATH;
+//  1. when the library has no DT_RUNPATH: its DT_RPATH, then the DT_RPATH
+//     of the library that loaded it, and on up (glibc's elf/dl-load.c:
+//     "First try the DT_RPATH of the dependent object that caused NAME to
+//     be loaded. Then that object's dependent, and on up"); a library with
+//     a DT_RUNPATH has no DT_RPATH for the loader (elf/get-dynamic-info.h:
+//     "If both RUNPATH and RPATH are given, the latter is ignored");
 //  2. LD_LIBRARY_PATH, from the process environment given;
-//  3. DT_RUNPATH ($ORIGIN expanded in both);
+//  3. DT_RUNPATH (with $ORIGIN, $LIB and $PLATFORM expanded in both, see
+//     native.ExpandTokens);
 //  4. libraries the environment loads first: torch preloads its CUDA
 //     libraries from site-packages/nvidia/*/lib, `import torch` loads
 //     torch/lib's, and conda's $PREFIX/lib is on every conda binary's path;
@@ -112,6 +118,7 @@ func (s *scanner) resolveNeeded() {
 	if s.conda {
 		condaLib = filepath.Join(s.dir, "lib")
 	}
+	chain := s.rpathChains()
 	for i := range s.b.Libraries {
 		b := &s.b.Libraries[i]
 		l := b.Lib
@@ -120,9 +127,9 @@ func (s *scanner) resolveNeeded() {
 		}
 		var rpath, runpath []string
 		if len(l.RUNPATH) == 0 {
-			rpath = native.ExpandOrigin(l.RPATH, l.Origin())
+			rpath = chain(i)
 		} else {
-			runpath = native.ExpandOrigin(l.RUNPATH, l.Origin())
+			runpath = native.ExpandTokens(l.RUNPATH, l.Origin(), l.Machine)
 		}
 		for _, n := range l.Needed {
 			if driverLibrary(n) || preloaded[n] {
@@ -144,6 +151,71 @@ func (s *scanner) resolveNeeded() {
 			}
 			b.Missing = append(b.Missing, n)
 		}
+	}
+}
+
+// rpathChains returns, for a library of the scan, the directories of its
+// own DT_RPATH and then of the DT_RPATHs up its chain of loaders (see
+// resolveNeeded). The loader follows one chain, through the object that
+// first caused each library to be loaded; which one that is depends on the
+// import order of the job, so every library of the prefix that names it in
+// DT_NEEDED counts as a loader. That can only find more, never less: a
+// library is reported missing only when no chain provides it.
+func (s *scanner) rpathChains() func(i int) []string {
+	libs := s.b.Libraries
+	own := make([][]string, len(libs))
+	byName := map[string][]int{}
+	for i, b := range libs {
+		l := b.Lib
+		if l == nil {
+			continue
+		}
+		if len(l.RUNPATH) == 0 {
+			own[i] = native.ExpandTokens(l.RPATH, l.Origin(), l.Machine)
+		}
+		byName[path.Base(b.Rel)] = append(byName[path.Base(b.Rel)], i)
+		if l.SONAME != "" && l.SONAME != path.Base(b.Rel) {
+			byName[l.SONAME] = append(byName[l.SONAME], i)
+		}
+	}
+	loaders := make([][]int, len(libs))
+	for j, b := range libs {
+		if b.Lib == nil {
+			continue
+		}
+		for _, n := range b.Lib.Needed {
+			for _, i := range byName[path.Base(n)] {
+				if i != j {
+					loaders[i] = append(loaders[i], j)
+				}
+			}
+		}
+	}
+	return func(i int) []string {
+		var dirs []string
+		have := map[string]bool{}
+		add := func(ds []string) {
+			for _, d := range ds {
+				if !have[d] {
+					have[d] = true
+					dirs = append(dirs, d)
+				}
+			}
+		}
+		add(own[i])
+		seen := map[int]bool{i: true}
+		queue := append([]int(nil), loaders[i]...)
+		for len(queue) > 0 {
+			j := queue[0]
+			queue = queue[1:]
+			if seen[j] {
+				continue
+			}
+			seen[j] = true
+			add(own[j])
+			queue = append(queue, loaders[j]...)
+		}
+		return dirs
 	}
 }
 
