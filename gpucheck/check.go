@@ -25,6 +25,7 @@ type knowledge interface {
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
+	TensorFlow(version string) (*kb.TFConfig, bool)
 }
 
 // CheckOptions tune the machine checks.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
@@ -462,5 +463,42 @@ func TestUnreadableComputeCapability(t *testing.T) {
 		if d.Code == "EG409" && !strings.Contains(d.Message, `unreadable compute capability "nine"`) {
 			t.Errorf("EG409 message %q does not name the capability", d.Message)
 		}
+	}
+}
+
+// EG407's hint names the CUDA build of the framework's own distribution
+// that the machine runs, from the knowledge base's variants: a pip torch a
+// wheel of the PyTorch index, the pytorch channel its release's selector.
+func TestEG407HintNamesARunningBuild(t *testing.T) {
+	k := kb.Default()
+	a100 := &Host{Name: "a100", Available: true, Driver: "535.104.05", Source: SourceTarget, GPUs: []GPU{{Name: "NVIDIA A100-SXM4-40GB", CC: "8.0"}}}
+	k80 := &Host{Name: "k80", Available: true, Driver: "470.82.01", Source: SourceTarget, GPUs: []GPU{{Name: "Tesla K80", CC: "3.7"}}}
+	for _, tt := range []struct {
+		name string
+		fw   *resolver.Framework
+		h    *Host
+		want string
+	}{
+		{"pip torch", &resolver.Framework{Name: "pytorch", Version: "2.3.1", Variant: "cpu", From: envspec.ProviderPip, Dist: kb.DistWheel, Pos: fwPosT}, a100,
+			"torch==2.3.1+cu121 with --index-url …/whl/cu121"},
+		{"pytorch channel 1.12", &resolver.Framework{Name: "pytorch", Version: "1.12.1", Variant: "cpu", From: envspec.ProviderConda, Dist: kb.DistPytorchConda, Pos: fwPosT}, k80,
+			"select the CUDA build with cudatoolkit=11.3 in place of cpuonly or a cpu build string (-c pytorch;"},
+		{"pip tensorflow", &resolver.Framework{Name: "tensorflow", Version: "2.13.0", Variant: "cpu", From: envspec.ProviderPip, Pos: fwPosT}, a100,
+			"tensorflow==2.13.0 with CUDA 11.8 and cuDNN 8.6 beside it"},
+		{"pytorch channel 2.1", &resolver.Framework{Name: "pytorch", Version: "2.1.0", Variant: "cpu", From: envspec.ProviderConda, Dist: kb.DistPytorchConda, Pos: fwPosT}, a100,
+			"select the CUDA build with pytorch-cuda=12.1 in place of cpuonly or a cpu build string (-c pytorch -c nvidia;"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ds, _ := checkT(&resolver.Stack{Framework: tt.fw}, tt.h, k, CheckOptions{})
+			for _, d := range ds {
+				if d.Code == "EG407" {
+					if !strings.Contains(d.Hint, tt.want) {
+						t.Errorf("hint %q, want %q", d.Hint, tt.want)
+					}
+					return
+				}
+			}
+			t.Fatalf("no EG407 in %v", ds)
+		})
 	}
 }

@@ -171,6 +171,15 @@ func (k factsKB) OldestDriverFloor() (*kb.CUDADriver, bool) {
 	return &k.f.CUDADrivers[0], true
 }
 
+func (k factsKB) TensorFlow(version string) (*kb.TFConfig, bool) {
+	for i, r := range k.f.TensorFlow {
+		if r.Version == version {
+			return &k.f.TensorFlow[i], true
+		}
+	}
+	return nil, false
+}
+
 var testKB knowledge = factsKB{testFacts}
 
 // kbs returns the knowledge bases a table runs against: the plain scans

@@ -2,8 +2,12 @@ package gpucheck
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // ruleEG407: a CPU-only (or ROCm) framework build on a machine with NVIDIA
@@ -33,7 +37,90 @@ func runEG407(c *checker) bool {
 		}
 		c.add("EG407", c.fwPos(),
 			fmt.Sprintf("%s is %s; %s has %s: they will sit idle", fwName(fw), what, h.label(), countGPUs(h.GPUs)),
-			"install the CUDA build (e.g. pytorch-cuda=12.4 with -c pytorch -c nvidia, or a cuda build string on conda-forge)")
+			eg407Hint(c, fw))
 	}
 	return true
+}
+
+// eg407Hint names the CUDA build to install in the framework's own
+// distribution: a pip torch gets a wheel of its release from the PyTorch
+// wheel index, the newest of the release's CUDA variants (the knowledge
+// base's) that the machine's driver and GPUs run; a conda one the
+// selector of its channel. Without that knowledge it stays generic.
+func eg407Hint(c *checker, fw *resolver.Framework) string {
+	generic := "install the framework's CUDA build for this machine's driver (for PyTorch: a +cuXYZ wheel from the PyTorch wheel index, pytorch-cuda=X.Y with -c pytorch -c nvidia, or a cuda build on conda-forge)"
+	if fw.Name == "tensorflow" && fw.Version != "" {
+		if t, ok := c.k.TensorFlow(fw.Version); ok && t.CUDA != "" {
+			pkg := t.Package
+			if pkg == "" {
+				pkg = "tensorflow"
+			}
+			return fmt.Sprintf("install TensorFlow %s's GPU build: %s==%s with CUDA %s and cuDNN %s beside it (TensorFlow's tested configuration)", fw.Version, pkg, fw.Version, t.CUDA, t.CuDNN)
+		}
+	}
+	if fw.Name != "pytorch" || fw.Version == "" {
+		return generic
+	}
+	series := fw.Series()
+	switch {
+	case fw.From == envspec.ProviderPip:
+		if cu := c.newestRunningVariant(series, kb.DistWheel); cu != "" {
+			tag := "cu" + strings.ReplaceAll(cu, ".", "")
+			return fmt.Sprintf("install the CUDA %s wheel: torch==%s+%s with --index-url …/whl/%s (the newest CUDA variant of torch %s that %s runs)", cu, fw.Version, tag, tag, fw.Version, c.h.label())
+		}
+	case fw.Dist == kb.DistPytorchConda:
+		if cu := c.newestRunningVariant(series, kb.DistPytorchConda); cu != "" {
+			sel, channels := "pytorch-cuda=X.Y", "-c pytorch -c nvidia"
+			if v, ok := c.k.Variants(series, kb.DistPytorchConda); ok && v.Selector != "" {
+				sel = v.Selector
+			}
+			if strings.HasPrefix(sel, "cudatoolkit") {
+				channels = "-c pytorch"
+			}
+			return fmt.Sprintf("select the CUDA build with %s in place of cpuonly or a cpu build string (%s; the newest CUDA variant of pytorch %s that %s runs)", strings.ReplaceAll(sel, "X.Y", cu), channels, fw.Version, c.h.label())
+		}
+	case fw.Dist == kb.DistCondaForge:
+		return fmt.Sprintf("install conda-forge's CUDA build: pytorch=%s=cuda* (the solver takes its cuda-version from the solving machine's driver, __cuda: set CONDA_OVERRIDE_CUDA to %s's when solving elsewhere)", fw.Version, c.h.label())
+	}
+	return generic
+}
+
+// newestRunningVariant is the newest CUDA variant of a release series in a
+// distribution whose driver floor the host's driver meets and whose known
+// architecture list runs on every GPU of the host; "" when none does or
+// the knowledge base cannot say.
+func (c *checker) newestRunningVariant(series string, dist kb.Distribution) string {
+	v, ok := c.k.Variants(series, dist)
+	if !ok || c.h.Driver == "" {
+		return ""
+	}
+	driverCUDA := c.k.DriverCUDA(c.h.Driver)
+	if driverCUDA == "" {
+		return ""
+	}
+	best := ""
+	for _, cu := range v.CUDA {
+		if compareVersions(cu, driverCUDA) > 0 || best != "" && compareVersions(cu, best) <= 0 {
+			continue
+		}
+		list, ok := c.k.Arch(series, cu, dist)
+		if !ok || !list.Known {
+			continue
+		}
+		runs := true
+		for _, g := range c.h.GPUs {
+			gcc, ok := parseCC(g.CC)
+			if !ok {
+				return ""
+			}
+			if r, _ := archVerdict(gcc, list); r == runsNone {
+				runs = false
+				break
+			}
+		}
+		if runs {
+			best = cu
+		}
+	}
+	return best
 }
