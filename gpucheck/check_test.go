@@ -502,3 +502,23 @@ func TestEG407HintNamesARunningBuild(t *testing.T) {
 		})
 	}
 }
+
+// An environment with a CUDA toolkit and no framework: code built with the
+// toolkit can target a GPU in its compiler's range, so the architecture
+// check is decided there (the packages' own rules judge their prebuilt
+// code); below the range nothing built with it runs.
+func TestNoFrameworkToolkitRange(t *testing.T) {
+	k := kb.Default()
+	st := func() *resolver.Stack {
+		return &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "12.8", Evidence: []resolver.Evidence{{Pos: fwPosT}}}}
+	}
+	a100 := &Host{Name: "a100", Available: true, Driver: "570.124.06", Source: SourceTarget, GPUs: []GPU{{Name: "NVIDIA A100-SXM4-40GB", CC: "8.0"}}}
+	ds, undecided := checkT(st(), a100, k, CheckOptions{})
+	if len(ds) != 0 || len(undecided) != 0 {
+		t.Errorf("CUDA 12.8 on an A100: %v, undecided %v", ds, undecided)
+	}
+	k80 := &Host{Name: "k80", Available: true, Driver: "570.124.06", Source: SourceTarget, GPUs: []GPU{{Name: "Tesla K80", CC: "3.7"}}}
+	if ds, _ := checkT(st(), k80, k, CheckOptions{}); !strings.Contains(codes(ds), "EG403") {
+		t.Errorf("CUDA 12.8 on a K80: %v, want EG403", ds)
+	}
+}

@@ -266,6 +266,14 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 		lowestSame = lo
 	}
 	sassPossible := gcc.Major <= hi.Major && !gcc.less(lowestSame) && !hi.less(lowestSame)
+	if c.st.Framework == nil && (sassPossible || driverCUDA != "" && compareVersions(driverCUDA, rt) >= 0) {
+		// No framework: the environment's prebuilt GPU code is its
+		// packages', each judged by its own rule (EG410, the extensions'),
+		// and what remains is code built with this toolkit, which can
+		// target the GPU (SASS, or PTX the driver can JIT-compile). Only
+		// the certain failures above and below stand for the environment.
+		return
+	}
 	if sassPossible {
 		c.undecide(c.fwPos(), "architecture", whyKey, c.build(),
 			fmt.Sprintf("%s, so whether it carries code for %s on %s is not known (%s)", why, gcc.sm(), gpuLabel(c.h, gs), rng), hint)
