@@ -153,6 +153,12 @@ func TestRelease(t *testing.T) {
 		{"2.0.1+cu118", "0.15.2", "2.0.2", true},
 		{" 1.13.1 ", "0.14.1", "0.13.1", true},
 		{"2.11.0", "0.26.0", "2.11.0", true},
+		// torchaudio 2.11.0 is its last release: from 2.12.0 the row names none.
+		{"2.12.0", "0.27.0", "", true},
+		{"2.12.1", "0.27.1", "", true},
+		{"2.13.0", "0.28.0", "", true},
+		{"2.14.0", "0.29.0", "", true},
+		{"2.14.1", "", "", false},
 		{"2.0", "", "", false},
 		{"2.15.0", "", "", false},
 		{"", "", "", false},
@@ -167,7 +173,7 @@ func TestRelease(t *testing.T) {
 			t.Errorf("Release(%q) = %s/%s, want %s/%s", tt.in, r.Torchvision, r.Torchaudio, tt.tv, tt.ta)
 		}
 	}
-	if got := k.LatestTorch(); got != "2.11.0" {
+	if got := k.LatestTorch(); got != "2.14.0" {
 		t.Errorf("LatestTorch = %s", got)
 	}
 	if !k.NewerThanKB("2.15.0") || k.NewerThanKB("2.0.1") || k.NewerThanKB("junk") {
