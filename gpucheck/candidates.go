@@ -7,6 +7,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // maxCandidates bounds the builds one verdict is decided over: an open spec
@@ -130,6 +131,15 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 	for _, rel := range rels {
 		series := resolver.SeriesOf(rel)
 		v, ok := k.Variants(series, fw.Dist)
+		if !ok && fw.Version == "" && (fw.Dist == kb.DistCondaForge || fw.Dist == kb.DistPytorchConda) {
+			// A release the spec admits that this conda channel has no row
+			// for: as far as the knowledge base knows the channel never
+			// published it (EG502 reads the rows so too). conda-forge's rows
+			// stop at the series its feedstock had built when it was read,
+			// and the torch table runs further (2.14.0): the builds listed
+			// are those the channel is known to have.
+			continue
+		}
 		if !ok {
 			return nil, false, false // a release whose variants are not known: cannot list the builds
 		}

@@ -73,6 +73,48 @@ func TestOverCandidates(t *testing.T) {
 	}
 }
 
+// TestCandidatesSkipReleasesAChannelLacks: an open spec on conda-forge (or
+// the pytorch channel) is listed over the releases that channel has a row
+// for; a release of the torch table the channel has none for (conda-forge's
+// rows stop before the table's newest series) is not one it is known to
+// publish, as EG502 reads the rows, and does not make the whole list
+// unknowable. The wheel index keeps the old answer: no row, no list.
+func TestCandidatesSkipReleasesAChannelLacks(t *testing.T) {
+	facts := testFacts
+	facts.TorchVariants = []kb.TorchVariants{
+		{Series: "2.1", Dist: kb.DistCondaForge, CUDA: []string{"11.8"}, CPU: true},
+		{Series: "2.1", Dist: kb.DistWheel, CUDA: []string{"11.8"}, CPU: true},
+	}
+	k := factsKB{facts}
+	labels := func(cs []candidate) string {
+		var l []string
+		for _, c := range cs {
+			l = append(l, c.label)
+		}
+		return strings.Join(l, ", ")
+	}
+	st := stack("", "", kb.DistCondaForge)
+	st.Framework.Variant, st.Framework.Candidates, st.Framework.Spec = "cuda", []string{"2.1.0", "2.2.0"}, ">=2.1"
+	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 2.1.0 CUDA 11.8" {
+		t.Errorf("conda-forge, 2.2 without a row: %v %s", ok, labels(cs))
+	}
+	// every admitted release without a row: nothing to list
+	st.Framework.Candidates = []string{"2.2.0"}
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("conda-forge, no release with a row: listed %s", labels(cs))
+	}
+	// an exact release the channel has no row for cannot be listed
+	st.Framework.Candidates, st.Framework.Version, st.Framework.Spec = nil, "2.2.0", "==2.2.0"
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("conda-forge, exact 2.2.0 without a row: listed %s", labels(cs))
+	}
+	st = stack("", "", kb.DistWheel)
+	st.Framework.Variant, st.Framework.Candidates, st.Framework.Spec = "cuda", []string{"2.1.0", "2.2.0"}, ">=2.1"
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("wheel, 2.2 without a row: listed %s", labels(cs))
+	}
+}
+
 // TestCandidatesUnpinnedRelease: an unpinned release beside a CUDA pin is
 // listed over every release the pin selects the variant of, and over every
 // build of the releases whose variant it does not select.
