@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "2c6e6708d7aea2dc"
+const generatedVersion = "7f038e8d1f56a248"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa29eb15a
+const generatedChecksum = 0xc03ee634
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4468,7 +4468,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Torch: "2.9.1", Triton: "3.5.1", Source: "TRITON_PT167008; TRITON_ROCM2814", Note: "pytorch#167008 (2025-11-04) is the release/2.9 pick of #166968 'Update triton to 3.5.1 release'; ROCm/pytorch#2814 says release/2.9 moved to 3.5.1; #186814 calls its own 2.12.1 bump 'Similar to #167008'. Markers not read"},
 	{Torch: "2.11.0", Triton: "3.6.0", Markers: "platform_system == \"Linux\"", Source: "TRITON_PIP_COMFY192"},
 	{Torch: "2.12.0", Triton: "3.7.0", Source: "TRITON_PT186814", Note: "#186814 moves .ci/docker/triton_version.txt from 3.7.0 to 3.7.1 for the 2.12.1 patch release, so 2.12.0 was built with 3.7.0. Markers not read"},
-	{Torch: "2.12.1", Triton: "3.7.1", Source: "TRITON_PT186814", Note: "'Update Triton pin to the 3.7.1 release for the 2.12.1 patch release' (.ci/docker/triton_version.txt 3.7.0 -> 3.7.1). Markers not read"},
+	{Torch: "2.12.1", Triton: "3.7.1", Source: "TRITON_PT186814; TI_RELVER_2121", Note: "'Update Triton pin to the 3.7.1 release for the 2.12.1 patch release' (.ci/docker/triton_version.txt 3.7.0 -> 3.7.1); test-infra's release_versions.sh for 2.12.1 sets TRITON_VERSION 3.7.1. Markers not read"},
 }, TorchPythonBuilds: []TorchPythonBuilds{
 	{Torch: "2.0.0", Dist: Distribution("pytorch-channel"), CUDA: []string{
 		"11.7",
