@@ -137,9 +137,9 @@ func Build(req Request) (*Result, error) {
 // the knowledge base lists, or, where that release cannot be built for the
 // request (no variant runs on every target, or it lacks the --cuda, --via
 // or --python asked for), the newest release of an older series that can.
-// A newer release appears soon after its series' first builds drop variants
-// older fleets need (2.12 dropped CUDA 12.8, which a 570 driver runs), so
-// "the newest" must not mean "nothing" for such a fleet. The header says
+// A new series can drop variants older fleets need (2.12 dropped CUDA 12.8,
+// the newest CUDA a 570 driver runs natively), so "the newest" must not mean
+// "nothing" for such a fleet. The header says
 // which newer releases were skipped and why. When no series fits, the error
 // is the newest release's, as when no fallback existed.
 func buildNewest(k *kb.KB, req Request) (*Result, error) {
