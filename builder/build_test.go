@@ -161,7 +161,7 @@ func TestBuildSeeds(t *testing.T) {
 			// The newest releases (2.12 on) have no CUDA 12 variant with
 			// sm_100 (cu128 was dropped), and a 570 driver runs no CUDA 13:
 			// the builder falls back to 2.11.0 and says why.
-			env:  "pt211_cu128", dist: kb.DistWheel,
+			env: "pt211_cu128", dist: kb.DistWheel,
 			why: []string{"machine code for sm_75, sm_80, sm_86, sm_90, sm_100",
 				"No version asked: torch 2.11.0 is the newest release",
 				"skipped: no variant of torch 2.14.0 runs on b200:",
@@ -184,9 +184,9 @@ func TestBuildSeeds(t *testing.T) {
 		{
 			// A request that can be had from the newest release takes it,
 			// and the header names no skipped release.
-			name:  "no version asked and the newest release fits",
-			req:   Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("h100", "580.65.06", h100gpu)}},
-			env:   "pt214_cu130", dist: kb.DistWheel,
+			name: "no version asked and the newest release fits",
+			req:  Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("h100", "580.65.06", h100gpu)}},
+			env:  "pt214_cu130", dist: kb.DistWheel,
 			nowhy: []string{"skipped:", "No version asked"},
 		},
 		{
@@ -195,7 +195,7 @@ func TestBuildSeeds(t *testing.T) {
 			name: "no version asked with a --cuda the newest release lacks",
 			req:  Request{Framework: "pytorch", CUDA: "12.8"},
 			env:  "pt211_cu128", dist: kb.DistWheel,
-			why:  []string{"skipped: torch 2.14.0 from wheel has no \"12.8\" variant"},
+			why: []string{"skipped: torch 2.14.0 from wheel has no \"12.8\" variant"},
 		},
 		{
 			name: "a fleet takes the variant every machine runs",

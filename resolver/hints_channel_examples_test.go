@@ -41,9 +41,9 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			hintHas: []string{"e.g. pytorch=2.4.1"},
 		},
 		{
-			name:    "EG502 example without a Python pin is the newest conda-forge release",
-			src:     "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - pytorch\n",
-			code:    "EG502",
+			name: "EG502 example without a Python pin is the newest conda-forge release",
+			src:  "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - pytorch\n",
+			code: "EG502",
 			// conda-forge's newest known build (2.13.0), not the torch
 			// table's newest release (2.14.0), which no conda-forge row has
 			hintHas: []string{"e.g. pytorch=2.13.0"},
