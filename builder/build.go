@@ -7,6 +7,7 @@
 package builder
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -122,10 +123,86 @@ func Build(req Request) (*Result, error) {
 	default:
 		return nil, badRequest("the builder knows pytorch only, not %q", req.Framework)
 	}
+	if strings.TrimSpace(strings.TrimLeft(req.Version, "=v")) == "" {
+		return buildNewest(k, req)
+	}
 	rel, err := pickRelease(k, req.Version)
 	if err != nil {
 		return nil, err
 	}
+	return buildRelease(k, req, rel, nil, true)
+}
+
+// buildNewest serves a request that names no version: the newest release
+// the knowledge base lists, or, where that release cannot be built for the
+// request (no variant runs on every target, or it lacks the --cuda, --via
+// or --python asked for), the newest release of an older series that can.
+// A new series can drop variants older fleets need (2.12 dropped CUDA 12.8,
+// the newest CUDA a 570 driver runs natively), so "the newest" must not mean
+// "nothing" for such a fleet. The header says
+// which newer releases were skipped and why. When no series fits, the error
+// is the newest release's, as when no fallback existed.
+func buildNewest(k *kb.KB, req Request) (*Result, error) {
+	rels := seriesHeads(k)
+	if len(rels) == 0 {
+		return nil, badRequest("no pytorch release in the knowledge base")
+	}
+	var passed []string
+	for i, rel := range rels {
+		res, err := buildRelease(k, req, rel, passed, false)
+		if err == nil {
+			return res, nil
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			return nil, err
+		}
+		passed = append(passed, skippedRelease(rel, e, i == 0))
+	}
+	// Nothing fits: answer as for the newest release alone, with its
+	// closest suggestion.
+	return buildRelease(k, req, rels[0], nil, true)
+}
+
+// seriesHeads is the newest release of each series, newest series
+// first.
+func seriesHeads(k *kb.KB) []kb.TorchRelease {
+	newest := map[string]kb.TorchRelease{}
+	for _, r := range k.Facts.Torch {
+		s := seriesOf(r.Version)
+		if cur, ok := newest[s]; !ok || isNewer(r.Version, cur.Version) {
+			newest[s] = r
+		}
+	}
+	out := make([]kb.TorchRelease, 0, len(newest))
+	for _, r := range newest {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return isNewer(out[i].Version, out[j].Version) })
+	return out
+}
+
+// skippedRelease is the header's line for a newer release the fallback
+// passed over: for the newest, every variant's reason (the error's own
+// lines); for the ones after it, the first line only, so that a fleet that
+// falls back many series does not get a page of header.
+func skippedRelease(rel kb.TorchRelease, e *Error, full bool) string {
+	msg := e.Msg
+	if !full {
+		msg, _, _ = strings.Cut(msg, "\n")
+		msg = strings.TrimSuffix(msg, ":")
+	}
+	if !strings.Contains(msg, rel.Version) {
+		msg = "torch " + rel.Version + ": " + msg
+	}
+	return msg
+}
+
+// buildRelease builds one release. passed are the newer releases a
+// request with no version skipped (the header names them); withClosest
+// computes the suggestion of a NoFit error, which the fallback of
+// buildNewest does not need for the releases it passes over.
+func buildRelease(k *kb.KB, req Request, rel kb.TorchRelease, passed []string, withClosest bool) (*Result, error) {
 	// A Python the release never supported is refused before any
 	// distribution is looked at, so that the message names the release.
 	if _, err := pickPython(rel, req.Python); err != nil {
@@ -184,7 +261,7 @@ func Build(req Request) (*Result, error) {
 				skipped = append(skipped, n.text)
 			}
 		}
-		finish(k, best, req, skipped)
+		finish(k, best, req, skipped, passed)
 		return best, nil
 	}
 	// One line per variant tried: a user reads why each failed, and the
@@ -193,7 +270,11 @@ func Build(req Request) (*Result, error) {
 	if len(rejected) > 0 {
 		msg += ":\n  - " + strings.Join(rejected, "\n  - ")
 	}
-	return nil, &Error{Msg: msg, NoFit: true, Closest: closest(k, rel, req)}
+	e := &Error{Msg: msg, NoFit: true}
+	if withClosest {
+		e.Closest = closest(k, rel, req)
+	}
+	return nil, e
 }
 
 func (c candidate) label() string {

@@ -158,9 +158,44 @@ func TestBuildSeeds(t *testing.T) {
 			// machine code, not one it runs only through JIT.
 			name: "a B200 with no version asked gets native code",
 			req:  Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
+			// The newest releases (2.12 on) have no CUDA 12 variant with
+			// sm_100 (cu128 was dropped), and a 570 driver runs no CUDA 13:
+			// the builder falls back to 2.11.0 and says why.
+			env: "pt211_cu128", dist: kb.DistWheel,
+			why: []string{"machine code for sm_75, sm_80, sm_86, sm_90, sm_100",
+				"No version asked: torch 2.11.0 is the newest release",
+				"skipped: no variant of torch 2.14.0 runs on b200:",
+				"torch 2.14.0 CUDA 13.0 (wheel): driver 570.124.06 supports CUDA 12.8",
+				"skipped: no variant of torch 2.13.0 runs on b200\n",
+				"skipped: no variant of torch 2.12.1 runs on b200\n"},
+			nowhy: []string{"PTX JIT", "EG408", "skipped: no variant of torch 2.11.0"},
+		},
+		{
+			// A fleet of a V100 (sm_70: CUDA 12 builds only) and a B200
+			// (sm_100) on a 570 driver: 2.11's cu128 dropped sm_70, 2.10's
+			// kept it, so the fallback goes one series further.
+			name: "a fleet no recent release serves falls back to the newest that serves it",
+			req:  Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200), machine("v100", "570.124.06", v100)}},
+			env:  "pt210_cu128", dist: kb.DistWheel,
+			why: []string{"No version asked: torch 2.10.0 is the newest release",
+				"skipped: no variant of torch 2.11.0 runs on b200, v100\n",
+				"Target b200", "Target v100"},
+		},
+		{
+			// A request that can be had from the newest release takes it,
+			// and the header names no skipped release.
+			name: "no version asked and the newest release fits",
+			req:  Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("h100", "580.65.06", h100gpu)}},
+			env:  "pt214_cu130", dist: kb.DistWheel,
+			nowhy: []string{"skipped:", "No version asked"},
+		},
+		{
+			// --cuda 12.8 with no version: the newest release that has a
+			// cu128 variant, not a refusal from one that has none.
+			name: "no version asked with a --cuda the newest release lacks",
+			req:  Request{Framework: "pytorch", CUDA: "12.8"},
 			env:  "pt211_cu128", dist: kb.DistWheel,
-			why:   []string{"machine code for sm_75, sm_80, sm_86, sm_90, sm_100"},
-			nowhy: []string{"PTX JIT", "EG408"},
+			why: []string{"skipped: torch 2.14.0 from wheel has no \"12.8\" variant"},
 		},
 		{
 			name: "a fleet takes the variant every machine runs",
@@ -245,6 +280,22 @@ func TestBuildRefuses(t *testing.T) {
 			name: "unsupported Python lists the supported ones",
 			req:  Request{Framework: "pytorch", Version: "2.1", Python: "3.13"},
 			msg:  []string{"torch 2.1.2 supports Python 3.8, 3.9, 3.10, 3.11, not 3.13"},
+		},
+		{
+			// A release asked for is not traded for an older one: the
+			// fallback serves only requests that name no version.
+			name:  "a release asked for does not fall back",
+			req:   Request{Framework: "pytorch", Version: "2.14", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
+			noFit: true,
+			msg:   []string{"no variant of torch 2.14.0 runs on b200", "closest that would:"},
+		},
+		{
+			// Where no series fits, the error is the newest release's, with
+			// its closest suggestion, as before the fallback existed.
+			name:  "no version asked and no series fits",
+			req:   Request{Framework: "pytorch", Hosts: []*gpucheck.Host{machine("old", "418.40.04", rtx5090)}},
+			noFit: true,
+			msg:   []string{"no variant of torch 2.14.0 runs on old", "closest that would: a CPU build"},
 		},
 		{
 			name: "other frameworks",

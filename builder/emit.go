@@ -140,11 +140,12 @@ func options(k *kb.KB, req Request) report.Options {
 }
 
 // finish gives the chosen result its header. skipped says why each newer
-// variant was not chosen. The report is made again from the whole file, so
+// variant was not chosen, passed why each newer release was (a request
+// with no version that fell back to an older series: buildNewest). The report is made again from the whole file, so
 // that its line numbers are those of the file the user gets (comments
 // change no finding, only where the lines are).
-func finish(k *kb.KB, res *Result, req Request, skipped []string) {
-	res.Why = why(k, res.cand, req, res.Report, skipped)
+func finish(k *kb.KB, res *Result, req Request, skipped, passed []string) {
+	res.Why = why(k, res.cand, req, res.Report, skipped, passed)
 	var out strings.Builder
 	if req.Command != "" {
 		fmt.Fprintf(&out, "# Written by: %s\n", req.Command)
@@ -170,12 +171,26 @@ func canonical(c candidate) string {
 
 // why explains the choice in the header: what was chosen and from where,
 // why this variant and not a newer one, and what each target makes of it.
-func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped []string) []string {
+func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped, passed []string) []string {
 	variant := "CPU only"
 	if c.cuda != "" {
 		variant = "CUDA " + c.cuda
 	}
 	lines := []string{fmt.Sprintf("Chosen: torch %s, %s, Python %s, from %s.", c.rel.Version, variant, c.python, distName(c.dist))}
+	if len(passed) > 0 {
+		// No version was asked and the newest release could not be had:
+		// say so, and why, before anything about the release chosen.
+		lines = append(lines, fmt.Sprintf("No version asked: torch %s is the newest release in the knowledge base that can be built for this request; newer ones were skipped:", c.rel.Version))
+		for _, p := range passed {
+			for i, l := range strings.Split(p, "\n") {
+				if i == 0 {
+					lines = append(lines, "  skipped: "+l)
+				} else {
+					lines = append(lines, "  "+l)
+				}
+			}
+		}
+	}
 	series := seriesOf(c.rel.Version)
 	if c.dist != kb.DistPytorchConda && !published(k, series, kb.DistPytorchConda) {
 		if last := lastChannelSeries(k); last != "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // maxCandidates bounds the builds one verdict is decided over: an open spec
@@ -127,9 +128,25 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		return nil, false, false
 	}
 	var out []candidate
+	channelNewest := ""
+	if fw.Version == "" && (fw.Dist == kb.DistCondaForge || fw.Dist == kb.DistPytorchConda) {
+		channelNewest = newestSeriesWithRow(k, fw.Dist)
+	}
 	for _, rel := range rels {
 		series := resolver.SeriesOf(rel)
 		v, ok := k.Variants(series, fw.Dist)
+		if !ok && channelNewest != "" && seriesAfter(series, channelNewest) {
+			// A release the spec admits that is newer than every series
+			// this conda channel has a row for: conda-forge's rows stop at
+			// the series its feedstock had built when it was read, and the
+			// torch table runs further (2.14.0). For that channel the
+			// release is as new as a release the knowledge base does not
+			// list, which an open spec is not decided over either; EG502
+			// too reads a missing row as not published. An older release
+			// without a row (conda-forge before 1.6) still makes the list
+			// unknowable, as does an exact release.
+			continue
+		}
 		if !ok {
 			return nil, false, false // a release whose variants are not known: cannot list the builds
 		}
@@ -361,4 +378,23 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// newestSeriesWithRow is the newest series of the torch table a
+// distribution has a variants row for; "" when it has none.
+func newestSeriesWithRow(k knowledge, d kb.Distribution) string {
+	newest := ""
+	for _, rel := range k.TorchReleases() {
+		s := resolver.SeriesOf(rel)
+		if _, ok := k.Variants(s, d); ok && (newest == "" || seriesAfter(s, newest)) {
+			newest = s
+		}
+	}
+	return newest
+}
+
+// seriesAfter reports whether series a ("2.14") is newer than b ("2.9").
+func seriesAfter(a, b string) bool {
+	c, ok := kb.CompareDotted(a, b)
+	return ok && c > 0
 }

@@ -73,6 +73,55 @@ func TestOverCandidates(t *testing.T) {
 	}
 }
 
+// TestCandidatesSkipReleasesAChannelLacks: an open spec on conda-forge (or
+// the pytorch channel) is listed without the releases newer than every
+// series the channel has a row for (conda-forge's rows stop before the
+// torch table's newest series): they do not make the whole list
+// unknowable. An older release without a row, an exact release, and the
+// wheel index keep the old answer: no row, no list.
+func TestCandidatesSkipReleasesAChannelLacks(t *testing.T) {
+	facts := testFacts
+	facts.Torch = []kb.TorchRelease{{Version: "2.0.1"}, {Version: "2.1.0"}, {Version: "2.2.0"}}
+	facts.TorchVariants = []kb.TorchVariants{
+		{Series: "2.1", Dist: kb.DistCondaForge, CUDA: []string{"11.8"}, CPU: true},
+		{Series: "2.1", Dist: kb.DistWheel, CUDA: []string{"11.8"}, CPU: true},
+	}
+	k := factsKB{facts}
+	labels := func(cs []candidate) string {
+		var l []string
+		for _, c := range cs {
+			l = append(l, c.label)
+		}
+		return strings.Join(l, ", ")
+	}
+	st := stack("", "", kb.DistCondaForge)
+	st.Framework.Variant, st.Framework.Candidates, st.Framework.Spec = "cuda", []string{"2.1.0", "2.2.0"}, ">=2.1"
+	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 2.1.0 CUDA 11.8" {
+		t.Errorf("conda-forge, 2.2 without a row: %v %s", ok, labels(cs))
+	}
+	// a release older than the channel's rows (conda-forge before 1.6)
+	// is not known to be missing there: the list is not made
+	st.Framework.Candidates, st.Framework.Spec = []string{"2.0.1", "2.1.0"}, ">=2.0"
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("conda-forge, 2.0 without a row: listed %s", labels(cs))
+	}
+	// every admitted release without a row: nothing to list
+	st.Framework.Candidates, st.Framework.Spec = []string{"2.2.0"}, ">=2.2"
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("conda-forge, no release with a row: listed %s", labels(cs))
+	}
+	// an exact release the channel has no row for cannot be listed
+	st.Framework.Candidates, st.Framework.Version, st.Framework.Spec = nil, "2.2.0", "==2.2.0"
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("conda-forge, exact 2.2.0 without a row: listed %s", labels(cs))
+	}
+	st = stack("", "", kb.DistWheel)
+	st.Framework.Variant, st.Framework.Candidates, st.Framework.Spec = "cuda", []string{"2.1.0", "2.2.0"}, ">=2.1"
+	if cs, ok := candidates(st, k); ok {
+		t.Errorf("wheel, 2.2 without a row: listed %s", labels(cs))
+	}
+}
+
 // TestCandidatesUnpinnedRelease: an unpinned release beside a CUDA pin is
 // listed over every release the pin selects the variant of, and over every
 // build of the releases whose variant it does not select.

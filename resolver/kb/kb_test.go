@@ -153,6 +153,12 @@ func TestRelease(t *testing.T) {
 		{"2.0.1+cu118", "0.15.2", "2.0.2", true},
 		{" 1.13.1 ", "0.14.1", "0.13.1", true},
 		{"2.11.0", "0.26.0", "2.11.0", true},
+		// torchaudio 2.11.0 is its last release: from 2.12.0 the row names none.
+		{"2.12.0", "0.27.0", "", true},
+		{"2.12.1", "0.27.1", "", true},
+		{"2.13.0", "0.28.0", "", true},
+		{"2.14.0", "0.29.0", "", true},
+		{"2.14.1", "", "", false},
 		{"2.0", "", "", false},
 		{"2.15.0", "", "", false},
 		{"", "", "", false},
@@ -167,7 +173,7 @@ func TestRelease(t *testing.T) {
 			t.Errorf("Release(%q) = %s/%s, want %s/%s", tt.in, r.Torchvision, r.Torchaudio, tt.tv, tt.ta)
 		}
 	}
-	if got := k.LatestTorch(); got != "2.11.0" {
+	if got := k.LatestTorch(); got != "2.14.0" {
 		t.Errorf("LatestTorch = %s", got)
 	}
 	if !k.NewerThanKB("2.15.0") || k.NewerThanKB("2.0.1") || k.NewerThanKB("junk") {
@@ -557,5 +563,35 @@ func assertLoadRejects(t *testing.T, file, old, new, want string) {
 	}
 	if !strings.Contains(err.Error(), dir) {
 		t.Errorf("error %q does not name the directory", err)
+	}
+}
+
+// The rows of 2.12 … 2.14 (sources-torch212.yaml): the cu132 wheels of 2.12
+// ship no PTX (release builds before 2.13 strip it), 2.13.0's keep the
+// nightly 12.0+PTX (the strip was a no-op there), PyPI's default is the
+// CUDA 13.0 build, and conda-forge built 2.13.0 for Python 3.10 … 3.14.
+func TestReleases212To214(t *testing.T) {
+	k := Default()
+	for _, s := range []string{"2.12", "2.13", "2.14"} {
+		v, ok := k.Variants(s, DistWheel)
+		if !ok || !slices.Equal(v.CUDA, []string{"12.6", "13.0", "13.2"}) {
+			t.Errorf("wheel variants of %s: %+v", s, v)
+		}
+	}
+	if a, ok := k.Arch("2.12", "13.2", DistWheel); !ok || !a.Known || len(a.PTX) != 0 || !slices.Contains(a.SASS, "12.0") || slices.Contains(a.SASS, "7.0") {
+		t.Errorf("2.12 cu132: %+v", a)
+	}
+	if a, ok := k.Arch("2.13", "13.2", DistWheel); !ok || !a.Known || !slices.Equal(a.PTX, []string{"12.0"}) {
+		t.Errorf("2.13 cu132: %+v", a)
+	}
+	if a, ok := k.Arch("2.14", "13.0", DistPyPI); !ok || !a.Known || len(a.PTX) != 0 {
+		t.Errorf("2.14 PyPI cu130 (the wheel row): %+v", a)
+	}
+	r, ok := k.Release("2.13.0")
+	if !ok || slices.Contains(r.Python, "3.15") || !slices.Equal(r.PythonExperimental, []string{"3.14t"}) {
+		t.Errorf("2.13.0 Python: %+v", r)
+	}
+	if row, ok := k.PythonBuilds("2.13.0", DistCondaForge, "13.0"); !ok || !slices.Equal(row.Python, []string{"3.10", "3.11", "3.12", "3.13", "3.14"}) {
+		t.Errorf("conda-forge 2.13.0 Python builds: %+v", row)
 	}
 }

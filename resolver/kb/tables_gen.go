@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "de5c75c1ab6989f1"
+const generatedVersion = "7f038e8d1f56a248"
 
-const generatedLatestTorch = "2.11.0"
+const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1338a79a
+const generatedChecksum = 0xc03ee634
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -326,6 +326,42 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PythonExperimental: []string{
 		"3.14t",
 	}, Source: "RELEASE_MD; TV_README; TA_DOCS; COG; python: RELEASE_MD; TV_README; TA_DOCS", Note: "No PREV block for 2.11.0 was seen; RELEASE_MD prints '>=3.10, <=(3.14, 3.14t experimental)'"},
+	{Version: "2.12.0", Torchvision: "0.27.0", Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, PythonExperimental: []string{
+		"3.14t",
+	}, Source: "PREV_KR; COLAB_5982; TI_POETRY_8077; python: TI_GOLIVE_212; RELEASE_MD; TV_README", Note: "released 2026-05-13 (COLAB_5982). PREV_KR's v2.12.0 block: torchvision==0.27.0 and no torchaudio. torchvision 0.27.0's Requires-Python is '!=3.14.1,>=3.10' (TI_POETRY_8077). torchaudio: none released for 2.12; torchaudio 2.11.0 supports torch>=2.11 (AUDIO_4212), but the PyTorch index has no cu132 torchaudio (AUDIO_4194)"},
+	{Version: "2.12.1", Torchvision: "0.27.1", Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, PythonExperimental: []string{
+		"3.14t",
+	}, Source: "PREV_KR; TI_RELVER_2121; python: TI_GOLIVE_212; RELEASE_MD; TV_README", Note: "TI_RELVER_2121 (2026-06-18) sets PYTORCH_VERSION 2.12.1, TORCHVISION_VERSION 0.27.1 and keeps TORCHAUDIO_VERSION at 2.11.0 (torchaudio 2.11.0 supports torch>=2.11: AUDIO_4212); PREV_KR's v2.12.1 block names no torchaudio"},
+	{Version: "2.13.0", Torchvision: "0.28.0", Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, PythonExperimental: []string{
+		"3.14t",
+	}, Source: "COLAB_6053; TI_GOLIVE_213; KR_119; python: TI_GOLIVE_213; COLAB_6053; TV_README", Note: "released 2026-07-08/09 (TI_GOLIVE_213, COLAB_6053: 'Python 3.10-Python 3.14'). RELEASE_MD says >=3.10, <=(3.15, 3.15t experimental): 3.15 and 3.15t were preview builds of the nightly and test channels only (TI_GOLIVE_213 PREVIEW_PYTHON_ARCHES_DICT release: []), and PyPI staging drops cp315 wheels (TI_PYPI_315). KR_119's v2.13.0 block (third-party copy of the previous-versions page): torchvision 0.28.0, no torchaudio"},
+	{Version: "2.14.0", Torchvision: "0.29.0", Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, PythonExperimental: []string{
+		"3.14t",
+	}, Source: "COLAB_6093; KR_119; python: COLAB_6093; TI_BRANCH_214", Note: "released 2026-09-02 (KR_119), announced 2026-09-03 with torchvision 0.29.0 and 'Python 3.10-Python 3.14' (COLAB_6093). 3.14t: the 2.14 test channel builds 3.10 … 3.14t, plus torch-only 3.15 and 3.15t previews (TI_BRANCH_214); whether the wheel index kept cp315 builds of 2.14.0 was not read, PyPI staging drops them (TI_PYPI_315). RELEASE_MD says >=3.10, <=(3.15, 3.15t experimental)"},
 }, TorchVariants: []TorchVariants{
 	{Series: "1.0", Dist: Distribution("pytorch-channel"), CUDA: []string{
 		"8.0",
@@ -830,16 +866,18 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Series: "2.12", Dist: Distribution("wheel"), CUDA: []string{
 		"12.6",
 		"13.0",
-	}, CPU: true, Source: "RELEASE_MD", Note: "stable CUDA per RELEASE_MD; not confirmed from PREV or the wheel index; 13.2 is experimental (index name not read)"},
+		"13.2",
+	}, CPU: true, Source: "PREV_KR; TI_GOLIVE_212; COLAB_5982", Note: "PREV_KR's v2.12.0 and v2.12.1 blocks: --index-url …/whl/cu126, cu130, cu132 and cpu; TI_GOLIVE_212 moves the release CUDA arches from 12.6, 12.8, 13.0 to 12.6, 13.0, 13.2 for 2.12; COLAB_5982 (2026-06-18): the 2.12 cu128 builds were removed. RELEASE_MD calls 13.2 experimental"},
 	{Series: "2.13", Dist: Distribution("wheel"), CUDA: []string{
 		"12.6",
 		"13.0",
-	}, CPU: true, Source: "RELEASE_MD", Note: "stable CUDA per RELEASE_MD; not confirmed from PREV or the wheel index; 13.2 is experimental (index name not read)"},
+		"13.2",
+	}, CPU: true, Source: "TI_GOLIVE_213; KR_119", Note: "TI_GOLIVE_213: the release arches 12.6, 13.0, 13.2 were unchanged for 2.13; KR_119's v2.13.0 block lists CUDA 12.6, 13.0 and 13.2. COLAB_6053 offers a cu129 index for 2.13.0, which no other source has (unverified, left out). RELEASE_MD calls 13.2 experimental"},
 	{Series: "2.14", Dist: Distribution("wheel"), CUDA: []string{
 		"12.6",
 		"13.0",
 		"13.2",
-	}, CPU: true, Source: "RELEASE_MD", Note: "stable CUDA per RELEASE_MD; not confirmed from PREV or the wheel index"},
+	}, CPU: true, Source: "COLAB_6093; KR_119; RELEASE_MD", Note: "COLAB_6093: the default CUDA 13.0 plus the cu126 and cu132 indexes; KR_119: CUDA 13.2, 13.0, 12.6. TI_BRANCH_214 says release/2.14 also builds 13.4 for the test channel, and test-infra #8499 keeps 13.4 off the getting-started page: a cu134 release index for 2.14.0 was not confirmed, so it is left out"},
 	{Series: "1.12", Dist: Distribution("pypi"), CUDA: []string{
 		"10.2",
 	}, Default: "10.2", CPUOnlyOn: []string{
@@ -924,6 +962,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"windows",
 		"macos",
 	}, Source: "TI_PYPI; TI_MATRIX", Note: "TI_PYPI d5df946e and TI_MATRIX e1d352be (2026-03-23): 13.0; from 2.11 the Linux aarch64 PyPI wheel is cu130 too."},
+	{Series: "2.12", Dist: Distribution("pypi"), CUDA: []string{
+		"13.0",
+	}, Default: "13.0", CPUOnlyOn: []string{
+		"windows",
+		"macos",
+	}, Source: "TI_MATRIX; TI_GOLIVE_212; COLAB_5982", Note: "TI_GOLIVE_212 (2026-05-12): STABLE_CUDA_VERSIONS release 13.0; COLAB_5982: a plain pip3 install gives CUDA 13.0, 'CUDA 13 is now the default version installed for both x86_64 and ARM platforms'."},
+	{Series: "2.13", Dist: Distribution("pypi"), CUDA: []string{
+		"13.0",
+	}, Default: "13.0", CPUOnlyOn: []string{
+		"windows",
+		"macos",
+	}, Source: "TI_MATRIX; TI_GOLIVE_213; COLAB_6053", Note: "TI_GOLIVE_213 (2026-07-08): STABLE_CUDA_VERSIONS 13.0 across channels; COLAB_6053: 'Python 3.10-Python 3.14 Cuda 13.0 full release'. PyPI has no cp315 wheels (TI_PYPI_315)."},
+	{Series: "2.14", Dist: Distribution("pypi"), CUDA: []string{
+		"13.0",
+	}, Default: "13.0", CPUOnlyOn: []string{
+		"windows",
+		"macos",
+	}, Source: "TI_MATRIX; TI_BRANCH_214; COLAB_6093", Note: "COLAB_6093 (2026-09-03): 'CUDA 13.0 remains the default version installed for both x86_64 and ARM platforms'; TI_BRANCH_214 (2026-08-11) keeps STABLE_CUDA_VERSIONS at 13.0 for the 2.14 test channel."},
 }, Arch: []ArchList{
 	{Series: "1.0", CUDA: "8.0", Dist: Distribution("wheel"), SASS: []string{
 		"3.5",
@@ -3211,6 +3267,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"10.0",
 		"12.0",
 	}, PTX: []string{}, Known: true, Source: "PR_188914; HW_H200; RELEASE_MD (CUDA 13.0.x)", Note: "no PTX in the release wheels: PR_188914 (the release manager) says release wheels before 2.13 shipped without +PTX and that libtorch_cuda.so grew 80-90 MB from 2.12.1 to 2.13.0 because 2.13.0 added compute_120; the 2.11.0+cu130 wheel shows the same stripping (HW_H200). RELEASE_MD's table says 12.0+PTX on Linux: that is the nightly build. The RELEASE_MD copy re-read on 2026-11-30 titles this table For Release 2.14."},
+	{Series: "2.12", CUDA: "13.2", Dist: Distribution("wheel"), SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{}, Known: true, Source: "PR_188914; RELEASE_MD (CUDA 13.2.1); PREV_KR (the cu132 index of 2.12.0 and 2.12.1)", Note: "the SASS list is RELEASE_MD's 13.2.1 row (7.5;8.0;8.6;9.0;10.0;12.0), the same as 13.0. No PTX in the release wheels: PR_188914 says release wheels before 2.13 shipped without +PTX (the branch-cut sed). RELEASE_MD's table says 12.0+PTX on Linux: that is the nightly build. .ci/manywheel at v2.12.0 was not read"},
 	{Series: "2.13", CUDA: "12.6", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3230,6 +3294,16 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"12.0",
 	}, Known: true, Source: "PR_188914; RELEASE_MD (CUDA 13.0.x)", Note: "+PTX on Linux builds only; table titled For Release 2.14 in the copy re-read on 2026-11-30. Disputed PTX: PR_188914: 2.13.0 cu130 shipped 12.0+PTX by mistake; the fix on release/2.13 drops it from later 2.13.x release builds."},
+	{Series: "2.13", CUDA: "13.2", Dist: Distribution("wheel"), SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, Known: true, Source: "PR_188914; RELEASE_MD (CUDA 13.2.1); TI_GOLIVE_213 (cu132 a release arch of 2.13)", Note: "the SASS list is RELEASE_MD's 13.2.1 row, the same as 13.0. Disputed PTX: PR_188914 says the branch-cut sed that strips +PTX was a no-op in 2.13.0 (the arch list had moved into build_env_setup.py), so 2.13.0 release wheels kept the nightly 12.0+PTX; it shows this for cu130 only. Read as the cu130 row; .ci/manywheel at v2.13.0 was not read"},
 	{Series: "2.14", CUDA: "12.6", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -4394,7 +4468,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Torch: "2.9.1", Triton: "3.5.1", Source: "TRITON_PT167008; TRITON_ROCM2814", Note: "pytorch#167008 (2025-11-04) is the release/2.9 pick of #166968 'Update triton to 3.5.1 release'; ROCm/pytorch#2814 says release/2.9 moved to 3.5.1; #186814 calls its own 2.12.1 bump 'Similar to #167008'. Markers not read"},
 	{Torch: "2.11.0", Triton: "3.6.0", Markers: "platform_system == \"Linux\"", Source: "TRITON_PIP_COMFY192"},
 	{Torch: "2.12.0", Triton: "3.7.0", Source: "TRITON_PT186814", Note: "#186814 moves .ci/docker/triton_version.txt from 3.7.0 to 3.7.1 for the 2.12.1 patch release, so 2.12.0 was built with 3.7.0. Markers not read"},
-	{Torch: "2.12.1", Triton: "3.7.1", Source: "TRITON_PT186814", Note: "'Update Triton pin to the 3.7.1 release for the 2.12.1 patch release' (.ci/docker/triton_version.txt 3.7.0 -> 3.7.1). Markers not read"},
+	{Torch: "2.12.1", Triton: "3.7.1", Source: "TRITON_PT186814; TI_RELVER_2121", Note: "'Update Triton pin to the 3.7.1 release for the 2.12.1 patch release' (.ci/docker/triton_version.txt 3.7.0 -> 3.7.1); test-infra's release_versions.sh for 2.12.1 sets TRITON_VERSION 3.7.1. Markers not read"},
 }, TorchPythonBuilds: []TorchPythonBuilds{
 	{Torch: "2.0.0", Dist: Distribution("pytorch-channel"), CUDA: []string{
 		"11.7",
@@ -4608,6 +4682,27 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.13",
 		"3.14",
 	}, Source: "CF_FEEDSTOCK (11d45938 … de73eb97 (2026-06-02 … 2026-06-15))"},
+	{Torch: "2.12.0", Dist: Distribution("conda-forge"), Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, Source: "CF_FEEDSTOCK (ab06f885 … bb821733 (2026-06-13 … 2026-06-18), branch v2.12.x)"},
+	{Torch: "2.12.1", Dist: Distribution("conda-forge"), Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, Source: "CF_FEEDSTOCK (709fc4c6 (2026-06-19), branch v2.12.x)"},
+	{Torch: "2.13.0", Dist: Distribution("conda-forge"), Python: []string{
+		"3.10",
+		"3.11",
+		"3.12",
+		"3.13",
+		"3.14",
+	}, Source: "CF_FEEDSTOCK (10f46c50 … b835dc62 (2026-07-25 … 2026-08-10))"},
 }, Extensions: []Extension{
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
@@ -11901,6 +11996,19 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "IVADOMED", Title: "ivadomed/ivadomed#1129: `pip install torch` on Linux gives torch 1.11.0 and 1.8.1 with torch.version.cuda 10.2; the wheel index's cu100/cu101/cu102 listings show which releases are untagged (the default build) there", URL: "https://github.com/ivadomed/ivadomed/pull/1129"},
 	{Key: "PT_NOTES_1_2", Title: "PyTorch v1.2.0 release notes: 'the default CUDA version for this release is 10.0'; non-default wheels get +cpu/+cu92 local versions from 1.2.0 on (quoted in HazyResearch/fonduer#309)", URL: "https://github.com/pytorch/pytorch/releases/tag/v1.2.0"},
 	{Key: "SCATTER276", Title: "rusty1s/pytorch_scatter#276 pytorch 1.11.0 binary wheels please (quotes the PyTorch 1.11 release instructions: CUDA 11.3, and 'CUDA 11.5 is available as well' with cu115 for cu113)", URL: "https://github.com/rusty1s/pytorch_scatter/issues/276", Read: "issue thread, 2026-11-30"},
+	{Key: "TI_GOLIVE_212", Title: "pytorch/test-infra 626d4e70 'Release 2.12 go live. Update release matrix (#8070)', tools/scripts/generate_binary_build_matrix.py: CURRENT_STABLE_VERSION 2.12.0; CUDA_ARCHES_DICT release 12.6, 12.8, 13.0 -> 12.6, 13.0, 13.2; STABLE_CUDA_VERSIONS release 13.0; PYTHON_ARCHES_DICT release 3.10, 3.11, 3.12, 3.13, 3.14, 3.14t", URL: "https://github.com/pytorch/test-infra/pull/8070", Read: "git snapshot of pytorch/test-infra, commit 626d4e7081564c2af7b8ec0216b808371bc4e970 (2026-05-12), read 2026-12-02"},
+	{Key: "TI_RELVER_2121", Title: "pytorch/test-infra 50358ee1 'Update Release versions for torch 2.12.1 release (#8200)', release/release_versions.sh: PYTORCH_VERSION 2.12.1, TORCHVISION_VERSION 0.27.1, TORCHAUDIO_VERSION 2.11.0, TRITON_VERSION 3.7.1", URL: "https://github.com/pytorch/test-infra/pull/8200", Read: "git snapshot of pytorch/test-infra, commit 50358ee12db39fc6ed82c1ff887b26f0ee670b6f (2026-06-18), read 2026-12-02"},
+	{Key: "TI_GOLIVE_213", Title: "pytorch/test-infra 6d36e31f 'Release 2.13 go live. Update release matrix (#8261)': CURRENT_STABLE_VERSION 2.12.1 -> 2.13.0; release CUDA arches cu126, cu130, cu132 and STABLE_CUDA_VERSIONS 13.0 unchanged; PYTHON_ARCHES_DICT release 3.10 … 3.14, 3.14t; PREVIEW_PYTHON_ARCHES_DICT (torch-only 3.15, 3.15t) nightly and test only, release []", URL: "https://github.com/pytorch/test-infra/pull/8261", Read: "git snapshot of pytorch/test-infra, commit 6d36e31f45e831e85d4cc8a7a112fa4a02fd4dd8 (2026-07-08), read 2026-12-02"},
+	{Key: "TI_PYPI_315", Title: "pytorch/test-infra 950812de 'PyPI staging: exclude pre-release 3.15 wheels and strip the 3.15 classifier (#8245)': upload_pypi_to_staging.sh drops every -cp315 (cp315, cp315t) wheel from what is promoted to PyPI", URL: "https://github.com/pytorch/test-infra/pull/8245", Read: "git snapshot of pytorch/test-infra, commit 950812de492f07d91322d9ec48ef1ce41cc16821 (2026-07-02), read 2026-12-02"},
+	{Key: "TI_BRANCH_214", Title: "pytorch/test-infra 00fa5780 'Update binary build matrix for release 2.14 (#8497)': CURRENT_CANDIDATE_VERSION 2.14.0; the test channel (2.14.0 release candidates) builds CUDA 12.6, 13.0, 13.2, 13.4 ('These match what release/2.14 actually builds') and Python 3.10 … 3.14t plus torch-only 3.15, 3.15t; STABLE_CUDA_VERSIONS 13.0", URL: "https://github.com/pytorch/test-infra/pull/8497", Read: "git snapshot of pytorch/test-infra, commit 00fa5780cc757c7b8da59fb1338d1552f66cfde8 (2026-08-11), read 2026-12-02"},
+	{Key: "TI_POETRY_8077", Title: "pytorch/test-infra 9c4ab3f4 (#8077, 2026-05-13): the release-channel poetry check of 2.12 fails because torchvision 0.27.0's metadata says 'Requires-Python: !=3.14.1,>=3.10' (pytorch/vision#9307)", URL: "https://github.com/pytorch/test-infra/pull/8077", Read: "git snapshot of pytorch/test-infra, commit 9c4ab3f43, read 2026-12-02"},
+	{Key: "COLAB_5982", Title: "googlecolab/colabtools#5982, the PyTorch release manager (atalman), 2026-05-13: 'We have released torch v2.12.0, to pypi and download.pytorch.org … CUDA 13 is now the default version installed for both x86_64 and ARM platforms'; 2026-06-18: 'we have removed cu 12.8 builds'", URL: "https://github.com/googlecolab/colabtools/issues/5982", Read: "issue thread, 2026-12-02"},
+	{Key: "COLAB_6053", Title: "googlecolab/colabtools#6053 'Upgrading PyTorch v2.13.0, torchvision v0.28.0', atalman, 2026-07-09: 'This should install Python 3.10-Python 3.14 Cuda 13.0 full release'; it also offers a cu129 index", URL: "https://github.com/googlecolab/colabtools/issues/6053", Read: "issue thread, 2026-12-02"},
+	{Key: "COLAB_6093", Title: "googlecolab/colabtools#6093 'Upgrading PyTorch v2.14.0, torchvision v0.29.0', atalman, 2026-09-03: 'We have released torch v2.14.0 and torchvision v0.29.0, to pypi and download.pytorch.org … Python 3.10-Python 3.14 Cuda 13.0 full release. CUDA 13.0 remains the default version'; the cu126 and cu132 indexes as the alternatives", URL: "https://github.com/googlecolab/colabtools/issues/6093", Read: "issue thread, 2026-12-02"},
+	{Key: "PREV_KR", Title: "PyTorch Korea's copy of the previous-versions page (_get_started/previous-versions.md of PyTorchKR/pytorch.kr, which mirrors pytorch/pytorch.github.io): the v2.12.1 and v2.12.0 blocks, pip lines with torchvision==0.27.1 / 0.27.0, no torchaudio, --index-url …/whl/rocm7.2, cu126, cu130, cu132 and cpu (third-party copy of the official page)", URL: "https://github.com/PyTorchKR/pytorch.kr/blob/1c9bf4720e160b498f1aecd14e4567f787d4f4df/_get_started/previous-versions.md", Read: "commit 1c9bf472 (and 0f4f9b36 for v2.12.0), read 2026-12-02"},
+	{Key: "KR_119", Title: "PyTorchKR/pytorch.kr#119 'PyTorch 2.14.0 반영 (pytorch/pytorch.github.io@563f92c)', 2026-09-03: 2.14.0 stable release 2026/09/02 with torchvision 0.29.0, no torchaudio, CUDA 13.2, 13.0, 12.6 (from published_versions.json); adds the v2.13.0 previous-versions block (torchvision 0.28.0, CUDA 12.6, 13.0, 13.2, no torchaudio); third-party, corroboration", URL: "https://github.com/PyTorchKR/pytorch.kr/pull/119", Read: "pull request, 2026-12-02"},
+	{Key: "AUDIO_4212", Title: "pytorch/audio#4212 'Update install instruction, clarify torchaudio 2.11 supports torch>=2.11' (torchaudio 2.11.0, built on the stable ABI, is its last release)", URL: "https://github.com/pytorch/audio/pull/4212", Read: "pull request, 2026-12-02"},
+	{Key: "AUDIO_4194", Title: "pytorch/audio#4194 'Could you please add the cu132 variant to support Torch 2.12.0?' (2026-05-15; 2026-09-01: a cu132 torchaudio only on the test index)", URL: "https://github.com/pytorch/audio/issues/4194", Read: "issue thread, 2026-12-02"},
 	{Key: "TRITON_PIP_LIGHTLLM95", Title: "ModelTC/LightLLM#95 [BUG] triton version confict (pip: 'torch 2.0.0 depends on triton==2.0.0; platform_system == \"Linux\" and platform_machine == \"x86_64\"')", URL: "https://github.com/ModelTC/LightLLM/issues/95", Read: "issue thread, 2026-11-30"},
 	{Key: "TRITON_PIP_CHATGLM280", Title: "zai-org/ChatGLM-6B#280 (pip: 'Collecting triton==2.0.0; platform_system == \"Linux\" and platform_machine == \"x86_64\" (from torch==2.0.0)')", URL: "https://github.com/zai-org/ChatGLM-6B/issues/280", Read: "issue thread, 2026-11-30"},
 	{Key: "TRITON_PIP_SLORA8", Title: "S-LoRA/S-LoRA#8 torch 2.0.1 requires triton==2.0.0", URL: "https://github.com/S-LoRA/S-LoRA/issues/8", Read: "issue thread, 2026-11-30"},
@@ -12231,7 +12339,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"13.0",
 	}, CUDAExperimental: []string{
 		"13.2",
-	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.20.0.48", TorchvisionMinor: "0.27", Source: "RELEASE_MD; TV_README (torchvision minor only)", Note: "RELEASE_MD cadence: release 13 May 2026. No exact release pins were read; the PyPI listing shows newer torch releases exist."},
+	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.20.0.48", TorchvisionMinor: "0.27", Source: "RELEASE_MD; TV_README (torchvision minor only)", Note: "RELEASE_MD cadence: release 13 May 2026 (COLAB_5982: released 2026-05-13). Exact releases 2.12.0 and 2.12.1 are in the torch table."},
 	{Series: "2.13", Python: []string{
 		"3.10",
 		"3.11",
@@ -12260,8 +12368,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.6",
 		"13.0",
 		"13.2",
-	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.24.0.43", Source: "RELEASE_MD", Note: "No torchvision row for 2.14 was seen (torchvision_minor unknown). RELEASE_MD prints 'ROCm 7.14' (possibly a typo). Cadence: release 2 Sept 2026."},
-}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", CUDAStackPatternsSource: "RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and cudnn; CF_PKGS (cuda, cutensor, libcublas/libcufft/libcurand/libcusolver/libcusparse/libcudnn/libnvjitlink and their -dev, -static packages)", DateNote: "PyTorch exact releases 1.0.0 … 2.11.0 and series 1.0 … 2.14 (series facts for 2.12–2.14 from RELEASE.md only); variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.11), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables.\n"}
+	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.24.0.43", TorchvisionMinor: "0.29", Source: "RELEASE_MD; COLAB_6093 (torchvision minor)", Note: "torchvision 0.29.0 was released with torch 2.14.0 (COLAB_6093); no TV_README row for 2.14 was seen. RELEASE_MD prints 'ROCm 7.14' (possibly a typo). Cadence: release 2 Sept 2026."},
+}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", CUDAStackPatternsSource: "RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and cudnn; CF_PKGS (cuda, cutensor, libcublas/libcufft/libcurand/libcusolver/libcusparse/libcudnn/libnvjitlink and their -dev, -static packages)", DateNote: "PyTorch exact releases 1.0.0 … 2.14.0 (2.12.0 … 2.14.0 from the release pipeline's files and announcements, sources-torch212.yaml) and series 1.0 … 2.14; variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.14), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables (no primary source for 2.14.1 or 2.15.0 was read).\n"}
 
 var generatedPositions = map[string][]pos{
 	"arch": {
@@ -12521,6 +12629,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 70},
 		{File: "resolver/kb/data/arch.yaml", Line: 71},
 		{File: "resolver/kb/data/arch.yaml", Line: 72},
+		{File: "resolver/kb/data/arch.yaml", Line: 73},
+		{File: "resolver/kb/data/arch.yaml", Line: 74},
 	},
 	"companions": {
 		{File: "resolver/kb/data/libs.yaml", Line: 103},
@@ -13488,7 +13598,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/index-releases.yaml", Line: 14},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 15},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 16},
-		{File: "resolver/kb/data/meta.yaml", Line: 21},
 		{File: "resolver/kb/data/meta.yaml", Line: 22},
 		{File: "resolver/kb/data/meta.yaml", Line: 23},
 		{File: "resolver/kb/data/meta.yaml", Line: 24},
@@ -13519,6 +13628,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 49},
 		{File: "resolver/kb/data/meta.yaml", Line: 50},
 		{File: "resolver/kb/data/meta.yaml", Line: 51},
+		{File: "resolver/kb/data/meta.yaml", Line: 52},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 7},
@@ -13750,6 +13860,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 10},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 11},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 12},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 13},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-torch212.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 6},
@@ -13774,11 +13897,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 27},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 65},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 66},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 70},
 	},
 	"tensorflow": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 13},
@@ -13888,12 +14011,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 25},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 26},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 27},
-		{File: "resolver/kb/data/torch.yaml", Line: 7},
-		{File: "resolver/kb/data/torch.yaml", Line: 8},
-		{File: "resolver/kb/data/torch.yaml", Line: 9},
-		{File: "resolver/kb/data/torch.yaml", Line: 10},
-		{File: "resolver/kb/data/torch.yaml", Line: 11},
-		{File: "resolver/kb/data/torch.yaml", Line: 12},
 		{File: "resolver/kb/data/torch.yaml", Line: 13},
 		{File: "resolver/kb/data/torch.yaml", Line: 14},
 		{File: "resolver/kb/data/torch.yaml", Line: 15},
@@ -13914,6 +14031,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 30},
 		{File: "resolver/kb/data/torch.yaml", Line: 31},
 		{File: "resolver/kb/data/torch.yaml", Line: 32},
+		{File: "resolver/kb/data/torch.yaml", Line: 33},
+		{File: "resolver/kb/data/torch.yaml", Line: 34},
+		{File: "resolver/kb/data/torch.yaml", Line: 35},
+		{File: "resolver/kb/data/torch.yaml", Line: 36},
+		{File: "resolver/kb/data/torch.yaml", Line: 37},
+		{File: "resolver/kb/data/torch.yaml", Line: 38},
+		{File: "resolver/kb/data/torch.yaml", Line: 39},
+		{File: "resolver/kb/data/torch.yaml", Line: 40},
+		{File: "resolver/kb/data/torch.yaml", Line: 41},
+		{File: "resolver/kb/data/torch.yaml", Line: 42},
 	},
 	"torch_cuda_libs": {
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 115},
@@ -13925,6 +14052,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 130},
 	},
 	"torch_python_builds": {
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 28},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 29},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 30},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 31},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 32},
@@ -13959,6 +14088,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 61},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 62},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 63},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 64},
 	},
 	"torch_series": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 32},
@@ -13973,16 +14103,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 41},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 42},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 43},
-		{File: "resolver/kb/data/torch.yaml", Line: 35},
-		{File: "resolver/kb/data/torch.yaml", Line: 36},
-		{File: "resolver/kb/data/torch.yaml", Line: 37},
-		{File: "resolver/kb/data/torch.yaml", Line: 38},
-		{File: "resolver/kb/data/torch.yaml", Line: 39},
-		{File: "resolver/kb/data/torch.yaml", Line: 40},
-		{File: "resolver/kb/data/torch.yaml", Line: 41},
-		{File: "resolver/kb/data/torch.yaml", Line: 42},
-		{File: "resolver/kb/data/torch.yaml", Line: 43},
-		{File: "resolver/kb/data/torch.yaml", Line: 44},
 		{File: "resolver/kb/data/torch.yaml", Line: 45},
 		{File: "resolver/kb/data/torch.yaml", Line: 46},
 		{File: "resolver/kb/data/torch.yaml", Line: 47},
@@ -13990,6 +14110,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 49},
 		{File: "resolver/kb/data/torch.yaml", Line: 50},
 		{File: "resolver/kb/data/torch.yaml", Line: 51},
+		{File: "resolver/kb/data/torch.yaml", Line: 52},
+		{File: "resolver/kb/data/torch.yaml", Line: 53},
+		{File: "resolver/kb/data/torch.yaml", Line: 54},
+		{File: "resolver/kb/data/torch.yaml", Line: 55},
+		{File: "resolver/kb/data/torch.yaml", Line: 56},
+		{File: "resolver/kb/data/torch.yaml", Line: 57},
+		{File: "resolver/kb/data/torch.yaml", Line: 58},
+		{File: "resolver/kb/data/torch.yaml", Line: 59},
+		{File: "resolver/kb/data/torch.yaml", Line: 60},
+		{File: "resolver/kb/data/torch.yaml", Line: 61},
 	},
 	"torch_triton": {
 		{File: "resolver/kb/data/triton.yaml", Line: 14},
@@ -14071,16 +14201,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 37},
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 38},
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 39},
-		{File: "resolver/kb/data/torch.yaml", Line: 59},
-		{File: "resolver/kb/data/torch.yaml", Line: 60},
-		{File: "resolver/kb/data/torch.yaml", Line: 61},
-		{File: "resolver/kb/data/torch.yaml", Line: 62},
-		{File: "resolver/kb/data/torch.yaml", Line: 63},
-		{File: "resolver/kb/data/torch.yaml", Line: 64},
-		{File: "resolver/kb/data/torch.yaml", Line: 65},
-		{File: "resolver/kb/data/torch.yaml", Line: 66},
-		{File: "resolver/kb/data/torch.yaml", Line: 67},
-		{File: "resolver/kb/data/torch.yaml", Line: 68},
 		{File: "resolver/kb/data/torch.yaml", Line: 69},
 		{File: "resolver/kb/data/torch.yaml", Line: 70},
 		{File: "resolver/kb/data/torch.yaml", Line: 71},
@@ -14119,6 +14239,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 104},
 		{File: "resolver/kb/data/torch.yaml", Line: 105},
 		{File: "resolver/kb/data/torch.yaml", Line: 106},
+		{File: "resolver/kb/data/torch.yaml", Line: 107},
+		{File: "resolver/kb/data/torch.yaml", Line: 108},
+		{File: "resolver/kb/data/torch.yaml", Line: 109},
+		{File: "resolver/kb/data/torch.yaml", Line: 110},
+		{File: "resolver/kb/data/torch.yaml", Line: 111},
+		{File: "resolver/kb/data/torch.yaml", Line: 112},
+		{File: "resolver/kb/data/torch.yaml", Line: 113},
+		{File: "resolver/kb/data/torch.yaml", Line: 114},
+		{File: "resolver/kb/data/torch.yaml", Line: 115},
+		{File: "resolver/kb/data/torch.yaml", Line: 116},
+		{File: "resolver/kb/data/torch.yaml", Line: 117},
+		{File: "resolver/kb/data/torch.yaml", Line: 118},
+		{File: "resolver/kb/data/torch.yaml", Line: 119},
 	},
 }
 

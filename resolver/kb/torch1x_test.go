@@ -98,6 +98,7 @@ func TestPyPIDefaults(t *testing.T) {
 		"1.8": "10.2", "1.9": "10.2", "1.10": "10.2", "1.11": "10.2", "1.12": "10.2", "1.13": "11.7",
 		"2.0": "11.7", "2.1": "12.1", "2.2": "12.1", "2.3": "12.1", "2.4": "12.1", "2.5": "12.4",
 		"2.6": "12.4", "2.7": "12.6", "2.8": "12.8", "2.9": "12.8", "2.10": "12.8", "2.11": "13.0",
+		"2.12": "13.0", "2.13": "13.0", "2.14": "13.0",
 	}
 	for s, d := range want {
 		v, ok := k.Variants(s, DistPyPI)
@@ -120,7 +121,7 @@ func TestPyPIDefaults(t *testing.T) {
 	if v, _ := k.Variants("1.7", DistPyPI); slices.Contains(v.CPUOnlyOn, "windows") {
 		t.Error("PyPI 1.7: Windows recorded as CPU-only, which no source read says")
 	}
-	for _, s := range []string{"1.0", "1.1", "2.12"} {
+	for _, s := range []string{"1.0", "1.1", "2.15"} {
 		if _, ok := k.Variants(s, DistPyPI); ok {
 			t.Errorf("PyPI %s has a default, which no source read gives", s)
 		}
@@ -131,14 +132,14 @@ func TestPyPIDefaults(t *testing.T) {
 // and the releases of a series, must not depend on it.
 func TestOrderIndependent(t *testing.T) {
 	k := Default()
-	if got := k.LatestTorch(); got != "2.11.0" {
+	if got := k.LatestTorch(); got != "2.14.0" {
 		t.Errorf("LatestTorch = %s", got)
 	}
 	if got := k.LatestSeries(); got != "2.14" {
 		t.Errorf("LatestSeries = %s", got)
 	}
-	if k.NewerThanKB("1.11.0") || !k.NewerThanKB("2.12.0") {
-		t.Error("NewerThanKB misjudges 1.11.0 / 2.12.0")
+	if k.NewerThanKB("1.11.0") || k.NewerThanKB("2.14.0") || !k.NewerThanKB("2.14.1") || !k.NewerThanKB("2.15.0") {
+		t.Error("NewerThanKB misjudges 1.11.0 / 2.14.0 / 2.14.1 / 2.15.0")
 	}
 
 	// torch-1x.yaml renamed to sort after torch.yaml: the same answers.
@@ -150,7 +151,7 @@ func TestOrderIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k2.LatestTorch() != "2.11.0" || k2.LatestSeries() != "2.14" {
+	if k2.LatestTorch() != "2.14.0" || k2.LatestSeries() != "2.14" {
 		t.Errorf("after reordering: LatestTorch %s, LatestSeries %s", k2.LatestTorch(), k2.LatestSeries())
 	}
 	var got []string
