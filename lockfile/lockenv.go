@@ -179,14 +179,22 @@ func (l *lockEnv) pipLocked(name, version, fileURL, index string, ps finding.Pos
 // `--extra-index-url` line at the place the file names it, once: the
 // resolver reads a PyTorch wheel index (…/whl/cu121) as the CUDA variant
 // it serves, as it does in a pip section.
-func (l *lockEnv) index(u string, ps finding.Pos) {
+func (l *lockEnv) index(u string, ps finding.Pos) { l.indexOption("--extra-index-url", u, ps) }
+
+// pinnedIndex records an index a package is pinned to (pixi's
+// `{ index = "…" }`) as an `--index-url` line: pixi resolves such a
+// package from that index alone (uv's explicit index for the package), so
+// no other index, PyPI included, is in play for it.
+func (l *lockEnv) pinnedIndex(u string, ps finding.Pos) { l.indexOption("--index-url", u, ps) }
+
+func (l *lockEnv) indexOption(name, u string, ps finding.Pos) {
 	u = strings.TrimRight(u, "/")
 	if u == "" || l.indexes[u] {
 		return
 	}
 	l.indexes[u] = true
-	opt := envspec.PipOption{Name: "--extra-index-url", Value: u, InRequirementsFile: true}
-	line := &envspec.PipLine{Raw: "--extra-index-url " + u, Option: &opt, Options: []envspec.PipOption{opt}}
+	opt := envspec.PipOption{Name: name, Value: u, InRequirementsFile: true}
+	line := &envspec.PipLine{Raw: name + " " + u, Option: &opt, Options: []envspec.PipOption{opt}}
 	l.addPip(&envspec.PipDep{Raw: envspec.String{Value: u, Pos: ps}, Line: line})
 }
 

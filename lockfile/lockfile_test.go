@@ -348,7 +348,7 @@ extra-index-urls = ["https://download.pytorch.org/whl/cu124"]
 		"conda python 3.12.* 10:1",
 		"conda cuda-version 12.4.* 11:1",
 		"conda broken >>1 12:1",
-		"pip --extra-index-url https://download.pytorch.org/whl/cu124 15:48",
+		"pip --index-url https://download.pytorch.org/whl/cu124 15:48",
 		"pip torchvision==0.20.1 15:1",
 		"pip . 16:1",
 		"pip --extra-index-url https://download.pytorch.org/whl/cu124 19:22",

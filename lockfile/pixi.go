@@ -359,7 +359,7 @@ func (l *lockEnv) pixiPypi(t *tomlNode) {
 				}
 			}
 			if idx := v.get("index"); idx.isString() {
-				l.index(idx.str, idx.pos)
+				l.pinnedIndex(idx.str, idx.pos)
 			}
 		default:
 			l.diag(v.key, envspec.RuleEG101, fmt.Sprintf("PyPI dependency %q must be a version string or a table, not %s", name, v.kindName()),

@@ -158,6 +158,21 @@ func extraIndexNote(ctx *Context, p pipItem, index string) (string, bool) {
 			m[1], paren(pypiDefaultNote(ctx.KB, ctx.Env, m[1])), m[1]), true
 	}
 	fw := ctx.Stack.Framework
+	if ctx.Env.Kind == envspec.KindPixiManifest {
+		// pixi installs PyPI packages with uv, whose default index strategy
+		// (first-index, pixi's default too) takes torch from the first
+		// index that has it: the extra one, which comes before PyPI.
+		head = fmt.Sprintf("pypi-dependency %s (%s) with extra-index-urls %s: pixi's uv (first-index) takes torch only from the index", pipText(p), place(p.Dep.Raw.Pos), index)
+		if fw == nil || fw.Name != "pytorch" || len(fw.Candidates) == 0 {
+			return "", false
+		}
+		for _, c := range fw.Candidates {
+			if on(c) {
+				return "", false
+			}
+		}
+		return head + fmt.Sprintf(", which has no torch %s build in range, so the solve fails", tag), true
+	}
 	if fw == nil || fw.Name != "pytorch" || len(fw.Candidates) == 0 {
 		return head + "; pip takes the highest torch across PyPI and the index, uv the highest the index serves", true
 	}
