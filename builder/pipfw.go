@@ -30,6 +30,9 @@ type pipRelease struct {
 	pythons []string // the Python minors with wheels, oldest first
 	// pinWhy says why pin is not version; "" when they are the same.
 	pinWhy string
+	// blocked are Pythons the release has wheels for but its extra cannot
+	// be installed on, each with the reason.
+	blocked map[string]string
 }
 
 // pipFramework is what a framework gives the shared pip builder.
@@ -163,10 +166,18 @@ func (fw *pipFramework) python(r pipRelease, want string) (string, error) {
 		return "", badRequest("the knowledge base lists no Python versions for %s %s", fw.name, r.version)
 	}
 	if want == "" {
-		return r.pythons[len(r.pythons)-1], nil
+		for i := len(r.pythons) - 1; i >= 0; i-- {
+			if r.blocked[r.pythons[i]] == "" {
+				return r.pythons[i], nil
+			}
+		}
+		return "", badRequest("%s %s cannot be installed on any Python it has wheels for: %s", fw.name, r.pin, r.blocked[r.pythons[0]])
 	}
 	for _, p := range r.pythons {
 		if p == want {
+			if why := r.blocked[p]; why != "" {
+				return "", badRequest("%s", why)
+			}
 			return p, nil
 		}
 	}
@@ -245,7 +256,11 @@ func (fw *pipFramework) finish(k *kb.KB, res *Result, req Request, asked string,
 		lines = append(lines, "  not chosen: "+s)
 	}
 	if req.Python == "" {
-		lines = append(lines, fmt.Sprintf("Python %s is the newest %s %s has wheels for (--python picks another).", res.Python, fw.name, res.Release))
+		if newest := r.pythons[len(r.pythons)-1]; newest != res.Python && r.blocked[newest] != "" {
+			lines = append(lines, fmt.Sprintf("Python %s is the newest %s %s can be installed on (--python picks another): %s.", res.Python, fw.name, res.Release, r.blocked[newest]))
+		} else {
+			lines = append(lines, fmt.Sprintf("Python %s is the newest %s %s has wheels for (--python picks another).", res.Python, fw.name, res.Release))
+		}
 	}
 	lines = append(lines, fw.explain(k, r, res.CUDA, req)...)
 	lines = append(lines, targetLines(res.Report)...)

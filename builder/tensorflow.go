@@ -27,6 +27,17 @@ func tensorFlow(k *kb.KB) *pipFramework {
 		// An extra that pins what the package index never served cannot
 		// be installed; the release a source names as the fix can.
 		for _, p := range k.ExtraPinsOf("tensorflow", row.Version, extra.Extra) {
+			if len(p.Python) > 0 {
+				// A pin the index lacks for some Pythons only: those
+				// Pythons cannot have the release.
+				for _, py := range p.Python {
+					if r.blocked == nil {
+						r.blocked = map[string]string{}
+					}
+					r.blocked[py] = fmt.Sprintf("tensorflow[%s]==%s cannot be installed on Python %s: it pins %s, which the package index has no Python %s wheel of", extra.Extra, row.Version, py, p.Pin, py)
+				}
+				continue
+			}
 			if p.Fixed != "" {
 				r.pin = p.Fixed
 				r.pinWhy = fmt.Sprintf("tensorflow[%s]==%s cannot be installed (it pins %s, which the package index never served); %s is the release that drops the pin.", extra.Extra, row.Version, p.Pin, p.Fixed)

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "e49d1e36accb1466"
+const generatedVersion = "f086b6c8ff908b7e"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xe8d71c16
+const generatedChecksum = 0x5d1cf37f
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4239,6 +4239,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 }, TFPipCUDA: []TFPipCUDA{
 	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
 }, ExtraPins: []ExtraPin{
+	{Package: "tensorflow", Version: "2.14.0", Extra: "and-cuda", Pin: "tensorrt==8.5.3.1", Python: []string{
+		"3.11",
+	}, Note: "tensorrt 8.5 has no Python 3.11 wheel; the thread names no tensorflow release that drops the pin", Source: "TF_ISSUE_61986; TRT_ISSUE_2744"},
 	{Package: "tensorflow", Version: "2.15.0", Extra: "and-cuda", Pin: "tensorrt-libs==8.6.1", Fixed: "2.15.0.post1", Note: "tensorrt==8.6.1.post1 and tensorrt-bindings==8.6.1 resolve; tensorrt-libs==8.6.1 was served only by NVIDIA's own index", Source: "TF_ISSUE_66517; TRT_ISSUE_4069; TF_PR_62520"},
 }, GPULibs: []GPULib{
 	{Lib: "torch", Conda: []string{
@@ -11925,6 +11928,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_PR_62520", Title: "tensorflow/tensorflow PR #62520 (merged) 'Create 2.15.0.post1 with tensorrt removed from [and-cuda] install': 'tensorflow[and-cuda]==2.15.0 cannot be installed due to this tensorrt dependency'", URL: "https://github.com/tensorflow/tensorflow/pull/62520", Read: "thread read 2026-12"},
 	{Key: "TF_DOCS_AND_CUDA", Title: "tensorflow/docs commit 7442d72c 'Rewrite TF GPU installation instructions to use [and-cuda] instead of conda' (2023-09-28): 'TF 2.14 supports pip install tensorflow[and-cuda]'; the guide it replaces installed tensorflow==2.13.* with cudatoolkit from conda and nvidia-cudnn-cu11 from pip", URL: "https://github.com/tensorflow/docs/commit/7442d72c60d0868f94a384331305c0e3889097a8", Read: "tensorflow/docs history read 2026-12-02"},
 	{Key: "JAX_INSTALL_CUDA13", Title: "jax-ml/jax commit 287fd897 'Add CUDA 13 to the installation documentation' (2025-09-16, the day of jax 0.7.2): pip install --upgrade \"jax[cuda13]\", driver >= 580 for CUDA 13", URL: "https://github.com/jax-ml/jax/commit/287fd897b7acf1b1797de4f1b010d14c98320a2a", Read: "jax-ml/jax history read 2026-12-02"},
+	{Key: "TF_ISSUE_61986", Title: "tensorflow/tensorflow#61986 'tensorrt==8.5.3.1 from [and-cuda] not available in Python 3.11' (TF 2.14; the workaround offered is NVIDIA's own index, which later failed too)", URL: "https://github.com/tensorflow/tensorflow/issues/61986", Read: "thread read 2026-12-02"},
+	{Key: "TRT_ISSUE_2744", Title: "NVIDIA/TensorRT#2744 'Not available for install for python 3.11': 'pip grabs tensorrt 8.5.3 under python 3.10 and reports package not found under 3.11'; maintainer: '8.5 only supports up to Python 3.10'", URL: "https://github.com/NVIDIA/TensorRT/issues/2744", Read: "thread read 2026-12-02"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -13275,7 +13280,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 	},
 	"extra_pins_unpublished": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 118},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 119},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 120},
 	},
 	"fatbin_compression": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 122},
@@ -13810,6 +13816,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},
@@ -13944,7 +13952,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 100},
 	},
 	"tensorflow_pip_cuda": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 124},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 126},
 	},
 	"torch": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 8},

@@ -222,6 +222,9 @@ func (v *validator) tfJAX(keys map[string]bool) {
 			v.errf("extra_pins_unpublished", i, "package, extra and an exact pin (name==version) are required")
 		}
 		v.version("extra_pins_unpublished", i, "version", r.Version, releaseRe())
+		for _, p := range r.Python {
+			v.version("extra_pins_unpublished", i, "python", p, pythonRe())
+		}
 	}
 	for i, r := range k.TFCondaDefaults {
 		v.source("tensorflow_conda_default", i, r.Source, keys)

@@ -204,6 +204,9 @@ type ExtraPin struct {
 	Version string `yaml:"version"` // exact release, "2.15.0"
 	Extra   string `yaml:"extra"`   // "and-cuda"
 	Pin     string `yaml:"pin"`     // "tensorrt-libs==8.6.1"
+	// Python lists the Python minors on which the pin cannot be met (the
+	// pinned release has no wheel for them); empty: every Python.
+	Python []string `yaml:"python,omitempty"`
 	// Fixed names the release whose extra drops or fixes the pin, where a
 	// source says so ("2.15.0.post1"); empty when none does.
 	Fixed  string `yaml:"fixed,omitempty"`
