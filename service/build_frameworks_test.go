@@ -30,6 +30,11 @@ func TestBuildEndpointFrameworks(t *testing.T) {
 	if resp.StatusCode != 200 || !bytes.Contains(b, []byte("name: tf216_cu123")) || !bytes.Contains(b, []byte("python=3.10")) {
 		t.Errorf("tensorflow 2.16: status %d: %.500s", resp.StatusCode, b)
 	}
+	// "local" has no driver here: no CUDA jax runs on it.
+	resp, b = post(t, ts, "/v1/build", "application/json", []byte(`{"framework":"jax","version":"0.6.0","targets":["local"]}`))
+	if resp.StatusCode != 422 || !bytes.Contains(b, []byte("no_fit")) || !bytes.Contains(b, []byte("--cuda cpu")) {
+		t.Errorf("jax on a machine with no driver: status %d: %.500s", resp.StatusCode, b)
+	}
 	resp, b = post(t, ts, "/v1/build", "application/json", []byte(`{"framework":"jax","version":"0.4.26"}`))
 	var e errorJSON
 	if resp.StatusCode != 400 || json.Unmarshal(b, &e) != nil || !strings.Contains(e.Error.Message, "predates the CUDA plugins") {
