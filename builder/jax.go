@@ -56,7 +56,9 @@ func jaxBuilder(k *kb.KB) *pipFramework {
 			}
 			return fmt.Sprintf("jax %s was yanked from the package index (JAX's changelog); build %s instead", v, next)
 		}
-		if oldest != "" && strings.Count(v, ".") == 2 && isNewer(oldest, v) {
+		// A release before the oldest listed, or a series before its series.
+		older := strings.Count(v, ".") == 2 && isNewer(oldest, v) || strings.Count(v, ".") == 1 && minorLess(v, seriesOf(oldest))
+		if oldest != "" && older {
 			return fmt.Sprintf("jax %s predates the CUDA plugins (jax[cuda12], from %s): its CUDA builds are monolithic jaxlib wheels from a find-links page, whose file names per release the knowledge base does not carry, so the builder cannot write one; build %s or newer", v, oldest, oldest)
 		}
 		return ""

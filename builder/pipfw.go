@@ -255,7 +255,7 @@ func (fw *pipFramework) finish(k *kb.KB, res *Result, req Request, asked string,
 	for _, s := range shorten(rejected, 8) {
 		lines = append(lines, "  not chosen: "+s)
 	}
-	if req.Python == "" {
+	if req.Python == "" && len(r.pythons) > 0 {
 		if newest := r.pythons[len(r.pythons)-1]; newest != res.Python && r.blocked[newest] != "" {
 			lines = append(lines, fmt.Sprintf("Python %s is the newest %s %s can be installed on (--python picks another): %s.", res.Python, fw.name, res.Release, r.blocked[newest]))
 		} else {

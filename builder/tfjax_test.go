@@ -222,6 +222,7 @@ func TestPipFrameworkRefusals(t *testing.T) {
 		{"tf nothing runs", Request{Framework: "tensorflow", Version: "2.16", Hosts: k80h}, true, []string{"no variant of tensorflow 2.16.1 runs on k80-470", "EG401"}},
 		{"jax yanked", Request{Framework: "jax", Version: "0.4.32"}, false, []string{"jax 0.4.32 was yanked", "build 0.4.33 instead"}},
 		{"jax monolithic", Request{Framework: "jax", Version: "0.4.26"}, false, []string{"jax 0.4.26 predates the CUDA plugins", "from 0.4.30", "file names"}},
+		{"jax old series", Request{Framework: "jax", Version: "0.3"}, false, []string{"jax 0.3 predates the CUDA plugins"}},
 		{"jax no cuda13", Request{Framework: "jax", Version: "0.4.30", CUDA: "13"}, false, []string{"jax 0.4.30 has CUDA plugins for CUDA 12", "not --cuda 13"}},
 		{"jax python", Request{Framework: "jax", Version: "0.4.30", Python: "3.13"}, false, []string{"jax 0.4.30 has wheels for Python 3.9, 3.10, 3.11, 3.12, not 3.13"}},
 		{"jax nothing runs", Request{Framework: "jax", Version: "0.6", Hosts: k80h}, true, []string{"no jax release of the 0.6 series runs on k80-470", "jax 0.6.2 CUDA 12"}},
@@ -350,4 +351,34 @@ func newestPipPerSeries(rs []pipRelease) []pipRelease {
 		}
 	}
 	return out
+}
+
+// FuzzPipFrameworkRequest: whatever version, Python and --cuda a request
+// names, the TensorFlow and JAX builders answer with a file that validates
+// or an *Error, never a panic.
+func FuzzPipFrameworkRequest(f *testing.F) {
+	for _, s := range [][4]string{
+		{"tensorflow", "2.16", "3.10", "auto"}, {"jax", "0.4", "", "cu126"}, {"jax", "0.3", "3.9", "13"},
+		{"tensorflow", "=v2.14.0", "python=3.11", "11.8"}, {"jax", "0.4.32", "", "cpu"}, {"tf", "", "3", "cuda"},
+		{"jax", "1.2.3.4", "3.99", "cu1"}, {"tensorflow", "2.15.0.post1", "", ""},
+	} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	hosts := []*gpucheck.Host{machine("a100-535", "535.104.05", a100)}
+	f.Fuzz(func(t *testing.T, fw, version, python, cuda string) {
+		if fw != "tensorflow" && fw != "jax" && fw != "tf" {
+			fw = "jax"
+		}
+		res, err := Build(Request{Framework: fw, Version: version, Python: python, CUDA: cuda, Hosts: hosts})
+		if err != nil {
+			var be *Error
+			if !errors.As(err, &be) || be.Msg == "" {
+				t.Fatalf("%q %q %q %q: %T %v, want *Error", fw, version, python, cuda, err, err)
+			}
+			return
+		}
+		if res.Report.Summary.Errors > 0 || len(res.Pip) != 1 {
+			t.Fatalf("%q %q %q %q: emitted a file with errors:\n%s", fw, version, python, cuda, res.YAML)
+		}
+	})
 }
