@@ -86,3 +86,27 @@ func TestBuildCreateTensorFlowWithUV(t *testing.T) {
 		t.Errorf("stdout is not the check of the new prefix:\n%s", stdout)
 	}
 }
+
+// TestBuildCreateJAXWithUV: a JAX build installed with uv is checked
+// through its CUDA plugin: the check of the new prefix passes.
+func TestBuildCreateJAXWithUV(t *testing.T) {
+	fleet := fleetFile(t)
+	tmpl := newVenv(t, "3.14.0")
+	for _, d := range [][2]string{{"jax", "0.11.0"}, {"jaxlib", "0.11.0"}, {"jax-cuda12-plugin", "0.11.0"}, {"jax-cuda12-pjrt", "0.11.0"}, {"nvidia-cuda-runtime-cu12", "12.4.127"}} {
+		tmpl.dist(d[0], d[1], "uv")
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "log")
+	fakeInstaller(t, bin, "uv", tmpl.dir, log, "")
+	prefix := filepath.Join(t.TempDir(), "env")
+	code, stdout, stderr := runCLI(t, nil, map[string]string{"PATH": bin},
+		"build", "jax", "--create", prefix, "--targets", fleet, "--target", "h100")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if got := readLog(t, log); !strings.Contains(got, "uv pip install --python "+prefix+" jax[cuda12]==0.11.0\n") {
+		t.Errorf("log:\n%s", got)
+	}
+	if !strings.Contains(stdout, "framework  jax 0.11.0 from pip, cuda build") || !strings.Contains(stdout, "verdict    OK") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
