@@ -22,7 +22,7 @@ import (
 
 // Request says what to build.
 type Request struct {
-	Framework string // "pytorch" (the only framework the builder knows yet)
+	Framework string // "pytorch", "tensorflow" or "jax" (Frameworks)
 	Version   string // a series ("2.1") or a release ("2.1.2")
 	Python    string // "3.10"; "" picks the newest the release supports
 	// CUDA is a variant ("12.1"), "cpu", or "" / "auto" for the newest
@@ -118,10 +118,14 @@ func Build(req Request) (*Result, error) {
 	}
 	switch strings.ToLower(req.Framework) {
 	case "pytorch", "torch":
+	case "tensorflow", "tf":
+		return buildPip(k, req, tensorFlow(k))
+	case "jax":
+		return buildPip(k, req, jaxBuilder(k))
 	case "":
-		return nil, badRequest("no framework given (try pytorch=2.1)")
+		return nil, badRequest("no framework given (one of %s, e.g. pytorch=2.1)", strings.Join(Frameworks(), ", "))
 	default:
-		return nil, badRequest("the builder knows pytorch only, not %q", req.Framework)
+		return nil, badRequest("the builder knows %s, not %q", strings.Join(Frameworks(), ", "), req.Framework)
 	}
 	if strings.TrimSpace(strings.TrimLeft(req.Version, "=v")) == "" {
 		return buildNewest(k, req)

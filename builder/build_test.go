@@ -299,8 +299,8 @@ func TestBuildRefuses(t *testing.T) {
 		},
 		{
 			name: "other frameworks",
-			req:  Request{Framework: "tensorflow", Version: "2.15"},
-			msg:  []string{"pytorch only", "tensorflow"},
+			req:  Request{Framework: "mxnet", Version: "1.9"},
+			msg:  []string{"the builder knows pytorch, tensorflow, jax", "mxnet"},
 		},
 		{
 			name: "no framework",

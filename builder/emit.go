@@ -235,6 +235,13 @@ func why(k *kb.KB, c candidate, req Request, rep *report.Report, skipped, passed
 			lines = append(lines, "The architectures of this build are not in the knowledge base: GPU coverage is unverified.")
 		}
 	}
+	return append(lines, targetLines(rep)...)
+}
+
+// targetLines says what each target makes of the file, then the findings
+// that are not info: the end of every builder's header.
+func targetLines(rep *report.Report) []string {
+	var lines []string
 	for _, t := range rep.Targets {
 		var gpus []string
 		for _, g := range t.GPUs {

@@ -52,6 +52,9 @@ func condaForgeBuild(cuda string) string {
 // the conda specs, or pixi's dependency lines joined by "; ".
 func (r *Result) Pick(format string) (string, error) {
 	c := r.cand
+	if c.rel.Version == "" {
+		return "", badRequest("pick knows pytorch builds only; %s is a pip build of another framework (its pip: line is %s)", r.Name, strings.Join(r.Pip, " "))
+	}
 	switch format {
 	case PickIndex:
 		if c.dist != kb.DistWheel {

@@ -14,18 +14,24 @@ func buildCmd(e *env) *cobra.Command {
 	var python, cuda, via, targetsFile, create, installer string
 	var targets []string
 	c := &cobra.Command{
-		Use:   "build FRAMEWORK=VERSION",
+		Use:   "build FRAMEWORK[=VERSION]",
 		Short: "Write a pinned environment.yml that runs on the targets (stdout)",
 		Long: "build chooses the newest CUDA variant of the release that every target's driver runs and whose\n" +
 			"architectures cover every target GPU, and writes an environment.yml that passes envguard's own\n" +
 			"validation. Exit 1 when nothing fits, naming the closest build that would.\n\n" +
+			"FRAMEWORK is pytorch, tensorflow or jax. For tensorflow and jax, build writes the framework's own\n" +
+			"pip wheels, which bring NVIDIA's CUDA libraries (tensorflow[and-cuda]==X, jax[cuda12]==X), in the\n" +
+			"file's pip: section, and with no VERSION (or a series) takes the newest release the knowledge base\n" +
+			"lists that validates on every target; --cuda picks jax's CUDA major (12, 13) or cpu.\n\n" +
 			"With --create PREFIX it installs the file into PREFIX instead of printing it, with the first of\n" +
-			"micromamba, mamba, conda, pixi and uv on PATH (uv only for --via pip builds) or the one\n" +
-			"--installer names, streaming the installer's output, then runs check on the new prefix against\n" +
-			"the same targets. Exit 1 when the installer fails or the check does not pass; 2 when PREFIX\n" +
+			"micromamba, mamba, conda, pixi and uv on PATH (uv only for all-pip builds: --via pip, tensorflow, jax)\n" +
+			"or the one --installer names, streaming the installer's output, then runs check on the new prefix\n" +
+			"against the same targets. Exit 1 when the installer fails or the check does not pass; 2 when PREFIX\n" +
 			"exists and is not empty or no installer is found.",
 		Example: "  envguard build pytorch=2.1 --python 3.10 --target local > environment.yml\n" +
 			"  envguard build pytorch=2.5 --targets fleet.yml --target v100-pool --via pip\n" +
+			"  envguard build tensorflow --targets fleet.yml --target a100-pool\n" +
+			"  envguard build jax=0.6 --target local --cuda 12\n" +
 			"  envguard build pytorch=2.5 --target local --create /opt/envs/pt25",
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

@@ -98,7 +98,8 @@ func TestBuildCommand(t *testing.T) {
 		{name: "conda-forge never built 2.2", args: []string{"pytorch=2.2", "--via", "conda-forge"}, exit: ExitUsage, err: []string{"conda-forge never built torch 2.2"}},
 		{name: "unknown cuda variant", args: []string{"pytorch=2.1", "--cuda", "12.4"}, exit: ExitUsage, err: []string{`no "12.4" variant`, "12.1, 11.8, cpu"}},
 		{name: "unknown target", args: []string{"pytorch=2.1", "--target", "nosuch"}, exit: ExitUsage, err: []string{`unknown target "nosuch"`}},
-		{name: "other framework", args: []string{"tensorflow=2.15"}, exit: ExitUsage, err: []string{"pytorch only"}},
+		{name: "other framework", args: []string{"mxnet=1.9"}, exit: ExitUsage, err: []string{"the builder knows pytorch, tensorflow, jax", `not "mxnet"`}},
+		{name: "tensorflow before and-cuda", args: []string{"tensorflow=2.13"}, exit: ExitUsage, err: []string{"tensorflow 2.13 predates the and-cuda extra", "from 2.14.0"}},
 		{name: "no argument", args: nil, exit: ExitUsage, err: []string{"accepts 1 arg"}},
 	}
 	for _, tt := range tests {

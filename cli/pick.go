@@ -27,6 +27,9 @@ because the cu128 wheels start at sm_75. Exit 1 when no variant runs on every ta
 		RunE: func(c *cobra.Command, args []string) error {
 			fw, ver, _ := strings.Cut(args[0], "=")
 			ver = strings.TrimLeft(ver, "=")
+			if f := strings.ToLower(fw); f != "pytorch" && f != "torch" {
+				return usageErr("pick %s: pick knows pytorch only (an index URL, conda variant or pixi selector); for %s, envguard build %s writes the whole environment", args[0], fw, args[0])
+			}
 			via, err := builder.PickVia(as)
 			if err != nil {
 				return usageErr("--as: %v", err)

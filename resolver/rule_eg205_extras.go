@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/finding"
@@ -31,7 +32,19 @@ func eg205ExtraPins(c *Context) []finding.Diagnostic {
 			for _, p := range c.KB.ExtraPinsOf(r.Name, it.exact, normExtra(ex)) {
 				msg := fmt.Sprintf("%s%s cannot be installed: the %s extra of %s %s pins %s, which the package index never served (pip: \"No matching distribution found for %s\")",
 					r.Dep.Raw.Value, at(r.Dep.Raw.Pos), p.Extra, p.Package, p.Version, p.Pin, p.Pin)
+				if len(p.Python) > 0 {
+					// A pin the index serves for other Pythons: judged only
+					// where the file's Python is known to be one it lacks.
+					if py := filePython(c); py == "" || !slices.Contains(p.Python, py) {
+						continue
+					}
+					msg = fmt.Sprintf("%s%s cannot be installed on Python %s: the %s extra of %s %s pins %s, which the package index has no Python %s wheel of (pip: \"No matching distribution found for %s\")",
+						r.Dep.Raw.Value, at(r.Dep.Raw.Pos), filePython(c), p.Extra, p.Package, p.Version, p.Pin, filePython(c), p.Pin)
+				}
 				hint := fmt.Sprintf("drop the [%s] extra and install the CUDA libraries another way", p.Extra)
+				if len(p.Python) > 0 {
+					hint = fmt.Sprintf("use a Python %s has wheels for (not %s), or drop the [%s] extra and install the CUDA libraries another way", p.Pin, strings.Join(p.Python, ", "), p.Extra)
+				}
 				if p.Fixed != "" {
 					hint = fmt.Sprintf("use %s[%s]==%s, whose %s extra drops that pin", p.Package, p.Extra, p.Fixed, p.Extra)
 				}
@@ -101,4 +114,12 @@ func eg205JaxlibCuDNN(c *Context) []finding.Diagnostic {
 		return []finding.Diagnostic{newFinding(c.rule, st.CuDNNPos, 0, msg, hint, it.pos())}
 	}
 	return nil
+}
+
+// filePython is the Python major.minor the file pins, "" when open.
+func filePython(c *Context) string {
+	if c.Stack == nil {
+		return ""
+	}
+	return c.Stack.Python
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "7f038e8d1f56a248"
+const generatedVersion = "12a83bebc60e0a4e"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xc03ee634
+const generatedChecksum = 0xf18dca27
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4238,7 +4238,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{From: "0.4.17", CUDA: []string{
 		">=11.8",
 		">=12.2",
-	}, CuDNNMin: "8.9.4", Note: "cudnn_min is the CUDA 12 wheels'; the CUDA 11 wheels' floor is not restated", Source: "JAX_CHANGELOG (jaxlib 0.4.17: 'The CUDA 12 wheels now require CUDA 12.2 or newer and cuDNN 8.9.4 or newer'; 'Python 3.12 wheels were added')"},
+	}, CuDNNMin: "8.9.4", PythonMax: "3.12", Note: "cudnn_min is the CUDA 12 wheels'; the CUDA 11 wheels' floor is not restated", Source: "JAX_CHANGELOG (jaxlib 0.4.17: 'The CUDA 12 wheels now require CUDA 12.2 or newer and cuDNN 8.9.4 or newer'; 'Python 3.12 wheels were added')"},
 	{From: "0.4.24", CUDA: []string{
 		">=11.8",
 		">=12.3",
@@ -4248,8 +4248,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Source: "JAX_CHANGELOG (jaxlib 0.4.26: 'JAX now supports CUDA 12.1 or newer only. Support for CUDA 11.8 has been dropped')"},
 	{From: "0.4.30", PluginOnly: true, Note: "from here jaxlib itself is CPU-only; CUDA comes from jax-cudaNN-plugin/-pjrt (jax[cuda12])", Source: "JAX_CHANGELOG (jax 0.4.30: 'jax now depends on jaxlib directly. This change was enabled by the CUDA plugin switch: there are no longer multiple jaxlib variants. You can install a CPU-only jax with pip install jax')"},
 	{From: "0.4.31", PythonMin: "3.10", CuDNNMin: "9.1", Note: "the changelog says cuDNN 9.1 was already the floor before 0.4.31 without saying since when", Source: "JAX_CHANGELOG (jax 0.4.31: 'The minimum CuDNN version is v9.1. This was true in previous releases also'; 'The minimum Python version is now 3.10')"},
+	{From: "0.4.34", PythonMax: "3.13", Source: "JAX_CHANGELOG (jax 0.4.34: 'This release includes wheels for Python 3.13. Free-threading mode is not yet supported')"},
 	{From: "0.6.0", CuDNNMin: "9.8", Source: "JAX_CHANGELOG (jax 0.6.0: 'The minimum CuDNN version is v9.8. JAX is now built using CUDA 12.8. All versions of CUDA 12.1 or newer remain supported')"},
 	{From: "0.7.0", PythonMin: "3.11", Source: "JAX_CHANGELOG (jax 0.7.0: 'The minimum Python version is now 3.11')"},
+	{From: "0.7.1", PythonMax: "3.14", Source: "JAX_CHANGELOG (jax 0.7.1: 'JAX now ships Python 3.14 and 3.14t wheels')"},
+	{From: "0.7.2", CUDA: []string{
+		">=12.1",
+		">=13.0",
+	}, Note: "the changelog names no CUDA 13 release; the installation guide gained jax[cuda13] on 2025-09-16, the day of jax 0.7.2, and the cuda_v13 build configuration applies from 0.7.2. Whether 0.7.0 or 0.7.1 (whose setup.py already has a cuda13 extra) published CUDA 13 plugins was not read", Source: "JAX_INSTALL_CUDA13; JAX_INSTALL_2026 (CUDA 13 wheel: built with CUDA 13.0, compatible with CUDA >=13.0; driver >= 580); JAX_BUILD_HIST (build:cuda_v13, arch-jax.yaml)"},
 	{From: "0.11.0", PythonMin: "3.12", Source: "JAX_CHANGELOG (jax 0.11.0: 'Support for Python 3.11 … has been dropped')"},
 }, JAXLibCondaForge: []JAXLibCondaForge{
 	{Version: "0.4.26", CuDNN: []string{
@@ -4274,7 +4280,42 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "0.4.34", CuDNN: []string{
 		"9",
 	}, Source: "CF_JAXLIB (b530443, 2024-10-14); CUDNN_RUN_EXPORTS"},
+}, JAXReleases: []JAXRelease{
+	{Version: "0.4.30", Date: "2024-06-18", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.31", Date: "2024-07-29", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.32", Date: "2024-09-11", Yanked: true, Note: "'This release was yanked from PyPi because of a data corruption bug on TPU'", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.33", Date: "2024-09-16", Note: "a patch release on top of jax 0.4.32", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.34", Date: "2024-10-04", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.35", Date: "2024-10-22", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.36", Date: "2024-12-05", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.37", Date: "2024-12-09", Note: "'Only \"jax\" was released at this version' (patch release of 0.4.36)", Source: "JAX_CHANGELOG"},
+	{Version: "0.4.38", Date: "2024-12-17", Source: "JAX_CHANGELOG"},
+	{Version: "0.5.0", Date: "2025-01-17", Source: "JAX_CHANGELOG"},
+	{Version: "0.5.1", Date: "2025-02-24", Source: "JAX_CHANGELOG"},
+	{Version: "0.5.2", Date: "2025-03-04", Note: "patch release of 0.5.1", Source: "JAX_CHANGELOG"},
+	{Version: "0.5.3", Date: "2025-03-19", Source: "JAX_CHANGELOG"},
+	{Version: "0.6.0", Date: "2025-04-16", Source: "JAX_CHANGELOG"},
+	{Version: "0.6.1", Date: "2025-05-21", Source: "JAX_CHANGELOG"},
+	{Version: "0.6.2", Date: "2025-06-17", Source: "JAX_CHANGELOG"},
+	{Version: "0.7.0", Date: "2025-07-22", Source: "JAX_CHANGELOG"},
+	{Version: "0.7.1", Date: "2025-08-20", Source: "JAX_CHANGELOG"},
+	{Version: "0.7.2", Date: "2025-09-16", Source: "JAX_CHANGELOG"},
+	{Version: "0.8.0", Date: "2025-10-15", Source: "JAX_CHANGELOG"},
+	{Version: "0.8.1", Date: "2025-11-18", Source: "JAX_CHANGELOG"},
+	{Version: "0.8.2", Date: "2025-12-18", Source: "JAX_CHANGELOG"},
+	{Version: "0.9.0", Date: "2026-01-20", Source: "JAX_CHANGELOG"},
+	{Version: "0.9.1", Date: "2026-03-02", Source: "JAX_CHANGELOG"},
+	{Version: "0.9.2", Date: "2026-03-18", Source: "JAX_CHANGELOG"},
+	{Version: "0.10.0", Date: "2026-04-16", Source: "JAX_CHANGELOG"},
+	{Version: "0.10.1", Date: "2026-05-20", Source: "JAX_CHANGELOG"},
+	{Version: "0.10.2", Date: "2026-06-17", Source: "JAX_CHANGELOG"},
+	{Version: "0.11.0", Date: "2026-07-16", Source: "JAX_CHANGELOG"},
+}, TFPipCUDA: []TFPipCUDA{
+	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
 }, ExtraPins: []ExtraPin{
+	{Package: "tensorflow", Version: "2.14.0", Extra: "and-cuda", Pin: "tensorrt==8.5.3.1", Python: []string{
+		"3.11",
+	}, Note: "tensorrt 8.5 has no Python 3.11 wheel; the thread names no tensorflow release that drops the pin", Source: "TF_ISSUE_61986; TRT_ISSUE_2744"},
 	{Package: "tensorflow", Version: "2.15.0", Extra: "and-cuda", Pin: "tensorrt-libs==8.6.1", Fixed: "2.15.0.post1", Note: "tensorrt==8.6.1.post1 and tensorrt-bindings==8.6.1 resolve; tensorrt-libs==8.6.1 was served only by NVIDIA's own index", Source: "TF_ISSUE_66517; TRT_ISSUE_4069; TF_PR_62520"},
 }, GPULibs: []GPULib{
 	{Lib: "torch", Conda: []string{
@@ -11980,6 +12021,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_ISSUE_66517", Title: "tensorflow/tensorflow#66517 'Cannot find any way to install tensorflow<=2.15.0': pip install tensorflow[and-cuda]==2.15.0 → 'No matching distribution found for tensorrt-libs==8.6.1; extra == \"and-cuda\"' (from versions: 9.0.0.post11.dev1 … 9.3.0.post12.dev1)", URL: "https://github.com/tensorflow/tensorflow/issues/66517", Read: "thread read 2026-12"},
 	{Key: "TRT_ISSUE_4069", Title: "NVIDIA/TensorRT#4069 'Cannot install 8.6.1 via pip: Could not find a version that satisfies the requirement tensorrt_libs==8.6.1' (the index lists 9.0.0.post11.dev1 … 9.3.0.post12.dev1 only)", URL: "https://github.com/NVIDIA/TensorRT/issues/4069", Read: "thread read 2026-12"},
 	{Key: "TF_PR_62520", Title: "tensorflow/tensorflow PR #62520 (merged) 'Create 2.15.0.post1 with tensorrt removed from [and-cuda] install': 'tensorflow[and-cuda]==2.15.0 cannot be installed due to this tensorrt dependency'", URL: "https://github.com/tensorflow/tensorflow/pull/62520", Read: "thread read 2026-12"},
+	{Key: "TF_DOCS_AND_CUDA", Title: "tensorflow/docs commit 7442d72c 'Rewrite TF GPU installation instructions to use [and-cuda] instead of conda' (2023-09-28): 'TF 2.14 supports pip install tensorflow[and-cuda]'; the guide it replaces installed tensorflow==2.13.* with cudatoolkit from conda and nvidia-cudnn-cu11 from pip", URL: "https://github.com/tensorflow/docs/commit/7442d72c60d0868f94a384331305c0e3889097a8", Read: "tensorflow/docs history read 2026-12-02"},
+	{Key: "JAX_INSTALL_CUDA13", Title: "jax-ml/jax commit 287fd897 'Add CUDA 13 to the installation documentation' (2025-09-16, the day of jax 0.7.2): pip install --upgrade \"jax[cuda13]\", driver >= 580 for CUDA 13", URL: "https://github.com/jax-ml/jax/commit/287fd897b7acf1b1797de4f1b010d14c98320a2a", Read: "jax-ml/jax history read 2026-12-02"},
+	{Key: "TF_ISSUE_61986", Title: "tensorflow/tensorflow#61986 'tensorrt==8.5.3.1 from [and-cuda] not available in Python 3.11' (TF 2.14; the workaround offered is NVIDIA's own index, which later failed too)", URL: "https://github.com/tensorflow/tensorflow/issues/61986", Read: "thread read 2026-12-02"},
+	{Key: "TRT_ISSUE_2744", Title: "NVIDIA/TensorRT#2744 'Not available for install for python 3.11': 'pip grabs tensorrt 8.5.3 under python 3.10 and reports package not found under 3.11'; maintainer: '8.5 only supports up to Python 3.10'", URL: "https://github.com/NVIDIA/TensorRT/issues/2744", Read: "thread read 2026-12-02"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -13345,7 +13390,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 	},
 	"extra_pins_unpublished": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 118},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 119},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 120},
 	},
 	"fatbin_compression": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 122},
@@ -13544,9 +13590,38 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 8},
 		{File: "resolver/kb/data/jax.yaml", Line: 9},
 	},
+	"jax_releases": {
+		{File: "resolver/kb/data/jax.yaml", Line: 62},
+		{File: "resolver/kb/data/jax.yaml", Line: 63},
+		{File: "resolver/kb/data/jax.yaml", Line: 64},
+		{File: "resolver/kb/data/jax.yaml", Line: 65},
+		{File: "resolver/kb/data/jax.yaml", Line: 66},
+		{File: "resolver/kb/data/jax.yaml", Line: 67},
+		{File: "resolver/kb/data/jax.yaml", Line: 68},
+		{File: "resolver/kb/data/jax.yaml", Line: 69},
+		{File: "resolver/kb/data/jax.yaml", Line: 70},
+		{File: "resolver/kb/data/jax.yaml", Line: 71},
+		{File: "resolver/kb/data/jax.yaml", Line: 72},
+		{File: "resolver/kb/data/jax.yaml", Line: 73},
+		{File: "resolver/kb/data/jax.yaml", Line: 74},
+		{File: "resolver/kb/data/jax.yaml", Line: 75},
+		{File: "resolver/kb/data/jax.yaml", Line: 76},
+		{File: "resolver/kb/data/jax.yaml", Line: 77},
+		{File: "resolver/kb/data/jax.yaml", Line: 78},
+		{File: "resolver/kb/data/jax.yaml", Line: 79},
+		{File: "resolver/kb/data/jax.yaml", Line: 80},
+		{File: "resolver/kb/data/jax.yaml", Line: 81},
+		{File: "resolver/kb/data/jax.yaml", Line: 82},
+		{File: "resolver/kb/data/jax.yaml", Line: 83},
+		{File: "resolver/kb/data/jax.yaml", Line: 84},
+		{File: "resolver/kb/data/jax.yaml", Line: 85},
+		{File: "resolver/kb/data/jax.yaml", Line: 86},
+		{File: "resolver/kb/data/jax.yaml", Line: 87},
+		{File: "resolver/kb/data/jax.yaml", Line: 88},
+		{File: "resolver/kb/data/jax.yaml", Line: 89},
+		{File: "resolver/kb/data/jax.yaml", Line: 90},
+	},
 	"jaxlib": {
-		{File: "resolver/kb/data/jax.yaml", Line: 15},
-		{File: "resolver/kb/data/jax.yaml", Line: 16},
 		{File: "resolver/kb/data/jax.yaml", Line: 17},
 		{File: "resolver/kb/data/jax.yaml", Line: 18},
 		{File: "resolver/kb/data/jax.yaml", Line: 19},
@@ -13562,15 +13637,20 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 29},
 		{File: "resolver/kb/data/jax.yaml", Line: 30},
 		{File: "resolver/kb/data/jax.yaml", Line: 31},
+		{File: "resolver/kb/data/jax.yaml", Line: 32},
+		{File: "resolver/kb/data/jax.yaml", Line: 33},
+		{File: "resolver/kb/data/jax.yaml", Line: 34},
+		{File: "resolver/kb/data/jax.yaml", Line: 35},
+		{File: "resolver/kb/data/jax.yaml", Line: 36},
 	},
 	"jaxlib_conda_forge": {
-		{File: "resolver/kb/data/jax.yaml", Line: 42},
-		{File: "resolver/kb/data/jax.yaml", Line: 43},
-		{File: "resolver/kb/data/jax.yaml", Line: 44},
-		{File: "resolver/kb/data/jax.yaml", Line: 45},
-		{File: "resolver/kb/data/jax.yaml", Line: 46},
 		{File: "resolver/kb/data/jax.yaml", Line: 47},
 		{File: "resolver/kb/data/jax.yaml", Line: 48},
+		{File: "resolver/kb/data/jax.yaml", Line: 49},
+		{File: "resolver/kb/data/jax.yaml", Line: 50},
+		{File: "resolver/kb/data/jax.yaml", Line: 51},
+		{File: "resolver/kb/data/jax.yaml", Line: 52},
+		{File: "resolver/kb/data/jax.yaml", Line: 53},
 	},
 	"keras": {
 		{File: "resolver/kb/data/keras.yaml", Line: 8},
@@ -13844,6 +13924,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},
@@ -13989,6 +14073,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 98},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 99},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 100},
+	},
+	"tensorflow_pip_cuda": {
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 126},
 	},
 	"torch": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 8},

@@ -112,6 +112,7 @@ func (k *KB) KerasFor(tfVersion string) (*KerasPair, bool) {
 // JAXLibState is what the jaxlib table says about one release.
 type JAXLibState struct {
 	PythonMin  string
+	PythonMax  string
 	CUDA       []string
 	CuDNNMin   string
 	PluginOnly bool
@@ -132,6 +133,9 @@ func (k *KB) JAXLibAt(version string) (JAXLibState, bool) {
 		any = true
 		if r.PythonMin != "" {
 			st.PythonMin = r.PythonMin
+		}
+		if r.PythonMax != "" {
+			st.PythonMax = r.PythonMax
 		}
 		if len(r.CUDA) > 0 {
 			st.CUDA = r.CUDA
@@ -162,6 +166,7 @@ var (
 	majorRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+$`) })
 	jaxCUDARe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(>=)?\d+\.\d+$`) })
 	cudnnMinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
+	dateRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 )
 
 // tfJAX checks the conda-forge TensorFlow, keras and jaxlib tables.
@@ -217,6 +222,9 @@ func (v *validator) tfJAX(keys map[string]bool) {
 			v.errf("extra_pins_unpublished", i, "package, extra and an exact pin (name==version) are required")
 		}
 		v.version("extra_pins_unpublished", i, "version", r.Version, releaseRe())
+		for _, p := range r.Python {
+			v.version("extra_pins_unpublished", i, "python", p, pythonRe())
+		}
 	}
 	for i, r := range k.TFCondaDefaults {
 		v.source("tensorflow_conda_default", i, r.Source, keys)
@@ -249,6 +257,9 @@ func (v *validator) tfJAX(keys map[string]bool) {
 		if r.PythonMin != "" {
 			v.version("jaxlib", i, "python_min", r.PythonMin, pythonRe())
 		}
+		if r.PythonMax != "" {
+			v.version("jaxlib", i, "python_max", r.PythonMax, pythonRe())
+		}
 		for _, c := range r.CUDA {
 			if !jaxCUDARe().MatchString(c) {
 				v.errf("jaxlib", i, "cuda %q is not X.Y or >=X.Y", c)
@@ -259,8 +270,33 @@ func (v *validator) tfJAX(keys map[string]bool) {
 		if r.CuDNNMin != "" {
 			v.version("jaxlib", i, "cudnn_min", r.CuDNNMin, cudnnMinRe())
 		}
-		if r.PythonMin == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly {
+		if r.PythonMin == "" && r.PythonMax == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly {
 			v.errf("jaxlib", i, "row changes nothing")
+		}
+	}
+}
+
+// tfJAXReleases checks the jax release list and TensorFlow's pip CUDA extra.
+func (v *validator) tfJAXReleases(keys map[string]bool) {
+	k := v.k
+	for i, r := range k.JAXReleases {
+		v.source("jax_releases", i, r.Source, keys)
+		v.version("jax_releases", i, "version", r.Version, releaseRe())
+		v.version("jax_releases", i, "date", r.Date, dateRe())
+		if i > 0 {
+			if c, ok := CompareDotted(k.JAXReleases[i-1].Version, r.Version); ok && c >= 0 {
+				v.errf("jax_releases", i, "%s is not after %s (keep the table sorted)", r.Version, k.JAXReleases[i-1].Version)
+			}
+		}
+		if st, ok := k.JAXLibAt(r.Version); !ok || !st.PluginOnly {
+			v.errf("jax_releases", i, "%s is older than the plugin switch (the jaxlib row with plugin_only)", r.Version)
+		}
+	}
+	for i, r := range k.TFPipCUDA {
+		v.source("tensorflow_pip_cuda", i, r.Source, keys)
+		v.version("tensorflow_pip_cuda", i, "from", r.From, releaseRe())
+		if r.Extra == "" {
+			v.errf("tensorflow_pip_cuda", i, "extra is required")
 		}
 	}
 }
@@ -273,4 +309,21 @@ func cmpOr(a, b string) int {
 		return strings.Compare(a, b)
 	}
 	return c
+}
+
+// JAXReleaseList returns the jax releases of the plugin era, oldest first.
+func (k *KB) JAXReleaseList() []JAXRelease { return k.JAXReleases }
+
+// TensorFlowPipCUDA returns the pip extra that installs NVIDIA's CUDA
+// wheels with a TensorFlow release (and-cuda from 2.14.0); false where the
+// release predates it or no row says.
+func (k *KB) TensorFlowPipCUDA(version string) (*TFPipCUDA, bool) {
+	v := padRelease3(stripLocal(version))
+	for i := range k.TFPipCUDA {
+		if c, ok := CompareDotted(v, k.TFPipCUDA[i].From); ok && c >= 0 {
+			r := k.TFPipCUDA[i]
+			return &r, true
+		}
+	}
+	return nil, false
 }

@@ -204,6 +204,9 @@ type ExtraPin struct {
 	Version string `yaml:"version"` // exact release, "2.15.0"
 	Extra   string `yaml:"extra"`   // "and-cuda"
 	Pin     string `yaml:"pin"`     // "tensorrt-libs==8.6.1"
+	// Python lists the Python minors on which the pin cannot be met (the
+	// pinned release has no wheel for them); empty: every Python.
+	Python []string `yaml:"python,omitempty"`
 	// Fixed names the release whose extra drops or fixes the pin, where a
 	// source says so ("2.15.0.post1"); empty when none does.
 	Fixed  string `yaml:"fixed,omitempty"`
@@ -240,6 +243,9 @@ type JAXLibChange struct {
 	// CUDA lists the CUDA versions the GPU wheels serve (">=12.1", "10.2").
 	CUDA     []string `yaml:"cuda,omitempty"`
 	CuDNNMin string   `yaml:"cudnn_min,omitempty"`
+	// PythonMax is the newest Python minor with wheels, from the release
+	// that added it.
+	PythonMax string `yaml:"python_max,omitempty"`
 	// PluginOnly marks releases whose jaxlib has no CUDA variant (CUDA
 	// comes from the jax-cudaNN plugin packages).
 	PluginOnly bool   `yaml:"plugin_only,omitempty"`
@@ -315,6 +321,10 @@ type Facts struct {
 	// JAXLibCondaForge lists the cuDNN majors conda-forge built each jaxlib
 	// release's CUDA builds against.
 	JAXLibCondaForge []JAXLibCondaForge `yaml:"jaxlib_conda_forge"`
+	// JAXReleases lists the jax releases of the plugin era (jax[cudaNN]==X).
+	JAXReleases []JAXRelease `yaml:"jax_releases"`
+	// TFPipCUDA names the pip extra that brings TensorFlow NVIDIA's CUDA wheels.
+	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished"`
@@ -452,4 +462,24 @@ type IndexRelease struct {
 	Read   string `yaml:"read"`
 	Source string `yaml:"source"`
 	Note   string `yaml:"note,omitempty"`
+}
+
+// JAXRelease is one jax release whose CUDA support comes from the
+// jax-cudaNN plugins (`pip install "jax[cuda12]==X"`).
+type JAXRelease struct {
+	Version string `yaml:"version"` // "0.4.30"
+	Date    string `yaml:"date"`    // "2024-06-18"
+	// Yanked marks a release withdrawn from the package index.
+	Yanked bool   `yaml:"yanked,omitempty"`
+	Note   string `yaml:"note,omitempty"`
+	Source string `yaml:"source"`
+}
+
+// TFPipCUDA is the pip extra that installs NVIDIA's CUDA wheels with
+// TensorFlow (tensorflow[and-cuda]) and the first release that has it.
+type TFPipCUDA struct {
+	Extra  string `yaml:"extra"` // "and-cuda"
+	From   string `yaml:"from"`  // "2.14.0"
+	Note   string `yaml:"note,omitempty"`
+	Source string `yaml:"source"`
 }

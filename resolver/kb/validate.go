@@ -347,6 +347,7 @@ func (k *KB) validate() ErrorList {
 	}
 
 	v.tfJAX(keys)
+	v.tfJAXReleases(keys)
 
 	libs := map[string]bool{}
 	condaOwner := map[string]string{}
