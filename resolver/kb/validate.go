@@ -389,6 +389,7 @@ func (k *KB) validate() ErrorList {
 	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
 	v.indexReleases(keys)
+	v.learnedBuilds()
 	return v.errs
 }
 
