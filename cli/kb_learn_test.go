@@ -55,6 +55,9 @@ const learnFleet = `targets:
   - name: h100-old-driver
     driver: "535.161.08"
     gpus: ["H100"]
+  - name: pascal
+    driver: "570.133.07"
+    gpus: ["GTX 1080 Ti"]
 `
 
 // validateTargets validates file against the fleet's targets and returns
@@ -185,10 +188,12 @@ func TestKBLearnCondaPackage(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "eg-cuda 1.0=0 sha256:") || !strings.Contains(out, "learned sm_75 sm_80 sm_90 compute_90 from 2 libraries") {
 		t.Fatalf("kb learn: exit %d:\n%s%s", code, out, errs)
 	}
-	env := writeFile(t, filepath.Join(dir, "environment.yml"), "name: eg\nchannels: [conda-forge]\ndependencies:\n  - eg-cuda=1.0=0\n")
-	v, codes, _ := validateTargets(t, vars, fleet, env, "a100", "h100")
-	if v["a100"] != "ok" || v["h100"] != "ok" || len(codes) != 0 {
-		t.Errorf("environment.yml: verdicts %v, codes %v; want both ok", v, codes)
+	// The union of its libraries' code: sm_75 sm_80 sm_90, compute_90 runs
+	// on an A100 and an H100, not on a GTX 1080 Ti (6.1).
+	env := writeFile(t, filepath.Join(dir, "environment.yml"), "name: eg\nchannels: [conda-forge]\ndependencies:\n  - python=3.12\n  - eg-cuda==1.0=0\n  - pip\n  - pip:\n    - torch==2.6.0\n")
+	v, codes, _ := validateTargets(t, vars, fleet, env, "a100", "h100", "pascal")
+	if v["a100"] != "ok" || v["h100"] != "ok" || v["pascal"] != "fail" || !hasCode(codes, "EG410@pascal") {
+		t.Errorf("environment.yml: verdicts %v, codes %v; want a100 and h100 ok, pascal fail (EG410)", v, codes)
 	}
 	lock := writeFile(t, filepath.Join(dir, "conda-lock.yml"), `version: 1
 metadata:
@@ -204,10 +209,18 @@ package:
     hash:
       md5: 00000000000000000000000000000000
       sha256: `+hex.EncodeToString(sum[:])+`
+  - name: cuda-version
+    version: "12.4"
+    manager: conda
+    platform: linux-64
+    dependencies: {}
+    url: https://conda.example/conda-forge/noarch/cuda-version-12.4-h3060b56_3.conda
 `)
-	v, _, _ = validateTargets(t, vars, fleet, lock, "h100")
-	if v["h100"] != "ok" {
-		t.Errorf("conda-lock by sha256 (the URL's build string differs): verdict %v, want ok", v)
+	v, codes, _ = validateTargets(t, vars, fleet, lock, "h100", "pascal")
+	// No framework: which code the job runs is undecided (EG409), but the
+	// package's own is: it runs on an H100, not on the GTX 1080 Ti.
+	if hasCode(codes, "EG410@h100") || v["pascal"] != "fail" || !hasCode(codes, "EG410@pascal") {
+		t.Errorf("conda-lock by sha256 (the URL's build string differs): verdicts %v, codes %v; want EG410 on pascal only", v, codes)
 	}
 }
 
@@ -268,5 +281,57 @@ func TestKBLearnHostile(t *testing.T) {
 	code, out, _ = runCLI(t, fakeNoDriver, vars, "kb", "status")
 	if code != 0 || !strings.Contains(out, "learned: unreadable, not used:") || !strings.Contains(out, "zz-damaged.yaml:1: did not find expected node content") {
 		t.Errorf("kb status with broken YAML: exit %d:\n%s", code, out)
+	}
+}
+
+// TestKBLearnPrefix learns the distributions of prefixes: a venv's
+// dist-info, known by its RECORD's sha256 (so only name, version and
+// local version find it), and a conda package, known by the sha256 its
+// conda-meta record gives (so a lock file's hash finds it too).
+func TestKBLearnPrefix(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "data")}
+	fleet := writeFile(t, filepath.Join(dir, "fleet.yml"), learnFleet)
+
+	venv := newVenv(t, "3.12.4")
+	venv.distFiles("eg-kernels", "1.0+cu12", "eg_kernels/_C.so")
+	venv.fixture("sm90a.so", filepath.Join(venv.sitePackages(), "eg_kernels", "_C.so"))
+	venv.distFiles("plain", "2.0", "plain/__init__.py") // no GPU code: nothing learned
+	code, out, errs := runCLI(t, fakeNoDriver, vars, "kb", "learn", venv.dir)
+	if code != 0 || !strings.Contains(out, "eg-kernels 1.0+cu12 sha256:") || !strings.Contains(out, "learned sm_90a from 1 library") || strings.Contains(out, "plain") {
+		t.Fatalf("kb learn venv: exit %d:\n%s%s", code, out, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "data", "envguard", "learned", "*.yaml"))
+	if len(files) != 1 {
+		t.Fatalf("learned files %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	record := filepath.Join(venv.dir, venv.sitePackages(), "eg_kernels-1.0+cu12.dist-info", "RECORD")
+	for _, want := range []string{"sha256_of: record", "source: " + record, "path: lib/python3.12/site-packages/eg_kernels/_C.so", "code: sm_90a"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("learned file lacks %q:\n%s", want, data)
+		}
+	}
+	req := writeFile(t, filepath.Join(dir, "requirements.txt"), "torch==2.6.0\neg-kernels==1.0+cu12\n")
+	v, codes, _ := validateTargets(t, vars, fleet, req, "a100", "h100")
+	if v["a100"] != "fail" || v["h100"] != "ok" || !hasCode(codes, "EG410@a100") {
+		t.Errorf("sm_90a only: verdicts %v, codes %v; want a100 fail (EG410), h100 ok", v, codes)
+	}
+
+	conda := newCondaPrefix(t, "3.12")
+	pkgSum := strings.Repeat("5e", 32)
+	conda.write("conda-meta/eg-cuda-1.0-cuda12_0.json", `{"name": "eg-cuda", "version": "1.0", "build": "cuda12_0", "channel": "https://conda.example/eg/linux-64",`+
+		` "subdir": "linux-64", "url": "https://conda.example/eg/linux-64/eg-cuda-1.0-cuda12_0.conda", "sha256": "`+pkgSum+`", "files": ["lib/libeg.so"]}`+"\n")
+	conda.fixture("ptx120.so", filepath.Join("lib", "libeg.so"))
+	code, out, errs = runCLI(t, fakeNoDriver, vars, "kb", "learn", conda.dir)
+	if code != 0 || !strings.Contains(out, "eg-cuda 1.0=cuda12_0 sha256:"+pkgSum[:12]+": learned compute_120") {
+		t.Fatalf("kb learn conda prefix: exit %d:\n%s%s", code, out, errs)
+	}
+	// The explicit file names the package's sha256: PTX compute_120 runs on
+	// no GPU older than 12.0.
+	explicit := writeFile(t, filepath.Join(dir, "explicit.txt"), "@EXPLICIT\nhttps://conda.example/conda-forge/noarch/cuda-version-12.4-h3060b56_3.conda\nhttps://conda.example/eg/linux-64/eg-cuda-1.0-cuda12_0.conda#sha256:"+pkgSum+"\n")
+	v, codes, _ = validateTargets(t, vars, fleet, explicit, "h100")
+	if v["h100"] != "fail" || !hasCode(codes, "EG410@h100") {
+		t.Errorf("explicit file by sha256: verdicts %v, codes %v; want h100 fail (EG410)", v, codes)
 	}
 }

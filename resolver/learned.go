@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/native"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -64,42 +65,50 @@ func learnedFor(it *item, k *kb.KB) (*kb.LearnedBuild, string) {
 			return lb, "sha256"
 		}
 	}
-	switch it.from() {
-	case "pip":
-		v := it.exact
-		local := it.local
+	// By name and exact version (2.7 and 2.7.0 are one release, as pip and
+	// conda read them), with the pip local version or the conda build
+	// string: one learned file, or none where two of that build differ
+	// (which one is installed is not known).
+	eco, v, local, why := kb.LearnedPip, it.exact, it.local, "name and version"
+	if it.from() == envspec.ProviderPip {
 		if v == "" {
 			v, local = wheelURLVersion(it)
 		}
-		if v == "" {
-			return nil, ""
+		if local != "" {
+			why = "name, version and local version"
 		}
-		for i := range k.LearnedBuilds {
-			lb := &k.LearnedBuilds[i]
-			if lb.Ecosystem != kb.LearnedPip || kb.NormalizeName(lb.Package) != kb.NormalizeName(it.name) {
-				continue
-			}
-			pub, loc, _ := strings.Cut(lb.Version, "+")
-			if padRelease(pub) != padRelease(v) || strings.ToLower(loc) != local {
-				continue
-			}
-			if got, ok := k.LearnedByName(kb.LearnedPip, it.name, lb.Version, ""); ok {
-				if local != "" {
-					return got, "name, version and local version"
-				}
-				return got, "name and version"
-			}
-			return nil, "" // two learned files of that version: which is installed is not known
-		}
-	default:
-		if it.exact == "" || it.build == "" || strings.ContainsAny(it.build, "*?") {
-			return nil, ""
-		}
-		if lb, ok := k.LearnedByName(kb.LearnedConda, it.name, it.exact, it.build); ok {
-			return lb, "name, version and build"
+	} else {
+		eco, local, why = kb.LearnedConda, it.build, "name, version and build"
+		if local == "" || strings.ContainsAny(local, "*?") {
+			return nil, "" // the solver picks the build
 		}
 	}
-	return nil, ""
+	if v == "" {
+		return nil, ""
+	}
+	var found *kb.LearnedBuild
+	for i := range k.LearnedBuilds {
+		lb := &k.LearnedBuilds[i]
+		if lb.Ecosystem != eco || kb.NormalizeName(lb.Package) != kb.NormalizeName(it.name) {
+			continue
+		}
+		pub, loc := lb.Version, lb.Build
+		if eco == kb.LearnedPip {
+			pub, loc, _ = strings.Cut(lb.Version, "+")
+			loc = strings.ToLower(loc)
+		}
+		if padRelease(pub) != padRelease(v) || loc != local {
+			continue
+		}
+		if found != nil && found.SHA256 != lb.SHA256 {
+			return nil, ""
+		}
+		found = lb
+	}
+	if found == nil {
+		return nil, ""
+	}
+	return found, why
 }
 
 // itemSHA256 lists the sha256 hashes the item pins its file to: a lock

@@ -61,9 +61,10 @@ func learnedKB(t *testing.T, rows ...kb.LearnedBuild) *kb.KB {
 // version does not; a Stack that holds binaries read now is left alone.
 func TestApplyLearned(t *testing.T) {
 	sum := strings.Repeat("ab", 32)
-	k := learnedKB(t, compressallRow("eg_kernels", "1.0", sum), compressallRow("other", "2.0+cu12", strings.Repeat("cd", 32)))
+	k := learnedKB(t, compressallRow("eg_kernels", "1.0", sum), compressallRow("other", "2.0+cu12", strings.Repeat("cd", 32)),
+		compressallRow("twice", "3.0", strings.Repeat("e0", 32)), compressallRow("twice", "3.0", strings.Repeat("e1", 32)))
 	src := "dependencies:\n  - pip:\n    - eg-kernels @ https://files.example/eg_kernels-1.0-cp312-cp312-linux_x86_64.whl#sha256=" + sum +
-		"\n    - other==2.0+cu12\n    - other-too==2.0+cu12\n"
+		"\n    - other==2.0+cu12\n    - other-too==2.0+cu12\n    - twice==3.0+cu12\n    - twice==3.0\n"
 	env := envspec.Parse("environment.yml", []byte(src), envspec.ParseOptions{Platform: "linux-64"})
 	st := Resolve(env, k)
 	ApplyLearned(st, k)
@@ -80,8 +81,12 @@ func TestApplyLearned(t *testing.T) {
 			t.Errorf("%s evidence %+v", name, ev)
 		}
 	}
-	if p := byName["other-too"]; p != nil && p.FromBinary() {
-		t.Errorf("other-too took another package's build: %+v", p)
+	// another name; two learned files of one version (which is installed
+	// is not known)
+	for _, name := range []string{"other-too", "twice"} {
+		if p := byName[name]; p != nil && p.FromBinary() {
+			t.Errorf("%s took a learned build: %+v", name, p)
+		}
 	}
 	notes := strings.Join(st.Binaries.Notes, "\n")
 	for _, want := range []string{"eg_kernels 1.0 sha256:abababababab: GPU code learned from /w/eg.whl (sha256 abababababab…, read 2026-12-02), matched by sha256",

@@ -347,27 +347,6 @@ func (k *KB) LearnedBySHA256(sum string) (*LearnedBuild, bool) {
 	return nil, false
 }
 
-// LearnedByName finds the learned build of a package by ecosystem, name
-// (normalised as NormalizeName does), full version (a pip local version
-// included) and, for conda, build string. Where more than one build
-// matches (the same version learned from two files that differ) none is
-// returned: which one would be installed is not known.
-func (k *KB) LearnedByName(ecosystem, name, version, build string) (*LearnedBuild, bool) {
-	var found *LearnedBuild
-	n := NormalizeName(name)
-	for i := range k.LearnedBuilds {
-		b := &k.LearnedBuilds[i]
-		if b.Ecosystem != ecosystem || NormalizeName(b.Package) != n || b.Version != version || b.Build != build {
-			continue
-		}
-		if found != nil && found.SHA256 != b.SHA256 {
-			return nil, false
-		}
-		found = b
-	}
-	return found, found != nil
-}
-
 // LearnedStats are what `kb status` says of the learned layer.
 type LearnedStats struct {
 	Builds int    `json:"builds"`
