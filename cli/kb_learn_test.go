@@ -127,7 +127,7 @@ func TestKBLearnDecides(t *testing.T) {
 	if v["a100"] != "unknown" || v["h100"] != "unknown" {
 		t.Fatalf("before learning: verdicts %v, want both unknown", v)
 	}
-	v, codes, _ := validateTargets(t, vars, fleet, byHash, "h100-old-driver")
+	_, codes, _ := validateTargets(t, vars, fleet, byHash, "h100-old-driver")
 	if hasCode(codes, "EG412@h100-old-driver") {
 		t.Fatalf("before learning: EG412 raised from nothing: %v", codes)
 	}
