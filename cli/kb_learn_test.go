@@ -58,6 +58,9 @@ const learnFleet = `targets:
   - name: pascal
     driver: "570.133.07"
     gpus: ["GTX 1080 Ti"]
+  - name: blackwell
+    driver: "570.133.07"
+    gpus: ["RTX 5090"]
 `
 
 // validateTargets validates file against the fleet's targets and returns
@@ -167,6 +170,44 @@ func TestKBLearnDecides(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || st.Learned.Builds != 2 || st.Learned.Newest == "" {
 		t.Errorf("kb status --json: exit %d, %v: %+v\n%s", code, err, st, out)
+	}
+}
+
+// TestKBLearnFramework: a learned torch wheel decides the framework's
+// checks from its binary, which wins over the knowledge base's row (a note
+// says where they disagree): EG403 where it carries nothing for the GPU,
+// EG408 where only its PTX serves it.
+func TestKBLearnFramework(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{"XDG_DATA_HOME": filepath.Join(dir, "data")}
+	fleet := writeFile(t, filepath.Join(dir, "fleet.yml"), learnFleet)
+	// sm_75 sm_80 sm_90 and compute_90, where the row of torch 2.6 cu124
+	// lists sm_50 to sm_90.
+	whl, _ := learnWheel(t, dir, "torch-2.6.0+cu124-cp312-cp312-linux_x86_64.whl", "torch/lib/libtorch_cuda.so", "multi.so")
+	if code, _, errs := runCLI(t, fakeNoDriver, vars, "kb", "learn", whl); code != 0 {
+		t.Fatalf("kb learn: exit %d: %s", code, errs)
+	}
+	req := writeFile(t, filepath.Join(dir, "requirements.txt"), "--extra-index-url https://download.pytorch.org/whl/cu124\ntorch==2.6.0+cu124\n")
+	code, out, errs := runCLI(t, fakeNoDriver, vars, "validate", req, "--format", "json", "--targets", fleet, "--target", "pascal", "--target", "h100", "--target", "blackwell")
+	if code == ExitUsage || code == ExitInternal {
+		t.Fatalf("validate: exit %d: %s", code, errs)
+	}
+	var rs []report.Report
+	if err := json.Unmarshal([]byte(out), &rs); err != nil || len(rs) != 1 {
+		t.Fatalf("validate printed no report: %v\n%s", err, out)
+	}
+	var codes []string
+	for _, f := range rs[0].Findings {
+		codes = append(codes, f.Code+"@"+f.Target)
+	}
+	if !hasCode(codes, "EG403@pascal") || hasCode(codes, "EG403@h100") || !hasCode(codes, "EG408@blackwell") || hasCode(codes, "EG403@blackwell") {
+		t.Errorf("codes %v; want EG403 on pascal, EG408 on blackwell, nothing of the kind on h100", codes)
+	}
+	notes := strings.Join(rs[0].Notes, "\n")
+	for _, want := range []string{"the binary carries SASS sm_75 sm_80 sm_90, PTX compute_90", "torch 2.6.0+cu124 sha256:", "matched by name, version and local version"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes\n%s\nwant %q", notes, want)
+		}
 	}
 }
 
