@@ -283,6 +283,9 @@ func TestKBLearnHostile(t *testing.T) {
 		{notPkg, "not a package (a .whl, .conda or .tar.bz2 file) or a prefix"},
 		{broken, "zip: not a valid zip file"},
 		{badName, "is not NAME-VERSION(-BUILD)-PYTHON-ABI-PLATFORM.whl"},
+		{filepath.Join("..", "native", "testdata", "pkg", "bomb-1.0-0.tar.bz2"), "(a decompression bomb?)"},
+		{os.DevNull, "not a regular file"},
+		{dir, "is neither a conda environment"},
 	} {
 		code, _, errs := runCLI(t, fakeNoDriver, vars, "kb", "learn", tc.path)
 		if code != ExitUsage || !strings.Contains(errs, tc.path) || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "nothing learned") {
