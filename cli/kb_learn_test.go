@@ -153,6 +153,26 @@ func TestKBLearnDecides(t *testing.T) {
 	if v["h100"] != "ok" || v["h100-old-driver"] != "fail" || !hasCode(codes, "EG412@h100-old-driver") || hasCode(codes, "EG412@h100") {
 		t.Errorf("--hash: verdicts %v, codes %v; want h100 ok, h100-old-driver fail with EG412", v, codes)
 	}
+	// A PEP 751 lock names the wheel by its hash; the version it gives has
+	// no local part, as a wheel's metadata often has none.
+	pylock := writeFile(t, filepath.Join(dir, "pylock.toml"), `lock-version = "1.0"
+created-by = "test"
+
+[[packages]]
+name = "torch"
+version = "2.6.0"
+index = "https://pypi.org/simple"
+wheels = [{ name = "torch-2.6.0-cp312-cp312-manylinux_2_28_x86_64.whl", url = "https://files.example/torch-2.6.0-cp312-cp312-manylinux_2_28_x86_64.whl", hashes = { sha256 = "`+strings.Repeat("0", 64)+`" } }]
+
+[[packages]]
+name = "eg-kernels"
+version = "1.0"
+wheels = [{ name = "eg_kernels-1.0-cp312-cp312-linux_x86_64.whl", url = "https://files.example/eg_kernels-1.0-cp312-cp312-linux_x86_64.whl", hashes = { sha256 = "`+egSum+`" } }]
+`)
+	v, codes, _ = validateTargets(t, vars, fleet, pylock, "h100-old-driver")
+	if v["h100-old-driver"] != "fail" || !hasCode(codes, "EG412@h100-old-driver") {
+		t.Errorf("pylock.toml by sha256: verdicts %v, codes %v; want fail with EG412", v, codes)
+	}
 	// Another local version is another build: not the one learned.
 	v, _, _ = validateTargets(t, vars, fleet, otherLocal, "a100")
 	if v["a100"] != "unknown" {
