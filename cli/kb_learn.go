@@ -353,6 +353,16 @@ func learnedFileName(b *kb.LearnedBuild) string {
 // one whose facts differ (a newer envguard reads more) is replaced.
 func (e *env) storeBuild(dir string, b *kb.LearnedBuild) error {
 	name := learnedFileName(b)
+	// One file is one build: the same bytes under another name (a renamed
+	// wheel) are refused rather than learned twice, which would leave the
+	// layer with a sha256 of two builds.
+	if l, err := kb.LoadLearned(dir); err == nil {
+		for i, old := range l.Builds {
+			if old.SHA256 == b.SHA256 && filepath.Base(l.FileOf(i)) != name {
+				return fmt.Errorf("sha256 %s… is already learned as %s (%s): one file is one build", b.SHA256[:12], old.Key(), l.FileOf(i))
+			}
+		}
+	}
 	if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
 		if old, err := kb.DecodeLearned(filepath.Join(dir, name), data); err == nil && len(old) == 1 && sameFacts(&old[0], b) {
 			fmt.Fprintf(e.stdout, "%s: already learned (%s)\n", b.Key(), filepath.Join(dir, name))

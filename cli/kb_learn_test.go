@@ -331,11 +331,21 @@ func TestKBLearnHostile(t *testing.T) {
 		t.Errorf("learning twice: exit %d, %q, files %v, changed %v", code, out, files2, !bytes.Equal(first, again))
 	}
 
+	// The same bytes under another name are another key for one file.
+	renamed := filepath.Join(dir, "other_kernels-2.0-cp312-cp312-linux_x86_64.whl")
+	if err := os.WriteFile(renamed, mustRead(t, whl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, fakeNoDriver, vars, "kb", "learn", renamed)
+	if files2, _ := filepath.Glob(filepath.Join(learned, "*")); code != ExitUsage || !strings.Contains(errs, "is already learned as eg_kernels 1.0 sha256:") || len(files2) != 1 {
+		t.Errorf("a renamed copy: exit %d, %q, files %v", code, errs, files2)
+	}
+
 	// A damaged file: a sha256 that is not one, on line 7.
 	writeFile(t, filepath.Join(learned, "zz-damaged.yaml"), "learned_builds:\n  - package: x\n    ecosystem: pip\n    version: \"1\"\n    sha256_of: package\n    source: /x.whl\n  - package: y\n    sha256: nothex\n")
 	fleet := writeFile(t, filepath.Join(dir, "fleet.yml"), learnFleet)
 	req := writeFile(t, filepath.Join(dir, "requirements.txt"), "torch==2.6.0\neg-kernels==1.0\n")
-	_, _, errs := validateTargets(t, vars, fleet, req, "h100")
+	_, _, errs = validateTargets(t, vars, fleet, req, "h100")
 	for _, want := range []string{"warning: ignoring the learned builds in " + learned, "zz-damaged.yaml:2: learned_builds[1]: sha256 \"\" is not 64 lowercase hex digits", "zz-damaged.yaml:7: learned_builds[2]: ecosystem \"\" is not pip or conda"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("validate with a damaged layer: stderr\n%s\nwant %q", errs, want)
@@ -398,4 +408,13 @@ func TestKBLearnPrefix(t *testing.T) {
 	if v["h100"] != "fail" || !hasCode(codes, "EG410@h100") {
 		t.Errorf("explicit file by sha256: verdicts %v, codes %v; want h100 fail (EG410)", v, codes)
 	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

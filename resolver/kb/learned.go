@@ -203,6 +203,14 @@ type Learned struct {
 	pos    []pos
 }
 
+// FileOf is the file the i-th build was read from ("" when not known).
+func (l *Learned) FileOf(i int) string {
+	if i < 0 || i >= len(l.pos) {
+		return ""
+	}
+	return l.pos[i].File
+}
+
 // LoadLearned reads the learned layer from dir: every *.yaml file in it
 // holds learned_builds rows (and nothing else), which are validated as a
 // table of their own; errors name the file and line. A directory that does
