@@ -79,18 +79,18 @@ func (e *env) knowledge() (*kb.KB, error) {
 	if e.kbDir == "" {
 		// A downloaded bundle holds the whole KB, newer than the embedded.
 		if k, _ := e.downloadedKB(); k != nil {
-			e.kb = k
+			e.kb = e.withLearned(k)
 			return e.kb, nil
 		}
-		e.kb = kb.Default()
+		e.kb = e.withLearned(kb.Default())
 		return e.kb, nil
 	}
 	k, err := kb.Load(e.kbDir)
 	if err != nil {
 		return nil, usageErr("--kb %s: %v", e.kbDir, err)
 	}
-	e.kb = k
-	return k, nil
+	e.kb = e.withLearned(k)
+	return e.kb, nil
 }
 
 // Main runs envguard with args (without the program name) and returns the

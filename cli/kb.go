@@ -74,9 +74,9 @@ func (e *env) downloadedKB() (*kb.KB, *kbstore.Bundle) {
 func kbCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "kb",
-		Short: "Show and update the knowledge base (status, update)",
+		Short: "Show, update and add to the knowledge base (status, update, learn)",
 	}
-	c.AddCommand(kbStatusCmd(e), kbUpdateCmd(e))
+	c.AddCommand(kbStatusCmd(e), kbUpdateCmd(e), kbLearnCmd(e))
 	return c
 }
 
@@ -132,11 +132,13 @@ func kbStatusCmd(e *env) *cobra.Command {
 			if newest.AgeDays > kbStaleDays {
 				warn = fmt.Sprintf("the knowledge base in use is %d days old (dated %s, more than %d): run envguard kb update", newest.AgeDays, newest.Date, kbStaleDays)
 			}
+			learned := e.learnedLayerStatus()
 			if asJSON {
 				out := struct {
-					Layers  []kbLayer `json:"layers"`
-					Warning string    `json:"warning,omitempty"`
-				}{layers, warn}
+					Layers  []kbLayer      `json:"layers"`
+					Learned *learnedStatus `json:"learned,omitempty"`
+					Warning string         `json:"warning,omitempty"`
+				}{layers, learned, warn}
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
@@ -164,6 +166,7 @@ func kbStatusCmd(e *env) *cobra.Command {
 				}
 				fmt.Fprintf(e.stdout, "  rows: %s\n", strings.Join(parts, ", "))
 			}
+			writeLearnedStatus(e.stdout, learned)
 			if warn != "" {
 				fmt.Fprintf(e.stdout, "warning: %s\n", warn)
 			}

@@ -139,6 +139,9 @@ type Installed struct {
 	Path      string // the file it was read from
 	// DirectURL is direct_url.json's url, when present (pip install from a URL or -e).
 	DirectURL string
+	// SHA256 is the sha256 (lowercase hex) of the package file a lock
+	// file pins, where it gives one: the file installed is that one.
+	SHA256 string
 }
 
 // Variable is one entry of `variables:`.

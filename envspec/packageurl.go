@@ -13,8 +13,16 @@ import (
 // ParsePackageURL splits a package URL into channel, subdir, name, version
 // and build. The file name is NAME-VERSION-BUILD.EXT; names may hold '-',
 // versions and builds may not, so it splits from the right.
+//
+// A fragment of 64 hex digits (#sha256:HEX, or a bare #HEX, which no
+// other hash conda writes is as long as) is the file's sha256.
 func ParsePackageURL(s string) (*Installed, error) {
+	sha := ""
 	if h := strings.IndexByte(s, '#'); h >= 0 {
+		f := strings.TrimPrefix(s[h+1:], "sha256:")
+		if isHex64(f) {
+			sha = strings.ToLower(f)
+		}
 		s = s[:h]
 	}
 	u, err := url.Parse(s)
@@ -52,7 +60,21 @@ func ParsePackageURL(s string) (*Installed, error) {
 	if u.Host == "conda.anaconda.org" && chanPath != "" {
 		channel = strings.TrimPrefix(chanPath, "/")
 	}
-	return &Installed{Name: name, Version: version, Build: build, Channel: channel, Subdir: subdir}, nil
+	return &Installed{Name: name, Version: version, Build: build, Channel: channel, Subdir: subdir, SHA256: sha}, nil
+}
+
+// isHex64 reports whether s is 64 hex digits: a sha256.
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // splitDistName splits NAME-VERSION-BUILD from the right.

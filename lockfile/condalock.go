@@ -125,10 +125,14 @@ func ReadCondaLock(file string, src []byte, opt Options) (env *envspec.Env) {
 		}
 		switch manager {
 		case "pip":
-			l.pipLocked(name.Value, ver, u, "", ps, ps)
+			d := l.pipLocked(name.Value, ver, u, "", ps, ps)
+			d.Installed.SHA256 = lockSHA256(yamlGet(yamlGet(e, "hash"), "sha256"))
 		case "conda":
 			if in, err := envspec.ParsePackageURL(u); err == nil {
 				in.Path = file
+				if h := lockSHA256(yamlGet(yamlGet(e, "hash"), "sha256")); h != "" {
+					in.SHA256 = h
+				}
 				l.conda(in, ps)
 				continue
 			}

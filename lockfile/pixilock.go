@@ -138,6 +138,9 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 		case "conda":
 			if in, err := envspec.ParsePackageURL(v.Value); err == nil {
 				in.Path = file
+				if h := lockSHA256(yamlGet(meta, "sha256")); h != "" {
+					in.SHA256 = h
+				}
 				l.conda(in, ps)
 				continue
 			}
@@ -147,7 +150,7 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
-			l.conda(&envspec.Installed{Name: n, Version: ver, Build: build, Subdir: yamlValue(meta, "subdir"), Path: file}, ps)
+			l.conda(&envspec.Installed{Name: n, Version: ver, Build: build, Subdir: yamlValue(meta, "subdir"), Path: file, SHA256: lockSHA256(yamlGet(meta, "sha256"))}, ps)
 		case "pypi":
 			n, ver := yamlValue(meta, "name"), yamlValue(meta, "version")
 			if fn, fv, _, ok := distFile(v.Value); ok {
@@ -163,7 +166,8 @@ func ReadPixiLock(file string, src []byte, opt Options) (env *envspec.Env) {
 					"regenerate the lock with `pixi lock`")
 				continue
 			}
-			l.pipLocked(n, ver, v.Value, "", ps, ps)
+			d := l.pipLocked(n, ver, v.Value, "", ps, ps)
+			d.Installed.SHA256 = lockSHA256(yamlGet(meta, "sha256"))
 		case "conda_source":
 			// Format 7: `name[hash] @ path`, a package pixi builds from
 			// source; its version is its own.

@@ -76,6 +76,7 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 			continue
 		}
 		var urls []string
+		hashes := map[string]string{} // wheel → its sha256
 		for _, w := range tomlArr(p.get("wheels")) {
 			u := w.get("url").text()
 			if u == "" {
@@ -88,6 +89,7 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 			}
 			if u != "" {
 				urls = append(urls, u)
+				hashes[u] = sha256Hex(w.get("hashes").get("sha256").text())
 			}
 		}
 		other := ""
@@ -134,7 +136,8 @@ func ReadPylock(file string, src []byte, opt Options) (env *envspec.Env) {
 		if i := p.get("index"); i.isString() {
 			idx, idxPos = i.str, i.pos
 		}
-		l.pipLocked(name.str, ver, chosen, idx, name.pos, idxPos)
+		d := l.pipLocked(name.str, ver, chosen, idx, name.pos, idxPos)
+		d.Installed.SHA256 = hashes[chosen]
 	}
 	return l.finish()
 }

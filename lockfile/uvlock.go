@@ -46,6 +46,7 @@ func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 		n      *tomlNode
 		score  int
 		wheel  string
+		sha256 string // the chosen wheel's, "" for an sdist or source
 		source string // source.registry, or ""
 		srcPos finding.Pos
 	}
@@ -77,11 +78,15 @@ func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 			continue
 		}
 		var urls []string
+		hashes := map[string]string{} // wheel URL → its sha256
 		for _, w := range tomlArr(p.get("wheels")) {
-			if u := w.get("url").text(); u != "" {
+			u := w.get("url").text()
+			if u == "" {
+				u = w.get("filename").text()
+			}
+			if u != "" {
 				urls = append(urls, u)
-			} else if f := w.get("filename").text(); f != "" {
-				urls = append(urls, f)
+				hashes[u] = sha256Hex(w.get("hash").text())
 			}
 		}
 		fits := len(urls) == 0 || anyWheelFits(urls, plat)
@@ -100,6 +105,7 @@ func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 				}
 			}
 		}
+		c.sha256 = hashes[c.wheel]
 		if c.wheel == "" {
 			c.wheel = sdist.get("url").text()
 		}
@@ -129,7 +135,8 @@ func ReadUVLock(file string, src []byte, opt Options) (env *envspec.Env) {
 		}
 		c := best[key]
 		name := c.n.get("name")
-		l.pipLocked(name.str, c.n.get("version").text(), c.wheel, c.source, name.pos, c.srcPos)
+		d := l.pipLocked(name.str, c.n.get("version").text(), c.wheel, c.source, name.pos, c.srcPos)
+		d.Installed.SHA256 = c.sha256
 	}
 	return l.finish()
 }

@@ -119,6 +119,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	diags := append(finding.Diagnostics(nil), env.Diags...)
 	stack := resolver.Resolve(env, k)
 	resolver.ApplyBinaries(stack, opt.Binaries)
+	resolver.ApplyLearned(stack, k)
 	rctx := &resolver.Context{Env: env, Stack: stack, KB: k, Getenv: opt.Getenv}
 	found, err := resolver.Check(ctx, rctx)
 	if err != nil {
@@ -128,8 +129,8 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 
 	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
 	r.Notes = append([]string(nil), env.Notes...)
-	if opt.Binaries != nil {
-		r.Notes = append(r.Notes, opt.Binaries.Notes...)
+	if stack.Binaries != nil {
+		r.Notes = append(r.Notes, stack.Binaries.Notes...)
 	}
 	if env.Name != nil {
 		r.Name.Declared = env.Name.Value

@@ -159,6 +159,14 @@ func ApplyBinaries(st *Stack, b *Binaries) {
 	if st == nil || b == nil {
 		return
 	}
+	applyCode(st, b, func(string) string { return "" })
+}
+
+// applyCode is ApplyBinaries, for binaries read now (a prefix) or earlier
+// (learned builds, ApplyLearned): the one place where a package's GPU
+// code is taken from its libraries. how(pkg) is said after the names of
+// the libraries in the package's evidence: where the facts were read.
+func applyCode(st *Stack, b *Binaries, how func(pkg string) string) {
 	st.Binaries = b
 	byPkg := map[string][]*BinaryLibrary{}
 	var order []string
@@ -201,7 +209,7 @@ func ApplyBinaries(st *Stack, b *Binaries) {
 			// symbols), but the code the GPUs are judged by is read.
 			p.Known, p.Unknown = true, ""
 		}
-		p.Evidence = append(p.Evidence, Evidence{Item: libList(names), Kind: EvidenceBinary, Says: codeText(sass, ptx), Package: p.Name})
+		p.Evidence = append(p.Evidence, Evidence{Item: libList(names) + how(name), Kind: EvidenceBinary, Says: codeText(sass, ptx), Package: p.Name})
 		for _, l := range libs {
 			if l.Lib != nil && l.Lib.HasDeviceCode() {
 				p.Binaries = append(p.Binaries, l.summary())

@@ -362,6 +362,9 @@ type Facts struct {
 	// IndexReleases is what a package index says of releases the other
 	// tables may not know yet (index-releases.yaml; kbsync proposes them).
 	IndexReleases []IndexRelease `yaml:"index_releases"`
+	// LearnedBuilds are builds whose GPU code `envguard kb learn` read
+	// from their binaries (learned.go): the learned layer, never embedded.
+	LearnedBuilds []LearnedBuild `yaml:"learned_builds"`
 
 	// Sources names every source a row's Source may cite by key.
 	Sources []SourceRef `yaml:"sources"`

@@ -390,6 +390,7 @@ func (k *KB) validate() ErrorList {
 	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
 	v.indexReleases(keys)
+	v.learnedBuilds()
 	return v.errs
 }
 
