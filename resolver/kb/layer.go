@@ -33,8 +33,9 @@ type Layer struct {
 	// Rows counts the rows of the stacked KB that come from this layer:
 	// those it added and those it replaced.
 	Rows int `json:"rows"`
-	// Full marks a layer that holds every table: a whole knowledge base,
-	// which replaces the layers below instead of adding to them.
+	// Full marks a layer above the first that holds every table: a whole
+	// knowledge base, which replaces the layers below instead of adding to
+	// them.
 	Full bool `json:"full,omitempty"`
 	// Superseded marks a layer a later full layer replaced: none of its
 	// rows is used.
@@ -68,7 +69,7 @@ func (k *KB) Layers() []Layer {
 	for _, n := range k.Counts() {
 		rows += n
 	}
-	return []Layer{{Name: name, Date: k.Date, Version: k.version, Path: k.basePath, Rows: rows, Full: true}}
+	return []Layer{{Name: name, Date: k.Date, Version: k.version, Path: k.basePath, Rows: rows}}
 }
 
 // NewestLayer returns the layer in use with the newest date (the embedded
@@ -424,4 +425,22 @@ func keyFieldsOf(table string, row reflect.Type, tag string) []int {
 		out = append(out, found)
 	}
 	return out
+}
+
+// Consulted names the layers in use, lowest first, each with its date:
+// "embedded 2026-11-30", or "embedded 2026-11-30 + downloaded 2026-12-05
+// + learned undated". Messages that say a fact is missing name them.
+func (k *KB) Consulted() string {
+	var parts []string
+	for _, l := range k.Layers() {
+		if l.Superseded {
+			continue
+		}
+		date := l.Date
+		if date == "" {
+			date = "undated"
+		}
+		parts = append(parts, l.Name+" "+date)
+	}
+	return strings.Join(parts, " + ")
 }
