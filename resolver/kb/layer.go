@@ -195,7 +195,7 @@ func Stack(base *KB, ov Overlay) (*KB, error) {
 	h := sha256.New()
 	for _, l := range out.layers {
 		if !l.Superseded {
-			fmt.Fprintf(h, "%s\x00%s\x00", l.Name, l.Version)
+			fmt.Fprintf(h, "%s\x00%s\x00%d\x00%s\x00", l.Name, l.Version, l.Serial, l.KeyID)
 		}
 	}
 	out.version = hex.EncodeToString(h.Sum(nil))[:16]
