@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestEveryTableHasKey: each table of Facts declares the key that layers
@@ -285,4 +286,27 @@ func TestDefaultLayers(t *testing.T) {
 	if l := k.RowLayer("torch", 3); l.Name != "embedded" {
 		t.Errorf("row layer %+v", l)
 	}
+}
+
+// FuzzStack: whatever an overlay file holds, Stack returns a KB or an
+// error, never panics, and a KB it returns accounts for every row.
+func FuzzStack(f *testing.F) {
+	f.Add([]byte("date: \"2026-12-01\"\n" + overlaySources + "gpus:\n  - {name: X, cc: \"9.0\", arch: Hopper, source: TEST_OVERLAY}\n"))
+	f.Add([]byte("torch:\n  - {version: \"2.5.1\", python: [\"3.9\"], source: PREV}\n  - {version: \"2.5.1\"}\n"))
+	f.Add([]byte("cuda_stack: [a, a]\ncuda_stack_source: x\n"))
+	f.Add([]byte("torch_triton:\n  - {torch: \"0.1.0\", triton: \"1.0.0\", source: PREV}\n"))
+	f.Add([]byte("{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		k, err := Stack(Default(), Overlay{Name: "fuzz", Dir: "fuzz", FS: fstest.MapFS{"x.yaml": {Data: data}}})
+		if err != nil {
+			return
+		}
+		rows := 0
+		for _, l := range k.Layers() {
+			rows += l.Rows
+		}
+		if rows != sumCounts(k) {
+			t.Errorf("layers give %d rows, the KB has %d", rows, sumCounts(k))
+		}
+	})
 }
