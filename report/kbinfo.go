@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -15,6 +16,17 @@ type KBInfo struct {
 	Date    string    `json:"date"`
 	Version string    `json:"version"`
 	Layers  []KBLayer `json:"layers"`
+	// Release names the layer of the row of the environment's framework
+	// release (the torch row the companion, Python and variant checks
+	// read), where the KB has more than one layer and holds the release.
+	Release *KBRow `json:"release,omitempty"`
+}
+
+// KBRow is one row of the knowledge base and the layer it came from.
+type KBRow struct {
+	Table string `json:"table"` // the table's yaml key, "torch"
+	Key   string `json:"key"`   // the row's key, "2.5.1"
+	Layer string `json:"layer"` // the layer's name, "learned"
 }
 
 // KBLayer is one layer of the knowledge base as a report names it. Where a
@@ -37,6 +49,20 @@ func KnowledgeOf(k *kb.KB) *KBInfo {
 	for _, l := range k.Layers() {
 		info.Layers = append(info.Layers, KBLayer{Name: l.Name, Date: l.Date, Version: l.Version, Serial: l.Serial, KeyID: l.KeyID,
 			Full: l.Full, Superseded: l.Superseded})
+	}
+	return info
+}
+
+// knowledgeFor is KnowledgeOf k for a report on stack: with the layer of
+// its framework release's row, where k has layers to tell apart.
+func knowledgeFor(k *kb.KB, stack *resolver.Stack) *KBInfo {
+	info := KnowledgeOf(k)
+	if len(info.Layers) < 2 || stack == nil || stack.Framework == nil || stack.Framework.Name != "pytorch" || stack.Framework.Version == "" {
+		return info
+	}
+	if l, ok := k.ReleaseLayer(stack.Framework.Version); ok {
+		r, _ := k.Release(stack.Framework.Version)
+		info.Release = &KBRow{Table: "torch", Key: r.Version, Layer: l.Name}
 	}
 	return info
 }

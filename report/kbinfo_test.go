@@ -83,6 +83,34 @@ func TestReportNamesKB(t *testing.T) {
 	if !found {
 		t.Errorf("no EG206 in %+v", r.Findings)
 	}
+	if r.KB.Release != nil {
+		t.Errorf("release row for an unknown release: %+v", r.KB.Release)
+	}
+
+	// The framework release's row names its layer: the overlay's for a
+	// row it replaced, the embedded one's otherwise.
+	if err := os.WriteFile(filepath.Join(dir, "torch.yaml"), []byte(`torch:
+  - {version: "2.5.1", torchvision: "0.20.1", torchaudio: "2.5.1", python: ["3.9", "3.10", "3.11", "3.12"], python_experimental: ["3.13"], source: "TEST_OVERLAY", note: "overlay row"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k2, err := kb.Stack(kb.Default(), kb.Overlay{Name: "--kb", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v, layer := range map[string]string{"2.5.1": "--kb", "2.5.0": "embedded"} {
+		src := []byte("name: x\ndependencies:\n  - python=3.12\n  - pip\n  - pip:\n      - torch==" + v + "\n")
+		r := Validate("environment.yml", src, Options{Platform: "linux-64", KB: k2})
+		if want := (&KBRow{Table: "torch", Key: v, Layer: layer}); r.KB.Release == nil || *r.KB.Release != *want {
+			t.Errorf("torch %s: release row %+v, want %+v", v, r.KB.Release, want)
+		}
+		if !bytes.Contains(r.JSON(), []byte(`"release": {`)) {
+			t.Errorf("torch %s: no release in the JSON", v)
+		}
+	}
+	if r := Validate("environment.yml", []byte("name: x\ndependencies:\n  - pytorch=2.5.1\n"), Options{Platform: "linux-64"}); r.KB.Release != nil {
+		t.Errorf("one layer, yet a release row: %+v", r.KB.Release)
+	}
 }
 
 func mustJSON(t *testing.T, v any) string {
