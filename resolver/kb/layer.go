@@ -295,14 +295,16 @@ func (k *KB) sortTable(f factField, d reflect.Value) {
 	k.positions[f.key], k.layerOf[f.key] = ps, ls
 }
 
-// full reports whether k holds every table and a date: a whole KB.
+// full reports whether k holds a date and every table the embedded KB
+// has rows in: a whole KB. (A table only some layers fill, such as learned
+// facts, does not make a copy of the embedded data partial.)
 func (k *KB) full() bool {
 	if k.Date == "" {
 		return false
 	}
-	v := reflect.ValueOf(k.Facts)
+	v, emb := reflect.ValueOf(k.Facts), reflect.ValueOf(Default().Facts)
 	for _, f := range factFields() {
-		if f.kind == reflect.Slice && v.Field(f.index).Len() == 0 {
+		if f.kind == reflect.Slice && v.Field(f.index).Len() == 0 && emb.Field(f.index).Len() > 0 {
 			return false
 		}
 	}
