@@ -192,11 +192,11 @@ func Stack(base *KB, ov Overlay) (*KB, error) {
 			out.layers[l].Rows++
 		}
 	}
+	// Every layer counts, a superseded one too: reports list them all, and
+	// caches key on the version.
 	h := sha256.New()
 	for _, l := range out.layers {
-		if !l.Superseded {
-			fmt.Fprintf(h, "%s\x00%s\x00%d\x00%s\x00", l.Name, l.Version, l.Serial, l.KeyID)
-		}
+		fmt.Fprintf(h, "%s\x00%s\x00%d\x00%s\x00%t\x00", l.Name, l.Version, l.Serial, l.KeyID, l.Superseded)
 	}
 	out.version = hex.EncodeToString(h.Sum(nil))[:16]
 	if err := out.validate().Err(); err != nil {
