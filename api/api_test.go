@@ -684,7 +684,16 @@ func TestCheckerCatchesDrift(t *testing.T) {
 		`{"file":"a","name":{},"stack":null,"targets":[{"name":"x"}],"findings":null,"summary":{"errors":0,"warnings":0,"info":0}}`,
 		`{"file":"a","name":{},"stack":null,"targets":[],"findings":[{"code":"EG201","severity":"fatal","message":"m","line":1,"column":1}],"summary":{"errors":0,"warnings":1,"info":0}}`,
 	}
-	good := `{"file":"a","name":{"declared":"x"},"stack":null,"targets":null,"findings":null,"summary":{"errors":0,"warnings":0,"info":0}}`
+	const kbOK = `"kb":{"date":"2026-11-30","version":"v","layers":[{"name":"embedded","version":"v"}]}`
+	for i := range bad {
+		bad[i] = strings.TrimSuffix(bad[i], "}") + "," + kbOK + "}"
+	}
+	bad = append(bad,
+		`{"file":"a","name":{},"stack":null,"targets":[],"findings":[],"summary":{"errors":0,"warnings":0,"info":0}}`,
+		`{"file":"a","name":{},"stack":null,"targets":[],"findings":[],"summary":{"errors":0,"warnings":0,"info":0},"kb":{"date":"2026-11-30","version":"v","layers":[]}}`,
+		`{"file":"a","name":{},"stack":null,"targets":[],"findings":[],"summary":{"errors":0,"warnings":0,"info":0},"kb":{"date":"today","version":"v","layers":[{"name":"embedded","version":"v"}]}}`,
+	)
+	good := `{"file":"a","name":{"declared":"x"},"stack":null,"targets":null,"findings":null,"summary":{"errors":0,"warnings":0,"info":0},` + kbOK + `}`
 	ts := newTestServer(t, nil)
 	req, _ := http.NewRequest("POST", ts.URL+"/v1/validate", nil)
 	check := func(body string) error {

@@ -274,6 +274,7 @@ func (f *fakeValidator) Validate(ctx context.Context, req ValidateRequest) ([]by
 		"targets":  targets,
 		"findings": findings,
 		"summary":  map[string]int{"errors": 0, "warnings": len(findings), "info": 0},
+		"kb":       map[string]any{"date": "2026-11-30", "version": "v", "layers": []map[string]string{{"name": "embedded", "version": "v"}}},
 		"platform": req.Platform,
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")

@@ -72,25 +72,18 @@ type env struct {
 	wd                       string                       // the working directory, once read (absPath)
 }
 
+// knowledge is the knowledge base of this run, its layers stacked once
+// (stackKB, cli/kb.go).
 func (e *env) knowledge() (*kb.KB, error) {
 	if e.kb != nil {
 		return e.kb, nil
 	}
-	if e.kbDir == "" {
-		// A downloaded bundle holds the whole KB, newer than the embedded.
-		if k, _ := e.downloadedKB(); k != nil {
-			e.kb = e.withLearned(k)
-			return e.kb, nil
-		}
-		e.kb = e.withLearned(kb.Default())
-		return e.kb, nil
-	}
-	k, err := kb.Load(e.kbDir)
+	k, err := e.stackKB()
 	if err != nil {
-		return nil, usageErr("--kb %s: %v", e.kbDir, err)
+		return nil, err
 	}
-	e.kb = e.withLearned(k)
-	return e.kb, nil
+	e.kb = k
+	return k, nil
 }
 
 // Main runs envguard with args (without the program name) and returns the
@@ -122,7 +115,7 @@ func run(args []string, e *env) (code int) {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.PersistentFlags().StringVar(&e.kbDir, "kb", "", "load the knowledge base from `DIR` instead of the downloaded or embedded one")
+	root.PersistentFlags().StringVar(&e.kbDir, "kb", "", "add the knowledge base files in `DIR` above the embedded, downloaded and learned layers (a DIR with every table replaces them)")
 	root.PersistentFlags().StringVar(&e.configFile, "config", "", "project configuration `FILE` (default: the first .envguard.yml from each input's directory up to the repository root)")
 	root.PersistentFlags().StringVar(&e.color, "color", "auto", "colour the text output: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -35,8 +36,12 @@ func (e *env) clock() time.Time {
 	if e.now != nil {
 		return e.now()
 	}
-	return time.Now()
+	return wallClock()
 }
+
+// wallClock is the clock of an env that sets none; the package's tests
+// fix it (TestMain), so that no output of theirs depends on the day.
+var wallClock = time.Now
 
 func (e *env) kbKeys() kbstore.Keys {
 	if e.keys != nil {
@@ -50,25 +55,100 @@ func (e *env) kbStore() (kbstore.Store, bool) {
 	return kbstore.Store{Root: d}, d != ""
 }
 
-// downloadedKB is the installed downloaded layer, or nil. A damaged or
-// untrusted one is named in a warning and not used: the embedded KB is.
-func (e *env) downloadedKB() (*kb.KB, *kbstore.Bundle) {
+// downloadedLayer is the installed downloaded layer; false where none is
+// installed. A damaged or untrusted one is named in a warning and not
+// used.
+func (e *env) downloadedLayer() (kb.Overlay, bool) {
 	s, ok := e.kbStore()
 	if !ok {
-		return nil, nil
+		return kb.Overlay{}, false
 	}
 	b, dir, err := s.Installed(e.kbKeys())
 	if errors.Is(err, kbstore.ErrNotInstalled) {
-		return nil, nil
+		return kb.Overlay{}, false
 	}
-	if err == nil {
-		var k *kb.KB
-		if k, err = kb.Load(dir); err == nil {
-			return k, b
+	if err != nil {
+		fmt.Fprintf(e.stderr, "envguard: warning: ignoring the downloaded knowledge base in %s: %v (run envguard kb update to replace it)\n", s.Root, err)
+		return kb.Overlay{}, false
+	}
+	return kb.Overlay{Name: "downloaded", Dir: dir, Serial: b.Manifest.Serial, KeyID: b.KeyID}, true
+}
+
+// learnedKBPath is where `envguard kb learn` keeps what it learned (YAML
+// files of the data files' layout): $XDG_DATA_HOME/envguard/learned, else
+// ~/.local/share/envguard/learned; "" where neither variable is set.
+func (e *env) learnedKBPath() string { return kbstore.LearnedDir(e.getenv) }
+
+// learnedKBDir is the learned layer's directory, or "" where it does not
+// exist or holds no *.yaml file: knowledge() stacks it above the
+// downloaded layer.
+func (e *env) learnedKBDir() string {
+	d := e.learnedKBPath()
+	if d == "" {
+		return ""
+	}
+	if names, _ := filepath.Glob(filepath.Join(d, "*.yaml")); len(names) == 0 {
+		return ""
+	}
+	return d
+}
+
+// stackKB builds the knowledge base from its layers, lowest first:
+// embedded, downloaded, learned and --kb DIR (docs/knowledge-base.md). A
+// downloaded or learned layer that does not validate on the layers below
+// is named in a warning and left out; a bad --kb DIR is a usage error.
+func (e *env) stackKB() (*kb.KB, error) {
+	k := kb.Default()
+	if ov, ok := e.downloadedLayer(); ok {
+		if s, err := kb.Stack(k, ov); err != nil {
+			fmt.Fprintf(e.stderr, "envguard: warning: ignoring the downloaded knowledge base in %s: %v (run envguard kb update to replace it)\n", ov.Dir, err)
+		} else {
+			k = s
 		}
 	}
-	fmt.Fprintf(e.stderr, "envguard: warning: ignoring the downloaded knowledge base in %s: %v (run envguard kb update to replace it)\n", s.Root, err)
-	return nil, nil
+	if dir := e.learnedKBDir(); dir != "" {
+		if s, err := kb.Stack(k, kb.Overlay{Name: "learned", Dir: dir}); err != nil {
+			fmt.Fprintf(e.stderr, "envguard: warning: ignoring the learned knowledge in %s: %v\n", dir, err)
+		} else {
+			k = s
+		}
+	}
+	if e.kbDir != "" {
+		s, err := kb.Stack(k, kb.Overlay{Name: "--kb", Dir: e.kbDir})
+		if err != nil {
+			return nil, usageErr("--kb %s: %v", e.kbDir, err)
+		}
+		k = s
+	}
+	return k, nil
+}
+
+// validateBundle is what kb update and serve --kb-refresh require of a
+// bundle's data before installing it: that it stacks on the embedded KB
+// (a whole KB, or rows added to it) and validates.
+func validateBundle(dir string) error {
+	_, err := kb.Stack(kb.Default(), kb.Overlay{Name: "downloaded", Dir: dir})
+	return err
+}
+
+// kbAge is the age in days of a layer's date by the env's clock, -1 when
+// it has none.
+func (e *env) kbAge(date string) int {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return -1
+	}
+	return int(e.clock().Sub(d).Hours() / 24)
+}
+
+// kbStaleWarning is the one line that says the newest layer in use is
+// more than kbStaleDays old; "" when it is not.
+func (e *env) kbStaleWarning(k *kb.KB) string {
+	n := k.NewestLayer()
+	if age := e.kbAge(n.Date); age > kbStaleDays {
+		return fmt.Sprintf("the knowledge base in use is %d days old (newest layer: %s, dated %s, more than %d): run envguard kb update", age, n.Name, n.Date, kbStaleDays)
+	}
+	return ""
 }
 
 func kbCmd(e *env) *cobra.Command {
@@ -81,74 +161,76 @@ func kbCmd(e *env) *cobra.Command {
 }
 
 type kbLayer struct {
-	Name    string         `json:"name"`
-	Date    string         `json:"date"`
-	AgeDays int            `json:"age_days"`
-	Version string         `json:"version"`
-	Serial  uint64         `json:"serial,omitempty"`
-	KeyID   string         `json:"key_id,omitempty"`
-	Path    string         `json:"path,omitempty"`
+	Name    string `json:"name"`
+	Date    string `json:"date"`
+	AgeDays int    `json:"age_days"`
+	Version string `json:"version"`
+	Serial  uint64 `json:"serial,omitempty"`
+	KeyID   string `json:"key_id,omitempty"`
+	Path    string `json:"path,omitempty"`
+	// Sources and Counts are the layer's rows in use: those it adds and
+	// those it replaces (a superseded layer has none).
 	Sources int            `json:"sources"`
+	Rows    int            `json:"rows"`
 	Counts  map[string]int `json:"counts"`
-	InUse   bool           `json:"in_use"`
+	// Full: the layer holds every table, replacing the layers below.
+	Full bool `json:"full,omitempty"`
+	// InUse is false for a layer a later full layer replaced.
+	InUse bool `json:"in_use"`
 }
 
-func (e *env) layer(name string, k *kb.KB) kbLayer {
-	l := kbLayer{Name: name, Date: k.Date, Version: k.Version(), Sources: len(k.Sources), Counts: k.Counts(), AgeDays: -1}
-	if d, err := time.Parse(time.DateOnly, k.Date); err == nil {
-		l.AgeDays = int(e.clock().Sub(d).Hours() / 24)
+// kbLayers describes each layer of k as kb status shows it.
+func (e *env) kbLayers(k *kb.KB) []kbLayer {
+	counts := k.CountsByLayer()
+	var out []kbLayer
+	for i, l := range k.Layers() {
+		out = append(out, kbLayer{Name: l.Name, Date: l.Date, AgeDays: e.kbAge(l.Date), Version: l.Version, Serial: l.Serial, KeyID: l.KeyID,
+			Path: l.Path, Sources: counts[i]["sources"], Rows: l.Rows, Counts: counts[i], Full: l.Full, InUse: !l.Superseded})
 	}
-	return l
+	return out
 }
 
 func kbStatusCmd(e *env) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "status [--json]",
-		Short: "Show each knowledge-base layer: its date, age, rows per table and sources, and which one is in use",
+		Short: "Show each knowledge-base layer (embedded, downloaded, learned, --kb): its date, age, rows per table and sources",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			layers := []kbLayer{e.layer("embedded", kb.Default())}
-			if k, b := e.downloadedKB(); k != nil {
-				l := e.layer("downloaded", k)
-				l.Serial, l.KeyID = b.Manifest.Serial, b.KeyID
-				if s, ok := e.kbStore(); ok {
-					l.Path = s.Root
-				}
-				layers = append(layers, l)
+			k, err := e.knowledge()
+			if err != nil {
+				return err
 			}
-			if e.kbDir != "" {
-				k, err := kb.Load(e.kbDir)
-				if err != nil {
-					return usageErr("--kb %s: %v", e.kbDir, err)
-				}
-				l := e.layer("--kb", k)
-				l.Path = e.kbDir
-				layers = append(layers, l)
-			}
-			layers[len(layers)-1].InUse = true
-			newest := layers[len(layers)-1]
-			warn := ""
-			if newest.AgeDays > kbStaleDays {
-				warn = fmt.Sprintf("the knowledge base in use is %d days old (dated %s, more than %d): run envguard kb update", newest.AgeDays, newest.Date, kbStaleDays)
-			}
+			layers := e.kbLayers(k)
+			warn := e.kbStaleWarning(k)
 			learned := e.learnedLayerStatus()
 			if asJSON {
 				out := struct {
+					Date    string         `json:"date"`
+					Version string         `json:"version"`
 					Layers  []kbLayer      `json:"layers"`
 					Learned *learnedStatus `json:"learned,omitempty"`
 					Warning string         `json:"warning,omitempty"`
-				}{layers, learned, warn}
+				}{k.Date, k.Version(), layers, learned, warn}
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(out)
 			}
 			for _, l := range layers {
 				use := ""
-				if l.InUse {
-					use = " (in use)"
+				switch {
+				case !l.InUse:
+					use = " (replaced by a whole knowledge base above it)"
+				case l.Full:
+					use = " (whole)"
 				}
-				fmt.Fprintf(e.stdout, "%s%s: dated %s, %d days old, version %s, %d sources\n", l.Name, use, l.Date, l.AgeDays, l.Version, l.Sources)
+				date := l.Date
+				if date == "" {
+					date = "undated"
+				} else {
+					date = fmt.Sprintf("dated %s, %d days old", l.Date, l.AgeDays)
+				}
+				fmt.Fprintf(e.stdout, "%s%s: %s, version %s, %d rows in use, %d sources\n", l.Name, use, date, l.Version, l.Rows, l.Sources)
 				if l.Path != "" {
 					fmt.Fprintf(e.stdout, "  path: %s\n", l.Path)
 				}
@@ -164,7 +246,12 @@ func kbStatusCmd(e *env) *cobra.Command {
 				for _, k := range keys {
 					parts = append(parts, fmt.Sprintf("%s %d", k, l.Counts[k]))
 				}
-				fmt.Fprintf(e.stdout, "  rows: %s\n", strings.Join(parts, ", "))
+				if len(parts) > 0 {
+					fmt.Fprintf(e.stdout, "  rows: %s\n", strings.Join(parts, ", "))
+				}
+			}
+			if len(layers) > 1 {
+				fmt.Fprintf(e.stdout, "in use: dated %s, version %s\n", k.Date, k.Version())
 			}
 			writeLearnedStatus(e.stdout, learned)
 			if warn != "" {
@@ -199,10 +286,7 @@ func kbUpdateCmd(e *env) *cobra.Command {
 			if emb := kb.Default().Date; b.Manifest.Date < emb {
 				return usageErr("kb update: %s: the bundle is dated %s, older than the knowledge base built into this envguard (%s); nothing was changed", from, b.Manifest.Date, emb)
 			}
-			err = s.Install(b, e.kbKeys(), func(dir string) error {
-				_, err := kb.Load(dir)
-				return err
-			})
+			err = s.Install(b, e.kbKeys(), validateBundle)
 			if err != nil {
 				return usageErr("kb update: %s: %v; nothing was changed", from, err)
 			}
@@ -277,14 +361,12 @@ func (e *env) refreshKB(ctx context.Context, from string) (*kb.KB, error) {
 	if b.Manifest.Date < kb.Default().Date {
 		return nil, fmt.Errorf("the bundle is dated %s, older than the embedded knowledge base (%s)", b.Manifest.Date, kb.Default().Date)
 	}
-	if err := s.Install(b, e.kbKeys(), func(dir string) error { _, err := kb.Load(dir); return err }); err != nil {
+	if err := s.Install(b, e.kbKeys(), validateBundle); err != nil {
 		return nil, err
 	}
-	_, dir, err := s.Installed(e.kbKeys())
-	if err != nil {
-		return nil, err
-	}
-	return kb.Load(dir)
+	// The layers are stacked afresh: the new bundle above the embedded KB,
+	// the learned layer and --kb DIR above it.
+	return e.stackKB()
 }
 
 // kbRefresher runs refreshKB on every tick until ctx ends, storing each new

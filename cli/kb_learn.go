@@ -27,36 +27,18 @@ import (
 // The learned layer: `envguard kb learn PATH...` reads the GPU code of a
 // wheel, a conda package or the distributions of a prefix (what `envguard
 // inspect` reads) and keeps it, one build per file, under
-// kbstore.LearnedDir; withLearned adds it to the knowledge base the other
+// learnedKBPath; stackKB stacks it as the learned layer of the knowledge base the other
 // commands use, so that validating an environment that names that exact
 // build decides from the learned binaries (resolver.ApplyLearned).
 
-// learnedDir is the learned layer's directory, "" when there is none.
-func (e *env) learnedDir() string { return kbstore.LearnedDir(e.getenv) }
-
 // loadLearned reads the learned layer.
 func (e *env) loadLearned() (*kb.Learned, string, error) {
-	dir := e.learnedDir()
+	dir := e.learnedKBPath()
 	if dir == "" {
 		return &kb.Learned{}, "", nil
 	}
 	l, err := kb.LoadLearned(dir)
 	return l, dir, err
-}
-
-// withLearned is k with the learned layer on top. A damaged layer is
-// named in a warning, with the file and line of each problem, and not
-// used: k is.
-func (e *env) withLearned(k *kb.KB) *kb.KB {
-	l, dir, err := e.loadLearned()
-	if err == nil {
-		var lk *kb.KB
-		if lk, err = kb.WithLearned(k, l); err == nil {
-			return lk
-		}
-	}
-	fmt.Fprintf(e.stderr, "envguard: warning: ignoring the learned builds in %s:\n%v\n(fix or remove the files named, or learn the builds again with envguard kb learn)\n", dir, err)
-	return k
 }
 
 func kbLearnCmd(e *env) *cobra.Command {
@@ -74,7 +56,7 @@ func kbLearnCmd(e *env) *cobra.Command {
 			"  envguard kb learn /opt/conda/pkgs/pytorch-2.5.1-cuda124_py312h1a2b3c4_303.conda\n  envguard kb learn /opt/venvs/train",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			dir := e.learnedDir()
+			dir := e.learnedKBPath()
 			if dir == "" {
 				return usageErr("kb learn: neither XDG_DATA_HOME nor HOME is set: nowhere to keep what is learned")
 			}

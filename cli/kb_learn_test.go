@@ -346,7 +346,7 @@ func TestKBLearnHostile(t *testing.T) {
 	fleet := writeFile(t, filepath.Join(dir, "fleet.yml"), learnFleet)
 	req := writeFile(t, filepath.Join(dir, "requirements.txt"), "torch==2.6.0\neg-kernels==1.0\n")
 	_, _, errs = validateTargets(t, vars, fleet, req, "h100")
-	for _, want := range []string{"warning: ignoring the learned builds in " + learned, "zz-damaged.yaml:2: learned_builds[1]: sha256 \"\" is not 64 lowercase hex digits", "zz-damaged.yaml:7: learned_builds[2]: ecosystem \"\" is not pip or conda"} {
+	for _, want := range []string{"warning: ignoring the learned knowledge in " + learned, "zz-damaged.yaml:2: learned_builds[1]: sha256 \"\" is not 64 lowercase hex digits", "zz-damaged.yaml:7: learned_builds[2]: ecosystem \"\" is not pip or conda"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("validate with a damaged layer: stderr\n%s\nwant %q", errs, want)
 		}

@@ -125,7 +125,7 @@ func TestKBUpdateAndStatus(t *testing.T) {
 		t.Fatalf("update: %d %s %s", code, out, errs)
 	}
 	code, out, _ = f.run("kb", "status")
-	if code != 0 || !strings.Contains(out, "downloaded (in use): dated 2026-12-05, 5 days old") || strings.Contains(out, "warning") {
+	if code != 0 || !strings.Contains(out, "downloaded (whole): dated 2026-12-05, 5 days old") || !strings.Contains(out, "embedded (replaced by a whole knowledge base above it)") || strings.Contains(out, "warning") {
 		t.Fatalf("status after update:\n%s", out)
 	}
 	installed := f.tree()
@@ -172,7 +172,7 @@ func TestKBUpdateAndStatus(t *testing.T) {
 		t.Fatalf("http update: %s", errs)
 	}
 	f.now = f.now.AddDate(0, 0, 90)
-	if _, out, _ := f.run("kb", "status"); !strings.Contains(out, "warning: the knowledge base in use is 94 days old (dated 2026-12-06, more than 60)") {
+	if _, out, _ := f.run("kb", "status"); !strings.Contains(out, "warning: the knowledge base in use is 94 days old (newest layer: downloaded, dated 2026-12-06, more than 60)") {
 		t.Errorf("stale:\n%s", out)
 	}
 

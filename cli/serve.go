@@ -42,9 +42,6 @@ func serveCmd(e *env) *cobra.Command {
 			if kbRefresh < 0 || (kbRefresh > 0 && kbRefresh < time.Minute) {
 				return usageErr("--kb-refresh %v: want 0 (off) or at least 1m, e.g. 24h", kbRefresh)
 			}
-			if kbRefresh > 0 && e.kbDir != "" {
-				return usageErr("--kb-refresh and --kb DIR: a fixed --kb DIR is never refreshed; give one or the other")
-			}
 			k, err := e.knowledge()
 			if err != nil {
 				return err

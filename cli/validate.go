@@ -28,6 +28,7 @@ type validateFlags struct {
 	exitZero    bool
 	showConfig  bool
 	noCache     bool
+	verbose     bool
 	args        []string // as given, before directories are searched
 }
 
@@ -59,6 +60,7 @@ func validateCmd(e *env) *cobra.Command {
 	fl.StringArrayVar(&e.ignoreCodes, "ignore", nil, "never report these `CODES` (comma-separated codes or prefixes); repeatable")
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings reach the fail level (2 still means bad usage or an unreadable input)")
 	fl.BoolVar(&f.showConfig, "show-config", false, "print which .envguard.yml governs each input, and what it sets, instead of validating")
+	fl.BoolVar(&f.verbose, "verbose", false, "text output: end with a line naming the knowledge base used, layer by layer (date, version, bundle serial)")
 	fl.StringVar(&e.stdinFilename, "stdin-filename", "", "the `NAME` to report standard input (-) as; its directory picks the .envguard.yml and its name the format")
 	return c
 }
@@ -131,6 +133,11 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if err := e.renderOutcomes(f.format, outs); err != nil {
 		return err
 	}
+	if f.format == "text" {
+		if err := e.kbLines(f.verbose); err != nil {
+			return err
+		}
+	}
 	if unreadable > 0 {
 		return usageErr("%d of %d inputs could not be read (see above)", unreadable, len(files))
 	}
@@ -138,6 +145,25 @@ func (e *env) validate(f validateFlags, files []string) error {
 		return errFindings
 	}
 	return nil
+}
+
+// kbLines ends the text output: with --verbose, the knowledge base used,
+// layer by layer; and, when its newest layer is more than kbStaleDays old
+// by the env's clock, one warning line that says so (as kb status does).
+func (e *env) kbLines(verbose bool) error {
+	k, err := e.knowledge()
+	if err != nil {
+		return err
+	}
+	if verbose {
+		if _, err := fmt.Fprintln(e.stdout, report.KnowledgeOf(k).Text()); err != nil {
+			return err
+		}
+	}
+	if w := e.kbStaleWarning(k); w != "" {
+		_, err = fmt.Fprintf(e.stdout, "warning: %s\n", w)
+	}
+	return err
 }
 
 // validateOptions are the options and fail level for an input in dir,

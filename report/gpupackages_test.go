@@ -86,14 +86,16 @@ func TestUndecidedPackagesNeverOK(t *testing.T) {
 				}
 				var log struct {
 					Runs []struct {
-						Properties map[string][]map[string]string `json:"properties"`
+						Properties struct {
+							Targets []map[string]string `json:"envguard/targets"`
+						} `json:"properties"`
 					} `json:"runs"`
 				}
 				if err := json.Unmarshal(sf.Bytes(), &log); err != nil || len(log.Runs) != 1 {
 					t.Fatalf("sarif: %v", err)
 				}
 				seen := false
-				for _, p := range log.Runs[0].Properties["envguard/targets"] {
+				for _, p := range log.Runs[0].Properties.Targets {
 					if p["target"] == name {
 						seen = true
 						if p["verdict"] != "unknown" {

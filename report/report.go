@@ -23,6 +23,9 @@ type Report struct {
 	// an installed prefix).
 	Notes   []string `json:"notes,omitempty"`
 	Summary Summary  `json:"summary"`
+	// KB names the knowledge base the report rests on: its date, version
+	// and layers.
+	KB *KBInfo `json:"kb"`
 
 	env   *envspec.Env
 	diags finding.Diagnostics

@@ -195,6 +195,13 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 	if len(verdicts) > 0 {
 		run.Properties = map[string]any{"envguard/targets": verdicts}
 	}
+	// The knowledge the results rest on (one KB serves a whole run).
+	if len(reports) > 0 && reports[0].KB != nil {
+		if run.Properties == nil {
+			run.Properties = map[string]any{}
+		}
+		run.Properties["kb"] = reports[0].KB
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

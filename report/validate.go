@@ -127,7 +127,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	}
 	diags = append(diags, found...)
 
-	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, env: env}
+	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, KB: knowledgeFor(k, stack), env: env}
 	r.Notes = append([]string(nil), env.Notes...)
 	if stack.Binaries != nil {
 		r.Notes = append(r.Notes, stack.Binaries.Notes...)

@@ -78,10 +78,9 @@ func runEG206(c *Context) []finding.Diagnostic {
 	older := func(v string) bool { return oldest != "" && v != "" && compareVersions(v, oldest) < 0 }
 	oldHint := fmt.Sprintf("the knowledge base covers %s %s … %s: pin a covered release to get the CUDA, Python and companion checks, or silence this line with `# envguard: ignore EG206`",
 		f.Name, orNone(oldest), orNone(newest))
-	date := c.KB.Date
-	if date == "" {
-		date = "undated"
-	}
+	// The layers consulted, each with its date: what "newer than the
+	// knowledge base" was judged against, and how old that is.
+	date := c.KB.Consulted()
 	var msg string
 	switch {
 	case f.Version != "":

@@ -10,14 +10,24 @@ import (
 	"syscall"
 )
 
+// DataDir is envguard's data directory: $XDG_DATA_HOME/envguard, else
+// ~/.local/share/envguard; "" where neither variable is set. The
+// downloaded layer lives in its kb directory, the learned one in learned.
+func DataDir(getenv func(string) string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "envguard")
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "envguard")
+	}
+	return ""
+}
+
 // Dir is where the downloaded layer lives: $XDG_DATA_HOME/envguard/kb, else
 // ~/.local/share/envguard/kb; "" where neither variable is set.
 func Dir(getenv func(string) string) string {
-	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "envguard", "kb")
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "share", "envguard", "kb")
+	if d := DataDir(getenv); d != "" {
+		return filepath.Join(d, "kb")
 	}
 	return ""
 }

@@ -19,8 +19,16 @@ type KB struct {
 	// latestTorch is LatestTorch, worked out once by index: the rules ask
 	// for it for every environment.
 	latestTorch string
-	// version is a digest of the data files' names and bytes.
+	// version is a digest of the data files' names and bytes (of a
+	// stacked KB: of its layers' names and versions).
 	version string
+	// layers are the layers Stack built the KB from, lowest first; nil for
+	// one layer (the embedded KB, or a directory Load read, named by
+	// baseName and basePath). layerOf holds, per table key, the index in
+	// layers of each row's layer (nil: every row is of the one layer).
+	layers             []Layer
+	layerOf            map[string][]uint8
+	baseName, basePath string
 	// libIdx indexes GPULibs and CUDAStack, built on first use (a KB is
 	// not changed once made).
 	libIdx atomic.Pointer[libIndex]

@@ -322,7 +322,8 @@ func WithLearned(base *KB, l *Learned) (*KB, error) {
 	}
 	rows := l.Builds
 	k := &KB{Facts: base.Facts, positions: map[string][]pos{}, gpuKeys: base.gpuKeys,
-		latestTorch: base.latestTorch}
+		latestTorch: base.latestTorch, layers: base.layers, layerOf: base.layerOf,
+		baseName: base.baseName, basePath: base.basePath}
 	for key, ps := range base.positions {
 		k.positions[key] = ps
 	}

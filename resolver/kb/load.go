@@ -2,14 +2,11 @@ package kb
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"hash/crc32"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -159,37 +156,20 @@ func Load(dir string) (*KB, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("kb: %s is not a directory", dir)
 	}
-	return loadFS(os.DirFS(dir), dir)
-}
-
-func loadFS(fsys fs.FS, label string) (*KB, error) {
-	names, err := fs.Glob(fsys, "*.yaml")
+	k, err := loadFS(os.DirFS(dir), dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("kb: %s: no *.yaml files", label)
+	k.baseName, k.basePath = "dir", dir
+	return k, nil
+}
+
+func loadFS(fsys fs.FS, label string) (*KB, error) {
+	k, err := readFS(fsys, filepath.ToSlash(label))
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(names)
-	k := &KB{positions: map[string][]pos{}}
-	var errs ErrorList
-	h := sha256.New()
-	for _, name := range names {
-		file := filepath.ToSlash(path.Join(filepath.ToSlash(label), name))
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			errs = append(errs, &Error{File: file, Msg: err.Error()})
-			continue
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
-		h.Write(data)
-		errs = append(errs, k.addFile(file, data)...)
-	}
-	k.version = hex.EncodeToString(h.Sum(nil))[:16]
-	if len(errs) == 0 {
-		errs = append(errs, k.validate()...)
-	}
-	if err := errs.Err(); err != nil {
+	if err := k.validate().Err(); err != nil {
 		return nil, err
 	}
 	k.index()
@@ -275,6 +255,11 @@ type factField struct {
 	key   string
 	index int
 	kind  reflect.Kind
+	// keyFields are the row fields of a table's `key` tag (-1: the row
+	// itself, a string); nil where the tag is missing. order: the table
+	// is kept sorted by its key (`order:"key"`).
+	keyFields []int
+	order     bool
 }
 
 // factFields lists Facts' fields once, in their order.
@@ -286,8 +271,12 @@ var factFields = sync.OnceValue(func() []factField {
 		key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 		switch kind := f.Type.Kind(); {
 		case key == "" || key == "-":
-		case kind == reflect.String || kind == reflect.Slice:
-			out = append(out, factField{key, i, kind})
+		case kind == reflect.String:
+			out = append(out, factField{key: key, index: i, kind: kind})
+		case kind == reflect.Slice:
+			out = append(out, factField{key: key, index: i, kind: kind,
+				keyFields: keyFieldsOf(key, f.Type.Elem(), f.Tag.Get("key")),
+				order:     f.Tag.Get("order") == "key"})
 		default:
 			panic("kb: Facts." + f.Name + " is neither a table nor a string")
 		}

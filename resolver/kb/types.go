@@ -295,82 +295,89 @@ type Companions struct {
 // (its yaml key names it) that files add rows to, and each string field a
 // value that one file at most sets: addFile merges them by reflection, so a
 // new table needs a field here and nothing in the merge.
+//
+// Each table's `key` tag names the row fields (by yaml key, comma-separated;
+// "." for a table of plain strings) that identify a row across layers: a
+// row of a later layer (downloaded, learned, --kb DIR) with the same key
+// replaces the earlier row, any other row is added (Stack). `order:"key"`
+// marks the tables kept sorted by their key, which Stack re-sorts after
+// adding rows. TestEveryTableHasKey fails for a table without a key.
 type Facts struct {
 	Date          string          `yaml:"date"`
-	Torch         []TorchRelease  `yaml:"torch"`
-	TorchVariants []TorchVariants `yaml:"torch_variants"`
-	Arch          []ArchList      `yaml:"arch"`
-	CUDADrivers   []CUDADriver    `yaml:"cuda_drivers"`
-	MinorCompat   []MinorCompat   `yaml:"minor_compat"`
-	ToolkitArch   []ToolkitArch   `yaml:"cuda_arch"` // what each toolkit's nvcc targets
+	Torch         []TorchRelease  `yaml:"torch" key:"version" order:"key"`
+	TorchVariants []TorchVariants `yaml:"torch_variants" key:"series,dist"`
+	Arch          []ArchList      `yaml:"arch" key:"framework,series,cuda,dist"`
+	CUDADrivers   []CUDADriver    `yaml:"cuda_drivers" key:"cuda"`
+	MinorCompat   []MinorCompat   `yaml:"minor_compat" key:"major"`
+	ToolkitArch   []ToolkitArch   `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
 	// FatbinCompression is the oldest driver that loads each kind of
 	// compressed GPU code, as the CUDA release whose driver first does.
-	FatbinCompression []FatbinCompression `yaml:"fatbin_compression"`
-	GPUs              []GPU               `yaml:"gpus"`
-	TensorFlow        []TFConfig          `yaml:"tensorflow"`
-	JAX               []JAXCuda           `yaml:"jax"`
+	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`
+	GPUs              []GPU               `yaml:"gpus" key:"name"`
+	TensorFlow        []TFConfig          `yaml:"tensorflow" key:"version"`
+	JAX               []JAXCuda           `yaml:"jax" key:"extra"`
 	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
-	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge"`
+	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge" key:"version,cuda" order:"key"`
 	// TFCondaDefaults lists the conda channels' CPU-only default builds of
 	// a plain `tensorflow`.
-	TFCondaDefaults []TFCondaDefault `yaml:"tensorflow_conda_default"`
+	TFCondaDefaults []TFCondaDefault `yaml:"tensorflow_conda_default" key:"dist,from"`
 	// Keras pairs TensorFlow series with their keras.
-	Keras []KerasPair `yaml:"keras"`
+	Keras []KerasPair `yaml:"keras" key:"tensorflow"`
 	// JAXLib lists jaxlib's Python/CUDA/cuDNN changes, oldest first.
-	JAXLib []JAXLibChange `yaml:"jaxlib"`
+	JAXLib []JAXLibChange `yaml:"jaxlib" key:"from" order:"key"`
 	// JAXLibCondaForge lists the cuDNN majors conda-forge built each jaxlib
 	// release's CUDA builds against.
-	JAXLibCondaForge []JAXLibCondaForge `yaml:"jaxlib_conda_forge"`
+	JAXLibCondaForge []JAXLibCondaForge `yaml:"jaxlib_conda_forge" key:"version" order:"key"`
 	// JAXReleases lists the jax releases of the plugin era (jax[cudaNN]==X).
-	JAXReleases []JAXRelease `yaml:"jax_releases"`
+	JAXReleases []JAXRelease `yaml:"jax_releases" key:"version"`
 	// TFPipCUDA names the pip extra that brings TensorFlow NVIDIA's CUDA wheels.
-	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda"`
+	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda" key:"extra"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
-	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished"`
-	GPULibs   []GPULib   `yaml:"gpu_libs"`
+	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished" key:"package,version,extra,pin"`
+	GPULibs   []GPULib   `yaml:"gpu_libs" key:"lib"`
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
-	CUDAStack []string `yaml:"cuda_stack"`
+	CUDAStack []string `yaml:"cuda_stack" key:"."`
 	// CUDAStackPatterns are the names EG302 counts as the conda CUDA stack
 	// beyond CUDAStack's, by pattern: a * matches any run of characters.
-	CUDAStackPatterns []string `yaml:"cuda_stack_patterns"`
+	CUDAStackPatterns []string `yaml:"cuda_stack_patterns" key:"."`
 	// CUDAPackages are the conda packages whose version is a CUDA version.
-	CUDAPackages []CUDAPackage `yaml:"cuda_packages"`
+	CUDAPackages []CUDAPackage `yaml:"cuda_packages" key:"name"`
 	// CUDAConsumers are conda packages other than the frameworks that link
 	// against the CUDA runtime conda installs.
-	CUDAConsumers []CUDAConsumer `yaml:"cuda_consumers"`
+	CUDAConsumers []CUDAConsumer `yaml:"cuda_consumers" key:"name"`
 	// Companions are the libraries released in lockstep with a framework.
-	Companions []Companions `yaml:"companions"`
+	Companions []Companions `yaml:"companions" key:"framework"`
 	// TorchTriton is the triton release each torch wheel pins (triton.yaml).
-	TorchTriton []TorchTriton `yaml:"torch_triton"`
+	TorchTriton []TorchTriton `yaml:"torch_triton" key:"torch" order:"key"`
 	// TorchPythonBuilds says which Python minors a distribution built a
 	// release for, where that differs from the release's own list.
-	TorchPythonBuilds []TorchPythonBuilds `yaml:"torch_python_builds"`
+	TorchPythonBuilds []TorchPythonBuilds `yaml:"torch_python_builds" key:"torch,dist,cuda,platforms"`
 	// Extensions and ExtensionBuilds are the GPU extensions beside the
 	// frameworks and what each release was built for (extensions.yaml).
-	Extensions      []Extension      `yaml:"extensions"`
-	ExtensionBuilds []ExtensionBuild `yaml:"extension_builds"`
+	Extensions      []Extension      `yaml:"extensions" key:"name"`
+	ExtensionBuilds []ExtensionBuild `yaml:"extension_builds" key:"name,version,dist,torch,cuda,abi,python"`
 	// CUDALibArch, TorchCUDALibs and TorchCXXABIs are the CUDA libraries'
 	// architectures, torch wheels' pins and torch's C++ ABI (cudalibs.yaml).
-	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch"`
-	TorchCUDALibs []TorchCUDALibs `yaml:"torch_cuda_libs"`
-	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi"`
+	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch" key:"lib,cc,since"`
+	TorchCUDALibs []TorchCUDALibs `yaml:"torch_cuda_libs" key:"torch,cuda,dist"`
+	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi" key:"dist,from,cuda"`
 	// CUDALibPackages names the packages each CUDA library ships in
 	// (cudalib-packages.yaml).
-	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages"`
+	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages" key:"lib"`
 	// IndexReleases is what a package index says of releases the other
 	// tables may not know yet (index-releases.yaml; kbsync proposes them).
-	IndexReleases []IndexRelease `yaml:"index_releases"`
+	IndexReleases []IndexRelease `yaml:"index_releases" key:"package,version"`
 	// LearnedBuilds are builds whose GPU code `envguard kb learn` read
 	// from their binaries (learned.go): the learned layer, never embedded.
-	LearnedBuilds []LearnedBuild `yaml:"learned_builds"`
+	LearnedBuilds []LearnedBuild `yaml:"learned_builds" key:"ecosystem,package,version,build,sha256"`
 
 	// Sources names every source a row's Source may cite by key.
-	Sources []SourceRef `yaml:"sources"`
+	Sources []SourceRef `yaml:"sources" key:"key"`
 	// Series holds per-series facts (RELEASE.md's compatibility matrix),
 	// also for series whose exact patch releases the KB does not list.
-	Series []TorchSeries `yaml:"torch_series"`
+	Series []TorchSeries `yaml:"torch_series" key:"series" order:"key"`
 	// CUDAStackSource cites CUDAStack.
 	CUDAStackSource string `yaml:"cuda_stack_source"`
 	// CUDAStackPatternsSource cites CUDAStackPatterns.

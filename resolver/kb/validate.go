@@ -47,12 +47,25 @@ func (v *validator) source(table string, i int, src string, keys map[string]bool
 	if strings.Contains(src, "third-party") {
 		return
 	}
+	// Most sources are keys separated by "; " and "field:": a word that
+	// is a key answers at once. Only a source without one pays for the
+	// search of every key in it (a key may be part of a longer word).
+	for _, w := range strings.FieldsFunc(src, notKeyRune) {
+		if keys[w] {
+			return
+		}
+	}
 	for k := range keys {
 		if strings.Contains(src, k) {
 			return
 		}
 	}
 	v.errf(table, i, "source %q cites no key of the sources table", src)
+}
+
+// notKeyRune tells the characters that cannot be part of a source key.
+func notKeyRune(r rune) bool {
+	return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 }
 
 func (v *validator) version(table string, i int, field, s string, re *regexp.Regexp) {
@@ -116,7 +129,7 @@ func (k *KB) validate() ErrorList {
 	tvOwner := map[string]string{}
 	seenT := map[string]bool{}
 	for i, r := range k.Torch {
-		v.version("torch", i, "version", r.Version, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
+		v.version("torch", i, "version", r.Version, releaseRe())
 		v.source("torch", i, r.Source, keys)
 		if seenT[r.Version] {
 			v.errf("torch", i, "duplicate release %s", r.Version)
@@ -142,7 +155,7 @@ func (k *KB) validate() ErrorList {
 			if tv == "" {
 				continue
 			}
-			v.version("torch", i, "torchvision", tv, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
+			v.version("torch", i, "torchvision", tv, releaseRe())
 			if owner, dup := tvOwner[tv]; dup && owner != s {
 				v.errf("torch", i, "torchvision %s belongs to torch %s and %s", tv, owner, s)
 			}
@@ -448,7 +461,7 @@ func (v *validator) toolkitArch(keys map[string]bool) {
 // torchTriton checks triton.yaml: versions of three parts, one row per torch
 // release, sorted by torch.
 func (v *validator) torchTriton(keys map[string]bool) {
-	full := regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+	full := releaseRe()
 	seen := map[string]bool{}
 	for i, t := range v.k.TorchTriton {
 		v.version("torch_triton", i, "torch", t.Torch, full)
@@ -490,8 +503,8 @@ func (v *validator) frameworkArch(i int, a ArchList) {
 			v.errf("arch", i, "tensorflow %s was built with cuda %s, not %s", a.Series, strings.Join(cudas, ", "), a.CUDA)
 		}
 	case FrameworkJAX:
-		v.version("arch", i, "series", a.Series, regexp.MustCompile(`^\d+\.\d+\.\d+$`))
-		if !regexp.MustCompile(`^\d+$`).MatchString(a.CUDA) {
+		v.version("arch", i, "series", a.Series, releaseRe())
+		if !majorRe().MatchString(a.CUDA) {
 			v.errf("arch", i, "jax cuda %q is not a CUDA major (\"12\")", a.CUDA)
 		}
 	}
