@@ -43,7 +43,9 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 			break
 		}
 	}
-	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k)) && openBuild(st) {
+	// An open spec whose pip pick is PyPI's build is judged as that build
+	// (or PyPI's builds of the release), whatever the stack as read decided.
+	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st) {
 		c.overCandidates()
 	}
 	for i := range c.ds {
