@@ -293,6 +293,13 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 		}
 		return
 	}
+	if fw == "" && r.st.Framework != nil && r.st.Framework.Name == "tensorflow" && r.env.IsInstalled() {
+		// an installed pip TensorFlow loads the NVIDIA wheels beside it (tf_jax.go)
+		if e, ok := r.tfWheelCUDA(it); ok {
+			add(e, true)
+		}
+		return
+	}
 	if r.st.Framework != nil && r.st.Framework.Name == "jax" && fw == "" {
 		// the jax-cudaNN plugins, a +cuda jaxlib, NVIDIA wheels (tf_jax.go)
 		if e, pin, ok := jaxPipEvidence(it); ok {
