@@ -49,7 +49,7 @@ func (r *resolution) evidence() {
 	if r.torchPip && !pickNotIndex {
 		for _, d := range r.env.Pip {
 			o := pipOpt(d)
-			if o == nil || !isIndexOption(o.Name) {
+			if o == nil || !isIndexOption(o.Name) || extensionIndex(r.kb, o.Value) {
 				continue
 			}
 			a := DecodeIndexURL(o.Value)

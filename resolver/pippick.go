@@ -116,11 +116,11 @@ func pipInstalled(env *envspec.Env) bool {
 // extraWheelIndex is the PyTorch wheel index option of a pip list when the
 // first one is --extra-index-url to a CUDA index and no --index-url names
 // one: nil otherwise.
-func extraWheelIndex(pip []*envspec.PipDep) *envspec.PipOption {
+func extraWheelIndex(k *kb.KB, pip []*envspec.PipDep) *envspec.PipOption {
 	var first *envspec.PipOption
 	for _, d := range pip {
 		o := pipOpt(d)
-		if o == nil || !isIndexOption(o.Name) || !wheelIndex().MatchString(o.Value) {
+		if o == nil || !isIndexOption(o.Name) || !wheelIndex().MatchString(o.Value) || extensionIndex(k, o.Value) {
 			continue
 		}
 		if o.Name != "--extra-index-url" {
@@ -148,7 +148,7 @@ func (r *resolution) pipPick() {
 	if it.pip != nil && it.pip.Line != nil && it.pip.Line.Req != nil && it.pip.Line.Req.URL != "" {
 		return
 	}
-	o := extraWheelIndex(r.env.Pip)
+	o := extraWheelIndex(r.kb, r.env.Pip)
 	if o == nil {
 		return
 	}
@@ -217,4 +217,23 @@ func (f *Framework) pipPickOf() *PipPick {
 		return nil
 	}
 	return f.PipPick
+}
+
+// extensionIndex reports whether an index or find-links URL is a GPU
+// extension's own index as the knowledge base decodes it (an extension's
+// index_url: flashinfer's …/whl/cu124/torch2.4), which serves that
+// extension's wheels, not torch: its cuXYZ names the extension's build,
+// never the framework's variant, though it reads like a PyTorch wheel index.
+func extensionIndex(k *kb.KB, url string) bool {
+	if k == nil {
+		return false
+	}
+	for i := range k.Extensions {
+		if e := &k.Extensions[i]; e.IndexURL != "" {
+			if _, ok := matchGroups(e.IndexURL, url); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -56,7 +56,7 @@ func runEG304(ctx *Context) []finding.Diagnostic {
 	}
 	reqs, opts := ctx.pipList()
 	extra := ""
-	if tag, o := wheelIndexTag(opts); tag != "" {
+	if tag, o := wheelIndexTag(ctx.KB, opts); tag != "" {
 		if o.Name != "--extra-index-url" {
 			return nil
 		}
