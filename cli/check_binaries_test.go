@@ -280,3 +280,32 @@ func TestCheckJSONListsBinaries(t *testing.T) {
 		t.Errorf("no myext package with its binaries in\n%s", out)
 	}
 }
+
+// A prefix with no framework and no CUDA runtime package whose only GPU
+// code is an extension's binary (sm_80 SASS) still needs a GPU: on an H100
+// (9.0) its code has nothing to run (EG410), on a machine with no driver
+// EG404 names it, and nothing reads ok. The same prefix without the binary
+// needs no GPU: no EG404 on the driverless machine.
+func TestCheckExtensionOnlyBinary(t *testing.T) {
+	p := newVenv(t, "3.11.8")
+	p.dist("pip", "24.0", "pip")
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "myext", "_C.so"))
+	p.distFiles("myext", "0.1.0", "myext/_C.so", "myext/__init__.py")
+
+	_, r := checkJSON(t, fakeH100, nil, p.dir)
+	if len(r.Targets) != 1 || r.Targets[0].Verdict != gpucheck.VerdictFail || len(findingsOf(r, "EG410")) == 0 {
+		t.Errorf("H100: targets %+v, findings %v: want fail with EG410", r.Targets, findingCodes(r))
+	}
+	_, r = checkJSON(t, fakeNoDriver, nil, p.dir)
+	if fs := findingsOf(r, "EG404"); len(fs) != 1 || !strings.Contains(fs[0].Message, "myext 0.1.0 carries GPU code: SASS sm_80") {
+		t.Errorf("no driver: EG404 %+v, want one naming myext's code", fs)
+	}
+
+	q := newVenv(t, "3.11.8")
+	q.dist("pip", "24.0", "pip")
+	q.distFiles("myext", "0.1.0", "myext/__init__.py")
+	_, r = checkJSON(t, fakeNoDriver, nil, q.dir)
+	if fs := findingsOf(r, "EG404"); len(fs) != 0 {
+		t.Errorf("no GPU code, no driver: EG404 %+v", fs)
+	}
+}

@@ -52,6 +52,21 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 	if fw == nil || fw.Name != "pytorch" || fw.Dist == "" {
 		return nil, false, false
 	}
+	if pickBuilds(fw) {
+		// pip takes PyPI's build beside an extra index (resolver.PipPick):
+		// the builds are the pick's, never the index's.
+		var out []candidate
+		for _, b := range fw.PipPick.Builds(k) {
+			label := fmt.Sprintf("%s %s CPU (PyPI)", fw.Name, b.Release)
+			if b.Variant == "cuda" {
+				label = fmt.Sprintf("%s %s CUDA %s (%s)", fw.Name, b.Release, b.CUDA, map[kb.Distribution]string{kb.DistPyPI: "PyPI", kb.DistWheel: "the index"}[b.Dist])
+			}
+			cs := buildStack(st, b.Release, b.Variant, b.CUDA)
+			cs.Framework.Dist = b.Dist
+			out = append(out, candidate{st: cs, label: label})
+		}
+		return out, false, len(out) > 0
+	}
 	pinned, pinKind := "", ""
 	var pinRange *envspec.VersionSpec
 	for _, p := range fw.Pins {
@@ -170,6 +185,13 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		return nil, false, false
 	}
 	return out, len(open) > 0, true
+}
+
+// pickBuilds reports whether the framework's builds are those of its
+// PipPick: pip takes PyPI's build of the release beside an extra index,
+// or which one is not determined.
+func pickBuilds(fw *resolver.Framework) bool {
+	return fw != nil && fw.PipPick != nil && !fw.PipPick.FromIndex
 }
 
 // selects reports whether a pin of this kind selects the variant of a
@@ -298,7 +320,11 @@ func (c *checker) overCandidates() bool {
 		if all(VerdictFail) {
 			word = "none runs"
 		}
-		c.note("decided over the %d builds the file admits (%s): %s", len(outs), labels(outs, func(o outcome) string { return o.label }), word)
+		if len(outs) == 1 && pickBuilds(fw) {
+			c.note("decided for the build pip takes beside the extra index (%s)", outs[0].label)
+		} else {
+			c.note("decided over the %d builds the file admits (%s): %s", len(outs), labels(outs, func(o outcome) string { return o.label }), word)
+		}
 	default:
 		var runs, idle, fails, open []string
 		reason := "builds-disagree"

@@ -26,6 +26,8 @@ type knowledge interface {
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)
+	TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool)
+	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)
 }
 
 // CheckOptions tune the machine checks.

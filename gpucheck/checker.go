@@ -43,7 +43,9 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 			break
 		}
 	}
-	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k)) && openBuild(st) {
+	// An open spec whose pip pick is PyPI's build is judged as that build
+	// (or PyPI's builds of the release), whatever the stack as read decided.
+	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st) {
 		c.overCandidates()
 	}
 	for i := range c.ds {
@@ -133,13 +135,36 @@ func (c *checker) compilerCUDA() string {
 	return c.runtime()
 }
 
+// needsCUDA reports whether the environment needs an NVIDIA driver and GPU:
+// a CUDA framework build, a CUDA runtime, or a GPU-code package that
+// carries GPU code (gpuCodePackage) beside no CPU-only framework.
 func (c *checker) needsCUDA() bool {
 	fw := c.st.Framework
-	return (fw != nil && fw.Variant == "cuda") || c.runtime() != ""
+	return (fw != nil && fw.Variant == "cuda") || c.runtime() != "" || c.gpuCodePackage() != nil
+}
+
+// gpuCodePackage is the first GPU-code package whose code is known to hold
+// SASS or PTX (read from its binaries, `check` of a prefix or learned
+// builds, or a knowledge-base row), where the framework, if any, is not a
+// CPU or ROCm build: an extension beside a CPU-only torch never runs its
+// CUDA kernels, and a package whose code is unknown or empty is not taken
+// to need a GPU. nil when there is none.
+func (c *checker) gpuCodePackage() *resolver.GPUPackage {
+	if fw := c.st.Framework; fw != nil && (fw.Variant == "cpu" || fw.Variant == "rocm") {
+		return nil
+	}
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if p.Code.Known && (len(p.Code.SASS) > 0 || len(p.Code.PTX) > 0) {
+			return p
+		}
+	}
+	return nil
 }
 
 // cudaPos points at the item that makes the environment need CUDA: the
-// first evidence of its CUDA version, else the framework.
+// first evidence of its CUDA version, else the framework, else the first
+// package that carries GPU code.
 func (c *checker) cudaPos() finding.Pos {
 	if c.st.CUDA != nil {
 		for _, e := range c.st.CUDA.Evidence {
@@ -150,6 +175,9 @@ func (c *checker) cudaPos() finding.Pos {
 	}
 	if c.st.Framework != nil {
 		return c.st.Framework.Pos
+	}
+	if p := c.gpuCodePackage(); p != nil {
+		return p.Pos
 	}
 	return finding.Pos{}
 }

@@ -180,6 +180,14 @@ func (k factsKB) TensorFlow(version string) (*kb.TFConfig, bool) {
 	return nil, false
 }
 
+func (k factsKB) TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool) {
+	return (&kb.KB{Facts: k.f}).TensorFlowPipCUDA(version)
+}
+
+func (k factsKB) FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool) {
+	return kb.FirstTFPipCUDA(k.f.TFPipCUDA)
+}
+
 var testKB knowledge = factsKB{testFacts}
 
 // kbs returns the knowledge bases a table runs against: the plain scans

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // ruleEG404: the environment needs CUDA and the machine has no usable
@@ -32,8 +33,8 @@ func runEG404(c *checker) bool {
 		return false
 	}
 	if !h.Available {
-		c.add("EG404", c.cudaPos(),
-			fmt.Sprintf("this environment needs CUDA%s but %s cannot run it: %s", c.rtSuffix(), h.label(), orUnknown(h.Reason)),
+		c.add("EG404", c.needsPos(),
+			fmt.Sprintf("this environment needs CUDA%s%s but %s cannot run it: %s", c.rtSuffix(), c.needsWhy(), h.label(), orUnknown(h.Reason)),
 			"run it on a machine with an NVIDIA driver and GPU, or use a CPU-only build")
 		return false
 	}
@@ -41,8 +42,8 @@ func runEG404(c *checker) bool {
 		// A described machine or an override may leave the GPUs out on
 		// purpose; a real machine without one cannot run the job.
 		if h.Source == SourceNVML {
-			c.add("EG404", c.cudaPos(),
-				fmt.Sprintf("this environment needs CUDA%s but %s has no NVIDIA GPU a job can use: %s", c.rtSuffix(), h.label(), orUnknown(h.Reason)),
+			c.add("EG404", c.needsPos(),
+				fmt.Sprintf("this environment needs CUDA%s%s but %s has no NVIDIA GPU a job can use: %s", c.rtSuffix(), c.needsWhy(), h.label(), orUnknown(h.Reason)),
 				"check CUDA_VISIBLE_DEVICES and nvidia-smi")
 		} else {
 			c.undecide(c.fwPos(), "architecture", "no-gpu-described", c.build(), "the target names no GPU, so the GPU architectures were not checked",
@@ -50,4 +51,33 @@ func runEG404(c *checker) bool {
 		}
 	}
 	return true
+}
+
+// needsWhy says, where neither a CUDA framework build nor a CUDA runtime
+// makes the environment need CUDA, which package does: " (cupy-cuda12x
+// 13.3.0 carries GPU code: SASS sm_80, PTX none)"; "" otherwise.
+func (c *checker) needsWhy() string {
+	if fw := c.st.Framework; (fw != nil && fw.Variant == "cuda") || c.runtime() != "" {
+		return ""
+	}
+	p := c.gpuCodePackage()
+	if p == nil {
+		return ""
+	}
+	name := p.Name
+	if p.Version != "" {
+		name += " " + p.Version
+	}
+	return " (" + name + " carries GPU code: " + archSummary(&kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX}) + ")"
+}
+
+// needsPos points at what makes the environment need CUDA: the package
+// needsWhy names, else cudaPos.
+func (c *checker) needsPos() finding.Pos {
+	if c.needsWhy() != "" {
+		if p := c.gpuCodePackage(); p != nil && p.Pos.IsValid() {
+			return p.Pos
+		}
+	}
+	return c.cudaPos()
 }

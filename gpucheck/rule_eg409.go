@@ -39,7 +39,7 @@ func runEG409(c *checker) bool {
 			// if it finds CUDA and cuDNN libraries when it starts.
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
 				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
-				"install tensorflow[and-cuda] (2.14 and later), or the CUDA and cuDNN versions TensorFlow was tested with")
+				tfCUDAHint(c.k, fw.Version))
 		} else if fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version == "" {
 			// PyPI's torch has one build per release and platform (a CUDA
 			// build on Linux x86_64, the CPU build on Windows and macOS):
@@ -86,4 +86,22 @@ func UndecidedText(us []Undecided) string {
 		s[i] = u.Why
 	}
 	return strings.Join(s, "; ")
+}
+
+// tfCUDAHint is how a pip TensorFlow gets its CUDA libraries: the pip
+// extra the knowledge base names (tensorflow_pip_cuda) for a release that
+// has it, or from the first release that has it when the release is open;
+// else the tested CUDA and cuDNN versions.
+func tfCUDAHint(k knowledge, version string) string {
+	const tested = "the CUDA and cuDNN versions TensorFlow was tested with"
+	if version != "" {
+		if r, ok := k.TensorFlowPipCUDA(version); ok {
+			return fmt.Sprintf("install tensorflow[%s] (the extra installs NVIDIA's CUDA wheels), or %s", r.Extra, tested)
+		}
+		return "install " + tested
+	}
+	if r, ok := k.FirstTensorFlowPipCUDA(); ok {
+		return fmt.Sprintf("install tensorflow[%s] (%s and later), or %s", r.Extra, strings.TrimSuffix(r.From, ".0"), tested)
+	}
+	return "install " + tested
 }

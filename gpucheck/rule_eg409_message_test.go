@@ -72,3 +72,26 @@ func TestEG409Messages(t *testing.T) {
 		})
 	}
 }
+
+// The hint for a pip TensorFlow without CUDA libraries names the pip extra
+// and its first release from the knowledge base (tensorflow_pip_cuda), not
+// a copy of them.
+func TestTFCUDAHintReadsKB(t *testing.T) {
+	k := kb.Default()
+	if h := tfCUDAHint(k, ""); !strings.Contains(h, "tensorflow[and-cuda] (2.14 and later)") {
+		t.Errorf("open release: %q", h)
+	}
+	if h := tfCUDAHint(k, "2.15.0"); !strings.Contains(h, "tensorflow[and-cuda]") {
+		t.Errorf("2.15.0: %q", h)
+	}
+	if h := tfCUDAHint(k, "2.10.0"); strings.Contains(h, "and-cuda") {
+		t.Errorf("2.10.0 predates the extra: %q", h)
+	}
+	other := &kb.KB{Facts: kb.Facts{TFPipCUDA: []kb.TFPipCUDA{{Extra: "with-cuda", From: "3.1.0"}, {Extra: "late", From: "3.4.0"}}}}
+	if h := tfCUDAHint(other, ""); !strings.Contains(h, "tensorflow[with-cuda] (3.1 and later)") {
+		t.Errorf("another knowledge base: %q", h)
+	}
+	if h := tfCUDAHint(&kb.KB{}, ""); strings.Contains(h, "[") {
+		t.Errorf("no tensorflow_pip_cuda rows: %q", h)
+	}
+}

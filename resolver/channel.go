@@ -93,7 +93,7 @@ func distribution(channel string) kb.Distribution {
 // wheelIndex reports whether a pip option points at a PyTorch wheel index.
 func (r *resolution) wheelIndex() bool {
 	for _, d := range r.env.Pip {
-		if o := pipOpt(d); o != nil && isIndexOption(o.Name) && strings.Contains(strings.ToLower(o.Value), "/whl") {
+		if o := pipOpt(d); o != nil && isIndexOption(o.Name) && strings.Contains(strings.ToLower(o.Value), "/whl") && !extensionIndex(r.kb, o.Value) {
 			return true
 		}
 	}

@@ -42,10 +42,14 @@ func (r *resolution) evidence() {
 		}
 		r.pipEvidence(it, fw, primary, add)
 	}
-	if r.torchPip {
+	// An extra index whose build pip does not take (PyPI's is higher, or
+	// which it is cannot be told) says nothing of the framework's CUDA:
+	// the PipPick's evidence (pickEvidence, pypiDefault) does.
+	pickNotIndex := r.st.Framework != nil && r.st.Framework.PipPick != nil && !r.st.Framework.PipPick.FromIndex
+	if r.torchPip && !pickNotIndex {
 		for _, d := range r.env.Pip {
 			o := pipOpt(d)
-			if o == nil || !isIndexOption(o.Name) {
+			if o == nil || !isIndexOption(o.Name) || extensionIndex(r.kb, o.Value) {
 				continue
 			}
 			a := DecodeIndexURL(o.Value)
@@ -284,6 +288,15 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 			}
 		} else if e, ok := r.pypiDefault(it); ok {
 			add(e, primary) // plain torch==X from PyPI: its one build (pypidefault.go)
+		} else if e, ok := r.pickEvidence(it); ok {
+			add(e, primary) // an open spec beside an extra index: PyPI's build pip takes (pippick.go)
+		}
+		return
+	}
+	if fw == "" && r.st.Framework != nil && r.st.Framework.Name == "tensorflow" && r.env.IsInstalled() {
+		// an installed pip TensorFlow loads the NVIDIA wheels beside it (tf_jax.go)
+		if e, ok := r.tfWheelCUDA(it); ok {
+			add(e, true)
 		}
 		return
 	}

@@ -17,9 +17,10 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.collect()
 	r.st.items = r.items
 	r.framework()
+	r.python()  // before pipPick, which takes the release pip has wheels of for it
+	r.pipPick() // before the evidence, which reads the index as the variant only where pip takes its build
 	r.evidence()
 	r.variant()
-	r.python()
 	r.cudnn()
 	r.companions()
 	r.gpuLibs()

@@ -69,7 +69,7 @@ func runEG301(ctx *Context) []finding.Diagnostic {
 		return nil
 	}
 	_, opts := ctx.pipList()
-	index, _ := wheelIndexTag(opts)
+	index, _ := wheelIndexTag(ctx.KB, opts)
 	condaCUDA := len(ctx.condaCUDAStack()) > 0
 	var out []finding.Diagnostic
 	for _, p := range ctx.libPairs() {

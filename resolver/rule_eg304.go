@@ -24,7 +24,9 @@ var ruleEG304 = &Rule{
 			"version across every index, a local version (2.5.1+cu121) above the plain release, so it takes PyPI's build wherever " +
 			"PyPI has a newer release in range or the extra index lacks the pinned one; uv's default index strategy (first-index) " +
 			"takes torch only from the first index that has it, and extra indexes come before PyPI, so uv takes the index's " +
-			"newest build in range or fails. The finding says which build each takes.",
+			"newest build in range or fails. The finding says which build each takes. The target checks judge the build pip takes " +
+			"(an environment.yml's pip section and a requirements file are taken as installed by pip, which a requirements file does not say; " +
+			"a pixi manifest's pypi-dependencies as installed by pixi's uv).",
 		Fix: "Name the variant: add `--extra-index-url` (or `--index-url`) pointing at the PyTorch wheel " +
 			"index for the CUDA version you want (`.../whl/cu121`, or `.../whl/cpu`), and pin `torch==X+cuXXX`. " +
 			"Installed environments (`envguard check`) are not judged by this rule: their torch/version.py says which build they got.",
@@ -54,7 +56,7 @@ func runEG304(ctx *Context) []finding.Diagnostic {
 	}
 	reqs, opts := ctx.pipList()
 	extra := ""
-	if tag, o := wheelIndexTag(opts); tag != "" {
+	if tag, o := wheelIndexTag(ctx.KB, opts); tag != "" {
 		if o.Name != "--extra-index-url" {
 			return nil
 		}
@@ -150,8 +152,14 @@ func extraIndexNote(ctx *Context, p pipItem, index string) (string, bool) {
 	}
 	tag := "+cu" + strings.ReplaceAll(cuda, ".", "")
 	head := fmt.Sprintf("pip %s (%s) with --extra-index-url %s: an extra index leaves PyPI in play, so the variant is not pinned", pipText(p), place(p.Dep.Raw.Pos), index)
+	pick := ctx.Stack.Framework.pipPickOf()
 	if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil {
-		if on(m[1]) {
+		if pick != nil && pick.Release == m[1] {
+			// the one computation the checks read (pippick.go)
+			if pick.FromIndex {
+				return "", false
+			}
+		} else if on(m[1]) {
 			return "", false // both take torch==X+cuXYZ from the index
 		}
 		return head + fmt.Sprintf("; that index has no torch %s build, so pip takes PyPI's%s, and uv (first-index: it takes torch only from the first index that has it, the extra one) finds no torch %s and fails",
@@ -173,10 +181,13 @@ func extraIndexNote(ctx *Context, p pipItem, index string) (string, bool) {
 		}
 		return head + fmt.Sprintf(", which has no torch %s build in range, so the solve fails", tag), true
 	}
-	if fw == nil || fw.Name != "pytorch" || len(fw.Candidates) == 0 {
-		return head + "; pip takes the highest torch across PyPI and the index, uv the highest the index serves", true
+	if fw == nil || fw.Name != "pytorch" || len(fw.Candidates) == 0 || pick == nil || pick.Release == "" {
+		return head + "; pip takes the highest torch across PyPI and the index, uv the highest the index serves; which release that is is not known, so the checks do not take the index's build as this file's", true
 	}
-	newest := fw.Candidates[len(fw.Candidates)-1]
+	// pip's pick is the PipPick the checks judge (pippick.go): the highest
+	// release the spec admits (for the file's Python), from the index where
+	// it has that release's cuXYZ build.
+	newest := pick.Release
 	onIndex := ""
 	for i := len(fw.Candidates) - 1; i >= 0; i-- {
 		if on(fw.Candidates[i]) {
@@ -184,16 +195,16 @@ func extraIndexNote(ctx *Context, p pipItem, index string) (string, bool) {
 			break
 		}
 	}
-	pipTakes := "PyPI's torch " + newest + paren(pypiDefaultNote(ctx.KB, ctx.Env, newest))
-	if onIndex == newest {
-		pipTakes = "torch " + newest + tag + " from the index"
+	if pick.FromIndex {
+		return "", false
+	}
+	pipTakes := pick.Build() + paren(pypiDefaultNote(ctx.KB, ctx.Env, newest))
+	if pick.PyPI == "" {
+		pipTakes += ", so the checks judge PyPI's builds of it, not the index's"
 	}
 	uvTakes := "finds no torch in range and fails"
 	if onIndex != "" {
 		uvTakes = "takes torch " + onIndex + tag
-	}
-	if onIndex == newest {
-		return "", false
 	}
 	return head + fmt.Sprintf(": pip takes the highest release across both indexes, %s; uv (first-index) %s", pipTakes, uvTakes), true
 }

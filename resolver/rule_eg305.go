@@ -39,7 +39,7 @@ func runEG305(ctx *Context) []finding.Diagnostic {
 		return nil
 	}
 	reqs, opts := ctx.pipList()
-	index, _ := wheelIndexTag(opts)
+	index, _ := wheelIndexTag(ctx.KB, opts)
 	type built struct {
 		it    pipItem
 		major int

@@ -411,11 +411,11 @@ func isTorchFamily(name string) bool {
 
 // wheelIndexTag returns the variant tag of the first PyTorch wheel index
 // among the pip options (cu118, cpu, rocm6.1), with its option.
-func wheelIndexTag(opts []pipOption) (string, *pipOption) {
+func wheelIndexTag(k *kb.KB, opts []pipOption) (string, *pipOption) {
 	for i, o := range opts {
 		switch o.Name {
 		case "--index-url", "--extra-index-url", "--find-links":
-			if m := wheelIndex().FindStringSubmatch(o.Value); m != nil {
+			if m := wheelIndex().FindStringSubmatch(o.Value); m != nil && !extensionIndex(k, o.Value) {
 				return strings.ToLower(m[1]), &opts[i]
 			}
 		}

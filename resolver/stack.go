@@ -53,6 +53,11 @@ type Framework struct {
 	Pins []Evidence `json:"-"`
 	// ChannelWhy says how Channel was decided ("written as pytorch::").
 	ChannelWhy string `json:"-"`
+	// PipPick is the build pip takes for a torch requirement beside
+	// --extra-index-url to a PyTorch wheel index (pippick.go); nil
+	// otherwise. Where it is not the index's build, the checks judge it
+	// (or PyPI's builds), never the index's.
+	PipPick *PipPick `json:"pip_pick,omitempty"`
 }
 
 // Series returns "2.0" of "2.0.1"; "" when the version is unknown.

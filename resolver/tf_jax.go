@@ -434,3 +434,47 @@ func cudaMajorName(st *Stack) string {
 	}
 	return "cu" + strconv.Itoa(majorOf(a.Says))
 }
+
+// tfWheelCUDA is the CUDA evidence an installed pip TensorFlow gets from
+// the NVIDIA CUDA wheels installed beside it. A prefix does not record the
+// [and-cuda] extra it was installed with, but from the release that has
+// the extra (tensorflow_pip_cuda) TensorFlow's shared libraries carry
+// RPATH entries into those wheels: TensorFlow's cuda_rpath_flags
+// ("rpath linker flags for use with nvidia wheel-packaged libs available
+// from PyPI", tensorflow/tensorflow tensorflow/tsl/platform/default/
+// cuda_build_defs.bzl, stored copy at commit 323e5b42) gives each CUDA
+// library target -Wl,-rpath='$ORIGIN/../../nvidia/<lib>/lib' (and
+// '$ORIGIN/../nvidia/<lib>/lib'), the site-packages/nvidia/<lib>/lib
+// folders the nvidia-*-cuXX wheels install. So the CUDA runtime wheel
+// (nvidia-cuda-runtime-cuXX) is the runtime TensorFlow loads, when the
+// cuDNN wheel is there too (TensorFlow uses the GPU only with both) and
+// its CUDA major is the one the release was built with. The evidence is
+// on the runtime wheel's item and says its installed CUDA version.
+func (r *resolution) tfWheelCUDA(it *item) (Evidence, bool) {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Name != "tensorflow" || f.From != envspec.ProviderPip || f.Version == "" ||
+		!strings.HasPrefix(it.name, "nvidia-cuda-runtime-cu") || it.from() != envspec.ProviderPip {
+		return Evidence{}, false
+	}
+	if _, ok := r.kb.TensorFlowPipCUDA(f.Version); !ok {
+		return Evidence{}, false
+	}
+	a := DecodePipName(it.name, nil)
+	c, ok := r.kb.TensorFlow(f.Version)
+	if a.Major == 0 || !ok || majorOf(c.CUDA) != a.Major {
+		return Evidence{}, false
+	}
+	cudnn := false
+	for _, o := range r.items {
+		cudnn = cudnn || (o.from() == envspec.ProviderPip && o.name == "nvidia-cudnn-cu"+strconv.Itoa(a.Major))
+	}
+	if !cudnn {
+		return Evidence{}, false
+	}
+	says := a.Says()
+	if mm := seriesOf(it.exact); strings.Count(mm, ".") == 1 && majorOf(mm) == a.Major {
+		says = mm
+	}
+	return Evidence{Item: it.label() + " (the CUDA runtime wheel tensorflow " + f.Version + " loads)", Pos: it.pos(), Line: it.pos().Line,
+		Kind: EvidencePackage, Says: says, Package: it.name, Version: it.exact}, true
+}

@@ -327,3 +327,32 @@ func (k *KB) TensorFlowPipCUDA(version string) (*TFPipCUDA, bool) {
 	}
 	return nil, false
 }
+
+// FirstTensorFlowPipCUDA is the oldest tensorflow_pip_cuda row: the pip
+// extra that installs NVIDIA's CUDA wheels with TensorFlow and the first
+// release that has it; false when the knowledge base has none.
+func (k *KB) FirstTensorFlowPipCUDA() (*TFPipCUDA, bool) {
+	return FirstTFPipCUDA(k.TFPipCUDA)
+}
+
+// FirstTFPipCUDA is the row of rows with the oldest From.
+func FirstTFPipCUDA(rows []TFPipCUDA) (*TFPipCUDA, bool) {
+	var first *TFPipCUDA
+	for i := range rows {
+		if c, ok := CompareDotted(rows[i].From, firstFrom(first)); first == nil || (ok && c < 0) {
+			first = &rows[i]
+		}
+	}
+	if first == nil {
+		return nil, false
+	}
+	r := *first
+	return &r, true
+}
+
+func firstFrom(r *TFPipCUDA) string {
+	if r == nil {
+		return ""
+	}
+	return r.From
+}
