@@ -1,6 +1,7 @@
 package fixer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -89,11 +90,11 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 	cur := src
 	reasons := map[string]string{} // why a fix was last held back, by finding
 	var final *report.Report
+	rep, err := report.ValidateContext(ctx, file, cur, ropt)
+	if err != nil {
+		return nil, err
+	}
 	for round := 0; ; round++ {
-		rep, err := report.ValidateContext(ctx, file, cur, ropt)
-		if err != nil {
-			return nil, err
-		}
 		if round == maxRounds {
 			final = rep
 			break
@@ -106,23 +107,41 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 				from = append(from, d)
 			}
 		}
-		next, outs := Apply(cur, changes)
+		// Each change is tried on top of those taken before it and the
+		// text validated: one that would add a finding (any code's count
+		// grows, at any severity) is not made. base is the validation of
+		// next, the text with the changes taken so far.
+		var taken []Change
+		next, base := cur, rep
 		made := 0
-		for i, o := range outs {
+		for i, ch := range changes {
 			d := from[i]
-			if !o.Applied {
+			text, outs := Apply(cur, append(taken[:len(taken):len(taken)], ch))
+			if o := outs[len(outs)-1]; !o.Applied {
 				reasons[findingKey(d)] = o.Reason
 				continue
 			}
+			trial := base
+			if !bytes.Equal(text, next) {
+				if trial, err = report.ValidateContext(ctx, file, text, ropt); err != nil {
+					return nil, err
+				}
+				if why := addedFindings(base, trial); why != "" {
+					reasons[findingKey(d)] = why
+					continue
+				}
+			}
+			taken = append(taken, ch)
+			next, base = text, trial
 			made++
-			res.edits = append(res.edits, changes[i].Edits...)
+			res.edits = append(res.edits, ch.Edits...)
 			res.Applied = append(res.Applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: d.Message})
 		}
 		if made == 0 {
 			final = rep
 			break
 		}
-		cur = next
+		cur, rep = next, base
 	}
 	for _, d := range final.Diagnostics() {
 		if len(d.Edits) == 0 || (len(sel) > 0 && !sel[d.Code]) {
@@ -199,4 +218,44 @@ func kindName(file string, src []byte) string {
 		return "conda list --explicit"
 	}
 	return string(lockfile.SniffFile(file, src))
+}
+
+// addedFindings says which findings the validation after has that before
+// has not, where a code's count at some severity grew: "" when none grew.
+// The fix that led from before to after is then not made.
+func addedFindings(before, after *report.Report) string {
+	count := map[string]int{}
+	key := func(d finding.Diagnostic) string { return d.Code + " " + d.Severity.String() }
+	for _, d := range before.Diagnostics() {
+		count[key(d)]++
+	}
+	for _, d := range after.Diagnostics() {
+		count[key(d)]--
+	}
+	old := map[string]bool{}
+	for _, d := range before.Diagnostics() {
+		old[findingKey(d)] = true
+	}
+	var added []string
+	seen := map[string]bool{}
+	for _, d := range after.Diagnostics() {
+		k := key(d)
+		if count[k] >= 0 || old[findingKey(d)] || seen[findingKey(d)] {
+			continue
+		}
+		seen[findingKey(d)] = true
+		added = append(added, fmt.Sprintf("%s (%s, line %d: %s)", d.Code, d.Severity, d.Pos.Line, d.Message))
+	}
+	if len(added) == 0 {
+		for k, n := range count {
+			if n < 0 { // grew, though every message was there before
+				added = append(added, k)
+			}
+		}
+		sort.Strings(added)
+	}
+	if len(added) == 0 {
+		return ""
+	}
+	return "the edit would add " + strings.Join(added, "; ")
 }

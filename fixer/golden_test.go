@@ -2,6 +2,7 @@ package fixer
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,9 @@ func testOptions(unsafe bool) Options {
 
 // TestGolden fixes each testdata/fix/<case>/before.yml (with --unsafe where
 // the case has a flags file saying so) and compares the fixed file and
-// its diff with after.yml and diff, then holds each case to the
-// properties every fix must have.
+// its diff with after.yml and diff, and what was fixed and what was not,
+// with the reasons, with report; then it holds each case to the properties
+// every fix must have.
 func TestGolden(t *testing.T) {
 	dirs, err := filepath.Glob("testdata/fix/*")
 	if err != nil || len(dirs) == 0 {
@@ -41,16 +43,33 @@ func TestGolden(t *testing.T) {
 			diff := Diff("environment.yml", src, res.Fixed)
 			golden.Check(t, filepath.Join(dir, "after.yml"), res.Fixed)
 			golden.Check(t, filepath.Join(dir, "diff"), []byte(diff))
+			golden.Check(t, filepath.Join(dir, "report"), []byte(fixReport(res)))
 			checkProperties(t, src, res, opt)
 			// the golden cases are fixed whole: none of the fixed codes is
-			// left in them
+			// left in them, but where the report says why one was not made
+			skipped := map[string]bool{}
+			for _, s := range res.Skipped {
+				skipped[s.Code] = true
+			}
 			for _, a := range res.Applied {
 				for _, d := range res.Report.Diagnostics() {
-					if d.Code == a.Code {
+					if d.Code == a.Code && !skipped[d.Code] {
 						t.Errorf("fixed %s, yet the fixed file still has %s", a.Code, d.Error())
 					}
 				}
 			}
 		})
 	}
+}
+
+// fixReport is a line for each fix made and each fix not made, with why.
+func fixReport(res *Result) string {
+	var b strings.Builder
+	for _, a := range res.Applied {
+		fmt.Fprintf(&b, "%d:%d: fixed %s: %s\n", a.Line, a.Column, a.Code, a.Message)
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(&b, "%d: not fixed %s: %s\n", s.Line, s.Code, s.Reason)
+	}
+	return b.String()
 }
