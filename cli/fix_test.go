@@ -106,13 +106,13 @@ func TestFixCommand(t *testing.T) {
 	}
 
 	// --select limits the fixes; a code with no fix is a usage error
-	code, out, _ = runFix(t, "name: x\nchannels: [conda_forge]\ndependencies: [numpy=>1.2]\n", "--select", "EG112", "-")
+	code, out, _ = runFix(t, "name: x\nchannels: [conda_forge]\ndependencies: [numpy=>1.2]\n", "--unsafe", "--select", "EG112", "-")
 	if code != ExitFindings || out != "name: x\nchannels: [conda-forge]\ndependencies: [numpy=>1.2]\n" {
 		t.Errorf("--select EG112: exit %d %q", code, out)
 	}
 	// a fix that would add a finding is not made, and the report says why:
 	// conda-forge beside defaults is EG108
-	code, out, errOut = runFix(t, "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n", "-")
+	code, out, errOut = runFix(t, "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n", "--unsafe", "--select", "EG112", "-")
 	if code != ExitFindings || out != "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n" || !strings.Contains(errOut, "-:2: not fixed EG112: the edit would add EG108 (warning, line 2:") {
 		t.Errorf("EG112 beside defaults: exit %d %q, stderr %q", code, out, errOut)
 	}
