@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "de5c75c1ab6989f1"
+const generatedVersion = "be96e1344d56ee5c"
 
 const generatedLatestTorch = "2.11.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1338a79a
+const generatedChecksum = 0x47ab4c5f
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4225,7 +4225,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Pip: []string{
 		"cupy",
 		"cupy-cuda*",
-	}, Note: "plain pip cupy builds from source; cupy-core is conda-forge's split package (not seen in CORPUS)", Source: "PYPI_INDEX (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; older per-minor cupy-cuda80 … cupy-cuda117); CORPUS"},
+	}, CondaChannels: []string{
+		"conda-forge",
+	}, Note: "plain pip cupy builds from source; cupy-core is conda-forge's split package (not seen in CORPUS)", Source: "PYPI_INDEX (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; older per-minor cupy-cuda80 … cupy-cuda117); CORPUS; X2_CUPY_README (conda_channels: its Conda section, 'Binary packages are also available for Linux and Windows on Conda-Forge … conda install -c conda-forge cupy')"},
 	{Lib: "tensorflow", Conda: []string{
 		"tensorflow",
 		"tensorflow-gpu",

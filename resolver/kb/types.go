@@ -256,7 +256,12 @@ type GPULib struct {
 	// CUDAFromPip describes how the CUDA major is written in the pip name,
 	// e.g. "cupy-cuda{major}x"; "" when the name does not say.
 	// (CUDAMajorFromPipName reads it.)
-	Note   string `yaml:"note,omitempty"`
+	// CondaChannels are the channels that publish its conda packages (CUDA
+	// builds included), as its install documentation names them; empty
+	// where the knowledge base does not say. EG302's fix moves a pip line
+	// to conda only onto one of them.
+	CondaChannels []string `yaml:"conda_channels,omitempty"`
+	Note          string   `yaml:"note,omitempty"`
 	Source string `yaml:"source"`
 }
 
