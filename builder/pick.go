@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -81,4 +82,22 @@ func (r *Result) Pick(format string) (string, error) {
 		return line, nil
 	}
 	return "", badRequest("unknown pick format %q: one of %s", format, strings.Join(PickFormats, ", "))
+}
+
+// CondaPick is the conda build of one torch release that Build picks for
+// hosts (via "conda": the pytorch channel; "conda-forge"), for the fixer's
+// pins: the distribution it comes from and its conda specs (Pick's
+// PickConda line). release must be a release, not a series; python and
+// cuda may be "" (the newest the release supports, the newest variant that
+// every host runs).
+func CondaPick(release, python, cuda, via string, hosts []*gpucheck.Host, k *kb.KB) (kb.Distribution, string, error) {
+	res, err := Build(Request{Framework: "pytorch", Version: release, Python: python, CUDA: cuda, Via: via, Hosts: hosts, KB: k})
+	if err != nil {
+		return "", "", err
+	}
+	if res.Release != release {
+		return "", "", fmt.Errorf("the builder chose torch %s, not %s", res.Release, release)
+	}
+	line, err := res.Pick(PickConda)
+	return res.Dist, line, err
 }

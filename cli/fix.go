@@ -11,17 +11,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/builder"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/fixer"
 )
 
 type fixFlags struct {
-	diff     bool
-	unsafe   bool
-	selected []string
-	platform string
-	maxSize  int64
-	force    bool
+	targets     []string
+	targetsFile string
+	diff        bool
+	unsafe      bool
+	selected    []string
+	platform    string
+	maxSize     int64
+	force       bool
 }
 
 func fixCmd(e *env) *cobra.Command {
@@ -52,6 +55,8 @@ func fixCmd(e *env) *cobra.Command {
 	fl.StringSliceVar(&f.selected, "select", nil, "fix only these `CODES` (comma list or repeated)")
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES`")
+	fl.StringArrayVar(&f.targets, "target", nil, "validate every edit against this machine `NAME` (repeatable; local for this machine's GPUs); with --unsafe, also pin a release or variant left to the solver to the newest build that validates on every target")
+	fl.StringVar(&f.targetsFile, "targets", "", "read target machines from `FILE` (as validate does)")
 	fl.BoolVar(&f.force, "force", false, "write files that are read-only or that you cannot write (replacing them through their directory)")
 	return c
 }
@@ -63,11 +68,16 @@ func (e *env) fix(f fixFlags, files []string) error {
 	if err := stdinOnce(files); err != nil {
 		return err
 	}
-	opt, err := e.options(f.platform, nil, "")
+	opt, err := e.options(f.platform, f.targets, f.targetsFile)
 	if err != nil {
 		return err
 	}
+	// only the targets named are held: fix changes files, and a machine
+	// the user did not name is no reason to change one
 	fopt := fixer.Options{Report: opt, Unsafe: f.unsafe, Select: f.selected}
+	if len(f.targets) > 0 {
+		fopt.Targets, fopt.Pin = opt.Hosts, builder.CondaPick
+	}
 	remaining := false
 	for _, name := range files {
 		if st, err := os.Stat(name); err == nil && st.IsDir() {

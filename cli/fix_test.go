@@ -138,3 +138,34 @@ func TestFixStdinTwice(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
+
+// TestFixPinForTargets: fix --unsafe --target pins the release and the
+// variant that the file leaves to the solver to the newest build that
+// validates on every target named; without --unsafe, or without a target,
+// nothing is pinned.
+func TestFixPinForTargets(t *testing.T) {
+	dir := t.TempDir()
+	targets := filepath.Join(dir, "targets.yml")
+	if err := os.WriteFile(targets, []byte("targets:\n  - name: a100\n    driver: \"535.104.05\"\n    gpus: [A100]\n  - name: l4\n    driver: \"550.54.15\"\n    gpus: [L4]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := filepath.Join(dir, "environment.yml")
+	src := "name: train\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch>=2.1\n"
+	if err := os.WriteFile(env, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runFix(t, "", "--unsafe", "--platform", "linux-64", "--targets", targets, "--target", "a100", "--target", "l4", env)
+	want := "name: pt25_cu121\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch::pytorch-cuda=12.1\n  - pytorch=2.5.1\n"
+	if b, _ := os.ReadFile(env); code != ExitOK || string(b) != want || !strings.Contains(out, "fixed EG502: pinned to pytorch=2.5.1 with pytorch::pytorch-cuda=12.1, the newest build that validates on every target (a100, l4)") {
+		t.Errorf("exit %d, file\n%s\nreport %q, stderr %q", code, b, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"--platform", "linux-64", "--targets", targets, "--target", "a100", "-"}, // safe
+		{"--unsafe", "--platform", "linux-64", "-"},                               // no target
+	} {
+		code, out, errOut := runFix(t, src, args...)
+		if code != ExitFindings || strings.Contains(out, "pytorch=2.5.1") || strings.Contains(errOut, "pinned") {
+			t.Errorf("%v: exit %d %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}

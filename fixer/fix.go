@@ -9,6 +9,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
 )
@@ -16,8 +17,7 @@ import (
 // Options control one fix.
 type Options struct {
 	// Report is how the file is validated (platform, knowledge base,
-	// project configuration, budget). Hosts are not used: no fix depends on
-	// a machine.
+	// project configuration, budget). Its Hosts are not used: Targets are.
 	Report report.Options
 	// Unsafe also applies the fixes of rules whose fix changes what gets
 	// installed or how the environment is addressed (EG301, EG302, EG207,
@@ -26,6 +26,13 @@ type Options struct {
 	// Select limits the fixes to these codes; empty means every fixable
 	// code. CheckSelect says whether a list is usable.
 	Select []string
+	// Targets are the machines every edit is validated against (Report's
+	// Hosts are not used). With Unsafe, a framework whose release or
+	// variant the file leaves to the solver (EG502, EG207, EG409) is also
+	// pinned to the newest build that validates on all of them.
+	Targets []*gpucheck.Host
+	// Pin picks the builds of those pins (builder.CondaPick); nil: no pins.
+	Pin PinFunc
 }
 
 // Applied is a fix that was made. Its position is in the text the fix was
@@ -62,8 +69,10 @@ type Result struct {
 
 // maxRounds bounds the validate → fix iterations. One round makes every
 // fix that does not conflict; a second makes what the first changed (the
-// canonical name after the CUDA pin) and the fixes a conflict held back.
-const maxRounds = 4
+// canonical name after the CUDA pin) and the fixes a conflict held back;
+// with targets, a pin for them comes once the file's own fixes are made,
+// and the name it changes after it.
+const maxRounds = 6
 
 // ErrNotEnvFile is returned for inputs other than environment.yml: the
 // other formats are written by tools (lock files) or read from a machine.
@@ -81,10 +90,19 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 		return nil, fmt.Errorf("%s: %w (this is a %s file)", file, ErrNotEnvFile, kindName(file, src))
 	}
 	ropt := opt.Report
-	ropt.Hosts = nil
+	ropt.Hosts = opt.Targets
+	pinning := opt.Unsafe && len(opt.Targets) > 0 && opt.Pin != nil && (len(opt.Select) == 0 || selectsPin(opt.Select))
+	pinTried, pinWhy := false, ""
 	sel := map[string]bool{}
 	for _, c := range opt.Select {
 		sel[strings.ToUpper(strings.TrimSpace(c))] = true
+	}
+	// an added finding at info whose own fix this run makes next (EG501
+	// once a pin makes the canonical name known) does not hold a fix back;
+	// one at warning or error does, even with a fix of its own (EG203
+	// would rewrite the user's companion pin)
+	followUp := func(d finding.Diagnostic) bool {
+		return d.Severity == finding.SeverityInfo && len(d.Edits) > 0 && allowed(d.Code, opt.Unsafe, sel)
 	}
 	res := &Result{File: file}
 	cur := src
@@ -126,7 +144,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 				if trial, err = report.ValidateContext(ctx, file, text, ropt); err != nil {
 					return nil, err
 				}
-				if why := addedFindings(base, trial); why != "" {
+				if why := addedFindings(base, trial, followUp); why != "" {
 					reasons[findingKey(d)] = why
 					continue
 				}
@@ -137,11 +155,62 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 			res.edits = append(res.edits, ch.Edits...)
 			res.Applied = append(res.Applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: d.Message})
 		}
+		if made == 0 && pinning && !pinTried {
+			// the file's own fixes are made: pin what it leaves to the
+			// solver, the newest release whose build validates on every
+			// target and adds no finding
+			pinTried = true
+			found := pinFindings(rep)
+			if len(found) > 0 {
+				pins, why := pinCandidates(file, cur, rep, ropt, opt.Targets, opt.Pin)
+				for _, p := range pins {
+					text, outs := Apply(cur, []Change{p.change})
+					if !outs[0].Applied {
+						why = outs[0].Reason
+						continue
+					}
+					trial, err := report.ValidateContext(ctx, file, text, ropt)
+					if err != nil {
+						return nil, err
+					}
+					if w := addedFindings(rep, trial, followUp); w != "" {
+						why = p.text + ": " + w
+						continue
+					}
+					if pinCount(trial) >= len(found) {
+						why = p.text + " leaves as much to the solver"
+						continue
+					}
+					next, base = text, trial
+					made++
+					res.edits = append(res.edits, p.change.Edits...)
+					msg := fmt.Sprintf("pinned to %s, the newest build that validates on every target (%s)", p.text, hostNames(opt.Targets))
+					codes := map[string]bool{}
+					for _, d := range found {
+						if !codes[d.Code] {
+							codes[d.Code] = true
+							res.Applied = append(res.Applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: msg})
+						}
+					}
+					why = ""
+					break
+				}
+				if why != "" {
+					pinWhy = fmt.Sprintf("no pin for the targets (%s): %s", hostNames(opt.Targets), why)
+				}
+			}
+		}
 		if made == 0 {
 			final = rep
 			break
 		}
 		cur, rep = next, base
+	}
+	if pinWhy != "" {
+		for _, d := range pinFindings(final) {
+			res.Skipped = append(res.Skipped, Skipped{Code: d.Code, Line: d.Pos.Line, Reason: pinWhy})
+			break
+		}
 	}
 	for _, d := range final.Diagnostics() {
 		if len(d.Edits) == 0 || (len(sel) > 0 && !sel[d.Code]) {
@@ -222,15 +291,20 @@ func kindName(file string, src []byte) string {
 
 // addedFindings says which findings the validation after has that before
 // has not, where a code's count at some severity grew: "" when none grew.
-// The fix that led from before to after is then not made.
-func addedFindings(before, after *report.Report) string {
+// The fix that led from before to after is then not made. A finding for
+// which followUp is true does not count: it carries a fix of its own that
+// this run makes next, validated in its turn (the canonical name a pin
+// makes known, EG501 at info with --unsafe).
+func addedFindings(before, after *report.Report, followUp func(finding.Diagnostic) bool) string {
 	count := map[string]int{}
 	key := func(d finding.Diagnostic) string { return d.Code + " " + d.Severity.String() }
 	for _, d := range before.Diagnostics() {
 		count[key(d)]++
 	}
 	for _, d := range after.Diagnostics() {
-		count[key(d)]--
+		if !followUp(d) {
+			count[key(d)]--
+		}
 	}
 	old := map[string]bool{}
 	for _, d := range before.Diagnostics() {
@@ -240,7 +314,7 @@ func addedFindings(before, after *report.Report) string {
 	seen := map[string]bool{}
 	for _, d := range after.Diagnostics() {
 		k := key(d)
-		if count[k] >= 0 || old[findingKey(d)] || seen[findingKey(d)] {
+		if count[k] >= 0 || followUp(d) || old[findingKey(d)] || seen[findingKey(d)] {
 			continue
 		}
 		seen[findingKey(d)] = true
@@ -258,4 +332,16 @@ func addedFindings(before, after *report.Report) string {
 		return ""
 	}
 	return "the edit would add " + strings.Join(added, "; ")
+}
+
+// selectsPin reports whether --select names a code a pin answers.
+func selectsPin(sel []string) bool {
+	for _, c := range sel {
+		for _, p := range pinCodes {
+			if strings.EqualFold(strings.TrimSpace(c), p) {
+				return true
+			}
+		}
+	}
+	return false
 }

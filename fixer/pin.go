@@ -1,0 +1,197 @@
+package fixer
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// pinCodes are the findings that say the solver picks the framework's
+// release or variant; a pin for the targets answers them. EG409 counts
+// only where it says something is left to the solver.
+var pinCodes = []string{"EG502", "EG207", "EG409"}
+
+// pinFindings are rep's findings that a pin would answer.
+func pinFindings(rep *report.Report) []finding.Diagnostic {
+	var out []finding.Diagnostic
+	for _, code := range pinCodes {
+		for _, d := range rep.Diagnostics() {
+			if d.Code == code && (code != "EG409" || strings.Contains(d.Message, "left to the solver")) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// PinFunc picks the conda build of one torch release for hosts, as the
+// builder picks it (builder.CondaPick): via is "conda" (the pytorch
+// channel) or "conda-forge"; python and cuda may be "". It answers the
+// distribution and the conda specs that select the build, the framework's
+// first ("pytorch::pytorch=2.5.1 pytorch-cuda=12.4", "pytorch=2.4.1=cuda126*
+// cuda-version=12.6"). The fixer cannot import the builder (it sits beside
+// it), so the faces pass it in.
+type PinFunc func(release, python, cuda, via string, hosts []*gpucheck.Host, k *kb.KB) (kb.Distribution, string, error)
+
+// pinCount is how many of rep's findings a pin would answer.
+func pinCount(rep *report.Report) int { return len(pinFindings(rep)) }
+
+// pin is one candidate pin: its change, and what it pins, for the report.
+type pin struct {
+	change Change
+	text   string // "pytorch=2.5.1 with pytorch-cuda=12.4"
+}
+
+// pinCandidates are the pins of a conda pytorch that leaves its release or
+// variant to the solver, newest release first: for each release the file
+// admits, the build the builder picks for every target (the newest variant
+// that validates on all of them, on the file's own channel, for its Python
+// and CUDA where it pins them). why says why there is none.
+func pinCandidates(file string, src []byte, rep *report.Report, ropt report.Options, hosts []*gpucheck.Host, pick PinFunc) (pins []pin, why string) {
+	st := rep.Stack
+	if st == nil || st.Framework == nil {
+		return nil, "the file names no framework"
+	}
+	f := st.Framework
+	if f.Name != "pytorch" || f.From != envspec.ProviderConda {
+		return nil, fmt.Sprintf("the builder pins a conda pytorch only, not %s from %s", f.Name, f.From)
+	}
+	var via string
+	switch f.Dist {
+	case kb.DistPytorchConda:
+		via = "conda"
+	case kb.DistCondaForge:
+		via = "conda-forge"
+	default:
+		return nil, fmt.Sprintf("the builder does not build pytorch from %s", f.Dist)
+	}
+	env := envspec.Parse(file, src, envspec.ParseOptions{Platform: ropt.Platform})
+	dep := depAt(env, f.Pos)
+	if dep == nil || dep.Spec == nil || dep.Spec.Build != "" || strings.TrimSpace(dep.Raw.Value) != dep.Raw.Value {
+		return nil, fmt.Sprintf("line %d is not written as a plain spec the fix can pin", f.Pos.Line)
+	}
+	releases := f.Candidates
+	if f.Version != "" {
+		releases = []string{f.Version}
+	}
+	cuda := ""
+	switch {
+	case f.Variant == "cpu":
+		cuda = "cpu"
+	case st.CUDA != nil && st.CUDA.NotPublished == "" && strings.Count(st.CUDA.Version, ".") >= 1:
+		cuda = st.CUDA.Version
+	}
+	why = "the knowledge base lists no release the file admits"
+	for i := len(releases) - 1; i >= 0; i-- {
+		dist, line, err := pick(releases[i], st.Python, cuda, via, hosts, ropt.KB)
+		if err != nil {
+			if len(pins) == 0 {
+				why = strings.SplitN(err.Error(), "\n", 2)[0]
+			}
+			continue
+		}
+		if dist != f.Dist {
+			continue // the builder went to another channel
+		}
+		if p, ok := pinEdits(env, dep, line); ok {
+			pins = append(pins, p)
+		}
+	}
+	return pins, why
+}
+
+// pinEdits writes the builder's pick into the file: the framework's line
+// pinned to the release (and, on conda-forge, the build), and each other
+// spec of the pick (pytorch-cuda=12.4, pytorch::cpuonly, cuda-version=12.6)
+// that the file does not name yet added before it.
+func pinEdits(env *envspec.Env, dep *envspec.CondaDep, line string) (pin, bool) {
+	specs := strings.Fields(line)
+	if len(specs) == 0 {
+		return pin{}, false
+	}
+	_, fw, _ := strings.Cut(specs[0], "::")
+	if fw == "" {
+		fw = specs[0]
+	}
+	rest, ok := strings.CutPrefix(fw, dep.Spec.Name)
+	if !ok {
+		return pin{}, false
+	}
+	raw := dep.Raw.Value
+	sp := dep.Spec.NameSpan
+	if sp.End <= 0 || sp.End > len(raw) {
+		return pin{}, false
+	}
+	head := raw[:sp.End]
+	at := dep.Raw.Pos.Shift(utf8.RuneCountInString(head))
+	var edits []finding.Edit
+	if tail := raw[sp.End:]; tail != rest {
+		ed := finding.Edit{Pos: at, EndPos: at, New: rest} // an insertion after the name
+		if tail != "" {
+			if ed, ok = env.ReplaceAt(at, tail, rest); !ok {
+				return pin{}, false
+			}
+		}
+		edits = append(edits, ed)
+	}
+	text := strings.TrimSpace(head) + rest
+	var with []string
+	for _, s := range specs[1:] {
+		name := s
+		if _, n, ok := strings.Cut(name, "::"); ok {
+			name = n
+		}
+		name, _, _ = strings.Cut(name, "=")
+		if hasDep(env, name) {
+			continue
+		}
+		ins, ok := env.InsertItemBefore(dep.Raw.Pos, s)
+		if !ok {
+			return pin{}, false
+		}
+		edits = append(edits, ins)
+		with = append(with, s)
+	}
+	if len(edits) == 0 {
+		return pin{}, false
+	}
+	if len(with) > 0 {
+		text += " with " + strings.Join(with, " and ")
+	}
+	return pin{change: Change{Edits: edits}, text: text}, true
+}
+
+// depAt is the conda dependency that starts at pos, nil when none.
+func depAt(env *envspec.Env, pos finding.Pos) *envspec.CondaDep {
+	for _, d := range env.Deps {
+		if d.Raw.Pos.Line == pos.Line && d.Raw.Pos.Col == pos.Col {
+			return d
+		}
+	}
+	return nil
+}
+
+// hasDep reports whether the file's conda dependencies name package name.
+func hasDep(env *envspec.Env, name string) bool {
+	for _, d := range env.Deps {
+		if d.Spec != nil && d.Spec.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hostNames lists the hosts' names, for the report.
+func hostNames(hosts []*gpucheck.Host) string {
+	var names []string
+	for _, h := range hosts {
+		names = append(names, h.Name)
+	}
+	return strings.Join(names, ", ")
+}
