@@ -84,13 +84,13 @@ func (r *Result) Pick(format string) (string, error) {
 	return "", badRequest("unknown pick format %q: one of %s", format, strings.Join(PickFormats, ", "))
 }
 
-// CondaPick is the conda build of one torch release that Build picks for
-// hosts (via "conda": the pytorch channel; "conda-forge"), for the fixer's
-// pins: the distribution it comes from and its conda specs (Pick's
-// PickConda line). release must be a release, not a series; python and
-// cuda may be "" (the newest the release supports, the newest variant that
-// every host runs).
-func CondaPick(release, python, cuda, via string, hosts []*gpucheck.Host, k *kb.KB) (kb.Distribution, string, error) {
+// PinPick is the build of one torch release that Build picks for hosts,
+// for the fixer's pins: via "conda" (the pytorch channel) or "conda-forge"
+// answers the distribution and the conda specs (Pick's PickConda line),
+// via "pip" the distribution and the wheel index URL (PickIndex). release
+// must be a release, not a series; python and cuda may be "" (the newest
+// the release supports, the newest variant that every host runs).
+func PinPick(release, python, cuda, via string, hosts []*gpucheck.Host, k *kb.KB) (kb.Distribution, string, error) {
 	res, err := Build(Request{Framework: "pytorch", Version: release, Python: python, CUDA: cuda, Via: via, Hosts: hosts, KB: k})
 	if err != nil {
 		return "", "", err
@@ -98,6 +98,10 @@ func CondaPick(release, python, cuda, via string, hosts []*gpucheck.Host, k *kb.
 	if res.Release != release {
 		return "", "", fmt.Errorf("the builder chose torch %s, not %s", res.Release, release)
 	}
-	line, err := res.Pick(PickConda)
+	format := PickConda
+	if via == "pip" {
+		format = PickIndex
+	}
+	line, err := res.Pick(format)
 	return res.Dist, line, err
 }

@@ -76,7 +76,7 @@ func (e *env) fix(f fixFlags, files []string) error {
 	// the user did not name is no reason to change one
 	fopt := fixer.Options{Report: opt, Unsafe: f.unsafe, Select: f.selected}
 	if len(f.targets) > 0 {
-		fopt.Targets, fopt.Pin = opt.Hosts, builder.CondaPick
+		fopt.Targets, fopt.Pin = opt.Hosts, builder.PinPick
 	}
 	remaining := false
 	for _, name := range files {

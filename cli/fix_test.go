@@ -125,7 +125,7 @@ func TestFixCommand(t *testing.T) {
 	if err := os.WriteFile("uv.lock", []byte("version = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runFix(t, "", "uv.lock"); code != ExitUsage || !strings.Contains(errOut, "environment.yml files only") {
+	if code, _, errOut := runFix(t, "", "uv.lock"); code != ExitUsage || !strings.Contains(errOut, "environment.yml and requirements files only") {
 		t.Errorf("uv.lock: exit %d %s", code, errOut)
 	}
 }

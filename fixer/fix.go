@@ -31,7 +31,7 @@ type Options struct {
 	// variant the file leaves to the solver (EG502, EG207, EG409) is also
 	// pinned to the newest build that validates on all of them.
 	Targets []*gpucheck.Host
-	// Pin picks the builds of those pins (builder.CondaPick); nil: no pins.
+	// Pin picks the builds of those pins (builder.PinPick); nil: no pins.
 	Pin PinFunc
 }
 
@@ -74,9 +74,10 @@ type Result struct {
 // and the name it changes after it.
 const maxRounds = 6
 
-// ErrNotEnvFile is returned for inputs other than environment.yml: the
-// other formats are written by tools (lock files) or read from a machine.
-var ErrNotEnvFile = fmt.Errorf("envguard fix edits environment.yml files only")
+// ErrNotEnvFile is returned for inputs other than environment.yml and pip
+// requirements files: the other formats are written by tools (lock files)
+// or read from a machine.
+var ErrNotEnvFile = fmt.Errorf("envguard fix edits environment.yml and requirements files only")
 
 // Fix validates src, applies the certain fixes, and repeats until nothing
 // more applies or maxRounds is reached. It returns ctx's error once ctx is
@@ -86,7 +87,7 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	if k := lockfile.SniffFile(file, src); k != envspec.KindEnvFile || lockfile.Sniff(src) == envspec.KindExplicit {
+	if k := lockfile.SniffFile(file, src); (k != envspec.KindEnvFile && k != envspec.KindRequirements) || lockfile.Sniff(src) == envspec.KindExplicit {
 		return nil, fmt.Errorf("%s: %w (this is a %s file)", file, ErrNotEnvFile, kindName(file, src))
 	}
 	ropt := opt.Report

@@ -93,7 +93,7 @@ func caseOptions(t *testing.T, dir string) Options {
 	flags, _ := os.ReadFile(filepath.Join(dir, "flags"))
 	opt := testOptions(strings.Contains(string(flags), "unsafe"))
 	if opt.Targets = caseTargets(t, dir); opt.Targets != nil {
-		opt.Pin = builder.CondaPick
+		opt.Pin = builder.PinPick
 	}
 	return opt
 }

@@ -20,9 +20,10 @@ func TestLayer(t *testing.T) {
 	allowed := map[string]bool{
 		"github.com/envguard/envguard/envspec": true,
 		"github.com/envguard/envguard/finding": true,
-		// below report: the targets an edit is validated against, and the
-		// knowledge base's distributions a pin names
+		// below report: the targets an edit is validated against, the
+		// stack a pin reads and the knowledge base's distributions it names
 		"github.com/envguard/envguard/gpucheck":    true,
+		"github.com/envguard/envguard/resolver":    true,
 		"github.com/envguard/envguard/resolver/kb": true,
 		// a leaf that names file kinds in messages, importing nothing of envguard
 		"github.com/envguard/envguard/internal/filekind": true,

@@ -8,14 +8,16 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/lockfile"
 	"github.com/envguard/envguard/report"
+	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// pinCodes are the findings that say the solver picks the framework's
-// release or variant; a pin for the targets answers them. EG409 counts
+// pinCodes are the findings that say the solver (or pip) picks the
+// framework's release or variant; a pin for the targets answers them. EG409 counts
 // only where it says something is left to the solver.
-var pinCodes = []string{"EG502", "EG207", "EG409"}
+var pinCodes = []string{"EG502", "EG207", "EG304", "EG409"}
 
 // pinFindings are rep's findings that a pin would answer.
 func pinFindings(rep *report.Report) []finding.Diagnostic {
@@ -31,7 +33,7 @@ func pinFindings(rep *report.Report) []finding.Diagnostic {
 }
 
 // PinFunc picks the conda build of one torch release for hosts, as the
-// builder picks it (builder.CondaPick): via is "conda" (the pytorch
+// builder picks it (builder.PinPick): via is "conda" (the pytorch
 // channel) or "conda-forge"; python and cuda may be "". It answers the
 // distribution and the conda specs that select the build, the framework's
 // first ("pytorch::pytorch=2.5.1 pytorch-cuda=12.4", "pytorch=2.4.1=cuda126*
@@ -59,8 +61,12 @@ func pinCandidates(file string, src []byte, rep *report.Report, ropt report.Opti
 		return nil, "the file names no framework"
 	}
 	f := st.Framework
-	if f.Name != "pytorch" || f.From != envspec.ProviderConda {
-		return nil, fmt.Sprintf("the builder pins a conda pytorch only, not %s from %s", f.Name, f.From)
+	if f.Name != "pytorch" {
+		return nil, fmt.Sprintf("the builder builds pytorch only, not %s", f.Name)
+	}
+	env := parseForFix(file, src, ropt.Platform)
+	if f.From == envspec.ProviderPip {
+		return pipPinCandidates(env, st, ropt, hosts, pick)
 	}
 	var via string
 	switch f.Dist {
@@ -71,7 +77,6 @@ func pinCandidates(file string, src []byte, rep *report.Report, ropt report.Opti
 	default:
 		return nil, fmt.Sprintf("the builder does not build pytorch from %s", f.Dist)
 	}
-	env := envspec.Parse(file, src, envspec.ParseOptions{Platform: ropt.Platform})
 	dep := depAt(env, f.Pos)
 	if dep == nil || dep.Spec == nil || dep.Spec.Build != "" || strings.TrimSpace(dep.Raw.Value) != dep.Raw.Value {
 		return nil, fmt.Sprintf("line %d is not written as a plain spec the fix can pin", f.Pos.Line)
@@ -194,4 +199,108 @@ func hostNames(hosts []*gpucheck.Host) string {
 		names = append(names, h.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// pipPinCandidates are the pins of a pip torch, newest release first: the
+// torch line pinned to the release (torch==2.5.1) and, where the pip
+// section names no PyTorch wheel index, the builder's index for the
+// targets added as its first line (--extra-index-url …/whl/cu121). With
+// an index already named, its variant is the one asked for.
+func pipPinCandidates(env *envspec.Env, st *resolver.Stack, ropt report.Options, hosts []*gpucheck.Host, pick PinFunc) (pins []pin, why string) {
+	f := st.Framework
+	var dep *envspec.PipDep
+	for _, d := range env.Pip {
+		if d.Raw.Pos == f.Pos {
+			dep = d
+		}
+	}
+	if dep == nil || dep.Line == nil || dep.Line.Req == nil || dep.Line.Req.URL != "" || dep.Raw.Pos.Col < 1 || !env.Editable() {
+		return nil, fmt.Sprintf("line %d is not written as a plain requirement the fix can pin", f.Pos.Line)
+	}
+	first := env.Pip[0]
+	if first.Raw.Pos.Col < 1 {
+		return nil, "the pip section starts in an included file"
+	}
+	cuda, hasIndex := "", false
+	for _, d := range env.Pip {
+		if d.Line == nil || d.Line.Option == nil {
+			continue
+		}
+		for _, o := range d.Line.Options {
+			switch o.Name {
+			case "--index-url", "--extra-index-url", "--find-links":
+				if ix := resolver.DecodeIndexURL(o.Value); ix.CUDA != "" || ix.Variant == "cpu" {
+					hasIndex, cuda = true, ix.CUDA
+					if ix.Variant == "cpu" {
+						cuda = "cpu"
+					}
+				}
+			}
+		}
+	}
+	r := dep.Line.Req
+	raw := dep.Raw.Value
+	if r.SpecSpan.End > len(raw) || r.NameSpan.End > len(raw) || r.NameSpan.End <= 0 {
+		return nil, fmt.Sprintf("line %d is not written as a plain requirement the fix can pin", f.Pos.Line)
+	}
+	releases := f.Candidates
+	if f.Version != "" {
+		releases = []string{f.Version}
+	}
+	why = "the knowledge base lists no release the file admits"
+	for i := len(releases) - 1; i >= 0; i-- {
+		_, index, err := pick(releases[i], st.Python, cuda, "pip", hosts, ropt.KB)
+		if err != nil {
+			if len(pins) == 0 {
+				why = strings.SplitN(err.Error(), "\n", 2)[0]
+			}
+			continue
+		}
+		var edits []finding.Edit
+		text := "torch==" + releases[i]
+		if !hasIndex {
+			var ed finding.Edit
+			var ok bool
+			line := "--extra-index-url " + index
+			if env.Kind == envspec.KindRequirements {
+				ed, ok = env.InsertLine(first.Raw.Pos.Line, line)
+			} else {
+				ed, ok = env.InsertItemBefore(first.Raw.Pos, line)
+			}
+			if !ok {
+				return nil, "the pip section is not laid out as a list the fix can add a line to"
+			}
+			edits = append(edits, ed)
+			text += " from " + index
+		}
+		want := "==" + releases[i]
+		switch {
+		case r.SpecSpan.IsZero():
+			at := dep.Raw.Pos.Shift(utf8.RuneCountInString(raw[:r.NameSpan.End]))
+			if r.NameSpan.End < len(raw) && raw[r.NameSpan.End] == '[' {
+				continue // extras: the version goes after them
+			}
+			edits = append(edits, finding.Edit{Pos: at, EndPos: at, New: want})
+		case strings.TrimSpace(raw[r.SpecSpan.Start:r.SpecSpan.End]) != want:
+			old := raw[r.SpecSpan.Start:r.SpecSpan.End]
+			ed, ok := env.ReplaceAt(dep.Raw.Pos.Shift(utf8.RuneCountInString(raw[:r.SpecSpan.Start])), old, want)
+			if !ok {
+				continue
+			}
+			edits = append(edits, ed)
+		}
+		if len(edits) > 0 {
+			pins = append(pins, pin{change: Change{Edits: edits}, text: text})
+		}
+	}
+	return pins, why
+}
+
+// parseForFix reads src as report/ does for the two kinds fix edits: a
+// requirements file, or an environment.yml.
+func parseForFix(file string, src []byte, platform string) *envspec.Env {
+	if lockfile.SniffFile(file, src) == envspec.KindRequirements {
+		return lockfile.ReadRequirements(file, src, lockfile.Options{Platform: platform})
+	}
+	return envspec.Parse(file, src, envspec.ParseOptions{Platform: platform})
 }

@@ -82,7 +82,7 @@ func retargetCUDA(old string, spaced bool, says, want string) string {
 // package's version, a wheel index's /whl/cuXXX, or a wheel's +cuXXX.
 func alignCUDAEdits(c *Context, e Evidence, want string) []finding.Edit {
 	env := c.Env
-	if env == nil || env.Kind != envspec.KindEnvFile || !hasMinor(want) {
+	if !env.Editable() || !hasMinor(want) {
 		return nil
 	}
 	switch e.Kind {
@@ -132,7 +132,7 @@ func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []f
 // +local label kept).
 func pinEdits(c *Context, p Package, v string) []finding.Edit {
 	env := c.Env
-	if env == nil || env.Kind != envspec.KindEnvFile || p.VersionEnd <= p.VersionPos.Col {
+	if !env.Editable() || p.VersionEnd <= p.VersionPos.Col {
 		return nil
 	}
 	old, ok := env.Text(p.VersionPos, p.VersionEnd)
@@ -326,4 +326,34 @@ func exactPipVersion(d *envspec.PipDep) string {
 		return ""
 	}
 	return raw[i+2:]
+}
+
+// extraIndexEdits adds `--extra-index-url` to the PyTorch wheel index of
+// variant local (cu121, cpu) as the first line of the pip section: before
+// the first pip item of an environment.yml, before the first line holding
+// an item of a requirements file. Unsafe: pip then looks at that index for
+// every package. nil for another local (rocm) or a section laid out
+// otherwise (a flow list).
+func extraIndexEdits(c *Context, local string) []finding.Edit {
+	env := c.Env
+	if !env.Editable() || c.KB == nil || len(env.Pip) == 0 || !(local == "cpu" || strings.HasPrefix(local, "cu")) {
+		return nil
+	}
+	root := c.KB.TorchWheelIndexURL()
+	first := env.Pip[0]
+	if root == "" || first.Raw.Pos.Col < 1 {
+		return nil
+	}
+	text := "--extra-index-url " + root + local
+	var ed finding.Edit
+	var ok bool
+	if env.Kind == envspec.KindRequirements {
+		ed, ok = env.InsertLine(first.Raw.Pos.Line, text)
+	} else {
+		ed, ok = env.InsertItemBefore(first.Raw.Pos, text)
+	}
+	if !ok {
+		return nil
+	}
+	return []finding.Edit{ed}
 }

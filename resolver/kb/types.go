@@ -262,6 +262,12 @@ type GPULib struct {
 	// to conda only onto one of them.
 	CondaChannels []string `yaml:"conda_channels,omitempty"`
 	Note          string   `yaml:"note,omitempty"`
+	Source        string   `yaml:"source"`
+}
+
+// WheelIndex is a package index's root URL, with its source.
+type WheelIndex struct {
+	URL    string `yaml:"url"`
 	Source string `yaml:"source"`
 }
 
@@ -324,6 +330,9 @@ type Facts struct {
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished"`
 	GPULibs   []GPULib   `yaml:"gpu_libs"`
+	// TorchWheelIndex is the root of PyTorch's wheel index, one row: a
+	// variant's index is the root plus its local version (cu121, cpu).
+	TorchWheelIndex []WheelIndex `yaml:"torch_wheel_index"`
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack"`
