@@ -234,7 +234,8 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 	return res, nil
 }
 
-// CheckSelect reports a code in codes that is unknown or has no fix.
+// CheckSelect reports a code in codes that is unknown or has no fix. The
+// codes a pin for targets answers (EG502, EG304, EG409) count as fixable.
 func CheckSelect(codes []string) error {
 	for _, c := range codes {
 		c = strings.ToUpper(strings.TrimSpace(c))
@@ -242,7 +243,7 @@ func CheckSelect(codes []string) error {
 		switch {
 		case r == nil:
 			return fmt.Errorf("--select %s: no such rule (envguard rules lists them)", c)
-		case r.Fixable == finding.FixNone:
+		case r.Fixable == finding.FixNone && !selectsPin([]string{c}):
 			return fmt.Errorf("--select %s: %s has no automatic fix (fixable: %s)", c, c, strings.Join(FixableCodes(), ", "))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/builder"
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/testshared"
@@ -289,4 +290,45 @@ func codeCounts(r *report.Report) map[string]int {
 		}
 	}
 	return n
+}
+
+// TestCorpusPinForTargets fixes every corpus file with --unsafe against two
+// targets, pins included: no code's count grows against the same targets,
+// and a pin leaves no finding that says the solver picks the build.
+func TestCorpusPinForTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the builder runs for every release an open file admits")
+	}
+	files := testshared.Corpus(t)
+	hosts := caseTargets(t, "testdata/fix/pin_pytorch_channel")
+	opt := Options{Report: report.Options{Platform: "linux-64"}, Unsafe: true, Targets: hosts, Pin: builder.PinPick}
+	pins := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Fix(context.Background(), "environment.yml", src, opt)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+			continue
+		}
+		ropt := opt.Report
+		ropt.Hosts = hosts
+		b, a := codeCounts(report.Validate("environment.yml", src, ropt)), codeCounts(res.Report)
+		for k, n := range a {
+			if n > b[k] {
+				t.Errorf("%s: %s grew from %d to %d:\n%s", filepath.Base(path), k, b[k], n, Diff("environment.yml", src, res.Fixed))
+			}
+		}
+		if pinned(res) {
+			// the pin leaves nothing to the solver; a target may still be
+			// unknown for another package (one the knowledge base lacks)
+			pins++
+			for _, d := range pinFindings(res.Report) {
+				t.Errorf("%s: pinned, yet %s", filepath.Base(path), d.Error())
+			}
+		}
+	}
+	t.Logf("%d of %d files pinned for the targets", pins, len(files))
 }
