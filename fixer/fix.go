@@ -21,7 +21,7 @@ type Options struct {
 	Report report.Options
 	// Unsafe also applies the fixes of rules whose fix changes what gets
 	// installed or how the environment is addressed (EG301, EG302, EG207,
-	// EG108's channels, EG501's name).
+	// EG205's index, EG108's and EG112's channels, EG501's name).
 	Unsafe bool
 	// Select limits the fixes to these codes; empty means every fixable
 	// code. CheckSelect says whether a list is usable.
