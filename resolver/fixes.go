@@ -314,20 +314,6 @@ func condaNameOf(lib string) string {
 	return ""
 }
 
-// exactPipVersion is the version of an == pin without a local label, ""
-// for anything else.
-func exactPipVersion(d *envspec.PipDep) string {
-	if d == nil || d.Line == nil {
-		return ""
-	}
-	raw := strings.TrimSpace(d.Raw.Value)
-	i := strings.Index(raw, "==")
-	if i < 0 || strings.ContainsAny(raw[i+2:], ",;+ *<>!~=@") {
-		return ""
-	}
-	return raw[i+2:]
-}
-
 // extraIndexEdits adds `--extra-index-url` to the PyTorch wheel index of
 // variant local (cu121, cpu) as the first line of the pip section: before
 // the first pip item of an environment.yml, before the first line holding
