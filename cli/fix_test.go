@@ -167,5 +167,9 @@ func TestFixPinForTargets(t *testing.T) {
 		if code != ExitFindings || strings.Contains(out, "pytorch=2.5.1") || strings.Contains(errOut, "pinned") {
 			t.Errorf("%v: exit %d %q, stderr %q", args, code, out, errOut)
 		}
+		// with a target, the report says the pin needs --unsafe
+		if withTarget := strings.Contains(strings.Join(args, " "), "--target "); withTarget != strings.Contains(errOut, "not fixed EG502: a pin for the targets is an unsafe fix") {
+			t.Errorf("%v: stderr %q", args, errOut)
+		}
 	}
 }

@@ -207,6 +207,9 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 		}
 		cur, rep = next, base
 	}
+	if !opt.Unsafe && len(opt.Targets) > 0 && opt.Pin != nil && (len(opt.Select) == 0 || selectsPin(opt.Select)) {
+		pinWhy = "a pin for the targets is an unsafe fix (it changes what gets installed): apply it with --unsafe"
+	}
 	if pinWhy != "" {
 		for _, d := range pinFindings(final) {
 			res.Skipped = append(res.Skipped, Skipped{Code: d.Code, Line: d.Pos.Line, Reason: pinWhy})
