@@ -161,44 +161,17 @@ func Fix(ctx context.Context, file string, src []byte, opt Options) (*Result, er
 			// solver, the newest release whose build validates on every
 			// target and adds no finding
 			pinTried = true
-			found := pinFindings(rep)
-			if len(found) > 0 {
-				pins, why := pinCandidates(file, cur, rep, ropt, opt.Targets, opt.Pin)
-				for _, p := range pins {
-					text, outs := Apply(cur, []Change{p.change})
-					if !outs[0].Applied {
-						why = outs[0].Reason
-						continue
-					}
-					trial, err := report.ValidateContext(ctx, file, text, ropt)
-					if err != nil {
-						return nil, err
-					}
-					if w := addedFindings(rep, trial, followUp); w != "" {
-						why = p.text + ": " + w
-						continue
-					}
-					if pinCount(trial) >= len(found) {
-						why = p.text + " leaves as much to the solver"
-						continue
-					}
-					next, base = text, trial
-					made++
-					res.edits = append(res.edits, p.change.Edits...)
-					msg := fmt.Sprintf("pinned to %s, the newest build that validates on every target (%s)", p.text, hostNames(opt.Targets))
-					codes := map[string]bool{}
-					for _, d := range found {
-						if !codes[d.Code] {
-							codes[d.Code] = true
-							res.Applied = append(res.Applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: msg})
-						}
-					}
-					why = ""
-					break
-				}
-				if why != "" {
-					pinWhy = fmt.Sprintf("no pin for the targets (%s): %s", hostNames(opt.Targets), why)
-				}
+			text, trial, applied, why, err := tryPin(ctx, file, cur, rep, ropt, opt, followUp)
+			if err != nil {
+				return nil, err
+			}
+			if applied != nil {
+				next, base = text, trial
+				made++
+				res.edits = append(res.edits, applied.change.Edits...)
+				res.Applied = append(res.Applied, applied.applied...)
+			} else if why != "" {
+				pinWhy = fmt.Sprintf("no pin for the targets (%s): %s", hostNames(opt.Targets), why)
 			}
 		}
 		if made == 0 {
@@ -349,4 +322,53 @@ func selectsPin(sel []string) bool {
 		}
 	}
 	return false
+}
+
+// pinMade is a pin that was made: its change, and a line for each code it
+// answered.
+type pinMade struct {
+	change  Change
+	applied []Applied
+}
+
+// tryPin makes the first pin for opt.Targets, newest release first, whose
+// text validates (rep is cur's validation) with no finding added and less
+// left to the solver. It answers the text, its validation and the pin; or
+// why none was made ("" when nothing asked for a pin).
+func tryPin(ctx context.Context, file string, cur []byte, rep *report.Report, ropt report.Options, opt Options, followUp func(finding.Diagnostic) bool) ([]byte, *report.Report, *pinMade, string, error) {
+	found := pinFindings(rep)
+	if len(found) == 0 {
+		return nil, nil, nil, "", nil
+	}
+	pins, why := pinCandidates(file, cur, rep, ropt, opt.Targets, opt.Pin)
+	for _, p := range pins {
+		text, outs := Apply(cur, []Change{p.change})
+		if !outs[0].Applied {
+			why = outs[0].Reason
+			continue
+		}
+		trial, err := report.ValidateContext(ctx, file, text, ropt)
+		if err != nil {
+			return nil, nil, nil, "", err
+		}
+		if w := addedFindings(rep, trial, followUp); w != "" {
+			why = p.text + ": " + w
+			continue
+		}
+		if pinCount(trial) >= len(found) {
+			why = p.text + " leaves as much to the solver"
+			continue
+		}
+		made := &pinMade{change: p.change}
+		msg := fmt.Sprintf("pinned to %s, the newest build that validates on every target (%s)", p.text, hostNames(opt.Targets))
+		codes := map[string]bool{}
+		for _, d := range found {
+			if !codes[d.Code] {
+				codes[d.Code] = true
+				made.applied = append(made.applied, Applied{Code: d.Code, Line: d.Pos.Line, Column: d.Pos.Col, Message: msg})
+			}
+		}
+		return text, trial, made, "", nil
+	}
+	return nil, nil, nil, why, nil
 }
