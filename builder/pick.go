@@ -58,7 +58,10 @@ func (r *Result) Pick(format string) (string, error) {
 		if c.dist != kb.DistWheel {
 			return "", fmt.Errorf("torch %s for these targets is not on PyTorch's wheel index", c.rel.Version)
 		}
-		return wheelIndex + wheelLocal(c.cuda), nil
+		if r.wheelRoot == "" {
+			return "", fmt.Errorf("the knowledge base names no PyTorch wheel index")
+		}
+		return r.wheelRoot + wheelLocal(c.cuda), nil
 	case PickConda:
 		switch c.dist {
 		case kb.DistPytorchConda:
