@@ -64,6 +64,9 @@ type Result struct {
 	// selector is the pytorch channel's spec that picks the variant
 	// (pytorch::cpuonly, pytorch-cuda=12.4 or cudatoolkit=11.3).
 	selector string
+	// wheelRoot is the root of PyTorch's wheel index, from the knowledge
+	// base the result was built with.
+	wheelRoot string
 }
 
 // Error is a request that cannot be built: unknown release or Python, or no

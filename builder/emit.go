@@ -9,9 +9,6 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// wheelIndex is PyTorch's own pip index; /whl/<variant> serves one variant.
-const wheelIndex = "https://download.pytorch.org/whl/"
-
 // emit writes the body of a candidate's environment.yml (no header yet) and
 // validates it against the targets. Build calls it for every candidate;
 // finish then adds the header to the one it keeps.
@@ -90,7 +87,9 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 		channels = []string{"conda-forge"}
 		local := wheelLocal(c.cuda)
 		deps = append(deps, "python="+c.python, "pip")
-		pip = []string{"--index-url " + wheelIndex + local, "torch==" + c.rel.Version + "+" + local}
+		// PyTorch's own pip index (the knowledge base's torch_wheel_index);
+		// <root><variant> serves one variant
+		pip = []string{"--index-url " + k.TorchWheelIndexURL() + local, "torch==" + c.rel.Version + "+" + local}
 		if tv != "" {
 			pip = append(pip, "torchvision=="+tv+"+"+local)
 		}
@@ -117,7 +116,7 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 	}
 	rep := report.Validate("environment.yml", []byte(body.String()), options(k, req))
 	return &Result{Name: name, Release: c.rel.Version, Python: c.python, CUDA: c.cuda, Dist: c.dist,
-		Pip: pip, Report: rep, cand: c, body: body.String(), selector: selector}
+		Pip: pip, Report: rep, cand: c, body: body.String(), selector: selector, wheelRoot: k.TorchWheelIndexURL()}
 }
 
 // companionMinor is the minor series of the companion release pip pairs

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -60,7 +61,10 @@ func (r *Result) Pick(format string) (string, error) {
 		if c.dist != kb.DistWheel {
 			return "", fmt.Errorf("torch %s for these targets is not on PyTorch's wheel index", c.rel.Version)
 		}
-		return wheelIndex + wheelLocal(c.cuda), nil
+		if r.wheelRoot == "" {
+			return "", fmt.Errorf("the knowledge base names no PyTorch wheel index")
+		}
+		return r.wheelRoot + wheelLocal(c.cuda), nil
 	case PickConda:
 		switch c.dist {
 		case kb.DistPytorchConda:
@@ -84,4 +88,26 @@ func (r *Result) Pick(format string) (string, error) {
 		return line, nil
 	}
 	return "", badRequest("unknown pick format %q: one of %s", format, strings.Join(PickFormats, ", "))
+}
+
+// PinPick is the build of one torch release that Build picks for hosts,
+// for the fixer's pins: via "conda" (the pytorch channel) or "conda-forge"
+// answers the distribution and the conda specs (Pick's PickConda line),
+// via "pip" the distribution and the wheel index URL (PickIndex). release
+// must be a release, not a series; python and cuda may be "" (the newest
+// the release supports, the newest variant that every host runs).
+func PinPick(release, python, cuda, via string, hosts []*gpucheck.Host, k *kb.KB) (kb.Distribution, string, error) {
+	res, err := Build(Request{Framework: "pytorch", Version: release, Python: python, CUDA: cuda, Via: via, Hosts: hosts, KB: k})
+	if err != nil {
+		return "", "", err
+	}
+	if res.Release != release {
+		return "", "", fmt.Errorf("the builder chose torch %s, not %s", res.Release, release)
+	}
+	format := PickConda
+	if via == "pip" {
+		format = PickIndex
+	}
+	line, err := res.Pick(format)
+	return res.Dist, line, err
 }

@@ -11,30 +11,36 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/builder"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/fixer"
 )
 
 type fixFlags struct {
-	diff     bool
-	unsafe   bool
-	selected []string
-	platform string
-	maxSize  int64
-	force    bool
+	targets     []string
+	targetsFile string
+	diff        bool
+	unsafe      bool
+	selected    []string
+	platform    string
+	maxSize     int64
+	force       bool
 }
 
 func fixCmd(e *env) *cobra.Command {
 	var f fixFlags
 	c := &cobra.Command{
-		Use:   "fix [--diff] [--unsafe] [--select CODES] [--force] FILE...",
-		Short: "Apply the certain fixes to environment.yml files in place, keeping comments and layout; - reads stdin and writes stdout",
+		Use:   "fix [--diff] [--unsafe] [--select CODES] [--target NAME]... [--force] FILE...",
+		Short: "Apply the certain fixes to environment.yml and requirements files in place, keeping comments and layout; - reads stdin and writes stdout",
 		Long: "fix applies the fixes that envguard is certain of (the hints of EG201, EG203, EG103's\n" +
-			"=> and =< operators, EG105, EG109, EG112) by editing the file's bytes where the findings\n" +
-			"point, so comments, order, quoting, indentation and line ends stay as they were. --unsafe also\n" +
-			"applies the fixes that change what gets installed or how the environment is addressed (EG301,\n" +
-			"EG302, EG207, EG108's channels, EG501's name). Each fix is validated before it is written: one\n" +
-			"that would add a finding is not made, and the report says which. A fix that conflicts with\n" +
+			"=> and =< operators, EG105, EG109) by editing the file's bytes where the findings point, so\n" +
+			"comments, order, quoting, indentation and line ends stay as they were; requirements files get\n" +
+			"the fixes of a pip: section. --unsafe also applies the fixes that change what gets installed or\n" +
+			"how the environment is addressed (EG301, EG302, EG207, EG205's wheel index, EG108's and EG112's\n" +
+			"channels, EG501's name). Each fix is validated before it is written: one that would add a\n" +
+			"finding is not made, and the report says which. --target NAME validates against that machine too;\n" +
+			"with --unsafe, a pytorch release or variant left to the solver (EG502, EG207, EG304, EG409) is\n" +
+			"pinned to the newest build that validates on every target named. A fix that conflicts with\n" +
 			"another, or whose text no longer matches, is skipped and listed. The file keeps its mode, owner,\n" +
 			"group and links; a read-only file, or one you cannot write, is refused unless --force; a file that\n" +
 			"changes while it is being fixed is fixed again from its new text, or refused. Exit 0: nothing left\n" +
@@ -42,16 +48,19 @@ func fixCmd(e *env) *cobra.Command {
 		Example: "  envguard fix environment.yml\n" +
 			"  envguard fix --diff environment.yml      # print the change, write nothing\n" +
 			"  envguard fix --select EG201,EG203 envs/*.yml\n" +
-			"  envguard fix --unsafe environment.yml",
+			"  envguard fix --unsafe environment.yml\n" +
+			"  envguard fix --unsafe --targets fleet.yml --target a100 --target l4 requirements.txt",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return e.fix(f, args) },
 	}
 	fl := c.Flags()
 	fl.BoolVar(&f.diff, "diff", false, "print a unified diff of the fixes instead of writing the files")
-	fl.BoolVar(&f.unsafe, "unsafe", false, "also apply the fixes that change what gets installed or the environment's name or channels (EG301, EG302, EG207, EG108, EG501)")
+	fl.BoolVar(&f.unsafe, "unsafe", false, "also apply the fixes that change what gets installed or the environment's name or channels (EG301, EG302, EG207, EG205, EG108, EG112, EG501)")
 	fl.StringSliceVar(&f.selected, "select", nil, "fix only these `CODES` (comma list or repeated)")
 	fl.StringVar(&f.platform, "platform", "", "conda subdir to evaluate selectors for (default: this machine's, e.g. linux-64)")
 	fl.Int64Var(&f.maxSize, "max-size", api.DefaultMaxBody, "largest input in `BYTES`")
+	fl.StringArrayVar(&f.targets, "target", nil, "validate every edit against this machine `NAME` (repeatable; local for this machine's GPUs); with --unsafe, also pin a release or variant left to the solver to the newest build that validates on every target")
+	fl.StringVar(&f.targetsFile, "targets", "", "read target machines from `FILE` (as validate does)")
 	fl.BoolVar(&f.force, "force", false, "write files that are read-only or that you cannot write (replacing them through their directory)")
 	return c
 }
@@ -63,11 +72,16 @@ func (e *env) fix(f fixFlags, files []string) error {
 	if err := stdinOnce(files); err != nil {
 		return err
 	}
-	opt, err := e.options(f.platform, nil, "")
+	opt, err := e.options(f.platform, f.targets, f.targetsFile)
 	if err != nil {
 		return err
 	}
+	// only the targets named are held: fix changes files, and a machine
+	// the user did not name is no reason to change one
 	fopt := fixer.Options{Report: opt, Unsafe: f.unsafe, Select: f.selected}
+	if len(f.targets) > 0 {
+		fopt.Targets, fopt.Pin = opt.Hosts, builder.PinPick
+	}
 	remaining := false
 	for _, name := range files {
 		if st, err := os.Stat(name); err == nil && st.IsDir() {

@@ -106,9 +106,15 @@ func TestFixCommand(t *testing.T) {
 	}
 
 	// --select limits the fixes; a code with no fix is a usage error
-	code, out, _ = runFix(t, "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n", "--select", "EG112", "-")
-	if code != ExitFindings || out != "name: x\nchannels: [conda-forge, defaults]\ndependencies: [numpy]\n" {
+	code, out, _ = runFix(t, "name: x\nchannels: [conda_forge]\ndependencies: [numpy=>1.2]\n", "--unsafe", "--select", "EG112", "-")
+	if code != ExitFindings || out != "name: x\nchannels: [conda-forge]\ndependencies: [numpy=>1.2]\n" {
 		t.Errorf("--select EG112: exit %d %q", code, out)
+	}
+	// a fix that would add a finding is not made, and the report says why:
+	// conda-forge beside defaults is EG108
+	code, out, errOut = runFix(t, "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n", "--unsafe", "--select", "EG112", "-")
+	if code != ExitFindings || out != "name: x\nchannels: [conda_forge, defaults]\ndependencies: [numpy]\n" || !strings.Contains(errOut, "-:2: not fixed EG112: the edit would add EG108 (warning, line 2:") {
+		t.Errorf("EG112 beside defaults: exit %d %q, stderr %q", code, out, errOut)
 	}
 	if code, _, errOut := runFix(t, "", "--select", "EG401", "env.yml"); code != ExitUsage || !strings.Contains(errOut, "no automatic fix") {
 		t.Errorf("--select EG401: exit %d %s", code, errOut)
@@ -119,7 +125,7 @@ func TestFixCommand(t *testing.T) {
 	if err := os.WriteFile("uv.lock", []byte("version = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runFix(t, "", "uv.lock"); code != ExitUsage || !strings.Contains(errOut, "environment.yml files only") {
+	if code, _, errOut := runFix(t, "", "uv.lock"); code != ExitUsage || !strings.Contains(errOut, "environment.yml and requirements files only") {
 		t.Errorf("uv.lock: exit %d %s", code, errOut)
 	}
 }
@@ -130,5 +136,40 @@ func TestFixStdinTwice(t *testing.T) {
 	code, _, errOut := runFix(t, "dependencies: [numpy]\n", "--diff", "-", "-")
 	if code != ExitUsage || !strings.Contains(errOut, "- (standard input) given 2 times") {
 		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestFixPinForTargets: fix --unsafe --target pins the release and the
+// variant that the file leaves to the solver to the newest build that
+// validates on every target named; without --unsafe, or without a target,
+// nothing is pinned.
+func TestFixPinForTargets(t *testing.T) {
+	dir := t.TempDir()
+	targets := filepath.Join(dir, "targets.yml")
+	if err := os.WriteFile(targets, []byte("targets:\n  - name: a100\n    driver: \"535.104.05\"\n    gpus: [A100]\n  - name: l4\n    driver: \"550.54.15\"\n    gpus: [L4]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := filepath.Join(dir, "environment.yml")
+	src := "name: train\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch>=2.1\n"
+	if err := os.WriteFile(env, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runFix(t, "", "--unsafe", "--platform", "linux-64", "--targets", targets, "--target", "a100", "--target", "l4", env)
+	want := "name: pt25_cu121\nchannels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch::pytorch-cuda=12.1\n  - pytorch=2.5.1\n"
+	if b, _ := os.ReadFile(env); code != ExitOK || string(b) != want || !strings.Contains(out, "fixed EG502: pinned to pytorch=2.5.1 with pytorch::pytorch-cuda=12.1, the newest build that validates on every target (a100, l4)") {
+		t.Errorf("exit %d, file\n%s\nreport %q, stderr %q", code, b, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"--platform", "linux-64", "--targets", targets, "--target", "a100", "-"}, // safe
+		{"--unsafe", "--platform", "linux-64", "-"},                               // no target
+	} {
+		code, out, errOut := runFix(t, src, args...)
+		if code != ExitFindings || strings.Contains(out, "pytorch=2.5.1") || strings.Contains(errOut, "pinned") {
+			t.Errorf("%v: exit %d %q, stderr %q", args, code, out, errOut)
+		}
+		// with a target, the report says the pin needs --unsafe
+		if withTarget := strings.Contains(strings.Join(args, " "), "--target "); withTarget != strings.Contains(errOut, "not fixed EG502: a pin for the targets is an unsafe fix") {
+			t.Errorf("%v: stderr %q", args, errOut)
+		}
 	}
 }

@@ -64,7 +64,7 @@ func TestPageFix(t *testing.T) {
 	run(t, ctx, "fix again with the unsafe fixes",
 		chromedp.Click(chromedp.CSS(`#fix-unsafe`)),
 		chromedp.Click(chromedp.CSS(`#fix`)),
-		waitFor(`!document.getElementById('fix-out').hidden && document.getElementById('fix-diff').textContent.includes('+  - cupy')`),
+		waitFor(`!document.getElementById('fix-out').hidden && document.getElementById('fix-diff').textContent.includes('+  - conda-forge::cupy')`),
 	)
 	if d := js[string](t, ctx, `document.getElementById('fix-diff').textContent`); !strings.Contains(d, "-name: train") || !strings.Contains(d, "+name: pt113_cu116") {
 		t.Errorf("the unsafe fix did not rename the environment:\n%s", d)

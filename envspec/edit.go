@@ -13,7 +13,7 @@ import (
 // position is unknown, or the scalar is written otherwise than its value,
 // as an escaped quoted one is).
 func (e *Env) ReplaceAt(at finding.Pos, old, new string) (finding.Edit, bool) {
-	if e == nil || e.Kind != KindEnvFile || at.Line < 1 || at.Col < 1 || old == "" || strings.Contains(old, "\n") {
+	if !e.Editable() || at.Line < 1 || at.Col < 1 || old == "" || strings.Contains(old, "\n") {
 		return finding.Edit{}, false
 	}
 	line := e.Line(at.Line)
@@ -29,7 +29,7 @@ func (e *Env) ReplaceAt(at finding.Pos, old, new string) (finding.Edit, bool) {
 // DeleteLine is the edit that removes line n whole, with its line end;
 // ok is false when the file has no such line.
 func (e *Env) DeleteLine(n int) (finding.Edit, bool) {
-	if e == nil || e.Kind != KindEnvFile || n < 1 || n > len(e.Lines) {
+	if !e.Editable() || n < 1 || n > len(e.Lines) {
 		return finding.Edit{}, false
 	}
 	if n == len(e.Lines) && !e.FinalNewline {
@@ -50,7 +50,7 @@ func (e *Env) DeleteLine(n int) (finding.Edit, bool) {
 
 // InsertLine is the edit that puts text, as a line of its own, before line n.
 func (e *Env) InsertLine(n int, text string) (finding.Edit, bool) {
-	if e == nil || e.Kind != KindEnvFile || n < 1 || n > len(e.Lines) || strings.Contains(text, "\n") {
+	if !e.Editable() || n < 1 || n > len(e.Lines) || strings.Contains(text, "\n") {
 		return finding.Edit{}, false
 	}
 	p := finding.Pos{File: e.File, Line: n, Col: 1}

@@ -82,7 +82,7 @@ func retargetCUDA(old string, spaced bool, says, want string) string {
 // package's version, a wheel index's /whl/cuXXX, or a wheel's +cuXXX.
 func alignCUDAEdits(c *Context, e Evidence, want string) []finding.Edit {
 	env := c.Env
-	if env == nil || env.Kind != envspec.KindEnvFile || !hasMinor(want) {
+	if !env.Editable() || !hasMinor(want) {
 		return nil
 	}
 	switch e.Kind {
@@ -132,7 +132,7 @@ func cuTagEdit(env *envspec.Env, d *envspec.PipDep, lead, says, want string) []f
 // +local label kept).
 func pinEdits(c *Context, p Package, v string) []finding.Edit {
 	env := c.Env
-	if env == nil || env.Kind != envspec.KindEnvFile || p.VersionEnd <= p.VersionPos.Col {
+	if !env.Editable() || p.VersionEnd <= p.VersionPos.Col {
 		return nil
 	}
 	old, ok := env.Text(p.VersionPos, p.VersionEnd)
@@ -188,8 +188,9 @@ func dropPipEdits(env *envspec.Env, d *envspec.PipDep) []finding.Edit {
 }
 
 // moveToCondaEdits replaces a pip line with the conda dependency spec,
-// written before the `- pip:` item: the library then comes from the side
-// that provides the CUDA stack.
+// written before the `- pip:` item with the line's comment: the library
+// then comes from the side that provides the CUDA stack. Where the pip
+// section goes with the line, so does a bare `- pip`.
 func moveToCondaEdits(env *envspec.Env, d *envspec.PipDep, spec string) []finding.Edit {
 	if env == nil || env.PipKey == nil || spec == "" {
 		return nil
@@ -198,11 +199,103 @@ func moveToCondaEdits(env *envspec.Env, d *envspec.PipDep, spec string) []findin
 	if drop == nil {
 		return nil
 	}
+	if d.Comment != "" {
+		spec += "  # " + d.Comment // the line's comment moves with it
+	}
 	ins, ok := env.InsertItemBefore(*env.PipKey, spec)
 	if !ok {
 		return nil
 	}
-	return append([]finding.Edit{ins}, drop...)
+	edits := append([]finding.Edit{ins}, drop...)
+	if len(env.Pip) == 1 && len(drop) == 2 {
+		// the pip: section goes: a bare `- pip` beside it was there only
+		// for it (a pinned pip stays: the user asked for that pip)
+		if del, ok := barePipEdit(env, d); ok {
+			edits = append(edits, del)
+		}
+	}
+	return edits
+}
+
+// barePipEdit deletes the conda dependency `pip`, written bare (no
+// version, build or channel), on a line of its own apart from the pip
+// section's lines.
+func barePipEdit(env *envspec.Env, d *envspec.PipDep) (finding.Edit, bool) {
+	for _, c := range env.Deps {
+		if strings.TrimSpace(c.Raw.Value) != "pip" || c.Raw.Pos.Line == env.PipKey.Line || c.Raw.Pos.Line == d.Raw.Pos.Line {
+			continue
+		}
+		return env.DeleteItem(c.Raw)
+	}
+	return finding.Edit{}, false
+}
+
+// condaSpecOfPip is the conda spec that asks for what pip line p asks
+// for: the library's conda package, on a channel that the knowledge base
+// says publishes it (the name alone where the file lists that channel,
+// channel::name otherwise), with the line's version constraint in conda's
+// syntax (==, !=, <, <=, >, >=, ~= as written, a wildcard ==X.* as =X
+// first and X.* after a comma). It
+// is "" where the line says what a conda spec cannot: extras, a marker, a
+// URL, a local version label, ===; or where the knowledge base names no
+// channel for the library.
+func condaSpecOfPip(c *Context, p pipItem) string {
+	if c == nil || c.KB == nil || c.Env == nil || p.Dep == nil || p.Dep.Line == nil || p.Dep.Line.Req == nil {
+		return ""
+	}
+	l, ok := c.KB.LibByPip(p.Name)
+	if !ok || l == nil || len(l.Conda) == 0 || len(l.CondaChannels) == 0 {
+		return ""
+	}
+	r := p.Dep.Line.Req
+	if len(r.Extras) > 0 || r.Marker != "" || r.URL != "" || r.Editable || r.Bare {
+		return ""
+	}
+	var parts []string
+	for _, sp := range r.Specifiers {
+		v := strings.TrimSpace(sp.Version)
+		if v == "" || strings.ContainsAny(v, "+ ") {
+			return ""
+		}
+		switch sp.Op {
+		case "==":
+			if w, ok := strings.CutSuffix(v, ".*"); ok {
+				if len(parts) == 0 {
+					parts = append(parts, "="+w) // conda's =X is X.*, and keeps the name apart
+				} else {
+					parts = append(parts, v)
+				}
+			} else {
+				parts = append(parts, "=="+v)
+			}
+		case "!=", "<", "<=", ">", ">=", "~=":
+			if strings.HasSuffix(v, "*") && sp.Op != "!=" {
+				return ""
+			}
+			parts = append(parts, sp.Op+v)
+		default:
+			return ""
+		}
+	}
+	name := l.Conda[0]
+	if ch := l.CondaChannels[0]; !listsChannel(c.Env, l.CondaChannels) {
+		name = ch + "::" + name
+	}
+	return name + strings.Join(parts, ",")
+}
+
+// listsChannel reports whether the file's channels name one of chans, by
+// name or as the last part of a URL.
+func listsChannel(env *envspec.Env, chans []string) bool {
+	for _, c := range env.Channels {
+		v := strings.TrimRight(strings.TrimSpace(c.Value), "/")
+		for _, ch := range chans {
+			if v == ch || strings.HasSuffix(v, "/"+ch) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // condaNameOf is the conda package that provides a GPU library, "" for the
@@ -221,16 +314,32 @@ func condaNameOf(lib string) string {
 	return ""
 }
 
-// exactPipVersion is the version of an == pin without a local label, ""
-// for anything else.
-func exactPipVersion(d *envspec.PipDep) string {
-	if d == nil || d.Line == nil {
-		return ""
+// extraIndexEdits adds `--extra-index-url` to the PyTorch wheel index of
+// variant local (cu121, cpu) as the first line of the pip section: before
+// the first pip item of an environment.yml, before the first line holding
+// an item of a requirements file. Unsafe: pip then looks at that index for
+// every package. nil for another local (rocm) or a section laid out
+// otherwise (a flow list).
+func extraIndexEdits(c *Context, local string) []finding.Edit {
+	env := c.Env
+	if !env.Editable() || c.KB == nil || len(env.Pip) == 0 || !(local == "cpu" || strings.HasPrefix(local, "cu")) {
+		return nil
 	}
-	raw := strings.TrimSpace(d.Raw.Value)
-	i := strings.Index(raw, "==")
-	if i < 0 || strings.ContainsAny(raw[i+2:], ",;+ *<>!~=@") {
-		return ""
+	root := c.KB.TorchWheelIndexURL()
+	first := env.Pip[0]
+	if root == "" || first.Raw.Pos.Col < 1 {
+		return nil
 	}
-	return raw[i+2:]
+	text := "--extra-index-url " + root + local
+	var ed finding.Edit
+	var ok bool
+	if env.Kind == envspec.KindRequirements {
+		ed, ok = env.InsertLine(first.Raw.Pos.Line, text)
+	} else {
+		ed, ok = env.InsertItemBefore(first.Raw.Pos, text)
+	}
+	if !ok {
+		return nil
+	}
+	return []finding.Edit{ed}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -19,6 +20,7 @@ var ruleEG205 = &Rule{
 		Code:     "EG205",
 		Name:     "release-does-not-exist",
 		Severity: finding.SeverityError,
+		Fixable:  finding.FixUnsafe,
 		Title:    "the framework release or variant, or a CUDA package version, does not exist where the file asks for it",
 		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
 			"every machine, often with an unhelpful conflict report.",
@@ -67,6 +69,20 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 			return nil
 		}
 	}
+	// the index every torch-family local version of the file names: the
+	// fix adds it where they all name one (cu121, or cpu)
+	// (a pip line that conda provides too is EG301's to drop: no index
+	// is added for it)
+	dup := map[*envspec.PipDep]bool{}
+	for _, p := range c.libPairs() {
+		dup[p.Pip.Dep] = true
+	}
+	locals := map[string]bool{}
+	for _, p := range reqs {
+		if isTorchFamily(p.Name) && p.Local != "" && p.URL == "" && !dup[p.Dep] {
+			locals[p.Local] = true
+		}
+	}
 	var out []finding.Diagnostic
 	for _, p := range reqs {
 		// jaxlib's CUDA builds (jaxlib==0.4.2+cuda11.cudnn86) were never on
@@ -86,7 +102,11 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only the PyTorch wheel index serves, but the pip section names no index: pip looks only at its default index and finds no matching distribution",
 			pipText(p), place(p.Dep.Raw.Pos), p.Local)
 		hint := fmt.Sprintf("add --extra-index-url %s (the PyTorch wheel index) as the first line of the pip section", index)
-		out = append(out, diag(c.rule, p.Dep.Raw.Pos, msg, hint))
+		d := diag(c.rule, p.Dep.Raw.Pos, msg, hint)
+		if len(locals) == 1 && !dup[p.Dep] {
+			d.Edits = extraIndexEdits(c, p.Local)
+		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -57,12 +57,8 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 		// never offer to drop what a conda package needs (a conda
 		// framework's CUDA build, openmm, faiss-gpu...)
 		var edits []finding.Edit
-		if name := condaNameOf(lib); name != "" && lib != "torchvision" && lib != "torchaudio" {
-			spec := name
-			if v := exactPipVersion(p.Dep); v != "" {
-				spec += "=" + v
-			}
-			edits = moveToCondaEdits(ctx.Env, p.Dep, spec)
+		if condaNameOf(lib) != "" && lib != "torchvision" && lib != "torchaudio" {
+			edits = moveToCondaEdits(ctx.Env, p.Dep, condaSpecOfPip(ctx, p))
 		}
 		if condaFrameworkNeedsCUDA(ctx) {
 			hint = fmt.Sprintf("install %s from conda as well, so that one CUDA runtime serves the process (the conda CUDA packages stay: conda packages need them)", lib)

@@ -552,3 +552,13 @@ func (k *KB) CompanionsOf(framework string) []string {
 	}
 	return nil
 }
+
+// TorchWheelIndexURL is the root of PyTorch's wheel index ("" when the
+// knowledge base has none): a variant's index is the root plus its local
+// version (cu121, cpu).
+func (k *KB) TorchWheelIndexURL() string {
+	if k == nil || len(k.Facts.TorchWheelIndex) == 0 {
+		return ""
+	}
+	return k.Facts.TorchWheelIndex[0].URL
+}

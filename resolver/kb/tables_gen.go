@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "12a83bebc60e0a4e"
+const generatedVersion = "01f38afbf4fa2a38"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xf18dca27
+const generatedChecksum = 0x80ea009d
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4340,7 +4340,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Pip: []string{
 		"cupy",
 		"cupy-cuda*",
-	}, Note: "plain pip cupy builds from source; cupy-core is conda-forge's split package (not seen in CORPUS)", Source: "PYPI_INDEX (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; older per-minor cupy-cuda80 … cupy-cuda117); CORPUS"},
+	}, CondaChannels: []string{
+		"conda-forge",
+	}, Note: "plain pip cupy builds from source; cupy-core is conda-forge's split package (not seen in CORPUS)", Source: "PYPI_INDEX (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; older per-minor cupy-cuda80 … cupy-cuda117); CORPUS; X2_CUPY_README (conda_channels: its Conda section, 'Binary packages are also available for Linux and Windows on Conda-Forge … conda install -c conda-forge cupy')"},
 	{Lib: "tensorflow", Conda: []string{
 		"tensorflow",
 		"tensorflow-gpu",
@@ -4430,6 +4432,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Lib: "nvidia-dali", Conda: []string{}, Pip: []string{
 		"nvidia-dali-cuda*",
 	}, Source: "PYPI_INDEX (nvidia-dali-cuda110, -cuda120, -cuda130)"},
+}, TorchWheelIndex: []WheelIndex{
+	{URL: "https://download.pytorch.org/whl/", Source: "PREV (pip install torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121)"},
 }, CUDAStack: []string{
 	"cudatoolkit",
 	"cudatoolkit-dev",
@@ -12678,7 +12682,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 74},
 	},
 	"companions": {
-		{File: "resolver/kb/data/libs.yaml", Line: 103},
+		{File: "resolver/kb/data/libs.yaml", Line: 108},
 	},
 	"cuda_arch": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 86},
@@ -12711,11 +12715,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 113},
 	},
 	"cuda_consumers": {
-		{File: "resolver/kb/data/libs.yaml", Line: 84},
-		{File: "resolver/kb/data/libs.yaml", Line: 85},
-		{File: "resolver/kb/data/libs.yaml", Line: 86},
-		{File: "resolver/kb/data/libs.yaml", Line: 87},
-		{File: "resolver/kb/data/libs.yaml", Line: 88},
 		{File: "resolver/kb/data/libs.yaml", Line: 89},
 		{File: "resolver/kb/data/libs.yaml", Line: 90},
 		{File: "resolver/kb/data/libs.yaml", Line: 91},
@@ -12726,6 +12725,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 96},
 		{File: "resolver/kb/data/libs.yaml", Line: 97},
 		{File: "resolver/kb/data/libs.yaml", Line: 98},
+		{File: "resolver/kb/data/libs.yaml", Line: 99},
+		{File: "resolver/kb/data/libs.yaml", Line: 100},
+		{File: "resolver/kb/data/libs.yaml", Line: 101},
+		{File: "resolver/kb/data/libs.yaml", Line: 102},
+		{File: "resolver/kb/data/libs.yaml", Line: 103},
 	},
 	"cuda_drivers": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 9},
@@ -12868,19 +12872,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 13},
 	},
 	"cuda_packages": {
-		{File: "resolver/kb/data/libs.yaml", Line: 73},
-		{File: "resolver/kb/data/libs.yaml", Line: 74},
-		{File: "resolver/kb/data/libs.yaml", Line: 75},
-		{File: "resolver/kb/data/libs.yaml", Line: 76},
-		{File: "resolver/kb/data/libs.yaml", Line: 77},
 		{File: "resolver/kb/data/libs.yaml", Line: 78},
+		{File: "resolver/kb/data/libs.yaml", Line: 79},
+		{File: "resolver/kb/data/libs.yaml", Line: 80},
+		{File: "resolver/kb/data/libs.yaml", Line: 81},
+		{File: "resolver/kb/data/libs.yaml", Line: 82},
+		{File: "resolver/kb/data/libs.yaml", Line: 83},
 	},
 	"cuda_stack": {
-		{File: "resolver/kb/data/libs.yaml", Line: 30},
-		{File: "resolver/kb/data/libs.yaml", Line: 31},
-		{File: "resolver/kb/data/libs.yaml", Line: 32},
-		{File: "resolver/kb/data/libs.yaml", Line: 33},
-		{File: "resolver/kb/data/libs.yaml", Line: 34},
 		{File: "resolver/kb/data/libs.yaml", Line: 35},
 		{File: "resolver/kb/data/libs.yaml", Line: 36},
 		{File: "resolver/kb/data/libs.yaml", Line: 37},
@@ -12897,19 +12896,24 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 48},
 		{File: "resolver/kb/data/libs.yaml", Line: 49},
 		{File: "resolver/kb/data/libs.yaml", Line: 50},
+		{File: "resolver/kb/data/libs.yaml", Line: 51},
+		{File: "resolver/kb/data/libs.yaml", Line: 52},
+		{File: "resolver/kb/data/libs.yaml", Line: 53},
+		{File: "resolver/kb/data/libs.yaml", Line: 54},
+		{File: "resolver/kb/data/libs.yaml", Line: 55},
 	},
 	"cuda_stack_patterns": {
-		{File: "resolver/kb/data/libs.yaml", Line: 58},
-		{File: "resolver/kb/data/libs.yaml", Line: 59},
-		{File: "resolver/kb/data/libs.yaml", Line: 60},
-		{File: "resolver/kb/data/libs.yaml", Line: 61},
-		{File: "resolver/kb/data/libs.yaml", Line: 62},
 		{File: "resolver/kb/data/libs.yaml", Line: 63},
 		{File: "resolver/kb/data/libs.yaml", Line: 64},
 		{File: "resolver/kb/data/libs.yaml", Line: 65},
 		{File: "resolver/kb/data/libs.yaml", Line: 66},
 		{File: "resolver/kb/data/libs.yaml", Line: 67},
 		{File: "resolver/kb/data/libs.yaml", Line: 68},
+		{File: "resolver/kb/data/libs.yaml", Line: 69},
+		{File: "resolver/kb/data/libs.yaml", Line: 70},
+		{File: "resolver/kb/data/libs.yaml", Line: 71},
+		{File: "resolver/kb/data/libs.yaml", Line: 72},
+		{File: "resolver/kb/data/libs.yaml", Line: 73},
 	},
 	"extension_builds": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
@@ -14339,6 +14343,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 117},
 		{File: "resolver/kb/data/torch.yaml", Line: 118},
 		{File: "resolver/kb/data/torch.yaml", Line: 119},
+	},
+	"torch_wheel_index": {
+		{File: "resolver/kb/data/libs.yaml", Line: 30},
 	},
 }
 

@@ -262,7 +262,18 @@ type GPULib struct {
 	// CUDAFromPip describes how the CUDA major is written in the pip name,
 	// e.g. "cupy-cuda{major}x"; "" when the name does not say.
 	// (CUDAMajorFromPipName reads it.)
-	Note   string `yaml:"note,omitempty"`
+	// CondaChannels are the channels that publish its conda packages (CUDA
+	// builds included), as its install documentation names them; empty
+	// where the knowledge base does not say. EG302's fix moves a pip line
+	// to conda only onto one of them.
+	CondaChannels []string `yaml:"conda_channels,omitempty"`
+	Note          string   `yaml:"note,omitempty"`
+	Source        string   `yaml:"source"`
+}
+
+// WheelIndex is a package index's root URL, with its source.
+type WheelIndex struct {
+	URL    string `yaml:"url"`
 	Source string `yaml:"source"`
 }
 
@@ -336,6 +347,9 @@ type Facts struct {
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished" key:"package,version,extra,pin"`
 	GPULibs   []GPULib   `yaml:"gpu_libs" key:"lib"`
+	// TorchWheelIndex is the root of PyTorch's wheel index, one row: a
+	// variant's index is the root plus its local version (cu121, cpu).
+	TorchWheelIndex []WheelIndex `yaml:"torch_wheel_index" key:"url"`
 	// CUDAStack lists conda package names that make up a CUDA stack
 	// (cudatoolkit, cuda-version, cuda-toolkit, cudnn, pytorch-cuda...).
 	CUDAStack []string `yaml:"cuda_stack" key:"."`
