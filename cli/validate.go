@@ -28,6 +28,7 @@ type validateFlags struct {
 	exitZero    bool
 	showConfig  bool
 	noCache     bool
+	filter      bool
 	args        []string // as given, before directories are searched
 }
 
@@ -59,6 +60,7 @@ func validateCmd(e *env) *cobra.Command {
 	fl.StringArrayVar(&e.ignoreCodes, "ignore", nil, "never report these `CODES` (comma-separated codes or prefixes); repeatable")
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings reach the fail level (2 still means bad usage or an unreadable input)")
 	fl.BoolVar(&f.showConfig, "show-config", false, "print which .envguard.yml governs each input, and what it sets, instead of validating")
+	fl.BoolVar(&f.filter, "discover-filter", false, "hold the files named to the directory search's choice too, skipping without a word those it would not pick (non-environment YAML, exclude:); the pre-commit hook passes it")
 	fl.StringVar(&e.stdinFilename, "stdin-filename", "", "the `NAME` to report standard input (-) as; its directory picks the .envguard.yml and its name the format")
 	return c
 }
@@ -90,7 +92,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if !f.noCache && !f.showConfig && perFile(f.format) {
 		rc = e.openRun(f, color && f.format == "text")
 	}
-	files, err = e.inputFiles(files, rc)
+	files, err = e.inputFiles(files, rc, f.filter)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -157,7 +159,9 @@ func (e *env) validateOptions(f validateFlags, dir string) (report.Options, repo
 	if err != nil {
 		return report.Options{}, report.FailOn{}, err
 	}
-	opt, err := e.optionsWith(cfg, f.platform, f.targets, f.targetsFile)
+	// No --target: every target of .envguard.yml and --targets FILE, as
+	// pixi solves for every platform it lists; --target narrows the set.
+	opt, err := e.optionsAll(cfg, f.platform, f.targets, f.targetsFile, len(f.targets) == 0)
 	if err != nil {
 		return report.Options{}, report.FailOn{}, err
 	}
@@ -202,6 +206,13 @@ func (e *env) options(platform string, targetNames []string, targetsFile string)
 
 // optionsWith is options under a configuration already read.
 func (e *env) optionsWith(cfg *report.Config, platform string, targetNames []string, targetsFile string) (report.Options, error) {
+	return e.optionsAll(cfg, platform, targetNames, targetsFile, false)
+}
+
+// optionsAll is optionsWith; with all, the machines are every target
+// described (the configuration's, then the targets file's, each name
+// once) rather than those named.
+func (e *env) optionsAll(cfg *report.Config, platform string, targetNames []string, targetsFile string, all bool) (report.Options, error) {
 	k, err := e.knowledge()
 	if err != nil {
 		return report.Options{}, err
@@ -220,6 +231,12 @@ func (e *env) optionsWith(cfg *report.Config, platform string, targetNames []str
 			return report.Options{}, usageErr("%v", err)
 		}
 		m.Targets = append(m.Targets, ts...)
+	}
+	if all {
+		targetNames = nil
+		for _, t := range m.Targets {
+			targetNames = append(targetNames, t.Name)
+		}
 	}
 	hosts, err := m.Resolve(targetNames)
 	if err != nil {
