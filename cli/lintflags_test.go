@@ -186,10 +186,10 @@ func TestValidateDiscovery(t *testing.T) {
 		"environment.yml":                cleanEnv,
 		"envs/env-gpu.yml":               cleanEnv,
 		"envs/train.environment.yml":     cleanEnv,
-		"envs/keep.local.yml":            cleanEnv, // an environment file in envs/
+		"envs/keep.local.yml":            cleanEnv,                                // an environment file in envs/
 		"envs/compose.yml":               "services:\n  web:\n    image: nginx\n", // in envs/, but not an environment file
-		"envs/environment.local.yml":     cleanEnv, // ignored by *.local.yml
-		"build-out/environment.yml":      cleanEnv, // ignored directory
+		"envs/environment.local.yml":     cleanEnv,                                // ignored by *.local.yml
+		"build-out/environment.yml":      cleanEnv,                                // ignored directory
 		"sub/.gitignore":                 "/environment-old.yml\n",
 		"sub/environment-old.yml":        cleanEnv, // ignored by sub's .gitignore
 		"sub/deeper/environment-old.yml": cleanEnv,

@@ -191,7 +191,8 @@ func readHead(name string) ([]byte, error) {
 }
 
 // governing finds the include and exclude globs that govern the files of
-// directory dir (absolute): those of s.Config, else of the first
+// directory dir (absolute): those of s.Config (relative to the working
+// directory), else of the first
 // .envguard.yml from dir up to the repository root, as the configuration
 // of each file is found. With parent false, dir itself is looked at
 // first; with true, the search starts at its parent (the walk reads dir's own
@@ -206,6 +207,18 @@ func (s *Search) governing(dir string, parent bool) (*selection, []watched, erro
 			return nil, nil, err
 		}
 		sel, err := s.load(abs)
+		if sel != nil {
+			// --config's globs are relative to the working directory, as
+			// ruff reads the paths of a configuration named on its
+			// command line: the file may live anywhere.
+			wd, werr := s.Abs(".")
+			if werr != nil {
+				return nil, nil, werr
+			}
+			c := *sel
+			c.dir = wd
+			sel = &c
+		}
 		return sel, []watched{watchPath(abs, 'f')}, err
 	}
 	var watch []watched
