@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/internal/testshared"
+	"github.com/envguard/envguard/report"
 )
 
 // reportFiles reads validate --format json's array and returns its files,
@@ -130,6 +131,10 @@ func TestDiscoveryIncludeExclude(t *testing.T) {
 	want := "ci/gpu/stack.yml environment.yml envs/b.yml sub/deep/environment.yml"
 	if strings.Join(got, " ") != want || code != 0 {
 		t.Errorf("search: exit %d, %v\nwant %s", code, got, want)
+	}
+	// --show-config says what the globs are.
+	if _, out, _ := runTree(t, nil, "validate", "--show-config", "environment.yml"); !strings.Contains(out, "  include  ci/**/stack.yml\n  exclude  legacy, **/*.old.yml, ci/skip/**\n") {
+		t.Errorf("--show-config:\n%s", out)
 	}
 	// A directory named is searched under the same globs; the directory
 	// itself, named, is not held to them.
@@ -350,5 +355,15 @@ func TestValidateEveryTarget(t *testing.T) {
 	os.Remove(filepath.Join(root, ".envguard.yml"))
 	if code, out, _ := runTree(t, nil, "validate", "--no-cache", "environment.yml"); code != 0 || strings.Contains(out, "targets:") {
 		t.Errorf("no targets: exit %d\n%s", code, out)
+	}
+}
+
+// TestStarterConfigGlobs: the include: and exclude: lines envguard init
+// writes, commented, parse once uncommented.
+func TestStarterConfigGlobs(t *testing.T) {
+	src := strings.NewReplacer("# include:", "include:", "# exclude:", "exclude:").Replace(starterConfig)
+	cfg, err := report.ParseConfig(".envguard.yml", []byte(src))
+	if err != nil || len(cfg.Include) != 1 || len(cfg.Exclude) != 2 {
+		t.Fatalf("%v; %+v", err, cfg)
 	}
 }
