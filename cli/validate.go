@@ -49,7 +49,7 @@ func validateCmd(e *env) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` (repeatable; \"local\" is this machine through NVML)")
+	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` only (repeatable; \"local\" is this machine through NVML); default: every target of .envguard.yml and --targets")
 	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, a conda-lock virtual-packages.yml, or a pixi manifest's [system-requirements])")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif, github or codequality (GitLab)")
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)

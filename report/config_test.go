@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/envguard/envguard/finding"
 )
 
@@ -116,6 +118,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("rules:\n  EG107: off\ntargets:\n  - name: a\n    driver: \"550.54.15\"\n"))
 	f.Add([]byte("rules: {EG108: error}\n"))
 	f.Add([]byte("targets: [\n"))
+	f.Add([]byte("include:\n  - ci/**/stack.yml\nexclude: [vendor, \"{a,b\"]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, err := ParseConfig("c.yml", src)
 		if err != nil {
@@ -123,6 +126,11 @@ func FuzzParseConfig(f *testing.F) {
 				t.Errorf("error without the file name: %v", err)
 			}
 			return
+		}
+		for _, g := range append(append([]string(nil), c.Include...), c.Exclude...) {
+			if !doublestar.ValidatePattern(g) || strings.HasPrefix(g, "/") {
+				t.Errorf("accepted glob %q", g)
+			}
 		}
 		for code := range c.Severity {
 			if Lookup(code) == nil {
