@@ -316,7 +316,9 @@ const PickHead = 64 << 10
 // its top level is a mapping with a dependencies: list (of package specs,
 // not of mappings like a Helm chart's) and a channels: or name: key; where
 // its name suggests one (envNamed), a top-level dependencies: key is
-// enough. Docker Compose, Envoy, Kubernetes and dotenv-style YAML is not.
+// enough. A dependencies: of another shape (a mapping, a list's items
+// unindented) beside a channels: key, or a pip: mapping where the list
+// was meant, is a broken environment file, picked so that it is reported. Docker Compose, Envoy, Kubernetes and dotenv-style YAML is not.
 func PickByContent(name string, src []byte) bool {
 	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
 	if b == "pyproject.toml" {
@@ -327,7 +329,10 @@ func PickByContent(name string, src []byte) bool {
 		if envNamed(name) {
 			return sh.mapping && sh.deps
 		}
-		return sh.mapping && sh.depsList && (sh.channels || sh.name)
+		// A dependencies: value of another shape is still an environment
+		// file's, broken, beside conda's own channels: key, or where it
+		// is pip's subsection as a mapping (a list's dash forgotten).
+		return sh.mapping && sh.deps && (sh.channels || sh.name) && (sh.depsList || sh.depsPip || sh.channels)
 	}
 	return Sniff(src) == envspec.KindExplicit
 }
@@ -337,6 +342,7 @@ type headShape struct {
 	mapping  bool // the top level is a block mapping
 	deps     bool // a top-level dependencies: key
 	depsList bool // ... whose value is a list of package specs (or empty)
+	depsPip  bool // ... or a mapping whose first key is pip:
 	channels bool // a top-level channels: key
 	name     bool // a top-level name: key
 }
@@ -374,6 +380,10 @@ func yamlHeadShape(src []byte) headShape {
 			inDeps = false
 			if t[0] == '-' && (len(t) == 1 || t[1] == ' ' || t[1] == '\t') {
 				sh.depsList = specItem(bytes.TrimLeft(t[1:], " \t"))
+				continue
+			}
+			if k, _, ok := topKey(t); ok && !col0 && k == "pip" {
+				sh.depsPip = true
 				continue
 			}
 			// `dependencies:` with nothing under it: null, not a list.
