@@ -163,6 +163,9 @@ func TestDiscoveryIncludeExclude(t *testing.T) {
 	if _, got := files("--config", "top.yml"); strings.Join(got, " ") != "ci/skip/stack.yml envs/a.old.yml envs/b.yml sub/ci/gpu/stack.yml" {
 		t.Errorf("--config top.yml: %v", got)
 	}
+	if code, _, errs := runTree(t, nil, "validate", "--no-cache", "--config", "missing.yml"); code != ExitUsage || !strings.Contains(errs, "--config missing.yml: no such file") {
+		t.Errorf("a missing --config: exit %d, %s", code, errs)
+	}
 	// A bad glob is a usage error at its position, found by the search.
 	write(t, filepath.Join(root, "sub", ".envguard.yml"), "exclude:\n  - \"[env\"\n")
 	code, _, errs = runTree(t, nil, "validate", "--no-cache")

@@ -206,7 +206,7 @@ func (s *Search) governing(dir string, parent bool) (*selection, []watched, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		sel, err := s.load(abs)
+		sel, err := s.load(s.Config) // as given, for its errors
 		if sel != nil {
 			// --config's globs are relative to the working directory, as
 			// ruff reads the paths of a configuration named on its
