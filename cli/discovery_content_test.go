@@ -159,7 +159,7 @@ func TestDiscoveryIncludeExclude(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errs, "all.yml:1:11: exclude \"../x\": a glob cannot reach above") {
 		t.Errorf("a glob out of the configuration's directory: exit %d, %s", code, errs)
 	}
-	write(t, filepath.Join(root, "top.yml"), "exclude: [\"**/environment.yml\"]\ninclude: [sub/ci/**]\n")
+	write(t, filepath.Join(root, "top.yml"), "exclude: [\"**/environment.yml\"]\ninclude: [sub/ci/**, \"**/.envguard.yml\"]\n")
 	if _, got := files("--config", "top.yml"); strings.Join(got, " ") != "ci/skip/stack.yml envs/a.old.yml envs/b.yml sub/ci/gpu/stack.yml" {
 		t.Errorf("--config top.yml: %v", got)
 	}

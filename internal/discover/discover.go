@@ -159,7 +159,7 @@ func (s *Search) Picks(file string) (bool, error) {
 				return false, nil
 			}
 		}
-		if sel.includes(abs) {
+		if sel.includes(abs) && filepath.Base(abs) != ConfigName {
 			return true, nil
 		}
 	}
@@ -518,7 +518,9 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 			if sel.excludes(cabs) {
 				continue
 			}
-			if sel.includes(cabs) {
+			if sel.includes(cabs) && n != ConfigName {
+				// (include: ["**/*.yml"] does not make the configuration
+				// an input.)
 				found = append(found, child)
 				continue
 			}
