@@ -110,7 +110,9 @@ func (s *Search) Inputs(args []string, m *cache.Manifest) (files []string, searc
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if a == "-" || err != nil || !st.IsDir() {
-			if s.Filter && a != "-" && err == nil {
+			// (Only a regular file is looked into: a FIFO would block;
+			// reading says what is wrong with the others.)
+			if s.Filter && a != "-" && err == nil && st.Mode().IsRegular() {
 				ok, err := s.Picks(a)
 				if err != nil {
 					return nil, nil, false, err
@@ -192,11 +194,11 @@ func readHead(name string) ([]byte, error) {
 
 // governing finds the include and exclude globs that govern the files of
 // directory dir (absolute): those of s.Config (relative to the working
-// directory), else of the first
-// .envguard.yml from dir up to the repository root, as the configuration
-// of each file is found. With parent false, dir itself is looked at
-// first; with true, the search starts at its parent (the walk reads dir's own
-// listing). watch lists the paths looked at.
+// directory), else of the first .envguard.yml from dir up to the
+// repository root, as the configuration of each file is found. With
+// parent false, dir itself is looked at first; with true, the search
+// starts at its parent (the walk reads dir's own listing). watch lists
+// the paths looked at.
 func (s *Search) governing(dir string, parent bool) (*selection, []watched, error) {
 	if s.Load == nil {
 		return nil, nil, nil
