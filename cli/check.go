@@ -26,15 +26,15 @@ func checkCmd(e *env) *cobra.Command {
 	var targets []string
 	var noCache bool
 	c := &cobra.Command{
-		Use:   "check [--prefix DIR] [--targets FILE --target NAME]",
+		Use:   "check [--prefix DIR] [--targets FILE [--target NAME]...]",
 		Short: "Pre-training hook: the live environment against this machine's GPUs",
 		Long: "check reads the installed environment (conda-meta, dist-info, torch/version.py), resolves it,\n" +
 			"holds it against the local GPUs CUDA_VISIBLE_DEVICES selects, checks PYTORCH_CUDA_ALLOC_CONF,\n" +
 			"and prints a short verdict. Without --prefix it checks $CONDA_PREFIX, else $VIRTUAL_ENV, else\n" +
 			"the prefix of the python3 on PATH. It also reads the environment's shared libraries: the GPU code\n" +
 			"each package carries, the libraries each needs (DT_NEEDED) and the torch symbols extensions import.\n" +
-			"With --targets FILE and --target NAME it holds the prefix against described machines instead of\n" +
-			"this one. Exit 0: the job can start; 1: it should not; 2: bad usage.",
+			"With --targets FILE it holds the prefix against every described machine (FILE's and .envguard.yml's)\n" +
+			"instead of this one, or against those --target NAME names. Exit 0: the job can start; 1: it should not; 2: bad usage.",
 		Example: "  envguard check && python train.py\n  envguard check --prefix /opt/envs/pt20 --min-free 40GiB\n" +
 			"  envguard check --prefix rootfs/opt/conda --sysroot rootfs --targets fleet.yml --target h100-pool",
 		Args: cobra.NoArgs,
@@ -57,15 +57,19 @@ func checkCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			names := targets
+			// No --target: this machine; with --targets FILE, every
+			// target described (FILE's and .envguard.yml's), as validate
+			// holds a file against them all. --target narrows the set.
+			names, all := targets, false
 			if len(names) == 0 {
 				if targetsFile != "" {
-					return usageErr("--targets %s: name the machine to hold the prefix against with --target NAME", targetsFile)
+					all = true
+				} else {
+					names = []string{"local"}
 				}
-				names = []string{"local"}
 			}
 			return e.checkPrefix(c, dir, how, prefixCheck{
-				names: names, targetsFile: targetsFile, format: format, failOn: failOn,
+				names: names, all: all, targetsFile: targetsFile, format: format, failOn: failOn,
 				minFree: free, sysroot: sysroot, noCache: noCache, explain: prefix == "",
 			})
 		},
@@ -86,6 +90,7 @@ func checkCmd(e *env) *cobra.Command {
 // check on the prefix it made.
 type prefixCheck struct {
 	names            []string
+	all              bool // every target described, not names
 	targetsFile      string
 	format           string
 	failOn           string
@@ -108,7 +113,11 @@ func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) err
 		}
 		return usageErr("%s", msg)
 	}
-	opt, err := e.options("", pc.names, pc.targetsFile)
+	cfg, err := e.config()
+	if err != nil {
+		return err
+	}
+	opt, err := e.optionsAll(cfg, "", pc.names, pc.targetsFile, pc.all)
 	if err != nil {
 		return err
 	}
@@ -247,6 +256,11 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 		fmt.Fprintf(w, "  python     %s\n", st.Python)
 	}
 	for _, t := range r.Targets {
+		if t.Name != "local" {
+			// A described machine (--targets): its name and verdict head
+			// its lines, since there may be several.
+			fmt.Fprintf(w, "  target     %s: %s\n", t.Name, t.Verdict)
+		}
 		if !t.Available {
 			fmt.Fprintf(w, "  driver     none: %s\n", t.Reason)
 			continue

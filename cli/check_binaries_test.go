@@ -235,8 +235,19 @@ func TestCheckTargets(t *testing.T) {
 	if code != ExitFindings || !strings.Contains(out, "EG410") || !strings.Contains(out, "h100-pool") {
 		t.Errorf("h100-pool: exit %d\n%s", code, out)
 	}
-	if code, _, _ := runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets); code != ExitUsage {
-		t.Errorf("--targets without --target: exit %d, want %d", code, ExitUsage)
+	// No --target: every target of the file, as validate holds a file
+	// against them all; h100-pool's failure fails the check.
+	code, out, _ = runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets)
+	if code != ExitFindings || !strings.Contains(out, "EG410") || !strings.Contains(out, "target     a100-pool: ok\n") || !strings.Contains(out, "target     h100-pool: fail\n") {
+		t.Errorf("--targets without --target: exit %d, want %d, both targets\n%s", code, ExitFindings, out)
+	}
+	code, out, _ = runCLI(t, fakeNoDriver, nil, "check", "--prefix", p.dir, "--targets", targets, "--format", "json")
+	var r struct {
+		Targets []struct{ Name, Verdict string } `json:"targets"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != ExitFindings || len(r.Targets) != 2 ||
+		r.Targets[0].Name != "a100-pool" || r.Targets[0].Verdict != "ok" || r.Targets[1].Name != "h100-pool" || r.Targets[1].Verdict != "fail" {
+		t.Errorf("--targets without --target, JSON: exit %d, %v, targets %+v\n%s", code, err, r.Targets, out)
 	}
 }
 

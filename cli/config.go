@@ -279,6 +279,12 @@ func (e *env) showConfig(files []string) error {
 			ts = []string{"none"}
 		}
 		fmt.Fprintf(e.stdout, "  targets  %s\n", strings.Join(ts, ", "))
+		if len(cfg.Include) > 0 {
+			fmt.Fprintf(e.stdout, "  include  %s\n", strings.Join(cfg.Include, ", "))
+		}
+		if len(cfg.Exclude) > 0 {
+			fmt.Fprintf(e.stdout, "  exclude  %s\n", strings.Join(cfg.Exclude, ", "))
+		}
 	}
 	return nil
 }

@@ -2,11 +2,7 @@ package cli
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,7 +16,7 @@ func coverageCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "coverage [flags] FILE|DIR...",
 		Short: "How many (environment, machine) verdicts envguard can decide, and why the rest are unknown",
-		Long: "coverage validates every environment file given (a directory is searched for *.yml and *.yaml)\n" +
+		Long: "coverage validates every environment file given (a directory is searched as validate searches it)\n" +
 			"against a fleet of machines: the standard fleet (K80 on driver 470 to RTX 5090 on 570; see\n" +
 			"`envguard coverage --show-fleet`) or --targets FILE. It prints two figures over the\n" +
 			"(environment, target) pairs of the environments that need a GPU: the determined share, the\n" +
@@ -78,9 +74,19 @@ func (e *env) coverage(args []string, targetsFile, format, platform string, minD
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	files, err := environmentFiles(args)
+	// A directory is searched as validate searches it (by name and by
+	// content, .gitignore, include: and exclude:), so that both commands
+	// read the same files.
+	files, err := e.inputFiles(args, nil, false)
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err != nil {
+			return usageErr("%v", err)
+		} else if st.IsDir() {
+			return usageErr("%s: no environment, lock or requirements file under it", f)
+		}
 	}
 	var cov report.Coverage
 	opt := report.Options{Platform: platform, KB: k, Hosts: hosts}
@@ -108,42 +114,4 @@ func (e *env) coverage(args []string, targetsFile, format, platform string, minD
 		return errFindings
 	}
 	return nil
-}
-
-// environmentFiles expands directories to the *.yml and *.yaml files under
-// them, in a stable order; files are taken as given.
-func environmentFiles(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && p != a && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			if !d.IsDir() && (strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml")) {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if len(found) == 0 {
-			return nil, &os.PathError{Op: "coverage", Path: a, Err: fs.ErrNotExist}
-		}
-		sort.Strings(found)
-		out = append(out, found...)
-	}
-	return out, nil
 }

@@ -26,8 +26,9 @@ rules:
   # EG107: off        # no channels: our .condarc pins them on every machine
   # EG505: warning    # keep plotting and notebook packages out of training envs
 
-# The machines the environments must run on; validate --target NAME holds a
-# file against one. "local" (this machine, through NVML) is always known.
+# The machines the environments must run on: validate holds each file
+# against every one of them, and --target NAME narrows the set. "local"
+# (this machine, through NVML) is always known.
 # targets:
 #   - name: h100-pool
 #     driver: "550.54.15"          # or cuda_driver: "12.4"; or a range: ">=535.54, <560"
@@ -37,6 +38,12 @@ rules:
 #     gpus: ["B200"]
 #   - name: cpu-runner
 #     driver: none                 # no NVIDIA driver: CUDA environments get EG404
+
+# Which files a directory search picks, besides environment files found by
+# name and by content: globs (** spans directories) relative to this file's
+# directory. exclude wins; a file named on the command line is always read.
+# include: ["ci/**/stack.yml"]
+# exclude: ["vendor", "**/*.old.yml"]
 `
 
 func initCmd(e *env) *cobra.Command {

@@ -186,9 +186,10 @@ func TestValidateDiscovery(t *testing.T) {
 		"environment.yml":                cleanEnv,
 		"envs/env-gpu.yml":               cleanEnv,
 		"envs/train.environment.yml":     cleanEnv,
-		"envs/keep.local.yml":            cleanEnv, // not an input name
-		"envs/environment.local.yml":     cleanEnv, // ignored by *.local.yml
-		"build-out/environment.yml":      cleanEnv, // ignored directory
+		"envs/keep.local.yml":            cleanEnv,                                // an environment file in envs/
+		"envs/compose.yml":               "services:\n  web:\n    image: nginx\n", // in envs/, but not an environment file
+		"envs/environment.local.yml":     cleanEnv,                                // ignored by *.local.yml
+		"build-out/environment.yml":      cleanEnv,                                // ignored directory
 		"sub/.gitignore":                 "/environment-old.yml\n",
 		"sub/environment-old.yml":        cleanEnv, // ignored by sub's .gitignore
 		"sub/deeper/environment-old.yml": cleanEnv,
@@ -215,7 +216,7 @@ func TestValidateDiscovery(t *testing.T) {
 	for _, r := range reps {
 		got = append(got, filepath.ToSlash(r.File))
 	}
-	want := []string{"conda-linux-64.lock", "environment.yml", "envs/env-gpu.yml", "envs/train.environment.yml", "sub/deeper/environment-old.yml"}
+	want := []string{"conda-linux-64.lock", "environment.yml", "envs/env-gpu.yml", "envs/keep.local.yml", "envs/train.environment.yml", "sub/deeper/environment-old.yml"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("found %v\nwant  %v", got, want)
 	}

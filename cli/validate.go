@@ -29,6 +29,7 @@ type validateFlags struct {
 	showConfig  bool
 	noCache     bool
 	verbose     bool
+	filter      bool
 	args        []string // as given, before directories are searched
 }
 
@@ -49,7 +50,7 @@ func validateCmd(e *env) *cobra.Command {
 		},
 	}
 	fl := c.Flags()
-	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` (repeatable; \"local\" is this machine through NVML)")
+	fl.StringArrayVar(&f.targets, "target", nil, "hold the environment against machine `NAME` only (repeatable; \"local\" is this machine through NVML); default: every target of .envguard.yml and --targets")
 	fl.StringVar(&f.targetsFile, "targets", "", "targets `FILE` (targets: list, a conda-lock virtual-packages.yml, or a pixi manifest's [system-requirements])")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif, github or codequality (GitLab)")
 	fl.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
@@ -61,6 +62,7 @@ func validateCmd(e *env) *cobra.Command {
 	fl.BoolVar(&f.exitZero, "exit-zero", false, "exit 0 even when findings reach the fail level (2 still means bad usage or an unreadable input)")
 	fl.BoolVar(&f.showConfig, "show-config", false, "print which .envguard.yml governs each input, and what it sets, instead of validating")
 	fl.BoolVar(&f.verbose, "verbose", false, "text output: end with a line naming the knowledge base used, layer by layer (date, version, bundle serial)")
+	fl.BoolVar(&f.filter, "discover-filter", false, "hold the files named to the directory search's choice too, skipping without a word those it would not pick (non-environment YAML, exclude:); the pre-commit hook passes it")
 	fl.StringVar(&e.stdinFilename, "stdin-filename", "", "the `NAME` to report standard input (-) as; its directory picks the .envguard.yml and its name the format")
 	return c
 }
@@ -92,7 +94,7 @@ func (e *env) validate(f validateFlags, files []string) error {
 	if !f.noCache && !f.showConfig && perFile(f.format) {
 		rc = e.openRun(f, color && f.format == "text")
 	}
-	files, err = e.inputFiles(files, rc)
+	files, err = e.inputFiles(files, rc, f.filter)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -183,7 +185,9 @@ func (e *env) validateOptions(f validateFlags, dir string) (report.Options, repo
 	if err != nil {
 		return report.Options{}, report.FailOn{}, err
 	}
-	opt, err := e.optionsWith(cfg, f.platform, f.targets, f.targetsFile)
+	// No --target: every target of .envguard.yml and --targets FILE, as
+	// pixi solves for every platform it lists; --target narrows the set.
+	opt, err := e.optionsAll(cfg, f.platform, f.targets, f.targetsFile, len(f.targets) == 0)
 	if err != nil {
 		return report.Options{}, report.FailOn{}, err
 	}
@@ -228,6 +232,13 @@ func (e *env) options(platform string, targetNames []string, targetsFile string)
 
 // optionsWith is options under a configuration already read.
 func (e *env) optionsWith(cfg *report.Config, platform string, targetNames []string, targetsFile string) (report.Options, error) {
+	return e.optionsAll(cfg, platform, targetNames, targetsFile, false)
+}
+
+// optionsAll is optionsWith; with all, the machines are every target
+// described (the configuration's, then the targets file's, each name
+// once) rather than those named.
+func (e *env) optionsAll(cfg *report.Config, platform string, targetNames []string, targetsFile string, all bool) (report.Options, error) {
 	k, err := e.knowledge()
 	if err != nil {
 		return report.Options{}, err
@@ -246,6 +257,12 @@ func (e *env) optionsWith(cfg *report.Config, platform string, targetNames []str
 			return report.Options{}, usageErr("%v", err)
 		}
 		m.Targets = append(m.Targets, ts...)
+	}
+	if all {
+		targetNames = nil
+		for _, t := range m.Targets {
+			targetNames = append(targetNames, t.Name)
+		}
 	}
 	hosts, err := m.Resolve(targetNames)
 	if err != nil {

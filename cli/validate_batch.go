@@ -227,7 +227,8 @@ func cachedOutcome(v []byte) (outcome, bool) {
 func (e *env) manifestKey(f validateFlags, color bool) cache.Key {
 	wd, _ := os.Getwd()
 	k := cache.NewKey().AddString("manifest").AddString(wd).AddString(f.format).AddString(fmt.Sprint(color)).
-		AddString(f.platform).AddString(f.targetsFile).AddString(f.failOn).AddString(fmt.Sprint(f.failOnSet))
+		AddString(f.platform).AddString(f.targetsFile).AddString(f.failOn).AddString(fmt.Sprint(f.failOnSet)).AddString(fmt.Sprint(f.filter)).
+		AddString(e.configFile) // its include: and exclude: decide the search
 	for _, list := range [][]string{f.args, f.targets, e.selectCodes, e.ignoreCodes} {
 		k.AddString(fmt.Sprint(len(list)))
 		for _, s := range list {

@@ -41,7 +41,10 @@ func TestWalkthrough(t *testing.T) {
 	put(".envguard.yml", "rules:\n  EG107: off\n", 0o644)
 	nested := put("projects/train/environment.yml", warnEnv, 0o644) // only EG107, which the config turns off
 	typo := put("typo/environment.yml", "name: x\nchannels: [conda-forge]\ndependency:\n  - numpy\n", 0o644)
-	put("bin/env-tool.yml", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00", 0o644)
+	// Named as an environment file, so picked by its name; its content is
+	// a binary. (A binary named env-tool.yml is not picked: its content
+	// is not an environment file's.)
+	put("bin/environment-tool.yml", "\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00", 0o644)
 	// UTF-16 with a byte-order mark, as PowerShell's > writes it, holding
 	// the EG201 of errEnv on line 8.
 	u := []byte{0xff, 0xfe}
@@ -62,7 +65,7 @@ func TestWalkthrough(t *testing.T) {
 	}
 	for _, want := range []string{
 		"typo/environment.yml:3:1: error EG102 unknown top-level key \"dependency\": did you mean \"dependencies\"?",
-		"bin/env-tool.yml:1: error EG100 envguard cannot read this file: it is an ELF binary",
+		"bin/environment-tool.yml:1: error EG100 envguard cannot read this file: it is an ELF binary",
 		"win/environment.yml:8:", "EG201",
 		"projects/train/environment.yml: no canonical name; 0 errors, 0 warnings, 0 info",
 	} {

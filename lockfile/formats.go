@@ -244,18 +244,18 @@ func Read(file string, src []byte, opt Options) *envspec.Env {
 }
 
 // IsInputName reports whether a directory walk should pick a file by its
-// name: environment files (environment*.yml, env*.yml, *.environment.yml),
-// lock files (conda-lock, pixi, uv, pylock, and conda-lock's rendered
-// explicit files conda-linux-64.lock), pixi manifests, requirements files
-// and `conda list --explicit` files (*explicit*.txt, spec-file.txt). Some
-// are picked only once their content says so: see NeedsContentToPick.
+// name: environment files (environment*.yml, *.environment.yml,
+// *.conda.yml), lock files (conda-lock, pixi, uv, pylock, and conda-lock's
+// rendered explicit files conda-linux-64.lock), pixi manifests,
+// requirements files and `conda list --explicit` files (*explicit*.txt,
+// spec-file.txt). Some are picked only once their content says so: see
+// NeedsContentToPick, which names every other YAML file too (env*.yml,
+// the files of envs/, conda/ and environments/ directories, and any
+// .yml or .yaml, each by its own content test: PickByContent).
 func IsInputName(name string) bool {
 	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
-	yml := strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml")
 	switch {
-	case yml && (strings.HasPrefix(b, "env") || strings.HasSuffix(b, ".environment.yml") || strings.HasSuffix(b, ".environment.yaml")),
-		b == "conda-lock.yml" || b == "conda-lock.yaml",
-		strings.HasSuffix(b, ".conda-lock.yml") || strings.HasSuffix(b, ".conda-lock.yaml"),
+	case isYAMLName(b) && pickedByYAMLName(b),
 		b == "pixi.lock", b == "pixi.toml", b == "pyproject.toml", b == "uv.lock",
 		rePylockName().MatchString(b),
 		strings.HasSuffix(b, ".txt") && strings.Contains(b, "requirements"):
@@ -264,21 +264,221 @@ func IsInputName(name string) bool {
 	return NeedsContentToPick(name)
 }
 
+func isYAMLName(b string) bool { return strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".yaml") }
+
+// pickedByYAMLName reports the YAML names that say what the file is
+// (b lower case): environment*.yml, *.environment.yml, *.conda.yml and
+// conda-lock files. A broken one is reported, not skipped.
+func pickedByYAMLName(b string) bool {
+	stem := strings.TrimSuffix(strings.TrimSuffix(b, ".yml"), ".yaml")
+	return strings.HasPrefix(b, "environment") || strings.HasSuffix(stem, ".environment") ||
+		strings.HasSuffix(stem, ".conda") || stem == "conda-lock" || strings.HasSuffix(stem, ".conda-lock")
+}
+
+// envNamed reports the YAML files whose name or directory suggests an
+// environment without saying so (env*.yml: also envoy.yaml, a dotenv
+// env.yml, envs-compose.yml; any YAML file of an envs/, conda/ or
+// environments/ directory: also a conda-build recipe's meta.yaml): their
+// content need only have a top-level dependencies: key.
+func envNamed(name string) bool {
+	name = strings.ToLower(strings.ReplaceAll(name, "\\", "/"))
+	b := path.Base(name)
+	if strings.HasPrefix(b, "env") {
+		return true
+	}
+	switch path.Base(path.Dir(name)) {
+	case "envs", "conda", "environments":
+		return true
+	}
+	return false
+}
+
 // NeedsContentToPick reports whether a file IsInputName picks is one only
 // if PickByContent agrees: a pyproject.toml without [tool.pixi] is not an
 // environment, nor is a spec-file.txt or conda-*.lock that is not an
-// explicit file.
+// explicit file, nor a YAML file (other than the names pickedByYAMLName
+// knows) whose head is not an environment file's.
 func NeedsContentToPick(name string) bool {
 	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
 	return b == "pyproject.toml" ||
 		strings.HasSuffix(b, ".txt") && (strings.Contains(b, "explicit") || strings.HasPrefix(b, "spec-file")) ||
-		strings.HasPrefix(b, "conda-") && strings.HasSuffix(b, ".lock")
+		strings.HasPrefix(b, "conda-") && strings.HasSuffix(b, ".lock") ||
+		isYAMLName(b) && !pickedByYAMLName(b)
 }
 
-// PickByContent decides the files NeedsContentToPick names.
+// PickHead is how much of a YAML file PickByContent needs: the top-level
+// keys of an environment file come first, and a directory search must not
+// read every large YAML file of a repository to its end.
+const PickHead = 64 << 10
+
+// PickByContent decides the files NeedsContentToPick names. For a YAML
+// file src may be its first PickHead bytes: it is an environment file when
+// its top level is a mapping with a dependencies: list (of package specs,
+// not of mappings like a Helm chart's) and a channels: or name: key; where
+// its name suggests one (envNamed), a top-level dependencies: key is
+// enough. A dependencies: of another shape (a mapping, a list's items
+// unindented) beside a channels: key, or a pip: mapping where the list
+// was meant, is a broken environment file, picked so that it is reported. Docker Compose, Envoy, Kubernetes and dotenv-style YAML is not.
 func PickByContent(name string, src []byte) bool {
-	if strings.EqualFold(path.Base(strings.ReplaceAll(name, "\\", "/")), "pyproject.toml") {
+	b := strings.ToLower(path.Base(strings.ReplaceAll(name, "\\", "/")))
+	if b == "pyproject.toml" {
 		return SniffFile(name, src) == envspec.KindPixiManifest
 	}
+	if isYAMLName(b) {
+		sh := yamlHeadShape(src)
+		if envNamed(name) {
+			return sh.mapping && sh.deps
+		}
+		// A dependencies: value of another shape is still an environment
+		// file's, broken, beside conda's own channels: key, or where it
+		// is pip's subsection as a mapping (a list's dash forgotten).
+		return sh.mapping && sh.deps && (sh.channels || sh.name) && (sh.depsList || sh.depsPip || sh.channels)
+	}
 	return Sniff(src) == envspec.KindExplicit
+}
+
+// headShape is what yamlHeadShape saw of a YAML text's first document.
+type headShape struct {
+	mapping  bool // the top level is a block mapping
+	deps     bool // a top-level dependencies: key
+	depsList bool // ... whose value is a list of package specs (or empty)
+	depsPip  bool // ... or a mapping whose first key is pip:
+	channels bool // a top-level channels: key
+	name     bool // a top-level name: key
+}
+
+// yamlHeadShape reads the top-level keys of a YAML text line by line, so
+// that a head cut anywhere, or a file that is not valid YAML, still says
+// what it looks like. Only the first document counts.
+func yamlHeadShape(src []byte) headShape {
+	var sh headShape
+	started := false // a content line has been seen
+	inDeps := false  // the lines after `dependencies:` with no value
+	for len(src) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			line, src = src, nil
+		}
+		if !started {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		line = bytes.TrimRight(line, " \t\r")
+		t := bytes.TrimLeft(line, " \t")
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		if !started && (t[0] == '%' || bytes.Equal(line, []byte("---"))) {
+			continue // a directive, the first document's start
+		}
+		if bytes.Equal(line, []byte("---")) || bytes.Equal(line, []byte("...")) || bytes.HasPrefix(line, []byte("--- ")) {
+			break // the next document
+		}
+		col0 := len(t) == len(line)
+		if inDeps {
+			inDeps = false
+			if t[0] == '-' && (len(t) == 1 || t[1] == ' ' || t[1] == '\t') {
+				sh.depsList = specItem(bytes.TrimLeft(t[1:], " \t"))
+				continue
+			}
+			if k, _, ok := topKey(t); ok && !col0 && k == "pip" {
+				sh.depsPip = true
+				continue
+			}
+			// `dependencies:` with nothing under it: null, not a list.
+		}
+		if !col0 {
+			continue
+		}
+		key, rest, ok := topKey(line)
+		if !started {
+			started = true
+			if !ok {
+				return sh // a list, a scalar or a flow collection at the top
+			}
+			sh.mapping = true
+		}
+		if !ok {
+			continue
+		}
+		switch key {
+		case "dependencies":
+			sh.deps = true
+			rest = stripComment(rest)
+			switch {
+			case len(rest) == 0:
+				inDeps = true
+			case rest[0] == '[':
+				in := bytes.TrimSpace(rest[1:])
+				sh.depsList = len(in) > 0 && (in[0] == ']' || specItem(in))
+			}
+		case "channels":
+			sh.channels = true
+		case "name":
+			sh.name = true
+		}
+	}
+	return sh
+}
+
+// topKey reads `key:` at the start of a top-level line (plain or quoted);
+// rest is what follows the colon.
+func topKey(line []byte) (key string, rest []byte, ok bool) {
+	if len(line) > 0 && (line[0] == '"' || line[0] == '\'') {
+		end := bytes.IndexByte(line[1:], line[0])
+		if end < 0 {
+			return "", nil, false
+		}
+		after := bytes.TrimLeft(line[end+2:], " \t")
+		if len(after) == 0 || after[0] != ':' || (len(after) > 1 && after[1] != ' ' && after[1] != '\t') {
+			return "", nil, false
+		}
+		return string(line[1 : end+1]), bytes.TrimSpace(after[1:]), true
+	}
+	for i, c := range line {
+		if c == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t') {
+			k := bytes.TrimRight(line[:i], " \t")
+			if len(k) == 0 || !isKeyWord(k) {
+				return "", nil, false
+			}
+			return string(k), bytes.TrimSpace(line[i+1:]), true
+		}
+	}
+	return "", nil, false
+}
+
+// specItem reports whether a dependencies: list item is a package spec
+// (a scalar such as python=3.10 or conda-forge::numpy) or pip's
+// subsection, not a mapping such as a Helm chart's `- name: common`.
+func specItem(t []byte) bool {
+	t = stripComment(t)
+	if len(t) == 0 {
+		return false
+	}
+	if t[0] == '{' {
+		return bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t"), []byte("pip:"))
+	}
+	if k, _, ok := topKey(t); ok {
+		return k == "pip"
+	}
+	return true
+}
+
+// stripComment drops a trailing ` # comment` outside quotes.
+func stripComment(t []byte) []byte {
+	var q byte
+	for i, c := range t {
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case i == 0 && (c == '"' || c == '\''):
+			q = c
+		case c == '#' && (i == 0 || t[i-1] == ' ' || t[i-1] == '\t'):
+			return bytes.TrimSpace(t[:i])
+		}
+	}
+	return bytes.TrimSpace(t)
 }

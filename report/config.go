@@ -2,11 +2,13 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
 	"github.com/envguard/envguard/finding"
@@ -23,6 +25,8 @@ import (
 //	    gpus: ["H100"]
 //	rules:
 //	  EG107: off        # or info, warning, error
+//	include: ["ci/**/*.yml"]
+//	exclude: ["vendor/**"]
 type Config struct {
 	File    string
 	Targets []gpucheck.Target
@@ -35,6 +39,14 @@ type Config struct {
 	// warning); nil leaves the command line's default. A --fail-on flag
 	// given on the command line wins.
 	FailOn *FailOn
+	// Include and Exclude are the directory search's globs (doublestar
+	// syntax: `*` within a path element, `**` across them), relative to
+	// the configuration's directory: a file Include matches is validated
+	// whatever its name and content; a file or directory Exclude matches
+	// is never searched. Exclude wins. Files named on the command line
+	// are read whatever they say.
+	Include []string `json:",omitempty"`
+	Exclude []string `json:",omitempty"`
 }
 
 // Compiled on first use (sync.OnceValue): Go runs every linked package's
@@ -57,7 +69,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s:%d:%d: .envguard.yml must be a mapping with keys fail_on, rules and targets", file, top.Line, top.Column)
+		return nil, fmt.Errorf("%s:%d:%d: .envguard.yml must be a mapping with keys fail_on, rules, targets, include and exclude", file, top.Line, top.Column)
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
@@ -96,6 +108,16 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 					c.Severity[code.Value] = s
 				}
 			}
+		case "include", "exclude":
+			globs, err := parseGlobs(file, k.Value, v)
+			if err != nil {
+				return nil, err
+			}
+			if k.Value == "include" {
+				c.Include = globs
+			} else {
+				c.Exclude = globs
+			}
 		case "fail_on":
 			if v.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("%s:%d:%d: fail_on must be error, unknown, warning or info", file, v.Line, v.Column)
@@ -106,7 +128,7 @@ func ParseConfig(file string, src []byte) (*Config, error) {
 			}
 			c.FailOn = &f
 		default:
-			keys := []string{"fail_on", "rules", "targets"}
+			keys := []string{"exclude", "fail_on", "include", "rules", "targets"}
 			sort.Strings(keys)
 			return nil, fmt.Errorf("%s:%d:%d: unknown key %q in .envguard.yml (expected one of: %s)", file, k.Line, k.Column, k.Value, strings.Join(keys, ", "))
 		}
@@ -127,4 +149,37 @@ func (c *Config) severity(code string, def finding.Severity) (finding.Severity, 
 		return s, true
 	}
 	return def, true
+}
+
+// parseGlobs reads include: or exclude:, a list of doublestar globs
+// relative to the configuration's directory (a single glob is taken as a
+// list of one). A glob that is not valid, absolute, or climbs out with ..
+// is an error at its position: it would match nothing, without a word.
+func parseGlobs(file, key string, v *yaml.Node) ([]string, error) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return nil, nil
+	}
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	var out []string
+	for _, n := range items {
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+			return nil, fmt.Errorf("%s:%d:%d: %s must be a list of globs (strings such as \"envs/**/*.yml\")", file, n.Line, n.Column, key)
+		}
+		g := strings.TrimPrefix(n.Value, "./")
+		switch {
+		case g == "":
+			return nil, fmt.Errorf("%s:%d:%d: %s: an empty glob matches nothing", file, n.Line, n.Column, key)
+		case strings.HasPrefix(g, "/"), strings.Contains(g, "\\"):
+			return nil, fmt.Errorf("%s:%d:%d: %s %q: globs are relative to the directory of %s, with / between names (no leading /, no \\)", file, n.Line, n.Column, key, n.Value, filepath.Base(file))
+		case g == ".." || strings.HasPrefix(g, "../") || strings.Contains(g, "/../") || strings.HasSuffix(g, "/.."):
+			return nil, fmt.Errorf("%s:%d:%d: %s %q: a glob cannot reach above the directory of %s", file, n.Line, n.Column, key, n.Value, filepath.Base(file))
+		case !doublestar.ValidatePattern(g):
+			return nil, fmt.Errorf("%s:%d:%d: %s %q is not a valid glob (an unclosed [ or {, or a trailing \\)", file, n.Line, n.Column, key, n.Value)
+		}
+		out = append(out, strings.TrimSuffix(g, "/"))
+	}
+	return out, nil
 }

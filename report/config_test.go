@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/envguard/envguard/finding"
 )
 
@@ -46,6 +48,23 @@ rules:
 	}
 }
 
+// TestParseConfigGlobs: include and exclude are lists of globs relative to
+// the configuration's directory; a lone glob is a list of one, ./ and a
+// trailing / are dropped, and an empty key is no list.
+func TestParseConfigGlobs(t *testing.T) {
+	c, err := ParseConfig(".envguard.yml", []byte("include:\n  - ci/**/*.yml\n  - ./gpu/stack.yaml\nexclude: vendor/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Include, " ") != "ci/**/*.yml gpu/stack.yaml" || strings.Join(c.Exclude, " ") != "vendor" {
+		t.Errorf("include %q, exclude %q", c.Include, c.Exclude)
+	}
+	c, err = ParseConfig(".envguard.yml", []byte("include:\nexclude: []\n"))
+	if err != nil || c.Include != nil || len(c.Exclude) != 0 {
+		t.Errorf("empty keys: %+v, %v", c, err)
+	}
+}
+
 func TestParseConfigEmpty(t *testing.T) {
 	for _, src := range []string{"", "# nothing yet\n", "rules:\n"} {
 		c, err := ParseConfig("c.yml", []byte(src))
@@ -68,7 +87,16 @@ func TestParseConfigErrors(t *testing.T) {
 		{"rules:\n  eg107: off\n", `c.yml:2:3: "eg107" is not a rule code`},
 		{"rules:\n  EG107: [off]\n", "c.yml:2:10: rule EG107: want off"},
 		{"rules: [EG107]\n", "c.yml:1:8: rules must map codes"},
-		{"rules:\n  EG107: off\nfoo: 1\n", `c.yml:3:1: unknown key "foo" in .envguard.yml (expected one of: fail_on, rules, targets)`},
+		{"rules:\n  EG107: off\nfoo: 1\n", `c.yml:3:1: unknown key "foo" in .envguard.yml (expected one of: exclude, fail_on, include, rules, targets)`},
+		{"include: 3\n", `c.yml:1:10: include must be a list of globs`},
+		{"exclude:\n  - [a]\n", `c.yml:2:5: exclude must be a list of globs`},
+		{"exclude:\n  - vendor/**\n  - \"\"\n", `c.yml:3:5: exclude: an empty glob matches nothing`},
+		{"include: [\"/abs/*.yml\"]\n", `c.yml:1:11: include "/abs/*.yml": globs are relative to the directory of c.yml`},
+		{"include: [\"a\\\\b.yml\"]\n", `c.yml:1:11: include "a\\b.yml": globs are relative`},
+		{"exclude: [\"../x/**\"]\n", `c.yml:1:11: exclude "../x/**": a glob cannot reach above`},
+		{"exclude: [\"a/../../x\"]\n", `c.yml:1:11: exclude "a/../../x": a glob cannot reach above`},
+		{"include:\n  - \"envs/[ab.yml\"\n", `c.yml:2:5: include "envs/[ab.yml" is not a valid glob`},
+		{"include:\n  - \"envs/{a,b.yml\"\n", `c.yml:2:5: include "envs/{a,b.yml" is not a valid glob`},
 		// yaml.v3 blames an unclosed flow sequence on the line its context
 		// starts, and gives no column.
 		{"rules:\n  EG107: [x\n", "c.yml:1: invalid YAML"},
@@ -90,6 +118,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("rules:\n  EG107: off\ntargets:\n  - name: a\n    driver: \"550.54.15\"\n"))
 	f.Add([]byte("rules: {EG108: error}\n"))
 	f.Add([]byte("targets: [\n"))
+	f.Add([]byte("include:\n  - ci/**/stack.yml\nexclude: [vendor, \"{a,b\"]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, err := ParseConfig("c.yml", src)
 		if err != nil {
@@ -97,6 +126,11 @@ func FuzzParseConfig(f *testing.F) {
 				t.Errorf("error without the file name: %v", err)
 			}
 			return
+		}
+		for _, g := range append(append([]string(nil), c.Include...), c.Exclude...) {
+			if !doublestar.ValidatePattern(g) || strings.HasPrefix(g, "/") {
+				t.Errorf("accepted glob %q", g)
+			}
 		}
 		for code := range c.Severity {
 			if Lookup(code) == nil {

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/envguard/envguard/internal/cache"
@@ -44,19 +46,42 @@ const ConfigName = ".envguard.yml"
 // Abs makes a path absolute (the caller's working directory, read once);
 // Facts, filled as directories are listed, is what the search saw of each,
 // by absolute path.
+//
+// Load reads the include: and exclude: globs of a configuration file
+// (the caller's parser; nil: no globs); Config, where set, is the one
+// configuration that governs every file (--config), else each file is
+// governed by the first .envguard.yml from its directory up to the
+// repository root. Filter applies the search's choice to the files named
+// too: one the search would not pick is dropped without a word (the
+// pre-commit hook, given every YAML file a commit touches).
 type Search struct {
-	Abs   func(string) (string, error)
-	Facts map[string]DirFacts
+	Abs    func(string) (string, error)
+	Facts  map[string]DirFacts
+	Load   func(config string) (include, exclude []string, err error)
+	Config string
+	Filter bool
+
+	mu    sync.Mutex
+	loads map[string]loaded
+}
+
+type loaded struct {
+	sel *selection
+	err error
 }
 
 // Inputs expands each directory argument to the files under it that
-// envguard reads (lockfile.IsInputName: environment*.yml, env*.yml,
-// *.environment.yml, conda-lock and explicit files, pixi, uv, pylock and
-// requirements files), in a stable order, skipping what .gitignore
-// ignores. Hidden directories, virtual environments and installed
-// packages are not searched. A directory with none of them is kept, so
-// that reading it says so. What the search saw of each directory is kept
-// in s.Facts.
+// envguard reads, in a stable order, skipping what .gitignore ignores and
+// what the governing configuration's exclude: names: those picked by name
+// (lockfile.IsInputName: environment*.yml, *.environment.yml, *.conda.yml,
+// conda-lock, pixi, uv, pylock and requirements files), those whose
+// content says so (lockfile.PickByContent: any other YAML file that holds
+// an environment, pyproject.toml with [tool.pixi], explicit files), and
+// those the configuration's include: names. Hidden directories, virtual
+// environments and installed packages are not searched. A directory with
+// none of them is kept, so that reading it says so. A file named is kept
+// whatever it is, unless s.Filter. What the search saw of each directory
+// is kept in s.Facts.
 //
 // Where m is not nil and every argument is a directory, the search is
 // recorded: search is the record to keep with m (its Aux), changed says
@@ -85,6 +110,17 @@ func (s *Search) Inputs(args []string, m *cache.Manifest) (files []string, searc
 	for _, a := range args {
 		st, err := os.Stat(a)
 		if a == "-" || err != nil || !st.IsDir() {
+			// (Only a regular file is looked into: a FIFO would block;
+			// reading says what is wrong with the others.)
+			if s.Filter && a != "-" && err == nil && st.Mode().IsRegular() {
+				ok, err := s.Picks(a)
+				if err != nil {
+					return nil, nil, false, err
+				}
+				if !ok {
+					continue
+				}
+			}
 			out = append(out, a)
 			continue
 		}
@@ -103,6 +139,169 @@ func (s *Search) Inputs(args []string, m *cache.Manifest) (files []string, searc
 		return out, rec.encode(), true, nil
 	}
 	return out, nil, false, nil
+}
+
+// Picks reports whether a directory search would pick file: not
+// excluded (the file, or a directory on its way from the configuration's
+// directory), and included, or an input by its name and, where that needs
+// it, by its content. An unreadable file is picked, so that reading it
+// says what is wrong.
+func (s *Search) Picks(file string) (bool, error) {
+	abs, err := s.Abs(file)
+	if err != nil {
+		return false, err
+	}
+	sel, _, err := s.governing(filepath.Dir(abs), false)
+	if err != nil {
+		return false, err
+	}
+	if sel != nil {
+		for p := abs; len(p) > len(sel.dir); p = filepath.Dir(p) {
+			if sel.excludes(p) {
+				return false, nil
+			}
+		}
+		if sel.includes(abs) && filepath.Base(abs) != ConfigName {
+			return true, nil
+		}
+	}
+	if !lockfile.IsInputName(file) {
+		return false, nil
+	}
+	if !lockfile.NeedsContentToPick(file) {
+		return true, nil
+	}
+	src, err := readHead(file)
+	if err != nil {
+		return true, nil
+	}
+	return lockfile.PickByContent(file, src), nil
+}
+
+// readHead reads what lockfile.PickByContent needs of a file: the first
+// lockfile.PickHead bytes of a YAML file, the whole of any other.
+func readHead(name string) ([]byte, error) {
+	if !strings.HasSuffix(strings.ToLower(name), ".yml") && !strings.HasSuffix(strings.ToLower(name), ".yaml") {
+		return os.ReadFile(name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, lockfile.PickHead))
+}
+
+// governing finds the include and exclude globs that govern the files of
+// directory dir (absolute): those of s.Config (relative to the working
+// directory), else of the first .envguard.yml from dir up to the
+// repository root, as the configuration of each file is found. With
+// parent false, dir itself is looked at first; with true, the search
+// starts at its parent (the walk reads dir's own listing). watch lists
+// the paths looked at.
+func (s *Search) governing(dir string, parent bool) (*selection, []watched, error) {
+	if s.Load == nil {
+		return nil, nil, nil
+	}
+	if s.Config != "" {
+		abs, err := s.Abs(s.Config)
+		if err != nil {
+			return nil, nil, err
+		}
+		sel, err := s.load(s.Config) // as given, for its errors
+		if sel != nil {
+			// --config's globs are relative to the working directory, as
+			// ruff reads the paths of a configuration named on its
+			// command line: the file may live anywhere.
+			wd, werr := s.Abs(".")
+			if werr != nil {
+				return nil, nil, werr
+			}
+			c := *sel
+			c.dir = wd
+			sel = &c
+		}
+		return sel, []watched{watchPath(abs, 'f')}, err
+	}
+	var watch []watched
+	d := dir
+	if parent {
+		if d = filepath.Dir(dir); d == dir {
+			return nil, nil, nil
+		}
+	}
+	for {
+		p := filepath.Join(d, ConfigName)
+		watch = append(watch, watchPath(p, 'f'))
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			sel, err := s.load(p)
+			return sel, watch, err
+		}
+		watch = append(watch, watchPath(filepath.Join(d, ".git"), 'e'))
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return nil, watch, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return nil, watch, nil
+		}
+		d = up
+	}
+}
+
+// load reads one configuration's globs, once; nil where it has none.
+func (s *Search) load(config string) (*selection, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.loads[config]; ok {
+		return l.sel, l.err
+	}
+	inc, exc, err := s.Load(config)
+	var sel *selection
+	if err == nil && len(inc)+len(exc) > 0 {
+		sel = &selection{dir: filepath.Dir(config), include: inc, exclude: exc}
+	}
+	if s.loads == nil {
+		s.loads = map[string]loaded{}
+	}
+	s.loads[config] = loaded{sel, err}
+	return sel, err
+}
+
+// selection is one configuration's include: and exclude: globs, matched
+// (doublestar) against paths relative to its directory.
+type selection struct {
+	dir              string
+	include, exclude []string
+}
+
+func (sel *selection) rel(abs string) (string, bool) {
+	r, err := filepath.Rel(sel.dir, abs)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// excludes and includes take a nil selection: no globs.
+func (sel *selection) excludes(abs string) bool { return sel != nil && sel.matches(sel.exclude, abs) }
+func (sel *selection) includes(abs string) bool { return sel != nil && sel.matches(sel.include, abs) }
+
+func (sel *selection) matches(globs []string, abs string) bool {
+	if len(globs) == 0 {
+		return false
+	}
+	r, ok := sel.rel(abs)
+	if !ok {
+		return false
+	}
+	for _, g := range globs {
+		// The globs were validated when the configuration was read.
+		if ok, _ := doublestar.Match(g, r); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // DirFacts is what a directory's listing says about it, so that finding
@@ -167,8 +366,17 @@ func (s *Search) walkInputs(dir string, rec *record) ([]string, error) {
 	if s.Facts == nil {
 		s.Facts = map[string]DirFacts{}
 	}
-	w := &walker{facts: s.Facts, extra: make(chan struct{}, max(runtime.GOMAXPROCS(0)-1, 0)), record: rec != nil}
-	w.walk(dir, abs, parts, patterns)
+	// The globs that govern dir from above (dir's own listing may
+	// replace them).
+	sel, selWatch, err := s.governing(abs, true)
+	if err != nil {
+		return nil, err
+	}
+	if rec != nil {
+		rec.watch = append(rec.watch, selWatch...)
+	}
+	w := &walker{facts: s.Facts, extra: make(chan struct{}, max(runtime.GOMAXPROCS(0)-1, 0)), record: rec != nil, search: s}
+	w.walk(dir, abs, parts, patterns, sel)
 	w.wg.Wait()
 	if w.err != nil {
 		return nil, fmt.Errorf("searching %s: %w", dir, w.err)
@@ -187,7 +395,8 @@ type walker struct {
 	extra chan struct{} // a slot for each further goroutine
 	wg    sync.WaitGroup
 
-	record bool // keep what the answer depends on in watch
+	record bool    // keep what the answer depends on in watch
+	search *Search // its configurations' globs
 
 	mu      sync.Mutex
 	watch   []watched
@@ -215,7 +424,11 @@ func (w *walker) fail(p string, err error) {
 // are dropped when the walk leaves it rather than matched, in vain,
 // against every later path. A subdirectory goes to another goroutine
 // where a core is free, else is walked here.
-func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Pattern) {
+//
+// sel is the include and exclude globs that govern p from above; p's own
+// .envguard.yml replaces them, and a repository root (.git) without one
+// has none, as each file's configuration is found.
+func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Pattern, sel *selection) {
 	ents, dirSig, err := w.list(p)
 	if err != nil {
 		w.fail(p, err)
@@ -236,6 +449,27 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 			facts.Git = true
 		case ".gitignore":
 			ignoreFile = true
+		}
+	}
+	if w.search.Load != nil && w.search.Config == "" {
+		cfg := filepath.Join(abs, ConfigName)
+		isConfig := facts.Config
+		if !isConfig && facts.ConfigLink {
+			st, err := os.Stat(cfg)
+			isConfig = err == nil && !st.IsDir()
+		}
+		switch {
+		case isConfig:
+			if w.record {
+				watch = append(watch, watchPath(cfg, 'f'))
+			}
+			var err error
+			if sel, err = w.search.load(cfg); err != nil {
+				w.fail(p, err)
+				return
+			}
+		case facts.Git:
+			sel = nil
 		}
 	}
 	if ignoreFile {
@@ -263,26 +497,44 @@ func (w *walker) walk(p, abs string, parts []string, patterns []gitignore.Patter
 				continue
 			}
 			cabs := filepath.Join(abs, n)
+			if sel.excludes(cabs) {
+				continue
+			}
 			select {
 			case w.extra <- struct{}{}:
 				w.wg.Add(1)
 				go func() {
 					defer func() { <-w.extra; w.wg.Done() }()
-					w.walk(child, cabs, cparts, patterns)
+					w.walk(child, cabs, cparts, patterns, sel)
 				}()
 			default:
-				w.walk(child, cabs, cparts, patterns)
+				w.walk(child, cabs, cparts, patterns, sel)
 			}
 			continue
 		}
-		if !d.Type().IsRegular() || !lockfile.IsInputName(child) || (m != nil && m.Match(cparts, false)) {
+		if !d.Type().IsRegular() || (m != nil && m.Match(cparts, false)) {
+			continue
+		}
+		if sel != nil {
+			cabs := filepath.Join(abs, n)
+			if sel.excludes(cabs) {
+				continue
+			}
+			if sel.includes(cabs) && n != ConfigName {
+				// (include: ["**/*.yml"] does not make the configuration
+				// an input.)
+				found = append(found, child)
+				continue
+			}
+		}
+		if !lockfile.IsInputName(child) {
 			continue
 		}
 		if lockfile.NeedsContentToPick(child) {
 			if w.record {
 				watch = append(watch, watchPath(child, 'f'))
 			}
-			src, err := os.ReadFile(child)
+			src, err := readHead(child)
 			if err != nil || !lockfile.PickByContent(child, src) {
 				continue
 			}

@@ -44,16 +44,15 @@ func precommitHook(t *testing.T) hook {
 	if h.ID != "envguard" || h.Name == "" || h.Language != "golang" || h.PassFilenames == nil || !*h.PassFilenames {
 		t.Fatalf("hook = %+v; want id envguard, a name, language golang, pass_filenames true", h)
 	}
-	if !strings.HasPrefix(h.Entry, "envguard validate") {
-		t.Fatalf("entry %q does not run envguard validate", h.Entry)
+	if h.Entry != "envguard validate --discover-filter" {
+		t.Fatalf("entry %q does not run envguard validate --discover-filter (the search's own choice of the files pre-commit passes)", h.Entry)
 	}
 	return h
 }
 
-// TestPrecommitFiles: the hook's files pattern picks the names `envguard
-// validate DIR` picks, less those it picks only by content
-// (pyproject.toml with [tool.pixi], explicit files), which a name cannot
-// tell.
+// TestPrecommitFiles: the hook's files pattern passes the names `envguard
+// validate DIR` looks at (every YAML file, and the others by name); the
+// files picked only by content are then chosen by --discover-filter.
 func TestPrecommitFiles(t *testing.T) {
 	h := precommitHook(t)
 	// pre-commit applies files with Python's re.search; this pattern uses
@@ -67,11 +66,14 @@ func TestPrecommitFiles(t *testing.T) {
 		"pyproject.toml", "environment.yml.bak", "README.md", "env.yml", "environments/train.py",
 		"pylock.a.b.toml", "requirements.in", "docker-compose.yml", "uv.lock.orig", "setup.cfg",
 		"envs/train.environment.yml", "conda-linux-64.lock", "spec-file.txt", "envoy.toml",
+		"envs/gpu.yml", "conda/cpu.yaml", "environments/a.yml", "gpu.conda.yml", "deploy/envoy.yaml",
+		"ci/001.yml", "Chart.yaml", "my-explicit-linux.txt", "spec-file-gpu.txt", "conda-osx-arm64.lock",
+		"notes.txt", "Pipfile.lock", "envs/README",
 	}
 	for _, n := range names {
-		want := lockfile.IsInputName(n) && !lockfile.NeedsContentToPick(n)
+		want := lockfile.IsInputName(n)
 		if got := re.MatchString(n); got != want {
-			t.Errorf("files matches %q: %v, validate picks it: %v", n, got, want)
+			t.Errorf("files matches %q: %v, validate looks at it: %v", n, got, want)
 		}
 	}
 }
@@ -125,11 +127,36 @@ func TestPrecommitRun(t *testing.T) {
 		"pyproject.toml":       "[project]\nname = \"x\"\n",
 		"requirements-dev.txt": "pytest\n",
 	})
-	if code != 1 || strings.Join(picked, " ") != "environment.yml envs/env-gpu.yml requirements-dev.txt" {
+	if code != 1 || strings.Join(picked, " ") != "environment.yml envs/env-gpu.yml pyproject.toml requirements-dev.txt" {
 		t.Errorf("a broken environment: exit %d on %v, want 1\n%s", code, picked, out)
 	}
 	if !strings.Contains(out, "envs/env-gpu.yml:8:24: error EG201") {
 		t.Errorf("the hook's output does not point at the broken line:\n%s", out)
+	}
+
+	// Every YAML file reaches envguard; the search's choice skips, without
+	// a word and with exit 0, the ones that hold no environment: an Envoy
+	// config, a dotenv-style env.yml, a docker-compose file, a Helm chart,
+	// a pyproject.toml without [tool.pixi], and what exclude: names. An
+	// environment file in envs/ is checked, whatever its name.
+	code, picked, out = run(map[string]string{
+		".envguard.yml":          "exclude: [\"vendor/**\"]\n",
+		"deploy/envoy.yaml":      "static_resources:\n  listeners:\n  - name: l\n",
+		"deploy/env.yml":         "DATABASE_URL: postgres://db\nDEBUG: \"1\"\n",
+		"envs-compose.yml":       "services:\n  web:\n    image: nginx\n",
+		"chart/Chart.yaml":       "apiVersion: v2\nname: web\ndependencies:\n  - name: common\n    version: 1.x\n",
+		"pyproject.toml":         "[project]\nname = \"x\"\n",
+		"vendor/environment.yml": bad,
+	})
+	if code != 0 || out != "" || len(picked) != 7 {
+		t.Errorf("YAML that is no environment: exit %d on %v, want 0 and no output\n%s", code, picked, out)
+	}
+	code, picked, out = run(map[string]string{
+		"envs/gpu.yml":      bad,
+		"deploy/envoy.yaml": "static_resources: {}\n",
+	})
+	if code != 1 || strings.Join(picked, " ") != "deploy/envoy.yaml envs/gpu.yml" || !strings.Contains(out, "envs/gpu.yml:8:24: error EG201") || strings.Contains(out, "envoy") {
+		t.Errorf("envs/gpu.yml beside envoy.yaml: exit %d on %v, want 1 and envs/gpu.yml's EG201 alone\n%s", code, picked, out)
 	}
 
 	code, picked, _ = run(map[string]string{"README.md": "# nothing to check\n"})
