@@ -372,9 +372,33 @@ func TestCheckPrefixes(t *testing.T) {
 				p.condaTorch21("12.1")
 				return p.dir
 			},
+			// The CUDA torch refuses both: the job stops (issue 27).
 			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10,growth_factor:2"},
-			host: fakeH100, exit: 0, codes: []string{"EG503", "EG503"},
-			names: map[string][]string{"EG503": {"PYTORCH_CUDA_ALLOC_CONF"}},
+			host: fakeH100, exit: 1, codes: []string{"EG503", "EG503"},
+			names: map[string][]string{"EG503": {"PYTORCH_CUDA_ALLOC_CONF", "refuses it"}},
+		},
+		{
+			name: "a reserve PyTorch only ignores stays a warning",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments_reserve:-3"},
+			host: fakeH100, exit: 0, codes: []string{"EG503"},
+			names: map[string][]string{"EG503": {"ignores it"}},
+		},
+		{
+			name: "a CPU torch never reads the allocator settings",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10"},
+			host: fakeH100, exit: 0, codes: []string{"EG407", "EG503"},
 		},
 		{
 			name: "CUDA_VISIBLE_DEVICES hides every GPU",
