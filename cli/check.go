@@ -221,10 +221,18 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	if st != nil && st.Framework != nil {
 		f := st.Framework
 		v := f.Version
-		if v == "" {
+		switch {
+		case v == "" && f.Installed != "":
+			// a source build's pre-release, held to its release series
+			v = fmt.Sprintf("%s (a build of the %s series)", f.Installed, strings.TrimSuffix(f.Spec, ".*"))
+		case v == "":
 			v = "(version unknown)"
 		}
-		fw = fmt.Sprintf("%s %s from %s", f.Name, v, f.From)
+		from := string(f.From)
+		if f.System != "" {
+			from = "the system package manager (" + f.System + ")"
+		}
+		fw = fmt.Sprintf("%s %s from %s", f.Name, v, from)
 		if f.Variant != "" {
 			fw += ", " + f.Variant + " build"
 		}

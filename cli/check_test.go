@@ -565,7 +565,7 @@ func TestCheckFindsTheActiveEnvironment(t *testing.T) {
 		{"pyenv shim on PATH", map[string]string{"PATH": shims}, nil,
 			"python3 on PATH (" + filepath.Join(shims, "python3") + ")", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
 		{"system python on PATH", map[string]string{"PATH": filepath.Join(usr, "bin")}, nil,
-			"python3 on PATH (" + filepath.Join(usr, "bin", "python3") + ")", usr, "pytorch 2.1.0a0 from pip, cuda build"},
+			"python3 on PATH (" + filepath.Join(usr, "bin", "python3") + ")", usr, "pytorch 2.1.0a0 (a build of the 2.1 series) from pip, cuda build"},
 		{"--prefix wins", map[string]string{"CONDA_PREFIX": conda.dir}, []string{"--prefix", venv.dir}, "--prefix", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
 		{"$CONDA_PREFIX before $VIRTUAL_ENV", map[string]string{"CONDA_PREFIX": conda.dir, "VIRTUAL_ENV": venv.dir}, nil, "$CONDA_PREFIX", conda.dir, "pytorch 2.1.2 from conda, cuda build"},
 		{"$VIRTUAL_ENV", map[string]string{"VIRTUAL_ENV": venv.dir}, nil, "$VIRTUAL_ENV", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
@@ -956,5 +956,50 @@ func TestCheckUndecidedExtension(t *testing.T) {
 	}
 	if strings.Contains(out, "OK: the job can start") || !strings.Contains(out, "verdict    UNKNOWN") || !strings.Contains(out, "someonesext") {
 		t.Errorf("verdict is not UNKNOWN naming someonesext:\n%s", out)
+	}
+}
+
+// A venv made with --system-site-packages on Debian, where `import torch`
+// finds the system's python3-torch (issue 27, point 4): check reads the
+// base's dist-packages, says the system package manager installed it, and
+// reads its 1.13.0a0 as the 1.13 series (no EG206 "update envguard").
+func TestCheckVenvOnDebianTorch(t *testing.T) {
+	usr := filepath.Join(t.TempDir(), "usr")
+	for _, f := range [][2]string{
+		{"lib/python3.11/os.py", ""},
+		{"lib/python3/dist-packages/torch-1.13.0a0+gitunknown.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 1.13.0a0+gitunknown\n\n"},
+		{"lib/python3/dist-packages/torch/version.py", "__version__ = '1.13.0a0+gitunknown'\ndebug = False\ncuda = None\n"},
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(usr, f[0])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(usr, f[0]), []byte(f[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	venv := newVenv(t, "3.11.2")
+	venv.write("pyvenv.cfg", "home = "+filepath.Join(usr, "bin")+"\ninclude-system-site-packages = true\nversion = 3.11.2\n")
+	venv.write(filepath.Join(venv.sitePackages(), ".keep"), "")
+	code, out, errs := runCLI(t, fakeNoDriver, nil, "check", "--prefix", venv.dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"framework  pytorch 1.13.0a0 (a build of the 1.13 series) from the system package manager (debian), cpu build",
+		"verdict    OK: the job can start (0 errors, 0 warnings)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"EG206", "EG204", "EG502", "no framework found", "from pip"} {
+		if strings.Contains(out, not) {
+			t.Errorf("%q in\n%s", not, out)
+		}
+	}
+	// Without include-system-site-packages the base stays out.
+	venv.write("pyvenv.cfg", "home = "+filepath.Join(usr, "bin")+"\ninclude-system-site-packages = false\nversion = 3.11.2\n")
+	if _, out, _ := runCLI(t, fakeNoDriver, nil, "check", "--prefix", venv.dir); !strings.Contains(out, "no framework found") {
+		t.Errorf("the base was read without include-system-site-packages:\n%s", out)
 	}
 }

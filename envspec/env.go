@@ -139,6 +139,10 @@ type Installed struct {
 	Path      string // the file it was read from
 	// DirectURL is direct_url.json's url, when present (pip install from a URL or -e).
 	DirectURL string
+	// System names the system's package manager that installed it
+	// ("debian": an INSTALLER of debian, or none in a Debian dist-packages
+	// outside /usr/local); "" when it is not one.
+	System string
 }
 
 // Variable is one entry of `variables:`.
@@ -152,6 +156,9 @@ type TorchInfo struct {
 	Version string // __version__, e.g. 2.11.0+cu130
 	CUDA    string // cuda, e.g. "13.0"; "" for a CPU build (None)
 	Path    string
+	// System names the system's package manager that installed it, as
+	// for Installed.System.
+	System string
 }
 
 // Ignore is a `# envguard: ignore CODE[,CODE] reason` comment.
