@@ -109,6 +109,16 @@ type candidate struct {
 	cuda   string // "" = cpu
 }
 
+// Frameworks are the frameworks Build builds, in the order a form offers
+// them (the service lists them at GET /v1/build, and the web page's build
+// form offers only these); Build refuses any other name.
+func Frameworks() []string { return []string{"pytorch"} }
+
+// unknownFramework is Build's answer for a framework it does not build.
+func unknownFramework(name string) *Error {
+	return badRequest("the builder builds %s, not %q", strings.Join(Frameworks(), ", "), name)
+}
+
 // Build chooses and writes an environment.
 func Build(req Request) (*Result, error) {
 	k := req.KB
@@ -120,7 +130,7 @@ func Build(req Request) (*Result, error) {
 	case "":
 		return nil, badRequest("no framework given (try pytorch=2.1)")
 	default:
-		return nil, badRequest("the builder knows pytorch only, not %q", req.Framework)
+		return nil, unknownFramework(req.Framework)
 	}
 	rel, err := pickRelease(k, req.Version)
 	if err != nil {
