@@ -113,7 +113,7 @@ func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) err
 		return err
 	}
 	opt.Getenv = e.getenv
-	so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot}
+	so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot, BaseSites: env.BaseSites}
 	if !pc.noCache {
 		so.Cache = e.openCache()
 	}

@@ -81,6 +81,11 @@ type Env struct {
 	// Notes say what could not be read and was left out (an unreadable
 	// record of an installed prefix), so that nothing is skipped silently.
 	Notes []string
+	// BaseSites are the base interpreter's site directories a venv with
+	// include-system-site-packages = true also imports from, after its
+	// own, in sys.path order (absolute paths); the shared libraries there
+	// are the environment's too.
+	BaseSites []string
 
 	cols *Columns // column answers about Lines, built on first use
 }

@@ -102,6 +102,7 @@ func ReadPrefix(dir string) (*Env, error) {
 			seen.names[n] = true
 		}
 		seen.shadow = venvNames
+		env.BaseSites = baseSites
 		for _, sp := range baseSites {
 			readSitePackages(env, sp, condaNames, seen)
 		}
