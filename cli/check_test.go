@@ -378,6 +378,18 @@ func TestCheckPrefixes(t *testing.T) {
 			names: map[string][]string{"EG503": {"PYTORCH_CUDA_ALLOC_CONF", "refuses it"}},
 		},
 		{
+			name: "an allocator option the installed torch predates stops the job",
+			make: func(t *testing.T) string {
+				p := newVenv(t, "3.10.13")
+				p.dist("torch", "2.0.1+cu118", "pip")
+				p.torch("2.0.1+cu118", "11.8")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+			host: fakeH100, exit: 1, codes: []string{"EG504"},
+			names: map[string][]string{"EG504": {"expandable_segments", "refuses it"}},
+		},
+		{
 			name: "a reserve PyTorch only ignores stays a warning",
 			make: func(t *testing.T) string {
 				p := newCondaPrefix(t, "3.10")
