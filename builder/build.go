@@ -116,7 +116,10 @@ func Frameworks() []string { return []string{"pytorch"} }
 
 // unknownFramework is Build's answer for a framework it does not build.
 func unknownFramework(name string) *Error {
-	return badRequest("the builder builds %s, not %q", strings.Join(Frameworks(), ", "), name)
+	if fws := Frameworks(); len(fws) == 1 {
+		return badRequest("the builder knows %s only, not %q", fws[0], name)
+	}
+	return badRequest("the builder knows %s, not %q", strings.Join(Frameworks(), ", "), name)
 }
 
 // Build chooses and writes an environment.

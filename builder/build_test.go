@@ -440,7 +440,7 @@ func TestFrameworksIsWhatBuildBuilds(t *testing.T) {
 	}
 	for _, f := range []string{"pytorch", "tensorflow", "jax", "mxnet"} {
 		_, err := Build(Request{Framework: f})
-		refused := err != nil && strings.HasPrefix(err.Error(), "the builder builds ")
+		refused := err != nil && strings.HasPrefix(err.Error(), "the builder knows ")
 		if refused == listed[f] {
 			t.Errorf("%s: listed %v, but Build answered %v", f, listed[f], err)
 		}
