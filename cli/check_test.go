@@ -390,6 +390,19 @@ func TestCheckPrefixes(t *testing.T) {
 			names: map[string][]string{"EG504": {"expandable_segments", "refuses it"}},
 		},
 		{
+			// Older releases do not read PYTORCH_ALLOC_CONF, and with both
+			// set which one wins differs between releases.
+			name: "a bad PYTORCH_ALLOC_CONF stays a warning",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_ALLOC_CONF": "growth_factor:2", "PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10"},
+			host: fakeH100, exit: 0, codes: []string{"EG503", "EG503"},
+		},
+		{
 			name: "a reserve PyTorch only ignores stays a warning",
 			make: func(t *testing.T) string {
 				p := newCondaPrefix(t, "3.10")

@@ -21,8 +21,9 @@ var ruleEG503 = &Rule{
 			"into a job. Values are case-sensitive (`True`, not `true`), and `max_split_size_mb` must be " +
 			"above 20. Checked in `variables:` of the file and, for `envguard check`, in the process " +
 			"environment; PYTORCH_ALLOC_CONF, the newer name, is checked the same way. In `envguard check` a " +
-			"setting of the process environment that a CUDA build of torch refuses is an error: the job " +
-			"cannot start with it. A value PyTorch only logs and ignores stays a warning.",
+			"PYTORCH_CUDA_ALLOC_CONF of the process environment that an installed CUDA build of torch refuses " +
+			"is an error (unless PYTORCH_ALLOC_CONF is set too): the job cannot start with it. A value PyTorch " +
+			"only logs and ignores stays a warning.",
 		Fix: "Use `key:value` pairs separated by commas, with the options and ranges of PyTorch's " +
 			"\"Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF\" documentation.",
 		Before: "variables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:true,max_split_size_mb:16",
@@ -43,6 +44,19 @@ type allocSetting struct {
 	// process says the value is the process environment's (envguard
 	// check), not a file's.
 	process bool
+}
+
+// stops says the job's torch is sure to parse s: PYTORCH_CUDA_ALLOC_CONF of
+// the process environment, which every release reads, unless
+// PYTORCH_ALLOC_CONF is set too (newer releases read that one instead, and
+// which wins differs between releases). PYTORCH_ALLOC_CONF itself is not
+// read by older releases, and which release began to read it is not
+// established here.
+func (s allocSetting) stops(ctx *Context) bool {
+	if !s.process || s.Var != "PYTORCH_CUDA_ALLOC_CONF" {
+		return false
+	}
+	return ctx.Getenv == nil || ctx.Getenv("PYTORCH_ALLOC_CONF") == ""
 }
 
 // liveCUDATorch says the environment is an installed one whose framework
@@ -139,7 +153,7 @@ func runEG503(ctx *Context) []finding.Diagnostic {
 		_, errs := allocconf.Parse(s.Value)
 		for _, e := range errs {
 			d := diag(ctx.rule, s.at(e.Off), fmt.Sprintf("%s: %s", s.Var, e.Msg), e.Hint)
-			if stops && s.process && e.Refused {
+			if stops && s.stops(ctx) && e.Refused {
 				// The job's own process has it and its torch parses it:
 				// this run stops, whatever the file's default severity.
 				d.Severity = finding.SeverityError
