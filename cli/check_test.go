@@ -1028,3 +1028,39 @@ func TestCheckVenvOnDebianTorch(t *testing.T) {
 		t.Errorf("the base was read without include-system-site-packages:\n%s", out)
 	}
 }
+
+// A venv made with --system-site-packages from a conda environment's
+// python: conda's torch in the base is the one imported, and it is
+// conda's, not pip's (issue 27, point 4).
+func TestCheckVenvOnCondaBase(t *testing.T) {
+	base := newCondaPrefix(t, "3.10")
+	base.condaBase("3.10.13")
+	base.condaTorch21("12.1")
+	venv := newVenv(t, "3.10.13")
+	venv.write("pyvenv.cfg", "home = "+filepath.Join(base.dir, "bin")+"\ninclude-system-site-packages = true\nversion = 3.10.13\n")
+	venv.dist("requests", "2.31.0", "pip")
+	code, r := checkJSON(t, fakeH100, nil, venv.dir)
+	if code != ExitOK {
+		for _, f := range r.Findings {
+			t.Logf("%s %s %s", f.Severity, f.Code, f.Message)
+		}
+		t.Fatalf("exit %d", code)
+	}
+	fw := r.Stack.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.Version != "2.1.2" || fw.From != "conda" {
+		t.Errorf("framework %+v, want conda's pytorch 2.1.2 of the base", fw)
+	}
+	if r.Stack.CUDA == nil || r.Stack.CUDA.Version != "12.1" {
+		t.Errorf("cuda %+v, want 12.1", r.Stack.CUDA)
+	}
+	// A torch of the venv's own hides the base's: no conda/pip mix.
+	venv.dist("torch", "2.5.1+cu124", "pip")
+	venv.torch("2.5.1+cu124", "12.4")
+	_, r = checkJSON(t, fakeH100, nil, venv.dir)
+	if fw := r.Stack.Framework; fw == nil || fw.Version != "2.5.1" || fw.From != "pip" {
+		t.Errorf("framework %+v, want the venv's pip torch 2.5.1", fw)
+	}
+	if n := len(findingsOf(r, "EG301")); n != 0 {
+		t.Errorf("EG301 for a base pytorch the venv's torch hides: %v", findingsOf(r, "EG301"))
+	}
+}

@@ -103,8 +103,29 @@ func ReadPrefix(dir string) (*Env, error) {
 		}
 		seen.shadow = venvNames
 		env.BaseSites = baseSites
+		// A conda base (a venv made from a conda environment's python):
+		// what conda installed there is the environment's too, less what
+		// the venv's own packages hide.
+		baseConda := map[string]bool{}
+		if meta := filepath.Join(base, "conda-meta"); base != "" && isDir(meta) {
+			scratch := &Env{}
+			if err := readCondaMeta(scratch, meta, baseConda); err != nil {
+				env.Notes = append(env.Notes, fmt.Sprintf("%s left out: %v", meta, err))
+			}
+			env.Notes = append(env.Notes, scratch.Notes...)
+			for _, d := range scratch.Deps {
+				n := d.Installed.Name
+				if venvNames[NormalizePipName(n)] || (seen.torch && (n == "pytorch" || n == "pytorch-cpu" || n == "pytorch-gpu")) {
+					continue
+				}
+				env.Deps = append(env.Deps, d)
+			}
+			if env.Platform == "" {
+				env.Platform = scratch.Platform
+			}
+		}
 		for _, sp := range baseSites {
-			readSitePackages(env, sp, condaNames, seen)
+			readSitePackages(env, sp, baseConda, seen)
 		}
 	}
 	env.Notes = boundNotes(env.Notes)
