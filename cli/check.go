@@ -98,7 +98,7 @@ type prefixCheck struct {
 // holds it against the named machines and prints the verdict; errFindings
 // when the job should not start.
 func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) error {
-	env, err := envspec.ReadPrefix(dir)
+	env, err := envspec.ReadPrefixIn(dir, pc.sysroot)
 	if err != nil {
 		// Say where the path came from: a stale $CONDA_PREFIX or a
 		// python3 that is not the one the job runs is the usual cause.

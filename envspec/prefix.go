@@ -27,7 +27,12 @@ import (
 // metadata files (never RECORD or the conda file lists' contents beyond the
 // few keys it needs), so a prefix of hundreds of packages reads in
 // milliseconds.
-func ReadPrefix(dir string) (*Env, error) {
+func ReadPrefix(dir string) (*Env, error) { return ReadPrefixIn(dir, "") }
+
+// ReadPrefixIn is ReadPrefix for a prefix of the root file system at root
+// (an exported image, check --sysroot): the absolute paths its files name
+// (a venv's base interpreter) are taken under root. "" is /.
+func ReadPrefixIn(dir, root string) (*Env, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read prefix: %w", err)
@@ -90,7 +95,7 @@ func ReadPrefix(dir string) (*Env, error) {
 		// site-packages come after the venv's on sys.path, so `import
 		// torch` finds the base's torch unless the venv has its own, and
 		// a distribution of the venv hides the base's of that name.
-		base, baseSites := venvBaseSites(venv, dir)
+		base, baseSites := venvBaseSites(venv, dir, root)
 		if base == "" {
 			env.Notes = append(env.Notes, fmt.Sprintf("%s says include-system-site-packages = true, but names no base interpreter (no home or base-prefix key): the base's packages were not read", cfg))
 		} else if len(baseSites) == 0 {
@@ -221,7 +226,7 @@ func parsePyvenvCfg(data []byte) (pyvenvCfg, error) {
 // The sites are the base's lib/pythonX.Y/site-packages and, for a Debian
 // Python, local/lib/pythonX.Y/dist-packages, lib/python3/dist-packages and
 // lib/pythonX.Y/dist-packages.
-func venvBaseSites(c pyvenvCfg, dir string) (base string, sites []string) {
+func venvBaseSites(c pyvenvCfg, dir, root string) (base string, sites []string) {
 	switch {
 	case c.BasePrefix != "":
 		base = c.BasePrefix
@@ -235,6 +240,8 @@ func venvBaseSites(c pyvenvCfg, dir string) (base string, sites []string) {
 	}
 	if !filepath.IsAbs(base) {
 		base = filepath.Join(dir, base)
+	} else if root != "" {
+		base = filepath.Join(root, base)
 	}
 	base = filepath.Clean(base)
 	py := majorMinorOf(c.Version)

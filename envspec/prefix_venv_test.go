@@ -189,3 +189,20 @@ func FuzzParsePyvenvCfg(f *testing.F) {
 		}
 	})
 }
+
+// In an exported root file system (check --sysroot) the base a venv's
+// pyvenv.cfg names is the image's, not this machine's.
+func TestReadPrefixVenvBaseUnderRoot(t *testing.T) {
+	root := t.TempDir()
+	deb := filepath.Join(root, "usr", "lib", "python3", "dist-packages")
+	distInfo(t, deb, "numpy", "1.24.2", "", "")
+	dir := filepath.Join(root, "opt", "venv")
+	writeFile(t, filepath.Join(dir, "pyvenv.cfg"), "home = /usr/bin\ninclude-system-site-packages = true\nversion = 3.11.2\n")
+	env, err := ReadPrefixIn(dir, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pipOf(env); got["numpy"] != "1.24.2/debian" || len(env.BaseSites) != 1 || env.BaseSites[0] != deb {
+		t.Errorf("distributions %v, base sites %v: want the image's numpy from %s", got, env.BaseSites, deb)
+	}
+}
