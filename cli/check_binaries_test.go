@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -278,5 +279,31 @@ func TestCheckJSONListsBinaries(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no myext package with its binaries in\n%s", out)
+	}
+}
+
+// A source build's pre-release (NGC's 2.1.0a0+32f93b1), read as its series
+// for the knowledge base, still has its architectures read from its own
+// binaries (issue 27, point 4): sm_80 SASS on an H100 is EG403, not an
+// undecided "release not known"; without binaries the check says the
+// source build's list was not read.
+func TestCheckSourceBuildArchFromBinaries(t *testing.T) {
+	p := binVenv(t, "2.1.0a0+32f93b1", "12.1")
+	_, r := checkJSON(t, fakeH100, nil, p.dir)
+	und := fmt.Sprint(r.Targets[0].Undecided)
+	if !strings.Contains(und, "source build (2.1.0a0)") || strings.Contains(und, "release-unknown") {
+		t.Errorf("without binaries, undecided %s: want the source build's list not read", und)
+	}
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "torch", "lib", "libtorch_cuda.so"))
+	p.distFiles("torch", "2.1.0a0+32f93b1", "torch/version.py", "torch/lib/libtorch_cuda.so")
+	code, r := checkJSON(t, fakeH100, nil, p.dir)
+	if code != ExitFindings || len(findingsOf(r, "EG403")) != 1 {
+		for _, f := range r.Findings {
+			t.Logf("%s %s %s", f.Severity, f.Code, f.Message)
+		}
+		t.Errorf("exit %d, EG403 %v: want the sm_80-only build refused on the H100", code, findingsOf(r, "EG403"))
+	}
+	if fw := r.Stack.Framework; fw == nil || fw.Installed != "2.1.0a0" || fw.Spec != "2.1.*" {
+		t.Errorf("framework %+v, want the 2.1 series of an installed 2.1.0a0", fw)
 	}
 }
