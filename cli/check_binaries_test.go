@@ -307,3 +307,23 @@ func TestCheckSourceBuildArchFromBinaries(t *testing.T) {
 		t.Errorf("framework %+v, want the 2.1 series of an installed 2.1.0a0", fw)
 	}
 }
+
+// An extension importing a c10 symbol a source build's torch does not
+// export is EG211 there too: the build, read as its series, is still
+// held to its own libraries' symbols (issue 27, point 4).
+func TestCheckSourceBuildSymbols(t *testing.T) {
+	p := binVenv(t, "2.1.0a0+32f93b1", "12.1")
+	sp := p.sitePackages()
+	tmp := t.TempDir()
+	c10 := gxx(t, tmp, "libc10.so", "namespace c10 { void foo() {} }\n", "-Wl,-soname,libc10.so")
+	p.writeBytes(filepath.Join(sp, "torch", "lib", "libc10.so"), readFile(t, c10))
+	p.distFiles("torch", "2.1.0a0+32f93b1", "torch/version.py", "torch/lib/libc10.so")
+	ext := gxx(t, tmp, "ext.so", "namespace c10 { void foo(); void bar(int); }\nextern \"C\" void init() { c10::foo(); c10::bar(1); }\n",
+		"-L"+tmp, "-lc10")
+	p.writeBytes(filepath.Join(sp, "symext", "_C.so"), readFile(t, ext))
+	p.distFiles("symext", "1.0.0", "symext/_C.so")
+	_, out, _ := runCLI(t, fakeH100, nil, "check", "--prefix", p.dir)
+	if !strings.Contains(out, "EG211 lib/python3.11/site-packages/symext/_C.so needs 1 symbol torch 2.1.0a0") || !strings.Contains(out, "c10::bar(int)") {
+		t.Errorf("no EG211 for the missing c10::bar(int):\n%s", out)
+	}
+}

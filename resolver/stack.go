@@ -5,6 +5,8 @@
 package resolver
 
 import (
+	"strings"
+
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
@@ -65,6 +67,16 @@ type Framework struct {
 
 // Series returns "2.0" of "2.0.1"; "" when the version is unknown.
 func (f *Framework) Series() string { return seriesOf(f.Version) }
+
+// release is the release the framework's builds are held to: Version, or
+// the series (2.1) of an installed pre-release read as its series; "" when
+// it is open.
+func (f *Framework) release() string {
+	if f.Version == "" && f.Installed != "" {
+		return strings.TrimSuffix(f.Spec, ".*")
+	}
+	return f.Version
+}
 
 // CUDAInfo is the CUDA runtime the environment gets, with the evidence.
 type CUDAInfo struct {
