@@ -839,3 +839,35 @@ func TestPanicInBuilder(t *testing.T) {
 		t.Errorf("panic logged without the builder's stack:\n%s", logs)
 	}
 }
+
+// frameworksBuilder is a Builder that says what it builds.
+type frameworksBuilder struct {
+	BuilderFunc
+	fws []string
+}
+
+func (b frameworksBuilder) Frameworks() []string { return b.fws }
+
+// GET /v1/build lists what POST /v1/build builds, for the page's form
+// (issue 27, point 6): the builder's own list, or none.
+func TestBuildInfo(t *testing.T) {
+	build := BuilderFunc(func(ctx context.Context, r BuildRequest) ([]byte, error) { return []byte("name: x\n"), nil })
+	for _, c := range []struct {
+		name string
+		b    Builder
+		want string
+	}{
+		{"no builder", nil, `{"frameworks":[]}`},
+		{"a builder that does not say", build, `{"frameworks":[]}`},
+		{"pytorch only", frameworksBuilder{build, []string{"pytorch"}}, `{"frameworks":["pytorch"]}`},
+		{"three", frameworksBuilder{build, []string{"pytorch", "tensorflow", "jax"}}, `{"frameworks":["pytorch","tensorflow","jax"]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts := newTestServerWith(t, Deps{Builder: c.b}, Config{})
+			resp, b := ts.do("GET", "/v1/build", "", nil)
+			if resp.StatusCode != 200 || strings.TrimSpace(string(b)) != c.want {
+				t.Errorf("status %d %s, want %s", resp.StatusCode, b, c.want)
+			}
+		})
+	}
+}

@@ -77,6 +77,13 @@ type Builder interface {
 	Build(ctx context.Context, req BuildRequest) (yaml []byte, err error)
 }
 
+// FrameworkLister is implemented by Builders that say which frameworks
+// they build: GET /v1/build lists them, and the web page's build form
+// offers only those.
+type FrameworkLister interface {
+	Frameworks() []string
+}
+
 // GPUProbe reports the local host as NVML sees it. With no driver it
 // returns a value whose JSON has "available": false and a "reason", and a
 // nil error; an error means NVML itself failed.

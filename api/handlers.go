@@ -183,6 +183,17 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
+// buildInfo answers GET /v1/build with what POST /v1/build builds: the
+// frameworks, none where the server has no builder or its builder does not
+// say.
+func (s *server) buildInfo(w http.ResponseWriter, r *http.Request) {
+	fws := []string{}
+	if l, ok := s.deps.Builder.(FrameworkLister); ok {
+		fws = append(fws, l.Frameworks()...)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"frameworks": fws})
+}
+
 type gpuUnavailable struct {
 	Available bool   `json:"available"`
 	Reason    string `json:"reason"`

@@ -82,6 +82,7 @@ func newServer(deps Deps, cfg Config) *server {
 		r.Post("/v1/name", s.name)
 		r.Post("/v1/fix", s.fix)
 		r.Post("/v1/build", s.build)
+		r.Get("/v1/build", s.buildInfo)
 		r.Get("/v1/gpu", s.gpu)
 		r.Get("/v1/targets", s.targets)
 		r.Get("/v1/rules", s.rules)

@@ -113,6 +113,14 @@ type candidate struct {
 	cuda   string // "" = cpu
 }
 
+// unknownFramework is Build's answer for a framework it does not build.
+func unknownFramework(name string) *Error {
+	if fws := Frameworks(); len(fws) == 1 {
+		return badRequest("the builder knows %s only, not %q", fws[0], name)
+	}
+	return badRequest("the builder knows %s, not %q", strings.Join(Frameworks(), ", "), name)
+}
+
 // Build chooses and writes an environment.
 func Build(req Request) (*Result, error) {
 	k := req.KB
@@ -128,7 +136,7 @@ func Build(req Request) (*Result, error) {
 	case "":
 		return nil, badRequest("no framework given (one of %s, e.g. pytorch=2.1)", strings.Join(Frameworks(), ", "))
 	default:
-		return nil, badRequest("the builder knows %s, not %q", strings.Join(Frameworks(), ", "), req.Framework)
+		return nil, unknownFramework(req.Framework)
 	}
 	if strings.TrimSpace(strings.TrimLeft(req.Version, "=v")) == "" {
 		return buildNewest(k, req)

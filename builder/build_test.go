@@ -476,3 +476,24 @@ func TestBuildRefusesUndecidedPTXPath(t *testing.T) {
 		}
 	}
 }
+
+// Frameworks is what Build builds: every name it lists gets past the
+// framework check, and every other name Build is asked for is refused as
+// one it does not build (issue 27, point 6: the web page's form offers
+// this list, so a framework Build learns must join it).
+func TestFrameworksIsWhatBuildBuilds(t *testing.T) {
+	listed := map[string]bool{}
+	for _, f := range Frameworks() {
+		listed[f] = true
+	}
+	if !listed["pytorch"] {
+		t.Fatalf("Frameworks() = %v: pytorch is built", Frameworks())
+	}
+	for _, f := range []string{"pytorch", "tensorflow", "jax", "mxnet"} {
+		_, err := Build(Request{Framework: f})
+		refused := err != nil && strings.HasPrefix(err.Error(), "the builder knows ")
+		if refused == listed[f] {
+			t.Errorf("%s: listed %v, but Build answered %v", f, listed[f], err)
+		}
+	}
+}

@@ -103,7 +103,7 @@ type prefixCheck struct {
 // holds it against the named machines and prints the verdict; errFindings
 // when the job should not start.
 func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) error {
-	env, err := envspec.ReadPrefix(dir)
+	env, err := envspec.ReadPrefixIn(dir, pc.sysroot)
 	if err != nil {
 		// Say where the path came from: a stale $CONDA_PREFIX or a
 		// python3 that is not the one the job runs is the usual cause.
@@ -122,7 +122,7 @@ func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) err
 		return err
 	}
 	opt.Getenv = e.getenv
-	so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot}
+	so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot, BaseSites: env.BaseSites}
 	if !pc.noCache {
 		so.Cache = e.openCache()
 	}
@@ -230,10 +230,18 @@ func writeVerdict(e *env, r *report.Report, dir, how string) {
 	if st != nil && st.Framework != nil {
 		f := st.Framework
 		v := f.Version
-		if v == "" {
+		switch {
+		case v == "" && f.Installed != "":
+			// a source build's pre-release, held to its release series
+			v = fmt.Sprintf("%s (a build of the %s series)", f.Installed, strings.TrimSuffix(f.Spec, ".*"))
+		case v == "":
 			v = "(version unknown)"
 		}
-		fw = fmt.Sprintf("%s %s from %s", f.Name, v, f.From)
+		from := string(f.From)
+		if f.System != "" {
+			from = "the system package manager (" + f.System + ")"
+		}
+		fw = fmt.Sprintf("%s %s from %s", f.Name, v, from)
 		if f.Variant != "" {
 			fw += ", " + f.Variant + " build"
 		}

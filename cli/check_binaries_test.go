@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -318,5 +319,51 @@ func TestCheckExtensionOnlyBinary(t *testing.T) {
 	_, r = checkJSON(t, fakeNoDriver, nil, q.dir)
 	if fs := findingsOf(r, "EG404"); len(fs) != 0 {
 		t.Errorf("no GPU code, no driver: EG404 %+v", fs)
+	}
+}
+
+// A source build's pre-release (NGC's 2.1.0a0+32f93b1), read as its series
+// for the knowledge base, still has its architectures read from its own
+// binaries (issue 27, point 4): sm_80 SASS on an H100 is EG403, not an
+// undecided "release not known"; without binaries the check says the
+// source build's list was not read.
+func TestCheckSourceBuildArchFromBinaries(t *testing.T) {
+	p := binVenv(t, "2.1.0a0+32f93b1", "12.1")
+	_, r := checkJSON(t, fakeH100, nil, p.dir)
+	und := fmt.Sprint(r.Targets[0].Undecided)
+	if !strings.Contains(und, "source build (2.1.0a0)") || strings.Contains(und, "release-unknown") {
+		t.Errorf("without binaries, undecided %s: want the source build's list not read", und)
+	}
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "torch", "lib", "libtorch_cuda.so"))
+	p.distFiles("torch", "2.1.0a0+32f93b1", "torch/version.py", "torch/lib/libtorch_cuda.so")
+	code, r := checkJSON(t, fakeH100, nil, p.dir)
+	if code != ExitFindings || len(findingsOf(r, "EG403")) != 1 {
+		for _, f := range r.Findings {
+			t.Logf("%s %s %s", f.Severity, f.Code, f.Message)
+		}
+		t.Errorf("exit %d, EG403 %v: want the sm_80-only build refused on the H100", code, findingsOf(r, "EG403"))
+	}
+	if fw := r.Stack.Framework; fw == nil || fw.Installed != "2.1.0a0" || fw.Spec != "2.1.*" {
+		t.Errorf("framework %+v, want the 2.1 series of an installed 2.1.0a0", fw)
+	}
+}
+
+// An extension importing a c10 symbol a source build's torch does not
+// export is EG211 there too: the build, read as its series, is still
+// held to its own libraries' symbols (issue 27, point 4).
+func TestCheckSourceBuildSymbols(t *testing.T) {
+	p := binVenv(t, "2.1.0a0+32f93b1", "12.1")
+	sp := p.sitePackages()
+	tmp := t.TempDir()
+	c10 := gxx(t, tmp, "libc10.so", "namespace c10 { void foo() {} }\n", "-Wl,-soname,libc10.so")
+	p.writeBytes(filepath.Join(sp, "torch", "lib", "libc10.so"), readFile(t, c10))
+	p.distFiles("torch", "2.1.0a0+32f93b1", "torch/version.py", "torch/lib/libc10.so")
+	ext := gxx(t, tmp, "ext.so", "namespace c10 { void foo(); void bar(int); }\nextern \"C\" void init() { c10::foo(); c10::bar(1); }\n",
+		"-L"+tmp, "-lc10")
+	p.writeBytes(filepath.Join(sp, "symext", "_C.so"), readFile(t, ext))
+	p.distFiles("symext", "1.0.0", "symext/_C.so")
+	_, out, _ := runCLI(t, fakeH100, nil, "check", "--prefix", p.dir)
+	if !strings.Contains(out, "EG211 lib/python3.11/site-packages/symext/_C.so needs 1 symbol torch 2.1.0a0") || !strings.Contains(out, "c10::bar(int)") {
+		t.Errorf("no EG211 for the missing c10::bar(int):\n%s", out)
 	}
 }

@@ -372,9 +372,58 @@ func TestCheckPrefixes(t *testing.T) {
 				p.condaTorch21("12.1")
 				return p.dir
 			},
+			// The CUDA torch refuses both: the job stops (issue 27).
 			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10,growth_factor:2"},
+			host: fakeH100, exit: 1, codes: []string{"EG503", "EG503"},
+			names: map[string][]string{"EG503": {"PYTORCH_CUDA_ALLOC_CONF", "refuses it"}},
+		},
+		{
+			name: "an allocator option the installed torch predates stops the job",
+			make: func(t *testing.T) string {
+				p := newVenv(t, "3.10.13")
+				p.dist("torch", "2.0.1+cu118", "pip")
+				p.torch("2.0.1+cu118", "11.8")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+			host: fakeH100, exit: 1, codes: []string{"EG504"},
+			names: map[string][]string{"EG504": {"expandable_segments", "refuses it"}},
+		},
+		{
+			// Older releases do not read PYTORCH_ALLOC_CONF, and with both
+			// set which one wins differs between releases.
+			name: "a bad PYTORCH_ALLOC_CONF stays a warning",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_ALLOC_CONF": "growth_factor:2", "PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10"},
 			host: fakeH100, exit: 0, codes: []string{"EG503", "EG503"},
-			names: map[string][]string{"EG503": {"PYTORCH_CUDA_ALLOC_CONF"}},
+		},
+		{
+			name: "a reserve PyTorch only ignores stays a warning",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments_reserve:-3"},
+			host: fakeH100, exit: 0, codes: []string{"EG503"},
+			names: map[string][]string{"EG503": {"ignores it"}},
+		},
+		{
+			name: "a CPU torch never reads the allocator settings",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("")
+				return p.dir
+			},
+			vars: map[string]string{"PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:10"},
+			host: fakeH100, exit: 0, codes: []string{"EG407", "EG503"},
 		},
 		{
 			name: "CUDA_VISIBLE_DEVICES hides every GPU",
@@ -541,7 +590,7 @@ func TestCheckFindsTheActiveEnvironment(t *testing.T) {
 		{"pyenv shim on PATH", map[string]string{"PATH": shims}, nil,
 			"python3 on PATH (" + filepath.Join(shims, "python3") + ")", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
 		{"system python on PATH", map[string]string{"PATH": filepath.Join(usr, "bin")}, nil,
-			"python3 on PATH (" + filepath.Join(usr, "bin", "python3") + ")", usr, "pytorch 2.1.0a0 from pip, cuda build"},
+			"python3 on PATH (" + filepath.Join(usr, "bin", "python3") + ")", usr, "pytorch 2.1.0a0 (a build of the 2.1 series) from pip, cuda build"},
 		{"--prefix wins", map[string]string{"CONDA_PREFIX": conda.dir}, []string{"--prefix", venv.dir}, "--prefix", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
 		{"$CONDA_PREFIX before $VIRTUAL_ENV", map[string]string{"CONDA_PREFIX": conda.dir, "VIRTUAL_ENV": venv.dir}, nil, "$CONDA_PREFIX", conda.dir, "pytorch 2.1.2 from conda, cuda build"},
 		{"$VIRTUAL_ENV", map[string]string{"VIRTUAL_ENV": venv.dir}, nil, "$VIRTUAL_ENV", venv.dir, "pytorch 2.5.1 from pip, cuda build"},
@@ -932,5 +981,86 @@ func TestCheckUndecidedExtension(t *testing.T) {
 	}
 	if strings.Contains(out, "OK: the job can start") || !strings.Contains(out, "verdict    UNKNOWN") || !strings.Contains(out, "someonesext") {
 		t.Errorf("verdict is not UNKNOWN naming someonesext:\n%s", out)
+	}
+}
+
+// A venv made with --system-site-packages on Debian, where `import torch`
+// finds the system's python3-torch (issue 27, point 4): check reads the
+// base's dist-packages, says the system package manager installed it, and
+// reads its 1.13.0a0 as the 1.13 series (no EG206 "update envguard").
+func TestCheckVenvOnDebianTorch(t *testing.T) {
+	usr := filepath.Join(t.TempDir(), "usr")
+	for _, f := range [][2]string{
+		{"lib/python3.11/os.py", ""},
+		{"lib/python3/dist-packages/torch-1.13.0a0+gitunknown.dist-info/METADATA", "Metadata-Version: 2.1\nName: torch\nVersion: 1.13.0a0+gitunknown\n\n"},
+		{"lib/python3/dist-packages/torch/version.py", "__version__ = '1.13.0a0+gitunknown'\ndebug = False\ncuda = None\n"},
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(usr, f[0])), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(usr, f[0]), []byte(f[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	venv := newVenv(t, "3.11.2")
+	venv.write("pyvenv.cfg", "home = "+filepath.Join(usr, "bin")+"\ninclude-system-site-packages = true\nversion = 3.11.2\n")
+	venv.write(filepath.Join(venv.sitePackages(), ".keep"), "")
+	code, out, errs := runCLI(t, fakeNoDriver, nil, "check", "--prefix", venv.dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"framework  pytorch 1.13.0a0 (a build of the 1.13 series) from the system package manager (debian), cpu build",
+		"verdict    OK: the job can start (0 errors, 0 warnings)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"EG206", "EG204", "EG502", "no framework found", "from pip"} {
+		if strings.Contains(out, not) {
+			t.Errorf("%q in\n%s", not, out)
+		}
+	}
+	// Without include-system-site-packages the base stays out.
+	venv.write("pyvenv.cfg", "home = "+filepath.Join(usr, "bin")+"\ninclude-system-site-packages = false\nversion = 3.11.2\n")
+	if _, out, _ := runCLI(t, fakeNoDriver, nil, "check", "--prefix", venv.dir); !strings.Contains(out, "no framework found") {
+		t.Errorf("the base was read without include-system-site-packages:\n%s", out)
+	}
+}
+
+// A venv made with --system-site-packages from a conda environment's
+// python: conda's torch in the base is the one imported, and it is
+// conda's, not pip's (issue 27, point 4).
+func TestCheckVenvOnCondaBase(t *testing.T) {
+	base := newCondaPrefix(t, "3.10")
+	base.condaBase("3.10.13")
+	base.condaTorch21("12.1")
+	venv := newVenv(t, "3.10.13")
+	venv.write("pyvenv.cfg", "home = "+filepath.Join(base.dir, "bin")+"\ninclude-system-site-packages = true\nversion = 3.10.13\n")
+	venv.dist("requests", "2.31.0", "pip")
+	code, r := checkJSON(t, fakeH100, nil, venv.dir)
+	if code != ExitOK {
+		for _, f := range r.Findings {
+			t.Logf("%s %s %s", f.Severity, f.Code, f.Message)
+		}
+		t.Fatalf("exit %d", code)
+	}
+	fw := r.Stack.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.Version != "2.1.2" || fw.From != "conda" {
+		t.Errorf("framework %+v, want conda's pytorch 2.1.2 of the base", fw)
+	}
+	if r.Stack.CUDA == nil || r.Stack.CUDA.Version != "12.1" {
+		t.Errorf("cuda %+v, want 12.1", r.Stack.CUDA)
+	}
+	// A torch of the venv's own hides the base's: no conda/pip mix.
+	venv.dist("torch", "2.5.1+cu124", "pip")
+	venv.torch("2.5.1+cu124", "12.4")
+	_, r = checkJSON(t, fakeH100, nil, venv.dir)
+	if fw := r.Stack.Framework; fw == nil || fw.Version != "2.5.1" || fw.From != "pip" {
+		t.Errorf("framework %+v, want the venv's pip torch 2.5.1", fw)
+	}
+	if n := len(findingsOf(r, "EG301")); n != 0 {
+		t.Errorf("EG301 for a base pytorch the venv's torch hides: %v", findingsOf(r, "EG301"))
 	}
 }

@@ -27,16 +27,10 @@ import (
 	"github.com/envguard/envguard/service"
 )
 
-// The fleet the page picks from: a machine the seed environment runs on,
-// and one whose driver is too old for its CUDA 11.6 runtime.
-const fleet = `targets:
-  - name: a100-pool
-    driver: "535.104.05"
-    gpus: ["A100"]
-  - name: old-k80
-    driver: "418.87.01"
-    gpus: ["K80"]
-`
+// fleetFile is the fleet the page picks from, README's demo fleet: a
+// machine the seed environment runs on (a100-pool), and one whose driver
+// is too old for its CUDA 11.6 runtime (old-k80).
+const fleetFile = "../testdata/demo/fleet.yml"
 
 // newServer serves the real router over the real pipeline, as `envguard
 // serve --targets fleet.yml` does (with no GPU probe: local is not offered).
@@ -48,10 +42,21 @@ func newServer(t *testing.T, cfg api.Config) *httptest.Server {
 // driver, so that the page offers local.
 func newServerGPU(t *testing.T, cfg api.Config, gpu bool) *httptest.Server {
 	t.Helper()
-	ts, err := gpucheck.ParseTargets("fleet.yml", []byte(fleet))
+	fleet, err := os.ReadFile(fleetFile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ts, err := gpucheck.ParseTargets(fleetFile, fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serveTargets(t, cfg, gpu, ts)
+}
+
+// serveTargets serves the real router over the real pipeline with the
+// machines ts (none: a server started without --targets).
+func serveTargets(t *testing.T, cfg api.Config, gpu bool, ts []gpucheck.Target) *httptest.Server {
+	t.Helper()
 	k := kb.Default()
 	deps := service.Deps(service.Options{KB: k, Machines: &report.Machines{KB: k, Targets: ts}})
 	if gpu {
@@ -272,11 +277,17 @@ func TestPage(t *testing.T) {
 		t.Errorf("verdict of a100-pool: %q, want unknown with the EG409 naming cupy-cuda12x", v)
 	}
 	screenshot(t, ctx, dir, "page-light.png")
-	// What a person sees first, for docs/web-page.png.
+	// What a person sees first: README's docs/web-page.png, which
+	// ENVGUARD_UPDATE_SCREENSHOT=1 writes (issue 27, point 6).
 	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err != nil {
 		t.Fatalf("screenshot: %v", err)
 	} else if err := os.WriteFile(filepath.Join(dir, "page-viewport.png"), png, 0o644); err != nil {
 		t.Fatal(err)
+	} else if os.Getenv("ENVGUARD_UPDATE_SCREENSHOT") == "1" {
+		if err := os.WriteFile("../docs/web-page.png", png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote ../docs/web-page.png (%d bytes)", len(png))
 	}
 
 	// The link carries the file and the machines: a fresh load of it shows

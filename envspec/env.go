@@ -86,6 +86,11 @@ type Env struct {
 	// Notes say what could not be read and was left out (an unreadable
 	// record of an installed prefix), so that nothing is skipped silently.
 	Notes []string
+	// BaseSites are the base interpreter's site directories a venv with
+	// include-system-site-packages = true also imports from, after its
+	// own, in sys.path order (absolute paths); the shared libraries there
+	// are the environment's too.
+	BaseSites []string
 
 	cols *Columns // column answers about Lines, built on first use
 }
@@ -147,6 +152,10 @@ type Installed struct {
 	// SHA256 is the sha256 (lowercase hex) of the package file a lock
 	// file pins, where it gives one: the file installed is that one.
 	SHA256 string
+	// System names the system's package manager that installed it
+	// ("debian": an INSTALLER of debian, or none in a Debian dist-packages
+	// outside /usr/local); "" when it is not one.
+	System string
 }
 
 // Variable is one entry of `variables:`.
@@ -160,6 +169,9 @@ type TorchInfo struct {
 	Version string // __version__, e.g. 2.11.0+cu130
 	CUDA    string // cuda, e.g. "13.0"; "" for a CPU build (None)
 	Path    string
+	// System names the system's package manager that installed it, as
+	// for Installed.System.
+	System string
 }
 
 // Ignore is a `# envguard: ignore CODE[,CODE] reason` comment.

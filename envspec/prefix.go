@@ -27,7 +27,12 @@ import (
 // metadata files (never RECORD or the conda file lists' contents beyond the
 // few keys it needs), so a prefix of hundreds of packages reads in
 // milliseconds.
-func ReadPrefix(dir string) (*Env, error) {
+func ReadPrefix(dir string) (*Env, error) { return ReadPrefixIn(dir, "") }
+
+// ReadPrefixIn is ReadPrefix for a prefix of the root file system at root
+// (an exported image, check --sysroot): the absolute paths its files name
+// (a venv's base interpreter) are taken under root. "" is /.
+func ReadPrefixIn(dir, root string) (*Env, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read prefix: %w", err)
@@ -65,23 +70,222 @@ func ReadPrefix(dir string) (*Env, error) {
 			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", cfg, describe(err)))
 		}
 	}
+	var venv pyvenvCfg
 	if isVenv {
-		v, err := pyvenvVersion(cfg)
+		data, err := readSmall(cfg, maxSmallFile)
+		if err == nil {
+			venv, err = parsePyvenvCfg(data)
+		}
 		if err != nil {
 			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", cfg, describe(err)))
-		} else if v != "" {
-			env.PythonVersion = v
+		} else if venv.Version != "" {
+			env.PythonVersion = venv.Version
 		}
 	}
 	sites := sitePackages(dir)
 	if sys != "" {
 		sites = systemSitePackages(dir)
 	}
+	seen := &siteSeen{names: map[string]bool{}}
 	for _, sp := range sites {
-		readSitePackages(env, sp, condaNames)
+		readSitePackages(env, sp, condaNames, seen)
+	}
+	if venv.SystemSite {
+		// include-system-site-packages = true: the base interpreter's
+		// site-packages come after the venv's on sys.path, so `import
+		// torch` finds the base's torch unless the venv has its own, and
+		// a distribution of the venv hides the base's of that name.
+		base, baseSites := venvBaseSites(venv, dir, root)
+		if base == "" {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s says include-system-site-packages = true, but names no base interpreter (no home or base-prefix key): the base's packages were not read", cfg))
+		} else if len(baseSites) == 0 {
+			env.Notes = append(env.Notes, fmt.Sprintf("%s says include-system-site-packages = true, but the base interpreter's prefix %s has no site-packages or dist-packages for Python %s: the base's packages were not read", cfg, base, orUnknown(majorMinorOf(env.PythonVersion))))
+		}
+		venvNames := seen.names
+		seen.names = map[string]bool{}
+		for n := range venvNames {
+			seen.names[n] = true
+		}
+		seen.shadow = venvNames
+		env.BaseSites = baseSites
+		// A conda base (a venv made from a conda environment's python):
+		// what conda installed there is the environment's too, less what
+		// the venv's own packages hide.
+		baseConda := map[string]bool{}
+		if meta := filepath.Join(base, "conda-meta"); base != "" && isDir(meta) {
+			scratch := &Env{}
+			if err := readCondaMeta(scratch, meta, baseConda); err != nil {
+				env.Notes = append(env.Notes, fmt.Sprintf("%s left out: %v", meta, err))
+			}
+			env.Notes = append(env.Notes, scratch.Notes...)
+			for _, d := range scratch.Deps {
+				n := d.Installed.Name
+				if venvNames[NormalizePipName(n)] || (seen.torch && (n == "pytorch" || n == "pytorch-cpu" || n == "pytorch-gpu")) {
+					continue
+				}
+				env.Deps = append(env.Deps, d)
+			}
+			if env.Platform == "" {
+				env.Platform = scratch.Platform
+			}
+		}
+		for _, sp := range baseSites {
+			readSitePackages(env, sp, baseConda, seen)
+		}
 	}
 	env.Notes = boundNotes(env.Notes)
 	return env, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(version unknown)"
+	}
+	return s
+}
+
+// majorMinorOf cuts 3.11.4 to 3.11.
+func majorMinorOf(v string) string {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[0] + "." + parts[1]
+}
+
+// pyvenvCfg is what envguard reads of a venv's pyvenv.cfg.
+type pyvenvCfg struct {
+	// Version is the interpreter's version (3.11.4) from `version`
+	// (venv, virtualenv) or `version_info` (uv: 3.12.1.final.0, cut to
+	// its numbers); "" where it names none.
+	Version string
+	// Home is the directory of the base interpreter (`home`), BasePrefix
+	// virtualenv's `base-prefix`.
+	Home, BasePrefix string
+	// SystemSite is include-system-site-packages = true.
+	SystemSite bool
+}
+
+// Compiled on first use (sync.OnceValue): Go runs every linked package's
+// initialisation on every CLI start, and most runs need few of these.
+var pyvenvVersionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d+\.\d+(?:\.\d+)?`)
+})
+
+// maxPathBytes bounds a path read from pyvenv.cfg (Linux's PATH_MAX).
+const maxPathBytes = 4096
+
+// parsePyvenvCfg reads pyvenv.cfg as Python's site module does: each line
+// with a '=' is a key (case-insensitive, trimmed) and a value (trimmed);
+// other lines are ignored, and include-system-site-packages is on only
+// for "true" in any case. The first `version` or `version_info` gives the
+// version. The error (a phrase, see describe) says which value is longer
+// than any real one.
+func parsePyvenvCfg(data []byte) (pyvenvCfg, error) {
+	var c pyvenvCfg
+	for _, line := range strings.Split(string(data), "\n") {
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		key, value = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(value)
+		switch key {
+		case "version", "version_info":
+			if c.Version != "" {
+				continue
+			}
+			v := pyvenvVersionRe().FindString(value)
+			if len(v) > maxVersionBytes {
+				return c, fmt.Errorf("gives a version of %d bytes, over the limit of %d", len(v), maxVersionBytes)
+			}
+			c.Version = v
+		case "home", "base-prefix":
+			if len(value) > maxPathBytes {
+				return c, fmt.Errorf("gives a %s of %d bytes, over the limit of %d", key, len(value), maxPathBytes)
+			}
+			if strings.ContainsRune(value, 0) {
+				return c, fmt.Errorf("gives a %s with a NUL byte", key)
+			}
+			if key == "home" {
+				c.Home = value
+			} else {
+				c.BasePrefix = value
+			}
+		case "include-system-site-packages":
+			c.SystemSite = strings.EqualFold(value, "true")
+		}
+	}
+	return c, nil
+}
+
+// venvBaseSites finds the base interpreter's prefix of a venv and its
+// site directories for the venv's Python, in sys.path order: virtualenv's
+// base-prefix, else the parent of home when home is a bin directory (the
+// interpreter's directory, as venv writes it), else home itself (Windows
+// writes the prefix). A relative path is taken from the venv's directory.
+// The sites are the base's lib/pythonX.Y/site-packages and, for a Debian
+// Python, local/lib/pythonX.Y/dist-packages, lib/python3/dist-packages and
+// lib/pythonX.Y/dist-packages.
+func venvBaseSites(c pyvenvCfg, dir, root string) (base string, sites []string) {
+	switch {
+	case c.BasePrefix != "":
+		base = c.BasePrefix
+	case c.Home != "":
+		base = c.Home
+		if b := filepath.Base(filepath.Clean(base)); b == "bin" || strings.EqualFold(b, "Scripts") {
+			base = filepath.Dir(filepath.Clean(base))
+		}
+	default:
+		return "", nil
+	}
+	if !filepath.IsAbs(base) {
+		base = filepath.Join(dir, base)
+	} else if root != "" {
+		base = filepath.Join(root, base)
+	}
+	base = filepath.Clean(base)
+	py := majorMinorOf(c.Version)
+	var cands []string
+	if py != "" {
+		cands = append(cands, filepath.Join(base, "local", "lib", "python"+py, "dist-packages"))
+	}
+	cands = append(cands, filepath.Join(base, "lib", "python3", "dist-packages"))
+	if py != "" {
+		cands = append(cands,
+			filepath.Join(base, "lib", "python"+py, "dist-packages"),
+			filepath.Join(base, "lib", "python"+py, "site-packages"))
+	} else {
+		m, _ := filepath.Glob(filepath.Join(base, "lib", "python3.*", "site-packages"))
+		sort.Strings(m)
+		cands = append(cands, m...)
+	}
+	cands = append(cands, filepath.Join(base, "Lib", "site-packages"))
+	seen := map[string]bool{}
+	for _, p := range cands {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || seen[real] || !isDir(p) {
+			continue
+		}
+		seen[real] = true
+		sites = append(sites, p)
+	}
+	return base, sites
+}
+
+// siteSeen is what the site directories read so far hold: the normalised
+// names of their distributions, and whether one had a torch. shadow holds
+// the names of a venv's own distributions while its base's are read: a
+// base distribution of such a name is hidden.
+type siteSeen struct {
+	names  map[string]bool
+	shadow map[string]bool
+	torch  bool
+}
+
+// systemDist says the site directory is the system package manager's: a
+// Debian dist-packages outside /usr/local (where Debian's pip installs).
+func systemDist(sp string) bool {
+	return filepath.Base(sp) == "dist-packages" && !strings.Contains(filepath.ToSlash(sp), "/local/lib/")
 }
 
 // Bounds on the notes of one prefix: each names a path and why it was
@@ -468,30 +672,6 @@ func fastCondaMeta(data []byte) (condaMetaRecord, bool) {
 	return rec, rec.Name != "" && rec.Version != ""
 }
 
-// Compiled on first use (sync.OnceValue): Go runs every linked package's
-// initialisation on every CLI start, and most runs need few of these.
-var pyvenvVersionRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\s*(version|version_info)\s*=\s*(\d+\.\d+(?:\.\d+)?)`)
-})
-
-// pyvenvVersion reads `version = 3.11.4` (venv, virtualenv) or
-// `version_info = 3.12.1.final.0` (uv) from pyvenv.cfg; "" where it names
-// none, an error where it cannot be read or its version is too long.
-func pyvenvVersion(cfg string) (string, error) {
-	data, err := readSmall(cfg, maxSmallFile)
-	if err != nil {
-		return "", err
-	}
-	m := pyvenvVersionRe().FindSubmatch(data)
-	if m == nil {
-		return "", nil
-	}
-	if len(m[2]) > maxVersionBytes {
-		return "", fmt.Errorf("gives a version of %d bytes, over the limit of %d", len(m[2]), maxVersionBytes)
-	}
-	return string(m[2]), nil
-}
-
 // sitePackages lists lib/python3.X/site-packages (POSIX) and
 // Lib/site-packages (Windows) under dir.
 func sitePackages(dir string) []string {
@@ -518,7 +698,7 @@ func sitePackages(dir string) []string {
 // read is a note, never a silence: a site-packages that cannot be listed
 // hides every pip package and torch, and check's verdict, which would then
 // judge what is left, must say it could not see them (issue 22, N10).
-func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
+func readSitePackages(env *Env, sp string, condaNames map[string]bool, seen *siteSeen) {
 	entries, err := readDir(sp)
 	if err != nil {
 		why := err
@@ -529,30 +709,61 @@ func readSitePackages(env *Env, sp string, condaNames map[string]bool) {
 		env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it could not be listed: %v", sp, why))
 		return
 	}
+	system := systemDist(sp)
+	var torch *TorchInfo
+	var torchDist *PipDep
 	for _, e := range entries {
 		name := e.Name()
 		switch {
 		case e.IsDir() && strings.HasSuffix(name, ".dist-info"):
-			if d := readDistInfo(env, filepath.Join(sp, name), condaNames); d != nil {
-				env.Pip = append(env.Pip, d)
+			d := readDistInfo(env, filepath.Join(sp, name), condaNames, system)
+			if d == nil {
+				continue
+			}
+			norm := d.Line.Req.Normalized
+			if seen.shadow[norm] {
+				continue // the venv's own distribution of that name wins
+			}
+			seen.names[norm] = true
+			env.Pip = append(env.Pip, d)
+			if norm == "torch" {
+				torchDist = d
 			}
 		case e.IsDir() && name == "torch":
+			if seen.shadow != nil && seen.torch {
+				continue // the venv's torch is the one imported
+			}
 			path := filepath.Join(sp, name, "version.py")
 			t, err := readTorchVersion(path)
 			if err != nil {
 				env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", path, describe(err)))
 			} else if t != nil {
-				env.Torch = t
+				torch = t
 			}
 		}
 	}
+	if torch != nil {
+		// Who installed torch: its distribution's record where this
+		// directory has one, else the directory's owner.
+		if torchDist != nil {
+			torch.System = torchDist.Installed.System
+		} else if system {
+			torch.System = SystemDebian
+		}
+		env.Torch = torch
+		seen.torch = true
+	}
 }
+
+// SystemDebian is Installed.System for Debian's package manager (dpkg, apt),
+// whose Python packages lie in dist-packages.
+const SystemDebian = "debian"
 
 // readDistInfo reads a .dist-info directory. It returns nil for a package
 // conda installed: conda writes INSTALLER "conda" into the metadata of the
 // Python packages it links, and older conda packages carry no INSTALLER at
 // all; listing those as pip installs would invent pip/conda mixes.
-func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
+func readDistInfo(env *Env, di string, condaNames map[string]bool, system bool) *PipDep {
 	meta := filepath.Join(di, "METADATA")
 	name, version, err := readMetadataHeader(meta)
 	if err != nil {
@@ -601,11 +812,18 @@ func readDistInfo(env *Env, di string, condaNames map[string]bool) *PipDep {
 		Specifiers: []PipSpecifier{{Op: "==", Version: version, Span: Span{Start: len(name), End: len(raw)}}},
 		NameSpan:   Span{End: len(name)}, SpecSpan: Span{Start: len(name), End: len(raw)},
 	}}
+	// A package of the system's package manager has an INSTALLER of
+	// debian, or none in the system's dist-packages (issue 27); pip and uv
+	// write their own names.
+	sysPM := ""
+	if installer == SystemDebian || (installer == "" && system) {
+		sysPM = SystemDebian
+	}
 	return &PipDep{
 		Raw:  String{Value: raw, Pos: finding.Pos{File: filepath.Join(di, "METADATA")}},
 		Line: line,
 		Installed: &Installed{Name: name, Version: version, Installer: installer,
-			Path: di, DirectURL: directURL},
+			Path: di, DirectURL: directURL, System: sysPM},
 	}
 }
 

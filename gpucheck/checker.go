@@ -96,7 +96,8 @@ func (c *checker) build() string {
 // solver: its release, its variant or its CUDA version.
 func openBuild(st *resolver.Stack) bool {
 	fw := st.Framework
-	if fw == nil || !gpuFramework(fw) || fw.Variant == "cpu" || fw.Variant == "rocm" {
+	if fw == nil || !gpuFramework(fw) || fw.Variant == "cpu" || fw.Variant == "rocm" || fw.Installed != "" {
+		// an installed pre-release is one build, read as its series
 		return false
 	}
 	return fw.Version == "" || fw.Variant == "" || st.CUDA == nil || st.CUDA.Version == ""
@@ -222,6 +223,8 @@ func fwName(fw *resolver.Framework) string {
 	s := fw.Name
 	if fw.Version != "" {
 		s += " " + fw.Version
+	} else if fw.Installed != "" {
+		s += " " + fw.Installed
 	} else if fw.Spec != "" {
 		s += " " + fw.Spec
 	}

@@ -56,11 +56,15 @@ func (c *checker) checkArch(driverCUDA string) {
 		return
 	case fw == nil:
 		why, whyKey = "no framework build whose architecture list is known carries the GPU code", "no-framework"
-	case fw.Series() == "":
+	case fw.Series() == "" && fw.Installed == "":
 		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
 	default:
 		if l, ok := c.binaryArch(); ok {
 			list = l
+		} else if fw.Installed != "" {
+			// a source build of the series (an installed pre-release): the
+			// knowledge base lists the published builds' architectures only
+			why, whyKey = "it is a source build ("+fw.Installed+") whose architecture list only its binaries hold, and none of them was read", "arch-list-unknown"
 		} else if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known {
 			list = l
 		} else {

@@ -2,8 +2,10 @@ package resolver
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
@@ -72,7 +74,9 @@ func (r *resolution) framework() {
 	}
 	if r.fw == nil {
 		if r.env.Torch != nil {
-			r.st.Framework = &Framework{Name: "pytorch", Version: stripLocal(r.env.Torch.Version), From: envspec.ProviderPip}
+			f := &Framework{Name: "pytorch", Version: stripLocal(r.env.Torch.Version), From: envspec.ProviderPip, System: r.env.Torch.System}
+			r.installedSeries(f)
+			r.st.Framework = f
 			return
 		}
 		r.frameworkFromCompanion()
@@ -244,14 +248,68 @@ func (r *resolution) finishFramework(f *Framework, it *item) {
 			f.Dist = kb.DistWheel
 		}
 	}
+	if it.pip != nil && it.pip.Installed != nil {
+		f.System = it.pip.Installed.System
+	}
 	if r.env.Torch != nil && f.Name == "pytorch" {
+		// the torch `import torch` finds says who installed it
 		f.Version = stripLocal(r.env.Torch.Version)
+		f.System = r.env.Torch.System
 	}
 	if f.Version == "" && f.Spec != "" {
 		f.Candidates = r.candidates(f.Name, f.Spec)
 	}
+	if f.System != "" {
+		// Built by the system's distribution for its own Python: none of
+		// the distributions whose builds the knowledge base lists.
+		f.Dist = ""
+	}
+	r.installedSeries(f)
 	r.st.Framework = f
 }
+
+// installedSeries reads an installed framework's pre-release or
+// development version (1.13.0a0+gitunknown, what a source build of a
+// release branch reports: Debian's torch, NGC's) as its release series
+// (1.13), which it was built from: the checks then hold it to the releases
+// of that series the knowledge base knows, instead of to none (EG206 "not
+// in the knowledge base"). Installed keeps the version as installed. A
+// series the knowledge base does not know stays as it is, EG206 then
+// saying so; a version in an environment file is the user's to fix.
+func (r *resolution) installedSeries(f *Framework) {
+	if r.kb == nil || !r.env.IsInstalled() || f.Version == "" || (f.Name != "pytorch" && f.Name != "tensorflow") {
+		return
+	}
+	series, ok := preReleaseSeries(f.Version)
+	if !ok {
+		return
+	}
+	cands := r.candidates(f.Name, series+".*")
+	if len(cands) == 0 {
+		return
+	}
+	f.Installed, f.Version, f.Spec, f.Candidates = f.Version, "", series+".*", cands
+	// A source build comes from no distribution the knowledge base
+	// lists (its local label is a git hash, not a wheel index's variant).
+	f.Dist = ""
+}
+
+// preReleaseSeries returns the series (1.13) of a PEP 440 pre-release or
+// development version (1.13.0a0, 2.1.0rc1, 2.5.0.dev20240901, with or
+// without a local label), and false for any other version.
+func preReleaseSeries(v string) (string, bool) {
+	m := preReleaseRe().FindStringSubmatch(strings.ToLower(stripLocal(v)))
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// preReleaseRe matches PEP 440's pre-release and development segments
+// after a release, with the spellings its normalisation accepts.
+var preReleaseRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?(\d+\.\d+)(?:\.\d+)*[._-]?(?:a|b|c|rc|alpha|beta|pre|preview|dev)\d*(?:[._-]?dev\d*)?$`)
+})
 
 func rank(it *item) int {
 	n := 0

@@ -38,6 +38,12 @@ func runEG204(c *Context) []finding.Diagnostic {
 		return nil
 	}
 	f := st.Framework
+	if f.System != "" || f.Installed != "" {
+		// The system's package manager, or a source build, made it for
+		// the Python it is installed in; the knowledge base's Python
+		// lists are those of the published builds.
+		return nil
+	}
 	versions := f.Candidates
 	if f.Version != "" {
 		versions = []string{f.Version}

@@ -35,7 +35,7 @@ var ruleEG211 = &Rule{
 
 func runEG211(c *Context) []finding.Diagnostic {
 	st := c.Stack
-	if st == nil || st.Framework == nil || st.Framework.Name != "pytorch" || st.Framework.Version == "" || st.Framework.Variant == "cpu" {
+	if st == nil || st.Framework == nil || st.Framework.Name != "pytorch" || st.Framework.release() == "" || st.Framework.Variant == "cpu" {
 		return nil
 	}
 	var out []finding.Diagnostic
@@ -69,11 +69,11 @@ func runEG211(c *Context) []finding.Diagnostic {
 func mismatch(st *Stack, p *GPUPackage) []string {
 	fw := st.Framework
 	var why []string
-	if t := p.BuiltFor.Torch; len(t) > 0 && !torchMatches(t, fw.Version) {
+	if t := p.BuiltFor.Torch; len(t) > 0 && !torchMatches(t, fw.release()) {
 		if p.BuiltFor.TorchPin {
-			why = append(why, fmt.Sprintf("its metadata pins torch==%s, and the file pins %s", strings.Join(t, ", "), fw.Version))
+			why = append(why, fmt.Sprintf("its metadata pins torch==%s, and the file pins %s", strings.Join(t, ", "), fw.release()))
 		} else {
-			why = append(why, fmt.Sprintf("its build is for torch %s, and the file's torch is %s", strings.Join(t, ", "), fw.Version))
+			why = append(why, fmt.Sprintf("its build is for torch %s, and the file's torch is %s", strings.Join(t, ", "), fw.release()))
 		}
 	}
 	if rt := st.CUDA; rt != nil && rt.Version != "" && len(p.BuiltFor.CUDA) > 0 {
@@ -89,7 +89,7 @@ func mismatch(st *Stack, p *GPUPackage) []string {
 		}
 	}
 	if st.TorchABI != "" && len(p.BuiltFor.ABI) == 1 && p.BuiltFor.ABI[0] != st.TorchABI {
-		why = append(why, fmt.Sprintf("it was compiled with the %s C++ ABI, and torch %s with the %s one", abiWords(p.BuiltFor.ABI[0]), fw.Version, abiWords(st.TorchABI)))
+		why = append(why, fmt.Sprintf("it was compiled with the %s C++ ABI, and torch %s with the %s one", abiWords(p.BuiltFor.ABI[0]), fw.release(), abiWords(st.TorchABI)))
 	}
 	return why
 }
@@ -144,6 +144,9 @@ func builtForText(b BuiltFor) string {
 
 func torchText(st *Stack) string {
 	s := "torch " + st.Framework.Version
+	if st.Framework.Version == "" {
+		s += st.Framework.Installed
+	}
 	if st.CUDA != nil && st.CUDA.Version != "" {
 		s += " (CUDA " + st.CUDA.Version
 		if st.TorchABI != "" {
@@ -171,7 +174,7 @@ func eg211Hint(k *kb.KB, st *Stack, p *GPUPackage) string {
 		cudaMajor = majorOf(st.CUDA.Version)
 	}
 	fits := func(b kb.ExtensionBuild) bool {
-		if b.Name != p.Name || !torchMatches(b.Torch, fw.Version) {
+		if b.Name != p.Name || !torchMatches(b.Torch, fw.release()) {
 			return false
 		}
 		if st.TorchABI != "" && len(b.ABI) > 0 && !contains(b.ABI, st.TorchABI) {
@@ -202,7 +205,7 @@ func eg211Hint(k *kb.KB, st *Stack, p *GPUPackage) string {
 			}
 		}
 	}
-	want := "torch " + seriesOf(fw.Version) + abiSuffix(st.TorchABI)
+	want := "torch " + seriesOf(fw.release()) + abiSuffix(st.TorchABI)
 	if cudaMajor > 0 {
 		want += fmt.Sprintf(" and CUDA %d", cudaMajor)
 	}

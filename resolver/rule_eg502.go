@@ -30,7 +30,9 @@ var ruleEG502 = &Rule{
 
 func runEG502(c *Context) []finding.Diagnostic {
 	st := c.Stack
-	if st == nil || st.Framework == nil || st.Framework.Version != "" {
+	if st == nil || st.Framework == nil || st.Framework.Version != "" || st.Framework.Installed != "" {
+		// An installed pre-release is one build, read as its series
+		// only for the knowledge base: nothing is left open.
 		return nil
 	}
 	f := st.Framework

@@ -18,7 +18,8 @@ var ruleEG504 = &Rule{
 		Why: "A torch release that predates an allocator option stops at the first CUDA allocation with " +
 			"`RuntimeError: Unrecognized CachingAllocator option` (e.g. `expandable_segments` on torch 2.0). " +
 			"Only options whose first release is established from a public source are checked; for the " +
-			"others the rule stays silent rather than guess.",
+			"others the rule stays silent rather than guess. In `envguard check`, such an option in the process's " +
+			"PYTORCH_CUDA_ALLOC_CONF with an installed CUDA torch is an error: the job cannot start with it.",
 		Fix:    "Upgrade torch to a release that has the option, or remove the option from the settings.",
 		Before: "dependencies:\n  - pytorch=2.0.1\nvariables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True",
 		After:  "dependencies:\n  - pytorch=2.1.2\nvariables:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True",
@@ -74,6 +75,7 @@ func runEG504(ctx *Context) []finding.Diagnostic {
 		return nil
 	}
 	var out []finding.Diagnostic
+	live := liveCUDATorch(ctx)
 	for _, s := range allocSettings(ctx) {
 		conf, _ := allocconf.Parse(s.Value)
 		for _, o := range conf.Options {
@@ -101,6 +103,11 @@ func runEG504(ctx *Context) []finding.Diagnostic {
 			msg := fmt.Sprintf("%s: %s needs torch %s or newer, but the environment gets %s", s.Var, o.Key, o.Info.Since, what)
 			hint := fmt.Sprintf("upgrade torch to %s or newer, or remove %s (torch %s stops with \"Unrecognized CachingAllocator option\")", o.Info.Since, o.Key, newest)
 			d := diag(ctx.rule, s.at(o.KeyOff), msg, hint)
+			if live && s.stops(ctx) {
+				// the job's own torch refuses it, as EG503's refused class
+				d.Severity = finding.SeverityError
+				d.Message += "; the installed torch refuses it, so the job stops"
+			}
 			if ctx.Stack != nil && ctx.Stack.Framework != nil && ctx.Stack.Framework.Pos.IsValid() {
 				d.Related = []finding.Pos{ctx.Stack.Framework.Pos}
 			}

@@ -5,6 +5,8 @@
 package resolver
 
 import (
+	"strings"
+
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
@@ -36,14 +38,22 @@ type Framework struct {
 	// open spec it is empty and Candidates lists the releases it admits.
 	Version    string   `json:"version,omitempty"`
 	Candidates []string `json:"candidates,omitempty"`
-	Spec       string   `json:"spec,omitempty"` // the version spec as written
+	// Installed is an installed framework's pre-release version
+	// (1.13.0a0+gitunknown) where it is read as its release series:
+	// Version is then empty, Spec the series (1.13.*) and Candidates its
+	// releases.
+	Installed string `json:"installed,omitempty"`
+	Spec      string `json:"spec,omitempty"` // the version spec as written
 	// Variant is "cuda", "cpu", or "" when the file leaves it open.
 	Variant string           `json:"variant,omitempty"`
 	From    envspec.Provider `json:"from"`
-	Dist    kb.Distribution  `json:"distribution,omitempty"`
-	Channel string           `json:"channel,omitempty"`
-	Build   string           `json:"build,omitempty"`
-	Pos     finding.Pos      `json:"-"`
+	// System names the system's package manager that installed an
+	// installed framework ("debian"); "" when pip, uv or conda did.
+	System  string          `json:"system_package,omitempty"`
+	Dist    kb.Distribution `json:"distribution,omitempty"`
+	Channel string          `json:"channel,omitempty"`
+	Build   string          `json:"build,omitempty"`
+	Pos     finding.Pos     `json:"-"`
 	// Item is the dependency as written; VersionPos/VersionEnd locate its
 	// version part for carets (VersionPos == Pos when the part is unknown).
 	Item       string      `json:"-"`
@@ -62,6 +72,16 @@ type Framework struct {
 
 // Series returns "2.0" of "2.0.1"; "" when the version is unknown.
 func (f *Framework) Series() string { return seriesOf(f.Version) }
+
+// release is the release the framework's builds are held to: Version, or
+// the series (2.1) of an installed pre-release read as its series; "" when
+// it is open.
+func (f *Framework) release() string {
+	if f.Version == "" && f.Installed != "" {
+		return strings.TrimSuffix(f.Spec, ".*")
+	}
+	return f.Version
+}
 
 // CUDAInfo is the CUDA runtime the environment gets, with the evidence.
 type CUDAInfo struct {

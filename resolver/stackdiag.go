@@ -134,6 +134,9 @@ func fwLabel(f *Framework) string {
 	if f.Version != "" {
 		return f.Name + " " + f.Version
 	}
+	if f.Installed != "" {
+		return f.Name + " " + f.Installed
+	}
 	if f.Item != "" {
 		return f.Item
 	}

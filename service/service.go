@@ -71,6 +71,9 @@ func Deps(o Options) api.Deps {
 
 type pipeline struct{ o Options }
 
+// Frameworks are those the builder builds (GET /v1/build).
+func (p *pipeline) Frameworks() []string { return builder.Frameworks() }
+
 // knowledge is the KB for one request and the machines resolved with it.
 func (p *pipeline) knowledge() (*kb.KB, *report.Machines) {
 	if p.o.Knowledge == nil {

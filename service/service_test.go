@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/envguard/envguard/api"
+	"github.com/envguard/envguard/builder"
 	"github.com/envguard/envguard/cli"
 	"github.com/envguard/envguard/internal/testshared"
 	"github.com/envguard/envguard/internal/timebound"
@@ -331,5 +332,18 @@ func TestValidateUndecidedExtension(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no EG409 naming someonesext for h100 in %s", b)
+	}
+}
+
+// The service's builder says what it builds: builder.Frameworks, which
+// GET /v1/build serves to the page's form (issue 27, point 6).
+func TestBuilderListsItsFrameworks(t *testing.T) {
+	d := service.Deps(service.Options{})
+	l, ok := d.Builder.(api.FrameworkLister)
+	if !ok {
+		t.Fatalf("the service's builder %T lists no frameworks", d.Builder)
+	}
+	if got, want := strings.Join(l.Frameworks(), ","), strings.Join(builder.Frameworks(), ","); got != want || got == "" {
+		t.Errorf("Frameworks() = %q, want builder.Frameworks() %q", got, want)
 	}
 }

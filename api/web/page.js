@@ -15,6 +15,7 @@
   let fileName = ''; // the opened file's name, so the server reads it by its kind
   let wanted = []; // machines the link names, until the server's list is known
   let known = null; // the server's machine names
+  let listed = false; // the server answered with its machines (none, perhaps)
   let marks = []; // findings drawn in the editor
   let seq = 0, inflight = null, timer = 0, tokenAsk = null;
 
@@ -107,6 +108,7 @@
       const gpu = gr.ok ? await gr.json() : {};
       // local is offered only where this server has a driver to read.
       known = names.filter((n) => n !== 'local' || gpu.available);
+      listed = true;
     } catch (e) {
       known = [];
       box.replaceChildren(el('span', { class: 'sev-error', text: 'Could not list the machines: ' + e.message }));
@@ -115,10 +117,36 @@
     const missing = wanted.filter((n) => !known.includes(n));
     fill(box,
       known.map((n) => el('label', {}, el('input', { type: 'checkbox', value: n, checked: wanted.includes(n) }), n)),
-      known.length ? null : el('span', { class: 'muted', text: 'This server knows no machines (envguard serve --targets FILE).' }),
+      known.length ? null : noMachines(),
       missing.length ? el('span', { class: 'sev-warning', text: 'Not on this server: ' + missing.join(', ') }) : null);
     const sel = $('b-target');
     sel.replaceChildren(el('option', { value: '', text: 'any' }), ...known.map((n) => el('option', { value: n, text: n })));
+  }
+
+  // noMachines says how to give a server its fleet: there is nothing to pick.
+  function noMachines() {
+    return el('p', { class: 'muted no-machines' }, 'This server knows no machines. Give it a fleet: ',
+      el('code', { text: 'envguard serve --targets fleet.yml' }), ' (a targets file, as ', el('code', { text: 'validate --targets' }),
+      ' reads it), or ', el('code', { text: 'targets:' }), ' in the ', el('code', { text: '.envguard.yml' }), ' it reads.');
+  }
+
+  // loadFrameworks offers in the build form what the server's builder builds.
+  async function loadFrameworks() {
+    const sel = $('b-framework'), st = $('build-status'), go = $('build-go');
+    let fws = [];
+    try {
+      const res = await api('/v1/build');
+      if (!res.ok) throw await failure(res);
+      fws = (await res.json()).frameworks || [];
+    } catch (e) {
+      sel.replaceChildren();
+      go.disabled = true;
+      setStatus(st, 'Could not ask the server what it builds: ' + e.message, true);
+      return;
+    }
+    sel.replaceChildren(...fws.map((f) => el('option', { value: f, text: f })));
+    go.disabled = !fws.length;
+    if (!fws.length) setStatus(st, 'This server builds no environments.');
   }
 
   // --- the link ---------------------------------------------------------------
@@ -335,7 +363,8 @@
     const box = $('verdicts');
     const ts = rep ? rep.targets || [] : [];
     if (!ts.length) {
-      box.replaceChildren(el('p', { class: 'muted', text: rep ? 'Pick a machine above to see whether this environment runs on it.' : 'No result yet.' }));
+      if (listed && !known.length) box.replaceChildren(el('p', { class: 'muted', text: 'No machine to hold it against: this server knows none (how to give it a fleet is above).' }));
+      else box.replaceChildren(el('p', { class: 'muted', text: rep ? 'Pick a machine above to see whether this environment runs on it.' : 'No result yet.' }));
       return;
     }
     box.replaceChildren(el('ul', { class: 'verdicts' }, ...ts.map((t) => {
@@ -530,7 +559,9 @@
 
   loadFragment();
   paint();
+  loadFrameworks();
   loadTargets().then(() => {
+    if (listed && !known.length) showVerdicts(null);
     if (env.value.trim()) validate();
     else setStatus($('status'), 'Paste an environment file, or open one.');
   });

@@ -53,6 +53,17 @@ type Error struct {
 	Unknown  bool   // the option name is not one PyTorch knows
 	Msg      string
 	Hint     string
+	// Refused says that PyTorch raises on the problem when it parses the
+	// settings (a TORCH_CHECK in c10/cuda/CUDAAllocatorConfig.cpp and
+	// c10/core/AllocatorConfig.cpp): the job stops, at `import torch` in
+	// releases whose allocator parses the variable while the library loads
+	// (the static BackendStaticInitializer reads CUDAAllocatorConfig), at
+	// the first CUDA allocation in older ones. False where PyTorch logs the
+	// value and goes on without it (an expandable_segments_reserve entry),
+	// or where only some releases refuse it (max_split_size_mb:20).
+	Refused bool
+	// soft marks, while Parse runs, the problems that are not refused.
+	soft bool
 }
 
 func (e Error) Error() string { return fmt.Sprintf("offset %d: %s", e.Off, e.Msg) }
@@ -309,6 +320,9 @@ func Parse(s string) (*Conf, []Error) {
 		}
 		i++ // the ','
 	}
+	for k := range errs {
+		errs[k].Refused = !errs[k].soft
+	}
 	return conf, errs
 }
 
@@ -318,7 +332,7 @@ func unknownOption(opt Option) Error {
 	if near := nearestAllocOption(opt.Key); near != "" {
 		e.Hint = "did you mean " + near + "? "
 	}
-	e.Hint += "PyTorch stops at start-up with \"Unrecognized CachingAllocator option\"; known options: " + strings.Join(allocOptionNames(), ", ")
+	e.Hint += "PyTorch refuses it (\"Unrecognized CachingAllocator option\", or \"Unrecognized key\" in newer releases); known options: " + strings.Join(allocOptionNames(), ", ")
 	return e
 }
 
@@ -445,7 +459,11 @@ func checkAllocValue(opt Option, v allocToken, list []allocToken) []Error {
 			if info.MinExclusive {
 				rel = "above"
 			}
-			return bad(fmt.Sprintf("%s:%d is too small: it must be %s %d", opt.Key, n, rel, info.Min))
+			e := bad(fmt.Sprintf("%s:%d is too small: it must be %s %d", opt.Key, n, rel, info.Min))
+			// The floor itself is refused by the releases that compare
+			// with > and taken by those that compare with >=.
+			e[0].soft = n == uint64(info.Min)
+			return e
 		}
 	case allocFraction:
 		f, err := strconv.ParseFloat(val, 64)
@@ -465,7 +483,9 @@ func checkAllocValue(opt Option, v allocToken, list []allocToken) []Error {
 		}
 	case allocReserve:
 		if !reserveOK(val) {
-			return bad(fmt.Sprintf("%s:%s is neither a positive fraction nor a size like 40G; PyTorch ignores it", opt.Key, val))
+			e := bad(fmt.Sprintf("%s:%s is neither a positive fraction nor a size like 40G; PyTorch ignores it", opt.Key, val))
+			e[0].soft = true
+			return e
 		}
 	case allocReserveList:
 		var errs []Error
@@ -473,7 +493,7 @@ func checkAllocValue(opt Option, v allocToken, list []allocToken) []Error {
 			if list[k+1].punct() != ':' || !reserveOK(list[k+2].text) {
 				errs = append(errs, Error{Off: list[k].off, End: list[k+2].end, Key: opt.Key,
 					Msg:  fmt.Sprintf("%s: entry %q is not name:reserve with a positive fraction or a size like 40G", opt.Key, joinTokens(list[k:k+3])),
-					Hint: opt.Key + ": " + info.Doc})
+					Hint: opt.Key + ": " + info.Doc, soft: true})
 			}
 		}
 		return errs

@@ -182,3 +182,31 @@ func FuzzParseAllocConf(f *testing.F) {
 		}
 	})
 }
+
+// Refused tells what PyTorch raises on from what it logs and ignores, or
+// what only some releases refuse (issue 27: check stops on the first).
+func TestParseAllocConfRefused(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		refused bool
+	}{
+		{"growth_factor:2", true},
+		{"max_split_size_mb:10", true},
+		{"max_split_size_mb:20", false}, // >= 20 on main, > 20 in older releases
+		{"expandable_segments:true", true},
+		{"garbage_collection_threshold:1.5", true},
+		{"backend:magic", true},
+		{"max_split_size_mb", true},
+		{"expandable_segments_reserve:-3", false},
+		{"expandable_segments_reserve_by_class:[big:-1]", false},
+	} {
+		_, errs := Parse(c.in)
+		if len(errs) != 1 {
+			t.Errorf("%q: %d errors, want 1: %v", c.in, len(errs), errs)
+			continue
+		}
+		if errs[0].Refused != c.refused {
+			t.Errorf("%q: Refused = %v, want %v (%s)", c.in, errs[0].Refused, c.refused, errs[0].Msg)
+		}
+	}
+}

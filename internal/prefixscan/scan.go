@@ -44,6 +44,12 @@ type Options struct {
 	// MaxLibraries bounds the libraries read (0: DefaultMaxLibraries);
 	// past it the rest are unread, and the verdict unknown.
 	MaxLibraries int
+	// BaseSites are site directories outside the prefix that its Python
+	// also imports from, after its own (envspec.Env.BaseSites: a venv's
+	// base interpreter with include-system-site-packages). Their
+	// libraries are read too, except under a top-level name the prefix's
+	// own site-packages also has, which Python takes from the prefix.
+	BaseSites []string
 }
 
 // DefaultMaxLibraries is far above a real environment's count (the H200
@@ -64,6 +70,7 @@ func Scan(dir string, opt Options) *resolver.Binaries {
 	}
 	s.conda = isDir(filepath.Join(dir, "conda-meta"))
 	s.sites = sitePackages(dir)
+	s.addBaseSites()
 	s.readOwners()
 	s.walk()
 	s.resolveNeeded()
@@ -78,6 +85,47 @@ type scanner struct {
 	sites  []string          // site-packages directories, relative to dir
 	owners map[string]string // rel path under dir → normalized package
 	found  []native.Found
+	// base are the sites of Options.BaseSites, relative to dir (they
+	// start with ../), also in sites; shadowed are the top-level names of
+	// the prefix's own sites, which hide the base's of that name.
+	base     []string
+	shadowed map[string]bool
+}
+
+// addBaseSites adds Options.BaseSites to the sites, relative to the
+// prefix, and notes the top-level names the prefix's own sites hold.
+func (s *scanner) addBaseSites() {
+	if len(s.opt.BaseSites) == 0 {
+		return
+	}
+	s.shadowed = map[string]bool{}
+	for _, sp := range s.sites {
+		ents, _ := os.ReadDir(filepath.Join(s.dir, filepath.FromSlash(sp)))
+		for _, e := range ents {
+			s.shadowed[e.Name()] = true
+		}
+	}
+	for _, b := range s.opt.BaseSites {
+		rel, err := filepath.Rel(s.dir, b)
+		if err != nil || !isDir(b) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		s.sites = append(s.sites, rel)
+		s.base = append(s.base, rel)
+	}
+}
+
+// hidden reports a library of a base site under a top-level name the
+// prefix's own sites also have.
+func (s *scanner) hidden(rel string) bool {
+	for _, sp := range s.base {
+		if rest, ok := strings.CutPrefix(rel, sp+"/"); ok {
+			top, _, _ := strings.Cut(rest, "/")
+			return s.shadowed[top]
+		}
+	}
+	return false
 }
 
 func (s *scanner) unread(format string, args ...any) {
@@ -182,7 +230,8 @@ func (s *scanner) readRecord(p, site, name string) error {
 			continue
 		}
 		rel := path.Clean(path.Join(site, filepath.ToSlash(rec[0])))
-		if strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+		if path.IsAbs(rel) || (strings.HasPrefix(rel, "../") && !strings.HasPrefix(rel, site+"/")) {
+			// outside the prefix, or, for a base site, outside it
 			continue
 		}
 		s.owners[rel] = name
@@ -216,7 +265,7 @@ func readBounded(p string) ([]byte, error) {
 // site-packages), else each site-packages.
 func (s *scanner) roots() []string {
 	if s.conda && isDir(filepath.Join(s.dir, "lib")) {
-		return []string{"lib"}
+		return append([]string{"lib"}, s.base...)
 	}
 	return s.sites
 }
@@ -226,7 +275,7 @@ var errTooMany = errors.New("too many libraries")
 func (s *scanner) walk() {
 	for _, root := range s.roots() {
 		err := native.Walk(filepath.Join(s.dir, filepath.FromSlash(root)), func(f native.Found) error {
-			if f.Type != "shared" {
+			if f.Type != "shared" || (s.base != nil && s.hidden(s.rel(f.Path))) {
 				return nil
 			}
 			if len(s.found) >= s.opt.MaxLibraries {
