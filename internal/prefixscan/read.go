@@ -1,7 +1,7 @@
 package prefixscan
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"sync"
 
@@ -11,7 +11,9 @@ import (
 
 // cacheFormat changes whenever what a cached Library holds changes (which
 // symbols are kept, native's fields), so that an older entry is a miss.
-const cacheFormat = "prefixscan-v1"
+// v2: entries in codec.go's layout, not JSON; the walk cache in the aux
+// bytes; the ctime in the key.
+const cacheFormat = "prefixscan-v2"
 
 // manifestKey names the manifest of one prefix.
 func manifestKey(dir string) cache.Key {
@@ -19,33 +21,32 @@ func manifestKey(dir string) cache.Key {
 }
 
 // entryBase is the key an entry was made under: the format, whether its
-// symbols were read, and the file's inode and device (size and mtime are
-// the entry's own), so that a file replaced by another of the same size
-// and time (a reinstall) is a miss.
+// symbols were read, and the file's inode, device and ctime (size and
+// mtime are the entry's own), so that a file replaced by another of the
+// same size and time (a reinstall), or rewritten and given its old mtime
+// back, is a miss.
 func entryBase(k native.FileKey, symbols bool) cache.Key {
 	return cache.NewKey().AddString(cacheFormat).AddString(fmt.Sprint(symbols)).
-		AddString(fmt.Sprint(k.Inode)).AddString(fmt.Sprint(k.Device)).Key()
+		AddString(fmt.Sprint(k.Inode)).AddString(fmt.Sprint(k.Device)).AddString(fmt.Sprint(k.ChangeTime)).Key()
 }
 
 // readAll reads every library found, from the cache where its entry is
 // fresh, and saves the run's entries.
 func (s *scanner) readAll() []*native.Library {
 	out := make([]*native.Library, len(s.found))
-	var m *cache.Manifest
-	if s.opt.Cache != nil {
-		m, _ = s.opt.Cache.Load(manifestKey(s.dir)) // a bad manifest is empty: every file a miss
-	}
+	m := s.m
 	recs := make([]cache.Record, len(s.found))
+	dec := newDecoder()
 	var misses []int
 	for i, f := range s.found {
 		if m != nil {
 			if e, ok := m.Get(f.Path); ok && m.Fresh(e, f.Key.Size, f.Key.ModTime) {
-				var l native.Library
-				if json.Unmarshal(e.Value, &l) == nil && (e.Base == entryBase(f.Key, false) || e.Base == entryBase(f.Key, true)) &&
-					(e.Base == entryBase(f.Key, true)) == needsSymbols(s.ownerOf(s.rel(f.Path)), &l) {
-					out[i] = &l
-					recs[i] = cache.Record{Path: f.Path, Entry: e}
-					continue
+				if sym := e.Base == entryBase(f.Key, true); sym || e.Base == entryBase(f.Key, false) {
+					if l, err := dec.decodeLibrary(e.Value); err == nil && sym == needsSymbols(s.ownerOf(s.rel(f.Path)), l) {
+						out[i] = l
+						recs[i] = cache.Record{Path: f.Path, Entry: e}
+						continue
+					}
 				}
 			}
 		}
@@ -81,8 +82,11 @@ func (s *scanner) readAll() []*native.Library {
 		}
 	}
 	recs = kept
-	if s.opt.Cache != nil && (m == nil || changed(m, recs)) {
-		_ = s.opt.Cache.Save(manifestKey(s.dir), recs, nil) // a cache that cannot be written costs only time
+	if s.opt.Cache != nil {
+		// A run that read nothing anew writes nothing.
+		if aux := s.tree.encode(); changed(m, recs) || !bytes.Equal(aux, m.Aux()) {
+			_ = s.opt.Cache.Save(manifestKey(s.dir), recs, aux) // a cache that cannot be written costs only time
+		}
 	}
 	return out
 }
@@ -125,10 +129,7 @@ func (s *scanner) readOne(f native.Found) (*native.Library, cache.Record, error)
 	if s.opt.Cache == nil {
 		return l, cache.Record{}, nil
 	}
-	v, err := json.Marshal(l)
-	if err != nil {
-		return l, cache.Record{}, nil // not cached: read again next run
-	}
+	v := encodeLibrary(l)
 	// The sum is of the file's key, not its bytes: a library is read by
 	// its headers, never whole (libtorch_cuda is 1 GB).
 	return l, cache.Record{Path: f.Path, Entry: cache.Entry{
