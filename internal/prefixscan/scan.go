@@ -58,13 +58,18 @@ const maxMetaFile = 16 << 20
 // Scan reads the shared libraries of the prefix at dir. It never fails:
 // what cannot be read is listed in Unread, which leaves every target
 // unknown.
-func Scan(dir string, opt Options) *resolver.Binaries {
+func Scan(dir string, opt Options) *resolver.Binaries { return scan(dir, opt).b }
+
+// now is the clock a run's start is read from (a test moves it).
+var now = time.Now
+
+func scan(dir string, opt Options) *scanner {
 	b := &resolver.Binaries{Prefix: dir}
 	s := &scanner{opt: opt, b: b, dir: dir, owners: map[string]string{}}
 	if s.opt.MaxLibraries <= 0 {
 		s.opt.MaxLibraries = DefaultMaxLibraries
 	}
-	s.start = time.Now().UnixNano() // before anything is read: see tree.go
+	s.start = now().UnixNano() // before anything is read: see tree.go
 	if s.opt.Cache != nil {
 		s.m, _ = s.opt.Cache.Load(manifestKey(dir)) // a bad manifest is empty: every file a miss
 		s.tree = newTreeCache(dir, s.start, s.m.Aux())
@@ -74,7 +79,7 @@ func Scan(dir string, opt Options) *resolver.Binaries {
 	s.readOwners()
 	s.walk()
 	s.resolveNeeded()
-	return b
+	return s
 }
 
 type scanner struct {

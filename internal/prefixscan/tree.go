@@ -116,7 +116,12 @@ type treeCache struct {
 	// read in this run.
 	aux   []byte
 	fresh bool
+	// read counts what this run read afresh: directories listed, files
+	// sniffed, records parsed.
+	read treeCounts
 }
+
+type treeCounts struct{ dirs, files, metas int }
 
 func newTreeCache(dir string, now int64, aux []byte) *treeCache {
 	base := filepath.Clean(dir)
@@ -150,6 +155,7 @@ func (t *treeCache) Listing(dir string, key native.FileKey) (native.Listing, boo
 
 func (t *treeCache) Listed(dir string, l native.Listing) {
 	t.fresh = true
+	t.read.dirs++
 	t.next.dirs[t.name(dir)] = dirRec{st: stampOf(l.Key, t.now), entries: l.Entries}
 }
 
@@ -165,6 +171,7 @@ func (t *treeCache) Sniffed(p string, key native.FileKey) (string, bool) {
 
 func (t *treeCache) Sniff(p string, key native.FileKey, typ string) {
 	t.fresh = true
+	t.read.files++
 	t.next.files[t.name(p)] = fileRec{st: stampOf(key, t.now), typ: typ}
 }
 
@@ -181,6 +188,7 @@ func (t *treeCache) meta(p string, key native.FileKey) (metaRec, bool) {
 
 func (t *treeCache) keepMeta(p string, key native.FileKey, name string, files []string) {
 	t.fresh = true
+	t.read.metas++
 	t.next.metas[t.name(p)] = metaRec{st: stampOf(key, t.now), name: name, files: files}
 }
 
@@ -221,10 +229,14 @@ func (t *treeCache) encode() []byte {
 	if !t.fresh && t.aux != nil && len(t.next.dirs) == len(t.old.dirs) && len(t.next.files) == len(t.old.files) && len(t.next.metas) == len(t.old.metas) {
 		return t.aux // every record carried over as it was
 	}
+	return encodeTree(t.next)
+}
+
+func encodeTree(st treeState) []byte {
 	b := []byte(treeMagic)
-	b = binary.AppendUvarint(b, uint64(len(t.next.dirs)))
-	for _, n := range sortedKeys(t.next.dirs) {
-		r := t.next.dirs[n]
+	b = binary.AppendUvarint(b, uint64(len(st.dirs)))
+	for _, n := range sortedKeys(st.dirs) {
+		r := st.dirs[n]
 		b = appendString(b, n)
 		b = appendStamp(b, r.st)
 		b = binary.AppendUvarint(b, uint64(len(r.entries)))
@@ -237,16 +249,16 @@ func (t *treeCache) encode() []byte {
 			}
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(len(t.next.files)))
-	for _, n := range sortedKeys(t.next.files) {
-		r := t.next.files[n]
+	b = binary.AppendUvarint(b, uint64(len(st.files)))
+	for _, n := range sortedKeys(st.files) {
+		r := st.files[n]
 		b = appendString(b, n)
 		b = appendStamp(b, r.st)
 		b = appendString(b, r.typ)
 	}
-	b = binary.AppendUvarint(b, uint64(len(t.next.metas)))
-	for _, n := range sortedKeys(t.next.metas) {
-		r := t.next.metas[n]
+	b = binary.AppendUvarint(b, uint64(len(st.metas)))
+	for _, n := range sortedKeys(st.metas) {
+		r := st.metas[n]
 		b = appendString(b, n)
 		b = appendStamp(b, r.st)
 		b = appendString(b, r.name)
