@@ -27,8 +27,8 @@ func codecLibraries(t testing.TB) []*native.Library {
 	full := &native.Library{
 		Path: "/p/lib.so", Member: "lib/x.so", Size: 1 << 40, Class: "ELF64", Machine: "EM_AARCH64", Type: "shared",
 		SONAME: "libx.so.1", Needed: []string{"libc.so.6", "libcudart.so.13"}, RPATH: []string{"$ORIGIN"}, RUNPATH: []string{},
-		Exports: []native.Symbol{{Name: "_ZN2at3addEv", Version: "V1", Type: "func"}, {Name: "w", Weak: true}},
-		Imports: []native.Symbol{{Name: "_ZN3c104initEv", Library: "libc10.so", Type: "object"}},
+		Exports:    []native.Symbol{{Name: "_ZN2at3addEv", Version: "V1", Type: "func"}, {Name: "w", Weak: true}},
+		Imports:    []native.Symbol{{Name: "_ZN3c104initEv", Library: "libc10.so", Type: "object"}},
 		Containers: 2,
 		Entries: []native.Entry{{Kind: native.SASS, RawKind: 2, Arch: 121, Variant: native.ArchSpecific, Compression: native.Zstd,
 			Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: -5, HeaderSize: 72, Size: 1 << 33,
