@@ -24,7 +24,8 @@ import (
 // Symbol: Name, Version, Library, Type, Weak (a byte). Entry: Kind,
 // RawKind, Arch, Variant, Compression, Flags, Version[0], Version[1],
 // Section, Container, Offset, HeaderSize, Size, CompressedSize,
-// UncompressedSize.
+// UncompressedSize. After the library, the hashes of its torch exports
+// (resolver.TorchExports): a count, and 8 bytes each, little-endian.
 
 // appendLen writes a list's count: 0 for nil, else one more than its
 // length.
@@ -73,9 +74,9 @@ func appendSymbols(b []byte, syms []native.Symbol) []byte {
 	return b
 }
 
-// encodeLibrary is l in the layout above.
-func encodeLibrary(l *native.Library) []byte {
-	b := make([]byte, 0, 256+64*len(l.Entries))
+// encodeLibrary is l and its export hashes in the layout above.
+func encodeLibrary(l *native.Library, exports []uint64) []byte {
+	b := make([]byte, 0, 256+64*len(l.Entries)+8*len(exports))
 	b = appendString(b, l.Path)
 	b = appendString(b, l.Member)
 	b = binary.AppendVarint(b, l.Size)
@@ -106,6 +107,10 @@ func encodeLibrary(l *native.Library) []byte {
 		b = binary.AppendVarint(b, e.Size)
 		b = binary.AppendUvarint(b, uint64(e.CompressedSize))
 		b = binary.AppendUvarint(b, e.UncompressedSize)
+	}
+	b = appendLen(b, len(exports), exports == nil)
+	for _, h := range exports {
+		b = binary.LittleEndian.AppendUint64(b, h)
 	}
 	return b
 }
@@ -167,7 +172,7 @@ var errTrailing = errors.New("bytes after the library")
 
 // decodeLibrary reads what encodeLibrary wrote; anything else is an error
 // (the entry is then a miss, and the library read again).
-func (d *decoder) decodeLibrary(b []byte) (*native.Library, error) {
+func (d *decoder) decodeLibrary(b []byte) (*native.Library, []uint64, error) {
 	f := cache.NewFields(b, 0)
 	l := &native.Library{
 		Path: string(f.Bytes()), Member: string(f.Bytes()), Size: f.Varint(),
@@ -201,11 +206,22 @@ func (d *decoder) decodeLibrary(b []byte) (*native.Library, error) {
 			e.UncompressedSize = f.Uvarint()
 		}
 	}
+	var exports []uint64
+	if n, isNil := readLen(f, 8); !isNil {
+		exports = make([]uint64, n)
+		for i := range exports {
+			b := f.Next(8)
+			if b == nil {
+				break // f has failed
+			}
+			exports[i] = binary.LittleEndian.Uint64(b)
+		}
+	}
 	if f.Err() != nil {
-		return nil, fmt.Errorf("cached library: %w", f.Err())
+		return nil, nil, fmt.Errorf("cached library: %w", f.Err())
 	}
 	if f.Left() != 0 {
-		return nil, errTrailing
+		return nil, nil, errTrailing
 	}
-	return l, nil
+	return l, exports, nil
 }

@@ -41,18 +41,20 @@ func codecLibraries(t testing.TB) []*native.Library {
 // for field (nil lists nil, empty ones empty).
 func TestCodecRoundTrip(t *testing.T) {
 	d := newDecoder()
-	for _, l := range codecLibraries(t) {
-		got, err := d.decodeLibrary(encodeLibrary(l))
-		if err != nil {
-			t.Fatalf("%s: %v", l.Path, err)
-		}
-		if !reflect.DeepEqual(got, l) {
-			t.Errorf("%s: read back\n %+v\nwant %+v", l.Path, got, l)
+	for i, l := range codecLibraries(t) {
+		for _, ex := range [][]uint64{nil, {}, {1, uint64(i) << 60, 1<<64 - 1}} {
+			got, gotEx, err := d.decodeLibrary(encodeLibrary(l, ex))
+			if err != nil {
+				t.Fatalf("%s: %v", l.Path, err)
+			}
+			if !reflect.DeepEqual(got, l) || !reflect.DeepEqual(gotEx, ex) {
+				t.Errorf("%s: read back\n %+v %v\nwant %+v %v", l.Path, got, gotEx, l, ex)
+			}
 		}
 	}
-	b := encodeLibrary(codecLibraries(t)[0])
+	b := encodeLibrary(codecLibraries(t)[0], []uint64{7})
 	for _, bad := range [][]byte{b[:len(b)-1], append(b[:len(b):len(b)], 0), {}} {
-		if _, err := d.decodeLibrary(bad); err == nil {
+		if _, _, err := d.decodeLibrary(bad); err == nil {
 			t.Errorf("%d bytes of a damaged entry decoded", len(bad))
 		}
 	}
@@ -90,16 +92,16 @@ func sampleTree() treeState {
 // bounded memory; what decodes encodes to bytes that decode to it again.
 func FuzzDecodeLibrary(f *testing.F) {
 	for _, l := range codecLibraries(f) {
-		f.Add(encodeLibrary(l))
+		f.Add(encodeLibrary(l, []uint64{3, 1 << 40}))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := newDecoder()
-		l, err := d.decodeLibrary(b)
+		l, ex, err := d.decodeLibrary(b)
 		if err != nil {
 			return
 		}
-		again, err := d.decodeLibrary(encodeLibrary(l))
-		if err != nil || !reflect.DeepEqual(again, l) {
+		again, againEx, err := d.decodeLibrary(encodeLibrary(l, ex))
+		if err != nil || !reflect.DeepEqual(again, l) || !reflect.DeepEqual(againEx, ex) {
 			t.Fatalf("re-encoded library: %v\n %+v\nwant %+v", err, again, l)
 		}
 	})

@@ -3,16 +3,19 @@ package prefixscan
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver"
 )
 
 // cacheFormat changes whenever what a cached Library holds changes (which
 // symbols are kept, native's fields), so that an older entry is a miss.
-// v2: entries in codec.go's layout, not JSON; the walk cache in the aux
-// bytes; the ctime in the key.
+// v2: entries in codec.go's layout, not JSON, with the torch exports as
+// hashes; the walk cache in the aux bytes; the ctime in the key.
 const cacheFormat = "prefixscan-v2"
 
 // manifestKey names the manifest of one prefix.
@@ -30,10 +33,17 @@ func entryBase(k native.FileKey, symbols bool) cache.Key {
 		AddString(fmt.Sprint(k.Inode)).AddString(fmt.Sprint(k.Device)).AddString(fmt.Sprint(k.ChangeTime)).Key()
 }
 
+// library is one library as a run has it: what native read, and the
+// hashes of its torch exports (resolver.BinaryLibrary.TorchExports).
+type library struct {
+	lib     *native.Library
+	exports []uint64
+}
+
 // readAll reads every library found, from the cache where its entry is
 // fresh, and saves the run's entries.
-func (s *scanner) readAll() []*native.Library {
-	out := make([]*native.Library, len(s.found))
+func (s *scanner) readAll() []library {
+	out := make([]library, len(s.found))
 	m := s.m
 	recs := make([]cache.Record, len(s.found))
 	dec := newDecoder()
@@ -42,8 +52,8 @@ func (s *scanner) readAll() []*native.Library {
 		if m != nil {
 			if e, ok := m.Get(f.Path); ok && m.Fresh(e, f.Key.Size, f.Key.ModTime) {
 				if sym := e.Base == entryBase(f.Key, true); sym || e.Base == entryBase(f.Key, false) {
-					if l, err := dec.decodeLibrary(e.Value); err == nil && sym == needsSymbols(s.ownerOf(s.rel(f.Path)), l) {
-						out[i] = l
+					if l, ex, err := dec.decodeLibrary(e.Value); err == nil && sym == needsSymbols(s.ownerOf(s.rel(f.Path)), l) {
+						out[i] = library{l, ex}
 						recs[i] = cache.Record{Path: f.Path, Entry: e}
 						continue
 					}
@@ -112,27 +122,46 @@ func changed(m *cache.Manifest, recs []cache.Record) bool {
 const readers = 8
 
 // readOne reads one library afresh: headers, and the dynamic symbols where
-// EG211 needs them (kept to torch's namespaces). The record is its cache
-// entry (no Path where there is no cache).
-func (s *scanner) readOne(f native.Found) (*native.Library, cache.Record, error) {
+// EG211 needs them, kept to torch's namespaces: the imports by name, the
+// exports by hash. The symbols are read as native.Options.EachSymbol
+// streams them, so a torch library's tables are never held whole. The
+// record is its cache entry (no Path where there is no cache).
+func (s *scanner) readOne(f native.Found) (library, cache.Record, error) {
 	l, err := native.ReadFile(f.Path)
 	if err != nil {
-		return nil, cache.Record{}, err
+		return library{}, cache.Record{}, err
 	}
+	var exports []uint64
 	sym := needsSymbols(s.ownerOf(s.rel(f.Path)), l)
 	if sym {
-		if l, err = (native.Options{Symbols: true}).ReadFile(f.Path); err != nil {
-			return nil, cache.Record{}, err
+		var imports []native.Symbol
+		each := func(r native.SymbolRef) {
+			switch {
+			case !torchNamespace(r.Name):
+			case r.Import:
+				imports = append(imports, native.Symbol{Name: string(r.Name), Weak: r.Weak})
+			default:
+				exports = append(exports, resolver.TorchSymbolHash(r.Name))
+			}
 		}
-		keepTorchSymbols(l)
+		if _, err := (native.Options{EachSymbol: each}).ReadFile(f.Path); err != nil {
+			return library{}, cache.Record{}, err
+		}
+		slices.SortFunc(imports, func(a, b native.Symbol) int { return strings.Compare(a.Name, b.Name) })
+		slices.Sort(exports)
+		exports = slices.Compact(exports)
+		if exports == nil {
+			exports = []uint64{}
+		}
+		l.Imports = imports
 	}
 	if s.opt.Cache == nil {
-		return l, cache.Record{}, nil
+		return library{l, exports}, cache.Record{}, nil
 	}
-	v := encodeLibrary(l)
+	v := encodeLibrary(l, exports)
 	// The sum is of the file's key, not its bytes: a library is read by
 	// its headers, never whole (libtorch_cuda is 1 GB).
-	return l, cache.Record{Path: f.Path, Entry: cache.Entry{
+	return library{l, exports}, cache.Record{Path: f.Path, Entry: cache.Entry{
 		Size: f.Key.Size, ModTime: f.Key.ModTime, Base: entryBase(f.Key, sym),
 		Sum: cache.SumOf([]byte(fmt.Sprintf("%+v", f.Key))), Value: v}}, nil
 }

@@ -302,11 +302,11 @@ func (s *scanner) walk() {
 	}
 	libs := s.readAll()
 	for i, f := range s.found {
-		if libs[i] == nil {
+		if libs[i].lib == nil {
 			continue
 		}
 		rel := s.rel(f.Path)
-		s.b.Libraries = append(s.b.Libraries, resolver.BinaryLibrary{Rel: rel, Package: s.ownerOf(rel), Lib: libs[i]})
+		s.b.Libraries = append(s.b.Libraries, resolver.BinaryLibrary{Rel: rel, Package: s.ownerOf(rel), Lib: libs[i].lib, TorchExports: libs[i].exports})
 	}
 }
 
@@ -357,24 +357,11 @@ func needsSymbols(owner string, l *native.Library) bool {
 	return false
 }
 
-// keepTorchSymbols drops every symbol outside torch's C++ namespaces: only
-// those are judged, and libtorch_cpu alone exports a hundred thousand.
-func keepTorchSymbols(l *native.Library) {
-	keep := func(in []native.Symbol) []native.Symbol {
-		var out []native.Symbol
-		for _, s := range in {
-			if torchNamespace(s.Name) {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	l.Exports, l.Imports = keep(l.Exports), keep(l.Imports)
-}
-
-func torchNamespace(name string) bool {
-	for _, p := range []string{"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"} {
-		if strings.HasPrefix(name, p) {
+// torchNamespace reports a symbol in torch's C++ namespaces: only those
+// are judged, and libtorch_cpu alone exports a hundred thousand.
+func torchNamespace(name []byte) bool {
+	for _, p := range resolver.TorchSymbolPrefixes {
+		if len(name) >= len(p) && string(name[:len(p)]) == p {
 			return true
 		}
 	}
