@@ -7,7 +7,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // skipExt are the extensions of files that are never ELF, which a walk
@@ -112,7 +114,11 @@ type ListEntry struct {
 
 // WalkCached is Walk with a cache of earlier walks (nil: none); it finds
 // the same libraries in the same order as Walk, and reports the same
-// errors.
+// errors. Directories are walked by several goroutines at once (a second
+// run is a stat of every directory and candidate file, which a single
+// thread does one at a time), so c must be safe for concurrent use; fn is
+// called from the calling goroutine only, in lexical order, after the
+// tree is read.
 func WalkCached(root string, c WalkCache, fn func(Found) error) error {
 	st, err := os.Stat(root)
 	if err != nil {
@@ -121,33 +127,74 @@ func WalkCached(root string, c WalkCache, fn func(Found) error) error {
 	if !st.IsDir() {
 		return &Error{Path: root, Offset: -1, What: "not a directory", Err: ErrFormat}
 	}
-	w := &walker{c: c, fn: fn}
-	if err := w.dir(filepath.Clean(root), st); err != nil {
+	w := &walker{c: c, sem: make(chan struct{}, walkers)}
+	n := w.dir(filepath.Clean(root), st)
+	w.wg.Wait()
+	var errs []error
+	if err := n.emit(fn, &errs); err != nil {
 		return err
 	}
-	return errors.Join(w.errs...)
+	return errors.Join(errs...)
 }
+
+// walkers bounds the goroutines that walk at once, besides the caller's.
+var walkers = max(2, min(8, runtime.GOMAXPROCS(0)))
 
 type walker struct {
-	c    WalkCache
-	fn   func(Found) error
-	errs []error
+	c   WalkCache
+	sem chan struct{}
+	wg  sync.WaitGroup
 }
 
-// dir walks the directory at p (whose stat is st). Its error is fn's.
-func (w *walker) dir(p string, st fs.FileInfo) error {
+// node is one directory as read: its errors and entries in order, each a
+// library found or a subdirectory (filled by its own goroutine).
+type node struct {
+	items []item
+}
+
+type item struct {
+	err   error
+	found *Found
+	sub   *node
+}
+
+// emit calls fn for each library under n, and gathers the errors, in the
+// walk's order.
+func (n *node) emit(fn func(Found) error, errs *[]error) error {
+	for _, it := range n.items {
+		switch {
+		case it.err != nil:
+			*errs = append(*errs, it.err)
+		case it.found != nil:
+			if err := fn(*it.found); err != nil {
+				return err
+			}
+		case it.sub != nil:
+			if err := it.sub.emit(fn, errs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dir reads the directory at p (whose stat is st) into a node; its
+// subdirectories are read by other goroutines where one is free.
+func (w *walker) dir(p string, st fs.FileInfo) *node {
+	n := &node{}
 	key := KeyOf(p, st)
 	if w.c != nil {
 		if l, ok := w.c.Listing(p, key); ok {
-			if sts, ok := w.stat(p, l, true); ok {
-				return w.entries(p, l, sts)
+			if sts, ok := w.stat(n, p, l, true); ok {
+				w.entries(n, p, l, sts)
+				return n
 			}
 		}
 	}
 	ents, err := os.ReadDir(p)
 	if err != nil {
-		w.errs = append(w.errs, openErr(p, err))
-		return nil
+		n.items = append(n.items, item{err: openErr(p, err)})
+		return n
 	}
 	l := Listing{Key: key}
 	for _, d := range ents { // sorted by name
@@ -158,16 +205,18 @@ func (w *walker) dir(p string, st fs.FileInfo) error {
 	if w.c != nil {
 		w.c.Listed(p, l)
 	}
-	sts, _ := w.stat(p, l, false)
-	return w.entries(p, l, sts)
+	sts, _ := w.stat(n, p, l, false)
+	w.entries(n, p, l, sts)
+	return n
 }
 
 // stat lstats each entry of l. For a cached listing, an entry gone or of
 // another kind means the listing is not the directory's (ok false); for
-// a fresh one it was removed or replaced since ReadDir: a directory gone
-// is an error, as reading it would be, and the entry is skipped.
-func (w *walker) stat(p string, l Listing, cached bool) ([]fs.FileInfo, bool) {
+// a fresh one it was removed or replaced since ReadDir: an entry gone is
+// an error, as opening it would be, and one of another kind is skipped.
+func (w *walker) stat(n *node, p string, l Listing, cached bool) ([]fs.FileInfo, bool) {
 	sts := make([]fs.FileInfo, len(l.Entries))
+	var errs []item
 	for i, e := range l.Entries {
 		q := filepath.Join(p, e.Name)
 		st, err := os.Lstat(q)
@@ -179,21 +228,32 @@ func (w *walker) stat(p string, l Listing, cached bool) ([]fs.FileInfo, bool) {
 			return nil, false
 		}
 		if err != nil {
-			w.errs = append(w.errs, openErr(q, err))
+			errs = append(errs, item{err: openErr(q, err)})
 		}
 	}
+	n.items = append(n.items, errs...)
 	return sts, true
 }
 
-func (w *walker) entries(p string, l Listing, sts []fs.FileInfo) error {
+func (w *walker) entries(n *node, p string, l Listing, sts []fs.FileInfo) {
 	for i, e := range l.Entries {
 		if sts[i] == nil {
 			continue
 		}
 		q := filepath.Join(p, e.Name)
 		if e.Dir {
-			if err := w.dir(q, sts[i]); err != nil {
-				return err
+			sub := &node{}
+			n.items = append(n.items, item{sub: sub})
+			select {
+			case w.sem <- struct{}{}:
+				w.wg.Add(1)
+				go func(st fs.FileInfo) {
+					defer w.wg.Done()
+					*sub = *w.dir(q, st)
+					<-w.sem
+				}(sts[i])
+			default:
+				*sub = *w.dir(q, sts[i])
 			}
 			continue
 		}
@@ -205,7 +265,7 @@ func (w *walker) entries(p string, l Listing, sts []fs.FileInfo) error {
 		if !ok {
 			k, t, err := sniffKey(q)
 			if err != nil {
-				w.errs = append(w.errs, err)
+				n.items = append(n.items, item{err: err})
 				continue
 			}
 			key, typ = k, t
@@ -213,14 +273,10 @@ func (w *walker) entries(p string, l Listing, sts []fs.FileInfo) error {
 				w.c.Sniff(q, key, typ)
 			}
 		}
-		if typ != "shared" {
-			continue
-		}
-		if err := w.fn(Found{Path: q, Key: key, Type: typ}); err != nil {
-			return err
+		if typ == "shared" {
+			n.items = append(n.items, item{found: &Found{Path: q, Key: key, Type: typ}})
 		}
 	}
-	return nil
 }
 
 // sniffKey reads a file's first bytes: its key, and its ELF type ("" for

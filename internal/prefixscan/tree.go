@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/native"
@@ -108,7 +109,8 @@ func newTreeState() treeState {
 // next what this run saves (every record it trusted or read afresh, so a
 // record of something gone is dropped).
 type treeCache struct {
-	base string // the prefix and a separator; records are named below it
+	mu   sync.Mutex // the walk calls from several goroutines
+	base string     // the prefix and a separator; records are named below it
 	now  int64
 	old  treeState
 	next treeState
@@ -144,6 +146,8 @@ func (t *treeCache) name(p string) string {
 
 // Listing, Sniffed, Listed and Sniff make a treeCache a native.WalkCache.
 func (t *treeCache) Listing(dir string, key native.FileKey) (native.Listing, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	n := t.name(dir)
 	r, ok := t.old.dirs[n]
 	if !ok || !r.st.holds(key) {
@@ -154,12 +158,16 @@ func (t *treeCache) Listing(dir string, key native.FileKey) (native.Listing, boo
 }
 
 func (t *treeCache) Listed(dir string, l native.Listing) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.fresh = true
 	t.read.dirs++
 	t.next.dirs[t.name(dir)] = dirRec{st: stampOf(l.Key, t.now), entries: l.Entries}
 }
 
 func (t *treeCache) Sniffed(p string, key native.FileKey) (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	n := t.name(p)
 	r, ok := t.old.files[n]
 	if !ok || !r.st.holds(key) {
@@ -170,6 +178,8 @@ func (t *treeCache) Sniffed(p string, key native.FileKey) (string, bool) {
 }
 
 func (t *treeCache) Sniff(p string, key native.FileKey, typ string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.fresh = true
 	t.read.files++
 	t.next.files[t.name(p)] = fileRec{st: stampOf(key, t.now), typ: typ}
@@ -177,6 +187,8 @@ func (t *treeCache) Sniff(p string, key native.FileKey, typ string) {
 
 // meta returns what the record at p listed, if its key still holds.
 func (t *treeCache) meta(p string, key native.FileKey) (metaRec, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	n := t.name(p)
 	r, ok := t.old.metas[n]
 	if !ok || !r.st.holds(key) {
@@ -187,6 +199,8 @@ func (t *treeCache) meta(p string, key native.FileKey) (metaRec, bool) {
 }
 
 func (t *treeCache) keepMeta(p string, key native.FileKey, name string, files []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.fresh = true
 	t.read.metas++
 	t.next.metas[t.name(p)] = metaRec{st: stampOf(key, t.now), name: name, files: files}
