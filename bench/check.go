@@ -120,7 +120,7 @@ func (b *bencher) check() []Row {
 	var rows []Row
 	where := prefix
 	if synthetic {
-		where = "synthetic venv (850 libraries, 30,000 .py files)"
+		where = "synthetic venv (850 libraries, torch's four with 245,000 exports, 30,000 .py files)"
 	}
 
 	// Warm: a run first fills the page cache.
