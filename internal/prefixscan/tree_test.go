@@ -229,13 +229,18 @@ func TestWalkCacheRacy(t *testing.T) {
 	}
 }
 
-// TestScansInParallel: runs sharing a cache while the prefix changes
-// leave a manifest that is whole and right: each run's answer is an
-// uncached run's of the same prefix, and so is the run after them.
+// TestScansInParallel: runs sharing a cache directory, each with the
+// cache opened on its own as a process would, leave a manifest that is
+// whole and right: each run's answer is an uncached run's of the same
+// prefix, and so is the run after them.
 func TestScansInParallel(t *testing.T) {
 	settledClock(t)
 	dir, sp := treePrefix(t)
-	c := openCache(t)
+	cdir := filepath.Join(t.TempDir(), "cache")
+	c, err := cache.Open(cdir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := sasses(t, Scan(dir, Options{}))
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
@@ -243,6 +248,11 @@ func TestScansInParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			c, err := cache.Open(cdir)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
 			for range 5 {
 				if got := sasses(t, Scan(dir, Options{Cache: c})); got != want {
 					errs <- got
