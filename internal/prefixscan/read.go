@@ -51,7 +51,9 @@ func (s *scanner) readAll() []library {
 	for i, f := range s.found {
 		if m != nil {
 			if e, ok := m.Get(f.Path); ok && m.Fresh(e, f.Key.Size, f.Key.ModTime) {
-				if sym := e.Base == entryBase(f.Key, true); sym || e.Base == entryBase(f.Key, false) {
+				// Most libraries are read without symbols: that base first,
+				// one hash for them.
+				if sym := e.Base != entryBase(f.Key, false); !sym || e.Base == entryBase(f.Key, true) {
 					if l, ex, err := dec.decodeLibrary(e.Value); err == nil && sym == needsSymbols(s.ownerOf(s.rel(f.Path)), l) {
 						out[i] = library{l, ex}
 						recs[i] = cache.Record{Path: f.Path, Entry: e}
