@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,6 +48,47 @@ func runMeasured(dir string, env []string, name string, args ...string) (proc, e
 		return p, fmt.Errorf("%s %v: %v", name, args, err)
 	}
 	return p, nil
+}
+
+// rssOf runs name with args from this program started again with
+// --rss-of, and returns the command's peak RSS in KiB. Run from here, the
+// figure would be this process's: Go starts a child with vfork, sharing
+// this process's memory until exec, and Linux counts that memory's peak
+// into the child's maxrss at exec (a bench that has just laid out the
+// synthetic venv reported 74 MiB for a check of 47). The --rss-of parent
+// is a fresh, small process.
+func rssOf(dir string, env []string, name string, args ...string) (int64, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	cmd := exec.Command(self, append([]string{"--rss-of", "--", name}, args...)...)
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("%s %v: %v", name, args, err)
+	}
+	var kib int64
+	if _, err := fmt.Sscan(string(out), &kib); err != nil {
+		return 0, fmt.Errorf("--rss-of printed %q: %v", out, err)
+	}
+	return kib, nil
+}
+
+// rssChild is the --rss-of process: it runs args and prints the peak RSS
+// (KiB) of the command, which exits with a verdict (0, 1 or 3) or fails.
+func rssChild(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "bench: --rss-of needs a command")
+		return 2
+	}
+	p, err := runMeasured("", os.Environ(), args[0], args[1:]...)
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, p.maxRSS>>10)
+	return 0
 }
 
 // dropCaches empties the page cache, dentries and inodes, so that the next
@@ -120,7 +162,7 @@ func (b *bencher) check() []Row {
 	var rows []Row
 	where := prefix
 	if synthetic {
-		where = "synthetic venv (850 libraries, 30,000 .py files)"
+		where = "synthetic venv (850 libraries, torch's four with 245,000 exports, 30,000 .py files)"
 	}
 
 	// Warm: a run first fills the page cache.
@@ -177,14 +219,14 @@ func (b *bencher) check() []Row {
 
 	var rss []float64
 	for range b.cfg.rounds {
-		p, err := noCache()
+		kib, err := rssOf(b.tmp, env, b.envguard, "check", "--prefix", prefix, "--no-cache")
 		if err != nil && failed == nil {
 			failed = err
 		}
-		rss = append(rss, float64(p.maxRSS)/(1<<20))
+		rss = append(rss, float64(kib)/(1<<10))
 	}
 	rows = append(rows, row("check peak RSS, no cache", "absolute", fmt.Sprintf("≤ %d MiB", checkRSSGoalMiB), rss, checkRSSGoalMiB,
-		"peak resident set of the whole process (getrusage maxrss)"))
+		"peak resident set of the whole process (getrusage maxrss, measured from a parent of its own: --rss-of)"))
 	if failed != nil {
 		return []Row{{Name: name, Skipped: failed.Error()}}
 	}

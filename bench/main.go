@@ -110,11 +110,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.collectEnvPython, "collect-env-python", "", "check rows: time `PYTHON` -m torch.utils.collect_env as the baseline (a python with torch)")
 	fs.BoolVar(&c.dropCaches, "drop-caches", false, "check rows: add the cold row, emptying the page cache before each run (needs root: writes /proc/sys/vm/drop_caches)")
 	bare := fs.String("serve-bare", "", "internal: serve the bare handler on `ADDR` (the service row's baseline process)")
+	rssOf := fs.Bool("rss-of", false, "internal: run the command the other arguments give and print its peak RSS in KiB (the check row's, from a parent of its own)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *bare != "" {
 		return serveBare(*bare, stderr)
+	}
+	if *rssOf {
+		return rssChild(fs.Args(), stdout, stderr)
 	}
 	if *quick {
 		c.rounds, c.files, c.requests = 3, 1000, 10000

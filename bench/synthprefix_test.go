@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/native"
 )
 
 // The synthetic venv holds what was asked, and each RECORD lists its
@@ -27,8 +29,26 @@ func TestSynthPrefix(t *testing.T) {
 		}
 		return nil
 	})
-	if libs != 7 || py != 20 {
-		t.Errorf("%d libraries, %d .py files; want 7 and 20", libs, py)
+	// 7 libraries asked for, torch's 4 and an extension in each of the 3
+	// packages.
+	if libs != 14 || py != 20 {
+		t.Errorf("%d libraries, %d .py files; want 14 and 20", libs, py)
+	}
+	// torch's libraries read as ELF with their symbols, and an
+	// extension's imports are among their exports.
+	c10, err := native.Options{Symbols: true}.ReadFile(filepath.Join(site, "torch", "lib", "libc10.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c10.Type != "shared" || c10.SONAME != "libc10.so" || len(c10.Exports) != 20000 || len(c10.Imports) != 0 {
+		t.Errorf("libc10.so: %s, SONAME %q, %d exports, %d imports", c10.Type, c10.SONAME, len(c10.Exports), len(c10.Imports))
+	}
+	ext, err := native.Options{Symbols: true}.ReadFile(filepath.Join(site, "synthpkg01", "_C.cpython-312-x86_64-linux-gnu.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ext.Imports) != 2000 || ext.Needed[0] != "libtorch_cpu.so" || !strings.HasPrefix(ext.Imports[0].Name, "_ZN") {
+		t.Errorf("extension: %d imports (%v…), needs %v", len(ext.Imports), ext.Imports[:min(1, len(ext.Imports))], ext.Needed)
 	}
 	if _, err := os.Stat(lib); err != nil {
 		t.Errorf("the inspect row's library: %v", err)

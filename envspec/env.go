@@ -35,7 +35,9 @@ func (e *Env) IsInstalled() bool { return e.Kind == KindPrefix || e.Kind == Kind
 // Editable reports whether fixes may edit the text e was read from: an
 // environment.yml or a pip requirements file, whose items sit where their
 // positions say (the other formats are written by tools).
-func (e *Env) Editable() bool { return e != nil && (e.Kind == KindEnvFile || e.Kind == KindRequirements) }
+func (e *Env) Editable() bool {
+	return e != nil && (e.Kind == KindEnvFile || e.Kind == KindRequirements)
+}
 
 // Provider says which installer provides a package.
 type Provider string

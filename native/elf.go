@@ -18,6 +18,11 @@ type Options struct {
 	// largest libraries), so a check that needs only device code and
 	// DT_NEEDED leaves it off.
 	Symbols bool
+	// EachSymbol, where set and Symbols is not, is called with each
+	// dynamic symbol instead of keeping it in Exports and Imports (see
+	// SymbolRef): a check that wants a few of a large library's symbols
+	// holds neither the tables nor the rest.
+	EachSymbol func(SymbolRef)
 	// Limits bound the read; zero fields take DefaultLimits.
 	Limits Limits
 	// TempDir is where ReadPackage spools members over Limits.MaxInMemory;
@@ -101,6 +106,10 @@ func (o Options) read(r io.ReaderAt, size int64, path, member string) (*Library,
 	}
 	if o.Symbols {
 		if err := er.symbols(lib); err != nil {
+			return nil, err
+		}
+	} else if o.EachSymbol != nil {
+		if err := er.eachSymbol(o.EachSymbol); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,8 @@ package native
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,5 +141,36 @@ func TestReadPath(t *testing.T) {
 	}
 	if _, err := ReadPath(filepath.Join(root, "nothing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing: %v", err)
+	}
+}
+
+// TestWalkOrderParallel: a tree wider and deeper than the walkers, walked
+// by several goroutines, gives its libraries in filepath.WalkDir's order.
+func TestWalkOrderParallel(t *testing.T) {
+	root := t.TempDir()
+	for i := range 6 {
+		for j := range 5 {
+			for k := range 3 {
+				dir := filepath.Join(root, fmt.Sprintf("p%d", i), fmt.Sprintf("q%d", j))
+				if k > 0 {
+					dir = filepath.Join(dir, fmt.Sprintf("r%d", k))
+				}
+				copyFixture(t, "sm80.so", filepath.Join(dir, fmt.Sprintf("lib%d.so", k)))
+			}
+		}
+	}
+	var want []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			want = append(want, p)
+		}
+		return nil
+	})
+	var got []string
+	if err := Walk(root, func(f Found) error { got = append(got, f.Path); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || len(want) != 90 {
+		t.Errorf("walk order:\n got %v\nwant %v", got, want)
 	}
 }

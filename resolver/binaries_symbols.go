@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -9,19 +10,35 @@ import (
 	"github.com/envguard/envguard/resolver/kb"
 )
 
-// torchSymbolPrefixes are the mangled namespaces of torch's C++ API:
+// TorchSymbolPrefixes are the mangled namespaces of torch's C++ API:
 // c10::, at:: and torch:: (the N forms, and the NK forms of const members).
 // Only imports in them are held to torch's exports, so that a symbol an
-// extension takes from libc, libstdc++ or CUDA is never counted.
-var torchSymbolPrefixes = []string{"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"}
+// extension takes from libc, libstdc++ or CUDA is never counted; a reader
+// keeps only the symbols in them (internal/prefixscan).
+var TorchSymbolPrefixes = []string{"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"}
 
 func torchSymbol(name string) bool {
-	for _, p := range torchSymbolPrefixes {
+	for _, p := range TorchSymbolPrefixes {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// TorchSymbolHash is the 64-bit FNV-1a hash of a symbol's name, which
+// TorchExports hold. Two names of one hash would make a missing import look
+// exported: for the 10^5 to 10^6 names of a torch install against a few
+// hundred imports, a chance of the order of 10^-11 an environment, which
+// buys holding 8 bytes an export instead of its name (a second run of
+// check decodes them with no allocation per name).
+func TorchSymbolHash(name []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range name {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // symbolGap is an extension library that imports torch symbols the
@@ -42,20 +59,39 @@ func missingTorchSymbols(st *Stack) []symbolGap {
 	if b == nil {
 		return nil
 	}
-	exports := map[string]bool{}
+	// Each torch library's exports, as sorted hashes: its TorchExports,
+	// or its Lib.Exports hashed.
+	var exports [][]uint64
 	for i := range b.Libraries {
 		l := &b.Libraries[i]
 		if !torchPackage(l.Package) || l.Lib == nil {
 			continue
 		}
+		if len(l.TorchExports) > 0 {
+			exports = append(exports, l.TorchExports)
+		}
+		var hs []uint64
 		for _, s := range l.Lib.Exports {
 			if torchSymbol(s.Name) {
-				exports[s.Name] = true
+				hs = append(hs, TorchSymbolHash([]byte(s.Name)))
 			}
+		}
+		if len(hs) > 0 {
+			slices.Sort(hs)
+			exports = append(exports, hs)
 		}
 	}
 	if len(exports) == 0 {
 		return nil
+	}
+	exported := func(name string) bool {
+		h := TorchSymbolHash([]byte(name))
+		for _, hs := range exports {
+			if _, ok := slices.BinarySearch(hs, h); ok {
+				return true
+			}
+		}
+		return false
 	}
 	var out []symbolGap
 	for i := range b.Libraries {
@@ -66,7 +102,7 @@ func missingTorchSymbols(st *Stack) []symbolGap {
 		var miss []string
 		seen := map[string]bool{}
 		for _, s := range l.Lib.Imports {
-			if s.Weak || !torchSymbol(s.Name) || exports[s.Name] || seen[s.Name] {
+			if s.Weak || !torchSymbol(s.Name) || seen[s.Name] || exported(s.Name) {
 				continue
 			}
 			seen[s.Name] = true

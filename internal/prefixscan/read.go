@@ -1,17 +1,22 @@
 package prefixscan
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver"
 )
 
 // cacheFormat changes whenever what a cached Library holds changes (which
 // symbols are kept, native's fields), so that an older entry is a miss.
-const cacheFormat = "prefixscan-v1"
+// v2: entries in codec.go's layout, not JSON, with the torch exports as
+// hashes; the walk cache in the aux bytes; the ctime in the key.
+const cacheFormat = "prefixscan-v2"
 
 // manifestKey names the manifest of one prefix.
 func manifestKey(dir string) cache.Key {
@@ -19,33 +24,41 @@ func manifestKey(dir string) cache.Key {
 }
 
 // entryBase is the key an entry was made under: the format, whether its
-// symbols were read, and the file's inode and device (size and mtime are
-// the entry's own), so that a file replaced by another of the same size
-// and time (a reinstall) is a miss.
+// symbols were read, and the file's inode, device and ctime (size and
+// mtime are the entry's own), so that a file replaced by another of the
+// same size and time (a reinstall), or rewritten and given its old mtime
+// back, is a miss.
 func entryBase(k native.FileKey, symbols bool) cache.Key {
 	return cache.NewKey().AddString(cacheFormat).AddString(fmt.Sprint(symbols)).
-		AddString(fmt.Sprint(k.Inode)).AddString(fmt.Sprint(k.Device)).Key()
+		AddString(fmt.Sprint(k.Inode)).AddString(fmt.Sprint(k.Device)).AddString(fmt.Sprint(k.ChangeTime)).Key()
+}
+
+// library is one library as a run has it: what native read, and the
+// hashes of its torch exports (resolver.BinaryLibrary.TorchExports).
+type library struct {
+	lib     *native.Library
+	exports []uint64
 }
 
 // readAll reads every library found, from the cache where its entry is
 // fresh, and saves the run's entries.
-func (s *scanner) readAll() []*native.Library {
-	out := make([]*native.Library, len(s.found))
-	var m *cache.Manifest
-	if s.opt.Cache != nil {
-		m, _ = s.opt.Cache.Load(manifestKey(s.dir)) // a bad manifest is empty: every file a miss
-	}
+func (s *scanner) readAll() []library {
+	out := make([]library, len(s.found))
+	m := s.m
 	recs := make([]cache.Record, len(s.found))
+	dec := newDecoder()
 	var misses []int
 	for i, f := range s.found {
 		if m != nil {
 			if e, ok := m.Get(f.Path); ok && m.Fresh(e, f.Key.Size, f.Key.ModTime) {
-				var l native.Library
-				if json.Unmarshal(e.Value, &l) == nil && (e.Base == entryBase(f.Key, false) || e.Base == entryBase(f.Key, true)) &&
-					(e.Base == entryBase(f.Key, true)) == needsSymbols(s.ownerOf(s.rel(f.Path)), &l) {
-					out[i] = &l
-					recs[i] = cache.Record{Path: f.Path, Entry: e}
-					continue
+				// Most libraries are read without symbols: that base first,
+				// one hash for them.
+				if sym := e.Base != entryBase(f.Key, false); !sym || e.Base == entryBase(f.Key, true) {
+					if l, ex, err := dec.decodeLibrary(e.Value); err == nil && sym == needsSymbols(s.ownerOf(s.rel(f.Path)), l) {
+						out[i] = library{l, ex}
+						recs[i] = cache.Record{Path: f.Path, Entry: e}
+						continue
+					}
 				}
 			}
 		}
@@ -81,8 +94,11 @@ func (s *scanner) readAll() []*native.Library {
 		}
 	}
 	recs = kept
-	if s.opt.Cache != nil && (m == nil || changed(m, recs)) {
-		_ = s.opt.Cache.Save(manifestKey(s.dir), recs, nil) // a cache that cannot be written costs only time
+	if s.opt.Cache != nil {
+		// A run that read nothing anew writes nothing.
+		if aux := s.tree.encode(); changed(m, recs) || !bytes.Equal(aux, m.Aux()) {
+			_ = s.opt.Cache.Save(manifestKey(s.dir), recs, aux) // a cache that cannot be written costs only time
+		}
 	}
 	return out
 }
@@ -108,30 +124,46 @@ func changed(m *cache.Manifest, recs []cache.Record) bool {
 const readers = 8
 
 // readOne reads one library afresh: headers, and the dynamic symbols where
-// EG211 needs them (kept to torch's namespaces). The record is its cache
-// entry (no Path where there is no cache).
-func (s *scanner) readOne(f native.Found) (*native.Library, cache.Record, error) {
+// EG211 needs them, kept to torch's namespaces: the imports by name, the
+// exports by hash. The symbols are read as native.Options.EachSymbol
+// streams them, so a torch library's tables are never held whole. The
+// record is its cache entry (no Path where there is no cache).
+func (s *scanner) readOne(f native.Found) (library, cache.Record, error) {
 	l, err := native.ReadFile(f.Path)
 	if err != nil {
-		return nil, cache.Record{}, err
+		return library{}, cache.Record{}, err
 	}
+	var exports []uint64
 	sym := needsSymbols(s.ownerOf(s.rel(f.Path)), l)
 	if sym {
-		if l, err = (native.Options{Symbols: true}).ReadFile(f.Path); err != nil {
-			return nil, cache.Record{}, err
+		var imports []native.Symbol
+		each := func(r native.SymbolRef) {
+			switch {
+			case !torchNamespace(r.Name):
+			case r.Import:
+				imports = append(imports, native.Symbol{Name: string(r.Name), Weak: r.Weak})
+			default:
+				exports = append(exports, resolver.TorchSymbolHash(r.Name))
+			}
 		}
-		keepTorchSymbols(l)
+		if _, err := (native.Options{EachSymbol: each}).ReadFile(f.Path); err != nil {
+			return library{}, cache.Record{}, err
+		}
+		slices.SortFunc(imports, func(a, b native.Symbol) int { return strings.Compare(a.Name, b.Name) })
+		slices.Sort(exports)
+		exports = slices.Compact(exports)
+		if exports == nil {
+			exports = []uint64{}
+		}
+		l.Imports = imports
 	}
 	if s.opt.Cache == nil {
-		return l, cache.Record{}, nil
+		return library{l, exports}, cache.Record{}, nil
 	}
-	v, err := json.Marshal(l)
-	if err != nil {
-		return l, cache.Record{}, nil // not cached: read again next run
-	}
+	v := encodeLibrary(l, exports)
 	// The sum is of the file's key, not its bytes: a library is read by
 	// its headers, never whole (libtorch_cuda is 1 GB).
-	return l, cache.Record{Path: f.Path, Entry: cache.Entry{
+	return library{l, exports}, cache.Record{Path: f.Path, Entry: cache.Entry{
 		Size: f.Key.Size, ModTime: f.Key.ModTime, Base: entryBase(f.Key, sym),
 		Sum: cache.SumOf([]byte(fmt.Sprintf("%+v", f.Key))), Value: v}}, nil
 }

@@ -13,6 +13,7 @@ package prefixscan
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/native"
@@ -62,11 +64,21 @@ const maxMetaFile = 16 << 20
 // Scan reads the shared libraries of the prefix at dir. It never fails:
 // what cannot be read is listed in Unread, which leaves every target
 // unknown.
-func Scan(dir string, opt Options) *resolver.Binaries {
+func Scan(dir string, opt Options) *resolver.Binaries { return scan(dir, opt).b }
+
+// now is the clock a run's start is read from (a test moves it).
+var now = time.Now
+
+func scan(dir string, opt Options) *scanner {
 	b := &resolver.Binaries{Prefix: dir}
 	s := &scanner{opt: opt, b: b, dir: dir, owners: map[string]string{}}
 	if s.opt.MaxLibraries <= 0 {
 		s.opt.MaxLibraries = DefaultMaxLibraries
+	}
+	s.start = now().UnixNano() // before anything is read: see tree.go
+	if s.opt.Cache != nil {
+		s.m, _ = s.opt.Cache.Load(manifestKey(dir)) // a bad manifest is empty: every file a miss
+		s.tree = newTreeCache(dir, s.start, s.m.Aux())
 	}
 	s.conda = isDir(filepath.Join(dir, "conda-meta"))
 	s.sites = sitePackages(dir)
@@ -74,7 +86,7 @@ func Scan(dir string, opt Options) *resolver.Binaries {
 	s.readOwners()
 	s.walk()
 	s.resolveNeeded()
-	return b
+	return s
 }
 
 type scanner struct {
@@ -90,6 +102,10 @@ type scanner struct {
 	// the prefix's own sites, which hide the base's of that name.
 	base     []string
 	shadowed map[string]bool
+
+	start int64           // the run's start, ns since 1970
+	m     *cache.Manifest // the cache's manifest of the prefix; nil with no cache
+	tree  *treeCache      // the walk cache; nil with no cache
 }
 
 // addBaseSites adds Options.BaseSites to the sites, relative to the
@@ -166,37 +182,72 @@ func sitePackages(dir string) []string {
 
 // readOwners reads which package installed which file: conda-meta's
 // "files" (relative to the prefix), then each dist-info's RECORD (relative
-// to its site-packages), which wins where both list a file.
+// to its site-packages), which wins where both list a file. Only the files
+// a walk may find (native.MaybeELF) are kept: a library's owner is all
+// that is asked, and torch's RECORD alone lists some 15,000 headers and
+// sources.
 func (s *scanner) readOwners() {
 	if s.conda {
 		recs, _ := filepath.Glob(filepath.Join(s.dir, "conda-meta", "*.json"))
 		for _, r := range recs {
-			var meta struct {
-				Name  string   `json:"name"`
-				Files []string `json:"files"`
-			}
-			data, err := readBounded(r)
-			if err == nil {
-				err = json.Unmarshal(data, &meta)
-			}
-			if err != nil {
-				s.unread("%s: %v", r, err)
-				continue
-			}
-			name := kb.NormalizeName(meta.Name)
-			for _, f := range meta.Files {
-				s.owners[path.Clean(f)] = name
-			}
+			s.readMeta(r, func() (string, []string, error) {
+				var meta struct {
+					Name  string   `json:"name"`
+					Files []string `json:"files"`
+				}
+				data, err := readBounded(r)
+				if err == nil {
+					err = json.Unmarshal(data, &meta)
+				}
+				if err != nil {
+					return "", nil, err
+				}
+				var files []string
+				for _, f := range meta.Files {
+					if f = path.Clean(f); native.MaybeELF(f) {
+						files = append(files, f)
+					}
+				}
+				return kb.NormalizeName(meta.Name), files, nil
+			})
 		}
 	}
 	for _, sp := range s.sites {
 		recs, _ := filepath.Glob(filepath.Join(s.dir, filepath.FromSlash(sp), "*.dist-info", "RECORD"))
 		for _, r := range recs {
-			name := distName(filepath.Base(filepath.Dir(r)))
-			if err := s.readRecord(r, sp, name); err != nil {
-				s.unread("%s: %v", r, err)
-			}
+			s.readMeta(r, func() (string, []string, error) {
+				files, err := readRecord(r, sp)
+				return distName(filepath.Base(filepath.Dir(r))), files, err
+			})
 		}
+	}
+}
+
+// readMeta adds the owners one record lists: from the walk cache where
+// the record's key holds, else read.
+func (s *scanner) readMeta(p string, read func() (string, []string, error)) {
+	key, err := statKey(p)
+	if err != nil {
+		s.unread("%s: %v", p, err)
+		return
+	}
+	r, ok := metaRec{}, false
+	if s.tree != nil {
+		r, ok = s.tree.meta(p, key)
+	}
+	if !ok {
+		name, files, err := read()
+		if err != nil {
+			s.unread("%s: %v", p, err)
+			return
+		}
+		r = metaRec{name: name, files: files}
+		if s.tree != nil {
+			s.tree.keepMeta(p, key, name, files)
+		}
+	}
+	for _, f := range r.files {
+		s.owners[f] = r.name
 	}
 }
 
@@ -210,23 +261,26 @@ func distName(di string) string {
 	return kb.NormalizeName(n)
 }
 
-func (s *scanner) readRecord(p, site, name string) error {
+// readRecord lists the files of a RECORD that may be ELF, relative to the
+// prefix.
+func readRecord(p, site string) ([]string, error) {
 	data, err := readBounded(p)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r := csv.NewReader(strings.NewReader(string(data)))
+	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
+	var files []string
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
-			return nil
+			return files, nil
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if len(rec) == 0 || rec[0] == "" {
+		if len(rec) == 0 || rec[0] == "" || !native.MaybeELF(rec[0]) {
 			continue
 		}
 		rel := path.Clean(path.Join(site, filepath.ToSlash(rec[0])))
@@ -234,7 +288,7 @@ func (s *scanner) readRecord(p, site, name string) error {
 			// outside the prefix, or, for a base site, outside it
 			continue
 		}
-		s.owners[rel] = name
+		files = append(files, rel)
 	}
 }
 
@@ -274,7 +328,11 @@ var errTooMany = errors.New("too many libraries")
 
 func (s *scanner) walk() {
 	for _, root := range s.roots() {
-		err := native.Walk(filepath.Join(s.dir, filepath.FromSlash(root)), func(f native.Found) error {
+		var wc native.WalkCache
+		if s.tree != nil {
+			wc = s.tree
+		}
+		err := native.WalkCached(filepath.Join(s.dir, filepath.FromSlash(root)), wc, func(f native.Found) error {
 			if f.Type != "shared" || (s.base != nil && s.hidden(s.rel(f.Path))) {
 				return nil
 			}
@@ -293,11 +351,11 @@ func (s *scanner) walk() {
 	}
 	libs := s.readAll()
 	for i, f := range s.found {
-		if libs[i] == nil {
+		if libs[i].lib == nil {
 			continue
 		}
 		rel := s.rel(f.Path)
-		s.b.Libraries = append(s.b.Libraries, resolver.BinaryLibrary{Rel: rel, Package: s.ownerOf(rel), Lib: libs[i]})
+		s.b.Libraries = append(s.b.Libraries, resolver.BinaryLibrary{Rel: rel, Package: s.ownerOf(rel), Lib: libs[i].lib, TorchExports: libs[i].exports})
 	}
 }
 
@@ -348,24 +406,11 @@ func needsSymbols(owner string, l *native.Library) bool {
 	return false
 }
 
-// keepTorchSymbols drops every symbol outside torch's C++ namespaces: only
-// those are judged, and libtorch_cpu alone exports a hundred thousand.
-func keepTorchSymbols(l *native.Library) {
-	keep := func(in []native.Symbol) []native.Symbol {
-		var out []native.Symbol
-		for _, s := range in {
-			if torchNamespace(s.Name) {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	l.Exports, l.Imports = keep(l.Exports), keep(l.Imports)
-}
-
-func torchNamespace(name string) bool {
-	for _, p := range []string{"_ZN3c10", "_ZNK3c10", "_ZN2at", "_ZNK2at", "_ZN5torch", "_ZNK5torch"} {
-		if strings.HasPrefix(name, p) {
+// torchNamespace reports a symbol in torch's C++ namespaces: only those
+// are judged, and libtorch_cpu alone exports a hundred thousand.
+func torchNamespace(name []byte) bool {
+	for _, p := range resolver.TorchSymbolPrefixes {
+		if len(name) >= len(p) && string(name[:len(p)]) == p {
 			return true
 		}
 	}

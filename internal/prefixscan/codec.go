@@ -1,0 +1,227 @@
+package prefixscan
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/envguard/envguard/internal/cache"
+	"github.com/envguard/envguard/native"
+)
+
+// A cached native.Library is written in cache.Fields' framing rather than
+// JSON: a second run decodes every library's entry, and JSON's decoding
+// (field names matched by reflection, every string a fresh allocation)
+// was a sixth of that run. Strings that repeat across entries and
+// libraries (the kinds, sections, machines, symbol versions) are read
+// back as one shared string each, not a copy per use.
+//
+// The layout, every field in order: strings as a uvarint length and bytes;
+// integers as varints (uvarints where unsigned); a list as a uvarint count
+// and its elements, the count written one more than it is so that 0 says
+// nil (a list read back is nil or empty as it was written). Library: Path, Member, Size, Class, Machine, Type,
+// SONAME, Needed, RPATH, RUNPATH, Exports, Imports, Containers, Entries.
+// Symbol: Name, Version, Library, Type, Weak (a byte). Entry: Kind,
+// RawKind, Arch, Variant, Compression, Flags, Version[0], Version[1],
+// Section, Container, Offset, HeaderSize, Size, CompressedSize,
+// UncompressedSize. After the library, the hashes of its torch exports
+// (resolver.TorchExports): a count, and 8 bytes each, little-endian.
+
+// appendLen writes a list's count: 0 for nil, else one more than its
+// length.
+func appendLen(b []byte, n int, isNil bool) []byte {
+	if isNil {
+		return append(b, 0)
+	}
+	return binary.AppendUvarint(b, uint64(n)+1)
+}
+
+// readLen reads what appendLen wrote, for elements that take at least min
+// bytes each: a count the bytes left cannot hold fails the fields.
+func readLen(f *cache.Fields, min int) (int, bool) {
+	v := f.Uvarint()
+	if v == 0 {
+		return 0, true
+	}
+	if v-1 > uint64(f.Left()/min) {
+		f.Next(-1) // fails the fields
+		return 0, true
+	}
+	return int(v - 1), false
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	b = appendLen(b, len(ss), ss == nil)
+	for _, s := range ss {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendSymbols(b []byte, syms []native.Symbol) []byte {
+	b = appendLen(b, len(syms), syms == nil)
+	for _, s := range syms {
+		b = appendString(b, s.Name)
+		b = appendString(b, s.Version)
+		b = appendString(b, s.Library)
+		b = appendString(b, s.Type)
+		if s.Weak {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return b
+}
+
+// encodeLibrary is l and its export hashes in the layout above.
+func encodeLibrary(l *native.Library, exports []uint64) []byte {
+	b := make([]byte, 0, 256+64*len(l.Entries)+8*len(exports))
+	b = appendString(b, l.Path)
+	b = appendString(b, l.Member)
+	b = binary.AppendVarint(b, l.Size)
+	b = appendString(b, l.Class)
+	b = appendString(b, l.Machine)
+	b = appendString(b, l.Type)
+	b = appendString(b, l.SONAME)
+	b = appendStrings(b, l.Needed)
+	b = appendStrings(b, l.RPATH)
+	b = appendStrings(b, l.RUNPATH)
+	b = appendSymbols(b, l.Exports)
+	b = appendSymbols(b, l.Imports)
+	b = binary.AppendVarint(b, int64(l.Containers))
+	b = appendLen(b, len(l.Entries), l.Entries == nil)
+	for _, e := range l.Entries {
+		b = appendString(b, string(e.Kind))
+		b = binary.AppendUvarint(b, uint64(e.RawKind))
+		b = binary.AppendVarint(b, int64(e.Arch))
+		b = appendString(b, string(e.Variant))
+		b = appendString(b, string(e.Compression))
+		b = binary.AppendUvarint(b, e.Flags)
+		b = binary.AppendUvarint(b, uint64(e.Version[0]))
+		b = binary.AppendUvarint(b, uint64(e.Version[1]))
+		b = appendString(b, e.Section)
+		b = binary.AppendVarint(b, int64(e.Container))
+		b = binary.AppendVarint(b, e.Offset)
+		b = binary.AppendUvarint(b, uint64(e.HeaderSize))
+		b = binary.AppendVarint(b, e.Size)
+		b = binary.AppendUvarint(b, uint64(e.CompressedSize))
+		b = binary.AppendUvarint(b, e.UncompressedSize)
+	}
+	b = appendLen(b, len(exports), exports == nil)
+	for _, h := range exports {
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	return b
+}
+
+// interner hands out one string per distinct value read.
+type interner map[string]string
+
+func (in interner) str(b []byte) string {
+	if s, ok := in[string(b)]; ok { // the lookup does not copy b
+		return s
+	}
+	s := string(b)
+	in[s] = s
+	return s
+}
+
+// decoder reads entries of one manifest; the interner is shared by them.
+type decoder struct{ in interner }
+
+func newDecoder() *decoder { return &decoder{in: interner{}} }
+
+func (d *decoder) strings(f *cache.Fields, intern bool) []string {
+	n, isNil := readLen(f, 1)
+	if isNil {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		if intern {
+			out[i] = d.in.str(f.Bytes())
+		} else {
+			out[i] = string(f.Bytes())
+		}
+	}
+	return out
+}
+
+func (d *decoder) symbols(f *cache.Fields) []native.Symbol {
+	n, isNil := readLen(f, 5)
+	if isNil {
+		return nil
+	}
+	out := make([]native.Symbol, n)
+	for i := range out {
+		out[i] = native.Symbol{Name: string(f.Bytes()), Version: d.in.str(f.Bytes()), Library: d.in.str(f.Bytes()),
+			Type: d.in.str(f.Bytes())}
+		switch f.Byte() {
+		case 0:
+		case 1:
+			out[i].Weak = true
+		default:
+			f.Next(-1) // fails the fields
+		}
+	}
+	return out
+}
+
+var errTrailing = errors.New("bytes after the library")
+
+// decodeLibrary reads what encodeLibrary wrote; anything else is an error
+// (the entry is then a miss, and the library read again).
+func (d *decoder) decodeLibrary(b []byte) (*native.Library, []uint64, error) {
+	f := cache.NewFields(b, 0)
+	l := &native.Library{
+		Path: string(f.Bytes()), Member: string(f.Bytes()), Size: f.Varint(),
+		Class: d.in.str(f.Bytes()), Machine: d.in.str(f.Bytes()), Type: d.in.str(f.Bytes()),
+		SONAME: string(f.Bytes()),
+	}
+	l.Needed = d.strings(f, true)
+	l.RPATH = d.strings(f, false)
+	l.RUNPATH = d.strings(f, false)
+	l.Exports = d.symbols(f)
+	l.Imports = d.symbols(f)
+	l.Containers = int(f.Varint())
+	// An entry takes at least 17 bytes (four empty strings, eleven numbers).
+	if n, isNil := readLen(f, 17); !isNil {
+		l.Entries = make([]native.Entry, n)
+		for i := range l.Entries {
+			e := &l.Entries[i]
+			e.Kind = native.Kind(d.in.str(f.Bytes()))
+			e.RawKind = uint16(f.Uvarint())
+			e.Arch = native.Arch(f.Varint())
+			e.Variant = native.Variant(d.in.str(f.Bytes()))
+			e.Compression = native.Compression(d.in.str(f.Bytes()))
+			e.Flags = f.Uvarint()
+			e.Version = [2]uint16{uint16(f.Uvarint()), uint16(f.Uvarint())}
+			e.Section = d.in.str(f.Bytes())
+			e.Container = int(f.Varint())
+			e.Offset = f.Varint()
+			e.HeaderSize = uint32(f.Uvarint())
+			e.Size = f.Varint()
+			e.CompressedSize = uint32(f.Uvarint())
+			e.UncompressedSize = f.Uvarint()
+		}
+	}
+	var exports []uint64
+	if n, isNil := readLen(f, 8); !isNil {
+		exports = make([]uint64, n)
+		for i := range exports {
+			b := f.Next(8)
+			if b == nil {
+				break // f has failed
+			}
+			exports[i] = binary.LittleEndian.Uint64(b)
+		}
+	}
+	if f.Err() != nil {
+		return nil, nil, fmt.Errorf("cached library: %w", f.Err())
+	}
+	if f.Left() != 0 {
+		return nil, nil, errTrailing
+	}
+	return l, exports, nil
+}

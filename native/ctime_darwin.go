@@ -1,0 +1,5 @@
+package native
+
+import "syscall"
+
+func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }
