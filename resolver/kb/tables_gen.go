@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "12a83bebc60e0a4e"
+const generatedVersion = "16d0782e8934d096"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xf18dca27
+const generatedChecksum = 0x46b77d11
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -8291,6 +8291,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, CUDA: []string{
 		"12.6",
 	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"10.0",
+	}, ArchKnown: true, Source: "X2_CUPY_RELTOOLS_13_4_1; X2_CUPY_COMPILER_13_4_1", Note: "cupy-release-tools dist_config.py at v13.4.1 (03bcdf27): the linux x86_64 '12.x' wheel (cupy-cuda12x) is built in image cuda-runfile-12.8.0-centos7 ('Use the latest CUDA version for build'), check_version 12080 <= x < 12090, and sets no CUPY_NVCC_GENERATE_CODE; cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at v13.4.1 (6e3c9b7b), cuda_version >= 12080 on x86_64: (compute_XX, sm_XX) pairs 50 52 60 61 70 75 80 86 89 90 100 120, each emitted as arch=compute_XX,code=sm_XX (SASS only), plus 'compute_100' as arch=compute_100,code=compute_100 (PTX); the aarch64 wheel adds sm_72 and sm_87. One wheel serves every CUDA 12.x through minor-version compatibility (the source's comment: CUBIN for all supported capabilities rather than PTX); kernels CuPy makes at run time (ElementwiseKernel and the like) are compiled with NVRTC for the device and are not in this list"},
 	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.7",
 	}, SASS: []string{
@@ -11869,6 +11887,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_FWD_COMPAT", Title: "NVIDIA cuDNN developer guide, Hardware Forward Compatibility", URL: "https://docs.nvidia.com/deeplearning/cudnn/frontend/latest/developer/forward-compatibility.html", Read: "latest edition and the backend v9.6.0 edition, 2026-12-01"},
 	{Key: "CUDNN_SUPPORT_MATRIX", Title: "NVIDIA cuDNN Support Matrix, Supported NVIDIA Hardware and CUDA Version (per release)", URL: "https://docs.nvidia.com/deeplearning/cudnn/latest/support-matrix/index.html", Read: "editions 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0, 2026-12-01"},
 	{Key: "PT142064", Title: "pytorch/pytorch#142064 Use cxx11-abi for Linux CUDA 12.6 builds (atalman, 2024-12-04; the matrix gives devtoolset cxx11-abi to 12.6, cuda-aarch64, cpu-cxx11-abi, cpu-aarch64 and ROCm)", URL: "https://github.com/pytorch/pytorch/pull/142064", Read: "pull request thread with its review diff of .github/scripts/generate_binary_build_matrix.py, 2026-12-01"},
+	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
+	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
 	{Key: "X2_MAMBA_PUBLISH", Title: "state-spaces/mamba .github/workflows/publish.yaml (build_wheels matrix and exclude list; wheel local version tmpname, in .github/scripts/build.sh from v2.2.6) and setup.py (cc_flag -gencode list, CUDA 11.6 floor, get_wheel_url) at every release tag v1.0.0 to v2.3.2.post1", URL: "https://github.com/state-spaces/mamba/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD e9594ce1 (2026-07-22): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_CCONV_PUBLISH", Title: "Dao-AILab/causal-conv1d .github/workflows/publish.yaml (build_wheels matrix and exclude list; tmpname, in .github/scripts/build.sh from v1.5.3) and setup.py (cc_flag -gencode list) at every release tag v1.0.0 to v1.6.1.post4", URL: "https://github.com/Dao-AILab/causal-conv1d/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD 0d2252d (2026-03-10): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
@@ -13157,6 +13177,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 292},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -13784,6 +13805,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
