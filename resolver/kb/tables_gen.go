@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "16d0782e8934d096"
+const generatedVersion = "710ee72308393368"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x46b77d11
+const generatedChecksum = 0xc1536224
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -8360,6 +8360,106 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"9.0",
 	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90"},
+	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"8.6",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%??????} (less ;89;90) for 11.7.*; each list built twice (NO_CUBLASLT ON and OFF, the _nocublaslt library); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+	}, PTX: []string{
+		"8.9",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%???} (less ;90) for 11.8.*; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"8.6",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 50;52;60;61;70;75;80;86 for 11.7.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 70;75;80;86;89;90;100;120 for 12.8.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.8",
 		"12.0",
@@ -11887,6 +11987,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_FWD_COMPAT", Title: "NVIDIA cuDNN developer guide, Hardware Forward Compatibility", URL: "https://docs.nvidia.com/deeplearning/cudnn/frontend/latest/developer/forward-compatibility.html", Read: "latest edition and the backend v9.6.0 edition, 2026-12-01"},
 	{Key: "CUDNN_SUPPORT_MATRIX", Title: "NVIDIA cuDNN Support Matrix, Supported NVIDIA Hardware and CUDA Version (per release)", URL: "https://docs.nvidia.com/deeplearning/cudnn/latest/support-matrix/index.html", Read: "editions 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0, 2026-12-01"},
 	{Key: "PT142064", Title: "pytorch/pytorch#142064 Use cxx11-abi for Linux CUDA 12.6 builds (atalman, 2024-12-04; the matrix gives devtoolset cxx11-abi to 12.6, cuda-aarch64, cpu-cxx11-abi, cpu-aarch64 and ROCm)", URL: "https://github.com/pytorch/pytorch/pull/142064", Read: "pull request thread with its review diff of .github/scripts/generate_binary_build_matrix.py, 2026-12-01"},
+	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
 	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
 	{Key: "X2_MAMBA_PUBLISH", Title: "state-spaces/mamba .github/workflows/publish.yaml (build_wheels matrix and exclude list; wheel local version tmpname, in .github/scripts/build.sh from v2.2.6) and setup.py (cc_flag -gencode list, CUDA 11.6 floor, get_wheel_url) at every release tag v1.0.0 to v2.3.2.post1", URL: "https://github.com/state-spaces/mamba/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD e9594ce1 (2026-07-22): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
@@ -13178,6 +13279,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 292},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 293},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 294},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 295},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 296},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 297},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 298},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -13807,6 +13914,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
