@@ -368,6 +368,8 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		p.Unknown = "the release of " + it.name + " is left to the solver (" + it.verText + ")"
 	case p.Version == "":
 		p.Unknown = "the release of " + it.name + " is left to the solver"
+	case !p.Known && p.Unknown != "":
+		// builtForFromKB said why no row describes this build.
 	case !p.Known:
 		if latest := r.kb.LatestExtension(it.name); latest != "" {
 			if c, ok := kb.CompareDotted(p.Version, latest); ok && c > 0 {
@@ -501,7 +503,11 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 	if p.Version == "" {
 		return
 	}
-	for _, b := range r.kb.ExtensionBuildsOf(it.name, p.Version) {
+	rows := r.kb.ExtensionBuildsOf(it.name, p.Version)
+	if p.ext.TorchCUDALib {
+		rows = r.torchCUDARows(p, it, rows)
+	}
+	for _, b := range rows {
 		switch b.Dist {
 		case "release-asset", "pyg-index", "flashinfer-index":
 			// These rows describe a matrix of wheels; which one the file
@@ -529,6 +535,41 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
 	}
+}
+
+// torchCUDARows keeps, of an extension's pypi rows that each describe the
+// library its wheel loads for one set of CUDA releases, the row of the
+// library torch's CUDA names (bitsandbytes loads
+// libbitsandbytes_cuda{torch.version.cuda}), and records that CUDA as what
+// the package was built for. Where torch's CUDA is not known, or no row
+// carries a library for it, no pypi row describes the file's build and the
+// package is left unknown with the reason.
+func (r *resolution) torchCUDARows(p *GPUPackage, it *item, rows []kb.ExtensionBuild) []kb.ExtensionBuild {
+	var out, pypi []kb.ExtensionBuild
+	for _, b := range rows {
+		if b.Dist == "pypi" && it.from() == envspec.ProviderPip {
+			pypi = append(pypi, b)
+			continue
+		}
+		out = append(out, b)
+	}
+	if len(pypi) == 0 {
+		return rows
+	}
+	fw := r.st.Framework
+	if fw == nil || fw.Name != "pytorch" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		p.Unknown = it.name + " " + p.Version + " loads the library built for torch's CUDA, and which CUDA this environment's torch has is not known"
+		return out
+	}
+	want := majorMinor(r.st.CUDA.Version)
+	for _, b := range pypi {
+		if contains(b.CUDA, want) {
+			p.BuiltFor.CUDA = []string{want}
+			return append(out, b)
+		}
+	}
+	p.Unknown = it.name + " " + p.Version + " loads the library built for torch's CUDA " + want + ", and the knowledge base's rows for it name none for that CUDA"
+	return out
 }
 
 // rowMatches reports whether a build row describes the build the file

@@ -40,8 +40,13 @@ type Extension struct {
 	MinCC string `yaml:"min_cc,omitempty"`
 	// JIT is true for a compiler that makes its GPU code on the machine
 	// (triton): only MinCC decides whether a GPU can run it.
-	JIT    bool   `yaml:"jit,omitempty"`
-	Source string `yaml:"source"`
+	JIT bool `yaml:"jit,omitempty"`
+	// TorchCUDALib is true where one wheel carries a library per CUDA
+	// release and loads the one named by torch's CUDA (bitsandbytes:
+	// libbitsandbytes_cuda{torch.version.cuda}): the release's pypi rows
+	// each describe one library, and torch's CUDA picks the row.
+	TorchCUDALib bool   `yaml:"torch_cuda_lib,omitempty"`
+	Source       string `yaml:"source"`
 	Note   string `yaml:"note,omitempty"`
 }
 

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "01f38afbf4fa2a38"
+const generatedVersion = "0731148d3d981836"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x80ea009d
+const generatedChecksum = 0x1a35b86
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4753,7 +4753,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
 	{Name: "flashinfer", Framework: "torch", TorchABI: true, IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "wheels on the project's own index, one per CUDA and torch series (-i .../whl/cu121/torch2.3); the package is named flashinfer up to 0.2.0.post2 and flashinfer-python from 0.2.1; docs/installation.rst: supported GPU architectures sm80, sm86, sm89, sm90 up to 0.1.5 ('sm75 / sm70 support is working in progress'), sm75 added in 0.1.6"},
 	{Name: "flashinfer-python", Framework: "torch", TorchABI: true, IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "flashinfer renamed (0.2.1); docs/installation.rst from 0.2.1: JIT mode, the default, compiles CUDA kernels at runtime 'using PyTorch's JIT' and is the sdist on the Python index, AOT wheels per cuXYZ/torchA.B on the project's index; from 0.4.0 the kernels come as flashinfer-cubin and flashinfer-jit-cache (index /whl/cu129, a CUDA variant without a torch series) beside a pure flashinfer-python"},
-	{Name: "bitsandbytes", Framework: "torch", Source: "X2_BNB", Note: "its CUDA code is a plain shared library (libbitsandbytes_cuda{XY}.so, BNB_OUTPUT_NAME _cuda${CUDA_VERSION_SHORT} in CMakeLists.txt) loaded by ctypes, not a libtorch extension; one wheel carries one library per CUDA toolkit of the build-shared-libs-cuda matrix; the newest capability of each build gets PTX as well as SASS (CMakeLists: POP_BACK _LATEST_CAPABILITY, the rest '-real')"},
+	{Name: "bitsandbytes", Framework: "torch", TorchCUDALib: true, Source: "X2_BNB; X2_BNB_0431_0455", Note: "torch_cuda_lib: bitsandbytes/cuda_specs.py get_cuda_version_tuple reads torch.version.cuda and cextension.py get_cuda_bnb_library_path loads libbitsandbytes_cuda{that major and minor} (BNB_CUDA_VERSION overrides it), at 0.43.1 and 0.45.5, so torch's CUDA picks the row; its CUDA code is a plain shared library (libbitsandbytes_cuda{XY}.so, BNB_OUTPUT_NAME _cuda${CUDA_VERSION_SHORT} in CMakeLists.txt) loaded by ctypes, not a libtorch extension; one wheel carries one library per CUDA toolkit of the build-shared-libs-cuda matrix; the newest capability of each build gets PTX as well as SASS (CMakeLists: POP_BACK _LATEST_CAPABILITY, the rest '-real')"},
 	{Name: "apex", Framework: "torch", TorchABI: true, Source: "X2_APEX", Note: "no binary wheels: built from source against the installed torch (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .); setup.py check_cuda_torch_binary_vs_bare_metal raises RuntimeError unless nvcc's release (major.minor) equals torch.version.cuda: 'Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries'"},
 	{Name: "deepspeed", Framework: "torch", TorchABI: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
@@ -8295,6 +8295,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, CUDA: []string{
 		"12.6",
 	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"10.0",
+	}, ArchKnown: true, Source: "X2_CUPY_RELTOOLS_13_4_1; X2_CUPY_COMPILER_13_4_1", Note: "cupy-release-tools dist_config.py at v13.4.1 (03bcdf27): the linux x86_64 '12.x' wheel (cupy-cuda12x) is built in image cuda-runfile-12.8.0-centos7 ('Use the latest CUDA version for build'), check_version 12080 <= x < 12090, and sets no CUPY_NVCC_GENERATE_CODE; cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at v13.4.1 (6e3c9b7b), cuda_version >= 12080 on x86_64: (compute_XX, sm_XX) pairs 50 52 60 61 70 75 80 86 89 90 100 120, each emitted as arch=compute_XX,code=sm_XX (SASS only), plus 'compute_100' as arch=compute_100,code=compute_100 (PTX); the aarch64 wheel adds sm_72 and sm_87. One wheel serves every CUDA 12.x through minor-version compatibility (the source's comment: CUBIN for all supported capabilities rather than PTX); kernels CuPy makes at run time (ElementwiseKernel and the like) are compiled with NVRTC for the device and are not in this list"},
 	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.7",
 	}, SASS: []string{
@@ -8346,6 +8364,106 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"9.0",
 	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90"},
+	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"8.6",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%??????} (less ;89;90) for 11.7.*; each list built twice (NO_CUBLASLT ON and OFF, the _nocublaslt library); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+	}, PTX: []string{
+		"8.9",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%???} (less ;90) for 11.8.*; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"8.6",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 50;52;60;61;70;75;80;86 for 11.7.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{
+		"12.0",
+	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 70;75;80;86;89;90;100;120 for 12.8.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.8",
 		"12.0",
@@ -11873,6 +11991,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_FWD_COMPAT", Title: "NVIDIA cuDNN developer guide, Hardware Forward Compatibility", URL: "https://docs.nvidia.com/deeplearning/cudnn/frontend/latest/developer/forward-compatibility.html", Read: "latest edition and the backend v9.6.0 edition, 2026-12-01"},
 	{Key: "CUDNN_SUPPORT_MATRIX", Title: "NVIDIA cuDNN Support Matrix, Supported NVIDIA Hardware and CUDA Version (per release)", URL: "https://docs.nvidia.com/deeplearning/cudnn/latest/support-matrix/index.html", Read: "editions 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0, 2026-12-01"},
 	{Key: "PT142064", Title: "pytorch/pytorch#142064 Use cxx11-abi for Linux CUDA 12.6 builds (atalman, 2024-12-04; the matrix gives devtoolset cxx11-abi to 12.6, cuda-aarch64, cpu-cxx11-abi, cpu-aarch64 and ROCm)", URL: "https://github.com/pytorch/pytorch/pull/142064", Read: "pull request thread with its review diff of .github/scripts/generate_binary_build_matrix.py, 2026-12-01"},
+	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
+	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
+	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
 	{Key: "X2_MAMBA_PUBLISH", Title: "state-spaces/mamba .github/workflows/publish.yaml (build_wheels matrix and exclude list; wheel local version tmpname, in .github/scripts/build.sh from v2.2.6) and setup.py (cc_flag -gencode list, CUDA 11.6 floor, get_wheel_url) at every release tag v1.0.0 to v2.3.2.post1", URL: "https://github.com/state-spaces/mamba/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD e9594ce1 (2026-07-22): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_CCONV_PUBLISH", Title: "Dao-AILab/causal-conv1d .github/workflows/publish.yaml (build_wheels matrix and exclude list; tmpname, in .github/scripts/build.sh from v1.5.3) and setup.py (cc_flag -gencode list) at every release tag v1.0.0 to v1.6.1.post4", URL: "https://github.com/Dao-AILab/causal-conv1d/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD 0d2252d (2026-03-10): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
@@ -13161,6 +13282,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 289},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 290},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 291},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 292},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 293},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 294},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 295},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 296},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 297},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 298},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -13788,6 +13916,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
