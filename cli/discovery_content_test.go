@@ -328,14 +328,16 @@ func TestValidateEveryTarget(t *testing.T) {
 	code, out, _ = runTree(t, nil, "validate", "--no-cache", "--format", "sarif", "environment.yml")
 	var sarif struct {
 		Runs []struct {
-			Properties map[string][]struct{ Target, Verdict string } `json:"properties"`
+			Properties struct {
+				Targets []struct{ Target, Verdict string } `json:"envguard/targets"`
+			} `json:"properties"`
 		} `json:"runs"`
 	}
 	if err := json.Unmarshal([]byte(out), &sarif); err != nil || len(sarif.Runs) != 1 {
 		t.Fatalf("sarif: %v", err)
 	}
 	got = nil
-	for _, v := range sarif.Runs[0].Properties["envguard/targets"] {
+	for _, v := range sarif.Runs[0].Properties.Targets {
 		got = append(got, v.Target+"="+v.Verdict)
 	}
 	if code != ExitFindings || strings.Join(got, " ") != "h100=ok old=fail mystery=unknown" {

@@ -163,6 +163,24 @@ func (c *checker) gpuCodePackage() *resolver.GPUPackage {
 	return nil
 }
 
+// uncheckedGPUPackages are the GPU-code packages whose code is not known
+// (no row, no binary, or a row without the build's code), beside no CPU or
+// ROCm framework build: they may need a GPU, so an environment that needs
+// none of what is known is still not ok while they are unchecked.
+func (c *checker) uncheckedGPUPackages() []*resolver.GPUPackage {
+	if fw := c.st.Framework; fw != nil && (fw.Variant == "cpu" || fw.Variant == "rocm") {
+		return nil
+	}
+	var out []*resolver.GPUPackage
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if p.Role == resolver.RoleExtension && !p.Code.Known && !p.Code.JIT {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // cudaPos points at the item that makes the environment need CUDA: the
 // first evidence of its CUDA version, else the framework, else the first
 // package that carries GPU code.

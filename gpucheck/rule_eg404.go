@@ -30,6 +30,17 @@ var ruleEG404 = &Rule{
 func runEG404(c *checker) bool {
 	h := c.h
 	if !c.needsCUDA() {
+		// Nothing known needs CUDA, but a GPU-code package whose code is
+		// not known may: what it runs on is not checked, which is not ok.
+		for _, p := range c.uncheckedGPUPackages() {
+			why := p.Unknown
+			if why == "" {
+				why = "which architectures its GPU code is built for is not known"
+			}
+			c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
+				why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
+				"pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries")
+		}
 		return false
 	}
 	if !h.Available {

@@ -53,7 +53,7 @@ func TestReportNamesKB(t *testing.T) {
 	var log struct {
 		Runs []struct {
 			Properties struct {
-				KB KBInfo `json:"kb"`
+				KB KBInfo `json:"envguard/kb"`
 			} `json:"properties"`
 		} `json:"runs"`
 	}

@@ -200,7 +200,7 @@ func WriteSARIF(w io.Writer, reports []*Report, rules []RuleDoc, version string)
 		if run.Properties == nil {
 			run.Properties = map[string]any{}
 		}
-		run.Properties["kb"] = reports[0].KB
+		run.Properties["envguard/kb"] = reports[0].KB
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
