@@ -47,7 +47,7 @@ type Extension struct {
 	// each describe one library, and torch's CUDA picks the row.
 	TorchCUDALib bool   `yaml:"torch_cuda_lib,omitempty"`
 	Source       string `yaml:"source"`
-	Note   string `yaml:"note,omitempty"`
+	Note         string `yaml:"note,omitempty"`
 }
 
 // ExtensionBuild is what one release of an extension, from one
