@@ -44,11 +44,7 @@ func learnedKB(t *testing.T, rows ...kb.LearnedBuild) *kb.KB {
 	if err := writeTestFile(dir+"/l.yaml", data); err != nil {
 		t.Fatal(err)
 	}
-	l, err := kb.LoadLearned(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kb.WithLearned(kb.Default(), l)
+	k, err := kb.Stack(kb.Default(), kb.Overlay{Name: "learned", Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package kb
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -309,39 +307,6 @@ func EncodeLearned(rows []LearnedBuild) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// WithLearned is base with the learned builds added as a layer of their
-// own: a new KB whose LearnedBuilds are base's and then rows, whose other
-// tables are base's, and whose Version names both (results cached under
-// base's version must not be taken for results with learned facts).
-// l's rows are validated together with base's; no rows returns base.
-func WithLearned(base *KB, l *Learned) (*KB, error) {
-	if l == nil || len(l.Builds) == 0 {
-		return base, nil
-	}
-	rows := l.Builds
-	k := &KB{Facts: base.Facts, positions: map[string][]pos{}, gpuKeys: base.gpuKeys,
-		latestTorch: base.latestTorch, layers: base.layers, layerOf: base.layerOf,
-		baseName: base.baseName, basePath: base.basePath}
-	for key, ps := range base.positions {
-		k.positions[key] = ps
-	}
-	k.LearnedBuilds = append(append([]LearnedBuild(nil), base.LearnedBuilds...), rows...)
-	k.positions["learned_builds"] = append(append([]pos(nil), base.positions["learned_builds"]...), l.pos...)
-	v := &validator{k: k}
-	v.learnedBuilds()
-	if err := v.errs.Err(); err != nil {
-		return nil, err
-	}
-	h := sha256.New()
-	enc, err := EncodeLearned(rows)
-	if err != nil {
-		return nil, err
-	}
-	h.Write(enc)
-	k.version = base.version + "+" + hex.EncodeToString(h.Sum(nil))[:8]
-	return k, nil
 }
 
 // LearnedBySHA256 finds the learned build of a file by its sha256 (hex,
