@@ -1,8 +1,6 @@
 package resolver
 
 import (
-	"net/url"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -688,28 +686,8 @@ func decodeExtLocal(local string) Accel {
 // wheelURLLocal is the local version of a wheel a requirement names by URL
 // (name @ https://…/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-…whl).
 func wheelURLLocal(it *item) string {
-	if it.pip == nil || it.pip.Line == nil || it.pip.Line.Req == nil || it.pip.Line.Req.URL == "" {
-		return ""
-	}
-	u := it.pip.Line.Req.URL
-	if pu, err := url.Parse(u); err == nil && pu.Path != "" {
-		u = pu.Path
-	}
-	base := path.Base(u)
-	if unesc, err := url.PathUnescape(base); err == nil {
-		base = unesc
-	}
-	if !strings.HasSuffix(base, ".whl") {
-		return ""
-	}
-	parts := strings.Split(strings.TrimSuffix(base, ".whl"), "-")
-	if len(parts) < 5 {
-		return ""
-	}
-	if _, local, ok := strings.Cut(parts[1], "+"); ok {
-		return strings.ToLower(local)
-	}
-	return ""
+	_, local := wheelURLVersion(it)
+	return local
 }
 
 // patterns caches the knowledge base's compiled patterns; they are
