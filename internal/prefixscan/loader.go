@@ -125,10 +125,12 @@ func (s *scanner) resolveNeeded() {
 		if l == nil {
 			continue
 		}
+		// The RPATH chain is walked only for a name nothing else provides:
+		// whether a library is found does not depend on the order of the
+		// places searched, and most are found without it.
 		var rpath, runpath []string
-		if len(l.RUNPATH) == 0 {
-			rpath = chain(i)
-		} else {
+		chained := len(l.RUNPATH) != 0
+		if chained {
 			runpath = native.ExpandTokens(l.RUNPATH, l.Origin(), l.Machine)
 		}
 		for _, n := range l.Needed {
@@ -148,6 +150,12 @@ func (s *scanner) resolveNeeded() {
 			}
 			if ld.found(n, rpath, ldPath, runpath, condaLib) {
 				continue
+			}
+			if !chained {
+				rpath, chained = chain(i), true
+				if ld.found(n, rpath, nil, nil, "") {
+					continue
+				}
 			}
 			b.Missing = append(b.Missing, n)
 		}
