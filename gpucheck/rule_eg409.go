@@ -64,7 +64,7 @@ func runEG409(c *checker) bool {
 // why what was missing, in words.
 func (c *checker) undecide(pos finding.Pos, check, reason, what, why, hint string) {
 	msg := fmt.Sprintf("could not check %s against %s: %s", what, c.h.label(), why)
-	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, Why: why})
+	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, What: what, Why: why})
 	c.add("EG409", pos, msg, hint)
 }
 
@@ -75,6 +75,10 @@ type Undecided struct {
 	// Reason is a stable key for the missing fact, for counting
 	// (arch-list-unknown, ptx-unknown, runtime-unknown, ...).
 	Reason string `json:"reason"`
+	// What names the thing left unchecked: the build, the package or the
+	// libraries, so that the missing fact can be named (coverage lists
+	// them by Reason and What).
+	What string `json:"what"`
 	// Why says it in words.
 	Why string `json:"why"`
 }

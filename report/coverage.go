@@ -53,6 +53,22 @@ type Coverage struct {
 	// first reason each gives: the facts the knowledge base lacks.
 	DeterminedByReason map[string]int      `json:"determined_undecided_by_reason"`
 	DeterminedExamples map[string][]string `json:"determined_examples"`
+	// MissingFacts names each fact an undecided determined pair lacks,
+	// one per (reason, thing unchecked), with the pairs and files it
+	// leaves undecided: what the knowledge base would need for the
+	// determined share to reach 100%.
+	MissingFacts []MissingFact `json:"missing_facts"`
+	facts        map[string]*MissingFact
+}
+
+// MissingFact is one fact that undecided determined pairs lack.
+type MissingFact struct {
+	Check  string `json:"check"`
+	Reason string `json:"reason"`
+	What   string `json:"what"`
+	Pairs  int    `json:"pairs"`
+	// Files lists the environment files it comes from, in the order met.
+	Files []string `json:"files"`
 }
 
 // DeterminedDecided is the decided share of the determined pairs, 0..1.
@@ -141,9 +157,48 @@ func (c *Coverage) Add(r *Report) {
 			if det {
 				c.DeterminedUnknown++
 				countReason(c.DeterminedByReason, c.DeterminedExamples, reason, r.File)
+				c.addFacts(t.Undecided, r.File)
 			}
 		}
 	}
+}
+
+// addFacts counts each distinct fact a pair lacks once for that pair.
+func (c *Coverage) addFacts(us []gpucheck.Undecided, file string) {
+	if c.facts == nil {
+		c.facts = map[string]*MissingFact{}
+	}
+	seen := map[string]bool{}
+	for _, u := range us {
+		key := u.Check + "\x00" + u.Reason + "\x00" + u.What
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		f := c.facts[key]
+		if f == nil {
+			f = &MissingFact{Check: u.Check, Reason: u.Reason, What: u.What}
+			c.facts[key] = f
+		}
+		f.Pairs++
+		if n := len(f.Files); n == 0 || f.Files[n-1] != file {
+			f.Files = append(f.Files, file)
+		}
+	}
+	c.MissingFacts = c.MissingFacts[:0]
+	for _, f := range c.facts {
+		c.MissingFacts = append(c.MissingFacts, *f)
+	}
+	sort.Slice(c.MissingFacts, func(i, j int) bool {
+		a, b := c.MissingFacts[i], c.MissingFacts[j]
+		if a.Pairs != b.Pairs {
+			return a.Pairs > b.Pairs
+		}
+		if a.Reason != b.Reason {
+			return a.Reason < b.Reason
+		}
+		return a.What < b.What
+	})
 }
 
 func countReason(by map[string]int, examples map[string][]string, reason, file string) {
@@ -185,6 +240,12 @@ func (c *Coverage) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "corpus-wide share: %d of %d decided (%.1f%%): %d ok, %d fail; unknown: %d\n",
 		c.OK+c.Fail, c.Pairs, 100*c.Decided(), c.OK, c.Fail, c.Unknown)
 	writeReasons(&b, "determined but undecided, by reason:\n", c.DeterminedByReason, c.DeterminedExamples)
+	if len(c.MissingFacts) > 0 {
+		b.WriteString("facts the determined undecided pairs lack, one line each (pairs, files, reason, what):\n")
+	}
+	for _, f := range c.MissingFacts {
+		fmt.Fprintf(&b, "  %5d %3d  %s: %s (e.g. %s)\n", f.Pairs, len(f.Files), f.Reason, f.What, f.Files[0])
+	}
 	writeReasons(&b, "undecided, by reason:\n", c.ByReason, c.Examples)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -71,6 +71,18 @@ func TestCorpusCoverage(t *testing.T) {
 		cov.DeterminedOK+cov.DeterminedFail+cov.DeterminedUnknown != cov.Determined || cov.Determined > cov.Pairs {
 		t.Errorf("counts do not add up: %+v", cov)
 	}
+	lacking := map[string]bool{}
+	for _, f := range cov.MissingFacts {
+		if f.What == "" || f.Pairs == 0 || f.Pairs > cov.DeterminedUnknown {
+			t.Errorf("missing fact %+v", f)
+		}
+		for _, file := range f.Files {
+			lacking[file] = true
+		}
+	}
+	if cov.DeterminedUnknown > 0 && len(lacking) == 0 {
+		t.Errorf("%d undecided determined pairs name no missing fact", cov.DeterminedUnknown)
+	}
 	if got := 100 * cov.Decided(); got < minDecidedPercent {
 		t.Errorf("decided share %.1f%% fell below %.1f%%", got, minDecidedPercent)
 	}
@@ -131,6 +143,51 @@ func TestCoverageDetermined(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestCoverageMissingFacts: a determined environment left unknown by an
+// extension the knowledge base does not know names that extension, once
+// per distinct fact, with the pairs it leaves undecided and the file.
+func TestCoverageMissingFacts(t *testing.T) {
+	ts := StandardFleet()
+	names := []string{ts[0].Name, ts[len(ts)-1].Name}
+	hosts, err := (&Machines{Targets: ts}).Resolve(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n  - pip\n  - pip:\n    - apex==0.1\n"
+	var cov Coverage
+	for _, file := range []string{"a.yml", "b.yml"} {
+		cov.Add(Validate(file, []byte(src), Options{Platform: "linux-64", Hosts: hosts}))
+	}
+	if cov.DeterminedUnknown == 0 {
+		t.Fatalf("no undecided determined pair: %+v", cov)
+	}
+	var apex *MissingFact
+	for i, f := range cov.MissingFacts {
+		if f.What == "" || f.Reason == "" || f.Pairs == 0 || len(f.Files) == 0 {
+			t.Errorf("fact %d is incomplete: %+v", i, f)
+		}
+		if strings.HasPrefix(f.What, "apex") {
+			if apex != nil {
+				t.Errorf("apex listed twice: %+v and %+v", *apex, f)
+			}
+			apex = &cov.MissingFacts[i]
+		}
+	}
+	if apex == nil {
+		t.Fatalf("apex is not among the missing facts: %+v", cov.MissingFacts)
+	}
+	if apex.Reason != "extension-unknown" || apex.Pairs != cov.DeterminedUnknown || strings.Join(apex.Files, ",") != "a.yml,b.yml" {
+		t.Errorf("apex fact %+v, want extension-unknown over all %d undecided pairs of a.yml and b.yml", *apex, cov.DeterminedUnknown)
+	}
+	var b bytes.Buffer
+	if err := cov.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "extension-unknown: "+apex.What+" (e.g. a.yml)") {
+		t.Errorf("the text does not name the fact:\n%s", b.String())
 	}
 }
 
