@@ -1212,21 +1212,38 @@ func (sp PipSpecifier) Admits(version string) bool {
 		return v.public().Compare(s) <= 0
 	case ">=":
 		return v.public().Compare(s) >= 0
+	// < and > follow packaging's bounds (specifiers.py bounds_for_spec at
+	// commit 053c8846), which read PEP 440's exclusions per family: the
+	// pre-releases, post-releases and local versions excluded are those of
+	// V itself, not of every version with V's release numbers.
 	case "<":
-		if v.Compare(s) >= 0 {
-			return false
+		// <3.0 must not admit 3.0rc1, though it sorts lower: the bound is
+		// 3.0.dev0 unless V is itself a pre-release. <1.0.post1 still
+		// admits 1.0a1.
+		if !s.IsPrerelease() {
+			s.HasDev, s.Dev, s.Local = true, 0, ""
 		}
-		// <3.0 must not admit 3.0rc1, though it sorts lower.
-		return s.IsPrerelease() || !v.IsPrerelease() || v.base().Compare(s.base()) != 0
+		return v.Compare(s) < 0
 	case ">":
+		switch {
+		case s.HasDev:
+			// >1.0.dev1: the next version is 1.0.dev2, and 1.0+local
+			// (a local version of 1.0, not of 1.0.dev1) is above it.
+			s.Dev++
+			return v.Compare(s) >= 0
+		case s.HasPost:
+			// >1.0.post1: the next version is 1.0.post2.dev0.
+			s.Post++
+			s.HasDev, s.Dev = true, 0
+			return v.Compare(s) >= 0
+		}
 		if v.Compare(s) <= 0 {
 			return false
 		}
-		// >3.0 must not admit 3.0.post1 nor 3.0+local.
-		if !s.HasPost && v.HasPost && v.base().Compare(s.base()) == 0 {
-			return false
-		}
-		return v.Local == "" || v.base().Compare(s.base()) != 0
+		// >3.0 must not admit 3.0.post1 nor 3.0+local (nor 3.0.post1+x):
+		// those are V's own family, whose public version past the post
+		// and dev segments equals V.
+		return !(v.Epoch == s.Epoch && v.Pre == s.Pre && v.PreN == s.PreN && pepReleaseEqual(v.Release, s.Release))
 	case "~=":
 		if v.public().Compare(s) < 0 {
 			return false
@@ -1256,6 +1273,15 @@ func pipSpecEqual(v PEP440Version, spec string) bool {
 		v = v.public()
 	}
 	return v.Compare(s) == 0
+}
+
+// pepReleaseEqual reports whether two release segments are equal once
+// padded with zeros (1.0 and 1.0.0 are one release).
+func pepReleaseEqual(a, b []int) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return pepReleasePrefix(b, a)
 }
 
 // pepReleasePrefix reports whether rel, padded with zeros, starts with prefix.

@@ -314,6 +314,15 @@ func TestPipAdmits(t *testing.T) {
 		{"x<=2.0", []string{"2.0", "2.0+local", "1.0"}, []string{"2.0.post1", "2.1"}},
 		{"x>1.0", []string{"1.1", "1.0.1", "2.0rc1"}, []string{"1.0", "1.0.post1", "1.0+local", "0.9"}},
 		{"x>1.0.post1", []string{"1.0.post2", "1.1"}, []string{"1.0.post1", "1.0"}},
+		// > and < exclude the pre-, post- and local releases of V itself,
+		// not of every version with V's release numbers (packaging's
+		// bounds_for_spec; its test_specifiers vectors).
+		{"x>1.0.dev1", []string{"1.0.dev2", "1.0+local", "1.0a1", "1.0"}, []string{"1.0.dev1", "1.0.dev1+local", "1.0.dev0"}},
+		{"x>1.0a1", []string{"1.0a2+local", "1.0.post1", "1.0"}, []string{"1.0a1", "1.0a1+local", "1.0a1.post1", "1.0a1.post1.dev1"}},
+		{"x>1.0.post1", []string{"1.0.post2+local", "1.0.post2.dev0"}, []string{"1.0.post1+local", "1.0.post1.dev5"}},
+		{"x>1.0", []string{"1.0.1", "1!0.1"}, []string{"1.0.0.post1", "1.0.0+local", "1.0.post1.dev1+x"}},
+		{"x<1.0.post1", []string{"1.0a1", "1.0.dev5", "1.0", "1.0+local"}, []string{"1.0.post1.dev0", "1.0.post1"}},
+		{"x<1.0", []string{"0.9+local", "0.9.post1"}, []string{"1.0.dev0", "1.0rc1", "1.0.dev0+local"}},
 		{"x>=1.0", []string{"1.0", "1.0+cu118", "1.0.post1", "3"}, []string{"1.0rc1", "0.9"}},
 		{"coremltools~=6.0", []string{"6.0", "6.3", "6.99.1"}, []string{"5.9", "7.0", "6.0rc1"}},
 		{"x~=1.4.5", []string{"1.4.5", "1.4.9"}, []string{"1.5.0", "1.4.4"}},
