@@ -3,7 +3,9 @@ package envspec
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -1065,6 +1067,9 @@ func (p *p508) markerVar() error {
 		if j < 0 {
 			return pipErrf(p.i, "unterminated string in environment marker")
 		}
+		if k, msg := pyStrLitBad(p.s[p.i+1 : p.i+1+j]); k >= 0 {
+			return pipErrf(p.i+1+k, "invalid quoted string in environment marker: %s (packaging reads it as a Python string literal, so pip refuses the line)", msg)
+		}
 		p.i += j + 2
 		return nil
 	}
@@ -1079,6 +1084,66 @@ func (p *p508) markerVar() error {
 		return pipErrf(st, "unknown environment marker variable %q", v)
 	}
 	return nil
+}
+
+// pyStrLitBad checks body, the text between the quotes of a marker's quoted
+// string, as Python reads a string literal: packaging's process_python_str
+// (src/packaging/_parser.py, commit 053c8846) hands the quoted token to
+// ast.literal_eval, which refuses a malformed escape ("\x", "\u12"), a
+// backslash that escapes the closing quote ("C:\") and a NUL byte. It returns
+// the offset of the fault in body and what it is, or -1. An unknown escape
+// ("\d") is kept by Python, with a warning, and so is accepted; a \N{name}
+// is accepted whatever the name, as Go has no table of Unicode names.
+func pyStrLitBad(body string) (int, string) {
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case 0:
+			return i, "a NUL byte"
+		case '\\':
+		default:
+			continue
+		}
+		if i+1 == len(body) {
+			return i, "a backslash before the closing quote escapes it"
+		}
+		hex := 0
+		switch body[i+1] {
+		case 'x':
+			hex = 2
+		case 'u':
+			hex = 4
+		case 'U':
+			hex = 8
+		case 'N':
+			end := strings.IndexByte(body[i+2:], '}')
+			if !strings.HasPrefix(body[i+2:], "{") || end < 2 {
+				return i, "\\N needs a character name in braces"
+			}
+			i += 2 + end
+			continue
+		}
+		if hex == 0 {
+			i++ // \\, \n, an octal digit or an escape Python keeps as is
+			continue
+		}
+		n := 0
+		for ; n < hex && i+2+n < len(body) && pipHexDigit(body[i+2+n]); n++ {
+		}
+		if n < hex {
+			return i, fmt.Sprintf("\\%c needs %d hex digits", body[i+1], hex)
+		}
+		if hex == 8 {
+			if r, _ := strconv.ParseUint(body[i+2:i+10], 16, 32); r > unicode.MaxRune {
+				return i, "\\U beyond U+10FFFF"
+			}
+		}
+		i += 1 + hex
+	}
+	return -1, ""
+}
+
+func pipHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 func (p *p508) markerOp() error {

@@ -106,6 +106,8 @@ func TestParsePipLine(t *testing.T) {
 			`req name=foo marker=(python_version < "3.8" or sys_platform == 'win32') and platform_machine in 'x86_64 aarch64'`},
 		{`foo; extra not in "a b"`, `req name=foo marker=extra not in "a b"`},
 		{`foo;os.name=="nt"`, `req name=foo marker=os.name=="nt"`},
+		// escapes Python reads, one it keeps as written (\d) and a \N name.
+		{`foo; os_name == "a\\b\n\t\d\x41\u00e9\U0001F600\101\N{LATIN SMALL LETTER A}"`, `req name=foo marker=os_name == "a\\b\n\t\d\x41\u00e9\U0001F600\101\N{LATIN SMALL LETTER A}"`},
 		{"jax-md @ git+https://github.com/google/jax-md.git@05221c551e71f1b5f64458c0e3533452c22efec0",
 			"req name=jax-md url=git+https://github.com/google/jax-md.git@05221c551e71f1b5f64458c0e3533452c22efec0 vcs=git ref=05221c551e71f1b5f64458c0e3533452c22efec0"},
 		{"reciprocalspaceship @ git+https://github.com/rs-station/reciprocalspaceship",
@@ -239,6 +241,14 @@ func TestParsePipLineErrors(t *testing.T) {
 		{`torch; python_version < "3.8" and`, 33, "expected a marker variable"},
 		{`torch; python_version < "3.8" xor os_name == "nt"`, 30, "unexpected"},
 		{`torch; python_version not "3.8"`, 26, "expected 'in' after 'not'"},
+		// packaging reads a marker's quoted string as a Python literal
+		// (test_error_invalid_marker_malformed_quoted_string).
+		{`name; os_name == "C:\"`, 20, "backslash before the closing quote"},
+		{`name; os_name == "\x"`, 18, `\x needs 2 hex digits`},
+		{`name; os_name == 'a\u12g'`, 19, `\u needs 4 hex digits`},
+		{`name; os_name == "\U00110000"`, 18, "beyond U+10FFFF"},
+		{`name; os_name == "\N"`, 18, `\N needs a character name`},
+		{"name; os_name == 'a\x00'", 19, "NUL"},
 		{"foo @", 5, "missing URL"},
 		{"foo @ not-a-url", 6, "expected a URL"},
 		{"foo @ https://x/y.tar.gz bar", 25, "expected ';' or end of line after URL"},
