@@ -280,6 +280,9 @@ func (m *MatchSpec) parse() error {
 	if bad := msNameBadChar(name); bad >= 0 {
 		return msErr(start+bad, "invalid character %q in package name %q", msRuneAt(name, bad), name)
 	}
+	if bad := msNameShapeBad(name); bad >= 0 {
+		return msErr(start+bad, "invalid package name %q: a name starts with a letter, a digit or one '_' (two for a virtual package such as __glibc) and has no two separators (. - _) in a row; conda refuses it (CEP 26)", name)
+	}
 	m.Name = vLower(name)
 	m.NameSpan = Span{start, n}
 
@@ -315,6 +318,49 @@ func msNameBadChar(s string) int {
 			c == '_', c == '.', c == '-', c == '*':
 		default:
 			return i
+		}
+	}
+	return -1
+}
+
+// msNameShapeBad returns the index of the byte where name breaks conda's
+// CEP 26 name rule (conda/models/match_spec.py _CEP26_NAME_RE and
+// _CEP26_VIRTUAL_NAME_RE, applied to the name of a spec string), or -1. A
+// name glob is not checked, as conda does not check it. The characters
+// themselves are msNameBadChar's concern.
+func msNameShapeBad(name string) int {
+	if strings.IndexByte(name, '*') >= 0 || name == "" {
+		return -1
+	}
+	sep := func(c byte) bool { return c == '.' || c == '-' || c == '_' }
+	i := 0
+	switch {
+	case strings.HasPrefix(name, "__"):
+		// a virtual package: "__" and then a letter or digit.
+		if len(name) == 2 || sep(name[2]) {
+			return 2
+		}
+		i = 3
+	case name[0] == '_':
+		if len(name) > 1 && name[1] == '_' {
+			return 1
+		}
+		i = 1
+	case sep(name[0]):
+		return 0
+	default:
+		i = 1
+	}
+	// one separator may follow the head; after it, no two in a row.
+	if i < len(name) && sep(name[i]) {
+		i++
+		if i < len(name) && sep(name[i]) {
+			return i
+		}
+	}
+	for ; i < len(name); i++ {
+		if sep(name[i]) && i+1 < len(name) && sep(name[i+1]) {
+			return i + 1
 		}
 	}
 	return -1

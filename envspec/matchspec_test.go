@@ -209,6 +209,14 @@ func TestMatchSpecErrors(t *testing.T) {
 		{"con da::numpy", 3, "blank inside channel"},
 		{"numpy[build='^py(39$']", 13, "invalid regular expression"},
 		{"x/linux-64/numpy-1.0.tar.bz2", 11, "is not <name>-<version>-<build>"},
+		// conda's CEP 26 name rule (test_invalid_package_name_rejected).
+		{"pkg..name", 4, "invalid package name"},
+		{"pkg--name>=1", 4, "invalid package name"},
+		{".pkg", 0, "invalid package name"},
+		{"conda-forge::-pkg 1.0", 13, "invalid package name"},
+		{"a_-b", 2, "invalid package name"},
+		{"__", 2, "invalid package name"},
+		{"___x", 2, "invalid package name"},
 	}
 	for _, tt := range tests {
 		_, err := ParseMatchSpec(tt.in)
@@ -395,5 +403,16 @@ func TestMatchSpecErrorNamesRune(t *testing.T) {
 	_, err := ParseMatchSpec("ÿÿ")
 	if err == nil || !strings.Contains(err.Error(), "invalid character 'ÿ'") {
 		t.Errorf("ParseMatchSpec(\"ÿÿ\") = %v", err)
+	}
+}
+
+// TestMatchSpecNameShape: names conda's CEP 26 rule admits, virtual
+// packages and one leading '_' included, and name globs, which it does not
+// check.
+func TestMatchSpecNameShape(t *testing.T) {
+	for _, in := range []string{"numpy", "r-base", "my_package", "my.package", "_openmp_mutex", "_pkg", "__glibc", "__cuda", "_-x", "a_", "python-dateutil", "*", "py*..x", "Pkg-Name"} {
+		if _, err := ParseMatchSpec(in); err != nil {
+			t.Errorf("ParseMatchSpec(%q): %v", in, err)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // PEP440Version is a Python package version as PEP 440 defines it, in the
@@ -62,7 +64,7 @@ func parsePEP440(s string, withRelease bool) (v PEP440Version, releases int, err
 	if ok {
 		m = scanned[:]
 	} else {
-		m = pep440Re().FindStringSubmatch(s)
+		m = pep440Re().FindStringSubmatch(pep440ASCII(s))
 	}
 	if m == nil {
 		return v, 0, &PipError{Msg: fmt.Sprintf("invalid PEP 440 version %q", s)}
@@ -133,6 +135,29 @@ func parsePEP440(s string, withRelease bool) (v PEP440Version, releases int, err
 		v.Local = pep440NormLocal(m[10])
 	}
 	return v, releases, nil
+}
+
+// pep440ASCII is s as packaging matches it: its pattern's \s strips the
+// blanks Python's str.isspace() knows around the version ("\u202f1.0\u2029"
+// and "\v1.0\x1c" are 1.0; RE2's \s knows only \t\n\f\r and space), and
+// its body is ASCII-only ((?a:...)), while Go's (?i) would fold 'ſ' to 's'
+// and 'K' (Kelvin) to 'k' ("1.0po\u017ft1" is no post-release). A string
+// left with non-ASCII bytes comes back as "" so that it matches nothing.
+// Only the slow path calls it: pep440Scan has read every plain version.
+func pep440ASCII(s string) string {
+	s = strings.TrimFunc(s, pyIsSpace)
+	for j := 0; j < len(s); j++ {
+		if s[j] >= utf8.RuneSelf {
+			return ""
+		}
+	}
+	return s
+}
+
+// pyIsSpace is Python's str.isspace(): unicode.IsSpace and the four ASCII
+// information separators U+001C..U+001F, which Python counts as blanks.
+func pyIsSpace(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
 }
 
 // pep440NormLocal turns the separators of a local label into '.' and lower-

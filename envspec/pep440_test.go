@@ -19,6 +19,15 @@ func TestParsePEP440(t *testing.T) {
 		{in: "1.0", want: "1.0", public: "1.0", release: []int{1, 0}},
 		{in: "v1.0", want: "1.0", public: "1.0", release: []int{1, 0}},
 		{in: " 1.0 ", want: "1.0", public: "1.0", release: []int{1, 0}},
+		// packaging strips Unicode blanks (Python's strip()) and matches
+		// ASCII only: 'ſ' does not fold to 's', 'K' (Kelvin) not to 'k'.
+		{in: "\u202f1.0\t\u2029\n ", want: "1.0", public: "1.0", release: []int{1, 0}},
+		{in: "1.0po\u017ft1"},
+		{in: "1.0+\u212a"},
+		{in: "1.0+\u0130"},
+		{in: "\u00a01.0.post1\u00a0", want: "1.0.post1", public: "1.0.post1", release: []int{1, 0}},
+		{in: "\v1.0\x1c\x1f", want: "1.0", public: "1.0", release: []int{1, 0}},
+		{in: "\u200b1.0"},
 		{in: "1!2.0", want: "1!2.0", public: "1!2.0", release: []int{2, 0}},
 		{in: "1.0a1", want: "1.0a1", public: "1.0a1", release: []int{1, 0}, pre: true},
 		{in: "1.0-alpha.1", want: "1.0a1", public: "1.0a1", release: []int{1, 0}, pre: true},

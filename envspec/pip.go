@@ -3,7 +3,9 @@ package envspec
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -1065,6 +1067,9 @@ func (p *p508) markerVar() error {
 		if j < 0 {
 			return pipErrf(p.i, "unterminated string in environment marker")
 		}
+		if k, msg := pyStrLitBad(p.s[p.i+1 : p.i+1+j]); k >= 0 {
+			return pipErrf(p.i+1+k, "invalid quoted string in environment marker: %s (packaging reads it as a Python string literal, so pip refuses the line)", msg)
+		}
 		p.i += j + 2
 		return nil
 	}
@@ -1079,6 +1084,66 @@ func (p *p508) markerVar() error {
 		return pipErrf(st, "unknown environment marker variable %q", v)
 	}
 	return nil
+}
+
+// pyStrLitBad checks body, the text between the quotes of a marker's quoted
+// string, as Python reads a string literal: packaging's process_python_str
+// (src/packaging/_parser.py, commit 053c8846) hands the quoted token to
+// ast.literal_eval, which refuses a malformed escape ("\x", "\u12"), a
+// backslash that escapes the closing quote ("C:\") and a NUL byte. It returns
+// the offset of the fault in body and what it is, or -1. An unknown escape
+// ("\d") is kept by Python, with a warning, and so is accepted; a \N{name}
+// is accepted whatever the name, as Go has no table of Unicode names.
+func pyStrLitBad(body string) (int, string) {
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case 0:
+			return i, "a NUL byte"
+		case '\\':
+		default:
+			continue
+		}
+		if i+1 == len(body) {
+			return i, "a backslash before the closing quote escapes it"
+		}
+		hex := 0
+		switch body[i+1] {
+		case 'x':
+			hex = 2
+		case 'u':
+			hex = 4
+		case 'U':
+			hex = 8
+		case 'N':
+			end := strings.IndexByte(body[i+2:], '}')
+			if !strings.HasPrefix(body[i+2:], "{") || end < 2 {
+				return i, "\\N needs a character name in braces"
+			}
+			i += 2 + end
+			continue
+		}
+		if hex == 0 {
+			i++ // \\, \n, an octal digit or an escape Python keeps as is
+			continue
+		}
+		n := 0
+		for ; n < hex && i+2+n < len(body) && pipHexDigit(body[i+2+n]); n++ {
+		}
+		if n < hex {
+			return i, fmt.Sprintf("\\%c needs %d hex digits", body[i+1], hex)
+		}
+		if hex == 8 {
+			if r, _ := strconv.ParseUint(body[i+2:i+10], 16, 32); r > unicode.MaxRune {
+				return i, "\\U beyond U+10FFFF"
+			}
+		}
+		i += 1 + hex
+	}
+	return -1, ""
+}
+
+func pipHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 func (p *p508) markerOp() error {
@@ -1212,21 +1277,38 @@ func (sp PipSpecifier) Admits(version string) bool {
 		return v.public().Compare(s) <= 0
 	case ">=":
 		return v.public().Compare(s) >= 0
+	// < and > follow packaging's bounds (specifiers.py bounds_for_spec at
+	// commit 053c8846), which read PEP 440's exclusions per family: the
+	// pre-releases, post-releases and local versions excluded are those of
+	// V itself, not of every version with V's release numbers.
 	case "<":
-		if v.Compare(s) >= 0 {
-			return false
+		// <3.0 must not admit 3.0rc1, though it sorts lower: the bound is
+		// 3.0.dev0 unless V is itself a pre-release. <1.0.post1 still
+		// admits 1.0a1.
+		if !s.IsPrerelease() {
+			s.HasDev, s.Dev, s.Local = true, 0, ""
 		}
-		// <3.0 must not admit 3.0rc1, though it sorts lower.
-		return s.IsPrerelease() || !v.IsPrerelease() || v.base().Compare(s.base()) != 0
+		return v.Compare(s) < 0
 	case ">":
+		switch {
+		case s.HasDev:
+			// >1.0.dev1: the next version is 1.0.dev2, and 1.0+local
+			// (a local version of 1.0, not of 1.0.dev1) is above it.
+			s.Dev++
+			return v.Compare(s) >= 0
+		case s.HasPost:
+			// >1.0.post1: the next version is 1.0.post2.dev0.
+			s.Post++
+			s.HasDev, s.Dev = true, 0
+			return v.Compare(s) >= 0
+		}
 		if v.Compare(s) <= 0 {
 			return false
 		}
-		// >3.0 must not admit 3.0.post1 nor 3.0+local.
-		if !s.HasPost && v.HasPost && v.base().Compare(s.base()) == 0 {
-			return false
-		}
-		return v.Local == "" || v.base().Compare(s.base()) != 0
+		// >3.0 must not admit 3.0.post1 nor 3.0+local (nor 3.0.post1+x):
+		// those are V's own family, whose public version past the post
+		// and dev segments equals V.
+		return !(v.Epoch == s.Epoch && v.Pre == s.Pre && v.PreN == s.PreN && pepReleaseEqual(v.Release, s.Release))
 	case "~=":
 		if v.public().Compare(s) < 0 {
 			return false
@@ -1256,6 +1338,15 @@ func pipSpecEqual(v PEP440Version, spec string) bool {
 		v = v.public()
 	}
 	return v.Compare(s) == 0
+}
+
+// pepReleaseEqual reports whether two release segments are equal once
+// padded with zeros (1.0 and 1.0.0 are one release).
+func pepReleaseEqual(a, b []int) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	return pepReleasePrefix(b, a)
 }
 
 // pepReleasePrefix reports whether rel, padded with zeros, starts with prefix.

@@ -106,6 +106,8 @@ func TestParsePipLine(t *testing.T) {
 			`req name=foo marker=(python_version < "3.8" or sys_platform == 'win32') and platform_machine in 'x86_64 aarch64'`},
 		{`foo; extra not in "a b"`, `req name=foo marker=extra not in "a b"`},
 		{`foo;os.name=="nt"`, `req name=foo marker=os.name=="nt"`},
+		// escapes Python reads, one it keeps as written (\d) and a \N name.
+		{`foo; os_name == "a\\b\n\t\d\x41\u00e9\U0001F600\101\N{LATIN SMALL LETTER A}"`, `req name=foo marker=os_name == "a\\b\n\t\d\x41\u00e9\U0001F600\101\N{LATIN SMALL LETTER A}"`},
 		{"jax-md @ git+https://github.com/google/jax-md.git@05221c551e71f1b5f64458c0e3533452c22efec0",
 			"req name=jax-md url=git+https://github.com/google/jax-md.git@05221c551e71f1b5f64458c0e3533452c22efec0 vcs=git ref=05221c551e71f1b5f64458c0e3533452c22efec0"},
 		{"reciprocalspaceship @ git+https://github.com/rs-station/reciprocalspaceship",
@@ -239,6 +241,14 @@ func TestParsePipLineErrors(t *testing.T) {
 		{`torch; python_version < "3.8" and`, 33, "expected a marker variable"},
 		{`torch; python_version < "3.8" xor os_name == "nt"`, 30, "unexpected"},
 		{`torch; python_version not "3.8"`, 26, "expected 'in' after 'not'"},
+		// packaging reads a marker's quoted string as a Python literal
+		// (test_error_invalid_marker_malformed_quoted_string).
+		{`name; os_name == "C:\"`, 20, "backslash before the closing quote"},
+		{`name; os_name == "\x"`, 18, `\x needs 2 hex digits`},
+		{`name; os_name == 'a\u12g'`, 19, `\u needs 4 hex digits`},
+		{`name; os_name == "\U00110000"`, 18, "beyond U+10FFFF"},
+		{`name; os_name == "\N"`, 18, `\N needs a character name`},
+		{"name; os_name == 'a\x00'", 19, "NUL"},
 		{"foo @", 5, "missing URL"},
 		{"foo @ not-a-url", 6, "expected a URL"},
 		{"foo @ https://x/y.tar.gz bar", 25, "expected ';' or end of line after URL"},
@@ -314,6 +324,15 @@ func TestPipAdmits(t *testing.T) {
 		{"x<=2.0", []string{"2.0", "2.0+local", "1.0"}, []string{"2.0.post1", "2.1"}},
 		{"x>1.0", []string{"1.1", "1.0.1", "2.0rc1"}, []string{"1.0", "1.0.post1", "1.0+local", "0.9"}},
 		{"x>1.0.post1", []string{"1.0.post2", "1.1"}, []string{"1.0.post1", "1.0"}},
+		// > and < exclude the pre-, post- and local releases of V itself,
+		// not of every version with V's release numbers (packaging's
+		// bounds_for_spec; its test_specifiers vectors).
+		{"x>1.0.dev1", []string{"1.0.dev2", "1.0+local", "1.0a1", "1.0"}, []string{"1.0.dev1", "1.0.dev1+local", "1.0.dev0"}},
+		{"x>1.0a1", []string{"1.0a2+local", "1.0.post1", "1.0"}, []string{"1.0a1", "1.0a1+local", "1.0a1.post1", "1.0a1.post1.dev1"}},
+		{"x>1.0.post1", []string{"1.0.post2+local", "1.0.post2.dev0"}, []string{"1.0.post1+local", "1.0.post1.dev5"}},
+		{"x>1.0", []string{"1.0.1", "1!0.1"}, []string{"1.0.0.post1", "1.0.0+local", "1.0.post1.dev1+x"}},
+		{"x<1.0.post1", []string{"1.0a1", "1.0.dev5", "1.0", "1.0+local"}, []string{"1.0.post1.dev0", "1.0.post1"}},
+		{"x<1.0", []string{"0.9+local", "0.9.post1"}, []string{"1.0.dev0", "1.0rc1", "1.0.dev0+local"}},
 		{"x>=1.0", []string{"1.0", "1.0+cu118", "1.0.post1", "3"}, []string{"1.0rc1", "0.9"}},
 		{"coremltools~=6.0", []string{"6.0", "6.3", "6.99.1"}, []string{"5.9", "7.0", "6.0rc1"}},
 		{"x~=1.4.5", []string{"1.4.5", "1.4.9"}, []string{"1.5.0", "1.4.4"}},
