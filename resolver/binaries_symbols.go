@@ -33,10 +33,12 @@ func torchSymbol(name string) bool {
 // hundred imports, a chance of the order of 10^-11 an environment, which
 // buys holding 8 bytes an export instead of its name (a second run of
 // check decodes them with no allocation per name).
-func TorchSymbolHash(name []byte) uint64 {
+// It takes a string too, so that an import's name is hashed without a copy
+// into bytes.
+func TorchSymbolHash[T ~string | ~[]byte](name T) uint64 {
 	h := uint64(14695981039346656037)
-	for _, c := range name {
-		h ^= uint64(c)
+	for i := range len(name) {
+		h ^= uint64(name[i])
 		h *= 1099511628211
 	}
 	return h
@@ -113,7 +115,7 @@ func missingTorchSymbols(st *Stack) []symbolGap {
 		var hs []uint64
 		for _, s := range l.Lib.Exports {
 			if torchSymbol(s.Name) {
-				hs = append(hs, TorchSymbolHash([]byte(s.Name)))
+				hs = append(hs, TorchSymbolHash(s.Name))
 			}
 		}
 		if len(hs) > 0 {
@@ -125,7 +127,7 @@ func missingTorchSymbols(st *Stack) []symbolGap {
 		return nil
 	}
 	exported := func(name string) bool {
-		h := TorchSymbolHash([]byte(name))
+		h := TorchSymbolHash(name)
 		for _, hs := range exports {
 			if hs.Contains(h) {
 				return true
