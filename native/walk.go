@@ -128,7 +128,8 @@ func WalkCached(root string, c WalkCache, fn func(Found) error) error {
 		return &Error{Path: root, Offset: -1, What: "not a directory", Err: ErrFormat}
 	}
 	w := &walker{c: c, sem: make(chan struct{}, walkers)}
-	n := w.dir(filepath.Clean(root), st)
+	root = filepath.Clean(root)
+	n := w.dir(root, KeyOf(root, st))
 	w.wg.Wait()
 	var errs []error
 	if err := n.emit(fn, &errs); err != nil {
@@ -137,8 +138,12 @@ func WalkCached(root string, c WalkCache, fn func(Found) error) error {
 	return errors.Join(errs...)
 }
 
-// walkers bounds the goroutines that walk at once, besides the caller's.
-var walkers = max(2, min(8, runtime.GOMAXPROCS(0)))
+// walkers bounds the goroutines that walk at once, besides the caller's:
+// one per CPU (at least two, so that one waiting on a cold disk leaves the
+// other working). A second run is a stat of every directory and candidate
+// file, which scales with the CPUs on a warm dentry cache; the 8 this was
+// once capped at left half of the H200 machine's 16 idle.
+var walkers = max(2, runtime.GOMAXPROCS(0))
 
 type walker struct {
 	c   WalkCache
@@ -178,11 +183,16 @@ func (n *node) emit(fn func(Found) error, errs *[]error) error {
 	return nil
 }
 
-// dir reads the directory at p (whose stat is st) into a node; its
+// entryStat is what the walk needs of an lstat: the key, and the kind.
+type entryStat struct {
+	key          FileKey
+	dir, regular bool
+}
+
+// dir reads the directory at p (whose key is key) into a node; its
 // subdirectories are read by other goroutines where one is free.
-func (w *walker) dir(p string, st fs.FileInfo) *node {
+func (w *walker) dir(p string, key FileKey) *node {
 	n := &node{}
-	key := KeyOf(p, st)
 	if w.c != nil {
 		if l, ok := w.c.Listing(p, key); ok {
 			if sts, ok := w.stat(n, p, l, true); ok {
@@ -213,14 +223,15 @@ func (w *walker) dir(p string, st fs.FileInfo) *node {
 // stat lstats each entry of l. For a cached listing, an entry gone or of
 // another kind means the listing is not the directory's (ok false); for
 // a fresh one it was removed or replaced since ReadDir: an entry gone is
-// an error, as opening it would be, and one of another kind is skipped.
-func (w *walker) stat(n *node, p string, l Listing, cached bool) ([]fs.FileInfo, bool) {
-	sts := make([]fs.FileInfo, len(l.Entries))
+// an error, as opening it would be, and one of another kind is skipped
+// (its stat's path left empty).
+func (w *walker) stat(n *node, p string, l Listing, cached bool) ([]entryStat, bool) {
+	sts := make([]entryStat, len(l.Entries))
 	var errs []item
 	for i, e := range l.Entries {
 		q := filepath.Join(p, e.Name)
-		st, err := os.Lstat(q)
-		if err == nil && (e.Dir && st.IsDir() || !e.Dir && st.Mode().IsRegular()) {
+		st, err := lstatEntry(q)
+		if err == nil && (e.Dir && st.dir || !e.Dir && st.regular) {
 			sts[i] = st
 			continue
 		}
@@ -235,30 +246,29 @@ func (w *walker) stat(n *node, p string, l Listing, cached bool) ([]fs.FileInfo,
 	return sts, true
 }
 
-func (w *walker) entries(n *node, p string, l Listing, sts []fs.FileInfo) {
+func (w *walker) entries(n *node, p string, l Listing, sts []entryStat) {
 	for i, e := range l.Entries {
-		if sts[i] == nil {
+		if sts[i].key.Path == "" {
 			continue
 		}
-		q := filepath.Join(p, e.Name)
+		q, key := sts[i].key.Path, sts[i].key
 		if e.Dir {
 			sub := &node{}
 			n.items = append(n.items, item{sub: sub})
 			select {
 			case w.sem <- struct{}{}:
 				w.wg.Add(1)
-				go func(st fs.FileInfo) {
+				go func() {
 					defer w.wg.Done()
-					*sub = *w.dir(q, st)
+					*sub = *w.dir(q, key)
 					<-w.sem
-				}(sts[i])
+				}()
 			default:
-				*sub = *w.dir(q, sts[i])
+				*sub = *w.dir(q, key)
 			}
 			continue
 		}
 		typ, ok := "", false
-		key := KeyOf(q, sts[i])
 		if w.c != nil {
 			typ, ok = w.c.Sniffed(q, key)
 		}

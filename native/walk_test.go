@@ -174,3 +174,45 @@ func TestWalkOrderParallel(t *testing.T) {
 		t.Errorf("walk order:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestLstatEntry: the walk's own lstat gives, for a file, a directory, a
+// link and the root, the key KeyOf gives from os.Lstat and the same kind;
+// a path that is gone is os.Lstat's error, naming the path.
+func TestLstatEntry(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.so")
+	if err := os.WriteFile(file, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(sub, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file, sub, link, dir} {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := lstatEntry(p)
+		if err != nil {
+			t.Fatalf("lstatEntry(%s): %v", p, err)
+		}
+		if want := KeyOf(p, fi); st.key != want {
+			t.Errorf("lstatEntry(%s).key = %+v, KeyOf = %+v", p, st.key, want)
+		}
+		if st.dir != fi.IsDir() || st.regular != fi.Mode().IsRegular() {
+			t.Errorf("lstatEntry(%s): dir %v regular %v, os.Lstat's mode %v", p, st.dir, st.regular, fi.Mode())
+		}
+	}
+	gone := filepath.Join(dir, "gone")
+	_, want := os.Lstat(gone)
+	_, err := lstatEntry(gone)
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != gone || !errors.Is(err, fs.ErrNotExist) || err.Error() != want.Error() {
+		t.Errorf("lstatEntry(gone) = %v, want os.Lstat's %v", err, want)
+	}
+}

@@ -40,7 +40,7 @@ type BinaryLibrary struct {
 	// library exports, sorted: what a reader keeps of a torch library's
 	// exports in place of Lib.Exports (libtorch_cpu's are a hundred
 	// thousand names, and EG211 asks only whether a name is among them).
-	TorchExports []uint64 `json:"-"`
+	TorchExports SymbolHashes `json:"-"`
 	// Missing lists the DT_NEEDED entries that neither the environment
 	// nor the system provides, in the file's order (EG411).
 	Missing []string `json:"missing,omitempty"`

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -32,13 +33,54 @@ func torchSymbol(name string) bool {
 // hundred imports, a chance of the order of 10^-11 an environment, which
 // buys holding 8 bytes an export instead of its name (a second run of
 // check decodes them with no allocation per name).
-func TorchSymbolHash(name []byte) uint64 {
+// It takes a string too, so that an import's name is hashed without a copy
+// into bytes.
+func TorchSymbolHash[T ~string | ~[]byte](name T) uint64 {
 	h := uint64(14695981039346656037)
-	for _, c := range name {
-		h ^= uint64(c)
+	for i := range len(name) {
+		h ^= uint64(name[i])
 		h *= 1099511628211
 	}
 	return h
+}
+
+// SymbolHashes is a sorted set of TorchSymbolHash values, 8 bytes each,
+// little-endian, in the layout a cache entry keeps them (prefixscan's
+// codec): a second run of check hands the entry's bytes over as they are,
+// where decoding torch's 245,000 exports into a []uint64 was a tenth of
+// the run. nil is no set; an empty one is a set with no names.
+type SymbolHashes []byte
+
+// HashesOf is the set of hs, which must be sorted.
+func HashesOf(hs []uint64) SymbolHashes {
+	if hs == nil {
+		return nil
+	}
+	b := make(SymbolHashes, 0, 8*len(hs))
+	for _, h := range hs {
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	return b
+}
+
+// Len is the number of hashes.
+func (s SymbolHashes) Len() int { return len(s) / 8 }
+
+// At is the i-th hash.
+func (s SymbolHashes) At(i int) uint64 { return binary.LittleEndian.Uint64(s[8*i:]) }
+
+// Contains reports whether h is in the set (a binary search).
+func (s SymbolHashes) Contains(h uint64) bool {
+	lo, hi := 0, s.Len()
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.At(m) < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < s.Len() && s.At(lo) == h
 }
 
 // symbolGap is an extension library that imports torch symbols the
@@ -61,33 +103,33 @@ func missingTorchSymbols(st *Stack) []symbolGap {
 	}
 	// Each torch library's exports, as sorted hashes: its TorchExports,
 	// or its Lib.Exports hashed.
-	var exports [][]uint64
+	var exports []SymbolHashes
 	for i := range b.Libraries {
 		l := &b.Libraries[i]
 		if !torchPackage(l.Package) || l.Lib == nil {
 			continue
 		}
-		if len(l.TorchExports) > 0 {
+		if l.TorchExports.Len() > 0 {
 			exports = append(exports, l.TorchExports)
 		}
 		var hs []uint64
 		for _, s := range l.Lib.Exports {
 			if torchSymbol(s.Name) {
-				hs = append(hs, TorchSymbolHash([]byte(s.Name)))
+				hs = append(hs, TorchSymbolHash(s.Name))
 			}
 		}
 		if len(hs) > 0 {
 			slices.Sort(hs)
-			exports = append(exports, hs)
+			exports = append(exports, HashesOf(hs))
 		}
 	}
 	if len(exports) == 0 {
 		return nil
 	}
 	exported := func(name string) bool {
-		h := TorchSymbolHash([]byte(name))
+		h := TorchSymbolHash(name)
 		for _, hs := range exports {
-			if _, ok := slices.BinarySearch(hs, h); ok {
+			if hs.Contains(h) {
 				return true
 			}
 		}

@@ -29,3 +29,18 @@ func TestFields(t *testing.T) {
 		t.Fatal("a length past the end must fail")
 	}
 }
+
+// String reads what Bytes reads, as a string, and fails as Bytes fails.
+func TestFieldsString(t *testing.T) {
+	b := []byte{3, 'a', 'b', 'c', 0, 5, 'x'}
+	f := NewFields(b, 0)
+	if s := f.String(); s != "abc" {
+		t.Errorf("first: %q", s)
+	}
+	if s := f.String(); s != "" {
+		t.Errorf("empty: %q", s)
+	}
+	if s := f.String(); s != "" || f.Err() == nil {
+		t.Errorf("a length past the end: %q, err %v", s, f.Err())
+	}
+}

@@ -26,7 +26,9 @@ type Entry struct {
 	ModTime int64 // modification time, nanoseconds since 1970, as stat gave it
 	Sum     Sum   // of the bytes that were judged
 	Base    Key   // the options they were judged under
-	Value   []byte
+	// Value is the caller's bytes; read back, a slice of the manifest's
+	// buffer, which no one may write (Fields.String shares it).
+	Value []byte
 }
 
 // Record is one path's entry, as Save writes it.
@@ -43,7 +45,8 @@ type Manifest struct {
 }
 
 // Aux is the bytes saved beside the entries (validate keeps what its
-// search of the directories found there); nil for none.
+// search of the directories found there); nil for none. Like an entry's
+// Value, a slice of the manifest's buffer: read it, never write it.
 func (m *Manifest) Aux() []byte { return m.aux }
 
 // Settled reports whether a modification time is old enough, against the
@@ -169,7 +172,7 @@ func (c *Cache) decodeManifest(b []byte, k Key) (map[string]Entry, []byte, error
 	}
 	entries := make(map[string]Entry, n)
 	for range n {
-		path := string(r.Bytes())
+		path := r.String()
 		var e Entry
 		e.Size = r.Varint()
 		e.ModTime = r.Varint()

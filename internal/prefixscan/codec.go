@@ -7,6 +7,7 @@ import (
 
 	"github.com/envguard/envguard/internal/cache"
 	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver"
 )
 
 // A cached native.Library is written in cache.Fields' framing rather than
@@ -75,8 +76,8 @@ func appendSymbols(b []byte, syms []native.Symbol) []byte {
 }
 
 // encodeLibrary is l and its export hashes in the layout above.
-func encodeLibrary(l *native.Library, exports []uint64) []byte {
-	b := make([]byte, 0, 256+64*len(l.Entries)+8*len(exports))
+func encodeLibrary(l *native.Library, exports resolver.SymbolHashes) []byte {
+	b := make([]byte, 0, 256+64*len(l.Entries)+len(exports))
 	b = appendString(b, l.Path)
 	b = appendString(b, l.Member)
 	b = binary.AppendVarint(b, l.Size)
@@ -108,11 +109,8 @@ func encodeLibrary(l *native.Library, exports []uint64) []byte {
 		b = binary.AppendUvarint(b, uint64(e.CompressedSize))
 		b = binary.AppendUvarint(b, e.UncompressedSize)
 	}
-	b = appendLen(b, len(exports), exports == nil)
-	for _, h := range exports {
-		b = binary.LittleEndian.AppendUint64(b, h)
-	}
-	return b
+	b = appendLen(b, exports.Len(), exports == nil)
+	return append(b, exports[:8*exports.Len()]...)
 }
 
 // interner hands out one string per distinct value read.
@@ -142,7 +140,7 @@ func (d *decoder) strings(f *cache.Fields, intern bool) []string {
 		if intern {
 			out[i] = d.in.str(f.Bytes())
 		} else {
-			out[i] = string(f.Bytes())
+			out[i] = f.String()
 		}
 	}
 	return out
@@ -155,7 +153,7 @@ func (d *decoder) symbols(f *cache.Fields) []native.Symbol {
 	}
 	out := make([]native.Symbol, n)
 	for i := range out {
-		out[i] = native.Symbol{Name: string(f.Bytes()), Version: d.in.str(f.Bytes()), Library: d.in.str(f.Bytes()),
+		out[i] = native.Symbol{Name: f.String(), Version: d.in.str(f.Bytes()), Library: d.in.str(f.Bytes()),
 			Type: d.in.str(f.Bytes())}
 		switch f.Byte() {
 		case 0:
@@ -171,13 +169,14 @@ func (d *decoder) symbols(f *cache.Fields) []native.Symbol {
 var errTrailing = errors.New("bytes after the library")
 
 // decodeLibrary reads what encodeLibrary wrote; anything else is an error
-// (the entry is then a miss, and the library read again).
-func (d *decoder) decodeLibrary(b []byte) (*native.Library, []uint64, error) {
+// (the entry is then a miss, and the library read again). Its strings
+// share b's memory (a manifest's entry, never written: cache.Fields.String).
+func (d *decoder) decodeLibrary(b []byte) (*native.Library, resolver.SymbolHashes, error) {
 	f := cache.NewFields(b, 0)
 	l := &native.Library{
-		Path: string(f.Bytes()), Member: string(f.Bytes()), Size: f.Varint(),
+		Path: f.String(), Member: f.String(), Size: f.Varint(),
 		Class: d.in.str(f.Bytes()), Machine: d.in.str(f.Bytes()), Type: d.in.str(f.Bytes()),
-		SONAME: string(f.Bytes()),
+		SONAME: f.String(),
 	}
 	l.Needed = d.strings(f, true)
 	l.RPATH = d.strings(f, false)
@@ -206,15 +205,13 @@ func (d *decoder) decodeLibrary(b []byte) (*native.Library, []uint64, error) {
 			e.UncompressedSize = f.Uvarint()
 		}
 	}
-	var exports []uint64
+	// The hashes are handed over as the entry's bytes, in the layout
+	// SymbolHashes reads.
+	var exports resolver.SymbolHashes
 	if n, isNil := readLen(f, 8); !isNil {
-		exports = make([]uint64, n)
-		for i := range exports {
-			b := f.Next(8)
-			if b == nil {
-				break // f has failed
-			}
-			exports[i] = binary.LittleEndian.Uint64(b)
+		exports = resolver.SymbolHashes(f.Next(8 * n))
+		if exports == nil {
+			exports = resolver.SymbolHashes{} // n is 0, or f has failed
 		}
 	}
 	if f.Err() != nil {

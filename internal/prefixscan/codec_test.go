@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver"
 )
 
 // codecLibraries are the nvcc fixtures read with their symbols, and a
@@ -42,7 +43,8 @@ func codecLibraries(t testing.TB) []*native.Library {
 func TestCodecRoundTrip(t *testing.T) {
 	d := newDecoder()
 	for i, l := range codecLibraries(t) {
-		for _, ex := range [][]uint64{nil, {}, {1, uint64(i) << 60, 1<<64 - 1}} {
+		for _, hs := range [][]uint64{nil, {}, {1, uint64(i) << 60, 1<<64 - 1}} {
+			ex := resolver.HashesOf(hs)
 			got, gotEx, err := d.decodeLibrary(encodeLibrary(l, ex))
 			if err != nil {
 				t.Fatalf("%s: %v", l.Path, err)
@@ -52,7 +54,7 @@ func TestCodecRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	b := encodeLibrary(codecLibraries(t)[0], []uint64{7})
+	b := encodeLibrary(codecLibraries(t)[0], resolver.HashesOf([]uint64{7}))
 	for _, bad := range [][]byte{b[:len(b)-1], append(b[:len(b):len(b)], 0), {}} {
 		if _, _, err := d.decodeLibrary(bad); err == nil {
 			t.Errorf("%d bytes of a damaged entry decoded", len(bad))
@@ -92,7 +94,7 @@ func sampleTree() treeState {
 // bounded memory; what decodes encodes to bytes that decode to it again.
 func FuzzDecodeLibrary(f *testing.F) {
 	for _, l := range codecLibraries(f) {
-		f.Add(encodeLibrary(l, []uint64{3, 1 << 40}))
+		f.Add(encodeLibrary(l, resolver.HashesOf([]uint64{3, 1 << 40})))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := newDecoder()

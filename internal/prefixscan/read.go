@@ -37,7 +37,7 @@ func entryBase(k native.FileKey, symbols bool) cache.Key {
 // hashes of its torch exports (resolver.BinaryLibrary.TorchExports).
 type library struct {
 	lib     *native.Library
-	exports []uint64
+	exports resolver.SymbolHashes
 }
 
 // readAll reads every library found, from the cache where its entry is
@@ -133,27 +133,27 @@ func (s *scanner) readOne(f native.Found) (library, cache.Record, error) {
 	if err != nil {
 		return library{}, cache.Record{}, err
 	}
-	var exports []uint64
+	var exports resolver.SymbolHashes
 	sym := needsSymbols(s.ownerOf(s.rel(f.Path)), l)
 	if sym {
 		var imports []native.Symbol
+		var hashes []uint64
 		each := func(r native.SymbolRef) {
 			switch {
 			case !torchNamespace(r.Name):
 			case r.Import:
 				imports = append(imports, native.Symbol{Name: string(r.Name), Weak: r.Weak})
 			default:
-				exports = append(exports, resolver.TorchSymbolHash(r.Name))
+				hashes = append(hashes, resolver.TorchSymbolHash(r.Name))
 			}
 		}
 		if _, err := (native.Options{EachSymbol: each}).ReadFile(f.Path); err != nil {
 			return library{}, cache.Record{}, err
 		}
 		slices.SortFunc(imports, func(a, b native.Symbol) int { return strings.Compare(a.Name, b.Name) })
-		slices.Sort(exports)
-		exports = slices.Compact(exports)
-		if exports == nil {
-			exports = []uint64{}
+		slices.Sort(hashes)
+		if exports = resolver.HashesOf(slices.Compact(hashes)); exports == nil {
+			exports = resolver.SymbolHashes{}
 		}
 		l.Imports = imports
 	}

@@ -133,6 +133,8 @@ func newTreeCache(dir string, now int64, aux []byte) *treeCache {
 	t := &treeCache{base: base, now: now, old: newTreeState(), next: newTreeState()}
 	if st, err := decodeTree(aux); err == nil {
 		t.old, t.aux = st, aux
+		// A second run keeps about every record it read.
+		t.next = treeState{dirs: make(map[string]dirRec, len(st.dirs)), files: make(map[string]fileRec, len(st.files)), metas: make(map[string]metaRec, len(st.metas))}
 	}
 	return t
 }
@@ -287,40 +289,47 @@ func encodeTree(st treeState) []byte {
 var errTree = errors.New("not a walk cache of this layout")
 
 // decodeTree reads aux bytes that encode wrote; anything else is an
-// error, and the run reads everything afresh. The strings are copies:
-// the manifest's memory is not held by what the run keeps.
+// error, and the run reads everything afresh. The names share aux's
+// memory (cache.Fields.String): the treeCache keeps aux anyway, to write
+// it back unchanged, and a second run decodes some 100,000 of them.
 func decodeTree(b []byte) (treeState, error) {
-	st := newTreeState()
 	if !bytes.HasPrefix(b, []byte(treeMagic)) {
-		return st, errTree
+		return newTreeState(), errTree
 	}
 	f := cache.NewFields(b, len(treeMagic))
 	// A record takes at least 8 bytes (a name's length, six varints and a
-	// count or a type's length).
-	for range f.Count(8) {
-		n := string(f.Bytes())
+	// count or a type's length). Each table is sized by its count, as
+	// rehashing a growing map was a tenth of a second run.
+	n := f.Count(8)
+	st := treeState{dirs: make(map[string]dirRec, n)}
+	for range n {
+		name := f.String()
 		r := dirRec{st: readStamp(f)}
 		m := f.Count(2)
 		r.entries = make([]native.ListEntry, 0, m)
 		for range m {
-			name := string(f.Bytes())
-			r.entries = append(r.entries, native.ListEntry{Name: name, Dir: f.Byte() == 1})
+			e := f.String()
+			r.entries = append(r.entries, native.ListEntry{Name: e, Dir: f.Byte() == 1})
 		}
-		st.dirs[n] = r
+		st.dirs[name] = r
 	}
-	for range f.Count(8) {
-		n := string(f.Bytes())
-		st.files[n] = fileRec{st: readStamp(f), typ: internType(f.Bytes())}
+	n = f.Count(8)
+	st.files = make(map[string]fileRec, n)
+	for range n {
+		name := f.String()
+		st.files[name] = fileRec{st: readStamp(f), typ: internType(f.Bytes())}
 	}
-	for range f.Count(9) {
-		n := string(f.Bytes())
-		r := metaRec{st: readStamp(f), name: string(f.Bytes())}
+	n = f.Count(9)
+	st.metas = make(map[string]metaRec, n)
+	for range n {
+		name := f.String()
+		r := metaRec{st: readStamp(f), name: f.String()}
 		m := f.Count(1)
 		r.files = make([]string, 0, m)
 		for range m {
-			r.files = append(r.files, string(f.Bytes()))
+			r.files = append(r.files, f.String())
 		}
-		st.metas[n] = r
+		st.metas[name] = r
 	}
 	if f.Err() != nil {
 		return newTreeState(), f.Err()
