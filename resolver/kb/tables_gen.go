@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "0731148d3d981836"
+const generatedVersion = "845970f33ef6702a"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1a35b86
+const generatedChecksum = 0xd9ee3844
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -436,9 +436,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"10.0",
 	}, CPU: true, Source: "PREV_1X; PT_NOTES_1_2", Note: "10.0 is the untagged default build (torch==1.2.0); 9.2 and cpu carry +cu92/+cpu."},
 	{Series: "1.3", Dist: Distribution("wheel"), CUDA: []string{
+		"9.2",
 		"10.0",
 		"10.1",
-	}, CPU: true, Source: "IVADOMED", Note: "Read from the wheel index listing in IVADOMED: cu100 holds 1.3.0+cu100 and 1.3.1+cu100, cu101 the untagged (default) 1.3.0 and 1.3.1. Whether a cu92 build exists was not read."},
+	}, CPU: true, Source: "IVADOMED; TORCH13_CU92", Note: "Read from the wheel index listing in IVADOMED: cu100 holds 1.3.0+cu100 and 1.3.1+cu100, cu101 the untagged (default) 1.3.0 and 1.3.1. The cu92 builds (torch==1.3.0+cu92, torch==1.3.1+cu92 with torchvision 0.4.1+cu92 / 0.4.2+cu92 from torch_stable.html) are TORCH13_CU92's: copies of the install block of the time ('# CUDA 9.2' beside the untagged CUDA 10.1 and +cpu lines) and the index's cu92/torch-1.3.1%2Bcu92-cp36-cp36m-win_amd64.whl."},
 	{Series: "1.4", Dist: Distribution("wheel"), CUDA: []string{
 		"9.2",
 		"10.0",
@@ -1044,6 +1045,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @08b8b238"},
+	{Series: "1.3", CUDA: "9.2", Dist: Distribution("wheel"), SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42, @8f9e8248", Note: "the 9.2 case adds '6.0;6.1;7.0' to the base list, which changed between the two releases (1.3.0: '3.5;5.0+PTX', 1.3.1: '3.7+PTX;5.0'). The row lists the SASS both have; PTX differs, so it is unknown for the series."},
 	{Series: "1.3", CUDA: "10.0", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -12164,6 +12171,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TI_PYPI", Title: "pytorch/test-infra release/pypi/promote_pypi_to_staging.sh (successor of BUILDER_PYPI)", URL: "https://github.com/pytorch/test-infra/tree/main/release", Read: "history read 2026-11-30: 2cfc361d (2025-01-27, 2.6 era) cu124; ea4775ce (2025-04-21, 2.7.0) cu126, unchanged until d5df946e (2026-03-23, 2.11.0) cu130"},
 	{Key: "TI_MATRIX", Title: "pytorch/test-infra tools/scripts/generate_binary_build_matrix.py STABLE_CUDA_VERSIONS['release']: the CUDA whose Linux install command is a plain `pip3 install torch` (Windows and macOS: the CPU build)", URL: "https://github.com/pytorch/test-infra/blob/main/tools/scripts/generate_binary_build_matrix.py", Read: "history read 2026-11-30: 12.4 (2025-02-26), 12.6 (d0da3309, 2025-04-22), 12.8 (4252ea35, 2025-08-05, through 2.9 and 2.10), 13.0 (e1d352be, 2026-03-23)"},
 	{Key: "IVADOMED", Title: "ivadomed/ivadomed#1129: `pip install torch` on Linux gives torch 1.11.0 and 1.8.1 with torch.version.cuda 10.2; the wheel index's cu100/cu101/cu102 listings show which releases are untagged (the default build) there", URL: "https://github.com/ivadomed/ivadomed/pull/1129"},
+	{Key: "TORCH13_CU92", Title: "torch 1.3's CUDA 9.2 wheels: the pytorch.org install block of the 1.3.0 era copied into READMEs ('# CUDA 10.1' untagged, '# CUDA 9.2 pip install torch==1.3.0+cu92 torchvision==0.4.1+cu92 -f …/whl/torch_stable.html', '# CPU only … +cpu'); saquil/Multi-ranker's README: 'pip install torch==1.3.1+cu92 torchvision==0.4.2+cu92 -f …/whl/torch_stable.html'; a guide naming the index file cu92/torch-1.3.1%2Bcu92-cp36-cp36m-win_amd64.whl", URL: "https://github.com/saquil/Multi-ranker", Read: "GitHub code index copies (ids 3672094370, 24209049988, 15846414264), read 2026-12-05; third-party copies of the official commands"},
 	{Key: "PT_NOTES_1_2", Title: "PyTorch v1.2.0 release notes: 'the default CUDA version for this release is 10.0'; non-default wheels get +cpu/+cu92 local versions from 1.2.0 on (quoted in HazyResearch/fonduer#309)", URL: "https://github.com/pytorch/pytorch/releases/tag/v1.2.0"},
 	{Key: "SCATTER276", Title: "rusty1s/pytorch_scatter#276 pytorch 1.11.0 binary wheels please (quotes the PyTorch 1.11 release instructions: CUDA 11.3, and 'CUDA 11.5 is available as well' with cu115 for cu113)", URL: "https://github.com/rusty1s/pytorch_scatter/issues/276", Read: "issue thread, 2026-11-30"},
 	{Key: "TI_GOLIVE_212", Title: "pytorch/test-infra 626d4e70 'Release 2.12 go live. Update release matrix (#8070)', tools/scripts/generate_binary_build_matrix.py: CURRENT_STABLE_VERSION 2.12.0; CUDA_ARCHES_DICT release 12.6, 12.8, 13.0 -> 12.6, 13.0, 13.2; STABLE_CUDA_VERSIONS release 13.0; PYTHON_ARCHES_DICT release 3.10, 3.11, 3.12, 3.13, 3.14, 3.14t", URL: "https://github.com/pytorch/test-infra/pull/8070", Read: "git snapshot of pytorch/test-infra, commit 626d4e7081564c2af7b8ec0216b808371bc4e970 (2026-05-12), read 2026-12-02"},
@@ -12611,6 +12619,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 73},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 74},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 75},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 76},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 8},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 10},
@@ -14079,6 +14088,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 11},
