@@ -595,3 +595,22 @@ func TestReleases212To214(t *testing.T) {
 		t.Errorf("conda-forge 2.13.0 Python builds: %+v", row)
 	}
 }
+
+// A dev_builds source is only meaningful on a PyTorch wheel row: it says
+// the nightlies and release candidates of the wheel index were built with
+// the release's list.
+func TestArchDevBuildsRows(t *testing.T) {
+	n := 0
+	for _, a := range Default().Facts.Arch {
+		if a.DevBuilds == "" {
+			continue
+		}
+		n++
+		if a.Framework != "" || a.Dist != DistWheel || !a.Known || a.PTXUnknown {
+			t.Errorf("arch %s cu%s %s: dev_builds on a row that is not a known PyTorch wheel list", a.Series, a.CUDA, a.Dist)
+		}
+	}
+	if n == 0 {
+		t.Error("no arch row records its series' development builds")
+	}
+}

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "845970f33ef6702a"
+const generatedVersion = "b8a292c4d81c7df7"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xd9ee3844
+const generatedChecksum = 0x7b07b843
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3014,7 +3014,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.1 unchanged)"},
 	{Series: "2.1", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3023,7 +3023,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.1 unchanged)"},
 	{Series: "2.2", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3033,7 +3033,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.2 unchanged)"},
 	{Series: "2.2", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3042,7 +3042,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.2 unchanged)"},
 	{Series: "2.3", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3052,7 +3052,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.3 unchanged)"},
 	{Series: "2.3", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3061,7 +3061,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.3 unchanged)"},
 	{Series: "2.4", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3071,7 +3071,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.4 unchanged)"},
 	{Series: "2.4", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3080,7 +3080,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.4 unchanged)"},
 	{Series: "2.4", CUDA: "12.4", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3089,7 +3089,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (x86_64)", Note: "builder main later changed 12.4 to 9.0+PTX (builder PR #1932, 2024-07-26); release/2.4 does not have it"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (x86_64)", Note: "builder main later changed 12.4 to 9.0+PTX (builder PR #1932, 2024-07-26); release/2.4 does not have it", DevBuilds: "BUILDER_MAIN_WHL (case 12.4 from 4e109742, 2024-04-12, the first cu124 nightly, to release/2.4 on 2024-06-10, before the +PTX of 2024-07-26)"},
 	{Series: "2.6", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3563,7 +3563,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 11.8); PR_138103; PR_78285", Note: "2.5.0 (2024-10-17) predates the move of the manywheel scripts into pytorch/pytorch (PR_138103, 2024-10-18), and release branches build with the builder branch of the same name (PR_78285). Same list as 2.4."},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 11.8); PR_138103; PR_78285", Note: "2.5.0 (2024-10-17) predates the move of the manywheel scripts into pytorch/pytorch (PR_138103, 2024-10-18), and release branches build with the builder branch of the same name (PR_78285). Same list as 2.4.", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.5 unchanged)"},
 	{Series: "2.5", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3572,7 +3572,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 12.1); PR_138103; PR_78285", Note: "no sm_37: CUDA 12 dropped Kepler. Same list as 2.4."},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 12.1); PR_138103; PR_78285", Note: "no sm_37: CUDA 12 dropped Kepler. Same list as 2.4.", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.5 unchanged)"},
 	{Series: "2.5", CUDA: "12.4", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -11935,6 +11935,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CF_PKGS", Title: "conda-forge package pages and feedstocks (anaconda.org/conda-forge/NAME, github.com/conda-forge/NAME-feedstock): the packages CUDA builds are split into, and what those builds depend on (cuda-version, cudatoolkit)", URL: "https://anaconda.org/conda-forge"},
 	{Key: "CORPUS", Title: "195 public environment.yml files (shared/corpus/realworld): package names as people write them"},
 	{Key: "CONDA_FORGE_NOTE", Title: "conda-forge pytorch (pytorch-cpu-feedstock) and archived conda-forge libtorch package pages, as summarised in shared/facts/pytorch-releases.yaml", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock"},
+	{Key: "BUILDER_MAIN_WHL", Title: "pytorch/builder manywheel/build_cuda.sh on main, the script that built the nightly wheels until the scripts moved into pytorch/pytorch (PR_138103), and its release/2.0 … release/2.5 branch points", URL: "https://github.com/pytorch/builder/commits/main/manywheel/build_cuda.sh", Read: "history read at f4cfb706 (2025): case 11.8 is 3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from e40ab7c9 (2023-01-23, 'add sm_90 to CUDA11.8 builds') to 7aafdf05 (2024-10-18, 'Remove manywheel and libtorch scripts'); case 12.1 is 5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from c85da840 (2023-03-31, 'enable nightly CUDA 12.1 builds', the first cu121 nightly) to 7aafdf05; case 12.4 (x86_64) is 5.0;…;8.6;9.0 from 4e109742 (2024-04-12, 'Enable CUDA 12.4 builds') until 047ed9e3 (2024-07-26, 'add +PTX to CUDA 12.4 nightly binaries'). Branch points (merge-base with main): release/2.0 2023-02-13, 2.1 2023-08-25, 2.2 2023-12-01, 2.3 2024-03-11, 2.4 2024-06-10, 2.5 2024-09-06; release/2.1 … 2.5 never changed these cases except release/2.5's case 12.4 (PR_2008)"},
 	{Key: "BUILDER_WHL_25", Title: "pytorch/builder manywheel/build_cuda.sh on branch release/2.5", URL: "https://github.com/pytorch/builder/blob/release/2.5/manywheel/build_cuda.sh", Read: "branch head aec5fb5d (2024-10-15, '[Release 2.5] Inject triton 3.1.0 …'); the file's last change there is fa48aaf5 (2024-10-04, builder PR #2008), which reverts '9.0+PTX' for CUDA 12.4 back to '9.0' on the release branch only (main kept 9.0+PTX until it deleted the file, 7aafdf05, 2024-10-18). Lists: base 5.0;6.0;7.0;7.5;8.0;8.6, 11.8 adds 3.7;9.0, 12.1 and 12.4 add 9.0; no +PTX anywhere"},
 	{Key: "PR_2008", Title: "pytorch/builder#2008 Revert \"add +PTX to CUDA 12.4 nightly binaries (#1932)\" (2024-10-04, committed to release/2.5 as fa48aaf5)", URL: "https://github.com/pytorch/builder/pull/2008"},
 	{Key: "ISSUE_137370", Title: "pytorch/pytorch#137370 [CD] Implement a fix for: add +PTX to CUDA 12.4 nightly binaries (2024-10-04): builder #1932 applied to nightly and release builds alike, PTX (+200 MB) is wanted in nightlies only", URL: "https://github.com/pytorch/pytorch/issues/137370"},
@@ -13866,6 +13867,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 6},

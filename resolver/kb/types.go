@@ -89,6 +89,13 @@ type ArchList struct {
 	Framework string `yaml:"framework,omitempty"`
 	Source    string `yaml:"source"`
 	Note      string `yaml:"note,omitempty"`
+	// DevBuilds, where set, is the source showing that the series'
+	// development builds (nightlies, release candidates) were built with
+	// this same list. Where empty the list holds for the releases only:
+	// the build scripts changed within some series (+PTX kept for
+	// nightlies, architectures added), so a development build's list is
+	// then not known.
+	DevBuilds string `yaml:"dev_builds,omitempty"`
 }
 
 // CUDADriver is a CUDA toolkit release and the minimum Linux driver it needs.
