@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "b8a292c4d81c7df7"
+const generatedVersion = "ca7878a6a411f8c1"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x7b07b843
+const generatedChecksum = 0x4b40f433
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4673,6 +4673,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.11",
 		"3.12",
 	}, Source: "CF_FEEDSTOCK (43148521 … 6dd85b3f (2024-08-22 … 2024-08-24))"},
+	{Torch: "2.4.1", Dist: Distribution("conda-forge"), CUDA: []string{
+		"12.0",
+	}, Package: "pytorch-gpu", Missing: []string{
+		"3.10",
+	}, Source: "CF_ISSUE_338", Note: "the wrapper metapackage only: pytorch 2.4.1 itself has the Python 3.10 CUDA 12.0 build (pytorch=2.4.1=cuda120*); the pytorch-gpu uploads of the two CUDA variants collided, and the 11.8 one was kept for Python 3.10"},
 	{Torch: "2.4.1", Dist: Distribution("conda-forge"), Python: []string{
 		"3.9",
 		"3.10",
@@ -11964,6 +11969,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "OTBTF_TF218", Title: "otbtf build documentation for TF=v2.18.0: 'Custom compute capabilities, default are defined in repo tensorflow/.bazelrc. Currently sm_60,sm_70,sm_80,sm_89,compute_90'", Read: "GitHub code index copy (id 67106006814), read 2026-11-30; third-party"},
 	{Key: "JAX_BUILD_HIST", Title: "jax-ml/jax build/build.py (--cuda_compute_capabilities default) and .bazelrc (build:cuda / cuda_v12 / cuda_v13 TF_CUDA_COMPUTE_CAPABILITIES, later HERMETIC_CUDA_COMPUTE_CAPABILITIES) history", URL: "https://github.com/jax-ml/jax/commits/main/.bazelrc", Read: "jax-ml/jax@cec06d11 (2026-08-08) history read 2026-11-30: 821193b2 (jaxlib 0.1.44, '3.5,5.2,6.0,6.1,7.0'), 66823d13 (0.1.76, '3.5,5.2,6.0,7.0,8.0'), 9fb9e121 (0.3.10, 'sm_35,sm_52,sm_60,sm_70,compute_80'), 03aa266e/71569e1d (RBE-only sm_60,sm_75 that 'caused release wheels to ship without correct sm versions', 0.4.0 only), ec56d71d (0.4.4, no sm_35), cb33fdf3 (0.4.12, +sm_80,compute_90), 6fa506cb (0.4.21, sm_50 for sm_52), 3c81b184 (0.6.0, +sm_90,sm_100,compute_120), fb99b167 (0.7.2, cuda_v12 / cuda_v13 lists; build.py picks --config=cuda<major>), 660d7c7c (0.10.2, +sm_101 for CUDA 12, +sm_110 for CUDA 13)"},
 	{Key: "TF_ISSUE_36853", Title: "tensorflow/tensorflow#36853 'The minimum required Cuda capability is 6.0 for the binary C-API releases 1.14.0 and 1.15.0' (libtensorflow-gpu-linux tarballs, not the pip wheels)", URL: "https://github.com/tensorflow/tensorflow/issues/36853", Read: "issue thread read 2026-11-30"},
+	{Key: "CF_ISSUE_338", Title: "conda-forge/pytorch-cpu-feedstock#338 pytorch-gpu 2.4.1 package for linux-64, python 3.10, CUDA 12.0 variant doesn't exist (2025-01-29, closed)", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/issues/338", Read: "2026-12-05: the reporter finds no pytorch-gpu 2.4.1 file for linux-64 Python 3.10 CUDA 12.0 while the CUDA 11.8 one exists; h-vetinari (maintainer): hash collisions in the wrapper package let only one of the two variants be uploaded, and pytorch itself has the complete set, so pytorch=2.4.1=cuda120* works; hmaarrfk (maintainer) confirms and gives \"pytorch=*=cuda12*\" \"libtorch=2.4.1\" as the way to force the CUDA version"},
 	{Key: "CF_FEEDSTOCK", Title: "conda-forge/pytorch-cpu-feedstock: recipe/build.sh (build_pytorch.sh before 2023) TORCH_CUDA_ARCH_LIST per cuda_compiler_version, recipe/meta.yaml version and build strings, .ci_support/linux_64_*cuda_compiler_version*.yaml variants", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot at main 74dd3d46 (2026-08-13); every first-parent commit of main and of the v2.x release branches read 2026-11-30 (commits of open or closed-unmerged pull requests not counted)"},
 	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30"},
 	{Key: "CF_TORCHVISION", Title: "conda-forge/torchvision-feedstock recipe versions (recipe/meta.yaml or recipe.yaml)", URL: "https://github.com/conda-forge/torchvision-feedstock", Read: "git snapshot 488ecd9d (2026-08-01); the feedstock starts 2017-12-16 (f6d3394); versions at the first-parent commits of every branch, read 2026-11-30"},
@@ -13884,6 +13890,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 8},
@@ -14128,11 +14135,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 27},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 66},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 70},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 71},
 	},
 	"tensorflow": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 13},
@@ -14323,6 +14330,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 62},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 63},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 64},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 65},
 	},
 	"torch_series": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 32},
