@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "ca7878a6a411f8c1"
+const generatedVersion = "8d6e67f71d9626f1"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x4b40f433
+const generatedChecksum = 0xc2166681
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -11899,6 +11899,15 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"cusparselt",
 	}, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA (nvidia-cusparselt-cu13 0.8.0)"},
 }, IndexReleases: []IndexRelease{
+	{Package: "tensorrt", Version: "10.0.1", CUDAPins: []string{
+		"tensorrt-cu12",
+	}, Read: "2026-12-05", Source: "TRT_ISSUE_3945", Note: "unversioned: pip takes the newest tensorrt-cu12 (10.1.0 when the source was written), a CUDA 12 build either way"},
+	{Package: "tensorrt", Version: "10.8.0.43", CUDAPins: []string{
+		"tensorrt-cu12",
+	}, Read: "2026-12-05", Source: "VSRIFE_70", Note: "read from pip's report of what it installed (tensorrt-cu12 10.8.0.43 with its -libs and -bindings); the requirement's specifier itself was not read"},
+	{Package: "tensorrt", Version: "10.13.2.6", CUDAPins: []string{
+		"tensorrt_cu12==10.13.2.6",
+	}, Read: "2026-12-05", Source: "TRT_ISSUE_4614", Note: "tensorrt_cu12_libs 10.13.2.6 requires nvidia-cuda-runtime-cu12"},
 	{Package: "torch", Version: "2.15.0", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 	{Package: "triton", Version: "3.9.0", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 	{Package: "vllm", Version: "0.33.0", Uploaded: "2026-11", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
@@ -11909,6 +11918,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "KBSYNC_INDEX", Title: "package index JSON simple API project page (PEP 691/700) and the wheel's core metadata (PEP 658/714), read by kbsync; each row gives the page URL, the response's sha256 and the date read"},
 	{Key: "KBSYNC_WHEEL_INDEX", Title: "PyTorch wheel index project page per variant (PEP 503 HTML), read by kbsync; the row's note gives the URL, the response's sha256 and the date read"},
 	{Key: "KBSYNC_CONDA_SHARDS", Title: "conda-forge sharded repodata (CEP 16), read by kbsync; each row gives the shard URL and sha256"},
+	{Key: "TRT_ISSUE_3945", Title: "NVIDIA/TensorRT#3945 Installing tensorrt 10.0.1 pypi package installs wrong version of tensorrt-cu12 (2024-06-15)", URL: "https://github.com/NVIDIA/TensorRT/issues/3945", Read: "2026-12-05: the pip log of pip install tensorrt==10.0.1 shows 'Collecting tensorrt-cu12' with no version (pip took 10.1.0), then tensorrt-cu12_libs, tensorrt-cu12_bindings and nvidia-cuda-runtime-cu12"},
+	{Key: "VSRIFE_70", Title: "HolyWu/vs-rife#70 Tensorrt Install problem with given description (2025-03-03)", URL: "https://github.com/HolyWu/vs-rife/issues/70", Read: "2026-12-05: pip's dependency report after pip install -U tensorrt lists tensorrt 10.8.0.43 installed with tensorrt-cu12, tensorrt-cu12-libs and tensorrt-cu12-bindings 10.8.0.43"},
+	{Key: "TRT_ISSUE_4614", Title: "NVIDIA/TensorRT#4614 Pip install fails due to deprecated nvidia-cuda-runtime-cu13 (2025-11-02 comment)", URL: "https://github.com/NVIDIA/TensorRT/issues/4614", Read: "2026-12-05: pip install tensorrt==10.13.2.6 prints 'tensorrt_cu12==10.13.2.6 … (from tensorrt==10.13.2.6)' and 'nvidia-cuda-runtime-cu12 … (from tensorrt_cu12_libs==10.13.2.6 …)'"},
 	{Key: "RELEASE_MD", Title: "pytorch/pytorch RELEASE.md, Release Compatibility Matrix and PyTorch CUDA Support Matrix", URL: "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", Read: "fork mirror cyyever/pytorch@c7bdc626 (rows 1.12–2.14), re-read 2026-11-30; upstream pytorch/pytorch@aa6104e for 1.12–2.3"},
 	{Key: "PREV", Title: "PyTorch previous versions page (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@e3f009bb (1.12–2.3), commits 6286469 and 3a3efc5 (2.4.0, 2.5.0), archived pages up to v2.9.1, a third-party copy dated 2026-03-31 for 2.10.0"},
 	{Key: "TV_README", Title: "pytorch/vision README, torchvision ↔ torch ↔ Python table", URL: "https://github.com/pytorch/vision#installation", Read: "pytorch/vision@53e0954 (2.6–2.8) and an archived copy of the README (rows up to 2.13)"},
@@ -13727,11 +13739,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/gpus.yaml", Line: 187},
 	},
 	"index_releases": {
-		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 20},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 21},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 22},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 24},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 25},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 26},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 27},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 28},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 29},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 30},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 31},
 	},
 	"jax": {
 		{File: "resolver/kb/data/jax.yaml", Line: 7},
@@ -13826,6 +13841,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/index-releases.yaml", Line: 14},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 15},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 16},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 17},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
 		{File: "resolver/kb/data/meta.yaml", Line: 22},
 		{File: "resolver/kb/data/meta.yaml", Line: 23},
 		{File: "resolver/kb/data/meta.yaml", Line: 24},
