@@ -16,17 +16,22 @@ func TestDevBuildArch(t *testing.T) {
 	k := kb.Default()
 	tests := []struct {
 		name, version, cuda, cc, want, inMessage string
+		dist                                     kb.Distribution
 	}{
-		{"2.2 cu121 nightly on an H100", "2.2.0.dev20231010", "12.1", "9.0", "", ""},
-		{"2.2 cu121 nightly on an RTX 5090", "2.2.0.dev20231010", "12.1", "12.0", "EG403", "sm_120"},
-		{"2.4 cu124 nightly on an RTX 5090", "2.4.0.dev20240501", "12.4", "12.0", "EG403", "sm_120"},
-		{"2.5 cu124 nightly on an H100", "2.5.0.dev20240801", "12.4", "9.0", "EG409", "development build (2.5.0.dev20240801)"},
-		{"2.5 cu124 release candidate on an H100", "2.5.0rc1", "12.4", "9.0", "EG409", "development build (2.5.0rc1)"},
-		{"2.5.1 cu124 release on an H100", "2.5.1", "12.4", "9.0", "", ""},
+		{"2.2 cu121 nightly on an H100", "2.2.0.dev20231010", "12.1", "9.0", "", "", kb.DistWheel},
+		{"2.2 cu121 nightly on an RTX 5090", "2.2.0.dev20231010", "12.1", "12.0", "EG403", "sm_120", kb.DistWheel},
+		{"2.4 cu124 nightly on an RTX 5090", "2.4.0.dev20240501", "12.4", "12.0", "EG403", "sm_120", kb.DistWheel},
+		{"2.5 cu124 nightly on an H100", "2.5.0.dev20240801", "12.4", "9.0", "EG409", "development build (2.5.0.dev20240801)", kb.DistWheel},
+		{"2.5 cu124 release candidate on an H100", "2.5.0rc1", "12.4", "9.0", "EG409", "development build (2.5.0rc1)", kb.DistWheel},
+		{"2.5.1 cu124 release on an H100", "2.5.1", "12.4", "9.0", "", "", kb.DistWheel},
+		// the pytorch-nightly channel's 1.11 cuda11.3 packages: compute_37
+		// PTX, which an sm_90 GPU JIT-compiles
+		{"1.11 cuda11.3 conda nightly on an H100", "1.11.0.dev20220131", "11.3", "9.0", "EG408", "compute_37", kb.DistPytorchConda},
+		{"1.11 cuda11.5 conda nightly on an H100", "1.11.0.dev20220131", "11.5", "9.0", "EG409", "development build", kb.DistPytorchConda},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ds := Check(stack(tt.version, tt.cuda, kb.DistWheel), host("580.65.06", "", tt.cc), k, CheckOptions{})
+			ds := Check(stack(tt.version, tt.cuda, tt.dist), host("580.65.06", "", tt.cc), k, CheckOptions{})
 			if got := codes(ds); got != tt.want {
 				t.Fatalf("codes = %q, want %q; %v", got, tt.want, ds)
 			}
