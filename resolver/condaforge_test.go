@@ -230,3 +230,20 @@ func TestPastCondaForge(t *testing.T) {
 		t.Errorf("conda-forge::pytorch=2.1.1: %+v", f)
 	}
 }
+
+// The framework remembers a conda wrapper metapackage the file lists, the
+// one that names the framework or one beside pytorch itself, so that the
+// candidate builds are held to the wrapper's own uploads.
+func TestFrameworkWrapper(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch-gpu=2.4.1\n", "pytorch-gpu"},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.4.1\n  - pytorch-gpu\n", "pytorch-gpu"},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.4.1\n", ""},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pip\n  - pip:\n    - torch==2.4.1\n", ""},
+	} {
+		st := resolveSrc(t, c.src)
+		if st.Framework == nil || st.Framework.Wrapper != c.want {
+			t.Errorf("%q: wrapper %+v, want %q", c.src, st.Framework, c.want)
+		}
+	}
+}

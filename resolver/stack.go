@@ -63,6 +63,10 @@ type Framework struct {
 	Pins []Evidence `json:"-"`
 	// ChannelWhy says how Channel was decided ("written as pytorch::").
 	ChannelWhy string `json:"-"`
+	// Wrapper is the conda wrapper metapackage the file lists beside or
+	// for the framework (pytorch-gpu), whose own uploads may lack builds
+	// the framework's package has (kb.PackagePythonBuilds); "" for none.
+	Wrapper string `json:"-"`
 	// PipPick is the build pip takes for a torch requirement beside
 	// --extra-index-url to a PyTorch wheel index (pippick.go); nil
 	// otherwise. Where it is not the index's build, the checks judge it
