@@ -178,6 +178,11 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 			if fw.Variant == "cuda" && !open[rel] && !admits(c) {
 				continue
 			}
+			if wrapperLacks(st, k, rel, c) {
+				// the wrapper the file asks for was never uploaded for
+				// this (release, CUDA, Python): the solver cannot pick it
+				continue
+			}
 			out = append(out, candidate{st: buildStack(st, rel, "cuda", c), label: fmt.Sprintf("%s %s CUDA %s", fw.Name, rel, c)})
 		}
 	}
@@ -423,4 +428,17 @@ func newestSeriesWithRow(k knowledge, d kb.Distribution) string {
 func seriesAfter(a, b string) bool {
 	c, ok := kb.CompareDotted(a, b)
 	return ok && c > 0
+}
+
+// wrapperLacks reports whether the wrapper metapackage the file lists
+// (conda-forge's pytorch-gpu) has no upload of release rel's CUDA c build
+// for the file's Python, per the knowledge base (pytorch-gpu 2.4.1 has no
+// Python 3.10 CUDA 12.0 upload, conda-forge/pytorch-cpu-feedstock#338).
+func wrapperLacks(st *resolver.Stack, k knowledge, rel, c string) bool {
+	fw := st.Framework
+	if fw.Wrapper == "" || st.Python == "" {
+		return false
+	}
+	row, ok := k.PackagePythonBuilds(fw.Wrapper, rel, fw.Dist, c)
+	return ok && contains(row.Missing, st.Python)
 }

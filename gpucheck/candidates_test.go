@@ -169,3 +169,35 @@ func TestCandidatesUnpinnedRelease(t *testing.T) {
 		t.Errorf("build-string pin: %v %+v", ok, cs)
 	}
 }
+
+// A pytorch-gpu pin is held to the wrapper's own uploads: conda-forge's
+// pytorch-gpu 2.4.1 has no Python 3.10 CUDA 12.0 upload
+// (conda-forge/pytorch-cpu-feedstock#338), so with Python 3.10 the solver
+// can only take the CUDA 11.8 build; Python 3.11, or the pytorch package
+// itself, keeps both.
+func TestCandidatesWrapperUploads(t *testing.T) {
+	k := kb.Default()
+	for _, c := range []struct {
+		name, wrapper, python, want string
+	}{
+		{"pytorch-gpu, Python 3.10", "pytorch-gpu", "3.10", "pytorch 2.4.1 CUDA 11.8"},
+		{"pytorch-gpu, Python 3.11", "pytorch-gpu", "3.11", "pytorch 2.4.1 CUDA 11.8, pytorch 2.4.1 CUDA 12.0"},
+		{"pytorch, Python 3.10", "", "3.10", "pytorch 2.4.1 CUDA 11.8, pytorch 2.4.1 CUDA 12.0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := stack("2.4.1", "", kb.DistCondaForge)
+			st.Framework.Wrapper, st.Python = c.wrapper, c.python
+			cs, _, ok := listCandidates(st, k)
+			if !ok {
+				t.Fatal("no candidates listed")
+			}
+			var got []string
+			for _, cand := range cs {
+				got = append(got, cand.label)
+			}
+			if strings.Join(got, ", ") != c.want {
+				t.Errorf("candidates %q, want %q", strings.Join(got, ", "), c.want)
+			}
+		})
+	}
+}

@@ -20,6 +20,7 @@ type knowledge interface {
 	ToolkitArch(cuda string) (*kb.ToolkitArch, bool)
 	OldestDriverFloor() (*kb.CUDADriver, bool)
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
+	PackagePythonBuilds(pkg, torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool)
 	TorchReleases() []string
 	NewestCUDAOfMajor(major int) string
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch

@@ -135,6 +135,16 @@ func (k factsKB) Variants(series string, dist kb.Distribution) (*kb.TorchVariant
 	return nil, false
 }
 
+func (k factsKB) PackagePythonBuilds(pkg, torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool) {
+	for i := range k.f.TorchPythonBuilds {
+		r := &k.f.TorchPythonBuilds[i]
+		if r.Package == pkg && r.Torch == torch && r.Dist == dist && len(r.Platforms) == 0 && (len(r.CUDA) == 0 || contains(r.CUDA, cuda)) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 func (k factsKB) GPUCandidates(name string) []kb.GPU {
 	var out []kb.GPU
 	n := strings.ToLower(strings.TrimSpace(name))

@@ -65,8 +65,13 @@ func (c *checker) checkArch(driverCUDA string) {
 			// a source build of the series (an installed pre-release): the
 			// knowledge base lists the published builds' architectures only
 			why, whyKey = "it is a source build ("+fw.Installed+") whose architecture list only its binaries hold, and none of them was read", "arch-list-unknown"
-		} else if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known {
+		} else if l, ok := c.archList(fw, c.compilerCUDA()); ok && l != nil && l.Known && fw.ArchFor(l) {
 			list = l
+		} else if ok && l != nil && l.Known {
+			// A nightly or release candidate: the scripts that built them
+			// changed within some series (+PTX kept for nightlies only,
+			// architectures added), so the releases' list is not theirs.
+			why, whyKey = fmt.Sprintf("it is a development build (%s), and the knowledge base's architecture list of the %s series holds for its releases only", fw.Version, fw.Series()), "arch-list-unknown"
 		} else {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
 		}

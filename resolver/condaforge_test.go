@@ -84,6 +84,11 @@ func TestResolveCondaForgeDefaults(t *testing.T) {
 			kb.DistPytorchConda, "cuda", "11.7", false, "pt113_cu117"},
 		{"conda-forge through a mirror", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/cloud/conda-forge/\ndependencies:\n  - pytorch=2.6.0=cuda126_generic_py312_h1234567_200\n",
 			kb.DistCondaForge, "cuda", "12.6", true, "pt26_cu126"},
+		// menpo's mirror, first, is anaconda.org's menpo channel, which
+		// publishes no pytorch: read as defaults (as the path part
+		// "anaconda" once made it) it would give defaults' pytorch
+		{"menpo mirror before the pytorch channel's", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/cloud/menpo/\n  - https://mirrors.tuna.tsinghua.edu.cn/anaconda/cloud/pytorch/\ndependencies:\n  - pytorch=1.13.1\n  - pytorch-cuda=11.7\n",
+			kb.DistPytorchConda, "cuda", "11.7", false, "pt113_cu117"},
 		{"defaults through a mirror", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/pkgs/main/\ndependencies:\n  - pytorch=1.4.0=cuda101py37h02f0884_0\n",
 			kb.DistDefaults, "cuda", "10.1", false, "pt14_cu101"},
 		{"pytorch channel pytorch 1.2 holds both variants", "channels: [pytorch]\ndependencies:\n  - pytorch=1.2.0\n",
@@ -223,5 +228,22 @@ func TestPastCondaForge(t *testing.T) {
 	st = resolveSrc(t, "channels: [conda-forge, pytorch]\ndependencies:\n  - conda-forge::pytorch=2.1.1\n")
 	if f := st.Framework; f.Channel != "conda-forge" {
 		t.Errorf("conda-forge::pytorch=2.1.1: %+v", f)
+	}
+}
+
+// The framework remembers a conda wrapper metapackage the file lists, the
+// one that names the framework or one beside pytorch itself, so that the
+// candidate builds are held to the wrapper's own uploads.
+func TestFrameworkWrapper(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch-gpu=2.4.1\n", "pytorch-gpu"},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.4.1\n  - pytorch-gpu\n", "pytorch-gpu"},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.4.1\n", ""},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pip\n  - pip:\n    - torch==2.4.1\n", ""},
+	} {
+		st := resolveSrc(t, c.src)
+		if st.Framework == nil || st.Framework.Wrapper != c.want {
+			t.Errorf("%q: wrapper %+v, want %q", c.src, st.Framework, c.want)
+		}
 	}
 }

@@ -94,6 +94,14 @@ func (r *resolution) framework() {
 		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
 		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 	}
+	if f.Name == "pytorch" {
+		for _, c := range r.items {
+			if c.from() == envspec.ProviderConda && (c.name == "pytorch-gpu" || c.name == "pytorch-cpu") {
+				f.Wrapper = c.name
+				break
+			}
+		}
+	}
 	r.finishFramework(f, it)
 }
 

@@ -156,7 +156,7 @@ func (r *resolution) frameworkArch() (*kb.ArchList, bool) {
 		return nil, false
 	}
 	l, ok := r.kb.Arch(fw.Series(), r.st.CUDA.Version, fw.Dist)
-	if !ok || l == nil || !l.Known {
+	if !ok || l == nil || !l.Known || !fw.ArchFor(l) {
 		return nil, false
 	}
 	return l, true

@@ -59,3 +59,33 @@ func indexReleaseNote(k *kb.KB, pkg, version string) string {
 }
 
 func archDigits(cc string) string { return strings.ReplaceAll(cc, ".", "") }
+
+// pipMetaCUDAMajor is the CUDA major a pip metapackage pinned to an exact
+// release brings, where the index_releases table names the CUDA-major
+// package it installs (tensorrt 10.8.0.43 → tensorrt-cu12 → CUDA 12), and
+// that package; 0 where the table says nothing. The name carries no CUDA
+// of its own, so only the table can tell.
+func pipMetaCUDAMajor(k *kb.KB, p pipItem) (int, string) {
+	if k == nil || p.Dep == nil || p.Dep.Line == nil || p.Dep.Line.Req == nil {
+		return 0, ""
+	}
+	sp := p.Dep.Line.Req.Specifiers
+	if len(sp) != 1 || (sp[0].Op != "==" && sp[0].Op != "===") || strings.Contains(sp[0].Version, "*") {
+		return 0, ""
+	}
+	r, ok := k.IndexRelease(p.Name, sp[0].Version)
+	if !ok {
+		return 0, ""
+	}
+	for _, pin := range r.CUDAPins {
+		name := strings.ToLower(strings.TrimSpace(pin))
+		if i := strings.IndexAny(name, "=<>!~;[ ("); i >= 0 {
+			name = name[:i]
+		}
+		name = strings.ReplaceAll(name, "_", "-")
+		if m := cudaSuffixRe().FindStringSubmatch(name); m != nil {
+			return cudaMajorOfTag(m[1]), name
+		}
+	}
+	return 0, ""
+}

@@ -100,3 +100,33 @@ func TestEG206ShippedIndexRow(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// pipMetaCUDAMajor reads the CUDA major of the package an exact tensorrt
+// release installs from its index_releases row (a pin written with a
+// specifier or bare, with _ or -), and nothing for an open requirement or
+// a release the table lacks.
+func TestPipMetaCUDAMajor(t *testing.T) {
+	k := kb.Default()
+	for _, c := range []struct {
+		line string
+		want int
+		pkg  string
+	}{
+		{"tensorrt==10.8.0.43", 12, "tensorrt-cu12"},
+		{"tensorrt==10.13.2.6", 12, "tensorrt-cu12"},
+		{"TensorRT===10.0.1", 12, "tensorrt-cu12"},
+		{"tensorrt>=10.8", 0, ""},
+		{"tensorrt==10.8.*", 0, ""},
+		{"tensorrt", 0, ""},
+		{"tensorrt==9.9.9", 0, ""},
+	} {
+		pl, err := envspec.ParsePipLine(c.line)
+		if err != nil || pl.Req == nil {
+			t.Fatalf("%s: %v", c.line, err)
+		}
+		p := pipItem{Name: pl.Req.Normalized, Dep: &envspec.PipDep{Line: pl}}
+		if m, pkg := pipMetaCUDAMajor(k, p); m != c.want || pkg != c.pkg {
+			t.Errorf("%s: %d, %q; want %d, %q", c.line, m, pkg, c.want, c.pkg)
+		}
+	}
+}

@@ -40,6 +40,7 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205Channel(c, st.Framework)...)
 		out = append(out, eg205Variant(c, st)...)
 		out = append(out, eg205PythonVariant(c, st)...)
+		out = append(out, eg205Wrapper(c, st)...)
 	}
 	if c.Env != nil {
 		out = append(out, eg205Packages(c)...)
@@ -238,6 +239,34 @@ func eg205PythonVariant(c *Context, st *Stack) []finding.Diagnostic {
 		fwLabel(f), st.CUDA.Version, st.Python, distWhere(f.Dist), item, at(pos), strings.Join(dp.row.CUDA, ", "), st.Python)
 	hint := fmt.Sprintf("for Python %s ask for CUDA %s, or keep CUDA %s with a Python it was built for", st.Python, strings.Join(others, " or "), st.CUDA.Version)
 	return []finding.Diagnostic{newFinding(c.rule, pos, end, msg, hint, f.Pos, st.PythonPos)}
+}
+
+// eg205Wrapper reports a wrapper metapackage (conda-forge's pytorch-gpu)
+// pinned to a release whose upload for the file's Python and CUDA variant
+// is missing, though the pytorch package of that build exists: the solver
+// finds no pytorch-gpu for the pair, or (with the CUDA left open) takes the
+// other variant's.
+func eg205Wrapper(c *Context, st *Stack) []finding.Diagnostic {
+	f := st.Framework
+	if c.Env == nil || c.Env.IsInstalled() || f.Dist == "" || st.Python == "" || st.CUDA == nil || st.CUDA.Version == "" {
+		return nil
+	}
+	var out []finding.Diagnostic
+	for i, d := range c.Env.Deps {
+		it := c.condaItem(i, d)
+		if it == nil || it.exact == "" || (it.name != "pytorch-gpu" && it.name != "pytorch-cpu") {
+			continue
+		}
+		row, ok := c.KB.PackagePythonBuilds(it.name, it.exact, f.Dist, st.CUDA.Version)
+		if !ok || !contains(row.Missing, st.Python) {
+			continue
+		}
+		msg := fmt.Sprintf("%s%s has no upload for Python %s with CUDA %s on %s, though pytorch %s itself was built for that pair: the solver finds no %s for this file",
+			it.raw(), at(it.pos()), st.Python, st.CUDA.Version, distWhere(f.Dist), it.exact, it.name)
+		hint := fmt.Sprintf("ask for the pytorch package's build in place of %s: pytorch=%s=cuda%s*", it.name, it.exact, strings.ReplaceAll(st.CUDA.Version, ".", ""))
+		out = append(out, newFinding(c.rule, it.verPos(), int(it.verEnd), msg, hint, st.PythonPos))
+	}
+	return out
 }
 
 // eg205Packages checks CUDA package versions that never existed.

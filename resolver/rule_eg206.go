@@ -92,6 +92,16 @@ func runEG206(c *Context) []finding.Diagnostic {
 				fwLabel(f), at(f.Pos), f.Name, oldest, orNone(newest))
 			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
 		}
+		if series, ok := preReleaseSeries(f.Version); ok && f.Name == "pytorch" && torchSeriesKnown(c, series) {
+			// A nightly or release candidate of a known series: the
+			// architecture checks use the series' list where the knowledge
+			// base records that its development builds carried it
+			// (Framework.ArchFor), so not every check was skipped.
+			msg = fmt.Sprintf("%s%s is a development build of the %s series, which the knowledge base does not list by itself: the checks that need the exact release (companions, Python, variants) were skipped; its GPU architectures are judged by the %s series' list only where the knowledge base records that the series' development builds were built with it",
+				fwLabel(f), at(f.Pos), series, series)
+			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg,
+				fmt.Sprintf("pin a release of the %s series for the full checks, or silence this line with `# envguard: ignore EG206`", series))}
+		}
 		rel := "is not in"
 		if newest != "" && compareVersions(f.Version, newest) > 0 {
 			rel = "is newer than"
@@ -114,6 +124,17 @@ func runEG206(c *Context) []finding.Diagnostic {
 	}
 	return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg,
 		"update envguard or load newer knowledge with --kb DIR; check the version is spelled right")}
+}
+
+// torchSeriesKnown reports whether the knowledge base lists a torch
+// release of the series (2.2: 2.2.0, 2.2.1, …).
+func torchSeriesKnown(c *Context, series string) bool {
+	for _, t := range c.KB.Facts.Torch {
+		if seriesOf(t.Version) == series {
+			return true
+		}
+	}
+	return false
 }
 
 func orNone(s string) string {

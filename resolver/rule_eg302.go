@@ -77,6 +77,13 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 			hint = fmt.Sprintf("install %s from conda beside pytorch (same channel, the release that pairs with it) and remove the pip line", lib)
 			edits = moveToCondaEdits(ctx.Env, p.Dep, companionSpec(ctx, lib))
 		}
+		if m, pkg := pipMetaCUDAMajor(ctx.KB, p); m > 0 && ctx.Stack != nil && ctx.Stack.CUDA != nil && majorOf(ctx.Stack.CUDA.Version) > 0 && majorOf(ctx.Stack.CUDA.Version) != m {
+			// The metapackage's release installs a build for another CUDA
+			// major than conda's stack: two runtimes of different majors.
+			msg = fmt.Sprintf("pip installs %s (%s, %s), whose release installs %s, a CUDA %d build, while conda provides a CUDA %s stack (%s, %s): two CUDA runtimes of different majors in one process",
+				lib, pipText(p), place(p.Dep.Raw.Pos), pkg, m, ctx.Stack.CUDA.Version, condaText(first), place(first.Dep.Raw.Pos))
+			hint = fmt.Sprintf("take the CUDA %d build of %s (a release with a %s package for it), or move the conda stack to CUDA %d", majorOf(ctx.Stack.CUDA.Version), lib, strings.Replace(pkg, fmt.Sprintf("cu%d", m), fmt.Sprintf("cu%d", majorOf(ctx.Stack.CUDA.Version)), 1), m)
+		}
 		d := diag(ctx.rule, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos)
 		d.Edits = edits
 		out = append(out, d)

@@ -47,7 +47,13 @@ func runEG305(ctx *Context) []finding.Diagnostic {
 	}
 	var all []built
 	for _, p := range reqs {
-		if m, tag := pipCUDAMajor(p, index); m > 0 {
+		m, tag := pipCUDAMajor(p, index)
+		if m == 0 {
+			// a metapackage whose name says no CUDA (tensorrt): the
+			// CUDA-major package its release installs
+			m, tag = pipMetaCUDAMajor(ctx.KB, p)
+		}
+		if m > 0 {
 			all = append(all, built{p, m, tag})
 		}
 	}

@@ -63,6 +63,10 @@ type Framework struct {
 	Pins []Evidence `json:"-"`
 	// ChannelWhy says how Channel was decided ("written as pytorch::").
 	ChannelWhy string `json:"-"`
+	// Wrapper is the conda wrapper metapackage the file lists beside or
+	// for the framework (pytorch-gpu), whose own uploads may lack builds
+	// the framework's package has (kb.PackagePythonBuilds); "" for none.
+	Wrapper string `json:"-"`
 	// PipPick is the build pip takes for a torch requirement beside
 	// --extra-index-url to a PyTorch wheel index (pippick.go); nil
 	// otherwise. Where it is not the index's build, the checks judge it
@@ -72,6 +76,23 @@ type Framework struct {
 
 // Series returns "2.0" of "2.0.1"; "" when the version is unknown.
 func (f *Framework) Series() string { return seriesOf(f.Version) }
+
+// DevBuild reports whether the version is a development build or release
+// candidate (2.2.0.dev20231010, 2.5.0rc1): the knowledge base's
+// architecture rows hold for such a build only where they say so
+// (kb.ArchList.DevBuilds).
+func (f *Framework) DevBuild() bool {
+	_, ok := preReleaseSeries(f.Version)
+	return ok
+}
+
+// ArchFor reports whether an architecture row of the framework's series
+// holds for this build: always for a release, for a development build
+// only where the row records that the series' development builds carried
+// the same list.
+func (f *Framework) ArchFor(l *kb.ArchList) bool {
+	return l != nil && (l.DevBuilds != "" || !f.DevBuild())
+}
 
 // release is the release the framework's builds are held to: Version, or
 // the series (2.1) of an installed pre-release read as its series; "" when

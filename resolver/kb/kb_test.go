@@ -595,3 +595,23 @@ func TestReleases212To214(t *testing.T) {
 		t.Errorf("conda-forge 2.13.0 Python builds: %+v", row)
 	}
 }
+
+// A dev_builds source is only meaningful on a PyTorch row of the builds
+// PyTorch's own scripts made (the wheel index, the pytorch channel, whose
+// nightlies come from the same scripts): it says the nightlies and release
+// candidates were built with the release's list.
+func TestArchDevBuildsRows(t *testing.T) {
+	n := 0
+	for _, a := range Default().Facts.Arch {
+		if a.DevBuilds == "" {
+			continue
+		}
+		n++
+		if a.Framework != "" || (a.Dist != DistWheel && a.Dist != DistPytorchConda) || !a.Known || a.PTXUnknown {
+			t.Errorf("arch %s cu%s %s: dev_builds on a row that is not a known list of a PyTorch wheel or pytorch-channel build", a.Series, a.CUDA, a.Dist)
+		}
+	}
+	if n == 0 {
+		t.Error("no arch row records its series' development builds")
+	}
+}

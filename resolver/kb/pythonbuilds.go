@@ -18,7 +18,28 @@ func (k *KB) PythonBuilds(torch string, dist Distribution, cuda string) (*TorchP
 	c := majorMinor(strings.TrimSpace(cuda))
 	for i := range k.TorchPythonBuilds {
 		r := &k.TorchPythonBuilds[i]
-		if r.Torch != v || r.Dist != dist || len(r.Platforms) > 0 {
+		if r.Torch != v || r.Dist != dist || len(r.Platforms) > 0 || r.Package != "" {
+			continue
+		}
+		if len(r.CUDA) == 0 || (c != "" && slices.Contains(r.CUDA, c)) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// PackagePythonBuilds is PythonBuilds for a wrapper metapackage's own
+// uploads (conda-forge's pytorch-gpu): the row for the package, release,
+// dist and CUDA variant, where the knowledge base has one.
+func (k *KB) PackagePythonBuilds(pkg, torch string, dist Distribution, cuda string) (*TorchPythonBuilds, bool) {
+	if k == nil || pkg == "" {
+		return nil, false
+	}
+	v := stripLocal(torch)
+	c := majorMinor(strings.TrimSpace(cuda))
+	for i := range k.TorchPythonBuilds {
+		r := &k.TorchPythonBuilds[i]
+		if r.Package != pkg || r.Torch != v || r.Dist != dist || len(r.Platforms) > 0 {
 			continue
 		}
 		if len(r.CUDA) == 0 || (c != "" && slices.Contains(r.CUDA, c)) {
@@ -40,7 +61,7 @@ func (k *KB) PlatformPythonBuilds(torch string, dist Distribution, platform stri
 	p := strings.ToLower(strings.TrimSpace(platform))
 	for i := range k.TorchPythonBuilds {
 		r := &k.TorchPythonBuilds[i]
-		if r.Torch == v && r.Dist == dist && slices.Contains(r.Platforms, p) {
+		if r.Torch == v && r.Dist == dist && r.Package == "" && slices.Contains(r.Platforms, p) {
 			return r, true
 		}
 	}
@@ -98,6 +119,9 @@ func (v *validator) torchPythonBuilds(keys map[string]bool) {
 		if !ok {
 			v.errf(table, i, "torch %q is not a release of the torch tables", r.Torch)
 		}
+		if r.Package != "" && r.Package != "pytorch-gpu" && r.Package != "pytorch-cpu" {
+			v.errf(table, i, "package %q is not one of pytorch's wrapper metapackages (pytorch-gpu, pytorch-cpu)", r.Package)
+		}
 		if (len(r.Python) > 0) == (len(r.Missing) > 0) {
 			v.errf(table, i, "give exactly one of python (the complete list) and missing")
 		}
@@ -140,7 +164,7 @@ func (v *validator) torchPythonBuilds(keys map[string]bool) {
 			cudas = []string{"*"}
 		}
 		for _, p := range plats {
-			key := r.Torch + " " + string(r.Dist) + " " + p
+			key := r.Torch + " " + string(r.Dist) + " " + r.Package + " " + p
 			for _, c := range cudas {
 				prev := covered[key]
 				if slices.Contains(prev, c) || slices.Contains(prev, "*") || (c == "*" && len(prev) > 0) {

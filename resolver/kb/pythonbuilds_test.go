@@ -112,3 +112,21 @@ func TestPythonBuildsLoadErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { assertLoadRejects(t, file, tt.old, tt.new, tt.want) })
 	}
 }
+
+// A wrapper metapackage's row (pytorch-gpu 2.4.1, CF_ISSUE_338) answers
+// only PackagePythonBuilds: the pytorch package's own row for the release
+// keeps answering PythonBuilds.
+func TestPackagePythonBuilds(t *testing.T) {
+	k := Default()
+	row, ok := k.PackagePythonBuilds("pytorch-gpu", "2.4.1", DistCondaForge, "12.0")
+	if !ok || row.Package != "pytorch-gpu" || !slices.Contains(row.Missing, "3.10") {
+		t.Fatalf("pytorch-gpu 2.4.1 cu120 = %+v, %v; want the row missing 3.10", row, ok)
+	}
+	if _, ok := k.PackagePythonBuilds("pytorch-gpu", "2.4.1", DistCondaForge, "11.8"); ok {
+		t.Error("pytorch-gpu 2.4.1 cu118 has a row; CF_ISSUE_338 says its Python 3.10 upload exists")
+	}
+	own, ok := k.PythonBuilds("2.4.1", DistCondaForge, "12.0")
+	if !ok || own.Package != "" || !slices.Contains(own.Python, "3.10") {
+		t.Errorf("pytorch 2.4.1 cu120 = %+v, %v; want the package's own row with 3.10", own, ok)
+	}
+}

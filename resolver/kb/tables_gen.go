@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "0731148d3d981836"
+const generatedVersion = "676d67c9b335e5a9"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1a35b86
+const generatedChecksum = 0xf7af8159
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -436,9 +436,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"10.0",
 	}, CPU: true, Source: "PREV_1X; PT_NOTES_1_2", Note: "10.0 is the untagged default build (torch==1.2.0); 9.2 and cpu carry +cu92/+cpu."},
 	{Series: "1.3", Dist: Distribution("wheel"), CUDA: []string{
+		"9.2",
 		"10.0",
 		"10.1",
-	}, CPU: true, Source: "IVADOMED", Note: "Read from the wheel index listing in IVADOMED: cu100 holds 1.3.0+cu100 and 1.3.1+cu100, cu101 the untagged (default) 1.3.0 and 1.3.1. Whether a cu92 build exists was not read."},
+	}, CPU: true, Source: "IVADOMED; TORCH13_CU92", Note: "Read from the wheel index listing in IVADOMED: cu100 holds 1.3.0+cu100 and 1.3.1+cu100, cu101 the untagged (default) 1.3.0 and 1.3.1. The cu92 builds (torch==1.3.0+cu92, torch==1.3.1+cu92 with torchvision 0.4.1+cu92 / 0.4.2+cu92 from torch_stable.html) are TORCH13_CU92's: copies of the install block of the time ('# CUDA 9.2' beside the untagged CUDA 10.1 and +cpu lines) and the index's cu92/torch-1.3.1%2Bcu92-cp36-cp36m-win_amd64.whl."},
 	{Series: "1.4", Dist: Distribution("wheel"), CUDA: []string{
 		"9.2",
 		"10.0",
@@ -1044,6 +1045,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @08b8b238"},
+	{Series: "1.3", CUDA: "9.2", Dist: Distribution("wheel"), SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42, @8f9e8248", Note: "the 9.2 case adds '6.0;6.1;7.0' to the base list, which changed between the two releases (1.3.0: '3.5;5.0+PTX', 1.3.1: '3.7+PTX;5.0'). The row lists the SASS both have; PTX differs, so it is unknown for the series."},
 	{Series: "1.3", CUDA: "10.0", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -1578,7 +1585,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"3.7",
-	}, Known: true, Source: "BUILDER_REL_1X release/1.11 conda/pytorch-nightly/build.sh ('3.7+PTX;5.0' + per-CUDA list); MOI90 observed sm_37 … sm_86", Note: "MOI90 also sees sm_35 SASS in most packages (bundled libraries)"},
+	}, Known: true, Source: "BUILDER_REL_1X release/1.11 conda/pytorch-nightly/build.sh ('3.7+PTX;5.0' + per-CUDA list); MOI90 observed sm_37 … sm_86", Note: "MOI90 also sees sm_35 SASS in most packages (bundled libraries)", DevBuilds: "BUILDER_MAIN_CONDA (case 11.3 unchanged over the 1.11 nightlies and on release/1.11)"},
 	{Series: "1.11", CUDA: "11.5", Dist: Distribution("pytorch-channel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3007,7 +3014,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.1 unchanged)"},
 	{Series: "2.1", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3016,7 +3023,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.1 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.1 unchanged)"},
 	{Series: "2.2", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3026,7 +3033,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.2 unchanged)"},
 	{Series: "2.2", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3035,7 +3042,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.2 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.2 unchanged)"},
 	{Series: "2.3", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3045,7 +3052,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.3 unchanged)"},
 	{Series: "2.3", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3054,7 +3061,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.3 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.3 unchanged)"},
 	{Series: "2.4", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3064,7 +3071,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.4 unchanged)"},
 	{Series: "2.4", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3073,7 +3080,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (no sm_37: CUDA 12 dropped Kepler)"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (no sm_37: CUDA 12 dropped Kepler)", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.4 unchanged)"},
 	{Series: "2.4", CUDA: "12.4", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3082,7 +3089,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (x86_64)", Note: "builder main later changed 12.4 to 9.0+PTX (builder PR #1932, 2024-07-26); release/2.4 does not have it"},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL release/2.4 (x86_64)", Note: "builder main later changed 12.4 to 9.0+PTX (builder PR #1932, 2024-07-26); release/2.4 does not have it", DevBuilds: "BUILDER_MAIN_WHL (case 12.4 from 4e109742, 2024-04-12, the first cu124 nightly, to release/2.4 on 2024-06-10, before the +PTX of 2024-07-26)"},
 	{Series: "2.6", CUDA: "11.8", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -3556,7 +3563,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 11.8); PR_138103; PR_78285", Note: "2.5.0 (2024-10-17) predates the move of the manywheel scripts into pytorch/pytorch (PR_138103, 2024-10-18), and release branches build with the builder branch of the same name (PR_78285). Same list as 2.4."},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 11.8); PR_138103; PR_78285", Note: "2.5.0 (2024-10-17) predates the move of the manywheel scripts into pytorch/pytorch (PR_138103, 2024-10-18), and release branches build with the builder branch of the same name (PR_78285). Same list as 2.4.", DevBuilds: "BUILDER_MAIN_WHL (case 11.8 unchanged from 2023-01-23 to 2024-10-18, before the release/2.0 branch point that began the 2.1 nightlies; release/2.5 unchanged)"},
 	{Series: "2.5", CUDA: "12.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -3565,7 +3572,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 		"9.0",
-	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 12.1); PR_138103; PR_78285", Note: "no sm_37: CUDA 12 dropped Kepler. Same list as 2.4."},
+	}, PTX: []string{}, Known: true, Source: "BUILDER_WHL_25 (case 12.1); PR_138103; PR_78285", Note: "no sm_37: CUDA 12 dropped Kepler. Same list as 2.4.", DevBuilds: "BUILDER_MAIN_WHL (case 12.1 unchanged from the first cu121 nightly, 2023-03-31, to 2024-10-18; release/2.5 unchanged)"},
 	{Series: "2.5", CUDA: "12.4", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -4666,6 +4673,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.11",
 		"3.12",
 	}, Source: "CF_FEEDSTOCK (43148521 … 6dd85b3f (2024-08-22 … 2024-08-24))"},
+	{Torch: "2.4.1", Dist: Distribution("conda-forge"), CUDA: []string{
+		"12.0",
+	}, Package: "pytorch-gpu", Missing: []string{
+		"3.10",
+	}, Source: "CF_ISSUE_338", Note: "the wrapper metapackage only: pytorch 2.4.1 itself has the Python 3.10 CUDA 12.0 build (pytorch=2.4.1=cuda120*); the pytorch-gpu uploads of the two CUDA variants collided, and the 11.8 one was kept for Python 3.10"},
 	{Torch: "2.4.1", Dist: Distribution("conda-forge"), Python: []string{
 		"3.9",
 		"3.10",
@@ -11887,6 +11899,15 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"cusparselt",
 	}, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA (nvidia-cusparselt-cu13 0.8.0)"},
 }, IndexReleases: []IndexRelease{
+	{Package: "tensorrt", Version: "10.0.1", CUDAPins: []string{
+		"tensorrt-cu12",
+	}, Read: "2026-12-05", Source: "TRT_ISSUE_3945", Note: "unversioned: pip takes the newest tensorrt-cu12 (10.1.0 when the source was written), a CUDA 12 build either way"},
+	{Package: "tensorrt", Version: "10.8.0.43", CUDAPins: []string{
+		"tensorrt-cu12",
+	}, Read: "2026-12-05", Source: "VSRIFE_70", Note: "read from pip's report of what it installed (tensorrt-cu12 10.8.0.43 with its -libs and -bindings); the requirement's specifier itself was not read"},
+	{Package: "tensorrt", Version: "10.13.2.6", CUDAPins: []string{
+		"tensorrt_cu12==10.13.2.6",
+	}, Read: "2026-12-05", Source: "TRT_ISSUE_4614", Note: "tensorrt_cu12_libs 10.13.2.6 requires nvidia-cuda-runtime-cu12"},
 	{Package: "torch", Version: "2.15.0", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 	{Package: "triton", Version: "3.9.0", Uploaded: "2026-10", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 	{Package: "vllm", Version: "0.33.0", Uploaded: "2026-11", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
@@ -11897,6 +11918,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "KBSYNC_INDEX", Title: "package index JSON simple API project page (PEP 691/700) and the wheel's core metadata (PEP 658/714), read by kbsync; each row gives the page URL, the response's sha256 and the date read"},
 	{Key: "KBSYNC_WHEEL_INDEX", Title: "PyTorch wheel index project page per variant (PEP 503 HTML), read by kbsync; the row's note gives the URL, the response's sha256 and the date read"},
 	{Key: "KBSYNC_CONDA_SHARDS", Title: "conda-forge sharded repodata (CEP 16), read by kbsync; each row gives the shard URL and sha256"},
+	{Key: "TRT_ISSUE_3945", Title: "NVIDIA/TensorRT#3945 Installing tensorrt 10.0.1 pypi package installs wrong version of tensorrt-cu12 (2024-06-15)", URL: "https://github.com/NVIDIA/TensorRT/issues/3945", Read: "2026-12-05: the pip log of pip install tensorrt==10.0.1 shows 'Collecting tensorrt-cu12' with no version (pip took 10.1.0), then tensorrt-cu12_libs, tensorrt-cu12_bindings and nvidia-cuda-runtime-cu12"},
+	{Key: "VSRIFE_70", Title: "HolyWu/vs-rife#70 Tensorrt Install problem with given description (2025-03-03)", URL: "https://github.com/HolyWu/vs-rife/issues/70", Read: "2026-12-05: pip's dependency report after pip install -U tensorrt lists tensorrt 10.8.0.43 installed with tensorrt-cu12, tensorrt-cu12-libs and tensorrt-cu12-bindings 10.8.0.43"},
+	{Key: "TRT_ISSUE_4614", Title: "NVIDIA/TensorRT#4614 Pip install fails due to deprecated nvidia-cuda-runtime-cu13 (2025-11-02 comment)", URL: "https://github.com/NVIDIA/TensorRT/issues/4614", Read: "2026-12-05: pip install tensorrt==10.13.2.6 prints 'tensorrt_cu12==10.13.2.6 … (from tensorrt==10.13.2.6)' and 'nvidia-cuda-runtime-cu12 … (from tensorrt_cu12_libs==10.13.2.6 …)'"},
 	{Key: "RELEASE_MD", Title: "pytorch/pytorch RELEASE.md, Release Compatibility Matrix and PyTorch CUDA Support Matrix", URL: "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", Read: "fork mirror cyyever/pytorch@c7bdc626 (rows 1.12–2.14), re-read 2026-11-30; upstream pytorch/pytorch@aa6104e for 1.12–2.3"},
 	{Key: "PREV", Title: "PyTorch previous versions page (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@e3f009bb (1.12–2.3), commits 6286469 and 3a3efc5 (2.4.0, 2.5.0), archived pages up to v2.9.1, a third-party copy dated 2026-03-31 for 2.10.0"},
 	{Key: "TV_README", Title: "pytorch/vision README, torchvision ↔ torch ↔ Python table", URL: "https://github.com/pytorch/vision#installation", Read: "pytorch/vision@53e0954 (2.6–2.8) and an archived copy of the README (rows up to 2.13)"},
@@ -11928,6 +11952,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CF_PKGS", Title: "conda-forge package pages and feedstocks (anaconda.org/conda-forge/NAME, github.com/conda-forge/NAME-feedstock): the packages CUDA builds are split into, and what those builds depend on (cuda-version, cudatoolkit)", URL: "https://anaconda.org/conda-forge"},
 	{Key: "CORPUS", Title: "195 public environment.yml files (shared/corpus/realworld): package names as people write them"},
 	{Key: "CONDA_FORGE_NOTE", Title: "conda-forge pytorch (pytorch-cpu-feedstock) and archived conda-forge libtorch package pages, as summarised in shared/facts/pytorch-releases.yaml", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock"},
+	{Key: "BUILDER_MAIN_CONDA", Title: "pytorch/builder conda/pytorch-nightly/build.sh on main, the script that built the pytorch-nightly channel's packages, over the 1.11 development cycle", URL: "https://github.com/pytorch/builder/commits/main/conda/pytorch-nightly/build.sh", Read: "history read at f4cfb706 (2025): from the release/1.10 branch point (5fb8b705, 2021-09-21) to the release/1.11 one (d32793c9, 2022-02-04) main changed the file in 53c44fc3 (tabs to spaces), 9df26502 and 30fd1eaa (cuDNN linking) only; the CUDA 11.3 case stays '3.7+PTX;5.0' + '6.0;6.1;7.0;7.5;8.0;8.6' throughout, and release/1.11's one later change (2ac169dc, cuDNN library names) leaves it too"},
+	{Key: "BUILDER_MAIN_WHL", Title: "pytorch/builder manywheel/build_cuda.sh on main, the script that built the nightly wheels until the scripts moved into pytorch/pytorch (PR_138103), and its release/2.0 … release/2.5 branch points", URL: "https://github.com/pytorch/builder/commits/main/manywheel/build_cuda.sh", Read: "history read at f4cfb706 (2025): case 11.8 is 3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from e40ab7c9 (2023-01-23, 'add sm_90 to CUDA11.8 builds') to 7aafdf05 (2024-10-18, 'Remove manywheel and libtorch scripts'); case 12.1 is 5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from c85da840 (2023-03-31, 'enable nightly CUDA 12.1 builds', the first cu121 nightly) to 7aafdf05; case 12.4 (x86_64) is 5.0;…;8.6;9.0 from 4e109742 (2024-04-12, 'Enable CUDA 12.4 builds') until 047ed9e3 (2024-07-26, 'add +PTX to CUDA 12.4 nightly binaries'). Branch points (merge-base with main): release/2.0 2023-02-13, 2.1 2023-08-25, 2.2 2023-12-01, 2.3 2024-03-11, 2.4 2024-06-10, 2.5 2024-09-06; release/2.1 … 2.5 never changed these cases except release/2.5's case 12.4 (PR_2008)"},
 	{Key: "BUILDER_WHL_25", Title: "pytorch/builder manywheel/build_cuda.sh on branch release/2.5", URL: "https://github.com/pytorch/builder/blob/release/2.5/manywheel/build_cuda.sh", Read: "branch head aec5fb5d (2024-10-15, '[Release 2.5] Inject triton 3.1.0 …'); the file's last change there is fa48aaf5 (2024-10-04, builder PR #2008), which reverts '9.0+PTX' for CUDA 12.4 back to '9.0' on the release branch only (main kept 9.0+PTX until it deleted the file, 7aafdf05, 2024-10-18). Lists: base 5.0;6.0;7.0;7.5;8.0;8.6, 11.8 adds 3.7;9.0, 12.1 and 12.4 add 9.0; no +PTX anywhere"},
 	{Key: "PR_2008", Title: "pytorch/builder#2008 Revert \"add +PTX to CUDA 12.4 nightly binaries (#1932)\" (2024-10-04, committed to release/2.5 as fa48aaf5)", URL: "https://github.com/pytorch/builder/pull/2008"},
 	{Key: "ISSUE_137370", Title: "pytorch/pytorch#137370 [CD] Implement a fix for: add +PTX to CUDA 12.4 nightly binaries (2024-10-04): builder #1932 applied to nightly and release builds alike, PTX (+200 MB) is wanted in nightlies only", URL: "https://github.com/pytorch/pytorch/issues/137370"},
@@ -11956,6 +11982,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "OTBTF_TF218", Title: "otbtf build documentation for TF=v2.18.0: 'Custom compute capabilities, default are defined in repo tensorflow/.bazelrc. Currently sm_60,sm_70,sm_80,sm_89,compute_90'", Read: "GitHub code index copy (id 67106006814), read 2026-11-30; third-party"},
 	{Key: "JAX_BUILD_HIST", Title: "jax-ml/jax build/build.py (--cuda_compute_capabilities default) and .bazelrc (build:cuda / cuda_v12 / cuda_v13 TF_CUDA_COMPUTE_CAPABILITIES, later HERMETIC_CUDA_COMPUTE_CAPABILITIES) history", URL: "https://github.com/jax-ml/jax/commits/main/.bazelrc", Read: "jax-ml/jax@cec06d11 (2026-08-08) history read 2026-11-30: 821193b2 (jaxlib 0.1.44, '3.5,5.2,6.0,6.1,7.0'), 66823d13 (0.1.76, '3.5,5.2,6.0,7.0,8.0'), 9fb9e121 (0.3.10, 'sm_35,sm_52,sm_60,sm_70,compute_80'), 03aa266e/71569e1d (RBE-only sm_60,sm_75 that 'caused release wheels to ship without correct sm versions', 0.4.0 only), ec56d71d (0.4.4, no sm_35), cb33fdf3 (0.4.12, +sm_80,compute_90), 6fa506cb (0.4.21, sm_50 for sm_52), 3c81b184 (0.6.0, +sm_90,sm_100,compute_120), fb99b167 (0.7.2, cuda_v12 / cuda_v13 lists; build.py picks --config=cuda<major>), 660d7c7c (0.10.2, +sm_101 for CUDA 12, +sm_110 for CUDA 13)"},
 	{Key: "TF_ISSUE_36853", Title: "tensorflow/tensorflow#36853 'The minimum required Cuda capability is 6.0 for the binary C-API releases 1.14.0 and 1.15.0' (libtensorflow-gpu-linux tarballs, not the pip wheels)", URL: "https://github.com/tensorflow/tensorflow/issues/36853", Read: "issue thread read 2026-11-30"},
+	{Key: "CF_ISSUE_338", Title: "conda-forge/pytorch-cpu-feedstock#338 pytorch-gpu 2.4.1 package for linux-64, python 3.10, CUDA 12.0 variant doesn't exist (2025-01-29, closed)", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/issues/338", Read: "2026-12-05: the reporter finds no pytorch-gpu 2.4.1 file for linux-64 Python 3.10 CUDA 12.0 while the CUDA 11.8 one exists; h-vetinari (maintainer): hash collisions in the wrapper package let only one of the two variants be uploaded, and pytorch itself has the complete set, so pytorch=2.4.1=cuda120* works; hmaarrfk (maintainer) confirms and gives \"pytorch=*=cuda12*\" \"libtorch=2.4.1\" as the way to force the CUDA version"},
 	{Key: "CF_FEEDSTOCK", Title: "conda-forge/pytorch-cpu-feedstock: recipe/build.sh (build_pytorch.sh before 2023) TORCH_CUDA_ARCH_LIST per cuda_compiler_version, recipe/meta.yaml version and build strings, .ci_support/linux_64_*cuda_compiler_version*.yaml variants", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot at main 74dd3d46 (2026-08-13); every first-parent commit of main and of the v2.x release branches read 2026-11-30 (commits of open or closed-unmerged pull requests not counted)"},
 	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30"},
 	{Key: "CF_TORCHVISION", Title: "conda-forge/torchvision-feedstock recipe versions (recipe/meta.yaml or recipe.yaml)", URL: "https://github.com/conda-forge/torchvision-feedstock", Read: "git snapshot 488ecd9d (2026-08-01); the feedstock starts 2017-12-16 (f6d3394); versions at the first-parent commits of every branch, read 2026-11-30"},
@@ -12164,6 +12191,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TI_PYPI", Title: "pytorch/test-infra release/pypi/promote_pypi_to_staging.sh (successor of BUILDER_PYPI)", URL: "https://github.com/pytorch/test-infra/tree/main/release", Read: "history read 2026-11-30: 2cfc361d (2025-01-27, 2.6 era) cu124; ea4775ce (2025-04-21, 2.7.0) cu126, unchanged until d5df946e (2026-03-23, 2.11.0) cu130"},
 	{Key: "TI_MATRIX", Title: "pytorch/test-infra tools/scripts/generate_binary_build_matrix.py STABLE_CUDA_VERSIONS['release']: the CUDA whose Linux install command is a plain `pip3 install torch` (Windows and macOS: the CPU build)", URL: "https://github.com/pytorch/test-infra/blob/main/tools/scripts/generate_binary_build_matrix.py", Read: "history read 2026-11-30: 12.4 (2025-02-26), 12.6 (d0da3309, 2025-04-22), 12.8 (4252ea35, 2025-08-05, through 2.9 and 2.10), 13.0 (e1d352be, 2026-03-23)"},
 	{Key: "IVADOMED", Title: "ivadomed/ivadomed#1129: `pip install torch` on Linux gives torch 1.11.0 and 1.8.1 with torch.version.cuda 10.2; the wheel index's cu100/cu101/cu102 listings show which releases are untagged (the default build) there", URL: "https://github.com/ivadomed/ivadomed/pull/1129"},
+	{Key: "TORCH13_CU92", Title: "torch 1.3's CUDA 9.2 wheels: the pytorch.org install block of the 1.3.0 era copied into READMEs ('# CUDA 10.1' untagged, '# CUDA 9.2 pip install torch==1.3.0+cu92 torchvision==0.4.1+cu92 -f …/whl/torch_stable.html', '# CPU only … +cpu'); saquil/Multi-ranker's README: 'pip install torch==1.3.1+cu92 torchvision==0.4.2+cu92 -f …/whl/torch_stable.html'; a guide naming the index file cu92/torch-1.3.1%2Bcu92-cp36-cp36m-win_amd64.whl", URL: "https://github.com/saquil/Multi-ranker", Read: "GitHub code index copies (ids 3672094370, 24209049988, 15846414264), read 2026-12-05; third-party copies of the official commands"},
 	{Key: "PT_NOTES_1_2", Title: "PyTorch v1.2.0 release notes: 'the default CUDA version for this release is 10.0'; non-default wheels get +cpu/+cu92 local versions from 1.2.0 on (quoted in HazyResearch/fonduer#309)", URL: "https://github.com/pytorch/pytorch/releases/tag/v1.2.0"},
 	{Key: "SCATTER276", Title: "rusty1s/pytorch_scatter#276 pytorch 1.11.0 binary wheels please (quotes the PyTorch 1.11 release instructions: CUDA 11.3, and 'CUDA 11.5 is available as well' with cu115 for cu113)", URL: "https://github.com/rusty1s/pytorch_scatter/issues/276", Read: "issue thread, 2026-11-30"},
 	{Key: "TI_GOLIVE_212", Title: "pytorch/test-infra 626d4e70 'Release 2.12 go live. Update release matrix (#8070)', tools/scripts/generate_binary_build_matrix.py: CURRENT_STABLE_VERSION 2.12.0; CUDA_ARCHES_DICT release 12.6, 12.8, 13.0 -> 12.6, 13.0, 13.2; STABLE_CUDA_VERSIONS release 13.0; PYTHON_ARCHES_DICT release 3.10, 3.11, 3.12, 3.13, 3.14, 3.14t", URL: "https://github.com/pytorch/test-infra/pull/8070", Read: "git snapshot of pytorch/test-infra, commit 626d4e7081564c2af7b8ec0216b808371bc4e970 (2026-05-12), read 2026-12-02"},
@@ -12611,6 +12639,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 73},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 74},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 75},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 76},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 8},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 10},
@@ -13711,11 +13740,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/gpus.yaml", Line: 187},
 	},
 	"index_releases": {
-		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 20},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 21},
-		{File: "resolver/kb/data/index-releases.yaml", Line: 22},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 24},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 25},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 26},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 27},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 28},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 29},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 30},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 31},
 	},
 	"jax": {
 		{File: "resolver/kb/data/jax.yaml", Line: 7},
@@ -13810,6 +13842,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/index-releases.yaml", Line: 14},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 15},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 16},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 17},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
+		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
 		{File: "resolver/kb/data/meta.yaml", Line: 22},
 		{File: "resolver/kb/data/meta.yaml", Line: 23},
 		{File: "resolver/kb/data/meta.yaml", Line: 24},
@@ -13857,6 +13892,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 6},
@@ -13873,6 +13910,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 8},
@@ -14079,6 +14117,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 11},
@@ -14116,11 +14155,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 27},
-		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 66},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 70},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 71},
 	},
 	"tensorflow": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 13},
@@ -14311,6 +14350,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 62},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 63},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 64},
+		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 65},
 	},
 	"torch_series": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 32},

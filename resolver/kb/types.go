@@ -89,6 +89,13 @@ type ArchList struct {
 	Framework string `yaml:"framework,omitempty"`
 	Source    string `yaml:"source"`
 	Note      string `yaml:"note,omitempty"`
+	// DevBuilds, where set, is the source showing that the series'
+	// development builds (nightlies, release candidates) were built with
+	// this same list. Where empty the list holds for the releases only:
+	// the build scripts changed within some series (+PTX kept for
+	// nightlies, architectures added), so a development build's list is
+	// then not known.
+	DevBuilds string `yaml:"dev_builds,omitempty"`
 }
 
 // CUDADriver is a CUDA toolkit release and the minimum Linux driver it needs.
@@ -367,7 +374,7 @@ type Facts struct {
 	TorchTriton []TorchTriton `yaml:"torch_triton" key:"torch" order:"key"`
 	// TorchPythonBuilds says which Python minors a distribution built a
 	// release for, where that differs from the release's own list.
-	TorchPythonBuilds []TorchPythonBuilds `yaml:"torch_python_builds" key:"torch,dist,cuda,platforms"`
+	TorchPythonBuilds []TorchPythonBuilds `yaml:"torch_python_builds" key:"torch,dist,package,cuda,platforms"`
 	// Extensions and ExtensionBuilds are the GPU extensions beside the
 	// frameworks and what each release was built for (extensions.yaml).
 	Extensions      []Extension      `yaml:"extensions" key:"name"`
@@ -451,6 +458,11 @@ type TorchPythonBuilds struct {
 	// nothing about the others: torch 2.5.1 has cp313 wheels on Linux but
 	// none on Windows.
 	Platforms []string `yaml:"platforms,omitempty"`
+	// Package, where set, is a wrapper metapackage the row speaks for
+	// instead of the framework's own package (conda-forge's pytorch-gpu,
+	// whose uploads lack some cells the pytorch package has): only
+	// PackagePythonBuilds answers such rows.
+	Package string `yaml:"package,omitempty"`
 	// Python is the complete list of minors Dist built the release for.
 	Python []string `yaml:"python,omitempty"`
 	// Missing lists minors of the release's list (or of its experimental

@@ -214,6 +214,9 @@ func (k *KB) validate() ErrorList {
 	seenA := map[ak]bool{}
 	for i, a := range k.Facts.Arch {
 		v.source("arch", i, a.Source, keys)
+		if a.DevBuilds != "" {
+			v.source("arch", i, a.DevBuilds, keys)
+		}
 		if !validDists[a.Dist] {
 			v.errf("arch", i, "unknown dist %q", a.Dist)
 		}
