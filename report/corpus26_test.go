@@ -34,6 +34,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 2.x builds
 		// come in, whatever cudatoolkit says; it is not read as CUDA 11.3.
 		{"001.yml", map[string]string{"rtx5090": "unknown"}, []string{"pytorch 2.0.0 CUDA 11.8"}, []string{"CUDA 11.3, pytorch-channel"}},
+		// cudatoolkit=9 is 9.*: pytorch 1.1.0's CUDA 9.0 build, whose SASS
+		// stops at sm_70. The K80 runs it; on an A100 or H100 it runs only
+		// through PTX, where its CUDA 9.0 libraries must carry code too, which
+		// is not known (the stack as read had no runtime, so no libraries).
+		{"183.yml", map[string]string{"k80": "ok", "a100": "unknown", "h100": "unknown"}, []string{"pytorch 1.1.0 CUDA 9.0", "cublas 9.0 carries code for sm_90 is not known"}, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
 		// names no CUDA version: the runtime is some 12.x, which a CUDA 11
 		// driver cannot run; on a 12.x driver older than 12.9 it runs through
