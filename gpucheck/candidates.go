@@ -61,7 +61,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 			if b.Variant == "cuda" {
 				label = fmt.Sprintf("%s %s CUDA %s (%s)", fw.Name, b.Release, b.CUDA, map[kb.Distribution]string{kb.DistPyPI: "PyPI", kb.DistWheel: "the index"}[b.Dist])
 			}
-			cs := buildStack(st, b.Release, b.Variant, b.CUDA)
+			cs := buildStack(st, k, b.Release, b.Variant, b.CUDA)
 			cs.Framework.Dist = b.Dist
 			out = append(out, candidate{st: cs, label: label})
 		}
@@ -88,6 +88,9 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 			return pinRange.MatchString(c) || pinRange.MatchString(c+".0")
 		case pinned == "":
 			return true
+		case !strings.Contains(pinned, "."):
+			// cudatoolkit=9 is conda's 9.*: every 9.x the release was built with
+			return strings.HasPrefix(c, pinned+".")
 		}
 		return c == pinned
 	}
@@ -169,7 +172,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 			continue
 		}
 		if v.CPU && (fw.Variant == "" || open[rel]) {
-			out = append(out, candidate{st: buildStack(st, rel, "cpu", ""), label: fmt.Sprintf("%s %s CPU", fw.Name, rel)})
+			out = append(out, candidate{st: buildStack(st, k, rel, "cpu", ""), label: fmt.Sprintf("%s %s CPU", fw.Name, rel)})
 		}
 		if fw.Variant == "cpu" {
 			continue
@@ -183,7 +186,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 				// this (release, CUDA, Python): the solver cannot pick it
 				continue
 			}
-			out = append(out, candidate{st: buildStack(st, rel, "cuda", c), label: fmt.Sprintf("%s %s CUDA %s", fw.Name, rel, c)})
+			out = append(out, candidate{st: buildStack(st, k, rel, "cuda", c), label: fmt.Sprintf("%s %s CUDA %s", fw.Name, rel, c)})
 		}
 	}
 	if len(out) == 0 || len(out) > maxCandidates {
@@ -212,8 +215,9 @@ func selects(kind, selector string) bool {
 	return true
 }
 
-// buildStack is the stack with one candidate build filled in.
-func buildStack(st *resolver.Stack, version, variant, cuda string) *resolver.Stack {
+// buildStack is the stack with one candidate build filled in, with the
+// CUDA libraries that build loads.
+func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) *resolver.Stack {
 	cp := *st
 	fw := *st.Framework
 	fw.Version, fw.Variant, fw.Candidates = version, variant, nil
@@ -226,7 +230,58 @@ func buildStack(st *resolver.Stack, version, variant, cuda string) *resolver.Sta
 		}
 		cp.CUDA = &info
 	}
+	cp.GPUPackages = candidateLibs(st.GPUPackages, k, variant, cuda)
 	return &cp
+}
+
+// candidateLibs are the GPU packages of one candidate build. The stack as
+// read gave the framework the toolkit libraries of the CUDA it read (or
+// none, where it read no runtime: cudatoolkit=9 beside pytorch 1.1); a
+// candidate loads those of its own CUDA, and a CPU build loads none of
+// what the framework brings. Packages the file names itself stay.
+func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, variant, cuda string) []resolver.GPUPackage {
+	var out []resolver.GPUPackage
+	named := map[string]bool{}                  // libraries the file names
+	bundled := map[string]resolver.GPUPackage{} // the framework's own, not the runtime's
+	for _, p := range pkgs {
+		switch {
+		case p.Role != resolver.RoleCUDALibrary:
+			out = append(out, p)
+		case p.BundledWith == "":
+			named[p.Lib] = true
+			out = append(out, p)
+		case variant == "cuda" && p.BundledWith != resolver.RuntimeBundled(p.Version):
+			bundled[p.Lib] = p
+		}
+	}
+	if variant != "cuda" || cuda == "" {
+		return out
+	}
+	// in the resolver's order, so that messages list them as for a build
+	// the file pins
+	for _, lib := range resolver.FrameworkCUDALibs {
+		if named[lib] {
+			continue
+		}
+		if p, ok := bundled[lib]; ok {
+			out = append(out, p)
+			delete(bundled, lib)
+			continue
+		}
+		if cl, ok := k.CUDALibByName(lib); ok && cl.Toolkit {
+			out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, Version: cuda, BundledWith: resolver.RuntimeBundled(cuda), Known: true,
+				Evidence: []resolver.Evidence{{Item: "CUDA " + cuda, Kind: resolver.EvidenceKBRow, Says: cuda, Package: lib}}})
+			continue
+		}
+		out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, BundledWith: "torch", Unknown: "which " + lib + " release torch loads is not known"})
+	}
+	// what the framework's wheel pins beyond those (nccl, nvjitlink)
+	for _, p := range pkgs {
+		if _, ok := bundled[p.Lib]; ok && p.Role == resolver.RoleCUDALibrary {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // overCandidates decides a verdict the file leaves to the solver by

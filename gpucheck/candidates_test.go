@@ -201,3 +201,66 @@ func TestCandidatesWrapperUploads(t *testing.T) {
 		})
 	}
 }
+
+// TestCandidatesMajorOnlyCudatoolkit: cudatoolkit=9 is conda's 9.*, so an
+// exact pytorch beside it is listed over every 9.x variant the release was
+// built with, not none (corpus 183: pytorch=1.1.0 with cudatoolkit=9).
+func TestCandidatesMajorOnlyCudatoolkit(t *testing.T) {
+	facts := testFacts
+	facts.Torch = []kb.TorchRelease{{Version: "1.1.0"}}
+	facts.TorchVariants = []kb.TorchVariants{
+		{Series: "1.1", Dist: kb.DistPytorchConda, CUDA: []string{"9.0", "10.0"}, CPU: true, Selector: "cudatoolkit=X.Y"},
+	}
+	k := factsKB{facts}
+	st := stack("1.1.0", "", kb.DistPytorchConda)
+	st.CUDA = &resolver.CUDAInfo{Evidence: []resolver.Evidence{{Kind: resolver.EvidenceCudatoolkit, Says: "9", Item: "cudatoolkit=9"}}}
+	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidenceCudatoolkit, Says: "9", Item: "cudatoolkit=9"}}
+	cs, ok := candidates(st, k)
+	var l []string
+	for _, c := range cs {
+		l = append(l, c.label)
+	}
+	if !ok || strings.Join(l, ", ") != "pytorch 1.1.0 CUDA 9.0" {
+		t.Errorf("cudatoolkit=9 beside pytorch 1.1.0: %v %q", ok, l)
+	}
+}
+
+// TestCandidateLibs: each build decided over loads the toolkit libraries
+// of its own CUDA, not those of the CUDA the stack was read with (or none
+// where no runtime was read); a CPU build loads none of the framework's.
+// Libraries the file names itself stay whatever the build.
+func TestCandidateLibs(t *testing.T) {
+	facts := testFacts
+	facts.CUDALibPackages = []kb.CUDALibPackage{{Lib: "cudnn"}}
+	for _, l := range []string{"cublas", "cufft", "curand", "cusolver", "cusparse"} {
+		facts.CUDALibPackages = append(facts.CUDALibPackages, kb.CUDALibPackage{Lib: l, Toolkit: true})
+	}
+	k := factsKB{facts}
+	named := resolver.GPUPackage{Name: "nvidia-cudnn-cu11", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: "8.6.0.163", Known: true}
+	read := []resolver.GPUPackage{
+		{Name: "cublas", Role: resolver.RoleCUDALibrary, Lib: "cublas", Version: "11.3", BundledWith: resolver.RuntimeBundled("11.3"), Known: true},
+		named,
+	}
+	got := func(ps []resolver.GPUPackage) string {
+		var s []string
+		for _, p := range ps {
+			s = append(s, p.Lib+" "+p.Version+" ["+p.BundledWith+"]")
+		}
+		return strings.Join(s, "; ")
+	}
+	if g, want := got(candidateLibs(read, k, "cuda", "12.4")), "cudnn 8.6.0.163 []; cublas 12.4 [the CUDA 12.4 runtime]; cufft 12.4 [the CUDA 12.4 runtime]; curand 12.4 [the CUDA 12.4 runtime]; cusolver 12.4 [the CUDA 12.4 runtime]; cusparse 12.4 [the CUDA 12.4 runtime]"; g != want {
+		t.Errorf("CUDA 12.4 build beside cublas 11.3 read: %s, want %s", g, want)
+	}
+	if g, want := got(candidateLibs(read, k, "cpu", "")), "cudnn 8.6.0.163 []"; g != want {
+		t.Errorf("CPU build: %s, want %s", g, want)
+	}
+	// no runtime read, so no libraries: the candidate's are added, and a
+	// library with no toolkit row is left unknown
+	ps := candidateLibs(nil, k, "cuda", "9.0")
+	if g, want := got(ps), "cublas 9.0 [the CUDA 9.0 runtime]; cufft 9.0 [the CUDA 9.0 runtime]; curand 9.0 [the CUDA 9.0 runtime]; cusolver 9.0 [the CUDA 9.0 runtime]; cusparse 9.0 [the CUDA 9.0 runtime]; cudnn  [torch]"; g != want {
+		t.Errorf("no libraries read: %s, want %s", g, want)
+	}
+	if last := ps[len(ps)-1]; last.Known || last.Unknown == "" {
+		t.Errorf("cudnn with no release is known: %+v", last)
+	}
+}

@@ -127,7 +127,10 @@ func (c *checker) runtimeMajor() int {
 	}
 	m := 0
 	for _, e := range c.st.CUDA.Evidence {
-		if e.Says == "" || strings.Contains(e.Says, ".") {
+		if e.Says == "" || strings.Contains(e.Says, ".") || majorOf(e.Says) < 0 {
+			// a full version is runtime()'s business; evidence that names
+			// no version at all (a --find-links page says only "cuda")
+			// neither gives nor contradicts a major
 			continue
 		}
 		n := majorOf(e.Says)
@@ -170,10 +173,17 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || drv == "" || compareVersions(drv, f.LinuxFloor) < 0 {
 		return false
 	}
+	// Who picks the minor: pip for a pip framework (jax[cuda12] takes the
+	// newest nvidia-*-cu12 wheels), else the conda solver (cuda-version=12.*,
+	// cuda-toolkit=12), and each is pinned its own way.
+	who, pin := "the solver installs", "pin cuda-version="+driverCUDA
+	if fw := c.st.Framework; fw != nil && fw.From == envspec.ProviderPip {
+		who, pin = "pip installs", "pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)"
+	}
 	c.minorCompat(
-		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x pip installs, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
-			c.driverLabel(), driverCUDA, m, m, orUnknown(newest), driverCUDA),
-		hint+", or pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)")
+		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x %s, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
+			c.driverLabel(), driverCUDA, m, m, who, orUnknown(newest), driverCUDA),
+		hint+", or "+pin)
 	return true
 }
 

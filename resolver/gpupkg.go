@@ -218,10 +218,15 @@ func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
 	return p
 }
 
-// frameworkCUDALibs are the CUDA libraries a framework's CUDA build loads
+// FrameworkCUDALibs are the CUDA libraries a framework's CUDA build loads
 // whose architectures decide whether its PTX path runs: the toolkit's math
-// libraries and cuDNN.
-var frameworkCUDALibs = []string{"cublas", "cufft", "curand", "cusolver", "cusparse", "cudnn"}
+// libraries and cuDNN. gpucheck gives each build it decides over these
+// libraries at that build's CUDA.
+var FrameworkCUDALibs = []string{"cublas", "cufft", "curand", "cusolver", "cusparse", "cudnn"}
+
+// RuntimeBundled is the BundledWith of a toolkit library the framework
+// loads at the runtime's release rt.
+func RuntimeBundled(rt string) string { return "the CUDA " + rt + " runtime" }
 
 // frameworkLibs adds the CUDA libraries the framework's build loads that
 // the file does not name: those its wheel pins (torch_cuda_libs), the
@@ -273,14 +278,14 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 			}
 		}
 	}
-	for _, lib := range frameworkCUDALibs {
+	for _, lib := range FrameworkCUDALibs {
 		if have[lib] {
 			continue
 		}
 		cl, ok := names(r.kb).CUDALibByName(lib)
 		switch {
 		case ok && cl.Toolkit:
-			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, Version: rt, BundledWith: "the CUDA " + rt + " runtime", Known: true,
+			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, Version: rt, BundledWith: RuntimeBundled(rt), Known: true,
 				Evidence: []Evidence{{Item: "CUDA " + rt, Kind: EvidenceKBRow, Says: rt, Package: lib}}})
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
