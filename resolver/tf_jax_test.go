@@ -181,3 +181,30 @@ func TestTFJAXNames(t *testing.T) {
 		t.Errorf("jax_releases.html alone: name error %v", err)
 	}
 }
+
+// TestTFPipDistClash: pip tensorflow-cpu beside a distribution with GPU
+// support leaves the variant open with the reason; beside one without GPU
+// support (tensorflow 2.0 on Linux) it stays the CPU build.
+func TestTFPipDistClash(t *testing.T) {
+	cases := []struct {
+		lines   string
+		variant string
+		why     string
+	}{
+		{"    - tensorflow==2.14.0\n    - tensorflow-cpu==2.14.0\n", "", "tensorflow-cpu==2.14.0 (line 5) and tensorflow==2.14.0 (line 4) both install the tensorflow package"},
+		{"    - tensorflow-gpu==1.15.0\n    - tensorflow-cpu==1.15.0\n", "", "tensorflow-cpu==1.15.0 (line 5) and tensorflow-gpu==1.15.0 (line 4) both install"},
+		{"    - tensorflow==2.0.0\n    - tensorflow-cpu==2.0.0\n", "cpu", ""},
+		{"    - tensorflow-cpu==2.14.0\n", "cpu", ""},
+	}
+	for _, c := range cases {
+		src := "dependencies:\n  - pip\n  - pip:\n" + c.lines
+		st := Resolve(envspec.Parse("t.yml", []byte(src), envspec.ParseOptions{Platform: "linux-64"}), kb.Default())
+		f := st.Framework
+		if f == nil {
+			t.Fatalf("%q: no framework", c.lines)
+		}
+		if f.Variant != c.variant || !strings.Contains(f.VariantWhy, c.why) || (c.why == "") != (f.VariantWhy == "") {
+			t.Errorf("%q: variant %q, why %q; want %q, why with %q", c.lines, f.Variant, f.VariantWhy, c.variant, c.why)
+		}
+	}
+}
