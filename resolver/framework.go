@@ -419,11 +419,35 @@ func (r *resolution) variant() {
 	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
 		f.Variant = "cpu"
 	}
+	if f.Name == "tensorflow" && f.Variant == "" && !cpu && r.tfPipGetsCUDA() {
+		f.Variant = "cuda"
+	}
 	if f.Name == "tensorflow" {
 		if why := r.tfPipDistClash(); why != "" {
 			f.Variant, f.VariantWhy = "", why
 		}
 	}
+}
+
+// tfPipGetsCUDA says whether a pip TensorFlow with GPU support (one Linux
+// wheel for CPU and GPU since 2.1, which uses the GPU where it finds CUDA
+// and cuDNN at run time) is given both by the file: a CUDA runtime of
+// known version and a cuDNN, from conda (cudnn) or pip (nvidia-cudnn-cuXX).
+// That is TensorFlow's own recipe for 2.12–2.13 (conda cudatoolkit=11.8,
+// pip nvidia-cudnn-cu11==8.6.0.163), so the file asks for the CUDA build
+// (issue 26, corpus 110).
+func (r *resolution) tfPipGetsCUDA() bool {
+	if r.fw == nil || r.fw.from() != envspec.ProviderPip || !tfGPUCapable(r.fw) ||
+		r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		return false
+	}
+	for _, it := range r.items {
+		if it.name == "cudnn" && it.from() == envspec.ProviderConda ||
+			strings.HasPrefix(it.name, "nvidia-cudnn-cu") && it.from() == envspec.ProviderPip {
+			return true
+		}
+	}
+	return false
 }
 
 // tfPipDistClash says why the variant is not known where pip installs

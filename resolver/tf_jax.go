@@ -160,16 +160,21 @@ func tfGPUCapable(it *item) bool {
 		if t == "" {
 			return true
 		}
-		// a lower bound alone (>=2.4): its releases agree from 2.1 on;
-		// other ranges may mix CPU-only and GPU releases, so say no
-		if !strings.HasPrefix(t, ">=") || strings.ContainsAny(t[2:], ",|<>!~=") {
+		// one series (==2.13.*): its releases agree
+		if s := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(t, "=="), "="), ".*"); s != t && strings.HasSuffix(t, ".*") &&
+			!strings.ContainsAny(s, ",|<>!~=*") {
+			v = s
+		} else if !strings.HasPrefix(t, ">=") || strings.ContainsAny(t[2:], ",|<>!~=") {
+			// a lower bound alone (>=2.4): its releases agree from 2.1 on;
+			// other ranges may mix CPU-only and GPU releases, so say no
 			return false
-		}
-		if v = leadingVersion(t[2:]); v == "" {
-			return false
-		}
-		if c, ok := kb.CompareDotted(majorMinor(v), "2.1"); !ok || c < 0 {
-			return false
+		} else {
+			if v = leadingVersion(t[2:]); v == "" {
+				return false
+			}
+			if c, ok := kb.CompareDotted(majorMinor(v), "2.1"); !ok || c < 0 {
+				return false
+			}
 		}
 	}
 	if c, ok := kb.CompareDotted(majorMinor(v), "1.15"); ok && c == 0 {

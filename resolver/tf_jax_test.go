@@ -50,6 +50,8 @@ func TestTFGPUCapable(t *testing.T) {
 		{"tensorflow<2.1", false},
 		{"tensorflow[and-cuda]==2.15.0", true},
 		{"tensorflow-cpu==2.12.0", false},
+		{"tensorflow==2.13.*", true},
+		{"tensorflow==2.0.*", false},
 	}
 	for _, c := range cases {
 		env := envspec.Parse("t.yml", []byte("dependencies:\n  - pip\n  - pip:\n    - "+c.line+"\n"), envspec.ParseOptions{Platform: "linux-64"})
