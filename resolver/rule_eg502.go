@@ -57,12 +57,8 @@ func runEG502(c *Context) []finding.Diagnostic {
 	}
 	// the name as the file writes it, channel included (pytorch::pytorch)
 	name := f.Name
-	if f.From != envspec.ProviderPip {
-		// the package as written (tensorflow-gpu, not tensorflow), with
-		// its channel (pytorch::pytorch)
-		if n := f.Item[:len(f.Item)-len(strings.TrimLeft(f.Item, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:"))]; n != "" {
-			name = n
-		}
+	if i := strings.Index(f.Item, "::"); i >= 0 && f.From != envspec.ProviderPip {
+		name = f.Item[:i+2] + f.Name
 	}
 	pin := func(v string) string {
 		if f.From == envspec.ProviderPip {
