@@ -34,7 +34,12 @@ var ruleEG409 = &Rule{
 func runEG409(c *checker) bool {
 	fw := c.st.Framework
 	if fw != nil && fw.Variant == "" && gpuFramework(fw) {
-		if fw.Name == "tensorflow" && fw.From == envspec.ProviderPip {
+		if fw.VariantWhy != "" {
+			// the file names a variant but cannot give one (two pip
+			// distributions writing one package): the resolver says why
+			c.undecide(c.fwPos(), "variant", "variant-two-distributions", fwName(fw), fw.VariantWhy,
+				"keep one distribution: the CPU-only one for a CPU-only environment, the one with GPU support to use the GPU")
+		} else if fw.Name == "tensorflow" && fw.From == envspec.ProviderPip {
 			// One Linux wheel for CPU and GPU since 2.1: it uses the GPU only
 			// if it finds CUDA and cuDNN libraries when it starts.
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),

@@ -81,3 +81,69 @@ func TestCorpusCandidateSets(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusCodesInMeaning: each code of the real files is used within its
+// meaning in RULES.md (issue 26, root cause 4).
+func TestCorpusCodesInMeaning(t *testing.T) {
+	dir := testshared.Dir(t, "corpus/realworld")
+	hosts, err := (&Machines{Targets: StandardFleet()}).Resolve([]string{"h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		file string
+		want map[string]string // target → verdict
+		// codes that must not be reported, and text the report must hold
+		notCodes []string
+		has      []string
+	}{
+		// pip tensorflow==2.14.0 beside tensorflow-cpu==2.14.0: two
+		// distributions writing one package, which no code of RULES.md
+		// means. EG202 is a CPU build beside CUDA packages (cudatoolkit
+		// here serves openmm); the variant is open, so no name and no ok.
+		{"006.yml", map[string]string{"h100": "unknown"}, []string{"EG202", "EG501", "EG407"},
+			[]string{"EG409 could not check tensorflow 2.14.0 against target h100: tensorflow-cpu==2.14.0 (line 210) and tensorflow==2.14.0 (line 209) both install the tensorflow package"}},
+		// cuda-version constrains only conda packages: no EG201 on it
+		// against pip's torch wheel (line 24).
+		{"016.yml", nil, nil, nil},
+		// TensorFlow's own 2.13 recipe: pip tensorflow==2.13.*, conda
+		// cudatoolkit 11.8 and pip's cuDNN 8.6 wheel ask for the CUDA build.
+		{"110.yml", nil, nil, []string{"canonical name tf213_cu118"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Validate(tt.file, src, Options{Platform: "linux-64", Hosts: hosts})
+			assertVerdictsHonest(t, r)
+			text := verdictText(r)
+			for _, f := range r.Findings {
+				if f.Code == "EG201" && tt.file == "016.yml" && f.Line == 24 {
+					t.Errorf("EG201 on cuda-version against a pip wheel: %s", f.Message)
+				}
+				if f.Code == "EG502" || f.Code == "EG501" {
+					text += "\n" + f.Message
+				}
+			}
+			for _, tg := range r.Targets {
+				if w, ok := tt.want[tg.Name]; ok && string(tg.Verdict) != w {
+					t.Errorf("target %s: %s, want %s\n%s", tg.Name, tg.Verdict, w, text)
+				}
+			}
+			for _, f := range r.Findings {
+				for _, c := range tt.notCodes {
+					if f.Code == c {
+						t.Errorf("%s at line %d: %s", f.Code, f.Line, f.Message)
+					}
+				}
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(text, s) {
+					t.Errorf("no %q in:\n%s", s, text)
+				}
+			}
+		})
+	}
+}

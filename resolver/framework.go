@@ -427,6 +427,68 @@ func (r *resolution) variant() {
 	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
 		f.Variant = "cpu"
 	}
+	if f.Name == "tensorflow" && f.Variant == "" && !cpu && r.tfPipGetsCUDA() {
+		f.Variant = "cuda"
+	}
+	if f.Name == "tensorflow" {
+		if why := r.tfPipDistClash(); why != "" {
+			f.Variant, f.VariantWhy = "", why
+		}
+	}
+}
+
+// tfPipGetsCUDA says whether a pip TensorFlow with GPU support (one Linux
+// wheel for CPU and GPU since 2.1, which uses the GPU where it finds CUDA
+// and cuDNN at run time) is given both by the file: a CUDA runtime of
+// known version and a cuDNN, from conda (cudnn) or pip (nvidia-cudnn-cuXX).
+// That is TensorFlow's own recipe for 2.12–2.13 (conda cudatoolkit=11.8,
+// pip nvidia-cudnn-cu11==8.6.0.163), so the file asks for the CUDA build
+// (issue 26, corpus 110).
+func (r *resolution) tfPipGetsCUDA() bool {
+	if r.fw == nil || r.fw.from() != envspec.ProviderPip || !tfGPUCapable(r.fw) ||
+		r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		return false
+	}
+	for _, it := range r.items {
+		if it.name == "cudnn" && it.from() == envspec.ProviderConda ||
+			strings.HasPrefix(it.name, "nvidia-cudnn-cu") && it.from() == envspec.ProviderPip {
+			return true
+		}
+	}
+	return false
+}
+
+// tfPipDistClash says why the variant is not known where pip installs
+// tensorflow-cpu beside a TensorFlow distribution with GPU support
+// (tensorflow-gpu, or tensorflow from 2.1 on): both write the one
+// `tensorflow` package directory, and the one pip installs last wins file
+// by file, so which build the job imports is not known. "" when there is
+// no such pair. No rule of the catalogue means this pair (EG202 is a CPU
+// build beside CUDA packages, EG301 one library from conda and pip), so
+// it leaves the variant open and EG409 says why per target (issue 26,
+// corpus 006).
+func (r *resolution) tfPipDistClash() string {
+	var cpu, gpu *item
+	for _, it := range r.items {
+		if it.from() != envspec.ProviderPip {
+			continue
+		}
+		switch {
+		case it.name == "tensorflow-cpu":
+			if cpu == nil {
+				cpu = it
+			}
+		case tfGPUCapable(it):
+			if gpu == nil {
+				gpu = it
+			}
+		}
+	}
+	if cpu == nil || gpu == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s%s and %s%s both install the tensorflow package, the CPU-only build and the one with GPU support, and the one pip installs last wins file by file, so which build the job imports is not known",
+		cpu.label(), at(cpu.pos()), gpu.label(), at(gpu.pos()))
 }
 
 // tfCondaCPUOnly says whether a plain conda `tensorflow` of an exact release

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 )
 
@@ -27,12 +28,14 @@ var ruleEG202 = &Rule{
 	run: runEG202,
 }
 
-// runEG202 raises EG202 for the CPU build beside CUDA packages;
-// tensorflow-cpu beside a tensorflow with GPU support is EG202 too
-// (tf_jax.go), and a line already reported is not reported twice.
+// runEG202 raises EG202 for the CPU build beside CUDA packages.
+// tensorflow-cpu beside another pip TensorFlow distribution is not EG202:
+// a framework distribution is not a CUDA package, and the pair's trouble
+// (both write one package directory) has no code of its own, so the
+// resolver leaves the variant open and EG409 says why (issue 26, corpus
+// 006).
 func runEG202(c *Context) []finding.Diagnostic {
-	out := eg202CPUBuild(c)
-	return append(out, eg202TFCPU(c, out)...)
+	return eg202CPUBuild(c)
 }
 
 func eg202CPUBuild(c *Context) []finding.Diagnostic {
@@ -41,6 +44,18 @@ func eg202CPUBuild(c *Context) []finding.Diagnostic {
 		return nil
 	}
 	cuda := cudaItems(c)
+	// a pip TensorFlow distribution (tensorflow-gpu) is the framework
+	// itself, not a CUDA package: beside pip's tensorflow-cpu the two write
+	// one package, which the resolver reports as an open variant
+	if pipTF := pipTFLines(c); len(pipTF) > 0 {
+		kept := cuda[:0:0]
+		for _, e := range cuda {
+			if !pipTF[e.Pos.Line] || !tfPip[e.Package] {
+				kept = append(kept, e)
+			}
+		}
+		cuda = kept
+	}
 	// conda's CUDA packages that serve another GPU library (openmm,
 	// faiss-gpu, cupy...) do not contradict a CPU-only framework build
 	if consumer := cudaConsumer(c); consumer != nil {
@@ -92,6 +107,17 @@ func eg202CPUBuild(c *Context) []finding.Diagnostic {
 		msg = strings.Replace(msg, "asks for pytorch a", "makes pytorch a", 1)
 		hint := fmt.Sprintf("remove %s to use the GPU, or remove the CUDA packages for a CPU-only environment", e.Item)
 		out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, rel...))
+	}
+	return out
+}
+
+// pipTFLines are the lines of the file's pip TensorFlow distributions.
+func pipTFLines(c *Context) map[int]bool {
+	out := map[int]bool{}
+	for _, it := range envItems(c) {
+		if it.from() == envspec.ProviderPip && tfPip[it.name] && it.pos().Line > 0 {
+			out[it.pos().Line] = true
+		}
 	}
 	return out
 }

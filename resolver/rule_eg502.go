@@ -79,7 +79,7 @@ func runEG502(c *Context) []finding.Diagnostic {
 		// the newest admitted release the file's Python can install
 		ex := cands[n-1]
 		for i := n - 1; i >= 0; i-- {
-			if torchRunsPython(c, f, cands[i]) {
+			if runsPython(c, f, cands[i]) {
 				ex = cands[i]
 				break
 			}
@@ -140,7 +140,7 @@ func newestPublishedScan(c *Context, f *Framework) string {
 		// 2.11.0 beside python=3.8) is no fix
 		best := ""
 		for _, r := range c.KB.Facts.Torch {
-			if !torchPublishedIn(c, f.Dist, r.Version) || !torchRunsPython(c, f, r.Version) {
+			if !torchPublishedIn(c, f.Dist, r.Version) || !runsPython(c, f, r.Version) {
 				continue
 			}
 			if best == "" || compareVersions(r.Version, best) > 0 {
@@ -154,6 +154,9 @@ func newestPublishedScan(c *Context, f *Framework) string {
 	case "tensorflow":
 		best := ""
 		for _, t := range c.KB.Facts.TensorFlow {
+			if !runsPython(c, f, t.Version) {
+				continue
+			}
 			if best == "" || compareVersions(t.Version, best) > 0 {
 				best = t.Version
 			}
@@ -187,11 +190,20 @@ func torchPublishedIn(c *Context, dist kb.Distribution, version string) bool {
 	return false
 }
 
-// torchRunsPython reports whether a torch release supports the file's
-// Python (its supported or experimental list); true when either is not
-// known. Only pytorch's rows are read: other frameworks are not narrowed.
-func torchRunsPython(c *Context, f *Framework, version string) bool {
-	if f.Name != "pytorch" || c.Stack == nil || c.Stack.Python == "" || c.KB == nil {
+// runsPython reports whether a torch or TensorFlow release supports the
+// file's Python (torch's supported or experimental list, TensorFlow's
+// tested list); true when either is not known. An example the file's
+// Python cannot install is no fix (issue 26: corpus 062 was told to pin
+// TensorFlow 2.21 beside Python 3.5).
+func runsPython(c *Context, f *Framework, version string) bool {
+	if c.Stack == nil || c.Stack.Python == "" || c.KB == nil {
+		return true
+	}
+	if f.Name == "tensorflow" {
+		t, ok := c.KB.TensorFlow(version)
+		return !ok || len(t.Python) == 0 || pyIn(t.Python, c.Stack.Python)
+	}
+	if f.Name != "pytorch" {
 		return true
 	}
 	r, ok := c.KB.Release(version)

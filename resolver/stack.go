@@ -45,8 +45,12 @@ type Framework struct {
 	Installed string `json:"installed,omitempty"`
 	Spec      string `json:"spec,omitempty"` // the version spec as written
 	// Variant is "cuda", "cpu", or "" when the file leaves it open.
-	Variant string           `json:"variant,omitempty"`
-	From    envspec.Provider `json:"from"`
+	Variant string `json:"variant,omitempty"`
+	// VariantWhy says why Variant is "" where the file names the variant
+	// but cannot give one (two pip distributions writing one package);
+	// "" otherwise.
+	VariantWhy string           `json:"-"`
+	From       envspec.Provider `json:"from"`
 	// System names the system's package manager that installed an
 	// installed framework ("debian"); "" when pip, uv or conda did.
 	System  string          `json:"system_package,omitempty"`

@@ -11,8 +11,7 @@ import (
 )
 
 // This file holds what TensorFlow and JAX add to the rules and the
-// resolution: keras as TensorFlow's companion (EG203), tensorflow beside
-// tensorflow-cpu (EG202), conda-forge TensorFlow judged against conda-forge's
+// resolution: keras as TensorFlow's companion (EG203), conda-forge TensorFlow judged against conda-forge's
 // own builds (EG208), and the CUDA evidence of JAX's pip packages (the
 // jax-cudaNN plugins, jaxlib's +cuda local versions, the jax_releases.html
 // find-links pages).
@@ -161,16 +160,21 @@ func tfGPUCapable(it *item) bool {
 		if t == "" {
 			return true
 		}
-		// a lower bound alone (>=2.4): its releases agree from 2.1 on;
-		// other ranges may mix CPU-only and GPU releases, so say no
-		if !strings.HasPrefix(t, ">=") || strings.ContainsAny(t[2:], ",|<>!~=") {
+		// one series (==2.13.*): its releases agree
+		if s := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(t, "=="), "="), ".*"); s != t && strings.HasSuffix(t, ".*") &&
+			!strings.ContainsAny(s, ",|<>!~=*") {
+			v = s
+		} else if !strings.HasPrefix(t, ">=") || strings.ContainsAny(t[2:], ",|<>!~=") {
+			// a lower bound alone (>=2.4): its releases agree from 2.1 on;
+			// other ranges may mix CPU-only and GPU releases, so say no
 			return false
-		}
-		if v = leadingVersion(t[2:]); v == "" {
-			return false
-		}
-		if c, ok := kb.CompareDotted(majorMinor(v), "2.1"); !ok || c < 0 {
-			return false
+		} else {
+			if v = leadingVersion(t[2:]); v == "" {
+				return false
+			}
+			if c, ok := kb.CompareDotted(majorMinor(v), "2.1"); !ok || c < 0 {
+				return false
+			}
 		}
 	}
 	if c, ok := kb.CompareDotted(majorMinor(v), "1.15"); ok && c == 0 {
@@ -178,41 +182,6 @@ func tfGPUCapable(it *item) bool {
 	}
 	c, ok := kb.CompareDotted(majorMinor(v), "2.1")
 	return ok && c >= 0
-}
-
-// eg202TFCPU reports pip tensorflow-cpu beside a pip TensorFlow with GPU
-// support: both install the same `tensorflow` package directory, so the one
-// pip installs last wins file by file, and where that is tensorflow-cpu the
-// job never uses the GPU. It is EG202 (a CPU-only framework build together
-// with CUDA packages), not EG301, which is one library from conda and pip.
-func eg202TFCPU(c *Context, done []finding.Diagnostic) []finding.Diagnostic {
-	var cpu, gpu []*item
-	for _, it := range envItems(c) {
-		if it.from() != envspec.ProviderPip {
-			continue
-		}
-		switch {
-		case it.name == "tensorflow-cpu":
-			cpu = append(cpu, it)
-		case tfGPUCapable(it):
-			gpu = append(gpu, it)
-		}
-	}
-	if len(cpu) == 0 || len(gpu) == 0 {
-		return nil
-	}
-	var out []finding.Diagnostic
-	for _, it := range cpu {
-		if reportedAt(done, it.pos()) {
-			continue
-		}
-		g := gpu[0]
-		msg := fmt.Sprintf("%s%s asks for a CPU-only tensorflow build, but %s%s is the build with GPU support: both install the same tensorflow package, the one pip installs last wins file by file, and with tensorflow-cpu the job never uses the GPU",
-			it.label(), at(it.pos()), g.label(), at(g.pos()))
-		hint := fmt.Sprintf("keep one: remove %s to use the GPU, or remove %s for a CPU-only environment", it.label(), g.label())
-		out = append(out, newFinding(c.rule, it.pos(), 0, msg, hint, g.pos()))
-	}
-	return out
 }
 
 // eg208CondaForge judges a conda-forge TensorFlow against what conda-forge
@@ -287,15 +256,6 @@ func cfServes(built, want string, exact bool) bool {
 		return false
 	}
 	return cudaMinorOf(want) >= cudaMinorOf(built)
-}
-
-func reportedAt(ds []finding.Diagnostic, p finding.Pos) bool {
-	for _, d := range ds {
-		if d.Pos.Line == p.Line && p.Line > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func appendNew(ss []string, s string) []string {

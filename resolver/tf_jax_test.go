@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -49,6 +50,8 @@ func TestTFGPUCapable(t *testing.T) {
 		{"tensorflow<2.1", false},
 		{"tensorflow[and-cuda]==2.15.0", true},
 		{"tensorflow-cpu==2.12.0", false},
+		{"tensorflow==2.13.*", true},
+		{"tensorflow==2.0.*", false},
 	}
 	for _, c := range cases {
 		env := envspec.Parse("t.yml", []byte("dependencies:\n  - pip\n  - pip:\n    - "+c.line+"\n"), envspec.ParseOptions{Platform: "linux-64"})
@@ -180,4 +183,50 @@ func TestTFJAXNames(t *testing.T) {
 	if _, err := CanonicalName(st); err == nil || !strings.Contains(err.Error(), "CUDA") {
 		t.Errorf("jax_releases.html alone: name error %v", err)
 	}
+}
+
+// TestTFPipDistClash: pip tensorflow-cpu beside a distribution with GPU
+// support leaves the variant open with the reason; beside one without GPU
+// support (tensorflow 2.0 on Linux) it stays the CPU build.
+func TestTFPipDistClash(t *testing.T) {
+	cases := []struct {
+		lines   string
+		variant string
+		why     string
+	}{
+		{"    - tensorflow==2.14.0\n    - tensorflow-cpu==2.14.0\n", "", "tensorflow-cpu==2.14.0 (line 5) and tensorflow==2.14.0 (line 4) both install the tensorflow package"},
+		{"    - tensorflow-gpu==1.15.0\n    - tensorflow-cpu==1.15.0\n", "", "tensorflow-cpu==1.15.0 (line 5) and tensorflow-gpu==1.15.0 (line 4) both install"},
+		{"    - tensorflow==2.0.0\n    - tensorflow-cpu==2.0.0\n", "cpu", ""},
+		{"    - tensorflow-cpu==2.14.0\n", "cpu", ""},
+	}
+	for _, c := range cases {
+		src := "dependencies:\n  - pip\n  - pip:\n" + c.lines
+		st := Resolve(envspec.Parse("t.yml", []byte(src), envspec.ParseOptions{Platform: "linux-64"}), kb.Default())
+		f := st.Framework
+		if f == nil {
+			t.Fatalf("%q: no framework", c.lines)
+		}
+		if f.Variant != c.variant || !strings.Contains(f.VariantWhy, c.why) || (c.why == "") != (f.VariantWhy == "") {
+			t.Errorf("%q: variant %q, why %q; want %q, why with %q", c.lines, f.Variant, f.VariantWhy, c.variant, c.why)
+		}
+	}
+}
+
+// TestEG502HintPython: EG502's example release installs with the file's
+// Python (issue 26, corpus 062).
+func TestEG502HintPython(t *testing.T) {
+	src, err := os.ReadFile(goldenPath("eg502_tf_gpu_py35"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, ds := lintFile(t, "eg502_tf_gpu_py35.yml", src)
+	for _, d := range ds {
+		if d.Code == "EG502" {
+			if want := "e.g. tensorflow=2.3.0"; !strings.Contains(d.Hint, want) {
+				t.Errorf("hint %q, want %q (TF 2.3 is the newest release tested with Python 3.5)", d.Hint, want)
+			}
+			return
+		}
+	}
+	t.Fatalf("no EG502 in %v", ds)
 }
