@@ -183,7 +183,7 @@ func DecodePipName(name string, extras []string) Accel {
 		}
 	case n == "jax":
 		for _, e := range extras {
-			e = strings.ToLower(e)
+			e = pep503(e)
 			if strings.HasPrefix(e, "cuda") {
 				a := Accel{Variant: "cuda"}
 				if m, err := strconv.Atoi(leadingDigits(e[4:])); err == nil && m > 0 {
@@ -209,7 +209,9 @@ func DecodePipName(name string, extras []string) Accel {
 	return Accel{}
 }
 
-// normalizePip applies PEP 503 normalisation: lower case, runs of -_. as -.
+// pep503 applies PEP 503 normalisation: lower case, runs of -_. as -. PEP
+// 685 normalises extra names the same way (jax[cuda12-pip] is jax's
+// cuda12_pip extra), so every comparison of extras goes through it too.
 func pep503(name string) string {
 	var b strings.Builder
 	dash := false

@@ -95,6 +95,11 @@ func TestDecodePipName(t *testing.T) {
 		{"CuPy_CUDA102", nil, Accel{Variant: "cuda", CUDA: "10.2", Major: 10}},
 		{"jax", []string{"cuda12"}, Accel{Variant: "cuda", Major: 12}},
 		{"jax", []string{"cuda12_pip"}, Accel{Variant: "cuda", Major: 12}},
+		// PEP 685: extras compare after PEP 503 normalisation, so
+		// cuda12-pip and CUDA12.PIP are jax's cuda12_pip extra.
+		{"jax", []string{"cuda12-pip"}, Accel{Variant: "cuda", Major: 12}},
+		{"jax", []string{"CUDA12.PIP"}, Accel{Variant: "cuda", Major: 12}},
+		{"jax", []string{"CPU"}, Accel{Variant: "cpu"}},
 		{"jax", []string{"cuda"}, Accel{Variant: "cuda"}},
 		{"jax", []string{"cpu"}, Accel{Variant: "cpu"}},
 		{"jax", nil, Accel{}},
@@ -104,6 +109,7 @@ func TestDecodePipName(t *testing.T) {
 		{"nvidia-cudnn-cu11", nil, Accel{Variant: "cuda", Major: 11}},
 		{"nvidia-ml-py", nil, Accel{}},
 		{"tensorflow", []string{"and-cuda"}, Accel{Variant: "cuda"}},
+		{"tensorflow", []string{"and_cuda"}, Accel{Variant: "cuda"}},
 		{"tensorflow", nil, Accel{}},
 		{"tensorflow-gpu", nil, Accel{Variant: "cuda"}},
 		{"tensorflow-cpu", nil, Accel{Variant: "cpu"}},

@@ -156,6 +156,11 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 			// and `pytorch-cpu` the CPU one
 			add(ev(EvidencePackage, "cuda", it.pos(), 0), true)
 		}
+	case (it.name == "_pytorch_select" || it.name == "pytorch-mutex" || it.name == "cpuonly") && !r.isTorch():
+		// the variant selectors select among conda's pytorch builds only:
+		// beside a pip torch, or no pytorch, they make nothing CPU-only or
+		// CUDA (issue 26, corpus 149: pip's torch 2.1.0 is the CUDA wheel
+		// whatever cpuonly says)
 	case it.name == "_pytorch_select":
 		// the defaults channel's variant selector (1.2–1.8 recipes): its
 		// CPU pytorch requires _pytorch_select 0.1, the GPU one 0.2
@@ -171,14 +176,14 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 			}
 		}
 		if says != "" {
-			add(ev(EvidenceMutex, says, it.pos(), 0), r.isTorch())
+			add(ev(EvidenceMutex, says, it.pos(), 0), true)
 		}
 	case it.name == "pytorch-mutex":
 		if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
-			add(ev(EvidenceMutex, a.Variant, it.buildPos(), int(it.buildEnd)), r.isTorch())
+			add(ev(EvidenceMutex, a.Variant, it.buildPos(), int(it.buildEnd)), true)
 		}
 	case it.name == "cpuonly":
-		add(ev(EvidenceMutex, "cpu", it.pos(), 0), r.isTorch())
+		add(ev(EvidenceMutex, "cpu", it.pos(), 0), true)
 	case names(r.kb).CUDAPackageKind(it.name) != "":
 		kind := names(r.kb).CUDAPackageKind(it.name)
 		says := r.cudaSeries(it.verText)

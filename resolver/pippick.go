@@ -161,7 +161,7 @@ func (r *resolution) pipPick() {
 	}
 	if p.Release != "" {
 		v, ok := r.kb.Variants(seriesOf(p.Release), kb.DistWheel)
-		p.FromIndex = ok && contains(v.CUDA, p.CUDA)
+		p.FromIndex = ok && contains(v.CUDA, p.CUDA) && !arbitraryPublic(it)
 		if !p.FromIndex {
 			p.PyPI, _ = pypiBuild(r.kb, r.env, p.Release)
 			// pip takes PyPI's build: the framework is PyPI's, not the
@@ -170,6 +170,22 @@ func (r *resolution) pipPick() {
 		}
 	}
 	f.PipPick = p
+}
+
+// arbitraryPublic reports whether the torch requirement has an === clause
+// with no local label (torch===2.7.1): PEP 440's arbitrary equality
+// compares the version text as a string, so the index's 2.7.1+cu118 does
+// not match it and pip can take only PyPI's 2.7.1.
+func arbitraryPublic(it *item) bool {
+	if it.pip == nil || it.pip.Line == nil || it.pip.Line.Req == nil {
+		return false
+	}
+	for _, sp := range it.pip.Line.Req.Specifiers {
+		if sp.Op == "===" && !strings.Contains(sp.Version, "+") {
+			return true
+		}
+	}
+	return false
 }
 
 // newestFor is the highest of releases (oldest first) that has wheels for

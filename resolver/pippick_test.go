@@ -30,6 +30,9 @@ func TestPipPick(t *testing.T) {
 		{"open spec, newest on index", "environment.yml", "dependencies:\n  - pip\n  - pip:\n    - --extra-index-url https://example.org/whl/cu118\n    - torch>=2.7.0,<2.8\n", "2.7.1", true, "", kb.DistWheel, "11.8"},
 		{"exact pin not on index", "environment.yml", "dependencies:\n  - pip\n  - pip:\n    - --extra-index-url https://example.org/whl/cu118\n    - torch==2.8.0\n", "2.8.0", false, "12.8", kb.DistPyPI, "12.8"},
 		{"Python 3.9: 2.8.0 is the newest with its wheels", "environment.yml", "dependencies:\n  - python=3.9\n  - pip\n  - pip:\n    - --extra-index-url https://example.org/whl/cu118\n    - torch>=2.7.0\n", "2.8.0", false, "12.8", kb.DistPyPI, "12.8"},
+		// === is arbitrary equality (PEP 440): the text 2.7.1 is not the
+		// index's 2.7.1+cu118, so pip takes PyPI's 2.7.1.
+		{"=== pin on the index: the index's build does not match", "environment.yml", "dependencies:\n  - pip\n  - pip:\n    - --extra-index-url https://example.org/whl/cu118\n    - torch===2.7.1\n", "2.7.1", false, "12.6", kb.DistPyPI, "12.6"},
 		{"no release in the knowledge base", "environment.yml", "dependencies:\n  - pip\n  - pip:\n    - --extra-index-url https://example.org/whl/cu118\n    - torch>=9.0\n", "", false, "", kb.DistWheel, ""},
 		{"an --index-url replaces PyPI", "environment.yml", "dependencies:\n  - pip\n  - pip:\n    - --index-url https://example.org/whl/cu118\n    - torch>=2.7.0\n", "-", false, "", kb.DistWheel, "11.8"},
 		{"an extension's own index is not PyTorch's", "environment.yml", "dependencies:\n  - pip\n  - pip:\n    - --extra-index-url https://flashinfer.ai/whl/cu124/torch2.4/\n    - torch==2.4.1\n", "-", false, "", kb.DistPyPI, "12.1"},

@@ -19,7 +19,9 @@ var ruleEG202 = &Rule{
 		Title:    "a CPU-only framework build together with CUDA packages",
 		Why: "cpuonly, pytorch-mutex=*=cpu, a cpu build string, a +cpu wheel or the /whl/cpu index give a " +
 			"framework that never touches the GPU, while the CUDA packages beside it suggest the author wanted " +
-			"one: the job silently trains on the CPU, or the solve fails on the mutex.",
+			"one: the job silently trains on the CPU, or the solve fails on the mutex. It fires only for the framework " +
+			"build that is installed: cpuonly, pytorch-mutex and _pytorch_select select among conda's pytorch builds, so " +
+			"beside a pip torch (and no conda pytorch) they make nothing CPU-only; pip never reads them.",
 		Fix:    "Remove the CPU selector to get the CUDA build, or remove the CUDA packages for a CPU-only environment.",
 		Before: "dependencies:\n  - pytorch::pytorch=2.0.1\n  - pytorch::cpuonly\n  - pytorch::pytorch-cuda=11.8\n",
 		After:  "dependencies:\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n",
@@ -89,16 +91,6 @@ func eg202CPUBuild(c *Context) []finding.Diagnostic {
 		} else if e.Kind == EvidenceMutex {
 			what = "pytorch a CPU-only build"
 		}
-		// cpuonly and pytorch-mutex select among conda's pytorch builds
-		// only; pip never reads them. Beside a pip torch and no conda
-		// pytorch, the contradiction is the wheel itself: PyPI's torch is
-		// a CUDA build (issue 26, corpus 149).
-		if e.Kind == EvidenceMutex && bundlesCUDA(st.Framework) && allPipWheels(cuda) {
-			msg := fmt.Sprintf("%s%s asks for a CPU-only pytorch, but it selects among conda's pytorch builds only and pip ignores it: %s, so the environment gets CUDA", e.Item, at(e.Pos), describeCUDAList(cuda))
-			hint := fmt.Sprintf("for a CPU-only environment install the +cpu wheels from the PyTorch CPU index (--index-url …/whl/cpu) and drop %s; to use the GPU, drop %s", e.Item, e.Item)
-			out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, rel...))
-			continue
-		}
 		verb := "installs"
 		if len(cuda) > 1 {
 			verb = "install"
@@ -120,26 +112,6 @@ func pipTFLines(c *Context) map[int]bool {
 		}
 	}
 	return out
-}
-
-// allPipWheels reports whether every CUDA claim is a pip wheel's (a local
-// version, PyPI's default build, a wheel index).
-func allPipWheels(es []Evidence) bool {
-	for _, e := range es {
-		if e.Kind != EvidenceLocal && e.Kind != EvidenceIndex {
-			return false
-		}
-	}
-	return len(es) > 0
-}
-
-// describeCUDAList joins describeCUDA over claims with "; ".
-func describeCUDAList(es []Evidence) string {
-	var parts []string
-	for _, e := range es {
-		parts = append(parts, describeCUDA(e))
-	}
-	return strings.Join(parts, "; ")
 }
 
 // frameworkOfName names the framework a package belongs to ("" for none).

@@ -29,7 +29,7 @@ func eg205ExtraPins(c *Context) []finding.Diagnostic {
 			continue
 		}
 		for _, ex := range r.Extras {
-			for _, p := range c.KB.ExtraPinsOf(r.Name, it.exact, normExtra(ex)) {
+			for _, p := range c.KB.ExtraPinsOf(r.Name, it.exact, pep503(strings.TrimSpace(ex))) {
 				msg := fmt.Sprintf("%s%s cannot be installed: the %s extra of %s %s pins %s, which the package index never served (pip: \"No matching distribution found for %s\")",
 					r.Dep.Raw.Value, at(r.Dep.Raw.Pos), p.Extra, p.Package, p.Version, p.Pin, p.Pin)
 				if len(p.Python) > 0 {
@@ -53,26 +53,6 @@ func eg205ExtraPins(c *Context) []finding.Diagnostic {
 		}
 	}
 	return out
-}
-
-// normExtra normalises an extra name as PEP 685 does: lower case, runs of
-// '-', '_' and '.' become one '-'.
-func normExtra(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	var b strings.Builder
-	dash := false
-	for _, r := range s {
-		if r == '-' || r == '_' || r == '.' {
-			if !dash {
-				b.WriteByte('-')
-			}
-			dash = true
-			continue
-		}
-		dash = false
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // eg205JaxlibCuDNN reports a cudnn pin beside a conda-forge jaxlib release

@@ -112,7 +112,7 @@ func usesHostCUDA(lib string, p pipItem) bool {
 	switch lib {
 	case "tensorflow":
 		for _, e := range p.Extras {
-			if strings.EqualFold(e, "and-cuda") {
+			if pep503(e) == "and-cuda" {
 				return false
 			}
 		}

@@ -162,8 +162,14 @@ func extraIndexNote(ctx *Context, p pipItem, index string) (string, bool) {
 		} else if on(m[1]) {
 			return "", false // both take torch==X+cuXYZ from the index
 		}
-		return head + fmt.Sprintf("; that index has no torch %s build, so pip takes PyPI's%s, and uv (first-index: it takes torch only from the first index that has it, the extra one) finds no torch %s and fails",
-			m[1], paren(pypiDefaultNote(ctx.KB, ctx.Env, m[1])), m[1]), true
+		why := fmt.Sprintf("that index has no torch %s build", m[1])
+		if on(m[1]) && strings.Contains(pipText(p), "===") {
+			// === compares the version text (PEP 440 arbitrary
+			// equality): the index's X+cuXYZ is not the text X
+			why = fmt.Sprintf("=== is arbitrary equality, and the index's torch %s%s is not the text %s", m[1], tag, m[1])
+		}
+		return head + fmt.Sprintf("; %s, so pip takes PyPI's%s, and uv (first-index: it takes torch only from the first index that has it, the extra one) finds no torch %s and fails",
+			why, paren(pypiDefaultNote(ctx.KB, ctx.Env, m[1])), m[1]), true
 	}
 	fw := ctx.Stack.Framework
 	if ctx.Env.Kind == envspec.KindPixiManifest {

@@ -289,7 +289,7 @@ var gpuLibNames = sync.OnceValue(func() gpuLibIndex {
 func libOfPip(ctx *Context, it pipItem) string {
 	if it.Name == "jax" {
 		for _, e := range it.Extras {
-			if strings.HasPrefix(strings.ToLower(e), "cuda") {
+			if strings.HasPrefix(pep503(e), "cuda") {
 				return "jax"
 			}
 		}
@@ -384,7 +384,7 @@ func pipCUDAMajor(it pipItem, index string) (int, string) {
 	}
 	if it.Name == "jax" {
 		for _, e := range it.Extras {
-			if m := jaxExtraRe().FindStringSubmatch(strings.ToLower(e)); m != nil {
+			if m := jaxExtraRe().FindStringSubmatch(pep503(e)); m != nil {
 				return cudaMajorOfTag(m[1]), "[" + e + "]"
 			}
 		}
