@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "26a552e8b1d34758"
+const generatedVersion = "a0853482021d742b"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x7d8877cf
+const generatedChecksum = 0x827733a
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -8516,6 +8516,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "onnxruntime-gpu", Version: "1.7.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.0",
 	}, Source: "X2_ORT_CUDA_EP_REQS", Note: "docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages 03cecf844a, d0ea319e9b) requirements table, row 1.7: CUDA 11.0.3, cuDNN 8.0.4 (Linux) / 8.0.2.39 (Windows), libcudart 11.0.221, libcublas 11.2.0.252, libcudnn 8.0.4; architectures not read"},
+	{Name: "onnxruntime-gpu", Version: "1.19.2", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; the minor the 1.19.2 wheel was built with and its architectures were not read"},
 	{Name: "onnxruntime-gpu", Version: "1.20.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
 	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI' and 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'; the minor the 1.20.0 wheel was built with and its architectures were not read"},
@@ -13300,6 +13303,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 299},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 300},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 301},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 302},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
