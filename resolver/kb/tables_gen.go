@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "676d67c9b335e5a9"
+const generatedVersion = "ab12d6b0fc6a2ae8"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xf7af8159
+const generatedChecksum = 0x5984e675
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4771,6 +4771,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
 	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
+	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures its kernels are built for (CMAKE_CUDA_ARCHITECTURES of the packaging pipeline at each tag) were not read: the repository's snapshot is over the size that can be fetched here"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
@@ -8524,6 +8525,15 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"12.0",
 	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 75;...;100;120 for 13.*.*"},
+	{Name: "onnxruntime-gpu", Version: "1.7.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, Source: "X2_ORT_CUDA_EP_REQS", Note: "docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages 03cecf844a, d0ea319e9b) requirements table, row 1.7: CUDA 11.0.3, cuDNN 8.0.4 (Linux) / 8.0.2.39 (Windows), libcudart 11.0.221, libcublas 11.2.0.252, libcudnn 8.0.4; architectures not read"},
+	{Name: "onnxruntime-gpu", Version: "1.19.2", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; the minor the 1.19.2 wheel was built with and its architectures were not read"},
+	{Name: "onnxruntime-gpu", Version: "1.20.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI' and 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'; the minor the 1.20.0 wheel was built with and its architectures were not read"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -12033,6 +12043,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_TRITON161", Title: "triton-lang/triton#161 Why triton only support nvidia gpu at least Compute Capability 7.0+? (2021; README 'NVIDIA GPUs (Compute Capability 7.0+)')", URL: "https://github.com/triton-lang/triton/issues/161", Read: "issue thread, 2026-12-01"},
 	{Key: "X2_CUPY_INSTALL", Title: "CuPy Installation (Requirements: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'), docs v13.2.0 and stable (v14)", URL: "https://docs.cupy.dev/en/stable/install.html", Read: "docs pages v13.2.0 and stable, 2026-12-01"},
 	{Key: "X2_CUPY_README", Title: "cupy README wheel table (CUDA 11.x (11.2+): pip install cupy-cuda11x; CUDA 12.x: pip install cupy-cuda12x), and earlier per-release names cupy-cuda102/110/111", URL: "https://github.com/cupy/cupy/blob/main/README.md", Read: "cupy/cupy README.md at HEAD 6b6d9563c (2026-08-20: CUDA 12.x cupy-cuda12x, CUDA 13.x cupy-cuda13x) and the older table with cupy-cuda11x as stored in forks leofang/cupy and arogozhnikov/cupy, 2026-12-01"},
+	{Key: "X2_ORT_CUDA_EP_REQS", Title: "microsoft/onnxruntime docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages branch), Requirements table 'ONNX Runtime | CUDA | cuDNN | Notes': 1.7 and 1.8 with CUDA 11.0.3, cuDNN 8.0.4 (Linux)", URL: "https://github.com/microsoft/onnxruntime/blob/gh-pages/docs/execution-providers/CUDA-ExecutionProvider.md", Read: "stored file at commits 03cecf844a125ec62f4422f9ef11b0d8679a7471 and d0ea319e9b71f66abc5abdc8c65ce5456ab06780 (the 1.7 row identical in both), read 2026-12-05"},
+	{Key: "X2_ORT_CUDA_EP_PAGE", Title: "ONNX Runtime docs, CUDA Execution Provider, Requirements: 'Note: Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'", URL: "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider", Read: "stored page (docs search), read 2026-12-05"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -13066,7 +13078,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 73},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 49},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 50},
@@ -13318,6 +13329,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 296},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 297},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 298},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 299},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 300},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 301},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 302},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -13540,6 +13555,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 43},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
@@ -13957,6 +13973,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
