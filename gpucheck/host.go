@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -176,11 +177,18 @@ func cudaVersion(v int) string {
 
 // compareVersions compares driver and CUDA versions component by component
 // (570.124.06 > 570.26; 12.10 > 12.9), missing components counting as 0:
-// the knowledge base's CompareDotted. Versions that are not dotted numbers
-// (none reach here from NVML or a validated target) compare as text.
+// the knowledge base's CompareDotted. CompareDotted reads at most three
+// parts, so a CUDA library's four-part release (cuDNN 9.8.0.87 against a
+// row's 9.11.0) is compared as a package version, part by part; only what
+// neither reads compares as text.
 func compareVersions(a, b string) int {
 	if c, ok := kb.CompareDotted(a, b); ok {
 		return c
+	}
+	va, ea := envspec.ParseVersion(a)
+	vb, eb := envspec.ParseVersion(b)
+	if ea == nil && eb == nil {
+		return va.Compare(vb)
 	}
 	return strings.Compare(a, b)
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "ab12d6b0fc6a2ae8"
+const generatedVersion = "f704c27267f4ebae"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x5984e675
+const generatedChecksum = 0xa8f4cb31
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -11791,6 +11791,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Lib: "nccl", CC: "11.0", Since: "2.27.5", Source: "NCCL_COMMON_MK", Note: "sm_110 (Thor from CUDA 13.0) SASS in builds with CUDA >= 13 (commit 3ea7eedf, NCCL 2.27.5-1; that commit also adds sm_75 to CUDA 13 builds, which from 2.27.3 carry 7.5 … 12.0 only, no 5.x, 6.x or 7.0)"},
 	{Lib: "nccl", CC: "12.0", Since: "2.25.1", Source: "NCCL_COMMON_MK", Note: "sm_120 SASS and compute_120 PTX in builds with CUDA >= 12.8 (commit 80f6bda4, NCCL 2.25.1-1)"},
 	{Lib: "nccl", CC: "12.1", Since: "2.25.1", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_121 of its own: the sm_120 cubin of CUDA >= 12.8 builds runs on it"},
+	{Lib: "cudnn", CC: "5.0", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "5.2", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "5.3", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "6.0", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "6.1", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "6.2", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "7.0", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
+	{Lib: "cudnn", CC: "7.2", Until: "9.11.0", Source: "CUDNN_911_PRETURING;CUDNN_SUPPORT_MATRIX", Note: "cuDNN 9.11 and later: no device code for GPUs before Turing in its CUDA 12 builds; its CUDA 13 builds never supported them (conda-forge marked the CUDA 12 cudnn >= 9.11 packages broken for this; the 9.17.0 support matrix lists 7.5 … 12.0 only). The measured 9.19.0.56 CUDA 13 wheel still holds a couple of sm_70 cubins in libcudnn_engines_precompiled (H200_CUOBJDUMP_130), far from the library's kernels"},
 	{Lib: "cublas", CC: "10.0", Since: "12.8", Source: "NV_CUDA128_BLOG;H200_CUOBJDUMP_130", Note: "libcublasLt.so.13 of nvidia-cublas 13.1.0.3: sm_75 80 86 89 90 90a 100 100a 103 120 121, PTX sm_75 120 (CUDA 13.0 wheels, x86_64)"},
 	{Lib: "cublas", CC: "12.0", Since: "12.8", Source: "NV_CUDA128_BLOG;H200_CUOBJDUMP_130", Note: "libcublasLt.so.13 of nvidia-cublas 13.1.0.3: sm_75 80 86 89 90 90a 100 100a 103 120 121, PTX sm_75 120 (CUDA 13.0 wheels, x86_64)"},
 	{Lib: "cublas", CC: "5.0", Until: "13.0", Source: "PT157517;NV_FEATURES;H200_CUOBJDUMP_130", Note: "dropped with Maxwell, Pascal and Volta in CUDA 13.0; CUDA 13.0 x86_64 wheel: no sm_5x, sm_6x or sm_70/72 cubin (H200_CUOBJDUMP_130; for cublas libcublasLt.so.13 was listed)"},
@@ -11852,6 +11860,21 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		{Name: "nvidia-nccl-cu13", Version: "2.28.9"},
 		{Name: "nvidia-nvshmem-cu13", Version: "3.4.5"},
 	}, Source: "H200_VENV_METADATA", Note: "Requires-Dist of torch 2.11.0+cu130 (platform_system == \"Linux\"); the toolkit libraries come through cuda-toolkit[cublas,cudart,cufft,cufile,cupti,curand,cusolver,cusparse,nvjitlink,nvrtc,nvtx]==13.0.2"},
+	{Torch: "2.4.0", CUDA: "12.4", Dist: "wheel", Libs: []PinnedLib{
+		{Name: "nvidia-cudnn-cu12", Version: "9.1.0.70"},
+	}, Source: "PT_TI8532", Note: "only the cuDNN pin was read: 'Every torch 2.4.0-2.6.0 build pins that exact version' (nvidia-cudnn-cu12==9.1.0.70, the +cu124 wheels of the PyTorch index); the other libraries stay at the CUDA 12.4 runtime's release"},
+	{Torch: "2.4.1", CUDA: "12.4", Dist: "wheel", Libs: []PinnedLib{
+		{Name: "nvidia-cudnn-cu12", Version: "9.1.0.70"},
+	}, Source: "PT_TI8532", Note: "only the cuDNN pin was read: 'Every torch 2.4.0-2.6.0 build pins that exact version' (nvidia-cudnn-cu12==9.1.0.70, the +cu124 wheels of the PyTorch index); the other libraries stay at the CUDA 12.4 runtime's release"},
+	{Torch: "2.5.0", CUDA: "12.4", Dist: "wheel", Libs: []PinnedLib{
+		{Name: "nvidia-cudnn-cu12", Version: "9.1.0.70"},
+	}, Source: "PT_TI8532", Note: "only the cuDNN pin was read: 'Every torch 2.4.0-2.6.0 build pins that exact version' (nvidia-cudnn-cu12==9.1.0.70, the +cu124 wheels of the PyTorch index); the other libraries stay at the CUDA 12.4 runtime's release"},
+	{Torch: "2.5.1", CUDA: "12.4", Dist: "wheel", Libs: []PinnedLib{
+		{Name: "nvidia-cudnn-cu12", Version: "9.1.0.70"},
+	}, Source: "PT_TI8532", Note: "only the cuDNN pin was read: 'Every torch 2.4.0-2.6.0 build pins that exact version' (nvidia-cudnn-cu12==9.1.0.70, the +cu124 wheels of the PyTorch index); the other libraries stay at the CUDA 12.4 runtime's release"},
+	{Torch: "2.6.0", CUDA: "12.4", Dist: "wheel", Libs: []PinnedLib{
+		{Name: "nvidia-cudnn-cu12", Version: "9.1.0.70"},
+	}, Source: "PT_TI8532", Note: "only the cuDNN pin was read: 'Every torch 2.4.0-2.6.0 build pins that exact version' (nvidia-cudnn-cu12==9.1.0.70, the +cu124 wheels of the PyTorch index); the other libraries stay at the CUDA 12.4 runtime's release"},
 }, TorchCXXABIs: []TorchCXXABI{
 	{Dist: "wheel", From: "2.6.0", Until: "2.7.0", CUDA: []string{
 		"12.6",
@@ -12028,6 +12051,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_FWD_COMPAT", Title: "NVIDIA cuDNN developer guide, Hardware Forward Compatibility", URL: "https://docs.nvidia.com/deeplearning/cudnn/frontend/latest/developer/forward-compatibility.html", Read: "latest edition and the backend v9.6.0 edition, 2026-12-01"},
 	{Key: "CUDNN_SUPPORT_MATRIX", Title: "NVIDIA cuDNN Support Matrix, Supported NVIDIA Hardware and CUDA Version (per release)", URL: "https://docs.nvidia.com/deeplearning/cudnn/latest/support-matrix/index.html", Read: "editions 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0, 2026-12-01"},
 	{Key: "PT142064", Title: "pytorch/pytorch#142064 Use cxx11-abi for Linux CUDA 12.6 builds (atalman, 2024-12-04; the matrix gives devtoolset cxx11-abi to 12.6, cuda-aarch64, cpu-cxx11-abi, cpu-aarch64 and ROCm)", URL: "https://github.com/pytorch/pytorch/pull/142064", Read: "pull request thread with its review diff of .github/scripts/generate_binary_build_matrix.py, 2026-12-01"},
+	{Key: "CUDNN_911_PRETURING", Title: "cuDNN 9.11 dropped pre-Turing device code: conda-forge/jaxlib-feedstock#330 (quoting conda-forge/tensorflow-feedstock#457: 'cuDNN 9.11+ dropped device code for pre-Turing devices ... a rebuild with cuDNN 9.10 is necessary for CUDA 12.x build. CUDA 13.x is unaffected since it does not support pre-Turing hardware'); conda-forge/admin-requests#1742 'Remove cuDNN CUDA12 packages which are missing device code for pre-Turing'; immich-app/immich#23110 ('Pascal and Maxwell cards are no longer supported as of cuDNN 9.11', comparing the 9.10 and 9.11 support matrices); Quansight/open-gpu-server#69 ('cudnn 9.11 dropped support for sm_70'); pytorch/pytorch#162574 ('Support for GPU architectures older than Turing / compute capability < 7.5 was dropped in cuDNN 9.11.0', citing the cuDNN 9.11.0 release notes; eqy in pytorch/pytorch#165773: sm70 'removed in cuDNN starting with 9.11')", URL: "https://github.com/conda-forge/jaxlib-feedstock/pull/330", Read: "pull request threads and issues, 2026-12-05"},
+	{Key: "PT_TI8532", Title: "pytorch/test-infra#8532 Re-add nvidia-cudnn-cu12 9.1.0.70 to the mirrored cudnn index (atalman, 2026-08-14, fixing pytorch/pytorch#193491 'cu124 index no longer serves nvidia-cudnn-cu12==9.1.0.70, which all torch cu124 wheels pin'): 'Every torch 2.4.0-2.6.0 build pins that exact version'", URL: "https://github.com/pytorch/test-infra/pull/8532", Read: "pull request description and the issue it fixes, 2026-12-05"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
 	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
@@ -12959,21 +12984,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 71},
 	},
 	"cuda_lib_arch": {
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 45},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 46},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 47},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 48},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 49},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 50},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 51},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 52},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 53},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 54},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 55},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 56},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 57},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 58},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 59},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 60},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 61},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 62},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 63},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 64},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 65},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 66},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 67},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 68},
@@ -12982,12 +13002,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 71},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 72},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 73},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 74},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 75},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 76},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 77},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 78},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 79},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 80},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 81},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 82},
@@ -13022,6 +13036,25 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 111},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 112},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 113},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 114},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 115},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 116},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 117},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 118},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 119},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 120},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 121},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 122},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 123},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 124},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 125},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 126},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 127},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 128},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 129},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 130},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 131},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 132},
 	},
 	"cuda_lib_packages": {
 		{File: "resolver/kb/data/cudalib-packages.yaml", Line: 6},
@@ -13958,6 +13991,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
@@ -14322,13 +14357,18 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 42},
 	},
 	"torch_cuda_libs": {
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 115},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 134},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 145},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 152},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 159},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 166},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 173},
 	},
 	"torch_cxx_abi": {
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 127},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 128},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 129},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 130},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 181},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 182},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 183},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 184},
 	},
 	"torch_python_builds": {
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 28},
