@@ -353,11 +353,6 @@ func (v PEP440Version) String() string {
 	return v.Public()
 }
 
-// base is v reduced to epoch and release, PEP 440's "base version".
-func (v PEP440Version) base() PEP440Version {
-	return PEP440Version{Epoch: v.Epoch, Release: v.Release}
-}
-
 // public is v without its local label.
 func (v PEP440Version) public() PEP440Version {
 	v.Local = ""
