@@ -148,6 +148,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 		case v == runsSASS:
 		case v == runsNone && !list.PTXUnknown:
 			c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release)")
+		case v == runsPTX && c.xlaCompiles(gcc, gs, what):
 		case v == runsPTX && driverNewer:
 			c.ptxOnlyRuns(gcc,
 				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels",
@@ -159,6 +160,25 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 				"pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"==X.Y.*) to the driver's CUDA version or older")
 		}
 	})
+}
+
+// xlaCompiles leaves a JAX build that has no SASS for a GPU undecided and
+// says so (true): XLA generates the model's kernels at run time for the
+// GPU it finds, through its own LLVM and ptxas, so the PTX of the wheel's
+// prebuilt kernels does not say whether the release can target the GPU.
+// Releases older than an architecture fail there even with PTX present:
+// "ptxas does not support CC 8.9" and then "named symbol not found" on an
+// RTX 4080 (jax-ml/jax#13570), an LLVM fatal error for sm_107a
+// (openxla/xla#47982).
+func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
+	if fw := c.st.Framework; fw == nil || fw.Name != "jax" {
+		return false
+	}
+	c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(),
+		fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with its bundled LLVM and ptxas, so its PTX does not decide whether this release can target %s (releases older than an architecture fail to compile for it)",
+			what, gcc.sm(), gpuLabel(c.h, gs), gcc.sm()),
+		"use a jax release whose wheels carry SASS for this architecture, or run a small jax computation on the machine and read its compilation warnings")
+	return true
 }
 
 // noKernel raises EG403 for a GPU a known architecture list has neither
@@ -234,6 +254,9 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 			fmt.Sprintf("%s has no SASS for %s on %s, and its %s PTX needs a driver for CUDA %s to JIT-compile; the driver supports CUDA %s",
 				what, gcc.sm(), gpuLabel(c.h, gs), ptx, rt, driverCUDA),
 			"upgrade the driver, or use a build that includes this architecture")
+		return
+	}
+	if c.xlaCompiles(gcc, gs, what) {
 		return
 	}
 	c.ptxOnlyRuns(gcc,
