@@ -6,6 +6,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // ruleEG409: a check could not be decided. Its step is the variant
@@ -41,7 +42,11 @@ func runEG409(c *checker) bool {
 				"keep one distribution: the CPU-only one for a CPU-only environment, the one with GPU support to use the GPU")
 		} else if fw.Name == "tensorflow" && fw.From == envspec.ProviderPip {
 			// One Linux wheel for CPU and GPU since 2.1: it uses the GPU only
-			// if it finds CUDA and cuDNN libraries when it starts.
+			// if it finds CUDA and cuDNN libraries when it starts. A GPU its
+			// known architecture list cannot serve stays idle either way.
+			if c.tfWheelServesNone() {
+				return true
+			}
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
 				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
 				tfCUDAHint(c.k, fw.Version))
@@ -95,6 +100,32 @@ func UndecidedText(us []Undecided) string {
 		s[i] = u.Why
 	}
 	return strings.Join(s, "; ")
+}
+
+// tfWheelServesNone raises EG403 for each GPU that a pinned pip
+// TensorFlow's known architecture list has neither SASS nor PTX for, and
+// says whether that was every GPU: with CUDA libraries found the wheel has
+// no code for them, without them it runs on the CPU, so the variant left
+// open does not matter there.
+func (c *checker) tfWheelServesNone() bool {
+	fw := c.st.Framework
+	if fw.Version == "" || len(c.h.GPUs) == 0 {
+		return false
+	}
+	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, "", kb.DistPyPI)
+	if !ok || list == nil || !list.Known || list.PTXUnknown {
+		return false
+	}
+	all := true
+	c.eachCC(func(gcc cc, gs []GPU) {
+		if v, _ := archVerdict(gcc, list); v == runsNone {
+			c.noKernel(fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list)), gs, gcc,
+				"use a TensorFlow release whose wheels target this architecture, or a newer GPU; with no CUDA libraries the wheel runs on the CPU")
+			return
+		}
+		all = false
+	})
+	return all
 }
 
 // tfCUDAHint is how a pip TensorFlow gets its CUDA libraries: the pip
