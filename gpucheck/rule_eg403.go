@@ -44,6 +44,14 @@ func (c *checker) checkArch(driverCUDA string) {
 	if len(c.h.GPUs) == 0 || (fw != nil && fw.Variant != "cuda") {
 		return
 	}
+	if cu := c.st.CUDA; cu != nil && cu.NotPublished != "" {
+		// No such build exists (EG205 says so): reasoning about what "its"
+		// CUDA's compiler targets would describe a build no one can install.
+		c.undecide(c.cudaPos(), "architecture", "build-not-published", c.build(),
+			cu.NotPublished+", so there is no build whose GPU code could be checked",
+			"pin a CUDA variant the channel published (EG205 lists them)")
+		return
+	}
 	var list *kb.ArchList
 	why, whyKey := "", ""
 	switch {
