@@ -315,7 +315,8 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 	if fw == "" {
 		return
 	}
-	a := DecodePipName(it.name, it.extras())
+	// a CUDA extra the pinned jax release lacks is one pip ignores (EG205)
+	a := DecodePipName(it.name, withoutUndeclaredJAXExtras(r.kb, it))
 	switch {
 	case a.Variant == "cpu":
 		e := ev(EvidencePackage, "cpu")
@@ -460,7 +461,7 @@ func (r *resolution) pipCUDAMajor(it *item) int {
 	if m := kb.CUDAMajorFromPipName(it.name); m > 0 {
 		return m
 	}
-	if a := DecodePipName(it.name, it.extras()); a.Major > 0 {
+	if a := DecodePipName(it.name, withoutUndeclaredJAXExtras(r.kb, it)); a.Major > 0 {
 		return a.Major
 	}
 	if it.local != "" {

@@ -14,7 +14,9 @@ import (
 // version, that does not exist where the file asks for it: a release the
 // pytorch channel never published, a CUDA variant the channel or wheel index
 // does not offer for that release, a pytorch-cuda version that was never
-// published, and cudatoolkit 12 or later.
+// published, cudatoolkit 12 or later, and a pinned jax with a CUDA extra
+// its setup.py does not declare (jax[cuda12]==0.4.20; pip ignores the
+// extra, so the CUDA variant asked for does not exist for that release).
 var ruleEG205 = &Rule{
 	Rule: finding.Rule{
 		Code:     "EG205",
@@ -25,7 +27,7 @@ var ruleEG205 = &Rule{
 		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
 			"every machine, often with an unhelpful conflict report.",
 		Fix: "Ask for something that exists: pytorch 2.6 and later from pip or conda-forge (the pytorch channel " +
-			"stopped after 2.5), a CUDA variant the release was built for, cuda-version/cuda-toolkit for CUDA 12.",
+			"stopped after 2.5), a CUDA variant the release was built for, an extra the release declares (jax[cuda12] from 0.4.22), cuda-version/cuda-toolkit for CUDA 12.",
 		Before: "channels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch::pytorch>=2.6\n  - pytorch-cuda=12.6\n",
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.6.0=*cuda126*\n  - cuda-version=12.6\n",
 		Since:  "0.1.0",
@@ -47,6 +49,7 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205LocalNoIndex(c)...)
 		out = append(out, eg205ExtraPins(c)...)
 		out = append(out, eg205JaxlibCuDNN(c)...)
+		out = append(out, eg205JaxExtras(c)...)
 	}
 	return out
 }

@@ -103,3 +103,83 @@ func filePython(c *Context) string {
 	}
 	return c.Stack.Python
 }
+
+// undeclaredJAXExtras returns the CUDA extras (cuda12, cuda12_pip …) of a
+// jax pin that the release's setup.py does not declare (the KB's
+// jax_extras, PEP 685 names). pip only warns that the release "does not
+// provide the extra" and installs jax without it, so no CUDA jaxlib or
+// plugin comes from the line. An open spec, or a release past the table,
+// gives none: nothing is known.
+func undeclaredJAXExtras(k *kb.KB, name, exact string, extras []string) []string {
+	if k == nil || exact == "" || pep503(name) != "jax" {
+		return nil
+	}
+	var out []string
+	for _, e := range extras {
+		e = strings.TrimSpace(e)
+		if !strings.HasPrefix(pep503(e), "cuda") {
+			continue
+		}
+		if declared, known := k.JAXExtraDeclared(exact, e); known && !declared {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// withoutUndeclaredJAXExtras is it's extras less those undeclaredJAXExtras
+// names: what pip acts on.
+func withoutUndeclaredJAXExtras(k *kb.KB, it *item) []string {
+	drop := undeclaredJAXExtras(k, it.name, it.exact, it.extras())
+	if len(drop) == 0 {
+		return it.extras()
+	}
+	var out []string
+	for _, e := range it.extras() {
+		if !slices.Contains(drop, strings.TrimSpace(e)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// eg205JaxExtras reports a pinned jax with a CUDA extra that release does
+// not declare (jax[cuda12]==0.4.20: cuda12 came with 0.4.22). The CUDA
+// variant asked for does not exist for that release.
+func eg205JaxExtras(c *Context) []finding.Diagnostic {
+	if c.KB == nil || c.Env.IsInstalled() {
+		return nil
+	}
+	reqs, _ := c.pipList()
+	var out []finding.Diagnostic
+	for _, r := range reqs {
+		if r.Name != "jax" || len(r.Extras) == 0 || r.Dep == nil {
+			continue
+		}
+		it := readPipItem(r.Dep)
+		if it == nil {
+			continue
+		}
+		for _, e := range undeclaredJAXExtras(c.KB, r.Name, it.exact, r.Extras) {
+			msg := fmt.Sprintf("%s%s asks for the %s extra, which jax %s does not declare: pip warns that jax %s does not provide the extra '%s' and installs jax without it, so no CUDA jaxlib or plugin comes from this line",
+				r.Dep.Raw.Value, at(r.Dep.Raw.Pos), e, it.exact, it.exact, e)
+			hint := fmt.Sprintf("use an extra jax %s declares (%s), or a jax release that declares %s", it.exact, jaxCUDAExtrasText(c.KB, it.exact), e)
+			out = append(out, newFinding(c.rule, r.Dep.Raw.Pos, 0, msg, hint))
+		}
+	}
+	return out
+}
+
+// jaxCUDAExtrasText names the CUDA extras a jax release declares.
+func jaxCUDAExtrasText(k *kb.KB, release string) string {
+	var names []string
+	for _, r := range k.JAXExtras {
+		if d, ok := k.JAXExtraDeclared(release, r.Extra); ok && d {
+			names = append(names, r.Extra)
+		}
+	}
+	if len(names) == 0 {
+		return "it declares none"
+	}
+	return strings.Join(names, ", ")
+}

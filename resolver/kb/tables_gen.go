@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "f704c27267f4ebae"
+const generatedVersion = "e966ab3611a79d40"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa8f4cb31
+const generatedChecksum = 0x8c8156d0
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4317,6 +4317,30 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "0.10.1", Date: "2026-05-20", Source: "JAX_CHANGELOG"},
 	{Version: "0.10.2", Date: "2026-06-17", Source: "JAX_CHANGELOG"},
 	{Version: "0.11.0", Date: "2026-07-16", Source: "JAX_CHANGELOG"},
+}, JAXExtras: []JAXExtra{
+	{Extra: "cuda-101", Since: "0.2.11", Until: "0.2.13", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda-102", Since: "0.2.11", Until: "0.2.13", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda-110", Since: "0.2.11", Until: "0.2.13", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda-111", Since: "0.2.11", Until: "0.2.13", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda-112", Since: "0.2.11", Until: "0.2.13", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda101", Since: "0.2.13", Until: "0.2.20", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda102", Since: "0.2.13", Until: "0.2.22", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda110", Since: "0.2.13", Until: "0.2.20", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda111", Since: "0.2.13", Until: "0.2.23", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda112", Since: "0.2.13", Until: "0.2.14", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda", Since: "0.2.23", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda11_cudnn805", Since: "0.2.24", Until: "0.4.0", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda11_cudnn82", Since: "0.2.24", Until: "0.4.13", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda11_cudnn86", Since: "0.4.0", Until: "0.4.26", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda11_local", Since: "0.4.7", Until: "0.4.26", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda11_pip", Since: "0.4.7", Until: "0.4.26", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda12_local", Since: "0.4.7", Through: "0.11.0", Note: "spelt cuda12-local from 0.6.0", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda12_pip", Since: "0.4.7", Until: "0.6.0", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda12", Since: "0.4.22", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda12_cudnn89", Since: "0.4.26", Until: "0.4.29", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda12_cudnn91", Since: "0.4.29", Until: "0.4.30", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda13", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda13-local", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
 }, TFPipCUDA: []TFPipCUDA{
 	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
 }, ExtraPins: []ExtraPin{
@@ -12214,6 +12238,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "JAX_INSTALL_CUDA13", Title: "jax-ml/jax commit 287fd897 'Add CUDA 13 to the installation documentation' (2025-09-16, the day of jax 0.7.2): pip install --upgrade \"jax[cuda13]\", driver >= 580 for CUDA 13", URL: "https://github.com/jax-ml/jax/commit/287fd897b7acf1b1797de4f1b010d14c98320a2a", Read: "jax-ml/jax history read 2026-12-02"},
 	{Key: "TF_ISSUE_61986", Title: "tensorflow/tensorflow#61986 'tensorrt==8.5.3.1 from [and-cuda] not available in Python 3.11' (TF 2.14; the workaround offered is NVIDIA's own index, which later failed too)", URL: "https://github.com/tensorflow/tensorflow/issues/61986", Read: "thread read 2026-12-02"},
 	{Key: "TRT_ISSUE_2744", Title: "NVIDIA/TensorRT#2744 'Not available for install for python 3.11': 'pip grabs tensorrt 8.5.3 under python 3.10 and reports package not found under 3.11'; maintainer: '8.5 only supports up to Python 3.10'", URL: "https://github.com/NVIDIA/TensorRT/issues/2744", Read: "thread read 2026-12-02"},
+	{Key: "JAX_SETUP_EXTRAS", Title: "jax-ml/jax setup.py extras_require at each jax-vX tag (the extras each jax release declares: cuda111 … cuda112, cuda, cuda11_cudnn82, cuda11_pip, cuda12_pip, cuda12, cuda12-local, cuda13)", URL: "https://github.com/jax-ml/jax/blob/jax-v0.4.20/setup.py", Read: "jax-ml/jax tags jax-v0.1.49 … jax-v0.11.0 read 2026-12-05 (git show TAG:setup.py)"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -13803,6 +13828,31 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 8},
 		{File: "resolver/kb/data/jax.yaml", Line: 9},
 	},
+	"jax_extras": {
+		{File: "resolver/kb/data/jax.yaml", Line: 99},
+		{File: "resolver/kb/data/jax.yaml", Line: 100},
+		{File: "resolver/kb/data/jax.yaml", Line: 101},
+		{File: "resolver/kb/data/jax.yaml", Line: 102},
+		{File: "resolver/kb/data/jax.yaml", Line: 103},
+		{File: "resolver/kb/data/jax.yaml", Line: 104},
+		{File: "resolver/kb/data/jax.yaml", Line: 105},
+		{File: "resolver/kb/data/jax.yaml", Line: 106},
+		{File: "resolver/kb/data/jax.yaml", Line: 107},
+		{File: "resolver/kb/data/jax.yaml", Line: 108},
+		{File: "resolver/kb/data/jax.yaml", Line: 109},
+		{File: "resolver/kb/data/jax.yaml", Line: 110},
+		{File: "resolver/kb/data/jax.yaml", Line: 111},
+		{File: "resolver/kb/data/jax.yaml", Line: 112},
+		{File: "resolver/kb/data/jax.yaml", Line: 113},
+		{File: "resolver/kb/data/jax.yaml", Line: 114},
+		{File: "resolver/kb/data/jax.yaml", Line: 115},
+		{File: "resolver/kb/data/jax.yaml", Line: 116},
+		{File: "resolver/kb/data/jax.yaml", Line: 117},
+		{File: "resolver/kb/data/jax.yaml", Line: 118},
+		{File: "resolver/kb/data/jax.yaml", Line: 119},
+		{File: "resolver/kb/data/jax.yaml", Line: 120},
+		{File: "resolver/kb/data/jax.yaml", Line: 121},
+	},
 	"jax_releases": {
 		{File: "resolver/kb/data/jax.yaml", Line: 62},
 		{File: "resolver/kb/data/jax.yaml", Line: 63},
@@ -14154,6 +14204,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 23},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},

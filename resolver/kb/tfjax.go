@@ -356,3 +356,79 @@ func firstFrom(r *TFPipCUDA) string {
 	}
 	return r.From
 }
+
+// tfJAXExtras checks the jax extras table: each row is a span of releases
+// with a source, and an open row says how far it was read.
+func (v *validator) tfJAXExtras(keys map[string]bool) {
+	seen := map[string]bool{}
+	for i, r := range v.k.JAXExtras {
+		v.source("jax_extras", i, r.Source, keys)
+		v.version("jax_extras", i, "since", r.Since, releaseRe())
+		if r.Extra == "" {
+			v.errf("jax_extras", i, "extra is required")
+		}
+		switch {
+		case r.Until == "" && r.Through == "":
+			v.errf("jax_extras", i, "an open row needs through (the newest release read)")
+		case r.Until != "" && r.Through != "":
+			v.errf("jax_extras", i, "until and through exclude each other")
+		case r.Until != "":
+			v.version("jax_extras", i, "until", r.Until, releaseRe())
+			if c, ok := CompareDotted(r.Since, r.Until); ok && c >= 0 {
+				v.errf("jax_extras", i, "until %s is not after since %s", r.Until, r.Since)
+			}
+		default:
+			v.version("jax_extras", i, "through", r.Through, releaseRe())
+		}
+		if n := normalizePEP503(r.Extra); seen[n] {
+			v.errf("jax_extras", i, "%s has a second row (one span per extra)", r.Extra)
+		} else {
+			seen[n] = true
+		}
+	}
+}
+
+// JAXExtraDeclared reports whether jax release declares the extra (PEP 685
+// names: cuda12-pip is cuda12_pip); known is false where the release is
+// newer than every release the table was read through, or the table is
+// empty.
+func (k *KB) JAXExtraDeclared(release, extra string) (declared, known bool) {
+	n := normalizePEP503(extra)
+	newest := ""
+	for _, r := range k.JAXExtras {
+		end := r.Until
+		if end == "" {
+			end = r.Through
+		}
+		if newest == "" || cmpOr(end, newest) > 0 {
+			newest = end
+		}
+		if normalizePEP503(r.Extra) != n {
+			continue
+		}
+		c, ok := CompareDotted(release, r.Since)
+		if !ok {
+			return false, false
+		}
+		if c < 0 {
+			continue
+		}
+		if r.Until != "" {
+			if u, ok := CompareDotted(release, r.Until); ok && u < 0 {
+				return true, true
+			}
+			continue
+		}
+		if t, ok := CompareDotted(release, r.Through); ok && t <= 0 {
+			return true, true
+		}
+		return false, false // past the newest release read
+	}
+	if newest == "" {
+		return false, false
+	}
+	if c, ok := CompareDotted(release, newest); !ok || c > 0 {
+		return false, false
+	}
+	return false, true
+}

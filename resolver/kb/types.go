@@ -348,6 +348,9 @@ type Facts struct {
 	JAXLibCondaForge []JAXLibCondaForge `yaml:"jaxlib_conda_forge" key:"version" order:"key"`
 	// JAXReleases lists the jax releases of the plugin era (jax[cudaNN]==X).
 	JAXReleases []JAXRelease `yaml:"jax_releases" key:"version"`
+	// JAXExtras lists the CUDA extras each jax release declares
+	// (jax[cuda12]): pip ignores an extra a release lacks.
+	JAXExtras []JAXExtra `yaml:"jax_extras" key:"extra,since"`
 	// TFPipCUDA names the pip extra that brings TensorFlow NVIDIA's CUDA wheels.
 	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda" key:"extra"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
@@ -509,6 +512,19 @@ type JAXRelease struct {
 	Yanked bool   `yaml:"yanked,omitempty"`
 	Note   string `yaml:"note,omitempty"`
 	Source string `yaml:"source"`
+}
+
+// JAXExtra is one CUDA extra of jax's setup.py and the releases that
+// declare it: Since up to, not including, Until. An open row (no Until) was
+// still declared at Through, the newest release read; past it nothing is
+// known.
+type JAXExtra struct {
+	Extra   string `yaml:"extra"` // as setup.py spells it: "cuda12_pip"
+	Since   string `yaml:"since"` // first jax release that declares it
+	Until   string `yaml:"until,omitempty"`
+	Through string `yaml:"through,omitempty"`
+	Note    string `yaml:"note,omitempty"`
+	Source  string `yaml:"source"`
 }
 
 // TFPipCUDA is the pip extra that installs NVIDIA's CUDA wheels with

@@ -364,6 +364,7 @@ func (k *KB) validate() ErrorList {
 
 	v.tfJAX(keys)
 	v.tfJAXReleases(keys)
+	v.tfJAXExtras(keys)
 
 	libs := map[string]bool{}
 	condaOwner := map[string]string{}
