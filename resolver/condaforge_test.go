@@ -84,7 +84,7 @@ func TestResolveCondaForgeDefaults(t *testing.T) {
 			kb.DistPytorchConda, "cuda", "11.7", false, "pt113_cu117"},
 		{"conda-forge through a mirror", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/cloud/conda-forge/\ndependencies:\n  - pytorch=2.6.0=cuda126_generic_py312_h1234567_200\n",
 			kb.DistCondaForge, "cuda", "12.6", true, "pt26_cu126"},
-		// menpo's mirror, first, is anaconda.org's menpo channel, which
+		// menpo's mirror, first, is the menpo channel, which
 		// publishes no pytorch: read as defaults (as the path part
 		// "anaconda" once made it) it would give defaults' pytorch
 		{"menpo mirror before the pytorch channel's", "channels:\n  - https://mirrors.ustc.edu.cn/anaconda/cloud/menpo/\n  - https://mirrors.tuna.tsinghua.edu.cn/anaconda/cloud/pytorch/\ndependencies:\n  - pytorch=1.13.1\n  - pytorch-cuda=11.7\n",
