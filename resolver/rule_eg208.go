@@ -66,7 +66,16 @@ func runEG208(c *Context) []finding.Diagnostic {
 			if f.From == envspec.ProviderConda && cmpMinor(want, majorMinor(got)) < 0 {
 				hint = fmt.Sprintf("keep cudnn on line %d: a conda build of %s requires at least the cuDNN it was built with (run_exports), so cudnn=%s cannot be solved with it; for the tested configuration (cuDNN %s) install tensorflow with pip instead", st.CuDNNPos.Line, fwLabel(f), want, want)
 			}
-			out = append(out, newFinding(c.rule, st.CuDNNPos, 0, msg, hint, f.Pos))
+			related := []finding.Pos{f.Pos}
+			// a pip TensorFlow beside a pip nvidia-cudnn wheel of the tested
+			// version: that wheel is the right copy, so the hint drops the
+			// conda line rather than re-pinning it (two copies stay two)
+			if p, ok := eg208TestedCuDNNWheel(c, want); ok && f.From == envspec.ProviderPip {
+				msg += fmt.Sprintf("; %s (%s) is the tested cuDNN", pipText(p), place(p.Dep.Raw.Pos))
+				hint = fmt.Sprintf("drop %s on line %d and keep %s (%s): cuDNN %s is the tested build configuration of %s (TensorFlow's pip guide puts the wheel's lib directory on LD_LIBRARY_PATH)", itemAtLine(c, st.CuDNNPos, "cudnn"), st.CuDNNPos.Line, pipText(p), place(p.Dep.Raw.Pos), want, fwLabel(f))
+				related = append(related, p.Dep.Raw.Pos)
+			}
+			out = append(out, newFinding(c.rule, st.CuDNNPos, 0, msg, hint, related...))
 		}
 	}
 	return out
@@ -83,4 +92,19 @@ func itemAtLine(c *Context, pos finding.Pos, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// eg208TestedCuDNNWheel is the pip nvidia-cudnn-cuXX wheel pinned (==) to
+// the tested cuDNN release want ("8.6"), if the file has one.
+func eg208TestedCuDNNWheel(c *Context, want string) (pipItem, bool) {
+	reqs, _ := c.pipList()
+	for _, p := range reqs {
+		if !isNvidiaWheel(c, p.Name) || nvidiaWheelLib(p.Name) != "cudnn" {
+			continue
+		}
+		if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil && majorMinor(m[1]) == want {
+			return p, true
+		}
+	}
+	return pipItem{}, false
 }
