@@ -132,3 +132,34 @@ func oneSeries(cands []string) string {
 	}
 	return s
 }
+
+// tfUnloadableCUDA says why a pip TensorFlow's stack has no canonical name
+// when the CUDA the file provides is one TensorFlow cannot load: a name such
+// as tf21_cu100 would name a stack that does not exist (EG208 reports the
+// line). pip TensorFlow loads the CUDA libraries by soname; before CUDA 11
+// the soname carries major and minor (libcudart.so.10.1), from 11 on the
+// major only (CUDA minor version compatibility), so only a different major,
+// or a different minor below 11, cannot load. nil when the name stands.
+func tfUnloadableCUDA(st *Stack, k *kb.KB) error {
+	if st == nil || k == nil || st.Framework == nil || st.CUDA == nil {
+		return nil
+	}
+	f := st.Framework
+	if f.Name != "tensorflow" || f.From != envspec.ProviderPip || f.Version == "" {
+		return nil
+	}
+	cfg, ok := k.TensorFlow(f.Version)
+	if !ok || cfg.CUDA == "" {
+		return nil
+	}
+	a := authority(st.CUDA.Evidence)
+	if a == nil || a.Kind == EvidenceDefault || !hasMinor(a.Says) {
+		return nil
+	}
+	want := majorMinor(cfg.CUDA)
+	got := majorMinor(a.Says)
+	if majorOf(got) == majorOf(want) && (majorOf(want) >= 11 || got == want) {
+		return nil
+	}
+	return fmt.Errorf("%s %s loads CUDA %s (its tested build configuration), not the CUDA %s that %s%s provides (EG208)", f.Name, f.Version, want, got, a.Item, at(a.Pos))
+}

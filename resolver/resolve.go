@@ -26,6 +26,11 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.gpuLibs()
 	r.gpuPackages()
 	name, err := CanonicalName(r.st)
+	if err == nil {
+		if e := tfUnloadableCUDA(r.st, r.kb); e != nil {
+			name, err = "", e
+		}
+	}
 	r.st.canonical, r.st.canonicalErr, r.st.named = name, err, true
 	if err != nil {
 		r.st.NoNameReason = err.Error()

@@ -219,7 +219,8 @@ func seriesOf(v string) string {
 }
 
 // Canonical is CanonicalName(s), worked out once when Resolve made s (s is
-// read-only from then on).
+// read-only from then on), where Resolve also withholds a name the knowledge
+// base shows the framework cannot load (tfUnloadableCUDA).
 func (s *Stack) Canonical() (string, error) {
 	if s != nil && s.named {
 		return s.canonical, s.canonicalErr
