@@ -126,8 +126,12 @@ func runEG201(c *Context) []finding.Diagnostic {
 			// a consumer built for the old CUDA (faiss-gpu=…_cuda11.3)
 			// requires that cudatoolkit: its build must change with it
 			if b := consumerBuild(consumer); b.CUDA != "" && b.CUDA != want {
-				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s) and make both agree: cudatoolkit=%s with a %s build for CUDA %s",
-					e.Package, consumer.Raw.Value, b.CUDA, want, consumerName(consumer), want)
+				// the hint names no build for the framework's CUDA: the
+				// knowledge base has no table of these packages' conda builds,
+				// and one suggested without it may not exist (faiss-gpu 1.7.3
+				// had none for CUDA 11.7: corpus 108)
+				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s); envguard's knowledge base lists no %s builds, so pick builds of %s and %s for one CUDA version that both were published for",
+					e.Package, consumer.Raw.Value, b.CUDA, consumerName(consumer), fwLabel(st.Framework), consumerName(consumer))
 				certain = false
 			}
 		}
