@@ -34,4 +34,10 @@ func TestEG208HintKeepsTestedCuDNNWheel(t *testing.T) {
 	if !found {
 		t.Fatalf("no EG208 in %v", ds)
 	}
+	// EG303 on the same two copies picks the same one to keep
+	for _, d := range ds {
+		if d.Code == "EG303" && !strings.Contains(d.Hint, "drop cudnn=8.1 (line 10) and keep nvidia-cudnn-cu11==8.6.0.163") {
+			t.Errorf("EG303 hint %q keeps the wrong cuDNN", d.Hint)
+		}
+	}
 }

@@ -123,6 +123,9 @@ func eg303Twins(ctx *Context, twins []eg303Twin, condaNeeds bool) finding.Diagno
 	if !condaNeeds {
 		hint += ", or drop the conda CUDA packages and keep the nvidia-* wheels"
 	}
+	if h, ok := eg303TestedCuDNN(ctx, twins); ok {
+		hint = h
+	}
 	first := twins[0].wheel.Dep.Raw.Pos
 	return diag(ctx.rule, first, msg, hint, related...)
 }
@@ -236,4 +239,33 @@ func condaFrameworkItem(ctx *Context) (condaItem, bool) {
 		}
 	}
 	return condaItem{}, false
+}
+
+// eg303TestedCuDNN is the hint when the one doubled library is cuDNN, the
+// framework a pip TensorFlow, and the wheel (not conda's cudnn) is of its
+// tested cuDNN: the copy to keep is the wheel, as EG208 says of the conda
+// line; false otherwise.
+func eg303TestedCuDNN(ctx *Context, twins []eg303Twin) (string, bool) {
+	if len(twins) != 1 || twins[0].lib != "cudnn" || ctx.KB == nil || ctx.Stack == nil || ctx.Stack.CuDNN == "" {
+		return "", false
+	}
+	f := stackFramework(ctx)
+	if f == nil || f.Name != "tensorflow" || f.From != envspec.ProviderPip || f.Version == "" {
+		return "", false
+	}
+	cfg, ok := ctx.KB.TensorFlow(f.Version)
+	if !ok || cfg.CuDNN == "" {
+		return "", false
+	}
+	want := majorMinor(cfg.CuDNN)
+	if majorMinor(ctx.Stack.CuDNN) == want {
+		return "", false
+	}
+	p, ok := eg208TestedCuDNNWheel(ctx, want)
+	if !ok || p.Dep != twins[0].wheel.Dep {
+		return "", false
+	}
+	t := twins[0]
+	return fmt.Sprintf("keep one source of cuDNN: drop %s (%s) and keep %s, the tested cuDNN %s of %s (EG208)",
+		condaText(t.provider), place(t.provider.Dep.Raw.Pos), pipText(t.wheel), want, fwLabel(f)), true
 }
