@@ -269,8 +269,7 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, variant, cuda string
 			continue
 		}
 		if cl, ok := k.CUDALibByName(lib); ok && cl.Toolkit {
-			out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, Version: cuda, BundledWith: resolver.RuntimeBundled(cuda), Known: true,
-				Evidence: []resolver.Evidence{{Item: "CUDA " + cuda, Kind: resolver.EvidenceKBRow, Says: cuda, Package: lib}}})
+			out = append(out, resolver.ToolkitLib(lib, cuda))
 			continue
 		}
 		out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, BundledWith: "torch", Unknown: "which " + lib + " release torch loads is not known"})

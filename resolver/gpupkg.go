@@ -228,6 +228,14 @@ var FrameworkCUDALibs = []string{"cublas", "cufft", "curand", "cusolver", "cuspa
 // loads at the runtime's release rt.
 func RuntimeBundled(rt string) string { return "the CUDA " + rt + " runtime" }
 
+// ToolkitLib is the toolkit library lib as a framework's CUDA build loads
+// it at the runtime's release rt: the one description frameworkLibs gives
+// the build the file pins, and gpucheck each build it decides over.
+func ToolkitLib(lib, rt string) GPUPackage {
+	return GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, Version: rt, BundledWith: RuntimeBundled(rt), Known: true,
+		Evidence: []Evidence{{Item: "CUDA " + rt, Kind: EvidenceKBRow, Says: rt, Package: lib}}}
+}
+
 // frameworkLibs adds the CUDA libraries the framework's build loads that
 // the file does not name: those its wheel pins (torch_cuda_libs), the
 // toolkit's own at the runtime's release, the cuDNN a pytorch channel
@@ -285,8 +293,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		cl, ok := names(r.kb).CUDALibByName(lib)
 		switch {
 		case ok && cl.Toolkit:
-			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, Version: rt, BundledWith: RuntimeBundled(rt), Known: true,
-				Evidence: []Evidence{{Item: "CUDA " + rt, Kind: EvidenceKBRow, Says: rt, Package: lib}}})
+			add(ToolkitLib(lib, rt))
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
 				Evidence: []Evidence{{Item: fw.Build, Kind: EvidenceBuild, Says: r.st.CuDNN, Package: "cudnn"}}})
