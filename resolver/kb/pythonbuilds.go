@@ -11,28 +11,23 @@ import (
 // the CPU build). A row that names CUDA variants answers only for those, so
 // a build of unknown CUDA is answered only by a row for every build.
 func (k *KB) PythonBuilds(torch string, dist Distribution, cuda string) (*TorchPythonBuilds, bool) {
-	if k == nil {
-		return nil, false
-	}
-	v := stripLocal(torch)
-	c := majorMinor(strings.TrimSpace(cuda))
-	for i := range k.TorchPythonBuilds {
-		r := &k.TorchPythonBuilds[i]
-		if r.Torch != v || r.Dist != dist || len(r.Platforms) > 0 || r.Package != "" {
-			continue
-		}
-		if len(r.CUDA) == 0 || (c != "" && slices.Contains(r.CUDA, c)) {
-			return r, true
-		}
-	}
-	return nil, false
+	return k.packagePythonBuilds("", torch, dist, cuda)
 }
 
 // PackagePythonBuilds is PythonBuilds for a wrapper metapackage's own
 // uploads (conda-forge's pytorch-gpu): the row for the package, release,
 // dist and CUDA variant, where the knowledge base has one.
 func (k *KB) PackagePythonBuilds(pkg, torch string, dist Distribution, cuda string) (*TorchPythonBuilds, bool) {
-	if k == nil || pkg == "" {
+	if pkg == "" {
+		return nil, false
+	}
+	return k.packagePythonBuilds(pkg, torch, dist, cuda)
+}
+
+// packagePythonBuilds finds the platform-independent row of package pkg
+// ("" for the framework's own package).
+func (k *KB) packagePythonBuilds(pkg, torch string, dist Distribution, cuda string) (*TorchPythonBuilds, bool) {
+	if k == nil {
 		return nil, false
 	}
 	v := stripLocal(torch)
