@@ -20,10 +20,9 @@ func lstatEntry(p string) (entryStat, error) {
 			return entryStat{}, &fs.PathError{Op: "lstat", Path: p, Err: err}
 		}
 	}
+	ino, dev, ctime := statIDs(&st)
 	return entryStat{
-		// The conversions are those of key_unix.go: Ino and Dev are narrower
-		// on some Linux ports (mips's Dev is uint32).
-		key: FileKey{Path: p, Size: int64(st.Size), ModTime: st.Mtim.Nano(), ChangeTime: ctimeOf(&st), Inode: uint64(st.Ino), Device: uint64(st.Dev)},
+		key: FileKey{Path: p, Size: int64(st.Size), ModTime: st.Mtim.Nano(), ChangeTime: ctime, Inode: ino, Device: dev},
 		dir: st.Mode&syscall.S_IFMT == syscall.S_IFDIR, regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG,
 	}, nil
 }
