@@ -157,24 +157,24 @@ func tfGPUCapable(it *item) bool {
 	v := it.exact
 	if v == "" {
 		t := strings.TrimSpace(it.verText)
-		if t == "" {
+		series := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(t, "=="), "="), ".*")
+		switch {
+		case t == "":
 			return true
-		}
-		// one series (==2.13.*): its releases agree
-		if s := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(t, "=="), "="), ".*"); s != t && strings.HasSuffix(t, ".*") &&
-			!strings.ContainsAny(s, ",|<>!~=*") {
-			v = s
-		} else if !strings.HasPrefix(t, ">=") || strings.ContainsAny(t[2:], ",|<>!~=") {
-			// a lower bound alone (>=2.4): its releases agree from 2.1 on;
-			// other ranges may mix CPU-only and GPU releases, so say no
-			return false
-		} else {
+		case strings.HasSuffix(t, ".*") && !strings.ContainsAny(series, ",|<>!~=*"):
+			// one series (==2.13.*): its releases agree
+			v = series
+		case strings.HasPrefix(t, ">=") && !strings.ContainsAny(t[2:], ",|<>!~="):
+			// a lower bound alone (>=2.4): its releases agree from 2.1 on
 			if v = leadingVersion(t[2:]); v == "" {
 				return false
 			}
 			if c, ok := kb.CompareDotted(majorMinor(v), "2.1"); !ok || c < 0 {
 				return false
 			}
+		default:
+			// other ranges may mix CPU-only and GPU releases, so say no
+			return false
 		}
 	}
 	if c, ok := kb.CompareDotted(majorMinor(v), "1.15"); ok && c == 0 {
