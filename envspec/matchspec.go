@@ -703,8 +703,15 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 		return err
 	}
 	name := stem[:d1]
+	// A file's name is literal, so '*' is no glob here.
+	if bad := strings.IndexByte(name, '*'); bad >= 0 {
+		return msErr(fa+bad, "invalid character %q in the package name of package file %q", '*', fn)
+	}
 	if bad := msNameBadChar(name); bad >= 0 {
 		return msErr(fa+bad, "invalid character %q in package name %q", msRuneAt(name, bad), name)
+	}
+	if bad := msNameShapeBad(name); bad >= 0 {
+		return msErr(fa+bad, "invalid package name %q in package file %q: a name starts with a letter, a digit or one '_' (two for a virtual package such as __glibc) and has no two separators (. - _) in a row; conda refuses it (CEP 26)", name, fn)
 	}
 	m.Name, m.NameSpan = vLower(name), Span{fa, fa + d1}
 	// A file's version is one literal version, not a spec.

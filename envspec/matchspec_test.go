@@ -209,6 +209,9 @@ func TestMatchSpecErrors(t *testing.T) {
 		{"con da::numpy", 3, "blank inside channel"},
 		{"numpy[build='^py(39$']", 13, "invalid regular expression"},
 		{"x/linux-64/numpy-1.0.tar.bz2", 11, "is not <name>-<version>-<build>"},
+		// a file's name obeys the same rule and is never a glob (fuzz find).
+		{"linux-64/.0-0-0.tAr.BZ2", 9, "invalid package name \".0\" in package file"},
+		{"linux-64/a*b-1-0.tar.bz2", 10, "invalid character '*' in the package name"},
 		// conda's CEP 26 name rule (test_invalid_package_name_rejected).
 		{"pkg..name", 4, "invalid package name"},
 		{"pkg--name>=1", 4, "invalid package name"},

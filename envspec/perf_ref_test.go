@@ -192,6 +192,9 @@ func refParseVersionAt(s string, base int) (Version, error) {
 		main, local, localOff = parts[0], rest[len(parts[0])+1:], restOff+len(parts[0])+1
 	}
 	if main == "" {
+		if localOff < 0 {
+			return errAt(restOff, "missing version after epoch separator '!' in %q", t)
+		}
 		return errAt(restOff, "missing version before local version separator '+'")
 	}
 

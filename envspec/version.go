@@ -141,6 +141,9 @@ func parseVersionUncached(s string, base int) (Version, error) {
 		main, local, localOff = rest[:i], rest[i+1:], restOff+i+1
 	}
 	if main == "" {
+		if localOff < 0 {
+			return errAt(restOff, "missing version after epoch separator '!' in %q", t)
+		}
 		return errAt(restOff, "missing version before local version separator '+'")
 	}
 

@@ -238,6 +238,7 @@ func TestParseVersionErrors(t *testing.T) {
 		{"a!b!1.0", 3, "duplicated epoch separator"},
 		{"1.2+", 4, "empty component in local version"},
 		{"+1.2", 0, "missing version before local version separator"},
+		{"1!", 2, "missing version after epoch separator '!'"},
 		{"+1.2+", 4, "duplicated local version separator"},
 		{"++", 1, "duplicated local version separator"},
 		{"1.2 3", 3, "invalid character ' '"},

@@ -405,6 +405,11 @@ func vsParseLeaf(s string, base int) (*VersionSpec, error) {
 		if bad := vsGlobBadChar(t); bad >= 0 {
 			return nil, errAt(bad, "invalid character %q in version glob %q", t[bad], t)
 		}
+		// "*!" is an epoch with no version; written before a build
+		// ("*!=0") it would read back as the operator "!=".
+		if t[len(t)-1] == '!' {
+			return nil, errAt(len(t)-1, "version glob %q ends with the epoch separator '!': a version must follow it", t)
+		}
 		parts := strings.Split(t, "*")
 		for i := range parts {
 			parts[i] = regexp.QuoteMeta(parts[i])

@@ -212,6 +212,9 @@ func TestVersionSpecErrors(t *testing.T) {
 		{"+1.2", 0, "missing version before local"},
 		{"+1.2+", 4, "duplicated local"},
 		{"++", 1, "duplicated local"},
+		// a glob with an epoch and no version (fuzz find: "0==*!  0"
+		// read back as "0==*!=0", the operator "!=").
+		{"*!", 1, "ends with the epoch separator '!'"},
 		{"c +, 0/|0 *", 1, "invalid character ' '"},
 		{"a[version=)|(", 1, "invalid character '['"},
 		{"a=)(=b", 1, "invalid character '='"},
