@@ -37,7 +37,7 @@ func runMeasured(dir string, env []string, name string, args ...string) (proc, e
 	p := proc{d: time.Since(t0)}
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			p.maxRSS = ru.Maxrss << 10 // KiB on Linux
+			p.maxRSS = int64(ru.Maxrss) << 10 // KiB on Linux; int32 on 32-bit targets
 		}
 	}
 	var ee *exec.ExitError

@@ -8,7 +8,7 @@ import (
 // The fatbin layout; docs/native.md gives each field's public source.
 const (
 	// FatbinMagic starts every fatbin container (fatBinaryHeader.magic).
-	FatbinMagic = 0xBA55ED50
+	FatbinMagic uint32 = 0xBA55ED50
 
 	containerHeaderSize = 16 // magic u32, version u16, header size u16, entries' size u64
 	entryHeaderMin      = 64 // the fields below; CUDA 12.8 and later add more after them
