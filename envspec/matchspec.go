@@ -281,7 +281,7 @@ func (m *MatchSpec) parse() error {
 		return msErr(start+bad, "invalid character %q in package name %q", msRuneAt(name, bad), name)
 	}
 	if bad := msNameShapeBad(name); bad >= 0 {
-		return msErr(start+bad, "invalid package name %q: a name starts with a letter, a digit or one '_' (two for a virtual package such as __glibc) and has no two separators (. - _) in a row; conda refuses it (CEP 26)", name)
+		return msErr(start+bad, "invalid package name %q: %s", name, cep26NameRule)
 	}
 	m.Name = vLower(name)
 	m.NameSpan = Span{start, n}
@@ -322,6 +322,9 @@ func msNameBadChar(s string) int {
 	}
 	return -1
 }
+
+// cep26NameRule is what msNameShapeBad holds a name to, as its errors say it.
+const cep26NameRule = "a name starts with a letter, a digit or one '_' (two for a virtual package such as __glibc) and has no two separators (. - _) in a row; conda refuses it (CEP 26)"
 
 // msNameShapeBad returns the index of the byte where name breaks conda's
 // CEP 26 name rule (conda/models/match_spec.py _CEP26_NAME_RE and
@@ -711,7 +714,7 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 		return msErr(fa+bad, "invalid character %q in package name %q", msRuneAt(name, bad), name)
 	}
 	if bad := msNameShapeBad(name); bad >= 0 {
-		return msErr(fa+bad, "invalid package name %q in package file %q: a name starts with a letter, a digit or one '_' (two for a virtual package such as __glibc) and has no two separators (. - _) in a row; conda refuses it (CEP 26)", name, fn)
+		return msErr(fa+bad, "invalid package name %q in package file %q: %s", name, fn, cep26NameRule)
 	}
 	m.Name, m.NameSpan = vLower(name), Span{fa, fa + d1}
 	// A file's version is one literal version, not a spec.

@@ -130,7 +130,7 @@ func (fr *fatbinReader) skipZeros(off, rest int64) (int64, error) {
 		if c != 0 {
 			skip := int64(i) &^ 7
 			if skip == 0 {
-				return 0, formatErr(fr.er.name, off, "%s: no fatbin container here: magic %#08x, want %#08x", fr.section, le.Uint32(b), uint32(FatbinMagic))
+				return 0, formatErr(fr.er.name, off, "%s: no fatbin container here: magic %#08x, want %#08x", fr.section, le.Uint32(b), FatbinMagic)
 			}
 			return skip, nil
 		}
