@@ -77,9 +77,10 @@ func TestTorchCUDALibsOf(t *testing.T) {
 		{"2.5.1", "12.4", "9.1.0.70"},
 		{"2.9.1", "13.0", "9.13.0.50"},
 		{"2.11.0", "13.0", "9.19.0.56"},
-		{"2.1.2", "12.1", "none"}, // the index wheels of 2.1 bundle their libraries
-		{"2.8.0", "12.8", "none"}, // not read
-		{"2.7.0", "12.4", "none"}, // no such build
+		{"2.1.2", "12.1", "none"},     // the index wheels of 2.1 bundle their libraries
+		{"2.8.0", "12.8", "no cudnn"}, // only NCCL and a few more were read
+		{"2.8.0", "12.6", "none"},     // not read
+		{"2.7.0", "12.4", "none"},     // no such build
 	}
 	for _, tt := range tests {
 		if got := cudnnOf(tt.torch, tt.cuda); got != tt.want {
