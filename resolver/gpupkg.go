@@ -271,7 +271,18 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 				}
 				ev := Evidence{Item: l.Name + "==" + l.Version, Kind: EvidenceRequiresDist, Says: l.Version, Package: l.Name, Version: l.Version}
 				if cl, ok := r.kb.CUDALibOf(n, true); ok {
-					add(GPUPackage{Name: n, Role: RoleCUDALibrary, Lib: cl.Lib, Version: l.Version, From: envspec.ProviderPip, BundledWith: with, Known: true, Evidence: []Evidence{ev}})
+					p := GPUPackage{Name: n, Role: RoleCUDALibrary, Lib: cl.Lib, Version: l.Version, From: envspec.ProviderPip, BundledWith: with, Known: true, Evidence: []Evidence{ev}}
+					if cl.Toolkit {
+						// A toolkit library's wheel has a version of its own
+						// (cuFFT 11.3.0.4 beside CUDA 12.6), which the
+						// architecture rows, keyed by toolkit release, cannot
+						// place: a wheel built for CUDA rt pins rt's release, so
+						// it is the runtime's library, with the pin as evidence
+						// (and a candidate build of another CUDA loads its own).
+						p = ToolkitLib(cl.Lib, rt)
+						p.Evidence = append(p.Evidence, ev)
+					}
+					add(p)
 					continue
 				}
 				// cuda-toolkit[cublas,...]==13.0.2 brings the toolkit's own

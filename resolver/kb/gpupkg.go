@@ -283,10 +283,7 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 	}
 	for i, t := range v.k.TorchCUDALibs {
-		v.source("torch_cuda_libs", i, t.Source, keys)
-		if len(t.Libs) == 0 {
-			v.errf("torch_cuda_libs", i, "libs is empty")
-		}
+		v.torchCUDALibs(i, t, keys, ver)
 	}
 	for i, l := range v.k.CUDALibPackages {
 		v.source("cuda_lib_packages", i, l.Source, keys)
@@ -299,6 +296,44 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if a.ABI != ABICXX11 && a.ABI != ABIPreCXX11 {
 			v.errf("torch_cxx_abi", i, "abi %q is not %s or %s", a.ABI, ABICXX11, ABIPreCXX11)
 		}
+	}
+}
+
+// torchCUDALibs checks one torch_cuda_libs row: a torch release the KB
+// lists, a CUDA variant its series publishes on the distribution named
+// (a row for a build that does not exist could never be looked up, and
+// most likely misreads its source), and exact, distinct pins.
+func (v *validator) torchCUDALibs(i int, t TorchCUDALibs, keys map[string]bool, ver *regexp.Regexp) {
+	const table = "torch_cuda_libs"
+	v.source(table, i, t.Source, keys)
+	if _, ok := v.k.Release(t.Torch); !ok || stripLocal(t.Torch) != t.Torch {
+		v.errf(table, i, "torch %q is not a release in the torch table", t.Torch)
+	}
+	dist := Distribution(t.Dist)
+	switch dist {
+	case DistWheel, DistPyPI:
+		series := majorMinor(t.Torch)
+		if vs, ok := v.k.Variants(series, dist); !ok || !containsString(vs.CUDA, t.CUDA) {
+			var have []string
+			if ok {
+				have = vs.CUDA
+			}
+			v.errf(table, i, "cuda %q is not a CUDA variant of torch %s on %s (torch_variants lists %s)", t.CUDA, series, dist, strings.Join(have, ", "))
+		}
+	default:
+		v.errf(table, i, "dist %q is not %s or %s", t.Dist, DistWheel, DistPyPI)
+	}
+	if len(t.Libs) == 0 {
+		v.errf(table, i, "libs is empty")
+	}
+	seen := map[string]bool{}
+	for _, l := range t.Libs {
+		n := pipName(l.Name)
+		if l.Name == "" || seen[n] {
+			v.errf(table, i, "lib %q is empty or listed twice", l.Name)
+		}
+		seen[n] = true
+		v.version(table, i, "version of "+l.Name, l.Version, ver)
 	}
 }
 
