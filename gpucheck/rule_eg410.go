@@ -253,6 +253,17 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	if open != "" {
 		return carriesUnknown, open
 	}
+	// A release before Since is short of it whatever its CUDA; from Since
+	// on, the row's CUDA condition must hold too.
+	for _, r := range rows {
+		if r.Since == "" || compareVersions(ver, r.Since) >= 0 {
+			continue
+		}
+		if toolkit && p.BundledWith != "" {
+			return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
+		}
+		return carriesUnknown, fmt.Sprintf("%s %s predates %s, the first release known to carry code of its own for %s, and whether PTX in it serves it is not known", name, ver, r.Since, gcc.sm())
+	}
 	for _, r := range rows {
 		if r.Since == "" {
 			continue
@@ -263,11 +274,6 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			return carriesUnknown, why
 		case !ok:
 			return carriesUnknown, fmt.Sprintf("%s %s is a build for CUDA %s, and %s is known to carry code for %s only in builds for CUDA %s, so whether it serves %s (through PTX or forward compatibility) is not known", name, ver, cuda, name, gcc.sm(), r.CUDA, gcc.sm())
-		case compareVersions(ver, r.Since) < 0:
-			if toolkit && p.BundledWith != "" {
-				return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
-			}
-			return carriesUnknown, fmt.Sprintf("%s %s predates %s, the first release known to carry code of its own for %s, and whether PTX in it serves it is not known", name, ver, r.Since, gcc.sm())
 		}
 	}
 	return carriesYes, ""
