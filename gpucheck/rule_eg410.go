@@ -202,35 +202,132 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	}
 	ver := p.Version
 	row, ok := c.k.CUDALibByName(name)
-	if ok && row.Toolkit && p.BundledWith == "" {
-		// A pinned package names its toolkit release only where its own
-		// version follows the toolkit's.
-		if !follows(row, ver) {
-			return carriesUnknown, fmt.Sprintf("which CUDA toolkit release %s %s belongs to is not known", p.Name, ver)
+	toolkit := ok && row.Toolkit
+	if toolkit {
+		// The toolkit libraries' rows count in CUDA toolkit releases; a
+		// library wheel's own version is not one (cuFFT 11.3.3.41 is CUDA
+		// 12.8's), so it is read as the release it shipped in.
+		tk, why := toolkitRelease(p, row)
+		if tk == "" {
+			return carriesUnknown, why
 		}
-		ver = resolver.SeriesOf(ver)
+		ver = tk
 	}
 	rows := c.k.CUDALibArchOf(name, gcc.key())
 	if len(rows) == 0 {
 		return carriesUnknown, fmt.Sprintf("whether %s %s carries code for %s is not known", name, ver, gcc.sm())
 	}
+	// A row with a CUDA condition speaks only for builds for a CUDA that
+	// meets it; where the build's CUDA is not known, neither is the row.
+	cuda, cudaWhy := c.libBuildCUDA(p)
+	applies := func(r kb.CUDALibArch) (bool, string) {
+		if r.CUDA == "" {
+			return true, ""
+		}
+		cond, err := kb.ParseCUDACond(r.CUDA)
+		if err != nil { // the loader refuses such a row
+			return false, fmt.Sprintf("the knowledge base's condition %q on %s is not readable", r.CUDA, name)
+		}
+		holds, decided := cond.Holds(cuda)
+		if !decided {
+			return false, fmt.Sprintf("%s %s carries code for %s only in builds for CUDA %s, and %s", name, ver, gcc.sm(), r.CUDA, cudaWhy)
+		}
+		return holds, ""
+	}
 	// Until is certain: the release removed the architecture. Before Since
 	// the library has no code of its own for it, but may still carry PTX
 	// of an older architecture that the driver could JIT: not decided.
+	var open string
 	for _, r := range rows {
-		if r.Until != "" && compareVersions(ver, r.Until) >= 0 {
+		if r.Until == "" {
+			continue
+		}
+		ok, why := applies(r)
+		if why != "" && open == "" {
+			open = why
+		}
+		if ok && compareVersions(ver, r.Until) >= 0 {
 			return carriesNo, fmt.Sprintf("%s dropped %s in %s", name, gcc.sm(), r.Until)
 		}
 	}
+	if open != "" {
+		return carriesUnknown, open
+	}
+	// A release before Since is short of it whatever its CUDA; from Since
+	// on, the row's CUDA condition must hold too.
 	for _, r := range rows {
-		if r.Since != "" && compareVersions(ver, r.Since) < 0 {
-			if row != nil && row.Toolkit && p.BundledWith != "" {
-				return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
-			}
-			return carriesUnknown, fmt.Sprintf("%s %s has no code of its own for %s (that came in %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), r.Since)
+		if r.Since == "" || compareVersions(ver, r.Since) >= 0 {
+			continue
+		}
+		if toolkit && p.BundledWith != "" {
+			return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
+		}
+		return carriesUnknown, fmt.Sprintf("%s %s predates %s, the first release known to carry code of its own for %s, and whether PTX in it serves it is not known", name, ver, r.Since, gcc.sm())
+	}
+	for _, r := range rows {
+		if r.Since == "" {
+			continue
+		}
+		ok, why := applies(r)
+		switch {
+		case why != "":
+			return carriesUnknown, why
+		case !ok:
+			return carriesUnknown, fmt.Sprintf("%s %s is a build for CUDA %s, and %s is known to carry code for %s only in builds for CUDA %s, so whether it serves %s (through PTX or forward compatibility) is not known", name, ver, cuda, name, gcc.sm(), r.CUDA, gcc.sm())
 		}
 	}
 	return carriesYes, ""
+}
+
+// toolkitRelease is the CUDA toolkit release (major.minor) whose library
+// p is, or "" and why not: the runtime's release for a library the
+// framework loads from it, the cuda-toolkit meta package's release, the
+// framework build's CUDA for a library its wheel pins (PyTorch pins each
+// CUDA variant's own toolkit libraries), and for a package the file names
+// the release its version starts with, where the library's versions
+// follow the toolkit's.
+func toolkitRelease(p *resolver.GPUPackage, row *kb.CUDALibPackage) (string, string) {
+	switch {
+	case p.BundledWith == resolver.RuntimeBundled(p.Version), strings.HasPrefix(p.Name, "cuda-toolkit["):
+		return resolver.SeriesOf(p.Version), ""
+	case p.BundledWith == "":
+		if follows(row, p.Version) {
+			return resolver.SeriesOf(p.Version), ""
+		}
+	default:
+		if cu := minorCUDA(p.BuiltFor.CUDA); cu != "" {
+			return cu, ""
+		}
+	}
+	return "", fmt.Sprintf("which CUDA toolkit release %s %s belongs to is not known", p.Name, p.Version)
+}
+
+// libBuildCUDA is the CUDA toolkit release a library build is for, as a
+// major.minor or a major alone, or "" and why it is not known: what the
+// package says of itself (a torch wheel's pins carry the wheel's CUDA, a
+// pip name its major), else, for a library the framework bundles, the
+// framework build's CUDA. A package the file names whose name gives only
+// a major is a build for that major (cuDNN ships one package per CUDA
+// major), which is all it says.
+func (c *checker) libBuildCUDA(p *resolver.GPUPackage) (string, string) {
+	if cu := minorCUDA(p.BuiltFor.CUDA); cu != "" {
+		return cu, ""
+	}
+	if p.BundledWith != "" && c.st.CUDA != nil && c.st.CUDA.NotPublished == "" && strings.Contains(c.st.CUDA.Version, ".") {
+		return c.st.CUDA.Version, ""
+	}
+	if len(p.BuiltFor.CUDA) == 1 {
+		return p.BuiltFor.CUDA[0], fmt.Sprintf("%s names CUDA %s only, not which %s.x release the build is for", p.Name, p.BuiltFor.CUDA[0], p.BuiltFor.CUDA[0])
+	}
+	return "", fmt.Sprintf("which CUDA release the %s build is for is not known", p.Name)
+}
+
+// minorCUDA is the one major.minor of a BuiltFor.CUDA list, else "".
+func minorCUDA(cs []string) string {
+	if len(cs) == 1 && strings.Contains(cs[0], ".") {
+		return cs[0]
+	}
+	return ""
 }
 
 func follows(row *kb.CUDALibPackage, ver string) bool {

@@ -271,7 +271,9 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 				}
 				ev := Evidence{Item: l.Name + "==" + l.Version, Kind: EvidenceRequiresDist, Says: l.Version, Package: l.Name, Version: l.Version}
 				if cl, ok := r.kb.CUDALibOf(n, true); ok {
-					p := GPUPackage{Name: n, Role: RoleCUDALibrary, Lib: cl.Lib, Version: l.Version, From: envspec.ProviderPip, BundledWith: with, Known: true, Evidence: []Evidence{ev}}
+					// The wheel pins the libraries of its own CUDA variant:
+					// that is the CUDA the library build is for.
+					p := GPUPackage{Name: n, Role: RoleCUDALibrary, Lib: cl.Lib, Version: l.Version, From: envspec.ProviderPip, BundledWith: with, BuiltFor: BuiltFor{CUDA: []string{rt}}, Known: true, Evidence: []Evidence{ev}}
 					if cl.Toolkit {
 						// A toolkit library's wheel has a version of its own
 						// (cuFFT 11.3.0.4 beside CUDA 12.6), which the
@@ -290,7 +292,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 				if n == "cuda-toolkit" {
 					for _, lib := range extrasOf(l.Name) {
 						if cl, ok := r.kb.CUDALibByName(lib); ok && cl.Toolkit {
-							add(GPUPackage{Name: "cuda-toolkit[" + lib + "]", Role: RoleCUDALibrary, Lib: lib, Version: majorMinor(l.Version), From: envspec.ProviderPip, BundledWith: with, Known: true, Evidence: []Evidence{ev}})
+							add(GPUPackage{Name: "cuda-toolkit[" + lib + "]", Role: RoleCUDALibrary, Lib: lib, Version: majorMinor(l.Version), From: envspec.ProviderPip, BundledWith: with, BuiltFor: BuiltFor{CUDA: []string{rt}}, Known: true, Evidence: []Evidence{ev}})
 						}
 					}
 				}

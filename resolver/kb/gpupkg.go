@@ -1,7 +1,9 @@
 package kb
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -83,10 +85,113 @@ type CUDALibArch struct {
 	// Since is the first release with code for CC: the CUDA toolkit
 	// release for the toolkit's own libraries, the library's own version
 	// for cudnn, nccl and cusparselt.
-	Since  string `yaml:"since"`
-	Until  string `yaml:"until,omitempty"` // first release without it
+	Since string `yaml:"since"`
+	Until string `yaml:"until,omitempty"` // first release without it
+	// CUDA, where set, limits the row to builds of the library for a CUDA
+	// toolkit release the condition admits (">=12.8"): one comparison
+	// with a major.minor, read by ParseCUDACond. cuDNN's support matrix
+	// lists Blackwell only beside CUDA 12.8 and later, and an NCCL build
+	// carries the SASS its CUDA's compiler can make; a release number
+	// alone says neither.
+	CUDA   string `yaml:"cuda,omitempty"`
 	Source string `yaml:"source"`
 	Note   string `yaml:"note,omitempty"`
+}
+
+// CUDACond is a cuda_lib_arch row's condition on the CUDA toolkit release
+// of a library build: Op is one of >=, >, <=, < and ==, Version a
+// major.minor.
+type CUDACond struct {
+	Op      string
+	Version string
+}
+
+// ParseCUDACond reads a condition such as ">=12.8" (spaces allowed
+// after the operator). It returns an error that names the bad part.
+func ParseCUDACond(s string) (CUDACond, error) {
+	t := strings.TrimSpace(s)
+	var op string
+	for _, o := range []string{">=", "<=", "==", ">", "<"} {
+		if strings.HasPrefix(t, o) {
+			op = o
+			break
+		}
+	}
+	if op == "" {
+		return CUDACond{}, fmt.Errorf("cuda condition %q does not start with >=, >, <=, < or ==", s)
+	}
+	v := strings.TrimSpace(t[len(op):])
+	if !cudaMinorRE.MatchString(v) {
+		return CUDACond{}, fmt.Errorf("cuda condition %q: %q is not a CUDA major.minor such as 12.8", s, v)
+	}
+	return CUDACond{Op: op, Version: v}, nil
+}
+
+var (
+	cudaMinorRE = regexp.MustCompile(`^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$`)
+	cudaMajorRE = regexp.MustCompile(`^(0|[1-9]\d{0,2})$`)
+)
+
+// Holds reports whether a build for the CUDA release cuda ("12.8", or a
+// major alone, "12") meets the condition. decided is false where cuda is
+// empty or malformed, and where a major alone leaves it open (12 against
+// >=12.8: 12.6 fails, 12.9 passes).
+func (c CUDACond) Holds(cuda string) (holds, decided bool) {
+	if cudaMinorRE.MatchString(cuda) {
+		return c.test(compareMinor(cuda, c.Version)), true
+	}
+	if !cudaMajorRE.MatchString(cuda) {
+		return false, false
+	}
+	// A major alone stands for each of its minors: the lowest, one above
+	// any release, and, in the condition's own major, the minors around
+	// its bound decide it when they all agree.
+	points := []string{cuda + ".0", cuda + ".999"}
+	if major, minor, _ := strings.Cut(c.Version, "."); major == cuda {
+		m, _ := strconv.Atoi(minor)
+		points = append(points, c.Version, major+"."+strconv.Itoa(m+1))
+		if m > 0 {
+			points = append(points, major+"."+strconv.Itoa(m-1))
+		}
+	}
+	first := c.test(compareMinor(points[0], c.Version))
+	for _, p := range points[1:] {
+		if c.test(compareMinor(p, c.Version)) != first {
+			return false, false
+		}
+	}
+	return first, true
+}
+
+func (c CUDACond) test(cmp int) bool {
+	switch c.Op {
+	case ">=":
+		return cmp >= 0
+	case ">":
+		return cmp > 0
+	case "<=":
+		return cmp <= 0
+	case "<":
+		return cmp < 0
+	}
+	return cmp == 0
+}
+
+// compareMinor compares two major.minor strings of cudaMinorRE's form.
+func compareMinor(a, b string) int {
+	am, an, _ := strings.Cut(a, ".")
+	bm, bn, _ := strings.Cut(b, ".")
+	for _, p := range [][2]string{{am, bm}, {an, bn}} {
+		x, _ := strconv.Atoi(p[0])
+		y, _ := strconv.Atoi(p[1])
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
 }
 
 // PinnedLib is one exact requirement of a framework wheel.
@@ -280,6 +385,11 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		if r.Since == "" && r.Until == "" {
 			v.errf("cuda_lib_arch", i, "neither since nor until is set")
+		}
+		if r.CUDA != "" {
+			if _, err := ParseCUDACond(r.CUDA); err != nil {
+				v.errf("cuda_lib_arch", i, "%v", err)
+			}
 		}
 	}
 	for i, t := range v.k.TorchCUDALibs {

@@ -384,7 +384,7 @@ type Facts struct {
 	ExtensionBuilds []ExtensionBuild `yaml:"extension_builds" key:"name,version,dist,torch,cuda,abi,python"`
 	// CUDALibArch, TorchCUDALibs and TorchCXXABIs are the CUDA libraries'
 	// architectures, torch wheels' pins and torch's C++ ABI (cudalibs.yaml).
-	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch" key:"lib,cc,since"`
+	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch" key:"lib,cc,since,cuda"`
 	TorchCUDALibs []TorchCUDALibs `yaml:"torch_cuda_libs" key:"torch,cuda,dist"`
 	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi" key:"dist,from,cuda"`
 	// CUDALibPackages names the packages each CUDA library ships in

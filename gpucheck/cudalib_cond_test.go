@@ -1,0 +1,112 @@
+package gpucheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// TestLibCarriesCuDNNBlackwell: cuDNN carries Blackwell code from 9.10.2
+// in builds for CUDA 12.8 or later. A build whose CUDA is known decides it
+// (a torch wheel's pin carries the wheel's CUDA, a bundled cuDNN goes with
+// the framework build's CUDA, a cu13 wheel names a major that settles it);
+// a pip nvidia-cudnn-cu12 names CUDA 12 only and stays open, as does a
+// build for CUDA 12.6 (forward compatibility covers only some graphs) and
+// a release before 9.10.2.
+func TestLibCarriesCuDNNBlackwell(t *testing.T) {
+	k := kb.Default()
+	rtx5090 := cc{Major: 12, Minor: 0}
+	b200 := cc{Major: 10, Minor: 0}
+	gb10 := cc{Major: 12, Minor: 1}
+	pinned := func(ver, cuda string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: "nvidia-cudnn-cu12", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: ver, BundledWith: "torch 2.8.0", BuiltFor: resolver.BuiltFor{CUDA: []string{cuda}}, Known: true}
+	}
+	named := func(name, ver string, cuda ...string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: name, Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: ver, BuiltFor: resolver.BuiltFor{CUDA: cuda}, Known: true}
+	}
+	bundled := &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: "9.10.2", BundledWith: "torch 2.8.0", Known: true}
+	stack := func(cuda string) *resolver.Stack {
+		st := &resolver.Stack{}
+		if cuda != "" {
+			st.CUDA = &resolver.CUDAInfo{Version: cuda}
+		}
+		return st
+	}
+	tests := []struct {
+		name  string
+		st    *resolver.Stack
+		p     *resolver.GPUPackage
+		gpu   cc
+		want  carries
+		words string
+	}{
+		{"torch pin for 12.8 on sm_120", stack("12.8"), pinned("9.10.2.21", "12.8"), rtx5090, carriesYes, ""},
+		{"torch pin for 12.8 on sm_100", stack("12.8"), pinned("9.10.2.21", "12.8"), b200, carriesYes, ""},
+		{"torch pin for 12.9, newer cuDNN", stack("12.9"), pinned("9.17.1.4", "12.9"), rtx5090, carriesYes, ""},
+		{"torch pin for 12.6", stack("12.6"), pinned("9.10.2.21", "12.6"), rtx5090, carriesUnknown, "cudnn 9.10.2.21 is a build for CUDA 12.6, and cudnn is known to carry code for sm_120 only in builds for CUDA >=12.8"},
+		{"before 9.10.2", stack("12.8"), pinned("9.7.1.26", "12.8"), rtx5090, carriesUnknown, "cudnn 9.7.1.26 predates 9.10.2, the first release known to carry code of its own for sm_120"},
+		{"bundled, build's CUDA 12.8", stack("12.8"), bundled, rtx5090, carriesYes, ""},
+		{"bundled, build's CUDA 12.4", stack("12.4"), bundled, rtx5090, carriesUnknown, "is a build for CUDA 12.4"},
+		{"bundled, build's CUDA not known", stack(""), bundled, rtx5090, carriesUnknown, "which CUDA release the cudnn build is for is not known"},
+		{"pip cu12 named in the file", stack("12.8"), named("nvidia-cudnn-cu12", "9.10.2.21", "12"), rtx5090, carriesUnknown, "nvidia-cudnn-cu12 names CUDA 12 only, not which 12.x release the build is for"},
+		{"pip cu13 named in the file", stack("13.0"), named("nvidia-cudnn-cu13", "9.19.0.56", "13"), rtx5090, carriesYes, ""},
+		{"conda cudnn named in the file", stack("12.8"), named("cudnn", "9.10.2.21"), rtx5090, carriesUnknown, "which CUDA release the cudnn build is for is not known"},
+		// No family row: sm_121 has no row, so nothing is claimed.
+		{"torch pin for 12.8 on sm_121", stack("12.8"), pinned("9.10.2.21", "12.8"), gb10, carriesUnknown, "whether cudnn 9.10.2.21 carries code for sm_121 is not known"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &checker{st: tt.st, k: k}
+			got, why := c.libCarries(tt.p, tt.gpu)
+			if got != tt.want || !strings.Contains(why, tt.words) {
+				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
+			}
+		})
+	}
+}
+
+// TestLibCarriesToolkitWheelVersion: a toolkit library a torch wheel pins
+// is compared as the toolkit release it shipped in (the wheel's CUDA),
+// never by its own version: cuFFT 11.3.3.41 is CUDA 12.8's and carries
+// Blackwell code, though 11.3 < 12.8; cuSPARSE 12.5.4.2 of CUDA 12.6 does
+// not, though 12.5 < 12.8 would say the same for the wrong reason; and a
+// CUDA 13.0 cuSPARSE (12.6.3.3) has dropped Maxwell, though 12.6 < 13.0.
+func TestLibCarriesToolkitWheelVersion(t *testing.T) {
+	k := kb.Default()
+	lib := func(name, l, ver, cuda string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: name, Role: resolver.RoleCUDALibrary, Lib: l, Version: ver, BundledWith: "torch 2.7.0", BuiltFor: resolver.BuiltFor{CUDA: []string{cuda}}, Known: true}
+	}
+	tests := []struct {
+		p     *resolver.GPUPackage
+		gpu   cc
+		want  carries
+		words string
+	}{
+		{lib("nvidia-cufft-cu12", "cufft", "11.3.3.41", "12.8"), cc{Major: 12}, carriesYes, ""},
+		{lib("nvidia-cublas-cu12", "cublas", "12.8.3.14", "12.8"), cc{Major: 10}, carriesYes, ""},
+		{lib("nvidia-cusparse-cu12", "cusparse", "12.5.4.2", "12.6"), cc{Major: 12}, carriesUnknown, "the CUDA 12.6 libraries have no code of their own for sm_120 (that came in CUDA 12.8)"},
+		{lib("nvidia-cusparse", "cusparse", "12.6.3.3", "13.0"), cc{Major: 5, Minor: 2}, carriesNo, "cusparse dropped sm_52 in 13.0"},
+		{&resolver.GPUPackage{Name: "nvidia-cufft-cu12", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "11.3.3.41", BundledWith: "torch 2.7.0", Known: true}, cc{Major: 12}, carriesUnknown, "which CUDA toolkit release nvidia-cufft-cu12 11.3.3.41 belongs to is not known"},
+		// The runtime's own libraries and the cuda-toolkit meta package
+		// already name their release.
+		{ptr(resolver.ToolkitLib("cufft", "12.6")), cc{Major: 12}, carriesUnknown, "the CUDA 12.6 libraries have no code of their own"},
+		{ptr(resolver.ToolkitLib("cufft", "12.8")), cc{Major: 12}, carriesYes, ""},
+		{&resolver.GPUPackage{Name: "cuda-toolkit[cufft]", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "13.0", BundledWith: "torch 2.11.0", Known: true}, cc{Major: 12}, carriesYes, ""},
+		// A package the file names whose version does not follow the
+		// toolkit's stays open.
+		{&resolver.GPUPackage{Name: "nvidia-cufft-cu12", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "11.3.3.41", BuiltFor: resolver.BuiltFor{CUDA: []string{"12"}}, Known: true}, cc{Major: 12}, carriesUnknown, "belongs to is not known"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.p.Name+" "+tt.p.Version+" "+tt.gpu.sm(), func(t *testing.T) {
+			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "12.8"}}, k: k}
+			got, why := c.libCarries(tt.p, tt.gpu)
+			if got != tt.want || !strings.Contains(why, tt.words) {
+				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
+			}
+		})
+	}
+}
+
+func ptr(p resolver.GPUPackage) *resolver.GPUPackage { return &p }
