@@ -517,8 +517,13 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 	if p.ext.TorchCUDALib {
 		rows = r.torchCUDARows(p, it, rows)
 	}
+	rows = r.installerRows(p, it, rows)
 	for _, b := range rows {
 		switch b.Dist {
+		case "conda-forge":
+			// installerRows kept the one build the environment's CUDA names.
+			p.Known = true
+			p.BuiltFor.CUDA = []string{majorMinor(r.st.CUDA.Version)}
 		case "release-asset", "pyg-index", "flashinfer-index":
 			// These rows describe a matrix of wheels; which one the file
 			// gets is what its wheel tag or index says.
@@ -545,6 +550,53 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
 	}
+}
+
+// installerRows keeps the rows that describe what the item's installer
+// gets. A conda-forge row describes only a conda item from conda-forge, and
+// only the build whose nvcc pinned the environment's cudatoolkit (its
+// run_exports): the row that lists the environment's CUDA. Every other
+// distribution is a pip one and never describes a conda item. Where the
+// release has conda-forge rows and none fits, the package is left unknown
+// with the reason.
+func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionBuild) []kb.ExtensionBuild {
+	conda := it.from() == envspec.ProviderConda
+	var out []kb.ExtensionBuild
+	cf := false
+	for _, b := range rows {
+		if (b.Dist == "conda-forge") != conda {
+			continue
+		}
+		if b.Dist != "conda-forge" {
+			out = append(out, b)
+			continue
+		}
+		cf = true
+		if it.channel != "conda-forge" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
+			continue
+		}
+		if contains(b.CUDA, majorMinor(r.st.CUDA.Version)) {
+			out = append(out, b)
+		}
+	}
+	if conda && cf && len(out) == 0 {
+		switch {
+		case it.channel != "conda-forge":
+			p.Unknown = "the knowledge base knows only conda-forge's builds of " + it.name + " " + p.Version + ", and this one comes from " + orUnknownChannel(it.channel)
+		case r.st.CUDA == nil || r.st.CUDA.Version == "":
+			p.Unknown = "conda-forge builds " + it.name + " " + p.Version + " once per CUDA toolkit, and which CUDA this environment has is not known"
+		default:
+			p.Unknown = "the knowledge base has no conda-forge build of " + it.name + " " + p.Version + " for CUDA " + majorMinor(r.st.CUDA.Version)
+		}
+	}
+	return out
+}
+
+func orUnknownChannel(ch string) string {
+	if ch == "" {
+		return "a channel not known"
+	}
+	return ch
 }
 
 // torchCUDARows keeps, of an extension's pypi rows that each describe the
