@@ -63,10 +63,15 @@ func publishes(channel, name string) bool {
 		switch name {
 		case "pytorch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchtriton",
 			"pytorch-cpu", "torchvision-cpu", // the CPU builds before 1.2
-			"pytorch-cuda", "pytorch-mutex", "cpuonly", "magma-cuda110", "magma-cuda113", "magma-cuda116", "magma-cuda117", "magma-cuda118", "magma-cuda121":
+			"pytorch-cuda", "pytorch-mutex", "cpuonly", "magma-cuda110", "magma-cuda113", "magma-cuda116", "magma-cuda117", "magma-cuda118", "magma-cuda121",
+			// faiss's own conda packages (its CI uploads them with --user pytorch)
+			"faiss", "faiss-cpu", "faiss-gpu", "libfaiss", "libfaiss-avx2":
 			return true
 		}
 		return false
+	case "xformers":
+		// xformers' own conda channel (its conda workflow uploads with --user xformers)
+		return name == "xformers"
 	case "nvidia":
 		return name == "cudatoolkit" || strings.HasPrefix(name, "cuda-") || strings.HasPrefix(name, "libcu") ||
 			strings.HasPrefix(name, "libnv") || strings.HasPrefix(name, "libnpp") || name == "cudnn" || name == "nccl"

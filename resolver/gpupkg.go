@@ -530,6 +530,7 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 	if p.ext.TorchCUDALib {
 		rows = r.torchCUDARows(p, it, rows)
 	}
+	rows = r.installerRows(p, it, rows)
 	for _, b := range rows {
 		switch b.Dist {
 		case "release-asset", "pyg-index", "flashinfer-index":
@@ -558,6 +559,75 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
 	}
+}
+
+// condaDistChannel maps each conda distribution of extension_builds to
+// the channel that serves it.
+var condaDistChannel = map[string]string{"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers"}
+
+// installerRows keeps the rows that describe what the item's installer
+// gets. A conda row describes only a conda item from its channel, and of
+// the channel's builds of the release only the one for the item's CUDA:
+// the CUDA its build string names (faiss-gpu …_cuda11.3), else the
+// environment's, which the build's nvcc pinned through its run_exports;
+// where a row names the torch releases its build requires, the
+// environment's torch must be one. Every other distribution is a pip one
+// and never describes a conda item. Where the release has conda rows and
+// none fits, the package is left unknown with the reason.
+func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionBuild) []kb.ExtensionBuild {
+	conda := it.from() == envspec.ProviderConda
+	cuda := DecodeBuild(it.build).CUDA
+	if cuda == "" && r.st.CUDA != nil && r.st.CUDA.Version != "" {
+		cuda = majorMinor(r.st.CUDA.Version)
+	}
+	torch := ""
+	if fw := r.st.Framework; fw != nil && fw.Name == "pytorch" {
+		torch = fw.Version
+	}
+	var out []kb.ExtensionBuild
+	var chans []string
+	for _, b := range rows {
+		ch, isConda := condaDistChannel[b.Dist]
+		if isConda != conda {
+			continue
+		}
+		if !isConda {
+			out = append(out, b)
+			continue
+		}
+		if !contains(chans, ch) {
+			chans = append(chans, ch)
+		}
+		if it.channel != ch || cuda == "" || !contains(b.CUDA, cuda) {
+			continue
+		}
+		if len(b.Torch) > 0 && (torch == "" || !torchMatches(b.Torch, torch)) {
+			continue
+		}
+		p.BuiltFor.CUDA = []string{cuda}
+		out = append(out, b)
+	}
+	if conda && len(chans) > 0 && len(out) == 0 {
+		switch {
+		case !contains(chans, it.channel):
+			p.Unknown = "the knowledge base knows only the builds of " + it.name + " " + p.Version + " on " + strings.Join(chans, ", ") + ", and this one comes from " + orUnknownChannel(it.channel)
+		case cuda == "":
+			p.Unknown = it.channel + " builds " + it.name + " " + p.Version + " once per CUDA toolkit, and which CUDA this environment has is not known"
+		default:
+			p.Unknown = "the knowledge base has no build of " + it.name + " " + p.Version + " on " + it.channel + " for CUDA " + cuda
+			if torch != "" {
+				p.Unknown += " and torch " + torch
+			}
+		}
+	}
+	return out
+}
+
+func orUnknownChannel(ch string) string {
+	if ch == "" {
+		return "a channel not known"
+	}
+	return ch
 }
 
 // torchCUDARows keeps, of an extension's pypi rows that each describe the

@@ -126,12 +126,16 @@ func runEG201(c *Context) []finding.Diagnostic {
 			// a consumer built for the old CUDA (faiss-gpu=…_cuda11.3)
 			// requires that cudatoolkit: its build must change with it
 			if b := consumerBuild(consumer); b.CUDA != "" && b.CUDA != want {
-				// the hint names no build for the framework's CUDA: the
-				// knowledge base has no table of these packages' conda builds,
-				// and one suggested without it may not exist (faiss-gpu 1.7.3
-				// had none for CUDA 11.7: corpus 108)
-				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s); envguard's knowledge base lists no %s builds, so pick builds of %s and %s for one CUDA version that both were published for",
-					e.Package, consumer.Raw.Value, b.CUDA, consumerName(consumer), fwLabel(st.Framework), consumerName(consumer))
+				// the hint names no build for the framework's CUDA: one
+				// suggested without a row may not exist (faiss-gpu 1.7.3 had
+				// none for CUDA 11.7: corpus 108); where the knowledge base
+				// has the release's conda builds, it says which CUDA they serve
+				known := "envguard's knowledge base lists no " + consumerName(consumer) + " builds"
+				if cs := condaBuildCUDAs(c.KB, consumer); len(cs) > 0 {
+					known = "envguard's knowledge base lists " + consumerName(consumer) + " " + consumer.Spec.Version.String() + " builds for CUDA " + strings.Join(cs, ", ") + " only"
+				}
+				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s); %s, so pick builds of %s and %s for one CUDA version that both were published for",
+					e.Package, consumer.Raw.Value, b.CUDA, known, fwLabel(st.Framework), consumerName(consumer))
 				certain = false
 			}
 		}
@@ -196,6 +200,26 @@ func consumerBuild(d *envspec.CondaDep) Accel {
 		return Accel{}
 	}
 	return DecodeBuild(d.Spec.Build)
+}
+
+// condaBuildCUDAs lists the CUDA toolkits the knowledge base's conda rows
+// give builds of a consumer's pinned release, in row order.
+func condaBuildCUDAs(k *kb.KB, d *envspec.CondaDep) []string {
+	if k == nil || d == nil || d.Spec == nil || d.Spec.Version == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range k.ExtensionBuildsOf(consumerName(d), d.Spec.Version.String()) {
+		if _, ok := condaDistChannel[b.Dist]; !ok {
+			continue
+		}
+		for _, cu := range b.CUDA {
+			if !contains(out, cu) {
+				out = append(out, cu)
+			}
+		}
+	}
+	return out
 }
 
 func consumerName(d *envspec.CondaDep) string {

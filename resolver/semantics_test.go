@@ -206,8 +206,8 @@ func TestTritonKB(t *testing.T) {
 func TestSemanticsConsumerBuildHint(t *testing.T) {
 	// faiss-gpu built for CUDA 11.3 requires cudatoolkit 11.3: "use
 	// cudatoolkit=11.7" alone could not be solved with it, and the knowledge
-	// base lists no faiss-gpu builds, so the hint names none (there was no
-	// faiss-gpu 1.7.3 build for CUDA 11.7: corpus 108)
+	// base lists faiss-gpu 1.7.3 builds for CUDA 10.2 and 11.3 alone, so the
+	// hint names those and suggests no 11.7 build (there was none: corpus 108)
 	_, ds := lintSrc(t, `channels:
   - pytorch
   - nvidia
@@ -219,7 +219,7 @@ dependencies:
   - faiss-gpu=1.7.3=py3.8_h28a55e0_0_cuda11.3
 `)
 	f := findingsOf(ds, "EG201")
-	if len(f) != 1 || !strings.Contains(f[0].Hint, "lists no faiss-gpu builds") ||
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "lists faiss-gpu 1.7.3 builds for CUDA 10.2, 11.3 only") ||
 		strings.Contains(f[0].Hint, "build for CUDA 11.7 (") || strings.Contains(f[0].Hint, "with a faiss-gpu build") || strings.Contains(f[0].Hint, "remove") {
 		t.Errorf("EG201 hint beside a faiss-gpu built for CUDA 11.3: %v", f)
 	}

@@ -58,7 +58,8 @@ type ExtensionBuild struct {
 	Name    string `yaml:"name"`
 	Version string `yaml:"version"`
 	// Dist: pypi, release-asset, pytorch-index, pyg-index,
-	// flashinfer-index or conda-forge.
+	// flashinfer-index (pip), or conda-forge, pytorch-channel (conda -c
+	// pytorch) or xformers-channel (conda -c xformers).
 	Dist string `yaml:"dist"`
 	// Torch lists the torch releases ("2.5.1") or series ("2.6") the
 	// builds were made against.
@@ -360,7 +361,7 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		v.version("extension_builds", i, "version", b.Version, ver)
 		switch b.Dist {
-		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge":
+		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel":
 		default:
 			v.errf("extension_builds", i, "dist %q is not a known distribution", b.Dist)
 		}

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "a25e2e9185eb79f8"
+const generatedVersion = "291ad2185d70d422"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1b4f142f
+const generatedChecksum = 0xace7e678
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4796,6 +4796,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures its kernels are built for (CMAKE_CUDA_ARCHITECTURES of the packaging pipeline at each tag) were not read: the repository's snapshot is over the size that can be fetched here"},
+	{Name: "cupy", Conda: []string{
+		"cupy",
+	}, Framework: "none", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist, which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
+	{Name: "faiss-gpu", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's GPU package on the pytorch channel (conda install -c pytorch faiss-gpu); its CUDA kernels are in libfaiss, which it pins exactly, so its rows are libfaiss's"},
+	{Name: "libfaiss", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's C++ library package on the pytorch channel, one build per cudatoolkit (build string ..._cuda11.3)"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
@@ -8558,6 +8563,200 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "onnxruntime-gpu", Version: "1.20.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
 	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI' and 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'; the minor the 1.20.0 wheel was built with and its architectures were not read"},
+	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (every build number 0 to 4): cupy's default list for cuda_version >= 10000; run_exports cudatoolkit 10.2.*"},
+	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build: cupy's default list for cuda_version >= 11000; run_exports cudatoolkit 11.0.*"},
+	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build: cupy's default list for cuda_version >= 11010; run_exports cudatoolkit 11.1.*"},
+	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build: nvcc 11.2 takes cupy's default list for cuda_version >= 11010; run_exports cudatoolkit >=11.2,<12, so it is the build for any CUDA 11.2 to 11.x. The CUDA 12.0 build of build numbers 3 and 4 has no row: its run_exports (cuda-version, from the cuda-nvcc packages) were not read"},
+	{Name: "libfaiss", Version: "1.7.3", Dist: "pytorch-channel", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, PTX: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, ArchKnown: true, Source: "X3_FAISS_CI_1_7_3; X3_CMAKE_CUDA_ARCHITECTURES", Note: "CI job 'Linux GPU packages (CUDA 10.2)' at v1.7.3: CMAKE_CUDA_ARCHITECTURES 35;52;60;61;70;72;75, no -real/-virtual suffix, so SASS and PTX for each"},
+	{Name: "libfaiss", Version: "1.7.3", Dist: "pytorch-channel", Torch: []string{}, CUDA: []string{
+		"11.3",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X3_FAISS_CI_1_7_3; X3_CMAKE_CUDA_ARCHITECTURES", Note: "CI job 'Linux GPU packages (CUDA 11.3)' at v1.7.3: CMAKE_CUDA_ARCHITECTURES 60;61;70;72;75;80;86, no suffix, so SASS and PTX for each; nothing below compute capability 6.0"},
+	{Name: "faiss-gpu", Version: "1.7.3", Dist: "pytorch-channel", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, PTX: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, ArchKnown: true, Source: "X3_FAISS_CI_1_7_3; X3_CMAKE_CUDA_ARCHITECTURES", Note: "the GPU code it runs is that of the libfaiss 1.7.3 cuda10.2 build it pins exactly"},
+	{Name: "faiss-gpu", Version: "1.7.3", Dist: "pytorch-channel", Torch: []string{}, CUDA: []string{
+		"11.3",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X3_FAISS_CI_1_7_3; X3_CMAKE_CUDA_ARCHITECTURES", Note: "the GPU code it runs is that of the libfaiss 1.7.3 cuda11.3 build it pins exactly"},
+	{Name: "xformers", Version: "0.0.18", Dist: "xformers-channel", Torch: []string{
+		"2.0.0",
+	}, TorchPin: true, CUDA: []string{
+		"11.7",
+		"11.8",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.8.0 against pytorch 2.0.0, run constraint pytorch-cuda >=11.7,<11.9 and pytorch=2.0.0; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	{Name: "xformers", Version: "0.0.18", Dist: "xformers-channel", Torch: []string{
+		"1.13.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.6",
+		"11.7",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.7.1 against pytorch 1.13.1, run constraint pytorch-cuda >=11.6,<11.8; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	{Name: "xformers", Version: "0.0.18", Dist: "xformers-channel", Torch: []string{
+		"1.12.1",
+	}, TorchPin: true, CUDA: []string{
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+	}, Python: []string{
+		"3.9",
+		"3.10",
+	}, SASS: []string{
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.6.2 against pytorch 1.12.1, run constraint cudatoolkit >=11.3,<11.7; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -12522,6 +12721,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CUPY_README", Title: "cupy README wheel table (CUDA 11.x (11.2+): pip install cupy-cuda11x; CUDA 12.x: pip install cupy-cuda12x), and earlier per-release names cupy-cuda102/110/111", URL: "https://github.com/cupy/cupy/blob/main/README.md", Read: "cupy/cupy README.md at HEAD 6b6d9563c (2026-08-20: CUDA 12.x cupy-cuda12x, CUDA 13.x cupy-cuda13x) and the older table with cupy-cuda11x as stored in forks leofang/cupy and arogozhnikov/cupy, 2026-12-01"},
 	{Key: "X2_ORT_CUDA_EP_REQS", Title: "microsoft/onnxruntime docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages branch), Requirements table 'ONNX Runtime | CUDA | cuDNN | Notes': 1.7 and 1.8 with CUDA 11.0.3, cuDNN 8.0.4 (Linux)", URL: "https://github.com/microsoft/onnxruntime/blob/gh-pages/docs/execution-providers/CUDA-ExecutionProvider.md", Read: "stored file at commits 03cecf844a125ec62f4422f9ef11b0d8679a7471 and d0ea319e9b71f66abc5abdc8c65ce5456ab06780 (the 1.7 row identical in both), read 2026-12-05"},
 	{Key: "X2_ORT_CUDA_EP_PAGE", Title: "ONNX Runtime docs, CUDA Execution Provider, Requirements: 'Note: Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'", URL: "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider", Read: "stored page (docs search), read 2026-12-05"},
+	{Key: "X3_CF_CUPY_12_0_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at the commits that built cupy 12.0.0: ed53a41 (2023-03-30, build number 0) to 61092dc (2023-06-28, build number 4). linux_64 variants cuda_compiler_version 10.2, 11.0, 11.1, 11.2 in every build, 12.0 from build 3; the build script runs 'pip install .' with NVCC set and exports CUPY_NVCC_GENERATE_CODE only for aarch64 and ppc64le, so a linux_64 build takes cupy's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/ed53a41/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-05"},
+	{Key: "X3_CUPY_COMPILER_12_0_0", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v12.0.0 (60fe0530): with CUPY_NVCC_GENERATE_CODE unset, cuda_version >= 11010: compute_35, compute_50, (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) (compute_80, sm_80) (compute_86, sm_86), compute_86; >= 11000: compute_35, compute_50, sm_60 ... sm_80, compute_80; >= 10000: compute_30, compute_50, sm_60, sm_61, sm_70, sm_75, compute_70. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v12.0.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy at tag v12.0.0, 2026-12-05"},
+	{Key: "X3_CF_NVCC_RUN_EXPORTS", Title: "conda-forge/nvcc-feedstock recipe/meta.yaml run_exports (strong) at 5b18d24 (2023-02-02): 'cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.*' below CUDA 11.2, 'cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}' from 11.2: a package built with nvcc 10.2 needs cudatoolkit 10.2, one built with 11.2 any cudatoolkit 11.2 to 11.x", URL: "https://github.com/conda-forge/nvcc-feedstock/blob/5b18d24/recipe/meta.yaml", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-05"},
+	{Key: "X3_FAISS_CI_1_7_3", Title: "facebookresearch/faiss at tag v1.7.3 (19f7696d): .circleci/config.yml deploy_linux_gpu jobs 'Linux GPU packages (CUDA 10.2)' cuda_archs '35;52;60;61;70;72;75' and '(CUDA 11.3)' cuda_archs '60;61;70;72;75;80;86', conda build faiss-gpu --variants cudatoolkit --user pytorch; conda/faiss-gpu/build-lib.sh -DCMAKE_CUDA_ARCHITECTURES=\"${CUDA_ARCHS}\" for libfaiss; conda/faiss-gpu/meta.yaml: libfaiss build string h{hash}_{n}_cuda{cudatoolkit}, cmake >=3.18, faiss-gpu pins libfaiss exactly (pin_subpackage exact=True)", URL: "https://github.com/facebookresearch/faiss/blob/v1.7.3/.circleci/config.yml", Read: "git snapshot of facebookresearch/faiss at tag v1.7.3, 2026-12-05"},
+	{Key: "X3_CMAKE_CUDA_ARCHITECTURES", Title: "CMake documentation, CUDA_ARCHITECTURES target property (CMake 3.18 and later): an architecture may be suffixed -real or -virtual; with no suffix, code is generated for both the real and the virtual architecture (SASS and PTX)", URL: "https://cmake.org/cmake/help/latest/prop_tgt/CUDA_ARCHITECTURES.html", Read: "documentation page, 2026-12-05"},
+	{Key: "X3_XF_CONDA_0_0_18", Title: "facebookresearch/xformers at tag v0.0.18 (da278628): .github/workflows/conda.yml (TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'; matrix python 3.9, 3.10; torch 2.0.0 cuda 11.8.0 cuda_dep_runtime '>=11.7,<11.9', 1.13.1 cuda 11.7.1 '>=11.6,<11.8', 1.12.1 cuda 11.6.2 '>=11.3,<11.7' from the pytorch channel, uploaded with --upload; 2.1.0 from pytorch-nightly stored only), packaging/build_conda.py (uploads with --user xformers; run constraint pytorch-cuda for torch 1.13 on, cudatoolkit before) and packaging/xformers/meta.yaml (run: pytorch={PYTORCH_VERSION})", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.18/.github/workflows/conda.yml", Read: "git snapshot of facebookresearch/xformers at tag v0.0.18, 2026-12-05"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -13821,6 +14026,17 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 300},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 301},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 302},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 22},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 24},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 25},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 26},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -14044,6 +14260,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 12},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 13},
+		{File: "resolver/kb/data/extensions-3.yaml", Line: 14},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
@@ -14499,6 +14718,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},

@@ -1,0 +1,79 @@
+package resolver
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A conda extension row describes the build the item's build string or,
+// failing that, the environment's cudatoolkit names (the build's nvcc
+// pinned it), only for a conda item from the row's channel and, where the
+// row names torch releases, the environment's torch; a pip item of the
+// same name never takes it.
+func TestCondaExtensionRowFollowsCUDA(t *testing.T) {
+	tests := []struct {
+		name, pkg string
+		src       string
+		cuda      []string
+		sass, ptx []string
+		unknown   string // a word of the reason, where the package stays unknown
+	}{
+		{"cudatoolkit 10.2 names the 10.2 build", "cupy",
+			"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=10.2.89\n  - cupy=12.0.0=py310h5a5d52f_0\n",
+			[]string{"10.2"}, []string{"6.0", "6.1", "7.0", "7.5"}, []string{"3.0", "5.0", "7.0"}, ""},
+		{"cudatoolkit 11.8 names the 11.2 build, which accepts 11.2 to 11.x", "cupy",
+			"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy=12.0.0\n",
+			[]string{"11.8"}, []string{"6.0", "6.1", "7.0", "7.5", "8.0", "8.6"}, []string{"3.5", "5.0", "8.6"}, ""},
+		{"no row for the environment's CUDA", "cupy",
+			"channels: [conda-forge]\ndependencies:\n  - cuda-version=12.4\n  - cuda-cudart\n  - cupy=12.0.0\n",
+			nil, nil, nil, "no build of cupy 12.0.0 on conda-forge for CUDA 12.4"},
+		{"another channel's build is not conda-forge's", "cupy",
+			"channels: [defaults, conda-forge]\ndependencies:\n  - cudatoolkit=10.2.89\n  - cupy=12.0.0\n",
+			nil, nil, nil, "comes from defaults"},
+		{"the CUDA is not known", "cupy",
+			"channels: [conda-forge]\ndependencies:\n  - cupy=12.0.0\n",
+			nil, nil, nil, "not known"},
+		{"a pip cupy is the sdist built on the machine", "cupy",
+			"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=10.2.89\n  - pip\n  - pip:\n    - cupy==12.0.0\n",
+			nil, nil, nil, "no row for cupy 12.0.0"},
+		{"the build string's CUDA names faiss's build, not the environment's", "faiss-gpu",
+			"channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - pytorch=1.13.1=py3.8_cuda11.7_cudnn8.5.0_0\n  - pytorch-cuda=11.7\n  - faiss-gpu=1.7.3=py3.8_h28a55e0_0_cuda11.3\n",
+			[]string{"11.3"}, []string{"6.0", "6.1", "7.0", "7.2", "7.5", "8.0", "8.6"}, []string{"6.0", "6.1", "7.0", "7.2", "7.5", "8.0", "8.6"}, ""},
+		{"xformers' channel build for the environment's torch and CUDA", "xformers",
+			"channels: [pytorch, nvidia, xformers]\ndependencies:\n  - pytorch::pytorch=2.0.0\n  - pytorch::pytorch-cuda=11.7.0\n  - xformers::xformers=0.0.18\n",
+			[]string{"11.7"}, []string{"5.0", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6"}, []string{"5.0"}, ""},
+		{"no xformers channel build for that torch", "xformers",
+			"channels: [pytorch, nvidia, xformers]\ndependencies:\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.7\n  - xformers::xformers=0.0.18\n",
+			nil, nil, nil, "and torch 2.0.1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := resolveSrc(t, tt.src)
+			var got *GPUPackage
+			for i := range st.GPUPackages {
+				if st.GPUPackages[i].Name == tt.pkg {
+					got = &st.GPUPackages[i]
+				}
+			}
+			if got == nil {
+				t.Fatalf("no %s package in %+v", tt.pkg, st.GPUPackages)
+			}
+			if tt.unknown != "" {
+				if got.Known || got.Code.Known || !strings.Contains(got.Unknown, tt.unknown) {
+					t.Fatalf("want unknown (%q), got Known=%v Code=%+v Unknown=%q", tt.unknown, got.Known, got.Code, got.Unknown)
+				}
+				return
+			}
+			if !got.Known || got.Unknown != "" {
+				t.Fatalf("want known, got Unknown=%q", got.Unknown)
+			}
+			if !slices.Equal(got.BuiltFor.CUDA, tt.cuda) {
+				t.Errorf("BuiltFor.CUDA = %v, want %v", got.BuiltFor.CUDA, tt.cuda)
+			}
+			if !got.Code.Known || !slices.Equal(got.Code.SASS, tt.sass) || !slices.Equal(got.Code.PTX, tt.ptx) {
+				t.Errorf("Code = %+v, want SASS %v PTX %v", got.Code, tt.sass, tt.ptx)
+			}
+		})
+	}
+}
