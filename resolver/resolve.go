@@ -21,6 +21,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.pipPick() // before the evidence, which reads the index as the variant only where pip takes its build
 	r.evidence()
 	r.variant()
+	r.unpublishedRelease()
 	r.cudnn()
 	r.companions()
 	r.gpuLibs()

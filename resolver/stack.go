@@ -49,8 +49,17 @@ type Framework struct {
 	// VariantWhy says why Variant is "" where the file names the variant
 	// but cannot give one (two pip distributions writing one package);
 	// "" otherwise.
-	VariantWhy string           `json:"-"`
-	From       envspec.Provider `json:"from"`
+	VariantWhy string `json:"-"`
+	// VariantFrom says why Variant is set where no item of the file pins
+	// it but the knowledge base settles it (every conda pytorch before
+	// 0.4.0 is a CUDA build on Linux); "" otherwise.
+	VariantFrom string `json:"-"`
+	// NotPublished says why no build of this release exists where the
+	// file asks for it (the pytorch channel after 2.5, which EG205
+	// reports); "" otherwise. The checks against targets then concern a
+	// build no one can install, and say so instead of checking it.
+	NotPublished string           `json:"-"`
+	From         envspec.Provider `json:"from"`
 	// System names the system's package manager that installed an
 	// installed framework ("debian"); "" when pip, uv or conda did.
 	System  string          `json:"system_package,omitempty"`
