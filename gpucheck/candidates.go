@@ -326,8 +326,17 @@ func (c *checker) overCandidates() bool {
 		}
 	}
 	c.ds, c.undecided = kept, nil
+	// Every build undecided for the same reasons: which one the solver
+	// takes does not matter either, and the builds' own findings say what
+	// is open (the CUDA 10.2 libraries on sm_80 through PTX, corpus 005),
+	// where "the file leaves the build to the solver" would blame a choice
+	// that decides nothing (cudatoolkit=9 admits one build, corpus 183).
+	sameUnknown := all(VerdictUnknown)
+	for _, o := range outs {
+		sameUnknown = sameUnknown && UndecidedText(o.und) == UndecidedText(outs[0].und)
+	}
 	switch {
-	case all(VerdictOK), all(VerdictFail):
+	case all(VerdictOK), all(VerdictFail), sameUnknown:
 		// Each finding is shown once per code, from the first build that
 		// has it, with how many of the builds it holds for: a warning true
 		// of one variant only (EG402 on the newest CUDA) is still worth
@@ -349,6 +358,9 @@ func (c *checker) overCandidates() bool {
 			o := outs[undecidedFrom]
 			for _, d := range o.ds {
 				if d.Code == "EG409" {
+					if sameUnknown && len(outs) > 1 {
+						d.Message += fmt.Sprintf(" (so for each of the %d builds the file admits: %s)", len(outs), labels(outs, func(o outcome) string { return o.label }))
+					}
 					c.ds = append(c.ds, d)
 				}
 			}
@@ -376,8 +388,11 @@ func (c *checker) overCandidates() bool {
 			c.ds = append(c.ds, d)
 		}
 		word := "each runs"
-		if all(VerdictFail) {
+		switch {
+		case all(VerdictFail):
 			word = "none runs"
+		case sameUnknown:
+			word = "none can be checked, each for the same reasons"
 		}
 		if len(outs) == 1 && pickBuilds(fw) {
 			c.note("decided for the build pip takes beside the extra index (%s)", outs[0].label)
@@ -424,8 +439,8 @@ func (c *checker) overCandidates() bool {
 			check = "release"
 		}
 		c.undecide(c.fwPos(), check, reason, what,
-			fmt.Sprintf("the file leaves the build to the solver, and it %s", strings.Join(parts, "; ")),
-			"pin the release and the variant (pytorch-cuda=X.Y or cpuonly on the pytorch channel, a cuda*/cpu* build string on conda-forge, a +cuXXX wheel with its index)")
+			fmt.Sprintf("the file leaves the build to %s, and it %s", solverOf(fw), strings.Join(parts, "; ")),
+			variantHint(c.k, fw, fw.Version == ""))
 	}
 	return true
 }
