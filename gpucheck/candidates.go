@@ -103,6 +103,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		rels = []string{fw.Version}
 	}
 	open := map[string]bool{} // releases whose variant the pin does not select
+	allRows := false          // every release has a row for the channel (set below)
 	if len(rels) == 0 && fw.Spec == "" && pinned != "" {
 		// An unpinned release with a pinned CUDA variant: the solver can
 		// pick any release the distribution publishes with that variant.
@@ -117,10 +118,18 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		// built for the pinned pytorch-cuda does not. So those releases are
 		// left out. A cudatoolkit pin selects only up to 1.12: a later
 		// release (2.5.1 for an unpinned pytorch::pytorch) may come in any
-		// of its variants, so all of its builds are listed.
+		// of its variants, so all of its builds are listed. By the same
+		// reasoning the releases before the newest one are left out too
+		// (newestOpen below), where nothing else in the file could make
+		// the newest conflict.
+		allRows = true
 		for _, rel := range k.TorchReleases() {
 			v, ok := k.Variants(resolver.SeriesOf(rel), fw.Dist)
-			if !ok || v.NotPublished {
+			if !ok {
+				allRows = false
+				continue
+			}
+			if v.NotPublished {
 				continue
 			}
 			if !selects(pinKind, v.Selector) {
@@ -141,6 +150,9 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 				}
 			}
 		}
+	}
+	if len(open) > 0 && allRows && newestOpen(st, rels, open) {
+		rels = rels[len(rels)-1:]
 	}
 	if len(rels) == 0 {
 		return nil, false, false
@@ -193,6 +205,26 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		return nil, false, false
 	}
 	return out, len(open) > 0, true
+}
+
+// newestOpen reports whether the solver takes the newest of rels (sorted
+// oldest first), a release whose variant the cudatoolkit pin does not
+// select: cudatoolkit=11.3 beside an unpinned pytorch::pytorch. 1.13 and
+// later do not depend on cudatoolkit, so no pin of it conflicts with them,
+// and conda installs an older release only when every newer one conflicts.
+// That holds only while nothing else the file pins could rule the newest
+// release out: a Python pin (the newest may have no build for it) or a
+// pinned companion (torchvision=0.11 needs 1.10) leaves every release listed.
+func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
+	if len(rels) == 0 || !open[rels[len(rels)-1]] || st.Python != "" {
+		return false
+	}
+	for _, c := range st.Companions {
+		if c.Version != "" || c.Spec != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // pickBuilds reports whether the framework's builds are those of its

@@ -33,9 +33,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"057.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "fail"}, []string{"EG403"}, nil, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
-		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 2.x builds
-		// come in, whatever cudatoolkit says; it is not read as CUDA 11.3.
-		{"001.yml", map[string]string{"rtx5090": "unknown"}, []string{"pytorch 2.0.0 CUDA 11.8"}, []string{"CUDA 11.3, pytorch-channel"}, nil},
+		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
+		// later do not depend on cudatoolkit, so nothing conflicts with the
+		// channel's newest release, 2.5.1, and the solver takes it in any
+		// of its variants; the 1.10-1.12 CUDA 11.3 builds never come in.
+		// Every 2.5.1 build runs on the H100 (its CPU build idles the GPU,
+		// EG407), so h100 is ok; the K80 runs the CUDA 11.8 build only.
+		{"001.yml", map[string]string{"k80": "unknown", "h100": "ok", "rtx5090": "unknown"}, []string{"pytorch 2.5.1 CUDA 11.8", "EG407 pytorch 2.5.1 is a CPU-only build"}, []string{"CUDA 11.3, pytorch-channel", "pytorch 1.12.1 CUDA 11.3"}, nil},
 		// cudatoolkit=9 is 9.*: pytorch 1.1.0's CUDA 9.0 build, whose SASS
 		// stops at sm_70. The K80 runs it; on an A100 or H100 it runs only
 		// through PTX, where its CUDA 9.0 libraries must carry code too, which
