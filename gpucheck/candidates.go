@@ -212,11 +212,18 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 // select: cudatoolkit=11.3 beside an unpinned pytorch::pytorch. 1.13 and
 // later do not depend on cudatoolkit, so no pin of it conflicts with them,
 // and conda installs an older release only when every newer one conflicts.
-// That holds only while nothing else the file pins could rule the newest
-// release out: a Python pin (the newest may have no build for it) or a
-// pinned companion (torchvision=0.11 needs 1.10) leaves every release listed.
+// conda's classic solver maximizes the versions of the requested packages
+// before it minimizes track features (conda/resolve.py, Resolve.solve), so
+// 2.5.1's CPU build, which needs nothing from the nvidia channel, is taken
+// over 1.12.1 CUDA 11.3 even where no CUDA build of 2.5.1 can be installed
+// (no nvidia channel for pytorch-cuda's cuda-* packages, corpus 001): the
+// builds listed are then a superset of what can come, so a verdict they
+// all give holds. That holds only while nothing else in the file could
+// rule the newest release out: a Python pin (the newest may have no build
+// for it), a pinned companion (torchvision=0.11 needs 1.10), or any other
+// conda package (its own Python range or pins) leaves every release listed.
 func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
-	if len(rels) == 0 || !open[rels[len(rels)-1]] || st.Python != "" {
+	if len(rels) == 0 || !open[rels[len(rels)-1]] || st.Python != "" || !st.Framework.OnlyFramework {
 		return false
 	}
 	for _, c := range st.Companions {

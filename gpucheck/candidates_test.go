@@ -135,6 +135,7 @@ func TestCandidatesUnpinnedRelease(t *testing.T) {
 	k := factsKB{facts}
 	st := stack("", "11.3", kb.DistPytorchConda)
 	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidenceCudatoolkit, Says: "11.3"}}
+	st.Framework.OnlyFramework = true
 	// cudatoolkit selects 1.12's variant but not 2.0's, and 2.0 does not
 	// depend on cudatoolkit, so nothing conflicts with 2.0.1 and the solver
 	// takes it over 1.12.1: every build of 2.0.1 (issue 26: an unpinned
@@ -150,16 +151,25 @@ func TestCandidatesUnpinnedRelease(t *testing.T) {
 	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
 		t.Errorf("cudatoolkit beside an unpinned pytorch: %v %s", ok, labels(cs))
 	}
+	// Any other conda package could rule 2.0.1 out (its own Python range
+	// or pins): 1.12.1 stays listed.
+	other := stack("", "11.3", kb.DistPytorchConda)
+	other.Framework.Pins = st.Framework.Pins
+	if cs, ok := candidates(other, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("cudatoolkit beside an unpinned pytorch and other packages: %v %s", ok, labels(cs))
+	}
 	// A Python pin or a pinned companion could rule 2.0.1 out (no build
 	// for that Python; torchvision=0.13 needs 1.12): 1.12.1 stays listed.
 	py := stack("", "11.3", kb.DistPytorchConda)
 	py.Framework.Pins = st.Framework.Pins
+	py.Framework.OnlyFramework = true
 	py.Python = "3.7"
 	if cs, ok := candidates(py, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
 		t.Errorf("cudatoolkit beside an unpinned pytorch and python=3.7: %v %s", ok, labels(cs))
 	}
 	comp := stack("", "11.3", kb.DistPytorchConda)
 	comp.Framework.Pins = st.Framework.Pins
+	comp.Framework.OnlyFramework = true
 	comp.Companions = []resolver.Package{{Name: "torchvision", Version: "0.13.1", Spec: "0.13.1"}}
 	if cs, ok := candidates(comp, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
 		t.Errorf("cudatoolkit beside an unpinned pytorch and torchvision=0.13.1: %v %s", ok, labels(cs))

@@ -24,6 +24,9 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.unpublishedRelease()
 	r.cudnn()
 	r.companions()
+	if r.st.Framework != nil {
+		r.st.Framework.OnlyFramework = r.condaHoldsOnlyFramework()
+	}
 	r.gpuLibs()
 	r.gpuPackages()
 	name, err := CanonicalName(r.st)

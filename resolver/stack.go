@@ -60,6 +60,10 @@ type Framework struct {
 	// build no one can install, and say so instead of checking it.
 	NotPublished string           `json:"-"`
 	From         envspec.Provider `json:"from"`
+	// OnlyFramework says that every conda dependency of the file is the
+	// framework, a companion, a CUDA-stack package, python or pip: no
+	// other package's range could rule a release of the framework out.
+	OnlyFramework bool `json:"-"`
 	// System names the system's package manager that installed an
 	// installed framework ("debian"); "" when pip, uv or conda did.
 	System  string          `json:"system_package,omitempty"`
@@ -235,4 +239,29 @@ func (s *Stack) Canonical() (string, error) {
 		return s.canonical, s.canonicalErr
 	}
 	return CanonicalName(s)
+}
+
+// condaHoldsOnlyFramework reports whether every conda dependency of the
+// file is the framework, one of its companions, a package of the CUDA
+// stack (cuda_stack), python or pip: nothing else the solver must fit
+// beside the framework, whose Python range or own pins could rule a
+// release out.
+func (r *resolution) condaHoldsOnlyFramework() bool {
+	s := r.st
+	if s.Framework == nil || r.kb == nil {
+		return false
+	}
+	ok := map[string]bool{"python": true, "pip": true}
+	for _, c := range s.Companions {
+		ok[c.Name] = true
+	}
+	for _, it := range s.conda {
+		if it == nil {
+			continue
+		}
+		if it.name != s.Framework.Name && !ok[it.name] && !r.kb.IsCUDAStack(it.name) {
+			return false
+		}
+	}
+	return true
 }
