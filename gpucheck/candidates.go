@@ -103,6 +103,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		rels = []string{fw.Version}
 	}
 	open := map[string]bool{} // releases whose variant the pin does not select
+	allRows := false          // every release has a row for the channel (set below)
 	if len(rels) == 0 && fw.Spec == "" && pinned != "" {
 		// An unpinned release with a pinned CUDA variant: the solver can
 		// pick any release the distribution publishes with that variant.
@@ -117,10 +118,18 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		// built for the pinned pytorch-cuda does not. So those releases are
 		// left out. A cudatoolkit pin selects only up to 1.12: a later
 		// release (2.5.1 for an unpinned pytorch::pytorch) may come in any
-		// of its variants, so all of its builds are listed.
+		// of its variants, so all of its builds are listed. By the same
+		// reasoning the releases before the newest one are left out too
+		// (newestOpen below), where nothing else in the file could make
+		// the newest conflict.
+		allRows = true
 		for _, rel := range k.TorchReleases() {
 			v, ok := k.Variants(resolver.SeriesOf(rel), fw.Dist)
-			if !ok || v.NotPublished {
+			if !ok {
+				allRows = false
+				continue
+			}
+			if v.NotPublished {
 				continue
 			}
 			if !selects(pinKind, v.Selector) {
@@ -141,6 +150,9 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 				}
 			}
 		}
+	}
+	if len(open) > 0 && allRows && newestOpen(st, rels, open) {
+		rels = rels[len(rels)-1:]
 	}
 	if len(rels) == 0 {
 		return nil, false, false
@@ -193,6 +205,33 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		return nil, false, false
 	}
 	return out, len(open) > 0, true
+}
+
+// newestOpen reports whether the solver takes the newest of rels (sorted
+// oldest first), a release whose variant the cudatoolkit pin does not
+// select: cudatoolkit=11.3 beside an unpinned pytorch::pytorch. 1.13 and
+// later do not depend on cudatoolkit, so no pin of it conflicts with them,
+// and conda installs an older release only when every newer one conflicts.
+// conda's classic solver maximizes the versions of the requested packages
+// before it minimizes track features (conda/resolve.py, Resolve.solve), so
+// 2.5.1's CPU build, which needs nothing from the nvidia channel, is taken
+// over 1.12.1 CUDA 11.3 even where no CUDA build of 2.5.1 can be installed
+// (no nvidia channel for pytorch-cuda's cuda-* packages, corpus 001): the
+// builds listed are then a superset of what can come, so a verdict they
+// all give holds. That holds only while nothing else in the file could
+// rule the newest release out: a Python pin (the newest may have no build
+// for it), a pinned companion (torchvision=0.11 needs 1.10), or any other
+// conda package (its own Python range or pins) leaves every release listed.
+func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
+	if len(rels) == 0 || !open[rels[len(rels)-1]] || st.Python != "" || !st.Framework.OnlyFramework {
+		return false
+	}
+	for _, c := range st.Companions {
+		if c.Version != "" || c.Spec != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // pickBuilds reports whether the framework's builds are those of its
@@ -326,8 +365,17 @@ func (c *checker) overCandidates() bool {
 		}
 	}
 	c.ds, c.undecided = kept, nil
+	// Every build undecided for the same reasons: which one the solver
+	// takes does not matter either, and the builds' own findings say what
+	// is open (the CUDA 10.2 libraries on sm_80 through PTX, corpus 005),
+	// where "the file leaves the build to the solver" would blame a choice
+	// that decides nothing (cudatoolkit=9 admits one build, corpus 183).
+	sameUnknown := all(VerdictUnknown)
+	for _, o := range outs {
+		sameUnknown = sameUnknown && UndecidedText(o.und) == UndecidedText(outs[0].und)
+	}
 	switch {
-	case all(VerdictOK), all(VerdictFail):
+	case all(VerdictOK), all(VerdictFail), sameUnknown:
 		// Each finding is shown once per code, from the first build that
 		// has it, with how many of the builds it holds for: a warning true
 		// of one variant only (EG402 on the newest CUDA) is still worth
@@ -349,6 +397,9 @@ func (c *checker) overCandidates() bool {
 			o := outs[undecidedFrom]
 			for _, d := range o.ds {
 				if d.Code == "EG409" {
+					if sameUnknown && len(outs) > 1 {
+						d.Message += fmt.Sprintf(" (so for each of the %d builds the file admits: %s)", len(outs), labels(outs, func(o outcome) string { return o.label }))
+					}
 					c.ds = append(c.ds, d)
 				}
 			}
@@ -376,8 +427,11 @@ func (c *checker) overCandidates() bool {
 			c.ds = append(c.ds, d)
 		}
 		word := "each runs"
-		if all(VerdictFail) {
+		switch {
+		case all(VerdictFail):
 			word = "none runs"
+		case sameUnknown:
+			word = "none can be checked, each for the same reasons"
 		}
 		if len(outs) == 1 && pickBuilds(fw) {
 			c.note("decided for the build pip takes beside the extra index (%s)", outs[0].label)
@@ -424,8 +478,8 @@ func (c *checker) overCandidates() bool {
 			check = "release"
 		}
 		c.undecide(c.fwPos(), check, reason, what,
-			fmt.Sprintf("the file leaves the build to the solver, and it %s", strings.Join(parts, "; ")),
-			"pin the release and the variant (pytorch-cuda=X.Y or cpuonly on the pytorch channel, a cuda*/cpu* build string on conda-forge, a +cuXXX wheel with its index)")
+			fmt.Sprintf("the file leaves the build to %s, and it %s", solverOf(fw), strings.Join(parts, "; ")),
+			variantHint(c.k, fw, fw.Version == ""))
 	}
 	return true
 }

@@ -135,9 +135,12 @@ func TestCandidatesUnpinnedRelease(t *testing.T) {
 	k := factsKB{facts}
 	st := stack("", "11.3", kb.DistPytorchConda)
 	st.Framework.Pins = []resolver.Evidence{{Kind: resolver.EvidenceCudatoolkit, Says: "11.3"}}
-	// cudatoolkit selects 1.12's variant but not 2.0's: 1.12.1 CUDA 11.3
-	// and every build of 2.0.1 (issue 26: an unpinned pytorch::pytorch
-	// beside cudatoolkit=11.3 gets 2.x, which has no CUDA 11.3 build).
+	st.Framework.OnlyFramework = true
+	// cudatoolkit selects 1.12's variant but not 2.0's, and 2.0 does not
+	// depend on cudatoolkit, so nothing conflicts with 2.0.1 and the solver
+	// takes it over 1.12.1: every build of 2.0.1 (issue 26: an unpinned
+	// pytorch::pytorch beside cudatoolkit=11.3 gets 2.x, which has no CUDA
+	// 11.3 build).
 	labels := func(cs []candidate) string {
 		var l []string
 		for _, c := range cs {
@@ -145,8 +148,39 @@ func TestCandidatesUnpinnedRelease(t *testing.T) {
 		}
 		return strings.Join(l, ", ")
 	}
-	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+	if cs, ok := candidates(st, k); !ok || labels(cs) != "pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
 		t.Errorf("cudatoolkit beside an unpinned pytorch: %v %s", ok, labels(cs))
+	}
+	// Any other conda package could rule 2.0.1 out (its own Python range
+	// or pins): 1.12.1 stays listed.
+	other := stack("", "11.3", kb.DistPytorchConda)
+	other.Framework.Pins = st.Framework.Pins
+	if cs, ok := candidates(other, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("cudatoolkit beside an unpinned pytorch and other packages: %v %s", ok, labels(cs))
+	}
+	// A Python pin or a pinned companion could rule 2.0.1 out (no build
+	// for that Python; torchvision=0.13 needs 1.12): 1.12.1 stays listed.
+	py := stack("", "11.3", kb.DistPytorchConda)
+	py.Framework.Pins = st.Framework.Pins
+	py.Framework.OnlyFramework = true
+	py.Python = "3.7"
+	if cs, ok := candidates(py, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("cudatoolkit beside an unpinned pytorch and python=3.7: %v %s", ok, labels(cs))
+	}
+	comp := stack("", "11.3", kb.DistPytorchConda)
+	comp.Framework.Pins = st.Framework.Pins
+	comp.Framework.OnlyFramework = true
+	comp.Companions = []resolver.Package{{Name: "torchvision", Version: "0.13.1", Spec: "0.13.1"}}
+	if cs, ok := candidates(comp, k); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("cudatoolkit beside an unpinned pytorch and torchvision=0.13.1: %v %s", ok, labels(cs))
+	}
+	// A release without a row for the channel: which release is the newest
+	// the channel published is not known, so nothing is narrowed.
+	gap := facts
+	gap.Torch = append([]kb.TorchRelease{}, facts.Torch...)
+	gap.Torch = append(gap.Torch, kb.TorchRelease{Version: "2.1.0"})
+	if cs, ok := candidates(st, factsKB{gap}); !ok || labels(cs) != "pytorch 1.12.1 CUDA 11.3, pytorch 2.0.1 CPU, pytorch 2.0.1 CUDA 11.7, pytorch 2.0.1 CUDA 11.8" {
+		t.Errorf("cudatoolkit beside an unpinned pytorch, 2.1 without a row: %v %s", ok, labels(cs))
 	}
 	// pytorch-cuda selects from 1.13 on; 1.12 never depends on it and is
 	// left out, so pytorch-cuda=11.8 admits 2.0.1 CUDA 11.8 alone.

@@ -48,8 +48,12 @@ func (c *checker) checkDriver() string {
 		if m := c.runtimeMajor(); m > 0 && driverCUDA != "" && c.checkDriverMajor(m, driverCUDA) {
 			return driverCUDA
 		}
-		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), "its CUDA runtime version is not known, so the driver was not checked",
-			runtimeUnknownHint(c.st.Framework))
+		why := "its CUDA runtime version is not known, so the driver was not checked"
+		if fw := c.st.Framework; fw != nil && fw.VariantFrom != "" {
+			// the variant is the knowledge base's, not the file's: say so
+			why = fw.VariantFrom + ", and which of those runtimes it uses is not known, so the driver was not checked"
+		}
+		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), why, runtimeUnknownHint(c.st.Framework))
 		return driverCUDA
 	}
 	if driverCUDA == "" {
@@ -195,6 +199,11 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 func runtimeUnknownHint(fw *resolver.Framework) string {
 	if fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
 		return "JAX's CUDA wheels load the CUDA runtime pip installs for them (nvidia-cuda-runtime-cuNN, any minor of the major): read it on the machine with `pip show nvidia-cuda-runtime-cu12` and hold it against nvidia-smi's CUDA version, or take jaxlib from conda-forge (jaxlib=*=cuda12* with cuda-version=12.X), whose runtime envguard can check"
+	}
+	if fw != nil && fw.VariantFrom != "" {
+		// releases before the knowledge base's tables: pytorch-cuda,
+		// cuda-version and +cuXYZ wheels did not exist yet
+		return "pin a release the knowledge base covers, with its CUDA variant, to have the driver and the GPU architectures checked; these releases chose their CUDA through feature packages (cuda80, cuda90, cuda91), which envguard does not read"
 	}
 	return "pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)"
 }

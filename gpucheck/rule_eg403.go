@@ -52,6 +52,14 @@ func (c *checker) checkArch(driverCUDA string) {
 			"pin a CUDA variant the channel published (EG205 lists them)")
 		return
 	}
+	if fw != nil && fw.NotPublished != "" {
+		// No such release where the file asks for it (EG205 says so): an
+		// architecture list "not known" would describe a phantom build.
+		c.undecide(c.fwPos(), "architecture", "build-not-published", c.build(),
+			fw.NotPublished+": no build of what the file asks for exists, so none could be checked",
+			"pin a release the channel published (EG205 names the last one), or take the release from conda-forge with a build string of a CUDA it built")
+		return
+	}
 	var list *kb.ArchList
 	why, whyKey := "", ""
 	switch {

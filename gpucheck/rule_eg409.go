@@ -6,6 +6,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -60,11 +61,37 @@ func runEG409(c *checker) bool {
 				"pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index")
 		} else {
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
-				"whether the CPU or the CUDA build is installed is left to the solver (or pip), so neither the driver nor the GPU architectures can be checked for it",
-				"pin the variant: pytorch-cuda=X.Y or cpuonly (pytorch channel), a cuda*/cpu* build string (conda-forge), a +cuXXX wheel with its index (pip)")
+				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+", so neither the driver nor the GPU architectures can be checked for it",
+				variantHint(c.k, fw, false))
 		}
 	}
 	return true
+}
+
+// solverOf names what picks a build the file leaves open.
+func solverOf(fw *resolver.Framework) string {
+	if fw.From == envspec.ProviderPip {
+		return "pip"
+	}
+	return "the solver"
+}
+
+// variantHint is how to pin the variant in the words of the framework's
+// distribution and release: the resolver's (EG207's) for a conda
+// framework, a +cuXXX wheel with its index for pip; with the release
+// first where it is open too.
+func variantHint(k knowledge, fw *resolver.Framework, release bool) string {
+	if fw.From == envspec.ProviderPip {
+		if release {
+			return "pin the release and the variant: a +cuXXX wheel with its index"
+		}
+		return "pin the variant: a +cuXXX wheel with its index"
+	}
+	h := resolver.VariantHint(k, fw)
+	if release {
+		return "pin the release, and " + h
+	}
+	return h
 }
 
 // undecide records a check that could not be decided: an EG409 finding on

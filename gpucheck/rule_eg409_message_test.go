@@ -31,7 +31,17 @@ func TestEG409Messages(t *testing.T) {
 			name:    "conda pytorch with an open variant keeps the solver wording",
 			st:      &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", From: envspec.ProviderConda, Dist: kb.DistCondaForge, Pos: fwPosT}},
 			has:     []string{"whether the CPU or the CUDA build is installed is left to the solver"},
-			hintHas: []string{"cuda*/cpu* build string"},
+			hintHas: []string{"pytorch=*=cuda*", "pytorch=*=cpu*"},
+			not:     []string{"(or pip)", "pytorch-cuda=X.Y"},
+		},
+		{
+			// review #46: the defaults channel's builds of 1.3.1 answer to
+			// cudaXYZpy…/cpu_… build strings; pytorch-cuda came with 1.13
+			name:    "defaults pytorch 1.3.1 gets the defaults build strings",
+			st:      &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", Version: "1.3.1", From: envspec.ProviderConda, Dist: kb.DistDefaults, Pos: fwPosT}},
+			has:     []string{"left to the solver"},
+			hintHas: []string{"cudaXYZpy"},
+			not:     []string{"pytorch-cuda=X.Y", "cpuonly"},
 		},
 		{
 			name:    "pip jax with a CUDA major only",

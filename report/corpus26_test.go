@@ -33,14 +33,36 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"057.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "fail"}, []string{"EG403"}, nil, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
-		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 2.x builds
-		// come in, whatever cudatoolkit says; it is not read as CUDA 11.3.
-		{"001.yml", map[string]string{"rtx5090": "unknown"}, []string{"pytorch 2.0.0 CUDA 11.8"}, []string{"CUDA 11.3, pytorch-channel"}, nil},
+		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
+		// later do not depend on cudatoolkit, so nothing conflicts with the
+		// channel's newest release, 2.5.1, and the solver takes it in any
+		// of its variants; the 1.10-1.12 CUDA 11.3 builds never come in.
+		// Every 2.5.1 build runs on the H100 (its CPU build idles the GPU,
+		// EG407), so h100 is ok; the K80 runs the CUDA 11.8 build only.
+		{"001.yml", map[string]string{"k80": "unknown", "h100": "ok", "rtx5090": "unknown"}, []string{"pytorch 2.5.1 CUDA 11.8", "EG407 pytorch 2.5.1 is a CPU-only build"}, []string{"CUDA 11.3, pytorch-channel", "pytorch 1.12.1 CUDA 11.3"}, nil},
 		// cudatoolkit=9 is 9.*: pytorch 1.1.0's CUDA 9.0 build, whose SASS
 		// stops at sm_70. The K80 runs it; on an A100 or H100 it runs only
 		// through PTX, where its CUDA 9.0 libraries must carry code too, which
 		// is not known (the stack as read had no runtime, so no libraries).
-		{"183.yml", map[string]string{"k80": "ok", "a100": "unknown", "h100": "unknown"}, []string{"pytorch 1.1.0 CUDA 9.0", "cublas 9.0 carries code for sm_90 is not known"}, nil, nil},
+		// cudatoolkit=9 admits that one build, so nothing is left to the
+		// solver (review #1076/#1077): the build's own finding says what
+		// is open, with no pytorch-cuda/cpuonly hint (neither existed for
+		// 1.1).
+		{"183.yml", map[string]string{"k80": "ok", "a100": "unknown", "h100": "unknown"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "cublas 9.0 carries code for sm_90 is not known"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
+		// cudatoolkit=10.2 with pytorch::pytorch=1.5: both admitted builds
+		// reach sm_80 through PTX with CUDA 10.2 libraries of unknown code
+		// (review #29): the same for each, not a choice left to the solver.
+		{"005.yml", map[string]string{"k80": "ok", "a100": "unknown", "rtx5090": "unknown"}, []string{"so for each of the 2 builds the file admits: pytorch 1.5.0 CUDA 10.2, pytorch 1.5.1 CUDA 10.2", "cublas 10.2 carries code for sm_80 is not known"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
+		// pytorch 1.3.1 from the defaults channel with no variant pin
+		// (review #46): the hint is in the defaults channel's build strings.
+		{"008.yml", map[string]string{"a100": "unknown"}, []string{"left to the solver", "cudaXYZpy"}, []string{"pytorch-cuda=X.Y", "(or pip)"}, nil},
+		// pytorch<=0.3.0 (review #468): every conda build before 0.4.0 on
+		// linux-64 is a CUDA build, so the variant is not open (no EG207)
+		// and what is open is which CUDA.
+		{"083.yml", map[string]string{"a100": "unknown", "k80": "unknown"}, []string{"every conda build of pytorch before 0.4.0 on linux-64 is a CUDA build", "runtime-unknown"}, []string{"left to the solver", "pytorch-cuda=X.Y", "cpuonly"}, []string{"EG207"}},
+		// pytorch=2.7.1 from the pytorch channel (review #894): no such
+		// build, so no target's check reasons about its architectures.
+		{"146.yml", map[string]string{"k80": "unknown", "rtx5090": "unknown"}, []string{"build-not-published", "the pytorch channel never published pytorch 2.7.1", "none for the CUDA 11.8 the file pins"}, []string{"architecture list is not known", "get_arch_list"}, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
 		// names no CUDA version: the runtime is some 12.x, which a CUDA 11
 		// driver cannot run; on a 12.x driver older than 12.9 it runs through
@@ -69,7 +91,12 @@ func TestCorpusCandidateSets(t *testing.T) {
 					t.Errorf("target %s: %s, want %s\n%s", tg.Name, tg.Verdict, w, verdictText(r))
 				}
 			}
+			// the findings' hints too: a hint naming a selector the
+			// release never had is as wrong as a message (review #29)
 			text := verdictText(r)
+			for _, f := range r.Findings {
+				text += "\nhint: " + f.Hint
+			}
 			for _, f := range r.Findings {
 				for _, c := range tt.noCode {
 					if f.Code == c {

@@ -426,6 +426,17 @@ func (r *resolution) variant() {
 		f.Variant = "cpu"
 	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
 		f.Variant = "cpu"
+	case f.Name == "pytorch" && r.torchCondaCUDAOnly() != nil:
+		row := r.torchCondaCUDAOnly()
+		f.Variant = "cuda"
+		f.VariantFrom = fmt.Sprintf("every conda build of pytorch before %s on %s is a CUDA build (the CPU build was the package %s), made with CUDA %s",
+			row.Before, strings.Join(row.Platforms, ", "), row.CPUPackage, orList(row.CUDA))
+		if !containsDist(row.Dists, f.Dist) {
+			// the first channel that publishes pytorch at all (conda-forge
+			// in corpus 083) never published these releases: another of
+			// the file's channels serves them, which one is not known
+			f.Dist = ""
+		}
 	}
 	if f.Name == "tensorflow" && f.Variant == "" && !cpu && r.tfPipGetsCUDA() {
 		f.Variant = "cuda"
@@ -514,6 +525,69 @@ func (r *resolution) tfCondaCPUOnly() bool {
 		}
 	}
 	return true
+}
+
+// torchCondaCUDAOnly is the knowledge-base row that makes a conda
+// `pytorch` admitting only releases before 0.4.0 (corpus 083:
+// pytorch<=0.3.0) a CUDA build, nil where none does: every distribution that published those releases
+// published them on Linux as CUDA builds only, the CPU build being the
+// package pytorch-cpu (torch_conda_cuda_only). Only for a file whose every
+// platform the row covers, with no build string, from a channel the row
+// names or none named (an unknown channel of the file is assumed, as
+// everywhere in the resolver, not to publish the framework).
+func (r *resolution) torchCondaCUDAOnly() *kb.TorchCondaCUDAOnly {
+	it := r.fw
+	if it == nil || it.from() != envspec.ProviderConda || it.name != "pytorch" || r.kb == nil || it.build != "" || it.verText == "" {
+		return nil
+	}
+	spec, err := envspec.ParseVersionSpec(it.verText)
+	if err != nil || spec == nil || spec.IsAny() {
+		return nil
+	}
+	plats := []string{r.env.Platform}
+	if len(r.env.Platforms) > 0 {
+		plats = plats[:0]
+		for _, p := range r.env.Platforms {
+			plats = append(plats, p.Value)
+		}
+	}
+	d := distribution(it.channel)
+	for i := range r.kb.Facts.TorchCondaCUDAOnly {
+		row := &r.kb.Facts.TorchCondaCUDAOnly[i]
+		later, err := envspec.ParseVersionSpec(">=" + row.Before)
+		if err != nil || !envspec.Disjoint(spec, later) {
+			continue
+		}
+		if it.channel != "" && !it.firstChannel && !containsDist(row.Dists, d) {
+			continue
+		}
+		covered := true
+		for _, p := range plats {
+			covered = covered && contains(row.Platforms, p)
+		}
+		if !covered {
+			continue
+		}
+		return row
+	}
+	return nil
+}
+
+// orList joins a list as "a, b or c".
+func orList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+func containsDist(ds []kb.Distribution, d kb.Distribution) bool {
+	for _, x := range ds {
+		if x == d {
+			return true
+		}
+	}
+	return false
 }
 
 // rocmIndex says whether the pip section names a PyTorch ROCm wheel index

@@ -21,8 +21,12 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.pipPick() // before the evidence, which reads the index as the variant only where pip takes its build
 	r.evidence()
 	r.variant()
+	r.unpublishedRelease()
 	r.cudnn()
 	r.companions()
+	if r.st.Framework != nil {
+		r.st.Framework.OnlyFramework = r.condaHoldsOnlyFramework()
+	}
 	r.gpuLibs()
 	r.gpuPackages()
 	name, err := CanonicalName(r.st)

@@ -132,6 +132,45 @@ func lastOnChannel(k *kb.KB) string {
 	return last
 }
 
+// unpublishedRelease records in the framework why the exact release the
+// file asks the pytorch channel for does not exist there (EG205's fact),
+// for the checks against targets: pytorch=2.7.1 with pytorch-cuda=11.8
+// (corpus 146) names no build whose GPU code could be checked. Where
+// conda-forge is listed too, flexible channel priority would take the
+// release from it (as pastCondaForge reasons the other way round); its
+// builds are named where none is of the CUDA the file pins, and where one
+// is, the framework is left alone (which build comes is then not
+// settled by this fact).
+func (r *resolution) unpublishedRelease() {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPytorchConda || f.Version == "" {
+		return
+	}
+	if _, ok := r.kb.Release(f.Version); !ok || publishedOnChannel(r.kb, seriesOf(f.Version)) {
+		return
+	}
+	why := fmt.Sprintf("the pytorch channel never published pytorch %s (its last release is %s: EG205)", f.Version, lastOnChannel(r.kb))
+	for _, n := range channelNames(r.env) {
+		if n != "conda-forge" {
+			continue
+		}
+		vs, ok := r.kb.Variants(seriesOf(f.Version), kb.DistCondaForge)
+		if !ok || vs.NotPublished || (len(vs.Releases) > 0 && !contains(vs.Releases, f.Version)) {
+			break // conda-forge has no such release either
+		}
+		if f.Variant != "cuda" || r.st.CUDA == nil || r.st.CUDA.Version == "" || contains(vs.CUDA, majorMinor(r.st.CUDA.Version)) {
+			return // conda-forge may serve a build the file admits
+		}
+		what := "CUDA " + strings.Join(vs.CUDA, ", ")
+		if vs.CPU {
+			what += " and CPU"
+		}
+		why += fmt.Sprintf(", and conda-forge, also listed, built %s as %s builds only, none for the CUDA %s the file pins", f.Version, what, r.st.CUDA.Version)
+		break
+	}
+	f.NotPublished = why
+}
+
 func eg205Channel(c *Context, f *Framework) []finding.Diagnostic {
 	if f.Dist != kb.DistPytorchConda {
 		return nil

@@ -46,19 +46,11 @@ func runEG207(c *Context) []finding.Diagnostic {
 	if !anyCUDAPlatform(c.Env) {
 		return nil
 	}
-	var hint string
-	switch {
-	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
-		hint = pytorchChannelVariantHint(c, f)
-	case f.Name == "pytorch" && f.Dist == kb.DistDefaults:
-		hint = defaultsVariantHint(f)
-	case f.Name == "pytorch":
-		hint = "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
-	case f.Name == "tensorflow":
-		hint = "pin the build (tensorflow=*=cuda* or tensorflow=*=cpu*), or use tensorflow-gpu / tensorflow-cpu"
-	default:
-		hint = "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
+	var k VariantKB
+	if c.KB != nil {
+		k = c.KB
 	}
+	hint := VariantHint(k, f)
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
 	d := newFinding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
@@ -125,31 +117,65 @@ func eg207Edits(c *Context, f *Framework) []finding.Edit {
 	return nil
 }
 
+// VariantKB is what VariantHint reads of the knowledge base.
+type VariantKB interface {
+	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
+	TorchReleases() []string
+}
+
+// VariantHint says how to pin the accelerator variant of a conda framework
+// in the words its distribution and release understand: the pytorch
+// channel's selector of that release (cudatoolkit up to 1.12,
+// pytorch-cuda from 1.13; cpuonly from 1.2, the pytorch-cpu package
+// before), the defaults channel's build strings, conda-forge's build
+// strings and metapackages. EG207 gives it as its hint, and gpucheck's
+// EG409 where the builds the file admits disagree. k may be nil.
+func VariantHint(k VariantKB, f *Framework) string {
+	switch {
+	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
+		return pytorchChannelVariantHint(k, f)
+	case f.Name == "pytorch" && f.Dist == kb.DistDefaults:
+		return defaultsVariantHint(f)
+	case f.Name == "pytorch":
+		return "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
+	case f.Name == "tensorflow":
+		return "pin the build (tensorflow=*=cuda* or tensorflow=*=cpu*), or use tensorflow-gpu / tensorflow-cpu"
+	}
+	return "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
+}
+
 // pytorchChannelVariantHint names the selector the pytorch channel used for
 // the release (cudatoolkit=X.Y up to 1.12, pytorch-cuda=X.Y for 1.13–2.5:
 // the knowledge base's torch_variants, from the previous-versions page) and
 // the CUDA versions it offered, so the fix is one the channel can solve.
-func pytorchChannelVariantHint(c *Context, f *Framework) string {
+func pytorchChannelVariantHint(k VariantKB, f *Framework) string {
 	generic := "add pytorch-cuda=X.Y (pytorch 1.13–2.5) or cudatoolkit=X.Y (pytorch 1.12 and older) for a CUDA build, or cpuonly for a CPU build"
 	v := f.Version
 	if v == "" && len(f.Candidates) > 0 {
 		v = f.Candidates[len(f.Candidates)-1]
 	}
-	if v == "" || c.KB == nil {
+	if v == "" || k == nil {
 		return generic
 	}
-	if vs, ok := c.KB.Variants(seriesOf(v), kb.DistPytorchConda); ok && !vs.NotPublished && len(vs.CUDA) > 0 {
+	if vs, ok := k.Variants(seriesOf(v), kb.DistPytorchConda); ok && !vs.NotPublished && len(vs.CUDA) > 0 {
 		sel, _, _ := strings.Cut(vs.Selector, "=")
 		if sel == "" {
 			sel = "pytorch-cuda"
 		}
-		return fmt.Sprintf("add %s=X.Y for a CUDA build (pytorch %s on the pytorch channel has CUDA %s), or cpuonly for a CPU build",
-			sel, seriesOf(v), strings.Join(vs.CUDA, ", "))
+		cpu := ", or cpuonly for a CPU build"
+		switch {
+		case vs.CPUPackage != "":
+			cpu = fmt.Sprintf(", or the package %s in place of pytorch for a CPU build", vs.CPUPackage)
+		case !vs.CPU:
+			cpu = ""
+		}
+		return fmt.Sprintf("add %s=X.Y for a CUDA build (pytorch %s on the pytorch channel has CUDA %s)%s",
+			sel, seriesOf(v), strings.Join(vs.CUDA, ", "), cpu)
 	}
 	oldest := ""
-	for _, r := range c.KB.Facts.Torch {
-		if oldest == "" || compareVersions(r.Version, oldest) < 0 {
-			oldest = r.Version
+	for _, r := range k.TorchReleases() {
+		if oldest == "" || compareVersions(r, oldest) < 0 {
+			oldest = r
 		}
 	}
 	if oldest != "" && compareVersions(v, oldest) < 0 {

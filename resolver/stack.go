@@ -49,8 +49,21 @@ type Framework struct {
 	// VariantWhy says why Variant is "" where the file names the variant
 	// but cannot give one (two pip distributions writing one package);
 	// "" otherwise.
-	VariantWhy string           `json:"-"`
-	From       envspec.Provider `json:"from"`
+	VariantWhy string `json:"-"`
+	// VariantFrom says why Variant is set where no item of the file pins
+	// it but the knowledge base settles it (every conda pytorch before
+	// 0.4.0 is a CUDA build on Linux); "" otherwise.
+	VariantFrom string `json:"-"`
+	// NotPublished says why no build of this release exists where the
+	// file asks for it (the pytorch channel after 2.5, which EG205
+	// reports); "" otherwise. The checks against targets then concern a
+	// build no one can install, and say so instead of checking it.
+	NotPublished string           `json:"-"`
+	From         envspec.Provider `json:"from"`
+	// OnlyFramework says that every conda dependency of the file is the
+	// framework, a companion, a CUDA-stack package, python or pip: no
+	// other package's range could rule a release of the framework out.
+	OnlyFramework bool `json:"-"`
 	// System names the system's package manager that installed an
 	// installed framework ("debian"); "" when pip, uv or conda did.
 	System  string          `json:"system_package,omitempty"`
@@ -226,4 +239,29 @@ func (s *Stack) Canonical() (string, error) {
 		return s.canonical, s.canonicalErr
 	}
 	return CanonicalName(s)
+}
+
+// condaHoldsOnlyFramework reports whether every conda dependency of the
+// file is the framework, one of its companions, a package of the CUDA
+// stack (cuda_stack), python or pip: nothing else the solver must fit
+// beside the framework, whose Python range or own pins could rule a
+// release out.
+func (r *resolution) condaHoldsOnlyFramework() bool {
+	s := r.st
+	if s.Framework == nil || r.kb == nil {
+		return false
+	}
+	ok := map[string]bool{"python": true, "pip": true}
+	for _, c := range s.Companions {
+		ok[c.Name] = true
+	}
+	for _, it := range s.conda {
+		if it == nil {
+			continue
+		}
+		if it.name != s.Framework.Name && !ok[it.name] && !r.kb.IsCUDAStack(it.name) {
+			return false
+		}
+	}
+	return true
 }

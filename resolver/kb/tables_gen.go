@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "291ad2185d70d422"
+const generatedVersion = "f9e64e67e5319e46"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xace7e678
+const generatedChecksum = 0xac56002b
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -367,11 +367,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"9.0",
 		"10.0",
-	}, CPU: true, Selector: "cudatoolkit=X.Y", Source: "PREV_1X; MOI90", Note: "1.0.0's commands select with the cuda80/cuda90/cuda100 packages, 1.0.1's with cudatoolkit=X.Y. CPU builds were the separate pytorch-cpu package (before 1.2)."},
+	}, CPU: true, Selector: "cudatoolkit=X.Y", CPUPackage: "pytorch-cpu", Source: "PREV_1X; MOI90; BUILDER_CPUONLY", Note: "1.0.0's commands select with the cuda80/cuda90/cuda100 packages, 1.0.1's with cudatoolkit=X.Y. CPU builds were the separate pytorch-cpu package (before 1.2)."},
 	{Series: "1.1", Dist: Distribution("pytorch-channel"), CUDA: []string{
 		"9.0",
 		"10.0",
-	}, CPU: true, Selector: "cudatoolkit=X.Y", Source: "PREV_1X; MOI90", Note: "CPU builds were the separate pytorch-cpu package (before 1.2)."},
+	}, CPU: true, Selector: "cudatoolkit=X.Y", CPUPackage: "pytorch-cpu", Source: "PREV_1X; MOI90; BUILDER_CPUONLY", Note: "CPU builds were the separate pytorch-cpu package (before 1.2)."},
 	{Series: "1.2", Dist: Distribution("pytorch-channel"), CUDA: []string{
 		"9.2",
 		"10.0",
@@ -981,6 +981,18 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"windows",
 		"macos",
 	}, Source: "TI_MATRIX; TI_BRANCH_214; COLAB_6093", Note: "COLAB_6093 (2026-09-03): 'CUDA 13.0 remains the default version installed for both x86_64 and ARM platforms'; TI_BRANCH_214 (2026-08-11) keeps STABLE_CUDA_VERSIONS at 13.0 for the 2.14 test channel."},
+}, TorchCondaCUDAOnly: []TorchCondaCUDAOnly{
+	{Before: "0.4.0", Platforms: []string{
+		"linux-64",
+	}, Dists: []Distribution{
+		Distribution("pytorch-channel"),
+		Distribution("defaults"),
+	}, CUDA: []string{
+		"7.5",
+		"8.0",
+		"9.0",
+		"9.1",
+	}, CPUPackage: "pytorch-cpu", Source: "BUILDER_OLD_0X; AR_FEEDSTOCK_0X; CF_FEEDSTOCK", Note: "pytorch channel: every linux recipe of pytorch 0.1.3 … 0.3.1 builds against CUDA (0.1.x and 0.2.0 default cu75 with magma-cuda75, builds with features: cuda80, which the cuda80 package's track_features selects; 0.3.0 cudatoolkit, with cuda75 and cuda90 feature builds; 0.3.1 cudatoolkit =8, with cuda90 and cuda91 builds), build strings pyXY_cu75 / pyXY_cudaX.Y_cudnnZ_N; only macOS builds (the [not osx] selectors) are CPU. defaults: the recipes of 0.2.0, 0.3.0 and 0.3.1 each run-depend on cudatoolkit and cudnn (0.3.1: cudatoolkit 8.0), build strings pyXYcudaX.YcudnnZ; CPU support came with 0.4.0 ('lazy symbol binding for cpu support')"},
 }, Arch: []ArchList{
 	{Series: "1.0", CUDA: "8.0", Dist: Distribution("wheel"), SASS: []string{
 		"3.5",
@@ -12872,6 +12884,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_ISSUE_61986", Title: "tensorflow/tensorflow#61986 'tensorrt==8.5.3.1 from [and-cuda] not available in Python 3.11' (TF 2.14; the workaround offered is NVIDIA's own index, which later failed too)", URL: "https://github.com/tensorflow/tensorflow/issues/61986", Read: "thread read 2026-12-02"},
 	{Key: "TRT_ISSUE_2744", Title: "NVIDIA/TensorRT#2744 'Not available for install for python 3.11': 'pip grabs tensorrt 8.5.3 under python 3.10 and reports package not found under 3.11'; maintainer: '8.5 only supports up to Python 3.10'", URL: "https://github.com/NVIDIA/TensorRT/issues/2744", Read: "thread read 2026-12-02"},
 	{Key: "JAX_SETUP_EXTRAS", Title: "jax-ml/jax setup.py extras_require at each jax-vX tag (the extras each jax release declares: cuda111 … cuda112, cuda, cuda11_cudnn82, cuda11_pip, cuda12_pip, cuda12, cuda12-local, cuda13)", URL: "https://github.com/jax-ml/jax/blob/jax-v0.4.20/setup.py", Read: "jax-ml/jax tags jax-v0.1.49 … jax-v0.11.0 read 2026-12-05 (git show TAG:setup.py)"},
+	{Key: "BUILDER_OLD_0X", Title: "pytorch/builder conda recipes of pytorch 0.1.3 … 0.3.1: conda/old/pytorch-0.1.*/meta.yaml, conda/old/pytorch-cuda80-0.1.*/ and -0.2.0/meta.yaml (track_features cuda80), conda/pytorch-0.3.0, pytorch-cuda75-0.3.0, pytorch-cuda90-0.3.0 and pytorch-cpu-0.3.0 (package pytorch-cpu, NO_CUDA=1), conda/old/pytorch-0.3.1/meta.yaml (run: cudatoolkit =8, string py{{py}}_cuda{CUDA_VERSION}_cudnn{CUDNN_VERSION}_N), conda/cuda90/meta.yaml (track_features cuda90), conda/build_pytorch.sh (ANACONDA_USER)", URL: "https://github.com/pytorch/builder/tree/main/conda/old", Read: "mirror of pytorch/builder: tree at 41e0e283^ (2018-02-07, the 0.1.x-0.3.0 recipes), eace9a31 (0.3.1 recipes), e0ebfdb8 (2018-01-10, 'add cpu conda build'), f1576ce4 (2017-12-03, ANACONDA_USER soumith -> pytorch); read 2026-12-05"},
+	{Key: "AR_FEEDSTOCK_0X", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's recipe) before 0.4.0: recipe/meta.yaml of 0.2.0 (c39c6bb, 2017-11-22), 0.3.0 (dd8cd76, 2017-12-10) and 0.3.1 (3e2e105, 2018-03-27, conda_build_config cudatoolkit 8.0), each with run requirements cudatoolkit and cudnn; 8f1cd61 (2018-05-07, 'pytorch: lazy symbol binding for cpu support') then 4a38267 (0.4.0)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, history of recipe/meta.yaml, read 2026-12-05"},
+	{Key: "BUILDER_CPUONLY", Title: "pytorch/builder conda/cpu-only/meta.yaml (df6d0b6c, 2019-07-30, 'Add cpu-only metapackage') renamed conda/cpuonly (f07c9860, 2019-08-06, 'Rename cpu-only feature to cpuonly'): the cpuonly selector dates from the 1.2.0 release; the CPU builds before it were the package pytorch-cpu (conda/old/pytorch-cpu-0.4.1/meta.yaml, package name pytorch-cpu)", URL: "https://github.com/pytorch/builder/tree/main/conda/cpuonly", Read: "mirror of pytorch/builder, history of conda/cpuonly and conda/cpu-only, read 2026-12-05"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -14869,6 +14884,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},
@@ -15070,6 +15088,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 40},
 		{File: "resolver/kb/data/torch.yaml", Line: 41},
 		{File: "resolver/kb/data/torch.yaml", Line: 42},
+	},
+	"torch_conda_cuda_only": {
+		{File: "resolver/kb/data/torch-0x.yaml", Line: 12},
 	},
 	"torch_cuda_libs": {
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 171},

@@ -61,8 +61,27 @@ type TorchVariants struct {
 	// distribution's build of the series has no CUDA at all: PyPI's torch
 	// is the CPU build there, whatever Default says for Linux.
 	CPUOnlyOn []string `yaml:"cpu_only_on,omitempty"`
-	Source    string   `yaml:"source"`
-	Note      string   `yaml:"note,omitempty"`
+	// CPUPackage names the package the CPU build came as where it was not
+	// the framework's own name with a selector (the pytorch channel's
+	// pytorch-cpu before 1.2, when cpuonly came); "" otherwise.
+	CPUPackage string `yaml:"cpu_package,omitempty"`
+	Source     string `yaml:"source"`
+	Note       string `yaml:"note,omitempty"`
+}
+
+// TorchCondaCUDAOnly is a span of early releases (those before Before)
+// whose conda package named pytorch was published only as CUDA builds on
+// Platforms by each of Dists, and by no other distribution the knowledge
+// base knows: which CUDA is open, CPU or CUDA is not. A CPU build, where
+// there was one, was a package of another name (CPUPackage).
+type TorchCondaCUDAOnly struct {
+	Before     string         `yaml:"before"`    // first release the row no longer covers ("0.4.0")
+	Platforms  []string       `yaml:"platforms"` // conda subdirs: ["linux-64"]
+	Dists      []Distribution `yaml:"dists"`     // the distributions that published those releases
+	CUDA       []string       `yaml:"cuda"`      // the CUDA versions their builds were made with
+	CPUPackage string         `yaml:"cpu_package,omitempty"`
+	Source     string         `yaml:"source"`
+	Note       string         `yaml:"note,omitempty"`
 }
 
 // ArchList is the set of GPU architectures compiled into one build variant.
@@ -324,10 +343,14 @@ type Facts struct {
 	Date          string          `yaml:"date"`
 	Torch         []TorchRelease  `yaml:"torch" key:"version" order:"key"`
 	TorchVariants []TorchVariants `yaml:"torch_variants" key:"series,dist"`
-	Arch          []ArchList      `yaml:"arch" key:"framework,series,cuda,dist"`
-	CUDADrivers   []CUDADriver    `yaml:"cuda_drivers" key:"cuda"`
-	MinorCompat   []MinorCompat   `yaml:"minor_compat" key:"major"`
-	ToolkitArch   []ToolkitArch   `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
+	// TorchCondaCUDAOnly lists the early releases whose conda package
+	// `pytorch` was a CUDA build on every build of a platform, in every
+	// distribution that published it (torch-0x.yaml).
+	TorchCondaCUDAOnly []TorchCondaCUDAOnly `yaml:"torch_conda_cuda_only" key:"before"`
+	Arch               []ArchList           `yaml:"arch" key:"framework,series,cuda,dist"`
+	CUDADrivers        []CUDADriver         `yaml:"cuda_drivers" key:"cuda"`
+	MinorCompat        []MinorCompat        `yaml:"minor_compat" key:"major"`
+	ToolkitArch        []ToolkitArch        `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
 	// FatbinCompression is the oldest driver that loads each kind of
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`

@@ -207,6 +207,25 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.TorchCondaCUDAOnly {
+		v.source("torch_conda_cuda_only", i, r.Source, keys)
+		v.version("torch_conda_cuda_only", i, "before", r.Before, releaseRe())
+		if len(r.Platforms) == 0 || len(r.Dists) == 0 || len(r.CUDA) == 0 {
+			v.errf("torch_conda_cuda_only", i, "platforms, dists and cuda are required")
+		}
+		for _, d := range r.Dists {
+			if !validDists[d] {
+				v.errf("torch_conda_cuda_only", i, "unknown dist %q", d)
+			}
+		}
+		for _, c := range r.CUDA {
+			// CUDA 7.5 predates cuda_drivers' oldest row: the form only
+			if !mmRe().MatchString(c) {
+				v.errf("torch_conda_cuda_only", i, "cuda %q is not a version", c)
+			}
+		}
+	}
+
 	type ak struct {
 		f, s, c string
 		d       Distribution

@@ -1,0 +1,40 @@
+package resolver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// TestVariantHintByRelease: the pytorch channel's selector and CPU build
+// are those of the release (review #29, #1076): cudatoolkit up to 1.12,
+// pytorch-cuda from 1.13; cpuonly from 1.2, the pytorch-cpu package before.
+func TestVariantHintByRelease(t *testing.T) {
+	k := kb.Default()
+	tests := []struct {
+		version  string
+		has, not []string
+	}{
+		{"1.1.0", []string{"cudatoolkit=X.Y", "pytorch 1.1 on the pytorch channel has CUDA 9.0, 10.0", "pytorch-cpu in place of pytorch"}, []string{"cpuonly", "pytorch-cuda"}},
+		{"1.5.1", []string{"cudatoolkit=X.Y", "cpuonly"}, []string{"pytorch-cuda", "pytorch-cpu"}},
+		{"2.1.0", []string{"pytorch-cuda=X.Y", "cpuonly"}, []string{"cudatoolkit", "pytorch-cpu"}},
+	}
+	for _, tt := range tests {
+		h := VariantHint(k, &Framework{Name: "pytorch", Version: tt.version, Dist: kb.DistPytorchConda})
+		for _, s := range tt.has {
+			if !strings.Contains(h, s) {
+				t.Errorf("%s: hint %q lacks %q", tt.version, h, s)
+			}
+		}
+		for _, s := range tt.not {
+			if strings.Contains(h, s) {
+				t.Errorf("%s: hint %q says %q", tt.version, h, s)
+			}
+		}
+	}
+	// without a knowledge base, the generic wording
+	if h := VariantHint(nil, &Framework{Name: "pytorch", Version: "1.1.0", Dist: kb.DistPytorchConda}); !strings.Contains(h, "pytorch-cuda=X.Y (pytorch 1.13–2.5)") {
+		t.Errorf("no KB: %q", h)
+	}
+}
