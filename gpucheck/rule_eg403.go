@@ -52,6 +52,10 @@ func (c *checker) checkArch(driverCUDA string) {
 			"pin a CUDA variant the channel published (EG205 lists them)")
 		return
 	}
+	if fw != nil && fw.CUDAUnloadable != "" {
+		c.tfCUDAUnloadable()
+		return
+	}
 	var list *kb.ArchList
 	why, whyKey := "", ""
 	switch {

@@ -21,15 +21,18 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.pipPick() // before the evidence, which reads the index as the variant only where pip takes its build
 	r.evidence()
 	r.variant()
+	r.buildCUDA()
 	r.cudnn()
 	r.companions()
 	r.gpuLibs()
 	r.gpuPackages()
+	unloadable := tfUnloadableCUDA(r.st, r.kb)
+	if unloadable != nil {
+		r.st.Framework.CUDAUnloadable = unloadable.Error()
+	}
 	name, err := CanonicalName(r.st)
-	if err == nil {
-		if e := tfUnloadableCUDA(r.st, r.kb); e != nil {
-			name, err = "", e
-		}
+	if err == nil && unloadable != nil {
+		name, err = "", unloadable
 	}
 	r.st.canonical, r.st.canonicalErr, r.st.named = name, err, true
 	if err != nil {
