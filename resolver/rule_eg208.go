@@ -109,7 +109,8 @@ func eg208CUDAHint(c *Context, a Evidence, want string) string {
 }
 
 // cudaTies lists the conda items other than a's own that hold the CUDA a
-// provides: a build string naming it (cudnn=7.6.4=cuda10.0_0), or the
+// provides: a build string naming it (cudnn=7.6.4=cuda10.0_0), a CUDA
+// package pinned to it (cuda-version=10.0 beside cudatoolkit=10.0), or the
 // cudatoolkit's exact X.Y.Z version (cupti=10.0.130=0 beside
 // cudatoolkit=10.0.130), each with its line.
 func cudaTies(c *Context, a Evidence) []string {
@@ -125,6 +126,8 @@ func cudaTies(c *Context, a Evidence) []string {
 		switch {
 		case it.build != "" && DecodeBuild(it.build).CUDA == a.Says:
 			out = append(out, fmt.Sprintf("%s (line %d, a CUDA %s build)", it.raw(), it.pos().Line, a.Says))
+		case names(c.KB).CUDAPackageKind(it.name) != "" && pythonSeries(it.verText) == a.Says:
+			out = append(out, fmt.Sprintf("%s (line %d)", it.raw(), it.pos().Line))
 		case exact != "" && it.exact == exact:
 			out = append(out, fmt.Sprintf("%s (line %d, the cudatoolkit's own version)", it.raw(), it.pos().Line))
 		}
