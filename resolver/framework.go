@@ -92,7 +92,7 @@ func (r *resolution) framework() {
 	f := &Framework{
 		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from(),
 		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
-		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
+		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd), Package: it.name,
 	}
 	if f.Name == "pytorch" {
 		for _, c := range r.items {

@@ -67,6 +67,11 @@ type Framework struct {
 	Pins []Evidence `json:"-"`
 	// ChannelWhy says how Channel was decided ("written as pytorch::").
 	ChannelWhy string `json:"-"`
+	// Package is the package the framework's item names (tensorflow-gpu,
+	// pytorch-gpu, torch), "" where a companion brings the framework in:
+	// a hint that pins the item keeps its name (tensorflow-gpu is the GPU
+	// build on defaults; tensorflow there is the mkl one).
+	Package string `json:"-"`
 	// Wrapper is the conda wrapper metapackage the file lists beside or
 	// for the framework (pytorch-gpu), whose own uploads may lack builds
 	// the framework's package has (kb.PackagePythonBuilds); "" for none.
