@@ -38,6 +38,9 @@ func TestExactConda(t *testing.T) {
 	for in, want := range map[string]string{
 		"2.0.1": "2.0.1", "=2.0.1": "2.0.1", "==2.0": "2.0.0", "=2.0": "", "2..1": "", ".2.0": "",
 		"2.0.": "", "2.0.1+cu118": "2.0.1+cu118", "": "", "2": "", "==2": "", "+cu118": "", ">=2.0.1": "",
+		// a bare version is conda's exact match: `pytorch 1.10` is 1.10.0
+		// (envspec.VersionSpec.Exact; corpus-gpu 39)
+		"1.10": "1.10.0", "2.0.*": "", "2.0*": "",
 	} {
 		if got := exactConda(in); got != want {
 			t.Errorf("exactConda(%q) = %q, want %q", in, got, want)
