@@ -265,7 +265,14 @@ func (r *resolution) finishFramework(f *Framework, it *item) {
 		f.System = r.env.Torch.System
 	}
 	if f.Version == "" && f.Spec != "" {
-		f.Candidates = r.candidates(f.Name, f.Spec)
+		spec := f.Spec
+		if it.conda != nil && it.conda.Spec != nil && it.conda.Spec.Version != nil && it.conda.Installed == nil {
+			// conda's MatchSpec reads "pytorch==2.3.*" as 2.3.* (the '=='
+			// is dropped before a glob), which envspec's MatchSpec keeps;
+			// the version spec alone would read it as == 2.3 (2.3.0 only)
+			spec = it.conda.Spec.Version.String()
+		}
+		f.Candidates = r.candidates(f.Name, spec)
 	}
 	if f.System != "" {
 		// Built by the system's distribution for its own Python: none of

@@ -103,6 +103,23 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			msgHas: []string{"admits only 1.6.0", "(its canonical name pt16_cu102 does not depend on it)"},
 		},
 		{
+			// conda-forge never built 2.0.1 (torch-conda-forge.yaml)
+			name:   "EG502 on a series with one release on its channel",
+			src:    "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.9\n  - pytorch=2.0\n",
+			code:   "EG502",
+			msgHas: []string{"of the releases the knowledge base lists for conda-forge it admits only 2.0.0"},
+		},
+		{
+			// conda's MatchSpec drops '==' before a glob: ==2.3.* is 2.3.*
+			// (corpus 102), not == 2.3
+			name:    "EG502 conda ==X.Y.* admits the series",
+			src:     "name: x\nchannels:\n  - pytorch\ndependencies:\n  - pytorch::pytorch==2.3.*\n  - pytorch::pytorch-cuda=11.8\n",
+			code:    "EG502",
+			msgHas:  []string{"(admits 2.3.0 … 2.3.1)"},
+			msgNot:  []string{"admits only"},
+			hintHas: []string{"e.g. pytorch::pytorch=2.3.1"},
+		},
+		{
 			// a series spec whose name is missing for another reason (the
 			// variant) does not blame the version for it
 			name:   "EG502 series of two releases, variant open",

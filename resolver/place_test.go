@@ -47,3 +47,17 @@ func TestExactConda(t *testing.T) {
 		}
 	}
 }
+
+// TestBareCondaVersionPins: `pytorch 1.10` is conda's exact match, a
+// pinned release: no EG502 (GPU corpus 39 got one).
+func TestBareCondaVersionPins(t *testing.T) {
+	_, st, ds := lintFile(t, "env.yml", []byte("name: x\nchannels:\n  - pytorch\ndependencies:\n  - pytorch 1.10\n  - cudatoolkit=10.2\n"))
+	if st.Framework == nil || st.Framework.Version != "1.10.0" {
+		t.Fatalf("framework %+v, want pytorch 1.10.0", st.Framework)
+	}
+	for _, d := range ds {
+		if d.Code == "EG502" {
+			t.Errorf("EG502 on a pinned release: %s", d.Message)
+		}
+	}
+}

@@ -97,8 +97,13 @@ func runEG502(c *Context) []finding.Diagnostic {
 		// later release of the series, not the canonical name. Only the
 		// torch tables list every release; TensorFlow's lists one tested
 		// configuration per series (2.12.0, not 2.12.1).
-		msg = fmt.Sprintf("%s%s is not pinned to a release: of the releases the knowledge base lists it admits only %s, which it installs today, but a %s.x published later would be installed instead",
-			f.Item, at(f.Pos), cands[0], seriesOf(cands[0]))
+		where := ""
+		if len(cands) < len(f.Candidates) {
+			// conda-forge skipped 2.0.1: the spec admits it, the channel has it not
+			where = " for " + distWhere(f.Dist)
+		}
+		msg = fmt.Sprintf("%s%s is not pinned to a release: of the releases the knowledge base lists%s it admits only %s, which it installs today, but a %s.x published later would be installed instead",
+			f.Item, at(f.Pos), where, cands[0], seriesOf(cands[0]))
 		if nameErr == nil && canonical != "" {
 			msg += " (its canonical name " + canonical + " does not depend on it)"
 		}
