@@ -417,6 +417,7 @@ func TestCompilerCUDA(t *testing.T) {
 		build := resolver.Evidence{Item: "pytorch=2.6.0=cuda126_generic_py312_h1234567_200", Pos: fwPosT, Line: fwPosT.Line,
 			Says: "12.6", Kind: resolver.EvidenceBuild, AtLeast: true, Package: "pytorch"}
 		st.CUDA.Evidence = append([]resolver.Evidence{build}, st.CUDA.Evidence...)
+		st.Framework.BuildCUDA = "12.6" // as the resolver reads the build string (resolver.TestBuildCUDA)
 		return st
 	}
 	tests := []struct {

@@ -78,7 +78,10 @@ func (c *checker) build() string {
 		return "this environment"
 	}
 	var parts []string
-	if cc := c.compilerCUDA(); rt != "" && cc != rt {
+	if fw.CUDAUnloadable != "" {
+		// the runtime the file provides is one the build cannot load
+		parts = append(parts, "built with CUDA "+c.compilerCUDA())
+	} else if cc := c.compilerCUDA(); rt != "" && cc != rt {
 		parts = append(parts, "CUDA "+rt+" runtime, built with "+cc)
 	} else if rt != "" {
 		parts = append(parts, "CUDA "+rt)
@@ -122,16 +125,13 @@ func (c *checker) runtime() string {
 }
 
 // compilerCUDA is the CUDA the framework build was compiled with, which
-// decides its architecture list: the build string's where it names one.
-// conda-forge's cuda126 build runs on any 12.x from 12.6 on, so a
-// cuda-version=12.8 beside it sets the runtime, not the compiler.
+// decides its architecture list and the PTX it carries: the resolver's
+// BuildCUDA where it knows one apart from the runtime (conda-forge's cuda126
+// build beside cuda-version=12.8; a pip TensorFlow wheel, built with its
+// release's CUDA whatever cudatoolkit the file pins), else the runtime's.
 func (c *checker) compilerCUDA() string {
-	if fw := c.st.Framework; fw != nil && c.st.CUDA != nil {
-		for _, e := range c.st.CUDA.Evidence {
-			if e.Kind == resolver.EvidenceBuild && e.AtLeast && e.Says != "" && e.Pos.Line == fw.Pos.Line {
-				return e.Says
-			}
-		}
+	if fw := c.st.Framework; fw != nil && fw.BuildCUDA != "" {
+		return fw.BuildCUDA
 	}
 	return c.runtime()
 }

@@ -60,6 +60,10 @@ func (c *checker) checkArch(driverCUDA string) {
 			"pin a release the channel published (EG205 names the last one), or take the release from conda-forge with a build string of a CUDA it built")
 		return
 	}
+	if fw != nil && fw.CUDAUnloadable != "" {
+		c.tfCUDAUnloadable()
+		return
+	}
 	var list *kb.ArchList
 	why, whyKey := "", ""
 	switch {

@@ -92,7 +92,7 @@ func (r *resolution) framework() {
 	f := &Framework{
 		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from(),
 		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
-		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
+		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd), Package: it.name,
 	}
 	if f.Name == "pytorch" {
 		for _, c := range r.items {
@@ -265,7 +265,14 @@ func (r *resolution) finishFramework(f *Framework, it *item) {
 		f.System = r.env.Torch.System
 	}
 	if f.Version == "" && f.Spec != "" {
-		f.Candidates = r.candidates(f.Name, f.Spec)
+		spec := f.Spec
+		if it.conda != nil && it.conda.Spec != nil && it.conda.Spec.Version != nil && it.conda.Installed == nil {
+			// conda's MatchSpec reads "pytorch==2.3.*" as 2.3.* (the '=='
+			// is dropped before a glob), which envspec's MatchSpec keeps;
+			// the version spec alone would read it as == 2.3 (2.3.0 only)
+			spec = it.conda.Spec.Version.String()
+		}
+		f.Candidates = r.candidates(f.Name, spec)
 	}
 	if f.System != "" {
 		// Built by the system's distribution for its own Python: none of

@@ -117,6 +117,9 @@ func (r *resolution) gpuPackages() {
 			p.BuiltFor.CUDA = []string{c.Version}
 			p.Evidence = append(p.Evidence, c.Evidence...)
 		}
+		if fw.BuildCUDA != "" {
+			p.BuiltFor.CUDA = []string{fw.BuildCUDA}
+		}
 		if l, ok := r.frameworkArch(); ok {
 			p.Code = GPUCode{SASS: l.SASS, PTX: l.PTX, Known: !l.PTXUnknown}
 			p.Evidence = append(p.Evidence, Evidence{Item: fw.Name + " " + fw.Series() + " (" + string(fw.Dist) + ")", Kind: EvidenceKBRow, Says: l.Source, Package: fw.Name})

@@ -35,10 +35,12 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			hintHas: []string{"pytorch=*=cuda* with cuda-version=X.Y"},
 		},
 		{
-			name:    "EG502 example respects the file's Python",
-			src:     "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.8\n  - pytorch\n",
-			code:    "EG502",
-			hintHas: []string{"e.g. pytorch=2.4.1"},
+			name: "EG502 example respects the file's Python",
+			src:  "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.8\n  - pytorch\n",
+			code: "EG502",
+			// conda-forge built 2.4.1 for Python 3.9 … 3.13 only
+			// (torch_python_builds); 2.4.0 still for 3.8
+			hintHas: []string{"e.g. pytorch=2.4.0"},
 		},
 		{
 			name: "EG502 example without a Python pin is the newest conda-forge release",
@@ -61,6 +63,70 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			src:     "name: x\nchannels:\n  - pytorch\ndependencies:\n  - python=3.7\n  - pytorch>=1.9\n",
 			code:    "EG502",
 			hintHas: []string{"e.g. pytorch=1.13.1"},
+		},
+		{
+			// review 3 #1073 (corpus 182): pytorch-cuda 11.7 exists for 1.13
+			// and 2.0 only, so 2.5.1 made the file unsolvable
+			name:    "EG502 example has the variant the file's pytorch-cuda selects",
+			src:     "name: x\nchannels:\n  - pytorch\n  - nvidia\ndependencies:\n  - python\n  - pytorch\n  - pytorch-cuda=11.7\n",
+			code:    "EG502",
+			hintHas: []string{"e.g. pytorch=2.0.1"},
+			hintNot: []string{"2.5.1"},
+		},
+		{
+			name:    "EG502 example beside pytorch-cuda and cudatoolkit of one CUDA",
+			src:     "name: x\nchannels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch\n  - pytorch-cuda=11.7\n  - cudatoolkit=11.7\n",
+			code:    "EG502",
+			hintHas: []string{"e.g. pytorch=2.0.1"},
+		},
+		{
+			// cudatoolkit selects the pytorch channel's variant up to 1.12
+			name:    "EG502 example has the variant the file's cudatoolkit selects",
+			src:     "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - pytorch::pytorch\n  - cudatoolkit=11.3\n",
+			code:    "EG502",
+			hintHas: []string{"e.g. pytorch::pytorch=1.12.1"},
+		},
+		{
+			// review 3 #822 (corpus 126): =1.6 admits one release; the
+			// missing name is the open variant's doing, not the version's
+			name:    "EG502 on a series with one release, no name",
+			src:     "name: x\nchannels:\n  - defaults\ndependencies:\n  - python=3.7\n  - pytorch=1.6\n",
+			code:    "EG502",
+			msgHas:  []string{"admits only 1.6.0, which it installs today, but a 1.6.x published later would be installed instead"},
+			msgNot:  []string{"canonical name", "not reproducible"},
+			hintHas: []string{"e.g. pytorch=1.6.0"},
+		},
+		{
+			name:   "EG502 on a series with one release, named",
+			src:    "name: x\nchannels:\n  - pytorch\ndependencies:\n  - python=3.7\n  - pytorch=1.6\n  - cudatoolkit=10.2\n",
+			code:   "EG502",
+			msgHas: []string{"admits only 1.6.0", "(its canonical name pt16_cu102 does not depend on it)"},
+		},
+		{
+			// conda-forge never built 2.0.1 (torch-conda-forge.yaml)
+			name:   "EG502 on a series with one release on its channel",
+			src:    "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.9\n  - pytorch=2.0\n",
+			code:   "EG502",
+			msgHas: []string{"of the releases the knowledge base lists for conda-forge it admits only 2.0.0"},
+		},
+		{
+			// conda's MatchSpec drops '==' before a glob: ==2.3.* is 2.3.*
+			// (corpus 102), not == 2.3
+			name:    "EG502 conda ==X.Y.* admits the series",
+			src:     "name: x\nchannels:\n  - pytorch\ndependencies:\n  - pytorch::pytorch==2.3.*\n  - pytorch::pytorch-cuda=11.8\n",
+			code:    "EG502",
+			msgHas:  []string{"(admits 2.3.0 … 2.3.1)"},
+			msgNot:  []string{"admits only"},
+			hintHas: []string{"e.g. pytorch::pytorch=2.3.1"},
+		},
+		{
+			// a series spec whose name is missing for another reason (the
+			// variant) does not blame the version for it
+			name:   "EG502 series of two releases, variant open",
+			src:    "name: x\nchannels:\n  - pytorch\ndependencies:\n  - pytorch=1.13\n",
+			code:   "EG502",
+			msgHas: []string{"(admits 1.13.0 … 1.13.1): the environment is not reproducible"},
+			msgNot: []string{"canonical name"},
 		},
 	}
 	for _, tt := range tests {

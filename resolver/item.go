@@ -233,10 +233,12 @@ func spanPos(base finding.Pos, sp envspec.Span) (finding.Pos, int) {
 // exactConda returns the release a conda version spec pins, or "": `==2.0.1`,
 // `=2.0.1` (conda reads it as 2.0.1*, which no later release matches) and a
 // bare `2.0.1` pin a release; `=2.0`, `2.0.*`, ranges and alternatives do not.
-// `==2.12` pins 2.12 exactly and is read as 2.12.0.
+// `==2.12` and a bare `2.12` (`pytorch 1.10`: conda's VersionSpec reads an
+// operator-less version as an exact match, envspec.VersionSpec.Exact) pin
+// 2.12 exactly and are read as 2.12.0.
 func exactConda(text string) string {
 	t := strings.TrimSpace(text)
-	double := strings.HasPrefix(t, "==")
+	double := strings.HasPrefix(t, "==") || (t != "" && t[0] != '=')
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "=="), "=")
 	if t == "" || strings.ContainsAny(t, "*<>!|,~ =^$()") {
 		return ""

@@ -38,9 +38,26 @@ func TestExactConda(t *testing.T) {
 	for in, want := range map[string]string{
 		"2.0.1": "2.0.1", "=2.0.1": "2.0.1", "==2.0": "2.0.0", "=2.0": "", "2..1": "", ".2.0": "",
 		"2.0.": "", "2.0.1+cu118": "2.0.1+cu118", "": "", "2": "", "==2": "", "+cu118": "", ">=2.0.1": "",
+		// a bare version is conda's exact match: `pytorch 1.10` is 1.10.0
+		// (envspec.VersionSpec.Exact; corpus-gpu 39)
+		"1.10": "1.10.0", "2.0.*": "", "2.0*": "",
 	} {
 		if got := exactConda(in); got != want {
 			t.Errorf("exactConda(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestBareCondaVersionPins: `pytorch 1.10` is conda's exact match, a
+// pinned release: no EG502 (GPU corpus 39 got one).
+func TestBareCondaVersionPins(t *testing.T) {
+	_, st, ds := lintFile(t, "env.yml", []byte("name: x\nchannels:\n  - pytorch\ndependencies:\n  - pytorch 1.10\n  - cudatoolkit=10.2\n"))
+	if st.Framework == nil || st.Framework.Version != "1.10.0" {
+		t.Fatalf("framework %+v, want pytorch 1.10.0", st.Framework)
+	}
+	for _, d := range ds {
+		if d.Code == "EG502" {
+			t.Errorf("EG502 on a pinned release: %s", d.Message)
 		}
 	}
 }

@@ -22,6 +22,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.evidence()
 	r.variant()
 	r.unpublishedRelease()
+	r.buildCUDA()
 	r.cudnn()
 	r.companions()
 	if r.st.Framework != nil {
@@ -29,11 +30,13 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	}
 	r.gpuLibs()
 	r.gpuPackages()
+	unloadable := tfUnloadableCUDA(r.st, r.kb)
+	if unloadable != nil {
+		r.st.Framework.CUDAUnloadable = unloadable.Error()
+	}
 	name, err := CanonicalName(r.st)
-	if err == nil {
-		if e := tfUnloadableCUDA(r.st, r.kb); e != nil {
-			name, err = "", e
-		}
+	if err == nil && unloadable != nil {
+		name, err = "", unloadable
 	}
 	r.st.canonical, r.st.canonicalErr, r.st.named = name, err, true
 	if err != nil {

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
@@ -50,7 +51,7 @@ func runEG208(c *Context) []finding.Diagnostic {
 			tested := Evidence{Says: want}
 			if cudaConflict(*a, tested) || (!a.AtLeast && a.Says != want) {
 				msg := fmt.Sprintf("%s: %s%s was tested with CUDA %s, not %s", describeCUDA(*a), fwLabel(f), at(f.Pos), want, a.Says)
-				out = append(out, newFinding(c.rule, a.Pos, a.EndCol, msg, fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(*a, want), fwLabel(f)), f.Pos))
+				out = append(out, newFinding(c.rule, a.Pos, a.EndCol, msg, eg208CUDAHint(c, *a, want), f.Pos))
 			}
 		}
 	}
@@ -76,6 +77,59 @@ func runEG208(c *Context) []finding.Diagnostic {
 				related = append(related, p.Dep.Raw.Pos)
 			}
 			out = append(out, newFinding(c.rule, st.CuDNNPos, 0, msg, hint, related...))
+		}
+	}
+	return out
+}
+
+// eg208CUDAHint says how to bring the CUDA that a provides to the tested
+// version want without breaking the file's other pins (review 3 #384: corpus
+// 065 was told "use cudatoolkit=10.1" beside a cudnn=7.6.4=cuda10.0_0 and a
+// conda tensorflow-base 1.15.0 that hold 10.0, which no solver can meet).
+// The conda packages whose build string names a's CUDA, or which carry the
+// cudatoolkit's own version (cupti=10.0.130 beside cudatoolkit=10.0.130),
+// must move with it; a conda TensorFlow beside the pip one (EG301) comes
+// first, since which of the two stays decides the CUDA the file needs.
+func eg208CUDAHint(c *Context, a Evidence, want string) string {
+	f := c.Stack.Framework
+	hint := fmt.Sprintf("%s (the tested build configuration of %s)", fixCUDA(a, want), fwLabel(f))
+	if ties := cudaTies(c, a); len(ties) > 0 {
+		hint += fmt.Sprintf(", and move the pins made for CUDA %s with it: %s", a.Says, strings.Join(ties, ", "))
+	}
+	if f.From != envspec.ProviderPip {
+		return hint
+	}
+	for _, p := range c.libPairs() {
+		if p.Lib == "tensorflow" && !p.Echo {
+			return fmt.Sprintf("the file also installs TensorFlow from conda (%s, %s; EG301), and which of the two stays decides the CUDA the file needs: settle EG301 first. To keep %s, %s",
+				condaText(p.Conda), place(p.Conda.Dep.Raw.Pos), fwLabel(f), hint)
+		}
+	}
+	return hint
+}
+
+// cudaTies lists the conda items other than a's own that hold the CUDA a
+// provides: a build string naming it (cudnn=7.6.4=cuda10.0_0), a CUDA
+// package pinned to it (cuda-version=10.0 beside cudatoolkit=10.0), or the
+// cudatoolkit's exact X.Y.Z version (cupti=10.0.130=0 beside
+// cudatoolkit=10.0.130), each with its line.
+func cudaTies(c *Context, a Evidence) []string {
+	var out []string
+	exact := a.Version
+	if a.Kind != EvidenceCudatoolkit || strings.Count(exact, ".") < 2 {
+		exact = ""
+	}
+	for _, it := range c.Stack.items {
+		if it.from() != envspec.ProviderConda || it.pos().Line == a.Pos.Line || frameworkOf(it) != "" {
+			continue
+		}
+		switch {
+		case it.build != "" && DecodeBuild(it.build).CUDA == a.Says:
+			out = append(out, fmt.Sprintf("%s (line %d, a CUDA %s build)", it.raw(), it.pos().Line, a.Says))
+		case names(c.KB).CUDAPackageKind(it.name) != "" && pythonSeries(it.verText) == a.Says:
+			out = append(out, fmt.Sprintf("%s (line %d)", it.raw(), it.pos().Line))
+		case exact != "" && it.exact == exact:
+			out = append(out, fmt.Sprintf("%s (line %d, the cudatoolkit's own version)", it.raw(), it.pos().Line))
 		}
 	}
 	return out

@@ -55,42 +55,70 @@ func runEG502(c *Context) []finding.Diagnostic {
 	if len(cands) > 0 {
 		admits = " (admits " + rangeOf(cands) + ")"
 	}
-	// the name as the file writes it, channel included (pytorch::pytorch)
-	name := f.Name
+	// the package as the file writes it, channel included
+	// (pytorch::pytorch), and never renamed: on defaults tensorflow-gpu is
+	// the GPU build and tensorflow the mkl one (review 3 #377)
+	pkg := f.Package
+	if pkg == "" {
+		pkg = f.Name
+		if f.From == envspec.ProviderPip {
+			pkg = pipName(f.Name)
+		}
+	}
+	name := pkg
 	if i := strings.Index(f.Item, "::"); i >= 0 && f.From != envspec.ProviderPip {
-		name = f.Item[:i+2] + f.Name
+		name = f.Item[:i+2] + pkg
 	}
 	pin := func(v string) string {
 		if f.From == envspec.ProviderPip {
-			return pipName(f.Name) + "==" + v
+			return pkg + "==" + v
 		}
 		return name + "=" + v
 	}
-	hint := fmt.Sprintf("pin the exact release you run on line %d, with all three parts (X.Y.Z): conda reads =X.Y as every X.Y.x release", f.Pos.Line)
+	hint := fmt.Sprintf("pin the exact release you run on line %d, with all three parts (%s): conda reads =X.Y as every X.Y.x release", f.Pos.Line, pin("X.Y.Z"))
 	if f.From == envspec.ProviderPip {
 		hint = fmt.Sprintf("pin the exact release you run on line %d (%s)", f.Pos.Line, pin("X.Y.Z"))
 	}
-	if f.Spec == "" && c.KB != nil {
-		if last := newestPublished(c, f); last != "" {
-			hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(last))
-		}
+	ex := ""
+	switch {
+	case len(cands) > 0:
+		ex = newestFitting(c, f, cands)
+	case f.Spec == "" && c.KB != nil:
+		ex = newestFitting(c, f, knownReleases(c.KB, f.Name))
 	}
-	if n := len(cands); n > 0 {
-		// the newest admitted release the file's Python can install
-		ex := cands[n-1]
-		for i := n - 1; i >= 0; i-- {
-			if runsPython(c, f, cands[i]) {
-				ex = cands[i]
-				break
-			}
-		}
+	if ex != "" {
 		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(ex))
 	}
-	tail := "the environment is not reproducible and has no canonical name"
-	if name, err := st.Canonical(); err == nil && name != "" {
-		tail = "the environment is not reproducible (its canonical name " + name + " holds only major and minor, so it is still known)"
+	canonical, nameErr := st.Canonical()
+	var msg string
+	if len(cands) == 1 && f.Name == "pytorch" {
+		// =1.6 where the 1.6 series has one release (review 3 #822): the
+		// spec installs that release today; what it leaves open is a
+		// later release of the series, not the canonical name. Only the
+		// torch tables list every release; TensorFlow's lists one tested
+		// configuration per series (2.12.0, not 2.12.1).
+		where := ""
+		if len(cands) < len(f.Candidates) {
+			// conda-forge skipped 2.0.1: the spec admits it, the channel has it not
+			where = " for " + distWhere(f.Dist)
+		}
+		msg = fmt.Sprintf("%s%s is not pinned to a release: of the releases the knowledge base lists%s it admits only %s, which it installs today, but a %s.x published later would be installed instead",
+			f.Item, at(f.Pos), where, cands[0], seriesOf(cands[0]))
+		if nameErr == nil && canonical != "" {
+			msg += " (its canonical name " + canonical + " does not depend on it)"
+		}
+	} else {
+		tail := "the environment is not reproducible and has no canonical name"
+		switch {
+		case nameErr == nil && canonical != "":
+			tail = "the environment is not reproducible (its canonical name " + canonical + " holds only major and minor, so it is still known)"
+		case oneSeries(f.Candidates) != "":
+			// the name needs only the series, which the spec fixes: a
+			// missing name has another cause, which its own finding gives
+			tail = "the environment is not reproducible"
+		}
+		msg = fmt.Sprintf("%s%s is not pinned to a release%s: %s", f.Item, at(f.Pos), admits, tail)
 	}
-	msg := fmt.Sprintf("%s%s is not pinned to a release%s: %s", f.Item, at(f.Pos), admits, tail)
 	return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, hint)}
 }
 
@@ -101,69 +129,161 @@ func pipName(fw string) string {
 	return fw
 }
 
-// newestPublished is the newest release an unversioned framework item can
-// resolve to: for the pytorch channel the newest release of its last
-// published series (nothing after 2.5 exists there), otherwise the newest
-// release the knowledge base lists.
-func newestPublished(c *Context, f *Framework) string {
-	// The answer depends on the knowledge base, the framework, its
-	// distribution and the file's Python alone: worked out once for each,
-	// instead of comparing every release of the tables for every file.
-	py := ""
-	if c.Stack != nil {
-		py = c.Stack.Python
+// newestFitting is the newest of vs (oldest first) that can be the
+// example of a pin: a release the knowledge base shows published under the
+// item's package on its distribution, for the file's Python and with the
+// CUDA variant the file's own pins select (exampleFits); "" when none is.
+// An example the file cannot install is no fix (issue 26: TF 2.21 beside
+// Python 3.5 in corpus 062, pytorch 2.5.1 beside pytorch-cuda=11.7 in 182).
+func newestFitting(c *Context, f *Framework, vs []string) string {
+	if c.KB == nil {
+		return ""
 	}
-	key := newestKey{c.KB, f.Name, f.Dist, py}
-	if v, ok := newestCache.Load(key); ok {
-		return v.(string)
-	}
-	v := newestPublishedScan(c, f)
-	newestCache.Store(key, v)
-	return v
-}
-
-// newestKey is what newestPublished's answer depends on.
-type newestKey struct {
-	kb        *kb.KB
-	framework string
-	dist      kb.Distribution
-	python    string
-}
-
-var newestCache sync.Map // newestKey → string
-
-func newestPublishedScan(c *Context, f *Framework) string {
-	switch f.Name {
-	case "pytorch":
-		// the newest release the distribution published that the file's
-		// Python can install: an example the solver cannot satisfy (pytorch
-		// 2.11.0 beside python=3.8) is no fix
-		best := ""
-		for _, r := range c.KB.Facts.Torch {
-			if !torchPublishedIn(c, f.Dist, r.Version) || !runsPython(c, f, r.Version) {
-				continue
-			}
-			if best == "" || compareVersions(r.Version, best) > 0 {
-				best = r.Version
-			}
+	for i := len(vs) - 1; i >= 0; i-- {
+		if exampleFits(c, f, vs[i]) {
+			return vs[i]
 		}
-		if best == "" && f.Dist != kb.DistPytorchConda {
-			return c.KB.LatestTorch()
-		}
-		return best
-	case "tensorflow":
-		best := ""
-		for _, t := range c.KB.Facts.TensorFlow {
-			if !runsPython(c, f, t.Version) {
-				continue
-			}
-			if best == "" || compareVersions(t.Version, best) > 0 {
-				best = t.Version
-			}
-		}
-		return best
 	}
 	return ""
+}
+
+// exampleFits reports whether release v can stand in the file in place
+// of the framework's open item (see newestFitting).
+func exampleFits(c *Context, f *Framework, v string) bool {
+	switch f.Name {
+	case "pytorch":
+		return torchPublishedIn(c, f.Dist, v) && runsPython(c, f, v) && fitsCUDAPins(c, f, v)
+	case "tensorflow":
+		return tfPublishedAs(c, f, v) && runsPython(c, f, v)
+	}
+	return false
+}
+
+// knownReleases lists the releases of a framework the knowledge base
+// knows, oldest first: the torch tables, or TensorFlow's tested
+// configurations and conda-forge's builds. Worked out once per knowledge
+// base and framework, not once per file.
+func knownReleases(k *kb.KB, framework string) []string {
+	key := releasesKey{k, framework}
+	if v, ok := releasesCache.Load(key); ok {
+		return v.([]string)
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(v string) {
+		if v != "" && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	switch framework {
+	case "pytorch":
+		for _, r := range k.Facts.Torch {
+			add(r.Version)
+		}
+	case "tensorflow":
+		for _, t := range k.Facts.TensorFlow {
+			add(t.Version)
+		}
+		for _, r := range k.TFCondaForge {
+			add(r.Version)
+		}
+	}
+	sortVersions(out)
+	releasesCache.Store(key, out)
+	return out
+}
+
+// releasesKey is what knownReleases' answer depends on.
+type releasesKey struct {
+	kb        *kb.KB
+	framework string
+}
+
+var releasesCache sync.Map // releasesKey → []string
+
+// tfPublishedAs reports whether the knowledge base shows TensorFlow
+// release v published under the framework item's package where the file
+// installs it: pip's tensorflow for every release of the tested
+// configurations (TF_SOURCE), pip's tensorflow-gpu where that table names
+// it the GPU package (up to 2.0); conda-forge's tensorflow for each release
+// its feedstock built (tensorflow_conda_forge), whose Python lists the
+// knowledge base does not carry, so only for a file that pins no Python.
+// Nothing else: the defaults channel's tensorflow-gpu releases and their
+// Python builds, and tensorflow-cpu's releases, are not in it.
+func tfPublishedAs(c *Context, f *Framework, v string) bool {
+	if f.From == envspec.ProviderPip {
+		for _, t := range c.KB.Facts.TensorFlow {
+			if t.Version == v {
+				return f.Package == "tensorflow" || (f.Package == "tensorflow-gpu" && t.Package == "tensorflow-gpu")
+			}
+		}
+		return false
+	}
+	if f.Dist != kb.DistCondaForge || f.Package != "tensorflow" || c.Stack.Python != "" {
+		return false
+	}
+	for _, r := range c.KB.TFCondaForge {
+		if r.Version == v {
+			return true
+		}
+	}
+	return false
+}
+
+// fitsCUDAPins reports whether torch release v has the CUDA variant the
+// file's own CUDA pins select on its distribution, where the knowledge
+// base lists the variants of v's series there. On the pytorch channel a
+// series is selected by pytorch-cuda=X.Y (1.13–2.5) or cudatoolkit=X.Y (up
+// to 1.12): a pin of the series' selector must name one of its variants,
+// and a file whose only CUDA pins are of the other selector asks for a
+// CUDA that series' builds ignore. On conda-forge cuda-version or
+// cudatoolkit must be served by one of the series' builds (a build for X.Y
+// serves newer X.x from CUDA 11 on).
+func fitsCUDAPins(c *Context, f *Framework, v string) bool {
+	st := c.Stack
+	if st.CUDA == nil || (f.Dist != kb.DistPytorchConda && f.Dist != kb.DistCondaForge) {
+		return true
+	}
+	vs, ok := c.KB.Variants(seriesOf(v), f.Dist)
+	sel := ""
+	if ok {
+		sel, _, _ = strings.Cut(vs.Selector, "=")
+	}
+	ownSel, otherSel := false, false
+	for _, e := range st.CUDA.Evidence {
+		if !hasMinor(e.Says) {
+			continue
+		}
+		switch {
+		case f.Dist == kb.DistPytorchConda && (e.Kind == EvidencePytorchCUDA || e.Kind == EvidenceCudatoolkit):
+			if !ok || e.Kind != sel {
+				otherSel = true
+				continue
+			}
+			ownSel = true
+			if !servedBy(vs.CUDA, e.Says, true) {
+				return false
+			}
+		case f.Dist == kb.DistCondaForge && (e.Kind == EvidenceCUDAVersion || e.Kind == EvidenceCudatoolkit):
+			if !ok || !servedBy(vs.CUDA, e.Says, false) {
+				return false
+			}
+		}
+	}
+	return ownSel || !otherSel
+}
+
+// servedBy reports whether one of the CUDA variants cudas serves CUDA
+// want: the same major.minor, or (exact false) a conda-forge build for an
+// older minor of the same major from CUDA 11 on (cfServes).
+func servedBy(cudas []string, want string, exact bool) bool {
+	for _, cu := range cudas {
+		if cfServes(majorMinor(cu), want, exact) {
+			return true
+		}
+	}
+	return false
 }
 
 // torchPublishedIn reports whether a distribution published a torch
@@ -191,8 +311,9 @@ func torchPublishedIn(c *Context, dist kb.Distribution, version string) bool {
 }
 
 // runsPython reports whether a torch or TensorFlow release supports the
-// file's Python (torch's supported or experimental list, TensorFlow's
-// tested list); true when either is not known. An example the file's
+// file's Python (the distribution's builds of a torch release where the
+// knowledge base lists them, else torch's supported or experimental list;
+// TensorFlow's tested list); true when either is not known. An example the file's
 // Python cannot install is no fix (issue 26: corpus 062 was told to pin
 // TensorFlow 2.21 beside Python 3.5).
 func runsPython(c *Context, f *Framework, version string) bool {
@@ -209,6 +330,10 @@ func runsPython(c *Context, f *Framework, version string) bool {
 	r, ok := c.KB.Release(version)
 	if !ok || len(r.Python) == 0 {
 		return true
+	}
+	if dp, ok := pythonBuildsFor(c, c.Stack, version); ok {
+		// the distribution's own builds of the release (EG204 reads them too)
+		return dp.row.Supports(c.Stack.Python, r.Python, r.PythonExperimental)
 	}
 	return pyIn(r.Python, c.Stack.Python) || pyIn(r.PythonExperimental, c.Stack.Python)
 }

@@ -80,10 +80,30 @@ type Framework struct {
 	Pins []Evidence `json:"-"`
 	// ChannelWhy says how Channel was decided ("written as pytorch::").
 	ChannelWhy string `json:"-"`
+	// Package is the package the framework's item names (tensorflow-gpu,
+	// pytorch-gpu, torch), "" where a companion brings the framework in:
+	// a hint that pins the item keeps its name (tensorflow-gpu is the GPU
+	// build on defaults; tensorflow there is the mkl one).
+	Package string `json:"-"`
 	// Wrapper is the conda wrapper metapackage the file lists beside or
 	// for the framework (pytorch-gpu), whose own uploads may lack builds
 	// the framework's package has (kb.PackagePythonBuilds); "" for none.
 	Wrapper string `json:"-"`
+	// BuildCUDA is the CUDA the framework build was compiled with, which
+	// decides its architecture list and the PTX it carries, where it is
+	// not the runtime's: a pip TensorFlow wheel's own (its release's tested
+	// build configuration, whatever cudatoolkit the file pins: 2.1.0 is the
+	// CUDA 10.1 build beside cudatoolkit=10.0), or a conda-forge build
+	// string's "this CUDA or a newer minor" (cuda126 beside
+	// cuda-version=12.8). "" when it is the runtime's (CUDAInfo.Version).
+	BuildCUDA string `json:"build_cuda,omitempty"`
+	// CUDAUnloadable says why a pip TensorFlow cannot load the CUDA runtime
+	// the file provides (tfUnloadableCUDA: before CUDA 11 the libraries'
+	// sonames carry the minor, so TF 2.1, built with 10.1, cannot load
+	// cudatoolkit 10.0); "" when it can or nothing says. Such a build uses
+	// the GPU only with its own CUDA's libraries from outside the
+	// environment, so the checks on a target cannot say it does.
+	CUDAUnloadable string `json:"-"`
 	// PipPick is the build pip takes for a torch requirement beside
 	// --extra-index-url to a PyTorch wheel index (pippick.go); nil
 	// otherwise. Where it is not the index's build, the checks judge it

@@ -137,6 +137,37 @@ func kerasSpecsMeet(spec, want string) bool {
 	return false
 }
 
+// buildCUDA sets the CUDA the framework build was compiled with where it is
+// not the runtime's (Framework.BuildCUDA). A pip TensorFlow wheel is one
+// build per release and platform, made with its tested build
+// configuration's CUDA (TF_SOURCE): `tensorflow==2.1.0` is the CUDA 10.1
+// build whatever cudatoolkit the file pins, so its architecture row is
+// the 2.1/10.1 one, and a cudatoolkit of another version is EG208's
+// (tfUnloadableCUDA withholds the name where TensorFlow cannot load it).
+// A conda-forge build string for "CUDA X.Y or a newer X.x" (AtLeast) was
+// compiled with X.Y whatever cuda-version picks the runtime.
+func (r *resolution) buildCUDA() {
+	f := r.st.Framework
+	if f == nil || f.Variant == "cpu" || f.Variant == "rocm" {
+		return
+	}
+	if f.Name == "tensorflow" && f.From == envspec.ProviderPip && f.Version != "" && r.kb != nil {
+		if cfg, ok := r.kb.TensorFlow(f.Version); ok && cfg.CUDA != "" {
+			f.BuildCUDA = majorMinor(cfg.CUDA)
+		}
+		return
+	}
+	if r.st.CUDA == nil {
+		return
+	}
+	for _, e := range r.st.CUDA.Evidence {
+		if e.Kind == EvidenceBuild && e.AtLeast && e.Says != "" && e.Pos.Line == f.Pos.Line {
+			f.BuildCUDA = e.Says
+			return
+		}
+	}
+}
+
 // tfGPUCapable says whether a pip TensorFlow item installs a build with GPU
 // support on Linux: tensorflow-gpu always; tensorflow from 1.15 (not 2.0)
 // and from 2.1 on, per the pip guide of the time (TF_PIP_HIST); an unpinned

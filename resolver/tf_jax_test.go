@@ -213,20 +213,45 @@ func TestTFPipDistClash(t *testing.T) {
 }
 
 // TestEG502HintPython: EG502's example release installs with the file's
-// Python (issue 26, corpus 062).
+// Python (issue 26, corpus 062) and keeps the item's package (review 3
+// #377): on defaults tensorflow-gpu is the GPU build and tensorflow the mkl
+// one, so "tensorflow=2.3.0" swapped a GPU environment for a CPU one. The
+// knowledge base lists no release of the defaults channel's tensorflow-gpu,
+// so the conda hint names none; pip's tensorflow-gpu wheels it lists up to
+// 2.0.0 (TF_SOURCE's GPU package), the newest of them for Python 3.5.
 func TestEG502HintPython(t *testing.T) {
 	src, err := os.ReadFile(goldenPath("eg502_tf_gpu_py35"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, ds := lintFile(t, "eg502_tf_gpu_py35.yml", src)
-	for _, d := range ds {
-		if d.Code == "EG502" {
-			if want := "e.g. tensorflow=2.3.0"; !strings.Contains(d.Hint, want) {
-				t.Errorf("hint %q, want %q (TF 2.3 is the newest release tested with Python 3.5)", d.Hint, want)
-			}
-			return
-		}
+	pip := "name: segnet-env\ndependencies:\n    - python==3.5.0\n    - pip\n    - pip:\n        - tensorflow-gpu\n"
+	tests := []struct {
+		name, src string
+		has, not  []string
+	}{
+		{"conda, channel-less (corpus 062)", string(src), []string{"(tensorflow-gpu=X.Y.Z)"}, []string{"e.g.", "tensorflow="}},
+		{"pip", pip, []string{"e.g. tensorflow-gpu==2.0.0"}, []string{"tensorflow=="}},
 	}
-	t.Fatalf("no EG502 in %v", ds)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, ds := lintFile(t, "env.yml", []byte(tt.src))
+			for _, d := range ds {
+				if d.Code != "EG502" {
+					continue
+				}
+				for _, s := range tt.has {
+					if !strings.Contains(d.Hint, s) {
+						t.Errorf("hint %q lacks %q", d.Hint, s)
+					}
+				}
+				for _, s := range tt.not {
+					if strings.Contains(d.Hint, s) {
+						t.Errorf("hint %q says %q", d.Hint, s)
+					}
+				}
+				return
+			}
+			t.Fatalf("no EG502 in %v", ds)
+		})
+	}
 }
