@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "e966ab3611a79d40"
+const generatedVersion = "4f20650e159dbdf0"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8c8156d0
+const generatedChecksum = 0x19a63928
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3884,6 +3884,25 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "NVIDIA GB10", Aliases: []string{
 		"DGX Spark",
 	}, CC: "12.1", Arch: "Blackwell", Note: "CUTLASS gives min CUDA 13.0; ServeurpersoCom/qwentts.cpp#23 reports compute_121 accepted by nvcc 12.9: disagreement left open", Source: "NV_GPUS; CUTLASS"},
+}, GPUArchDrivers: []GPUArchDriver{
+	{Arch: "Kepler", CC: []string{
+		"3.0",
+		"3.2",
+		"3.5",
+		"3.7",
+	}, LastBranch: 470, LastCUDAToolkit: "11.x", Note: "NV_ARCH_MATRIX: 3.0/3.2 last toolkit CUDA 10.2, 3.5/3.7 CUDA 11.x, both last driver R470; NV_DRIVER_RELEASES lists 470.239.06 as the legacy release for GKxxx 'Kepler' GPUs", Source: "NV_ARCH_MATRIX; NV_DRIVER_RELEASES"},
+	{Arch: "Maxwell", CC: []string{
+		"5.0",
+		"5.2",
+		"5.3",
+	}, LastBranch: 580, LastCUDAToolkit: "12.x", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
+	{Arch: "Pascal", CC: []string{
+		"6.0",
+		"6.1",
+	}, LastBranch: 580, LastCUDAToolkit: "12.x", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
+	{Arch: "Volta", CC: []string{
+		"7.0",
+	}, LastBranch: 580, LastCUDAToolkit: "12.x", Note: "NV_ARCH_MATRIX's Volta row lists 7.0 only (7.2, Jetson Xavier, is not in it)", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
 }, TensorFlow: []TFConfig{
 	{Version: "2.21.0", Python: []string{
 		"3.10",
@@ -12219,6 +12238,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "OLD_NV_2017", Title: "2017 copy of developer.nvidia.com/cuda-gpus (third-party copy, cnblogs ahuo): Tegra X1 5.3", URL: "https://cnblogs.com/ahuo/p/6904820.html", Read: "the excerpt lists 'Tegra X1 | 5.3'"},
 	{Key: "GA10X_CHIPS", Title: "third-party spec pages naming the chip of RTX A-series parts missing from NVIDIA's table: chipversus.com RTX A4500 (GA102), notebookcheck RTX A4500 Laptop GPU (GA104), askgeek.io RTX A5500 (GA102); with NV_RN_111 (GA10x = 8.6) they give 8.6", URL: "https://chipversus.com/hardware/gpu/rtx-a4500", Read: "also https://notebookcheck.nl/NVIDIA-RTX-A4500-Laptop-GPU.774339.0.html and https://askgeek.io/es/gpus/NVIDIA/NVIDIA-RTX-A5500"},
 	{Key: "HOPPER_CN", Title: "China-market Hopper/Ampere parts described as the same silicon as H100/A100 (third-party): ai-dynamo/aiconfigurator#968 ('H800 SXM ... same SM90 silicon'), Datura-ai/lium-io#1199 ('A800 80GB PCIe ... same GA100 silicon'), Hakureirm/dsv4-on-ampere#1 ('A100/A800 (SM80)')", URL: "https://github.com/ai-dynamo/aiconfigurator/pull/968"},
+	{Key: "NV_ARCH_MATRIX", Title: "NVIDIA Data Center Drivers, 'CUDA Toolkit, Driver, and Architecture Matrix': Last Driver Support R470 for Kepler (3.0, 3.2, 3.5, 3.7), R580 for Maxwell (5.0, 5.2, 5.3), Pascal (6.0, 6.1) and Volta (7.0); Turing and newer 'Ongoing'", URL: "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html", Read: "2026-12-05, the v580 edition of the page through the stored copies of the search tools"},
+	{Key: "NV_UNIX_DEPRECATION", Title: "NVIDIA 'Unix Graphics Feature Deprecation Schedule' (developer forum, first post): 'The release 580 series will be the last to support GPUs based on the Maxwell, Pascal, and Volta architectures.'", URL: "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588", Read: "2026-12-05, the sentence as quoted by third-party reports of the update (neowin.net, giznewsdaily.com, Phoronix); the forum post's stored excerpt ends before it"},
+	{Key: "NV_DRIVER_RELEASES", Title: "NVIDIA 'Current graphics driver releases' (developer forum): legacy release 470.239.06 for GKxxx 'Kepler' GPUs", URL: "https://forums.developer.nvidia.com/t/current-graphics-driver-releases/28500", Read: "2026-12-05, the stored copies of the thread (production branch 580.126.x at the time)"},
 	{Key: "TF_PIP_HIST", Title: "TensorFlow pip install guide, 'Package location' wheel table and package notes (tensorflow/docs site/en/install/pip.html, as published at each release)", URL: "https://github.com/tensorflow/docs/commits/master/site/en/install/pip.html", Read: "tensorflow/docs history read 2026-11-30: @5daf48006 (2019-06-14, 1.13.1 wheels), @97931916c (2019-10-04, 1.14.0 wheels), @89c6bbf56 (2019-10-30, 2.0.0 wheels; 'tensorflow — Latest stable release (2.x) for CPU-only'), @b84d1fec0 (2019-10-28, 'For the 1.15 release, CPU and GPU support are included in a single package'; 'For releases 1.14 and older, CPU and GPU packages are separate'), @1efd41cba (2020-01-08, 2.1: 'tensorflow — Latest stable release with CPU and GPU support (Ubuntu and Windows)')"},
 	{Key: "ANACONDA_TF_SELECT", Title: "AnacondaRecipes/tensorflow_recipes: _tflow_select/conda_build_config.yaml ('2.x series are for tensorflow 1.9 and above; mkl variant is the default': gpu 2.1.0, eigen 2.2.0, mkl 2.3.0) and README ('The variant with the highest version will be installed by default. The non-default variant can be installed using the tensorflow-mkl, tensorflow-eigen and tensorflow-gpu packages')", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/175f8161469d1199edb6636553fb469b8d5938cc/_tflow_select/conda_build_config.yaml", Read: "@175f816, read 2026-12-02"},
 	{Key: "ANACONDA_TF_MKL", Title: "Anaconda, 'TensorFlow CPU optimizations in Anaconda' (the Anaconda Distribution has included the MKL-optimised TensorFlow as the default)", URL: "https://www.anaconda.com/tensorflow-cpu-optimizations-in-anaconda/", Read: "read 2026-12-02"},
@@ -13631,6 +13653,12 @@ var generatedPositions = map[string][]pos{
 	"fatbin_compression": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 122},
 	},
+	"gpu_arch_drivers": {
+		{File: "resolver/kb/data/gpus.yaml", Line: 196},
+		{File: "resolver/kb/data/gpus.yaml", Line: 197},
+		{File: "resolver/kb/data/gpus.yaml", Line: 198},
+		{File: "resolver/kb/data/gpus.yaml", Line: 199},
+	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
@@ -14185,6 +14213,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-gpus.yaml", Line: 24},
+		{File: "resolver/kb/data/sources-gpus.yaml", Line: 25},
+		{File: "resolver/kb/data/sources-gpus.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 6},

@@ -159,6 +159,20 @@ type GPU struct {
 	Source  string `yaml:"source"`
 }
 
+// GPUArchDriver is the last driver branch that supports a retired GPU
+// architecture: no driver of a later branch runs its GPUs, so upgrading the
+// driver past it is no fix on such a machine.
+type GPUArchDriver struct {
+	Arch string `yaml:"arch"` // "Kepler", as gpus.yaml names it
+	// CC lists the compute capabilities the source gives the architecture.
+	CC         []string `yaml:"cc"`
+	LastBranch int      `yaml:"last_branch"` // 470
+	// LastCUDAToolkit is the last toolkit series that targets it ("11.x").
+	LastCUDAToolkit string `yaml:"last_cuda_toolkit,omitempty"`
+	Note            string `yaml:"note,omitempty"`
+	Source          string `yaml:"source"`
+}
+
 // TFConfig is one TensorFlow tested build configuration.
 type TFConfig struct {
 	Version string   `yaml:"version"` // "2.12" (series) or "2.12.0"
@@ -332,6 +346,8 @@ type Facts struct {
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`
 	GPUs              []GPU               `yaml:"gpus" key:"name"`
+	// GPUArchDrivers is the last driver branch of each retired architecture.
+	GPUArchDrivers []GPUArchDriver `yaml:"gpu_arch_drivers" key:"arch"`
 	TensorFlow        []TFConfig          `yaml:"tensorflow" key:"version"`
 	JAX               []JAXCuda           `yaml:"jax" key:"extra"`
 	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
