@@ -348,8 +348,8 @@ type Facts struct {
 	GPUs              []GPU               `yaml:"gpus" key:"name"`
 	// GPUArchDrivers is the last driver branch of each retired architecture.
 	GPUArchDrivers []GPUArchDriver `yaml:"gpu_arch_drivers" key:"arch"`
-	TensorFlow        []TFConfig          `yaml:"tensorflow" key:"version"`
-	JAX               []JAXCuda           `yaml:"jax" key:"extra"`
+	TensorFlow     []TFConfig      `yaml:"tensorflow" key:"version"`
+	JAX            []JAXCuda       `yaml:"jax" key:"extra"`
 	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
 	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge" key:"version,cuda" order:"key"`
 	// TFCondaDefaults lists the conda channels' CPU-only default builds of
