@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "4f20650e159dbdf0"
+const generatedVersion = "dcd1b1474b549e66"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x19a63928
+const generatedChecksum = 0x19e74f17
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3903,6 +3903,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Arch: "Volta", CC: []string{
 		"7.0",
 	}, LastBranch: 580, LastCUDAToolkit: "12.x", Note: "NV_ARCH_MATRIX's Volta row lists 7.0 only (7.2, Jetson Xavier, is not in it)", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
+}, CompanionGaps: []CompanionGap{
+	{Package: "torchvision", Version: "0.8.0", Variants: []string{
+		"cu110",
+	}, Use: "0.8.1", Note: "PT_46939 (2020-10-27): with PyTorch's find-links page pip lists torchvision 0.8.0 with no local variant at all; VISION_2912: the release engineer 'will have to issue a v0.8.1 to resolve this'; COLAB_1676 (2020-10-30): torch 1.7.0 with torchvision 0.8.1 wheels. Whether +cu101/+cpu 0.8.0 wheels were added later was not read, so only cu110 is listed. 0.8.1+cu110 is the pin public install lines give beside torch==1.7.0+cu110 with PyTorch's find-links page, and the index read for docs/corpus-review-3.md (#1043) lists 0.8.1+cu110 and 0.8.2+cu110", Source: "VISION_2912; PT_46939; COLAB_1676; TIMM_268"},
 }, TensorFlow: []TFConfig{
 	{Version: "2.21.0", Python: []string{
 		"3.10",
@@ -12278,6 +12282,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TORCH13_CU92", Title: "torch 1.3's CUDA 9.2 wheels: the pytorch.org install block of the 1.3.0 era copied into READMEs ('# CUDA 10.1' untagged, '# CUDA 9.2 pip install torch==1.3.0+cu92 torchvision==0.4.1+cu92 -f …/whl/torch_stable.html', '# CPU only … +cpu'); saquil/Multi-ranker's README: 'pip install torch==1.3.1+cu92 torchvision==0.4.2+cu92 -f …/whl/torch_stable.html'; a guide naming the index file cu92/torch-1.3.1%2Bcu92-cp36-cp36m-win_amd64.whl", URL: "https://github.com/saquil/Multi-ranker", Read: "GitHub code index copies (ids 3672094370, 24209049988, 15846414264), read 2026-12-05; third-party copies of the official commands"},
 	{Key: "PT_NOTES_1_2", Title: "PyTorch v1.2.0 release notes: 'the default CUDA version for this release is 10.0'; non-default wheels get +cpu/+cu92 local versions from 1.2.0 on (quoted in HazyResearch/fonduer#309)", URL: "https://github.com/pytorch/pytorch/releases/tag/v1.2.0"},
 	{Key: "SCATTER276", Title: "rusty1s/pytorch_scatter#276 pytorch 1.11.0 binary wheels please (quotes the PyTorch 1.11 release instructions: CUDA 11.3, and 'CUDA 11.5 is available as well' with cu115 for cu113)", URL: "https://github.com/rusty1s/pytorch_scatter/issues/276", Read: "issue thread, 2026-11-30"},
+	{Key: "VISION_2912", Title: "pytorch/vision#2912 'Cannot pip install torchvision==0.8.0+cu110' (transferred from pytorch/pytorch#46939; seemethere, 2020-10-27: 'Currently working on this, will have to issue a v0.8.1 to resolve this though.')", URL: "https://github.com/pytorch/vision/issues/2912", Read: "2026-12-05"},
+	{Key: "PT_46939", Title: "pytorch/pytorch#46939 'Cannot pip install torchvision==0.8.0+cu110': pip install torch==1.7.0+cu110 torchvision==0.8.0+cu110 -f …/torch_stable.html fails, 'from versions: … 0.7.0+cu101, 0.7.0+cu92, 0.8.0'", URL: "https://github.com/pytorch/pytorch/issues/46939", Read: "2026-12-05"},
+	{Key: "COLAB_1676", Title: "googlecolab/colabtools#1676 'Upgrading PyTorch to v1.7.0 and torchvision to v0.8.1' (seemethere, 2020-10-30): the release's wheel links, torchvision-0.8.1+cu101 and 0.8.1 (CUDA 10.2) beside torch 1.7.0", URL: "https://github.com/googlecolab/colabtools/issues/1676", Read: "2026-12-05"},
 	{Key: "TI_GOLIVE_212", Title: "pytorch/test-infra 626d4e70 'Release 2.12 go live. Update release matrix (#8070)', tools/scripts/generate_binary_build_matrix.py: CURRENT_STABLE_VERSION 2.12.0; CUDA_ARCHES_DICT release 12.6, 12.8, 13.0 -> 12.6, 13.0, 13.2; STABLE_CUDA_VERSIONS release 13.0; PYTHON_ARCHES_DICT release 3.10, 3.11, 3.12, 3.13, 3.14, 3.14t", URL: "https://github.com/pytorch/test-infra/pull/8070", Read: "git snapshot of pytorch/test-infra, commit 626d4e7081564c2af7b8ec0216b808371bc4e970 (2026-05-12), read 2026-12-02"},
 	{Key: "TI_RELVER_2121", Title: "pytorch/test-infra 50358ee1 'Update Release versions for torch 2.12.1 release (#8200)', release/release_versions.sh: PYTORCH_VERSION 2.12.1, TORCHVISION_VERSION 0.27.1, TORCHAUDIO_VERSION 2.11.0, TRITON_VERSION 3.7.1", URL: "https://github.com/pytorch/test-infra/pull/8200", Read: "git snapshot of pytorch/test-infra, commit 50358ee12db39fc6ed82c1ff887b26f0ee670b6f (2026-06-18), read 2026-12-02"},
 	{Key: "TI_GOLIVE_213", Title: "pytorch/test-infra 6d36e31f 'Release 2.13 go live. Update release matrix (#8261)': CURRENT_STABLE_VERSION 2.12.1 -> 2.13.0; release CUDA arches cu126, cu130, cu132 and STABLE_CUDA_VERSIONS 13.0 unchanged; PYTHON_ARCHES_DICT release 3.10 … 3.14, 3.14t; PREVIEW_PYTHON_ARCHES_DICT (torch-only 3.15, 3.15t) nightly and test only, release []", URL: "https://github.com/pytorch/test-infra/pull/8261", Read: "git snapshot of pytorch/test-infra, commit 6d36e31f45e831e85d4cc8a7a112fa4a02fd4dd8 (2026-07-08), read 2026-12-02"},
@@ -12914,6 +12921,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 72},
 		{File: "resolver/kb/data/arch.yaml", Line: 73},
 		{File: "resolver/kb/data/arch.yaml", Line: 74},
+	},
+	"companion_variants_unpublished": {
+		{File: "resolver/kb/data/torch-1x.yaml", Line: 91},
 	},
 	"companions": {
 		{File: "resolver/kb/data/libs.yaml", Line: 108},
@@ -14253,6 +14263,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 23},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 11},

@@ -338,6 +338,15 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, g := range k.CompanionGaps {
+		v.source("companion_variants_unpublished", i, g.Source, keys)
+		if g.Package == "" || g.Version == "" || g.Use == "" || len(g.Variants) == 0 {
+			v.errf("companion_variants_unpublished", i, "package, version, variants and use are required")
+		}
+		if c, ok := CompareDotted(g.Use, g.Version); !ok || c <= 0 {
+			v.errf("companion_variants_unpublished", i, "use %s is not a release after %s", g.Use, g.Version)
+		}
+	}
 	archOfCC := map[string]string{}
 	for i, a := range k.GPUArchDrivers {
 		v.source("gpu_arch_drivers", i, a.Source, keys)
