@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -83,5 +84,39 @@ func TestDriverHintRetiredGPU(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A PyG extension pip builds from the package index's source leaves the
+// target unknown, and the hint names PyG's find-links page for the file's
+// torch series and CUDA variant, or its pattern where either is open.
+func TestSourceBuildHint(t *testing.T) {
+	tests := []struct {
+		version, variant, rt, want string
+	}{
+		{"1.11.0", "cuda", "10.2", "-f https://data.pyg.org/whl/torch-1.11.0+cu102.html"},
+		{"2.5.1", "cuda", "12.4", "-f https://data.pyg.org/whl/torch-2.5.0+cu124.html"},
+		{"2.5.1", "cpu", "", "-f https://data.pyg.org/whl/torch-2.5.0+cpu.html"},
+		{"2.5.1", "cuda", "", "torch-X.Y.0+${CUDA}.html"},
+		{"", "cuda", "12.4", "torch-X.Y.0+${CUDA}.html"},
+	}
+	for _, tt := range tests {
+		fw := &resolver.Framework{Name: "pytorch", Version: tt.version, Variant: tt.variant}
+		if got := sourceBuildHint(fw, tt.rt); !strings.Contains(got, tt.want) {
+			t.Errorf("sourceBuildHint(%s %s %s) = %q, want %q", tt.version, tt.variant, tt.rt, got, tt.want)
+		}
+	}
+	st := stack("1.11.0", "10.2", kb.DistPyPI)
+	st.GPUPackages = []resolver.GPUPackage{{Name: "torch-spline-conv", Role: resolver.RoleExtension, Version: "1.2.1", SourceBuild: true,
+		Unknown: "torch-spline-conv 1.2.1 comes from the package index, which has only its source"}}
+	c := check(st, host("550.54.15", "12.4", "8.0"), kbOrDefault(kb.Default()), CheckOptions{})
+	hint := ""
+	for _, d := range c.ds {
+		if d.Code == "EG409" && strings.Contains(d.Message, "torch-spline-conv") {
+			hint = d.Hint
+		}
+	}
+	if !strings.Contains(hint, "torch-1.11.0+cu102.html") || strings.Contains(hint, "pin a release envguard knows") {
+		t.Errorf("EG409 hint = %q; findings %v", hint, c.ds)
 	}
 }

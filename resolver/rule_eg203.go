@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -190,8 +191,10 @@ func pinLike(p Package, v string) string {
 	return p.Name + "=" + v
 }
 
-// localLabel is a pip pin's local version label ("cu110" of
-// ==0.8.2+cu110), "" where it has none.
+// localLabel is a pip pin's local version label where it names a build
+// variant ("cu110" of ==0.8.2+cu110; cpu, rocm5.2), "" otherwise: a
+// source build's label (+a853dff) names no published wheel of another
+// release.
 func localLabel(p Package) string {
 	if p.From != envspec.ProviderPip {
 		return ""
@@ -202,6 +205,9 @@ func localLabel(p Package) string {
 				return !(r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 			}); i >= 0 {
 				loc = loc[:i]
+			}
+			if !variantLabel(loc) {
+				return ""
 			}
 			return loc
 		}
@@ -235,3 +241,11 @@ func torchFor(k *kb.KB, name, version string) string {
 	}
 	return ""
 }
+
+// variantLabel reports whether a local version label names a build
+// variant the wheel indexes publish (cu118, cpu, rocm6.1).
+func variantLabel(loc string) bool {
+	return variantLabelRe.MatchString(loc)
+}
+
+var variantLabelRe = regexp.MustCompile(`^(?:cu[0-9]+|cpu|rocm[0-9]+(?:\.[0-9]+)*)$`)
