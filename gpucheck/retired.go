@@ -59,19 +59,28 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {
 		s += fmt.Sprintf("update the driver within R%d and ", lim.arch.LastBranch)
 	}
-	if b := c.olderBuild(lim.cuda); b != "" {
+	if b := c.olderBuild(lim.cuda, c.st.Python); b != "" {
 		return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s", lim.cuda, b)
 	}
-	return s + fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
+	s += fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
+	if py := c.st.Python; py != "" {
+		if b := c.olderBuild(lim.cuda, ""); b != "" {
+			// Such builds exist, none for the file's Python: say so
+			// rather than leave the reader to find out at install time.
+			s += fmt.Sprintf("; none the knowledge base lists supports Python %s, so the Python pin must go down too (e.g. %s)", py, b)
+		}
+	}
+	return s
 }
 
 // olderBuild names the newest PyTorch build, in the file's distribution (a
 // PyPI torch: the PyTorch wheel index, where every CUDA variant is
 // published), whose CUDA runtime is at most bound and whose known
 // architecture list runs on every GPU of the host, of a release that
-// supports the file's Python; "" where the knowledge base lists none, or the
-// framework is not PyTorch. Only builds the knowledge base lists are named.
-func (c *checker) olderBuild(bound string) string {
+// supports the Python minor given (any, where it is ""); "" where the
+// knowledge base lists none, or the framework is not PyTorch. Only builds
+// the knowledge base lists are named.
+func (c *checker) olderBuild(bound, python string) string {
 	fw := c.st.Framework
 	if fw == nil || fw.Name != "pytorch" {
 		return ""
@@ -99,7 +108,7 @@ func (c *checker) olderBuild(bound string) string {
 		if cu == "" {
 			continue
 		}
-		rel := c.newestRelease(series, v)
+		rel := c.newestRelease(series, v, python)
 		if rel == "" {
 			continue
 		}
@@ -109,16 +118,16 @@ func (c *checker) olderBuild(bound string) string {
 }
 
 // newestRelease is the newest release of a series that the distribution
-// built and that supports the file's Python (any, where the file leaves
-// Python open); "" where none does or the knowledge base cannot say.
-func (c *checker) newestRelease(series string, v *kb.TorchVariants) string {
+// built and that supports the Python minor given (any, where it is "");
+// "" where none does or the knowledge base cannot say.
+func (c *checker) newestRelease(series string, v *kb.TorchVariants, python string) string {
 	for _, rel := range c.releasesNewestFirst() {
 		if resolver.SeriesOf(rel) != series || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
 			continue
 		}
-		if py := c.st.Python; py != "" {
+		if python != "" {
 			r, ok := c.k.Release(rel)
-			if !ok || !contains(r.Python, py) {
+			if !ok || !contains(r.Python, python) {
 				continue
 			}
 		}
