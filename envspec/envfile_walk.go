@@ -94,8 +94,13 @@ func (p *envParser) top(root *yaml.Node) {
 		case "prefix":
 			if s, ok := p.scalar(k, v, "prefix"); ok {
 				p.env.Prefix = &s
+				// conda env create does not read the key: the environment
+				// goes where name:, -n or -p says (conda/conda#13061 and
+				// #15205, open; #8346), and libmamba's file reader (mamba,
+				// micromamba) reads only name, channels and dependencies.
+				// What is left is one machine's path in a shared file.
 				p.add(s.Pos, RuleEG109,
-					"`prefix:` is a path on the machine that exported the file; conda creates the environment there",
+					"`prefix:` is a path on the machine that exported the file; `conda env create` ignores it (the environment goes where `name:`, -n or -p says), so the line only leaks that machine's path",
 					"delete the `prefix:` line and pick the place with `conda env create -n NAME` or `-p DIR`")
 				p.fix(p.env.prefixEdit(s))
 			}

@@ -23,6 +23,9 @@ type knowledge interface {
 	PackagePythonBuilds(pkg, torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool)
 	TorchReleases() []string
 	NewestCUDAOfMajor(major int) string
+	LastDriverBranch(cc string) (*kb.GPUArchDriver, bool)
+	NewestCUDAOfBranch(branch int) string
+	Release(version string) (*kb.TorchRelease, bool)
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)

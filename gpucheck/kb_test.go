@@ -166,6 +166,23 @@ func (k factsKB) NewestCUDAOfMajor(major int) string {
 	return best
 }
 
+func (k factsKB) LastDriverBranch(cc string) (*kb.GPUArchDriver, bool) {
+	return (&kb.KB{Facts: k.f}).LastDriverBranch(cc)
+}
+
+func (k factsKB) NewestCUDAOfBranch(branch int) string {
+	return (&kb.KB{Facts: k.f}).NewestCUDAOfBranch(branch)
+}
+
+func (k factsKB) Release(version string) (*kb.TorchRelease, bool) {
+	for i, r := range k.f.Torch {
+		if r.Version == version {
+			return &k.f.Torch[i], true
+		}
+	}
+	return nil, false
+}
+
 func (k factsKB) TorchReleases() []string {
 	var out []string
 	for _, r := range k.f.Torch {

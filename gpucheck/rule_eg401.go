@@ -63,7 +63,7 @@ func (c *checker) checkDriver() string {
 			c.add("EG401", c.cudaPos(),
 				fmt.Sprintf("%s is older than %s, the first driver for CUDA %s, the oldest CUDA envguard knows: it cannot run this environment's CUDA %s runtime",
 					c.driverLabel(), h.DriverBelowFloor, h.DriverBelowKB, rt),
-				fmt.Sprintf("upgrade the driver to one that supports CUDA %s or newer", rt))
+				c.driverHint(rt, "", fmt.Sprintf("upgrade the driver to one that supports CUDA %s or newer", rt)))
 			return ""
 		}
 		c.undecide(c.cudaPos(), "driver", "driver-cuda-unknown", c.build(), fmt.Sprintf("the CUDA version that driver %s supports is not known", orUnknown(h.Driver)),
@@ -88,7 +88,7 @@ func (c *checker) checkDriver() string {
 	if floor != "" {
 		msg += fmt.Sprintf(", or at least %s through minor-version compatibility", floor)
 	}
-	hint := fmt.Sprintf("upgrade the driver to %s or newer, or pin a CUDA %s runtime the driver supports (%s or older)", need, majorOfStr(driverCUDA), driverCUDA)
+	hint := c.driverHint(rt, driverCUDA, fmt.Sprintf("upgrade the driver to %s or newer, or pin a CUDA %s runtime the driver supports (%s or older)", need, majorOfStr(driverCUDA), driverCUDA))
 	if majorOf(driverCUDA) != rtMajor {
 		c.add("EG401", c.cudaPos(), msg+fmt.Sprintf(": CUDA %d runtimes do not run on a CUDA %s driver", rtMajor, majorOfStr(driverCUDA)), hint)
 		return driverCUDA
@@ -152,7 +152,7 @@ func (c *checker) runtimeMajor() int {
 func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 	newest := c.k.NewestCUDAOfMajor(m)
 	dm := majorOf(driverCUDA)
-	hint := fmt.Sprintf("upgrade the driver to one for CUDA %s or newer", orUnknown(newest))
+	hint := c.driverHint(newest, driverCUDA, fmt.Sprintf("upgrade the driver to one for CUDA %s or newer", orUnknown(newest)))
 	switch {
 	case dm > m:
 		return true

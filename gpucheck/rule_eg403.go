@@ -273,7 +273,7 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 		c.add("EG403", c.fwPos(),
 			fmt.Sprintf("%s has no SASS for %s on %s, and its %s PTX needs a driver for CUDA %s to JIT-compile; the driver supports CUDA %s",
 				what, gcc.sm(), gpuLabel(c.h, gs), ptx, rt, driverCUDA),
-			"upgrade the driver, or use a build that includes this architecture")
+			c.driverHint(rt, driverCUDA, "upgrade the driver, or use a build that includes this architecture"))
 		return
 	}
 	if c.xlaCompiles(gcc, gs, what) {
@@ -336,7 +336,7 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 		c.add("EG403", c.fwPos(),
 			fmt.Sprintf("%s has no SASS for %s on %s (%s), and PTX built with CUDA %s cannot be JIT-compiled by a driver for CUDA %s",
 				c.build(), gcc.sm(), gpuLabel(c.h, gs), rng, rt, driverCUDA),
-			"upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture")
+			c.driverHint(rt, driverCUDA, "upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture"))
 		return
 	}
 	c.undecide(c.fwPos(), "architecture", whyKey+"+ptx-unknown", c.build(),

@@ -73,9 +73,13 @@ func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 // CUDA toolkit can target; what none decides leaves the target unknown.
 func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Known {
+		hint := "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+		if p.SourceBuild {
+			hint = sourceBuildHint(c.st.Framework, c.runtime())
+		}
 		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
 			p.Unknown+", so neither what it was built for nor the GPU code it carries can be checked",
-			"pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries")
+			hint)
 		return
 	}
 	c.eachCC(func(gcc cc, gs []GPU) {
@@ -332,4 +336,29 @@ func minorCUDA(cs []string) string {
 
 func follows(row *kb.CUDALibPackage, ver string) bool {
 	return contains(row.VersionFollowsToolkit, majorOfStr(ver))
+}
+
+// sourceBuildHint points a PyG extension that pip would compile from the
+// package index's source at PyG's own wheels: the find-links page for the
+// file's torch series and CUDA variant (the READMEs' -f
+// https://data.pyg.org/whl/torch-X.Y.0+${CUDA}.html), or its pattern where
+// the file leaves either open.
+func sourceBuildHint(fw *resolver.Framework, rt string) string {
+	page, which := "https://data.pyg.org/whl/torch-X.Y.0+${CUDA}.html", "the page for the torch release and CUDA variant installed"
+	if fw != nil && fw.Name == "pytorch" && fw.Version != "" {
+		variant := ""
+		switch {
+		case fw.Variant == "cpu":
+			variant = "cpu"
+		case rt != "":
+			variant = "cu" + strings.ReplaceAll(rt, ".", "")
+		}
+		if variant != "" {
+			series := fw.Series()
+			page = "https://data.pyg.org/whl/torch-" + series + ".0+" + variant + ".html"
+			which = "PyG's page for this file's torch " + series + " " + map[bool]string{true: "CPU build", false: "CUDA " + rt}[variant == "cpu"]
+		}
+	}
+	return "to take PyG's prebuilt wheel instead, add -f " + page + " to the pip section (" + which + ") and pin a release that page lists; " +
+		"or check on the install machine, after the build, with envguard check, which reads the binaries"
 }

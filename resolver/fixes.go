@@ -149,7 +149,9 @@ func pinEdits(c *Context, p Package, v string) []finding.Edit {
 			return nil
 		}
 		text = "==" + v
-		if i := strings.IndexByte(old, '+'); i >= 0 {
+		// A variant label (+cu118) stays; a source build's (+a853dff)
+		// names no wheel of the release the fix writes.
+		if i := strings.IndexByte(old, '+'); i >= 0 && variantLabel(old[i+1:]) {
 			text += old[i:]
 		}
 	} else {

@@ -49,9 +49,14 @@ type GPUPackage struct {
 	// Known is false for a GPU package the knowledge base has no facts on
 	// (an unknown extension or a release newer than its rows): no target
 	// holding it is ok.
-	Known    bool       `json:"known"`
-	Unknown  string     `json:"unknown,omitempty"` // why Known is false
-	Evidence []Evidence `json:"evidence,omitempty"`
+	Known   bool   `json:"known"`
+	Unknown string `json:"unknown,omitempty"` // why Known is false
+	// SourceBuild is set where pip compiles the package on the install
+	// machine (PyG's torch-scatter from the package index, which carries
+	// only its source): its GPU code is that machine's toolkit's, never
+	// known from the file.
+	SourceBuild bool       `json:"-"`
+	Evidence    []Evidence `json:"evidence,omitempty"`
 	// Binaries lists, for `envguard check`, each shared library of the
 	// package that carries GPU code or that the loader could not satisfy,
 	// as inspect reads it: the report's proof of Code.
@@ -405,7 +410,51 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		}
 		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
 	}
+	if ext.IndexSdistOnly && it.from() == envspec.ProviderPip && local == "" && !hasEvidence(p.Evidence, EvidenceIndex) && r.packageIndexOnly() {
+		// No wheel tag and no find-links page: pip takes the package
+		// index's source and builds it with the install machine's nvcc
+		// (CUDA_HOME), so no row of prebuilt wheels describes it.
+		p.Known, p.SourceBuild, p.Code = false, true, GPUCode{}
+		label := it.name
+		if p.Version != "" {
+			label += " " + p.Version
+		}
+		p.Unknown = label + " comes from the package index, which has only its source: pip compiles it on the install machine with that machine's CUDA toolkit (nvcc, CUDA_HOME)"
+	}
 	return p, true
+}
+
+// packageIndexOnly reports whether pip looks for packages on the package
+// index alone: the pip section names no find-links page and no index but
+// PyTorch's wheel index as an extra one (which serves no PyG package). Any
+// other page may serve prebuilt wheels (PyG's older
+// pytorch-geometric.com/whl pages), and --index-url replaces the index.
+func (r *resolution) packageIndexOnly() bool {
+	root := ""
+	if r.kb != nil {
+		root = r.kb.TorchWheelIndexURL()
+	}
+	for _, d := range r.env.Pip {
+		o := pipOpt(d)
+		if o == nil || !isIndexOption(o.Name) {
+			continue
+		}
+		if o.Name == "--extra-index-url" && root != "" && strings.HasPrefix(o.Value, root) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// hasEvidence reports whether some evidence is of the kind.
+func hasEvidence(es []Evidence, kind string) bool {
+	for _, e := range es {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // frameworkPart reports a package a framework's conda build is split

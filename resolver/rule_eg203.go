@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -137,14 +138,24 @@ func eg203Companions(c *Context) []finding.Diagnostic {
 		if ok {
 			continue
 		}
-		want := wants[len(wants)-1]
+		paired := wants[len(wants)-1]
+		// A pip pin's local variant (+cu110) stays: the wheel named must
+		// exist in it, and where the paired release never had one
+		// (torchvision 0.8.0+cu110) the release issued in its place does.
+		want, why := paired, ""
+		if loc := localLabel(p); loc != "" {
+			if g, ok := c.KB.CompanionGap(p.Name, paired); ok && contains(g.Variants, loc) {
+				want = g.Use
+				why = fmt.Sprintf(" (%s %s has no +%s wheel; %s was issued in its place)", p.Name, paired, loc, g.Use)
+			}
+		}
 		var msg string
 		if f.Version != "" {
-			msg = fmt.Sprintf("%s%s does not belong to %s%s, which pairs with %s %s; use %s",
-				p.Item, at(p.Pos), fwLabel(f), at(f.Pos), p.Name, want, pinLike(p, want))
+			msg = fmt.Sprintf("%s%s does not belong to %s%s, which pairs with %s %s; use %s%s",
+				p.Item, at(p.Pos), fwLabel(f), at(f.Pos), p.Name, paired, pinLike(p, want), why)
 		} else {
-			msg = fmt.Sprintf("%s%s belongs to none of the releases %s%s admits (they pair with %s %s); use %s",
-				p.Item, at(p.Pos), f.Item, at(f.Pos), p.Name, strings.Join(dedupe(wants), ", "), pinLike(p, want))
+			msg = fmt.Sprintf("%s%s belongs to none of the releases %s%s admits (they pair with %s %s); use %s%s",
+				p.Item, at(p.Pos), f.Item, at(f.Pos), p.Name, strings.Join(dedupe(wants), ", "), pinLike(p, want), why)
 		}
 		hint := fmt.Sprintf("change line %d to %s (the %s release that pairs with %s)", p.Pos.Line, pinLike(p, want), p.Name, fwLabel(f))
 		if p.Version != "" {
@@ -167,13 +178,41 @@ func companionAdmits(p Package, w string) bool {
 	return admits(p.Spec, w)
 }
 
-// pinLike writes a pin in the item's own syntax: torchvision=0.15.2 or
-// torchvision==0.15.2.
+// pinLike writes a pin in the item's own syntax: torchvision=0.15.2, or
+// torchvision==0.15.2 with the pip pin's local variant kept
+// (torchvision==0.8.1+cu110), as the fix's edit writes it.
 func pinLike(p Package, v string) string {
 	if p.From == envspec.ProviderPip {
+		if loc := localLabel(p); loc != "" {
+			v += "+" + loc
+		}
 		return p.Name + "==" + v
 	}
 	return p.Name + "=" + v
+}
+
+// localLabel is a pip pin's local version label where it names a build
+// variant ("cu110" of ==0.8.2+cu110; cpu, rocm5.2), "" otherwise: a
+// source build's label (+a853dff) names no published wheel of another
+// release.
+func localLabel(p Package) string {
+	if p.From != envspec.ProviderPip {
+		return ""
+	}
+	for _, v := range []string{p.Version, p.Spec, p.Item} {
+		if _, loc, ok := strings.Cut(v, "+"); ok {
+			if i := strings.IndexFunc(loc, func(r rune) bool {
+				return !(r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+			}); i >= 0 {
+				loc = loc[:i]
+			}
+			if !variantLabel(loc) {
+				return ""
+			}
+			return loc
+		}
+	}
+	return ""
 }
 
 func dedupe(ss []string) []string {
@@ -202,3 +241,11 @@ func torchFor(k *kb.KB, name, version string) string {
 	}
 	return ""
 }
+
+// variantLabel reports whether a local version label names a build
+// variant the wheel indexes publish (cu118, cpu, rocm6.1).
+func variantLabel(loc string) bool {
+	return variantLabelRe.MatchString(loc)
+}
+
+var variantLabelRe = regexp.MustCompile(`^(?:cu[0-9]+|cpu|rocm[0-9]+(?:\.[0-9]+)*)$`)

@@ -47,9 +47,14 @@ type Extension struct {
 	// release and loads the one named by torch's CUDA (bitsandbytes:
 	// libbitsandbytes_cuda{torch.version.cuda}): the release's pypi rows
 	// each describe one library, and torch's CUDA picks the row.
-	TorchCUDALib bool   `yaml:"torch_cuda_lib,omitempty"`
-	Source       string `yaml:"source"`
-	Note         string `yaml:"note,omitempty"`
+	TorchCUDALib bool `yaml:"torch_cuda_lib,omitempty"`
+	// IndexSdistOnly is true where the package index carries only the
+	// source (PyG's torch-scatter …): a pip install without the project's
+	// own wheel page compiles it on the install machine, with that
+	// machine's CUDA toolkit.
+	IndexSdistOnly bool   `yaml:"index_sdist_only,omitempty"`
+	Source         string `yaml:"source"`
+	Note           string `yaml:"note,omitempty"`
 }
 
 // ExtensionBuild is what one release of an extension, from one

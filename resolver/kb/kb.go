@@ -562,3 +562,15 @@ func (k *KB) TorchWheelIndexURL() string {
 	}
 	return k.Facts.TorchWheelIndex[0].URL
 }
+
+// CompanionGap returns the row saying which local variants of a companion
+// release (torchvision 0.8.0) were never published; false where none is
+// listed.
+func (k *KB) CompanionGap(pkg, version string) (*CompanionGap, bool) {
+	for i := range k.CompanionGaps {
+		if g := k.CompanionGaps[i]; g.Package == pkg && g.Version == version {
+			return &g, true
+		}
+	}
+	return nil, false
+}

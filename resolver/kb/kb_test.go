@@ -326,6 +326,42 @@ func TestDrivers(t *testing.T) {
 	}
 }
 
+// A retired architecture's GPUs run no driver after its last branch, so
+// the newest CUDA they run natively is that branch's (NV_ARCH_MATRIX; the
+// branch's CUDA from NV_RELNOTES): the K80 stops at R470 and CUDA 11.4.
+func TestLastDriverBranch(t *testing.T) {
+	k := Default()
+	tests := []struct {
+		cc     string
+		branch int
+		cuda   string
+	}{
+		{"3.7", 470, "11.4"}, {"3.5", 470, "11.4"}, {"5.2", 580, "13.0"}, {"6.1", 580, "13.0"}, {"7.0", 580, "13.0"},
+	}
+	for _, tt := range tests {
+		a, ok := k.LastDriverBranch(tt.cc)
+		if !ok || a.LastBranch != tt.branch {
+			t.Errorf("LastDriverBranch(%s) = %v %v, want R%d", tt.cc, a, ok, tt.branch)
+			continue
+		}
+		if got := k.NewestCUDAOfBranch(a.LastBranch); got != tt.cuda {
+			t.Errorf("NewestCUDAOfBranch(%d) = %q, want %q", a.LastBranch, got, tt.cuda)
+		}
+	}
+	// Turing and later are still supported; a CC no source lists has no row.
+	for _, cc := range []string{"7.5", "8.0", "9.0", "12.0", "7.2", ""} {
+		if a, ok := k.LastDriverBranch(cc); ok {
+			t.Errorf("LastDriverBranch(%q) = R%d, want none", cc, a.LastBranch)
+		}
+	}
+	if g, ok := k.GPUByName("Tesla K80"); !ok || g.Arch != "Kepler" {
+		t.Errorf("K80 = %v, want a Kepler row", g)
+	}
+	if got := k.NewestCUDAOfBranch(100); got != "" {
+		t.Errorf("NewestCUDAOfBranch(100) = %q, want none", got)
+	}
+}
+
 func TestCompareDotted(t *testing.T) {
 	tests := []struct {
 		a, b string
@@ -516,6 +552,8 @@ func TestLoadErrors(t *testing.T) {
 		{"arch series missing", "arch.yaml", `{series: "1.12", cuda: "10.2"`, `{series: "0.4", cuda: "10.2"`, `arch\.yaml:\d+: arch\[\d+\]: series 0\.4 is not in torch_series`},
 		{"torchvision in two minors", "torch.yaml", `{version: "2.0.1", torchvision: "0.15.2"`, `{version: "2.0.1", torchvision: "0.14.1"`, `torchvision 0\.14\.1 belongs to torch 1\.13 and 2\.0`},
 		{"bad cc", "gpus.yaml", `cc: "8.9", arch: Ada, min_cuda: "11.8"`, `cc: "eight", arch: Ada, min_cuda: "11.8"`, `gpus\.yaml:\d+: gpus\[\d+\]: cc "eight"`},
+		{"arch row disagrees with a GPU", "gpus.yaml", `{arch: Volta, cc: ["7.0"]`, `{arch: Volta, cc: ["7.0", "7.5"]`, `gpus\.yaml:\d+: gpus\[\d+\]: .* is Turing, but gpu_arch_drivers lists compute capability 7\.5 under Volta`},
+		{"cc under two archs", "gpus.yaml", `{arch: Volta, cc: ["7.0"]`, `{arch: Volta, cc: ["6.1", "7.0"]`, `gpu_arch_drivers\[\d+\]: compute capability 6\.1 is also Pascal's`},
 		{"unknown key cited", "cuda.yaml", `linux_min: "510.39.01", windows_min: "511.23", label: "CUDA 11.6 GA", source: "NV_RELNOTES"`, `linux_min: "510.39.01", windows_min: "511.23", label: "CUDA 11.6 GA", source: "my memory"`, `cuda\.yaml:\d+: cuda_drivers\[\d+\]: source "my memory" cites no key`},
 	}
 	for _, tt := range tests {

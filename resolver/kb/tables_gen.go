@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "f9e64e67e5319e46"
+const generatedVersion = "f8d5f8eb1a84d38a"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xac56002b
+const generatedChecksum = 0x8b105505
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3896,6 +3896,29 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "NVIDIA GB10", Aliases: []string{
 		"DGX Spark",
 	}, CC: "12.1", Arch: "Blackwell", Note: "CUTLASS gives min CUDA 13.0; ServeurpersoCom/qwentts.cpp#23 reports compute_121 accepted by nvcc 12.9: disagreement left open", Source: "NV_GPUS; CUTLASS"},
+}, GPUArchDrivers: []GPUArchDriver{
+	{Arch: "Kepler", CC: []string{
+		"3.0",
+		"3.2",
+		"3.5",
+		"3.7",
+	}, LastBranch: 470, LastCUDAToolkit: "11.x", Note: "NV_ARCH_MATRIX: 3.0/3.2 last toolkit CUDA 10.2, 3.5/3.7 CUDA 11.x, both last driver R470; NV_DRIVER_RELEASES lists 470.239.06 as the legacy release for GKxxx 'Kepler' GPUs", Source: "NV_ARCH_MATRIX; NV_DRIVER_RELEASES"},
+	{Arch: "Maxwell", CC: []string{
+		"5.0",
+		"5.2",
+		"5.3",
+	}, LastBranch: 580, LastCUDAToolkit: "12.x", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
+	{Arch: "Pascal", CC: []string{
+		"6.0",
+		"6.1",
+	}, LastBranch: 580, LastCUDAToolkit: "12.x", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
+	{Arch: "Volta", CC: []string{
+		"7.0",
+	}, LastBranch: 580, LastCUDAToolkit: "12.x", Note: "NV_ARCH_MATRIX's Volta row lists 7.0 only (7.2, Jetson Xavier, is not in it)", Source: "NV_ARCH_MATRIX; NV_UNIX_DEPRECATION"},
+}, CompanionGaps: []CompanionGap{
+	{Package: "torchvision", Version: "0.8.0", Variants: []string{
+		"cu110",
+	}, Use: "0.8.1", Note: "PT_46939 (2020-10-27): with PyTorch's find-links page pip lists torchvision 0.8.0 with no local variant at all; VISION_2912: the release engineer 'will have to issue a v0.8.1 to resolve this'; COLAB_1676 (2020-10-30): torch 1.7.0 with torchvision 0.8.1 wheels. Whether +cu101/+cpu 0.8.0 wheels were added later was not read, so only cu110 is listed. 0.8.1+cu110 is the pin public install lines give beside torch==1.7.0+cu110 with PyTorch's find-links page, and the index read for docs/corpus-review-3.md (#1043) lists 0.8.1+cu110 and 0.8.2+cu110", Source: "VISION_2912; PT_46939; COLAB_1676; TIMM_268"},
 }, TensorFlow: []TFConfig{
 	{Version: "2.21.0", Python: []string{
 		"3.10",
@@ -4816,10 +4839,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
-	{Name: "torch-scatter", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SCATTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
-	{Name: "torch-sparse", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SPARSE; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
-	{Name: "torch-cluster", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_CLUSTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
-	{Name: "torch-spline-conv", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_TORCH_SPLINE_CONV; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-scatter", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", IndexSdistOnly: true, Source: "PYG_INDEX_SDIST; PYG_README_TORCH_SCATTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-sparse", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", IndexSdistOnly: true, Source: "PYG_INDEX_SDIST; PYG_README_TORCH_SPARSE; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-cluster", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", IndexSdistOnly: true, Source: "PYG_INDEX_SDIST; PYG_README_TORCH_CLUSTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
+	{Name: "torch-spline-conv", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", IndexSdistOnly: true, Source: "PYG_INDEX_SDIST; PYG_README_TORCH_SPLINE_CONV; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 	{Name: "pyg-lib", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", Source: "PYG_README_PYG_LIB_0_8_0; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 	{Name: "vllm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", MinCC: "7.0", Source: "VLLM_DOCS_0_4_0_POST1; VLLM_DOCS_0_5_0; VLLM_DOCS_0_6_1_POST2; VLLM_DOCS_0_14_0", Note: "Installation docs (v0.4.0.post1, v0.5.0, v0.6.1.post2, v0.14.0): 'GPU: compute capability 7.0 or higher (e.g., V100, T4, RTX20xx, A100, L4, H100, etc.)'. The PyPI wheel is built with one default CUDA ('pre-compiled C++ and CUDA (12.1) binaries' up to the v0.6.1.post2 docs, 'CUDA (12.8)' in the v0.14.0 docs); other CUDA builds are GitHub release assets named vllm-V+cu118-cpXY-cpXY-manylinux1_x86_64.whl (v0.4.0 to v0.6.1 docs). The docs warn the kernels are binary-incompatible with other CUDA and PyTorch versions. Per-release torch pins (requirements-cuda.txt / requirements/cuda.txt at each tag) and CUDA_SUPPORTED_ARCHS were not read: the repository's snapshot is over the size that can be fetched here"},
 }, ExtensionBuilds: []ExtensionBuild{
@@ -12852,6 +12875,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "VLLM_PIP_EASYR1_27", Title: "hiyouga/EasyR1#27 vllm 0.7.3 requires torch==2.5.1, but you have torch 2.4.0+cu124 which is incompatible.", URL: "https://github.com/hiyouga/EasyR1/issues/27", Read: "issue thread (2025-02-25), 2026-12-01"},
 	{Key: "VLLM_TTXLA_3402", Title: "tenstorrent/tt-xla#3402 [vLLM plugin] uplift vLLM to v0.14.0 ('vLLM v0.14.0 requires following packages - pytorch 2.9.1 - torchvision 0.24.1')", URL: "https://github.com/tenstorrent/tt-xla/issues/3402", Read: "issue thread (2026-02-20), 2026-12-01"},
 	{Key: "VLLM_RELNOTES_0_20_0", Title: "vLLM v0.20.0 release notes as quoted in scalytics/ScalyticsCopilot#69 (dependabot 'Bumps vllm from 0.18.0 to 0.20.0', 'Release notes sourced from vllm's releases')", URL: "https://github.com/scalytics/ScalyticsCopilot/pull/69", Read: "pull request page (2026-05-06), 2026-12-01"},
+	{Key: "PYG_INDEX_SDIST", Title: "PyG's torch-scatter, torch-sparse, torch-cluster and torch-spline-conv publish only their source on the package index; the wheels are on PyG's find-links pages: rusty1s/pytorch_sparse#88 (maintainer, 2020-10-13: 'wheels are not uploaded to PyPI since different CUDA versions require different wheels'); the READMEs' 'From source' section is a plain 'pip install torch-spline-conv' after putting cuda/bin and cuda/include on PATH and CPATH (rusty1s/pytorch_spline_conv README.md); pip logs list only .tar.gz files from the index (rusty1s/pytorch_sparse#49: torch_sparse 0.6.1 … 0.6.x; pyg-team/pytorch_geometric#751: torch_scatter-1.3.2.tar.gz; gridfm/gridfm-graphkit#95, 2026: torch-scatter resolves sdist-only)", URL: "https://github.com/rusty1s/pytorch_sparse/issues/88", Read: "2026-12-05"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -12864,6 +12888,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "OLD_NV_2017", Title: "2017 copy of developer.nvidia.com/cuda-gpus (third-party copy, cnblogs ahuo): Tegra X1 5.3", URL: "https://cnblogs.com/ahuo/p/6904820.html", Read: "the excerpt lists 'Tegra X1 | 5.3'"},
 	{Key: "GA10X_CHIPS", Title: "third-party spec pages naming the chip of RTX A-series parts missing from NVIDIA's table: chipversus.com RTX A4500 (GA102), notebookcheck RTX A4500 Laptop GPU (GA104), askgeek.io RTX A5500 (GA102); with NV_RN_111 (GA10x = 8.6) they give 8.6", URL: "https://chipversus.com/hardware/gpu/rtx-a4500", Read: "also https://notebookcheck.nl/NVIDIA-RTX-A4500-Laptop-GPU.774339.0.html and https://askgeek.io/es/gpus/NVIDIA/NVIDIA-RTX-A5500"},
 	{Key: "HOPPER_CN", Title: "China-market Hopper/Ampere parts described as the same silicon as H100/A100 (third-party): ai-dynamo/aiconfigurator#968 ('H800 SXM ... same SM90 silicon'), Datura-ai/lium-io#1199 ('A800 80GB PCIe ... same GA100 silicon'), Hakureirm/dsv4-on-ampere#1 ('A100/A800 (SM80)')", URL: "https://github.com/ai-dynamo/aiconfigurator/pull/968"},
+	{Key: "NV_ARCH_MATRIX", Title: "NVIDIA Data Center Drivers, 'CUDA Toolkit, Driver, and Architecture Matrix': Last Driver Support R470 for Kepler (3.0, 3.2, 3.5, 3.7), R580 for Maxwell (5.0, 5.2, 5.3), Pascal (6.0, 6.1) and Volta (7.0); Turing and newer 'Ongoing'", URL: "https://docs.nvidia.com/datacenter/tesla/drivers/cuda-toolkit-driver-and-architecture-matrix.html", Read: "2026-12-05, the v580 edition of the page through the stored copies of the search tools"},
+	{Key: "NV_UNIX_DEPRECATION", Title: "NVIDIA 'Unix Graphics Feature Deprecation Schedule' (developer forum, first post): 'The release 580 series will be the last to support GPUs based on the Maxwell, Pascal, and Volta architectures.'", URL: "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588", Read: "2026-12-05, the sentence as quoted by third-party reports of the update (neowin.net, giznewsdaily.com, Phoronix); the forum post's stored excerpt ends before it"},
+	{Key: "NV_DRIVER_RELEASES", Title: "NVIDIA 'Current graphics driver releases' (developer forum): legacy release 470.239.06 for GKxxx 'Kepler' GPUs", URL: "https://forums.developer.nvidia.com/t/current-graphics-driver-releases/28500", Read: "2026-12-05, the stored copies of the thread (production branch 580.126.x at the time)"},
 	{Key: "TF_PIP_HIST", Title: "TensorFlow pip install guide, 'Package location' wheel table and package notes (tensorflow/docs site/en/install/pip.html, as published at each release)", URL: "https://github.com/tensorflow/docs/commits/master/site/en/install/pip.html", Read: "tensorflow/docs history read 2026-11-30: @5daf48006 (2019-06-14, 1.13.1 wheels), @97931916c (2019-10-04, 1.14.0 wheels), @89c6bbf56 (2019-10-30, 2.0.0 wheels; 'tensorflow — Latest stable release (2.x) for CPU-only'), @b84d1fec0 (2019-10-28, 'For the 1.15 release, CPU and GPU support are included in a single package'; 'For releases 1.14 and older, CPU and GPU packages are separate'), @1efd41cba (2020-01-08, 2.1: 'tensorflow — Latest stable release with CPU and GPU support (Ubuntu and Windows)')"},
 	{Key: "ANACONDA_TF_SELECT", Title: "AnacondaRecipes/tensorflow_recipes: _tflow_select/conda_build_config.yaml ('2.x series are for tensorflow 1.9 and above; mkl variant is the default': gpu 2.1.0, eigen 2.2.0, mkl 2.3.0) and README ('The variant with the highest version will be installed by default. The non-default variant can be installed using the tensorflow-mkl, tensorflow-eigen and tensorflow-gpu packages')", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/175f8161469d1199edb6636553fb469b8d5938cc/_tflow_select/conda_build_config.yaml", Read: "@175f816, read 2026-12-02"},
 	{Key: "ANACONDA_TF_MKL", Title: "Anaconda, 'TensorFlow CPU optimizations in Anaconda' (the Anaconda Distribution has included the MKL-optimised TensorFlow as the default)", URL: "https://www.anaconda.com/tensorflow-cpu-optimizations-in-anaconda/", Read: "read 2026-12-02"},
@@ -12904,6 +12931,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TORCH13_CU92", Title: "torch 1.3's CUDA 9.2 wheels: the pytorch.org install block of the 1.3.0 era copied into READMEs ('# CUDA 10.1' untagged, '# CUDA 9.2 pip install torch==1.3.0+cu92 torchvision==0.4.1+cu92 -f …/whl/torch_stable.html', '# CPU only … +cpu'); saquil/Multi-ranker's README: 'pip install torch==1.3.1+cu92 torchvision==0.4.2+cu92 -f …/whl/torch_stable.html'; a guide naming the index file cu92/torch-1.3.1%2Bcu92-cp36-cp36m-win_amd64.whl", URL: "https://github.com/saquil/Multi-ranker", Read: "GitHub code index copies (ids 3672094370, 24209049988, 15846414264), read 2026-12-05; third-party copies of the official commands"},
 	{Key: "PT_NOTES_1_2", Title: "PyTorch v1.2.0 release notes: 'the default CUDA version for this release is 10.0'; non-default wheels get +cpu/+cu92 local versions from 1.2.0 on (quoted in HazyResearch/fonduer#309)", URL: "https://github.com/pytorch/pytorch/releases/tag/v1.2.0"},
 	{Key: "SCATTER276", Title: "rusty1s/pytorch_scatter#276 pytorch 1.11.0 binary wheels please (quotes the PyTorch 1.11 release instructions: CUDA 11.3, and 'CUDA 11.5 is available as well' with cu115 for cu113)", URL: "https://github.com/rusty1s/pytorch_scatter/issues/276", Read: "issue thread, 2026-11-30"},
+	{Key: "VISION_2912", Title: "pytorch/vision#2912 'Cannot pip install torchvision==0.8.0+cu110' (transferred from pytorch/pytorch#46939; seemethere, 2020-10-27: 'Currently working on this, will have to issue a v0.8.1 to resolve this though.')", URL: "https://github.com/pytorch/vision/issues/2912", Read: "2026-12-05"},
+	{Key: "PT_46939", Title: "pytorch/pytorch#46939 'Cannot pip install torchvision==0.8.0+cu110': pip install torch==1.7.0+cu110 torchvision==0.8.0+cu110 -f …/torch_stable.html fails, 'from versions: … 0.7.0+cu101, 0.7.0+cu92, 0.8.0'", URL: "https://github.com/pytorch/pytorch/issues/46939", Read: "2026-12-05"},
+	{Key: "COLAB_1676", Title: "googlecolab/colabtools#1676 'Upgrading PyTorch to v1.7.0 and torchvision to v0.8.1' (seemethere, 2020-10-30): the release's wheel links, torchvision-0.8.1+cu101 and 0.8.1 (CUDA 10.2) beside torch 1.7.0", URL: "https://github.com/googlecolab/colabtools/issues/1676", Read: "2026-12-05"},
 	{Key: "TI_GOLIVE_212", Title: "pytorch/test-infra 626d4e70 'Release 2.12 go live. Update release matrix (#8070)', tools/scripts/generate_binary_build_matrix.py: CURRENT_STABLE_VERSION 2.12.0; CUDA_ARCHES_DICT release 12.6, 12.8, 13.0 -> 12.6, 13.0, 13.2; STABLE_CUDA_VERSIONS release 13.0; PYTHON_ARCHES_DICT release 3.10, 3.11, 3.12, 3.13, 3.14, 3.14t", URL: "https://github.com/pytorch/test-infra/pull/8070", Read: "git snapshot of pytorch/test-infra, commit 626d4e7081564c2af7b8ec0216b808371bc4e970 (2026-05-12), read 2026-12-02"},
 	{Key: "TI_RELVER_2121", Title: "pytorch/test-infra 50358ee1 'Update Release versions for torch 2.12.1 release (#8200)', release/release_versions.sh: PYTORCH_VERSION 2.12.1, TORCHVISION_VERSION 0.27.1, TORCHAUDIO_VERSION 2.11.0, TRITON_VERSION 3.7.1", URL: "https://github.com/pytorch/test-infra/pull/8200", Read: "git snapshot of pytorch/test-infra, commit 50358ee12db39fc6ed82c1ff887b26f0ee670b6f (2026-06-18), read 2026-12-02"},
 	{Key: "TI_GOLIVE_213", Title: "pytorch/test-infra 6d36e31f 'Release 2.13 go live. Update release matrix (#8261)': CURRENT_STABLE_VERSION 2.12.1 -> 2.13.0; release CUDA arches cu126, cu130, cu132 and STABLE_CUDA_VERSIONS 13.0 unchanged; PYTHON_ARCHES_DICT release 3.10 … 3.14, 3.14t; PREVIEW_PYTHON_ARCHES_DICT (torch-only 3.15, 3.15t) nightly and test only, release []", URL: "https://github.com/pytorch/test-infra/pull/8261", Read: "git snapshot of pytorch/test-infra, commit 6d36e31f45e831e85d4cc8a7a112fa4a02fd4dd8 (2026-07-08), read 2026-12-02"},
@@ -13540,6 +13570,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 72},
 		{File: "resolver/kb/data/arch.yaml", Line: 73},
 		{File: "resolver/kb/data/arch.yaml", Line: 74},
+	},
+	"companion_variants_unpublished": {
+		{File: "resolver/kb/data/torch-1x.yaml", Line: 91},
 	},
 	"companions": {
 		{File: "resolver/kb/data/libs.yaml", Line: 108},
@@ -14295,6 +14328,12 @@ var generatedPositions = map[string][]pos{
 	"fatbin_compression": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 122},
 	},
+	"gpu_arch_drivers": {
+		{File: "resolver/kb/data/gpus.yaml", Line: 196},
+		{File: "resolver/kb/data/gpus.yaml", Line: 197},
+		{File: "resolver/kb/data/gpus.yaml", Line: 198},
+		{File: "resolver/kb/data/gpus.yaml", Line: 199},
+	},
 	"gpu_libs": {
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
@@ -14852,6 +14891,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 113},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 114},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 115},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 116},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
@@ -14864,6 +14904,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-gpus.yaml", Line: 24},
+		{File: "resolver/kb/data/sources-gpus.yaml", Line: 25},
+		{File: "resolver/kb/data/sources-gpus.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 6},
@@ -14904,6 +14947,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 23},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 11},

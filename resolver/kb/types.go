@@ -178,6 +178,32 @@ type GPU struct {
 	Source  string `yaml:"source"`
 }
 
+// GPUArchDriver is the last driver branch that supports a retired GPU
+// architecture: no driver of a later branch runs its GPUs, so upgrading the
+// driver past it is no fix on such a machine.
+type GPUArchDriver struct {
+	Arch string `yaml:"arch"` // "Kepler", as gpus.yaml names it
+	// CC lists the compute capabilities the source gives the architecture.
+	CC         []string `yaml:"cc"`
+	LastBranch int      `yaml:"last_branch"` // 470
+	// LastCUDAToolkit is the last toolkit series that targets it ("11.x").
+	LastCUDAToolkit string `yaml:"last_cuda_toolkit,omitempty"`
+	Note            string `yaml:"note,omitempty"`
+	Source          string `yaml:"source"`
+}
+
+// CompanionGap is a companion release whose pip wheel was never published
+// for some local variants of the torch release it pairs with (torchvision
+// 0.8.0 has no +cu110 wheel): Use is the release issued in its place.
+type CompanionGap struct {
+	Package  string   `yaml:"package"`  // "torchvision"
+	Version  string   `yaml:"version"`  // "0.8.0"
+	Variants []string `yaml:"variants"` // local labels never published: ["cu110"]
+	Use      string   `yaml:"use"`      // "0.8.1"
+	Note     string   `yaml:"note,omitempty"`
+	Source   string   `yaml:"source"`
+}
+
 // TFConfig is one TensorFlow tested build configuration.
 type TFConfig struct {
 	Version string   `yaml:"version"` // "2.12" (series) or "2.12.0"
@@ -355,8 +381,13 @@ type Facts struct {
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`
 	GPUs              []GPU               `yaml:"gpus" key:"name"`
-	TensorFlow        []TFConfig          `yaml:"tensorflow" key:"version"`
-	JAX               []JAXCuda           `yaml:"jax" key:"extra"`
+	// GPUArchDrivers is the last driver branch of each retired architecture.
+	GPUArchDrivers []GPUArchDriver `yaml:"gpu_arch_drivers" key:"arch"`
+	// CompanionGaps lists companion releases with local variants never
+	// published, and the release issued in their place.
+	CompanionGaps []CompanionGap `yaml:"companion_variants_unpublished" key:"package,version"`
+	TensorFlow    []TFConfig     `yaml:"tensorflow" key:"version"`
+	JAX           []JAXCuda      `yaml:"jax" key:"extra"`
 	// TFCondaForge lists conda-forge's TensorFlow CUDA builds.
 	TFCondaForge []TFCondaForge `yaml:"tensorflow_conda_forge" key:"version,cuda" order:"key"`
 	// TFCondaDefaults lists the conda channels' CPU-only default builds of

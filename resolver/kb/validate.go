@@ -357,6 +357,37 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, g := range k.CompanionGaps {
+		v.source("companion_variants_unpublished", i, g.Source, keys)
+		if g.Package == "" || g.Version == "" || g.Use == "" || len(g.Variants) == 0 {
+			v.errf("companion_variants_unpublished", i, "package, version, variants and use are required")
+		}
+		if c, ok := CompareDotted(g.Use, g.Version); !ok || c <= 0 {
+			v.errf("companion_variants_unpublished", i, "use %s is not a release after %s", g.Use, g.Version)
+		}
+	}
+	archOfCC := map[string]string{}
+	for i, a := range k.GPUArchDrivers {
+		v.source("gpu_arch_drivers", i, a.Source, keys)
+		if a.Arch == "" || len(a.CC) == 0 || a.LastBranch <= 0 {
+			v.errf("gpu_arch_drivers", i, "arch, cc and last_branch are required")
+		}
+		for _, cc := range a.CC {
+			v.version("gpu_arch_drivers", i, "cc", cc, ccRe())
+			if other, dup := archOfCC[cc]; dup {
+				v.errf("gpu_arch_drivers", i, "compute capability %s is also %s's", cc, other)
+			}
+			archOfCC[cc] = a.Arch
+		}
+	}
+	// A GPU row and the architecture rows agree: a GPU whose compute
+	// capability a retired architecture lists is of that architecture.
+	for i, g := range k.GPUs {
+		if a, ok := archOfCC[g.CC]; ok && a != g.Arch {
+			v.errf("gpus", i, "%s is %s, but gpu_arch_drivers lists compute capability %s under %s", g.Name, g.Arch, g.CC, a)
+		}
+	}
+
 	seenTF := map[string]bool{}
 	for i, t := range k.Facts.TensorFlow {
 		v.source("tensorflow", i, t.Source, keys)

@@ -1,0 +1,207 @@
+package gpucheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// retiredLimit is the tightest driver limit a retired GPU architecture puts
+// on the host: the GPU, its architecture's last driver branch (the K80's
+// Kepler stops at R470) and the newest CUDA that branch runs natively.
+type retiredLimit struct {
+	gpu  GPU
+	arch *kb.GPUArchDriver
+	cuda string // "11.4"
+}
+
+// retired returns the host's tightest retired-architecture limit, false
+// where every GPU is of an architecture NVIDIA still supports (or none is
+// known). A driver upgrade past the branch is no fix there: no later
+// driver runs the GPU.
+func (c *checker) retired() (retiredLimit, bool) {
+	var best retiredLimit
+	found := false
+	for _, g := range c.h.GPUs {
+		a, ok := c.k.LastDriverBranch(g.CC)
+		if !ok || (found && a.LastBranch >= best.arch.LastBranch) {
+			continue
+		}
+		cu := c.k.NewestCUDAOfBranch(a.LastBranch)
+		if cu == "" {
+			continue
+		}
+		best, found = retiredLimit{gpu: g, arch: a, cuda: cu}, true
+	}
+	return best, found
+}
+
+// driverHint is the hint for a driver (supporting CUDA driverCUDA, "" when
+// unknown) too old for the CUDA runtime rt:
+// upgrade, as the caller words it, where the host's GPUs run a driver that
+// supports rt; otherwise the GPU's last driver branch, and a framework build
+// whose CUDA runtime that driver runs.
+func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
+	lim, ok := c.retired()
+	if !ok || (rt != "" && compareVersions(rt, lim.cuda) <= 0) {
+		return upgrade
+	}
+	gpu := lim.gpu.Name
+	if gpu == "" || strings.HasPrefix(gpu, "compute capability") {
+		gpu = "compute capability " + lim.gpu.CC + " GPUs"
+	}
+	s := fmt.Sprintf("the %s (%s) runs no driver after R%d, NVIDIA's last branch for %s GPUs, and R%d runs CUDA %s at most: ",
+		gpu, lim.arch.Arch, lim.arch.LastBranch, lim.arch.Arch, lim.arch.LastBranch, lim.cuda)
+	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {
+		s += fmt.Sprintf("update the driver within R%d and ", lim.arch.LastBranch)
+	}
+	if b := c.olderBuild(lim.cuda, c.st.Python); b != "" {
+		return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s", lim.cuda, b)
+	}
+	s += fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
+	if py := c.st.Python; py != "" {
+		if b := c.olderBuild(lim.cuda, ""); b != "" {
+			// Such builds exist, none for the file's Python: say so
+			// rather than leave the reader to find out at install time.
+			s += fmt.Sprintf("; none the knowledge base lists supports Python %s, so the Python pin must go down too (e.g. %s)", py, b)
+		}
+	}
+	return s
+}
+
+// olderBuild names the newest PyTorch build, in the file's distribution (a
+// PyPI torch: the PyTorch wheel index, where every CUDA variant is
+// published), whose CUDA runtime is at most bound and whose known
+// architecture list runs on every GPU of the host, of a release that
+// supports the Python minor given (any, where it is ""); "" where the
+// knowledge base lists none, or the framework is not PyTorch. Only builds
+// the knowledge base lists are named.
+func (c *checker) olderBuild(bound, python string) string {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "pytorch" {
+		return ""
+	}
+	dist := fw.Dist
+	if dist == kb.DistPyPI || (dist == "" && fw.From == envspec.ProviderPip) {
+		dist = kb.DistWheel
+	}
+	if dist != kb.DistWheel && dist != kb.DistPytorchConda && dist != kb.DistCondaForge {
+		return ""
+	}
+	rels := c.releasesNewestFirst()
+	seen := map[string]bool{}
+	for _, rel := range rels {
+		series := resolver.SeriesOf(rel)
+		if seen[series] {
+			continue
+		}
+		seen[series] = true
+		v, ok := c.k.Variants(series, dist)
+		if !ok {
+			continue
+		}
+		cu := c.newestVariantUpTo(series, dist, bound)
+		if cu == "" {
+			continue
+		}
+		rel := c.newestRelease(series, v, python)
+		if rel == "" {
+			continue
+		}
+		return buildLabel(dist, rel, cu, v.Selector)
+	}
+	return ""
+}
+
+// newestRelease is the newest release of a series that the distribution
+// built and that supports the Python minor given (any, where it is "");
+// "" where none does or the knowledge base cannot say.
+func (c *checker) newestRelease(series string, v *kb.TorchVariants, python string) string {
+	for _, rel := range c.releasesNewestFirst() {
+		if resolver.SeriesOf(rel) != series || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
+			continue
+		}
+		if python != "" {
+			r, ok := c.k.Release(rel)
+			if !ok || !contains(r.Python, python) {
+				continue
+			}
+		}
+		return rel
+	}
+	return ""
+}
+
+// releasesNewestFirst lists the knowledge base's torch releases, newest
+// first.
+func (c *checker) releasesNewestFirst() []string {
+	rels := slices.Clone(c.k.TorchReleases())
+	slices.SortStableFunc(rels, func(a, b string) int { return compareVersions(b, a) })
+	return rels
+}
+
+// newestVariantUpTo is newestRunningVariant with the CUDA bound given: the
+// newest CUDA variant of the series, at most bound, whose known
+// architecture list runs on every GPU of the host.
+func (c *checker) newestVariantUpTo(series string, dist kb.Distribution, bound string) string {
+	v, ok := c.k.Variants(series, dist)
+	if !ok {
+		return ""
+	}
+	best := ""
+	for _, cu := range v.CUDA {
+		if compareVersions(cu, bound) > 0 || (best != "" && compareVersions(cu, best) <= 0) {
+			continue
+		}
+		if c.runsOnEveryGPU(series, cu, dist) {
+			best = cu
+		}
+	}
+	return best
+}
+
+// runsOnEveryGPU reports whether the build's architecture list is known and
+// runs (SASS or PTX) on every GPU of the host.
+func (c *checker) runsOnEveryGPU(series, cu string, dist kb.Distribution) bool {
+	list, ok := c.k.Arch(series, cu, dist)
+	if !ok || !list.Known {
+		return false
+	}
+	for _, g := range c.h.GPUs {
+		gcc, ok := parseCC(g.CC)
+		if !ok {
+			return false
+		}
+		if r, _ := archVerdict(gcc, list); r == runsNone {
+			return false
+		}
+	}
+	return true
+}
+
+// buildLabel names a build as its distribution installs it.
+func buildLabel(dist kb.Distribution, rel, cu, selector string) string {
+	tag := "cu" + strings.ReplaceAll(cu, ".", "")
+	switch dist {
+	case kb.DistWheel:
+		return fmt.Sprintf("torch==%s+%s from the PyTorch wheel index (…/whl/%s), with that release's torchvision and torchaudio", rel, tag, tag)
+	case kb.DistPytorchConda:
+		if selector == "" {
+			selector = "pytorch-cuda=X.Y"
+		}
+		return fmt.Sprintf("pytorch=%s with %s from the pytorch channel, with that release's torchvision and torchaudio", rel, strings.ReplaceAll(selector, "X.Y", cu))
+	}
+	return fmt.Sprintf("conda-forge's pytorch %s built for CUDA %s", rel, cu)
+}
+
+// fwLabel is the framework's name as a hint says it.
+func fwLabel(fw *resolver.Framework) string {
+	if fw == nil {
+		return ""
+	}
+	return fw.Name
+}
