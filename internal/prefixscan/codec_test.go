@@ -80,13 +80,13 @@ func TestTreeRoundTrip(t *testing.T) {
 
 func sampleTree() treeState {
 	st := newTreeState()
-	st.dirs["lib/python3.12/site-packages"] = dirRec{st: fileStamp{size: 4096, mtime: 1, ctime: 2, ino: 3, dev: 4, at: 5},
+	st.dirs["lib/python3.12/site-packages"] = &dirRec{st: fileStamp{size: 4096, mtime: 1, ctime: 2, ino: 3, dev: 4, at: 5},
 		entries: []native.ListEntry{{Name: "torch", Dir: true}, {Name: "x.so"}}}
-	st.dirs["empty"] = dirRec{st: fileStamp{mtime: -1}, entries: []native.ListEntry{}}
-	st.files["lib/x.so"] = fileRec{st: fileStamp{size: 10}, typ: "shared"}
-	st.files["lib/README"] = fileRec{}
-	st.metas["lib/a.dist-info/RECORD"] = metaRec{name: "a", files: []string{"lib/x.so"}}
-	st.metas["conda-meta/b.json"] = metaRec{name: "b", files: []string{}}
+	st.dirs["empty"] = &dirRec{st: fileStamp{mtime: -1}, entries: []native.ListEntry{}}
+	st.files["lib/x.so"] = &fileRec{st: fileStamp{size: 10}, typ: "shared"}
+	st.files["lib/README"] = &fileRec{}
+	st.metas["lib/a.dist-info/RECORD"] = &metaRec{name: "a", files: []string{"lib/x.so"}}
+	st.metas["conda-meta/b.json"] = &metaRec{name: "b", files: []string{}}
 	return st
 }
 

@@ -231,7 +231,8 @@ func (s *scanner) readMeta(p string, read func() (string, []string, error)) {
 		s.unread("%s: %v", p, err)
 		return
 	}
-	r, ok := metaRec{}, false
+	var r *metaRec
+	ok := false
 	if s.tree != nil {
 		r, ok = s.tree.meta(p, key)
 	}
@@ -241,7 +242,7 @@ func (s *scanner) readMeta(p string, read func() (string, []string, error)) {
 			s.unread("%s: %v", p, err)
 			return
 		}
-		r = metaRec{name: name, files: files}
+		r = &metaRec{name: name, files: files}
 		if s.tree != nil {
 			s.tree.keepMeta(p, key, name, files)
 		}
