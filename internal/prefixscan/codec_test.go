@@ -33,7 +33,18 @@ func codecLibraries(t testing.TB) []*native.Library {
 		Containers: 2,
 		Entries: []native.Entry{{Kind: native.SASS, RawKind: 2, Arch: 121, Variant: native.ArchSpecific, Compression: native.Zstd,
 			Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: -5, HeaderSize: 72, Size: 1 << 33,
-			CompressedSize: 99, UncompressedSize: 1 << 35}},
+			CompressedSize: 99, UncompressedSize: 1 << 35},
+			// Written against the one before: only the arch and sizes
+			// differ; then one the same but for its offset (behind);
+			// then one that differs in every field.
+			{Kind: native.SASS, RawKind: 2, Arch: 90, Variant: native.ArchSpecific, Compression: native.Zstd,
+				Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: 1 << 40, HeaderSize: 72, Size: 64,
+				CompressedSize: 7, UncompressedSize: 9},
+			{Kind: native.SASS, RawKind: 2, Arch: 90, Variant: native.ArchSpecific, Compression: native.Zstd,
+				Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: 3, HeaderSize: 72, Size: 64,
+				CompressedSize: 7, UncompressedSize: 9},
+			{Kind: native.PTX, RawKind: 1, Arch: 120, Compression: native.Uncompressed, Flags: 0x11, Version: [2]uint16{9, 0},
+				Section: "__nv_relfatbin", Container: 2, Offset: 4, HeaderSize: 64, Size: 128}},
 	}
 	return append(out, full, &native.Library{})
 }

@@ -16,7 +16,8 @@ import (
 // symbols are kept, native's fields), so that an older entry is a miss.
 // v2: entries in codec.go's layout, not JSON, with the torch exports as
 // hashes; the walk cache in the aux bytes; the ctime in the key.
-const cacheFormat = "prefixscan-v2"
+// v3: each fatbin entry written against the one before it (codec.go).
+const cacheFormat = "prefixscan-v3"
 
 // manifestKey names the manifest of one prefix.
 func manifestKey(dir string) cache.Key {
