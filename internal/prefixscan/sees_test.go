@@ -108,3 +108,22 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestUnreadOrder: the owners are read while the tree is walked, and an
+// unreadable RECORD's note still comes before the walk's, as when the two
+// ran one after the other.
+func TestUnreadOrder(t *testing.T) {
+	dir, sp := treePrefix(t)
+	must(t, os.MkdirAll(filepath.Join(sp, "bad-1.0.dist-info", "RECORD"), 0o755)) // a RECORD that cannot be read
+	write(t, filepath.Join(sp, "pkg0", "lib", "libcut.so"), "\x7fELF\x02")        // an ELF header cut short
+	for _, c := range []bool{false, true} {
+		o := Options{}
+		if c {
+			o.Cache = openCache(t)
+		}
+		b := Scan(dir, o)
+		if len(b.Unread) != 2 || !strings.Contains(b.Unread[0], "bad-1.0.dist-info") || !strings.Contains(b.Unread[1], "libcut.so") {
+			t.Errorf("cache %v: unread %q; want the RECORD's note, then the library's", c, b.Unread)
+		}
+	}
+}
