@@ -207,15 +207,27 @@ func compareCode(a, b Code) int {
 
 // codes returns the distinct codes of the loaded entries of kind k, sorted
 // by architecture then variant.
+//
+// A library has thousands of entries (libcublasLt 5,737, libtorch_cuda
+// 2,789) and a dozen distinct codes, and check asks each library for its
+// codes several times: each entry is matched against the distinct codes
+// kept so far (the last one first, as neighbours repeat) rather than all
+// of them collected and sorted.
 func (l *Library) codes(k Kind) []Code {
 	var out []Code
-	for _, e := range l.Entries {
-		if e.Kind == k && e.Loaded() {
-			out = append(out, e.Code())
+	for i := range l.Entries {
+		e := &l.Entries[i]
+		if e.Kind != k || !e.Loaded() {
+			continue
 		}
+		c := e.Code()
+		if n := len(out); n > 0 && out[n-1] == c || slices.Contains(out, c) {
+			continue
+		}
+		out = append(out, c)
 	}
 	slices.SortFunc(out, compareCode)
-	return slices.Compact(out)
+	return out
 }
 
 // SASS is the distinct machine code the library carries, sorted.

@@ -22,10 +22,17 @@ import (
 // and its elements, the count written one more than it is so that 0 says
 // nil (a list read back is nil or empty as it was written). Library: Path, Member, Size, Class, Machine, Type,
 // SONAME, Needed, RPATH, RUNPATH, Exports, Imports, Containers, Entries.
-// Symbol: Name, Version, Library, Type, Weak (a byte). Entry: Kind,
-// RawKind, Arch, Variant, Compression, Flags, Version[0], Version[1],
-// Section, Container, Offset, HeaderSize, Size, CompressedSize,
-// UncompressedSize. After the library, the hashes of its torch exports
+// Symbol: Name, Version, Library, Type, Weak (a byte). Entry, against
+// the entry before it (the zero Entry for the first): a uvarint whose bit
+// i (entrySame) says field i is the previous entry's and is not written,
+// then the offset's difference from the previous entry's offset (a
+// varint), then each field not the same, in order: Kind, RawKind, Arch,
+// Variant, Compression, Flags, Version[0], Version[1], Section,
+// Container, HeaderSize, Size, CompressedSize, UncompressedSize. A
+// library's thousands of entries differ mostly in their architecture,
+// offset and sizes, so an entry is a third of the bytes it took written
+// whole (v2), and reading it copies the previous entry and a few fields.
+// After the library, the hashes of its torch exports
 // (resolver.TorchExports): a count, and 8 bytes each, little-endian.
 
 // appendLen writes a list's count: 0 for nil, else one more than its
@@ -92,25 +99,99 @@ func encodeLibrary(l *native.Library, exports resolver.SymbolHashes) []byte {
 	b = appendSymbols(b, l.Imports)
 	b = binary.AppendVarint(b, int64(l.Containers))
 	b = appendLen(b, len(l.Entries), l.Entries == nil)
+	var prev native.Entry
 	for _, e := range l.Entries {
-		b = appendString(b, string(e.Kind))
-		b = binary.AppendUvarint(b, uint64(e.RawKind))
-		b = binary.AppendVarint(b, int64(e.Arch))
-		b = appendString(b, string(e.Variant))
-		b = appendString(b, string(e.Compression))
-		b = binary.AppendUvarint(b, e.Flags)
-		b = binary.AppendUvarint(b, uint64(e.Version[0]))
-		b = binary.AppendUvarint(b, uint64(e.Version[1]))
-		b = appendString(b, e.Section)
-		b = binary.AppendVarint(b, int64(e.Container))
-		b = binary.AppendVarint(b, e.Offset)
-		b = binary.AppendUvarint(b, uint64(e.HeaderSize))
-		b = binary.AppendVarint(b, e.Size)
-		b = binary.AppendUvarint(b, uint64(e.CompressedSize))
-		b = binary.AppendUvarint(b, e.UncompressedSize)
+		same := sameFields(&e, &prev)
+		b = binary.AppendUvarint(b, same)
+		b = binary.AppendVarint(b, e.Offset-prev.Offset)
+		w := func(f int) bool { return same&(1<<f) == 0 }
+		if w(sameKind) {
+			b = appendString(b, string(e.Kind))
+		}
+		if w(sameRawKind) {
+			b = binary.AppendUvarint(b, uint64(e.RawKind))
+		}
+		if w(sameArch) {
+			b = binary.AppendVarint(b, int64(e.Arch))
+		}
+		if w(sameVariant) {
+			b = appendString(b, string(e.Variant))
+		}
+		if w(sameCompression) {
+			b = appendString(b, string(e.Compression))
+		}
+		if w(sameFlags) {
+			b = binary.AppendUvarint(b, e.Flags)
+		}
+		if w(sameVersion) {
+			b = binary.AppendUvarint(b, uint64(e.Version[0]))
+			b = binary.AppendUvarint(b, uint64(e.Version[1]))
+		}
+		if w(sameSection) {
+			b = appendString(b, e.Section)
+		}
+		if w(sameContainer) {
+			b = binary.AppendVarint(b, int64(e.Container))
+		}
+		if w(sameHeaderSize) {
+			b = binary.AppendUvarint(b, uint64(e.HeaderSize))
+		}
+		if w(sameSize) {
+			b = binary.AppendVarint(b, e.Size)
+		}
+		if w(sameCompressedSize) {
+			b = binary.AppendUvarint(b, uint64(e.CompressedSize))
+		}
+		if w(sameUncompressedSize) {
+			b = binary.AppendUvarint(b, e.UncompressedSize)
+		}
+		prev = e
 	}
 	b = appendLen(b, exports.Len(), exports == nil)
 	return append(b, exports[:8*exports.Len()]...)
+}
+
+// The bits of an entry's "same as the previous entry" mask.
+const (
+	sameKind = iota
+	sameRawKind
+	sameArch
+	sameVariant
+	sameCompression
+	sameFlags
+	sameVersion
+	sameSection
+	sameContainer
+	sameHeaderSize
+	sameSize
+	sameCompressedSize
+	sameUncompressedSize
+	sameAll = 1<<(sameUncompressedSize+1) - 1
+)
+
+// sameFields is the mask of e's fields (other than the offset) equal to
+// prev's.
+func sameFields(e, prev *native.Entry) uint64 {
+	var m uint64
+	set := func(f int, eq bool) {
+		if eq {
+			m |= 1 << f
+		}
+	}
+	set(sameKind, e.Kind == prev.Kind)
+	set(sameRawKind, e.RawKind == prev.RawKind)
+	set(sameArch, e.Arch == prev.Arch)
+	set(sameVariant, e.Variant == prev.Variant)
+	set(sameCompression, e.Compression == prev.Compression)
+	set(sameFlags, e.Flags == prev.Flags)
+	set(sameVersion, e.Version == prev.Version)
+	set(sameSection, e.Section == prev.Section)
+	set(sameContainer, e.Container == prev.Container)
+	set(sameHeaderSize, e.HeaderSize == prev.HeaderSize)
+	set(sameSize, e.Size == prev.Size)
+	set(sameCompressedSize, e.CompressedSize == prev.CompressedSize)
+	set(sameUncompressedSize, e.UncompressedSize == prev.UncompressedSize)
+	return m
 }
 
 // interner hands out one string per distinct value read.
@@ -184,25 +265,60 @@ func (d *decoder) decodeLibrary(b []byte) (*native.Library, resolver.SymbolHashe
 	l.Exports = d.symbols(f)
 	l.Imports = d.symbols(f)
 	l.Containers = int(f.Varint())
-	// An entry takes at least 17 bytes (four empty strings, eleven numbers).
-	if n, isNil := readLen(f, 17); !isNil {
+	// An entry takes at least 2 bytes (its mask and offset).
+	if n, isNil := readLen(f, 2); !isNil {
 		l.Entries = make([]native.Entry, n)
+		var prev native.Entry
 		for i := range l.Entries {
 			e := &l.Entries[i]
-			e.Kind = native.Kind(d.in.str(f.Bytes()))
-			e.RawKind = uint16(f.Uvarint())
-			e.Arch = native.Arch(f.Varint())
-			e.Variant = native.Variant(d.in.str(f.Bytes()))
-			e.Compression = native.Compression(d.in.str(f.Bytes()))
-			e.Flags = f.Uvarint()
-			e.Version = [2]uint16{uint16(f.Uvarint()), uint16(f.Uvarint())}
-			e.Section = d.in.str(f.Bytes())
-			e.Container = int(f.Varint())
-			e.Offset = f.Varint()
-			e.HeaderSize = uint32(f.Uvarint())
-			e.Size = f.Varint()
-			e.CompressedSize = uint32(f.Uvarint())
-			e.UncompressedSize = f.Uvarint()
+			*e = prev
+			same := f.Uvarint()
+			if same&^sameAll != 0 {
+				f.Next(-1) // fails the fields
+				break
+			}
+			e.Offset = prev.Offset + f.Varint()
+			r := func(b int) bool { return same&(1<<b) == 0 }
+			if r(sameKind) {
+				e.Kind = native.Kind(d.in.str(f.Bytes()))
+			}
+			if r(sameRawKind) {
+				e.RawKind = uint16(f.Uvarint())
+			}
+			if r(sameArch) {
+				e.Arch = native.Arch(f.Varint())
+			}
+			if r(sameVariant) {
+				e.Variant = native.Variant(d.in.str(f.Bytes()))
+			}
+			if r(sameCompression) {
+				e.Compression = native.Compression(d.in.str(f.Bytes()))
+			}
+			if r(sameFlags) {
+				e.Flags = f.Uvarint()
+			}
+			if r(sameVersion) {
+				e.Version = [2]uint16{uint16(f.Uvarint()), uint16(f.Uvarint())}
+			}
+			if r(sameSection) {
+				e.Section = d.in.str(f.Bytes())
+			}
+			if r(sameContainer) {
+				e.Container = int(f.Varint())
+			}
+			if r(sameHeaderSize) {
+				e.HeaderSize = uint32(f.Uvarint())
+			}
+			if r(sameSize) {
+				e.Size = f.Varint()
+			}
+			if r(sameCompressedSize) {
+				e.CompressedSize = uint32(f.Uvarint())
+			}
+			if r(sameUncompressedSize) {
+				e.UncompressedSize = f.Uvarint()
+			}
+			prev = *e
 		}
 	}
 	// The hashes are handed over as the entry's bytes, in the layout

@@ -33,7 +33,18 @@ func codecLibraries(t testing.TB) []*native.Library {
 		Containers: 2,
 		Entries: []native.Entry{{Kind: native.SASS, RawKind: 2, Arch: 121, Variant: native.ArchSpecific, Compression: native.Zstd,
 			Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: -5, HeaderSize: 72, Size: 1 << 33,
-			CompressedSize: 99, UncompressedSize: 1 << 35}},
+			CompressedSize: 99, UncompressedSize: 1 << 35},
+			// Written against the one before: only the arch and sizes
+			// differ; then one the same but for its offset (behind);
+			// then one that differs in every field.
+			{Kind: native.SASS, RawKind: 2, Arch: 90, Variant: native.ArchSpecific, Compression: native.Zstd,
+				Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: 1 << 40, HeaderSize: 72, Size: 64,
+				CompressedSize: 7, UncompressedSize: 9},
+			{Kind: native.SASS, RawKind: 2, Arch: 90, Variant: native.ArchSpecific, Compression: native.Zstd,
+				Flags: 0x8011, Version: [2]uint16{1, 8}, Section: ".nv_fatbin", Container: 1, Offset: 3, HeaderSize: 72, Size: 64,
+				CompressedSize: 7, UncompressedSize: 9},
+			{Kind: native.PTX, RawKind: 1, Arch: 120, Compression: native.Uncompressed, Flags: 0x11, Version: [2]uint16{9, 0},
+				Section: "__nv_relfatbin", Container: 2, Offset: 4, HeaderSize: 64, Size: 128}},
 	}
 	return append(out, full, &native.Library{})
 }
@@ -80,13 +91,13 @@ func TestTreeRoundTrip(t *testing.T) {
 
 func sampleTree() treeState {
 	st := newTreeState()
-	st.dirs["lib/python3.12/site-packages"] = dirRec{st: fileStamp{size: 4096, mtime: 1, ctime: 2, ino: 3, dev: 4, at: 5},
+	st.dirs["lib/python3.12/site-packages"] = &dirRec{st: fileStamp{size: 4096, mtime: 1, ctime: 2, ino: 3, dev: 4, at: 5},
 		entries: []native.ListEntry{{Name: "torch", Dir: true}, {Name: "x.so"}}}
-	st.dirs["empty"] = dirRec{st: fileStamp{mtime: -1}, entries: []native.ListEntry{}}
-	st.files["lib/x.so"] = fileRec{st: fileStamp{size: 10}, typ: "shared"}
-	st.files["lib/README"] = fileRec{}
-	st.metas["lib/a.dist-info/RECORD"] = metaRec{name: "a", files: []string{"lib/x.so"}}
-	st.metas["conda-meta/b.json"] = metaRec{name: "b", files: []string{}}
+	st.dirs["empty"] = &dirRec{st: fileStamp{mtime: -1}, entries: []native.ListEntry{}}
+	st.files["lib/x.so"] = &fileRec{st: fileStamp{size: 10}, typ: "shared"}
+	st.files["lib/README"] = &fileRec{}
+	st.metas["lib/a.dist-info/RECORD"] = &metaRec{name: "a", files: []string{"lib/x.so"}}
+	st.metas["conda-meta/b.json"] = &metaRec{name: "b", files: []string{}}
 	return st
 }
 

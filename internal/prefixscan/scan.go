@@ -83,8 +83,20 @@ func scan(dir string, opt Options) *scanner {
 	s.conda = isDir(filepath.Join(dir, "conda-meta"))
 	s.sites = sitePackages(dir)
 	s.addBaseSites()
-	s.readOwners()
-	s.walk()
+	// The owners are read while the tree is walked: neither reads what
+	// the other writes (the walk cache's records of directories and files
+	// are the walk's, those of RECORDs readOwners'; both record fresh reads
+	// under the cache's lock), and the walk's results are asked whose they
+	// are only after both are done (walk waits for owned). readOwners'
+	// notes are kept apart and put first, where a run one after the other
+	// put them.
+	owned := make(chan []string, 1)
+	go func() {
+		o := &owners{}
+		s.readOwners(o)
+		owned <- o.unread
+	}()
+	s.walk(owned)
 	s.resolveNeeded()
 	return s
 }
@@ -180,17 +192,27 @@ func sitePackages(dir string) []string {
 	return out
 }
 
+// owners is what readOwners fills: s.owners (read by nothing else until
+// it is done) and its own notes.
+type owners struct {
+	unread []string
+}
+
+func (o *owners) note(format string, args ...any) {
+	o.unread = append(o.unread, fmt.Sprintf(format, args...))
+}
+
 // readOwners reads which package installed which file: conda-meta's
 // "files" (relative to the prefix), then each dist-info's RECORD (relative
 // to its site-packages), which wins where both list a file. Only the files
 // a walk may find (native.MaybeELF) are kept: a library's owner is all
 // that is asked, and torch's RECORD alone lists some 15,000 headers and
 // sources.
-func (s *scanner) readOwners() {
+func (s *scanner) readOwners(o *owners) {
 	if s.conda {
 		recs, _ := filepath.Glob(filepath.Join(s.dir, "conda-meta", "*.json"))
 		for _, r := range recs {
-			s.readMeta(r, func() (string, []string, error) {
+			s.readMeta(o, r, func() (string, []string, error) {
 				var meta struct {
 					Name  string   `json:"name"`
 					Files []string `json:"files"`
@@ -215,7 +237,7 @@ func (s *scanner) readOwners() {
 	for _, sp := range s.sites {
 		recs, _ := filepath.Glob(filepath.Join(s.dir, filepath.FromSlash(sp), "*.dist-info", "RECORD"))
 		for _, r := range recs {
-			s.readMeta(r, func() (string, []string, error) {
+			s.readMeta(o, r, func() (string, []string, error) {
 				files, err := readRecord(r, sp)
 				return distName(filepath.Base(filepath.Dir(r))), files, err
 			})
@@ -225,23 +247,24 @@ func (s *scanner) readOwners() {
 
 // readMeta adds the owners one record lists: from the walk cache where
 // the record's key holds, else read.
-func (s *scanner) readMeta(p string, read func() (string, []string, error)) {
+func (s *scanner) readMeta(o *owners, p string, read func() (string, []string, error)) {
 	key, err := statKey(p)
 	if err != nil {
-		s.unread("%s: %v", p, err)
+		o.note("%s: %v", p, err)
 		return
 	}
-	r, ok := metaRec{}, false
+	var r *metaRec
+	ok := false
 	if s.tree != nil {
 		r, ok = s.tree.meta(p, key)
 	}
 	if !ok {
 		name, files, err := read()
 		if err != nil {
-			s.unread("%s: %v", p, err)
+			o.note("%s: %v", p, err)
 			return
 		}
-		r = metaRec{name: name, files: files}
+		r = &metaRec{name: name, files: files}
 		if s.tree != nil {
 			s.tree.keepMeta(p, key, name, files)
 		}
@@ -326,7 +349,7 @@ func (s *scanner) roots() []string {
 
 var errTooMany = errors.New("too many libraries")
 
-func (s *scanner) walk() {
+func (s *scanner) walk(owned <-chan []string) {
 	for _, root := range s.roots() {
 		var wc native.WalkCache
 		if s.tree != nil {
@@ -349,6 +372,7 @@ func (s *scanner) walk() {
 			s.unread("%v", err)
 		}
 	}
+	s.b.Unread = append(<-owned, s.b.Unread...)
 	libs := s.readAll()
 	for i, f := range s.found {
 		if libs[i].lib == nil {

@@ -76,14 +76,19 @@ func (s fileStamp) holds(k native.FileKey) bool {
 	return s.mtime < limit && s.ctime < limit
 }
 
+// A record's used is set when a run trusts it (the record of the
+// manifest it loaded, never written otherwise): each path is asked of
+// once a run, by one goroutine, and the flags are read after the walk.
 type dirRec struct {
 	st      fileStamp
 	entries []native.ListEntry
+	used    bool
 }
 
 type fileRec struct {
-	st  fileStamp
-	typ string // ELF type, "" for not ELF
+	st   fileStamp
+	typ  string // ELF type, "" for not ELF
+	used bool
 }
 
 // metaRec is one RECORD or conda-meta record: the package it names and
@@ -93,31 +98,35 @@ type metaRec struct {
 	st    fileStamp
 	name  string
 	files []string
+	used  bool
 }
 
 type treeState struct {
-	dirs  map[string]dirRec
-	files map[string]fileRec
-	metas map[string]metaRec
+	dirs  map[string]*dirRec
+	files map[string]*fileRec
+	metas map[string]*metaRec
 }
 
 func newTreeState() treeState {
-	return treeState{dirs: map[string]dirRec{}, files: map[string]fileRec{}, metas: map[string]metaRec{}}
+	return treeState{dirs: map[string]*dirRec{}, files: map[string]*fileRec{}, metas: map[string]*metaRec{}}
 }
 
-// treeCache is the walk cache of one run: old is what the manifest held,
-// next what this run saves (every record it trusted or read afresh, so a
-// record of something gone is dropped).
+// treeCache is the walk cache of one run: old is what the manifest held
+// (each record marked used when this run trusts it), fresh what this run
+// read afresh. The run saves the used records and the fresh ones, so a
+// record of something gone is dropped. A trusted record is only marked,
+// never copied: on a second run over an unchanged prefix every one of some
+// 12,000 records is trusted, and the walk's goroutines then share no lock
+// and insert into no map (they had done both, for a copy of old that the
+// run then did not write, being unchanged).
 type treeCache struct {
-	mu   sync.Mutex // the walk calls from several goroutines
-	base string     // the prefix and a separator; records are named below it
-	now  int64
-	old  treeState
-	next treeState
-	// aux is the bytes old was read from; fresh says next holds a record
-	// read in this run.
-	aux   []byte
-	fresh bool
+	mu    sync.Mutex // guards fresh, from the walk's goroutines
+	base  string     // the prefix and a separator; records are named below it
+	now   int64
+	old   treeState
+	fresh treeState
+	// aux is the bytes old was read from.
+	aux []byte
 	// read counts what this run read afresh: directories listed, files
 	// sniffed, records parsed.
 	read treeCounts
@@ -130,11 +139,9 @@ func newTreeCache(dir string, now int64, aux []byte) *treeCache {
 	if !strings.HasSuffix(base, string(filepath.Separator)) {
 		base += string(filepath.Separator)
 	}
-	t := &treeCache{base: base, now: now, old: newTreeState(), next: newTreeState()}
+	t := &treeCache{base: base, now: now, old: newTreeState(), fresh: newTreeState()}
 	if st, err := decodeTree(aux); err == nil {
 		t.old, t.aux = st, aux
-		// A second run keeps about every record it read.
-		t.next = treeState{dirs: make(map[string]dirRec, len(st.dirs)), files: make(map[string]fileRec, len(st.files)), metas: make(map[string]metaRec, len(st.metas))}
 	}
 	return t
 }
@@ -147,65 +154,55 @@ func (t *treeCache) name(p string) string {
 }
 
 // Listing, Sniffed, Listed and Sniff make a treeCache a native.WalkCache.
+// The lookups read old, which nothing writes during the walk, so they
+// take no lock.
 func (t *treeCache) Listing(dir string, key native.FileKey) (native.Listing, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := t.name(dir)
-	r, ok := t.old.dirs[n]
+	r, ok := t.old.dirs[t.name(dir)]
 	if !ok || !r.st.holds(key) {
 		return native.Listing{}, false
 	}
-	t.next.dirs[n] = r
+	r.used = true
 	return native.Listing{Key: key, Entries: r.entries}, true
 }
 
 func (t *treeCache) Listed(dir string, l native.Listing) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.fresh = true
 	t.read.dirs++
-	t.next.dirs[t.name(dir)] = dirRec{st: stampOf(l.Key, t.now), entries: l.Entries}
+	t.fresh.dirs[t.name(dir)] = &dirRec{st: stampOf(l.Key, t.now), entries: l.Entries}
 }
 
 func (t *treeCache) Sniffed(p string, key native.FileKey) (string, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := t.name(p)
-	r, ok := t.old.files[n]
+	r, ok := t.old.files[t.name(p)]
 	if !ok || !r.st.holds(key) {
 		return "", false
 	}
-	t.next.files[n] = r
+	r.used = true
 	return r.typ, true
 }
 
 func (t *treeCache) Sniff(p string, key native.FileKey, typ string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.fresh = true
 	t.read.files++
-	t.next.files[t.name(p)] = fileRec{st: stampOf(key, t.now), typ: typ}
+	t.fresh.files[t.name(p)] = &fileRec{st: stampOf(key, t.now), typ: typ}
 }
 
 // meta returns what the record at p listed, if its key still holds.
-func (t *treeCache) meta(p string, key native.FileKey) (metaRec, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := t.name(p)
-	r, ok := t.old.metas[n]
+func (t *treeCache) meta(p string, key native.FileKey) (*metaRec, bool) {
+	r, ok := t.old.metas[t.name(p)]
 	if !ok || !r.st.holds(key) {
-		return metaRec{}, false
+		return nil, false
 	}
-	t.next.metas[n] = r
+	r.used = true
 	return r, true
 }
 
 func (t *treeCache) keepMeta(p string, key native.FileKey, name string, files []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.fresh = true
 	t.read.metas++
-	t.next.metas[t.name(p)] = metaRec{st: stampOf(key, t.now), name: name, files: files}
+	t.fresh.metas[t.name(p)] = &metaRec{st: stampOf(key, t.now), name: name, files: files}
 }
 
 // The aux bytes: the three tables, each a count and its records sorted by
@@ -241,11 +238,44 @@ func sortedKeys[V any](m map[string]V) []string {
 // treeMagic starts the aux bytes; another layout is read as empty.
 const treeMagic = "prefixscan-tree-v1\n"
 
+// encode is what this run saves: old's bytes as they were when every old
+// record was trusted and none read afresh, else the used records and the
+// fresh ones (a fresh record replaces a used one of its name: a listing
+// trusted, then found stale by the walk, is read again).
 func (t *treeCache) encode() []byte {
-	if !t.fresh && t.aux != nil && len(t.next.dirs) == len(t.old.dirs) && len(t.next.files) == len(t.old.files) && len(t.next.metas) == len(t.old.metas) {
+	fresh := len(t.fresh.dirs)+len(t.fresh.files)+len(t.fresh.metas) > 0
+	if !fresh && t.aux != nil && allUsed(t.old.dirs, func(r *dirRec) bool { return r.used }) &&
+		allUsed(t.old.files, func(r *fileRec) bool { return r.used }) && allUsed(t.old.metas, func(r *metaRec) bool { return r.used }) {
 		return t.aux // every record carried over as it was
 	}
-	return encodeTree(t.next)
+	return encodeTree(treeState{
+		dirs:  merged(t.old.dirs, t.fresh.dirs, func(r *dirRec) bool { return r.used }),
+		files: merged(t.old.files, t.fresh.files, func(r *fileRec) bool { return r.used }),
+		metas: merged(t.old.metas, t.fresh.metas, func(r *metaRec) bool { return r.used }),
+	})
+}
+
+func allUsed[R any](m map[string]*R, used func(*R) bool) bool {
+	for _, r := range m {
+		if !used(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// merged is old's used records and fresh's, fresh winning.
+func merged[R any](old, fresh map[string]*R, used func(*R) bool) map[string]*R {
+	out := make(map[string]*R, len(old)+len(fresh))
+	for n, r := range old {
+		if used(r) {
+			out[n] = r
+		}
+	}
+	for n, r := range fresh {
+		out[n] = r
+	}
+	return out
 }
 
 func encodeTree(st treeState) []byte {
@@ -300,11 +330,15 @@ func decodeTree(b []byte) (treeState, error) {
 	// A record takes at least 8 bytes (a name's length, six varints and a
 	// count or a type's length). Each table is sized by its count, as
 	// rehashing a growing map was a tenth of a second run.
+	// The records of a table are one allocation, the map's values point
+	// into it.
 	n := f.Count(8)
-	st := treeState{dirs: make(map[string]dirRec, n)}
-	for range n {
+	st := treeState{dirs: make(map[string]*dirRec, n)}
+	dirs := make([]dirRec, n)
+	for i := range n {
 		name := f.String()
-		r := dirRec{st: readStamp(f)}
+		r := &dirs[i]
+		r.st = readStamp(f)
 		m := f.Count(2)
 		r.entries = make([]native.ListEntry, 0, m)
 		for range m {
@@ -314,16 +348,18 @@ func decodeTree(b []byte) (treeState, error) {
 		st.dirs[name] = r
 	}
 	n = f.Count(8)
-	st.files = make(map[string]fileRec, n)
-	for range n {
+	st.files = make(map[string]*fileRec, n)
+	files := make([]fileRec, n)
+	for i := range n {
 		name := f.String()
-		st.files[name] = fileRec{st: readStamp(f), typ: internType(f.Bytes())}
+		files[i] = fileRec{st: readStamp(f), typ: internType(f.Bytes())}
+		st.files[name] = &files[i]
 	}
 	n = f.Count(9)
-	st.metas = make(map[string]metaRec, n)
+	st.metas = make(map[string]*metaRec, n)
 	for range n {
 		name := f.String()
-		r := metaRec{st: readStamp(f), name: f.String()}
+		r := &metaRec{st: readStamp(f), name: f.String()}
 		m := f.Count(1)
 		r.files = make([]string, 0, m)
 		for range m {
