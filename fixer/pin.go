@@ -16,8 +16,9 @@ import (
 
 // pinCodes are the findings that say the solver (or pip) picks the
 // framework's release or variant; a pin for the targets answers them.
-// EG409 counts only where it says so ("leaves the build to the solver",
-// "is left to the solver").
+// EG409 counts only where it says so (gpucheck.LeavesBuild: "the file
+// leaves the build to pip"); an extension's open release ("the release of
+// cupy is left to the solver") is not the framework's, and its pin stays open.
 var pinCodes = []string{"EG502", "EG207", "EG304", "EG409"}
 
 // pinFindings are rep's findings that a pin would answer.
@@ -25,7 +26,7 @@ func pinFindings(rep *report.Report) []finding.Diagnostic {
 	var out []finding.Diagnostic
 	for _, code := range pinCodes {
 		for _, d := range rep.Diagnostics() {
-			if d.Code == code && (code != "EG409" || strings.Contains(d.Message, "to the solver")) {
+			if d.Code == code && (code != "EG409" || strings.Contains(d.Message, gpucheck.LeavesBuild)) {
 				out = append(out, d)
 			}
 		}

@@ -478,7 +478,7 @@ func (c *checker) overCandidates() bool {
 			check = "release"
 		}
 		c.undecide(c.fwPos(), check, reason, what,
-			fmt.Sprintf("the file leaves the build to %s, and it %s", solverOf(fw), strings.Join(parts, "; ")),
+			fmt.Sprintf(LeavesBuild+"%s, and it %s", solverOf(fw), strings.Join(parts, "; ")),
 			variantHint(c.k, fw, fw.Version == ""))
 	}
 	return true

@@ -69,6 +69,11 @@ func runEG409(c *checker) bool {
 }
 
 // solverOf names what picks a build the file leaves open.
+// LeavesBuild opens the reason of an EG409 that a pin of the framework's
+// release and variant answers (the fixer counts those); an extension whose
+// release is open says otherwise, and a framework pin leaves it open.
+const LeavesBuild = "the file leaves the build to "
+
 func solverOf(fw *resolver.Framework) string {
 	if fw.From == envspec.ProviderPip {
 		return "pip"
