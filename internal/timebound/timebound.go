@@ -68,18 +68,18 @@ func Ratio(rounds int, base, subject func()) (ratio float64, bestBase, bestSubje
 }
 
 // measureRatio is Ratio with prepare, when set, run untimed before each
-// timed call.
+// round: before base, which subject follows.
 func measureRatio(rounds int, prepare func(), base, subject func()) (ratio float64, bestBase, bestSubject time.Duration) {
 	bestBase, bestSubject = time.Duration(1<<63-1), time.Duration(1<<63-1)
 	timed := func(f func()) time.Duration {
-		if prepare != nil {
-			prepare()
-		}
 		start := now()
 		f()
 		return now().Sub(start)
 	}
 	for range max(rounds, 1) {
+		if prepare != nil {
+			prepare()
+		}
 		bestBase = min(bestBase, timed(base))
 		bestSubject = min(bestSubject, timed(subject))
 	}
