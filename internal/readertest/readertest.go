@@ -9,12 +9,10 @@ package readertest
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/internal/timebound"
@@ -155,29 +153,18 @@ func GrowsLinearly(t *testing.T, shape func(t *testing.T, scale int) (read func(
 		t.Log("time ratio not checked under the race detector; allocations are")
 		return
 	}
-	// The collector is held off while a round is timed and run
-	// between rounds: its cycles fall on one side or the other by
-	// chance, and what it costs grows with the allocations, which
-	// are held above. A ratio over the bound is measured again, up
-	// to growthTries times, as timebound.RatioWithin does: a burst
-	// of load may land on every 8x round once, a quadratic cost is
-	// over the bound every time.
+	// The collector is held off while a round is timed and run before
+	// each timed call (Check's Prepare): its cycles fall on one side or the
+	// other by chance, and what it costs grows with the allocations, which
+	// are held above. Check measures a ratio over the bound again before
+	// it fails: a burst of load may land on every 8x round once, a
+	// quadratic cost is over the bound every time.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	var r float64
-	var b1, b8 time.Duration
-	for range growthTries {
-		b1, b8 = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-		for range growthRounds {
-			runtime.GC()
-			_, d1, d8 := timebound.Ratio(1, reads[0], reads[len(reads)-1])
-			b1, b8 = min(b1, d1), min(b8, d8)
-		}
-		if r = float64(b8) / float64(max(b1, 1)); r <= growthTimeLimit {
-			break
-		}
-	}
-	t.Logf("time: 1x %v, 8x %v: %.1fx", b1, b8, r)
-	if r > growthTimeLimit {
-		t.Errorf("8x the input takes %.1fx the time of 1x (%v vs %v, best of %d), over %dx", r, b8, b1, growthRounds, growthTimeLimit)
-	}
+	timebound.Check{
+		What:    fmt.Sprintf("time of %dx the input / 1x", growthScales[len(growthScales)-1]),
+		Max:     growthTimeLimit,
+		Rounds:  growthRounds,
+		Tries:   growthTries,
+		Prepare: runtime.GC,
+	}.Assert(t, reads[0], reads[len(reads)-1])
 }

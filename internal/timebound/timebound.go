@@ -6,7 +6,8 @@
 //
 //   - a ratio against a baseline measured in the same test, rounds
 //     interleaved and the best of each kept (Ratio), so that a burst of load
-//     slows both alike;
+//     slows both alike, asserted through Check, which measures again before
+//     it fails and only logs under the race detector;
 //   - an absolute bound (Within) that is enforced only where .ci/run asks
 //     for it, in a step without -race, by setting ENVGUARD_TIME_BOUNDS=1.
 //     Elsewhere the measured time is logged and the bound is not checked.
@@ -41,13 +42,18 @@ func Within(t testing.TB, what string, d, limit time.Duration) {
 	t.Logf("%s: %v (bound %v, enforced: %v)", what, d.Round(time.Millisecond), limit, Enforced())
 }
 
+// now is the clock Best and Ratio read; the package's tests replace it
+// with one that the fake work advances, so that their verdicts on linear
+// and quadratic work do not depend on the machine.
+var now = time.Now
+
 // Best returns the shortest of rounds runs of f.
 func Best(rounds int, f func()) time.Duration {
 	best := time.Duration(1<<63 - 1)
 	for range max(rounds, 1) {
-		start := time.Now()
+		start := now()
 		f()
-		if d := time.Since(start); d < best {
+		if d := now().Sub(start); d < best {
 			best = d
 		}
 	}
@@ -58,33 +64,24 @@ func Best(rounds int, f func()) time.Duration {
 // returns best(subject)/best(base) with both bests. Interleaving makes a
 // burst of load on a shared machine slow both sides alike.
 func Ratio(rounds int, base, subject func()) (ratio float64, bestBase, bestSubject time.Duration) {
-	bestBase, bestSubject = time.Duration(1<<63-1), time.Duration(1<<63-1)
-	for range max(rounds, 1) {
-		start := time.Now()
-		base()
-		if d := time.Since(start); d < bestBase {
-			bestBase = d
-		}
-		start = time.Now()
-		subject()
-		if d := time.Since(start); d < bestSubject {
-			bestSubject = d
-		}
-	}
-	return float64(bestSubject) / float64(max(bestBase, time.Nanosecond)), bestBase, bestSubject
+	return measureRatio(rounds, nil, base, subject)
 }
 
-// RatioWithin is Ratio measured up to tries times, stopping at the first
-// measurement at or under bound. On a machine shared with other work one
-// burst can land on the subject's every round; a real regression (a
-// quadratic loop where the bound allows linear growth) is over the bound
-// every time, so remeasuring costs it nothing.
-func RatioWithin(tries, rounds int, bound float64, base, subject func()) (ratio float64, bestBase, bestSubject time.Duration, ok bool) {
-	for range max(tries, 1) {
-		ratio, bestBase, bestSubject = Ratio(rounds, base, subject)
-		if ratio <= bound {
-			return ratio, bestBase, bestSubject, true
-		}
+// measureRatio is Ratio with prepare, when set, run untimed before each
+// round: before base, which subject follows.
+func measureRatio(rounds int, prepare func(), base, subject func()) (ratio float64, bestBase, bestSubject time.Duration) {
+	bestBase, bestSubject = time.Duration(1<<63-1), time.Duration(1<<63-1)
+	timed := func(f func()) time.Duration {
+		start := now()
+		f()
+		return now().Sub(start)
 	}
-	return ratio, bestBase, bestSubject, false
+	for range max(rounds, 1) {
+		if prepare != nil {
+			prepare()
+		}
+		bestBase = min(bestBase, timed(base))
+		bestSubject = min(bestSubject, timed(subject))
+	}
+	return float64(bestSubject) / float64(max(bestBase, time.Nanosecond)), bestBase, bestSubject
 }

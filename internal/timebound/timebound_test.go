@@ -32,11 +32,13 @@ func TestRatioOrdersWork(t *testing.T) {
 	if r < 2 {
 		t.Fatalf("ten times the work measured %.2fx the baseline (%v vs %v)", r, s, b)
 	}
-	if _, _, _, ok := RatioWithin(3, 3, 1.5, spin(200_000), spin(2_000_000)); ok {
-		t.Fatal("RatioWithin accepted ten times the work under a bound of 1.5x")
+	// The same on the real clock through Check: ten times the work fails
+	// a bound of 1.5x in every measurement and passes one of 100x.
+	if r := (Check{Max: 1.5, Rounds: 3}).Measure(spin(200_000), spin(2_000_000)); r.OK {
+		t.Fatalf("Check accepted ten times the work under a bound of 1.5x: %v", r.Ratios)
 	}
-	if r, _, _, ok := RatioWithin(3, 3, 100, spin(200_000), spin(2_000_000)); !ok {
-		t.Fatalf("RatioWithin refused %.1fx under a bound of 100x", r)
+	if r := (Check{Max: 100, Rounds: 3}).Measure(spin(200_000), spin(2_000_000)); !r.OK {
+		t.Fatalf("Check refused ten times the work under a bound of 100x: %v", r.Ratios)
 	}
 	if d := Best(3, func() { time.Sleep(time.Millisecond) }); d < time.Millisecond {
 		t.Fatalf("Best of a 1 ms sleep is %v", d)
