@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "f8d5f8eb1a84d38a"
+const generatedVersion = "8a442c4b6c1347a3"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8b105505
+const generatedChecksum = 0xd217faa6
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -7945,433 +7945,887 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"2.2",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb); release_wheel.yml at v0.0.3 (238563fb) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.3", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb); release_wheel.yml at v0.0.3 (238563fb) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3; release_wheel.yml at v0.0.4 (62343e66) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3; release_wheel.yml at v0.0.4 (62343e66) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.5", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73); release_wheel.yml at v0.0.5 (a0297e73) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.5", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73); release_wheel.yml at v0.0.5 (a0297e73) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.6", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068); release_wheel.yml at v0.0.6 (c146e068) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.6", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068); release_wheel.yml at v0.0.6 (c146e068) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.7", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06); release_wheel.yml at v0.0.7 (fec77d06) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.7", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06); release_wheel.yml at v0.0.7 (fec77d06) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.8", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef); release_wheel.yml at v0.0.8 (478447ef) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.8", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef); release_wheel.yml at v0.0.8 (478447ef) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.9", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8); release_wheel.yml at v0.0.9 (17a5f1b8) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.9", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8); release_wheel.yml at v0.0.9 (17a5f1b8) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.0", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05); release_wheel.yml at v0.1.0 (58b68d05) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.0", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05); release_wheel.yml at v0.1.0 (58b68d05) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.1", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d); release_wheel.yml at v0.1.1 (b64d5c9d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.1", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d); release_wheel.yml at v0.1.1 (b64d5c9d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.3 (d6c84002) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.3 (d6c84002) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.3 (d6c84002) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.4 (9ca04e4d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.4 (9ca04e4d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.4 (9ca04e4d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.5 (838d0501) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.5 (838d0501) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.5 (838d0501) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.6 (9ee26e73) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.6 (9ee26e73) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.6 (9ee26e73) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.2.0 (34703291) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.2.0 (34703291) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.2.0 (34703291) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1); release_wheel.yml at v0.2.1 (dbb1e4e1) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1); release_wheel.yml at v0.2.1 (dbb1e4e1) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1); release_wheel.yml at v0.2.1 (dbb1e4e1) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names); release_wheel.yml at v0.2.1.post1 (6805c643) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names); release_wheel.yml at v0.2.1.post1 (6805c643) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names); release_wheel.yml at v0.2.1.post1 (6805c643) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 		"2.6",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.6",
 	}, CUDA: []string{
 		"12.6",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
 	}, SASS: []string{
@@ -13819,8 +14273,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 73},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 49},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 50},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 51},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
@@ -14074,6 +14526,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 300},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 301},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 302},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 303},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 304},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
@@ -14297,8 +14751,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 225},
 	},
 	"extensions": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 37},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 38},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 39},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
@@ -14308,6 +14760,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 12},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 13},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 14},
