@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "f8d5f8eb1a84d38a"
+const generatedVersion = "2931dda6f12c7b7c"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8b105505
+const generatedChecksum = 0x7df366bc
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4822,8 +4822,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 }, Extensions: []Extension{
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
-	{Name: "flashinfer", Framework: "torch", TorchABI: true, IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "wheels on the project's own index, one per CUDA and torch series (-i .../whl/cu121/torch2.3); the package is named flashinfer up to 0.2.0.post2 and flashinfer-python from 0.2.1; docs/installation.rst: supported GPU architectures sm80, sm86, sm89, sm90 up to 0.1.5 ('sm75 / sm70 support is working in progress'), sm75 added in 0.1.6"},
-	{Name: "flashinfer-python", Framework: "torch", TorchABI: true, IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "flashinfer renamed (0.2.1); docs/installation.rst from 0.2.1: JIT mode, the default, compiles CUDA kernels at runtime 'using PyTorch's JIT' and is the sdist on the Python index, AOT wheels per cuXYZ/torchA.B on the project's index; from 0.4.0 the kernels come as flashinfer-cubin and flashinfer-jit-cache (index /whl/cu129, a CUDA variant without a torch series) beside a pure flashinfer-python"},
+	{Name: "flashinfer", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)$", IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "local version +cu{CUDA major and minor}torch{A.B} (scripts/run-ci-build-wheel.sh at every release tag v0.0.3 to v0.2.6; nightlies put a git hash before it, which this pattern does not decode); wheels on the project's own index, one per CUDA and torch series (-i .../whl/cu121/torch2.3); the package is named flashinfer up to 0.2.0.post2 and flashinfer-python from 0.2.1; docs/installation.rst: supported GPU architectures sm80, sm86, sm89, sm90 up to 0.1.5 ('sm75 / sm70 support is working in progress'), sm75 added in 0.1.6"},
+	{Name: "flashinfer-python", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)$", IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "flashinfer renamed (0.2.1); local version +cu{CUDA major and minor}torch{A.B} as flashinfer; docs/installation.rst from 0.2.1: JIT mode, the default, compiles CUDA kernels at runtime 'using PyTorch's JIT' and is the sdist on the Python index, AOT wheels per cuXYZ/torchA.B on the project's index; from 0.4.0 the kernels come as flashinfer-cubin and flashinfer-jit-cache (index /whl/cu129, a CUDA variant without a torch series) beside a pure flashinfer-python"},
 	{Name: "bitsandbytes", Framework: "torch", TorchCUDALib: true, Source: "X2_BNB; X2_BNB_0431_0455", Note: "torch_cuda_lib: bitsandbytes/cuda_specs.py get_cuda_version_tuple reads torch.version.cuda and cextension.py get_cuda_bnb_library_path loads libbitsandbytes_cuda{that major and minor} (BNB_CUDA_VERSION overrides it), at 0.43.1 and 0.45.5, so torch's CUDA picks the row; its CUDA code is a plain shared library (libbitsandbytes_cuda{XY}.so, BNB_OUTPUT_NAME _cuda${CUDA_VERSION_SHORT} in CMakeLists.txt) loaded by ctypes, not a libtorch extension; one wheel carries one library per CUDA toolkit of the build-shared-libs-cuda matrix; the newest capability of each build gets PTX as well as SASS (CMakeLists: POP_BACK _LATEST_CAPABILITY, the rest '-real')"},
 	{Name: "apex", Framework: "torch", TorchABI: true, Source: "X2_APEX", Note: "no binary wheels: built from source against the installed torch (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .); setup.py check_cuda_torch_binary_vs_bare_metal raises RuntimeError unless nvcc's release (major.minor) equals torch.version.cuda: 'Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries'"},
 	{Name: "deepspeed", Framework: "torch", TorchABI: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
@@ -7945,433 +7945,1219 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"2.2",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb); release_wheel.yml at v0.0.3 (238563fb) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.3", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.3 (238563fb); release_wheel.yml at v0.0.3 (238563fb) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3; release_wheel.yml at v0.0.4 (62343e66) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.4 (62343e66); they disagree: the workflow also builds cu118/torch2.3, cu121/torch2.3; release_wheel.yml at v0.0.4 (62343e66) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
+	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.0.4 (62343e66) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.0.4 (62343e66) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
+	{Name: "flashinfer", Version: "0.0.4", Dist: "flashinfer-index", Torch: []string{
+		"2.3",
+	}, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu121torch<series>, built by the release_wheel.yml matrix at v0.0.4 (62343e66) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.0.4 (62343e66) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.5", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73); release_wheel.yml at v0.0.5 (a0297e73) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.5", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.5 (a0297e73); release_wheel.yml at v0.0.5 (a0297e73) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.6", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068); release_wheel.yml at v0.0.6 (c146e068) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.6", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.6 (c146e068); release_wheel.yml at v0.0.6 (c146e068) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.7", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06); release_wheel.yml at v0.0.7 (fec77d06) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.7", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.7 (fec77d06); release_wheel.yml at v0.0.7 (fec77d06) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.8", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef); release_wheel.yml at v0.0.8 (478447ef) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.8", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.8 (478447ef); release_wheel.yml at v0.0.8 (478447ef) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.9", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8); release_wheel.yml at v0.0.9 (17a5f1b8) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.0.9", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.0.9 (17a5f1b8); release_wheel.yml at v0.0.9 (17a5f1b8) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.0", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05); release_wheel.yml at v0.1.0 (58b68d05) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.0", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.0 (58b68d05); release_wheel.yml at v0.1.0 (58b68d05) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.1", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d); release_wheel.yml at v0.1.1 (b64d5c9d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.1", Dist: "flashinfer-index", Torch: []string{
 		"2.1",
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d)"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.1 (b64d5c9d); release_wheel.yml at v0.1.1 (b64d5c9d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.2 (d2f6a427); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; the workflow also builds cu118/torch2.4, cu121/torch2.4, cu124/torch2.4; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
+	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.1.2 (d2f6a427) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
+	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu121torch<series>, built by the release_wheel.yml matrix at v0.1.2 (d2f6a427) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
+	{Name: "flashinfer", Version: "0.1.2", Dist: "flashinfer-index", Torch: []string{
+		"2.4",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.1.2 (d2f6a427) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.1.2 (d2f6a427) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.3 (d6c84002) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.3 (d6c84002) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.3 (d6c84002); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.3 (d6c84002) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.4 (9ca04e4d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.4 (9ca04e4d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.4 (9ca04e4d); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.4 (9ca04e4d) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.5 (838d0501) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.5 (838d0501) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "8.0", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "8.0", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.5 (838d0501); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.5 (838d0501) sets TORCH_CUDA_ARCH_LIST '8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.6 (9ee26e73) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.6 (9ee26e73) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.1.6", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.1.6 (9ee26e73); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.1.6 (9ee26e73) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags"},
 	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.2.0 (34703291) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
 		"2.2",
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.2.0 (34703291) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0 (34703291); they disagree: docs also list cu118/torch2.1, cu121/torch2.1; release_wheel.yml at v0.2.0 (34703291) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post1 (48e8d169); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.0.post1 (48e8d169) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu121torch<series>, built by the release_wheel.yml matrix at v0.2.0.post1 (48e8d169) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer", Version: "0.2.0.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.0.post1 (48e8d169) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.0.post1 (48e8d169) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.0.post2 (200e9540); they disagree: docs also list cu118/torch2.1, cu118/torch2.2, cu121/torch2.1, cu121/torch2.2; the workflow also builds cu118/torch2.5, cu121/torch2.5, cu124/torch2.5; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.0.post2 (200e9540) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu121torch<series>, built by the release_wheel.yml matrix at v0.2.0.post2 (200e9540) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer", Version: "0.2.0.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.5",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.0.post2 (200e9540) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.0.post2 (200e9540) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1); release_wheel.yml at v0.2.1 (dbb1e4e1) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1); release_wheel.yml at v0.2.1 (dbb1e4e1) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1 (dbb1e4e1); release_wheel.yml at v0.2.1 (dbb1e4e1) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names); release_wheel.yml at v0.2.1.post1 (6805c643) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.3",
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names); release_wheel.yml at v0.2.1.post1 (6805c643) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names)"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post1 (6805c643) (with release_wheel_sglang.yml, which its exclude list names); release_wheel.yml at v0.2.1.post1 (6805c643) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.1.post2 (81277931) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu121/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.1.post2 (81277931) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.1",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu121torch<series>, built by the release_wheel.yml matrix at v0.2.1.post2 (81277931) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.1.post2", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.1.post2 (81277931) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.1.post2 (81277931) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2 (986e5b1f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.2 (986e5b1f) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.2", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.2 (986e5b1f) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.2 (986e5b1f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.2.post1", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.2.post1 (1c88d650) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.2.post1 (1c88d650) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.3 (fdedc432) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.3 (fdedc432) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.3", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.3 (fdedc432) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.3 (fdedc432) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.4 (bc81a59f) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.4 (bc81a59f) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.4", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.4 (bc81a59f) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.4 (bc81a59f) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
 		"2.4",
 		"2.5",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.5 (592b110a) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu121/torch2.3; the workflow also builds cu118/torch2.6, cu124/torch2.6, cu126/torch2.6; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.5 (592b110a) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu124torch<series>, built by the release_wheel.yml matrix at v0.2.5 (592b110a) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.5", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+	}, CUDA: []string{
+		"12.6",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu126torch<series>, built by the release_wheel.yml matrix at v0.2.5 (592b110a) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.5 (592b110a) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 	}, CUDA: []string{
 		"11.8",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu118/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 	}, CUDA: []string{
 		"12.1",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu121/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.5",
 		"2.6",
 	}, CUDA: []string{
 		"12.4",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu124/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
 		"2.6",
 	}, CUDA: []string{
 		"12.6",
-	}, MinCC: "7.5", Source: "X2_FLASHINFER", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7"},
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "index /whl/cu126/torch<series>, listed both in docs/installation.rst and in the release_wheel.yml matrix at v0.2.6 (608a3438) (with release_wheel_sglang.yml, which its exclude list names); they disagree: docs also list cu118/torch2.3, cu118/torch2.4, cu121/torch2.3, cu121/torch2.4, cu124/torch2.4; the workflow also builds cu118/torch2.6, cu118/torch2.7, cu126/torch2.7, cu128/torch2.7; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.6",
+		"2.7",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu118torch<series>, built by the release_wheel.yml matrix at v0.2.6 (608a3438) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"12.6",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu126torch<series>, built by the release_wheel.yml matrix at v0.2.6 (608a3438) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
+	{Name: "flashinfer-python", Version: "0.2.6", Dist: "flashinfer-index", Torch: []string{
+		"2.7",
+	}, CUDA: []string{
+		"12.8",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.9",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, MinCC: "7.5", Source: "X2_FLASHINFER;X2_TORCH_ARCHFLAGS", Note: "wheel +cu128torch<series>, built by the release_wheel.yml matrix at v0.2.6 (608a3438) (the workflows are dispatched by hand, so the tag's copy is what ran), which docs/installation.rst at the tag does not list as an index; release_wheel.yml at v0.2.6 (608a3438) sets TORCH_CUDA_ARCH_LIST '7.5 8.0 8.9 9.0+PTX', release_wheel_sglang.yml the same, passed to the build (scripts/run-ci-build-wheel.sh asserts it): SASS sm_75 sm_80 sm_89 sm_90, PTX compute_90 through torch's _get_cuda_arch_flags; the sm90 kernels, where built (setup.py flashinfer_kernels_sm90 when run-ci-build-wheel.sh sets FLASHINFER_ENABLE_SM90 for nvcc 12.3 or newer; the sm90 modules of flashinfer/aot.py at v0.2.6), take -gencode arch=compute_90a,code=sm_90a alone and run on sm_90 only"},
 	{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
 	}, SASS: []string{
@@ -12746,7 +13532,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CCONV_PUBLISH", Title: "Dao-AILab/causal-conv1d .github/workflows/publish.yaml (build_wheels matrix and exclude list; tmpname, in .github/scripts/build.sh from v1.5.3) and setup.py (cc_flag -gencode list) at every release tag v1.0.0 to v1.6.1.post4", URL: "https://github.com/Dao-AILab/causal-conv1d/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD 0d2252d (2026-03-10): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
 	{Key: "X2_TORCH_ARCHFLAGS", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags: 'If cflags is given, there may already be user-provided arch flags in it (from extra_compile_args)' ... if 'arch' in flag: return []", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in several stored torch versions (find_string), 2026-12-01"},
 	{Key: "X2_MAMBA795", Title: "state-spaces/mamba#795 build: More fine-grained wheelname for NGC PyTorch (ko3n1g: 'mamba 2.2.5 is broken for both NGC PyTorch 25.05 and 25.06'; wget .../v2.2.5/mamba_ssm-2.2.5+cu12torch2.8cxx11abiFALSE-cp312-cp312-linux_x86_64.whl)", URL: "https://github.com/state-spaces/mamba/pull/795", Read: "pull request thread, 2026-12-01"},
-	{Key: "X2_FLASHINFER", Title: "flashinfer-ai/flashinfer docs/installation.rst (Prerequisites, 'Supported GPU architectures', pip install ... -i https://flashinfer.ai/whl/cuXYZ/torchA.B/ tabs; JIT/AOT modes; flashinfer-cubin / flashinfer-jit-cache from v0.4.0) and .github/workflows/release_wheel.yml (build matrix cuda x torch, exclude, TORCH_CUDA_ARCH_LIST) with release_wheel_sglang.yml (v0.2.1.post1 to v0.2.6) at each release tag v0.0.2 to v0.2.6; README.md install lines to v0.6.0", URL: "https://github.com/flashinfer-ai/flashinfer/blob/main/docs/installation.rst", Read: "git snapshot (tags to v0.6.18rc7, 2026-08): each tag's installation.rst and release_wheel.yml, read 2026-12-01"},
+	{Key: "X2_FLASHINFER", Title: "flashinfer-ai/flashinfer docs/installation.rst (Prerequisites, 'Supported GPU architectures', pip install ... -i https://flashinfer.ai/whl/cuXYZ/torchA.B/ tabs; JIT/AOT modes; flashinfer-cubin / flashinfer-jit-cache from v0.4.0) and .github/workflows/release_wheel.yml (build matrix cuda x torch, exclude, TORCH_CUDA_ARCH_LIST) with release_wheel_sglang.yml (v0.2.1.post1 to v0.2.6), scripts/run-ci-build-wheel.sh (local version cu{major}{minor}torch{A.B}, FLASHINFER_ENABLE_SM90) and setup.py / flashinfer/aot.py (sm_90a flags) at each release tag v0.0.2 to v0.2.6; README.md install lines to v0.6.0", URL: "https://github.com/flashinfer-ai/flashinfer/blob/main/docs/installation.rst", Read: "git snapshot (tags to v0.6.18rc7, 2026-08): each tag's installation.rst and release_wheel.yml, read 2026-12-01; TORCH_CUDA_ARCH_LIST, run-ci-build-wheel.sh and setup.py at each tag v0.0.3 to v0.2.6, read 2026-12-06"},
 	{Key: "X2_BNB", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version and build_arch) and CMakeLists.txt (COMPUTE_CAPABILITY -> CMAKE_CUDA_ARCHITECTURES, latest without -real; BNB_OUTPUT_NAME _cuda) at tags 0.45.0 and 0.48.0", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/main/.github/scripts/build-cuda.sh", Read: "git snapshot (tags to 0.50.1): files at tags 0.45.0 (64d382da) and 0.48.0 (406fb6aa), read 2026-12-01"},
 	{Key: "X2_APEX", Title: "NVIDIA/apex setup.py (get_cuda_bare_metal_version, check_cuda_torch_binary_vs_bare_metal) and README.md install lines (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .)", URL: "https://github.com/NVIDIA/apex/blob/master/setup.py", Read: "git snapshot at HEAD 6424da3b (2026-07-08), read 2026-12-01"},
 	{Key: "X2_DEEPSPEED", Title: "microsoft/DeepSpeed op_builder/builder.py (assert_no_cuda_mismatch, cuda_minor_mismatch_ok, DS_SKIP_CUDA_CHECK) and docs/_tutorials/advanced-install.md (JIT with torch's C++ extension loader; DS_BUILD_OPS=1 pip install deepspeed)", URL: "https://github.com/microsoft/DeepSpeed/blob/master/op_builder/builder.py", Read: "git snapshot at HEAD 38327e07f (2025-02-21), read 2026-12-01"},
@@ -13819,10 +14605,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 73},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 49},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 50},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 51},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 54},
@@ -14074,6 +14856,38 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 300},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 301},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 302},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 303},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 304},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 305},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 306},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 307},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 308},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 309},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 310},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 311},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 312},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 313},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 314},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 315},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 316},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 317},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 318},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 319},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 320},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 321},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 322},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 323},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 324},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 325},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 326},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 327},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 328},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 329},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 330},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 331},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 332},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 333},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 334},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
@@ -14297,10 +15111,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 225},
 	},
 	"extensions": {
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 36},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 37},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 38},
-		{File: "resolver/kb/data/extensions-2.yaml", Line: 39},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 41},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
@@ -14308,6 +15118,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 44},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 45},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 46},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 47},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 48},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 49},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 50},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 12},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 13},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 14},
