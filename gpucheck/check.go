@@ -32,6 +32,8 @@ type knowledge interface {
 	TensorFlow(version string) (*kb.TFConfig, bool)
 	TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool)
 	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)
+	ExtensionByName(name string) (*kb.Extension, bool)
+	ExtensionReleases(name string) []kb.ExtensionBuild
 }
 
 // CheckOptions tune the machine checks.

@@ -85,9 +85,13 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if p.Code.MinCC != "" {
 			if lo, ok := parseCC(p.Code.MinCC); ok && gcc.less(lo) {
+				hint := fmt.Sprintf("run on a GPU of compute capability %s or newer", p.Code.MinCC)
+				if c.someReleaseRuns(p.Name, gcc) {
+					hint += fmt.Sprintf(", or use a release of %s that supports %s", p.Name, gcc.sm())
+				}
 				c.add("EG410", c.pkgPos(p),
 					fmt.Sprintf("%s needs compute capability %s or newer and cannot run on %s", pkgLabel(p), p.Code.MinCC, gpuLabel(c.h, gs)),
-					fmt.Sprintf("run on a GPU of compute capability %s or newer, or use a release of %s that supports %s", p.Code.MinCC, p.Name, gcc.sm()))
+					hint)
 				return
 			}
 			if p.Code.JIT {
@@ -111,6 +115,31 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// someReleaseRuns says whether another release of an extension may run on
+// a compute capability: false only where the knowledge base states a floor
+// for the project (which every release without a floor of its own keeps)
+// and no release row of it has a floor at or below the GPU's, so that no
+// release the knowledge base knows of runs there (triton keeps 7.0 in
+// every release).
+func (c *checker) someReleaseRuns(name string, gcc cc) bool {
+	ext, ok := c.k.ExtensionByName(name)
+	if !ok || ext.MinCC == "" {
+		return true
+	}
+	if lo, ok := parseCC(ext.MinCC); !ok || !gcc.less(lo) {
+		return true
+	}
+	for _, b := range c.k.ExtensionReleases(name) {
+		if b.MinCC == "" {
+			continue
+		}
+		if lo, ok := parseCC(b.MinCC); !ok || !gcc.less(lo) {
+			return true
+		}
+	}
+	return false
 }
 
 // belowToolkit raises EG410 where a package built for a CUDA major.minor
