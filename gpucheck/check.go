@@ -34,6 +34,8 @@ type knowledge interface {
 	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)
 	ExtensionByName(name string) (*kb.Extension, bool)
 	ExtensionReleases(name string) []kb.ExtensionBuild
+	ExtensionsOfStem(stem string) []string
+	JAXPipCUDASince() (string, bool)
 }
 
 // CheckOptions tune the machine checks.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
@@ -49,6 +50,65 @@ func TestEG410FloorHint(t *testing.T) {
 		}
 		if got := strings.Contains(hint, "use a release of "+tt.name+" that supports sm_37"); got != tt.offer {
 			t.Errorf("%s: hint %q offers another release: %v, want %v", tt.name, hint, got, tt.offer)
+		}
+	}
+}
+
+// TestNoReleaseHint: a package the knowledge base has no facts on is not
+// told to "pin a release envguard knows"; the hint names the project's
+// packages the knowledge base has releases of (review: cupy-cuda101).
+func TestNoReleaseHint(t *testing.T) {
+	f := testFacts
+	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Source: "S"}}
+	k := factsKB{f}
+	for _, tt := range []struct {
+		name, has, not string
+	}{
+		{"cupy-cuda101", "it has releases of cupy-cuda12x (pypi)", "pin a release envguard knows"},
+		{"zzext-cu118", "the knowledge base has no release of zzext-cu118: run envguard check", "pin"},
+	} {
+		pos := finding.Pos{File: "env", Line: 4, Col: 3}
+		p := resolver.GPUPackage{Name: tt.name, Role: resolver.RoleExtension, Pos: pos, Line: 4, Unknown: "the knowledge base has no facts on " + tt.name}
+		st := &resolver.Stack{GPUPackages: []resolver.GPUPackage{p}}
+		r := evaluate(st, host("470.57.02", "11.4", "3.7"), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.has) || strings.Contains(hint, tt.not) {
+			t.Errorf("%s: hint %q, want %q and not %q", tt.name, hint, tt.has, tt.not)
+		}
+	}
+}
+
+// TestJAXRuntimeHintBeforePipWheels: pip jax before the first cudaNN_pip
+// extra has no nvidia-cuda-runtime wheel to read (review: jax 0.3.10);
+// the release the extras began is the knowledge base's.
+func TestJAXRuntimeHintBeforePipWheels(t *testing.T) {
+	f := testFacts
+	f.JAXExtras = []kb.JAXExtra{
+		{Extra: "cuda", Since: "0.2.23", Through: "0.11.0", Source: "S"},
+		{Extra: "cuda12_pip", Since: "0.4.7", Until: "0.6.0", Source: "S"},
+	}
+	k := factsKB{f}
+	for _, tt := range []struct {
+		version, has, not string
+	}{
+		{"0.3.10", "predates the cuda11_pip/cuda12_pip extras (from 0.4.7)", "pip show nvidia-cuda-runtime"},
+		{"0.4.29", "pip show nvidia-cuda-runtime-cu12", "predates"},
+	} {
+		st := &resolver.Stack{Framework: &resolver.Framework{Name: "jax", Version: tt.version, Variant: "cuda", From: envspec.ProviderPip, Pos: fwPosT}}
+		r := evaluate(st, host("570.124.06", "12.8", "9.0"), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Message, "CUDA runtime version is not known") {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.has) || strings.Contains(hint, tt.not) {
+			t.Errorf("jax %s: hint %q, want %q and not %q", tt.version, hint, tt.has, tt.not)
 		}
 	}
 }

@@ -73,7 +73,7 @@ func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 // CUDA toolkit can target; what none decides leaves the target unknown.
 func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Known {
-		hint := "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+		hint := c.unknownPkgHint(p)
 		if p.SourceBuild {
 			hint = sourceBuildHint(c.st.Framework, c.runtime())
 		}
@@ -115,6 +115,25 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// unknownPkgHint is the hint for a GPU-code package whose release the
+// knowledge base does not describe. Where it has no facts on the package
+// at all, pinning "a release envguard knows" cannot work: the hint names
+// the packages of the same project (the name before its CUDA segment)
+// that the knowledge base has releases of, where there are any.
+func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
+	if _, ok := c.k.ExtensionByName(p.Name); ok || p.Role != resolver.RoleExtension {
+		return "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+	}
+	s := "the knowledge base has no release of " + p.Name
+	if len(p.BuiltFor.CUDA) == 1 {
+		s += " (its name says a CUDA " + p.BuiltFor.CUDA[0] + " build)"
+	}
+	if names := c.k.ExtensionsOfStem(kb.PipNameStem(p.Name)); len(names) > 0 {
+		return s + "; it has releases of " + strings.Join(names, ", ") + ": pin one of those whose CUDA the target's driver runs, or run envguard check on the machine, which reads the binaries"
+	}
+	return s + ": run envguard check on the machine, which reads the binaries"
 }
 
 // someReleaseRuns says whether another release of an extension may run on
