@@ -112,3 +112,22 @@ func TestJAXRuntimeHintBeforePipWheels(t *testing.T) {
 		}
 	}
 }
+
+// TestTFDefaultsRuntimeHint: the defaults channel's tensorflow-gpu with no
+// CUDA runtime is told to pin cudatoolkit, not pytorch-cuda or a +cuXYZ
+// wheel (review: corpus 062).
+func TestTFDefaultsRuntimeHint(t *testing.T) {
+	for _, dist := range []kb.Distribution{kb.DistDefaults, ""} {
+		st := &resolver.Stack{Framework: &resolver.Framework{Name: "tensorflow", Variant: "cuda", From: envspec.ProviderConda, Dist: dist, Pos: fwPosT}}
+		r := evaluate(st, host("570.124.06", "12.8", "9.0"), testKB, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Message, "CUDA runtime version is not known") {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, "cudatoolkit=X.Y") || strings.Contains(hint, "pytorch-cuda") || strings.Contains(hint, "+cuXYZ") {
+			t.Errorf("dist %q: hint %q, want cudatoolkit=X.Y and no pytorch-cuda or +cuXYZ wheel", dist, hint)
+		}
+	}
+}

@@ -208,6 +208,14 @@ func runtimeUnknownHint(fw *resolver.Framework, k knowledge) string {
 		}
 		return "JAX's CUDA wheels load the CUDA runtime pip installs for them (nvidia-cuda-runtime-cuNN, any minor of the major): read it on the machine with `pip show nvidia-cuda-runtime-cu12` and hold it against nvidia-smi's CUDA version, or take jaxlib from conda-forge (jaxlib=*=cuda12* with cuda-version=12.X), whose runtime envguard can check"
 	}
+	if fw != nil && fw.Name == "tensorflow" && fw.From == envspec.ProviderConda && fw.Dist != kb.DistCondaForge {
+		// The defaults channel's tensorflow-gpu (the channel a file with
+		// none gets) loads the cudatoolkit the solver puts beside it,
+		// which a cudatoolkit pin fixes; its
+		// release alone does not tell envguard which, and pytorch-cuda or
+		// a +cuXYZ wheel mean nothing there.
+		return "pin the CUDA toolkit the tensorflow-gpu build loads (cudatoolkit=X.Y beside it), with the tensorflow-gpu release (tensorflow-gpu=X.Y.Z)"
+	}
 	if fw != nil && fw.VariantFrom != "" {
 		// releases before the knowledge base's tables: pytorch-cuda,
 		// cuda-version and +cuXYZ wheels did not exist yet
