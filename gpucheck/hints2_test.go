@@ -131,3 +131,36 @@ func TestTFDefaultsRuntimeHint(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverDecidedForEveryCandidate: where the knowledge base lists the
+// runtimes a build may use (conda pytorch before 0.4.0) and the driver
+// runs the newest of them, the driver is decided and only the
+// architectures stay unknown (review: corpus 083 on k80); a driver below
+// one of them leaves the driver unknown as before.
+func TestDriverDecidedForEveryCandidate(t *testing.T) {
+	fw := func() *resolver.Framework {
+		return &resolver.Framework{Name: "pytorch", Variant: "cuda", From: envspec.ProviderConda, Pos: fwPosT,
+			VariantFrom: "every conda build of pytorch before 0.4.0 is a CUDA build, made with CUDA 7.5, 8.0, 9.0 or 9.1", RuntimeCandidates: []string{"7.5", "8.0", "9.0", "9.1"}}
+	}
+	r := evaluate(&resolver.Stack{Framework: fw()}, host("470.57.02", "11.4", "3.7"), testKB, CheckOptions{})
+	var msgs []string
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			msgs = append(msgs, d.Message)
+		}
+	}
+	m := strings.Join(msgs, "\n")
+	if r.Verdict != VerdictUnknown || strings.Contains(m, "the driver was not checked") || !strings.Contains(m, "neither is its architecture list") {
+		t.Errorf("driver 470: %s, EG409 %q; want unknown for the architectures only", r.Verdict, m)
+	}
+	r = evaluate(&resolver.Stack{Framework: fw()}, host("384.81", "9.0", "3.7"), testKB, CheckOptions{})
+	msgs = nil
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			msgs = append(msgs, d.Message)
+		}
+	}
+	if m := strings.Join(msgs, "\n"); r.Verdict != VerdictUnknown || !strings.Contains(m, "the driver was not checked") {
+		t.Errorf("driver for CUDA 9.0: %s, EG409 %q; want the driver unknown (9.1 is a candidate)", r.Verdict, m)
+	}
+}

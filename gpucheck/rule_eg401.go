@@ -49,6 +49,12 @@ func (c *checker) checkDriver() string {
 		if m := c.runtimeMajor(); m > 0 && driverCUDA != "" && c.checkDriverMajor(m, driverCUDA) {
 			return driverCUDA
 		}
+		if c.driverRunsEveryCandidate(driverCUDA) {
+			// Whichever runtime the build uses, the driver runs it: the
+			// driver check is decided; the architecture step says what
+			// stays unknown.
+			return driverCUDA
+		}
 		why := "its CUDA runtime version is not known, so the driver was not checked"
 		if fw := c.st.Framework; fw != nil && fw.VariantFrom != "" {
 			// the variant is the knowledge base's, not the file's: say so
@@ -189,6 +195,22 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x %s, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
 			c.driverLabel(), driverCUDA, m, m, who, orUnknown(newest), driverCUDA),
 		hint+", or "+pin)
+	return true
+}
+
+// driverRunsEveryCandidate says whether the driver supports every CUDA
+// runtime the framework's build may use, where the knowledge base lists
+// them (conda pytorch before 0.4.0: one of 7.5, 8.0, 9.0, 9.1).
+func (c *checker) driverRunsEveryCandidate(driverCUDA string) bool {
+	fw := c.st.Framework
+	if fw == nil || len(fw.RuntimeCandidates) == 0 || driverCUDA == "" {
+		return false
+	}
+	for _, rt := range fw.RuntimeCandidates {
+		if !strings.Contains(rt, ".") || compareVersions(driverCUDA, rt) < 0 {
+			return false
+		}
+	}
 	return true
 }
 
