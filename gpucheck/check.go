@@ -32,6 +32,10 @@ type knowledge interface {
 	TensorFlow(version string) (*kb.TFConfig, bool)
 	TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool)
 	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)
+	ExtensionByName(name string) (*kb.Extension, bool)
+	ExtensionReleases(name string) []kb.ExtensionBuild
+	ExtensionsOfStem(stem string) []string
+	JAXPipCUDASince() (string, bool)
 }
 
 // CheckOptions tune the machine checks.

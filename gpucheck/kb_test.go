@@ -215,6 +215,22 @@ func (k factsKB) FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool) {
 	return kb.FirstTFPipCUDA(k.f.TFPipCUDA)
 }
 
+func (k factsKB) ExtensionByName(name string) (*kb.Extension, bool) {
+	return (&kb.KB{Facts: k.f}).ExtensionByName(name)
+}
+
+func (k factsKB) ExtensionReleases(name string) []kb.ExtensionBuild {
+	return (&kb.KB{Facts: k.f}).ExtensionReleases(name)
+}
+
+func (k factsKB) ExtensionsOfStem(stem string) []string {
+	return (&kb.KB{Facts: k.f}).ExtensionsOfStem(stem)
+}
+
+func (k factsKB) JAXPipCUDASince() (string, bool) {
+	return (&kb.KB{Facts: k.f}).JAXPipCUDASince()
+}
+
 var testKB knowledge = factsKB{testFacts}
 
 // kbs returns the knowledge bases a table runs against: the plain scans

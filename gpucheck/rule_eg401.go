@@ -7,6 +7,7 @@ import (
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 // ruleEG401 holds the driver against the CUDA runtime: another major, or a
@@ -48,12 +49,18 @@ func (c *checker) checkDriver() string {
 		if m := c.runtimeMajor(); m > 0 && driverCUDA != "" && c.checkDriverMajor(m, driverCUDA) {
 			return driverCUDA
 		}
+		if c.driverRunsEveryCandidate(driverCUDA) {
+			// Whichever runtime the build uses, the driver runs it: the
+			// driver check is decided; the architecture step says what
+			// stays unknown.
+			return driverCUDA
+		}
 		why := "its CUDA runtime version is not known, so the driver was not checked"
 		if fw := c.st.Framework; fw != nil && fw.VariantFrom != "" {
 			// the variant is the knowledge base's, not the file's: say so
 			why = fw.VariantFrom + ", and which of those runtimes it uses is not known, so the driver was not checked"
 		}
-		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), why, runtimeUnknownHint(c.st.Framework))
+		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), why, runtimeUnknownHint(c.st.Framework, c.k))
 		return driverCUDA
 	}
 	if driverCUDA == "" {
@@ -191,14 +198,45 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 	return true
 }
 
+// driverRunsEveryCandidate says whether the driver supports every CUDA
+// runtime the framework's build may use, where the knowledge base lists
+// them (conda pytorch before 0.4.0: one of 7.5, 8.0, 9.0, 9.1).
+func (c *checker) driverRunsEveryCandidate(driverCUDA string) bool {
+	fw := c.st.Framework
+	if fw == nil || len(fw.RuntimeCandidates) == 0 || driverCUDA == "" {
+		return false
+	}
+	for _, rt := range fw.RuntimeCandidates {
+		if !strings.Contains(rt, ".") || compareVersions(driverCUDA, rt) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // runtimeUnknownHint says how to fix the CUDA runtime of the build at hand.
 // JAX's pip CUDA wheels (jax[cuda12], jax-cuda12-plugin) carry no runtime of
 // their own: they load the nvidia-*-cu12 wheels pip resolves, any CUDA 12.x
 // from 12.1 (JAX_INSTALL), so pytorch-cuda or a +cuXYZ wheel mean nothing
 // there.
-func runtimeUnknownHint(fw *resolver.Framework) string {
+func runtimeUnknownHint(fw *resolver.Framework, k knowledge) string {
 	if fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
+		if since, ok := k.JAXPipCUDASince(); ok && fw.Version != "" {
+			if cmp, ok := kb.CompareDotted(fw.Version, since); ok && cmp < 0 {
+				// Before the cudaNN_pip extras no pip wheel brought the
+				// runtime: jaxlib's CUDA build loads the machine's CUDA.
+				return fmt.Sprintf("jax %s predates the cuda11_pip/cuda12_pip extras (from %s), so no pip wheel brings its CUDA runtime: its jaxlib CUDA build (a +cudaNN local version) loads the CUDA installed on the machine; pin that jaxlib build in the file and hold the machine's CUDA installation against nvidia-smi's CUDA version", fw.Version, since)
+			}
+		}
 		return "JAX's CUDA wheels load the CUDA runtime pip installs for them (nvidia-cuda-runtime-cuNN, any minor of the major): read it on the machine with `pip show nvidia-cuda-runtime-cu12` and hold it against nvidia-smi's CUDA version, or take jaxlib from conda-forge (jaxlib=*=cuda12* with cuda-version=12.X), whose runtime envguard can check"
+	}
+	if fw != nil && fw.Name == "tensorflow" && fw.From == envspec.ProviderConda && fw.Dist != kb.DistCondaForge {
+		// The defaults channel's tensorflow-gpu (the channel a file with
+		// none gets) loads the cudatoolkit the solver puts beside it,
+		// which a cudatoolkit pin fixes; its
+		// release alone does not tell envguard which, and pytorch-cuda or
+		// a +cuXYZ wheel mean nothing there.
+		return "pin the CUDA toolkit the tensorflow-gpu build loads (cudatoolkit=X.Y beside it), with the tensorflow-gpu release (tensorflow-gpu=X.Y.Z)"
 	}
 	if fw != nil && fw.VariantFrom != "" {
 		// releases before the knowledge base's tables: pytorch-cuda,

@@ -70,6 +70,17 @@ func (c *checker) checkArch(driverCUDA string) {
 	case rt == "" && c.runtimeMajor() > 0 && fw != nil:
 		c.checkArchMajor(c.runtimeMajor(), driverCUDA)
 		return
+	case rt == "" && c.driverRunsEveryCandidate(driverCUDA):
+		// checkDriver passed the driver for every runtime the build may
+		// use; which one it uses, and so its architecture list, stays
+		// unknown.
+		c.eachCC(func(gcc cc, gs []GPU) {
+			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
+				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list, nor whether it runs on %s (%s); the driver runs every one of them",
+					fw.VariantFrom, gcc.sm(), gpuLabel(c.h, gs)),
+				"pin a release the knowledge base covers, with its CUDA variant, to have the GPU architectures checked; these releases chose their CUDA through feature packages (cuda80, cuda90, cuda91), which envguard does not read")
+		})
+		return
 	case rt == "":
 		// checkDriver has said the runtime is unknown; the architectures
 		// depend on it as much as the driver does.

@@ -39,7 +39,7 @@ func runEG404(c *checker) bool {
 			}
 			c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
 				why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
-				"pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries")
+				c.unknownPkgHint(p))
 		}
 		return false
 	}

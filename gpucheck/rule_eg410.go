@@ -73,7 +73,7 @@ func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 // CUDA toolkit can target; what none decides leaves the target unknown.
 func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Known {
-		hint := "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+		hint := c.unknownPkgHint(p)
 		if p.SourceBuild {
 			hint = sourceBuildHint(c.st.Framework, c.runtime())
 		}
@@ -85,9 +85,13 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if p.Code.MinCC != "" {
 			if lo, ok := parseCC(p.Code.MinCC); ok && gcc.less(lo) {
+				hint := fmt.Sprintf("run on a GPU of compute capability %s or newer", p.Code.MinCC)
+				if c.someReleaseRuns(p.Name, gcc) {
+					hint += fmt.Sprintf(", or use a release of %s that supports %s", p.Name, gcc.sm())
+				}
 				c.add("EG410", c.pkgPos(p),
 					fmt.Sprintf("%s needs compute capability %s or newer and cannot run on %s", pkgLabel(p), p.Code.MinCC, gpuLabel(c.h, gs)),
-					fmt.Sprintf("run on a GPU of compute capability %s or newer, or use a release of %s that supports %s", p.Code.MinCC, p.Name, gcc.sm()))
+					hint)
 				return
 			}
 			if p.Code.JIT {
@@ -111,6 +115,50 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// unknownPkgHint is the hint for a GPU-code package whose release the
+// knowledge base does not describe. Where it has no facts on the package
+// at all, pinning "a release envguard knows" cannot work: the hint names
+// the packages of the same project (the name before its CUDA segment)
+// that the knowledge base has releases of, where there are any.
+func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
+	if _, ok := c.k.ExtensionByName(p.Name); ok || p.Role != resolver.RoleExtension {
+		return "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+	}
+	s := "the knowledge base has no release of " + p.Name
+	if len(p.BuiltFor.CUDA) == 1 {
+		s += " (its name says a CUDA " + p.BuiltFor.CUDA[0] + " build)"
+	}
+	if names := c.k.ExtensionsOfStem(kb.PipNameStem(p.Name)); len(names) > 0 {
+		return s + "; it has releases of " + strings.Join(names, ", ") + ": pin one of those whose CUDA the target's driver runs, or run envguard check on the machine, which reads the binaries"
+	}
+	return s + ": run envguard check on the machine, which reads the binaries"
+}
+
+// someReleaseRuns says whether another release of an extension may run on
+// a compute capability: false only where the knowledge base states a floor
+// for the project (which every release without a floor of its own keeps)
+// and no release row of it has a floor at or below the GPU's, so that no
+// release the knowledge base knows of runs there (triton keeps 7.0 in
+// every release).
+func (c *checker) someReleaseRuns(name string, gcc cc) bool {
+	ext, ok := c.k.ExtensionByName(name)
+	if !ok || ext.MinCC == "" {
+		return true
+	}
+	if lo, ok := parseCC(ext.MinCC); !ok || !gcc.less(lo) {
+		return true
+	}
+	for _, b := range c.k.ExtensionReleases(name) {
+		if b.MinCC == "" {
+			continue
+		}
+		if lo, ok := parseCC(b.MinCC); !ok || !gcc.less(lo) {
+			return true
+		}
+	}
+	return false
 }
 
 // belowToolkit raises EG410 where a package built for a CUDA major.minor

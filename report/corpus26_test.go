@@ -59,7 +59,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pytorch<=0.3.0 (review #468): every conda build before 0.4.0 on
 		// linux-64 is a CUDA build, so the variant is not open (no EG207)
 		// and what is open is which CUDA.
-		{"083.yml", map[string]string{"a100": "unknown", "k80": "unknown"}, []string{"every conda build of pytorch before 0.4.0 on linux-64 is a CUDA build", "runtime-unknown"}, []string{"left to the solver", "pytorch-cuda=X.Y", "cpuonly"}, []string{"EG207"}},
+		{"083.yml", map[string]string{"a100": "unknown", "k80": "unknown"}, []string{"every conda build of pytorch before 0.4.0 on linux-64 is a CUDA build", "arch-list-unknown", "the driver runs every one of them"}, []string{"left to the solver", "the driver was not checked", "pytorch-cuda=X.Y", "cpuonly"}, []string{"EG207"}},
 		// pytorch=2.7.1 from the pytorch channel (review #894): no such
 		// build, so no target's check reasons about its architectures.
 		{"146.yml", map[string]string{"k80": "unknown", "rtx5090": "unknown"}, []string{"build-not-published", "the pytorch channel never published pytorch 2.7.1", "none for the CUDA 11.8 the file pins"}, []string{"architecture list is not known", "get_arch_list"}, nil},

@@ -438,6 +438,7 @@ func (r *resolution) variant() {
 		f.Variant = "cuda"
 		f.VariantFrom = fmt.Sprintf("every conda build of pytorch before %s on %s is a CUDA build (the CPU build was the package %s), made with CUDA %s",
 			row.Before, strings.Join(row.Platforms, ", "), row.CPUPackage, orList(row.CUDA))
+		f.RuntimeCandidates = append([]string(nil), row.CUDA...)
 		if !containsDist(row.Dists, f.Dist) {
 			// the first channel that publishes pytorch at all (conda-forge
 			// in corpus 083) never published these releases: another of

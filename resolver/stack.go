@@ -54,6 +54,10 @@ type Framework struct {
 	// it but the knowledge base settles it (every conda pytorch before
 	// 0.4.0 is a CUDA build on Linux); "" otherwise.
 	VariantFrom string `json:"-"`
+	// RuntimeCandidates lists the CUDA runtimes one of which the build
+	// uses, where VariantFrom settles the variant but not the runtime
+	// (7.5, 8.0, 9.0, 9.1 for conda pytorch before 0.4.0); nil otherwise.
+	RuntimeCandidates []string `json:"-"`
 	// NotPublished says why no build of this release exists where the
 	// file asks for it (the pytorch channel after 2.5, which EG205
 	// reports); "" otherwise. The checks against targets then concern a

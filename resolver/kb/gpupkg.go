@@ -256,6 +256,19 @@ func (k *KB) ExtensionBuildsOf(name, version string) []ExtensionBuild {
 	return out
 }
 
+// ExtensionReleases returns every row of an extension, any release, in
+// file order.
+func (k *KB) ExtensionReleases(name string) []ExtensionBuild {
+	n := pipName(name)
+	var out []ExtensionBuild
+	for _, b := range k.ExtensionBuilds {
+		if b.Name == n {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // LatestExtension returns the newest release of an extension the KB has a
 // build row for.
 func (k *KB) LatestExtension(name string) string {

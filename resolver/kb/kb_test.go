@@ -653,3 +653,35 @@ func TestArchDevBuildsRows(t *testing.T) {
 		t.Error("no arch row records its series' development builds")
 	}
 }
+
+func TestPipNameStem(t *testing.T) {
+	for in, want := range map[string]string{
+		"cupy-cuda101": "cupy", "cupy_cuda12x": "cupy", "mxnet-cu112": "mxnet",
+		"nvidia-cublas-cu11": "nvidia-cublas", "jax-cuda12-plugin": "jax", "cupy": "", "curl-cu": "", "cu118": "",
+	} {
+		if got := PipNameStem(in); got != want {
+			t.Errorf("PipNameStem(%q) = %q, want %q", in, got, want)
+		}
+	}
+	k := &KB{Facts: Facts{ExtensionBuilds: []ExtensionBuild{
+		{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi"}, {Name: "cupy", Version: "12.0.0", Dist: "conda-forge"}, {Name: "cupyx", Version: "1", Dist: "pypi"}, {Name: "cupy-cuda12x", Version: "13.0.0", Dist: "pypi"},
+	}}}
+	if got := strings.Join(k.ExtensionsOfStem("cupy"), ","); got != "cupy (conda-forge),cupy-cuda12x (pypi)" {
+		t.Errorf("ExtensionsOfStem(cupy) = %q, want cupy (conda-forge),cupy-cuda12x (pypi)", got)
+	}
+	if got := k.ExtensionsOfStem(""); got != nil {
+		t.Errorf("ExtensionsOfStem(\"\") = %q, want none", got)
+	}
+}
+
+func TestJAXPipCUDASince(t *testing.T) {
+	k := &KB{Facts: Facts{JAXExtras: []JAXExtra{
+		{Extra: "cuda", Since: "0.2.23"}, {Extra: "cuda12_pip", Since: "0.4.9"}, {Extra: "cuda11-pip", Since: "0.4.7"}, {Extra: "cuda12", Since: "0.4.22"},
+	}}}
+	if got, ok := k.JAXPipCUDASince(); !ok || got != "0.4.7" {
+		t.Errorf("JAXPipCUDASince = %q %v, want 0.4.7", got, ok)
+	}
+	if got, ok := (&KB{}).JAXPipCUDASince(); ok {
+		t.Errorf("empty table: JAXPipCUDASince = %q, want none", got)
+	}
+}

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,4 +108,40 @@ func CUDAMajorFromPipName(name string) int {
 		}
 	}
 	return 0
+}
+
+// PipNameStem returns the part of a pip name before its CUDA segment
+// (cupy-cuda101 → cupy, mxnet-cu112 → mxnet), or "" when the name carries
+// no CUDA segment after a first one.
+func PipNameStem(name string) string {
+	segs := strings.Split(pipName(name), "-")
+	for i, seg := range segs {
+		if i > 0 && cuTokenRe().MatchString(seg) {
+			return strings.Join(segs[:i], "-")
+		}
+	}
+	return ""
+}
+
+// ExtensionsOfStem returns, sorted, the extensions with a release row
+// whose name is stem or stem followed by a CUDA segment (cupy,
+// cupy-cuda12x for stem cupy), each with the distributions of its rows:
+// "cupy (conda-forge)".
+func (k *KB) ExtensionsOfStem(stem string) []string {
+	if stem == "" {
+		return nil
+	}
+	dists := map[string][]string{}
+	for _, b := range k.ExtensionBuilds {
+		if (b.Name == stem || PipNameStem(b.Name) == stem) && !slices.Contains(dists[b.Name], b.Dist) {
+			dists[b.Name] = append(dists[b.Name], b.Dist)
+		}
+	}
+	var out []string
+	for n, ds := range dists {
+		slices.Sort(ds)
+		out = append(out, n+" ("+strings.Join(ds, ", ")+")")
+	}
+	slices.Sort(out)
+	return out
 }

@@ -388,6 +388,25 @@ func (v *validator) tfJAXExtras(keys map[string]bool) {
 	}
 }
 
+// JAXPipCUDASince returns the first jax release that declares a CUDA
+// extra named cudaNN_pip (cuda11_pip, cuda12_pip): the extras that first
+// brought NVIDIA's CUDA runtime wheels through pip. Before it, a jaxlib
+// CUDA wheel loads the machine's own CUDA installation. False where the
+// table has no such extra.
+func (k *KB) JAXPipCUDASince() (string, bool) {
+	first := ""
+	for _, r := range k.JAXExtras {
+		n := normalizePEP503(r.Extra)
+		if !strings.HasPrefix(n, "cuda") || !strings.HasSuffix(n, "-pip") {
+			continue
+		}
+		if first == "" || cmpOr(r.Since, first) < 0 {
+			first = r.Since
+		}
+	}
+	return first, first != ""
+}
+
 // JAXExtraDeclared reports whether jax release declares the extra (PEP 685
 // names: cuda12-pip is cuda12_pip); known is false where the release is
 // newer than every release the table was read through, or the table is

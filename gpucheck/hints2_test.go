@@ -1,0 +1,166 @@
+package gpucheck
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// TestEG410FloorHint: the hint offers "a release that supports sm_XY"
+// only where the knowledge base knows of a release whose floor is at or
+// below the GPU (review: triton keeps 7.0 in every release, so no triton
+// runs on a K80).
+func TestEG410FloorHint(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{
+		{Name: "jitc", Framework: "none", MinCC: "7.0", JIT: true, Source: "S"},
+		{Name: "oldfloor", Framework: "none", MinCC: "7.5", Source: "S"},
+	}
+	// oldfloor's first release ran from 3.5: a release row below the
+	// project's floor.
+	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "oldfloor", Version: "0.1", Dist: "pypi", MinCC: "3.5", Source: "S"}}
+	k := factsKB{f}
+	for _, tt := range []struct {
+		name, min string
+		offer     bool
+	}{
+		{"jitc", "7.0", false},
+		{"oldfloor", "7.5", true},
+	} {
+		pos := finding.Pos{File: "env", Line: 4, Col: 3}
+		p := resolver.GPUPackage{Name: tt.name, Role: resolver.RoleExtension, Version: "3.2.0", Pos: pos, Line: 4, Known: true,
+			Code: resolver.GPUCode{MinCC: tt.min, JIT: tt.name == "jitc"}}
+		st := &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", Version: "2.1.0", Variant: "cuda", Pos: fwPosT}, GPUPackages: []resolver.GPUPackage{p}}
+		r := evaluate(st, host("470.57.02", "11.4", "3.7"), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG410" {
+				hint = d.Hint
+			}
+		}
+		if hint == "" {
+			t.Fatalf("%s: no EG410 on a 3.7 GPU: %+v", tt.name, r.Findings)
+		}
+		if !strings.Contains(hint, "compute capability "+tt.min+" or newer") {
+			t.Errorf("%s: hint %q does not name the floor", tt.name, hint)
+		}
+		if got := strings.Contains(hint, "use a release of "+tt.name+" that supports sm_37"); got != tt.offer {
+			t.Errorf("%s: hint %q offers another release: %v, want %v", tt.name, hint, got, tt.offer)
+		}
+	}
+}
+
+// TestNoReleaseHint: a package the knowledge base has no facts on is not
+// told to "pin a release envguard knows"; the hint names the project's
+// packages the knowledge base has releases of (review: cupy-cuda101).
+func TestNoReleaseHint(t *testing.T) {
+	f := testFacts
+	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Source: "S"}}
+	k := factsKB{f}
+	for _, tt := range []struct {
+		name, has, not string
+	}{
+		{"cupy-cuda101", "it has releases of cupy-cuda12x (pypi)", "pin a release envguard knows"},
+		{"zzext-cu118", "the knowledge base has no release of zzext-cu118: run envguard check", "pin"},
+	} {
+		pos := finding.Pos{File: "env", Line: 4, Col: 3}
+		p := resolver.GPUPackage{Name: tt.name, Role: resolver.RoleExtension, Pos: pos, Line: 4, Unknown: "the knowledge base has no facts on " + tt.name}
+		st := &resolver.Stack{GPUPackages: []resolver.GPUPackage{p}}
+		r := evaluate(st, host("470.57.02", "11.4", "3.7"), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.has) || strings.Contains(hint, tt.not) {
+			t.Errorf("%s: hint %q, want %q and not %q", tt.name, hint, tt.has, tt.not)
+		}
+	}
+}
+
+// TestJAXRuntimeHintBeforePipWheels: pip jax before the first cudaNN_pip
+// extra has no nvidia-cuda-runtime wheel to read (review: jax 0.3.10);
+// the release the extras began is the knowledge base's.
+func TestJAXRuntimeHintBeforePipWheels(t *testing.T) {
+	f := testFacts
+	f.JAXExtras = []kb.JAXExtra{
+		{Extra: "cuda", Since: "0.2.23", Through: "0.11.0", Source: "S"},
+		{Extra: "cuda12_pip", Since: "0.4.7", Until: "0.6.0", Source: "S"},
+	}
+	k := factsKB{f}
+	for _, tt := range []struct {
+		version, has, not string
+	}{
+		{"0.3.10", "predates the cuda11_pip/cuda12_pip extras (from 0.4.7)", "pip show nvidia-cuda-runtime"},
+		{"0.4.29", "pip show nvidia-cuda-runtime-cu12", "predates"},
+	} {
+		st := &resolver.Stack{Framework: &resolver.Framework{Name: "jax", Version: tt.version, Variant: "cuda", From: envspec.ProviderPip, Pos: fwPosT}}
+		r := evaluate(st, host("570.124.06", "12.8", "9.0"), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Message, "CUDA runtime version is not known") {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.has) || strings.Contains(hint, tt.not) {
+			t.Errorf("jax %s: hint %q, want %q and not %q", tt.version, hint, tt.has, tt.not)
+		}
+	}
+}
+
+// TestTFDefaultsRuntimeHint: the defaults channel's tensorflow-gpu with no
+// CUDA runtime is told to pin cudatoolkit, not pytorch-cuda or a +cuXYZ
+// wheel (review: corpus 062).
+func TestTFDefaultsRuntimeHint(t *testing.T) {
+	for _, dist := range []kb.Distribution{kb.DistDefaults, ""} {
+		st := &resolver.Stack{Framework: &resolver.Framework{Name: "tensorflow", Variant: "cuda", From: envspec.ProviderConda, Dist: dist, Pos: fwPosT}}
+		r := evaluate(st, host("570.124.06", "12.8", "9.0"), testKB, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Message, "CUDA runtime version is not known") {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, "cudatoolkit=X.Y") || strings.Contains(hint, "pytorch-cuda") || strings.Contains(hint, "+cuXYZ") {
+			t.Errorf("dist %q: hint %q, want cudatoolkit=X.Y and no pytorch-cuda or +cuXYZ wheel", dist, hint)
+		}
+	}
+}
+
+// TestDriverDecidedForEveryCandidate: where the knowledge base lists the
+// runtimes a build may use (conda pytorch before 0.4.0) and the driver
+// runs the newest of them, the driver is decided and only the
+// architectures stay unknown (review: corpus 083 on k80); a driver below
+// one of them leaves the driver unknown as before.
+func TestDriverDecidedForEveryCandidate(t *testing.T) {
+	fw := func() *resolver.Framework {
+		return &resolver.Framework{Name: "pytorch", Variant: "cuda", From: envspec.ProviderConda, Pos: fwPosT,
+			VariantFrom: "every conda build of pytorch before 0.4.0 is a CUDA build, made with CUDA 7.5, 8.0, 9.0 or 9.1", RuntimeCandidates: []string{"7.5", "8.0", "9.0", "9.1"}}
+	}
+	r := evaluate(&resolver.Stack{Framework: fw()}, host("470.57.02", "11.4", "3.7"), testKB, CheckOptions{})
+	var msgs []string
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			msgs = append(msgs, d.Message)
+		}
+	}
+	m := strings.Join(msgs, "\n")
+	if r.Verdict != VerdictUnknown || strings.Contains(m, "the driver was not checked") || !strings.Contains(m, "neither is its architecture list") {
+		t.Errorf("driver 470: %s, EG409 %q; want unknown for the architectures only", r.Verdict, m)
+	}
+	r = evaluate(&resolver.Stack{Framework: fw()}, host("384.81", "9.0", "3.7"), testKB, CheckOptions{})
+	msgs = nil
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			msgs = append(msgs, d.Message)
+		}
+	}
+	if m := strings.Join(msgs, "\n"); r.Verdict != VerdictUnknown || !strings.Contains(m, "the driver was not checked") {
+		t.Errorf("driver for CUDA 9.0: %s, EG409 %q; want the driver unknown (9.1 is a candidate)", r.Verdict, m)
+	}
+}
