@@ -241,9 +241,16 @@ func runtimeUnknownHint(fw *resolver.Framework, k knowledge) string {
 	if fw != nil && fw.VariantFrom != "" {
 		// releases before the knowledge base's tables: pytorch-cuda,
 		// cuda-version and +cuXYZ wheels did not exist yet
-		return "pin a release the knowledge base covers, with its CUDA variant, to have the driver and the GPU architectures checked; these releases chose their CUDA through feature packages (cuda80, cuda90, cuda91), which envguard does not read"
+		return preTableHint("the driver and the GPU architectures")
 	}
 	return "pin the CUDA variant (pytorch-cuda=X.Y, cuda-version=X.Y, a cudaXYZ build string or a +cuXYZ wheel)"
+}
+
+// preTableHint is the hint for a release older than the knowledge base's
+// tables whose CUDA is open (conda pytorch before 0.4.0), naming what a
+// covered release would have checked.
+func preTableHint(checked string) string {
+	return "pin a release the knowledge base covers, with its CUDA variant, to have " + checked + " checked; these releases chose their CUDA through feature packages (cuda80, cuda90, cuda91), which envguard does not read"
 }
 
 func (c *checker) driverLabel() string {

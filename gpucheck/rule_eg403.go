@@ -78,7 +78,7 @@ func (c *checker) checkArch(driverCUDA string) {
 			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
 				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list, nor whether it runs on %s (%s); the driver runs every one of them",
 					fw.VariantFrom, gcc.sm(), gpuLabel(c.h, gs)),
-				"pin a release the knowledge base covers, with its CUDA variant, to have the GPU architectures checked; these releases chose their CUDA through feature packages (cuda80, cuda90, cuda91), which envguard does not read")
+				preTableHint("the GPU architectures"))
 		})
 		return
 	case rt == "":
