@@ -16,7 +16,7 @@ const Tries = 4
 // Check is the one way a test holds the ratio of two pieces of work
 // measured in the same run: subject/base at most Max, and at least Min
 // where Min is set. Base and subject are timed in turn, Rounds times each,
-// the best of each kept (Ratio); the measurement is repeated up to Tries
+// the best of each kept; the measurement is repeated up to Tries
 // times and passes at the first within the bounds.
 type Check struct {
 	// What names the ratio in logs and failures.

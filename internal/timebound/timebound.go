@@ -5,7 +5,7 @@
 // ways:
 //
 //   - a ratio against a baseline measured in the same test, rounds
-//     interleaved and the best of each kept (Ratio), so that a burst of load
+//     interleaved and the best of each kept, so that a burst of load
 //     slows both alike, asserted through Check, which measures again before
 //     it fails and only logs under the race detector;
 //   - an absolute bound (Within) that is enforced only where .ci/run asks
@@ -47,28 +47,10 @@ func Within(t testing.TB, what string, d, limit time.Duration) {
 // and quadratic work do not depend on the machine.
 var now = time.Now
 
-// Best returns the shortest of rounds runs of f.
-func Best(rounds int, f func()) time.Duration {
-	best := time.Duration(1<<63 - 1)
-	for range max(rounds, 1) {
-		start := now()
-		f()
-		if d := now().Sub(start); d < best {
-			best = d
-		}
-	}
-	return best
-}
-
-// Ratio times base and subject in turn, rounds times each, interleaved, and
+// measureRatio times base and subject in turn, rounds times each,
+// interleaved, with prepare, when set, run untimed before each round, and
 // returns best(subject)/best(base) with both bests. Interleaving makes a
 // burst of load on a shared machine slow both sides alike.
-func Ratio(rounds int, base, subject func()) (ratio float64, bestBase, bestSubject time.Duration) {
-	return measureRatio(rounds, nil, base, subject)
-}
-
-// measureRatio is Ratio with prepare, when set, run untimed before each
-// round: before base, which subject follows.
 func measureRatio(rounds int, prepare func(), base, subject func()) (ratio float64, bestBase, bestSubject time.Duration) {
 	bestBase, bestSubject = time.Duration(1<<63-1), time.Duration(1<<63-1)
 	timed := func(f func()) time.Duration {
