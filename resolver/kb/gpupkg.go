@@ -64,7 +64,9 @@ type ExtensionBuild struct {
 	Version string `yaml:"version"`
 	// Dist: pypi, release-asset, pytorch-index, pyg-index,
 	// flashinfer-index (pip), or conda-forge, pytorch-channel (conda -c
-	// pytorch) or xformers-channel (conda -c xformers).
+	// pytorch) or xformers-channel (conda -c xformers); index-sdist is the
+	// package index's source, which pip compiles on the install machine
+	// against the torch the environment already has (DistIndexSdist).
 	Dist string `yaml:"dist"`
 	// Torch lists the torch releases ("2.5.1") or series ("2.6") the
 	// builds were made against.
@@ -79,9 +81,28 @@ type ExtensionBuild struct {
 	PTX       []string `yaml:"ptx,omitempty"`
 	ArchKnown bool     `yaml:"arch_known,omitempty"`
 	MinCC     string   `yaml:"min_cc,omitempty"`
-	Source    string   `yaml:"source"`
-	Note      string   `yaml:"note,omitempty"`
+	// ImportCUDACheck, on an index-sdist row, is how much of the CUDA
+	// version the package compares at import between its own build and
+	// torch.version.cuda, raising on a difference (a CPU build reads as
+	// CUDA 0): "major.minor" or "major". Where it is major.minor, a build
+	// that imports was compiled with torch's own CUDA, whatever nvcc the
+	// install machine had; "" where the package makes no such check.
+	ImportCUDACheck string `yaml:"import_cuda_check,omitempty"`
+	Source          string `yaml:"source"`
+	Note            string `yaml:"note,omitempty"`
 }
+
+// DistIndexSdist is the extension_builds distribution of a package whose
+// package-index release is its source alone: pip compiles it on the
+// install machine, so a row of it describes what every such build shares
+// (architecture flags its setup.py fixes, the check it makes at import).
+const DistIndexSdist = "index-sdist"
+
+// Import CUDA checks an index-sdist row may name.
+const (
+	ImportCUDAMajorMinor = "major.minor"
+	ImportCUDAMajor      = "major"
+)
 
 // CUDALibArch says from which release a CUDA library carries code for a
 // compute capability, and from which it no longer does.
@@ -380,6 +401,20 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		v.version("extension_builds", i, "version", b.Version, ver)
 		switch b.Dist {
 		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel":
+			if b.ImportCUDACheck != "" {
+				v.errf("extension_builds", i, "import_cuda_check is for %s rows, not %s", DistIndexSdist, b.Dist)
+			}
+		case DistIndexSdist:
+			// A source build is made against whatever torch and nvcc the
+			// install machine has: a row naming them would contradict it.
+			if len(b.Torch) > 0 || len(b.CUDA) > 0 || len(b.ABI) > 0 {
+				v.errf("extension_builds", i, "a %s row names no torch, cuda or abi: the install machine's decide them", DistIndexSdist)
+			}
+			switch b.ImportCUDACheck {
+			case "", ImportCUDAMajorMinor, ImportCUDAMajor:
+			default:
+				v.errf("extension_builds", i, "import_cuda_check %q is not %s or %s", b.ImportCUDACheck, ImportCUDAMajorMinor, ImportCUDAMajor)
+			}
 		default:
 			v.errf("extension_builds", i, "dist %q is not a known distribution", b.Dist)
 		}

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "2931dda6f12c7b7c"
+const generatedVersion = "bb6292dde2b8d670"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x7df366bc
+const generatedChecksum = 0x780b1325
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -12824,6 +12824,34 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, CUDA: []string{
 		"13.0",
 	}, Source: "VLLM_RELNOTES_0_20_0", Note: "v0.20.0 release notes: 'Default CUDA wheel on PyPI and vllm/vllm-openai:v0.20.0 image switched to CUDA 13.0 ... CUDA bumped to 13.0.2 to match PyTorch 2.11.0'; 'PyTorch 2.11 upgrade (#34644): vLLM ships on torch 2.11 for CUDA'. The exact pin is not quoted there"},
+	{Name: "torch-scatter", Version: "2.0.4", Dist: "index-sdist", Torch: []string{}, SASS: []string{
+		"3.5",
+	}, PTX: []string{
+		"3.5",
+	}, ArchKnown: true, ImportCUDACheck: "major.minor", Source: "PYG_SRC_TORCH_SCATTER_2_0_4; PYG_INDEX_SDIST; X2_TORCH_ARCHFLAGS; NV_NVCC_HELP_ARCH", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine with the nvcc of CUDA_HOME against the torch already in the environment (no pyproject.toml declares build requirements, and setup.py imports torch, so a build isolated from the environment fails rather than take another torch). setup.py passes -arch=sm_35, so torch.utils.cpp_extension adds no arch flags of its own (TORCH_CUDA_ARCH_LIST is ignored, X2_TORCH_ARCHFLAGS) and nvcc emits SASS sm_35 and PTX compute_35 (NV_NVCC_HELP_ARCH), whatever the install machine. At import, with a CUDA torch, the package compares the CUDA its build was compiled with (a CPU build reads 0.0) to torch.version.cuda, major and minor, and raises on a difference: a build that imports was compiled with torch's CUDA"},
+	{Name: "torch-sparse", Version: "0.6.1", Dist: "index-sdist", Torch: []string{}, SASS: []string{
+		"3.5",
+	}, PTX: []string{
+		"3.5",
+	}, ArchKnown: true, ImportCUDACheck: "major.minor", Source: "PYG_SRC_TORCH_SPARSE_0_6_1; PYG_INDEX_SDIST; X2_TORCH_ARCHFLAGS; NV_NVCC_HELP_ARCH", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine with the nvcc of CUDA_HOME against the torch already in the environment (no pyproject.toml declares build requirements, and setup.py imports torch, so a build isolated from the environment fails rather than take another torch). setup.py passes -arch=sm_35, so torch.utils.cpp_extension adds no arch flags of its own (TORCH_CUDA_ARCH_LIST is ignored, X2_TORCH_ARCHFLAGS) and nvcc emits SASS sm_35 and PTX compute_35 (NV_NVCC_HELP_ARCH), whatever the install machine. At import, with a CUDA torch, the package compares the CUDA its build was compiled with (a CPU build reads 0.0) to torch.version.cuda, major and minor, and raises on a difference: a build that imports was compiled with torch's CUDA"},
+	{Name: "torch-cluster", Version: "1.5.4", Dist: "index-sdist", Torch: []string{}, SASS: []string{
+		"3.5",
+	}, PTX: []string{
+		"3.5",
+	}, ArchKnown: true, ImportCUDACheck: "major.minor", Source: "PYG_SRC_TORCH_CLUSTER_1_5_4; PYG_INDEX_SDIST; X2_TORCH_ARCHFLAGS; NV_NVCC_HELP_ARCH", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine with the nvcc of CUDA_HOME against the torch already in the environment (no pyproject.toml declares build requirements, and setup.py imports torch, so a build isolated from the environment fails rather than take another torch). setup.py passes -arch=sm_35, so torch.utils.cpp_extension adds no arch flags of its own (TORCH_CUDA_ARCH_LIST is ignored, X2_TORCH_ARCHFLAGS) and nvcc emits SASS sm_35 and PTX compute_35 (NV_NVCC_HELP_ARCH), whatever the install machine. At import, with a CUDA torch, the package compares the CUDA its build was compiled with (a CPU build reads 0.0) to torch.version.cuda, major and minor, and raises on a difference: a build that imports was compiled with torch's CUDA"},
+	{Name: "torch-spline-conv", Version: "1.2.0", Dist: "index-sdist", Torch: []string{}, SASS: []string{
+		"3.5",
+	}, PTX: []string{
+		"3.5",
+	}, ArchKnown: true, ImportCUDACheck: "major.minor", Source: "PYG_SRC_TORCH_SPLINE_CONV_1_2_0; PYG_INDEX_SDIST; X2_TORCH_ARCHFLAGS; NV_NVCC_HELP_ARCH", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine with the nvcc of CUDA_HOME against the torch already in the environment (no pyproject.toml declares build requirements, and setup.py imports torch, so a build isolated from the environment fails rather than take another torch). setup.py passes -arch=sm_35, so torch.utils.cpp_extension adds no arch flags of its own (TORCH_CUDA_ARCH_LIST is ignored, X2_TORCH_ARCHFLAGS) and nvcc emits SASS sm_35 and PTX compute_35 (NV_NVCC_HELP_ARCH), whatever the install machine. At import, with a CUDA torch, the package compares the CUDA its build was compiled with (a CPU build reads 0.0) to torch.version.cuda, major and minor, and raises on a difference: a build that imports was compiled with torch's CUDA"},
+	{Name: "torch-spline-conv", Version: "1.2.1", Dist: "index-sdist", Torch: []string{}, SASS: []string{
+		"3.5",
+	}, PTX: []string{
+		"3.5",
+	}, ArchKnown: true, ImportCUDACheck: "major", Source: "PYG_SRC_TORCH_SPLINE_CONV_1_2_1; PYG_INDEX_SDIST; X2_TORCH_ARCHFLAGS; NV_NVCC_HELP_ARCH", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine with the nvcc of CUDA_HOME against the torch already in the environment (no pyproject.toml declares build requirements, and setup.py imports torch, so a build isolated from the environment fails rather than take another torch). setup.py passes -arch=sm_35, so torch.utils.cpp_extension adds no arch flags of its own (TORCH_CUDA_ARCH_LIST is ignored, X2_TORCH_ARCHFLAGS) and nvcc emits SASS sm_35 and PTX compute_35 (NV_NVCC_HELP_ARCH), whatever the install machine. At import, where a GPU is visible, the package compares the CUDA major of its build (a CPU build reads 0) to torch's: a build compiled with another minor of the same major passes, so the check does not pin the build's CUDA to torch's"},
+	{Name: "torch-scatter", Version: "2.0.9", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
+	{Name: "torch-sparse", Version: "0.6.14", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
+	{Name: "torch-cluster", Version: "1.6.0", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
 }, CUDALibArch: []CUDALibArch{
 	{Lib: "nccl", CC: "8.0", Since: "2.7.3", CUDA: ">=11.0", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
 	{Lib: "nccl", CC: "8.6", Since: "2.7.3", CUDA: ">=11.0", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
@@ -13662,6 +13690,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "VLLM_TTXLA_3402", Title: "tenstorrent/tt-xla#3402 [vLLM plugin] uplift vLLM to v0.14.0 ('vLLM v0.14.0 requires following packages - pytorch 2.9.1 - torchvision 0.24.1')", URL: "https://github.com/tenstorrent/tt-xla/issues/3402", Read: "issue thread (2026-02-20), 2026-12-01"},
 	{Key: "VLLM_RELNOTES_0_20_0", Title: "vLLM v0.20.0 release notes as quoted in scalytics/ScalyticsCopilot#69 (dependabot 'Bumps vllm from 0.18.0 to 0.20.0', 'Release notes sourced from vllm's releases')", URL: "https://github.com/scalytics/ScalyticsCopilot/pull/69", Read: "pull request page (2026-05-06), 2026-12-01"},
 	{Key: "PYG_INDEX_SDIST", Title: "PyG's torch-scatter, torch-sparse, torch-cluster and torch-spline-conv publish only their source on the package index; the wheels are on PyG's find-links pages: rusty1s/pytorch_sparse#88 (maintainer, 2020-10-13: 'wheels are not uploaded to PyPI since different CUDA versions require different wheels'); the READMEs' 'From source' section is a plain 'pip install torch-spline-conv' after putting cuda/bin and cuda/include on PATH and CPATH (rusty1s/pytorch_spline_conv README.md); pip logs list only .tar.gz files from the index (rusty1s/pytorch_sparse#49: torch_sparse 0.6.1 … 0.6.x; pyg-team/pytorch_geometric#751: torch_scatter-1.3.2.tar.gz; gridfm/gridfm-graphkit#95, 2026: torch-scatter resolves sdist-only)", URL: "https://github.com/rusty1s/pytorch_sparse/issues/88", Read: "2026-12-05"},
+	{Key: "NV_NVCC_HELP_ARCH", Title: "nvcc --help, --gpu-architecture (-arch): 'For example, nvcc --gpu-architecture=sm_50 is equivalent to nvcc --gpu-architecture=compute_50 --gpu-code=sm_50,compute_50' (a real architecture alone gives its SASS and the PTX of its virtual one), in the help text of CUDA 10.x nvcc (allowed values up to compute_75)", URL: "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#gpu-architecture-arch", Read: "find_string over the code index: nvcc --help output stored in public repositories (several CUDA releases, one listing values up to compute_75), 2026-12-06"},
+	{Key: "PYG_SRC_TORCH_SCATTER_2_0_4", Title: "rusty1s/pytorch_scatter at tag 2.0.4 (22246e2e43, 2020-02-22): setup.py (WITH_CUDA = torch.cuda.is_available() and CUDA_HOME is not None, or FORCE_CUDA=1; nvcc_flags += ['-arch=sm_35', '--expt-relaxed-constexpr']; no pyproject.toml) and torch_scatter/__init__.py (where torch.version.cuda is not None: the library's cuda_version(), -1 for a CPU build read as 0.0, against torch.version.cuda, major and minor: 'Detected that PyTorch and torch_scatter were compiled with different CUDA versions')", URL: "https://github.com/rusty1s/pytorch_scatter/blob/2.0.4/setup.py", Read: "git show 2.0.4:setup.py and 2.0.4:torch_scatter/__init__.py in the stored snapshot, 2026-12-06"},
+	{Key: "PYG_SRC_TORCH_SPARSE_0_6_1", Title: "rusty1s/pytorch_sparse at tag 0.6.1 (ae92828262, 2020-03-21): setup.py (WITH_CUDA = torch.cuda.is_available() and CUDA_HOME is not None, or FORCE_CUDA=1; nvcc_flags += ['-arch=sm_35', '--expt-relaxed-constexpr']; no pyproject.toml) and torch_sparse/__init__.py (where torch.version.cuda is not None: cuda_version(), -1 read as 0.0, against torch.version.cuda, major and minor)", URL: "https://github.com/rusty1s/pytorch_sparse/blob/0.6.1/setup.py", Read: "git show 0.6.1:setup.py and 0.6.1:torch_sparse/__init__.py in the stored snapshot, 2026-12-06"},
+	{Key: "PYG_SRC_TORCH_CLUSTER_1_5_4", Title: "rusty1s/pytorch_cluster at tag 1.5.4 (d4306c8e6e, 2020-04-01): setup.py (WITH_CUDA = torch.cuda.is_available() and CUDA_HOME is not None, or FORCE_CUDA=1; nvcc_flags += ['-arch=sm_35', '--expt-relaxed-constexpr']; no pyproject.toml) and torch_cluster/__init__.py (where torch.version.cuda is not None: cuda_version(), -1 read as 0.0, against torch.version.cuda, major and minor)", URL: "https://github.com/rusty1s/pytorch_cluster/blob/1.5.4/setup.py", Read: "git show 1.5.4:setup.py and 1.5.4:torch_cluster/__init__.py in the stored snapshot, 2026-12-06"},
+	{Key: "PYG_SRC_TORCH_SPLINE_CONV_1_2_0", Title: "rusty1s/pytorch_spline_conv at tag 1.2.0 (cd7b198886, 2020-02-29): setup.py (WITH_CUDA = torch.cuda.is_available() and CUDA_HOME is not None, or FORCE_CUDA=1; nvcc_flags += ['-arch=sm_35', '--expt-relaxed-constexpr']; no pyproject.toml) and torch_spline_conv/__init__.py (where torch.version.cuda is not None: cuda_version(), -1 read as 0.0, against torch.version.cuda, major and minor)", URL: "https://github.com/rusty1s/pytorch_spline_conv/blob/1.2.0/setup.py", Read: "git show 1.2.0:setup.py and 1.2.0:torch_spline_conv/__init__.py in the stored snapshot, 2026-12-06"},
+	{Key: "PYG_SRC_TORCH_SPLINE_CONV_1_2_1", Title: "rusty1s/pytorch_spline_conv at tag 1.2.1 (07e3eae0f4, 2021-02-22): setup.py (nvcc_flags += ['-arch=sm_35', '--expt-relaxed-constexpr', '-O2']; no pyproject.toml) and torch_spline_conv/__init__.py (where torch.cuda.is_available(): cuda_version(), -1 read as 0.0, against torch.version.cuda, the major alone)", URL: "https://github.com/rusty1s/pytorch_spline_conv/blob/1.2.1/setup.py", Read: "git show 1.2.1:setup.py and 1.2.1:torch_spline_conv/__init__.py in the stored snapshot, 2026-12-06"},
+	{Key: "PYG_SRC_PYG_2021", Title: "rusty1s/pytorch_scatter 2.0.9 (62a958f467, 2021-10-22), pytorch_sparse 0.6.14 (587d1d02b2, 2022-06-30) and pytorch_cluster 1.6.0 (27090b071c, 2022-03-11): setup.py passes nvcc only ['--expt-relaxed-constexpr', '-O2'] (no -arch, no -gencode, no TORCH_CUDA_ARCH_LIST; no pyproject.toml); __init__.py skips its CUDA check where cuda_version() is -1 (a CPU build) and compares the major alone otherwise", URL: "https://github.com/rusty1s/pytorch_scatter/blob/2.0.9/setup.py", Read: "git show TAG:setup.py and TAG:torch_NAME/__init__.py in the stored snapshots, 2026-12-06"},
+	{Key: "TORCH_CPPEXT_ARCHLIST", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags, with no arch flag from the extension: 'arch_list = os.environ.get('TORCH_CUDA_ARCH_LIST', None) # If not given, determine what's needed for the GPU that can be found' (torch.cuda.get_device_capability)", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in stored torch versions (find_string, read_file), 2026-12-06"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -15109,6 +15145,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 223},
 		{File: "resolver/kb/data/extensions.yaml", Line: 224},
 		{File: "resolver/kb/data/extensions.yaml", Line: 225},
+		{File: "resolver/kb/data/extensions.yaml", Line: 226},
+		{File: "resolver/kb/data/extensions.yaml", Line: 227},
+		{File: "resolver/kb/data/extensions.yaml", Line: 228},
+		{File: "resolver/kb/data/extensions.yaml", Line: 229},
+		{File: "resolver/kb/data/extensions.yaml", Line: 230},
+		{File: "resolver/kb/data/extensions.yaml", Line: 231},
+		{File: "resolver/kb/data/extensions.yaml", Line: 232},
+		{File: "resolver/kb/data/extensions.yaml", Line: 233},
 	},
 	"extensions": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
@@ -15706,6 +15750,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 114},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 115},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 116},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 117},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 118},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 119},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 120},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 121},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 122},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 123},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 124},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},
