@@ -420,8 +420,75 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 			label += " " + p.Version
 		}
 		p.Unknown = label + " comes from the package index, which has only its source: pip compiles it on the install machine with that machine's CUDA toolkit (nvcc, CUDA_HOME)"
+		if why := r.sourceBuild(&p, it); why != "" {
+			p.Unknown += "; " + why
+		}
 	}
 	return p, true
+}
+
+// sourceBuild decides what pip's compile of a package-index source gives
+// where the release's index-sdist row makes it the same on every install
+// machine: the architectures its setup.py fixes, compiled against the
+// environment's torch (and its C++ ABI, which torch's cpp_extension
+// passes) with torch's own CUDA, since the package's import check refuses
+// a build of any other CUDA major.minor, a CPU build included. That holds
+// only for a conda CUDA torch (installed before pip runs, so setup.py's
+// "import torch" finds it) whose runtime's nvcc can emit the row's
+// architectures. It returns why the build stays unknown where a row
+// exists but does not decide it, else "".
+func (r *resolution) sourceBuild(p *GPUPackage, it *item) string {
+	if r.kb == nil || p.Version == "" {
+		return ""
+	}
+	var row *kb.ExtensionBuild
+	for _, b := range r.kb.ExtensionBuildsOf(it.name, p.Version) {
+		if b.Dist == kb.DistIndexSdist {
+			row = &b
+			break
+		}
+	}
+	if row == nil {
+		return ""
+	}
+	if !row.ArchKnown {
+		return "its setup.py leaves the GPU architectures to torch's cpp_extension: TORCH_CUDA_ARCH_LIST, else those of the GPUs the install machine has"
+	}
+	fw := r.st.Framework
+	switch {
+	case fw == nil || fw.Name != "pytorch" || fw.Version == "":
+		return "which torch release it is compiled against is not known"
+	case fw.From != envspec.ProviderConda:
+		return "which torch it is compiled against is not known from the file, since torch comes from pip too and not from a conda package installed before pip runs"
+	case fw.Variant != "cuda" || r.st.CUDA == nil || r.st.CUDA.Version == "":
+		return "whether it is compiled with CUDA is not known, since torch is not a CUDA build of a known runtime"
+	case row.ImportCUDACheck == kb.ImportCUDAMajor:
+		return "the CUDA it is compiled with is not pinned to torch's, since its import check compares the CUDA major alone"
+	case row.ImportCUDACheck != kb.ImportCUDAMajorMinor:
+		return "the CUDA it is compiled with is not pinned to torch's, since it checks no CUDA version at import"
+	}
+	cuda := majorMinor(r.st.CUDA.Version)
+	ta, ok := r.kb.ToolkitArch(cuda)
+	if !ok {
+		return "which architectures the nvcc of CUDA " + cuda + " can target is not known"
+	}
+	for _, c := range append(append([]string(nil), row.SASS...), row.PTX...) {
+		lo, _ := kb.CompareDotted(c, ta.MinSASS)
+		hi, _ := kb.CompareDotted(c, ta.MaxSASS)
+		if lo < 0 || hi > 0 {
+			return "its setup.py asks nvcc for compute capability " + c + ", which the nvcc of CUDA " + cuda + " cannot target: the build fails"
+		}
+	}
+	p.Known, p.Unknown = true, ""
+	p.BuiltFor.Torch, p.BuiltFor.TorchPin = []string{fw.Version}, false
+	p.BuiltFor.CUDA = []string{cuda}
+	p.BuiltFor.ABI = nil
+	if r.st.TorchABI != "" {
+		p.BuiltFor.ABI = []string{r.st.TorchABI}
+	}
+	p.Code = GPUCode{SASS: row.SASS, PTX: row.PTX, Known: true}
+	p.Evidence = append(p.Evidence, Evidence{Item: row.Name + " " + row.Version + " (" + row.Dist + ")", Kind: EvidenceKBRow, Says: row.Source, Package: row.Name, Version: row.Version})
+	return ""
 }
 
 // packageIndexOnly reports whether pip looks for packages on the package
@@ -585,6 +652,10 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 	rows = r.installerRows(p, it, rows)
 	for _, b := range rows {
 		switch b.Dist {
+		case kb.DistIndexSdist:
+			// What pip compiles from the index's source: sourceBuild
+			// reads it, and only for an item that gets the source.
+			continue
 		case "release-asset", "pyg-index", "flashinfer-index":
 			// These rows describe a matrix of wheels; which one the file
 			// gets is what its wheel tag or index says.
