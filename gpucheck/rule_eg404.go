@@ -33,6 +33,9 @@ func runEG404(c *checker) bool {
 		// Nothing known needs CUDA, but a GPU-code package whose code is
 		// not known may: what it runs on is not checked, which is not ok.
 		for _, p := range c.uncheckedGPUPackages() {
+			if !c.belowEveryRelease(p) {
+				continue // it needs a GPU none of the machine's is
+			}
 			why := p.Unknown
 			if why == "" {
 				why = "which architectures its GPU code is built for is not known"

@@ -73,6 +73,9 @@ func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 // CUDA toolkit can target; what none decides leaves the target unknown.
 func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Known {
+		if !c.belowEveryRelease(p) {
+			return // every GPU is below a floor no release goes under
+		}
 		hint := c.unknownPkgHint(p)
 		if p.SourceBuild {
 			hint = sourceBuildHint(c.st.Framework, c.runtime())
@@ -115,6 +118,36 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// belowEveryRelease raises EG410 for each GPU below a compute-capability
+// floor the project keeps in every release (floor_every_release): whatever
+// release the file gets, and whether or not the knowledge base describes
+// it, none runs there. It reports whether some GPU is left undecided: one
+// at or above the floor, or every GPU where no such floor is stated.
+func (c *checker) belowEveryRelease(p *resolver.GPUPackage) bool {
+	if p.Role != resolver.RoleExtension || !c.h.Available || len(c.h.GPUs) == 0 {
+		return true
+	}
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || !ext.FloorEveryRelease {
+		return true
+	}
+	lo, ok := parseCC(ext.MinCC)
+	if !ok {
+		return true
+	}
+	rest := false
+	c.eachCC(func(gcc cc, gs []GPU) {
+		if !gcc.less(lo) {
+			rest = true
+			return
+		}
+		c.add("EG410", c.pkgPos(p),
+			fmt.Sprintf("%s needs compute capability %s or newer, as every release of %s does, and cannot run on %s", pkgLabel(p), ext.MinCC, p.Name, gpuLabel(c.h, gs)),
+			fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", ext.MinCC, p.Name, gcc.sm()))
+	})
+	return rest
 }
 
 // unknownPkgHint is the hint for a GPU-code package whose release the

@@ -40,6 +40,13 @@ type Extension struct {
 	// MinCC is the lowest compute capability its GPU code runs on, where
 	// the project states one.
 	MinCC string `yaml:"min_cc,omitempty"`
+	// FloorEveryRelease is true where the project states MinCC for every
+	// release it has made (RAPIDS: Pascal or newer from the first release),
+	// so that a GPU below it runs no release at all and is decided even
+	// where the file leaves the release to the solver. Without it MinCC is
+	// the floor of the releases without one of their own, and an unknown
+	// release may be an older one with a lower floor (flash-attn 1.x).
+	FloorEveryRelease bool `yaml:"floor_every_release,omitempty"`
 	// JIT is true for a compiler that makes its GPU code on the machine
 	// (triton): only MinCC decides whether a GPU can run it.
 	JIT bool `yaml:"jit,omitempty"`
@@ -370,6 +377,9 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		if e.MinCC != "" && !cc.MatchString(e.MinCC) {
 			v.errf("extensions", i, "min_cc %q is not a compute capability", e.MinCC)
+		}
+		if e.FloorEveryRelease && e.MinCC == "" {
+			v.errf("extensions", i, "floor_every_release without min_cc")
 		}
 	}
 	for i, b := range v.k.ExtensionBuilds {

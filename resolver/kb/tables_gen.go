@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "2931dda6f12c7b7c"
+const generatedVersion = "f8f6560a937cf5a6"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x7df366bc
+const generatedChecksum = 0x7a0929dc
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4836,6 +4836,25 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Framework: "none", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist, which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
 	{Name: "faiss-gpu", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's GPU package on the pytorch channel (conda install -c pytorch faiss-gpu); its CUDA kernels are in libfaiss, which it pins exactly, so its rows are libfaiss's"},
 	{Name: "libfaiss", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's C++ library package on the pytorch channel, one build per cudatoolkit (build string ..._cuda11.3)"},
+	{Name: "cudf", Conda: []string{
+		"cudf",
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X4_RAPIDS_READMES_PASCAL", Note: "cuDF's Python package, conda package on the rapidsai channel (one build per CUDA toolkit); its kernels are in libcudf, which it pins; Pascal (6.0) or newer up to 23.12, 7.0 or newer from 24.02"},
+	{Name: "cudf-cu11", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuDF's CUDA 11 wheel on the NVIDIA index (from 23.04, per the install guide); the CUDA major is part of the name"},
+	{Name: "cudf-cu12", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuDF's CUDA 12 wheel on the NVIDIA index; the CUDA major is part of the name"},
+	{Name: "libcudf", Conda: []string{
+		"libcudf",
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_READMES_PASCAL; X4_RAPIDS_RSN34", Note: "cuDF's C++/CUDA library, conda package on the rapidsai channel, build string cuda{toolkit}_{n} (libcudf=0.14.0=cuda10.1_0)"},
+	{Name: "libnvstrings", Conda: []string{
+		"libnvstrings",
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_READMES_PASCAL", Note: "nvstrings' C++/CUDA library of the 0.x releases, built in the cudf repository beside libcudf (build string cuda{toolkit}_{n}); it shares cuDF's Pascal floor"},
+	{Name: "librmm", Conda: []string{
+		"librmm",
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_READMES_PASCAL; X4_RAPIDS_RSN34", Note: "RMM's C++/CUDA library, conda package on the rapidsai channel (build string cuda{toolkit}_{n})"},
+	{Name: "cuml", Conda: []string{
+		"cuml",
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's conda package on the rapidsai channel"},
+	{Name: "cuml-cu11", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's CUDA 11 wheel on the NVIDIA index (from 23.04, per the install guide); the CUDA major is part of the name"},
+	{Name: "cuml-cu12", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's CUDA 12 wheel on the NVIDIA index; the CUDA major is part of the name"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
@@ -13548,6 +13567,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X3_FAISS_CI_1_7_3", Title: "facebookresearch/faiss at tag v1.7.3 (19f7696d): .circleci/config.yml deploy_linux_gpu jobs 'Linux GPU packages (CUDA 10.2)' cuda_archs '35;52;60;61;70;72;75' and '(CUDA 11.3)' cuda_archs '60;61;70;72;75;80;86', conda build faiss-gpu --variants cudatoolkit --user pytorch; conda/faiss-gpu/build-lib.sh -DCMAKE_CUDA_ARCHITECTURES=\"${CUDA_ARCHS}\" for libfaiss; conda/faiss-gpu/meta.yaml: libfaiss build string h{hash}_{n}_cuda{cudatoolkit}, cmake >=3.18, faiss-gpu pins libfaiss exactly (pin_subpackage exact=True)", URL: "https://github.com/facebookresearch/faiss/blob/v1.7.3/.circleci/config.yml", Read: "git snapshot of facebookresearch/faiss at tag v1.7.3, 2026-12-05"},
 	{Key: "X3_CMAKE_CUDA_ARCHITECTURES", Title: "CMake documentation, CUDA_ARCHITECTURES target property (CMake 3.18 and later): an architecture may be suffixed -real or -virtual; with no suffix, code is generated for both the real and the virtual architecture (SASS and PTX)", URL: "https://cmake.org/cmake/help/latest/prop_tgt/CUDA_ARCHITECTURES.html", Read: "documentation page, 2026-12-05"},
 	{Key: "X3_XF_CONDA_0_0_18", Title: "facebookresearch/xformers at tag v0.0.18 (da278628): .github/workflows/conda.yml (TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'; matrix python 3.9, 3.10; torch 2.0.0 cuda 11.8.0 cuda_dep_runtime '>=11.7,<11.9', 1.13.1 cuda 11.7.1 '>=11.6,<11.8', 1.12.1 cuda 11.6.2 '>=11.3,<11.7' from the pytorch channel, uploaded with --upload; 2.1.0 from pytorch-nightly stored only), packaging/build_conda.py (uploads with --user xformers; run constraint pytorch-cuda for torch 1.13 on, cudatoolkit before) and packaging/xformers/meta.yaml (run: pytorch={PYTORCH_VERSION})", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.18/.github/workflows/conda.yml", Read: "git snapshot of facebookresearch/xformers at tag v0.0.18, 2026-12-05"},
+	{Key: "X4_RAPIDS_INSTALL_PASCAL", Title: "rapidsai/docs install/install.md at 02315d25 (the RAPIDS 23.x guide: CUDA 11.2 to 11.8; 'Beginning with the release of 23.04: cuDF, dask-cuDF, cuML, cuGraph, RMM, and RAFT CUDA 11 pip packages are available on the NVIDIA Index'), System Requirements, for every RAPIDS library: 'GPU: NVIDIA Pascal or better with compute capability 6.0+'", URL: "https://github.com/rapidsai/docs/blob/02315d251efd65ab74b6a135735e0dfedde12b22/install/install.md", Read: "stored repository file, 2026-12-06"},
+	{Key: "X4_RAPIDS_RSN34", Title: "RAPIDS Support Notice 34, Deprecation announcement for Pascal GPU support in Release v23.12 (created 2023-10-04, updated 2024-02-13, status completed): 'Effective RAPIDS v24.02 release, RAPIDS will no longer support Pascal GPUs. GPUs with Compute Capability 7.0 or higher will be required. The last release with support for Pascal GPUs is RAPIDS v23.12.'", URL: "https://docs.rapids.ai/notices/rsn0034/", Read: "documentation page (docs search), 2026-12-06"},
+	{Key: "X4_RAPIDS_READMES_PASCAL", Title: "the RAPIDS repositories' own GPU requirements from the first releases on: libgdf README (cuDF's predecessor; CUDA 9.2+, driver 396.44+, 'Pascal architecture or better'), rmm README (CUDA 9.0+, driver 396.44+, 'Pascal architecture or better'), cudf CONTRIBUTING.md 'Get libcudf Dependencies' (CUDA 10.0+, driver 410.48+, 'Pascal architecture or better') and cudf README.md of the 23.12 era (CUDA 11.2+, driver 450.80.02+, 'Pascal architecture or better (Compute Capability >=6.0)')", URL: "https://github.com/rapidsai/cudf/blob/branch-23.12/README.md", Read: "stored repository files (code search), 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -15125,6 +15147,15 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 12},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 13},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 11},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 12},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 13},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 15},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 17},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 18},
+		{File: "resolver/kb/data/extensions-4.yaml", Line: 19},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
@@ -15592,6 +15623,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
