@@ -73,3 +73,38 @@ func TestFloorEveryRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceHint: a package pip compiles on the install machine is pointed
+// at its project's prebuilt packages (cupy's per-CUDA wheels for the
+// source package cupy), a PyG extension at PyG's find-links page, and
+// neither is told to pin a release, which would be compiled the same way.
+func TestSourceHint(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{
+		{Name: "cupy", Framework: "none", IndexSdistOnly: true, Source: "S"},
+		{Name: "cupy-cuda12x", Framework: "none", Source: "S"},
+		{Name: "torch-scatter", Framework: "torch", TorchABI: true, IndexSdistOnly: true, IndexURL: `^https://data\.pyg\.org/whl/torch-(?P<torch>[0-9.]+)\+(?:cu(?P<cuda>[0-9]+)|cpu)\.html$`, Source: "S"},
+	}
+	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Source: "S"}}
+	k := factsKB{f}
+	for _, tt := range []struct{ pkg, has string }{
+		{"cupy", "pip builds cupy from source with the install machine's CUDA toolkit; to take a prebuilt build instead, install the package built for the environment's CUDA (the knowledge base has releases of cupy-cuda12x (pypi))"},
+		{"torch-scatter", "add -f https://data.pyg.org/whl/torch-2.1.0+cu121.html"},
+	} {
+		pos := finding.Pos{File: "env", Line: 4, Col: 3}
+		p := resolver.GPUPackage{Name: tt.pkg, Role: resolver.RoleExtension, Version: "8.3.0", Pos: pos, Line: 4, SourceBuild: true,
+			Unknown: tt.pkg + " 8.3.0 comes from the package index, which has only its source"}
+		st := stack("2.1.0", "12.1", kb.DistWheel)
+		st.GPUPackages = append(st.GPUPackages, p)
+		r := evaluate(st, host("535.104.05", "12.2", "8.0"), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Message, tt.pkg+" 8.3.0") {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.has) || strings.Contains(hint, "pin a release envguard knows") {
+			t.Errorf("%s: hint %q, want it to contain %q and not to offer a release envguard knows", tt.pkg, hint, tt.has)
+		}
+	}
+}

@@ -40,9 +40,13 @@ func runEG404(c *checker) bool {
 			if why == "" {
 				why = "which architectures its GPU code is built for is not known"
 			}
+			hint := c.unknownPkgHint(p)
+			if p.SourceBuild {
+				hint = c.sourceHint(p)
+			}
 			c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
 				why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
-				c.unknownPkgHint(p))
+				hint)
 		}
 		return false
 	}

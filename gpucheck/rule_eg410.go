@@ -78,7 +78,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		hint := c.unknownPkgHint(p)
 		if p.SourceBuild {
-			hint = sourceBuildHint(c.st.Framework, c.runtime())
+			hint = c.sourceHint(p)
 		}
 		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
 			p.Unknown+", so neither what it was built for nor the GPU code it carries can be checked",
@@ -417,6 +417,27 @@ func minorCUDA(cs []string) string {
 
 func follows(row *kb.CUDALibPackage, ver string) bool {
 	return contains(row.VersionFollowsToolkit, majorOfStr(ver))
+}
+
+// sourceHint is the hint for a package pip compiles on the install
+// machine: PyG's find-links page for a PyG extension (one with an index
+// pattern), else the project's prebuilt packages the knowledge base has
+// releases of (cupy's per-CUDA wheels for the source package cupy).
+func (c *checker) sourceHint(p *resolver.GPUPackage) string {
+	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.IndexURL != "" {
+		return sourceBuildHint(c.st.Framework, c.runtime())
+	}
+	s := "pip builds " + p.Name + " from source with the install machine's CUDA toolkit"
+	var prebuilt []string
+	for _, n := range c.k.ExtensionsOfStem(p.Name) {
+		if !strings.HasPrefix(n, p.Name+" (") {
+			prebuilt = append(prebuilt, n)
+		}
+	}
+	if len(prebuilt) > 0 {
+		s += "; to take a prebuilt build instead, install the package built for the environment's CUDA (the knowledge base has releases of " + strings.Join(prebuilt, ", ") + ")"
+	}
+	return s + "; or check on the install machine, after the build, with envguard check, which reads the binaries"
 }
 
 // sourceBuildHint points a PyG extension that pip would compile from the

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "f8f6560a937cf5a6"
+const generatedVersion = "77979a9268a29f91"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x7a0929dc
+const generatedChecksum = 0xe67b8645
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4833,7 +4833,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures its kernels are built for (CMAKE_CUDA_ARCHITECTURES of the packaging pipeline at each tag) were not read: the repository's snapshot is over the size that can be fetched here"},
 	{Name: "cupy", Conda: []string{
 		"cupy",
-	}, Framework: "none", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist, which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
+	}, Framework: "none", IndexSdistOnly: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X4_CUPY_SDIST", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist (index_sdist_only: the README's '(Source Package) pip install cupy' beside the per-CUDA binary packages), which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
 	{Name: "faiss-gpu", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's GPU package on the pytorch channel (conda install -c pytorch faiss-gpu); its CUDA kernels are in libfaiss, which it pins exactly, so its rows are libfaiss's"},
 	{Name: "libfaiss", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's C++ library package on the pytorch channel, one build per cudatoolkit (build string ..._cuda11.3)"},
 	{Name: "cudf", Conda: []string{
@@ -13570,6 +13570,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X4_RAPIDS_INSTALL_PASCAL", Title: "rapidsai/docs install/install.md at 02315d25 (the RAPIDS 23.x guide: CUDA 11.2 to 11.8; 'Beginning with the release of 23.04: cuDF, dask-cuDF, cuML, cuGraph, RMM, and RAFT CUDA 11 pip packages are available on the NVIDIA Index'), System Requirements, for every RAPIDS library: 'GPU: NVIDIA Pascal or better with compute capability 6.0+'", URL: "https://github.com/rapidsai/docs/blob/02315d251efd65ab74b6a135735e0dfedde12b22/install/install.md", Read: "stored repository file, 2026-12-06"},
 	{Key: "X4_RAPIDS_RSN34", Title: "RAPIDS Support Notice 34, Deprecation announcement for Pascal GPU support in Release v23.12 (created 2023-10-04, updated 2024-02-13, status completed): 'Effective RAPIDS v24.02 release, RAPIDS will no longer support Pascal GPUs. GPUs with Compute Capability 7.0 or higher will be required. The last release with support for Pascal GPUs is RAPIDS v23.12.'", URL: "https://docs.rapids.ai/notices/rsn0034/", Read: "documentation page (docs search), 2026-12-06"},
 	{Key: "X4_RAPIDS_READMES_PASCAL", Title: "the RAPIDS repositories' own GPU requirements from the first releases on: libgdf README (cuDF's predecessor; CUDA 9.2+, driver 396.44+, 'Pascal architecture or better'), rmm README (CUDA 9.0+, driver 396.44+, 'Pascal architecture or better'), cudf CONTRIBUTING.md 'Get libcudf Dependencies' (CUDA 10.0+, driver 410.48+, 'Pascal architecture or better') and cudf README.md of the 23.12 era (CUDA 11.2+, driver 450.80.02+, 'Pascal architecture or better (Compute Capability >=6.0)')", URL: "https://github.com/rapidsai/cudf/blob/branch-23.12/README.md", Read: "stored repository files (code search), 2026-12-06"},
+	{Key: "X4_CUPY_SDIST", Title: "the package index's cupy is CuPy's source package: the README of the CUDA 8.0 to 10.2 releases lists '(Binary Package for CUDA 10.1) $ pip install cupy-cuda101' ... and '(Source Package) $ pip install cupy' (as stored in yuhc/ava-cupy), the later README table names only per-CUDA wheels (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; X2_CUPY_README), the Installation Guide v8.6.0 and v4.5.0 say wheels are named by the CUDA installed (cupy-cudaXXX), and a 'pip install cupy -v' log finds only cupy-*.tar.gz links on the index", URL: "https://docs.cupy.dev/en/v8.6.0/install.html", Read: "documentation pages and stored repository READMEs (docs search), 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -15626,6 +15627,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
