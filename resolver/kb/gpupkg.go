@@ -59,9 +59,13 @@ type Extension struct {
 	// source (PyG's torch-scatter …): a pip install without the project's
 	// own wheel page compiles it on the install machine, with that
 	// machine's CUDA toolkit.
-	IndexSdistOnly bool   `yaml:"index_sdist_only,omitempty"`
-	Source         string `yaml:"source"`
-	Note           string `yaml:"note,omitempty"`
+	IndexSdistOnly bool `yaml:"index_sdist_only,omitempty"`
+	// SourceOnly is true where the project publishes no binary package at
+	// all (NVIDIA's apex): every pip install compiles it on the install
+	// machine, so no release row can say what GPU code it carries.
+	SourceOnly bool   `yaml:"source_only,omitempty"`
+	Source     string `yaml:"source"`
+	Note       string `yaml:"note,omitempty"`
 }
 
 // ExtensionBuild is what one release of an extension, from one
