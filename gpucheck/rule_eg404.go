@@ -33,13 +33,20 @@ func runEG404(c *checker) bool {
 		// Nothing known needs CUDA, but a GPU-code package whose code is
 		// not known may: what it runs on is not checked, which is not ok.
 		for _, p := range c.uncheckedGPUPackages() {
+			if !c.belowEveryRelease(p) {
+				continue // it needs a GPU none of the machine's is
+			}
 			why := p.Unknown
 			if why == "" {
 				why = "which architectures its GPU code is built for is not known"
 			}
+			hint := c.unknownPkgHint(p)
+			if p.SourceBuild {
+				hint = c.sourceHint(p)
+			}
 			c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
 				why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
-				c.unknownPkgHint(p))
+				hint)
 		}
 		return false
 	}

@@ -73,9 +73,12 @@ func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 // CUDA toolkit can target; what none decides leaves the target unknown.
 func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Known {
+		if !c.belowEveryRelease(p) {
+			return // every GPU is below a floor no release goes under
+		}
 		hint := c.unknownPkgHint(p)
 		if p.SourceBuild {
-			hint = sourceBuildHint(c.st.Framework, c.runtime())
+			hint = c.sourceHint(p)
 		}
 		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
 			p.Unknown+", so neither what it was built for nor the GPU code it carries can be checked",
@@ -115,6 +118,36 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// belowEveryRelease raises EG410 for each GPU below a compute-capability
+// floor the project keeps in every release (floor_every_release): whatever
+// release the file gets, and whether or not the knowledge base describes
+// it, none runs there. It reports whether some GPU is left undecided: one
+// at or above the floor, or every GPU where no such floor is stated.
+func (c *checker) belowEveryRelease(p *resolver.GPUPackage) bool {
+	if p.Role != resolver.RoleExtension || !c.h.Available || len(c.h.GPUs) == 0 {
+		return true
+	}
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || !ext.FloorEveryRelease {
+		return true
+	}
+	lo, ok := parseCC(ext.MinCC)
+	if !ok {
+		return true
+	}
+	rest := false
+	c.eachCC(func(gcc cc, gs []GPU) {
+		if !gcc.less(lo) {
+			rest = true
+			return
+		}
+		c.add("EG410", c.pkgPos(p),
+			fmt.Sprintf("%s needs compute capability %s or newer, as every release of %s does, and cannot run on %s", pkgLabel(p), ext.MinCC, p.Name, gpuLabel(c.h, gs)),
+			fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", ext.MinCC, p.Name, gcc.sm()))
+	})
+	return rest
 }
 
 // unknownPkgHint is the hint for a GPU-code package whose release the
@@ -384,6 +417,27 @@ func minorCUDA(cs []string) string {
 
 func follows(row *kb.CUDALibPackage, ver string) bool {
 	return contains(row.VersionFollowsToolkit, majorOfStr(ver))
+}
+
+// sourceHint is the hint for a package pip compiles on the install
+// machine: PyG's find-links page for a PyG extension (one with an index
+// pattern), else the project's prebuilt packages the knowledge base has
+// releases of (cupy's per-CUDA wheels for the source package cupy).
+func (c *checker) sourceHint(p *resolver.GPUPackage) string {
+	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.IndexURL != "" {
+		return sourceBuildHint(c.st.Framework, c.runtime())
+	}
+	s := "pip builds " + p.Name + " from source with the install machine's CUDA toolkit"
+	var prebuilt []string
+	for _, n := range c.k.ExtensionsOfStem(p.Name) {
+		if !strings.HasPrefix(n, p.Name+" (") {
+			prebuilt = append(prebuilt, n)
+		}
+	}
+	if len(prebuilt) > 0 {
+		s += "; to take a prebuilt build instead, install the package built for the environment's CUDA (the knowledge base has releases of " + strings.Join(prebuilt, ", ") + ")"
+	}
+	return s + "; or check on the install machine, after the build, with envguard check, which reads the binaries"
 }
 
 // sourceBuildHint points a PyG extension that pip would compile from the

@@ -410,6 +410,16 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		}
 		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
 	}
+	if ext.SourceOnly && it.from() == envspec.ProviderPip && local == "" {
+		// No binary anywhere: whatever the release, pip compiles it.
+		label := it.name
+		if p.Version != "" {
+			label += " " + p.Version
+		}
+		p.Known, p.SourceBuild, p.Code = false, true, GPUCode{}
+		p.Unknown = label + " has no binary package: pip builds it from source on the install machine, against the installed torch and with that machine's CUDA toolkit (nvcc, CUDA_HOME)"
+		return p, true
+	}
 	if ext.IndexSdistOnly && it.from() == envspec.ProviderPip && local == "" && !hasEvidence(p.Evidence, EvidenceIndex) && r.packageIndexOnly() {
 		// No wheel tag and no find-links page: pip takes the package
 		// index's source and builds it with the install machine's nvcc

@@ -40,6 +40,13 @@ type Extension struct {
 	// MinCC is the lowest compute capability its GPU code runs on, where
 	// the project states one.
 	MinCC string `yaml:"min_cc,omitempty"`
+	// FloorEveryRelease is true where the project states MinCC for every
+	// release it has made (RAPIDS: Pascal or newer from the first release),
+	// so that a GPU below it runs no release at all and is decided even
+	// where the file leaves the release to the solver. Without it MinCC is
+	// the floor of the releases without one of their own, and an unknown
+	// release may be an older one with a lower floor (flash-attn 1.x).
+	FloorEveryRelease bool `yaml:"floor_every_release,omitempty"`
 	// JIT is true for a compiler that makes its GPU code on the machine
 	// (triton): only MinCC decides whether a GPU can run it.
 	JIT bool `yaml:"jit,omitempty"`
@@ -52,9 +59,13 @@ type Extension struct {
 	// source (PyG's torch-scatter …): a pip install without the project's
 	// own wheel page compiles it on the install machine, with that
 	// machine's CUDA toolkit.
-	IndexSdistOnly bool   `yaml:"index_sdist_only,omitempty"`
-	Source         string `yaml:"source"`
-	Note           string `yaml:"note,omitempty"`
+	IndexSdistOnly bool `yaml:"index_sdist_only,omitempty"`
+	// SourceOnly is true where the project publishes no binary package at
+	// all (NVIDIA's apex): every pip install compiles it on the install
+	// machine, so no release row can say what GPU code it carries.
+	SourceOnly bool   `yaml:"source_only,omitempty"`
+	Source     string `yaml:"source"`
+	Note       string `yaml:"note,omitempty"`
 }
 
 // ExtensionBuild is what one release of an extension, from one
@@ -391,6 +402,9 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		if e.MinCC != "" && !cc.MatchString(e.MinCC) {
 			v.errf("extensions", i, "min_cc %q is not a compute capability", e.MinCC)
+		}
+		if e.FloorEveryRelease && e.MinCC == "" {
+			v.errf("extensions", i, "floor_every_release without min_cc")
 		}
 	}
 	for i, b := range v.k.ExtensionBuilds {
