@@ -9,28 +9,43 @@ import (
 // fakeClock is a clock that only the fake work moves: a unit of work is a
 // microsecond, and a burst of load is more microseconds for the same work.
 // Verdicts measured on it are the same on any machine, loaded or not.
-type fakeClock struct{ t time.Time }
+// The CPU clock advances with the work only; load (time spent waiting for
+// a core) advances the wall clock alone, unless the clock models a machine
+// whose CPU clock cannot be read (cpuOff).
+type fakeClock struct {
+	t      time.Time
+	cpu    time.Duration
+	cpuOff bool
+}
 
 func useFakeClock(t *testing.T) *fakeClock {
 	c := &fakeClock{t: time.Unix(0, 0)}
-	saved := now
+	savedNow, savedCPU := now, cpuNow
 	now = func() time.Time { return c.t }
-	t.Cleanup(func() { now = saved })
+	cpuNow = func() (time.Duration, bool) { return c.cpu, !c.cpuOff }
+	t.Cleanup(func() { now, cpuNow = savedNow, savedCPU })
 	return c
 }
 
 // work returns a call that costs units microseconds.
 func (c *fakeClock) work(units int) func() {
-	return func() { c.t = c.t.Add(time.Duration(units) * time.Microsecond) }
+	return func() {
+		d := time.Duration(units) * time.Microsecond
+		c.t = c.t.Add(d)
+		c.cpu += d
+	}
 }
 
-// loaded returns a call that costs units microseconds, times slow for its
-// first burst calls: load that lands on every round of a measurement.
+// loaded returns a call that costs units microseconds of work, and slow
+// times that on the wall clock for its first burst calls: load that lands
+// on every round of a measurement, a wait for a core that the CPU clock
+// does not count.
 func (c *fakeClock) loaded(units, slow, burst int) func() {
 	calls := 0
 	return func() {
 		calls++
 		d := time.Duration(units) * time.Microsecond
+		c.cpu += d
 		if calls <= burst {
 			d *= time.Duration(slow)
 		}
@@ -121,11 +136,13 @@ func TestCheckCatchesRegressions(t *testing.T) {
 	}
 }
 
-// TestCheckOutlastsABurst: load that lands on every round of the subject in
-// one measurement fails it, and the next measurement passes; load that
-// lasts longer than all the measurements fails.
+// TestCheckOutlastsABurst: on the wall clock alone (no CPU clock), load
+// that lands on every round of the subject in one measurement fails it, and
+// the next measurement passes; load that lasts longer than all the
+// measurements fails.
 func TestCheckOutlastsABurst(t *testing.T) {
 	clk := useFakeClock(t)
+	clk.cpuOff = true
 	c := Check{Max: 8, Rounds: 5}
 	r := c.Measure(clk.work(1000), clk.loaded(3500, 4, 5))
 	if !r.OK || len(r.Ratios) != 2 || r.Ratios[0] <= 8 {
@@ -141,6 +158,7 @@ func TestCheckOutlastsABurst(t *testing.T) {
 // slower) passes a reference far slower and fails one that is not.
 func TestCheckMin(t *testing.T) {
 	clk := useFakeClock(t)
+	clk.cpuOff = true
 	c := Check{Min: 5}
 	if r := c.Measure(clk.work(400), clk.work(200_000)); !r.OK {
 		t.Errorf("500x passed under a minimum of 5x: %v", r.Ratios)
@@ -152,6 +170,35 @@ func TestCheckMin(t *testing.T) {
 	// measurement sees through it.
 	if r := c.Measure(clk.loaded(400, 1000, 5), clk.work(200_000)); !r.OK || len(r.Ratios) != 2 {
 		t.Errorf("a burst on the base: %v", r.Ratios)
+	}
+}
+
+// TestCheckCPUClockOutlastsLoad: load that stretches the wall clock in every
+// measurement (a 2-core machine with many runnable threads) passes on the
+// CPU clock, which counts only the work, while a regression, which costs
+// work, fails on both clocks; a baseline too short for the CPU clock's
+// granularity is held on the wall clock alone.
+func TestCheckCPUClockOutlastsLoad(t *testing.T) {
+	clk := useFakeClock(t)
+	c := Check{Max: 24, Rounds: 3}
+	// Linear growth, 8x the work, with the subject's wall time 6x its work
+	// in every round of every measurement: 48x on the wall clock.
+	r := c.Measure(clk.work(2000), clk.loaded(16_000, 6, 3*Tries))
+	if !r.OK || len(r.Ratios) != 1 || r.Ratios[0] <= 24 || r.CPURatios[0] > 24 {
+		t.Errorf("linear work under load: ok %v, wall %v, CPU %v", r.OK, r.Ratios, r.CPURatios)
+	}
+	// Quadratic growth (64x the work) fails on both clocks, loaded or not.
+	if r := c.Measure(clk.work(2000), clk.loaded(128_000, 6, 3*Tries)); r.OK || len(r.Ratios) != Tries {
+		t.Errorf("quadratic work passed: wall %v, CPU %v", r.Ratios, r.CPURatios)
+	}
+	// A 100µs baseline is under minCPUBase: the CPU ratio does not count.
+	if r := c.Measure(clk.work(100), clk.loaded(800, 6, 3*Tries)); r.OK {
+		t.Errorf("a baseline under the CPU clock's floor passed on it: wall %v, CPU %v", r.Ratios, r.CPURatios)
+	}
+	// Without a CPU clock, the wall clock decides alone.
+	clk.cpuOff = true
+	if r := c.Measure(clk.work(2000), clk.loaded(16_000, 6, 3*Tries)); r.OK || r.CPURatio != 0 {
+		t.Errorf("no CPU clock, load on every measurement: ok %v, CPU ratio %v", r.OK, r.CPURatio)
 	}
 }
 

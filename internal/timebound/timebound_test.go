@@ -27,9 +27,12 @@ func TestRatioOrdersWork(t *testing.T) {
 	}
 	// Ten times the work must come out slower than the same work; the
 	// margin is wide so that load cannot turn it around.
-	r, b, s := measureRatio(5, nil, spin(200_000), spin(2_000_000))
-	if r < 2 {
-		t.Fatalf("ten times the work measured %.2fx the baseline (%v vs %v)", r, s, b)
+	m := measureRatio(5, nil, spin(200_000), spin(2_000_000))
+	if m.ratio < 2 {
+		t.Fatalf("ten times the work measured %.2fx the baseline (%v vs %v)", m.ratio, m.subject, m.base)
+	}
+	if _, ok := processCPU(); ok && m.cpuRatio < 2 {
+		t.Fatalf("ten times the work measured %.2fx the baseline on the CPU clock (%v vs %v)", m.cpuRatio, m.cpuSubject, m.cpuBase)
 	}
 	// The same on the real clock through Check: ten times the work fails
 	// a bound of 1.5x in every measurement and passes one of 100x.
