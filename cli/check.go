@@ -19,6 +19,7 @@ import (
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/internal/prefixscan"
 	"github.com/envguard/envguard/report"
+	"github.com/envguard/envguard/resolver"
 )
 
 func checkCmd(e *env) *cobra.Command {
@@ -103,6 +104,35 @@ type prefixCheck struct {
 // holds it against the named machines and prints the verdict; errFindings
 // when the job should not start.
 func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) error {
+	// The libraries are walked while the metadata, the knowledge base
+	// and this machine's GPUs are read: on a second run the walk (a stat
+	// of every directory and candidate file) is most of the time, and it
+	// needs of the metadata only the base interpreter's sites, which
+	// BaseSitesIn reads first as ReadPrefixIn does. A directory that is
+	// no environment is not walked (it is a usage error below); any
+	// other early return waits for the walk, so that nothing is left
+	// writing the cache.
+	scanOpts := func(base []string) prefixscan.Options {
+		so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot, BaseSites: base}
+		if !pc.noCache {
+			so.Cache = e.openCache()
+		}
+		return so
+	}
+	scanned := func() *resolver.Binaries { return nil }
+	if base, ok := envspec.BaseSitesIn(dir, pc.sysroot); ok {
+		so := scanOpts(base)
+		done := make(chan *resolver.Binaries, 1)
+		go func() { done <- prefixscan.Scan(dir, so) }()
+		var b *resolver.Binaries
+		scanned = func() *resolver.Binaries {
+			if done != nil {
+				b, done = <-done, nil
+			}
+			return b
+		}
+		defer scanned()
+	}
 	env, err := envspec.ReadPrefixIn(dir, pc.sysroot)
 	if err != nil {
 		// Say where the path came from: a stale $CONDA_PREFIX or a
@@ -122,11 +152,11 @@ func (e *env) checkPrefix(c *cobra.Command, dir, how string, pc prefixCheck) err
 		return err
 	}
 	opt.Getenv = e.getenv
-	so := prefixscan.Options{Getenv: e.getenv, SysRoot: pc.sysroot, BaseSites: env.BaseSites}
-	if !pc.noCache {
-		so.Cache = e.openCache()
+	if opt.Binaries = scanned(); opt.Binaries == nil {
+		// BaseSitesIn did not take dir for an environment and
+		// ReadPrefixIn did (it was made in between): walked now.
+		opt.Binaries = prefixscan.Scan(dir, scanOpts(env.BaseSites))
 	}
-	opt.Binaries = prefixscan.Scan(dir, so)
 	opt.MinFree = pc.minFree
 	fail, err := e.failOn(pc.failOn, c.Flags().Changed("fail-on"), opt.Config)
 	if err != nil {

@@ -367,3 +367,47 @@ func TestCheckSourceBuildSymbols(t *testing.T) {
 		t.Errorf("no EG211 for the missing c10::bar(int):\n%s", out)
 	}
 }
+
+// check walks the libraries while the metadata is read, with the base
+// sites envspec.BaseSitesIn reads first: an extension in the base
+// interpreter's site-packages of a venv with include-system-site-packages
+// is read (EG410 on the H100, as in TestCheckBinarySASSOnly), and one
+// without the flag is not.
+func TestCheckBinaryInBaseSite(t *testing.T) {
+	base := binVenv(t, "2.5.1+cu124", "12.4")
+	base.fixture("sm80.so", filepath.Join(base.sitePackages(), "myext", "_C.so"))
+	base.distFiles("myext", "0.1.0", "myext/_C.so")
+	venv := newVenv(t, "3.11.8")
+	venv.write(filepath.Join(venv.sitePackages(), ".keep"), "")
+	for _, on := range []bool{true, false} {
+		venv.write("pyvenv.cfg", fmt.Sprintf("base-prefix = %s\ninclude-system-site-packages = %v\nversion = 3.11.8\n", base.dir, on))
+		_, out, errs := runCLI(t, fakeH100, nil, "check", "--prefix", venv.dir, "--no-cache")
+		if got := strings.Contains(out, "EG410") && strings.Contains(out, "myext"); got != on {
+			t.Errorf("include-system-site-packages = %v: EG410 for the base's myext %v, want %v\n%s%s", on, got, on, out, errs)
+		}
+	}
+}
+
+// A directory that is no environment is a usage error, and is not walked:
+// no manifest is written for it.
+func TestCheckNoEnvironmentWritesNoCache(t *testing.T) {
+	dir := t.TempDir()
+	p := &fakePrefix{t: t, dir: dir, py: "3.11"}
+	p.fixture("sm80.so", filepath.Join(p.sitePackages(), "myext", "_C.so")) // a site-packages, but no pyvenv.cfg
+	cacheHome := t.TempDir()
+	code, _, errs := runCLI(t, fakeH100, map[string]string{"XDG_CACHE_HOME": cacheHome}, "check", "--prefix", dir)
+	if code != ExitUsage || !strings.Contains(errs, "neither a conda environment") {
+		t.Fatalf("exit %d, want %d with the reason: %s", code, ExitUsage, errs)
+	}
+	ms, _ := filepath.Glob(filepath.Join(cacheHome, "envguard", "*.manifest"))
+	if len(ms) != 0 {
+		t.Errorf("manifests written for a directory that is no environment: %v", ms)
+	}
+	// The same tree as a venv is walked and cached (the glob above sees a
+	// manifest where one is written).
+	p.write("pyvenv.cfg", "home = /usr/bin\nversion = 3.11.8\n")
+	runCLI(t, fakeH100, map[string]string{"XDG_CACHE_HOME": cacheHome}, "check", "--prefix", dir)
+	if ms, _ := filepath.Glob(filepath.Join(cacheHome, "envguard", "*.manifest")); len(ms) != 1 {
+		t.Errorf("manifests %v after a check of the venv, want one", ms)
+	}
+}

@@ -72,10 +72,7 @@ func ReadPrefixIn(dir, root string) (*Env, error) {
 	}
 	var venv pyvenvCfg
 	if isVenv {
-		data, err := readSmall(cfg, maxSmallFile)
-		if err == nil {
-			venv, err = parsePyvenvCfg(data)
-		}
+		venv, err = readPyvenvCfg(cfg)
 		if err != nil {
 			env.Notes = append(env.Notes, fmt.Sprintf("%s left out: it %s", cfg, describe(err)))
 		} else if venv.Version != "" {
@@ -216,6 +213,39 @@ func parsePyvenvCfg(data []byte) (pyvenvCfg, error) {
 		}
 	}
 	return c, nil
+}
+
+// readPyvenvCfg reads and parses a venv's pyvenv.cfg; on a parse error
+// it returns what was read before the bad line too, which ReadPrefixIn
+// keeps (with a note).
+func readPyvenvCfg(cfg string) (pyvenvCfg, error) {
+	data, err := readSmall(cfg, maxSmallFile)
+	if err != nil {
+		return pyvenvCfg{}, err
+	}
+	return parsePyvenvCfg(data)
+}
+
+// BaseSitesIn returns, of what ReadPrefixIn(dir, root) reads, only what a
+// walk of the prefix's libraries needs to start: whether dir is an
+// environment ReadPrefixIn takes (a conda prefix, a venv or a system
+// Python prefix; reading it may still fail), and the Env.BaseSites it
+// would give. check walks the libraries while the rest of the metadata
+// is read; both come from the same pyvenv.cfg read by the same code.
+func BaseSitesIn(dir, root string) (sites []string, isPrefix bool) {
+	if !isDir(dir) {
+		return nil, false
+	}
+	cfg := filepath.Join(dir, "pyvenv.cfg")
+	if !isFile(cfg) {
+		return nil, isDir(filepath.Join(dir, "conda-meta")) || systemPython(dir) != ""
+	}
+	venv, _ := readPyvenvCfg(cfg) // a bad line: what came before it, as ReadPrefixIn keeps
+	if !venv.SystemSite {
+		return nil, true
+	}
+	_, sites = venvBaseSites(venv, dir, root)
+	return sites, true
 }
 
 // venvBaseSites finds the base interpreter's prefix of a venv and its

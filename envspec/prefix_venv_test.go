@@ -206,3 +206,59 @@ func TestReadPrefixVenvBaseUnderRoot(t *testing.T) {
 		t.Errorf("distributions %v, base sites %v: want the image's numpy from %s", got, env.BaseSites, deb)
 	}
 }
+
+// check walks a prefix's libraries before ReadPrefixIn is done, with the
+// base sites BaseSitesIn gives: they must be ReadPrefixIn's, and
+// BaseSitesIn must take for an environment what ReadPrefixIn reads (else
+// check would skip the early walk) and nothing it refuses (else check
+// would walk a directory it then calls no environment).
+func TestBaseSitesInAgreesWithReadPrefix(t *testing.T) {
+	root := t.TempDir()
+	deb := filepath.Join(root, "usr", "lib", "python3", "dist-packages")
+	distInfo(t, deb, "numpy", "1.24.2", "", "")
+	osp := filepath.Join(root, "opt", "python", "lib", "python3.12", "site-packages")
+	distInfo(t, osp, "torch", "2.5.1", "pip", "")
+	venv := func(cfg string) string {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "pyvenv.cfg"), cfg)
+		return dir
+	}
+	conda := t.TempDir()
+	writeFile(t, filepath.Join(conda, "conda-meta", "history"), "")
+	system := t.TempDir()
+	writeFile(t, filepath.Join(system, "lib", "python3.11", "os.py"), "")
+	file := filepath.Join(t.TempDir(), "f")
+	writeFile(t, file, "")
+	cases := []struct {
+		name, dir, root string
+		sites           int // how many base sites
+	}{
+		{"debian base under root", venv("home = /usr/bin\ninclude-system-site-packages = true\nversion = 3.11.2\n"), root, 1},
+		{"base-prefix", venv("base-prefix = " + filepath.Join(root, "opt", "python") + "\ninclude-system-site-packages = true\nversion = 3.12.1\n"), "", 1},
+		{"off", venv("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n"), root, 0},
+		// A bad line after the flag: ReadPrefixIn keeps what came before
+		// it, the flag and the base, with a note.
+		{"bad line after the flag", venv("base-prefix = " + filepath.Join(root, "opt", "python") + "\ninclude-system-site-packages = true\nversion = 3.12.1\nhome = " + strings.Repeat("x", maxPathBytes+1) + "\n"), "", 1},
+		{"pyvenv.cfg a directory", func() string { d := t.TempDir(); writeFile(t, filepath.Join(d, "pyvenv.cfg", "x"), ""); return d }(), "", 0},
+		{"conda", conda, "", 0},
+		{"system python", system, "", 0},
+		{"no environment", t.TempDir(), "", 0},
+		{"missing", filepath.Join(root, "missing"), "", 0},
+		{"a file", file, "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sites, ok := BaseSitesIn(c.dir, c.root)
+			env, err := ReadPrefixIn(c.dir, c.root)
+			if ok != (err == nil) {
+				t.Fatalf("BaseSitesIn says environment %v, ReadPrefixIn's error %v", ok, err)
+			}
+			if err != nil {
+				return
+			}
+			if strings.Join(sites, "|") != strings.Join(env.BaseSites, "|") || len(sites) != c.sites {
+				t.Errorf("BaseSitesIn %q, ReadPrefixIn's %q; want %d", sites, env.BaseSites, c.sites)
+			}
+		})
+	}
+}
