@@ -36,7 +36,10 @@ func TestPytorchChannelCuDNNOf(t *testing.T) {
 // a row cannot silently never match.
 func TestValidateCuDNNRows(t *testing.T) {
 	k := Default()
-	bad := *k
+	bad, err := LoadEmbeddedYAML() // a copy of its own to spoil
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad.CUDALibArch = append([]CUDALibArch{{Lib: "cudnn", CC: "9.0", Source: k.CUDALibArch[0].Source}}, k.CUDALibArch...)
 	bad.PytorchChannelCuDNN = append([]PytorchChannelCuDNN{{Series: "1.11", CUDA: "11.3", CuDNN: "8.2", Source: k.PytorchChannelCuDNN[0].Source}}, k.PytorchChannelCuDNN...)
 	errs := bad.validate()
