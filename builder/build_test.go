@@ -455,14 +455,15 @@ func TestFlawsPreferNativeCode(t *testing.T) {
 	}
 }
 
-// TestBuildRefusesUndecidedPTXPath: a B200 on torch 2.1 (the 11.8 build
-// reaches sm_100 only through PTX JIT) or on conda-forge's 2.6 cuda126
-// build is not built: the CUDA libraries those builds load are not known
-// to carry code for sm_100, so their verdict is unknown, and the builder
-// names the first build that is decided instead.
+// TestBuildRefusesUndecidedPTXPath: a B200 on torch 1.7 (the pytorch
+// channel's 11.0 build reaches sm_100 only through PTX JIT, and which cuDNN
+// it carries is not known) or on conda-forge's 2.6 cuda126 build is not
+// built: the CUDA libraries those builds load are not known to carry code
+// for sm_100, so their verdict is unknown, and the builder names the first
+// build that is decided instead.
 func TestBuildRefusesUndecidedPTXPath(t *testing.T) {
 	for _, req := range []Request{
-		{Framework: "pytorch", Version: "2.1", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
+		{Framework: "pytorch", Version: "1.7", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
 		{Framework: "pytorch", Version: "2.6", Via: "conda-forge", Hosts: []*gpucheck.Host{machine("b200", "580.65.06", b200)}},
 	} {
 		_, err := Build(req)
@@ -473,6 +474,22 @@ func TestBuildRefusesUndecidedPTXPath(t *testing.T) {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("Build(%s %s): error lacks %q:\n%v", req.Framework, req.Version, want, err)
 			}
+		}
+	}
+}
+
+// TestBuildRefusesCuDNN8OnBlackwell: torch 2.1's pytorch-channel CUDA 11.8
+// build reaches a B200 through PTX, but the cuDNN 8.7.0 it carries has no
+// code for sm_100 and is not hardware forward compatible: no variant of
+// torch 2.1 runs there, which the builder says (EG410), not "unknown".
+func TestBuildRefusesCuDNN8OnBlackwell(t *testing.T) {
+	_, err := Build(Request{Framework: "pytorch", Version: "2.1", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}})
+	if err == nil {
+		t.Fatal("Build(pytorch 2.1) on a B200 succeeded; its CUDA 11.8 build's cuDNN 8.7.0 cannot run there")
+	}
+	for _, want := range []string{"no variant of torch 2.1", "cudnn 8.7.0", "EG410", "closest that would"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
 }

@@ -110,3 +110,47 @@ func TestLibCarriesToolkitWheelVersion(t *testing.T) {
 }
 
 func ptr(p resolver.GPUPackage) *resolver.GPUPackage { return &p }
+
+// TestLibCarriesCuDNNNotForwardCompatible: a cuDNN before 9.0.0 is not
+// hardware forward compatible, so on a GPU no release through a row's
+// none_through carries code for, it runs nowhere: cuDNN 7 on Ampere and
+// Ada, cuDNN 8.0 … 8.5.0 on Hopper, any cuDNN 8 on Blackwell. A release
+// past the row stays as before (8.7.0 on Hopper: no row says it lacks
+// sm_90, nor that it has it), and a GPU of the same major as the newest
+// the release lists (7.5 for cuDNN 7, 8.9 for cuDNN 8.2) has no such row:
+// a cubin runs on a higher minor of its major.
+func TestLibCarriesCuDNNNotForwardCompatible(t *testing.T) {
+	k := kb.Default()
+	bundled := func(ver string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: ver, BundledWith: "torch 1.11.0", Known: true}
+	}
+	tests := []struct {
+		ver   string
+		gpu   cc
+		want  carries
+		words string
+	}{
+		{"7.6.3", cc{Major: 8, Minor: 0}, carriesNo, "no cudnn release through 7.6.5 carries code of its own for sm_80"},
+		{"7.6.5", cc{Major: 8, Minor: 9}, carriesNo, "not hardware forward compatible"},
+		{"7.4.1", cc{Major: 7, Minor: 5}, carriesUnknown, "whether cudnn 7.4.1 carries code for sm_75 is not known"},
+		{"8.0.5", cc{Major: 8, Minor: 6}, carriesUnknown, ""},
+		{"8.2.0", cc{Major: 8, Minor: 9}, carriesUnknown, ""},
+		{"8.2.0", cc{Major: 9, Minor: 0}, carriesNo, "no cudnn release through 8.5.0 carries code of its own for sm_90"},
+		{"8.5.0", cc{Major: 9, Minor: 0}, carriesNo, "through 8.5.0"},
+		{"8.7.0", cc{Major: 9, Minor: 0}, carriesUnknown, "whether cudnn 8.7.0 carries code for sm_90 is not known"},
+		{"8.7.0", cc{Major: 10, Minor: 0}, carriesNo, "no cudnn release through 8.9.7 carries code of its own for sm_100"},
+		{"8.9.7", cc{Major: 12, Minor: 0}, carriesNo, "sm_120"},
+		// cuDNN 9 for CUDA 12 may run through forward compatibility: the
+		// Blackwell rows of 9.10.2 decide, not these.
+		{"9.1.0", cc{Major: 12, Minor: 0}, carriesUnknown, "predates 9.10.2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ver+" "+tt.gpu.sm(), func(t *testing.T) {
+			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "11.3"}}, k: k}
+			got, why := c.libCarries(bundled(tt.ver), tt.gpu)
+			if got != tt.want || !strings.Contains(why, tt.words) {
+				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
+			}
+		})
+	}
+}

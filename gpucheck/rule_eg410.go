@@ -225,6 +225,12 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 	if len(libs) == 0 {
 		return
 	}
+	if fw := c.st.Framework; fw != nil && fw.CUDAUnloadable != "" {
+		// The framework cannot load the file's CUDA libraries (a pip
+		// TensorFlow beside another CUDA): the ones it runs with, if any,
+		// come from outside the environment, so these decide nothing.
+		return
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
 		var unknown []string
 		var names []string
@@ -318,6 +324,26 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			return false, fmt.Sprintf("%s %s carries code for %s only in builds for CUDA %s, and %s", name, ver, gcc.sm(), r.CUDA, cudaWhy)
 		}
 		return holds, ""
+	}
+	// NoneThrough is certain too: no release at or below it carries code
+	// for the GPU, and the library has no PTX path to it (cuDNN before
+	// 9.0.0 is not hardware forward compatible).
+	for _, r := range rows {
+		if r.NoneThrough == "" || compareVersions(ver, r.NoneThrough) > 0 {
+			continue
+		}
+		if ok, why := applies(r); ok && why == "" {
+			return carriesNo, fmt.Sprintf("no %s release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", name, r.NoneThrough, gcc.sm())
+		}
+	}
+	// A none_through row says nothing of a release past it: without a row
+	// that says when the code came or went, the later release is open.
+	claims := false
+	for _, r := range rows {
+		claims = claims || r.Since != "" || r.Until != ""
+	}
+	if !claims {
+		return carriesUnknown, fmt.Sprintf("whether %s %s carries code for %s is not known", name, ver, gcc.sm())
 	}
 	// Until is certain: the release removed the architecture. Before Since
 	// the library has no code of its own for it, but may still carry PTX

@@ -20,7 +20,10 @@ var undecidedPackageCases = []struct {
 }{
 	{"unknown extension", "name: pt25_cu124\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - --extra-index-url https://download.pytorch.org/whl/cu124\n    - torch==2.5.1+cu124\n    - someonesext==1.0+cu124\n", []string{"h100"}},
 	{"release newer than the KB", "name: pt26_cu124\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - --extra-index-url https://download.pytorch.org/whl/cu124\n    - torch==2.6.0+cu124\n    - xformers==0.0.99\n", []string{"h100"}},
-	{"CUDA libraries on the PTX path", "name: pt20_cu118\nchannels:\n  - pytorch\n  - nvidia\ndependencies:\n  - python=3.10\n  - pytorch=2.0.1\n  - pytorch-cuda=11.8\n", []string{"rtx5090"}},
+	// pytorch 1.7 for CUDA 11.0: no build string and no row says which
+	// cuDNN it carries (pytorch 2.0.1 for CUDA 11.8 was this case until its
+	// cuDNN 8.7.0 was known to fail on Blackwell).
+	{"CUDA libraries on the PTX path", "name: pt17_cu110\nchannels:\n  - pytorch\ndependencies:\n  - python=3.8\n  - pytorch=1.7.0\n  - cudatoolkit=11.0\n", []string{"h100", "rtx5090"}},
 }
 
 func undecidedHosts(t *testing.T) *Machines {

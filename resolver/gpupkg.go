@@ -318,10 +318,35 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
 				Evidence: []Evidence{{Item: fw.Build, Kind: EvidenceBuild, Says: r.st.CuDNN, Package: "cudnn"}}})
+		case lib == "cudnn" && fw.Dist == kb.DistPytorchConda && r.kb != nil && r.pytorchChannelCuDNN(rt) != nil:
+			row := r.pytorchChannelCuDNN(rt)
+			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: row.CuDNN, BundledWith: with, Known: true,
+				Evidence: []Evidence{{Item: "pytorch " + fw.Series() + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}})
 		default:
 			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
 		}
 	}
+}
+
+// pytorchChannelCuDNN is the knowledge base's row for the cuDNN that the
+// pytorch channel's build of the file's torch series for CUDA rt copies
+// into its package, nil where it has none. A build string that names the
+// cuDNN (cudnn8.2.0) is read before this and wins.
+func (r *resolution) pytorchChannelCuDNN(rt string) *kb.PytorchChannelCuDNN {
+	series := r.st.Framework.Series()
+	if series == "" {
+		return nil
+	}
+	row, ok := r.kb.PytorchChannelCuDNNOf(series, rt)
+	if !ok {
+		return nil
+	}
+	if r.st.CuDNN != "" && !strings.HasPrefix(row.CuDNN, r.st.CuDNN+".") {
+		// The build string names another cuDNN major (cudnn8_0 beside a
+		// row for 7.x): this is not the build the row describes.
+		return nil
+	}
+	return row
 }
 
 // extrasOf returns the extras of a requirement name (cuda-toolkit[cublas,cufft]).

@@ -23,9 +23,16 @@ func TestCuDNNPreTuringRows(t *testing.T) {
 			t.Errorf("cudnn %s: no source", cc)
 		}
 	}
-	for _, cc := range []string{"7.5", "8.0", "8.6", "8.9", "9.0"} {
-		if rows := k.CUDALibArchOf("cudnn", cc); len(rows) != 0 {
-			t.Errorf("cudnn %s: %+v, want no row", cc, rows)
+	if rows := k.CUDALibArchOf("cudnn", "7.5"); len(rows) != 0 {
+		t.Errorf("cudnn 7.5: %+v, want no row", rows)
+	}
+	// Ampere, Ada and Hopper have only the rows of the releases that carry
+	// nothing for them and are not forward compatible: cuDNN 7 for 8.x,
+	// cuDNN through 8.5.0 for 9.0.
+	for cc, through := range map[string]string{"8.0": "7.6.5", "8.6": "7.6.5", "8.9": "7.6.5", "9.0": "8.5.0"} {
+		rows := k.CUDALibArchOf("cudnn", cc)
+		if len(rows) != 1 || rows[0].NoneThrough != through || rows[0].Since != "" || rows[0].Until != "" || rows[0].CUDA != "" {
+			t.Errorf("cudnn %s: %+v, want one row none_through %s", cc, rows, through)
 		}
 	}
 }
@@ -37,7 +44,18 @@ func TestCuDNNPreTuringRows(t *testing.T) {
 func TestCuDNNBlackwellRows(t *testing.T) {
 	k := Default()
 	for _, cc := range []string{"10.0", "12.0"} {
-		rows := k.CUDALibArchOf("cudnn", cc)
+		var rows []CUDALibArch
+		for _, r := range k.CUDALibArchOf("cudnn", cc) {
+			if r.NoneThrough != "" {
+				// cuDNN 8, which no CUDA condition saves (cuDNN before
+				// 9.0.0 is not forward compatible in any build).
+				if r.NoneThrough != "8.9.7" || r.CUDA != "" || r.Since != "" {
+					t.Errorf("cudnn %s: %+v, want none_through 8.9.7 for every build", cc, r)
+				}
+				continue
+			}
+			rows = append(rows, r)
+		}
 		if len(rows) != 1 || rows[0].Since != "9.10.2" || rows[0].Until != "" {
 			t.Fatalf("cudnn %s: %+v, want one row since 9.10.2", cc, rows)
 		}

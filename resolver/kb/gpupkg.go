@@ -125,6 +125,11 @@ type CUDALibArch struct {
 	// for cudnn, nccl and cusparselt.
 	Since string `yaml:"since"`
 	Until string `yaml:"until,omitempty"` // first release without it
+	// NoneThrough is the last release known to carry no code of its own
+	// for CC in a library that is not hardware forward compatible: no
+	// release at or below it runs on a GPU of that compute capability
+	// (cuDNN before 9.0.0 on a GPU newer than its support matrix lists).
+	NoneThrough string `yaml:"none_through,omitempty"`
 	// CUDA, where set, limits the row to builds of the library for a CUDA
 	// toolkit release the condition admits (">=12.8"): one comparison
 	// with a major.minor, read by ParseCUDACond. cuDNN's support matrix
@@ -340,6 +345,29 @@ func (k *KB) TorchCUDALibsOf(torch, cuda string) (*TorchCUDALibs, bool) {
 	return nil, false
 }
 
+// PytorchChannelCuDNN is the cuDNN release a pytorch-channel build series
+// for one CUDA variant was built with and copies into its package: the
+// cudnn<X.Y.Z> of its build strings (py3.9_cuda11.3_cudnn8.2.0_0), which
+// pytorch/builder reads from the libcudnn of the build's image.
+type PytorchChannelCuDNN struct {
+	Series string `yaml:"series"` // torch major.minor
+	CUDA   string `yaml:"cuda"`   // the CUDA variant, major.minor
+	CuDNN  string `yaml:"cudnn"`  // major.minor.patch, as the build string has it
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
+}
+
+// PytorchChannelCuDNNOf returns the cuDNN a pytorch-channel build of a
+// torch series for a CUDA variant loads, where the knowledge base knows.
+func (k *KB) PytorchChannelCuDNNOf(series, cuda string) (*PytorchChannelCuDNN, bool) {
+	for i := range k.PytorchChannelCuDNN {
+		if r := &k.PytorchChannelCuDNN[i]; r.Series == series && r.CUDA == cuda {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // TorchABIOf returns the C++ ABI of a distribution's torch release and
 // CUDA variant ("" for the CPU build), and the row that says so.
 func (k *KB) TorchABIOf(dist, torch, cuda string) (*TorchCXXABI, bool) {
@@ -451,8 +479,8 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if !cc.MatchString(r.CC) {
 			v.errf("cuda_lib_arch", i, "cc %q is not a compute capability", r.CC)
 		}
-		if r.Since == "" && r.Until == "" {
-			v.errf("cuda_lib_arch", i, "neither since nor until is set")
+		if r.Since == "" && r.Until == "" && r.NoneThrough == "" {
+			v.errf("cuda_lib_arch", i, "none of since, until and none_through is set")
 		}
 		if r.CUDA != "" {
 			if _, err := ParseCUDACond(r.CUDA); err != nil {
@@ -467,6 +495,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		v.source("cuda_lib_packages", i, l.Source, keys)
 		if l.Lib == "" || len(l.Pip)+len(l.Conda) == 0 {
 			v.errf("cuda_lib_packages", i, "lib and at least one package name are required")
+		}
+	}
+	for i, r := range v.k.PytorchChannelCuDNN {
+		v.source("pytorch_channel_cudnn", i, r.Source, keys)
+		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 {
+			v.errf("pytorch_channel_cudnn", i, "series %q, cuda %q and cudnn %q must be major.minor, major.minor and major.minor.patch", r.Series, r.CUDA, r.CuDNN)
 		}
 	}
 	for i, a := range v.k.TorchCXXABIs {

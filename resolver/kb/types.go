@@ -438,9 +438,12 @@ type Facts struct {
 	ExtensionBuilds []ExtensionBuild `yaml:"extension_builds" key:"name,version,dist,torch,cuda,abi,python"`
 	// CUDALibArch, TorchCUDALibs and TorchCXXABIs are the CUDA libraries'
 	// architectures, torch wheels' pins and torch's C++ ABI (cudalibs.yaml).
-	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch" key:"lib,cc,since,cuda"`
+	CUDALibArch   []CUDALibArch   `yaml:"cuda_lib_arch" key:"lib,cc,since,cuda,none_through"`
 	TorchCUDALibs []TorchCUDALibs `yaml:"torch_cuda_libs" key:"torch,cuda,dist"`
 	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi" key:"dist,from,cuda"`
+	// PytorchChannelCuDNN is the cuDNN each pytorch-channel build series
+	// copies into its package, per CUDA variant (cudalibs.yaml).
+	PytorchChannelCuDNN []PytorchChannelCuDNN `yaml:"pytorch_channel_cudnn" key:"series,cuda"`
 	// CUDALibPackages names the packages each CUDA library ships in
 	// (cudalib-packages.yaml).
 	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages" key:"lib"`
