@@ -125,6 +125,9 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	if err != nil {
 		return nil, err
 	}
+	// EG108 comes from the file's reader, which knows no facts: its hint
+	// is held to the knowledge base here
+	resolver.ReviseChannelMix(rctx, diags)
 	diags = append(diags, found...)
 
 	r := &Report{File: env.File, Stack: stack, Targets: []TargetReport{}, KB: knowledgeFor(k, stack), env: env}

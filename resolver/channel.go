@@ -58,6 +58,13 @@ var pytorchChannelOnly = map[string]bool{"pytorch-cuda": true, "pytorch-mutex": 
 
 // publishes says whether a channel publishes a package name.
 func publishes(channel, name string) bool {
+	pub, _ := publishesKnown(channel, name)
+	return pub
+}
+
+// publishesKnown is publishes, and whether the channel is one it knows:
+// for any other channel it says false without knowing.
+func publishesKnown(channel, name string) (pub, known bool) {
 	switch channel {
 	case "pytorch", "pytorch-nightly", "pytorch-test":
 		switch name {
@@ -66,19 +73,19 @@ func publishes(channel, name string) bool {
 			"pytorch-cuda", "pytorch-mutex", "cpuonly", "magma-cuda110", "magma-cuda113", "magma-cuda116", "magma-cuda117", "magma-cuda118", "magma-cuda121",
 			// faiss's own conda packages (its CI uploads them with --user pytorch)
 			"faiss", "faiss-cpu", "faiss-gpu", "libfaiss", "libfaiss-avx2":
-			return true
+			return true, true
 		}
-		return false
+		return false, true
 	case "xformers":
 		// xformers' own conda channel (its conda workflow uploads with --user xformers)
-		return name == "xformers"
+		return name == "xformers", true
 	case "nvidia":
 		return name == "cudatoolkit" || strings.HasPrefix(name, "cuda-") || strings.HasPrefix(name, "libcu") ||
-			strings.HasPrefix(name, "libnv") || strings.HasPrefix(name, "libnpp") || name == "cudnn" || name == "nccl"
+			strings.HasPrefix(name, "libnv") || strings.HasPrefix(name, "libnpp") || name == "cudnn" || name == "nccl", true
 	case "conda-forge", "defaults":
-		return !pytorchChannelOnly[name]
+		return !pytorchChannelOnly[name], true
 	}
-	return false
+	return false, false
 }
 
 // distribution maps a framework's channel to the knowledge base's

@@ -128,6 +128,37 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			msgHas: []string{"(admits 1.13.0 … 1.13.1): the environment is not reproducible"},
 			msgNot: []string{"canonical name"},
 		},
+		{
+			// review 4 #310 (corpus 046): the range counts every listed
+			// channel whose releases the knowledge base lists, and names
+			// the ones whose releases it does not list
+			name:   "EG502 beside a channel the knowledge base does not know",
+			src:    "name: x\nchannels:\n  - conda-forge\n  - soumith\ndependencies:\n  - pytorch>=0.2.0\n",
+			code:   "EG502",
+			msgHas: []string{"(admits 1.6.0 … ", " on conda-forge; the knowledge base lists no pytorch releases for soumith, so which it adds is unknown)"},
+		},
+		{
+			name:   "EG502 over two channels with releases, nvidia left out",
+			src:    "name: x\nchannels:\n  - pytorch\n  - nvidia\n  - conda-forge\ndependencies:\n  - pytorch>=1.8.1\n",
+			code:   "EG502",
+			msgHas: []string{"(admits 1.8.1 … 2.5.1 on pytorch, 1.9.0 … "},
+			msgNot: []string{"nvidia", "unknown"},
+		},
+		{
+			// defaults' releases are not in the knowledge base either
+			name:   "EG502 beside defaults",
+			src:    "name: x\nchannels:\n  - defaults\n  - pytorch\ndependencies:\n  - pytorch<=2.0.1\n",
+			code:   "EG502",
+			msgHas: []string{"(admits 1.0.0 … 2.0.1 on pytorch; the knowledge base lists no pytorch releases for defaults, so which it adds is unknown)"},
+		},
+		{
+			// a channel written with the item is the only one it comes from
+			name:   "EG502 with the channel written in the item",
+			src:    "name: x\nchannels:\n  - conda-forge\n  - soumith\ndependencies:\n  - pytorch::pytorch>=1.8.1\n",
+			code:   "EG502",
+			msgHas: []string{"(admits 1.8.1 … 2.5.1)"},
+			msgNot: []string{"soumith", "conda-forge"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -91,6 +91,14 @@ func runEG201(c *Context) []finding.Diagnostic {
 		if e.Kind == EvidenceCUDAVersion && runtimeAgrees {
 			continue
 		}
+		if bundled && (a.Kind == EvidenceLocal || a.Kind == EvidenceIndex) && (condaCUDAKinds[e.Kind] || e.Kind == EvidencePytorchCUDA) {
+			// a pip torch wheel against conda's CUDA: matching conda's
+			// toolkit to the wheel fixes nothing (review 4 #1023)
+			why, hint := pipWheelCUDAFix(c, e)
+			msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), why)
+			out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, a.Pos))
+			continue
+		}
 		want := a.Says
 		fix := fixCUDA(e, want)
 		// certain: the fix is fixCUDA's "use X=want", which alignCUDAEdits
@@ -331,6 +339,107 @@ func channelSelector(c *Context) string {
 	}
 	if v, ok := c.KB.Variants(f.Series(), kb.DistPytorchConda); ok {
 		return v.Selector
+	}
+	return ""
+}
+
+// pipWheelCUDAFix says why a pip torch wheel (its local version or wheel
+// index) and a conda CUDA package (e) that disagree matter, and how to
+// fix it. The wheel carries its own CUDA runtime and never loads conda's, so
+// changing e to the wheel's CUDA changes nothing the wheel uses. What
+// clashes is a conda package built for e's CUDA that loads this torch (the
+// pytorch channel's torchaudio=0.11.0=py310_cu113 beside the PyPI torch
+// 1.11.0, which is the CUDA 10.2 build: corpus 173). The hint offers the
+// wheel of the same release for e's CUDA, only where the knowledge base's
+// wheel-index rows list it, and otherwise (or as well) dropping the
+// conda-side package: the one built for e's CUDA, or e itself where no
+// package is.
+func pipWheelCUDAFix(c *Context, e Evidence) (why, hint string) {
+	f := c.Stack.Framework
+	var opts []string
+	if w := torchWheelFor(c, f, e.Says); w != "" {
+		opts = append(opts, w)
+	}
+	why = "the pip wheel carries its own CUDA runtime and never loads conda's"
+	if ld := condaBuiltFor(c, e.Says); len(ld) > 0 {
+		why += fmt.Sprintf(", but %s, built for CUDA %s, %s this torch", listItems(ld), e.Says, map[bool]string{true: "load", false: "loads"}[len(ld) > 1])
+		opts = append(opts, fmt.Sprintf("remove %s and install %s with pip from the same index as torch", listItems(ld), joinAnd(packagesOf(ld))))
+	} else {
+		opts = append(opts, fmt.Sprintf("remove %s (%s) unless another conda package needs it", e.Item, place(e.Pos)))
+	}
+	return why, strings.Join(opts, "; or ")
+}
+
+// torchWheelFor is the hint to install the framework's pinned release as the
+// PyTorch wheel index's build for CUDA cuda, "" where the knowledge base's
+// wheel rows do not list that build (or the release is not pinned).
+func torchWheelFor(c *Context, f *Framework, cuda string) string {
+	if c.KB == nil || f == nil || f.Name != "pytorch" || f.Version == "" || !hasMinor(cuda) {
+		return ""
+	}
+	if _, ok := c.KB.Release(f.Version); !ok {
+		return ""
+	}
+	v, ok := c.KB.Variants(seriesOf(f.Version), kb.DistWheel)
+	if !ok || v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, f.Version)) {
+		return ""
+	}
+	for _, cu := range v.CUDA {
+		if majorMinor(cu) != majorMinor(cuda) {
+			continue
+		}
+		tag := "cu" + strings.ReplaceAll(majorMinor(cuda), ".", "")
+		root := c.KB.TorchWheelIndexURL()
+		if root == "" {
+			root = "…/whl/"
+		}
+		return fmt.Sprintf("install torch==%s+%s, the CUDA %s build, from the PyTorch wheel index: add --extra-index-url %s%s to the pip section and pin torch==%s+%s",
+			f.Version, tag, majorMinor(cuda), root, tag, f.Version, tag)
+	}
+	return ""
+}
+
+// condaBuiltFor lists torch's conda companions whose build string says
+// they were built for CUDA cuda (torchaudio=0.11.0=py310_cu113): they load
+// torch's libraries and need the torch built for that CUDA.
+func condaBuiltFor(c *Context, cuda string) []Evidence {
+	var out []Evidence
+	for _, it := range c.condaList() {
+		d := it.Dep
+		if d == nil || d.Spec == nil || d.Spec.Build == "" {
+			continue
+		}
+		if !contains(names(c.KB).CompanionsOf("pytorch"), it.Name) {
+			continue // only torch's companions are read here (torchvision, torchaudio)
+		}
+		if b := companionBuildCUDA(d.Spec.Build); b != "" && b == majorMinor(cuda) {
+			out = append(out, Evidence{Item: d.Raw.Value, Pos: d.Raw.Pos, Package: it.Name})
+		}
+	}
+	return out
+}
+
+// packagesOf names the packages of evidence, in order.
+func packagesOf(es []Evidence) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Package)
+	}
+	return out
+}
+
+// companionBuildCUDA is the CUDA a companion's conda build string names:
+// the pytorch channel writes them py310_cu113 (a cuXYZ part, as in a
+// wheel's local version), other channels cuda… as DecodeBuild reads; ""
+// when it names none.
+func companionBuildCUDA(build string) string {
+	if b := DecodeBuild(build); b.CUDA != "" {
+		return majorMinor(b.CUDA)
+	}
+	for _, part := range strings.Split(strings.ToLower(build), "_") {
+		if a := decodeWheelTag(part); a.CUDA != "" {
+			return majorMinor(a.CUDA)
+		}
 	}
 	return ""
 }

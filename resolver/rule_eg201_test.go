@@ -2,7 +2,10 @@ package resolver
 
 import (
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 func TestCUDAConflict(t *testing.T) {
@@ -54,5 +57,66 @@ func TestEG201PointsAtBothLines(t *testing.T) {
 	}
 	if d.Hint == "" {
 		t.Error("no hint")
+	}
+}
+
+// TestEG201PipWheelHint checks review 4 #1023: against conda's CUDA, a pip
+// torch wheel is not fixed by moving conda's toolkit to the wheel's CUDA
+// (the wheel never loads it). The hint offers the same release's wheel for
+// conda's CUDA where the knowledge base's wheel rows list it, with the
+// index root the knowledge base gives, and otherwise dropping the
+// conda-side package; no edit is made, since which fix is right is the
+// user's call.
+func TestEG201PipWheelHint(t *testing.T) {
+	root := kb.Default().TorchWheelIndexURL()
+	tests := []struct {
+		name     string
+		src      string
+		has, not []string
+	}{
+		{
+			// corpus 173: torch 1.11 has a cu113 wheel; torchaudio is the
+			// conda build for CUDA 11.3
+			name: "wheel exists, conda companion built for conda's CUDA",
+			src:  "eg201_pip_wheel_vs_conda_companion",
+			has: []string{"install torch==1.11.0+cu113", "--extra-index-url " + root + "cu113", "pin torch==1.11.0+cu113",
+				"remove torchaudio=0.11.0=py310_cu113 (line 14) and install torchaudio with pip"},
+			not: []string{"use cudatoolkit=10.2"},
+		},
+		{
+			// torch 2.0 has no cu113 wheel (cu117, cu118): nothing to
+			// offer but dropping the toolkit the wheel does not use
+			name: "no wheel for conda's CUDA, nothing conda-side built for it",
+			src:  "eg201_pip_local_vs_cudatoolkit",
+			has:  []string{"remove cudatoolkit=11.3 (line 6) unless another conda package needs it"},
+			not:  []string{"+cu113", "use cudatoolkit=11.8"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := os.ReadFile(goldenPath(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, st, _ := lintFile(t, tt.src+".yml", src)
+			ds := ruleEG201.Run(&Context{Env: env, Stack: st, KB: kb.Default()})
+			if len(ds) != 1 {
+				t.Fatalf("want one EG201, got %v", ds)
+			}
+			d := ds[0]
+			for _, s := range tt.has {
+				if !strings.Contains(d.Hint, s) {
+					t.Errorf("hint %q lacks %q", d.Hint, s)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(d.Hint+" "+d.Message, s) {
+					t.Errorf("finding %q / %q still says %q", d.Message, d.Hint, s)
+				}
+			}
+			if len(d.Edits) > 0 {
+				t.Errorf("EG201 on a pip wheel has an edit: %v", d.Edits)
+			}
+		})
 	}
 }

@@ -40,6 +40,7 @@ func runEG502(c *Context) []finding.Diagnostic {
 	// pytorch channel has none after 2.5): the range and the example
 	// name only what the file can install
 	cands := f.Candidates
+	var across *channelReleases
 	if f.Name == "pytorch" && c.KB != nil {
 		var pub []string
 		for _, v := range f.Candidates {
@@ -50,9 +51,20 @@ func runEG502(c *Context) []finding.Diagnostic {
 		if len(pub) > 0 {
 			cands = pub
 		}
+		// a conda item without a channel of its own may come from any
+		// channel the file lists (flexible priority, conda's default):
+		// the range counts each one the knowledge base lists releases of,
+		// and names those it does not (review 4 #310: soumith beside
+		// conda-forge)
+		if across = torchAcrossChannels(c, f); across != nil && len(across.union) > 0 {
+			cands = across.union
+		}
 	}
 	admits := ""
-	if len(cands) > 0 {
+	switch {
+	case across != nil && len(f.Candidates) > 0:
+		admits = " (admits " + across.String(cands) + ")"
+	case len(cands) > 0:
 		admits = " (admits " + rangeOf(cands) + ")"
 	}
 	// the package as the file writes it, channel included
@@ -98,7 +110,9 @@ func runEG502(c *Context) []finding.Diagnostic {
 		// torch tables list every release; TensorFlow's lists one tested
 		// configuration per series (2.12.0, not 2.12.1).
 		where := ""
-		if len(cands) < len(f.Candidates) {
+		if across != nil {
+			where = across.where()
+		} else if len(cands) < len(f.Candidates) {
 			// conda-forge skipped 2.0.1: the spec admits it, the channel has it not
 			where = " for " + distWhere(f.Dist)
 		}
@@ -336,4 +350,103 @@ func runsPython(c *Context, f *Framework, version string) bool {
 		return dp.row.Supports(c.Stack.Python, r.Python, r.PythonExperimental)
 	}
 	return pyIn(r.Python, c.Stack.Python) || pyIn(r.PythonExperimental, c.Stack.Python)
+}
+
+// channelReleases is what the knowledge base says of the releases an
+// open conda spec admits on each channel the file lists.
+type channelReleases struct {
+	union   []string // oldest first, over the channels it lists releases of
+	known   []string // those channels, in the file's order
+	ranges  []string // rangeOf each one's releases, as known
+	unknown []string // channels that may publish the package but whose releases it does not list
+}
+
+// torchAcrossChannels works out channelReleases for an open conda pytorch
+// item written without a channel of its own: a channel the knowledge base
+// has torch_variants rows for (the pytorch channel, conda-forge) counts
+// with the admitted releases it built; one that publishes no torch
+// (nvidia) is left out; any other (defaults, whose releases the knowledge
+// base does not list, and channels it does not know) is unknown, never
+// guessed. nil where that says nothing the first channel's releases do
+// not: a single channel with releases and no unknown one.
+func torchAcrossChannels(c *Context, f *Framework) *channelReleases {
+	if c.Env == nil || f.From != envspec.ProviderConda || strings.Contains(f.Item, "::") || len(f.Candidates) == 0 {
+		return nil
+	}
+	out := &channelReleases{}
+	seen := map[string]bool{}
+	inUnion := map[string]bool{}
+	for _, n := range channelNames(c.Env) {
+		if n == "" || n == "nodefaults" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		d := distribution(n)
+		if d == "" || !c.KB.HasTorchVariants(d) {
+			if pub, known := publishesKnown(n, pkgOf(f)); known && !pub {
+				continue
+			}
+			out.unknown = append(out.unknown, n)
+			continue
+		}
+		var pub []string
+		for _, v := range f.Candidates {
+			if torchPublishedIn(c, d, v) {
+				pub = append(pub, v)
+				if !inUnion[v] {
+					inUnion[v] = true
+					out.union = append(out.union, v)
+				}
+			}
+		}
+		if len(pub) > 0 {
+			out.known = append(out.known, n)
+			out.ranges = append(out.ranges, rangeOf(pub))
+		}
+	}
+	if len(out.unknown) == 0 && len(out.known) < 2 {
+		return nil
+	}
+	sortVersions(out.union)
+	return out
+}
+
+// String says what the spec admits, per channel: "1.8.1 … 2.5.1 on
+// pytorch, 1.9.0 … 2.9.1 on conda-forge; the knowledge base lists no
+// pytorch releases for soumith, so which it adds is unknown". all are the
+// releases the spec admits, said where no channel's releases are listed.
+func (cr *channelReleases) String(all []string) string {
+	var per []string
+	for i, n := range cr.known {
+		per = append(per, cr.ranges[i]+" on "+n)
+	}
+	s := strings.Join(per, ", ")
+	if len(cr.unknown) == 0 {
+		return s
+	}
+	they, adds, has := "it", "adds", "has"
+	if len(cr.unknown) > 1 {
+		they, adds, has = "they", "add", "have"
+	}
+	names := joinAnd(cr.unknown)
+	if len(per) == 0 {
+		return fmt.Sprintf("%s of pytorch's releases; the knowledge base lists none for %s, so which of them %s %s is unknown",
+			rangeOf(all), names, they, has)
+	}
+	return fmt.Sprintf("%s; the knowledge base lists no pytorch releases for %s, so which %s %s is unknown", s, names, they, adds)
+}
+
+// where names the channels for "of the releases the knowledge base lists…".
+func (cr *channelReleases) where() string {
+	s := ""
+	if len(cr.known) > 0 {
+		s = " on " + joinAnd(cr.known)
+	}
+	switch {
+	case len(cr.unknown) > 0 && len(cr.known) > 0:
+		s += " (none for " + joinAnd(cr.unknown) + ")"
+	case len(cr.unknown) > 0:
+		s = " (it lists no releases of " + joinAnd(cr.unknown) + ")"
+	}
+	return s
 }

@@ -136,6 +136,17 @@ func (k *KB) Variants(series string, dist Distribution) (*TorchVariants, bool) {
 	return nil, false
 }
 
+// HasTorchVariants reports whether the torch_variants table has any row
+// for a distribution: whether the knowledge base lists what it built.
+func (k *KB) HasTorchVariants(dist Distribution) bool {
+	for i := range k.TorchVariants {
+		if k.TorchVariants[i].Dist == dist {
+			return true
+		}
+	}
+	return false
+}
+
 // Arch returns the architecture list of a build variant. A PyPI build is
 // the wheel index's build of the same variant, so DistPyPI falls back to
 // the DistWheel row. Rows with Known false are returned too: the caller

@@ -1,0 +1,83 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/finding"
+)
+
+// TestEG108HintHeldToKB checks review 4 #47 (corpus 008): EG108 proposes
+// conda-forge alone only where the knowledge base's conda-forge rows do
+// not say the file's pinned pytorch release is missing there; where they
+// do, the hint names what can be done instead and the fix, which would
+// drop the channel the release comes from, is not offered.
+func TestEG108HintHeldToKB(t *testing.T) {
+	file := func(pin string) []byte {
+		return []byte("name: x\nchannels:\n  - conda-forge\n  - defaults\ndependencies:\n  - python=3.8\n  - " + pin + "\n")
+	}
+	tests := []struct {
+		name     string
+		pin      string
+		has, not []string
+		edits    bool
+	}{
+		{
+			// conda-forge went from 1.1.0 to 1.6.0: no 1.3 on any branch
+			name: "release conda-forge never built",
+			pin:  "pytorch==1.3.1",
+			has: []string{"conda-forge never built pytorch 1.3.1 (line 7)", "channel_priority strict",
+				"the knowledge base lists it on the pytorch channel", "the nearest that fit the file: 1.6.0"},
+			not: []string{"use conda-forge alone and add"},
+		},
+		{
+			// conda-forge skipped 2.0.1 (its 2.0 row lists 2.0.0 only)
+			name: "release skipped within a series",
+			pin:  "pytorch==2.0.1",
+			has:  []string{"conda-forge never built pytorch 2.0.1", "2.0.0, 2.1.0"},
+			not:  []string{"use conda-forge alone and add"},
+		},
+		{
+			name:  "release conda-forge built",
+			pin:   "pytorch==1.13.1",
+			has:   []string{"use conda-forge alone and add `nodefaults` to the channels"},
+			not:   []string{"never built", "once you know"},
+			edits: true,
+		},
+		{
+			// no conda-forge row for the 1.0 series: unknown, not guessed
+			name:  "series the knowledge base has no conda-forge row for",
+			pin:   "pytorch==1.0.1",
+			has:   []string{"once you know it has pytorch 1.0.1 (line 7)", "no conda-forge row for pytorch 1.0"},
+			not:   []string{"never built"},
+			edits: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Validate("environment.yml", file(tt.pin), Options{Platform: "linux-64"})
+			var d *finding.Diagnostic
+			for i, x := range r.Diagnostics() {
+				if x.Code == "EG108" {
+					d = &r.Diagnostics()[i]
+				}
+			}
+			if d == nil {
+				t.Fatal("no EG108")
+			}
+			for _, s := range tt.has {
+				if !strings.Contains(d.Hint, s) {
+					t.Errorf("hint %q lacks %q", d.Hint, s)
+				}
+			}
+			for _, s := range tt.not {
+				if strings.Contains(d.Hint, s) {
+					t.Errorf("hint %q still says %q", d.Hint, s)
+				}
+			}
+			if got := len(d.Edits) > 0; got != tt.edits {
+				t.Errorf("EG108 has a fix: %v, want %v", got, tt.edits)
+			}
+		})
+	}
+}

@@ -1,0 +1,137 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver/kb"
+)
+
+// ReviseChannelMix holds EG108's hint to the knowledge base. envspec
+// raises EG108 (`defaults` beside conda-forge) and proposes conda-forge
+// alone, knowing no facts; where the file pins a pytorch release that the
+// knowledge base's conda-forge rows say conda-forge never built (corpus
+// 008: pytorch==1.3.1, review 4 #47), that proposal cannot be followed.
+// The hint then names the pin and what can be done instead, and the fix
+// (defaults → nodefaults) is dropped, since it would take away the channel
+// the pinned release comes from. Where the knowledge base has no row for
+// the pin's series on conda-forge, the hint says that is not known. ds is
+// revised in place; other findings are left alone.
+func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
+	if c == nil || c.KB == nil || c.Stack == nil {
+		return
+	}
+	for i := range ds {
+		if ds[i].Code != "EG108" {
+			continue
+		}
+		if hint, drop := channelMixHint(c); hint != "" {
+			ds[i].Hint = hint
+			if drop {
+				ds[i].Edits = nil
+			}
+		}
+	}
+}
+
+// channelMixHint is EG108's hint where the knowledge base bears on it
+// ("" where it does not), and whether the fix must be dropped.
+func channelMixHint(c *Context) (string, bool) {
+	f := c.Stack.Framework
+	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || strings.Contains(f.Item, "::") {
+		// a release written with its channel (pytorch::pytorch=1.3.1)
+		// comes from that channel whatever `channels:` says
+		return "", false
+	}
+	pin := fmt.Sprintf("%s %s%s", pkgOf(f), f.Version, at(f.Pos))
+	if _, ok := c.KB.Release(f.Version); !ok {
+		// a nightly or a release newer than the knowledge base: no row
+		// of any distribution speaks for it
+		return fmt.Sprintf("use conda-forge alone and add `nodefaults` to the channels, once you know it has %s: the knowledge base does not list that release", pin), false
+	}
+	switch torchOnDist(c.KB, kb.DistCondaForge, f.Version) {
+	case pubUnknown:
+		return fmt.Sprintf("use conda-forge alone and add `nodefaults` to the channels, once you know it has %s: the knowledge base has no conda-forge row for pytorch %s", pin, seriesOf(f.Version)), false
+	case pubYes:
+		return "", false
+	}
+	where := ""
+	if torchOnDist(c.KB, kb.DistPytorchConda, f.Version) == pubYes {
+		// the one other channel whose torch releases the knowledge base lists
+		where = " (the knowledge base lists it on " + distWhere(kb.DistPytorchConda) + ")"
+	}
+	alt := ""
+	if near := nearestOnCondaForge(c, f); len(near) > 0 {
+		alt = fmt.Sprintf("; or move to a pytorch release conda-forge built (the nearest that fit the file: %s) and then use conda-forge alone with `nodefaults`", strings.Join(near, ", "))
+	}
+	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package from the first channel that has it)%s",
+		pin, where, alt), true
+}
+
+// nearestOnCondaForge are the releases next to the framework's pinned one,
+// older and newer, that conda-forge built for the file's Python and CUDA
+// pins (exampleFits, read for conda-forge): what the file could pin to use
+// conda-forge alone.
+func nearestOnCondaForge(c *Context, f *Framework) []string {
+	cf := *f
+	cf.Dist = kb.DistCondaForge
+	st := *c.Stack
+	st.Framework = &cf
+	cc := *c
+	cc.Stack = &st
+	var below, above string
+	for _, r := range c.KB.Facts.Torch {
+		v := r.Version
+		if !exampleFits(&cc, &cf, v) {
+			continue
+		}
+		switch d := compareVersions(v, f.Version); {
+		case d < 0 && (below == "" || compareVersions(v, below) > 0):
+			below = v
+		case d > 0 && (above == "" || compareVersions(v, above) < 0):
+			above = v
+		}
+	}
+	var out []string
+	for _, v := range []string{below, above} {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pkgOf is the conda package a framework item installs.
+func pkgOf(f *Framework) string {
+	if f.Package != "" {
+		return f.Package
+	}
+	return f.Name
+}
+
+// published is what the knowledge base says of a release on a
+// distribution.
+type published int
+
+const (
+	pubUnknown published = iota // no row for its series there
+	pubYes
+	pubNo
+)
+
+// torchOnDist says whether a distribution built a torch release, from its
+// torch_variants row for the release's series: a row marked not_published
+// or whose releases leave the release out says no; a row whose releases
+// are empty covers every release of the series.
+func torchOnDist(k *kb.KB, d kb.Distribution, version string) published {
+	v, ok := k.Variants(seriesOf(version), d)
+	switch {
+	case !ok:
+		return pubUnknown
+	case v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, version)):
+		return pubNo
+	}
+	return pubYes
+}
