@@ -269,7 +269,7 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 		}
 		cp.CUDA = &info
 	}
-	cp.GPUPackages = candidateLibs(st.GPUPackages, k, variant, cuda)
+	cp.GPUPackages = candidateLibs(st.GPUPackages, k, fw.Name, variant, cuda)
 	return &cp
 }
 
@@ -278,7 +278,7 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 // none, where it read no runtime: cudatoolkit=9 beside pytorch 1.1); a
 // candidate loads those of its own CUDA, and a CPU build loads none of
 // what the framework brings. Packages the file names itself stay.
-func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, variant, cuda string) []resolver.GPUPackage {
+func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, framework, variant, cuda string) []resolver.GPUPackage {
 	var out []resolver.GPUPackage
 	named := map[string]bool{}                  // libraries the file names
 	bundled := map[string]resolver.GPUPackage{} // the framework's own, not the runtime's
@@ -298,7 +298,7 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, variant, cuda string
 	}
 	// in the resolver's order, so that messages list them as for a build
 	// the file pins
-	for _, lib := range resolver.FrameworkCUDALibs {
+	for _, lib := range resolver.FrameworkCUDALibsOf(framework) {
 		if named[lib] {
 			continue
 		}
@@ -311,7 +311,8 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, variant, cuda string
 			out = append(out, resolver.ToolkitLib(lib, cuda))
 			continue
 		}
-		out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, BundledWith: "torch", Unknown: "which " + lib + " release torch loads is not known"})
+		with := resolver.FrameworkPackage(framework)
+		out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
 	}
 	// what the framework's wheel pins beyond those (nccl, nvjitlink)
 	for _, p := range pkgs {

@@ -89,6 +89,10 @@ func (c *checker) build() string {
 	if fw.Dist != "" {
 		parts = append(parts, string(fw.Dist))
 	}
+	if fw.ChannelMoved != "" {
+		// the channel named is not the file's first: say why
+		parts = append(parts, fw.ChannelMoved)
+	}
 	if len(parts) == 0 {
 		return fwName(fw)
 	}

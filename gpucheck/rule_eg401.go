@@ -238,6 +238,14 @@ func runtimeUnknownHint(fw *resolver.Framework, k knowledge) string {
 		// a +cuXYZ wheel mean nothing there.
 		return "pin the CUDA toolkit the tensorflow-gpu build loads (cudatoolkit=X.Y beside it), with the tensorflow-gpu release (tensorflow-gpu=X.Y.Z)"
 	}
+	if fw != nil && fw.Name == "tensorflow" {
+		// TensorFlow has no pytorch-cuda and no +cuXYZ wheels: each
+		// distribution fixes its runtime its own way.
+		if fw.From == envspec.ProviderPip {
+			return "pin the CUDA runtime the tensorflow wheel loads: cudatoolkit=X.Y from conda beside it, or from 2.14 on tensorflow[and-cuda] with nvidia-cuda-runtime-cuNN==X.Y.*"
+		}
+		return "pin conda-forge's CUDA variant of tensorflow: cuda-version=X.Y, or a cudaXYZ build string (tensorflow=X.Y.Z=cuda112*)"
+	}
 	if fw != nil && fw.VariantFrom != "" {
 		// releases before the knowledge base's tables: pytorch-cuda,
 		// cuda-version and +cuXYZ wheels did not exist yet

@@ -131,12 +131,16 @@ func (c *checker) binaryArch() (*kb.ArchList, bool) {
 
 // archList finds the build's architecture list. TensorFlow's and JAX's
 // lists are those of their official pip wheels: a conda build (conda-forge,
-// defaults) is compiled by its own recipe, whose list the knowledge base does
-// not hold, so it gets none rather than the wheel's.
+// defaults) is compiled by its own recipe, so it gets only a row of its own
+// distribution (defaults' tensorflow-gpu, from Anaconda's recipe), never the
+// wheel's.
 func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, bool) {
 	switch fw.Name {
 	case "tensorflow", "jax":
 		if fw.From != envspec.ProviderPip {
+			if fw.Name == "tensorflow" && fw.Dist == kb.DistDefaults {
+				return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistDefaults)
+			}
 			return nil, false
 		}
 		return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistPyPI)
@@ -148,14 +152,35 @@ func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, boo
 // for the framework at hand.
 func archProbe(fw *resolver.Framework) string {
 	switch {
-	case fw != nil && fw.Name == "tensorflow":
+	case fw != nil && fw.Name == "tensorflow" && tfBuildInfo(fw):
 		return "check on the machine: python -c 'import tensorflow as tf; print(tf.sysconfig.get_build_info())' (cuda_compute_capabilities)"
+	case fw != nil && fw.Name == "tensorflow":
+		// tf.sysconfig.get_build_info() came in 2.3 (RELEASE.md 2.3.0:
+		// "Added `tf.sysconfig.get_build_info()`"); before it only the
+		// binaries say which architectures the build carries.
+		return "check on the machine: cuobjdump --list-elf --list-ptx on the build's _pywrap_tensorflow_internal.so (tf.sysconfig.get_build_info() exists only from TensorFlow 2.3), or run envguard check there, which reads the binaries"
 	case fw != nil && fw.Name == "jax":
 		return "run a small jax computation on the machine and read its compilation warnings"
 	case fw == nil:
 		return "check each GPU library on the machine (cuobjdump --list-elf, --list-ptx)"
 	}
 	return "check on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'"
+}
+
+// tfBuildInfo says whether a TensorFlow release has
+// tf.sysconfig.get_build_info(), which 2.3.0 added (TF_RELNOTES_2_3's
+// RELEASE.md): true for 2.3 and later, and where the release is not
+// known (the newest, which has it, is what an open spec most often gets).
+func tfBuildInfo(fw *resolver.Framework) bool {
+	v := fw.Version
+	if v == "" && len(fw.Candidates) > 0 {
+		v = fw.Candidates[0] // the oldest the spec admits
+	}
+	if v == "" {
+		return true
+	}
+	c, ok := kb.CompareDotted(resolver.SeriesOf(v), "2.3")
+	return !ok || c >= 0
 }
 
 // checkArchMajor judges the GPUs against a build known by its CUDA major

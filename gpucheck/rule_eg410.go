@@ -260,8 +260,19 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		}
 		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", "the CUDA libraries "+c.build()+" loads ("+strings.Join(names, ", ")+")",
 			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
-			"use a framework build with SASS for this GPU (a newer CUDA variant), or run envguard check on the machine, which reads the libraries")
+			"use a framework build with SASS for this GPU ("+c.newerBuild()+"), or run envguard check on the machine, which reads the libraries")
 	})
+}
+
+// newerBuild names where a build with SASS for a newer GPU comes from:
+// a newer release of a framework that builds each release with one CUDA
+// (TensorFlow's pip wheel, defaults' tensorflow-gpu), else a newer CUDA
+// variant of it.
+func (c *checker) newerBuild() string {
+	if fw := c.st.Framework; fw != nil && fw.Name == "tensorflow" && fw.Dist != kb.DistCondaForge {
+		return "a newer tensorflow release: each is built with one CUDA version"
+	}
+	return "a newer CUDA variant"
 }
 
 type carries int

@@ -91,7 +91,7 @@ func (r *resolution) framework() {
 	}
 	f := &Framework{
 		Name: frameworkOf(it), Version: it.exact, Spec: it.verText, From: it.from(),
-		Channel: it.channel, ChannelWhy: it.channelWhy(), Build: it.build, Pos: it.pos(),
+		Channel: it.channel, ChannelWhy: it.channelWhy(), ChannelMoved: it.moved, Build: it.build, Pos: it.pos(),
 		Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd), Package: it.name,
 	}
 	if f.Name == "pytorch" {
@@ -144,22 +144,48 @@ func (r *resolution) pastCondaForge(it *item) {
 		if len(built) == 0 || contains(built, it.exact) || compareVersions(it.exact, built[len(built)-1]) > 0 {
 			return
 		}
+	case it.name == "tensorflow-gpu":
+		// conda-forge's tensorflow-gpu output came with its first CUDA
+		// build (CF_TF): an older release was never built there.
+		if _, none := r.kb.TensorFlowCondaCPUOnly(it.exact, kb.DistCondaForge); !none {
+			return
+		}
 	default:
 		return
 	}
-	past := false
+	never := fmt.Sprintf("conda-forge never built %s %s", it.name, it.exact)
+	past, nodefaults := false, false
 	for _, c := range r.env.Channels {
 		n := channelName(c.Value)
+		nodefaults = nodefaults || n == "nodefaults"
 		if n == "conda-forge" {
 			past = true
 			continue
 		}
 		if past && publishes(n, it.name) {
-			it.channel, it.firstChannel = n, false
-			it.how = fmt.Sprintf("conda-forge never built %s %s, so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)", it.name, it.exact)
+			it.channel, it.firstChannel, it.moved = n, false, never
+			it.how = never + ", so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)"
 			return
 		}
 	}
+	if it.name != "tensorflow-gpu" {
+		return
+	}
+	// No later channel of the file has it. conda env create appends the
+	// channels of .condarc unless channels: lists nodefaults (conda's env
+	// installer: "Including 'nodefaults' in the channels list disables the
+	// defaults"), and defaults built its GPU build as tensorflow-gpu
+	// (tensorflow_conda_default): the only build that can be installed is
+	// defaults', or none where nodefaults shuts that channel out.
+	if _, ok := r.kb.TensorFlowCondaCPUOnly(it.exact, kb.DistDefaults); ok && !nodefaults {
+		it.channel, it.firstChannel = "defaults", false
+		it.moved = never + "; only defaults has it, which conda env create adds from .condarc unless channels: lists nodefaults"
+		it.how = it.moved
+		return
+	}
+	it.channel, it.firstChannel = "", false
+	it.moved = never + ", and no other channel the file allows is known to publish it"
+	it.how = it.moved
 }
 
 func (r *resolution) frameworkFromCompanion() {

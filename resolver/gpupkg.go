@@ -232,6 +232,34 @@ func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
 // libraries at that build's CUDA.
 var FrameworkCUDALibs = []string{"cublas", "cufft", "curand", "cusolver", "cusparse", "cudnn"}
 
+// FrameworkCUDALibsOf are FrameworkCUDALibs as the framework's CUDA build
+// loads them: PyTorch and TensorFlow load all of them (TensorFlow's
+// [and-cuda] extra pins nvidia-cublas, -cufft, -curand, -cusolver,
+// -cusparse and -cudnn, TF_SETUP; before that extra its pip guide had them
+// come from the CUDA toolkit), JAX all but cuRAND (its cuda12_pip and
+// with_cuda extras list no nvidia-curand, JAX_SETUP_EXTRAS).
+func FrameworkCUDALibsOf(framework string) []string {
+	if framework != "jax" {
+		return FrameworkCUDALibs
+	}
+	var out []string
+	for _, l := range FrameworkCUDALibs {
+		if l != "curand" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// FrameworkPackage is the package name a message gives the framework by
+// (torch, tensorflow, jax), for "loaded by torch 2.6.0".
+func FrameworkPackage(framework string) string {
+	if framework == "pytorch" || framework == "" {
+		return "torch"
+	}
+	return framework
+}
+
 // RuntimeBundled is the BundledWith of a toolkit library the framework
 // loads at the runtime's release rt.
 func RuntimeBundled(rt string) string { return "the CUDA " + rt + " runtime" }
@@ -245,12 +273,15 @@ func ToolkitLib(lib, rt string) GPUPackage {
 }
 
 // frameworkLibs adds the CUDA libraries the framework's build loads that
-// the file does not name: those its wheel pins (torch_cuda_libs), the
+// the file does not name: those a torch wheel pins (torch_cuda_libs), the
 // toolkit's own at the runtime's release, the cuDNN a pytorch channel
-// build string names; what none says stays unknown.
+// build string names; what none says stays unknown. TensorFlow and JAX
+// load the toolkit's libraries as torch does (FrameworkCUDALibsOf), so
+// their PTX path is judged over them too.
 func (r *resolution) frameworkLibs(seen map[string]bool) {
 	fw := r.st.Framework
-	if fw == nil || fw.Name != "pytorch" || fw.Variant == "cpu" || fw.Variant == "rocm" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
+	if fw == nil || (fw.Name != "pytorch" && fw.Name != "tensorflow" && fw.Name != "jax") ||
+		fw.Variant == "cpu" || fw.Variant == "rocm" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
 		return
 	}
 	have := map[string]bool{}
@@ -260,9 +291,9 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		}
 	}
 	rt := r.st.CUDA.Version
-	with := "torch " + fw.Version
-	if fw.Version == "" {
-		with = "torch"
+	with := FrameworkPackage(fw.Name)
+	if fw.Version != "" {
+		with += " " + fw.Version
 	}
 	add := func(p GPUPackage) {
 		if !have[p.Lib] {
@@ -270,7 +301,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 			r.st.GPUPackages = append(r.st.GPUPackages, p)
 		}
 	}
-	if r.kb != nil && fw.From == envspec.ProviderPip && fw.Version != "" {
+	if r.kb != nil && fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version != "" {
 		if row, ok := r.kb.TorchCUDALibsOf(fw.Version, rt); ok {
 			for _, l := range row.Libs {
 				n := kb.NormalizeName(l.Name)
@@ -307,7 +338,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 			}
 		}
 	}
-	for _, lib := range FrameworkCUDALibs {
+	for _, lib := range FrameworkCUDALibsOf(fw.Name) {
 		if have[lib] {
 			continue
 		}

@@ -24,6 +24,10 @@ type item struct {
 	// message, so the sentence is not built for them).
 	how          string
 	firstChannel bool
+	// moved says, in a few words, why the item's channel is not the first
+	// of channels: that publishes its name (that one never built the
+	// release): "conda-forge never built tensorflow-gpu 2.4.1".
+	moved string
 	// verShift and buildShift place the version and the build within the
 	// item (see verPos, buildPos); verEnd and buildEnd are their end
 	// columns. Offsets rather than positions keep an item small: a file

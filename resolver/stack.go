@@ -84,6 +84,11 @@ type Framework struct {
 	Pins []Evidence `json:"-"`
 	// ChannelWhy says how Channel was decided ("written as pytorch::").
 	ChannelWhy string `json:"-"`
+	// ChannelMoved says why Channel is not the first channel of the file
+	// that publishes the package (it never built the release: "conda-forge
+	// never built tensorflow-gpu 2.4.1"), "" where it is; the checks'
+	// label of the build carries it, so the channel they name is explained.
+	ChannelMoved string `json:"-"`
 	// Package is the package the framework's item names (tensorflow-gpu,
 	// pytorch-gpu, torch), "" where a companion brings the framework in:
 	// a hint that pins the item keeps its name (tensorflow-gpu is the GPU

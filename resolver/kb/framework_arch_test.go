@@ -27,6 +27,11 @@ func TestFrameworkArchLookups(t *testing.T) {
 		{"tf conda-forge without a conda-forge row takes the wheel's", "tensorflow", "2.18", "12.5", DistCondaForge, true, true, "2.18", "12.5", "6.0,7.0,8.0,8.9,9.0", "9.0", "tensorflow"},
 		{"tf empty cuda takes the series' only row", "TensorFlow", "2.10.1", "", DistPyPI, true, true, "2.10", "11.2", "3.5,5.0,6.0,7.0,7.5,8.0", "8.0", "tensorflow"},
 		{"tf cuda the release was not built with", "tensorflow", "2.15", "11.8", DistPyPI, false, false, "", "", "", "", ""},
+		// defaults' tensorflow-gpu: Anaconda's recipe, never the wheel's row
+		{"tf 1.15 defaults recipe list", "tensorflow", "1.15.0", "10.0", DistDefaults, true, true, "1.15", "10.0", "3.0,3.5,5.2,6.0,6.1,7.0,7.5", "3.0,3.5,5.2,6.0,6.1,7.0,7.5", "tensorflow"},
+		{"tf 2.4.1 defaults drops 3.0", "tensorflow", "2.4.1", "10.1", DistDefaults, true, true, "2.4", "10.1", "3.5,5.2,6.0,6.1,7.0,7.5", "3.5,5.2,6.0,6.1,7.0,7.5", "tensorflow"},
+		{"tf defaults without a row is not the wheel's", "tensorflow", "2.10.0", "11.2", DistDefaults, false, false, "", "", "", "", ""},
+		{"tf defaults 2.3 not carried", "tensorflow", "2.3.0", "10.1", DistDefaults, false, false, "", "", "", "", ""},
 		{"tf series not carried", "tensorflow", "1.12", "9.0", DistPyPI, false, false, "", "", "", "", ""},
 		// JAX: the newest row at or below the release, for the CUDA major.
 		{"jax 0.4.30 plugin cuda12", "jax", "0.4.30", "12.3", DistPyPI, true, true, "0.4.21", "12", "5.0,6.0,7.0,8.0,9.0", "9.0", "jax"},

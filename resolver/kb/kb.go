@@ -187,7 +187,8 @@ const (
 // and the row is the newest one at or below it for the CUDA major of cuda
 // ("12.3" → 12). The dist argument is ignored for both (the pip wheel is
 // the only official build, dist pypi) unless it is conda-forge and a
-// conda-forge row exists. Rows with Known false are returned too.
+// conda-forge row exists, or it is defaults for tensorflow: then only a
+// defaults row answers. Rows with Known false are returned too.
 func (k *KB) FrameworkArch(framework, series, cuda string, dist Distribution) (*ArchList, bool) {
 	fw := strings.ToLower(strings.TrimSpace(framework))
 	switch fw {
@@ -219,6 +220,11 @@ func (k *KB) FrameworkArch(framework, series, cuda string, dist Distribution) (*
 			if a, ok := find(DistCondaForge); ok {
 				return a, true
 			}
+		}
+		if dist == DistDefaults {
+			// defaults' tensorflow-gpu is compiled by Anaconda's recipe,
+			// with a list of its own: the wheel's row does not speak for it.
+			return find(DistDefaults)
 		}
 		return find(DistPyPI)
 	case FrameworkJAX:

@@ -534,12 +534,13 @@ func (v *validator) torchTriton(keys map[string]bool) {
 }
 
 // frameworkArch checks a TensorFlow or JAX arch row: the pip wheel (dist
-// pypi) or conda-forge; a TensorFlow row names a series of the tensorflow
+// pypi), conda-forge, or for TensorFlow defaults (Anaconda's recipe, whose
+// builds FrameworkArch never answers with the wheel's row); a TensorFlow row names a series of the tensorflow
 // table and, for pypi, the CUDA that table gives the series; a JAX row names
 // a release X.Y.Z and a CUDA major.
 func (v *validator) frameworkArch(i int, a ArchList) {
-	if a.Dist != DistPyPI && a.Dist != DistCondaForge {
-		v.errf("arch", i, "%s rows are dist pypi (the official wheel) or conda-forge, not %q", a.Framework, a.Dist)
+	if a.Dist != DistPyPI && a.Dist != DistCondaForge && (a.Dist != DistDefaults || a.Framework != FrameworkTensorFlow) {
+		v.errf("arch", i, "%s rows are dist pypi (the official wheel) or conda-forge (tensorflow also defaults), not %q", a.Framework, a.Dist)
 	}
 	switch a.Framework {
 	case FrameworkTensorFlow:
