@@ -252,9 +252,33 @@ func (p *envParser) channelChecks() {
 		}
 		p.add(at.Pos, RuleEG108,
 			fmt.Sprintf("%q is mixed with %q: packages built against different libraries end up in one environment", defs.Value, forge.Value),
-			"use conda-forge alone and add `nodefaults` to the channels", other.Pos)
+			mixHint(p.env.Channels), other.Pos)
 		if eds, ok := p.env.defaultsEdits(); ok {
 			p.env.Diags[len(p.env.Diags)-1].Edits = eds
 		}
 	}
+}
+
+// mixHint is EG108's advice. Where the file lists channels besides
+// conda-forge and defaults (pytorch, nvidia, bioconda), "conda-forge alone"
+// would drop the packages only they publish (pytorch-cuda 11.x comes from
+// nvidia, conda-forge's CUDA packages start at 12.0), so the hint says what
+// the fix does instead: defaults gives way to `nodefaults`, and the other
+// channels stay.
+func mixHint(channels []String) string {
+	var keep []string
+	seen := map[string]bool{}
+	for _, c := range channels {
+		v := strings.TrimSpace(c.Value)
+		if v == "" || v == "nodefaults" || isDefaultsChannel(v) || isCondaForgeChannel(v) || seen[v] {
+			continue
+		}
+		seen[v] = true
+		keep = append(keep, "`"+v+"`")
+	}
+	if len(keep) == 0 {
+		return "use conda-forge alone and add `nodefaults` to the channels"
+	}
+	return fmt.Sprintf("replace `defaults` with `nodefaults`, keeping conda-forge and %s for the packages only %s publish%s, so that no package comes from defaults",
+		strings.Join(keep, ", "), map[bool]string{true: "it", false: "they"}[len(keep) == 1], map[bool]string{true: "es", false: ""}[len(keep) == 1])
 }
