@@ -451,3 +451,27 @@ func (k *KB) JAXExtraDeclared(release, extra string) (declared, known bool) {
 	}
 	return false, true
 }
+
+// CondaBuildForm is the row of conda_build_forms for a package of a
+// distribution that covers release: the one with the newest Since at or
+// before it. False where no row covers it.
+func (k *KB) CondaBuildForm(pkg string, dist Distribution, release string) (*CondaBuildForm, bool) {
+	var best *CondaBuildForm
+	for i := range k.CondaBuildForms {
+		r := &k.CondaBuildForms[i]
+		if r.Package != pkg || r.Dist != dist {
+			continue
+		}
+		if c, ok := CompareDotted(release, r.Since); !ok || c < 0 {
+			continue
+		}
+		if best == nil || cmpOr(r.Since, best.Since) > 0 {
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	r := *best
+	return &r, true
+}
