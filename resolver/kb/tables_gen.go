@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "bc048d9bfb8ddf7a"
+const generatedVersion = "05d6d148e53b138a"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xafedd8da
+const generatedChecksum = 0x9f2fc4fe
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4380,6 +4380,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Extra: "cuda12_cudnn91", Since: "0.4.29", Until: "0.4.30", Source: "JAX_SETUP_EXTRAS"},
 	{Extra: "cuda13", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
 	{Extra: "cuda13-local", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
+}, JAXExtraCUDA: []JAXExtraCUDA{
+	{Extra: "cuda", Since: "0.2.23", Until: "0.4.26", Major: 11, Note: "jax-v0.3.10: 'cuda': [jaxlib==0.3.10+cuda11.cudnn82]", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda", Since: "0.4.26", Through: "0.4.34", Major: 12, Note: "jaxlib+cuda12.cudnn89 to 0.4.29; jax-cuda12-plugin[with_cuda] from 0.4.30", Source: "JAX_SETUP_EXTRAS"},
 }, TFPipCUDA: []TFPipCUDA{
 	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
 }, ExtraPins: []ExtraPin{
@@ -15354,15 +15357,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 8},
 		{File: "resolver/kb/data/jax.yaml", Line: 9},
 	},
+	"jax_extra_cuda": {
+		{File: "resolver/kb/data/jax.yaml", Line: 97},
+		{File: "resolver/kb/data/jax.yaml", Line: 98},
+	},
 	"jax_extras": {
-		{File: "resolver/kb/data/jax.yaml", Line: 99},
-		{File: "resolver/kb/data/jax.yaml", Line: 100},
-		{File: "resolver/kb/data/jax.yaml", Line: 101},
-		{File: "resolver/kb/data/jax.yaml", Line: 102},
-		{File: "resolver/kb/data/jax.yaml", Line: 103},
-		{File: "resolver/kb/data/jax.yaml", Line: 104},
-		{File: "resolver/kb/data/jax.yaml", Line: 105},
-		{File: "resolver/kb/data/jax.yaml", Line: 106},
 		{File: "resolver/kb/data/jax.yaml", Line: 107},
 		{File: "resolver/kb/data/jax.yaml", Line: 108},
 		{File: "resolver/kb/data/jax.yaml", Line: 109},
@@ -15378,6 +15377,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 119},
 		{File: "resolver/kb/data/jax.yaml", Line: 120},
 		{File: "resolver/kb/data/jax.yaml", Line: 121},
+		{File: "resolver/kb/data/jax.yaml", Line: 122},
+		{File: "resolver/kb/data/jax.yaml", Line: 123},
+		{File: "resolver/kb/data/jax.yaml", Line: 124},
+		{File: "resolver/kb/data/jax.yaml", Line: 125},
+		{File: "resolver/kb/data/jax.yaml", Line: 126},
+		{File: "resolver/kb/data/jax.yaml", Line: 127},
+		{File: "resolver/kb/data/jax.yaml", Line: 128},
+		{File: "resolver/kb/data/jax.yaml", Line: 129},
 	},
 	"jax_releases": {
 		{File: "resolver/kb/data/jax.yaml", Line: 62},

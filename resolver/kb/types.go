@@ -425,6 +425,10 @@ type Facts struct {
 	// JAXExtras lists the CUDA extras each jax release declares
 	// (jax[cuda12]): pip ignores an extra a release lacks.
 	JAXExtras []JAXExtra `yaml:"jax_extras" key:"extra,since"`
+	// JAXExtraCUDA says which CUDA major the jaxlib or plugin a jax
+	// extra pins is built for, per span of releases, where the extra's
+	// name does not say it (jax[cuda]: CUDA 11 up to 0.4.25, 12 after).
+	JAXExtraCUDA []JAXExtraCUDA `yaml:"jax_extra_cuda" key:"extra,since"`
 	// TFPipCUDA names the pip extra that brings TensorFlow NVIDIA's CUDA wheels.
 	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda" key:"extra"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
@@ -597,6 +601,19 @@ type JAXExtra struct {
 	Since   string `yaml:"since"` // first jax release that declares it
 	Until   string `yaml:"until,omitempty"`
 	Through string `yaml:"through,omitempty"`
+	Note    string `yaml:"note,omitempty"`
+	Source  string `yaml:"source"`
+}
+
+// JAXExtraCUDA is the CUDA major of the builds a jax extra pins over a
+// span of releases: from Since up to, not including, Until (or through
+// Through, the newest release read).
+type JAXExtraCUDA struct {
+	Extra   string `yaml:"extra"`
+	Since   string `yaml:"since"`
+	Until   string `yaml:"until,omitempty"`
+	Through string `yaml:"through,omitempty"`
+	Major   int    `yaml:"major"`
 	Note    string `yaml:"note,omitempty"`
 	Source  string `yaml:"source"`
 }

@@ -426,6 +426,7 @@ func (k *KB) validate() ErrorList {
 	v.tfJAX(keys)
 	v.tfJAXReleases(keys)
 	v.tfJAXExtras(keys)
+	v.tfJAXExtraCUDA(keys)
 
 	libs := map[string]bool{}
 	condaOwner := map[string]string{}
