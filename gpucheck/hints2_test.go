@@ -164,3 +164,31 @@ func TestDriverDecidedForEveryCandidate(t *testing.T) {
 		t.Errorf("driver for CUDA 9.0: %s, EG409 %q; want the driver unknown (9.1 is a candidate)", r.Verdict, m)
 	}
 }
+
+// TestBuiltOnMachineHint: a package whose GPU ops are compiled on the
+// machine (the KB's built_on_machine: deepspeed, X2_DEEPSPEED) has no
+// release to pin; what decides it is the machine's nvcc against torch's
+// CUDA and the GPUs visible at build time (review r7 #129).
+func TestBuiltOnMachineHint(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{{Name: "deepspeed", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "X2_DEEPSPEED"}}
+	k := factsKB{f}
+	pos := finding.Pos{File: "env", Line: 4, Col: 3}
+	p := resolver.GPUPackage{Name: "deepspeed", Version: "0.16.7", Role: resolver.RoleExtension, Pos: pos, Line: 4, Unknown: "the knowledge base has no row for deepspeed 0.16.7"}
+	st := &resolver.Stack{GPUPackages: []resolver.GPUPackage{p}}
+	r := evaluate(st, host("570.124.06", "12.8", "8.0"), k, CheckOptions{})
+	var msg, hint string
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			msg, hint = d.Message, d.Hint
+		}
+	}
+	for _, w := range []string{"compiled on the machine", "nvcc", "TORCH_CUDA_ARCH_LIST"} {
+		if !strings.Contains(hint+msg, w) {
+			t.Errorf("finding %q / hint %q lacks %q", msg, hint, w)
+		}
+	}
+	if strings.Contains(hint, "pin a release") || strings.Contains(hint, "kb status") {
+		t.Errorf("hint %q still asks for a release pin", hint)
+	}
+}

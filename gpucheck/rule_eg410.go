@@ -74,12 +74,13 @@ func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Known {
 		hint := c.unknownPkgHint(p)
-		if p.SourceBuild {
+		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
+		if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.BuiltOnMachine {
+			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
+		} else if p.SourceBuild {
 			hint = sourceBuildHint(c.st.Framework, c.runtime())
 		}
-		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
-			p.Unknown+", so neither what it was built for nor the GPU code it carries can be checked",
-			hint)
+		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
 	}
 	c.eachCC(func(gcc cc, gs []GPU) {
@@ -123,7 +124,11 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 // the packages of the same project (the name before its CUDA segment)
 // that the knowledge base has releases of, where there are any.
 func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
-	if _, ok := c.k.ExtensionByName(p.Name); ok || p.Role != resolver.RoleExtension {
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if ok && ext.BuiltOnMachine {
+		return builtOnMachineHint(p.Name, c.st.Framework)
+	}
+	if ok || p.Role != resolver.RoleExtension {
 		return "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
 	}
 	s := "the knowledge base has no release of " + p.Name
@@ -409,4 +414,16 @@ func sourceBuildHint(fw *resolver.Framework, rt string) string {
 	}
 	return "to take PyG's prebuilt wheel instead, add -f " + page + " to the pip section (" + which + ") and pin a release that page lists; " +
 		"or check on the install machine, after the build, with envguard check, which reads the binaries"
+}
+
+// builtOnMachineHint says what decides a package whose GPU code is compiled
+// on the machine (the knowledge base's built_on_machine: deepspeed): the
+// machine's nvcc, which must match torch's CUDA, and the GPUs visible at
+// build time (or TORCH_CUDA_ARCH_LIST). No release pin changes that.
+func builtOnMachineHint(name string, fw *resolver.Framework) string {
+	torch := "torch's CUDA version"
+	if fw != nil && fw.Name == "pytorch" && fw.Version != "" {
+		torch = "the CUDA version of torch " + fw.Version + "'s build"
+	}
+	return fmt.Sprintf("%s's GPU ops are compiled on the machine by its nvcc against torch (at first use, or at install), for the GPUs visible then or TORCH_CUDA_ARCH_LIST: install a CUDA toolkit whose nvcc matches %s on the machine, then run envguard check there once the ops are built", name, torch)
 }

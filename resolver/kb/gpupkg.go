@@ -52,7 +52,13 @@ type Extension struct {
 	// source (PyG's torch-scatter …): a pip install without the project's
 	// own wheel page compiles it on the install machine, with that
 	// machine's CUDA toolkit.
-	IndexSdistOnly bool   `yaml:"index_sdist_only,omitempty"`
+	IndexSdistOnly bool `yaml:"index_sdist_only,omitempty"`
+	// BuiltOnMachine is true where the package ships no prebuilt GPU code
+	// of its own: its CUDA ops are compiled on the machine (deepspeed: at
+	// first use with torch's C++ extension loader, or at install with
+	// DS_BUILD_OPS=1) by the machine's nvcc, for the GPUs visible then or
+	// TORCH_CUDA_ARCH_LIST. No release row can say what it carries.
+	BuiltOnMachine bool   `yaml:"built_on_machine,omitempty"`
 	Source         string `yaml:"source"`
 	Note           string `yaml:"note,omitempty"`
 }
