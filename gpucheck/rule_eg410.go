@@ -2,6 +2,8 @@ package gpucheck
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/envguard/envguard/finding"
@@ -129,7 +131,10 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 		return builtOnMachineHint(p.Name, c.st.Framework)
 	}
 	if ok || p.Role != resolver.RoleExtension {
-		return "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+		if known := c.knownReleases(p.Name); known != "" {
+			return "pin a release envguard knows (" + known + "), or run envguard check on the machine, which reads the binaries"
+		}
+		return "pin a release the knowledge base has a build row for, or run envguard check on the machine, which reads the binaries"
 	}
 	s := "the knowledge base has no release of " + p.Name
 	if len(p.BuiltFor.CUDA) == 1 {
@@ -426,4 +431,36 @@ func builtOnMachineHint(name string, fw *resolver.Framework) string {
 		torch = "the CUDA version of torch " + fw.Version + "'s build"
 	}
 	return fmt.Sprintf("%s's GPU ops are compiled on the machine by its nvcc against torch (at first use, or at install), for the GPUs visible then or TORCH_CUDA_ARCH_LIST: install a CUDA toolkit whose nvcc matches %s on the machine, then run envguard check there once the ops are built", name, torch)
+}
+
+// knownReleases lists the releases of a package the knowledge base has
+// build rows for, per distribution, newest last and at most the newest
+// maxListed of each ("conda-forge: 11.6.0, 12.0.0"); "" where it has none.
+// No command prints them (kb status gives only row counts), so the hint
+// names them itself.
+func (c *checker) knownReleases(name string) string {
+	const maxListed = 5
+	byDist := map[string][]string{}
+	var dists []string
+	for _, b := range c.k.ExtensionReleases(name) {
+		if _, seen := byDist[b.Dist]; !seen {
+			dists = append(dists, b.Dist)
+		}
+		if !slices.Contains(byDist[b.Dist], b.Version) {
+			byDist[b.Dist] = append(byDist[b.Dist], b.Version)
+		}
+	}
+	sort.Strings(dists)
+	var parts []string
+	for _, d := range dists {
+		vs := byDist[d]
+		sort.Slice(vs, func(i, j int) bool { return compareVersions(vs[i], vs[j]) < 0 })
+		more := ""
+		if len(vs) > maxListed {
+			more = fmt.Sprintf(" and %d older", len(vs)-maxListed)
+			vs = vs[len(vs)-maxListed:]
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s%s", d, strings.Join(vs, ", "), more))
+	}
+	return strings.Join(parts, "; ")
 }
