@@ -183,7 +183,11 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		if v.NotPublished {
 			continue
 		}
-		if v.CPU && (fw.Variant == "" || open[rel]) {
+		// Where the CPU build was a package of another name (pytorch-cpu
+		// before 1.2 on the pytorch channel: the KB's cpu_package), the
+		// framework's own package has no CPU build for the solver to pick;
+		// only a file that asks for that package (variant cpu) gets one.
+		if v.CPU && v.CPUPackage == "" && (fw.Variant == "" || open[rel]) {
 			out = append(out, candidate{st: buildStack(st, k, rel, "cpu", ""), label: fmt.Sprintf("%s %s CPU", fw.Name, rel)})
 		}
 		if fw.Variant == "cpu" {

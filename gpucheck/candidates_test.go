@@ -298,3 +298,32 @@ func TestCandidateLibs(t *testing.T) {
 		t.Errorf("cudnn with no release is known: %+v", last)
 	}
 }
+
+// TestCandidatesCPUPackage: the pytorch channel's CPU builds of 1.0 and 1.1
+// were the package pytorch-cpu (the KB's cpu_package), so an open variant
+// of the package pytorch lists only its CUDA builds there (review r7 #613,
+// corpus 099), and still the CPU build of a release whose CPU build was
+// pytorch itself.
+func TestCandidatesCPUPackage(t *testing.T) {
+	facts := testFacts
+	facts.Torch = []kb.TorchRelease{{Version: "1.1.0"}, {Version: "1.2.0"}}
+	facts.TorchVariants = []kb.TorchVariants{
+		{Series: "1.1", Dist: kb.DistPytorchConda, CUDA: []string{"9.0", "10.0"}, CPU: true, Selector: "cudatoolkit=X.Y", CPUPackage: "pytorch-cpu"},
+		{Series: "1.2", Dist: kb.DistPytorchConda, CUDA: []string{"9.2", "10.0"}, CPU: true, Selector: "cudatoolkit=X.Y"},
+	}
+	k := factsKB{facts}
+	st := stack("", "", kb.DistPytorchConda)
+	st.Framework.Variant, st.Framework.Candidates, st.Framework.Spec = "", []string{"1.1.0", "1.2.0"}, ">=1.1"
+	cs, ok := candidates(st, k)
+	if !ok {
+		t.Fatal("no candidates")
+	}
+	var l []string
+	for _, c := range cs {
+		l = append(l, c.label)
+	}
+	got := strings.Join(l, ", ")
+	if want := "pytorch 1.1.0 CUDA 9.0, pytorch 1.1.0 CUDA 10.0, pytorch 1.2.0 CPU, pytorch 1.2.0 CUDA 9.2, pytorch 1.2.0 CUDA 10.0"; got != want {
+		t.Errorf("candidates = %s, want %s", got, want)
+	}
+}

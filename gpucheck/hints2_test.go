@@ -164,3 +164,58 @@ func TestDriverDecidedForEveryCandidate(t *testing.T) {
 		t.Errorf("driver for CUDA 9.0: %s, EG409 %q; want the driver unknown (9.1 is a candidate)", r.Verdict, m)
 	}
 }
+
+// TestBuiltOnMachineHint: a package whose GPU ops are compiled on the
+// machine (the KB's built_on_machine: deepspeed, X2_DEEPSPEED) has no
+// release to pin; what decides it is the machine's nvcc against torch's
+// CUDA and the GPUs visible at build time (review r7 #129).
+func TestBuiltOnMachineHint(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{{Name: "deepspeed", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "X2_DEEPSPEED"}}
+	k := factsKB{f}
+	pos := finding.Pos{File: "env", Line: 4, Col: 3}
+	p := resolver.GPUPackage{Name: "deepspeed", Version: "0.16.7", Role: resolver.RoleExtension, Pos: pos, Line: 4, Unknown: "the knowledge base has no row for deepspeed 0.16.7"}
+	st := &resolver.Stack{GPUPackages: []resolver.GPUPackage{p}}
+	r := evaluate(st, host("570.124.06", "12.8", "8.0"), k, CheckOptions{})
+	var msg, hint string
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			msg, hint = d.Message, d.Hint
+		}
+	}
+	for _, w := range []string{"compiled on the machine", "nvcc", "TORCH_CUDA_ARCH_LIST"} {
+		if !strings.Contains(hint+msg, w) {
+			t.Errorf("finding %q / hint %q lacks %q", msg, hint, w)
+		}
+	}
+	if strings.Contains(hint, "pin a release") || strings.Contains(hint, "kb status") {
+		t.Errorf("hint %q still asks for a release pin", hint)
+	}
+}
+
+// TestKnownReleasesHint: the hint for a release newer than the knowledge
+// base's rows names the releases it knows itself (kb status prints only
+// row counts, review r7 #24): per distribution, newest last, at most five.
+func TestKnownReleasesHint(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{{Name: "cupy", Framework: "none", Source: "S"}}
+	for _, v := range []string{"10.6.0", "11.0.0", "11.6.0", "12.0.0", "9.6.0", "8.0.0", "11.0.0"} {
+		f.ExtensionBuilds = append(f.ExtensionBuilds, kb.ExtensionBuild{Name: "cupy", Version: v, Dist: "conda-forge", Source: "S"})
+	}
+	f.ExtensionBuilds = append(f.ExtensionBuilds, kb.ExtensionBuild{Name: "cupy", Version: "13.0.0", Dist: "pypi", Source: "S"})
+	k := factsKB{f}
+	pos := finding.Pos{File: "env", Line: 4, Col: 3}
+	p := resolver.GPUPackage{Name: "cupy", Version: "12.3.0", Role: resolver.RoleExtension, Pos: pos, Line: 4, Unknown: "cupy 12.3.0 is newer than every release the knowledge base knows"}
+	st := &resolver.Stack{GPUPackages: []resolver.GPUPackage{p}}
+	r := evaluate(st, host("570.124.06", "12.8", "8.0"), k, CheckOptions{})
+	var hint string
+	for _, d := range r.Findings {
+		if d.Code == "EG409" {
+			hint = d.Hint
+		}
+	}
+	want := "pin a release envguard knows (conda-forge: 9.6.0, 10.6.0, 11.0.0, 11.6.0, 12.0.0 and 1 older; pypi: 13.0.0)"
+	if !strings.Contains(hint, want) || strings.Contains(hint, "kb status") {
+		t.Errorf("hint %q, want %q and no kb status", hint, want)
+	}
+}

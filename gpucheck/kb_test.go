@@ -38,6 +38,12 @@ var testFacts = kb.Facts{
 	},
 	// cuda.yaml cuda_arch: CMake's CMakeCUDAArchitecturesAll and clang's
 	// CUDA version table.
+	// torch-defaults.yaml (AR_FEEDSTOCK recipe/meta.yaml string: lines).
+	CondaBuildForms: []kb.CondaBuildForm{
+		{Package: "pytorch", Dist: kb.DistDefaults, Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK"},
+		{Package: "pytorch", Dist: kb.DistDefaults, Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK"},
+		{Package: "pytorch", Dist: kb.DistDefaults, Since: "2.5.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", GPUPackage: "pytorch-gpu", CPUPackage: "pytorch-cpu", Source: "AR_FEEDSTOCK"},
+	},
 	ToolkitArch: []kb.ToolkitArch{
 		{CUDA: "10.0", MinSASS: "3.0", MaxSASS: "7.5", MaxPTX: "7.5", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
 		{CUDA: "11.7", MinSASS: "3.5", MaxSASS: "8.7", MaxPTX: "8.7", Source: "CMAKE_CUDA_ARCHS; CLANG_CUDA"},
@@ -124,6 +130,11 @@ func (k factsKB) ToolkitArch(cuda string) (*kb.ToolkitArch, bool) {
 		}
 	}
 	return nil, false
+}
+
+// CondaBuildForm asks the knowledge base's own lookup over testFacts.
+func (k factsKB) CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool) {
+	return (&kb.KB{Facts: k.f}).CondaBuildForm(pkg, dist, release)
 }
 
 func (k factsKB) Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool) {

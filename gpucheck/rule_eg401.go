@@ -188,7 +188,11 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 	// newest nvidia-*-cu12 wheels), else the conda solver (cuda-version=12.*,
 	// cuda-toolkit=12), and each is pinned its own way.
 	who, pin := "the solver installs", "pin cuda-version="+driverCUDA
-	if fw := c.st.Framework; fw != nil && fw.From == envspec.ProviderPip {
+	if fw := c.st.Framework; jaxUsesHostCUDA(fw, c.k) {
+		// before the cudaNN_pip extras the CUDA jaxlib brings no runtime:
+		// it loads the CUDA installed on the machine
+		who, pin = "the machine's CUDA installation is (jax "+fw.Version+"'s CUDA jaxlib loads the CUDA it finds)", "install CUDA "+driverCUDA+" or an older "+fmt.Sprint(m)+".x on the machine"
+	} else if fw != nil && fw.From == envspec.ProviderPip {
 		who, pin = "pip installs", "pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)"
 	}
 	c.minorCompat(
@@ -221,12 +225,13 @@ func (c *checker) driverRunsEveryCandidate(driverCUDA string) bool {
 // there.
 func runtimeUnknownHint(fw *resolver.Framework, k knowledge) string {
 	if fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
-		if since, ok := k.JAXPipCUDASince(); ok && fw.Version != "" {
-			if cmp, ok := kb.CompareDotted(fw.Version, since); ok && cmp < 0 {
-				// Before the cudaNN_pip extras no pip wheel brought the
-				// runtime: jaxlib's CUDA build loads the machine's CUDA.
-				return fmt.Sprintf("jax %s predates the cuda11_pip/cuda12_pip extras (from %s), so no pip wheel brings its CUDA runtime: its jaxlib CUDA build (a +cudaNN local version) loads the CUDA installed on the machine; pin that jaxlib build in the file and hold the machine's CUDA installation against nvidia-smi's CUDA version", fw.Version, since)
-			}
+		if jaxUsesHostCUDA(fw, k) {
+			// Before the cudaNN_pip extras no pip wheel brought the
+			// runtime: jaxlib's CUDA build loads the machine's CUDA. The
+			// major is known where the file pins the jaxlib build or an
+			// extra whose release pins one (runtimeMajor); here it is not.
+			since, _ := k.JAXPipCUDASince()
+			return fmt.Sprintf("jax %s predates the cuda11_pip/cuda12_pip extras (from %s), so no pip wheel brings its CUDA runtime: its jaxlib CUDA build loads the CUDA installed on the machine; pin the jaxlib build (jaxlib==%s+cudaNN… from JAX's find-links page, or jax[cuda]==%s where that release's extra pins one) and hold the machine's CUDA installation against nvidia-smi's CUDA version", fw.Version, since, fw.Version, fw.Version)
 		}
 		return "JAX's CUDA wheels load the CUDA runtime pip installs for them (nvidia-cuda-runtime-cuNN, any minor of the major): read it on the machine with `pip show nvidia-cuda-runtime-cu12` and hold it against nvidia-smi's CUDA version, or take jaxlib from conda-forge (jaxlib=*=cuda12* with cuda-version=12.X), whose runtime envguard can check"
 	}
@@ -281,4 +286,19 @@ func (c *checker) rtSuffix() string {
 		return " " + rt
 	}
 	return ""
+}
+
+// jaxUsesHostCUDA reports whether a pip jax is of a release before the
+// knowledge base's first cudaNN_pip extra (JAXPipCUDASince): its CUDA
+// jaxlib bundles no runtime and loads the CUDA installed on the machine.
+func jaxUsesHostCUDA(fw *resolver.Framework, k knowledge) bool {
+	if fw == nil || fw.Name != "jax" || fw.From != envspec.ProviderPip || fw.Version == "" {
+		return false
+	}
+	since, ok := k.JAXPipCUDASince()
+	if !ok {
+		return false
+	}
+	c, ok := kb.CompareDotted(fw.Version, since)
+	return ok && c < 0
 }

@@ -36,12 +36,13 @@ func TestEG409Messages(t *testing.T) {
 		},
 		{
 			// review #46: the defaults channel's builds of 1.3.1 answer to
-			// cudaXYZpy…/cpu_… build strings; pytorch-cuda came with 1.13
+			// cuda*/cpu_* build strings (gpu_cuda* only from the 1.12.1
+			// rebuild); pytorch-cuda came with 1.13
 			name:    "defaults pytorch 1.3.1 gets the defaults build strings",
 			st:      &resolver.Stack{Framework: &resolver.Framework{Name: "pytorch", Version: "1.3.1", From: envspec.ProviderConda, Dist: kb.DistDefaults, Pos: fwPosT}},
 			has:     []string{"left to the solver"},
-			hintHas: []string{"cudaXYZpy"},
-			not:     []string{"pytorch-cuda=X.Y", "cpuonly"},
+			hintHas: []string{"pytorch=*=cuda* for a CUDA build"},
+			not:     []string{"pytorch-cuda=X.Y", "cpuonly", "gpu_cuda"},
 		},
 		{
 			name:    "pip jax with a CUDA major only",

@@ -2,6 +2,8 @@ package gpucheck
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/envguard/envguard/finding"
@@ -77,12 +79,13 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			return // every GPU is below a floor no release goes under
 		}
 		hint := c.unknownPkgHint(p)
-		if p.SourceBuild {
+		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
+		if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.BuiltOnMachine {
+			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
+		} else if p.SourceBuild {
 			hint = c.sourceHint(p)
 		}
-		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
-			p.Unknown+", so neither what it was built for nor the GPU code it carries can be checked",
-			hint)
+		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
 	}
 	c.eachCC(func(gcc cc, gs []GPU) {
@@ -156,8 +159,15 @@ func (c *checker) belowEveryRelease(p *resolver.GPUPackage) bool {
 // the packages of the same project (the name before its CUDA segment)
 // that the knowledge base has releases of, where there are any.
 func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
-	if _, ok := c.k.ExtensionByName(p.Name); ok || p.Role != resolver.RoleExtension {
-		return "pin a release envguard knows (envguard kb status lists them), or run envguard check on the machine, which reads the binaries"
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if ok && ext.BuiltOnMachine {
+		return builtOnMachineHint(p.Name, c.st.Framework)
+	}
+	if ok || p.Role != resolver.RoleExtension {
+		if known := c.knownReleases(p.Name); known != "" {
+			return "pin a release envguard knows (" + known + "), or run envguard check on the machine, which reads the binaries"
+		}
+		return "pin a release the knowledge base has a build row for, or run envguard check on the machine, which reads the binaries"
 	}
 	s := "the knowledge base has no release of " + p.Name
 	if len(p.BuiltFor.CUDA) == 1 {
@@ -500,4 +510,48 @@ func sourceBuildHint(fw *resolver.Framework, rt string) string {
 	}
 	return "to take PyG's prebuilt wheel instead, add -f " + page + " to the pip section (" + which + ") and pin a release that page lists; " +
 		"or check on the install machine, after the build, with envguard check, which reads the binaries"
+}
+
+// builtOnMachineHint says what decides a package whose GPU code is compiled
+// on the machine (the knowledge base's built_on_machine: deepspeed): the
+// machine's nvcc, which must match torch's CUDA, and the GPUs visible at
+// build time (or TORCH_CUDA_ARCH_LIST). No release pin changes that.
+func builtOnMachineHint(name string, fw *resolver.Framework) string {
+	torch := "torch's CUDA version"
+	if fw != nil && fw.Name == "pytorch" && fw.Version != "" {
+		torch = "the CUDA version of torch " + fw.Version + "'s build"
+	}
+	return fmt.Sprintf("%s's GPU ops are compiled on the machine by its nvcc against torch (at first use, or at install), for the GPUs visible then or TORCH_CUDA_ARCH_LIST: install a CUDA toolkit whose nvcc matches %s on the machine, then run envguard check there once the ops are built", name, torch)
+}
+
+// knownReleases lists the releases of a package the knowledge base has
+// build rows for, per distribution, newest last and at most the newest
+// maxListed of each ("conda-forge: 11.6.0, 12.0.0"); "" where it has none.
+// No command prints them (kb status gives only row counts), so the hint
+// names them itself.
+func (c *checker) knownReleases(name string) string {
+	const maxListed = 5
+	byDist := map[string][]string{}
+	var dists []string
+	for _, b := range c.k.ExtensionReleases(name) {
+		if _, seen := byDist[b.Dist]; !seen {
+			dists = append(dists, b.Dist)
+		}
+		if !slices.Contains(byDist[b.Dist], b.Version) {
+			byDist[b.Dist] = append(byDist[b.Dist], b.Version)
+		}
+	}
+	sort.Strings(dists)
+	var parts []string
+	for _, d := range dists {
+		vs := byDist[d]
+		sort.Slice(vs, func(i, j int) bool { return compareVersions(vs[i], vs[j]) < 0 })
+		more := ""
+		if len(vs) > maxListed {
+			more = fmt.Sprintf(" and %d older", len(vs)-maxListed)
+			vs = vs[len(vs)-maxListed:]
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s%s", d, strings.Join(vs, ", "), more))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -55,7 +55,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"005.yml", map[string]string{"k80": "ok", "a100": "unknown", "rtx5090": "unknown"}, []string{"so for each of the 2 builds the file admits: pytorch 1.5.0 CUDA 10.2, pytorch 1.5.1 CUDA 10.2", "cublas 10.2 carries code for sm_80 is not known"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
 		// pytorch 1.3.1 from the defaults channel with no variant pin
 		// (review #46): the hint is in the defaults channel's build strings.
-		{"008.yml", map[string]string{"a100": "unknown"}, []string{"left to the solver", "cudaXYZpy"}, []string{"pytorch-cuda=X.Y", "(or pip)"}, nil},
+		{"008.yml", map[string]string{"a100": "unknown"}, []string{"left to the solver", "pytorch=*=cuda* for a CUDA build"}, []string{"pytorch-cuda=X.Y", "(or pip)", "gpu_cuda"}, nil},
 		// pytorch<=0.3.0 (review #468): every conda build before 0.4.0 on
 		// linux-64 is a CUDA build, so the variant is not open (no EG207)
 		// and what is open is which CUDA.

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -335,6 +336,10 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 		}
 		if a.Major > 0 {
 			e.Says = a.Says()
+		} else if m := jaxExtraMajor(r.kb, it); m > 0 {
+			// jax[cuda]==0.3.10 pins jaxlib==0.3.10+cuda11.cudnn82: the
+			// extra's definition in that release names the major
+			e.Says = strconv.Itoa(m)
 		}
 		add(e, primary)
 	}
@@ -518,4 +523,20 @@ func (r *resolution) libByPip(name string) string {
 		return "cupy"
 	}
 	return ""
+}
+
+// jaxExtraMajor is the CUDA major of the build a pinned jax's CUDA extra
+// pins where the extra's name does not say it (the knowledge base's
+// jax_extra_cuda: jax[cuda] up to 0.4.25 pins a CUDA 11 jaxlib); 0 where
+// the release is open or no row covers it.
+func jaxExtraMajor(k *kb.KB, it *item) int {
+	if k == nil || it == nil || it.name != "jax" || it.exact == "" {
+		return 0
+	}
+	for _, e := range withoutUndeclaredJAXExtras(k, it) {
+		if m, ok := k.JAXExtraCUDAMajor(it.exact, e); ok {
+			return m
+		}
+	}
+	return 0
 }

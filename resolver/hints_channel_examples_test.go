@@ -22,11 +22,31 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			hintNot: []string{"pytorch=*=cuda* with"},
 		},
 		{
-			name:    "defaults, pytorch 2.0: cuda* builds, no metapackage",
+			// review 7 #250, #998: the defaults recipe writes gpu_cuda{XY}py…
+			// from the 1.12.1 rebuild (AR_FEEDSTOCK 11f5b49), so 2.0's CUDA
+			// builds are gpu_cuda*, and there is no metapackage before 2.5.1
+			name:    "defaults, pytorch 2.0: gpu_cuda* builds, no metapackage",
 			src:     "name: x\nchannels:\n  - defaults\n  - conda-forge\ndependencies:\n  - python=3.10\n  - pytorch=2.0\n",
 			code:    "EG207",
-			hintHas: []string{"pytorch=*=cuda*", "pytorch=*=cpu*"},
-			hintNot: []string{"pytorch-gpu", "gpu_cuda"},
+			hintHas: []string{"pytorch=*=gpu_cuda*", "pytorch=*=cpu_*", "from pytorch 1.12.1 on"},
+			hintNot: []string{"pytorch-gpu", "=*=cuda*"},
+			msgNot:  []string{"pytorch-cuda"},
+		},
+		{
+			name:    "defaults, pytorch 1.10: cuda* builds",
+			src:     "name: x\nchannels:\n  - defaults\ndependencies:\n  - python=3.9\n  - pytorch=1.10\n",
+			code:    "EG207",
+			hintHas: []string{"pytorch=*=cuda* for a CUDA build", "from pytorch 1.2.0 on"},
+			hintNot: []string{"gpu_cuda"},
+		},
+		{
+			// review 7 #250 (corpus 038): pytorch-cuda is the pytorch
+			// channel's selector; defaults, listed first, serves pytorch
+			name:    "defaults first, pytorch-cuda beside: the message says why it pins nothing",
+			src:     "name: x\nchannels:\n  - defaults\n  - pytorch\n  - nvidia\ndependencies:\n  - python=3.10\n  - pytorch=2.0\n  - pytorch-cuda=11.8\n",
+			code:    "EG207",
+			msgHas:  []string{"pytorch-cuda=11.8 (line 9) selects the build of the pytorch channel's pytorch only", "with defaults listed first"},
+			hintHas: []string{"pytorch=*=gpu_cuda*"},
 		},
 		{
 			name:    "conda-forge hint unchanged",

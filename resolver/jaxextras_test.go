@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/resolver/kb"
@@ -35,5 +36,54 @@ func TestUndeclaredJAXExtras(t *testing.T) {
 	}
 	if got := undeclaredJAXExtras(nil, "jax", "0.4.20", []string{"cuda12"}); got != nil {
 		t.Errorf("with no KB: %q; want none", got)
+	}
+}
+
+// TestJAXCudaExtraMajor: jax[cuda] names no CUDA major, but each release's
+// setup.py pins a jaxlib (or plugin) built for one (jax_extra_cuda):
+// jax[cuda]==0.3.10 is jaxlib==0.3.10+cuda11.cudnn82, a CUDA 11 runtime,
+// 0.4.26 a CUDA 12 one (review r7 #1054, corpus 179). An open release
+// names no major.
+func TestJAXCudaExtraMajor(t *testing.T) {
+	for _, c := range []struct {
+		spec, want string
+	}{
+		{"jax[cuda]==0.3.10", "11"},
+		{"jax[cuda]==0.4.25", "11"},
+		{"jax[cuda]==0.4.26", "12"},
+		{"jax[cuda]>=0.3", "cuda"},
+	} {
+		st, _ := lintSrc(t, "channels:\n  - conda-forge\ndependencies:\n  - python=3.9\n  - pip\n  - pip:\n    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - "+c.spec+"\n")
+		if st == nil || st.CUDA == nil {
+			t.Fatalf("%s: no CUDA stack", c.spec)
+		}
+		var says []string
+		for _, e := range st.CUDA.Evidence {
+			if e.Package == "jax" || strings.HasPrefix(e.Item, "jax[") {
+				says = append(says, e.Says)
+			}
+		}
+		if !slices.Contains(says, c.want) {
+			t.Errorf("%s: jax evidence says %q, want %q", c.spec, says, c.want)
+		}
+	}
+}
+
+func TestJAXExtraCUDAMajorKB(t *testing.T) {
+	k := kb.Default()
+	for _, c := range []struct {
+		release, extra string
+		want           int
+		ok             bool
+	}{
+		{"0.3.10", "cuda", 11, true},
+		{"0.2.22", "cuda", 0, false}, // before the extra
+		{"0.4.30", "CUDA", 12, true},
+		{"9.0.0", "cuda", 0, false}, // past the newest release read
+		{"0.3.10", "cuda11_cudnn82", 0, false},
+	} {
+		if m, ok := k.JAXExtraCUDAMajor(c.release, c.extra); m != c.want || ok != c.ok {
+			t.Errorf("JAXExtraCUDAMajor(%s, %s) = %d %v; want %d %v", c.release, c.extra, m, ok, c.want, c.ok)
+		}
 	}
 }

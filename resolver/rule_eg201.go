@@ -147,6 +147,11 @@ func runEG201(c *Context) []finding.Diagnostic {
 				certain = false
 			}
 		}
+		if certain {
+			if f, ok := eg201Unsolvable(c, ev, e, want, bundled); ok {
+				fix, certain = f, false
+			}
+		}
 		msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), fix)
 		hint := fmt.Sprintf("%s, or change %s to the CUDA version you want", fix, a.Item)
 		d := newFinding(c.rule, e.Pos, e.EndCol, msg, hint, a.Pos)
@@ -442,4 +447,46 @@ func companionBuildCUDA(build string) string {
 		}
 	}
 	return ""
+}
+
+// pytorchCUDAPinned lists the conda packages pytorch-cuda X.Y requires at
+// its own X.Y (pytorch/builder conda/pytorch-cuda/meta.yaml: cuda-libraries,
+// cuda-nvtx, cuda-cudart, cuda-cupti, cuda-nvrtc, cuda-runtime, each
+// `>=X.Y,<X.Y+1`): a version of one of them other than pytorch-cuda's
+// cannot be installed beside it.
+var pytorchCUDAPinned = map[string]bool{"cuda-libraries": true, "cuda-nvtx": true, "cuda-cudart": true, "cuda-cupti": true, "cuda-nvrtc": true, "cuda-runtime": true}
+
+// eg201Unsolvable is the fix to give instead of "use X=want" where that pin
+// could not be installed: a pytorch-cuda the pytorch channel never
+// published (its pytorch-cuda ends at 12.4), or a CUDA package that a
+// pytorch-cuda of another minor in the file pins to its own. Beside a
+// framework that brings its own runtime (pip torch) the conda CUDA
+// packages can go instead. False where "use X=want" can be installed.
+func eg201Unsolvable(c *Context, ev []Evidence, e Evidence, want string, bundled bool) (string, bool) {
+	pc := pytorchCUDAVersions(c.KB)
+	if len(pc) == 0 || !hasMinor(want) {
+		return "", false
+	}
+	want = majorMinor(want)
+	drop := ""
+	if bundled {
+		drop = fmt.Sprintf("; %s brings its own CUDA runtime, so the conda CUDA packages can go instead (EG302)", fwLabel(c.Stack.Framework))
+	}
+	if e.Kind == EvidencePytorchCUDA && !contains(pc, want) {
+		return fmt.Sprintf("there is no pytorch-cuda=%s to use: the pytorch channel published pytorch-cuda %s only%s", want, strings.Join(pc, ", "), drop), true
+	}
+	if e.Kind != EvidenceCUDAPackage || !pytorchCUDAPinned[e.Package] {
+		return "", false
+	}
+	for _, o := range ev {
+		if o.Kind != EvidencePytorchCUDA || !hasMinor(o.Says) || majorMinor(o.Says) == want {
+			continue
+		}
+		if contains(pc, want) {
+			return fmt.Sprintf("use %s=%s together with pytorch-cuda=%s: %s (%s) requires %s %s.x", e.Package, want, want, o.Item, place(o.Pos), e.Package, majorMinor(o.Says)), true
+		}
+		return fmt.Sprintf("%s=%s cannot be installed beside %s (%s), which requires %s %s.x, and there is no pytorch-cuda=%s (the pytorch channel published %s only)%s",
+			e.Package, want, o.Item, place(o.Pos), e.Package, majorMinor(o.Says), want, strings.Join(pc, ", "), drop), true
+	}
+	return "", false
 }

@@ -120,3 +120,36 @@ func TestEG201PipWheelHint(t *testing.T) {
 		})
 	}
 }
+
+// TestEG201HintsOnlyInstallablePins: the fix never proposes a pytorch-cuda
+// the pytorch channel never published (its pytorch-cuda ends at 12.4), nor
+// a cuda-runtime / cuda-cudart that a pytorch-cuda of another minor in the
+// file pins to its own (review r7 #110, corpus 016).
+func TestEG201HintsOnlyInstallablePins(t *testing.T) {
+	src := "channels:\n  - pytorch\n  - nvidia\ndependencies:\n  - python=3.10\n  - cuda-runtime=12.1.0\n  - pytorch-cuda=12.1\n  - pip\n  - pip:\n    - torch==2.7.0\n"
+	_, ds := lintSrc(t, src)
+	got := map[int]string{}
+	for _, d := range findingsOf(ds, "EG201") {
+		got[d.Pos.Line] = d.Hint
+	}
+	// Beside a pip torch wheel, which never loads conda's CUDA, the hint is
+	// the pip-wheel one (TestEG201PipWheelHint): drop the conda side.
+	for line, w := range map[int]string{
+		6: "remove cuda-runtime=12.1.0 (line 6)",
+		7: "remove pytorch-cuda=12.1 (line 7)",
+	} {
+		if !strings.Contains(got[line], w) || strings.Contains(got[line], "use pytorch-cuda=12.6") || strings.HasPrefix(got[line], "use cuda-runtime=12.6") {
+			t.Errorf("line %d: hint %q, want %q", line, got[line], w)
+		}
+	}
+	// a pytorch-cuda that exists: change both together
+	src = "channels:\n  - pytorch\n  - nvidia\ndependencies:\n  - python=3.10\n  - pytorch=2.5.1=*cuda12.4*\n  - cuda-runtime=12.1.0\n  - pytorch-cuda=12.1\n"
+	_, ds = lintSrc(t, src)
+	var hints []string
+	for _, d := range findingsOf(ds, "EG201") {
+		hints = append(hints, d.Hint)
+	}
+	if !strings.Contains(strings.Join(hints, "\n"), "use cuda-runtime=12.4 together with pytorch-cuda=12.4") {
+		t.Errorf("hints %q, want cuda-runtime and pytorch-cuda changed together", hints)
+	}
+}

@@ -52,6 +52,10 @@ func runEG207(c *Context) []finding.Diagnostic {
 	}
 	hint := VariantHint(k, f)
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
+	if sel := pytorchChannelSelector(c, f); sel != nil {
+		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with defaults listed first pytorch comes from defaults, whose builds neither depend on it nor are constrained by it",
+			sel.Dep.Raw.Value, at(sel.Dep.Raw.Pos))
+	}
 	d := newFinding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
 	return []finding.Diagnostic{d}
@@ -121,6 +125,7 @@ func eg207Edits(c *Context, f *Framework) []finding.Edit {
 type VariantKB interface {
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 	TorchReleases() []string
+	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 }
 
 // VariantHint says how to pin the accelerator variant of a conda framework
@@ -135,7 +140,7 @@ func VariantHint(k VariantKB, f *Framework) string {
 	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
 		return pytorchChannelVariantHint(k, f)
 	case f.Name == "pytorch" && f.Dist == kb.DistDefaults:
-		return defaultsVariantHint(f)
+		return defaultsVariantHint(k, f)
 	case f.Name == "pytorch":
 		return "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
 	case f.Name == "tensorflow":
@@ -184,24 +189,52 @@ func pytorchChannelVariantHint(k VariantKB, f *Framework) string {
 	return generic
 }
 
-// defaultsBuildStringChange is the first defaults-channel release whose
-// recipe writes its CUDA builds gpu_cudaXYZ_… and adds the pytorch-gpu and
-// pytorch-cpu metapackages (AR_FEEDSTOCK recipe/meta.yaml at d972b30,
-// 2024-12-18, version 2.5.1); the recipes before it write cudaXYZpy…/
-// cudaXYZ_py… and cpu_…, with no metapackage.
-const defaultsBuildStringChange = "2.5.1"
-
-// defaultsVariantHint names the build glob the defaults channel's pytorch
-// answers to for the release the file admits: pytorch=*=cuda* matches no
-// defaults build from 2.5.1 on, and pytorch-gpu does not exist there before.
-// An unpinned release resolves to the newest, which is of the newer form.
-func defaultsVariantHint(f *Framework) string {
+// defaultsVariantHint names the build globs the defaults channel's pytorch
+// answers to for the release the file admits, from the knowledge base's
+// conda_build_forms (the recipe's string: lines): cuda* up to 1.12.0,
+// gpu_cuda* from the 1.12.1 rebuild on, and the pytorch-gpu / pytorch-cpu
+// metapackages from 2.5.1. An unpinned release resolves to the newest.
+func defaultsVariantHint(k VariantKB, f *Framework) string {
 	v := f.Version
 	if v == "" && len(f.Candidates) > 0 {
 		v = f.Candidates[len(f.Candidates)-1]
 	}
-	if v != "" && compareVersions(v, defaultsBuildStringChange) < 0 {
-		return "pin the build: pytorch=*=cuda* for a CUDA build or pytorch=*=cpu* for a CPU one (the defaults channel writes its builds of pytorch before 2.5.1 cudaXYZpy… and cpu_…)"
+	generic := "pin the build: pytorch=*=<glob> with the CUDA or the CPU build string the defaults channel gives the release (conda search pytorch -c defaults lists them)"
+	if k == nil {
+		return generic
 	}
-	return "use pytorch-gpu or pytorch-cpu (the defaults channel's metapackages from pytorch 2.5.1), or pin the build: pytorch=*=gpu_cuda* or pytorch=*=cpu* (from 2.5.1 its CUDA builds are gpu_cudaXYZ_…, which pytorch=*=cuda* does not match)"
+	if v == "" {
+		// unpinned: the newest release the knowledge base knows
+		for _, r := range k.TorchReleases() {
+			if v == "" || compareVersions(r, v) > 0 {
+				v = r
+			}
+		}
+	}
+	form, ok := k.CondaBuildForm("pytorch", kb.DistDefaults, v)
+	if !ok {
+		return generic
+	}
+	pin := fmt.Sprintf("pytorch=*=%s for a CUDA build or pytorch=*=%s for a CPU one", form.CUDAGlob, form.CPUGlob)
+	if form.GPUPackage != "" && form.CPUPackage != "" {
+		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages from pytorch %s), or pin the build: %s", form.GPUPackage, form.CPUPackage, form.Since, pin)
+	}
+	return fmt.Sprintf("pin the build: %s (the defaults channel's recipe names its builds so from pytorch %s on)", pin, form.Since)
+}
+
+// pytorchChannelSelector is the file's pytorch-cuda or cpuonly where the
+// framework is the defaults channel's pytorch: those are the pytorch
+// channel's selectors (its pytorch builds depend on them); the defaults
+// recipe's builds do not, so they leave defaults' variant open. Nil
+// otherwise.
+func pytorchChannelSelector(c *Context, f *Framework) *condaItem {
+	if f.Name != "pytorch" || f.Dist != kb.DistDefaults || c.Env == nil {
+		return nil
+	}
+	for _, it := range condaItems(c.Env) {
+		if it.Name == "pytorch-cuda" || it.Name == "cpuonly" {
+			return &it
+		}
+	}
+	return nil
 }

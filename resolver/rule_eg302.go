@@ -6,6 +6,7 @@ import (
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 var ruleEG302 = &Rule{
@@ -19,7 +20,7 @@ var ruleEG302 = &Rule{
 			"process loads two CUDA runtimes and two cuDNN/cuBLAS copies: the conda ones and pip's. " +
 			"Which one a library binds to depends on load order; mismatches show up as " +
 			"`CUDNN_STATUS_*` errors, wrong-version warnings or crashes. Libraries that bring no runtime but load " +
-			"the one they find (pip tensorflow without [and-cuda], bitsandbytes, onnxruntime-gpu, pycuda, triton) " +
+			"the one they find (pip tensorflow without [and-cuda], a jax/jaxlib CUDA wheel of a release before jax's cudaNN_pip extras, bitsandbytes, onnxruntime-gpu, pycuda, triton) " +
 			"are not reported: beside conda's CUDA they use conda's.",
 		Fix: "Take the GPU library from conda too (built against the conda CUDA packages), or drop the " +
 			"conda CUDA packages and let pip provide the runtime.",
@@ -49,7 +50,7 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 	for _, p := range reqs {
 		lib := libOfPip(ctx, p)
 		// a +cpu wheel carries no CUDA runtime at all: EG202 reports the clash
-		if lib == "" || dup[p.Dep] || usesHostCUDA(lib, p) || strings.HasPrefix(p.Local, "cpu") {
+		if lib == "" || dup[p.Dep] || usesHostCUDA(ctx, lib, p) || strings.HasPrefix(p.Local, "cpu") {
 			continue
 		}
 		msg := fmt.Sprintf("pip installs %s (%s, %s) while conda provides the CUDA stack (%s, %s): two CUDA runtimes in one process", lib, pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos))
@@ -108,8 +109,16 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 //     CUDA-ExecutionProvider "Requirements").
 //   - pycuda, triton: they use the driver API (libcuda), not a CUDA runtime
 //     library; pycuda is compiled against the toolkit it finds.
-func usesHostCUDA(lib string, p pipItem) bool {
+//   - jax / jaxlib of a release before the knowledge base's first pip CUDA
+//     extra (JAXPipCUDASince, the cudaNN_pip extras of 0.4.7): the old
+//     jaxlib+cudaXYZ wheels bundle no runtime; JAX's README of the time
+//     says the jaxlib "must correspond to the version of the existing CUDA
+//     installation you want to use" (jaxlib-v0.1.51 README). Whether that
+//     CUDA matches conda's is EG201's finding.
+func usesHostCUDA(ctx *Context, lib string, p pipItem) bool {
 	switch lib {
+	case "jax":
+		return jaxBeforePipCUDA(ctx, p)
 	case "tensorflow":
 		for _, e := range p.Extras {
 			if pep503(e) == "and-cuda" {
@@ -151,4 +160,32 @@ func companionSpec(ctx *Context, lib string) string {
 		spec = f.Channel + "::" + spec
 	}
 	return spec
+}
+
+// jaxBeforePipCUDA reports whether a pip jax or jaxlib item is of a release
+// before jax's first pip CUDA extra (the knowledge base's JAXPipCUDASince):
+// its CUDA jaxlib loads the CUDA it finds. An open spec, or a table without
+// the extra, gives false: nothing is known.
+func jaxBeforePipCUDA(ctx *Context, p pipItem) bool {
+	if ctx == nil || ctx.KB == nil || p.Dep == nil || (p.Name != "jax" && p.Name != "jaxlib") {
+		return false
+	}
+	since, ok := ctx.KB.JAXPipCUDASince()
+	if !ok {
+		return false
+	}
+	v := ""
+	if it := readPipItem(p.Dep); it != nil {
+		v = it.exact
+		if v == "" {
+			v, _ = wheelURLVersion(it)
+		}
+	} else if p.URL != "" {
+		v, _ = wheelURLVersion(&item{pip: p.Dep})
+	}
+	if v == "" {
+		return false
+	}
+	c, ok := kb.CompareDotted(v, since)
+	return ok && c < 0
 }

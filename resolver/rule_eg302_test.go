@@ -51,3 +51,40 @@ func TestEG302NamesTheStack(t *testing.T) {
 		t.Fatalf("got %v", ds)
 	}
 }
+
+// A jaxlib CUDA wheel of a release before jax's pip CUDA extras
+// (JAXPipCUDASince) bundles no runtime: it loads the CUDA it finds, conda's
+// here, so EG302 says nothing; a jaxlib built for another CUDA than conda's
+// is EG201's finding. From the pip extras on (cuda11_pip, 0.4.7) jax brings
+// NVIDIA's runtime wheels and EG302 holds.
+func TestEG302OldJaxlibUsesHostCUDA(t *testing.T) {
+	tests := []struct {
+		name, pip  string
+		eg302      bool
+		eg201Parts string
+	}{
+		{"URL wheel of 0.1.51, matching", "    - https://storage.googleapis.com/jax-releases/cuda101/jaxlib-0.1.51-cp37-none-manylinux2010_x86_64.whl\n    - jax==0.1.72", false, ""},
+		{"local version, matching", "    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - jaxlib==0.1.57+cuda101\n    - jax==0.2.5", false, ""},
+		{"local version, another CUDA", "    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - jaxlib==0.1.69+cuda111\n    - jax==0.2.17", false, "is the CUDA 11.1 wheel but cudatoolkit=10.1"},
+		{"jax[cuda] of 0.3.10", "    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - jax[cuda]==0.3.10", false, ""},
+		{"jax[cuda11_pip] of 0.4.7", "    - -f https://storage.googleapis.com/jax-releases/jax_cuda_releases.html\n    - jax[cuda11_pip]==0.4.7", true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, ds := lintSrc(t, "channels:\n  - conda-forge\ndependencies:\n  - python=3.8\n  - pip\n  - cudatoolkit=10.1\n  - pip:\n"+tc.pip+"\n")
+			if got := len(findingsOf(ds, "EG302")) > 0; got != tc.eg302 {
+				t.Errorf("EG302 reported = %v, want %v: %v", got, tc.eg302, findingsOf(ds, "EG302"))
+			}
+			if tc.eg201Parts == "" {
+				return
+			}
+			var msgs []string
+			for _, d := range findingsOf(ds, "EG201") {
+				msgs = append(msgs, d.Message)
+			}
+			if !strings.Contains(strings.Join(msgs, "\n"), tc.eg201Parts) {
+				t.Errorf("EG201 = %q, want %q", msgs, tc.eg201Parts)
+			}
+		})
+	}
+}

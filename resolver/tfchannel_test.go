@@ -16,7 +16,7 @@ import (
 func TestTensorFlowGPUPastCondaForge(t *testing.T) {
 	for _, tt := range []struct {
 		src, channel, why string
-		dist          kb.Distribution
+		dist              kb.Distribution
 	}{
 		{"channels: [conda-forge]\ndependencies:\n  - tensorflow-gpu=2.4.1\n", "defaults", "only defaults has it", kb.DistDefaults},
 		{"channels:\n  - conda-forge\ndependencies:\n  - cudatoolkit=10.0\n  - tensorflow-gpu==1.15\n", "defaults", "conda-forge never built tensorflow-gpu 1.15.0", kb.DistDefaults},

@@ -63,9 +63,15 @@ type Extension struct {
 	// SourceOnly is true where the project publishes no binary package at
 	// all (NVIDIA's apex): every pip install compiles it on the install
 	// machine, so no release row can say what GPU code it carries.
-	SourceOnly bool   `yaml:"source_only,omitempty"`
-	Source     string `yaml:"source"`
-	Note       string `yaml:"note,omitempty"`
+	SourceOnly bool `yaml:"source_only,omitempty"`
+	// BuiltOnMachine is true where the package ships no prebuilt GPU code
+	// of its own: its CUDA ops are compiled on the machine (deepspeed: at
+	// first use with torch's C++ extension loader, or at install with
+	// DS_BUILD_OPS=1) by the machine's nvcc, for the GPUs visible then or
+	// TORCH_CUDA_ARCH_LIST. No release row can say what it carries.
+	BuiltOnMachine bool   `yaml:"built_on_machine,omitempty"`
+	Source         string `yaml:"source"`
+	Note           string `yaml:"note,omitempty"`
 }
 
 // ExtensionBuild is what one release of an extension, from one

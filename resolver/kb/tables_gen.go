@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "36d8f38a53b3cb4e"
+const generatedVersion = "8e4b248620ba641a"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x989c82a2
+const generatedChecksum = 0x28eb8d32
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -993,6 +993,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 		"9.1",
 	}, CPUPackage: "pytorch-cpu", Source: "BUILDER_OLD_0X; AR_FEEDSTOCK_0X; CF_FEEDSTOCK", Note: "pytorch channel: every linux recipe of pytorch 0.1.3 … 0.3.1 builds against CUDA (0.1.x and 0.2.0 default cu75 with magma-cuda75, builds with features: cuda80, which the cuda80 package's track_features selects; 0.3.0 cudatoolkit, with cuda75 and cuda90 feature builds; 0.3.1 cudatoolkit =8, with cuda90 and cuda91 builds), build strings pyXY_cu75 / pyXY_cudaX.Y_cudnnZ_N; only macOS builds (the [not osx] selectors) are CPU. defaults: the recipes of 0.2.0, 0.3.0 and 0.3.1 each run-depend on cudatoolkit and cudnn (0.3.1: cudatoolkit 8.0), build strings pyXYcudaX.YcudnnZ; CPU support came with 0.4.0 ('lazy symbol binding for cpu support')"},
+}, CondaBuildForms: []CondaBuildForm{
+	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
+	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
+	{Package: "pytorch", Dist: Distribution("defaults"), Since: "2.5.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", GPUPackage: "pytorch-gpu", CPUPackage: "pytorch-cpu", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}_h…_N and the pytorch-gpu / pytorch-cpu metapackages from d972b30 (2024-10-28, 2.5.1)"},
 }, Arch: []ArchList{
 	{Series: "1.0", CUDA: "8.0", Dist: Distribution("wheel"), SASS: []string{
 		"3.5",
@@ -4493,6 +4497,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Extra: "cuda12_cudnn91", Since: "0.4.29", Until: "0.4.30", Source: "JAX_SETUP_EXTRAS"},
 	{Extra: "cuda13", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
 	{Extra: "cuda13-local", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
+}, JAXExtraCUDA: []JAXExtraCUDA{
+	{Extra: "cuda", Since: "0.2.23", Until: "0.4.26", Major: 11, Note: "jax-v0.3.10: 'cuda': [jaxlib==0.3.10+cuda11.cudnn82]", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda", Since: "0.4.26", Through: "0.4.34", Major: 12, Note: "jaxlib+cuda12.cudnn89 to 0.4.29; jax-cuda12-plugin[with_cuda] from 0.4.30", Source: "JAX_SETUP_EXTRAS"},
 }, TFPipCUDA: []TFPipCUDA{
 	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
 }, ExtraPins: []ExtraPin{
@@ -4943,7 +4950,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "flashinfer-python", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)$", IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "flashinfer renamed (0.2.1); local version +cu{CUDA major and minor}torch{A.B} as flashinfer; docs/installation.rst from 0.2.1: JIT mode, the default, compiles CUDA kernels at runtime 'using PyTorch's JIT' and is the sdist on the Python index, AOT wheels per cuXYZ/torchA.B on the project's index; from 0.4.0 the kernels come as flashinfer-cubin and flashinfer-jit-cache (index /whl/cu129, a CUDA variant without a torch series) beside a pure flashinfer-python"},
 	{Name: "bitsandbytes", Framework: "torch", TorchCUDALib: true, Source: "X2_BNB; X2_BNB_0431_0455", Note: "torch_cuda_lib: bitsandbytes/cuda_specs.py get_cuda_version_tuple reads torch.version.cuda and cextension.py get_cuda_bnb_library_path loads libbitsandbytes_cuda{that major and minor} (BNB_CUDA_VERSION overrides it), at 0.43.1 and 0.45.5, so torch's CUDA picks the row; its CUDA code is a plain shared library (libbitsandbytes_cuda{XY}.so, BNB_OUTPUT_NAME _cuda${CUDA_VERSION_SHORT} in CMakeLists.txt) loaded by ctypes, not a libtorch extension; one wheel carries one library per CUDA toolkit of the build-shared-libs-cuda matrix; the newest capability of each build gets PTX as well as SASS (CMakeLists: POP_BACK _LATEST_CAPABILITY, the rest '-real')"},
 	{Name: "apex", Framework: "torch", TorchABI: true, SourceOnly: true, Source: "X2_APEX", Note: "source_only: no binary wheels: built from source against the installed torch (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .); setup.py check_cuda_torch_binary_vs_bare_metal raises RuntimeError unless nvcc's release (major.minor) equals torch.version.cuda: 'Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries'"},
-	{Name: "deepspeed", Framework: "torch", TorchABI: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
+	{Name: "deepspeed", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
 	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
@@ -13666,7 +13673,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "ANACONDA_TF_RECIPES", Title: "AnacondaRecipes/tensorflow_recipes tensorflow-base-gpu/build.sh (TF_CUDA_COMPUTE_CAPABILITIES by cudatoolkit: '3.0,3.5,5.2,6.0,6.1,7.0,7.5' for 10.* from 1.13.1 to 2.2.0, '3.5,5.2,6.0,6.1,7.0,7.5' for 2.4.1) and conda_build_config.yaml (the cudatoolkit of each build), the recipe of the defaults channel's tensorflow-base gpu builds", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/24d17cc/tensorflow-base-gpu/build.sh", Read: "full history up to @6fa2f06 (2021-05-17), read 2026-12-06: every commit's tensorflow-base-gpu/build.sh and conda_build_config.yaml, grouped by the version in meta.yaml"},
 	{Key: "CF_ISSUE_338", Title: "conda-forge/pytorch-cpu-feedstock#338 pytorch-gpu 2.4.1 package for linux-64, python 3.10, CUDA 12.0 variant doesn't exist (2025-01-29, closed)", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/issues/338", Read: "2026-12-05: the reporter finds no pytorch-gpu 2.4.1 file for linux-64 Python 3.10 CUDA 12.0 while the CUDA 11.8 one exists; h-vetinari (maintainer): hash collisions in the wrapper package let only one of the two variants be uploaded, and pytorch itself has the complete set, so pytorch=2.4.1=cuda120* works; hmaarrfk (maintainer) confirms and gives \"pytorch=*=cuda12*\" \"libtorch=2.4.1\" as the way to force the CUDA version"},
 	{Key: "CF_FEEDSTOCK", Title: "conda-forge/pytorch-cpu-feedstock: recipe/build.sh (build_pytorch.sh before 2023) TORCH_CUDA_ARCH_LIST per cuda_compiler_version, recipe/meta.yaml version and build strings, .ci_support/linux_64_*cuda_compiler_version*.yaml variants", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot at main 74dd3d46 (2026-08-13); every first-parent commit of main and of the v2.x release branches read 2026-11-30 (commits of open or closed-unmerged pull requests not counted)"},
-	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30"},
+	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30; the string: lines of recipe/meta.yaml over its whole history (all branches: git log -S gpu_cuda), 1.2.0 … 2.5.1, read 2026-12-06"},
 	{Key: "CF_TORCHVISION", Title: "conda-forge/torchvision-feedstock recipe versions (recipe/meta.yaml or recipe.yaml)", URL: "https://github.com/conda-forge/torchvision-feedstock", Read: "git snapshot 488ecd9d (2026-08-01); the feedstock starts 2017-12-16 (f6d3394); versions at the first-parent commits of every branch, read 2026-11-30"},
 	{Key: "CF_TORCHAUDIO", Title: "conda-forge/torchaudio-feedstock recipe versions", URL: "https://github.com/conda-forge/torchaudio-feedstock", Read: "git snapshot cc9368e9 (2026-05-21); the feedstock starts 2024-10-13 (bc17373), so conda-forge has no torchaudio before 2.4.1; versions at the first-parent commits of every branch, read 2026-11-30 (2.4.1 … 2.11.0)"},
 	{Key: "NV_RELNOTES_2020", Title: "NVIDIA CUDA Toolkit Release Notes, 11.0 RC edition, Table 2 'CUDA Toolkit and Compatible Driver Versions' (rows CUDA 11.0 RC … 7.0, Linux and Windows x86_64)", URL: "https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html", Read: "2026-11-30, the table as reproduced at https://eehoeskrap.tistory.com/451 (rows 10.2 and 10.0 agree with NV_RELNOTES)"},
@@ -14572,6 +14579,11 @@ var generatedPositions = map[string][]pos{
 	},
 	"companions": {
 		{File: "resolver/kb/data/libs.yaml", Line: 108},
+	},
+	"conda_build_forms": {
+		{File: "resolver/kb/data/torch-defaults.yaml", Line: 8},
+		{File: "resolver/kb/data/torch-defaults.yaml", Line: 9},
+		{File: "resolver/kb/data/torch-defaults.yaml", Line: 10},
 	},
 	"cuda_arch": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 86},
@@ -15578,15 +15590,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 8},
 		{File: "resolver/kb/data/jax.yaml", Line: 9},
 	},
+	"jax_extra_cuda": {
+		{File: "resolver/kb/data/jax.yaml", Line: 97},
+		{File: "resolver/kb/data/jax.yaml", Line: 98},
+	},
 	"jax_extras": {
-		{File: "resolver/kb/data/jax.yaml", Line: 99},
-		{File: "resolver/kb/data/jax.yaml", Line: 100},
-		{File: "resolver/kb/data/jax.yaml", Line: 101},
-		{File: "resolver/kb/data/jax.yaml", Line: 102},
-		{File: "resolver/kb/data/jax.yaml", Line: 103},
-		{File: "resolver/kb/data/jax.yaml", Line: 104},
-		{File: "resolver/kb/data/jax.yaml", Line: 105},
-		{File: "resolver/kb/data/jax.yaml", Line: 106},
 		{File: "resolver/kb/data/jax.yaml", Line: 107},
 		{File: "resolver/kb/data/jax.yaml", Line: 108},
 		{File: "resolver/kb/data/jax.yaml", Line: 109},
@@ -15602,6 +15610,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 119},
 		{File: "resolver/kb/data/jax.yaml", Line: 120},
 		{File: "resolver/kb/data/jax.yaml", Line: 121},
+		{File: "resolver/kb/data/jax.yaml", Line: 122},
+		{File: "resolver/kb/data/jax.yaml", Line: 123},
+		{File: "resolver/kb/data/jax.yaml", Line: 124},
+		{File: "resolver/kb/data/jax.yaml", Line: 125},
+		{File: "resolver/kb/data/jax.yaml", Line: 126},
+		{File: "resolver/kb/data/jax.yaml", Line: 127},
+		{File: "resolver/kb/data/jax.yaml", Line: 128},
+		{File: "resolver/kb/data/jax.yaml", Line: 129},
 	},
 	"jax_releases": {
 		{File: "resolver/kb/data/jax.yaml", Line: 62},

@@ -388,6 +388,51 @@ func (v *validator) tfJAXExtras(keys map[string]bool) {
 	}
 }
 
+// tfJAXExtraCUDA checks the jax_extra_cuda rows: a span with a source
+// and a CUDA major.
+func (v *validator) tfJAXExtraCUDA(keys map[string]bool) {
+	for i, r := range v.k.JAXExtraCUDA {
+		v.source("jax_extra_cuda", i, r.Source, keys)
+		v.version("jax_extra_cuda", i, "since", r.Since, releaseRe())
+		if r.Extra == "" || r.Major <= 0 {
+			v.errf("jax_extra_cuda", i, "extra and major are required")
+		}
+		switch {
+		case (r.Until == "") == (r.Through == ""):
+			v.errf("jax_extra_cuda", i, "exactly one of until and through is required")
+		case r.Until != "":
+			v.version("jax_extra_cuda", i, "until", r.Until, releaseRe())
+		default:
+			v.version("jax_extra_cuda", i, "through", r.Through, releaseRe())
+		}
+	}
+}
+
+// JAXExtraCUDAMajor is the CUDA major of the build jax release's extra
+// pins (jax[cuda]==0.3.10: jaxlib==0.3.10+cuda11.cudnn82, so 11); false
+// where no row covers the release.
+func (k *KB) JAXExtraCUDAMajor(release, extra string) (int, bool) {
+	n := normalizePEP503(extra)
+	for _, r := range k.JAXExtraCUDA {
+		if normalizePEP503(r.Extra) != n {
+			continue
+		}
+		if c, ok := CompareDotted(release, r.Since); !ok || c < 0 {
+			continue
+		}
+		if r.Until != "" {
+			if c, ok := CompareDotted(release, r.Until); ok && c < 0 {
+				return r.Major, true
+			}
+			continue
+		}
+		if c, ok := CompareDotted(release, r.Through); ok && c <= 0 {
+			return r.Major, true
+		}
+	}
+	return 0, false
+}
+
 // JAXPipCUDASince returns the first jax release that declares a CUDA
 // extra named cudaNN_pip (cuda11_pip, cuda12_pip): the extras that first
 // brought NVIDIA's CUDA runtime wheels through pip. Before it, a jaxlib
@@ -450,4 +495,28 @@ func (k *KB) JAXExtraDeclared(release, extra string) (declared, known bool) {
 		return false, false
 	}
 	return false, true
+}
+
+// CondaBuildForm is the row of conda_build_forms for a package of a
+// distribution that covers release: the one with the newest Since at or
+// before it. False where no row covers it.
+func (k *KB) CondaBuildForm(pkg string, dist Distribution, release string) (*CondaBuildForm, bool) {
+	var best *CondaBuildForm
+	for i := range k.CondaBuildForms {
+		r := &k.CondaBuildForms[i]
+		if r.Package != pkg || r.Dist != dist {
+			continue
+		}
+		if c, ok := CompareDotted(release, r.Since); !ok || c < 0 {
+			continue
+		}
+		if best == nil || cmpOr(r.Since, best.Since) > 0 {
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	r := *best
+	return &r, true
 }

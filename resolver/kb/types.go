@@ -84,6 +84,22 @@ type TorchCondaCUDAOnly struct {
 	Note       string         `yaml:"note,omitempty"`
 }
 
+// CondaBuildForm is how one distribution's recipe names the CUDA and CPU
+// builds of a conda package from release Since on (until the next row's
+// Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
+// and the metapackages that select them where the recipe has them.
+type CondaBuildForm struct {
+	Package    string       `yaml:"package"`
+	Dist       Distribution `yaml:"dist"`
+	Since      string       `yaml:"since"`
+	CUDAGlob   string       `yaml:"cuda_glob"`
+	CPUGlob    string       `yaml:"cpu_glob"`
+	GPUPackage string       `yaml:"gpu_package,omitempty"`
+	CPUPackage string       `yaml:"cpu_package,omitempty"`
+	Source     string       `yaml:"source"`
+	Note       string       `yaml:"note,omitempty"`
+}
+
 // ArchList is the set of GPU architectures compiled into one build variant.
 type ArchList struct {
 	Series string       `yaml:"series"`
@@ -373,10 +389,14 @@ type Facts struct {
 	// `pytorch` was a CUDA build on every build of a platform, in every
 	// distribution that published it (torch-0x.yaml).
 	TorchCondaCUDAOnly []TorchCondaCUDAOnly `yaml:"torch_conda_cuda_only" key:"before"`
-	Arch               []ArchList           `yaml:"arch" key:"framework,series,cuda,dist"`
-	CUDADrivers        []CUDADriver         `yaml:"cuda_drivers" key:"cuda"`
-	MinorCompat        []MinorCompat        `yaml:"minor_compat" key:"major"`
-	ToolkitArch        []ToolkitArch        `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
+	// CondaBuildForms says how a distribution's conda recipe writes the
+	// build strings of a framework's CUDA and CPU builds, per span of
+	// releases (torch-defaults.yaml): the glob a spec pins them with.
+	CondaBuildForms []CondaBuildForm `yaml:"conda_build_forms" key:"package,dist,since"`
+	Arch            []ArchList       `yaml:"arch" key:"framework,series,cuda,dist"`
+	CUDADrivers     []CUDADriver     `yaml:"cuda_drivers" key:"cuda"`
+	MinorCompat     []MinorCompat    `yaml:"minor_compat" key:"major"`
+	ToolkitArch     []ToolkitArch    `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
 	// FatbinCompression is the oldest driver that loads each kind of
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`
@@ -405,6 +425,10 @@ type Facts struct {
 	// JAXExtras lists the CUDA extras each jax release declares
 	// (jax[cuda12]): pip ignores an extra a release lacks.
 	JAXExtras []JAXExtra `yaml:"jax_extras" key:"extra,since"`
+	// JAXExtraCUDA says which CUDA major the jaxlib or plugin a jax
+	// extra pins is built for, per span of releases, where the extra's
+	// name does not say it (jax[cuda]: CUDA 11 up to 0.4.25, 12 after).
+	JAXExtraCUDA []JAXExtraCUDA `yaml:"jax_extra_cuda" key:"extra,since"`
 	// TFPipCUDA names the pip extra that brings TensorFlow NVIDIA's CUDA wheels.
 	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda" key:"extra"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
@@ -580,6 +604,19 @@ type JAXExtra struct {
 	Since   string `yaml:"since"` // first jax release that declares it
 	Until   string `yaml:"until,omitempty"`
 	Through string `yaml:"through,omitempty"`
+	Note    string `yaml:"note,omitempty"`
+	Source  string `yaml:"source"`
+}
+
+// JAXExtraCUDA is the CUDA major of the builds a jax extra pins over a
+// span of releases: from Since up to, not including, Until (or through
+// Through, the newest release read).
+type JAXExtraCUDA struct {
+	Extra   string `yaml:"extra"`
+	Since   string `yaml:"since"`
+	Until   string `yaml:"until,omitempty"`
+	Through string `yaml:"through,omitempty"`
+	Major   int    `yaml:"major"`
 	Note    string `yaml:"note,omitempty"`
 	Source  string `yaml:"source"`
 }

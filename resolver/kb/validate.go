@@ -207,6 +207,17 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.CondaBuildForms {
+		v.source("conda_build_forms", i, r.Source, keys)
+		v.version("conda_build_forms", i, "since", r.Since, releaseRe())
+		if r.Package == "" || r.CUDAGlob == "" || r.CPUGlob == "" {
+			v.errf("conda_build_forms", i, "package, cuda_glob and cpu_glob are required")
+		}
+		if !validDists[r.Dist] {
+			v.errf("conda_build_forms", i, "unknown dist %q", r.Dist)
+		}
+	}
+
 	for i, r := range k.TorchCondaCUDAOnly {
 		v.source("torch_conda_cuda_only", i, r.Source, keys)
 		v.version("torch_conda_cuda_only", i, "before", r.Before, releaseRe())
@@ -415,6 +426,7 @@ func (k *KB) validate() ErrorList {
 	v.tfJAX(keys)
 	v.tfJAXReleases(keys)
 	v.tfJAXExtras(keys)
+	v.tfJAXExtraCUDA(keys)
 
 	libs := map[string]bool{}
 	condaOwner := map[string]string{}
