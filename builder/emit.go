@@ -347,7 +347,7 @@ func jitFallback(k *kb.KB, c candidate, req Request, a *kb.ArchList) []string {
 	// drivers run), in any distribution.
 	best, bestCUDA := "", ""
 	for _, row := range k.Facts.Arch {
-		if row.Framework != "" || !row.Known || !isNewer(row.Series, seriesOf(c.rel.Version)) {
+		if row.Framework != "" || row.Release != "" || !row.Known || !isNewer(row.Series, seriesOf(c.rel.Version)) {
 			continue
 		}
 		all := true

@@ -72,6 +72,10 @@ func archSummary(list *kb.ArchList) string {
 		}
 	}
 	out := "SASS " + orNone(sass)
+	if list.PTXUnknown && len(ptx) == 0 {
+		// The row knows the SASS only: "PTX none" would say it has none.
+		return out + ", PTX unknown"
+	}
 	return out + ", PTX " + orNone(ptx)
 }
 

@@ -65,12 +65,20 @@ var testFacts = kb.Facts{
 type factsKB struct{ f kb.Facts }
 
 func (k factsKB) Arch(series, cuda string, dist kb.Distribution) (*kb.ArchList, bool) {
+	// series may be a release (2.0.1): its own row first, else its series'.
+	s := resolver.SeriesOf(series)
+	var found *kb.ArchList
 	for i, a := range k.f.Arch {
-		if a.Series == series && a.CUDA == cuda && a.Dist == dist {
-			return &k.f.Arch[i], true
+		if a.Series == s && a.CUDA == cuda && a.Dist == dist {
+			if a.Release == series {
+				return &k.f.Arch[i], true
+			}
+			if a.Release == "" {
+				found = &k.f.Arch[i]
+			}
 		}
 	}
-	return nil, false
+	return found, found != nil
 }
 
 func (k factsKB) FrameworkArch(framework, series, cuda string, dist kb.Distribution) (*kb.ArchList, bool) {

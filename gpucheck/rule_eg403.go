@@ -145,7 +145,7 @@ func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, boo
 		}
 		return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistPyPI)
 	}
-	return c.k.Arch(fw.Series(), rt, fw.Dist)
+	return c.k.Arch(fw.ArchRelease(), rt, fw.Dist)
 }
 
 // archProbe says how to read a build's architecture list on the machine,
@@ -290,7 +290,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 				}
 			}
 			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
-				fmt.Sprintf("its SASS (%s) has no code for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
+				fmt.Sprintf("its architecture list (%s) has no SASS for %s on %s, and whether the build carries PTX is not known", archSummary(list), gcc.sm(), gpuLabel(c.h, gs)),
 				"use a build whose SASS includes this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
 			return
 		}

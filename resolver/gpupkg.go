@@ -163,7 +163,7 @@ func (r *resolution) frameworkArch() (*kb.ArchList, bool) {
 	if r.kb == nil || fw.Name != "pytorch" || fw.Series() == "" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
 		return nil, false
 	}
-	l, ok := r.kb.Arch(fw.Series(), r.st.CUDA.Version, fw.Dist)
+	l, ok := r.kb.Arch(fw.ArchRelease(), r.st.CUDA.Version, fw.Dist)
 	if !ok || l == nil || !l.Known || !fw.ArchFor(l) {
 		return nil, false
 	}

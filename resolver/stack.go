@@ -123,6 +123,16 @@ type Framework struct {
 // Series returns "2.0" of "2.0.1"; "" when the version is unknown.
 func (f *Framework) Series() string { return seriesOf(f.Version) }
 
+// ArchRelease is what the knowledge base's architecture rows are looked up
+// by: the release, where the version is one (a row for that release wins
+// over its series' row), else the series.
+func (f *Framework) ArchRelease() string {
+	if f.DevBuild() || f.Version == seriesOf(f.Version) {
+		return f.Series()
+	}
+	return f.Version
+}
+
 // DevBuild reports whether the version is a development build or release
 // candidate (2.2.0.dev20231010, 2.5.0rc1): the knowledge base's
 // architecture rows hold for such a build only where they say so

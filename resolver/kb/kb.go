@@ -150,18 +150,28 @@ func (k *KB) HasTorchVariants(dist Distribution) bool {
 // Arch returns the architecture list of a build variant. A PyPI build is
 // the wheel index's build of the same variant, so DistPyPI falls back to
 // the DistWheel row. Rows with Known false are returned too: the caller
-// must say it cannot decide.
+// must say it cannot decide. series may be a full release ("1.3.0"): a row
+// for that release wins over the series row.
 func (k *KB) Arch(series, cuda string, dist Distribution) (*ArchList, bool) {
-	s := majorMinor(stripLocal(series))
+	rel := stripLocal(strings.TrimSpace(series))
+	s := majorMinor(rel)
 	c := majorMinor(strings.TrimSpace(cuda))
 	find := func(d Distribution) (*ArchList, bool) {
+		var found *ArchList
 		for i := range k.Facts.Arch {
 			// Only PyTorch rows: TensorFlow's "2.15" would collide with torch series.
-			if a := &k.Facts.Arch[i]; a.Framework == "" && a.Series == s && a.CUDA == c && a.Dist == d {
+			a := &k.Facts.Arch[i]
+			if a.Framework != "" || a.Series != s || a.CUDA != c || a.Dist != d {
+				continue
+			}
+			switch a.Release {
+			case rel:
 				return a, true
+			case "":
+				found = a
 			}
 		}
-		return nil, false
+		return found, found != nil
 	}
 	if a, ok := find(dist); ok {
 		return a, true

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "8e4b248620ba641a"
+const generatedVersion = "26b4608d9ed3045c"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x28eb8d32
+const generatedChecksum = 0x3fe46480
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1067,6 +1067,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"6.1",
 		"7.0",
 	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42, @8f9e8248", Note: "the 9.2 case adds '6.0;6.1;7.0' to the base list, which changed between the two releases (1.3.0: '3.5;5.0+PTX', 1.3.1: '3.7+PTX;5.0'). The row lists the SASS both have; PTX differs, so it is unknown for the series."},
+	{Series: "1.3", Release: "1.3.0", CUDA: "9.2", Dist: Distribution("wheel"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"5.0",
+	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42 ('3.5;5.0+PTX + 9.2: 6.0;6.1;7.0')"},
+	{Series: "1.3", Release: "1.3.1", CUDA: "9.2", Dist: Distribution("wheel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.7",
+	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @8f9e8248 ('3.7+PTX;5.0 + 9.2: 6.0;6.1;7.0')"},
 	{Series: "1.3", CUDA: "10.0", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -1074,6 +1092,26 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 		"7.5",
 	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42, @8f9e8248", Note: "the builder changed the base list between the two releases (commit 2d91d533, 2019-11-01, '5.0+PTX -> 3.7+PTX'): 1.3.0 (@81306b42) has sm_35 SASS and compute_50 PTX, 1.3.1 (@8f9e8248) sm_37 SASS and compute_37 PTX. The row lists the SASS both have; PTX differs, so it is unknown for the series."},
+	{Series: "1.3", Release: "1.3.0", CUDA: "10.0", Dist: Distribution("wheel"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42 ('3.5;5.0+PTX + 10.0: 6.0;6.1;7.0;7.5')"},
+	{Series: "1.3", Release: "1.3.1", CUDA: "10.0", Dist: Distribution("wheel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.7",
+	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @8f9e8248 ('3.7+PTX;5.0 + 10.0: 6.0;6.1;7.0;7.5')"},
 	{Series: "1.3", CUDA: "10.1", Dist: Distribution("wheel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -1081,6 +1119,26 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 		"7.5",
 	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42, @8f9e8248", Note: "the builder changed the base list between the two releases (commit 2d91d533, 2019-11-01, '5.0+PTX -> 3.7+PTX'): 1.3.0 (@81306b42) has sm_35 SASS and compute_50 PTX, 1.3.1 (@8f9e8248) sm_37 SASS and compute_37 PTX. The row lists the SASS both have; PTX differs, so it is unknown for the series."},
+	{Series: "1.3", Release: "1.3.0", CUDA: "10.1", Dist: Distribution("wheel"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @81306b42 ('3.5;5.0+PTX + 10.1: 6.0;6.1;7.0;7.5')"},
+	{Series: "1.3", Release: "1.3.1", CUDA: "10.1", Dist: Distribution("wheel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.7",
+	}, Known: true, Source: "BUILDER_MAIN_1X manywheel/build.sh @8f9e8248 ('3.7+PTX;5.0 + 10.1: 6.0;6.1;7.0;7.5')"},
 	{Series: "1.4", CUDA: "9.2", Dist: Distribution("wheel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -1339,6 +1397,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"6.1",
 		"7.0",
 	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @81306b42, @8f9e8248; MOI90", Note: "1.3.0 was built with '3.5;5.0+PTX' (@81306b42; that state has no 10.1 case, yet MOI90 saw 1.3.0 cuda10.1 packages with sm_30 … sm_75), 1.3.1 with '3.7+PTX;5.0' (@8f9e8248; MOI90 sees sm_37 in 1.3.1). The row lists the SASS both have; PTX unknown for the series."},
+	{Series: "1.3", Release: "1.3.0", CUDA: "9.2", Dist: Distribution("pytorch-channel"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"5.0",
+	}, Known: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @81306b42 ('3.5;5.0+PTX + 9.2: 6.0;6.1;7.0')"},
+	{Series: "1.3", Release: "1.3.1", CUDA: "9.2", Dist: Distribution("pytorch-channel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.7",
+	}, Known: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @8f9e8248 ('3.7+PTX;5.0 + 9.2: 6.0;6.1;7.0')"},
 	{Series: "1.3", CUDA: "10.0", Dist: Distribution("pytorch-channel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -1346,6 +1422,26 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 		"7.5",
 	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @81306b42, @8f9e8248; MOI90", Note: "1.3.0 was built with '3.5;5.0+PTX' (@81306b42; that state has no 10.1 case, yet MOI90 saw 1.3.0 cuda10.1 packages with sm_30 … sm_75), 1.3.1 with '3.7+PTX;5.0' (@8f9e8248; MOI90 sees sm_37 in 1.3.1). The row lists the SASS both have; PTX unknown for the series."},
+	{Series: "1.3", Release: "1.3.0", CUDA: "10.0", Dist: Distribution("pytorch-channel"), SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Known: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @81306b42 ('3.5;5.0+PTX + 10.0: 6.0;6.1;7.0;7.5')"},
+	{Series: "1.3", Release: "1.3.1", CUDA: "10.0", Dist: Distribution("pytorch-channel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.7",
+	}, Known: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @8f9e8248 ('3.7+PTX;5.0 + 10.0: 6.0;6.1;7.0;7.5')"},
 	{Series: "1.3", CUDA: "10.1", Dist: Distribution("pytorch-channel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -1353,6 +1449,16 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 		"7.5",
 	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @8f9e8248; MOI90", Note: "1.3.0 was built with '3.5;5.0+PTX' (@81306b42; that state has no 10.1 case, yet MOI90 saw 1.3.0 cuda10.1 packages with sm_30 … sm_75), 1.3.1 with '3.7+PTX;5.0' (@8f9e8248; MOI90 sees sm_37 in 1.3.1). The row lists the SASS both have; PTX unknown for the series."},
+	{Series: "1.3", Release: "1.3.1", CUDA: "10.1", Dist: Distribution("pytorch-channel"), SASS: []string{
+		"3.7",
+		"5.0",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.7",
+	}, Known: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @8f9e8248 ('3.7+PTX;5.0 + 10.1: 6.0;6.1;7.0;7.5')"},
 	{Series: "1.4", CUDA: "9.2", Dist: Distribution("pytorch-channel"), SASS: []string{
 		"3.7",
 		"5.0",
@@ -14307,8 +14413,6 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 
 var generatedPositions = map[string][]pos{
 	"arch": {
-		{File: "resolver/kb/data/arch-1x.yaml", Line: 8},
-		{File: "resolver/kb/data/arch-1x.yaml", Line: 9},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 10},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 11},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 12},
@@ -14376,6 +14480,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 74},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 75},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 76},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 77},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 78},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 79},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 80},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 81},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 82},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 83},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 84},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 85},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 86},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 87},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 88},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 89},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 8},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 10},

@@ -102,9 +102,14 @@ type CondaBuildForm struct {
 
 // ArchList is the set of GPU architectures compiled into one build variant.
 type ArchList struct {
-	Series string       `yaml:"series"`
-	CUDA   string       `yaml:"cuda"`
-	Dist   Distribution `yaml:"dist"`
+	Series string `yaml:"series"`
+	// Release, where set, is the one release of the series ("1.3.0") the
+	// row describes: the build scripts changed within some series (1.3.0
+	// and 1.3.1 differ), and a release row wins over the series row for
+	// that release, which then speaks only for the others.
+	Release string       `yaml:"release,omitempty"`
+	CUDA    string       `yaml:"cuda"`
+	Dist    Distribution `yaml:"dist"`
 	// SASS lists compute capabilities with machine code ("8.6").
 	SASS []string `yaml:"sass"`
 	// PTX lists compute capabilities whose PTX is embedded.
@@ -393,7 +398,7 @@ type Facts struct {
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.
 	CondaBuildForms []CondaBuildForm `yaml:"conda_build_forms" key:"package,dist,since"`
-	Arch            []ArchList       `yaml:"arch" key:"framework,series,cuda,dist"`
+	Arch            []ArchList       `yaml:"arch" key:"framework,series,release,cuda,dist"`
 	CUDADrivers     []CUDADriver     `yaml:"cuda_drivers" key:"cuda"`
 	MinorCompat     []MinorCompat    `yaml:"minor_compat" key:"major"`
 	ToolkitArch     []ToolkitArch    `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets

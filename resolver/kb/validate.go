@@ -238,8 +238,8 @@ func (k *KB) validate() ErrorList {
 	}
 
 	type ak struct {
-		f, s, c string
-		d       Distribution
+		f, s, r, c string
+		d          Distribution
 	}
 	seenA := map[ak]bool{}
 	for i, a := range k.Facts.Arch {
@@ -261,10 +261,13 @@ func (k *KB) validate() ErrorList {
 		default:
 			v.errf("arch", i, "unknown framework %q (tensorflow, jax, or none for pytorch)", a.Framework)
 		}
-		if seenA[ak{a.Framework, a.Series, a.CUDA, a.Dist}] {
-			v.errf("arch", i, "duplicate row for %s %s cuda %s %s", a.Framework, a.Series, a.CUDA, a.Dist)
+		if a.Release != "" && (a.Framework != "" || majorMinor(a.Release) != a.Series || strings.Count(a.Release, ".") != 2) {
+			v.errf("arch", i, "release %q is not a PyTorch release of series %s", a.Release, a.Series)
 		}
-		seenA[ak{a.Framework, a.Series, a.CUDA, a.Dist}] = true
+		if seenA[ak{a.Framework, a.Series, a.Release, a.CUDA, a.Dist}] {
+			v.errf("arch", i, "duplicate row for %s %s%s cuda %s %s", a.Framework, a.Series, a.Release, a.CUDA, a.Dist)
+		}
+		seenA[ak{a.Framework, a.Series, a.Release, a.CUDA, a.Dist}] = true
 		if a.Known && len(a.SASS) == 0 {
 			v.errf("arch", i, "known row with no sass")
 		}
