@@ -415,6 +415,8 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		return GPUPackage{}, false
 	case it.from() == envspec.ProviderConda && DecodeBuild(it.build).Variant == "cpu":
 		return GPUPackage{}, false
+	case r.condaForgeCPUOnly(it):
+		return GPUPackage{}, false
 	case r.gpuLibName(it):
 	case it.from() == envspec.ProviderPip && decodeExtLocal(local).Major > 0:
 		cudaBuild = true
@@ -646,6 +648,22 @@ func (r *resolution) gpuLibName(it *item) bool {
 		return false
 	}
 	return true
+}
+
+// condaForgeCPUOnly reports whether a conda item is a release that
+// conda-forge built only for the CPU (gpu_libs' conda_forge_cuda_since:
+// onnxruntime before 1.15.1): it comes from conda-forge, names a release
+// older than the first CUDA build, and its build string does not say CUDA.
+func (r *resolution) condaForgeCPUOnly(it *item) bool {
+	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" || it.exact == "" || DecodeBuild(it.build).Variant == "cuda" {
+		return false
+	}
+	l, ok := r.kb.LibByConda(it.name)
+	if !ok || l.CondaForgeCUDASince == "" {
+		return false
+	}
+	c, ok := kb.CompareDotted(it.exact, l.CondaForgeCUDASince)
+	return ok && c < 0
 }
 
 // builtForFromLocal decodes the local version of the wheel the item names

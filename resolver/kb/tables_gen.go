@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "26b4608d9ed3045c"
+const generatedVersion = "ad89ea89734b3c67"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x3fe46480
+const generatedChecksum = 0x79af427a
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4674,7 +4674,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"onnxruntime",
 	}, Pip: []string{
 		"onnxruntime-gpu",
-	}, Note: "the conda onnxruntime package has CPU and CUDA builds (build string decides)", Source: "PYPI_INDEX; CORPUS"},
+	}, CondaForgeCUDASince: "1.15.1", Note: "the conda onnxruntime package has CPU and CUDA builds (build string decides); conda-forge's first CUDA builds are of 1.15.1 (CF_ORT_FEEDSTOCK: 'Enable CUDA (#63)', c4512e0, 2023-07-31, after 'onnxruntime v1.15.1 (#60)'), so its older releases are CPU-only", Source: "PYPI_INDEX; CORPUS; CF_ORT_FEEDSTOCK"},
 	{Lib: "xformers", Conda: []string{
 		"xformers",
 	}, Pip: []string{
@@ -13782,6 +13782,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30; the string: lines of recipe/meta.yaml over its whole history (all branches: git log -S gpu_cuda), 1.2.0 … 2.5.1, read 2026-12-06"},
 	{Key: "CF_TORCHVISION", Title: "conda-forge/torchvision-feedstock recipe versions (recipe/meta.yaml or recipe.yaml)", URL: "https://github.com/conda-forge/torchvision-feedstock", Read: "git snapshot 488ecd9d (2026-08-01); the feedstock starts 2017-12-16 (f6d3394); versions at the first-parent commits of every branch, read 2026-11-30"},
 	{Key: "CF_TORCHAUDIO", Title: "conda-forge/torchaudio-feedstock recipe versions", URL: "https://github.com/conda-forge/torchaudio-feedstock", Read: "git snapshot cc9368e9 (2026-05-21); the feedstock starts 2024-10-13 (bc17373), so conda-forge has no torchaudio before 2.4.1; versions at the first-parent commits of every branch, read 2026-11-30 (2.4.1 … 2.11.0)"},
+	{Key: "CF_ORT_FEEDSTOCK", Title: "conda-forge/onnxruntime-feedstock: .ci_support variants and git history (the first cuda_compiler_version variants come with 'Enable CUDA (#63)', c4512e0, 2023-07-31, on the 1.15.1 recipe of b5adff5 'onnxruntime v1.15.1 (#60)'; every earlier variant is CPU)", URL: "https://github.com/conda-forge/onnxruntime-feedstock", Read: "git snapshot, git log of .ci_support and of .ci_support/*cuda*, 2026-12-06"},
 	{Key: "NV_RELNOTES_2020", Title: "NVIDIA CUDA Toolkit Release Notes, 11.0 RC edition, Table 2 'CUDA Toolkit and Compatible Driver Versions' (rows CUDA 11.0 RC … 7.0, Linux and Windows x86_64)", URL: "https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html", Read: "2026-11-30, the table as reproduced at https://eehoeskrap.tistory.com/451 (rows 10.2 and 10.0 agree with NV_RELNOTES)"},
 	{Key: "AMIKELIVE", Title: "tech.amikelive.com node-930, CUDA Compatibility of NVIDIA Display / GPU Drivers (third-party copy of NVIDIA's Linux column, CUDA 10.1 … 6.5)", URL: "https://tech.amikelive.com/node-930/cuda-compatibility-of-nvidia-display-gpu-drivers/", Read: "2026-11-30; corroboration only"},
 	{Key: "SHARC_759", Title: "rcgsheffield/sheffield_hpc#759 (Dec 2017: CUDA 9.1 requires driver 387.26; 384.81 gives cudaErrorInsufficientDriver)", URL: "https://github.com/rcgsheffield/sheffield_hpc/pull/759", Read: "2026-11-30"},
@@ -15910,6 +15911,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 8},

@@ -340,8 +340,13 @@ type GPULib struct {
 	// where the knowledge base does not say. EG302's fix moves a pip line
 	// to conda only onto one of them.
 	CondaChannels []string `yaml:"conda_channels,omitempty"`
-	Note          string   `yaml:"note,omitempty"`
-	Source        string   `yaml:"source"`
+	// CondaForgeCUDASince is the first release conda-forge built with CUDA
+	// for a library whose conda package has CPU and CUDA builds: its
+	// conda-forge packages of older releases are CPU-only and carry no GPU
+	// code ("" where it does not say).
+	CondaForgeCUDASince string `yaml:"conda_forge_cuda_since,omitempty"`
+	Note                string `yaml:"note,omitempty"`
+	Source              string `yaml:"source"`
 }
 
 // WheelIndex is a package index's root URL, with its source.

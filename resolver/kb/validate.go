@@ -436,6 +436,9 @@ func (k *KB) validate() ErrorList {
 	pipOwner := map[string]string{}
 	for i, l := range k.GPULibs {
 		v.source("gpu_libs", i, l.Source, keys)
+		if l.CondaForgeCUDASince != "" && (len(l.Conda) == 0 || !dottedReleaseRe.MatchString(l.CondaForgeCUDASince)) {
+			v.errf("gpu_libs", i, "conda_forge_cuda_since %q needs conda names and a release", l.CondaForgeCUDASince)
+		}
 		if libs[l.Lib] {
 			v.errf("gpu_libs", i, "duplicate lib %q", l.Lib)
 		}
@@ -672,3 +675,6 @@ func (v *validator) resolverNames(keys map[string]bool) {
 		v.source("companions", i, c.Source, keys)
 	}
 }
+
+// dottedReleaseRe is a plain dotted release (1.15.1).
+var dottedReleaseRe = regexp.MustCompile(`^\d+(\.\d+)+$`)
