@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
@@ -114,7 +115,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			}
 			return
 		}
-		if c.belowToolkit(p, gcc, gs) {
+		if c.belowToolkit(p, gcc, gs) || c.everySdistPathRuns(p, gcc) {
 			return
 		}
 		c.undecide(c.pkgPos(p), "architecture", "extension-arch-unknown", pkgLabel(p),
@@ -151,6 +152,44 @@ func (c *checker) belowEveryRelease(p *resolver.GPUPackage) bool {
 			fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", ext.MinCC, p.Name, gcc.sm()))
 	})
 	return rest
+}
+
+// everySdistPathRuns reports whether an extension pip installs from the
+// package index's source distribution runs on a GPU whichever way that
+// install goes: the release wheel its setup.py downloads (every
+// release-asset row of the release has SASS for the GPU) or, where that
+// fails, the source build's default list (the extension's sdist_build).
+// A pip item with a wheel tag or a wheel page is not such an install.
+func (c *checker) everySdistPathRuns(p *resolver.GPUPackage, gcc cc) bool {
+	if p.From != envspec.ProviderPip || p.Version == "" || strings.Contains(p.Item, "+") {
+		return false
+	}
+	for _, e := range p.Evidence {
+		if e.Kind == resolver.EvidenceIndex || e.Kind == resolver.EvidenceWheelTag {
+			return false
+		}
+	}
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || ext.SdistBuild.From == "" {
+		return false
+	}
+	sb := ext.SdistBuild
+	if compareVersions(p.Version, sb.From) < 0 || compareVersions(p.Version, sb.Through) > 0 {
+		return false
+	}
+	runs := func(sass []string) bool {
+		v, _ := archVerdict(gcc, &kb.ArchList{SASS: sass, Known: true})
+		return v == runsSASS
+	}
+	if !runs(sb.SASS) {
+		return false
+	}
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if b.Version == p.Version && b.Dist == "release-asset" && (!b.ArchKnown || !runs(b.SASS)) {
+			return false
+		}
+	}
+	return true
 }
 
 // unknownPkgHint is the hint for a GPU-code package whose release the

@@ -69,9 +69,25 @@ type Extension struct {
 	// first use with torch's C++ extension loader, or at install with
 	// DS_BUILD_OPS=1) by the machine's nvcc, for the GPUs visible then or
 	// TORCH_CUDA_ARCH_LIST. No release row can say what it carries.
-	BuiltOnMachine bool   `yaml:"built_on_machine,omitempty"`
-	Source         string `yaml:"source"`
-	Note           string `yaml:"note,omitempty"`
+	BuiltOnMachine bool `yaml:"built_on_machine,omitempty"`
+	// SdistBuild, where set, is what the package index's source
+	// distribution of its releases From … Through installs: its setup.py
+	// first downloads the project's release wheel for the installed torch,
+	// CUDA, C++ ABI and Python (release-asset rows), and otherwise compiles
+	// with a default architecture list that always holds SASS. A GPU that
+	// every release-asset row of the release and SASS both serve runs
+	// whichever path pip takes.
+	SdistBuild SdistBuild `yaml:"sdist_build,omitempty"`
+	Source     string     `yaml:"source"`
+	Note       string     `yaml:"note,omitempty"`
+}
+
+// SdistBuild is an extension's source-distribution install behaviour.
+type SdistBuild struct {
+	From    string   `yaml:"from"`
+	Through string   `yaml:"through"`
+	SASS    []string `yaml:"sass"` // what the default source build always compiles
+	Source  string   `yaml:"source"`
 }
 
 // ExtensionBuild is what one release of an extension, from one
@@ -439,6 +455,19 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		if e.FloorEveryRelease && e.MinCC == "" {
 			v.errf("extensions", i, "floor_every_release without min_cc")
+		}
+		if sb := e.SdistBuild; sb.From != "" || len(sb.SASS) > 0 {
+			v.source("extensions", i, sb.Source, keys)
+			v.version("extensions", i, "sdist_build.from", sb.From, ver)
+			v.version("extensions", i, "sdist_build.through", sb.Through, ver)
+			if len(sb.SASS) == 0 {
+				v.errf("extensions", i, "sdist_build lists no sass")
+			}
+			for _, c := range sb.SASS {
+				if !cc.MatchString(c) {
+					v.errf("extensions", i, "sdist_build sass %q is not a compute capability", c)
+				}
+			}
 		}
 	}
 	for i, b := range v.k.ExtensionBuilds {
