@@ -309,19 +309,71 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		}
 		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", "the CUDA libraries "+c.build()+" loads ("+strings.Join(names, ", ")+")",
 			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
-			"use a framework build with SASS for this GPU ("+c.newerBuild()+"), or run envguard check on the machine, which reads the libraries")
+			"use a framework build with SASS for this GPU ("+c.newerBuild(gcc)+"), or run envguard check on the machine, which reads the libraries")
 	})
 }
 
-// newerBuild names where a build with SASS for a newer GPU comes from:
-// a newer release of a framework that builds each release with one CUDA
-// (TensorFlow's pip wheel, defaults' tensorflow-gpu), else a newer CUDA
-// variant of it.
-func (c *checker) newerBuild() string {
-	if fw := c.st.Framework; fw != nil && fw.Name == "tensorflow" && fw.Dist != kb.DistCondaForge {
+// newerBuild names where a build with SASS for gcc comes from: a newer
+// release of a framework that builds each release with one CUDA
+// (TensorFlow's pip wheel, defaults' tensorflow-gpu); for a pytorch whose
+// every CUDA variant of the release has a known architecture list, a newer
+// CUDA variant where one of them has SASS for gcc and a newer release where
+// none does (no variant of pytorch 1.3 has sm_120: it came with CUDA 12.8
+// builds of 2.7); else either.
+func (c *checker) newerBuild(gcc cc) string {
+	fw := c.st.Framework
+	if fw != nil && fw.Name == "tensorflow" && fw.Dist != kb.DistCondaForge {
 		return "a newer tensorflow release: each is built with one CUDA version"
 	}
-	return "a newer CUDA variant"
+	if fw == nil || fw.Name != "pytorch" || fw.Version == "" || c.k == nil {
+		return "a newer CUDA variant or release"
+	}
+	if v, ok := c.k.Variants(fw.Series(), fw.Dist); ok && len(v.CUDA) > 0 {
+		decided := true
+		for _, cu := range v.CUDA {
+			a, ok := c.k.Arch(fw.Version, cu, fw.Dist)
+			if !ok || !a.Known {
+				decided = false
+				continue
+			}
+			if verdict, _ := archVerdict(gcc, a); verdict == runsSASS {
+				return "a newer CUDA variant: CUDA " + cu + " of pytorch " + fw.Series() + " has SASS for " + gcc.sm()
+			}
+		}
+		if decided {
+			return "a newer pytorch release: no CUDA variant of pytorch " + fw.Series() + " (" + strings.Join(v.CUDA, ", ") + ") has SASS for " + gcc.sm()
+		}
+	}
+	// Whatever the distribution, a build cannot carry SASS its CUDA's
+	// compiler does not emit: where no CUDA any distribution built the
+	// series with targets gcc, a newer release is the only way.
+	var cudas []string
+	for _, d := range []kb.Distribution{kb.DistWheel, kb.DistPyPI, kb.DistPytorchConda, kb.DistCondaForge, kb.DistDefaults} {
+		if v, ok := c.k.Variants(fw.Series(), d); ok {
+			for _, cu := range v.CUDA {
+				if !contains(cudas, cu) {
+					cudas = append(cudas, cu)
+				}
+			}
+		}
+	}
+	if len(cudas) == 0 {
+		return "a newer CUDA variant or release"
+	}
+	for _, cu := range cudas {
+		ta, ok := c.k.ToolkitArch(cu)
+		if !ok {
+			return "a newer CUDA variant or release"
+		}
+		// A cubin runs on a later minor of its major (sm_80 on 8.6), so
+		// only a compiler whose newest SASS is of an older major cannot
+		// serve gcc.
+		if hi, ok := parseCC(ta.MaxSASS); !ok || hi.Major >= gcc.Major {
+			return "a newer CUDA variant or release"
+		}
+	}
+	sort.Slice(cudas, func(i, j int) bool { return compareVersions(cudas[i], cudas[j]) < 0 })
+	return "a newer pytorch release: pytorch " + fw.Series() + " was built with CUDA " + strings.Join(cudas, ", ") + ", whose compilers emit no SASS for " + gcc.sm()
 }
 
 type carries int

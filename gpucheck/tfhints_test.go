@@ -50,9 +50,17 @@ func TestTensorFlowHints(t *testing.T) {
 		{&resolver.Framework{Name: "tensorflow", From: envspec.ProviderPip, Dist: ""}, "a newer tensorflow release"},
 		{&resolver.Framework{Name: "tensorflow", From: envspec.ProviderConda, Dist: kb.DistCondaForge}, "a newer CUDA variant"},
 		{&resolver.Framework{Name: "pytorch", From: envspec.ProviderPip, Dist: kb.DistWheel}, "a newer CUDA variant"},
+		// review 8 #747: no CUDA variant of pytorch 1.3 has sm_120, so a
+		// newer release is the way, not a newer variant.
+		{&resolver.Framework{Name: "pytorch", Version: "1.3.1", From: envspec.ProviderConda, Dist: kb.DistPytorchConda}, "a newer pytorch release: no CUDA variant of pytorch 1.3"},
+		// defaults' 1.3.1 (corpus 112): whatever the distribution, 1.3 was
+		// built with CUDA 9.2 … 10.1, whose compilers stop at sm_75.
+		{&resolver.Framework{Name: "pytorch", Version: "1.3.1", From: envspec.ProviderConda, Dist: kb.DistDefaults}, "a newer pytorch release: pytorch 1.3 was built with CUDA 9.2, 10.0, 10.1, whose compilers emit no SASS for sm_120"},
+		// 2.7.0's CUDA 12.8 wheel has sm_120.
+		{&resolver.Framework{Name: "pytorch", Version: "2.7.0", From: envspec.ProviderPip, Dist: kb.DistWheel}, "a newer CUDA variant: CUDA 12.8 of pytorch 2.7 has SASS for sm_120"},
 	} {
-		c := &checker{st: &resolver.Stack{Framework: tt.fw}}
-		if got := c.newerBuild(); !strings.HasPrefix(got, tt.want) {
+		c := &checker{k: kb.Default(), st: &resolver.Stack{Framework: tt.fw}}
+		if got := c.newerBuild(cc{Major: 12, Minor: 0}); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%s %s: %q, want %q", tt.fw.Name, tt.fw.Dist, got, tt.want)
 		}
 	}
