@@ -273,16 +273,20 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 		}
 		cp.CUDA = &info
 	}
-	cp.GPUPackages = candidateLibs(st.GPUPackages, k, fw.Name, variant, cuda)
+	cp.GPUPackages = candidateLibs(st.GPUPackages, k, &fw, st.CuDNN, variant, cuda)
 	return &cp
 }
 
-// candidateLibs are the GPU packages of one candidate build. The stack as
-// read gave the framework the toolkit libraries of the CUDA it read (or
+// candidateLibs are the GPU packages of one candidate build fw. The stack
+// as read gave the framework the toolkit libraries of the CUDA it read (or
 // none, where it read no runtime: cudatoolkit=9 beside pytorch 1.1); a
 // candidate loads those of its own CUDA, and a CPU build loads none of
-// what the framework brings. Packages the file names itself stay.
-func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, framework, variant, cuda string) []resolver.GPUPackage {
+// what the framework brings. The cuDNN a pytorch-channel build copies in
+// is that of the candidate's series and CUDA, as for a build the file
+// pins (resolver.PytorchChannelCuDNN); buildCuDNN is what the file's
+// build string says of it. A cuDNN the build string names in full stays.
+// Packages the file names itself stay.
+func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framework, buildCuDNN, variant, cuda string) []resolver.GPUPackage {
 	var out []resolver.GPUPackage
 	named := map[string]bool{}                  // libraries the file names
 	bundled := map[string]resolver.GPUPackage{} // the framework's own, not the runtime's
@@ -302,20 +306,28 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, framework, variant, 
 	}
 	// in the resolver's order, so that messages list them as for a build
 	// the file pins
-	for _, lib := range resolver.FrameworkCUDALibsOf(framework) {
+	for _, lib := range resolver.FrameworkCUDALibsOf(fw.Name) {
 		if named[lib] {
 			continue
 		}
-		if p, ok := bundled[lib]; ok {
+		p, ok := bundled[lib]
+		if ok && !(lib == "cudnn" && channelRow(p)) {
 			out = append(out, p)
 			delete(bundled, lib)
 			continue
 		}
+		delete(bundled, lib)
 		if cl, ok := k.CUDALibByName(lib); ok && cl.Toolkit {
 			out = append(out, resolver.ToolkitLib(lib, cuda))
 			continue
 		}
-		with := resolver.FrameworkPackage(framework)
+		if lib == "cudnn" {
+			if p, ok := resolver.PytorchChannelCuDNN(k, fw, cuda, buildCuDNN); ok {
+				out = append(out, p)
+				continue
+			}
+		}
+		with := resolver.FrameworkPackage(fw.Name)
 		out = append(out, resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
 	}
 	// what the framework's wheel pins beyond those (nccl, nvjitlink)
@@ -325,6 +337,22 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, framework, variant, 
 		}
 	}
 	return out
+}
+
+// channelRow reports whether the framework's cuDNN is one a candidate
+// build redoes: no release (a file that leaves the release open), or the
+// pytorch_channel_cudnn row of the CUDA the file reads. A cuDNN a build
+// string names (cuda11.3_cudnn8.2.0) or a wheel pins holds as read.
+func channelRow(p resolver.GPUPackage) bool {
+	if p.Version == "" {
+		return true
+	}
+	for _, e := range p.Evidence {
+		if e.Kind == resolver.EvidenceKBRow {
+			return true
+		}
+	}
+	return false
 }
 
 // overCandidates decides a verdict the file leaves to the solver by

@@ -282,15 +282,15 @@ func TestCandidateLibs(t *testing.T) {
 		}
 		return strings.Join(s, "; ")
 	}
-	if g, want := got(candidateLibs(read, k, "pytorch", "cuda", "12.4")), "cudnn 8.6.0.163 []; cublas 12.4 [the CUDA 12.4 runtime]; cufft 12.4 [the CUDA 12.4 runtime]; curand 12.4 [the CUDA 12.4 runtime]; cusolver 12.4 [the CUDA 12.4 runtime]; cusparse 12.4 [the CUDA 12.4 runtime]"; g != want {
+	if g, want := got(candidateLibs(read, k, &resolver.Framework{Name: "pytorch"}, "", "cuda", "12.4")), "cudnn 8.6.0.163 []; cublas 12.4 [the CUDA 12.4 runtime]; cufft 12.4 [the CUDA 12.4 runtime]; curand 12.4 [the CUDA 12.4 runtime]; cusolver 12.4 [the CUDA 12.4 runtime]; cusparse 12.4 [the CUDA 12.4 runtime]"; g != want {
 		t.Errorf("CUDA 12.4 build beside cublas 11.3 read: %s, want %s", g, want)
 	}
-	if g, want := got(candidateLibs(read, k, "pytorch", "cpu", "")), "cudnn 8.6.0.163 []"; g != want {
+	if g, want := got(candidateLibs(read, k, &resolver.Framework{Name: "pytorch"}, "", "cpu", "")), "cudnn 8.6.0.163 []"; g != want {
 		t.Errorf("CPU build: %s, want %s", g, want)
 	}
 	// no runtime read, so no libraries: the candidate's are added, and a
 	// library with no toolkit row is left unknown
-	ps := candidateLibs(nil, k, "pytorch", "cuda", "9.0")
+	ps := candidateLibs(nil, k, &resolver.Framework{Name: "pytorch"}, "", "cuda", "9.0")
 	if g, want := got(ps), "cublas 9.0 [the CUDA 9.0 runtime]; cufft 9.0 [the CUDA 9.0 runtime]; curand 9.0 [the CUDA 9.0 runtime]; cusolver 9.0 [the CUDA 9.0 runtime]; cusparse 9.0 [the CUDA 9.0 runtime]; cudnn  [torch]"; g != want {
 		t.Errorf("no libraries read: %s, want %s", g, want)
 	}
@@ -325,5 +325,65 @@ func TestCandidatesCPUPackage(t *testing.T) {
 	got := strings.Join(l, ", ")
 	if want := "pytorch 1.1.0 CUDA 9.0, pytorch 1.1.0 CUDA 10.0, pytorch 1.2.0 CPU, pytorch 1.2.0 CUDA 9.2, pytorch 1.2.0 CUDA 10.0"; got != want {
 		t.Errorf("candidates = %s, want %s", got, want)
+	}
+}
+
+// TestCandidateLibsChannelCuDNN: a pytorch-channel build decided over
+// loads the cuDNN its series and CUDA copy in (pytorch_channel_cudnn), as
+// the build the file pins does, not the unknown cuDNN of the release the
+// file leaves open nor the row of another CUDA; a series with no row
+// stays unknown, and a cuDNN the build string names holds for each build.
+func TestCandidateLibsChannelCuDNN(t *testing.T) {
+	facts := testFacts
+	facts.CUDALibPackages = []kb.CUDALibPackage{{Lib: "cudnn"}}
+	facts.PytorchChannelCuDNN = []kb.PytorchChannelCuDNN{
+		{Series: "2.0", CUDA: "11.7", CuDNN: "8.5.0"},
+		{Series: "2.0", CUDA: "11.8", CuDNN: "8.7.0"},
+	}
+	k := factsKB{facts}
+	open := resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", BundledWith: "torch", Unknown: "which cudnn release torch loads is not known"}
+	rowOf117 := resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: "8.5.0", BundledWith: "torch 2.0.0", Known: true,
+		Evidence: []resolver.Evidence{{Kind: resolver.EvidenceKBRow, Says: "8.5.0"}}}
+	fromBuild := resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: "8.6.0", BundledWith: "torch 2.0.0", Known: true,
+		Evidence: []resolver.Evidence{{Kind: resolver.EvidenceBuild, Says: "8.6.0"}}}
+	cudnn := func(ps []resolver.GPUPackage) resolver.GPUPackage {
+		for _, p := range ps {
+			if p.Lib == "cudnn" {
+				return p
+			}
+		}
+		t.Fatalf("no cudnn in %+v", ps)
+		return resolver.GPUPackage{}
+	}
+	channel := func(v string) *resolver.Framework {
+		return &resolver.Framework{Name: "pytorch", Version: v, Dist: kb.DistPytorchConda}
+	}
+	for _, c := range []struct {
+		what  string
+		read  resolver.GPUPackage
+		fw    *resolver.Framework
+		build string
+		cuda  string
+		want  string // version and bundled-with, or "unknown"
+	}{
+		{"open release, 2.0.0 CUDA 11.8", open, channel("2.0.0"), "", "11.8", "8.7.0 torch 2.0.0"},
+		{"open release, 2.0.1 CUDA 11.7", open, channel("2.0.1"), "", "11.7", "8.5.0 torch 2.0.1"},
+		{"the row of CUDA 11.7 read, candidate CUDA 11.8", rowOf117, channel("2.0.0"), "", "11.8", "8.7.0 torch 2.0.0"},
+		{"series with no row", open, channel("2.2.0"), "", "11.8", "unknown"},
+		{"a wheel build", open, &resolver.Framework{Name: "pytorch", Version: "2.0.0", Dist: kb.DistWheel}, "", "11.8", "unknown"},
+		{"build string names cuDNN 7", open, channel("2.0.0"), "7", "11.8", "unknown"},
+		{"build string names 8.6.0", fromBuild, channel("2.0.0"), "8.6.0", "11.8", "8.6.0 torch 2.0.0"},
+	} {
+		p := cudnn(candidateLibs([]resolver.GPUPackage{c.read}, k, c.fw, c.build, "cuda", c.cuda))
+		got := p.Version + " " + p.BundledWith
+		if !p.Known {
+			got = "unknown"
+			if p.Unknown == "" {
+				t.Errorf("%s: cudnn neither known nor unknown: %+v", c.what, p)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: cudnn %s, want %s", c.what, got, c.want)
+		}
 	}
 }

@@ -28,6 +28,7 @@ type knowledge interface {
 	Release(version string) (*kb.TorchRelease, bool)
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
+	PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)
 	TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool)

@@ -26,7 +26,10 @@ func TestLibCarriesCuDNNBlackwell(t *testing.T) {
 	named := func(name, ver string, cuda ...string) *resolver.GPUPackage {
 		return &resolver.GPUPackage{Name: name, Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: ver, BuiltFor: resolver.BuiltFor{CUDA: cuda}, Known: true}
 	}
-	bundled := &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: "9.10.2", BundledWith: "torch 2.8.0", Known: true}
+	bundledAt := func(ver string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: ver, BundledWith: "torch 2.8.0", Known: true}
+	}
+	bundled := bundledAt("9.10.2")
 	stack := func(cuda string) *resolver.Stack {
 		st := &resolver.Stack{}
 		if cuda != "" {
@@ -53,6 +56,15 @@ func TestLibCarriesCuDNNBlackwell(t *testing.T) {
 		{"pip cu12 named in the file", stack("12.8"), named("nvidia-cudnn-cu12", "9.10.2.21", "12"), rtx5090, carriesUnknown, "nvidia-cudnn-cu12 names CUDA 12 only, not which 12.x release the build is for"},
 		{"pip cu13 named in the file", stack("13.0"), named("nvidia-cudnn-cu13", "9.19.0.56", "13"), rtx5090, carriesYes, ""},
 		{"conda cudnn named in the file", stack("12.8"), named("cudnn", "9.10.2.21"), rtx5090, carriesUnknown, "which CUDA release the cudnn build is for is not known"},
+		// cuDNN 9 built for CUDA 11 (the pytorch channel's 2.4/2.5 CUDA
+		// 11.8 builds copy 9.1.0 in): not forward compatible, no Blackwell
+		// SASS, so it fails there; the same release built for CUDA 12.4
+		// stays open (forward compatibility), as does a CUDA 11 build past
+		// the releases the rows speak for.
+		{"bundled 9.1.0, build's CUDA 11.8 on sm_120", stack("11.8"), bundledAt("9.1.0"), rtx5090, carriesNo, "no cudnn release through 9.5.1 carries code of its own for sm_120"},
+		{"bundled 9.1.0, build's CUDA 11.8 on sm_100", stack("11.8"), bundledAt("9.1.0"), b200, carriesNo, "not hardware forward compatible"},
+		{"bundled 9.1.0, build's CUDA 12.4 on sm_120", stack("12.4"), bundledAt("9.1.0"), rtx5090, carriesUnknown, "predates 9.10.2"},
+		{"bundled 9.6.0, build's CUDA 11.8 on sm_120", stack("11.8"), bundledAt("9.6.0"), rtx5090, carriesUnknown, "predates 9.10.2"},
 		// No family row: sm_121 has no row, so nothing is claimed.
 		{"torch pin for 12.8 on sm_121", stack("12.8"), pinned("9.10.2.21", "12.8"), gb10, carriesUnknown, "whether cudnn 9.10.2.21 carries code for sm_121 is not known"},
 	}
@@ -118,7 +130,8 @@ func ptr(p resolver.GPUPackage) *resolver.GPUPackage { return &p }
 // past the row stays as before (8.7.0 on Hopper: no row says it lacks
 // sm_90, nor that it has it), and a GPU of the same major as the newest
 // the release lists (7.5 for cuDNN 7, 8.9 for cuDNN 8.2) has no such row:
-// a cubin runs on a higher minor of its major.
+// a cubin runs on a higher minor of its major. A case "ver@cuda" is a
+// build for that CUDA (11.3 otherwise).
 func TestLibCarriesCuDNNNotForwardCompatible(t *testing.T) {
 	k := kb.Default()
 	bundled := func(ver string) *resolver.GPUPackage {
@@ -141,12 +154,19 @@ func TestLibCarriesCuDNNNotForwardCompatible(t *testing.T) {
 		{"8.7.0", cc{Major: 10, Minor: 0}, carriesNo, "no cudnn release through 8.9.7 carries code of its own for sm_100"},
 		{"8.9.7", cc{Major: 12, Minor: 0}, carriesNo, "sm_120"},
 		// cuDNN 9 for CUDA 12 may run through forward compatibility: the
-		// Blackwell rows of 9.10.2 decide, not these.
-		{"9.1.0", cc{Major: 12, Minor: 0}, carriesUnknown, "predates 9.10.2"},
+		// Blackwell rows of 9.10.2 decide, not these. Built for CUDA 11 it
+		// may not (the cuda "<12.0" none_through rows).
+		{"9.1.0@12.4", cc{Major: 12, Minor: 0}, carriesUnknown, "predates 9.10.2"},
+		{"9.1.0", cc{Major: 12, Minor: 0}, carriesNo, "no cudnn release through 9.5.1 carries code of its own for sm_120"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ver+" "+tt.gpu.sm(), func(t *testing.T) {
-			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "11.3"}}, k: k}
+			ver, cuda, ok := strings.Cut(tt.ver, "@")
+			if !ok {
+				cuda = "11.3"
+			}
+			tt.ver = ver
+			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: cuda}}, k: k}
 			got, why := c.libCarries(bundled(tt.ver), tt.gpu)
 			if got != tt.want || !strings.Contains(why, tt.words) {
 				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)

@@ -302,6 +302,10 @@ func (k factsKB) CUDALibByName(lib string) (*kb.CUDALibPackage, bool) {
 	return nil, false
 }
 
+func (k factsKB) PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool) {
+	return (&kb.KB{Facts: k.f}).PytorchChannelCuDNNOf(series, cuda)
+}
+
 func (k factsKB) CompressionFloor(compression string) (*kb.FatbinCompression, bool) {
 	for i := range k.f.FatbinCompression {
 		if k.f.FatbinCompression[i].Compression == compression {

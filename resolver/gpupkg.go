@@ -349,35 +349,57 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
 				Evidence: []Evidence{{Item: fw.Build, Kind: EvidenceBuild, Says: r.st.CuDNN, Package: "cudnn"}}})
-		case lib == "cudnn" && fw.Dist == kb.DistPytorchConda && r.kb != nil && r.pytorchChannelCuDNN(rt) != nil:
-			row := r.pytorchChannelCuDNN(rt)
-			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: row.CuDNN, BundledWith: with, Known: true,
-				Evidence: []Evidence{{Item: "pytorch " + fw.Series() + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}})
+		case lib == "cudnn" && r.kb != nil && channelCuDNN(r.kb, fw, rt, r.st.CuDNN) != nil:
+			add(*channelCuDNN(r.kb, fw, rt, r.st.CuDNN))
 		default:
 			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
 		}
 	}
 }
 
-// pytorchChannelCuDNN is the knowledge base's row for the cuDNN that the
-// pytorch channel's build of the file's torch series for CUDA rt copies
-// into its package, nil where it has none. A build string that names the
-// cuDNN (cudnn8.2.0) is read before this and wins.
-func (r *resolution) pytorchChannelCuDNN(rt string) *kb.PytorchChannelCuDNN {
-	series := r.st.Framework.Series()
+// ChannelCuDNNKB is what PytorchChannelCuDNN reads from the knowledge base.
+type ChannelCuDNNKB interface {
+	PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool)
+}
+
+// PytorchChannelCuDNN is the cuDNN that the pytorch channel's build of
+// fw's release for CUDA rt copies into its package (the knowledge base's
+// pytorch_channel_cudnn row of its series), false where the row is
+// missing or fw is no pytorch-channel build. buildCuDNN is what the
+// file's build string says of the cuDNN ("8", "8.2.0" or ""): a build
+// string that names the full release is read before this and wins. One
+// description for the build the file pins (frameworkLibs) and each build
+// gpucheck decides over for a file that leaves the release open.
+func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string) (GPUPackage, bool) {
+	if p := channelCuDNN(k, fw, rt, buildCuDNN); p != nil {
+		return *p, true
+	}
+	return GPUPackage{}, false
+}
+
+func channelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string) *GPUPackage {
+	if k == nil || fw == nil || fw.Dist != kb.DistPytorchConda {
+		return nil
+	}
+	series := fw.Series()
 	if series == "" {
 		return nil
 	}
-	row, ok := r.kb.PytorchChannelCuDNNOf(series, rt)
+	row, ok := k.PytorchChannelCuDNNOf(series, rt)
 	if !ok {
 		return nil
 	}
-	if r.st.CuDNN != "" && !strings.HasPrefix(row.CuDNN, r.st.CuDNN+".") {
+	if buildCuDNN != "" && !strings.HasPrefix(row.CuDNN, buildCuDNN+".") {
 		// The build string names another cuDNN major (cudnn8_0 beside a
 		// row for 7.x): this is not the build the row describes.
 		return nil
 	}
-	return row
+	with := FrameworkPackage(fw.Name)
+	if fw.Version != "" {
+		with += " " + fw.Version
+	}
+	return &GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: with, Known: true,
+		Evidence: []Evidence{{Item: "pytorch " + series + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}
 }
 
 // extrasOf returns the extras of a requirement name (cuda-toolkit[cublas,cufft]).

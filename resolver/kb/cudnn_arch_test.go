@@ -48,9 +48,25 @@ func TestCuDNNBlackwellRows(t *testing.T) {
 		for _, r := range k.CUDALibArchOf("cudnn", cc) {
 			if r.NoneThrough != "" {
 				// cuDNN 8, which no CUDA condition saves (cuDNN before
-				// 9.0.0 is not forward compatible in any build).
-				if r.NoneThrough != "8.9.7" || r.CUDA != "" || r.Since != "" {
-					t.Errorf("cudnn %s: %+v, want none_through 8.9.7 for every build", cc, r)
+				// 9.0.0 is not forward compatible in any build), and
+				// cuDNN 9 built for CUDA 11 (forward compatible only in
+				// builds for CUDA 12 or later).
+				switch {
+				case r.Since != "":
+					t.Errorf("cudnn %s: %+v, a none_through row with since", cc, r)
+				case r.NoneThrough == "8.9.7" && r.CUDA == "":
+				case r.NoneThrough == "9.5.1" && r.CUDA != "":
+					cond, err := ParseCUDACond(r.CUDA)
+					if err != nil {
+						t.Fatalf("cudnn %s: %v", cc, err)
+					}
+					for cuda, want := range map[string]bool{"11.8": true, "11": true, "12.0": false, "12.4": false, "12": false} {
+						if got, decided := cond.Holds(cuda); !decided || got != want {
+							t.Errorf("cudnn %s none_through 9.5.1, CUDA %s: holds %v decided %v, want %v", cc, cuda, got, decided, want)
+						}
+					}
+				default:
+					t.Errorf("cudnn %s: %+v, want none_through 8.9.7 for every build or 9.5.1 for CUDA 11 builds", cc, r)
 				}
 				continue
 			}
