@@ -438,6 +438,11 @@ func (c *checker) overCandidates() bool {
 			}
 			c.undecided = append(c.undecided, o.und...)
 		}
+		firstLabel := map[string]string{}
+		// differs: a code whose finding reads otherwise in another build
+		// (cuDNN 8.7.0 in the 2.0 builds, 9.1.0 in the 2.4 ones): the one
+		// shown is then said to be the first build's, not every build's.
+		differs := map[string]bool{}
 		for _, o := range outs {
 			seen := map[string]bool{"EG409": true}
 			for _, d := range o.ds {
@@ -445,16 +450,22 @@ func (c *checker) overCandidates() bool {
 					continue
 				}
 				seen[d.Code] = true
-				if _, ok := first[d.Code]; !ok {
+				if f, ok := first[d.Code]; !ok {
 					first[d.Code] = d
+					firstLabel[d.Code] = o.label
 					order = append(order, d.Code)
+				} else if f.Message != d.Message {
+					differs[d.Code] = true
 				}
 				byCode[d.Code] = append(byCode[d.Code], o.label)
 			}
 		}
 		for _, code := range order {
 			d := first[code]
-			if len(outs) > 1 {
+			switch {
+			case len(outs) > 1 && differs[code]:
+				d.Message += fmt.Sprintf(" (as %s has it; %d of the %d builds the file admits have an %s of their own, not all worded alike: %s)", firstLabel[code], len(byCode[code]), len(outs), code, shortList(byCode[code]))
+			case len(outs) > 1:
 				d.Message += fmt.Sprintf(" (so for %d of the %d builds the file admits: %s)", len(byCode[code]), len(outs), shortList(byCode[code]))
 			}
 			c.ds = append(c.ds, d)
