@@ -31,3 +31,32 @@ func TestEG108HintKeepsOtherChannels(t *testing.T) {
 		}
 	}
 }
+
+// TestEG108ExportPinnedBuilds: a `conda env export` pins each item's build,
+// which only its own channel has; EG108 says to drop the builds first and
+// offers no channel edit, which would leave them unsolvable (review 8,
+// #896 and #661).
+func TestEG108ExportPinnedBuilds(t *testing.T) {
+	export := "name: x\nchannels: [conda-forge, defaults]\ndependencies:\n  - mkl=2017.0.3=0\n  - numpy=1.13.1=py36_0\n  - python=3.6.2=0\n  - _libgcc_mutex=0.1=main\n"
+	plain := "name: x\nchannels: [conda-forge, defaults]\ndependencies:\n  - mkl=2017.0.3\n  - numpy=1.13.1\n  - python=3.6.2\n  - zlib\n"
+	for _, c := range []struct {
+		src      string
+		exported bool
+	}{{export, true}, {plain, false}} {
+		env := Parse("environment.yml", []byte(c.src), ParseOptions{Platform: "linux-64"})
+		found := false
+		for _, d := range env.Diags {
+			if d.Code != "EG108" {
+				continue
+			}
+			found = true
+			says := strings.HasPrefix(d.Hint, "this file pins exact builds on 4 of its 4 conda packages")
+			if says != c.exported || (len(d.Edits) > 0) == c.exported {
+				t.Errorf("exported %v: hint %q, %d edits", c.exported, d.Hint, len(d.Edits))
+			}
+		}
+		if !found {
+			t.Errorf("exported %v: no EG108", c.exported)
+		}
+	}
+}

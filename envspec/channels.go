@@ -252,8 +252,10 @@ func (p *envParser) channelChecks() {
 		}
 		p.add(at.Pos, RuleEG108,
 			fmt.Sprintf("%q is mixed with %q: packages built against different libraries end up in one environment", defs.Value, forge.Value),
-			mixHint(p.env.Channels), other.Pos)
-		if eds, ok := p.env.defaultsEdits(); ok {
+			ExportedBuildsFirst(p.env)+mixHint(p.env.Channels), other.Pos)
+		// No edit for an export pinned to builds: dropping defaults leaves
+		// its defaults-only builds with no channel.
+		if eds, ok := p.env.defaultsEdits(); ok && ExportedBuildsFirst(p.env) == "" {
 			p.env.Diags[len(p.env.Diags)-1].Edits = eds
 		}
 	}
@@ -281,4 +283,28 @@ func mixHint(channels []String) string {
 	}
 	return fmt.Sprintf("replace `defaults` with `nodefaults`, keeping conda-forge and %s for the packages only %s publish%s, so that no package comes from defaults",
 		strings.Join(keep, ", "), map[bool]string{true: "it", false: "they"}[len(keep) == 1], map[bool]string{true: "es", false: ""}[len(keep) == 1])
+}
+
+// ExportedBuildsFirst is what EG108's hint must say first where the file
+// pins exact builds on most of its conda items (`name=1.2=h1234_0`, as
+// `conda env export` writes them): a build string names one channel's
+// upload, so no change of channels solves until they go (a defaults-only
+// `mkl=2017.0.3=0` beside conda-forge alone, whose mkl starts at 2019.5;
+// `channel_priority strict` with defaults' `_libgcc_mutex=0.1=main`).
+// "" where the file pins builds on fewer than half of its conda items.
+func ExportedBuildsFirst(e *Env) string {
+	pinned, all := 0, 0
+	for _, d := range e.Deps {
+		if d == nil || d.Spec == nil {
+			continue
+		}
+		all++
+		if b := d.Spec.Build; b != "" && !strings.ContainsAny(b, "*?") {
+			pinned++
+		}
+	}
+	if all < 4 || 2*pinned < all {
+		return ""
+	}
+	return fmt.Sprintf("this file pins exact builds on %d of its %d conda packages (a `conda env export`), and a build exists only on the channel that built it: export again with `conda env export --from-history`, or drop the build strings, before changing channels; then ", pinned, all)
 }

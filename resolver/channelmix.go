@@ -28,7 +28,7 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 			continue
 		}
 		if hint, drop := channelMixHint(c); hint != "" {
-			ds[i].Hint = hint
+			ds[i].Hint = envspec.ExportedBuildsFirst(c.Env) + hint
 			if drop {
 				ds[i].Edits = nil
 			}
