@@ -70,8 +70,12 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 		// file's runtime is past that (EG401): a runtime already under
 		// minor-version compatibility (EG402) gains nothing from another.
 		if b := c.olderBuild(bound, c.st.Python, true); b != "" {
-			return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s; its runtime is newer than %s, so it runs on R%d only through minor-version compatibility (EG402: PTX JIT and newer CUDA APIs fail; its SASS covers the GPU)",
-				bound, b, lim.cuda, lim.arch.LastBranch)
+			keeps := ""
+			if py := c.st.Python; py != "" {
+				keeps = fmt.Sprintf(" (it keeps Python %s, which no CUDA %s or older build the knowledge base lists supports)", py, lim.cuda)
+			}
+			return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s%s; its runtime is newer than %s, so it runs on R%d only through minor-version compatibility (EG402: PTX JIT and newer CUDA APIs fail; its SASS covers the GPU)",
+				bound, b, keeps, lim.cuda, lim.arch.LastBranch)
 		}
 	}
 	s += fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
