@@ -64,3 +64,16 @@ func TestLowerBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLowerBound: any spec reads without a panic, and the bound is "0" or
+// text the spec holds.
+func FuzzLowerBound(f *testing.F) {
+	for _, s := range []string{">=0.4.20", ">=0.4.20,<0.5", "<0.5", ">", "==0.4.*", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		if got := lowerBound(spec); got != "0" && !strings.Contains(spec, got) {
+			t.Errorf("lowerBound(%q) = %q, not in the spec", spec, got)
+		}
+	})
+}
