@@ -37,6 +37,7 @@ type knowledge interface {
 	ExtensionReleases(name string) []kb.ExtensionBuild
 	ExtensionsOfStem(stem string) []string
 	JAXPipCUDASince() (string, bool)
+	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 }
 

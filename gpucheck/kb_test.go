@@ -314,3 +314,7 @@ func (k factsKB) CompressionFloor(compression string) (*kb.FatbinCompression, bo
 	}
 	return nil, false
 }
+
+func (k factsKB) JAXArchProbes(major string) []string {
+	return (&kb.KB{Facts: k.f}).JAXArchProbes(major)
+}

@@ -59,12 +59,28 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {
 		s += fmt.Sprintf("update the driver within R%d and ", lim.arch.LastBranch)
 	}
-	if b := c.olderBuild(lim.cuda, c.st.Python); b != "" {
+	if b := c.olderBuild(lim.cuda, c.st.Python, false); b != "" {
 		return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s", lim.cuda, b)
+	}
+	if bound := c.compatBound(lim); bound != "" && (rt == "" || compareVersions(rt, bound) > 0) {
+		// A newer runtime of the same major runs on the branch through
+		// minor-version compatibility (EG402's caveat: PTX JIT and newer
+		// APIs fail, so only SASS for every GPU counts), and keeps the
+		// file's Python where no native build supports it. Only where the
+		// file's runtime is past that (EG401): a runtime already under
+		// minor-version compatibility (EG402) gains nothing from another.
+		if b := c.olderBuild(bound, c.st.Python, true); b != "" {
+			keeps := ""
+			if py := c.st.Python; py != "" {
+				keeps = fmt.Sprintf(" (it keeps Python %s, which no CUDA %s or older build the knowledge base lists supports)", py, lim.cuda)
+			}
+			return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s%s; its runtime is newer than %s, so it runs on R%d only through minor-version compatibility (EG402: PTX JIT and newer CUDA APIs fail; its SASS covers the GPU)",
+				bound, b, keeps, lim.cuda, lim.arch.LastBranch)
+		}
 	}
 	s += fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
 	if py := c.st.Python; py != "" {
-		if b := c.olderBuild(lim.cuda, ""); b != "" {
+		if b := c.olderBuild(lim.cuda, "", false); b != "" {
 			// Such builds exist, none for the file's Python: say so
 			// rather than leave the reader to find out at install time.
 			s += fmt.Sprintf("; none the knowledge base lists supports Python %s, so the Python pin must go down too (e.g. %s)", py, b)
@@ -73,14 +89,33 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 	return s
 }
 
+// compatBound is the newest CUDA of the retired limit's major where the
+// branch's drivers reach that major's minor-version-compatibility floor
+// (R470 and CUDA 11's 450.80.02: any 11.x), "" where no newer runtime runs
+// that way or the knowledge base cannot say.
+func (c *checker) compatBound(lim retiredLimit) string {
+	m := majorOf(lim.cuda)
+	f, ok := c.k.MinorCompatFloor(m)
+	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || majorOf(f.LinuxFloor) > lim.arch.LastBranch {
+		return ""
+	}
+	newest := c.k.NewestCUDAOfMajor(m)
+	if newest == "" || compareVersions(newest, lim.cuda) <= 0 {
+		return ""
+	}
+	return newest
+}
+
 // olderBuild names the newest PyTorch build, in the file's distribution (a
 // PyPI torch: the PyTorch wheel index, where every CUDA variant is
 // published), whose CUDA runtime is at most bound and whose known
 // architecture list runs on every GPU of the host, of a release that
-// supports the Python minor given (any, where it is ""); "" where the
+// supports the Python minor given (any, where it is ""); with sassOnly,
+// only SASS for every GPU counts (a runtime under minor-version
+// compatibility cannot JIT its PTX); "" where the
 // knowledge base lists none, or the framework is not PyTorch. Only builds
 // the knowledge base lists are named.
-func (c *checker) olderBuild(bound, python string) string {
+func (c *checker) olderBuild(bound, python string, sassOnly bool) string {
 	fw := c.st.Framework
 	if fw == nil || fw.Name != "pytorch" {
 		return ""
@@ -104,7 +139,7 @@ func (c *checker) olderBuild(bound, python string) string {
 		if !ok {
 			continue
 		}
-		cu := c.newestVariantUpTo(series, dist, bound)
+		cu := c.newestVariantUpTo(series, dist, bound, sassOnly)
 		if cu == "" {
 			continue
 		}
@@ -147,7 +182,7 @@ func (c *checker) releasesNewestFirst() []string {
 // newestVariantUpTo is newestRunningVariant with the CUDA bound given: the
 // newest CUDA variant of the series, at most bound, whose known
 // architecture list runs on every GPU of the host.
-func (c *checker) newestVariantUpTo(series string, dist kb.Distribution, bound string) string {
+func (c *checker) newestVariantUpTo(series string, dist kb.Distribution, bound string, sassOnly bool) string {
 	v, ok := c.k.Variants(series, dist)
 	if !ok {
 		return ""
@@ -157,7 +192,7 @@ func (c *checker) newestVariantUpTo(series string, dist kb.Distribution, bound s
 		if compareVersions(cu, bound) > 0 || (best != "" && compareVersions(cu, best) <= 0) {
 			continue
 		}
-		if c.runsOnEveryGPU(series, cu, dist) {
+		if c.runsOnEveryGPU(series, cu, dist, sassOnly) {
 			best = cu
 		}
 	}
@@ -165,8 +200,8 @@ func (c *checker) newestVariantUpTo(series string, dist kb.Distribution, bound s
 }
 
 // runsOnEveryGPU reports whether the build's architecture list is known and
-// runs (SASS or PTX) on every GPU of the host.
-func (c *checker) runsOnEveryGPU(series, cu string, dist kb.Distribution) bool {
+// runs (SASS or PTX; SASS only with sassOnly) on every GPU of the host.
+func (c *checker) runsOnEveryGPU(series, cu string, dist kb.Distribution, sassOnly bool) bool {
 	list, ok := c.k.Arch(series, cu, dist)
 	if !ok || !list.Known {
 		return false
@@ -176,7 +211,7 @@ func (c *checker) runsOnEveryGPU(series, cu string, dist kb.Distribution) bool {
 		if !ok {
 			return false
 		}
-		if r, _ := archVerdict(gcc, list); r == runsNone {
+		if r, _ := archVerdict(gcc, list); r == runsNone || (sassOnly && r != runsSASS) {
 			return false
 		}
 	}

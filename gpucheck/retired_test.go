@@ -45,6 +45,12 @@ func TestDriverHintRetiredGPU(t *testing.T) {
 			[]string{"R470", "pytorch=1.12.1 with cudatoolkit=11.3 from the pytorch channel"}, []string{"515.43.04 or newer"}},
 		{"no release with a CUDA <= 11.4 build for Python 3.11", "2.0.0", "11.7", kb.DistPyPI, "3.11", target("470.82.01", "K80"), "EG402",
 			[]string{"R470", "install a pytorch release built for CUDA 11.4 or older; none the knowledge base lists supports Python 3.11, so the Python pin must go down too (e.g. torch==1.12.1+cu113"}, []string{"install a build whose"}},
+		// review r8 #136 (corpus 018): CUDA 12.4 cannot run on R470, and
+		// no CUDA <= 11.4 build supports Python 3.11, but a cu118 build
+		// does and its 11.8 runtime runs on R470 through minor-version
+		// compatibility (CUDA 11's floor 450.80.02) with sm_37 SASS
+		{"CUDA 12 on a K80, Python 3.11: a cu118 build keeps the Python", "2.6.0", "12.4", kb.DistPyPI, "3.11", target("470.82.01", "K80"), "EG401",
+			[]string{"R470", "install a build whose CUDA runtime is 11.8 or older: torch==2.7.1+cu118", "it keeps Python 3.11", "only through minor-version compatibility (EG402"}, []string{"Python pin must go down"}},
 		{"an older R470-era driver: update within the branch", "2.0.0", "11.7", kb.DistWheel, "3.8", target("460.32.03", "K80"), "EG402",
 			[]string{"update the driver within R470 and install a build whose CUDA runtime is 11.4 or older: torch==1.12.1+cu113"}, []string{"515.43.04 or newer"}},
 		{"CUDA 12 on a K80 is EG401, same hint", "2.1.0", "12.1", kb.DistWheel, "3.10", target("470.82.01", "K80"), "EG401",

@@ -3,6 +3,7 @@ package gpucheck
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
@@ -189,6 +190,10 @@ func tfBuildInfo(fw *resolver.Framework) bool {
 // the runtime, which is decided where the driver is newer than every m.x.
 func (c *checker) checkArchMajor(m int, driverCUDA string) {
 	fw := c.st.Framework
+	if fw.Name == "jax" && fw.From == envspec.ProviderPip && fw.Version == "" && fw.Installed == "" && fw.Spec != "" {
+		c.checkArchMajorRange(m)
+		return
+	}
 	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, fmt.Sprint(m), kb.DistPyPI)
 	if fw.Name != "jax" || fw.From != envspec.ProviderPip || !ok || list == nil || !list.Known {
 		c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
@@ -216,6 +221,123 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 				"pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"==X.Y.*) to the driver's CUDA version or older")
 		}
 	})
+}
+
+// checkArchMajorRange judges the GPUs against every release an open JAX
+// spec (jax>=0.4.20) admits, each by its own CUDA m wheels' architecture
+// row: the spec is no release to look a row up by, but each release it
+// admits is. A GPU is decided where every admitted release agrees (SASS in
+// all: it runs; neither SASS nor PTX in any: EG403); where they differ, or
+// some release has no row or only PTX for the GPU (which XLA's run-time
+// compilation leaves open), the finding names which releases do what.
+func (c *checker) checkArchMajorRange(m int) {
+	fw := c.st.Framework
+	vs, err := envspec.ParseVersionSpec(fw.Spec)
+	if err != nil || vs == nil {
+		c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
+			fmt.Sprintf("its version spec %q does not read, so which releases it admits is not known", fw.Spec), "pin a jax release (jax==X.Y.Z)")
+		return
+	}
+	// The spec's lower bound stands for the releases between it and the
+	// next probe; without one the spec admits every release down to the
+	// first, which "0" stands for.
+	probes := []string{lowerBound(fw.Spec)}
+	for _, p := range c.k.JAXArchProbes(fmt.Sprint(m)) {
+		if vs.MatchString(p) && p != probes[0] {
+			probes = append(probes, p)
+		}
+	}
+	c.eachCC(func(gcc cc, gs []GPU) {
+		// each probe's verdict holds from it up to the next probe: runs of
+		// equal verdicts are merged into one span of releases
+		type span struct{ from, to, v string }
+		var spans []span
+		for i, rel := range probes {
+			v := "norow"
+			if list, ok := c.k.FrameworkArch(fw.Name, rel, fmt.Sprint(m), kb.DistPyPI); ok && list != nil && list.Known {
+				switch r, _ := archVerdict(gcc, list); {
+				default:
+					v = "open"
+				case r == runsSASS:
+					v = "runs"
+				case r == runsNone && !list.PTXUnknown:
+					v = "fails"
+				}
+			}
+			if n := len(spans); n > 0 && spans[n-1].v == v {
+				spans[n-1].to = next(probes, i)
+				continue
+			}
+			spans = append(spans, span{from: rel, to: next(probes, i), v: v})
+		}
+		by := map[string][]string{}
+		for _, sp := range spans {
+			label := "releases from " + sp.from + " on"
+			switch {
+			case sp.from == "0" && sp.to != "":
+				label = "releases before " + sp.to
+			case sp.from == "0":
+				label = "every release"
+			case sp.to != "":
+				label = "releases " + sp.from + " up to " + sp.to
+			}
+			by[sp.v] = append(by[sp.v], label)
+		}
+		what := fmt.Sprintf("%s (every release it admits, by the architecture row each takes)", fwName(fw))
+		switch {
+		case len(by["fails"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
+			// every admitted release carries SASS for the GPU
+		case len(by["runs"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
+			c.noKernel(what, gs, gcc, "use a jax release whose CUDA "+fmt.Sprint(m)+" wheels include this architecture (a newer release)")
+		default:
+			var parts []string
+			if l := by["fails"]; len(l) > 0 {
+				parts = append(parts, "fails with "+strings.Join(l, ", "))
+			}
+			if l := by["runs"]; len(l) > 0 {
+				parts = append(parts, "runs with "+strings.Join(l, ", "))
+			}
+			if l := by["open"]; len(l) > 0 {
+				parts = append(parts, "cannot be checked with "+strings.Join(l, ", ")+" (no SASS for "+gcc.sm()+", and XLA compiles the model's kernels for the GPU at run time, so the wheels' PTX does not decide it)")
+			}
+			if l := by["norow"]; len(l) > 0 {
+				parts = append(parts, "cannot be checked with "+strings.Join(l, ", ")+" (the knowledge base has no architecture row for them)")
+			}
+			hint := "pin a jax release, or run a small jax computation on the machine and read its compilation warnings"
+			if last := spans[len(spans)-1]; last.v == "runs" && last.from != "0" {
+				hint = "require a jax release that runs (jax>=" + last.from + "), or run a small jax computation on the machine and read its compilation warnings"
+			}
+			c.undecide(c.fwPos(), "architecture", "candidates-differ", c.build(),
+				fmt.Sprintf("which release of %s pip installs is open, and on %s (%s) it %s", fwName(fw), gcc.sm(), gpuLabel(c.h, gs), strings.Join(parts, "; ")),
+				hint)
+		}
+	})
+}
+
+// lowerBound is the version of a spec's ">=" or ">" clause (the lowest it
+// admits, or the release a ">" bound sits in the architecture row of), or
+// "0" where it has none.
+func lowerBound(spec string) string {
+	for _, cl := range strings.Split(spec, ",") {
+		cl = strings.TrimSpace(cl)
+		switch {
+		case strings.HasPrefix(cl, ">="):
+			return strings.TrimSpace(cl[2:])
+		case strings.HasPrefix(cl, "=="), strings.HasPrefix(cl, "~="):
+			return strings.TrimSuffix(strings.TrimSpace(cl[2:]), ".*")
+		case strings.HasPrefix(cl, ">"):
+			return strings.TrimSpace(cl[1:])
+		}
+	}
+	return "0"
+}
+
+// next is the probe after i, or "".
+func next(xs []string, i int) string {
+	if i+1 < len(xs) {
+		return xs[i+1]
+	}
+	return ""
 }
 
 // xlaCompiles leaves a JAX build that has no SASS for a GPU undecided and

@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -519,4 +520,33 @@ func (k *KB) CondaBuildForm(pkg string, dist Distribution, release string) (*Con
 	}
 	r := *best
 	return &r, true
+}
+
+// JAXArchProbes returns the jax versions at which the CUDA major's wheels'
+// architecture list can change or a release is known: the series of each
+// architecture row of that major (a release takes the newest row at or
+// below it) and every release of JAXReleases, oldest first. Checking each
+// of them that an open spec admits, plus the spec's lower bound, covers
+// every list the spec's releases can have.
+func (k *KB) JAXArchProbes(major string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range k.Facts.Arch {
+		a := &k.Facts.Arch[i]
+		if a.Framework == FrameworkJAX && a.CUDA == major && a.Dist == DistPyPI && !seen[a.Series] {
+			seen[a.Series] = true
+			out = append(out, a.Series)
+		}
+	}
+	for _, r := range k.JAXReleases {
+		if !r.Yanked && !seen[r.Version] {
+			seen[r.Version] = true
+			out = append(out, r.Version)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		c, ok := CompareDotted(out[i], out[j])
+		return ok && c < 0
+	})
+	return out
 }
