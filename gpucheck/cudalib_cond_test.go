@@ -174,3 +174,42 @@ func TestLibCarriesCuDNNNotForwardCompatible(t *testing.T) {
 		})
 	}
 }
+
+// TestLibCarriesCuDNNCeiling: a cuDNN whose release the file leaves open
+// is bounded by the build's CUDA (NVIDIA built nothing newer than 7.6.5
+// for CUDA 10.0), so where a none_through row covers the bound every
+// release it can load fails (TF 1.15 for CUDA 10.0 on an A100). The bound
+// never makes one run: within the supported range, for a CUDA the
+// knowledge base has no bound for, or where the build's CUDA is open, the
+// release stays unknown.
+func TestLibCarriesCuDNNCeiling(t *testing.T) {
+	k := kb.Default()
+	open := func(cuda ...string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", BundledWith: "tensorflow 1.15.0", BuiltFor: resolver.BuiltFor{CUDA: cuda}, Known: true}
+	}
+	tests := []struct {
+		name  string
+		p     *resolver.GPUPackage
+		gpu   cc
+		want  carries
+		words string
+	}{
+		{"CUDA 10.0 on sm_80", open("10.0"), cc{Major: 8}, carriesNo, "none built for CUDA 10.0 is newer than 7.6.5, no cudnn release through 7.6.5 carries code of its own for sm_80"},
+		{"CUDA 9.0 on sm_86", open("9.0"), cc{Major: 8, Minor: 6}, carriesNo, "newer than 7.6.5"},
+		{"CUDA 10.0 on sm_90", open("10.0"), cc{Major: 9}, carriesNo, "through 8.5.0"},
+		{"CUDA 10.0 on sm_120", open("10.0"), cc{Major: 12}, carriesNo, "through 8.9.7"},
+		{"CUDA 10.0 on sm_75, supported", open("10.0"), cc{Major: 7, Minor: 5}, carriesUnknown, "which cudnn release it loads is not known"},
+		{"CUDA 10.1, cuDNN 8 was built for it", open("10.1"), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
+		{"CUDA major only", open("10"), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
+		{"CUDA not known", open(), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &checker{st: &resolver.Stack{}, k: k}
+			got, why := c.libCarries(tt.p, tt.gpu)
+			if got != tt.want || !strings.Contains(why, tt.words) {
+				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
+			}
+		})
+	}
+}

@@ -302,6 +302,10 @@ func (k factsKB) CUDALibByName(lib string) (*kb.CUDALibPackage, bool) {
 	return nil, false
 }
 
+func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
+	return (&kb.KB{Facts: k.f}).NewestCuDNNFor(cuda)
+}
+
 func (k factsKB) PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool) {
 	return (&kb.KB{Facts: k.f}).PytorchChannelCuDNNOf(series, cuda)
 }

@@ -401,6 +401,9 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		return carriesYes, ""
 	}
 	if p.Version == "" {
+		if why := c.cudnnCeilingFails(p, gcc); why != "" {
+			return carriesNo, why
+		}
 		return carriesUnknown, "which " + name + " release it loads is not known"
 	}
 	ver := p.Version
@@ -543,6 +546,41 @@ func (c *checker) libBuildCUDA(p *resolver.GPUPackage) (string, string) {
 		return p.BuiltFor.CUDA[0], fmt.Sprintf("%s names CUDA %s only, not which %s.x release the build is for", p.Name, p.BuiltFor.CUDA[0], p.BuiltFor.CUDA[0])
 	}
 	return "", fmt.Sprintf("which CUDA release the %s build is for is not known", p.Name)
+}
+
+// cudnnCeilingFails decides a cuDNN whose release is not known where the
+// build's CUDA bounds it: NVIDIA built no cuDNN newer than the ceiling for
+// that CUDA, so where a none_through row covers the ceiling every release
+// the build can load fails on gcc. It says why, or "" where the bound does
+// not decide; it never turns an unknown release into one that runs.
+func (c *checker) cudnnCeilingFails(p *resolver.GPUPackage, gcc cc) string {
+	if p.Lib != "cudnn" {
+		return ""
+	}
+	cuda, why := c.libBuildCUDA(p)
+	if cuda == "" || why != "" {
+		return ""
+	}
+	top, ok := c.k.NewestCuDNNFor(cuda)
+	if !ok {
+		return ""
+	}
+	for _, r := range c.k.CUDALibArchOf(p.Lib, gcc.key()) {
+		if r.NoneThrough == "" || compareVersions(top.CuDNN, r.NoneThrough) > 0 {
+			continue
+		}
+		if r.CUDA != "" {
+			cond, err := kb.ParseCUDACond(r.CUDA)
+			if err != nil {
+				continue
+			}
+			if holds, decided := cond.Holds(cuda); !holds || !decided {
+				continue
+			}
+		}
+		return fmt.Sprintf("which cudnn release it loads is not known, but none built for CUDA %s is newer than %s, no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", cuda, top.CuDNN, r.NoneThrough, gcc.sm())
+	}
+	return ""
 }
 
 // minorCUDA is the one major.minor of a BuiltFor.CUDA list, else "".

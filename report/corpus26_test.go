@@ -42,13 +42,15 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"001.yml", map[string]string{"k80": "unknown", "h100": "ok", "rtx5090": "unknown"}, []string{"pytorch 2.5.1 CUDA 11.8", "EG407 pytorch 2.5.1 is a CPU-only build"}, []string{"CUDA 11.3, pytorch-channel", "pytorch 1.12.1 CUDA 11.3"}, nil},
 		// cudatoolkit=9 is 9.*: pytorch 1.1.0's CUDA 9.0 build, whose SASS
 		// stops at sm_70. The K80 runs it; on an A100 or H100 it runs only
-		// through PTX, where its CUDA 9.0 libraries must carry code too, which
-		// is not known (the stack as read had no runtime, so no libraries).
+		// through PTX, where its CUDA 9.0 libraries must carry code too:
+		// whether cuBLAS etc. do is not known, but the cuDNN it bundles is at
+		// most 7.6.5 (the newest built for CUDA 9.0), which has no Ampere or
+		// Hopper code and is not hardware forward compatible, so both fail.
 		// cudatoolkit=9 admits that one build, so nothing is left to the
 		// solver (review #1076/#1077): the build's own finding says what
 		// is open, with no pytorch-cuda/cpuonly hint (neither existed for
 		// 1.1).
-		{"183.yml", map[string]string{"k80": "ok", "a100": "unknown", "h100": "unknown"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "cublas 9.0 carries code for sm_90 is not known"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
+		{"183.yml", map[string]string{"k80": "ok", "a100": "fail", "h100": "fail"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "cublas 9.0 carries code for sm_90 is not known", "none built for CUDA 9.0 is newer than 7.6.5"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
 		// cudatoolkit=10.2 with pytorch::pytorch=1.5: both admitted builds
 		// reach sm_80 through PTX with CUDA 10.2 libraries of unknown code
 		// (review #29): the same for each, not a choice left to the solver.

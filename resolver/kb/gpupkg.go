@@ -390,6 +390,27 @@ func (k *KB) PytorchChannelCuDNNOf(series, cuda string) (*PytorchChannelCuDNN, b
 	return nil, false
 }
 
+// CuDNNNewest is the newest cuDNN release NVIDIA built for one CUDA
+// toolkit release: a build for that CUDA loads this release or an older
+// one, whichever the file leaves open.
+type CuDNNNewest struct {
+	CUDA   string `yaml:"cuda"`  // major.minor
+	CuDNN  string `yaml:"cudnn"` // major.minor.patch
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
+}
+
+// NewestCuDNNFor returns the newest cuDNN built for a CUDA major.minor,
+// where the knowledge base knows.
+func (k *KB) NewestCuDNNFor(cuda string) (*CuDNNNewest, bool) {
+	for i := range k.CuDNNNewest {
+		if r := &k.CuDNNNewest[i]; r.CUDA == cuda {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // TorchABIOf returns the C++ ABI of a distribution's torch release and
 // CUDA variant ("" for the CPU build), and the row that says so.
 func (k *KB) TorchABIOf(dist, torch, cuda string) (*TorchCXXABI, bool) {
@@ -536,6 +557,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		v.source("pytorch_channel_cudnn", i, r.Source, keys)
 		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 {
 			v.errf("pytorch_channel_cudnn", i, "series %q, cuda %q and cudnn %q must be major.minor, major.minor and major.minor.patch", r.Series, r.CUDA, r.CuDNN)
+		}
+	}
+	for i, r := range v.k.CuDNNNewest {
+		v.source("cudnn_newest", i, r.Source, keys)
+		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.CUDA, ".") != 1 {
+			v.errf("cudnn_newest", i, "cuda %q and cudnn %q must be major.minor and major.minor.patch", r.CUDA, r.CuDNN)
 		}
 	}
 	for i, a := range v.k.TorchCXXABIs {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "902d5b89569aac55"
+const generatedVersion = "60bb497afbe1353e"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x855581d5
+const generatedChecksum = 0xf6fb641d
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -13655,6 +13655,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Series: "2.5", CUDA: "11.8", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 11.8; RELEASE_MD 2.5: cuDNN 9.1.0.70; Windows: 9.1.0.70_cuda11-archive"},
 	{Series: "2.5", CUDA: "12.1", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 12.x; RELEASE_MD 2.5: cuDNN 9.1.0.70"},
 	{Series: "2.5", CUDA: "12.4", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 12.x; RELEASE_MD 2.5: cuDNN 9.1.0.70; corpus 167: cuda12.4_cudnn9.1.0"},
+}, CuDNNNewest: []CuDNNNewest{
+	{CUDA: "9.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda9.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
+	{CUDA: "9.2", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.31/.32 for cuda9.2; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
+	{CUDA: "10.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda10.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 }, CUDALibPackages: []CUDALibPackage{
 	{Lib: "cublas", Pip: []string{
 		"nvidia-cublas-cu*",
@@ -13842,6 +13846,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_ARCHIVES", Title: "NVIDIA cuDNN Archives (v8.9.7, December 2023): 'cuDNN Release 8' lists 8.9.7 as its newest release", URL: "https://docs.nvidia.com/deeplearning/cudnn/pdf/cuDNN-Archives.pdf", Read: "2026-12-06"},
 	{Key: "NV_HOPPER_COMPAT", Title: "NVIDIA Hopper Compatibility Guide for CUDA Applications: 'Applications Built Using CUDA Toolkit 11.7 or Earlier' reach Hopper only through PTX; CUDA 11.8 builds can carry sm_90", URL: "https://docs.nvidia.com/cuda/hopper-compatibility-guide", Read: "table of contents and 1.2, 2026-12-06"},
 	{Key: "PT_BUILDER_CONDA", Title: "pytorch/builder conda/build_pytorch.sh (build_string_suffix cuda${CUDA_VERSION}_cudnn${CUDNN_VERSION}), conda/switch_cuda_version.sh (CUDNN_VERSION from /usr/local/cuda/lib64/libcudnn.so.*), conda/pytorch-nightly/build.sh (DEPS_LIST copies libcudnn*.so.8 into the package) and common/install_cuda.sh (the cuDNN archive per CUDA variant)", URL: "https://github.com/pytorch/builder", Read: "git snapshot, branches release/1.9 … release/2.5 (release/2.5 without common/install_cuda.sh), 2026-12-06"},
+	{Key: "CUDNN_REDIST_LEGACY", Title: "NVIDIA cuDNN legacy redist index (compute/redist/cudnn): v7.6.5 is the last 7.x directory; v7.6.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn7 7.6.5 for cuda9.0, cuda9.2, cuda10.0, cuda10.1 and cuda10.2; v8.0.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn8 8.0.5.39 for cuda10.1, cuda10.2, cuda11.0 and cuda11.1 only", URL: "https://developer.download.nvidia.com/compute/redist/cudnn/", Read: "the directory index and the v7.6.5 and v8.0.5 package listings, 2026-12-06"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
 	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
@@ -14965,6 +14970,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 72},
 		{File: "resolver/kb/data/libs.yaml", Line: 73},
 	},
+	"cudnn_newest": {
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 822},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 823},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 824},
+	},
 	"extension_builds": {
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
@@ -15982,6 +15992,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 30},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 31},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 32},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 33},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
@@ -16415,10 +16426,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 766},
 	},
 	"torch_cxx_abi": {
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 816},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 817},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 818},
-		{File: "resolver/kb/data/cudalibs.yaml", Line: 819},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 826},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 827},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 828},
+		{File: "resolver/kb/data/cudalibs.yaml", Line: 829},
 	},
 	"torch_python_builds": {
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 28},

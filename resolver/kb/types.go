@@ -478,6 +478,10 @@ type Facts struct {
 	// PytorchChannelCuDNN is the cuDNN each pytorch-channel build series
 	// copies into its package, per CUDA variant (cudalibs.yaml).
 	PytorchChannelCuDNN []PytorchChannelCuDNN `yaml:"pytorch_channel_cudnn" key:"series,cuda"`
+	// CuDNNNewest is the newest cuDNN release NVIDIA built for a CUDA
+	// toolkit release (cudalibs.yaml): a ceiling on the cuDNN a build for
+	// that CUDA can load.
+	CuDNNNewest []CuDNNNewest `yaml:"cudnn_newest" key:"cuda"`
 	// CUDALibPackages names the packages each CUDA library ships in
 	// (cudalib-packages.yaml).
 	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages" key:"lib"`
