@@ -251,7 +251,7 @@ func (p *envParser) channelChecks() {
 			at, other = forge, defs
 		}
 		p.add(at.Pos, RuleEG108,
-			fmt.Sprintf("%q is mixed with %q: packages built against different libraries end up in one environment", defs.Value, forge.Value),
+			fmt.Sprintf("%q is mixed with %q: packages built against different libraries can end up in one environment", defs.Value, forge.Value),
 			ExportedBuildsFirst(p.env)+mixHint(p.env.Channels), other.Pos)
 		// No edit for an export pinned to builds: dropping defaults leaves
 		// its defaults-only builds with no channel.
