@@ -443,13 +443,8 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	// NoneThrough is certain too: no release at or below it carries code
 	// for the GPU, and the library has no PTX path to it (cuDNN before
 	// 9.0.0 is not hardware forward compatible).
-	for _, r := range rows {
-		if r.NoneThrough == "" || compareVersions(ver, r.NoneThrough) > 0 {
-			continue
-		}
-		if ok, why := applies(r); ok && why == "" {
-			return carriesNo, fmt.Sprintf("no %s release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", name, r.NoneThrough, gcc.sm())
-		}
+	if through, ok := noneThrough(rows, ver, cuda); ok {
+		return carriesNo, fmt.Sprintf("no %s release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", name, through, gcc.sm())
 	}
 	// A none_through row says nothing of a release past it: without a row
 	// that says when the code came or went, the later release is open.
@@ -565,22 +560,34 @@ func (c *checker) cudnnCeilingFails(p *resolver.GPUPackage, gcc cc) string {
 	if !ok {
 		return ""
 	}
-	for _, r := range c.k.CUDALibArchOf(p.Lib, gcc.key()) {
-		if r.NoneThrough == "" || compareVersions(top.CuDNN, r.NoneThrough) > 0 {
+	through, ok := noneThrough(c.k.CUDALibArchOf(p.Lib, gcc.key()), top.CuDNN, cuda)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("which cudnn release it loads is not known, but none built for CUDA %s is newer than %s, no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", cuda, top.CuDNN, through, gcc.sm())
+}
+
+// noneThrough finds the none_through row that covers release ver of a
+// library built for CUDA cuda: no release at or below the row's carries
+// code for the GPU. A row with a CUDA condition covers only a build whose
+// CUDA is known to meet it. It returns the row's release.
+func noneThrough(rows []kb.CUDALibArch, ver, cuda string) (string, bool) {
+	for _, r := range rows {
+		if r.NoneThrough == "" || compareVersions(ver, r.NoneThrough) > 0 {
 			continue
 		}
 		if r.CUDA != "" {
 			cond, err := kb.ParseCUDACond(r.CUDA)
-			if err != nil {
+			if err != nil { // the loader refuses such a row
 				continue
 			}
 			if holds, decided := cond.Holds(cuda); !holds || !decided {
 				continue
 			}
 		}
-		return fmt.Sprintf("which cudnn release it loads is not known, but none built for CUDA %s is newer than %s, no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", cuda, top.CuDNN, r.NoneThrough, gcc.sm())
+		return r.NoneThrough, true
 	}
-	return ""
+	return "", false
 }
 
 // minorCUDA is the one major.minor of a BuiltFor.CUDA list, else "".
