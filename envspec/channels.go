@@ -250,12 +250,13 @@ func (p *envParser) channelChecks() {
 		if forge.Pos.Line > defs.Pos.Line {
 			at, other = forge, defs
 		}
+		exported := ExportedBuildsFirst(p.env)
 		p.add(at.Pos, RuleEG108,
 			fmt.Sprintf("%q is mixed with %q: packages built against different libraries can end up in one environment", defs.Value, forge.Value),
-			ExportedBuildsFirst(p.env)+mixHint(p.env.Channels), other.Pos)
+			exported+mixHint(p.env.Channels), other.Pos)
 		// No edit for an export pinned to builds: dropping defaults leaves
 		// its defaults-only builds with no channel.
-		if eds, ok := p.env.defaultsEdits(); ok && ExportedBuildsFirst(p.env) == "" {
+		if eds, ok := p.env.defaultsEdits(); ok && exported == "" {
 			p.env.Diags[len(p.env.Diags)-1].Edits = eds
 		}
 	}
@@ -281,8 +282,12 @@ func mixHint(channels []String) string {
 	if len(keep) == 0 {
 		return "use conda-forge alone and add `nodefaults` to the channels"
 	}
-	return fmt.Sprintf("replace `defaults` with `nodefaults`, keeping conda-forge and %s for the packages only %s publish%s, so that no package comes from defaults",
-		strings.Join(keep, ", "), map[bool]string{true: "it", false: "they"}[len(keep) == 1], map[bool]string{true: "es", false: ""}[len(keep) == 1])
+	publish := "they publish"
+	if len(keep) == 1 {
+		publish = "it publishes"
+	}
+	return fmt.Sprintf("replace `defaults` with `nodefaults`, keeping conda-forge and %s for the packages only %s, so that no package comes from defaults",
+		strings.Join(keep, ", "), publish)
 }
 
 // ExportedBuildsFirst is what EG108's hint must say first where the file
