@@ -367,7 +367,11 @@ func pipWheelCUDAFix(c *Context, e Evidence) (why, hint string) {
 	}
 	why = "the pip wheel carries its own CUDA runtime and never loads conda's"
 	if ld := condaBuiltFor(c, e.Says); len(ld) > 0 {
-		why += fmt.Sprintf(", but %s, built for CUDA %s, %s this torch", listItems(ld), e.Says, map[bool]string{true: "load", false: "loads"}[len(ld) > 1])
+		verb := "loads"
+		if len(ld) > 1 {
+			verb = "load"
+		}
+		why += fmt.Sprintf(", but %s, built for CUDA %s, %s this torch", listItems(ld), e.Says, verb)
 		opts = append(opts, fmt.Sprintf("remove %s and install %s with pip from the same index as torch", listItems(ld), joinAnd(packagesOf(ld))))
 	} else {
 		opts = append(opts, fmt.Sprintf("remove %s (%s) unless another conda package needs it", e.Item, place(e.Pos)))
@@ -409,12 +413,13 @@ func torchWheelFor(c *Context, f *Framework, cuda string) string {
 // torch's libraries and need the torch built for that CUDA.
 func condaBuiltFor(c *Context, cuda string) []Evidence {
 	var out []Evidence
+	companions := names(c.KB).CompanionsOf("pytorch")
 	for _, it := range c.condaList() {
 		d := it.Dep
 		if d == nil || d.Spec == nil || d.Spec.Build == "" {
 			continue
 		}
-		if !contains(names(c.KB).CompanionsOf("pytorch"), it.Name) {
+		if !contains(companions, it.Name) {
 			continue // only torch's companions are read here (torchvision, torchaudio)
 		}
 		if b := companionBuildCUDA(d.Spec.Build); b != "" && b == majorMinor(cuda) {
