@@ -291,10 +291,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		}
 	}
 	rt := r.st.CUDA.Version
-	with := FrameworkPackage(fw.Name)
-	if fw.Version != "" {
-		with += " " + fw.Version
-	}
+	with := loadedBy(fw)
 	add := func(p GPUPackage) {
 		if !have[p.Lib] {
 			have[p.Lib] = true
@@ -343,14 +340,19 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 			continue
 		}
 		cl, ok := names(r.kb).CUDALibByName(lib)
+		var channel GPUPackage
+		fromChannel := false
+		if lib == "cudnn" && r.kb != nil {
+			channel, fromChannel = PytorchChannelCuDNN(r.kb, fw, rt, r.st.CuDNN)
+		}
 		switch {
 		case ok && cl.Toolkit:
 			add(ToolkitLib(lib, rt))
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
 				Evidence: []Evidence{{Item: fw.Build, Kind: EvidenceBuild, Says: r.st.CuDNN, Package: "cudnn"}}})
-		case lib == "cudnn" && r.kb != nil && channelCuDNN(r.kb, fw, rt, r.st.CuDNN) != nil:
-			add(*channelCuDNN(r.kb, fw, rt, r.st.CuDNN))
+		case fromChannel:
+			add(channel)
 		default:
 			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
 		}
@@ -371,35 +373,34 @@ type ChannelCuDNNKB interface {
 // description for the build the file pins (frameworkLibs) and each build
 // gpucheck decides over for a file that leaves the release open.
 func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string) (GPUPackage, bool) {
-	if p := channelCuDNN(k, fw, rt, buildCuDNN); p != nil {
-		return *p, true
-	}
-	return GPUPackage{}, false
-}
-
-func channelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string) *GPUPackage {
 	if k == nil || fw == nil || fw.Dist != kb.DistPytorchConda {
-		return nil
+		return GPUPackage{}, false
 	}
 	series := fw.Series()
 	if series == "" {
-		return nil
+		return GPUPackage{}, false
 	}
 	row, ok := k.PytorchChannelCuDNNOf(series, rt)
 	if !ok {
-		return nil
+		return GPUPackage{}, false
 	}
 	if buildCuDNN != "" && !strings.HasPrefix(row.CuDNN, buildCuDNN+".") {
 		// The build string names another cuDNN major (cudnn8_0 beside a
 		// row for 7.x): this is not the build the row describes.
-		return nil
+		return GPUPackage{}, false
 	}
+	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: loadedBy(fw), Known: true,
+		Evidence: []Evidence{{Item: "pytorch " + series + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
+}
+
+// loadedBy names the framework build that loads a library, for "loaded by
+// torch 2.6.0": its package name and, where pinned, its release.
+func loadedBy(fw *Framework) string {
 	with := FrameworkPackage(fw.Name)
 	if fw.Version != "" {
 		with += " " + fw.Version
 	}
-	return &GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: with, Known: true,
-		Evidence: []Evidence{{Item: "pytorch " + series + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}
+	return with
 }
 
 // extrasOf returns the extras of a requirement name (cuda-toolkit[cublas,cufft]).
@@ -490,12 +491,12 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		}
 		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
 	}
+	label := it.name
+	if p.Version != "" {
+		label += " " + p.Version
+	}
 	if ext.SourceOnly && it.from() == envspec.ProviderPip && local == "" {
 		// No binary anywhere: whatever the release, pip compiles it.
-		label := it.name
-		if p.Version != "" {
-			label += " " + p.Version
-		}
 		p.Known, p.SourceBuild, p.Code = false, true, GPUCode{}
 		p.Unknown = label + " has no binary package: pip builds it from source on the install machine, against the installed torch and with that machine's CUDA toolkit (nvcc, CUDA_HOME)"
 		return p, true
@@ -505,10 +506,6 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		// index's source and builds it with the install machine's nvcc
 		// (CUDA_HOME), so no row of prebuilt wheels describes it.
 		p.Known, p.SourceBuild, p.Code = false, true, GPUCode{}
-		label := it.name
-		if p.Version != "" {
-			label += " " + p.Version
-		}
 		p.Unknown = label + " comes from the package index, which has only its source: pip compiles it on the install machine with that machine's CUDA toolkit (nvcc, CUDA_HOME)"
 		if why := r.sourceBuild(&p, it); why != "" {
 			p.Unknown += "; " + why
