@@ -86,9 +86,31 @@ func (e *env) knowledge() (*kb.KB, error) {
 	return k, nil
 }
 
+// ReadGPUsCommand is the hidden first argument that makes envguard print
+// this machine's GPUs as NVML reads them, as JSON, and exit: the child
+// process a one-shot command reads the GPUs through (gpucheck.NewChildProbe
+// says why).
+const ReadGPUsCommand = "__read-gpus"
+
+// gpuReader is the executable whose ReadGPUsCommand reads the GPUs; "" reads
+// them in this process (tests, and builds whose path is unknown).
+var gpuReader string
+
+// ReadGPUsWith makes one-shot commands read the GPUs by running exe (this
+// envguard binary) with ReadGPUsCommand. Only the envguard command sets it:
+// a test binary run with that argument would run its tests instead.
+func ReadGPUsWith(exe string) { gpuReader = exe }
+
 // Main runs envguard with args (without the program name) and returns the
 // exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == ReadGPUsCommand {
+		if err := gpucheck.WriteHost(stdout, gpucheck.NewLocalProbe()); err != nil {
+			fmt.Fprintf(stderr, "envguard: %v\n", err)
+			return ExitInternal
+		}
+		return ExitOK
+	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, lookupEnv: os.LookupEnv}
 	defer e.close()
 	return run(args, e)
@@ -155,6 +177,9 @@ func (e *env) localHost() *gpucheck.Host {
 	}
 	if e.probe == nil {
 		e.probe = gpucheck.NewLocalProbe()
+		if gpuReader != "" {
+			e.probe = gpucheck.NewChildProbe(gpuReader, ReadGPUsCommand)
+		}
 	}
 	return gpucheck.Local(e.probe, e.lookupEnv)
 }

@@ -9,5 +9,11 @@ import (
 )
 
 func main() {
+	// One-shot commands read the GPUs in a child process of this binary
+	// (gpucheck.NewChildProbe says why); where the binary's path cannot be
+	// read, in this process, with the same result.
+	if exe, err := os.Executable(); err == nil {
+		cli.ReadGPUsWith(exe)
+	}
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
