@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
@@ -198,28 +200,62 @@ func (c *Cache) decodeManifest(b []byte, k Key) (map[string]Entry, []byte, error
 }
 
 func (c *Cache) encodeManifest(k Key, recs []Record, aux []byte) []byte {
-	size := len(Format) + 1 + len(k) + 2*binary.MaxVarintLen64 + len(aux) + macSize
+	var b bytes.Buffer
+	b.Grow(int(manifestSize(k, recs, aux)))
+	_ = c.writeManifest(&b, k, recs, aux) // a bytes.Buffer takes every write
+	return b.Bytes()
+}
+
+// manifestSize is the exact size writeManifest writes.
+func manifestSize(k Key, recs []Record, aux []byte) int64 {
+	var tmp [binary.MaxVarintLen64]byte
+	uv := func(v uint64) int64 { return int64(binary.PutUvarint(tmp[:], v)) }
+	v := func(x int64) int64 { return int64(binary.PutVarint(tmp[:], x)) }
+	n := int64(len(Format)+1+len(k)) + uv(uint64(len(recs)))
 	for _, rec := range recs {
-		size += 4*binary.MaxVarintLen64 + len(rec.Path) + 2*sha256.Size + len(rec.Value)
+		n += uv(uint64(len(rec.Path))) + int64(len(rec.Path)) + v(rec.Size) + v(rec.ModTime) +
+			2*sha256.Size + uv(uint64(len(rec.Value))) + int64(len(rec.Value))
 	}
-	b := make([]byte, 0, size)
-	b = append(b, Format...)
-	b = append(b, '\n')
-	b = append(b, k[:]...)
-	b = binary.AppendUvarint(b, uint64(len(recs)))
+	return n + uv(uint64(len(aux))) + int64(len(aux)) + macSize
+}
+
+// writeManifest streams the manifest to w, its HMAC computed as it goes:
+// a manifest is never held whole in memory a second time beside the
+// values it is made of (on the H200 venv, check's first run peaked there).
+func (c *Cache) writeManifest(w io.Writer, k Key, recs []Record, aux []byte) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	mac := hmac.New(sha256.New, c.key)
+	out := io.MultiWriter(bw, mac)
+	var tmp [binary.MaxVarintLen64]byte
+	var err error
+	put := func(b []byte) {
+		if err == nil {
+			_, err = out.Write(b)
+		}
+	}
+	uv := func(v uint64) { put(tmp[:binary.PutUvarint(tmp[:], v)]) }
+	put([]byte(Format + "\n"))
+	put(k[:])
+	uv(uint64(len(recs)))
 	for _, rec := range recs {
-		b = binary.AppendUvarint(b, uint64(len(rec.Path)))
-		b = append(b, rec.Path...)
-		b = binary.AppendVarint(b, rec.Size)
-		b = binary.AppendVarint(b, rec.ModTime)
-		b = append(b, rec.Sum[:]...)
-		b = append(b, rec.Base[:]...)
-		b = binary.AppendUvarint(b, uint64(len(rec.Value)))
-		b = append(b, rec.Value...)
+		uv(uint64(len(rec.Path)))
+		put([]byte(rec.Path))
+		put(tmp[:binary.PutVarint(tmp[:], rec.Size)])
+		put(tmp[:binary.PutVarint(tmp[:], rec.ModTime)])
+		put(rec.Sum[:])
+		put(rec.Base[:])
+		uv(uint64(len(rec.Value)))
+		put(rec.Value)
 	}
-	b = binary.AppendUvarint(b, uint64(len(aux)))
-	b = append(b, aux...)
-	return append(b, c.sign(b)...)
+	uv(uint64(len(aux)))
+	put(aux)
+	if err != nil {
+		return err
+	}
+	if _, err := bw.Write(mac.Sum(nil)); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // staleTemp is how old a temporary file must be before Save takes it for
@@ -240,16 +276,15 @@ func (c *Cache) Save(k Key, recs []Record, aux []byte) error {
 		}
 		seen[rec.Path] = true
 	}
-	b := c.encodeManifest(k, recs, aux)
-	if int64(len(b)) > MaxManifest {
-		return fmt.Errorf("cache: the manifest would be %d bytes, over the limit of %d", len(b), MaxManifest)
+	if n := manifestSize(k, recs, aux); n > MaxManifest {
+		return fmt.Errorf("cache: the manifest would be %d bytes, over the limit of %d", n, MaxManifest)
 	}
 	f, err := os.CreateTemp(c.dir, ".tmp-*")
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	_, werr := f.Write(b)
+	werr := c.writeManifest(f, k, recs, aux)
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp)

@@ -284,3 +284,23 @@ func TestBigManifest(t *testing.T) {
 		}
 	}
 }
+
+// The size Save checks against MaxManifest is the size it writes, to the
+// byte, over varints of every width.
+func TestManifestSizeIsExact(t *testing.T) {
+	c := open(t)
+	k := NewKey().AddString("size").Key()
+	recs := records()
+	for i, n := range []int{0, 1, 127, 128, 16383, 16384, 1 << 21} {
+		recs = append(recs, Record{Path: fmt.Sprintf("/p/%d", i), Entry: Entry{Size: int64(n) << 20, ModTime: -int64(n), Value: bytes.Repeat([]byte{'v'}, n)}})
+	}
+	for _, aux := range [][]byte{nil, []byte("a"), bytes.Repeat([]byte{'a'}, 300)} {
+		b := c.encodeManifest(k, recs, aux)
+		if got := manifestSize(k, recs, aux); got != int64(len(b)) {
+			t.Fatalf("manifestSize = %d, the manifest is %d bytes", got, len(b))
+		}
+		if _, _, err := c.decodeManifest(b, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
