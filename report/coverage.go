@@ -84,6 +84,10 @@ func (c *Coverage) DeterminedDecided() float64 {
 // package is fixed), or a framework whose release and variant are pinned,
 // with the CUDA it gets for a CUDA variant; with no framework, the CUDA
 // runtime's version. Anything else leaves a choice to the solver or pip.
+// A file that pins a release or a CUDA variant its channel never published
+// (EG205) fixes no build at all: there is nothing whose verdict is
+// determined, so it is counted with the open files, as an unpublished CUDA
+// variant already was.
 func Determined(r *Report) bool {
 	if r.env != nil {
 		switch r.env.Kind {
@@ -102,7 +106,7 @@ func Determined(r *Report) bool {
 		return hasCUDA
 	}
 	switch {
-	case fw.Version == "" || fw.Variant == "":
+	case fw.Version == "" || fw.Variant == "" || fw.NotPublished != "":
 		return false
 	case fw.Variant == "cuda":
 		return hasCUDA

@@ -111,6 +111,10 @@ func TestCoverageDetermined(t *testing.T) {
 			"channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch\n  - pytorch::pytorch-cuda=11.8\n", false},
 		{"variant left open", "environment.yml",
 			"channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.1.2\n", false},
+		// The pytorch channel's last release is 2.5: no build of 2.7.1 for
+		// CUDA 11.8 exists to be judged (EG205; corpus 146).
+		{"release the channel never published", "environment.yml",
+			"channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.7.1\n  - pytorch::pytorch-cuda=11.8\n", false},
 		{"explicit list", "explicit.txt",
 			"@EXPLICIT\nhttps://conda.anaconda.org/pytorch/linux-64/pytorch-2.0.1-py3.10_cuda11.8_cudnn8.7.0_0.tar.bz2\n", true},
 	}
