@@ -95,3 +95,22 @@ func TestCanonicalNameGolden(t *testing.T) {
 		}
 	}
 }
+
+// A major-only cudatoolkit pin names the build where the release was built
+// for one CUDA of that major (corpus 183: pytorch 1.1.0 was built for 9.0
+// and 10.0, so cudatoolkit=9 is the 9.0 build); where it admits two, or
+// does not select the variant, there is still no name.
+func TestCanonicalNameOnlyBuildOfTheMajor(t *testing.T) {
+	for _, tc := range []struct{ name, src, want, why string }{
+		{"one build of the major", "channels: [pytorch]\ndependencies:\n  - python=3.7\n  - pytorch=1.1.0\n  - cudatoolkit=9\n", "pt11_cu90", ""},
+		{"two builds of the major", "channels: [pytorch]\ndependencies:\n  - python=3.7\n  - pytorch=1.10.2\n  - cudatoolkit=11\n", "", "no item says which CUDA version"},
+		{"one build of major 11", "channels: [pytorch]\ndependencies:\n  - python=3.8\n  - pytorch=1.7.1\n  - cudatoolkit=11\n", "pt17_cu110", ""},
+		{"a pin that does not select", "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.0.1\n  - pytorch-mutex=1.0=cuda\n  - cudatoolkit=11\n", "", ""},
+	} {
+		_, st, _ := lintFile(t, "environment.yml", []byte(tc.src))
+		got, err := st.Canonical()
+		if got != tc.want || (tc.why != "" && (err == nil || !strings.Contains(err.Error(), tc.why))) {
+			t.Errorf("%s: name %q, err %v; want %q (%s)", tc.name, got, err, tc.want, tc.why)
+		}
+	}
+}

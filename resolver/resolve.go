@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"strings"
+
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -35,6 +37,11 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 		r.st.Framework.CUDAUnloadable = unloadable.Error()
 	}
 	name, err := CanonicalName(r.st)
+	if cu := r.onlyBuildCUDA(); err != nil && cu != "" {
+		cp := *r.st
+		cp.CUDA = &CUDAInfo{Version: cu, Evidence: r.st.CUDA.Evidence}
+		name, err = CanonicalName(&cp)
+	}
 	if err == nil && unloadable != nil {
 		name, err = "", unloadable
 	}
@@ -88,4 +95,46 @@ func (r *resolution) collect() {
 			}
 		}
 	}
+}
+
+// onlyBuildCUDA is the CUDA of the one build the framework's distribution
+// published of its pinned release that the file's selecting CUDA pins admit,
+// where the pins name a major alone: pytorch=1.1.0 beside cudatoolkit=9
+// (conda's 9.*) can only be the pytorch channel's CUDA 9.0 build, since
+// 1.1.0 was built for 9.0 and 10.0. The checks list that build as the only
+// candidate (gpucheck/candidates.go); the name follows them. "" where no
+// pin narrows, the pin does not select the variant (cudatoolkit beside a
+// 1.13 or later pytorch), or more or fewer than one build is left.
+func (r *resolution) onlyBuildCUDA() string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Version == "" || f.Variant != "cuda" || r.st.CUDA == nil || r.st.CUDA.Version != "" || r.st.CUDA.NotPublished != "" {
+		return ""
+	}
+	v, ok := r.kb.Variants(SeriesOf(f.Version), f.Dist)
+	if !ok || v.NotPublished {
+		return ""
+	}
+	var says []string
+	for _, e := range r.st.CUDA.Evidence {
+		if e.Kind == EvidenceCudatoolkit && strings.HasPrefix(v.Selector, "cudatoolkit") && e.Says != "" {
+			says = append(says, e.Says)
+		}
+	}
+	if len(says) == 0 {
+		return ""
+	}
+	only := ""
+	for _, c := range v.CUDA {
+		admitted := true
+		for _, s := range says {
+			admitted = admitted && (c == s || strings.HasPrefix(c, s+"."))
+		}
+		if admitted {
+			if only != "" {
+				return ""
+			}
+			only = c
+		}
+	}
+	return only
 }
