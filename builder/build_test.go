@@ -455,22 +455,28 @@ func TestFlawsPreferNativeCode(t *testing.T) {
 	}
 }
 
-// TestBuildRefusesUndecidedPTXPath: a B200 on torch 1.7 (the pytorch
-// channel's 11.0 build reaches sm_100 only through PTX JIT, and which cuDNN
-// it carries is not known) or on conda-forge's 2.6 cuda126 build is not
-// built: the CUDA libraries those builds load are not known to carry code
-// for sm_100, so their verdict is unknown, and the builder names the first
-// build that is decided instead.
+// TestBuildRefusesUndecidedPTXPath: a B200 on tensorflow 2.18 (CUDA 12.5:
+// it reaches sm_100 only through PTX, beside CUDA 12.5 libraries and a
+// cuDNN 9 of open release) or on conda-forge's torch 2.6 cuda126 build is
+// not built: the CUDA libraries those builds load are not known to carry
+// code for sm_100, so their verdict is unknown, and the builder names the
+// first torch build that is decided instead. (torch 1.7 was this case until
+// its builds' cuDNN were known: TestBuildRefusesCuDNN7And8OnBlackwell.)
 func TestBuildRefusesUndecidedPTXPath(t *testing.T) {
 	for _, req := range []Request{
-		{Framework: "pytorch", Version: "1.7", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
+		{Framework: "tensorflow", Version: "2.18", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}},
 		{Framework: "pytorch", Version: "2.6", Via: "conda-forge", Hosts: []*gpucheck.Host{machine("b200", "580.65.06", b200)}},
 	} {
 		_, err := Build(req)
 		if err == nil {
 			t.Fatalf("Build(%s %s via %q) on a B200 succeeded; the PTX path's CUDA libraries are not decided", req.Framework, req.Version, req.Via)
 		}
-		for _, want := range []string{"EG409", "only through PTX", "closest that would"} {
+		wants := []string{"EG409", "only through PTX"}
+		if req.Framework == "pytorch" {
+			// a later torch runs there; no tensorflow release is known to
+			wants = append(wants, "closest that would")
+		}
+		for _, want := range wants {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("Build(%s %s): error lacks %q:\n%v", req.Framework, req.Version, want, err)
 			}
@@ -488,6 +494,23 @@ func TestBuildRefusesCuDNN8OnBlackwell(t *testing.T) {
 		t.Fatal("Build(pytorch 2.1) on a B200 succeeded; its CUDA 11.8 build's cuDNN 8.7.0 cannot run there")
 	}
 	for _, want := range []string{"no variant of torch 2.1", "cudnn 8.7.0", "EG410", "closest that would"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestBuildRefusesCuDNN7And8OnBlackwell: every pytorch-channel build of
+// torch 1.7 reaches a B200 only through PTX and links a cuDNN 7 or 8 (their
+// build strings: 7.6.3 for CUDA 9.2 and 10.1, 7.6.5 for 10.2, 8.0.5 for
+// 1.7.1's CUDA 11.0), none of which has Blackwell code or runs on a newer
+// GPU: the builder refuses with EG410, no longer with "not known".
+func TestBuildRefusesCuDNN7And8OnBlackwell(t *testing.T) {
+	_, err := Build(Request{Framework: "pytorch", Version: "1.7", Hosts: []*gpucheck.Host{machine("b200", "570.124.06", b200)}})
+	if err == nil {
+		t.Fatal("Build(pytorch 1.7) on a B200 succeeded; no cuDNN its builds link runs there")
+	}
+	for _, want := range []string{"no variant of torch 1.7.1", "cudnn 7.6.5 (loaded by torch 1.7.1)", "cudnn 8.0.5 (loaded by torch 1.7.1)", "EG410", "closest that would"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
 		}

@@ -28,7 +28,8 @@ type knowledge interface {
 	Release(version string) (*kb.TorchRelease, bool)
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
-	PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool)
 	NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)

@@ -213,3 +213,68 @@ func TestLibCarriesCuDNNCeiling(t *testing.T) {
 		})
 	}
 }
+
+// TestLibCarriesCuDNNWithin: a cuDNN whose release is open but whose
+// releases all start with what the file or the framework fixes (cudnn=8.7
+// admits only 8.7.x; TensorFlow built with cuDNN 7.6 opens libcudnn.so.7,
+// and 7.6.5 is the last cuDNN 7) fails where a none_through row covers
+// every such release, and stays unknown where one of them may be newer
+// than the row (cuDNN 8 on Hopper: 8.6.0 … 8.9.7 are not covered by 8.5.0;
+// cuDNN 9 has no last release and no such row for CUDA 12).
+func TestLibCarriesCuDNNWithin(t *testing.T) {
+	k := kb.Default()
+	within := func(w string, cuda ...string) *resolver.GPUPackage {
+		return &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", BuiltFor: resolver.BuiltFor{CUDA: cuda}, Within: w, WithinWhy: "the file admits only cuDNN " + w + ".x"}
+	}
+	tests := []struct {
+		name  string
+		p     *resolver.GPUPackage
+		gpu   cc
+		want  carries
+		words string
+	}{
+		{"major 7 on sm_80", within("7"), cc{Major: 8}, carriesNo, "the file admits only cuDNN 7.x, and the last cuDNN 7 is 7.6.5; no cudnn release through 7.6.5 carries code of its own for sm_80"},
+		{"major 7 on sm_90", within("7"), cc{Major: 9}, carriesNo, "through 8.5.0"},
+		{"8.1 on sm_90", within("8.1"), cc{Major: 9}, carriesNo, "the file admits only cuDNN 8.1.x; no cudnn release through 8.5.0"},
+		{"8.5 on sm_90", within("8.5"), cc{Major: 9}, carriesUnknown, "which cudnn 8.5.x release it loads is not known"},
+		{"major 8 on sm_90", within("8"), cc{Major: 9}, carriesUnknown, "which cudnn 8.x release it loads is not known"},
+		{"major 8 on sm_100", within("8"), cc{Major: 10}, carriesNo, "the last cuDNN 8 is 8.9.7; no cudnn release through 8.9.7"},
+		{"8.7 on sm_120", within("8.7"), cc{Major: 12}, carriesNo, "through 8.9.7"},
+		{"major 7 on sm_75", within("7"), cc{Major: 7, Minor: 5}, carriesUnknown, "which cudnn 7.x release"},
+		{"major 9, CUDA open, on sm_120", within("9"), cc{Major: 12}, carriesUnknown, "which cudnn 9.x release"},
+		{"major 9 for CUDA 11.8 on sm_120", within("9", "11.8"), cc{Major: 12}, carriesUnknown, "which cudnn 9.x release"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &checker{st: &resolver.Stack{}, k: k}
+			got, why := c.libCarries(tt.p, tt.gpu)
+			if got != tt.want || !strings.Contains(why, tt.words) {
+				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
+			}
+		})
+	}
+}
+
+// TestLibCarriesOlderToolkit: a release before an until row keeps the
+// architecture only where its build's compiler could target the GPU: cuDNN
+// 7.1.2 built for CUDA 8.0 (whose nvcc stops at sm_6x) has no code of its
+// own for a V100, so the until row does not make it run there; built for
+// CUDA 9.0 it does.
+func TestLibCarriesOlderToolkit(t *testing.T) {
+	k := kb.Default()
+	for _, tt := range []struct {
+		cuda  string
+		want  carries
+		words string
+	}{
+		{"8.0", carriesUnknown, "cudnn 7.1.2 is a build for CUDA 8.0, whose compiler emits SASS up to sm_62"},
+		{"9.0", carriesYes, ""},
+	} {
+		p := &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: "7.1.2", BundledWith: "torch 1.0.0", BuiltFor: resolver.BuiltFor{CUDA: []string{tt.cuda}}, Known: true}
+		c := &checker{st: &resolver.Stack{}, k: k}
+		got, why := c.libCarries(p, cc{Major: 7})
+		if got != tt.want || !strings.Contains(why, tt.words) {
+			t.Errorf("CUDA %s: libCarries = %d %q, want %d with %q", tt.cuda, got, why, tt.want, tt.words)
+		}
+	}
+}

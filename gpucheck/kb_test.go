@@ -306,8 +306,12 @@ func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
 	return (&kb.KB{Facts: k.f}).NewestCuDNNFor(cuda)
 }
 
-func (k factsKB) PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool) {
-	return (&kb.KB{Facts: k.f}).PytorchChannelCuDNNOf(series, cuda)
+func (k factsKB) PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool) {
+	return (&kb.KB{Facts: k.f}).PytorchChannelCuDNNOf(series, release, cuda)
+}
+
+func (k factsKB) LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool) {
+	return (&kb.KB{Facts: k.f}).LastCuDNNOfMajor(major)
 }
 
 func (k factsKB) CompressionFloor(compression string) (*kb.FatbinCompression, bool) {

@@ -404,6 +404,12 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		if why := c.cudnnCeilingFails(p, gcc); why != "" {
 			return carriesNo, why
 		}
+		if why := c.cudnnWithinFails(p, gcc); why != "" {
+			return carriesNo, why
+		}
+		if p.Within != "" {
+			return carriesUnknown, "which " + name + " " + p.Within + ".x release it loads is not known"
+		}
 		return carriesUnknown, "which " + name + " release it loads is not known"
 	}
 	ver := p.Version
@@ -497,6 +503,21 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			return carriesUnknown, fmt.Sprintf("%s %s is a build for CUDA %s, and %s is known to carry code for %s only in builds for CUDA %s, so whether it serves %s (through PTX or forward compatibility) is not known", name, ver, cuda, name, gcc.sm(), r.CUDA, gcc.sm())
 		}
 	}
+	// An until row says the library kept the architecture up to that
+	// release, not that a build made with a CUDA older than the GPU has
+	// code for it: no compiler emits SASS for an architecture newer than
+	// it knows (cuDNN 7.1.2 for CUDA 8.0 on a V100).
+	built := cuda
+	if toolkit {
+		built = ver
+	}
+	if strings.Contains(built, ".") {
+		if ta, ok := c.k.ToolkitArch(built); ok {
+			if hi, ok := parseCC(ta.MaxSASS); ok && gcc.Major > hi.Major {
+				return carriesUnknown, fmt.Sprintf("%s %s is a build for CUDA %s, whose compiler emits SASS up to %s, so it has no code of its own for %s, and whether PTX in it serves it is not known", name, ver, built, hi.sm(), gcc.sm())
+			}
+		}
+	}
 	return carriesYes, ""
 }
 
@@ -567,13 +588,60 @@ func (c *checker) cudnnCeilingFails(p *resolver.GPUPackage, gcc cc) string {
 	return fmt.Sprintf("which cudnn release it loads is not known, but none built for CUDA %s is newer than %s, no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", cuda, top.CuDNN, through, gcc.sm())
 }
 
+// cudnnWithinFails decides a cuDNN whose release is open but whose
+// releases all start with p.Within ("8.7" of cudnn=8.7, "7" of the
+// libcudnn.so.7 a TensorFlow opens): where a none_through row covers every
+// such release (all of major 7 are at or below the last, 7.6.5) none of
+// them runs on gcc. It says why, or "" where that does not decide.
+func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
+	if p.Lib != "cudnn" || p.Within == "" {
+		return ""
+	}
+	major, _, _ := strings.Cut(p.Within, ".")
+	last, hasLast := c.k.LastCuDNNOfMajor(major)
+	n := strings.Count(p.Within, ".") + 1
+	cuda, _ := c.libBuildCUDA(p)
+	through, ok := noneThroughIf(c.k.CUDALibArchOf(p.Lib, gcc.key()), cuda, func(t string) bool {
+		// every release starting with Within is at or below t: Within is
+		// below t's own prefix of its length (8.7 < 8.9 of 8.9.7), or the
+		// last release of its major is at or below t
+		if compareVersions(p.Within, versionPrefix(t, n)) < 0 {
+			return true
+		}
+		return hasLast && compareVersions(last.Last, t) <= 0
+	})
+	if !ok {
+		return ""
+	}
+	why := p.WithinWhy
+	if hasLast && n == 1 {
+		why += ", and the last cuDNN " + major + " is " + last.Last
+	}
+	return fmt.Sprintf("which cudnn release it loads is not known, but %s; no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", why, through, gcc.sm())
+}
+
+// versionPrefix is the first n dot-separated parts of v.
+func versionPrefix(v string, n int) string {
+	parts := strings.SplitN(v, ".", n+1)
+	if len(parts) > n {
+		parts = parts[:n]
+	}
+	return strings.Join(parts, ".")
+}
+
 // noneThrough finds the none_through row that covers release ver of a
 // library built for CUDA cuda: no release at or below the row's carries
 // code for the GPU. A row with a CUDA condition covers only a build whose
 // CUDA is known to meet it. It returns the row's release.
 func noneThrough(rows []kb.CUDALibArch, ver, cuda string) (string, bool) {
+	return noneThroughIf(rows, cuda, func(t string) bool { return compareVersions(ver, t) <= 0 })
+}
+
+// noneThroughIf is noneThrough for the releases covered(t) says are all at
+// or below a row's none_through t.
+func noneThroughIf(rows []kb.CUDALibArch, cuda string, covered func(string) bool) (string, bool) {
 	for _, r := range rows {
-		if r.NoneThrough == "" || compareVersions(ver, r.NoneThrough) > 0 {
+		if r.NoneThrough == "" || !covered(r.NoneThrough) {
 			continue
 		}
 		if r.CUDA != "" {

@@ -20,10 +20,12 @@ var undecidedPackageCases = []struct {
 }{
 	{"unknown extension", "name: pt25_cu124\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - --extra-index-url https://download.pytorch.org/whl/cu124\n    - torch==2.5.1+cu124\n    - someonesext==1.0+cu124\n", []string{"h100"}},
 	{"release newer than the KB", "name: pt26_cu124\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - --extra-index-url https://download.pytorch.org/whl/cu124\n    - torch==2.6.0+cu124\n    - xformers==0.0.99\n", []string{"h100"}},
-	// pytorch 1.7 for CUDA 11.0: no build string and no row says which
-	// cuDNN it carries (pytorch 2.0.1 for CUDA 11.8 was this case until its
-	// cuDNN 8.7.0 was known to fail on Blackwell).
-	{"CUDA libraries on the PTX path", "name: pt17_cu110\nchannels:\n  - pytorch\ndependencies:\n  - python=3.8\n  - pytorch=1.7.0\n  - cudatoolkit=11.0\n", []string{"h100", "rtx5090"}},
+	// tensorflow 2.18.0 (CUDA 12.5, cuDNN 9.3) reaches the RTX 5090 only
+	// through PTX: whether its CUDA 12.5 libraries serve sm_120 is not
+	// known, nor which cuDNN 9 it loads (cuDNN 9 for CUDA 12 may run there
+	// through forward compatibility). pytorch 1.7.0 for CUDA 11.0 was this
+	// case until its cuDNN 8.0.3 was known (build string), and fails there.
+	{"CUDA libraries on the PTX path", "name: tf218_cu125\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - tensorflow[and-cuda]==2.18.0\n", []string{"rtx5090"}},
 }
 
 func undecidedHosts(t *testing.T) *Machines {

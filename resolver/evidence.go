@@ -411,16 +411,25 @@ func authority(es []Evidence) *Evidence {
 	return best
 }
 
+// cudnnSpecPrefix is what every cuDNN release a conda cudnn version
+// spec admits starts with: "8.7" of =8.7, 8.7.* or 8.7.0 (the series),
+// "8" of =8; "" for a range or no spec.
+func cudnnSpecPrefix(text string) string {
+	if s := pythonSeries(text); s != "" {
+		return s
+	}
+	if t := strings.TrimPrefix(strings.TrimPrefix(text, "=="), "="); t != "" && leadingDigits(t) == t {
+		return t
+	}
+	return ""
+}
+
 func (r *resolution) cudnn() {
 	for _, it := range r.items {
 		if it.from() == envspec.ProviderConda && it.name == "cudnn" {
 			r.st.CuDNNPos = it.verPos()
-			if s := pythonSeries(it.verText); s != "" {
+			if s := cudnnSpecPrefix(it.verText); s != "" {
 				r.st.CuDNN = s
-				return
-			}
-			if t := strings.TrimPrefix(strings.TrimPrefix(it.verText, "=="), "="); t != "" && leadingDigits(t) == t {
-				r.st.CuDNN = t
 				return
 			}
 		}

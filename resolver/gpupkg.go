@@ -51,6 +51,12 @@ type GPUPackage struct {
 	// holding it is ok.
 	Known   bool   `json:"known"`
 	Unknown string `json:"unknown,omitempty"` // why Known is false
+	// Within, for a CUDA library whose release is open, is what every
+	// release it can be starts with: "8.7" of a conda cudnn=8.7, "7" of
+	// the cuDNN a TensorFlow built with cuDNN 7.6 opens (libcudnn.so.7).
+	// WithinWhy says where that comes from.
+	Within    string `json:"within,omitempty"`
+	WithinWhy string `json:"within_why,omitempty"`
 	// SourceBuild is set where pip compiles the package on the install
 	// machine (PyG's torch-scatter from the package index, which carries
 	// only its source): its GPU code is that machine's toolkit's, never
@@ -222,6 +228,11 @@ func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
 	}
 	if !p.Known {
 		p.Unknown = "the version of " + it.name + " is left to the solver"
+		if lib == "cudnn" {
+			if w := cudnnSpecPrefix(it.verText); w != "" {
+				p.Within, p.WithinWhy = w, it.raw()+" admits only cuDNN "+w+".x"
+			}
+		}
 	}
 	return p
 }
@@ -357,11 +368,48 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
 		}
 	}
+	r.tensorflowCuDNNMajor()
+}
+
+// tensorflowCuDNNMajor narrows the cuDNN a pip TensorFlow loads, where the
+// file leaves its release open, to the major TensorFlow was built with:
+// TensorFlow opens libcudnn.so.<major> (its dso_loader asks for the
+// cuDNN version its build configuration recorded, the header's major,
+// TF_DSO_LOADER), so TensorFlow 2.1.0, built with cuDNN 7.6, loads a cuDNN
+// 7 or none. A file whose cudnn admits only another major is left as it
+// is (TensorFlow cannot load it: EG208 says so).
+func (r *resolution) tensorflowCuDNNMajor() {
+	fw := r.st.Framework
+	if r.kb == nil || fw == nil || fw.Name != "tensorflow" || fw.From != envspec.ProviderPip || fw.Version == "" {
+		return
+	}
+	cfg, ok := r.kb.TensorFlow(fw.Version)
+	if !ok || cfg.CuDNN == "" {
+		return
+	}
+	major, _, _ := strings.Cut(cfg.CuDNN, ".")
+	for i := range r.st.GPUPackages {
+		p := &r.st.GPUPackages[i]
+		if p.Role != RoleCUDALibrary || p.Lib != "cudnn" || p.Version != "" || p.FromBinary() {
+			continue
+		}
+		if p.Within != "" {
+			if m, _, _ := strings.Cut(p.Within, "."); m != major {
+				continue
+			}
+			p.WithinWhy += ", and "
+		}
+		if p.Within == "" {
+			p.Within = major
+		}
+		p.WithinWhy += "tensorflow " + fw.Version + " was built with cuDNN " + cfg.CuDNN + " and opens libcudnn.so." + major + " (a cuDNN " + major + ".x)"
+		p.Evidence = append(p.Evidence, Evidence{Item: "tensorflow " + fw.Version, Kind: EvidenceKBRow, Says: major, Package: "cudnn"})
+	}
 }
 
 // ChannelCuDNNKB is what PytorchChannelCuDNN reads from the knowledge base.
 type ChannelCuDNNKB interface {
-	PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
 }
 
 // PytorchChannelCuDNN is the cuDNN that the pytorch channel's build of
@@ -380,17 +428,21 @@ func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string)
 	if series == "" {
 		return GPUPackage{}, false
 	}
-	row, ok := k.PytorchChannelCuDNNOf(series, rt)
+	row, ok := k.PytorchChannelCuDNNOf(series, stripLocal(fw.Version), rt)
 	if !ok {
 		return GPUPackage{}, false
+	}
+	rowOf := series
+	if row.Release != "" {
+		rowOf = row.Release
 	}
 	if buildCuDNN != "" && !strings.HasPrefix(row.CuDNN, buildCuDNN+".") {
 		// The build string names another cuDNN major (cudnn8_0 beside a
 		// row for 7.x): this is not the build the row describes.
 		return GPUPackage{}, false
 	}
-	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: loadedBy(fw), Known: true,
-		Evidence: []Evidence{{Item: "pytorch " + series + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
+	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}}, Known: true,
+		Evidence: []Evidence{{Item: "pytorch " + rowOf + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
 }
 
 // loadedBy names the framework build that loads a library, for "loaded by

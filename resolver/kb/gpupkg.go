@@ -373,21 +373,34 @@ func (k *KB) TorchCUDALibsOf(torch, cuda string) (*TorchCUDALibs, bool) {
 // pytorch/builder reads from the libcudnn of the build's image.
 type PytorchChannelCuDNN struct {
 	Series string `yaml:"series"` // torch major.minor
-	CUDA   string `yaml:"cuda"`   // the CUDA variant, major.minor
-	CuDNN  string `yaml:"cudnn"`  // major.minor.patch, as the build string has it
-	Source string `yaml:"source"`
-	Note   string `yaml:"note,omitempty"`
+	// Release, where set, limits the row to one release of the series
+	// (1.7.0 and 1.7.1 of CUDA 11.0 carry cuDNN 8.0.3 and 8.0.5); a row
+	// without it speaks for every release of the series.
+	Release string `yaml:"release,omitempty"`
+	CUDA    string `yaml:"cuda"`  // the CUDA variant, major.minor
+	CuDNN   string `yaml:"cudnn"` // major.minor.patch, as the build string has it
+	Source  string `yaml:"source"`
+	Note    string `yaml:"note,omitempty"`
 }
 
 // PytorchChannelCuDNNOf returns the cuDNN a pytorch-channel build of a
-// torch series for a CUDA variant loads, where the knowledge base knows.
-func (k *KB) PytorchChannelCuDNNOf(series, cuda string) (*PytorchChannelCuDNN, bool) {
+// torch release (of series) for a CUDA variant loads, where the knowledge
+// base knows: the row for that release, else the series' row.
+func (k *KB) PytorchChannelCuDNNOf(series, release, cuda string) (*PytorchChannelCuDNN, bool) {
+	var found *PytorchChannelCuDNN
 	for i := range k.PytorchChannelCuDNN {
-		if r := &k.PytorchChannelCuDNN[i]; r.Series == series && r.CUDA == cuda {
+		r := &k.PytorchChannelCuDNN[i]
+		if r.Series != series || r.CUDA != cuda {
+			continue
+		}
+		switch {
+		case r.Release != "" && r.Release == release:
 			return r, true
+		case r.Release == "" && found == nil:
+			found = r
 		}
 	}
-	return nil, false
+	return found, found != nil
 }
 
 // CuDNNNewest is the newest cuDNN release NVIDIA built for one CUDA
@@ -405,6 +418,26 @@ type CuDNNNewest struct {
 func (k *KB) NewestCuDNNFor(cuda string) (*CuDNNNewest, bool) {
 	for i := range k.CuDNNNewest {
 		if r := &k.CuDNNNewest[i]; r.CUDA == cuda {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// CuDNNLastOfMajor is the last cuDNN release of one major: a build that
+// loads libcudnn.so.N gets a release at or below it.
+type CuDNNLastOfMajor struct {
+	Major  string `yaml:"major"` // "7"
+	Last   string `yaml:"last"`  // major.minor.patch
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
+}
+
+// LastCuDNNOfMajor returns the last cuDNN release of a major ("7"), where
+// the knowledge base knows.
+func (k *KB) LastCuDNNOfMajor(major string) (*CuDNNLastOfMajor, bool) {
+	for i := range k.CuDNNLastOfMajor {
+		if r := &k.CuDNNLastOfMajor[i]; r.Major == major {
 			return r, true
 		}
 	}
@@ -555,14 +588,21 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 	}
 	for i, r := range v.k.PytorchChannelCuDNN {
 		v.source("pytorch_channel_cudnn", i, r.Source, keys)
-		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 {
-			v.errf("pytorch_channel_cudnn", i, "series %q, cuda %q and cudnn %q must be major.minor, major.minor and major.minor.patch", r.Series, r.CUDA, r.CuDNN)
+		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 ||
+			r.Release != "" && !strings.HasPrefix(r.Release, r.Series+".") {
+			v.errf("pytorch_channel_cudnn", i, "series %q, release %q, cuda %q and cudnn %q must be major.minor, a release of the series or empty, major.minor and major.minor.patch", r.Series, r.Release, r.CUDA, r.CuDNN)
 		}
 	}
 	for i, r := range v.k.CuDNNNewest {
 		v.source("cudnn_newest", i, r.Source, keys)
 		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.CUDA, ".") != 1 {
 			v.errf("cudnn_newest", i, "cuda %q and cudnn %q must be major.minor and major.minor.patch", r.CUDA, r.CuDNN)
+		}
+	}
+	for i, r := range v.k.CuDNNLastOfMajor {
+		v.source("cudnn_last_of_major", i, r.Source, keys)
+		if strings.Count(r.Major, ".") != 0 || strings.Count(r.Last, ".") != 2 || !strings.HasPrefix(r.Last, r.Major+".") {
+			v.errf("cudnn_last_of_major", i, "major %q and last %q must be a major and a major.minor.patch of that major", r.Major, r.Last)
 		}
 	}
 	for i, a := range v.k.TorchCXXABIs {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "60bb497afbe1353e"
+const generatedVersion = "d9e08467a696e5bb"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xf6fb641d
+const generatedChecksum = 0x117bf716
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -13633,6 +13633,41 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Dist: "wheel", From: "2.6.0", Until: "2.7.0", ABI: "pre-cxx11", Source: "PT143962;PT142064", Note: "the 2.6 x86_64 CUDA and CPU variants other than cu126 (the row above): malfet, 2024-12-30, 'we should not have torch-cpu build with C++11 ABI in 2.6 yet (only cuda-12.6 binaries should be like that)'. Not for the cpu-cxx11-abi, cpu-aarch64 and ROCm builds, which #142064's matrix already builds with devtoolset cxx11-abi"},
 	{Dist: "wheel", From: "1.1.0", Until: "2.6.0", ABI: "pre-cxx11", Source: "PT17492;PT58533;PT72907;PT123649;PT143962", Note: "maintainers' statements at their dates: yf225, 2019-10-29, 'the pip wheel file is built with cxx11_abi=0' (1.1.0 and 1.3.0 checked in the thread); malfet, 2021-05-19, 'PyTorch x86_64 wheels are still build without _GLIBCXX_USE_CXX11_ABI flag'; 1.10+cpu prints _GLIBCXX_USE_CXX11_ABI False (#72907); July 2024 (2.4 era) the =0 wheels were still the case to keep or sunset (#123649); 2.6 is the first release with a cxx11 variant besides CPU (#143962). Not for the separate CPU variant cpu-cxx11-abi (+cpu.cxx11.abi) of the PyTorch index, built with the C++11 ABI, and the statements are about the x86_64 wheels: ROCm and aarch64 wheels are not covered"},
 }, PytorchChannelCuDNN: []PytorchChannelCuDNN{
+	{Series: "1.0", CUDA: "8.0", CuDNN: "7.1.2", Source: "MOI90_BUILDS", Note: "1.0.0 and 1.0.1: py3.7_cuda8.0.61_cudnn7.1.2"},
+	{Series: "1.0", Release: "1.0.0", CUDA: "9.0", CuDNN: "7.4.1", Source: "MOI90_BUILDS", Note: "1.0.0: py3.7_cuda9.0.176_cudnn7.4.1_1"},
+	{Series: "1.0", Release: "1.0.1", CUDA: "9.0", CuDNN: "7.4.2", Source: "MOI90_BUILDS", Note: "1.0.1: py3.7_cuda9.0.176_cudnn7.4.2"},
+	{Series: "1.0", Release: "1.0.0", CUDA: "10.0", CuDNN: "7.4.1", Source: "MOI90_BUILDS", Note: "1.0.0: py3.7_cuda10.0.130_cudnn7.4.1_1"},
+	{Series: "1.0", Release: "1.0.1", CUDA: "10.0", CuDNN: "7.4.2", Source: "MOI90_BUILDS", Note: "1.0.1: py3.7_cuda10.0.130_cudnn7.4.2"},
+	{Series: "1.1", CUDA: "9.0", CuDNN: "7.5.1", Source: "MOI90_BUILDS", Note: "1.1.0: cuda9.0.176_cudnn7.5.1"},
+	{Series: "1.1", CUDA: "10.0", CuDNN: "7.5.1", Source: "MOI90_BUILDS", Note: "1.1.0: cuda10.0.130_cudnn7.5.1"},
+	{Series: "1.2", CUDA: "9.2", CuDNN: "7.6.2", Source: "MOI90_BUILDS", Note: "1.2.0: cuda9.2.148_cudnn7.6.2"},
+	{Series: "1.2", CUDA: "10.0", CuDNN: "7.6.2", Source: "MOI90_BUILDS", Note: "1.2.0: cuda10.0.130_cudnn7.6.2"},
+	{Series: "1.3", CUDA: "9.2", CuDNN: "7.6.3", Source: "MOI90_BUILDS", Note: "1.3.0 and 1.3.1: cuda9.2.148_cudnn7.6.3"},
+	{Series: "1.3", CUDA: "10.0", CuDNN: "7.6.3", Source: "MOI90_BUILDS", Note: "1.3.0 and 1.3.1: cuda10.0.130_cudnn7.6.3"},
+	{Series: "1.3", CUDA: "10.1", CuDNN: "7.6.3", Source: "MOI90_BUILDS", Note: "1.3.0 and 1.3.1: cuda10.1.243_cudnn7.6.3"},
+	{Series: "1.4", CUDA: "9.2", CuDNN: "7.6.3", Source: "MOI90_BUILDS", Note: "1.4.0: cuda9.2.148_cudnn7.6.3"},
+	{Series: "1.4", CUDA: "10.0", CuDNN: "7.6.3", Source: "MOI90_BUILDS", Note: "1.4.0: cuda10.0.130_cudnn7.6.3"},
+	{Series: "1.4", CUDA: "10.1", CuDNN: "7.6.3", Source: "MOI90_BUILDS", Note: "1.4.0: cuda10.1.243_cudnn7.6.3"},
+	{Series: "1.5", CUDA: "9.2", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.5.0 and 1.5.1: cuda9.2.148_cudnn7.6.3; install_92: libcudnn7 7.6.3.30"},
+	{Series: "1.5", CUDA: "10.1", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.5.0 and 1.5.1: cuda10.1.243_cudnn7.6.3; install_101: libcudnn7 7.6.3.30"},
+	{Series: "1.5", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.5.0 and 1.5.1: cuda10.2.89_cudnn7.6.5; install_102: libcudnn7 7.6.5.32"},
+	{Series: "1.6", CUDA: "9.2", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.6.0: cuda9.2.148_cudnn7.6.3"},
+	{Series: "1.6", CUDA: "10.1", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.6.0: cuda10.1.243_cudnn7.6.3"},
+	{Series: "1.6", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.6.0: cuda10.2.89_cudnn7.6.5"},
+	{Series: "1.7", CUDA: "9.2", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.7.0 and 1.7.1: cuda9.2.148_cudnn7.6.3"},
+	{Series: "1.7", CUDA: "10.1", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.7.0 and 1.7.1: cuda10.1.243_cudnn7.6.3"},
+	{Series: "1.7", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.7.0 and 1.7.1: cuda10.2.89_cudnn7.6.5"},
+	{Series: "1.7", Release: "1.7.0", CUDA: "11.0", CuDNN: "8.0.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.7.0: cuda11.0.221_cudnn8.0.3 (install_110 took 8.0.3.33 on 2020-08-25)"},
+	{Series: "1.7", Release: "1.7.1", CUDA: "11.0", CuDNN: "8.0.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.7.1: cuda11.0.221_cudnn8.0.5 (install_110 took 8.0.5.39 on 2020-11-11)"},
+	{Series: "1.8", CUDA: "10.1", CuDNN: "7.6.3", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.8.0 and 1.8.1: cuda10.1_cudnn7.6.3"},
+	{Series: "1.8", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.8.0 and 1.8.1: cuda10.2_cudnn7.6.5; lts/release/1.8 install_102: 7.6.5.32"},
+	{Series: "1.8", CUDA: "11.1", CuDNN: "8.0.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.8.0 and 1.8.1: cuda11.1_cudnn8.0.5; lts/release/1.8 install_111: 8.0.5.39"},
+	{Series: "1.9", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.9.0 and 1.9.1: cuda10.2_cudnn7.6.5; release/1.9 install_102: 7.6.5.32"},
+	{Series: "1.10", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.10.0 … 1.10.2: cuda10.2_cudnn7.6.5; release/1.10 install_102: 7.6.5.32"},
+	{Series: "1.10", CUDA: "11.3", CuDNN: "8.2.0", Source: "MOI90_BUILDS", Note: "1.10.0 … 1.10.2: cuda11.3_cudnn8.2.0"},
+	{Series: "1.11", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.11.0: cuda10.2_cudnn7.6.5; release/1.11 install_102: 7.6.5.32"},
+	{Series: "1.11", CUDA: "11.5", CuDNN: "8.3.2", Source: "MOI90_BUILDS", Note: "1.11.0: cuda11.5_cudnn8.3.2"},
+	{Series: "1.12", CUDA: "10.2", CuDNN: "7.6.5", Source: "MOI90_BUILDS;PT_BUILDER_CUDNN_HIST", Note: "1.12.0 and 1.12.1: cuda10.2_cudnn7.6.5; release/1.12 install_102: 7.6.5.32"},
 	{Series: "1.9", CUDA: "11.1", CuDNN: "8.0.5", Source: "PT_BUILDER_CONDA", Note: "release/1.9 install_111: cudnn-11.1-linux-x64-v8.0.5.39"},
 	{Series: "1.10", CUDA: "11.1", CuDNN: "8.0.5", Source: "PT_BUILDER_CONDA", Note: "release/1.10 install_111: v8.0.5.39"},
 	{Series: "1.11", CUDA: "11.1", CuDNN: "8.0.5", Source: "PT_BUILDER_CONDA", Note: "release/1.11 install_111: v8.0.5.39"},
@@ -13659,6 +13694,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{CUDA: "9.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda9.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 	{CUDA: "9.2", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.31/.32 for cuda9.2; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 	{CUDA: "10.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda10.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
+}, CuDNNLastOfMajor: []CuDNNLastOfMajor{
+	{Major: "7", Last: "7.6.5", Source: "CUDNN_SUPPORT_MATRIX_7X;CUDNN_REDIST_LEGACY", Note: "7.6.4 - 7.6.5 is the last 7.x section before 8.0.0 in the support matrices; v7.6.5 is the last 7.x directory of the legacy redist index"},
+	{Major: "8", Last: "8.9.7", Source: "CUDNN_ARCHIVES", Note: "cuDNN Archives (v8.9.7, December 2023): 'cuDNN Release 8' lists 8.9.7 as its newest release"},
 }, CUDALibPackages: []CUDALibPackage{
 	{Lib: "cublas", Pip: []string{
 		"nvidia-cublas-cu*",
@@ -13816,6 +13854,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "NV_NVCC_COMPRESS", Title: "NVIDIA CUDA Compiler Driver NVCC documentation, --compress-mode {default|size|speed|balance|none}: 'This option is not compatible with drivers released before CUDA Toolkit's 12.4 Release.'", URL: "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#compress-mode-default-size-speed-balance-none-compress-mode", Read: "as quoted in MLX_2407 (the 12.8 edition introduces the option; the 12.6.3 edition has only --no-compress)"},
 	{Key: "MLX_2407", Title: "ml-explore/mlx#2407 '[CUDA] --compress-mode requires CUDA 12.8' (quotes NV_NVCC_COMPRESS: compressed binaries need a driver compatible with CUDA 12.4, the release that introduced binary compression)", URL: "https://github.com/ml-explore/mlx/pull/2407", Read: "2025-07-23 description"},
 	{Key: "RAPIDS_FATBIN", Title: "rapids-cmake rapids_cuda_enable_fatbin_compression (TUNE_FOR balanced: 'CUDA 12 Requires Driver Version: 550.54.14+ CUDA 13 Requires Driver Version: 580+')", URL: "https://docs.rapids.ai/api/rapids-cmake/stable/command/rapids_cuda_enable_fatbin_compression", Read: "stable edition (added in v25.10.00); corroboration"},
+	{Key: "MOI90_BUILDS", Title: "moi90/pytorch_compute_capabilities cache/<package>/summary.json: one directory per linux-64 pytorch package of the pytorch channel's repodata with a CUDA build string (pytorch-1.7.0-py3.8_cuda11.0.221_cudnn8.0.3_0, …), 1.0.0 … 2.5.1; the script keeps Python 3.7 and later", URL: "https://github.com/moi90/pytorch_compute_capabilities/tree/c62966f2cbb18df2fd9d4f5994b1615018ebb308/cache", Read: "git snapshot, the cache directory names at c62966f (2024-02-29) and cc04451 (2025-05-09), every series × CUDA variant's cudnnX.Y.Z, 2026-12-06 (third-party listing of the channel's own file names)"},
+	{Key: "PT_BUILDER_CUDNN_HIST", Title: "pytorch/builder common/install_cuda.sh on main (the conda-cuda image's cuDNN per CUDA, which conda/switch_cuda_version.sh reads into the build string) and conda/pytorch-nightly/build.sh (USE_STATIC_CUDNN=1: cuDNN 7 linked statically)", URL: "https://github.com/pytorch/builder/commits/main/common/install_cuda.sh", Read: "git snapshot: install_92 and install_101 libcudnn7 7.6.3.30 from 08d7b369 (2019-09-20) until the 2022-03-01 cleanup (282c44dc); install_102 libcudnn7 7.6.5.32 from c648df9e (2020-02-03, 'Add CUDA 10.2 support') unchanged through release/1.12; install_110 cuDNN 8.0.3.33 (cedffa80, 2020-08-25), 8.0.4.30 (3c86295b, 2020-10-13), 8.0.5.39 (42f1bd6c, 2020-11-11); lts/release/1.8 install_111 8.0.5.39, 2026-12-06"},
+	{Key: "TF_DSO_LOADER", Title: "tensorflow/tensorflow stream_executor/platform/default/dso_loader.cc (GetCudnnDsoHandle: GetDsoHandle(\"cudnn\", GetCudnnVersion()), i.e. libcudnn.so.<TF_CUDNN_VERSION>) and third_party/gpus/find_cuda_config.py (_find_cudnn_config: cudnn_version = header_version.split(\".\")[0], the major)", URL: "https://github.com/tensorflow/tensorflow/blob/master/third_party/gpus/find_cuda_config.py", Read: "stored copies of both files (TF 2.x era), 2026-12-06"},
+	{Key: "TF36426", Title: "tensorflow/tensorflow#36426 Error:55: Could not load dynamic library 'libcudnn.so.7' (labelled TF 2.1)", URL: "https://github.com/tensorflow/tensorflow/issues/36426", Read: "issue thread, 2026-12-06"},
+	{Key: "TF42199", Title: "tensorflow/tensorflow#42199 Cannot find libcudnn.so.7 (TF 2.3.0 pip with CUDA 10.1 and cuDNN 8.0.2.39 installed: 'Could not load dynamic library libcudnn.so.7'; a cuDNN 8 does not serve a build that loads libcudnn.so.7)", URL: "https://github.com/tensorflow/tensorflow/issues/42199", Read: "issue thread, 2026-12-06"},
 	{Key: "PT143962", Title: "pytorch/pytorch#143962 Nightly pytorch wheel for prerelease version 2.7 is build with C++11 ABI on, at least for CPU", URL: "https://github.com/pytorch/pytorch/issues/143962", Read: "issue thread, 2026-12-01"},
 	{Key: "NCCL_COMMON_MK", Title: "NVIDIA/nccl makefiles/common.mk: the default NVCC_GENCODE per CUDA version (CUDA8/9/10/11/12/12_8/13 _GENCODE and _PTX)", URL: "https://github.com/NVIDIA/nccl/blob/master/makefiles/common.mk", Read: "git snapshot of NVIDIA/nccl, the file at tags v2.7.8-1 … v2.29.2-1 and git log -S for compute_80/90/110 and the CUDA13_GENCODE block, 2026-12-01"},
 	{Key: "NV_BLACKWELL_COMPAT", Title: "NVIDIA Blackwell Compatibility Guide for CUDA Applications, 1.2 Application Compatibility: 'A cubin generated for a certain compute capability is supported to run on any GPU with the same major revision and same or higher minor revision of compute capability'", URL: "https://docs.nvidia.com/cuda/blackwell-compatibility-guide", Read: "2026-12-01"},
@@ -14970,6 +15013,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/libs.yaml", Line: 72},
 		{File: "resolver/kb/data/libs.yaml", Line: 73},
 	},
+	"cudnn_last_of_major": {
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 56},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 57},
+	},
 	"cudnn_newest": {
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 822},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 823},
@@ -15846,6 +15893,41 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 76},
 	},
 	"pytorch_channel_cudnn": {
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 16},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 17},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 18},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 19},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 20},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 21},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 22},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 23},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 24},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 25},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 26},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 27},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 28},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 29},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 30},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 31},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 32},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 33},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 34},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 35},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 36},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 37},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 38},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 39},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 40},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 41},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 42},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 43},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 44},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 45},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 46},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 47},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 48},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 49},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 50},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 786},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 787},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 788},
@@ -15962,6 +16044,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 5},

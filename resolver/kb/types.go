@@ -477,11 +477,15 @@ type Facts struct {
 	TorchCXXABIs  []TorchCXXABI   `yaml:"torch_cxx_abi" key:"dist,from,cuda"`
 	// PytorchChannelCuDNN is the cuDNN each pytorch-channel build series
 	// copies into its package, per CUDA variant (cudalibs.yaml).
-	PytorchChannelCuDNN []PytorchChannelCuDNN `yaml:"pytorch_channel_cudnn" key:"series,cuda"`
+	PytorchChannelCuDNN []PytorchChannelCuDNN `yaml:"pytorch_channel_cudnn" key:"series,release,cuda"`
 	// CuDNNNewest is the newest cuDNN release NVIDIA built for a CUDA
 	// toolkit release (cudalibs.yaml): a ceiling on the cuDNN a build for
 	// that CUDA can load.
 	CuDNNNewest []CuDNNNewest `yaml:"cudnn_newest" key:"cuda"`
+	// CuDNNLastOfMajor is the last cuDNN release of each major
+	// (cudalibs-2.yaml): every release a build that loads libcudnn.so.N
+	// can get is at or below it.
+	CuDNNLastOfMajor []CuDNNLastOfMajor `yaml:"cudnn_last_of_major" key:"major"`
 	// CUDALibPackages names the packages each CUDA library ships in
 	// (cudalib-packages.yaml).
 	CUDALibPackages []CUDALibPackage `yaml:"cuda_lib_packages" key:"lib"`
