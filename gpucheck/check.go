@@ -29,6 +29,7 @@ type knowledge interface {
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool)
 	NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)

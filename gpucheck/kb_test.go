@@ -310,6 +310,10 @@ func (k factsKB) PytorchChannelCuDNNOf(series, cuda string) (*kb.PytorchChannelC
 	return (&kb.KB{Facts: k.f}).PytorchChannelCuDNNOf(series, cuda)
 }
 
+func (k factsKB) TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool) {
+	return (&kb.KB{Facts: k.f}).TorchCUDALibsOf(torch, cuda)
+}
+
 func (k factsKB) CompressionFloor(compression string) (*kb.FatbinCompression, bool) {
 	for i := range k.f.FatbinCompression {
 		if k.f.FatbinCompression[i].Compression == compression {
