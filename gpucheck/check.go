@@ -30,6 +30,7 @@ type knowledge interface {
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
 	LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool)
+	TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool)
 	NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)

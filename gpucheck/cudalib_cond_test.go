@@ -278,3 +278,44 @@ func TestLibCarriesOlderToolkit(t *testing.T) {
 		}
 	}
 }
+
+// TestLibCarriesCuDNNKepler: NVIDIA's support matrices list Kepler (SM 3.5
+// and later for the CUDA 11 packages) for every cuDNN read from 7.5.0
+// through 8.5.0, and 5.0 as the lowest compute capability from 8.9.5 on
+// (8.9.5, 8.9.6, 9.0.0, 9.5.x). No 8.6.0 … 8.9.4 matrix was read: a release
+// there is neither counted as carrying Kepler code (carries_through) nor as
+// lacking it, and one before 7.5.0 was not read either. The wheels' four-part
+// versions (nvidia-cudnn-cu11 9.1.0.70, 8.7.0.84) compare as releases.
+func TestLibCarriesCuDNNKepler(t *testing.T) {
+	k := kb.Default()
+	tests := []struct {
+		ver   string
+		gpu   cc
+		want  carries
+		words string
+	}{
+		{"7.6.5", cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"8.2.0", cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"8.5.0", cc{Major: 3, Minor: 5}, carriesYes, ""},
+		{"8.5.0.96", cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"8.7.0", cc{Major: 3, Minor: 7}, carriesUnknown, "cudnn 8.7.0 is after 8.5.0, the last release known to carry code for sm_37, and before 8.9.5, the first known to lack it"},
+		{"8.7.0.84", cc{Major: 3, Minor: 7}, carriesUnknown, "after 8.5.0"},
+		{"8.9.2.26", cc{Major: 3, Minor: 5}, carriesUnknown, "before 8.9.5"},
+		{"8.9.5", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.9.5 on (it dropped sm_37 after 8.5.0)"},
+		{"9.1.0.70", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.9.5 on"},
+		{"9.5.1.17", cc{Major: 3, Minor: 5}, carriesNo, "dropped sm_35 after 8.5.0"},
+		{"7.0.5", cc{Major: 3, Minor: 7}, carriesUnknown, "predates 7.5.0"},
+		// Compute capability 3.0 has no row: only the CUDA 10.x packages list it.
+		{"8.2.0", cc{Major: 3, Minor: 0}, carriesUnknown, "whether cudnn 8.2.0 carries code for sm_30 is not known"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ver+" "+tt.gpu.sm(), func(t *testing.T) {
+			p := &resolver.GPUPackage{Name: "nvidia-cudnn-cu11", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: tt.ver, BuiltFor: resolver.BuiltFor{CUDA: []string{"11.8"}}, BundledWith: "torch 2.4.1", Known: true}
+			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "11.8"}}, k: k}
+			got, why := c.libCarries(p, tt.gpu)
+			if got != tt.want || !strings.Contains(why, tt.words) {
+				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
+			}
+		})
+	}
+}

@@ -314,6 +314,10 @@ func (k factsKB) LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool) {
 	return (&kb.KB{Facts: k.f}).LastCuDNNOfMajor(major)
 }
 
+func (k factsKB) TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool) {
+	return (&kb.KB{Facts: k.f}).TorchCUDALibsOf(torch, cuda)
+}
+
 func (k factsKB) CompressionFloor(compression string) (*kb.FatbinCompression, bool) {
 	for i := range k.f.FatbinCompression {
 		if k.f.FatbinCompression[i].Compression == compression {

@@ -144,7 +144,7 @@ func (c *checker) olderBuild(bound, python string, sassOnly bool) string {
 			continue
 		}
 		rel := c.newestRelease(series, v, python)
-		if rel == "" {
+		if rel == "" || c.cudnnLacksHost(dist, rel, cu) {
 			continue
 		}
 		return buildLabel(dist, rel, cu, v.Selector)
@@ -239,4 +239,49 @@ func fwLabel(fw *resolver.Framework) string {
 		return ""
 	}
 	return fw.Name
+}
+
+// cudnnLacksHost reports whether the cuDNN a PyTorch build loads (the
+// exact nvidia-cudnn wheel a torch wheel pins, the cuDNN a pytorch-channel
+// series copies into its package) is known to carry no code for some GPU
+// of the host: such a build fails there (EG410) whatever its own SASS, so
+// a hint must not propose it (pytorch 2.5.1 for CUDA 11.8 loads cuDNN
+// 9.1.0, which lists no Kepler). A cuDNN the knowledge base cannot place
+// does not count against the build.
+func (c *checker) cudnnLacksHost(dist kb.Distribution, rel, cu string) bool {
+	var p resolver.GPUPackage
+	switch dist {
+	case kb.DistWheel:
+		row, ok := c.k.TorchCUDALibsOf(rel, cu)
+		if !ok {
+			return false
+		}
+		for _, l := range row.Libs {
+			// nvidia-cudnn-cu11, -cu12, -cu13: the wheel's own cuDNN release.
+			if n := kb.NormalizeName(l.Name); strings.HasPrefix(n, "nvidia-cudnn-") {
+				p = resolver.GPUPackage{Name: n, Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: l.Version, BuiltFor: resolver.BuiltFor{CUDA: []string{cu}}, Known: true}
+			}
+		}
+	case kb.DistPytorchConda:
+		fw := &resolver.Framework{Name: "pytorch", Dist: kb.DistPytorchConda, Version: rel}
+		ch, ok := resolver.PytorchChannelCuDNN(c.k, fw, cu, "")
+		if !ok {
+			return false
+		}
+		p = ch
+		p.BuiltFor = resolver.BuiltFor{CUDA: []string{cu}}
+	}
+	if p.Lib == "" || p.Version == "" {
+		return false
+	}
+	for _, g := range c.h.GPUs {
+		gcc, ok := parseCC(g.CC)
+		if !ok {
+			continue
+		}
+		if has, _ := c.libCarries(&p, gcc); has == carriesNo {
+			return true
+		}
+	}
+	return false
 }

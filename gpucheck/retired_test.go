@@ -49,8 +49,15 @@ func TestDriverHintRetiredGPU(t *testing.T) {
 		// no CUDA <= 11.4 build supports Python 3.11, but a cu118 build
 		// does and its 11.8 runtime runs on R470 through minor-version
 		// compatibility (CUDA 11's floor 450.80.02) with sm_37 SASS
+		// The cu118 wheels of 2.4 … 2.7 pin nvidia-cudnn-cu11 9.1.0.70,
+		// and cuDNN lists no Kepler from 8.9.5 on: those builds fail on
+		// the K80 (EG410), so the hint goes to 2.3.1+cu118 (its cuDNN
+		// 8.7.0.84 is not known to lack Kepler).
 		{"CUDA 12 on a K80, Python 3.11: a cu118 build keeps the Python", "2.6.0", "12.4", kb.DistPyPI, "3.11", target("470.82.01", "K80"), "EG401",
-			[]string{"R470", "install a build whose CUDA runtime is 11.8 or older: torch==2.7.1+cu118", "it keeps Python 3.11", "only through minor-version compatibility (EG402"}, []string{"Python pin must go down"}},
+			[]string{"R470", "install a build whose CUDA runtime is 11.8 or older: torch==2.3.1+cu118", "it keeps Python 3.11", "only through minor-version compatibility (EG402"}, []string{"Python pin must go down", "2.7.1+cu118"}},
+		// The pytorch channel's 2.4/2.5 CUDA 11.8 builds copy cuDNN 9.1.0.
+		{"pytorch channel CUDA 12.1 on a K80, Python 3.11: not a cuDNN 9 build", "2.5.1", "12.1", kb.DistPytorchConda, "3.11", target("470.82.01", "K80"), "EG401",
+			[]string{"R470", "pytorch=2.3.1 with pytorch-cuda=11.8 from the pytorch channel"}, []string{"pytorch=2.5.1", "pytorch=2.4"}},
 		{"an older R470-era driver: update within the branch", "2.0.0", "11.7", kb.DistWheel, "3.8", target("460.32.03", "K80"), "EG402",
 			[]string{"update the driver within R470 and install a build whose CUDA runtime is 11.4 or older: torch==1.12.1+cu113"}, []string{"515.43.04 or newer"}},
 		{"CUDA 12 on a K80 is EG401, same hint", "2.1.0", "12.1", kb.DistWheel, "3.10", target("470.82.01", "K80"), "EG401",

@@ -474,11 +474,27 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			open = why
 		}
 		if ok && compareVersions(ver, r.Until) >= 0 {
+			if r.CarriesThrough != "" {
+				// Which release between the two first dropped it is not known.
+				return carriesNo, fmt.Sprintf("%s has no code for %s from %s on (it dropped %s after %s)", name, gcc.sm(), r.Until, gcc.sm(), r.CarriesThrough)
+			}
 			return carriesNo, fmt.Sprintf("%s dropped %s in %s", name, gcc.sm(), r.Until)
 		}
 	}
 	if open != "" {
 		return carriesUnknown, open
+	}
+	// Between the last release known to carry the code (CarriesThrough)
+	// and the first known to lack it (Until) no source decides: a release
+	// there is neither counted as carrying it nor as lacking it.
+	for _, r := range rows {
+		// A wheel's build of the release (8.5.0.96 of 8.5.0) is that release.
+		if r.CarriesThrough == "" || compareVersions(ver, r.CarriesThrough) <= 0 || strings.HasPrefix(ver, r.CarriesThrough+".") {
+			continue
+		}
+		if ok, why := applies(r); ok || why != "" {
+			return carriesUnknown, fmt.Sprintf("%s %s is after %s, the last release known to carry code for %s, and before %s, the first known to lack it; whether it carries code for %s is not known", name, ver, r.CarriesThrough, gcc.sm(), r.Until, gcc.sm())
+		}
 	}
 	// A release before Since is short of it whatever its CUDA; from Since
 	// on, the row's CUDA condition must hold too.

@@ -77,13 +77,16 @@ func TestValidateCuDNNRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad.CUDALibArch = append([]CUDALibArch{{Lib: "cudnn", CC: "9.0", Source: k.CUDALibArch[0].Source}}, k.CUDALibArch...)
+	bad.CUDALibArch = append(bad.CUDALibArch,
+		CUDALibArch{Lib: "cudnn", CC: "3.7", Since: "7.5.0", CarriesThrough: "8.5.0", Source: k.CUDALibArch[0].Source},
+		CUDALibArch{Lib: "cudnn", CC: "3.5", CarriesThrough: "9.0.0", Until: "8.9.5", Source: k.CUDALibArch[0].Source})
 	bad.PytorchChannelCuDNN = append([]PytorchChannelCuDNN{{Series: "1.11", CUDA: "11.3", CuDNN: "8.2", Source: k.PytorchChannelCuDNN[0].Source}}, k.PytorchChannelCuDNN...)
 	errs := bad.validate()
 	text := ""
 	for _, e := range errs {
 		text += e.Error() + "\n"
 	}
-	for _, want := range []string{"none of since, until and none_through is set", `cudnn "8.2" must be`} {
+	for _, want := range []string{"none of since, until and none_through is set", `cudnn "8.2" must be`, "carries_through 8.5.0 needs an until after it", "carries_through 9.0.0 needs an until after it"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("validate: no %q in:\n%s", want, text)
 		}

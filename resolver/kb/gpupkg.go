@@ -147,6 +147,11 @@ type CUDALibArch struct {
 	// for cudnn, nccl and cusparselt.
 	Since string `yaml:"since"`
 	Until string `yaml:"until,omitempty"` // first release without it
+	// CarriesThrough, with Until, is the last release known to carry code
+	// for CC: the releases after it and before Until are neither known to
+	// carry it nor known to lack it (no source read for them), so they
+	// stay undecided where Until alone would count them as carrying it.
+	CarriesThrough string `yaml:"carries_through,omitempty"`
 	// NoneThrough is the last release known to carry no code of its own
 	// for CC in a library that is not hardware forward compatible: no
 	// release at or below it runs on a GPU of that compute capability
@@ -570,6 +575,9 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		if r.Since == "" && r.Until == "" && r.NoneThrough == "" {
 			v.errf("cuda_lib_arch", i, "none of since, until and none_through is set")
+		}
+		if c, ok := CompareDotted(r.CarriesThrough, r.Until); r.CarriesThrough != "" && (r.Until == "" || !ok || c >= 0) {
+			v.errf("cuda_lib_arch", i, "carries_through %s needs an until after it", r.CarriesThrough)
 		}
 		if r.CUDA != "" {
 			if _, err := ParseCUDACond(r.CUDA); err != nil {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "d9e08467a696e5bb"
+const generatedVersion = "5e8dfc7204778edb"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x117bf716
+const generatedChecksum = 0xc2d923b5
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -13104,6 +13104,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "torch-sparse", Version: "0.6.14", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
 	{Name: "torch-cluster", Version: "1.6.0", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
 }, CUDALibArch: []CUDALibArch{
+	{Lib: "cudnn", CC: "3.5", Since: "7.5.0", Until: "8.9.5", CarriesThrough: "8.5.0", Source: "CUDNN_SUPPORT_MATRIX_KEPLER;CUDNN_SUPPORT_MATRIX_895;CUDNN_SUPPORT_MATRIX", Note: "support matrices: Kepler listed for every package of 7.5.0 … 8.5.0 read (SM 3.5 and later for CUDA 11.x packages); 8.9.5, 8.9.6, 9.0.0 and 9.5.x list 5.0 and later only; 8.6.0 … 8.9.4 not read"},
+	{Lib: "cudnn", CC: "3.7", Since: "7.5.0", Until: "8.9.5", CarriesThrough: "8.5.0", Source: "CUDNN_SUPPORT_MATRIX_KEPLER;CUDNN_SUPPORT_MATRIX_895;CUDNN_SUPPORT_MATRIX", Note: "support matrices: Kepler listed for every package of 7.5.0 … 8.5.0 read (SM 3.5 and later for CUDA 11.x packages); 8.9.5, 8.9.6, 9.0.0 and 9.5.x list 5.0 and later only; 8.6.0 … 8.9.4 not read"},
 	{Lib: "nccl", CC: "8.0", Since: "2.7.3", CUDA: ">=11.0", Source: "NCCL_COMMON_MK", Note: "sm_80 SASS and compute_80 PTX in builds with CUDA >= 11 (commit 5949d96f, NCCL 2.7.3-1)"},
 	{Lib: "nccl", CC: "8.6", Since: "2.7.3", CUDA: ">=11.0", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_86 of its own: the sm_80 cubin runs on 8.6"},
 	{Lib: "nccl", CC: "8.9", Since: "2.7.3", CUDA: ">=11.0", Source: "NCCL_COMMON_MK;NV_BLACKWELL_COMPAT", Note: "no sm_89 of its own: the sm_80 cubin runs on 8.9"},
@@ -13890,6 +13892,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "NV_HOPPER_COMPAT", Title: "NVIDIA Hopper Compatibility Guide for CUDA Applications: 'Applications Built Using CUDA Toolkit 11.7 or Earlier' reach Hopper only through PTX; CUDA 11.8 builds can carry sm_90", URL: "https://docs.nvidia.com/cuda/hopper-compatibility-guide", Read: "table of contents and 1.2, 2026-12-06"},
 	{Key: "PT_BUILDER_CONDA", Title: "pytorch/builder conda/build_pytorch.sh (build_string_suffix cuda${CUDA_VERSION}_cudnn${CUDNN_VERSION}), conda/switch_cuda_version.sh (CUDNN_VERSION from /usr/local/cuda/lib64/libcudnn.so.*), conda/pytorch-nightly/build.sh (DEPS_LIST copies libcudnn*.so.8 into the package) and common/install_cuda.sh (the cuDNN archive per CUDA variant)", URL: "https://github.com/pytorch/builder", Read: "git snapshot, branches release/1.9 … release/2.5 (release/2.5 without common/install_cuda.sh), 2026-12-06"},
 	{Key: "CUDNN_REDIST_LEGACY", Title: "NVIDIA cuDNN legacy redist index (compute/redist/cudnn): v7.6.5 is the last 7.x directory; v7.6.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn7 7.6.5 for cuda9.0, cuda9.2, cuda10.0, cuda10.1 and cuda10.2; v8.0.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn8 8.0.5.39 for cuda10.1, cuda10.2, cuda11.0 and cuda11.1 only", URL: "https://developer.download.nvidia.com/compute/redist/cudnn/", Read: "the directory index and the v7.6.5 and v8.0.5 package listings, 2026-12-06"},
+	{Key: "CUDNN_SUPPORT_MATRIX_895", Title: "NVIDIA cuDNN Support Matrix 8.9.5 (TRM-06762-001_v8.9.5), GPU, CUDA Toolkit, and CUDA Driver Requirements: cuDNN 8.9.5 for CUDA 12.x (12.0 … 12.2) and for CUDA 11.x (11.0 … 11.8) list compute capabilities 9.0, 8.9, 8.6, 8.0, 7.5, 7.0, 6.1, 6.0 and 5.0 (Hopper … Maxwell), no Kepler; the 8.9.6 edition lists the same", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-895/pdf/cuDNN-Support-Matrix.pdf", Read: "the 8.9.5 PDF table and the 8.9.6 web edition (archives/cudnn-896/support-matrix), 2026-12-06"},
+	{Key: "CUDNN_SUPPORT_MATRIX_KEPLER", Title: "NVIDIA cuDNN Support Matrix archives listing Kepler: cudnn_760 (7.5.0 … 7.6.0: Kepler (3.x) beside CUDA 9.0 … 10.1), cudnn_764 (7.6.3 - 7.6.4: Kepler (3.x)), cudnn-803 (8.0.0 - 8.0.3: CUDA 11.0 'SM 3.5 and later', CUDA 10.2 and 10.1 'SM 3.0 and later'), cudnn-822 (8.1.0 … 8.2.2: CUDA 11.x 'SM 3.5 and later', CUDA 10.2 'SM 3.0 and later', Kepler listed), cudnn-840 (8.4.0 for CUDA 11.x: SM 3.5 and later; for CUDA 10.2: SM 3.0 and later), cudnn-850 (8.5.0 for CUDA 11.x, CUDA 11.0 … 11.7: Kepler, SM 3.5 and later)", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/pdf/cuDNN-Support-Matrix.pdf", Read: "archived support matrices 7.6.0, 7.6.4, 8.0.3, 8.2.2, 8.4.0 and 8.5.0, 2026-12-06; no 8.6.0 … 8.9.4 matrix or release note naming Kepler was found"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
 	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
@@ -14877,6 +14881,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 71},
 	},
 	"cuda_lib_arch": {
+		{File: "resolver/kb/data/cudalibs-kepler.yaml", Line: 17},
+		{File: "resolver/kb/data/cudalibs-kepler.yaml", Line: 18},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 57},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 58},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 59},
@@ -16080,6 +16086,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 31},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 32},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 33},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 34},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 35},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
