@@ -133,7 +133,8 @@ func (c *checker) binaryArch() (*kb.ArchList, bool) {
 // archList finds the build's architecture list. TensorFlow's and JAX's
 // lists are those of their official pip wheels: a conda build (conda-forge,
 // defaults) is compiled by its own recipe, so it gets only a row of its own
-// distribution (defaults' tensorflow-gpu, from Anaconda's recipe), never the
+// distribution (defaults' tensorflow-gpu, from Anaconda's recipe;
+// conda-forge's tensorflow, from its feedstock's build script), never the
 // wheel's.
 func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, bool) {
 	switch fw.Name {
@@ -141,6 +142,15 @@ func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, boo
 		if fw.From != envspec.ProviderPip {
 			if fw.Name == "tensorflow" && fw.Dist == kb.DistDefaults {
 				return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistDefaults)
+			}
+			if fw.Name == "tensorflow" && fw.Dist == kb.DistCondaForge {
+				// conda-forge's recipe sets its own list per CUDA
+				// (arch-tfjax-2.yaml); FrameworkArch falls back to the
+				// wheel's row where it has none, which never speaks
+				// for a conda build.
+				if l, ok := c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistCondaForge); ok && l != nil && l.Dist == kb.DistCondaForge {
+					return l, true
+				}
 			}
 			return nil, false
 		}
