@@ -203,8 +203,14 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 		return builtOnMachineHint(p.Name, c.st.Framework)
 	}
 	if ok || p.Role != resolver.RoleExtension {
-		if known := c.knownReleases(p.Name); known != "" {
+		if known := c.knownReleases(p.Name, true); known != "" {
 			return "pin a release envguard knows (" + known + "), or run envguard check on the machine, which reads the binaries"
+		}
+		if known := c.knownReleases(p.Name, false); known != "" {
+			// Every release the knowledge base describes has a floor
+			// above one of the target's GPUs (tensorrt 10.8.0.43 on a
+			// P100): pinning one of them would fail there.
+			return "the releases envguard knows (" + known + ") need compute capability " + c.lowestFloor(p.Name) + " or newer, above this target's GPU, so pinning one would not help: run envguard check on the machine, which reads the binaries"
 		}
 		return "pin a release the knowledge base has a build row for, or run envguard check on the machine, which reads the binaries"
 	}
@@ -748,12 +754,17 @@ func builtOnMachineHint(name string, fw *resolver.Framework) string {
 // build rows for, per distribution, newest last and at most the newest
 // maxListed of each ("conda-forge: 11.6.0, 12.0.0"); "" where it has none.
 // No command prints them (kb status gives only row counts), so the hint
-// names them itself.
-func (c *checker) knownReleases(name string) string {
+// names them itself. With runsHere, a release whose row states a
+// compute-capability floor above one of the target's GPUs is left out:
+// it cannot be the release to pin there.
+func (c *checker) knownReleases(name string, runsHere bool) string {
 	const maxListed = 5
 	byDist := map[string][]string{}
 	var dists []string
 	for _, b := range c.k.ExtensionReleases(name) {
+		if runsHere && c.floorAboveSomeGPU(b.MinCC) {
+			continue
+		}
 		if _, seen := byDist[b.Dist]; !seen {
 			dists = append(dists, b.Dist)
 		}
@@ -774,4 +785,32 @@ func (c *checker) knownReleases(name string) string {
 		parts = append(parts, fmt.Sprintf("%s: %s%s", d, strings.Join(vs, ", "), more))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// floorAboveSomeGPU reports whether a compute-capability floor ("7.5")
+// lies above one of the target's GPUs; false for no floor or no GPUs.
+func (c *checker) floorAboveSomeGPU(minCC string) bool {
+	lo, ok := parseCC(minCC)
+	if minCC == "" || !ok {
+		return false
+	}
+	for _, g := range c.h.GPUs {
+		if gcc, ok := parseCC(g.CC); ok && gcc.less(lo) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowestFloor is the lowest compute-capability floor the release rows of
+// a package state ("7.5"); only called where every row has one.
+func (c *checker) lowestFloor(name string) string {
+	var low string
+	var lowCC cc
+	for _, b := range c.k.ExtensionReleases(name) {
+		if v, ok := parseCC(b.MinCC); ok && (low == "" || v.less(lowCC)) {
+			low, lowCC = b.MinCC, v
+		}
+	}
+	return low
 }

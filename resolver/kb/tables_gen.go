@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "98b796901518ccb4"
+const generatedVersion = "7ff151921a8f2b97"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x4aa36d03
+const generatedChecksum = 0xd49f57f3
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5384,7 +5384,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
 	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
-	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures its kernels are built for (CMAKE_CUDA_ARCHITECTURES of the packaging pipeline at each tag) were not read: the repository's snapshot is over the size that can be fetched here"},
+	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures its kernels are built for (CMAKE_CUDA_ARCHITECTURES of the packaging pipeline at each tag) were not read: the repository's snapshot is over the size that can be fetched here (945 MB, 2026-12-06), and the stored copies of tools/ci_build/github/linux/build_linux_python_package.sh (which appends the list after the pipeline's extra arguments, so its list is the one cmake keeps) carry no tag or date: some say 52;60;61;70;75;80, later ones 75;80;90 and -real lists. The PR threads bracket but do not pin the tags: #8004 (2021-06-09, after 1.7.0 and after #7632) changed py-packaging-stage.yml from 35;37;50;52;60;61;70;75;80;86 to 50;52;60;61;70;75;80;86; #23309 (2025-01) lists 60;61;70;75;80 as the Python CUDA 12 size before it moved to 75;80;90; #23572 (2025-02): 'ORT official released binary are built with ... CMAKE_CUDA_ARCHITECTURES=75;80;90, which has both SASS (real) and PTX (virtual)'. Which list the 1.7.0 and 1.20.0 wheels were built with is therefore not known"},
 	{Name: "cupy", Conda: []string{
 		"cupy",
 	}, Framework: "none", IndexSdistOnly: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X4_CUPY_SDIST", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist (index_sdist_only: the README's '(Source Package) pip install cupy' beside the per-CUDA binary packages), which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
@@ -5409,6 +5409,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's conda package on the rapidsai channel"},
 	{Name: "cuml-cu11", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's CUDA 11 wheel on the NVIDIA index (from 23.04, per the install guide); the CUDA major is part of the name"},
 	{Name: "cuml-cu12", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's CUDA 12 wheel on the NVIDIA index; the CUDA major is part of the name"},
+	{Name: "tensorrt", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X7_TRT_OSS_1080", Note: "NVIDIA's inference library: the pip metapackage tensorrt pulls tensorrt-cuNN with its -libs and -bindings (index-releases.yaml); it calls CUDA through its own libraries, not libtorch. The floor changes per release (Kepler last in 8.5, Maxwell dropped in 9.0, SM 7.0 or higher in 10.1, Volta removed from 10.5), so it is stated on the release rows only"},
+	{Name: "tensorrt-cu12", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "the CUDA 12 package the tensorrt metapackage installs (the CUDA major is part of the name); it pulls tensorrt-cu12-libs, the libraries, and tensorrt-cu12-bindings of the same release"},
+	{Name: "tensorrt-cu12-libs", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "TensorRT's shared libraries (libnvinfer and its builder resources) for CUDA 12; it requires nvidia-cuda-runtime-cu12 (TRT_ISSUE_4614)"},
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", SdistBuild: SdistBuild{From: "2.1.2", Through: "2.8.3.post1", SASS: []string{
 		"8.0",
@@ -10153,6 +10156,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.6.2 against pytorch 1.12.1, run constraint cudatoolkit >=11.3,<11.7; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	{Name: "tensorrt", Version: "10.8.0.43", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it (Pascal, Volta, Kepler fail); the CUDA 12 build (pip installs tensorrt-cu12 10.8.0.43, VSRIFE_70). The architectures at or above 7.5 (the 10.8 support matrix) were not read"},
+	{Name: "tensorrt-cu12", Version: "10.8.0.43", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it"},
+	{Name: "tensorrt-cu12-libs", Version: "10.8.0.43", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it"},
+	{Name: "tensorrt", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it; the CUDA 12 build (pip installs tensorrt_cu12==10.13.2.6, TRT_ISSUE_4614). The architectures at or above 7.5 were not read"},
+	{Name: "tensorrt-cu12", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614); a release after 10.5: no GPU below 7.5 runs it"},
+	{Name: "tensorrt-cu12-libs", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614, as tensorrt_cu12_libs); a release after 10.5: no GPU below 7.5 runs it"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -14245,6 +14266,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X4_RAPIDS_RSN34", Title: "RAPIDS Support Notice 34, Deprecation announcement for Pascal GPU support in Release v23.12 (created 2023-10-04, updated 2024-02-13, status completed): 'Effective RAPIDS v24.02 release, RAPIDS will no longer support Pascal GPUs. GPUs with Compute Capability 7.0 or higher will be required. The last release with support for Pascal GPUs is RAPIDS v23.12.'", URL: "https://docs.rapids.ai/notices/rsn0034/", Read: "documentation page (docs search), 2026-12-06"},
 	{Key: "X4_RAPIDS_READMES_PASCAL", Title: "the RAPIDS repositories' own GPU requirements from the first releases on: libgdf README (cuDF's predecessor; CUDA 9.2+, driver 396.44+, 'Pascal architecture or better'), rmm README (CUDA 9.0+, driver 396.44+, 'Pascal architecture or better'), cudf CONTRIBUTING.md 'Get libcudf Dependencies' (CUDA 10.0+, driver 410.48+, 'Pascal architecture or better') and cudf README.md of the 23.12 era (CUDA 11.2+, driver 450.80.02+, 'Pascal architecture or better (Compute Capability >=6.0)')", URL: "https://github.com/rapidsai/cudf/blob/branch-23.12/README.md", Read: "stored repository files (code search), 2026-12-06"},
 	{Key: "X4_CUPY_SDIST", Title: "the package index's cupy is CuPy's source package: the README of the CUDA 8.0 to 10.2 releases lists '(Binary Package for CUDA 10.1) $ pip install cupy-cuda101' ... and '(Source Package) $ pip install cupy' (as stored in yuhc/ava-cupy), the later README table names only per-CUDA wheels (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; X2_CUPY_README), the Installation Guide v8.6.0 and v4.5.0 say wheels are named by the CUDA installed (cupy-cudaXXX), and a 'pip install cupy -v' log finds only cupy-*.tar.gz links on the index", URL: "https://docs.cupy.dev/en/v8.6.0/install.html", Read: "documentation pages and stored repository READMEs (docs search), 2026-12-06"},
+	{Key: "X7_TRT_1050_RN", Title: "NVIDIA TensorRT 10.5.0 Release Notes, Announcements: 'NVIDIA Volta Support Removed: NVIDIA Volta support (GPUs with compute capability 7.0) has been removed starting with TensorRT 10.5. Review the TensorRT Support Matrix for which GPUs are currently supported by this release.'", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.5.0.html", Read: "2026-12-06: the Announcements section (the 10.0.1 and 10.1.0 release notes, read the same day, say Volta 'is deprecated starting with TensorRT 10.0 and may be removed after September 2024')"},
+	{Key: "X7_TRT_1010_MATRIX", Title: "NVIDIA TensorRT 10.1.0 Support Matrix, 2. Hardware and Precision: 'TensorRT has been compiled to support all NVIDIA hardware with capability SM 7.0 or higher'", URL: "https://docs.nvidia.com/deeplearning/tensorrt/archives/tensorrt-1010/support-matrix/index.html", Read: "2026-12-06: the Hardware and Precision section's opening sentence; the TensorRT 8.5.2 release notes (archives/tensorrt-852/release-notes) read the same day: '8.5 will be the last release supporting NVIDIA Kepler (SM 3.x) devices. Support for Maxwell (SM 5.x) devices will be dropped in TensorRT 9.0'"},
+	{Key: "X7_TRT_OSS_1080", Title: "NVIDIA/TensorRT at v10.8.0 (64e56ab6, 2025-01-31): python/packaging (the tensorrt metapackage, tensorrt_libs wheel) and CMakeLists.txt (the OSS plugins' default GPU_ARCHS start at 75)", URL: "https://github.com/NVIDIA/TensorRT/tree/v10.8.0", Read: "2026-12-06: CHANGELOG.md '10.8.0 GA - 2025-1-31' and CMakeLists.txt at the tag; the repository holds the open-source plugins and parsers, not the support matrix of the shipped libnvinfer"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -15676,6 +15700,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 25},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 18},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 22},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 23},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -15919,6 +15949,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-4.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-4.yaml", Line: 18},
 		{File: "resolver/kb/data/extensions-4.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 15},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
@@ -16468,6 +16501,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-4.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-7.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-7.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-7.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
