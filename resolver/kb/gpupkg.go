@@ -471,6 +471,34 @@ func (k *KB) TorchABIOf(dist, torch, cuda string) (*TorchCXXABI, bool) {
 // gpuPackages checks extensions.yaml and cudalibs.yaml: every row cites a
 // source, names and versions have their form, the regexps compile with the
 // groups the decoders read, and each build names a known extension.
+// IndexOtherProjectOf returns the index_name_other_project row of an
+// extension name (matched after PEP 503 normalisation), where the package
+// index's project of that name is another project.
+func (k *KB) IndexOtherProjectOf(name string) (*IndexOtherProject, bool) {
+	n := pipName(name)
+	for i := range k.IndexOtherProjects {
+		if pipName(k.IndexOtherProjects[i].Name) == n {
+			return &k.IndexOtherProjects[i], true
+		}
+	}
+	return nil, false
+}
+
+// HasRelease reports whether the index's project has the release, compared
+// as PEP 440 versions where both parse (0.9.10.dev0 and 0.9.10dev are one
+// release), else as written.
+func (r *IndexOtherProject) HasRelease(version string) bool {
+	for _, v := range r.Releases {
+		if v == version {
+			return true
+		}
+		if c, ok := CompareDotted(v, version); ok && c == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (v *validator) gpuPackages(keys map[string]bool) {
 	ver := regexp.MustCompile(`^\d+(\.\d+)*([a-z]+\d*)?(\.post\d+)?$`)
 	cc := regexp.MustCompile(`^\d+\.\d+$`)
@@ -534,6 +562,15 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 					}
 				}
 			}
+		}
+	}
+	for i, r := range v.k.IndexOtherProjects {
+		v.source("index_name_other_project", i, r.Source, keys)
+		if !known[r.Name] {
+			v.errf("index_name_other_project", i, "extension %q has no row in extensions", r.Name)
+		}
+		if r.What == "" || len(r.Releases) == 0 {
+			v.errf("index_name_other_project", i, "what and releases are required")
 		}
 	}
 	for i, b := range v.k.ExtensionBuilds {
