@@ -181,7 +181,7 @@ func (c *checker) everySdistPathRuns(p *resolver.GPUPackage, gcc cc) bool {
 		v, _ := archVerdict(gcc, &kb.ArchList{SASS: sass, Known: true})
 		return v == runsSASS
 	}
-	if !runs(sb.SASS) {
+	if !runs(sb.SASSWithNVCCAtLeast(c.sdistNVCCFloor(sb))) {
 		return false
 	}
 	for _, b := range c.k.ExtensionReleases(p.Name) {
@@ -190,6 +190,26 @@ func (c *checker) everySdistPathRuns(p *resolver.GPUPackage, gcc cc) bool {
 		}
 	}
 	return true
+}
+
+// sdistNVCCFloor is the oldest nvcc a source build can have been made
+// with where that is known from the environment: with nvcc_torch_major,
+// torch's BuildExtension refuses an nvcc of another major than the torch
+// build's CUDA, so a build that happens used an nvcc of that major, at
+// least major.0 (torch 2.6.0's CUDA 12.4: 12.0, so flash-attn's sm_90,
+// which needs 11.8, is in it). "" where the build's torch is not a CUDA
+// torch of a known CUDA.
+func (c *checker) sdistNVCCFloor(sb kb.SdistBuild) string {
+	fw := c.st.Framework
+	if !sb.NVCCTorchMajor || fw == nil || fw.Name != "pytorch" || fw.Variant != "cuda" {
+		return ""
+	}
+	cu := c.compilerCUDA()
+	major, _, ok := strings.Cut(cu, ".")
+	if !ok || major == "" {
+		return ""
+	}
+	return major + ".0"
 }
 
 // unknownPkgHint is the hint for a GPU-code package whose release the

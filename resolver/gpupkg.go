@@ -547,6 +547,12 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	if p.Version != "" {
 		label += " " + p.Version
 	}
+	if o, ok := r.kb.IndexOtherProjectOf(it.name); ok && it.from() == envspec.ProviderPip && local == "" && p.Version != "" && !o.HasRelease(p.Version) && indexNamed(r.env) && packageIndexOnly(r.env, r.kb) {
+		// EG205: pip finds no such release; nothing gets built to check.
+		p.Known, p.Code = false, GPUCode{}
+		p.Unknown = label + " cannot be installed from the package index (EG205: the index's " + it.name + " is another project, with no release " + p.Version + ")"
+		return p, true
+	}
 	if ext.SourceOnly && it.from() == envspec.ProviderPip && local == "" {
 		// No binary anywhere: whatever the release, pip compiles it.
 		p.Known, p.SourceBuild, p.Code = false, true, GPUCode{}
@@ -635,12 +641,15 @@ func (r *resolution) sourceBuild(p *GPUPackage, it *item) string {
 // PyTorch's wheel index as an extra one (which serves no PyG package). Any
 // other page may serve prebuilt wheels (PyG's older
 // pytorch-geometric.com/whl pages), and --index-url replaces the index.
-func (r *resolution) packageIndexOnly() bool {
+func (r *resolution) packageIndexOnly() bool { return packageIndexOnly(r.env, r.kb) }
+
+// packageIndexOnly is resolution.packageIndexOnly for any env.
+func packageIndexOnly(env *envspec.Env, k *kb.KB) bool {
 	root := ""
-	if r.kb != nil {
-		root = r.kb.TorchWheelIndexURL()
+	if k != nil {
+		root = k.TorchWheelIndexURL()
 	}
-	for _, d := range r.env.Pip {
+	for _, d := range env.Pip {
 		o := pipOpt(d)
 		if o == nil || !isIndexOption(o.Name) {
 			continue

@@ -48,6 +48,7 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205Packages(c)...)
 		out = append(out, eg205LocalNoIndex(c)...)
 		out = append(out, eg205ExtraPins(c)...)
+		out = append(out, eg205IndexOther(c)...)
 		out = append(out, eg205JaxlibCuDNN(c)...)
 		out = append(out, eg205JaxExtras(c)...)
 	}

@@ -87,7 +87,39 @@ type SdistBuild struct {
 	From    string   `yaml:"from"`
 	Through string   `yaml:"through"`
 	SASS    []string `yaml:"sass"` // what the default source build always compiles
-	Source  string   `yaml:"source"`
+	// NVCCSASS is what the default build adds from an nvcc release on
+	// (flash-attn: sm_90 from 11.8, sm_100 and sm_120 from 12.8).
+	NVCCSASS []NVCCSASS `yaml:"nvcc_sass,omitempty"`
+	// NVCCTorchMajor is true where the build goes through torch's
+	// BuildExtension, whose CUDA check refuses an nvcc of another major
+	// than torch.version.cuda: a build that happens was made by an nvcc of
+	// torch's CUDA major, at least major.0, so each NVCCSASS row at or
+	// below that is in it.
+	NVCCTorchMajor bool   `yaml:"nvcc_torch_major,omitempty"`
+	Source         string `yaml:"source"`
+}
+
+// NVCCSASS is the SASS a source build adds where its nvcc is From or
+// newer.
+type NVCCSASS struct {
+	From string   `yaml:"from"` // an nvcc (CUDA) major.minor
+	SASS []string `yaml:"sass"`
+}
+
+// SASSWithNVCCAtLeast is the SASS the default build carries whatever its
+// nvcc, given that nvcc is at least floor (a CUDA major.minor): SASS and
+// each NVCCSASS row at or below floor. floor "" gives SASS alone.
+func (sb SdistBuild) SASSWithNVCCAtLeast(floor string) []string {
+	out := append([]string(nil), sb.SASS...)
+	if floor == "" {
+		return out
+	}
+	for _, r := range sb.NVCCSASS {
+		if c, ok := CompareDotted(r.From, floor); ok && c <= 0 {
+			out = append(out, r.SASS...)
+		}
+	}
+	return out
 }
 
 // ExtensionBuild is what one release of an extension, from one
@@ -477,6 +509,34 @@ func (k *KB) TorchABIOf(dist, torch, cuda string) (*TorchCXXABI, bool) {
 // gpuPackages checks extensions.yaml and cudalibs.yaml: every row cites a
 // source, names and versions have their form, the regexps compile with the
 // groups the decoders read, and each build names a known extension.
+// IndexOtherProjectOf returns the index_name_other_project row of an
+// extension name (matched after PEP 503 normalisation), where the package
+// index's project of that name is another project.
+func (k *KB) IndexOtherProjectOf(name string) (*IndexOtherProject, bool) {
+	n := pipName(name)
+	for i := range k.IndexOtherProjects {
+		if pipName(k.IndexOtherProjects[i].Name) == n {
+			return &k.IndexOtherProjects[i], true
+		}
+	}
+	return nil, false
+}
+
+// HasRelease reports whether the index's project has the release, compared
+// as PEP 440 versions where both parse (0.9.10.dev0 and 0.9.10dev are one
+// release), else as written.
+func (r *IndexOtherProject) HasRelease(version string) bool {
+	for _, v := range r.Releases {
+		if v == version {
+			return true
+		}
+		if c, ok := CompareDotted(v, version); ok && c == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (v *validator) gpuPackages(keys map[string]bool) {
 	ver := regexp.MustCompile(`^\d+(\.\d+)*([a-z]+\d*)?(\.post\d+)?$`)
 	cc := regexp.MustCompile(`^\d+\.\d+$`)
@@ -527,6 +587,28 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 					v.errf("extensions", i, "sdist_build sass %q is not a compute capability", c)
 				}
 			}
+			for _, r := range sb.NVCCSASS {
+				if !cudaMinorRE.MatchString(r.From) {
+					v.errf("extensions", i, "sdist_build nvcc_sass from %q is not a CUDA major.minor", r.From)
+				}
+				if len(r.SASS) == 0 {
+					v.errf("extensions", i, "sdist_build nvcc_sass from %q lists no sass", r.From)
+				}
+				for _, c := range r.SASS {
+					if !cc.MatchString(c) {
+						v.errf("extensions", i, "sdist_build nvcc_sass sass %q is not a compute capability", c)
+					}
+				}
+			}
+		}
+	}
+	for i, r := range v.k.IndexOtherProjects {
+		v.source("index_name_other_project", i, r.Source, keys)
+		if !known[r.Name] {
+			v.errf("index_name_other_project", i, "extension %q has no row in extensions", r.Name)
+		}
+		if r.What == "" || len(r.Releases) == 0 {
+			v.errf("index_name_other_project", i, "what and releases are required")
 		}
 	}
 	for i, b := range v.k.ExtensionBuilds {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "7ff151921a8f2b97"
+const generatedVersion = "be68005851bd758b"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xd49f57f3
+const generatedChecksum = 0xccde0eb5
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4937,6 +4937,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.11",
 	}, Note: "tensorrt 8.5 has no Python 3.11 wheel; the thread names no tensorflow release that drops the pin", Source: "TF_ISSUE_61986; TRT_ISSUE_2744"},
 	{Package: "tensorflow", Version: "2.15.0", Extra: "and-cuda", Pin: "tensorrt-libs==8.6.1", Fixed: "2.15.0.post1", Note: "tensorrt==8.6.1.post1 and tensorrt-bindings==8.6.1 resolve; tensorrt-libs==8.6.1 was served only by NVIDIA's own index", Source: "TF_ISSUE_66517; TRT_ISSUE_4069; TF_PR_62520"},
+}, IndexOtherProjects: []IndexOtherProject{
+	{Name: "apex", What: "an unrelated project (a Pyramid web toolkit: Velruse, flash messages, CSRF, ReCaptcha, sessions; unmaintained since 2013), not NVIDIA's apex", Releases: []string{
+		"0.9.8dev.linux-i686",
+		"0.9.8.dev0",
+		"0.9.8a0.dev0",
+		"0.9.9.dev0",
+		"0.9.10.dev0",
+	}, Source: "APEX_INDEX_RELEASES_2019; APEX_INDEX_RELEASES_2023; APEX_INDEX_OTHER_PROJECT; APEX_SETUP_VERSION", Note: "pip: 'Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0)' (2019-12-10, from a conda env's pip requirements; and 2023-07-04, pip install -r requirements.txt on Linux x86_64); still not installable in 2025 (hustvl/EVA-X#5, 2025-06-18)"},
 }, GPULibs: []GPULib{
 	{Lib: "torch", Conda: []string{
 		"pytorch",
@@ -5415,7 +5423,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", SdistBuild: SdistBuild{From: "2.1.2", Through: "2.8.3.post1", SASS: []string{
 		"8.0",
-	}, Source: "FA_SETUP_SDIST"}, Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
+	}, NVCCSASS: []NVCCSASS{
+		{From: "11.8", SASS: []string{
+			"9.0",
+		}},
+	}, NVCCTorchMajor: true, Source: "FA_SETUP_SDIST; FA_SETUP_BUILDEXT; TORCH_CPPEXT_CUDA_MAJOR"}, Source: "FA_README_V2_8_3; FA_PUBLISH_2_8_3", Note: "README (v2.3.0 to v2.8.3): 'FlashAttention-2 with CUDA currently supports: 1. Ampere, Ada, or Hopper GPUs (e.g., A100, RTX 3090, RTX 4090, H100). Support for Turing GPUs (T4, RTX 2080) is coming soon, please use FlashAttention 1.x for Turing'. Release wheels are GitHub release assets named flash_attn-V+cu{CUDA}torch{series}cxx11abi{TRUE|FALSE}: cu plus major and minor of the build's nvcc up to v2.6.3 (cu118, cu122, cu123), the CUDA major alone from v2.7.0 (cu11, cu12). The PyPI release is an sdist whose setup.py (get_wheel_url) downloads the release asset matching the installed torch's series, CUDA major and torch._C._GLIBCXX_USE_CXX11_ABI, and builds from source when there is none"},
 	{Name: "xformers", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", Source: "XF_WHEELS_0_0_28_POST3; XF_PIP_MVDREAM29; XF_CHANGELOG_V0_0_35", Note: "The CI's setup-build-cuda writes CUDA_VERSION_SUFFIX '+cu' plus the CUDA short version for every build but the TORCH_CUDA_DEFAULT one, which has no local version and is the one uploaded to PyPI; the others go to the PyTorch index (/whl/cu118, ...), e.g. xformers==0.0.22.post2+cu118 in MVDream-threestudio#29 (ROCm builds: +rocm6.1). Up to 0.0.34 each wheel requires the exact torch it was built with ('torch == X' written into requirements.txt by the CI); CHANGELOG 0.0.34 moves it to the PyTorch stable ABI ('binary builds targeting PyTorch 2.10+ will be compatible with any later version') and 0.0.35 relaxes the requirement to 'torch >= 2.10'"},
 	{Name: "torch-scatter", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", IndexSdistOnly: true, Source: "PYG_INDEX_SDIST; PYG_README_TORCH_SCATTER; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 	{Name: "torch-sparse", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", IndexSdistOnly: true, Source: "PYG_INDEX_SDIST; PYG_README_TORCH_SPARSE; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
@@ -14269,6 +14281,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X7_TRT_1050_RN", Title: "NVIDIA TensorRT 10.5.0 Release Notes, Announcements: 'NVIDIA Volta Support Removed: NVIDIA Volta support (GPUs with compute capability 7.0) has been removed starting with TensorRT 10.5. Review the TensorRT Support Matrix for which GPUs are currently supported by this release.'", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.5.0.html", Read: "2026-12-06: the Announcements section (the 10.0.1 and 10.1.0 release notes, read the same day, say Volta 'is deprecated starting with TensorRT 10.0 and may be removed after September 2024')"},
 	{Key: "X7_TRT_1010_MATRIX", Title: "NVIDIA TensorRT 10.1.0 Support Matrix, 2. Hardware and Precision: 'TensorRT has been compiled to support all NVIDIA hardware with capability SM 7.0 or higher'", URL: "https://docs.nvidia.com/deeplearning/tensorrt/archives/tensorrt-1010/support-matrix/index.html", Read: "2026-12-06: the Hardware and Precision section's opening sentence; the TensorRT 8.5.2 release notes (archives/tensorrt-852/release-notes) read the same day: '8.5 will be the last release supporting NVIDIA Kepler (SM 3.x) devices. Support for Maxwell (SM 5.x) devices will be dropped in TensorRT 9.0'"},
 	{Key: "X7_TRT_OSS_1080", Title: "NVIDIA/TensorRT at v10.8.0 (64e56ab6, 2025-01-31): python/packaging (the tensorrt metapackage, tensorrt_libs wheel) and CMakeLists.txt (the OSS plugins' default GPU_ARCHS start at 75)", URL: "https://github.com/NVIDIA/TensorRT/tree/v10.8.0", Read: "2026-12-06: CHANGELOG.md '10.8.0 GA - 2025-1-31' and CMakeLists.txt at the tag; the repository holds the open-source plugins and parsers, not the support matrix of the shipped libnvinfer"},
+	{Key: "TORCH_CPPEXT_CUDA_MAJOR", Title: "pytorch torch/utils/cpp_extension.py: BuildExtension.build_extensions calls _check_cuda_version when an extension has .cu sources ('if cuda_ext and not IS_HIP_EXTENSION: _check_cuda_version(compiler_name, compiler_version)'), which reads 'nvcc --version' from CUDA_HOME and, where its major differs from torch.version.cuda's ('if cuda_ver.major != torch_cuda_version.major'), raises RuntimeError(CUDA_MISMATCH_MESSAGE): 'The detected CUDA version (X) mismatches the version that was used to compile PyTorch (Y)'; another minor of the same major only warns. Seen for torch builds of CUDA 11.6, 11.7, 11.8 and 12.4 in Dao-AILab/flash-attention#219 (nvcc 12.1, torch 2.0.1+cu117; tridao: 'you want to use the same version of nvcc to compile FlashAttention'), #421 (nvcc 12.2, torch cu117), qihao067/HUPOR#2 (12.0 vs 11.6), ModalMinds/MM-EUREKA#24 (11.8 vs 12.4)", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "read_file of the stored copy at commit 0011ec5c5d (build_extensions, _check_cuda_version), find_string of the same function in stored copies of older releases (the warnings.warn form and the logger.warning form), and the issue threads named, 2026-12-06"},
+	{Key: "FA_SETUP_BUILDEXT", Title: "Dao-AILab/flash-attention setup.py at every tag v2.1.2 … v2.8.3.post1: the CUDA extension flash_attn_2_cuda is a torch CUDAExtension built by torch's BuildExtension (NinjaBuildExtension(BuildExtension) from v2.5.4, 'build_ext': BuildExtension before); '-gencode arch=compute_90,code=sm_90' is added when 'bare_metal_version >= Version(\"11.8\")' (and, from v2.7.3, '90' is in FLASH_ATTN_CUDA_ARCHS, default '80;90;100;120'); no pyproject.toml at v2.7.4.post1", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.4.post1/setup.py", Read: "git snapshot 2026-12-06, git show TAG:setup.py for every v2.* tag (grep BuildExtension, Version(\"11.8\")) and git ls-tree v2.7.4.post1"},
+	{Key: "APEX_INDEX_RELEASES_2019", Title: "vmurahari3/visdial-bert#1 Could not find a version that satisfies the requirement apex==0.1 (2019-12-10): conda env create's pip step, 'ERROR: Could not find a version that satisfies the requirement apex==0.1 (from -r …/condaenv.abp1qb3g.requirements.txt (line 2)) (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0)'; the maintainer removed apex from env.yml", URL: "https://github.com/vmurahari3/visdial-bert/issues/1", Read: "issue thread (issues search), 2026-12-06"},
+	{Key: "APEX_INDEX_RELEASES_2023", Title: "HazyResearch/ama_prompting#6 apex==0.1 can't be installed (2023-07-04): pip install -r requirements.txt on Linux Mint 21.1 x86_64, 'ERROR: Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0) ERROR: No matching distribution found for apex==0.1'; also INK-USC/GMED#28 (2023), p-lambda/incontext-learning#3 (2023), hustvl/EVA-X#5 (2025-06-18)", URL: "https://github.com/HazyResearch/ama_prompting/issues/6", Read: "issue threads (issues search), 2026-12-06"},
+	{Key: "APEX_INDEX_OTHER_PROJECT", Title: "the package index's apex is not NVIDIA's apex: cubiq/PuLID_ComfyUI#50 (2024-06-25: 'pip install apex … installs this Pyramid toolkit package that adds Velruse, Flash Messages, CSRF, ReCaptcha, and Sessions … hasn't been maintained since 2013'), microsoft/torchscale#18 (2023-03-03: 'apex on pypi is not Nvidia's apex … Nvidia's apex is currently not pip-installable'), NVIDIA/apex#1170 (pip install apex collects apex-0.9.10.dev0)", URL: "https://github.com/cubiq/PuLID_ComfyUI/pull/50", Read: "pull request and issue threads (issues search), 2026-12-06"},
+	{Key: "APEX_SETUP_VERSION", Title: "NVIDIA/apex#718 installing Apex on Jetson Xavier: a build from the repository ends 'Copying apex.egg-info to …/apex-0.1-py3.6.egg-info … Successfully installed apex-0.1' (its setup.py's version)", URL: "https://github.com/NVIDIA/apex/issues/718", Read: "issue thread (issues search), 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -16157,6 +16175,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/gpus.yaml", Line: 186},
 		{File: "resolver/kb/data/gpus.yaml", Line: 187},
 	},
+	"index_name_other_project": {
+		{File: "resolver/kb/data/extensions-8.yaml", Line: 8},
+	},
 	"index_releases": {
 		{File: "resolver/kb/data/index-releases.yaml", Line: 24},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 25},
@@ -16504,6 +16525,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-7.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-7.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-7.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},

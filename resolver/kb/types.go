@@ -272,6 +272,21 @@ type JAXLibCondaForge struct {
 // ExtraPin is a requirement a pip extra of one framework release pins
 // (tensorflow[and-cuda]==2.15.0 requires tensorrt-libs==8.6.1) that the
 // package index never served, so pip fails with "No matching distribution".
+// IndexOtherProject says that the package index's project of an
+// extension's name is another project: the GPU extension itself is not
+// published there (NVIDIA's apex builds from its git repository and names
+// itself 0.1), and Releases, every release the index's project has as pip
+// lists them, is all pip can install under the name. An == pin of any
+// other release, with no other index or find-links page, is "No matching
+// distribution found".
+type IndexOtherProject struct {
+	Name     string   `yaml:"name"` // the extension's name, as in extensions
+	What     string   `yaml:"what"` // what the index's project is
+	Releases []string `yaml:"releases"`
+	Source   string   `yaml:"source"`
+	Note     string   `yaml:"note,omitempty"`
+}
+
 type ExtraPin struct {
 	Package string `yaml:"package"` // "tensorflow"
 	Version string `yaml:"version"` // exact release, "2.15.0"
@@ -444,6 +459,11 @@ type Facts struct {
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished" key:"package,version,extra,pin"`
+	// IndexOtherProjects lists GPU extensions whose name on the package
+	// index belongs to another project (NVIDIA's apex is not the index's
+	// apex), with that project's releases: a pin of another release finds
+	// nothing there.
+	IndexOtherProjects []IndexOtherProject `yaml:"index_name_other_project" key:"name"`
 	GPULibs   []GPULib   `yaml:"gpu_libs" key:"lib"`
 	// TorchWheelIndex is the root of PyTorch's wheel index, one row: a
 	// variant's index is the root plus its local version (cu121, cpu).
