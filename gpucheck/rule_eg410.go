@@ -54,8 +54,8 @@ func runEG410(c *checker) bool {
 
 func pkgLabel(p *resolver.GPUPackage) string {
 	s := p.Name
-	if p.Version != "" {
-		s += " " + p.Version
+	if rel := p.Release(); rel != "" {
+		s += " " + rel
 	}
 	if p.BundledWith != "" {
 		s += " (loaded by " + p.BundledWith + ")"
@@ -104,6 +104,9 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			if p.Code.JIT {
 				return // a compiler: it makes code for any GPU at or above its floor
 			}
+		}
+		if p.Code.Known && p.Code.NoDeviceCode {
+			return // no kernel of its own: only its floor decides a GPU
 		}
 		if p.Code.Known {
 			list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
