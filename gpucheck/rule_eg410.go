@@ -205,6 +205,10 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 	if ok && ext.BuiltOnMachine {
 		return builtOnMachineHint(p.Name, c.st.Framework)
 	}
+	if ok && ext.ArchUnknown != "" {
+		// No release can be described: pinning one does not help.
+		return "run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries"
+	}
 	if ok || p.Role != resolver.RoleExtension {
 		if known := c.knownReleases(p.Name); known != "" {
 			return "pin a release envguard knows (" + known + "), or run envguard check on the machine, which reads the binaries"

@@ -504,6 +504,9 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		}
 		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
 	}
+	if !p.Known && ext.ArchUnknown != "" {
+		p.Unknown += ", and " + ext.ArchUnknown
+	}
 	label := it.name
 	if rel := p.Release(); rel != "" {
 		label += " " + rel

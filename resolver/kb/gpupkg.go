@@ -47,6 +47,11 @@ type Extension struct {
 	// the floor of the releases without one of their own, and an unknown
 	// release may be an older one with a lower floor (flash-attn 1.x).
 	FloorEveryRelease bool `yaml:"floor_every_release,omitempty"`
+	// ArchUnknown says why no public source can give the GPU code of any
+	// release (cuML's builds compile NVIDIA's private cumlprims_mg in), so
+	// that the finding says so instead of only "no row", and does not ask
+	// for a release the knowledge base could describe.
+	ArchUnknown string `yaml:"arch_unknown,omitempty"`
 	// JIT is true for a compiler that makes its GPU code on the machine
 	// (triton): only MinCC decides whether a GPU can run it.
 	JIT bool `yaml:"jit,omitempty"`

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "ade9d487b574c2a9"
+const generatedVersion = "6bbe8b6bd305181d"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xfda81a6
+const generatedChecksum = 0xe1f7b729
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5082,9 +5082,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_READMES_PASCAL; X4_RAPIDS_RSN34", Note: "RMM's C++/CUDA library, conda package on the rapidsai channel (build string cuda{toolkit}_{n})"},
 	{Name: "cuml", Conda: []string{
 		"cuml",
-	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's conda package on the rapidsai channel"},
-	{Name: "cuml-cu11", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's CUDA 11 wheel on the NVIDIA index (from 23.04, per the install guide); the CUDA major is part of the name"},
-	{Name: "cuml-cu12", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's CUDA 12 wheel on the NVIDIA index; the CUDA major is part of the name"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "cuML's builds compile in NVIDIA's private cumlprims_mg (its wheel workflow clones rapidsai/cumlprims_mg with a deploy key; conda's libcuml needs libcumlprims, built from it), whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE", Note: "cuML's conda package on the rapidsai channel"},
+	{Name: "cuml-cu11", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "cuML's builds compile in NVIDIA's private cumlprims_mg (its wheel workflow clones rapidsai/cumlprims_mg with a deploy key; conda's libcuml needs libcumlprims, built from it), whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE", Note: "cuML's CUDA 11 wheel on the NVIDIA index (from 23.04, per the install guide); the CUDA major is part of the name"},
+	{Name: "cuml-cu12", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "cuML's builds compile in NVIDIA's private cumlprims_mg (its wheel workflow clones rapidsai/cumlprims_mg with a deploy key; conda's libcuml needs libcumlprims, built from it), whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE", Note: "cuML's CUDA 12 wheel on the NVIDIA index; the CUDA major is part of the name"},
 	{Name: "cugraph", Conda: []string{
 		"cugraph",
 	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuGraph's Python package on the rapidsai channel; its kernels are in libcugraph (and RAFT)"},
@@ -5108,10 +5108,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "RAFT's Dask package on the rapidsai channel (pyraft before 22.10)"},
 	{Name: "libcuml", Conda: []string{
 		"libcuml",
-	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's C++/CUDA library on the rapidsai channel"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "cuML's builds compile in NVIDIA's private cumlprims_mg (its wheel workflow clones rapidsai/cumlprims_mg with a deploy key; conda's libcuml needs libcumlprims, built from it), whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE", Note: "cuML's C++/CUDA library on the rapidsai channel"},
 	{Name: "libcumlprims", Conda: []string{
 		"libcumlprims",
-	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuML's closed-source primitives library on the rapidsai channel"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "cuML's builds compile in NVIDIA's private cumlprims_mg (its wheel workflow clones rapidsai/cumlprims_mg with a deploy key; conda's libcuml needs libcumlprims, built from it), whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE", Note: "cuML's closed-source primitives library on the rapidsai channel"},
 	{Name: "cucim", Conda: []string{
 		"cucim",
 		"libcucim",
@@ -14117,6 +14117,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X6_CUDF_NATIVE_CONDA", Title: "rapidsai/cudf conda/recipes/libcudf/build.sh at v22.08.00, v22.10.00 and v23.08.00 runs './build.sh -n -v libcudf libcudf_kafka benchmarks tests …' without --allgpuarch, so build.sh sets CUDF_CMAKE_CUDA_ARCHITECTURES to NATIVE (the recipe's script_env does not pass that variable); cudf pull request #15959 'Explicitly build for all GPU architectures' (2024-06-08): 'The libcudf conda package is not specifying to build for all supported architectures and is instead letting build.sh fall back to NATIVE. However, because the default behavior of rapids-cmake is to build SASS for all supported architectures if NATIVE is specified but no local architecture is detected, we're still ending up with all of the RAPIDS architectures having SASS built for them. The problem is that we are failing to build PTX for the latest version'; rapids-cmake issue #630", URL: "https://github.com/rapidsai/cudf/pull/15959", Read: "repository snapshot and issue thread (issues search), 2026-12-06"},
 	{Key: "X6_CUDF_22_NVCC", Title: "rapidsai/cudf conda/recipes/libcudf/meta.yaml at v22.08.00 and v22.10.00: cuda_version from $CUDA (default '11.5'), build requirement compiler('cuda') {{ cuda_version }}, build string cuda{{ cuda_major }}_…, run cudatoolkit >=11,<12.0a0; ci/cpu/build.sh ('cuDF CPU conda build script for CI'); rapidsai/integration pull request #411 (2022-01): packages aligned 'for CUDA Enhanced Compatibility where we build on the latest CUDA version (i.e. 11.5), but can run on any earlier 11.x version'; rapidsai/node pull request #338 (2021-11): CUDA 11.5 'as cuDF no longer compiles w/ anything less'", URL: "https://github.com/rapidsai/integration/pull/411", Read: "repository snapshot and issue threads (issues search), 2026-12-06"},
 	{Key: "X6_CUDF_2308_MATRIX", Title: "rapidsai/cudf .github/workflows/build.yaml at v23.08.00: cpp-build uses rapidsai/shared-action-workflows conda-cpp-build.yaml@branch-23.08, whose matrix is CUDA 11.8.0 (amd64, arm64) and 12.0.1 (amd64) on linux-<arch>-cpu8 runners; conda/recipes/libcudf/meta.yaml at v23.08.00: compiler('cuda11') ={{ cuda_version }} (RAPIDS_CUDA_VERSION) for CUDA 11, run cuda-version >=major,<major+1", URL: "https://github.com/rapidsai/shared-action-workflows/blob/branch-23.08/.github/workflows/conda-cpp-build.yaml", Read: "repository snapshot (git show …), 2026-12-06"},
+	{Key: "X6_CUMLPRIMS_PRIVATE", Title: "rapidsai/cuml at v23.08.00: .github/workflows/build.yaml wheel-build-cuml clones extra-repo rapidsai/cumlprims_mg (branch-23.08) with extra-repo-deploy-key CUMLPRIMS_SSH_PRIVATE_DEPLOY_KEY ('this approach to cloning repos obviates any modification to the CMake variables in get_cumlprims_mg.cmake'); ci/build_wheel.sh passes -DCPM_cumlprims_mg_SOURCE=${GITHUB_WORKSPACE}/cumlprims_mg/; cpp/cmake/thirdparty/get_cumlprims_mg.cmake fetches git@github.com:<fork>/cumlprims_mg.git; conda/recipes/libcuml/meta.yaml requires libcumlprims ={{ minor_version }}; the later ci/build_wheel_libcuml.sh: 'libcumlprims_mg.so … really is intentionally included in libcuml wheels'; a RAPIDS CI script: 'cloning private repos with rapids-get-pr-conda-artifact doesn't work' (cumlprims_mg)", URL: "https://github.com/rapidsai/cuml/blob/v23.08.00/.github/workflows/build.yaml", Read: "repository snapshot (git show v23.08.00:…) and stored files (code search), 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -16292,6 +16293,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
