@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6bbe8b6bd305181d"
+const generatedVersion = "b559c21cac7c91d6"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xe1f7b729
+const generatedChecksum = 0x308076c8
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5087,13 +5087,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cuml-cu12", Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "cuML's builds compile in NVIDIA's private cumlprims_mg (its wheel workflow clones rapidsai/cumlprims_mg with a deploy key; conda's libcuml needs libcumlprims, built from it), whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE", Note: "cuML's CUDA 12 wheel on the NVIDIA index; the CUDA major is part of the name"},
 	{Name: "cugraph", Conda: []string{
 		"cugraph",
-	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuGraph's Python package on the rapidsai channel; its kernels are in libcugraph (and RAFT)"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "libcugraph 22.04 … 24.12 requires libcugraphops (its conda recipe), built from NVIDIA's closed-source cugraph-ops, whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUGRAPH_OPS_PRIVATE", Note: "cuGraph's Python package on the rapidsai channel; its kernels are in libcugraph (and RAFT)"},
 	{Name: "libcugraph", Conda: []string{
 		"libcugraph",
-	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuGraph's C++/CUDA library on the rapidsai channel"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "libcugraph 22.04 … 24.12 requires libcugraphops (its conda recipe), built from NVIDIA's closed-source cugraph-ops, whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUGRAPH_OPS_PRIVATE", Note: "cuGraph's C++/CUDA library on the rapidsai channel"},
 	{Name: "pylibcugraph", Conda: []string{
 		"pylibcugraph",
-	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "cuGraph's low-level Python bindings on the rapidsai channel"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, ArchUnknown: "libcugraph 22.04 … 24.12 requires libcugraphops (its conda recipe), built from NVIDIA's closed-source cugraph-ops, whose architecture flags no public source gives", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUGRAPH_OPS_PRIVATE", Note: "cuGraph's low-level Python bindings on the rapidsai channel"},
 	{Name: "libraft", Conda: []string{
 		"libraft",
 		"libraft-distance",
@@ -14118,6 +14118,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X6_CUDF_22_NVCC", Title: "rapidsai/cudf conda/recipes/libcudf/meta.yaml at v22.08.00 and v22.10.00: cuda_version from $CUDA (default '11.5'), build requirement compiler('cuda') {{ cuda_version }}, build string cuda{{ cuda_major }}_…, run cudatoolkit >=11,<12.0a0; ci/cpu/build.sh ('cuDF CPU conda build script for CI'); rapidsai/integration pull request #411 (2022-01): packages aligned 'for CUDA Enhanced Compatibility where we build on the latest CUDA version (i.e. 11.5), but can run on any earlier 11.x version'; rapidsai/node pull request #338 (2021-11): CUDA 11.5 'as cuDF no longer compiles w/ anything less'", URL: "https://github.com/rapidsai/integration/pull/411", Read: "repository snapshot and issue threads (issues search), 2026-12-06"},
 	{Key: "X6_CUDF_2308_MATRIX", Title: "rapidsai/cudf .github/workflows/build.yaml at v23.08.00: cpp-build uses rapidsai/shared-action-workflows conda-cpp-build.yaml@branch-23.08, whose matrix is CUDA 11.8.0 (amd64, arm64) and 12.0.1 (amd64) on linux-<arch>-cpu8 runners; conda/recipes/libcudf/meta.yaml at v23.08.00: compiler('cuda11') ={{ cuda_version }} (RAPIDS_CUDA_VERSION) for CUDA 11, run cuda-version >=major,<major+1", URL: "https://github.com/rapidsai/shared-action-workflows/blob/branch-23.08/.github/workflows/conda-cpp-build.yaml", Read: "repository snapshot (git show …), 2026-12-06"},
 	{Key: "X6_CUMLPRIMS_PRIVATE", Title: "rapidsai/cuml at v23.08.00: .github/workflows/build.yaml wheel-build-cuml clones extra-repo rapidsai/cumlprims_mg (branch-23.08) with extra-repo-deploy-key CUMLPRIMS_SSH_PRIVATE_DEPLOY_KEY ('this approach to cloning repos obviates any modification to the CMake variables in get_cumlprims_mg.cmake'); ci/build_wheel.sh passes -DCPM_cumlprims_mg_SOURCE=${GITHUB_WORKSPACE}/cumlprims_mg/; cpp/cmake/thirdparty/get_cumlprims_mg.cmake fetches git@github.com:<fork>/cumlprims_mg.git; conda/recipes/libcuml/meta.yaml requires libcumlprims ={{ minor_version }}; the later ci/build_wheel_libcuml.sh: 'libcumlprims_mg.so … really is intentionally included in libcuml wheels'; a RAPIDS CI script: 'cloning private repos with rapids-get-pr-conda-artifact doesn't work' (cumlprims_mg)", URL: "https://github.com/rapidsai/cuml/blob/v23.08.00/.github/workflows/build.yaml", Read: "repository snapshot (git show v23.08.00:…) and stored files (code search), 2026-12-06"},
+	{Key: "X6_CUGRAPH_OPS_PRIVATE", Title: "rapidsai/cugraph conda/recipes/libcugraph/meta.yaml: the libcugraph output runs with libcugraphops {{ minor_version }} at v22.04.00, v22.08.00, v23.08.00, v24.02.00, v24.08.00, v24.10.00 and v24.12.00 (not at v22.02.00 or v25.02.00); cugraph issue #3301 (2023-02-27): 'cugraph-ops is a closed-source effort, so the repo is not publicly open'; rapidsai/docker pull request #436 (2022-02-28): 'libcugraphops is a private repo though, so this just installs it via conda which is similar to what we do for cumlprims'", URL: "https://github.com/rapidsai/cugraph/issues/3301", Read: "repository snapshot (git show <tag>:…) and issue threads (issues search), 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -16294,6 +16295,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 10},
+		{File: "resolver/kb/data/sources-extensions-6.yaml", Line: 11},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
