@@ -54,8 +54,8 @@ func runEG410(c *checker) bool {
 
 func pkgLabel(p *resolver.GPUPackage) string {
 	s := p.Name
-	if p.Version != "" {
-		s += " " + p.Version
+	if rel := p.Release(); rel != "" {
+		s += " " + rel
 	}
 	if p.BundledWith != "" {
 		s += " (loaded by " + p.BundledWith + ")"
@@ -104,6 +104,9 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			if p.Code.JIT {
 				return // a compiler: it makes code for any GPU at or above its floor
 			}
+		}
+		if p.Code.Known && p.Code.NoDeviceCode {
+			return // no kernel of its own: only its floor decides a GPU
 		}
 		if p.Code.Known {
 			list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
@@ -221,6 +224,10 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 	ext, ok := c.k.ExtensionByName(p.Name)
 	if ok && ext.BuiltOnMachine {
 		return builtOnMachineHint(p.Name, c.st.Framework)
+	}
+	if ok && ext.ArchUnknown != "" {
+		// No release can be described: pinning one does not help.
+		return "run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries"
 	}
 	if ok || p.Role != resolver.RoleExtension {
 		if known := c.knownReleases(p.Name, true); known != "" {

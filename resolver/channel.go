@@ -56,6 +56,16 @@ func channelName(c string) string {
 // mutex and selectors of its build variants).
 var pytorchChannelOnly = map[string]bool{"pytorch-cuda": true, "pytorch-mutex": true, "cpuonly": true}
 
+// rapidsaiPackages are the RAPIDS packages the rapidsai channel publishes
+// that the knowledge base has rows of, with their companions.
+var rapidsaiPackages = map[string]bool{
+	"cudf": true, "libcudf": true, "dask-cudf": true, "rmm": true, "librmm": true,
+	"nvstrings": true, "libnvstrings": true, "cuml": true, "libcuml": true, "libcumlprims": true,
+	"cugraph": true, "libcugraph": true, "pylibcugraph": true,
+	"libraft": true, "libraft-headers": true, "libraft-distance": true, "libraft-nn": true,
+	"pylibraft": true, "raft-dask": true, "pyraft": true, "cucim": true, "libcucim": true,
+}
+
 // publishes says whether a channel publishes a package name.
 func publishes(channel, name string) bool {
 	pub, _ := publishesKnown(channel, name)
@@ -82,6 +92,10 @@ func publishesKnown(channel, name string) (pub, known bool) {
 	case "nvidia":
 		return name == "cudatoolkit" || strings.HasPrefix(name, "cuda-") || strings.HasPrefix(name, "libcu") ||
 			strings.HasPrefix(name, "libnv") || strings.HasPrefix(name, "libnpp") || name == "cudnn" || name == "nccl", true
+	case "rapidsai":
+		// RAPIDS's own channel: its libraries' conda packages (the
+		// install guides' `conda install -c rapidsai … cudf`).
+		return rapidsaiPackages[name], true
 	case "conda-forge", "defaults":
 		return !pytorchChannelOnly[name], true
 	}

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,14 +34,18 @@ const (
 // the framework, an extension, or a CUDA library the build loads (written
 // in the file, or bundled: pinned by the framework's wheel).
 type GPUPackage struct {
-	Name    string           `json:"name"`
-	Role    string           `json:"role"`
-	Lib     string           `json:"lib,omitempty"` // cublas, cudnn, ... for CUDA libraries
-	Version string           `json:"version,omitempty"`
-	From    envspec.Provider `json:"from,omitempty"`
-	Item    string           `json:"item,omitempty"` // as written; "" when bundled
-	Line    int              `json:"line,omitempty"`
-	Pos     finding.Pos      `json:"-"`
+	Name    string `json:"name"`
+	Role    string `json:"role"`
+	Lib     string `json:"lib,omitempty"` // cublas, cudnn, ... for CUDA libraries
+	Version string `json:"version,omitempty"`
+	// Series is the major.minor series the file pins where it leaves the
+	// release within it open (cudf==23.8.*, cudf=22.08: "23.8", "22.08"),
+	// and the knowledge base has rows that hold for every release of it.
+	Series string           `json:"series,omitempty"`
+	From   envspec.Provider `json:"from,omitempty"`
+	Item   string           `json:"item,omitempty"` // as written; "" when bundled
+	Line   int              `json:"line,omitempty"`
+	Pos    finding.Pos      `json:"-"`
 	// BundledWith names the package whose metadata brings it ("torch
 	// 2.6.0+cu126") when the file does not name it.
 	BundledWith string   `json:"bundled_with,omitempty"`
@@ -112,6 +117,10 @@ type GPUCode struct {
 	// (triton): only MinCC decides.
 	JIT  bool `json:"jit,omitempty"`
 	Zstd bool `json:"zstd,omitempty"`
+	// NoDeviceCode, with Known, says the build has no GPU code of its own
+	// (a header-only or host-only library that calls the CUDA runtime):
+	// no GPU lacks a kernel image of it.
+	NoDeviceCode bool `json:"no_device_code,omitempty"`
 }
 
 // Ext is the knowledge-base row of an extension, nil for other roles or
@@ -528,6 +537,10 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		// A compiler whose every release keeps one floor: the release
 		// decides nothing a target is judged by.
 		p.Known = true
+	case p.Version == "" && p.Series != "" && p.Known:
+		// Every release of the pinned series has the rows' build.
+	case p.Version == "" && p.Series != "" && p.Unknown != "":
+		// installerRows said why no row of the series fits.
 	case p.Version == "" && it.verText != "":
 		p.Unknown = "the release of " + it.name + " is left to the solver (" + it.verText + ")"
 	case p.Version == "":
@@ -543,9 +556,12 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		}
 		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
 	}
+	if !p.Known && ext.ArchUnknown != "" {
+		p.Unknown += ", and " + ext.ArchUnknown
+	}
 	label := it.name
-	if p.Version != "" {
-		label += " " + p.Version
+	if rel := p.Release(); rel != "" {
+		label += " " + rel
 	}
 	if o, ok := r.kb.IndexOtherProjectOf(it.name); ok && it.from() == envspec.ProviderPip && local == "" && p.Version != "" && !o.HasRelease(p.Version) && indexNamed(r.env) && packageIndexOnly(r.env, r.kb) {
 		// EG205: pip finds no such release; nothing gets built to check.
@@ -806,10 +822,22 @@ func (r *resolution) builtForFromIndex(p *GPUPackage, it *item) {
 // builtForFromKB reads the knowledge base's rows for the item's release:
 // an exact torch pin from its metadata, and the GPU code of its builds.
 func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
-	if p.Version == "" {
-		return
+	var rows []kb.ExtensionBuild
+	switch {
+	case p.Version != "":
+		rows = r.kb.ExtensionBuildsOf(it.name, p.Version)
+	default:
+		// A spec that pins a series and leaves its release open
+		// (cudf==23.8.*) is decided by rows that hold for the series.
+		s := specSeries(it.verText)
+		if s == "" {
+			return
+		}
+		if rows = r.kb.ExtensionSeriesBuilds(it.name, s); len(rows) == 0 {
+			return
+		}
+		p.Series = s
 	}
-	rows := r.kb.ExtensionBuildsOf(it.name, p.Version)
 	if p.ext.TorchCUDALib {
 		rows = r.torchCUDARows(p, it, rows)
 	}
@@ -839,7 +867,7 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 			}
 		}
 		if b.ArchKnown && !p.Code.Known && p.rowMatches(b) {
-			p.Code.SASS, p.Code.PTX, p.Code.Known = b.SASS, b.PTX, true
+			p.Code.SASS, p.Code.PTX, p.Code.Known, p.Code.NoDeviceCode = b.SASS, b.PTX, true, b.NoDeviceCode
 		}
 		if b.MinCC != "" {
 			p.Code.MinCC = b.MinCC
@@ -848,9 +876,39 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 	}
 }
 
+// specSeries returns the major.minor series a version spec pins while
+// leaving the release within it open: conda's "=22.08" (fuzzy: 22.08.*)
+// or "=22.08.*", and "==23.8.*" in conda or pip syntax. "" for any other
+// spec (a range, an exact release, several clauses).
+func specSeries(spec string) string {
+	s := strings.TrimSpace(spec)
+	switch {
+	case strings.HasPrefix(s, "=="):
+		s = strings.TrimPrefix(s, "==")
+		if !strings.HasSuffix(s, ".*") {
+			return ""
+		}
+		s = strings.TrimSuffix(s, ".*")
+	case strings.HasPrefix(s, "="):
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "="), ".*")
+	default:
+		return ""
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 2 {
+		return ""
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return ""
+		}
+	}
+	return s
+}
+
 // condaDistChannel maps each conda distribution of extension_builds to
 // the channel that serves it.
-var condaDistChannel = map[string]string{"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers"}
+var condaDistChannel = map[string]string{"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers", "rapidsai-channel": "rapidsai"}
 
 // installerRows keeps the rows that describe what the item's installer
 // gets. A conda row describes only a conda item from its channel, and of
@@ -871,7 +929,7 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 	if fw := r.st.Framework; fw != nil && fw.Name == "pytorch" {
 		torch = fw.Version
 	}
-	var out []kb.ExtensionBuild
+	var out, anyCUDA []kb.ExtensionBuild
 	var chans []string
 	for _, b := range rows {
 		ch, isConda := condaDistChannel[b.Dist]
@@ -885,6 +943,9 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 		if !contains(chans, ch) {
 			chans = append(chans, ch)
 		}
+		if it.channel == ch && cuda == "" && len(b.Torch) == 0 {
+			anyCUDA = append(anyCUDA, b)
+		}
 		if it.channel != ch || cuda == "" || !contains(b.CUDA, cuda) {
 			continue
 		}
@@ -894,20 +955,58 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 		p.BuiltFor.CUDA = []string{cuda}
 		out = append(out, b)
 	}
+	if conda && len(out) == 0 && sameCode(anyCUDA) && completeCUDADist[anyCUDA[0].Dist] {
+		// The environment's CUDA is not known, but the channel's rows list
+		// every CUDA it built the release for and all carry the same code:
+		// whichever build the solver takes, that code is what runs.
+		return anyCUDA[:1]
+	}
 	if conda && len(chans) > 0 && len(out) == 0 {
 		switch {
 		case !contains(chans, it.channel):
-			p.Unknown = "the knowledge base knows only the builds of " + it.name + " " + p.Version + " on " + strings.Join(chans, ", ") + ", and this one comes from " + orUnknownChannel(it.channel)
+			p.Unknown = "the knowledge base knows only the builds of " + it.name + " " + p.Release() + " on " + strings.Join(chans, ", ") + ", and this one comes from " + orUnknownChannel(it.channel)
 		case cuda == "":
-			p.Unknown = it.channel + " builds " + it.name + " " + p.Version + " once per CUDA toolkit, and which CUDA this environment has is not known"
+			p.Unknown = it.channel + " builds " + it.name + " " + p.Release() + " once per CUDA toolkit, and which CUDA this environment has is not known"
 		default:
-			p.Unknown = "the knowledge base has no build of " + it.name + " " + p.Version + " on " + it.channel + " for CUDA " + cuda
+			p.Unknown = "the knowledge base has no build of " + it.name + " " + p.Release() + " on " + it.channel + " for CUDA " + cuda
 			if torch != "" {
 				p.Unknown += " and torch " + torch
 			}
 		}
 	}
 	return out
+}
+
+// completeCUDADist are the conda distributions whose extension_builds rows
+// of a release list every CUDA toolkit the channel built it for (the
+// rapidsai rows give the whole range each build's cudatoolkit or
+// cuda-version constraint admits), so that rows agreeing on their code
+// decide a build whose CUDA the environment leaves open.
+var completeCUDADist = map[string]bool{"rapidsai-channel": true}
+
+// sameCode reports whether there are rows and all describe the same GPU
+// code: each with its architectures known, the same SASS, PTX and whether
+// it has none.
+func sameCode(rows []kb.ExtensionBuild) bool {
+	if len(rows) == 0 {
+		return false
+	}
+	a := rows[0]
+	for _, b := range rows {
+		if !b.ArchKnown || b.NoDeviceCode != a.NoDeviceCode || !slices.Equal(b.SASS, a.SASS) || !slices.Equal(b.PTX, a.PTX) {
+			return false
+		}
+	}
+	return true
+}
+
+// Release is the package's release as the file pins it: the exact one,
+// else the series it leaves open ("23.8.*").
+func (p *GPUPackage) Release() string {
+	if p.Version == "" && p.Series != "" {
+		return p.Series + ".*"
+	}
+	return p.Version
 }
 
 func orUnknownChannel(ch string) string {

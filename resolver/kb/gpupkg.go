@@ -47,6 +47,11 @@ type Extension struct {
 	// the floor of the releases without one of their own, and an unknown
 	// release may be an older one with a lower floor (flash-attn 1.x).
 	FloorEveryRelease bool `yaml:"floor_every_release,omitempty"`
+	// ArchUnknown says why no public source can give the GPU code of any
+	// release (cuML's builds compile NVIDIA's private cumlprims_mg in), so
+	// that the finding says so instead of only "no row", and does not ask
+	// for a release the knowledge base could describe.
+	ArchUnknown string `yaml:"arch_unknown,omitempty"`
 	// JIT is true for a compiler that makes its GPU code on the machine
 	// (triton): only MinCC decides whether a GPU can run it.
 	JIT bool `yaml:"jit,omitempty"`
@@ -133,6 +138,16 @@ type ExtensionBuild struct {
 	// package index's source, which pip compiles on the install machine
 	// against the torch the environment already has (DistIndexSdist).
 	Dist string `yaml:"dist"`
+	// Series, where true, makes Version a major.minor series ("23.08"):
+	// the row holds for every release of it (23.08.00, 23.08.01), since
+	// each was built from the same branch with the same flags; a file
+	// that pins only the series (cudf==23.8.*, cudf=22.08) gets it too.
+	Series bool `yaml:"series,omitempty"`
+	// NoDeviceCode, with ArchKnown, says the build compiles no GPU code of
+	// its own (a header-only library, or one built from host sources only
+	// that calls the CUDA runtime): there is no kernel image to miss, so
+	// only the extension's compute-capability floor decides a GPU.
+	NoDeviceCode bool `yaml:"no_device_code,omitempty"`
 	// Torch lists the torch releases ("2.5.1") or series ("2.6") the
 	// builds were made against.
 	Torch []string `yaml:"torch"`
@@ -345,11 +360,44 @@ func (k *KB) ExtensionBuildsOf(name, version string) []ExtensionBuild {
 	n, v := pipName(name), stripLocal(version)
 	var out []ExtensionBuild
 	for _, b := range k.ExtensionBuilds {
-		if b.Name == n && b.Version == v {
+		if b.Name == n && (b.Version == v || b.Series && InSeries(v, b.Version)) {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// ExtensionSeriesBuilds returns the rows of an extension that hold for a
+// whole major.minor series (series rows) of the series given ("23.8" or
+// "23.08": the parts compare as numbers), in file order.
+func (k *KB) ExtensionSeriesBuilds(name, series string) []ExtensionBuild {
+	n := pipName(name)
+	var out []ExtensionBuild
+	for _, b := range k.ExtensionBuilds {
+		if b.Name == n && b.Series && sameSeries(series, b.Version) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// InSeries reports whether a release (23.08.01, 23.8.0) belongs to a
+// major.minor series (23.08), comparing the parts as numbers.
+func InSeries(release, series string) bool {
+	parts := strings.Split(release, ".")
+	if len(parts) < 3 {
+		return false
+	}
+	return sameSeries(parts[0]+"."+parts[1], series)
+}
+
+// sameSeries compares two major.minor series as numbers (23.8 = 23.08).
+func sameSeries(a, b string) bool {
+	if strings.Count(a, ".") != 1 || strings.Count(b, ".") != 1 {
+		return false
+	}
+	c, ok := CompareDotted(a, b)
+	return ok && c == 0
 }
 
 // ExtensionReleases returns every row of an extension, any release, in
@@ -617,8 +665,11 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("extension_builds", i, "extension %q has no row in extensions", b.Name)
 		}
 		v.version("extension_builds", i, "version", b.Version, ver)
+		if b.Series && !cc.MatchString(b.Version) {
+			v.errf("extension_builds", i, "a series row's version %q is not major.minor", b.Version)
+		}
 		switch b.Dist {
-		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel":
+		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel", "rapidsai-channel":
 			if b.ImportCUDACheck != "" {
 				v.errf("extension_builds", i, "import_cuda_check is for %s rows, not %s", DistIndexSdist, b.Dist)
 			}
@@ -646,8 +697,11 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 				v.errf("extension_builds", i, "architecture %q is not a compute capability", c)
 			}
 		}
-		if b.ArchKnown && len(b.SASS) == 0 && len(b.PTX) == 0 {
-			v.errf("extension_builds", i, "arch_known without sass or ptx")
+		switch {
+		case b.NoDeviceCode && (!b.ArchKnown || len(b.SASS) > 0 || len(b.PTX) > 0):
+			v.errf("extension_builds", i, "no_device_code needs arch_known and no sass or ptx")
+		case b.ArchKnown && !b.NoDeviceCode && len(b.SASS) == 0 && len(b.PTX) == 0:
+			v.errf("extension_builds", i, "arch_known without sass or ptx (no_device_code says a build has none)")
 		}
 	}
 	for i, r := range v.k.CUDALibArch {
