@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,6 +62,12 @@ type GPUPackage struct {
 	// package that carries GPU code or that the loader could not satisfy,
 	// as inspect reads it: the report's proof of Code.
 	Binaries []BinarySummary `json:"binaries,omitempty"`
+	// Builds, where there are two or more, are the builds the file may get
+	// (a conda-forge release the spec leaves open, or one release built
+	// with two nvcc releases for the same CUDA), each with its code: a GPU
+	// is decided only where they all agree. Code is then their union, for
+	// summaries.
+	Builds []BuildCode `json:"builds,omitempty"`
 
 	ext *kb.Extension
 }
@@ -106,6 +113,12 @@ type GPUCode struct {
 	// (triton): only MinCC decides.
 	JIT  bool `json:"jit,omitempty"`
 	Zstd bool `json:"zstd,omitempty"`
+}
+
+// BuildCode is one build a GPU-code package may be, and its code.
+type BuildCode struct {
+	Label string  `json:"label"` // "cupy 12.2.0 (conda-forge, CUDA 11.8 build)"
+	Code  GPUCode `json:"gpu_code"`
 }
 
 // Ext is the knowledge-base row of an extension, nil for other roles or
@@ -467,11 +480,19 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	r.builtForFromLocal(&p, it, local)
 	r.builtForFromIndex(&p, it)
 	r.builtForFromKB(&p, it)
+	p.finishBuilds()
 	if m := kb.CUDAMajorFromPipName(it.name); m > 0 && len(p.BuiltFor.CUDA) == 0 {
 		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
 		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceName, Says: strconv.Itoa(m), Package: it.name})
 	}
+	if p.Version == "" && it.from() == envspec.ProviderConda {
+		r.condaForgeRange(&p, it, ext)
+	}
 	switch {
+	case p.Known && p.Version == "":
+		// every build of every release the spec admits is described
+	case p.Version == "" && p.Unknown != "":
+		// condaForgeRange said why the admitted builds are not decided
 	case ext.JIT && ext.MinCC != "" && !ext.TorchABI:
 		// A compiler whose every release keeps one floor: the release
 		// decides nothing a target is judged by.
@@ -777,14 +798,172 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 				p.BuiltFor.ABI = append([]string(nil), b.ABI...)
 			}
 		}
-		if b.ArchKnown && !p.Code.Known && p.rowMatches(b) {
-			p.Code.SASS, p.Code.PTX, p.Code.Known = b.SASS, b.PTX, true
+		if b.ArchKnown && p.rowMatches(b) {
+			code := GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true}
+			if !p.Code.Known {
+				p.Code.SASS, p.Code.PTX, p.Code.Known = b.SASS, b.PTX, true
+			}
+			if _, conda := condaDistChannel[b.Dist]; conda {
+				// installerRows kept only the builds for the item's CUDA:
+				// two of them (one release built with two nvcc releases)
+				// are both what the file may get
+				p.Builds = addBuild(p.Builds, BuildCode{Label: b.Name + " " + b.Version + " (" + b.Dist + ", " + buildNote(b) + ")", Code: code})
+			}
 		}
 		if b.MinCC != "" {
 			p.Code.MinCC = b.MinCC
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
 	}
+}
+
+// addBuild adds a build to bs unless one with the same code is there.
+func addBuild(bs []BuildCode, b BuildCode) []BuildCode {
+	for _, o := range bs {
+		if slices.Equal(o.Code.SASS, b.Code.SASS) && slices.Equal(o.Code.PTX, b.Code.PTX) {
+			return bs
+		}
+	}
+	return append(bs, b)
+}
+
+// buildNote names a row's build for a label: the nvcc its note names, else
+// its CUDA.
+func buildNote(b kb.ExtensionBuild) string {
+	if _, rest, ok := strings.Cut(b.Note, "cuda_compiler_version "); ok {
+		if v, _, _ := strings.Cut(rest, " "); v != "" {
+			return "the CUDA " + v + " build"
+		}
+	}
+	return "CUDA " + strings.Join(b.CUDA, "/")
+}
+
+// finishBuilds keeps Builds only where they differ, and makes Code their
+// union for summaries.
+func (p *GPUPackage) finishBuilds() {
+	if len(p.Builds) < 2 {
+		p.Builds = nil
+		return
+	}
+	var sass, ptx []string
+	for _, b := range p.Builds {
+		sass = unionSorted(sass, b.Code.SASS)
+		ptx = unionSorted(ptx, b.Code.PTX)
+	}
+	p.Code.SASS, p.Code.PTX, p.Code.Known = sass, ptx, true
+}
+
+func unionSorted(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.SortFunc(out, func(x, y string) int { c, _ := kb.CompareDotted(x, y); return c })
+	return out
+}
+
+// condaForgeRange decides a conda-forge item whose release the spec
+// leaves open (cupy>=12.0.0) where the knowledge base lists every release
+// conda-forge published and has a row for every linux_64 build from
+// CondaForgeCompleteFrom on: each admitted release contributes the builds
+// for the environment's CUDA, and one whose builds are all for another
+// CUDA major cannot install beside it. The package is then known, with
+// Builds listing each distinct build. Otherwise it sets Unknown to why.
+func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension) {
+	if r.kb == nil || it.channel != "conda-forge" || len(ext.CondaForgeReleases) == 0 || ext.CondaForgeCompleteFrom == "" {
+		return
+	}
+	label := "the release of " + it.name + " is left to the solver"
+	if it.verText != "" {
+		label += " (" + it.verText + ")"
+	}
+	var vs *envspec.VersionSpec
+	if it.verText != "" {
+		var err error
+		if vs, err = envspec.ParseVersionSpec(it.verText); err != nil || vs == nil {
+			return
+		}
+	}
+	cuda := ""
+	if r.st.CUDA != nil && r.st.CUDA.Version != "" {
+		cuda = majorMinor(r.st.CUDA.Version)
+	}
+	if cuda == "" {
+		p.Unknown = label + ", and conda-forge builds each release once per CUDA toolkit while which CUDA this environment has is not known"
+		return
+	}
+	var older, admitted []string
+	var builds []BuildCode
+	for _, v := range ext.CondaForgeReleases {
+		if vs != nil && !vs.MatchString(v) {
+			continue
+		}
+		if c, ok := kb.CompareDotted(v, ext.CondaForgeCompleteFrom); !ok || c < 0 {
+			older = append(older, v)
+			continue
+		}
+		var rows, other []kb.ExtensionBuild
+		for _, b := range r.kb.ExtensionBuildsOf(it.name, v) {
+			if b.Dist != "conda-forge" {
+				continue
+			}
+			if contains(b.CUDA, cuda) {
+				rows = append(rows, b)
+			} else {
+				other = append(other, b)
+			}
+		}
+		if len(rows) == 0 {
+			if sameMajor(other, cuda) || len(other) == 0 {
+				p.Unknown = label + ", and the knowledge base has no conda-forge build of " + it.name + " " + v + " for CUDA " + cuda
+				return
+			}
+			continue // every build is for another CUDA major: cuda-version refuses it
+		}
+		admitted = append(admitted, v)
+		for _, b := range rows {
+			if !b.ArchKnown {
+				p.Unknown = label + ", and which architectures conda-forge's " + it.name + " " + v + " build for CUDA " + cuda + " carries is not known"
+				return
+			}
+			builds = addBuild(builds, BuildCode{Label: it.name + " " + v + " (conda-forge, " + buildNote(b) + ")", Code: GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true}})
+		}
+		p.Evidence = append(p.Evidence, Evidence{Item: it.name + " " + v + " (conda-forge)", Kind: EvidenceKBRow, Says: rows[0].Source, Package: it.name, Version: v})
+	}
+	switch {
+	case len(older) > 0:
+		p.Unknown = label + ", and it admits releases older than " + ext.CondaForgeCompleteFrom + " (" + spanText(older) + "), whose conda-forge builds the knowledge base does not describe"
+	case len(admitted) == 0:
+		p.Unknown = label + ", and no conda-forge release it admits has a build for CUDA " + cuda
+	default:
+		p.Known = true
+		p.BuiltFor.CUDA = []string{cuda}
+		p.Builds, p.Code, p.Unknown = builds, builds[0].Code, ""
+		p.finishBuilds()
+		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceKBRow, Says: "releases " + spanText(admitted) + " on conda-forge for CUDA " + cuda, Package: it.name})
+	}
+}
+
+// sameMajor reports whether some row is for cuda's major.
+func sameMajor(rows []kb.ExtensionBuild, cuda string) bool {
+	for _, b := range rows {
+		for _, c := range b.CUDA {
+			if majorOf(c) == majorOf(cuda) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spanText writes a list of releases as "A" or "A to B".
+func spanText(vs []string) string {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	return vs[0] + " to " + vs[len(vs)-1]
 }
 
 // condaDistChannel maps each conda distribution of extension_builds to

@@ -78,7 +78,16 @@ type Extension struct {
 	// every release-asset row of the release and SASS both serve runs
 	// whichever path pip takes.
 	SdistBuild SdistBuild `yaml:"sdist_build,omitempty"`
-	Source     string     `yaml:"source"`
+	// CondaForgeReleases lists every release conda-forge has published of
+	// the package (pre-releases, which go to a label, left out), and
+	// CondaForgeCompleteFrom the first of them from which every linux_64
+	// build has a conda-forge row: a conda-forge item that leaves the
+	// release open is judged over the rows of each release its spec admits
+	// (cupy>=12.0.0 beside cudatoolkit=11.8), and stays unknown where the
+	// spec admits an older one.
+	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
+	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
+	Source                 string   `yaml:"source"`
 	Note       string     `yaml:"note,omitempty"`
 }
 
