@@ -897,11 +897,16 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	var older, admitted []string
 	var builds []BuildCode
 	for _, v := range ext.CondaForgeReleases {
-		if vs != nil && !vs.MatchString(v) {
-			continue
-		}
-		if c, ok := kb.CompareDotted(v, ext.CondaForgeCompleteFrom); !ok || c < 0 {
+		if c, ok := kb.CompareDotted(v, ext.CondaForgeCompleteFrom); (vs == nil || vs.MatchString(v)) && (!ok || c < 0) {
 			older = append(older, v)
+		}
+	}
+	if len(older) > 0 {
+		p.Unknown = label + ", and it admits releases older than " + ext.CondaForgeCompleteFrom + " (" + spanText(older) + "), whose conda-forge builds the knowledge base does not describe"
+		return
+	}
+	for _, v := range ext.CondaForgeReleases {
+		if vs != nil && !vs.MatchString(v) {
 			continue
 		}
 		var rows, other []kb.ExtensionBuild
@@ -933,8 +938,6 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 		p.Evidence = append(p.Evidence, Evidence{Item: it.name + " " + v + " (conda-forge)", Kind: EvidenceKBRow, Says: rows[0].Source, Package: it.name, Version: v})
 	}
 	switch {
-	case len(older) > 0:
-		p.Unknown = label + ", and it admits releases older than " + ext.CondaForgeCompleteFrom + " (" + spanText(older) + "), whose conda-forge builds the knowledge base does not describe"
 	case len(admitted) == 0:
 		p.Unknown = label + ", and no conda-forge release it admits has a build for CUDA " + cuda
 	default:

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "e407a8c1f9ef1e18"
+const generatedVersion = "1ad7dc46eb40ce6f"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa017df35
+const generatedChecksum = 0xbf8b3ff2
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -10018,31 +10018,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 		"5.0",
 		"8.6",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.2 build of build numbers 0 and 1 (13c33ad, bfc8947): default list for cuda_version >= 11010; run cuda-version >=11.2,<12. Build numbers 2 to 4 were made with nvcc 11.8 (next row); both serve CUDA 11.2 to 11.8, and the build string's last number says which"},
-	{Name: "cupy", Version: "12.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
-		"11.2",
-		"11.3",
-		"11.4",
-		"11.5",
-		"11.6",
-		"11.7",
-		"11.8",
-	}, SASS: []string{
-		"3.5",
-		"3.7",
-		"5.0",
-		"5.2",
-		"6.0",
-		"6.1",
-		"7.0",
-		"7.5",
-		"8.0",
-		"8.6",
-		"8.9",
-		"9.0",
-	}, PTX: []string{
-		"9.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.8 build of build numbers 2 to 4 (7446080 to 11d783c; 4fe07a8 'skip CTK 11.2'): default list for cuda_version >= 11080; run cuda-version >=11.2,<12"},
+	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.2 build of build numbers 0 and 1 (13c33ad, bfc8947): default list for cuda_version >= 11010; run cuda-version >=11.2,<12. Build numbers 2 to 4 (7446080 to 11d783c; 4fe07a8 'skip CTK 11.2') were made with nvcc 11.8 and carry the default list for cuda_version >= 11080 (SASS sm_35, sm_37, sm_50, sm_52, sm_60 ... sm_90, PTX compute_90); both serve CUDA 11.2 to 11.8. One row stands for both: every GPU of compute capability 3.5 or newer runs either (SASS or PTX at or below it in each), one below 3.5 neither, so the verdict is the same whichever build the solver picks"},
 	{Name: "cupy", Version: "12.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"12.0",
 		"12.1",
@@ -16221,7 +16197,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 54},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 55},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 56},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 57},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},

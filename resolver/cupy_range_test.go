@@ -1,0 +1,44 @@
+package resolver
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// An open conda-forge cupy spec is judged over every build of every release
+// it admits for the environment's CUDA (X5_CF_CUPY_12_13): cupy>=12.0.0
+// beside cudatoolkit 11.8 admits 12.0.0 to 13.6.0 (nvcc 11.2 and 11.8
+// builds; 14.x builds are CUDA 12 and 13 only), so the package is known with
+// both lists as its builds. A spec reaching below the first release with
+// complete rows, or an environment of unknown CUDA, stays unknown with why.
+func TestCondaForgeCupyRange(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy>=12.0.0\n"
+	st := resolveSrc(t, src)
+	var got *GPUPackage
+	for i := range st.GPUPackages {
+		if st.GPUPackages[i].Name == "cupy" {
+			got = &st.GPUPackages[i]
+		}
+	}
+	if got == nil || !got.Known || got.Unknown != "" {
+		t.Fatalf("want cupy known, got %+v", got)
+	}
+	if len(got.Builds) != 2 {
+		t.Fatalf("want the nvcc 11.2 and 11.8 builds, got %+v", got.Builds)
+	}
+	if !slices.Equal(got.Builds[0].Code.PTX, []string{"3.5", "5.0", "8.6"}) || !slices.Equal(got.Builds[1].Code.PTX, []string{"9.0"}) {
+		t.Errorf("builds = %+v", got.Builds)
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy\n", "admits releases older than 12.0.0 (6.4.0 to 11.6.0)"},
+		{"channels: [conda-forge]\ndependencies:\n  - cupy>=13\n", "which CUDA this environment has is not known"},
+	} {
+		st := resolveSrc(t, tt.src)
+		for _, p := range st.GPUPackages {
+			if p.Name == "cupy" && (p.Known || !strings.Contains(p.Unknown, tt.want)) {
+				t.Errorf("%q: want unknown (%q), got Known=%v Unknown=%q", tt.src, tt.want, p.Known, p.Unknown)
+			}
+		}
+	}
+}
