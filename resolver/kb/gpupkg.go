@@ -88,7 +88,7 @@ type Extension struct {
 	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
 	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
 	Source                 string   `yaml:"source"`
-	Note       string     `yaml:"note,omitempty"`
+	Note                   string   `yaml:"note,omitempty"`
 }
 
 // SdistBuild is an extension's source-distribution install behaviour.
