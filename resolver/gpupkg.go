@@ -894,6 +894,14 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 		p.Unknown = label + ", and conda-forge builds each release once per CUDA toolkit while which CUDA this environment has is not known"
 		return
 	}
+	if !condaPinsCUDA(r.st.CUDA, cuda) {
+		// Only a conda cudatoolkit or cuda-version package holds conda's
+		// CUDA to the environment's (cuda-version refuses another major);
+		// a CUDA known from a pip wheel leaves conda free to install a
+		// build for any CUDA beside it.
+		p.Unknown = label + ", and no conda cudatoolkit or cuda-version package holds conda-forge's builds to CUDA " + cuda
+		return
+	}
 	var older, admitted []string
 	var builds []BuildCode
 	for _, v := range ext.CondaForgeReleases {
@@ -947,6 +955,20 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 		p.finishBuilds()
 		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceKBRow, Says: "releases " + spanText(admitted) + " on conda-forge for CUDA " + cuda, Package: it.name})
 	}
+}
+
+// condaPinsCUDA reports whether a conda cudatoolkit or cuda-version item
+// of the file says the environment's CUDA cuda.
+func condaPinsCUDA(c *CUDAInfo, cuda string) bool {
+	if c == nil {
+		return false
+	}
+	for _, e := range c.Evidence {
+		if (e.Kind == EvidenceCudatoolkit || e.Kind == EvidenceCUDAVersion) && hasMinor(e.Says) && majorMinor(e.Says) == cuda {
+			return true
+		}
+	}
+	return false
 }
 
 // sameMajor reports whether some row is for cuda's major.
