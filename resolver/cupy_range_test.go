@@ -33,6 +33,7 @@ func TestCondaForgeCupyRange(t *testing.T) {
 	for _, tt := range []struct{ src, want string }{
 		{"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy\n", "admits releases older than 12.0.0 (6.4.0 to 11.6.0)"},
 		{"channels: [conda-forge]\ndependencies:\n  - cupy>=13\n", "which CUDA this environment has is not known"},
+		{"channels: [anaconda, conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy\n", "it comes from defaults, whose builds of cupy the knowledge base does not describe"},
 		{"channels: [conda-forge]\ndependencies:\n  - cupy>=13\n  - pip\n  - pip:\n    - torch==2.1.0+cu118\n", "no conda cudatoolkit or cuda-version package holds"},
 	} {
 		st := resolveSrc(t, tt.src)

@@ -872,12 +872,16 @@ func unionSorted(a, b []string) []string {
 // CUDA major cannot install beside it. The package is then known, with
 // Builds listing each distinct build. Otherwise it sets Unknown to why.
 func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension) {
-	if r.kb == nil || it.channel != "conda-forge" || len(ext.CondaForgeReleases) == 0 || ext.CondaForgeCompleteFrom == "" {
+	if r.kb == nil || len(ext.CondaForgeReleases) == 0 || ext.CondaForgeCompleteFrom == "" {
 		return
 	}
 	label := "the release of " + it.name + " is left to the solver"
 	if it.verText != "" {
 		label += " (" + it.verText + ")"
+	}
+	if it.channel != "conda-forge" {
+		p.Unknown = label + ", and it comes from " + orUnknownChannel(it.channel) + ", whose builds of " + it.name + " the knowledge base does not describe (it describes conda-forge's)"
+		return
 	}
 	var vs *envspec.VersionSpec
 	if it.verText != "" {
