@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "12aebb10e611bdec"
+const generatedVersion = "d2b485f920cb1691"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xde22d0cf
+const generatedChecksum = 0x207211c7
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5067,7 +5067,6 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"6.4.0",
 		"6.5.0",
 		"6.6.0",
-		"6.7.0",
 		"7.0.0",
 		"7.1.0",
 		"7.1.1",
@@ -5078,7 +5077,6 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.6.0",
 		"7.7.0",
 		"7.8.0",
-		"7.8.0.post1",
 		"8.0.0",
 		"8.1.0",
 		"8.2.0",
@@ -5118,7 +5116,6 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"13.3.0",
 		"13.4.0",
 		"13.4.1",
-		"13.5.0",
 		"13.5.1",
 		"13.6.0",
 		"14.0.0",
@@ -9755,7 +9752,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 		"5.0",
 		"8.6",
-	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build: nvcc 11.2 takes cupy's default list for cuda_version >= 11010; run_exports cudatoolkit >=11.2,<12, so it is the build for any CUDA 11.2 to 11.x. The CUDA 12.0 build of build numbers 3 and 4 is in extensions-5.yaml (its run requirement cuda-version >=12.0,<13 read at 81241ef)"},
+	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build: nvcc 11.2 takes cupy's default list for cuda_version >= 11010; run_exports cudatoolkit >=11.2,<12, so it is the build for any CUDA 11.2 to 11.x. The CUDA 12.0 build (build numbers 2 to 4) is in extensions-5.yaml (its run requirement cuda-version >=12.0,<13 read at 81241ef)"},
 	{Name: "libfaiss", Version: "1.7.3", Dist: "pytorch-channel", Torch: []string{}, CUDA: []string{
 		"10.2",
 	}, SASS: []string{
@@ -9939,7 +9936,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X5_CF_CUPY_12_13; X3_CUPY_COMPILER_12_0_0", Note: "linux_64 cuda_compiler_version 12.0 build of build numbers 3 and 4 (81241ef, 47538c5; skipped off linux_64): default list for cuda_version >= 12000 at v12.0.0 (sm_50 ... sm_90 SASS, PTX compute_90); run cuda-version >=12.0,<13"},
+	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X5_CF_CUPY_12_13; X3_CUPY_COMPILER_12_0_0", Note: "linux_64 cuda_compiler_version 12.0 build of build numbers 2 to 4 (b1c034f, 81241ef, 47538c5: .ci_support has linux_64 cuda_compiler_version12.0 variant files from build number 2, though X3_CF_CUPY_12_0_0 reads 'from build 3'; skipped off linux_64): default list for cuda_version >= 12000 at v12.0.0 (sm_50 ... sm_90 SASS, PTX compute_90); run cuda-version >=12.0,<13"},
 	{Name: "cupy", Version: "12.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"10.2",
 	}, SASS: []string{
@@ -10407,56 +10404,6 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"10.0",
 	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 12.8 build (8f9d822): default list for 12080 <= cuda_version < 12090 (sm_50 ... sm_90, sm_100, sm_120, PTX compute_100); run cuda-version >=12,<13 (pin_compatible min_pin x)"},
-	{Name: "cupy", Version: "13.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
-		"11.2",
-		"11.3",
-		"11.4",
-		"11.5",
-		"11.6",
-		"11.7",
-		"11.8",
-	}, SASS: []string{
-		"3.5",
-		"3.7",
-		"5.0",
-		"5.2",
-		"6.0",
-		"6.1",
-		"7.0",
-		"7.5",
-		"8.0",
-		"8.6",
-		"8.9",
-		"9.0",
-	}, PTX: []string{
-		"9.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.8 build (feedstock 0ae17db): default list for cuda_version >= 11080 at v13.5.0; run cuda-version >=11.2,<12 and cudatoolkit"},
-	{Name: "cupy", Version: "13.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
-		"12.0",
-		"12.1",
-		"12.2",
-		"12.3",
-		"12.4",
-		"12.5",
-		"12.6",
-		"12.8",
-		"12.9",
-	}, SASS: []string{
-		"5.0",
-		"5.2",
-		"6.0",
-		"6.1",
-		"7.0",
-		"7.5",
-		"8.0",
-		"8.6",
-		"8.9",
-		"9.0",
-		"10.0",
-		"12.0",
-	}, PTX: []string{
-		"10.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 12.9 build (0ae17db): default list for cuda_version >= 12090 (compute_100f/sm_100 and compute_120f/sm_120 give SASS sm_100 and sm_120; PTX compute_100); run cuda-version >=12,<13"},
 	{Name: "cupy", Version: "13.5.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.2",
 		"11.3",
@@ -14783,10 +14730,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X4_CUPY_SDIST", Title: "the package index's cupy is CuPy's source package: the README of the CUDA 8.0 to 10.2 releases lists '(Binary Package for CUDA 10.1) $ pip install cupy-cuda101' ... and '(Source Package) $ pip install cupy' (as stored in yuhc/ava-cupy), the later README table names only per-CUDA wheels (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; X2_CUPY_README), the Installation Guide v8.6.0 and v4.5.0 say wheels are named by the CUDA installed (cupy-cudaXXX), and a 'pip install cupy -v' log finds only cupy-*.tar.gz links on the index", URL: "https://docs.cupy.dev/en/v8.6.0/install.html", Read: "documentation pages and stored repository READMEs (docs search), 2026-12-06"},
 	{Key: "X5_CF_CUPY_7_6_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at 9b7d9c2 (2020-06-25, cupy 7.6.0, build number 0): linux variants cuda_compiler_version 9.2, 10.0, 10.1 and 10.2 (Python 3.6 to 3.8); the build script is 'pip install . -vv' with no CUPY_NVCC_GENERATE_CODE, so each build takes cupy_setup_build.py's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/9b7d9c2/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
 	{Key: "X5_CUPY_SETUP_BUILD_7_6_0", Title: "cupy/cupy cupy_setup_build.py _nvcc_gencode_options at tag v7.6.0 (6463bdc7e): with CUPY_NVCC_GENERATE_CODE unset, compute_30 and compute_50 (PTX), then for cuda_version >= 10000 (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) and compute_70; for >= 9000 the same without sm_75. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v7.6.0/cupy_setup_build.py", Read: "git snapshot of cupy/cupy at tag v7.6.0, 2026-12-06"},
-	{Key: "X5_CF_CUPY_12_13", Title: "conda-forge/cupy-feedstock history from 12.0.0's build 3 (81241ef: cuda_compiler_version 12.0 on linux_64 only, run cuda-version >=12.0,<13) and 12.1.0 to 14.1.1 (main; the v12 branch ends at 12.3.0's d7180e1): recipe/meta.yaml and .ci_support/linux_64_* at the commits that built each release: 12.1.0 build 0 4e18da2 (cuda_compiler_version 10.2, 11.0, 11.1, 11.2, 12.0), build 1 fac32c5 (11.2, 12.0); 12.2.0 builds 0-1 13c33ad, bfc8947 (11.2, 12.0), builds 2-4 7446080 to 11d783c (11.8, 12.0; 4fe07a8 'skip CTK 11.2'); 12.3.0 6fc36c7 to d7180e1 (11.8, 12.0); 13.0.0 c08b8c6 (11.8, 12.0); 13.1.0 ee6580d, b171ef6 (11.8, 12.0), 11c1abf (11.8, 12.4); 13.2.0 6db8696 (11.8, 12.5); 13.3.0 564d47c (11.8, 12.6); 13.4.0 61e4631, 13.4.1 8f9d822 (11.8, 12.8); 13.5.0 0ae17db, 13.5.1 0dbdf05 (11.8, 12.9); 13.6.0 513f88b (11.8, 12.9, 13.0); 14.0.0 f687882, 14.0.1 5d3e4f9 (12.9, 13.1); 14.1.0 347d9e4, 14.1.1 0d4a99c (12.9, 13.2). Run requirements: cuda-version >=11.2,<12 for the 11.2 and 11.8 builds (with cudatoolkit), cuda-version >=12.0,<13 (pin_compatible min_pin x from 13.4.0) for CUDA 12 builds, >=13,<14 for CUDA 13 builds, cuda-version X.Y for 10.2, 11.0 and 11.1. CUPY_NVCC_GENERATE_CODE is exported only for aarch64 and ppc64le, from aedb4b8 (2023-05-11) until 2bacc59 (2023-09-02) removed it; no linux_64 build sets it", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
+	{Key: "X5_CF_CUPY_12_13", Title: "conda-forge/cupy-feedstock history from 12.0.0's build 3 (81241ef: cuda_compiler_version 12.0 on linux_64 only, run cuda-version >=12.0,<13) and 12.1.0 to 14.1.1 (main; the v12 branch ends at 12.3.0's d7180e1): recipe/meta.yaml and .ci_support/linux_64_* at the commits that built each release: 12.1.0 build 0 4e18da2 (cuda_compiler_version 10.2, 11.0, 11.1, 11.2, 12.0), build 1 fac32c5 (11.2, 12.0); 12.2.0 builds 0-1 13c33ad, bfc8947 (11.2, 12.0), builds 2-4 7446080 to 11d783c (11.8, 12.0; 4fe07a8 'skip CTK 11.2'); 12.3.0 6fc36c7 to d7180e1 (11.8, 12.0); 13.0.0 c08b8c6 (11.8, 12.0); 13.1.0 ee6580d, b171ef6 (11.8, 12.0), 11c1abf (11.8, 12.4); 13.2.0 6db8696 (11.8, 12.5); 13.3.0 564d47c (11.8, 12.6); 13.4.0 61e4631, 13.4.1 8f9d822 (11.8, 12.8); 13.5.1 0dbdf05 (11.8, 12.9; the 13.5.0 update 0ae17db never reached main, so conda-forge has no 13.5.0); 13.6.0 513f88b (11.8, 12.9, 13.0); 14.0.0 f687882, 14.0.1 5d3e4f9 (12.9, 13.1); 14.1.0 347d9e4, 14.1.1 0d4a99c (12.9, 13.2). Run requirements: cuda-version >=11.2,<12 for the 11.2 and 11.8 builds (with cudatoolkit), cuda-version >=12.0,<13 (pin_compatible min_pin x from 13.4.0) for CUDA 12 builds, >=13,<14 for CUDA 13 builds, cuda-version X.Y for 10.2, 11.0 and 11.1. CUPY_NVCC_GENERATE_CODE is exported only for aarch64 and ppc64le, from aedb4b8 (2023-05-11) until 2bacc59 (2023-09-02) removed it; no linux_64 build sets it", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
 	{Key: "X5_CUPY_COMPILER_12_14", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tags v12.1.0 to v14.1.1 (v13.6.0 25e552d5d, v14.1.1 2c7c8a5d8): for cuda_version >= 11080 every tag lists (compute_XX, sm_XX) for 35, 37, 50, 52, 60, 61, 70, 75, 80, 86, 89, 90 and compute_90; >= 11010 (11020 from v13.0) compute_35, compute_50, sm_60 ... sm_86, compute_86; >= 12000: sm_50 ... sm_90 and compute_90 below 12080, with sm_100, sm_120 and compute_100 from 12080 (v13.4.0 on; compute_100f/compute_120f with code sm_100/sm_120 from 12090, v13.5.0 on); >= 13000 (v13.6.0 on): sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 and compute_120", URL: "https://github.com/cupy/cupy/blob/v13.6.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy, tags v12.1.0 to v14.1.1, 2026-12-06"},
 	{Key: "X5_CF_CUDA_VERSION", Title: "conda-forge/cuda-version-feedstock recipe/meta.yaml (HEAD, build number 3): run_constrained '__cuda >={major}' and 'cudatoolkit {{ version }}|{{ version }}.*': a cuda-version 12.x package refuses any cudatoolkit but 12.x, so a package that requires cuda-version >=12 cannot install beside cudatoolkit 11.8", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cuda-version-feedstock, 2026-12-06"},
-	{Key: "X5_CF_CUPY_RELEASES", Title: "conda-forge/cupy-feedstock, every 'set version' of recipe/meta.yaml on any branch (git log --all): 6.4.0 to 14.1.1; the beta, rc and dev versions (9.0.0b1 ... 14.0.1b0) are left out of conda_forge_releases: 9.0.0b1's variants target the label 'conda-forge cupy_rc', and 13.3.0b0, 14.0.0dev0 and 14.0.1b0 are on no branch (pull-request commits). Newest release on the feedstock at the snapshot: 14.1.1 (0d4a99c, 2026-06-01)", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
+	{Key: "X5_CF_CUPY_RELEASES", Title: "conda-forge/cupy-feedstock, every 'set version' of recipe/meta.yaml on any branch (git log --all): 6.4.0 to 14.1.1; the beta, rc and dev versions (9.0.0b1 ... 14.0.1b0) are left out of conda_forge_releases: 9.0.0b1's variants target the label 'conda-forge cupy_rc', and 13.3.0b0, 14.0.0dev0 and 14.0.1b0 are on no branch (pull-request commits). 6.7.0 (6e35728), 7.8.0.post1 (d08dc08) and 13.5.0 (0ae17db) are left out too: their commits are not on main (git merge-base --is-ancestor), and conda-forge uploads only what main builds. Newest release on the feedstock at the snapshot: 14.1.1 (0d4a99c, 2026-06-01)", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -16183,8 +16130,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 25},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 26},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 19},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 20},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 21},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 22},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 23},
