@@ -30,8 +30,29 @@ func TestCondaForgeCupyRange(t *testing.T) {
 	if !slices.Equal(got.Builds[0].Code.PTX, []string{"3.5", "5.0", "8.6"}) || !slices.Equal(got.Builds[1].Code.PTX, []string{"9.0"}) {
 		t.Errorf("builds = %+v", got.Builds)
 	}
+	// A bare cupy beside cudatoolkit 11.8: 6.4.0 to 8.4.0 built only for
+	// CUDA 9.2 to 11.1, each pinned exactly, and 14.x only for CUDA 12 and
+	// 13, so the builds are the 11.2 ones of 8.5.0 to 12.2.0 (two lists)
+	// and the 11.8 one of 12.3.0 to 13.6.0.
+	st = resolveSrc(t, "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy\n")
+	for _, p := range st.GPUPackages {
+		if p.Name != "cupy" {
+			continue
+		}
+		if !p.Known || len(p.Builds) != 3 || !strings.HasPrefix(p.Builds[0].Label, "cupy 8.5.0 to ") || !strings.HasPrefix(p.Builds[2].Label, "cupy 12.3.0 to 13.6.0") {
+			t.Errorf("bare cupy beside cudatoolkit 11.8: Known=%v Unknown=%q builds %+v", p.Known, p.Unknown, p.Builds)
+		}
+	}
+	// Beside CUDA 11.0 every admitted release has one 11.0 build (pinned
+	// exactly); the 11.2 builds (nvcc run_exports >=11.2) cannot install.
+	st = resolveSrc(t, "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.0\n  - cupy\n")
+	for _, p := range st.GPUPackages {
+		if p.Name == "cupy" && (!p.Known || len(p.Builds) != 0 || !slices.Equal(p.Code.PTX, []string{"3.5", "5.0", "8.0"})) {
+			t.Errorf("bare cupy beside cudatoolkit 11.0: Known=%v Unknown=%q builds %+v code %+v", p.Known, p.Unknown, p.Builds, p.Code)
+		}
+	}
 	for _, tt := range []struct{ src, want string }{
-		{"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy\n", "admits releases older than 12.0.0 (6.4.0 to 11.6.0)"},
+		{"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.0\n  - cupy>=12.2.0\n", "no conda-forge release it admits has a build for CUDA 11.0"},
 		{"channels: [conda-forge]\ndependencies:\n  - cupy>=13\n", "which CUDA this environment has is not known"},
 		{"channels: [anaconda, conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - cupy\n", "it comes from defaults, whose builds of cupy the knowledge base does not describe"},
 		{"channels: [conda-forge]\ndependencies:\n  - cupy>=13\n  - pip\n  - pip:\n    - torch==2.1.0+cu118\n", "no conda cudatoolkit or cuda-version package holds"},

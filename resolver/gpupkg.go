@@ -908,6 +908,7 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	}
 	var older, admitted []string
 	var builds []BuildCode
+	spans := map[int]*[3]string{} // index in builds → first and last release with that code, and which build
 	for _, v := range ext.CondaForgeReleases {
 		if c, ok := kb.CompareDotted(v, ext.CondaForgeCompleteFrom); (vs == nil || vs.MatchString(v)) && (!ok || c < 0) {
 			older = append(older, v)
@@ -933,11 +934,13 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 			}
 		}
 		if len(rows) == 0 {
-			if sameMajor(other, cuda) || len(other) == 0 {
+			if openForCUDA(other, cuda) || len(other) == 0 {
 				p.Unknown = label + ", and the knowledge base has no conda-forge build of " + it.name + " " + v + " for CUDA " + cuda
 				return
 			}
-			continue // every build is for another CUDA major: cuda-version refuses it
+			// every build is for another CUDA major, which cuda-version
+			// refuses beside this one, or pins other CUDA releases exactly
+			continue
 		}
 		admitted = append(admitted, v)
 		for _, b := range rows {
@@ -945,7 +948,7 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 				p.Unknown = label + ", and which architectures conda-forge's " + it.name + " " + v + " build for CUDA " + cuda + " carries is not known"
 				return
 			}
-			builds = addBuild(builds, BuildCode{Label: it.name + " " + v + " (conda-forge, " + buildNote(b) + ")", Code: GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true}})
+			builds = addSpan(builds, spans, it.name, v, "conda-forge, "+buildNote(b), GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true})
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: it.name + " " + v + " (conda-forge)", Kind: EvidenceKBRow, Says: rows[0].Source, Package: it.name, Version: v})
 	}
@@ -975,11 +978,38 @@ func condaPinsCUDA(c *CUDAInfo, cuda string) bool {
 	return false
 }
 
-// sameMajor reports whether some row is for cuda's major.
-func sameMajor(rows []kb.ExtensionBuild, cuda string) bool {
+// addSpan adds the build of release v with code to bs, or widens the span
+// of releases of the build already there with that code; each label says
+// the span ("cupy 12.2.0 to 13.6.0 (conda-forge, the CUDA 11.8 build)").
+func addSpan(bs []BuildCode, spans map[int]*[3]string, name, v, what string, code GPUCode) []BuildCode {
+	for i, o := range bs {
+		if slices.Equal(o.Code.SASS, code.SASS) && slices.Equal(o.Code.PTX, code.PTX) {
+			sp := spans[i]
+			sp[1] = v
+			if sp[2] != what {
+				// builds made with different nvcc releases carry this code
+				sp[2] = "conda-forge, builds with this list"
+			}
+			bs[i].Label = name + " " + sp[0] + " to " + sp[1] + " (" + sp[2] + ")"
+			return bs
+		}
+	}
+	spans[len(bs)] = &[3]string{v, v, what}
+	return append(bs, BuildCode{Label: name + " " + v + " (" + what + ")", Code: code})
+}
+
+// openForCUDA reports whether some row, none of whose releases is cuda,
+// may still install beside it: one of cuda's major whose run requirement
+// is a range (not cuda_exact), which may admit a minor its list leaves out.
+func openForCUDA(rows []kb.ExtensionBuild, cuda string) bool {
 	for _, b := range rows {
+		if b.CUDAExact {
+			continue
+		}
 		for _, c := range b.CUDA {
-			if majorOf(c) == majorOf(cuda) {
+			// a range's lowest release is the build's own nvcc (nvcc's
+			// run_exports, cuda-version >=X.Y): nothing below it installs
+			if cmp, ok := kb.CompareDotted(c, cuda); ok && majorOf(c) == majorOf(cuda) && cmp <= 0 {
 				return true
 			}
 		}

@@ -130,8 +130,14 @@ type ExtensionBuild struct {
 	// that imports was compiled with torch's own CUDA, whatever nvcc the
 	// install machine had; "" where the package makes no such check.
 	ImportCUDACheck string `yaml:"import_cuda_check,omitempty"`
-	Source          string `yaml:"source"`
-	Note            string `yaml:"note,omitempty"`
+	// CUDAExact, on a conda row, says the build's run requirement pins
+	// exactly the CUDA releases listed (cudatoolkit X.Y|X.Y.*, cuda-version
+	// X.Y), so an environment of any other CUDA cannot install it; without
+	// it the list may admit more than the build installs beside, never
+	// less.
+	CUDAExact bool   `yaml:"cuda_exact,omitempty"`
+	Source    string `yaml:"source"`
+	Note      string `yaml:"note,omitempty"`
 }
 
 // DistIndexSdist is the extension_builds distribution of a package whose

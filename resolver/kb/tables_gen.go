@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "d2b485f920cb1691"
+const generatedVersion = "05b68d45c7bf77a1"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x207211c7
+const generatedChecksum = 0x236f896b
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5122,7 +5122,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"14.0.1",
 		"14.1.0",
 		"14.1.1",
-	}, CondaForgeCompleteFrom: "12.0.0", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X4_CUPY_SDIST; X5_CF_CUPY_RELEASES", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist (index_sdist_only: the README's '(Source Package) pip install cupy' beside the per-CUDA binary packages), which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
+	}, CondaForgeCompleteFrom: "6.4.0", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X4_CUPY_SDIST; X5_CF_CUPY_RELEASES", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist (index_sdist_only: the README's '(Source Package) pip install cupy' beside the per-CUDA binary packages), which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
 	{Name: "faiss-gpu", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's GPU package on the pytorch channel (conda install -c pytorch faiss-gpu); its CUDA kernels are in libfaiss, which it pins exactly, so its rows are libfaiss's"},
 	{Name: "libfaiss", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's C++ library package on the pytorch channel, one build per cudatoolkit (build string ..._cuda11.3)"},
 	{Name: "cudf", Conda: []string{
@@ -9705,7 +9705,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.0",
 		"5.0",
 		"7.0",
-	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (every build number 0 to 4): cupy's default list for cuda_version >= 10000; run_exports cudatoolkit 10.2.*"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (every build number 0 to 4): cupy's default list for cuda_version >= 10000; run_exports cudatoolkit 10.2.*"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.0",
 	}, SASS: []string{
@@ -9718,7 +9718,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build: cupy's default list for cuda_version >= 11000; run_exports cudatoolkit 11.0.*"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build: cupy's default list for cuda_version >= 11000; run_exports cudatoolkit 11.0.*"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.1",
 	}, SASS: []string{
@@ -9732,7 +9732,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 		"5.0",
 		"8.6",
-	}, ArchKnown: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build: cupy's default list for cuda_version >= 11010; run_exports cudatoolkit 11.1.*"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build: cupy's default list for cuda_version >= 11010; run_exports cudatoolkit 11.1.*"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.2",
 		"11.3",
@@ -9888,6 +9888,253 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.6.2 against pytorch 1.12.1, run constraint cudatoolkit >=11.3,<11.7; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	{Name: "cupy", Version: "6.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock d02c3d2 to 6f61453): cupy_setup_build.py default list at v6.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "6.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1 builds (build number 0; feedstock d02c3d2 to 6f61453): cupy_setup_build.py default list at v6.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "6.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 13a92b1 to ced08ba): cupy_setup_build.py default list at v6.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "6.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1 builds (build number 0; feedstock 13a92b1 to ced08ba): cupy_setup_build.py default list at v6.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "6.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 1ab88f8 to 1ab88f8): cupy_setup_build.py default list at v6.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "6.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1 builds (build number 0; feedstock 1ab88f8 to 1ab88f8): cupy_setup_build.py default list at v6.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1, 2; feedstock eddbda9 to 83bf5ea): cupy_setup_build.py default list at v7.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1, 2; feedstock eddbda9 to 83bf5ea): cupy_setup_build.py default list at v7.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock ebe4282 to 45c2cb3): cupy_setup_build.py default list at v7.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock ebe4282 to 45c2cb3): cupy_setup_build.py default list at v7.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.1.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock fd37ce1 to ddf057e): cupy_setup_build.py default list at v7.1.1 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.1.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock fd37ce1 to ddf057e): cupy_setup_build.py default list at v7.1.1 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1, 2, 3; feedstock 48ce79c to 0453188): cupy_setup_build.py default list at v7.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1, 2, 3; feedstock 48ce79c to 0453188): cupy_setup_build.py default list at v7.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock 9922dfa to 51b05eb): cupy_setup_build.py default list at v7.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock 9922dfa to 51b05eb): cupy_setup_build.py default list at v7.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 1, 2, 3; feedstock 1c91750 to 0ee1280): cupy_setup_build.py default list at v7.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 1, 2, 3; feedstock 1c91750 to 0ee1280): cupy_setup_build.py default list at v7.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 8716ea7 to 8716ea7): cupy_setup_build.py default list at v7.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 8716ea7 to 8716ea7): cupy_setup_build.py default list at v7.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
 	{Name: "cupy", Version: "7.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"9.2",
 	}, SASS: []string{
@@ -9898,7 +10145,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.0",
 		"5.0",
 		"7.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_7_6_0; X5_CUPY_SETUP_BUILD_7_6_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux cuda_compiler_version 9.2 build (feedstock 9b7d9c2, build number 0): cupy_setup_build.py's default list for cuda_version >= 9000"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 9b7d9c2 to 9b7d9c2): cupy_setup_build.py default list at v7.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
 	{Name: "cupy", Version: "7.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"10.0",
 		"10.1",
@@ -9912,7 +10159,1698 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.0",
 		"5.0",
 		"7.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_7_6_0; X5_CUPY_SETUP_BUILD_7_6_0; X3_CF_NVCC_RUN_EXPORTS", Note: "linux cuda_compiler_version 10.0, 10.1 and 10.2 builds (feedstock 9b7d9c2, build number 0), each for its own cudatoolkit (nvcc run_exports): all three take cupy_setup_build.py's one default list for cuda_version >= 10000, so the row holds whichever of them the environment's cudatoolkit picks"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 9b7d9c2 to 9b7d9c2): cupy_setup_build.py default list at v7.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.7.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 193b5c7 to 0cd4f8b): cupy_setup_build.py default list at v7.7.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.7.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 193b5c7 to 0cd4f8b): cupy_setup_build.py default list at v7.7.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.8.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock 4a0eb32 to b283756): cupy_setup_build.py default list at v7.8.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "7.8.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock 4a0eb32 to b283756): cupy_setup_build.py default list at v7.8.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1, 2; feedstock a54b61d to 1cda8af): cupy_setup_build.py default list at v8.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1, 2; feedstock a54b61d to 1cda8af): cupy_setup_build.py default list at v8.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock a1e9cdf to bdb8314): cupy_setup_build.py default list at v8.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock a1e9cdf to bdb8314): cupy_setup_build.py default list at v8.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 1; feedstock a1e9cdf to bdb8314): cupy_setup_build.py default list at v8.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 9dc6361 to 9dc6361): cupy_setup_build.py default list at v8.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 9dc6361 to 9dc6361): cupy_setup_build.py default list at v8.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 9dc6361 to 9dc6361): cupy_setup_build.py default list at v8.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1, 2; feedstock d7ff875 to a62dcd0): cupy_setup_build.py default list at v8.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1, 2; feedstock d7ff875 to a62dcd0): cupy_setup_build.py default list at v8.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build numbers 0, 1, 2; feedstock d7ff875 to a62dcd0): cupy_setup_build.py default list at v8.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1, 2, 3, 4; feedstock 6d1f635 to 1b60419): cupy_setup_build.py default list at v8.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1, 2, 3, 4; feedstock 6d1f635 to 1b60419): cupy_setup_build.py default list at v8.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0, 11.1 builds (build numbers 0, 1, 2, 3, 4; feedstock 6d1f635 to 1b60419): cupy_setup_build.py default list at v8.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock 5536275 to 18d9986): cupy_setup_build.py default list at v8.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock 5536275 to 18d9986): cupy_setup_build.py default list at v8.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0, 11.1 builds (build numbers 0, 1; feedstock 5536275 to 18d9986): cupy_setup_build.py default list at v8.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build numbers 0, 1; feedstock 5536275 to 18d9986): cupy_setup_build.py default list at v8.5.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "8.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock ace0fd9 to 5ad5638): cupy_setup_build.py default list at v8.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock ace0fd9 to 5ad5638): cupy_setup_build.py default list at v8.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0, 11.1 builds (build number 0; feedstock ace0fd9 to 5ad5638): cupy_setup_build.py default list at v8.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "8.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock ace0fd9 to 5ad5638): cupy_setup_build.py default list at v8.6.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock a97a69d to c374eb1): cupy_setup_build.py default list at v9.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock a97a69d to c374eb1): cupy_setup_build.py default list at v9.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0, 11.1 builds (build numbers 0, 1; feedstock a97a69d to c374eb1): cupy_setup_build.py default list at v9.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build numbers 0, 1; feedstock a97a69d to c374eb1): cupy_setup_build.py default list at v9.0.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock fe15af6 to fe15af6): cupy_setup_build.py default list at v9.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock fe15af6 to fe15af6): cupy_setup_build.py default list at v9.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0, 11.1 builds (build number 0; feedstock fe15af6 to fe15af6): cupy_setup_build.py default list at v9.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock fe15af6 to fe15af6): cupy_setup_build.py default list at v9.1.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 80ad537 to 44c2dc5): cupy_setup_build.py default list at v9.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 80ad537 to 44c2dc5): cupy_setup_build.py default list at v9.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0, 11.1 builds (build number 0; feedstock 80ad537 to 44c2dc5): cupy_setup_build.py default list at v9.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 80ad537 to 44c2dc5): cupy_setup_build.py default list at v9.2.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock e1ae533 to 4b12dc4): cupy_setup_build.py default list at v9.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock e1ae533 to 4b12dc4): cupy_setup_build.py default list at v9.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock e1ae533 to 4b12dc4): cupy_setup_build.py default list at v9.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock e1ae533 to 4b12dc4): cupy_setup_build.py default list at v9.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock e1ae533 to 4b12dc4): cupy_setup_build.py default list at v9.3.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 5f118fc to 5f118fc): cupy_setup_build.py default list at v9.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 5f118fc to 5f118fc): cupy_setup_build.py default list at v9.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 5f118fc to 5f118fc): cupy_setup_build.py default list at v9.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 5f118fc to 5f118fc): cupy_setup_build.py default list at v9.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 5f118fc to 5f118fc): cupy_setup_build.py default list at v9.4.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build numbers 0, 1; feedstock 315cbfd to 72d6c58): cupy_setup_build.py default list at v9.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build numbers 0, 1; feedstock 315cbfd to 72d6c58): cupy_setup_build.py default list at v9.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build numbers 0, 1; feedstock 315cbfd to 72d6c58): cupy_setup_build.py default list at v9.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build numbers 0, 1; feedstock 315cbfd to 72d6c58): cupy_setup_build.py default list at v9.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build numbers 0, 1; feedstock 315cbfd to 72d6c58): cupy_setup_build.py default list at v9.5.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "9.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"9.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 9.2 build (build number 0; feedstock 65946d2 to 65946d2): cupy_setup_build.py default list at v9.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.0",
+		"10.1",
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.0, 10.1, 10.2 builds (build number 0; feedstock 65946d2 to 65946d2): cupy_setup_build.py default list at v9.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 65946d2 to 65946d2): cupy_setup_build.py default list at v9.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 65946d2 to 65946d2): cupy_setup_build.py default list at v9.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "9.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 65946d2 to 65946d2): cupy_setup_build.py default list at v9.6.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 7db7a57 to f67ffd9): install/cupy_builder/cupy_setup_build.py default list at v10.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 7db7a57 to f67ffd9): install/cupy_builder/cupy_setup_build.py default list at v10.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 7db7a57 to f67ffd9): install/cupy_builder/cupy_setup_build.py default list at v10.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 7db7a57 to f67ffd9): install/cupy_builder/cupy_setup_build.py default list at v10.0.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build numbers 0, 1; feedstock 7ed41e6 to 6dbba68): install/cupy_builder/cupy_setup_build.py default list at v10.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build numbers 0, 1; feedstock 7ed41e6 to 6dbba68): install/cupy_builder/cupy_setup_build.py default list at v10.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build numbers 0, 1; feedstock 7ed41e6 to 6dbba68): install/cupy_builder/cupy_setup_build.py default list at v10.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build numbers 0, 1; feedstock 7ed41e6 to 6dbba68): install/cupy_builder/cupy_setup_build.py default list at v10.1.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 0ea2960 to ea01578): install/cupy_builder/_compiler.py default list at v10.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 0ea2960 to ea01578): install/cupy_builder/_compiler.py default list at v10.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 0ea2960 to ea01578): install/cupy_builder/_compiler.py default list at v10.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 0ea2960 to ea01578): install/cupy_builder/_compiler.py default list at v10.2.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock ba6eb34 to ba6eb34): install/cupy_builder/_compiler.py default list at v10.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock ba6eb34 to ba6eb34): install/cupy_builder/_compiler.py default list at v10.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock ba6eb34 to ba6eb34): install/cupy_builder/_compiler.py default list at v10.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock ba6eb34 to ba6eb34): install/cupy_builder/_compiler.py default list at v10.3.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.3.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 084ed35 to 084ed35): install/cupy_builder/_compiler.py default list at v10.3.1 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.3.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 084ed35 to 084ed35): install/cupy_builder/_compiler.py default list at v10.3.1 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.3.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 084ed35 to 084ed35): install/cupy_builder/_compiler.py default list at v10.3.1 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.3.1", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 084ed35 to 084ed35): install/cupy_builder/_compiler.py default list at v10.3.1 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 70f5331 to 70f5331): install/cupy_builder/_compiler.py default list at v10.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 70f5331 to 70f5331): install/cupy_builder/_compiler.py default list at v10.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 70f5331 to 70f5331): install/cupy_builder/_compiler.py default list at v10.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 70f5331 to 70f5331): install/cupy_builder/_compiler.py default list at v10.4.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build numbers 0, 1; feedstock ad54158 to bda5190): install/cupy_builder/_compiler.py default list at v10.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build numbers 0, 1; feedstock ad54158 to bda5190): install/cupy_builder/_compiler.py default list at v10.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build numbers 0, 1; feedstock ad54158 to bda5190): install/cupy_builder/_compiler.py default list at v10.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build numbers 0, 1; feedstock ad54158 to bda5190): install/cupy_builder/_compiler.py default list at v10.5.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "10.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 87d8ccd to 87d8ccd): install/cupy_builder/_compiler.py default list at v10.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 87d8ccd to 87d8ccd): install/cupy_builder/_compiler.py default list at v10.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 87d8ccd to 87d8ccd): install/cupy_builder/_compiler.py default list at v10.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "10.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 87d8ccd to 87d8ccd): install/cupy_builder/_compiler.py default list at v10.6.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 3c4a4ba to 3c4a4ba): install/cupy_builder/_compiler.py default list at v11.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 3c4a4ba to 3c4a4ba): install/cupy_builder/_compiler.py default list at v11.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 3c4a4ba to 3c4a4ba): install/cupy_builder/_compiler.py default list at v11.0.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 3c4a4ba to 3c4a4ba): install/cupy_builder/_compiler.py default list at v11.0.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 3ecec55 to 3ecec55): install/cupy_builder/_compiler.py default list at v11.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 3ecec55 to 3ecec55): install/cupy_builder/_compiler.py default list at v11.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 3ecec55 to 3ecec55): install/cupy_builder/_compiler.py default list at v11.1.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 3ecec55 to 3ecec55): install/cupy_builder/_compiler.py default list at v11.1.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 343be31 to 7893d78): install/cupy_builder/_compiler.py default list at v11.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 343be31 to 7893d78): install/cupy_builder/_compiler.py default list at v11.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 343be31 to 7893d78): install/cupy_builder/_compiler.py default list at v11.2.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.2.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 343be31 to 7893d78): install/cupy_builder/_compiler.py default list at v11.2.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build numbers 0, 1; feedstock 09b8524 to 1ed6755): install/cupy_builder/_compiler.py default list at v11.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build numbers 0, 1; feedstock 09b8524 to 1ed6755): install/cupy_builder/_compiler.py default list at v11.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build numbers 0, 1; feedstock 09b8524 to 1ed6755): install/cupy_builder/_compiler.py default list at v11.3.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.3.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build numbers 0, 1; feedstock 09b8524 to 1ed6755): install/cupy_builder/_compiler.py default list at v11.3.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock 3bc2849 to 3bc2849): install/cupy_builder/_compiler.py default list at v11.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock 3bc2849 to 3bc2849): install/cupy_builder/_compiler.py default list at v11.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock 3bc2849 to 3bc2849): install/cupy_builder/_compiler.py default list at v11.4.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock 3bc2849 to 3bc2849): install/cupy_builder/_compiler.py default list at v11.4.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock b8d229d to b8d229d): install/cupy_builder/_compiler.py default list at v11.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock b8d229d to b8d229d): install/cupy_builder/_compiler.py default list at v11.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock b8d229d to b8d229d): install/cupy_builder/_compiler.py default list at v11.5.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.5.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock b8d229d to b8d229d): install/cupy_builder/_compiler.py default list at v11.5.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
+	{Name: "cupy", Version: "11.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.0",
+		"5.0",
+		"7.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0; feedstock f670b37 to f670b37): install/cupy_builder/_compiler.py default list at v11.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0; feedstock f670b37 to f670b37): install/cupy_builder/_compiler.py default list at v11.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0; feedstock f670b37 to f670b37): install/cupy_builder/_compiler.py default list at v11.6.0 for that nvcc; each build needs its own cudatoolkit (nvcc run_exports cudatoolkit X.Y|X.Y.* below 11.2)"},
+	{Name: "cupy", Version: "11.6.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, SASS: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"3.5",
+		"5.0",
+		"8.6",
+	}, ArchKnown: true, Source: "X5_CF_CUPY_OLD; X5_CUPY_GENCODE_OLD; X5_NVCC_RUN_EXPORTS", Note: "linux_64 cuda_compiler_version 11.2 build (build number 0; feedstock f670b37 to f670b37): install/cupy_builder/_compiler.py default list at v11.6.0 for that nvcc; run_exports cudatoolkit >=11.2,<12 from nvcc-feedstock 9ce6d9a (2021-09-29), 11.2 only before it: the row lists 11.2 to 11.8, which may admit more than the build installs beside but never less"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"12.0",
 		"12.1",
@@ -9948,7 +11886,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.0",
 		"5.0",
 		"7.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0, feedstock 4e18da2): default list for cuda_version >= 10000; run cuda-version 10.2"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 10.2 build (build number 0, feedstock 4e18da2): default list for cuda_version >= 10000; run cuda-version 10.2"},
 	{Name: "cupy", Version: "12.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.0",
 	}, SASS: []string{
@@ -9961,7 +11899,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0, 4e18da2): default list for cuda_version >= 11000; run cuda-version 11.0"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.0 build (build number 0, 4e18da2): default list for cuda_version >= 11000; run cuda-version 11.0"},
 	{Name: "cupy", Version: "12.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.1",
 	}, SASS: []string{
@@ -9975,7 +11913,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 		"5.0",
 		"8.6",
-	}, ArchKnown: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0, 4e18da2): default list for cuda_version >= 11010; run cuda-version 11.1"},
+	}, ArchKnown: true, CUDAExact: true, Source: "X5_CF_CUPY_12_13; X5_CUPY_COMPILER_12_14", Note: "linux_64 cuda_compiler_version 11.1 build (build number 0, 4e18da2): default list for cuda_version >= 11010; run cuda-version 11.1"},
 	{Name: "cupy", Version: "12.1.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"11.2",
 		"11.3",
@@ -14728,12 +16666,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X4_RAPIDS_RSN34", Title: "RAPIDS Support Notice 34, Deprecation announcement for Pascal GPU support in Release v23.12 (created 2023-10-04, updated 2024-02-13, status completed): 'Effective RAPIDS v24.02 release, RAPIDS will no longer support Pascal GPUs. GPUs with Compute Capability 7.0 or higher will be required. The last release with support for Pascal GPUs is RAPIDS v23.12.'", URL: "https://docs.rapids.ai/notices/rsn0034/", Read: "documentation page (docs search), 2026-12-06"},
 	{Key: "X4_RAPIDS_READMES_PASCAL", Title: "the RAPIDS repositories' own GPU requirements from the first releases on: libgdf README (cuDF's predecessor; CUDA 9.2+, driver 396.44+, 'Pascal architecture or better'), rmm README (CUDA 9.0+, driver 396.44+, 'Pascal architecture or better'), cudf CONTRIBUTING.md 'Get libcudf Dependencies' (CUDA 10.0+, driver 410.48+, 'Pascal architecture or better') and cudf README.md of the 23.12 era (CUDA 11.2+, driver 450.80.02+, 'Pascal architecture or better (Compute Capability >=6.0)')", URL: "https://github.com/rapidsai/cudf/blob/branch-23.12/README.md", Read: "stored repository files (code search), 2026-12-06"},
 	{Key: "X4_CUPY_SDIST", Title: "the package index's cupy is CuPy's source package: the README of the CUDA 8.0 to 10.2 releases lists '(Binary Package for CUDA 10.1) $ pip install cupy-cuda101' ... and '(Source Package) $ pip install cupy' (as stored in yuhc/ava-cupy), the later README table names only per-CUDA wheels (cupy-cuda11x, cupy-cuda12x, cupy-cuda13x; X2_CUPY_README), the Installation Guide v8.6.0 and v4.5.0 say wheels are named by the CUDA installed (cupy-cudaXXX), and a 'pip install cupy -v' log finds only cupy-*.tar.gz links on the index", URL: "https://docs.cupy.dev/en/v8.6.0/install.html", Read: "documentation pages and stored repository READMEs (docs search), 2026-12-06"},
-	{Key: "X5_CF_CUPY_7_6_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at 9b7d9c2 (2020-06-25, cupy 7.6.0, build number 0): linux variants cuda_compiler_version 9.2, 10.0, 10.1 and 10.2 (Python 3.6 to 3.8); the build script is 'pip install . -vv' with no CUPY_NVCC_GENERATE_CODE, so each build takes cupy_setup_build.py's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/9b7d9c2/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
-	{Key: "X5_CUPY_SETUP_BUILD_7_6_0", Title: "cupy/cupy cupy_setup_build.py _nvcc_gencode_options at tag v7.6.0 (6463bdc7e): with CUPY_NVCC_GENERATE_CODE unset, compute_30 and compute_50 (PTX), then for cuda_version >= 10000 (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) and compute_70; for >= 9000 the same without sm_75. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v7.6.0/cupy_setup_build.py", Read: "git snapshot of cupy/cupy at tag v7.6.0, 2026-12-06"},
 	{Key: "X5_CF_CUPY_12_13", Title: "conda-forge/cupy-feedstock history from 12.0.0's build 3 (81241ef: cuda_compiler_version 12.0 on linux_64 only, run cuda-version >=12.0,<13) and 12.1.0 to 14.1.1 (main; the v12 branch ends at 12.3.0's d7180e1): recipe/meta.yaml and .ci_support/linux_64_* at the commits that built each release: 12.1.0 build 0 4e18da2 (cuda_compiler_version 10.2, 11.0, 11.1, 11.2, 12.0), build 1 fac32c5 (11.2, 12.0); 12.2.0 builds 0-1 13c33ad, bfc8947 (11.2, 12.0), builds 2-4 7446080 to 11d783c (11.8, 12.0; 4fe07a8 'skip CTK 11.2'); 12.3.0 6fc36c7 to d7180e1 (11.8, 12.0); 13.0.0 c08b8c6 (11.8, 12.0); 13.1.0 ee6580d, b171ef6 (11.8, 12.0), 11c1abf (11.8, 12.4); 13.2.0 6db8696 (11.8, 12.5); 13.3.0 564d47c (11.8, 12.6); 13.4.0 61e4631, 13.4.1 8f9d822 (11.8, 12.8); 13.5.1 0dbdf05 (11.8, 12.9; the 13.5.0 update 0ae17db never reached main, so conda-forge has no 13.5.0); 13.6.0 513f88b (11.8, 12.9, 13.0); 14.0.0 f687882, 14.0.1 5d3e4f9 (12.9, 13.1); 14.1.0 347d9e4, 14.1.1 0d4a99c (12.9, 13.2). Run requirements: cuda-version >=11.2,<12 for the 11.2 and 11.8 builds (with cudatoolkit), cuda-version >=12.0,<13 (pin_compatible min_pin x from 13.4.0) for CUDA 12 builds, >=13,<14 for CUDA 13 builds, cuda-version X.Y for 10.2, 11.0 and 11.1. CUPY_NVCC_GENERATE_CODE is exported only for aarch64 and ppc64le, from aedb4b8 (2023-05-11) until 2bacc59 (2023-09-02) removed it; no linux_64 build sets it", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
 	{Key: "X5_CUPY_COMPILER_12_14", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tags v12.1.0 to v14.1.1 (v13.6.0 25e552d5d, v14.1.1 2c7c8a5d8): for cuda_version >= 11080 every tag lists (compute_XX, sm_XX) for 35, 37, 50, 52, 60, 61, 70, 75, 80, 86, 89, 90 and compute_90; >= 11010 (11020 from v13.0) compute_35, compute_50, sm_60 ... sm_86, compute_86; >= 12000: sm_50 ... sm_90 and compute_90 below 12080, with sm_100, sm_120 and compute_100 from 12080 (v13.4.0 on; compute_100f/compute_120f with code sm_100/sm_120 from 12090, v13.5.0 on); >= 13000 (v13.6.0 on): sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_120 and compute_120", URL: "https://github.com/cupy/cupy/blob/v13.6.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy, tags v12.1.0 to v14.1.1, 2026-12-06"},
 	{Key: "X5_CF_CUDA_VERSION", Title: "conda-forge/cuda-version-feedstock recipe/meta.yaml (HEAD, build number 3): run_constrained '__cuda >={major}' and 'cudatoolkit {{ version }}|{{ version }}.*': a cuda-version 12.x package refuses any cudatoolkit but 12.x, so a package that requires cuda-version >=12 cannot install beside cudatoolkit 11.8", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cuda-version-feedstock, 2026-12-06"},
 	{Key: "X5_CF_CUPY_RELEASES", Title: "conda-forge/cupy-feedstock, every 'set version' of recipe/meta.yaml on any branch (git log --all): 6.4.0 to 14.1.1; the beta, rc and dev versions (9.0.0b1 ... 14.0.1b0) are left out of conda_forge_releases: 9.0.0b1's variants target the label 'conda-forge cupy_rc', and 13.3.0b0, 14.0.0dev0 and 14.0.1b0 are on no branch (pull-request commits). 6.7.0 (6e35728), 7.8.0.post1 (d08dc08) and 13.5.0 (0ae17db) are left out too: their commits are not on main (git merge-base --is-ancestor), and conda-forge uploads only what main builds. Newest release on the feedstock at the snapshot: 14.1.1 (0d4a99c, 2026-06-01)", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
+	{Key: "X5_CF_CUPY_OLD", Title: "conda-forge/cupy-feedstock main (first-parent) history, cupy 6.4.0 to 11.6.0: recipe/meta.yaml's version and build number and the linux .ci_support variant files (cuda_compiler_version) at each commit; each row's note names the first and last commit of its release. 6.4.0 to 6.6.0: CUDA 9.2, 10.0, 10.1; 7.0.0 build 2 to 8.0.0: 9.2 to 10.2; 8.1.0 build 1 to 8.4.0 build 3: + 11.0; 8.4.0 build 4: + 11.1; 8.5.0 to 9.6.0: 9.2 to 11.2; 10.0.0 to 11.6.0: 10.2, 11.0, 11.1, 11.2. The recipe runs pip install with no CUPY_NVCC_GENERATE_CODE on linux_64 in every one of these commits", URL: "https://github.com/conda-forge/cupy-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-06"},
+	{Key: "X5_CUPY_GENCODE_OLD", Title: "cupy/cupy _nvcc_gencode_options at tags v6.4.0 to v11.6.0 (cupy_setup_build.py up to v9.6.0, install/cupy_builder/cupy_setup_build.py at v10.x, install/cupy_builder/_compiler.py from v11.0.0), evaluated for each feedstock nvcc (cuda_version 9020 ... 11020) with CUPY_NVCC_GENERATE_CODE unset on x86_64: e.g. v7.6.0 for 10.x compute_30, compute_50 PTX and sm_60, sm_61, sm_70, sm_75 SASS plus compute_70 PTX; v8.5.0 for 11.x (no 11010 branch yet) sm_60 ... sm_80 and compute_35, compute_50, compute_80; v9.6.0 and later for 11.1+ sm_60 ... sm_86 and compute_35, compute_50, compute_86", URL: "https://github.com/cupy/cupy/blob/v9.6.0/cupy_setup_build.py", Read: "git snapshot of cupy/cupy, tags v6.4.0 to v11.6.0, 2026-12-06"},
+	{Key: "X5_NVCC_RUN_EXPORTS", Title: "conda-forge/nvcc-feedstock recipe/meta.yaml, commit 9ce6d9a (2021-09-29, 'Use CUDA Enhanced Compatibility for 11.2+'): run_exports strong 'cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.*' for every CUDA before it, and from it only below 11.2, with 'cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}' for 11.2 and later", URL: "https://github.com/conda-forge/nvcc-feedstock/commit/9ce6d9a", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -16130,12 +18069,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 25},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 26},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 21},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 22},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 23},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 24},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 25},
-		{File: "resolver/kb/data/extensions-5.yaml", Line: 26},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 27},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 28},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 29},
@@ -16167,6 +18100,150 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 55},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 56},
 		{File: "resolver/kb/data/extensions-5.yaml", Line: 57},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 58},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 59},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 60},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 61},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 62},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 63},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 64},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 65},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 66},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 67},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 68},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 69},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 70},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 71},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 72},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 73},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 74},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 75},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 76},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 77},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 78},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 79},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 80},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 81},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 82},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 83},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 84},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 85},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 86},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 87},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 88},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 89},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 90},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 91},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 92},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 93},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 94},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 95},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 96},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 97},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 98},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 99},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 100},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 101},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 102},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 103},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 104},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 105},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 106},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 107},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 108},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 109},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 110},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 111},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 112},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 113},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 114},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 115},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 116},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 117},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 118},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 119},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 120},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 121},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 122},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 123},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 124},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 125},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 126},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 127},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 128},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 129},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 130},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 131},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 132},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 133},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 134},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 135},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 136},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 137},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 138},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 139},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 140},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 141},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 142},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 143},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 144},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 145},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 146},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 147},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 148},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 149},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 150},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 151},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 152},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 153},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 154},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 155},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 156},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 157},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 158},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 159},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 160},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 161},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 162},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 163},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 164},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 165},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 166},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 167},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 168},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 169},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 170},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 171},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 172},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 173},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 174},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 175},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 176},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 177},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 178},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 179},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 180},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 181},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 182},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 183},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 184},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 185},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 186},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 187},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 188},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 189},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 190},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 191},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 192},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 193},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 194},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 195},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 196},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 197},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 198},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 199},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 200},
+		{File: "resolver/kb/data/extensions-5.yaml", Line: 201},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -16923,6 +19000,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-5.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions-5.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-5.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-5.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
