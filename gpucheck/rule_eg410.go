@@ -108,6 +108,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		if p.Code.Known && p.Code.NoDeviceCode {
 			return // no kernel of its own: only its floor decides a GPU
 		}
+		if len(p.Builds) > 1 {
+			c.judgeBuilds(p, gcc, gs)
+			return
+		}
 		if p.Code.Known {
 			list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
 			if v, _ := archVerdict(gcc, list); v == runsNone {
@@ -125,6 +129,35 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// judgeBuilds holds each build an extension may be (p.Builds: the builds
+// of every release an open conda-forge spec admits, or of one release made
+// with two nvcc releases) against one compute capability: it runs where
+// every build has SASS or PTX for it, fails (EG410) where none has, and is
+// left unknown, naming the builds of each kind, where they differ.
+func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
+	var runs, fails []string
+	for _, b := range p.Builds {
+		list := &kb.ArchList{SASS: b.Code.SASS, PTX: b.Code.PTX, Known: true}
+		if v, _ := archVerdict(gcc, list); v == runsNone {
+			fails = append(fails, b.Label+" ("+archSummary(list)+")")
+		} else {
+			runs = append(runs, b.Label)
+		}
+	}
+	switch {
+	case len(fails) == 0:
+	case len(runs) == 0:
+		c.add("EG410", c.pkgPos(p),
+			fmt.Sprintf("%s can run no code on %s whichever build the solver installs: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d, in %s (\"no kernel image is available for execution on the device\")",
+				pkgLabel(p), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor, strings.Join(fails, ", ")),
+			fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm()))
+	default:
+		c.undecide(c.pkgPos(p), "architecture", "extension-builds-differ", pkgLabel(p),
+			fmt.Sprintf("the builds the file admits differ on %s (%s): %s carry no code for it, while %s do", gcc.sm(), gpuLabel(c.h, gs), strings.Join(fails, ", "), strings.Join(runs, ", ")),
+			fmt.Sprintf("pin a release and build of %s that carries %s (the build string's last number is the build number)", p.Name, gcc.sm()))
+	}
 }
 
 // belowEveryRelease raises EG410 for each GPU below a compute-capability

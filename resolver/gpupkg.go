@@ -72,6 +72,12 @@ type GPUPackage struct {
 	// package that carries GPU code or that the loader could not satisfy,
 	// as inspect reads it: the report's proof of Code.
 	Binaries []BinarySummary `json:"binaries,omitempty"`
+	// Builds, where there are two or more, are the builds the file may get
+	// (a conda-forge release the spec leaves open, or one release built
+	// with two nvcc releases for the same CUDA), each with its code: a GPU
+	// is decided only where they all agree. Code is then their union, for
+	// summaries.
+	Builds []BuildCode `json:"builds,omitempty"`
 
 	ext *kb.Extension
 }
@@ -121,6 +127,12 @@ type GPUCode struct {
 	// (a header-only or host-only library that calls the CUDA runtime):
 	// no GPU lacks a kernel image of it.
 	NoDeviceCode bool `json:"no_device_code,omitempty"`
+}
+
+// BuildCode is one build a GPU-code package may be, and its code.
+type BuildCode struct {
+	Label string  `json:"label"` // "cupy 12.2.0 (conda-forge, CUDA 11.8 build)"
+	Code  GPUCode `json:"gpu_code"`
 }
 
 // Ext is the knowledge-base row of an extension, nil for other roles or
@@ -528,11 +540,19 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	r.builtForFromLocal(&p, it, local)
 	r.builtForFromIndex(&p, it)
 	r.builtForFromKB(&p, it)
+	p.finishBuilds()
 	if m := kb.CUDAMajorFromPipName(it.name); m > 0 && len(p.BuiltFor.CUDA) == 0 {
 		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
 		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceName, Says: strconv.Itoa(m), Package: it.name})
 	}
+	if p.Version == "" && it.from() == envspec.ProviderConda {
+		r.condaForgeRange(&p, it, ext)
+	}
 	switch {
+	case p.Known && p.Version == "":
+		// every build of every release the spec admits is described
+	case p.Version == "" && p.Unknown != "":
+		// condaForgeRange said why the admitted builds are not decided
 	case ext.JIT && ext.MinCC != "" && !ext.TorchABI:
 		// A compiler whose every release keeps one floor: the release
 		// decides nothing a target is judged by.
@@ -866,8 +886,17 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 				p.BuiltFor.ABI = append([]string(nil), b.ABI...)
 			}
 		}
-		if b.ArchKnown && !p.Code.Known && p.rowMatches(b) {
-			p.Code.SASS, p.Code.PTX, p.Code.Known, p.Code.NoDeviceCode = b.SASS, b.PTX, true, b.NoDeviceCode
+		if b.ArchKnown && p.rowMatches(b) {
+			code := GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true, NoDeviceCode: b.NoDeviceCode}
+			if !p.Code.Known {
+				p.Code.SASS, p.Code.PTX, p.Code.Known, p.Code.NoDeviceCode = b.SASS, b.PTX, true, b.NoDeviceCode
+			}
+			if _, conda := condaDistChannel[b.Dist]; conda {
+				// installerRows kept only the builds for the item's CUDA:
+				// two of them (one release built with two nvcc releases)
+				// are both what the file may get
+				p.Builds = addBuild(p.Builds, BuildCode{Label: b.Name + " " + b.Version + " (" + b.Dist + ", " + buildNote(b) + ")", Code: code})
+			}
 		}
 		if b.MinCC != "" {
 			p.Code.MinCC = b.MinCC
@@ -904,6 +933,214 @@ func specSeries(spec string) string {
 		}
 	}
 	return s
+}
+
+// addBuild adds a build to bs unless one with the same code is there.
+func addBuild(bs []BuildCode, b BuildCode) []BuildCode {
+	for _, o := range bs {
+		if slices.Equal(o.Code.SASS, b.Code.SASS) && slices.Equal(o.Code.PTX, b.Code.PTX) {
+			return bs
+		}
+	}
+	return append(bs, b)
+}
+
+// buildNote names a row's build for a label: the nvcc its note names, else
+// its CUDA.
+func buildNote(b kb.ExtensionBuild) string {
+	if _, rest, ok := strings.Cut(b.Note, "cuda_compiler_version "); ok {
+		if v, _, _ := strings.Cut(rest, " "); v != "" {
+			return "the CUDA " + v + " build"
+		}
+	}
+	return "CUDA " + strings.Join(b.CUDA, "/")
+}
+
+// finishBuilds keeps Builds only where they differ, and makes Code their
+// union for summaries.
+func (p *GPUPackage) finishBuilds() {
+	if len(p.Builds) < 2 {
+		p.Builds = nil
+		return
+	}
+	var sass, ptx []string
+	for _, b := range p.Builds {
+		sass = unionSorted(sass, b.Code.SASS)
+		ptx = unionSorted(ptx, b.Code.PTX)
+	}
+	p.Code.SASS, p.Code.PTX, p.Code.Known = sass, ptx, true
+}
+
+func unionSorted(a, b []string) []string {
+	out := append([]string(nil), a...)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.SortFunc(out, func(x, y string) int { c, _ := kb.CompareDotted(x, y); return c })
+	return out
+}
+
+// condaForgeRange decides a conda-forge item whose release the spec
+// leaves open (cupy>=12.0.0) where the knowledge base lists every release
+// conda-forge published and has a row for every linux_64 build from
+// CondaForgeCompleteFrom on: each admitted release contributes the builds
+// for the environment's CUDA, and one whose builds are all for another
+// CUDA major cannot install beside it. The package is then known, with
+// Builds listing each distinct build. Otherwise it sets Unknown to why.
+func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension) {
+	if r.kb == nil || len(ext.CondaForgeReleases) == 0 || ext.CondaForgeCompleteFrom == "" {
+		return
+	}
+	label := "the release of " + it.name + " is left to the solver"
+	if it.verText != "" {
+		label += " (" + it.verText + ")"
+	}
+	if it.channel != "conda-forge" {
+		p.Unknown = label + ", and it comes from " + orUnknownChannel(it.channel) + ", whose builds of " + it.name + " the knowledge base does not describe (it describes conda-forge's)"
+		return
+	}
+	var vs *envspec.VersionSpec
+	if it.verText != "" {
+		var err error
+		if vs, err = envspec.ParseVersionSpec(it.verText); err != nil || vs == nil {
+			return
+		}
+	}
+	cuda := ""
+	if r.st.CUDA != nil && r.st.CUDA.Version != "" {
+		cuda = majorMinor(r.st.CUDA.Version)
+	}
+	if cuda == "" {
+		p.Unknown = label + ", and conda-forge builds each release once per CUDA toolkit while which CUDA this environment has is not known"
+		return
+	}
+	if !condaPinsCUDA(r.st.CUDA, cuda) {
+		// Only a conda cudatoolkit or cuda-version package holds conda's
+		// CUDA to the environment's (cuda-version refuses another major);
+		// a CUDA known from a pip wheel leaves conda free to install a
+		// build for any CUDA beside it.
+		p.Unknown = label + ", and no conda cudatoolkit or cuda-version package holds conda-forge's builds to CUDA " + cuda
+		return
+	}
+	var older, admitted []string
+	var builds []BuildCode
+	spans := map[int]*[3]string{} // index in builds → first and last release with that code, and which build
+	for _, v := range ext.CondaForgeReleases {
+		if c, ok := kb.CompareDotted(v, ext.CondaForgeCompleteFrom); (vs == nil || vs.MatchString(v)) && (!ok || c < 0) {
+			older = append(older, v)
+		}
+	}
+	if len(older) > 0 {
+		p.Unknown = label + ", and it admits releases older than " + ext.CondaForgeCompleteFrom + " (" + spanText(older) + "), whose conda-forge builds the knowledge base does not describe"
+		return
+	}
+	for _, v := range ext.CondaForgeReleases {
+		if vs != nil && !vs.MatchString(v) {
+			continue
+		}
+		var rows, other []kb.ExtensionBuild
+		for _, b := range r.kb.ExtensionBuildsOf(it.name, v) {
+			if b.Dist != "conda-forge" {
+				continue
+			}
+			if contains(b.CUDA, cuda) {
+				rows = append(rows, b)
+			} else {
+				other = append(other, b)
+			}
+		}
+		if len(rows) == 0 {
+			if openForCUDA(other, cuda) || len(other) == 0 {
+				p.Unknown = label + ", and the knowledge base has no conda-forge build of " + it.name + " " + v + " for CUDA " + cuda
+				return
+			}
+			// every build is for another CUDA major, which cuda-version
+			// refuses beside this one, or pins other CUDA releases exactly
+			continue
+		}
+		admitted = append(admitted, v)
+		for _, b := range rows {
+			if !b.ArchKnown {
+				p.Unknown = label + ", and which architectures conda-forge's " + it.name + " " + v + " build for CUDA " + cuda + " carries is not known"
+				return
+			}
+			builds = addSpan(builds, spans, it.name, v, "conda-forge, "+buildNote(b), GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true})
+		}
+		p.Evidence = append(p.Evidence, Evidence{Item: it.name + " " + v + " (conda-forge)", Kind: EvidenceKBRow, Says: rows[0].Source, Package: it.name, Version: v})
+	}
+	switch {
+	case len(admitted) == 0:
+		p.Unknown = label + ", and no conda-forge release it admits has a build for CUDA " + cuda
+	default:
+		p.Known = true
+		p.BuiltFor.CUDA = []string{cuda}
+		p.Builds, p.Code, p.Unknown = builds, builds[0].Code, ""
+		p.finishBuilds()
+		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceKBRow, Says: "releases " + spanText(admitted) + " on conda-forge for CUDA " + cuda, Package: it.name})
+	}
+}
+
+// condaPinsCUDA reports whether a conda cudatoolkit or cuda-version item
+// of the file says the environment's CUDA cuda.
+func condaPinsCUDA(c *CUDAInfo, cuda string) bool {
+	if c == nil {
+		return false
+	}
+	for _, e := range c.Evidence {
+		if (e.Kind == EvidenceCudatoolkit || e.Kind == EvidenceCUDAVersion) && hasMinor(e.Says) && majorMinor(e.Says) == cuda {
+			return true
+		}
+	}
+	return false
+}
+
+// addSpan adds the build of release v with code to bs, or widens the span
+// of releases of the build already there with that code; each label says
+// the span ("cupy 12.2.0 to 13.6.0 (conda-forge, the CUDA 11.8 build)").
+func addSpan(bs []BuildCode, spans map[int]*[3]string, name, v, what string, code GPUCode) []BuildCode {
+	for i, o := range bs {
+		if slices.Equal(o.Code.SASS, code.SASS) && slices.Equal(o.Code.PTX, code.PTX) {
+			sp := spans[i]
+			sp[1] = v
+			if sp[2] != what {
+				// builds made with different nvcc releases carry this code
+				sp[2] = "conda-forge, builds with this list"
+			}
+			bs[i].Label = name + " " + sp[0] + " to " + sp[1] + " (" + sp[2] + ")"
+			return bs
+		}
+	}
+	spans[len(bs)] = &[3]string{v, v, what}
+	return append(bs, BuildCode{Label: name + " " + v + " (" + what + ")", Code: code})
+}
+
+// openForCUDA reports whether some row, none of whose releases is cuda,
+// may still install beside it: one of cuda's major whose run requirement
+// is a range (not cuda_exact), which may admit a minor its list leaves out.
+func openForCUDA(rows []kb.ExtensionBuild, cuda string) bool {
+	for _, b := range rows {
+		if b.CUDAExact {
+			continue
+		}
+		for _, c := range b.CUDA {
+			// a range's lowest release is the build's own nvcc (nvcc's
+			// run_exports, cuda-version >=X.Y): nothing below it installs
+			if cmp, ok := kb.CompareDotted(c, cuda); ok && majorOf(c) == majorOf(cuda) && cmp <= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spanText writes a list of releases as "A" or "A to B".
+func spanText(vs []string) string {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	return vs[0] + " to " + vs[len(vs)-1]
 }
 
 // condaDistChannel maps each conda distribution of extension_builds to

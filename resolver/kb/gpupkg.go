@@ -83,8 +83,17 @@ type Extension struct {
 	// every release-asset row of the release and SASS both serve runs
 	// whichever path pip takes.
 	SdistBuild SdistBuild `yaml:"sdist_build,omitempty"`
-	Source     string     `yaml:"source"`
-	Note       string     `yaml:"note,omitempty"`
+	// CondaForgeReleases lists every release conda-forge has published of
+	// the package (pre-releases, which go to a label, left out), and
+	// CondaForgeCompleteFrom the first of them from which every linux_64
+	// build has a conda-forge row: a conda-forge item that leaves the
+	// release open is judged over the rows of each release its spec admits
+	// (cupy>=12.0.0 beside cudatoolkit=11.8), and stays unknown where the
+	// spec admits an older one.
+	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
+	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
+	Source                 string   `yaml:"source"`
+	Note                   string   `yaml:"note,omitempty"`
 }
 
 // SdistBuild is an extension's source-distribution install behaviour.
@@ -168,8 +177,14 @@ type ExtensionBuild struct {
 	// that imports was compiled with torch's own CUDA, whatever nvcc the
 	// install machine had; "" where the package makes no such check.
 	ImportCUDACheck string `yaml:"import_cuda_check,omitempty"`
-	Source          string `yaml:"source"`
-	Note            string `yaml:"note,omitempty"`
+	// CUDAExact, on a conda row, says the build's run requirement pins
+	// exactly the CUDA releases listed (cudatoolkit X.Y|X.Y.*, cuda-version
+	// X.Y), so an environment of any other CUDA cannot install it; without
+	// it the list may admit more than the build installs beside, never
+	// less.
+	CUDAExact bool   `yaml:"cuda_exact,omitempty"`
+	Source    string `yaml:"source"`
+	Note      string `yaml:"note,omitempty"`
 }
 
 // DistIndexSdist is the extension_builds distribution of a package whose

@@ -464,7 +464,7 @@ type Facts struct {
 	// apex), with that project's releases: a pin of another release finds
 	// nothing there.
 	IndexOtherProjects []IndexOtherProject `yaml:"index_name_other_project" key:"name"`
-	GPULibs   []GPULib   `yaml:"gpu_libs" key:"lib"`
+	GPULibs            []GPULib            `yaml:"gpu_libs" key:"lib"`
 	// TorchWheelIndex is the root of PyTorch's wheel index, one row: a
 	// variant's index is the root plus its local version (cu121, cpu).
 	TorchWheelIndex []WheelIndex `yaml:"torch_wheel_index" key:"url"`
