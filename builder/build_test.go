@@ -327,7 +327,7 @@ func TestBuildRefuses(t *testing.T) {
 			req:   Request{Framework: "pytorch", Version: "2.8", Hosts: []*gpucheck.Host{machine("k80", "470.57.02", k80)}},
 			noFit: true,
 			msg: []string{"no variant of torch 2.8.0 runs on k80", "CUDA 12.6 (wheel)", "sm_37", "[EG403]",
-				"closest that would: torch 2.7.1 CUDA 11.8 (wheel)", "envguard build pytorch=2.7.1 --cuda 11.8 --via pip"},
+				"closest that would: torch 2.0.1 CUDA 11.7 (pytorch-channel)", "envguard build pytorch=2.0.1 --cuda 11.7 --via conda"},
 		},
 		{
 			// The 2.6 builds stop at sm_90; a Blackwell GPU needs a newer

@@ -92,7 +92,10 @@ func TestFrameworkGoldenChoices(t *testing.T) {
 	}{
 		// CUDA 12 needs a 525 driver; 2.14 is CUDA 11.8 with sm_35 SASS,
 		// which runs on the K80's sm_37 (same major).
-		{"tensorflow", "k80-470", "tensorflow[and-cuda]==2.14.0", "tf214_cu118", ""},
+		// 2.14.0 is the newest on a CUDA 11 driver, and its cuDNN 8 (8.7)
+		// lies after 8.5.0, the last release NVIDIA's matrices place
+		// Kepler in, and before 8.9.5, the first without it: not decided.
+		{"tensorflow", "k80-470", "", "", ""},
 		// 2.21's architecture list is not in the knowledge base (EG409).
 		{"tensorflow", "a100-535", "tensorflow[and-cuda]==2.20.0", "tf220_cu125", ""},
 		{"tensorflow", "h100-550", "tensorflow[and-cuda]==2.20.0", "tf220_cu125", ""},
@@ -248,11 +251,18 @@ func TestPipFrameworkRefusals(t *testing.T) {
 		})
 	}
 	// The closest build of a release that does not fit is the newest other
-	// release that does.
-	_, err := Build(Request{Framework: "tensorflow", Version: "2.16", Hosts: k80h})
+	// release that does: on a P100 with driver 470, 2.14.0 (CUDA 11.8,
+	// through minor-version compatibility). On the K80 none is decided to
+	// run: 2.14.0's cuDNN 8.7 lies between the last release NVIDIA's
+	// matrices place Kepler in (8.5.0) and the first without it (8.9.5).
+	p100h := []*gpucheck.Host{machine("p100-470", "470.57.02", gpu{"Tesla P100-PCIE-16GB", "6.0"})}
+	_, err := Build(Request{Framework: "tensorflow", Version: "2.16", Hosts: p100h})
 	var be *Error
-	if errors.As(err, &be) && be.Closest != "tensorflow 2.14.0 CUDA 11.8 — envguard build tensorflow=2.14.0" {
-		t.Errorf("closest %q", be.Closest)
+	if !errors.As(err, &be) {
+		t.Fatalf("Build: %v, want *Error", err)
+	}
+	if be.Closest != "tensorflow 2.14.0 CUDA 11.8 — envguard build tensorflow=2.14.0" {
+		t.Errorf("closest %q (%v)", be.Closest, err)
 	}
 }
 

@@ -358,7 +358,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 					fmt.Sprintf("%s carries no code for %s on %s: %s", pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
 					fmt.Sprintf("use a framework build whose CUDA libraries support %s, or run on a GPU they support", gcc.sm()))
 			case carriesUnknown:
-				if !c.ptxPath[gcc.key()] {
+				if !c.ptxPath[gcc.key()] && !c.libMayLack(p, gcc) {
 					continue
 				}
 				if !contains(unknown, why) {
@@ -373,10 +373,58 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		if len(unknown) == 0 {
 			return
 		}
-		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", "the CUDA libraries "+c.build()+" loads ("+strings.Join(names, ", ")+")",
+		what := "the CUDA libraries " + c.build() + " loads (" + strings.Join(names, ", ") + ")"
+		if !c.ptxPath[gcc.key()] {
+			c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
+				fmt.Sprintf("the framework has SASS for %s, but %s", gcc.sm(), strings.Join(unknown, "; ")),
+				"pin the library to a release known to carry code for "+gcc.sm()+", or run envguard check on the machine, which reads the libraries")
+			return
+		}
+		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
 			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
 			"use a framework build with SASS for this GPU ("+c.newerBuild(gcc)+"), or run envguard check on the machine, which reads the libraries")
 	})
+}
+
+// libMayLack reports whether a CUDA library the framework loads may lack
+// code for a GPU the framework itself has SASS for: the knowledge base
+// says the library dropped that architecture somewhere between two
+// releases (carries_through … until: cuDNN carried Kepler through 8.5.0
+// and lacks it from 8.9.5, and no matrix read places 8.6.0 … 8.9.4), and
+// the release loaded may come after the last one known to carry it. On the
+// framework's SASS path a library whose code is otherwise unknown is taken
+// to carry what its toolkit compiled the framework for, so it is no reason
+// to doubt the verdict there; a library known to have left the GPU behind
+// is (torch 2.1's cu118 wheel on a K80 loads cuDNN 8.7.0).
+func (c *checker) libMayLack(p *resolver.GPUPackage, gcc cc) bool {
+	if p.FromBinary() {
+		return false
+	}
+	var gaps []kb.CUDALibArch
+	for _, r := range c.k.CUDALibArchOf(p.Lib, gcc.key()) {
+		if r.CarriesThrough != "" {
+			gaps = append(gaps, r)
+		}
+	}
+	if len(gaps) == 0 {
+		return false
+	}
+	ver := p.Version
+	switch {
+	case ver != "":
+	case p.Within != "" && strings.Contains(p.Within, "."):
+		ver = p.Within + ".999" // any release of that minor
+	case p.Within != "" && p.Lib == "cudnn":
+		if last, ok := c.k.LastCuDNNOfMajor(p.Within); ok {
+			ver = last.Last
+		}
+	}
+	for _, r := range gaps {
+		if ver == "" || (compareVersions(ver, r.CarriesThrough) > 0 && !strings.HasPrefix(ver, r.CarriesThrough+".")) {
+			return true
+		}
+	}
+	return false
 }
 
 // newerBuild names where a build with SASS for gcc comes from: a newer

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+)
+
+// On the framework's SASS path a CUDA library known to have dropped the
+// GPU somewhere between two releases leaves the target unknown when the
+// release loaded lies between them: pytorch 2.1.1 (pytorch channel, CUDA
+// 11.8, sm_37 SASS) with cudnn=8.7 on a K80, where NVIDIA's matrices place
+// Kepler through cuDNN 8.5.0 and not from 8.9.5. A cuDNN known to be
+// before the gap (pytorch 1.12.1 CUDA 11.3 loads 8.3.2) stays ok.
+func TestSASSPathLibraryInGap(t *testing.T) {
+	ts := StandardFleet()
+	hosts, err := (&Machines{Targets: ts}).Resolve([]string{"k80"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, src string
+		want      gpucheck.Verdict
+		words     string
+	}{
+		{"cudnn 8.7 in the gap", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - cudnn=8.7\n",
+			gpucheck.VerdictUnknown, "the framework has SASS for sm_37, but"},
+		{"cudnn before the gap", "channels: [pytorch]\ndependencies:\n  - python=3.9\n  - pytorch=1.12.1\n  - cudatoolkit=11.3\n",
+			gpucheck.VerdictOK, ""},
+	} {
+		r := Validate("environment.yml", []byte(tc.src), Options{Platform: "linux-64", Hosts: hosts})
+		if len(r.Targets) != 1 {
+			t.Fatalf("%s: %d targets", tc.name, len(r.Targets))
+		}
+		got := r.Targets[0]
+		var msgs []string
+		for _, d := range r.Diagnostics() {
+			msgs = append(msgs, d.Code+" "+d.Message)
+		}
+		if got.Verdict != tc.want {
+			t.Errorf("%s: verdict %s, want %s\n%s", tc.name, got.Verdict, tc.want, strings.Join(msgs, "\n"))
+		}
+		if tc.words != "" && !strings.Contains(strings.Join(msgs, "\n"), tc.words) {
+			t.Errorf("%s: no finding says %q:\n%s", tc.name, tc.words, strings.Join(msgs, "\n"))
+		}
+	}
+}
