@@ -428,10 +428,23 @@ func (c *checker) overCandidates() bool {
 		}
 		if undecidedFrom >= 0 {
 			o := outs[undecidedFrom]
+			// The builds that leave a check open: the message names the
+			// first one's build, which is not the one the solver picks
+			// (conda and pip take the newest release admitted), so it is
+			// said to be that build's.
+			var open []string
+			for _, x := range outs {
+				if len(x.und) > 0 {
+					open = append(open, x.label)
+				}
+			}
 			for _, d := range o.ds {
 				if d.Code == "EG409" {
-					if sameUnknown && len(outs) > 1 {
+					switch {
+					case sameUnknown && len(outs) > 1:
 						d.Message += fmt.Sprintf(" (so for each of the %d builds the file admits: %s)", len(outs), labels(outs, func(o outcome) string { return o.label }))
+					case len(outs) > 1:
+						d.Message += fmt.Sprintf(" (as %s has it; %d of the %d builds the file admits leave a check open: %s)", o.label, len(open), len(outs), shortList(open))
 					}
 					c.ds = append(c.ds, d)
 				}
