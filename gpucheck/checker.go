@@ -26,6 +26,9 @@ type checker struct {
 	// only through PTX (EG408), whose CUDA libraries EG410's step must
 	// then find carrying code for them.
 	ptxPath map[string]bool
+	// noCode holds the compute capabilities the framework can run no code
+	// on (EG403): its libraries are not in question there.
+	noCode map[string]bool
 }
 
 // check holds st against h: the rules' steps in the registry's order, until

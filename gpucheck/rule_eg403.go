@@ -372,7 +372,7 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 // noKernel raises EG403 for a GPU a known architecture list has neither
 // SASS nor PTX for.
 func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
-	c.add("EG403", c.fwPos(),
+	c.noCodeRuns(gcc,
 		fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
 			what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
 		hint)
@@ -414,7 +414,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 			// PTX or not, nothing below the toolkit's range can be in it.
 			if ta, ok := c.k.ToolkitArch(rt); ok {
 				if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
-					c.add("EG403", c.fwPos(),
+					c.noCodeRuns(gcc,
 						fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and CUDA %s's compiler targets nothing below %s, so no PTX either (\"no kernel image is available for execution on the device\")",
 							what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, rt, lo.sm()),
 						"use a build that includes this architecture (an older CUDA variant that still targets it)")
@@ -438,7 +438,7 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 	// PTX from a newer toolkit than the driver cannot be JIT-compiled:
 	// under minor-version compatibility the PTX path is closed.
 	if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
-		c.add("EG403", c.fwPos(),
+		c.noCodeRuns(gcc,
 			fmt.Sprintf("%s has no SASS for %s on %s, and its %s PTX needs a driver for CUDA %s to JIT-compile; the driver supports CUDA %s",
 				what, gcc.sm(), gpuLabel(c.h, gs), ptx, rt, driverCUDA),
 			c.driverHint(rt, driverCUDA, "upgrade the driver, or use a build that includes this architecture"))
@@ -473,7 +473,7 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 	}
 	rng := fmt.Sprintf("CUDA %s's compiler targets %s … %s", rt, lo.sm(), hi.sm())
 	if gcc.less(lo) {
-		c.add("EG403", c.fwPos(),
+		c.noCodeRuns(gcc,
 			fmt.Sprintf("%s can run no code on %s: %s, so no build made with it carries SASS or PTX for %s or below (\"no kernel image is available for execution on the device\")",
 				c.build(), gpuLabel(c.h, gs), rng, gcc.sm()),
 			fmt.Sprintf("use a build made with an older CUDA toolkit that still targets %s, or run on a newer GPU", gcc.sm()))
@@ -501,7 +501,7 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 	}
 	// Newer than anything the toolkit targets: only PTX can run.
 	if driverCUDA != "" && compareVersions(driverCUDA, rt) < 0 {
-		c.add("EG403", c.fwPos(),
+		c.noCodeRuns(gcc,
 			fmt.Sprintf("%s has no SASS for %s on %s (%s), and PTX built with CUDA %s cannot be JIT-compiled by a driver for CUDA %s",
 				c.build(), gcc.sm(), gpuLabel(c.h, gs), rng, rt, driverCUDA),
 			c.driverHint(rt, driverCUDA, "upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture"))

@@ -29,3 +29,13 @@ func (c *checker) ptxOnlyRuns(gcc cc, msg, hint string) {
 	c.ptxPath[gcc.key()] = true
 	c.add("EG408", c.fwPos(), msg, hint)
 }
+
+// noCodeRuns raises EG403 at the framework for the GPUs of one compute
+// capability, and marks it as one the framework runs no code on.
+func (c *checker) noCodeRuns(gcc cc, msg, hint string) {
+	if c.noCode == nil {
+		c.noCode = map[string]bool{}
+	}
+	c.noCode[gcc.key()] = true
+	c.add("EG403", c.fwPos(), msg, hint)
+}

@@ -397,7 +397,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 // to doubt the verdict there; a library known to have left the GPU behind
 // is (torch 2.1's cu118 wheel on a K80 loads cuDNN 8.7.0).
 func (c *checker) libMayLack(p *resolver.GPUPackage, gcc cc) bool {
-	if p.FromBinary() {
+	if p.FromBinary() || c.noCode[gcc.key()] {
 		return false
 	}
 	var gaps []kb.CUDALibArch

@@ -12,7 +12,10 @@ import (
 // release loaded lies between them: pytorch 2.1.1 (pytorch channel, CUDA
 // 11.8, sm_37 SASS) with cudnn=8.7 on a K80, where NVIDIA's matrices place
 // Kepler through cuDNN 8.5.0 and not from 8.9.5. A cuDNN known to be
-// before the gap (pytorch 1.12.1 CUDA 11.3 loads 8.3.2) stays ok.
+// before the gap (pytorch 1.12.1 CUDA 11.3 loads 8.3.2) stays ok. A build
+// with no code for the GPU at all (PyPI's torch 2.1.0, CUDA 12.1, from
+// sm_50) fails on EG403, and its libraries are not called into question
+// (review 8 saw an EG409 there claim SASS for sm_37).
 func TestSASSPathLibraryInGap(t *testing.T) {
 	ts := StandardFleet()
 	hosts, err := (&Machines{Targets: ts}).Resolve([]string{"k80"})
@@ -28,6 +31,8 @@ func TestSASSPathLibraryInGap(t *testing.T) {
 			gpucheck.VerdictUnknown, "the framework has SASS for sm_37, but"},
 		{"cudnn before the gap", "channels: [pytorch]\ndependencies:\n  - python=3.9\n  - pytorch=1.12.1\n  - cudatoolkit=11.3\n",
 			gpucheck.VerdictOK, ""},
+		{"no code for the GPU at all", "dependencies:\n  - python=3.10\n  - pip\n  - pip:\n    - torch==2.1.0\n",
+			gpucheck.VerdictFail, ""},
 	} {
 		r := Validate("environment.yml", []byte(tc.src), Options{Platform: "linux-64", Hosts: hosts})
 		if len(r.Targets) != 1 {
@@ -40,6 +45,9 @@ func TestSASSPathLibraryInGap(t *testing.T) {
 		}
 		if got.Verdict != tc.want {
 			t.Errorf("%s: verdict %s, want %s\n%s", tc.name, got.Verdict, tc.want, strings.Join(msgs, "\n"))
+		}
+		if tc.want == gpucheck.VerdictFail && strings.Contains(strings.Join(msgs, "\n"), "has SASS for") {
+			t.Errorf("%s: a finding claims SASS the build lacks:\n%s", tc.name, strings.Join(msgs, "\n"))
 		}
 		if tc.words != "" && !strings.Contains(strings.Join(msgs, "\n"), tc.words) {
 			t.Errorf("%s: no finding says %q:\n%s", tc.name, tc.words, strings.Join(msgs, "\n"))
