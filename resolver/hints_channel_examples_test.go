@@ -155,7 +155,7 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			name:   "EG502 beside a channel the knowledge base does not know",
 			src:    "name: x\nchannels:\n  - conda-forge\n  - soumith\ndependencies:\n  - pytorch>=0.2.0\n",
 			code:   "EG502",
-			msgHas: []string{"(admits 1.6.0 … ", " on conda-forge; the knowledge base lists no pytorch releases for soumith, so which it adds is unknown)"},
+			msgHas: []string{"(admits 1.6.0 … ", " on conda-forge; the knowledge base lists no pytorch releases for soumith, so which it adds is unknown; it also admits releases before 1.0.0, which the knowledge base does not list)"},
 		},
 		{
 			name:   "EG502 over two channels with releases, nvidia left out",
@@ -169,7 +169,7 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			name:   "EG502 beside defaults",
 			src:    "name: x\nchannels:\n  - defaults\n  - pytorch\ndependencies:\n  - pytorch<=2.0.1\n",
 			code:   "EG502",
-			msgHas: []string{"(admits 1.0.0 … 2.0.1 on pytorch; the knowledge base lists no pytorch releases for defaults, so which it adds is unknown)"},
+			msgHas: []string{"(admits 1.0.0 … 2.0.1 on pytorch; the knowledge base lists no pytorch releases for defaults, so which it adds is unknown; it also admits releases before 1.0.0, which the knowledge base does not list)"},
 		},
 		{
 			// a channel written with the item is the only one it comes from

@@ -61,6 +61,14 @@ func TestMessagesHintsNames(t *testing.T) {
 			src:  "name: x\nchannels:\n  - pytorch\ndependencies:\n  - pytorch::pytorch\n",
 			code: "EG502", hintHas: []string{"line 5, e.g. pytorch::pytorch=2.5.1"},
 		},
+		{
+			// The tables start at 1.0.0: a spec reaching below them admits
+			// releases they do not name, and no listed release is offered.
+			name: "open spec reaching below the tables",
+			src:  "name: x\nchannels:\n  - pytorch\ndependencies:\n  - cuda90\n  - pytorch>=0.2.0\n",
+			code: "EG502", msgHas: []string{"admits 1.0.0 … 2.5.1", "also admits releases before 1.0.0, which the knowledge base does not list"},
+			hintHas: []string{"pin the exact release you run on line 6"}, hintNot: "e.g.",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

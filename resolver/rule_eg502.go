@@ -67,6 +67,16 @@ func runEG502(c *Context) []finding.Diagnostic {
 	case len(cands) > 0:
 		admits = " (admits " + rangeOf(cands) + ")"
 	}
+	// A spec reaching below the oldest release the tables list
+	// (pytorch>=0.2.0: the tables start at 1.0.0) admits releases they do
+	// not name, so the range is only what they list, and no newest listed
+	// release is offered as the example (review 8 #975: 2.5.1 for a
+	// cuda90-era file).
+	older := ""
+	if oldest := oldestListed(c.KB, f.Name); oldest != "" && len(cands) > 0 && admitsBelow(f.Spec, oldest) {
+		older = oldest
+		admits = strings.TrimSuffix(admits, ")") + "; it also admits releases before " + oldest + ", which the knowledge base does not list)"
+	}
 	// the package as the file writes it, channel included
 	// (pytorch::pytorch), and never renamed: on defaults tensorflow-gpu is
 	// the GPU build and tensorflow the mkl one (review 3 #377)
@@ -93,6 +103,7 @@ func runEG502(c *Context) []finding.Diagnostic {
 	}
 	ex := ""
 	switch {
+	case older != "":
 	case len(cands) > 0:
 		ex = newestFitting(c, f, cands)
 	case f.Spec == "" && c.KB != nil:
@@ -449,4 +460,63 @@ func (cr *channelReleases) where() string {
 		s = " (it lists no releases of " + joinAnd(cr.unknown) + ")"
 	}
 	return s
+}
+
+// oldestListed is the oldest release of framework fw the knowledge base's
+// release table lists, "" for none.
+func oldestListed(k *kb.KB, fw string) string {
+	if k == nil {
+		return ""
+	}
+	var all []string
+	switch fw {
+	case "pytorch":
+		for _, t := range k.Facts.Torch {
+			all = append(all, t.Version)
+		}
+	case "tensorflow":
+		for _, t := range k.Facts.TensorFlow {
+			all = append(all, t.Version)
+		}
+	}
+	if len(all) == 0 {
+		return ""
+	}
+	sortVersions(all)
+	return all[0]
+}
+
+// admitsBelow reports whether a conda-syntax version spec admits some
+// version older than oldest: each X.Y and X.Y.Z with X from 0 to oldest's
+// major and Y, Z below 20 is tried, which covers how framework releases
+// before a table's first have been numbered.
+func admitsBelow(spec, oldest string) bool {
+	vs, err := envspec.ParseVersionSpec(spec)
+	if err != nil || vs == nil {
+		return false
+	}
+	top, err := envspec.ParseVersion(oldest)
+	if err != nil {
+		return false
+	}
+	major := 0
+	fmt.Sscanf(oldest, "%d", &major)
+	for x := 0; x <= major; x++ {
+		for y := 0; y < 20; y++ {
+			for z := -1; z < 20; z++ {
+				v := fmt.Sprintf("%d.%d", x, y)
+				if z >= 0 {
+					v += fmt.Sprintf(".%d", z)
+				}
+				pv, err := envspec.ParseVersion(v)
+				if err != nil || pv.Compare(top) >= 0 {
+					continue
+				}
+				if vs.Match(pv) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
