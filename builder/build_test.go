@@ -323,11 +323,15 @@ func TestBuildRefuses(t *testing.T) {
 			msg:  []string{`no "12.4" variant`, "12.1, 11.8, cpu"},
 		},
 		{
+			// The closest build that runs is the newest with sm_37 SASS and
+			// a cuDNN that carries Kepler: the pytorch channel's 2.0 … 2.3
+			// CUDA 11.8 builds copy in cuDNN 8.7.0, whose matrix still lists
+			// Kepler (8.8.0 is the first without it); 2.4 and 2.5 load 9.1.0.
 			name:  "a K80 with driver 470 has no torch 2.8",
 			req:   Request{Framework: "pytorch", Version: "2.8", Hosts: []*gpucheck.Host{machine("k80", "470.57.02", k80)}},
 			noFit: true,
 			msg: []string{"no variant of torch 2.8.0 runs on k80", "CUDA 12.6 (wheel)", "sm_37", "[EG403]",
-				"closest that would: torch 2.0.1 CUDA 11.7 (pytorch-channel)", "envguard build pytorch=2.0.1 --cuda 11.7 --via conda"},
+				"closest that would: torch 2.3.1 CUDA 11.8 (pytorch-channel)", "envguard build pytorch=2.3.1 --cuda 11.8 --via conda"},
 		},
 		{
 			// The 2.6 builds stop at sm_90; a Blackwell GPU needs a newer

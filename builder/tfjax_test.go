@@ -92,9 +92,9 @@ func TestFrameworkGoldenChoices(t *testing.T) {
 	}{
 		// CUDA 12 needs a 525 driver; 2.14 is CUDA 11.8 with sm_35 SASS,
 		// which runs on the K80's sm_37 (same major).
-		// 2.14.0 is the newest on a CUDA 11 driver, and its cuDNN 8 (8.7)
-		// lies after 8.5.0, the last release NVIDIA's matrices place
-		// Kepler in, and before 8.9.5, the first without it: not decided.
+		// 2.14.0 is the newest on a CUDA 11 driver, and it opens whatever
+		// cuDNN 8 is installed (libcudnn.so.8): 8.7.0 and older carry
+		// Kepler, 8.8.0 and newer do not, so it is not decided.
 		{"tensorflow", "k80-470", "", "", ""},
 		// 2.21's architecture list is not in the knowledge base (EG409).
 		{"tensorflow", "a100-535", "tensorflow[and-cuda]==2.20.0", "tf220_cu125", ""},
@@ -253,8 +253,8 @@ func TestPipFrameworkRefusals(t *testing.T) {
 	// The closest build of a release that does not fit is the newest other
 	// release that does: on a P100 with driver 470, 2.14.0 (CUDA 11.8,
 	// through minor-version compatibility). On the K80 none is decided to
-	// run: 2.14.0's cuDNN 8.7 lies between the last release NVIDIA's
-	// matrices place Kepler in (8.5.0) and the first without it (8.9.5).
+	// run: 2.14.0 opens whatever cuDNN 8 is installed, and only those up
+	// to 8.7.0 carry Kepler (8.8.0 is the first without it).
 	p100h := []*gpucheck.Host{machine("p100-470", "470.57.02", gpu{"Tesla P100-PCIE-16GB", "6.0"})}
 	_, err := Build(Request{Framework: "tensorflow", Version: "2.16", Hosts: p100h})
 	var be *Error

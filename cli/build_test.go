@@ -91,10 +91,10 @@ func TestBuildCommand(t *testing.T) {
 			args: []string{"pytorch=2.8", "--targets", fleet, "--target", "k80"},
 			exit: ExitFindings,
 			// torch 2.7.1+cu118 pins nvidia-cudnn-cu11 9.1.0.70, and cuDNN
-			// lists no Kepler from 8.9.5 on: not a build for the K80. The
-			// builds with cuDNN 8.6 … 8.9.4, or one no source names, are not
-			// decided either; 2.0.1's cu117 build copies in cuDNN 8.5.0.
-			err: []string{"no variant of torch 2.8.0 runs on k80", "sm_37", "closest that would: torch 2.0.1 CUDA 11.7 (pytorch-channel)"},
+			// lists no Kepler from 8.8.0 on: not a build for the K80. The
+			// pytorch channel's 2.3.1 CUDA 11.8 build has sm_37 SASS and
+			// copies in cuDNN 8.7.0, the last cuDNN that lists Kepler.
+			err: []string{"no variant of torch 2.8.0 runs on k80", "sm_37", "closest that would: torch 2.3.1 CUDA 11.8 (pytorch-channel)"},
 		},
 		{name: "unknown release", args: []string{"pytorch=9.9"}, exit: ExitUsage, err: []string{"pytorch 9.9 is not in the knowledge base", "newest known"}},
 		{name: "bad python", args: []string{"pytorch=2.1", "--python", "3.13"}, exit: ExitUsage, err: []string{"supports Python 3.8, 3.9, 3.10, 3.11, not 3.13"}},
@@ -161,12 +161,11 @@ func TestBuildThenValidate(t *testing.T) {
 	fleet := fleetFile(t)
 	for _, target := range []string{"h100", "v100", "k80"} {
 		// The pytorch channel's 2.4/2.5 CUDA 11.8 builds load cuDNN 9.1.0,
-		// which lists no Kepler, and 2.1 … 2.3 load cuDNN 8.7.0, which no
-		// source places on either side of Kepler's end: the K80 gets 2.0
-		// (cuDNN 8.5.0 with CUDA 11.7).
+		// which lists no Kepler; 2.0 … 2.3 CUDA 11.8 load cuDNN 8.7.0, the
+		// last that lists it: the K80 gets 2.3.
 		spec := "pytorch=2.5"
 		if target == "k80" {
-			spec = "pytorch=2.0"
+			spec = "pytorch=2.3"
 		}
 		code, out, errs := runCLI(t, fakeH100, nil, "build", spec, "--targets", fleet, "--target", target)
 		if code != ExitOK {

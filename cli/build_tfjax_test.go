@@ -21,8 +21,9 @@ func TestBuildTensorFlowJAX(t *testing.T) {
 		{[]string{"build", "tensorflow=2.16", "--python", "3.10", "--targets", fleet, "--target", "h100"}, 0,
 			[]string{"name: tf216_cu123", "python=3.10", "tensorflow[and-cuda]==2.16.1"}},
 		// The K80 on 470: CUDA 12 does not run, and 2.14.0 (CUDA 11.8)
-		// loads a cuDNN 8 that no source places on either side of Kepler's
-		// end (8.5.0 carried it, 8.9.5 does not): no fit, and why.
+		// opens libcudnn.so.8, whatever cuDNN 8 is installed: 8.7.0 and
+		// older carry Kepler, 8.8.0 and newer do not, so which one it
+		// loads decides: no fit, and why.
 		{[]string{"build", "tensorflow", "--targets", fleet, "--target", "k80"}, 1,
 			[]string{"no tensorflow release in the knowledge base runs on k80", "tensorflow 2.14.0 CUDA 11.8", "[EG409]"}},
 		{[]string{"build", "jax=0.6", "--targets", fleet, "--target", "h100"}, 0,

@@ -243,6 +243,13 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 		{"major 7 on sm_75", within("7"), cc{Major: 7, Minor: 5}, carriesUnknown, "which cudnn 7.x release"},
 		{"major 9, CUDA open, on sm_120", within("9"), cc{Major: 12}, carriesUnknown, "which cudnn 9.x release"},
 		{"major 9 for CUDA 11.8 on sm_120", within("9", "11.8"), cc{Major: 12}, carriesUnknown, "which cudnn 9.x release"},
+		// cuDNN lists no Kepler from 8.8.0 on: every 8.8.x, 8.9.x and 9.x
+		// release lacks it; an 8.7.x after 8.7.0 and an 8.x may not.
+		{"8.8 on sm_37", within("8.8"), cc{Major: 3, Minor: 7}, carriesNo, "which cudnn release it loads is not known, but the file admits only cuDNN 8.8.x; cudnn has no code for sm_37 from 8.8.0 on (it dropped sm_37 after 8.7.0)"},
+		{"8.9 on sm_35", within("8.9"), cc{Major: 3, Minor: 5}, carriesNo, "from 8.8.0 on"},
+		{"major 9 on sm_37", within("9"), cc{Major: 3, Minor: 7}, carriesNo, "the file admits only cuDNN 9.x; cudnn has no code for sm_37 from 8.8.0 on"},
+		{"8.7 on sm_37", within("8.7"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.7.x release it loads is not known"},
+		{"major 8 on sm_37", within("8"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.x release it loads is not known"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -281,11 +288,12 @@ func TestLibCarriesOlderToolkit(t *testing.T) {
 
 // TestLibCarriesCuDNNKepler: NVIDIA's support matrices list Kepler (SM 3.5
 // and later for the CUDA 11 packages) for every cuDNN read from 7.5.0
-// through 8.5.0, and 5.0 as the lowest compute capability from 8.9.5 on
-// (8.9.5, 8.9.6, 9.0.0, 9.5.x). No 8.6.0 … 8.9.4 matrix was read: a release
-// there is neither counted as carrying Kepler code (carries_through) nor as
-// lacking it, and one before 7.5.0 was not read either. The wheels' four-part
-// versions (nvidia-cudnn-cu11 9.1.0.70, 8.7.0.84) compare as releases.
+// through 8.5.0; the 8.7 matrix includes sm_35 and the 8.8 matrix requires
+// 5.0 or later, as kazeevn/pytorch-iapetus and nixpkgs quote them; 8.9.1,
+// 8.9.5, 8.9.6, 9.0.0 and 9.5.x list 5.0 as the lowest. So 8.6.0 and 8.7.0
+// carry Kepler code (carries_through 8.7.0) and 8.8.0 on lacks it (until);
+// a release before 7.5.0 was not read. The wheels' four-part versions
+// (nvidia-cudnn-cu11 9.1.0.70, 8.7.0.84) compare as releases.
 func TestLibCarriesCuDNNKepler(t *testing.T) {
 	k := kb.Default()
 	tests := []struct {
@@ -298,12 +306,15 @@ func TestLibCarriesCuDNNKepler(t *testing.T) {
 		{"8.2.0", cc{Major: 3, Minor: 7}, carriesYes, ""},
 		{"8.5.0", cc{Major: 3, Minor: 5}, carriesYes, ""},
 		{"8.5.0.96", cc{Major: 3, Minor: 7}, carriesYes, ""},
-		{"8.7.0", cc{Major: 3, Minor: 7}, carriesUnknown, "cudnn 8.7.0 is after 8.5.0, the last release known to carry code for sm_37, and before 8.9.5, the first known to lack it"},
-		{"8.7.0.84", cc{Major: 3, Minor: 7}, carriesUnknown, "after 8.5.0"},
-		{"8.9.2.26", cc{Major: 3, Minor: 5}, carriesUnknown, "before 8.9.5"},
-		{"8.9.5", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.9.5 on (it dropped sm_37 after 8.5.0)"},
-		{"9.1.0.70", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.9.5 on"},
-		{"9.5.1.17", cc{Major: 3, Minor: 5}, carriesNo, "dropped sm_35 after 8.5.0"},
+		{"8.6.0.163", cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"8.7.0", cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"8.7.0.84", cc{Major: 3, Minor: 5}, carriesYes, ""},
+		{"8.8.0", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.8.0 on (it dropped sm_37 after 8.7.0)"},
+		{"8.8.1.3", cc{Major: 3, Minor: 5}, carriesNo, "from 8.8.0 on"},
+		{"8.9.2.26", cc{Major: 3, Minor: 5}, carriesNo, "cudnn has no code for sm_35 from 8.8.0 on"},
+		{"8.9.5", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.8.0 on (it dropped sm_37 after 8.7.0)"},
+		{"9.1.0.70", cc{Major: 3, Minor: 7}, carriesNo, "cudnn has no code for sm_37 from 8.8.0 on"},
+		{"9.5.1.17", cc{Major: 3, Minor: 5}, carriesNo, "dropped sm_35 after 8.7.0"},
 		{"7.0.5", cc{Major: 3, Minor: 7}, carriesUnknown, "predates 7.5.0"},
 		// Compute capability 3.0 has no row: only the CUDA 10.x packages list it.
 		{"8.2.0", cc{Major: 3, Minor: 0}, carriesUnknown, "whether cudnn 8.2.0 carries code for sm_30 is not known"},
@@ -317,5 +328,41 @@ func TestLibCarriesCuDNNKepler(t *testing.T) {
 				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
 			}
 		})
+	}
+}
+
+// TestLibCarriesGap: where the knowledge base knows the last release that
+// carries an architecture's code and the first that lacks it, with releases
+// between them that no source places, a release in that gap is neither
+// counted as carrying the code nor as lacking it. cuDNN's Kepler rows have
+// no such release left (8.7.0 carries it, 8.8.0 does not), so the rule is
+// exercised on a copy of the KB whose sm_37 row has the wider gap the rows
+// had before the 8.7 and 8.8 matrices were placed (8.5.0 … 8.9.5).
+func TestLibCarriesGap(t *testing.T) {
+	k := *kb.Default()
+	var rows []kb.CUDALibArch
+	for _, r := range k.CUDALibArch {
+		if r.Lib == "cudnn" && r.CC == "3.7" && r.CarriesThrough != "" {
+			r.CarriesThrough, r.Until = "8.5.0", "8.9.5"
+		}
+		rows = append(rows, r)
+	}
+	k.CUDALibArch = rows
+	tests := []struct {
+		ver   string
+		want  carries
+		words string
+	}{
+		{"8.5.0.96", carriesYes, ""},
+		{"8.7.0.84", carriesUnknown, "cudnn 8.7.0.84 is after 8.5.0, the last release known to carry code for sm_37, and before 8.9.5, the first known to lack it"},
+		{"8.9.5", carriesNo, "cudnn has no code for sm_37 from 8.9.5 on (it dropped sm_37 after 8.5.0)"},
+	}
+	for _, tt := range tests {
+		p := &resolver.GPUPackage{Name: "nvidia-cudnn-cu11", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: tt.ver, BuiltFor: resolver.BuiltFor{CUDA: []string{"11.8"}}, BundledWith: "torch 2.4.1", Known: true}
+		c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "11.8"}}, k: &k}
+		got, why := c.libCarries(p, cc{Major: 3, Minor: 7})
+		if got != tt.want || !strings.Contains(why, tt.words) {
+			t.Errorf("%s: libCarries = %d %q, want %d with %q", tt.ver, got, why, tt.want, tt.words)
+		}
 	}
 }

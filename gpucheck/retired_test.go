@@ -50,9 +50,9 @@ func TestDriverHintRetiredGPU(t *testing.T) {
 		// does and its 11.8 runtime runs on R470 through minor-version
 		// compatibility (CUDA 11's floor 450.80.02) with sm_37 SASS
 		// The cu118 wheels of 2.4 … 2.7 pin nvidia-cudnn-cu11 9.1.0.70,
-		// and cuDNN lists no Kepler from 8.9.5 on: those builds fail on
+		// and cuDNN lists no Kepler from 8.8.0 on: those builds fail on
 		// the K80 (EG410), so the hint goes to 2.3.1+cu118 (its cuDNN
-		// 8.7.0.84 is not known to lack Kepler).
+		// 8.7.0.84 still carries Kepler).
 		{"CUDA 12 on a K80, Python 3.11: a cu118 build keeps the Python", "2.6.0", "12.4", kb.DistPyPI, "3.11", target("470.82.01", "K80"), "EG401",
 			[]string{"R470", "install a build whose CUDA runtime is 11.8 or older: torch==2.3.1+cu118", "it keeps Python 3.11", "only through minor-version compatibility (EG402"}, []string{"Python pin must go down", "2.7.1+cu118"}},
 		// The pytorch channel's 2.4/2.5 CUDA 11.8 builds copy cuDNN 9.1.0.

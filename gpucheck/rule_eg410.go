@@ -389,13 +389,14 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 // libMayLack reports whether a CUDA library the framework loads may lack
 // code for a GPU the framework itself has SASS for: the knowledge base
 // says the library dropped that architecture somewhere between two
-// releases (carries_through … until: cuDNN carried Kepler through 8.5.0
-// and lacks it from 8.9.5, and no matrix read places 8.6.0 … 8.9.4), and
-// the release loaded may come after the last one known to carry it. On the
+// releases (carries_through … until: cuDNN carried Kepler through 8.7.0
+// and lacks it from 8.8.0), and the release loaded may come after the last
+// one known to carry it (cudnn=8.7 admits any 8.7.x). On the
 // framework's SASS path a library whose code is otherwise unknown is taken
 // to carry what its toolkit compiled the framework for, so it is no reason
 // to doubt the verdict there; a library known to have left the GPU behind
-// is (torch 2.1's cu118 wheel on a K80 loads cuDNN 8.7.0).
+// is (a conda cudnn=8.7 beside the pytorch channel's 2.1 CUDA 11.8 build
+// on a K80).
 func (c *checker) libMayLack(p *resolver.GPUPackage, gcc cc) bool {
 	if p.FromBinary() || c.noCode[gcc.key()] {
 		return false
@@ -519,6 +520,9 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			return carriesNo, why
 		}
 		if why := c.cudnnWithinFails(p, gcc); why != "" {
+			return carriesNo, why
+		}
+		if why := c.withinUntilFails(p, gcc); why != "" {
 			return carriesNo, why
 		}
 		if p.Within != "" {
@@ -748,6 +752,63 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 		why += ", and the last cuDNN " + major + " is " + last.Last
 	}
 	return fmt.Sprintf("which cudnn release it loads is not known, but %s; no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", why, through, gcc.sm())
+}
+
+// withinUntilFails decides a library whose release is open but whose
+// releases all start with what the file or the framework fixes (cudnn=8.8
+// admits only 8.8.x) where an until row covers every such release: each is
+// at or after the first release known to lack code for the GPU (cuDNN
+// lists no Kepler from 8.8.0 on). A row with a CUDA condition counts only
+// for a build whose CUDA is known to meet it; the toolkit's own libraries
+// count in toolkit releases, not their own, and are left alone.
+func (c *checker) withinUntilFails(p *resolver.GPUPackage, gcc cc) string {
+	if p.Within == "" {
+		return ""
+	}
+	if row, ok := c.k.CUDALibByName(p.Lib); ok && row.Toolkit {
+		return ""
+	}
+	n := strings.Count(p.Within, ".") + 1
+	cuda, _ := c.libBuildCUDA(p)
+	for _, r := range c.k.CUDALibArchOf(p.Lib, gcc.key()) {
+		if r.Until == "" {
+			continue
+		}
+		if r.CUDA != "" {
+			cond, err := kb.ParseCUDACond(r.CUDA)
+			if err != nil {
+				continue
+			}
+			if holds, decided := cond.Holds(cuda); !holds || !decided {
+				continue
+			}
+		}
+		// Every release starting with Within is at or after Until: Within
+		// is above Until's prefix of its length (8.9 > 8.8 of 8.8.0), or
+		// equal to it where the rest of Until is zeros (8.8 of 8.8.0).
+		cmp := compareVersions(p.Within, versionPrefix(r.Until, n))
+		if cmp < 0 || (cmp == 0 && !restZero(r.Until, n)) {
+			continue
+		}
+		dropped := fmt.Sprintf("%s dropped %s in %s", p.Lib, gcc.sm(), r.Until)
+		if r.CarriesThrough != "" {
+			dropped = fmt.Sprintf("%s has no code for %s from %s on (it dropped %s after %s)", p.Lib, gcc.sm(), r.Until, gcc.sm(), r.CarriesThrough)
+		}
+		return fmt.Sprintf("which %s release it loads is not known, but %s; %s", p.Lib, p.WithinWhy, dropped)
+	}
+	return ""
+}
+
+// restZero reports whether every dot-separated part of v after the first n
+// is zero (8.8.0 after 8.8).
+func restZero(v string, n int) bool {
+	parts := strings.Split(v, ".")
+	for i := n; i < len(parts); i++ {
+		if strings.TrimLeft(parts[i], "0") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // versionPrefix is the first n dot-separated parts of v.
