@@ -11,7 +11,7 @@ import (
 // cuDNN its build image held (torch_wheel_cudnn): the package index's
 // 1.7 … 1.12 (the CUDA 10.2 build: 7.6.5) and the wheel index's +cuXYZ
 // builds (1.8.0+cu111: 8.0.5, 2.0.0+cu117: 8.5.0). The package index's
-// 2.0.0 pins nvidia-cudnn-cu11==8.5.0.96 instead (torch_cuda_libs, dist
+// 1.13.x and 2.0.0 pin nvidia-cudnn-cu11==8.5.0.96 instead (torch_cuda_libs, dist
 // pypi), a pin the wheel index's 2.0.0+cu117 does not carry; 1.7.0+cu110,
 // whose image's cuDNN 8.0.x patch no source gives, stays unknown.
 func TestWheelCuDNN(t *testing.T) {
@@ -28,6 +28,8 @@ func TestWheelCuDNN(t *testing.T) {
 		{"wheel index 1.12.1+cu113", "dependencies:\n  - python=3.8\n  - pip\n" + idx + "    - torch==1.12.1+cu113\n", kb.DistWheel, "8.3.2", "pytorch 1.12 (wheel, CUDA 11.3)", EvidenceKBRow},
 		{"wheel index 2.0.0+cu117 bundles", "dependencies:\n  - python=3.10\n  - pip\n" + idx + "    - torch==2.0.0+cu117\n", kb.DistWheel, "8.5.0", "pytorch 2.0 (wheel, CUDA 11.7)", EvidenceKBRow},
 		{"package index 2.0.0 pins", "dependencies:\n  - python=3.10\n  - pip\n  - pip:\n    - torch==2.0.0\n", kb.DistPyPI, "8.5.0.96", "nvidia-cudnn-cu11==8.5.0.96", EvidenceRequiresDist},
+		{"package index 1.13.1 pins", "dependencies:\n  - python=3.10\n  - pip\n  - pip:\n    - torch==1.13.1\n", kb.DistPyPI, "8.5.0.96", "nvidia-cudnn-cu11==8.5.0.96", EvidenceRequiresDist},
+		{"wheel index 1.13.1+cu117 bundles", "dependencies:\n  - python=3.10\n  - pip\n" + idx + "    - torch==1.13.1+cu117\n", kb.DistWheel, "8.5.0", "pytorch 1.13 (wheel, CUDA 11.7)", EvidenceKBRow},
 		{"wheel index 1.7.0+cu110", "dependencies:\n  - python=3.8\n  - pip\n" + idx + "    - torch==1.7.0+cu110\n", kb.DistWheel, "", "", ""},
 	}
 	for _, tt := range tests {

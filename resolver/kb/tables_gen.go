@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "b4374f8155a18f59"
+const generatedVersion = "ff5ff4975cec292f"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xf54f8b15
+const generatedChecksum = 0x3eaef226
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -16573,6 +16573,16 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Lib: "cufft", CC: "3.5", Until: "12.0", Source: "NV_CUFFT_DEPR", Note: "cuFFT deprecated functionality: from CUDA 12.0 SM35 and SM37 are no longer supported, the minimum is SM50"},
 	{Lib: "cufft", CC: "3.7", Until: "12.0", Source: "NV_CUFFT_DEPR", Note: "cuFFT deprecated functionality: from CUDA 12.0 SM35 and SM37 are no longer supported, the minimum is SM50"},
 }, TorchCUDALibs: []TorchCUDALibs{
+	{Torch: "1.13.0", CUDA: "11.7", Dist: "pypi", Libs: []PinnedLib{
+		{Name: "nvidia-cublas-cu11", Version: "11.10.3.66"},
+		{Name: "nvidia-cuda-nvrtc-cu11", Version: "11.7.99"},
+		{Name: "nvidia-cuda-runtime-cu11", Version: "11.7.99"},
+		{Name: "nvidia-cudnn-cu11", Version: "8.5.0.96"},
+	}, Source: "POETRY6939;PT88049", Note: "torch-1.13.0-cp39-cp39-manylinux1_x86_64.whl METADATA: Requires-Dist nvidia-cuda-runtime-cu11 (==11.7.99), nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66), nvidia-cuda-nvrtc-cu11 (==11.7.99), without markers"},
+	{Torch: "1.13.1", CUDA: "11.7", Dist: "pypi", Libs: []PinnedLib{
+		{Name: "nvidia-cublas-cu11", Version: "11.10.3.66"},
+		{Name: "nvidia-cudnn-cu11", Version: "8.5.0.96"},
+	}, Source: "PT89924", Note: "release/1.13's generate_binary_build_matrix.py after #89924: the CUDA 11.7 with-pypi-cudnn wheel's pytorch_extra_install_requirements nvidia-cudnn-cu11==8.5.0.96 and nvidia-cublas-cu11==11.10.3.66 (platform_system == 'Linux'); the runtime and nvrtc pins were not read for 1.13.1, so they are left out"},
 	{Torch: "2.0.0", CUDA: "11.7", Dist: "pypi", Libs: []PinnedLib{
 		{Name: "nvidia-cublas-cu11", Version: "11.10.3.66"},
 		{Name: "nvidia-cuda-cupti-cu11", Version: "11.7.101"},
@@ -17333,6 +17343,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "PT_BUILDER_WHEEL_HIST", Title: "pytorch/builder main: common/install_cuda.sh history per install_<cuda> function, manywheel/Dockerfile using common/install_cuda.sh from 5dead91e (2020-03-09), .github/workflows/build-manywheel-images.yml rebuilding the manywheel images on every push to main touching common/* from a3d59df6 (2021-04-28)", URL: "https://github.com/pytorch/builder/commits/main/common/install_cuda.sh", Read: "git snapshot, every commit to common/install_cuda.sh to 2023-04: install_92 and install_101 7.6.3.30 08d7b369 (2019-09-20) … 282c44dc (2022-03-01); install_102 7.6.5.32 from c648df9e (2020-02-03); install_110 8.0.3.33 (cedffa80, 2020-08-25), 8.0.4.30 (3c86295b, 2020-10-13), 8.0.5.39 (42f1bd6c, 2020-11-11); install_111 8.0.5.39 from 51f05b89 (2020-11-12) to 2022-03-01; install_113 8.1.0.77 (56aaec4f, 2021-04-27), 8.2.0.53 (b7d428f4, 2021-04-28), 8.3.2.44 (e1876ec5, 2022-03-23); install_117 8.5.0.96 from 475fe5df (2022-09-12); install_118 8.7.0.84 from 3629a059 (2023-01-26), 2026-12-06"},
 	{Key: "TORCH200_REQS", Title: "torch 2.0.0's Linux requirements as pex lists them ('Required by: torch 2.0.0'): nvidia-cuda-nvrtc-cu11==11.7.99, nvidia-cuda-runtime-cu11==11.7.99, nvidia-cuda-cupti-cu11==11.7.101, nvidia-cudnn-cu11==8.5.0.96, nvidia-cublas-cu11==11.10.3.66, nvidia-cufft-cu11==10.9.0.58, nvidia-curand-cu11==10.2.10.91, nvidia-cusolver-cu11==11.4.0.1, nvidia-cusparse-cu11==11.7.4.91, nvidia-nccl-cu11==2.14.3, nvidia-nvtx-cu11==11.7.91, triton==2.0.0, each with platform_system == \"Linux\" and platform_machine == \"x86_64\" (a pants/pex reproduction README resolving torch==2.0.0 from the package index)", URL: "https://github.com/search?type=code&q=%22Required+by%3A%22+%22torch+2.0.0%22+nvidia-cudnn-cu11", Read: "GitHub code index copy (id 1084797465), read 2026-12-06; third-party log of the wheel's own metadata"},
 	{Key: "PT104259", Title: "pytorch/pytorch#104259 ImportError: libcudnn.so.8 (bm371613, 2023-08-15: `poetry add torch==2.0.0` installs nvidia-cublas-cu11 11.10.3.66, nvidia-cuda-cupti-cu11 11.7.101, nvidia-cuda-nvrtc-cu11 11.7.99, nvidia-cuda-runtime-cu11 11.7.99, nvidia-cudnn-cu11 8.5.0.96, …)", URL: "https://github.com/pytorch/pytorch/issues/104259", Read: "issue thread, 2026-12-06"},
+	{Key: "POETRY6939", Title: "python-poetry/poetry#6939 Poetry unable to find installation candidates for Nvidia cu11 dependencies (spott, 2022-11-03: the diff of torch-1.13.0.dist-info/METADATA between the manylinux1_x86_64 and macOS arm64 wheels shows the Linux wheel's Requires-Dist nvidia-cuda-runtime-cu11 (==11.7.99), nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66), nvidia-cuda-nvrtc-cu11 (==11.7.99))", URL: "https://github.com/python-poetry/poetry/issues/6939", Read: "issue thread, 2026-12-06"},
+	{Key: "PT88049", Title: "pytorch/pytorch#88049 PyTorch 1.13 cannot be installed using poetry on Mac M1 (the package index's 1.13 requires_dist: nvidia-cuda-runtime-cu11 (==11.7.99), nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66), nvidia-cuda-nvrtc-cu11 (==11.7.99))", URL: "https://github.com/pytorch/pytorch/issues/88049", Read: "issue thread, 2026-12-06"},
+	{Key: "PT89924", Title: "pytorch/pytorch#89924 Add platform markers for linux only extra_install_requires (#88826), atalman, 2022-11-30, fixes #88049 for 1.13.1: .github/scripts/generate_binary_build_matrix.py's 11.7 with-pypi-cudnn wheels get 'nvidia-cuda-runtime-cu11; platform_system == Linux | nvidia-cudnn-cu11==8.5.0.96; platform_system == Linux | nvidia-cublas-cu11==11.10.3.66; platform_system == Linux'", URL: "https://github.com/pytorch/pytorch/pull/89924", Read: "pull request and the diff excerpt, 2026-12-06"},
+	{Key: "BUILDER1182", Title: "pytorch/builder#1182 [HOTFIX] Pins cuda runtime to 11.7.99 (2022-10-27: torch-1.13.0+cu117.with.pypi.cudnn's METADATA has Requires-Dist nvidia-cuda-runtime-cu11 unpinned, nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66); the PR seds the runtime pin in)", URL: "https://github.com/pytorch/builder/pull/1182", Read: "pull request, 2026-12-06"},
 	{Key: "PT143962", Title: "pytorch/pytorch#143962 Nightly pytorch wheel for prerelease version 2.7 is build with C++11 ABI on, at least for CPU", URL: "https://github.com/pytorch/pytorch/issues/143962", Read: "issue thread, 2026-12-01"},
 	{Key: "NCCL_COMMON_MK", Title: "NVIDIA/nccl makefiles/common.mk: the default NVCC_GENCODE per CUDA version (CUDA8/9/10/11/12/12_8/13 _GENCODE and _PTX)", URL: "https://github.com/NVIDIA/nccl/blob/master/makefiles/common.mk", Read: "git snapshot of NVIDIA/nccl, the file at tags v2.7.8-1 … v2.29.2-1 and git log -S for compute_80/90/110 and the CUDA13_GENCODE block, 2026-12-01"},
 	{Key: "NV_BLACKWELL_COMPAT", Title: "NVIDIA Blackwell Compatibility Guide for CUDA Applications, 1.2 Application Compatibility: 'A cubin generated for a certain compute capability is supported to run on any GPU with the same major revision and same or higher minor revision of compute capability'", URL: "https://docs.nvidia.com/cuda/blackwell-compatibility-guide", Read: "2026-12-01"},
@@ -19794,6 +19808,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 5},
@@ -20251,7 +20269,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-0x.yaml", Line: 12},
 	},
 	"torch_cuda_libs": {
-		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 53},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 56},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 66},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 74},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 202},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 219},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 236},
