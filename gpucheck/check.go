@@ -28,7 +28,7 @@ type knowledge interface {
 	Release(version string) (*kb.TorchRelease, bool)
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
-	PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
 	LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool)
 	TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool)
 	NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool)

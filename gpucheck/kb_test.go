@@ -306,8 +306,8 @@ func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
 	return (&kb.KB{Facts: k.f}).NewestCuDNNFor(cuda)
 }
 
-func (k factsKB) PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool) {
-	return (&kb.KB{Facts: k.f}).PytorchChannelCuDNNOf(series, release, cuda)
+func (k factsKB) TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool) {
+	return (&kb.KB{Facts: k.f}).TorchCuDNNOf(dist, series, release, cuda)
 }
 
 func (k factsKB) LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool) {

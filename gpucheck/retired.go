@@ -254,7 +254,14 @@ func (c *checker) cudnnLacksHost(dist kb.Distribution, rel, cu string) bool {
 	case kb.DistWheel:
 		row, ok := c.k.TorchCUDALibsOf(rel, cu)
 		if !ok {
-			return false
+			// a wheel that pins no nvidia-cudnn carries its own
+			// (torch_wheel_cudnn)
+			fw := &resolver.Framework{Name: "pytorch", Dist: kb.DistWheel, Version: rel}
+			if p, ok = resolver.PytorchChannelCuDNN(c.k, fw, cu, ""); !ok {
+				return false
+			}
+			p.BuiltFor = resolver.BuiltFor{CUDA: []string{cu}}
+			break
 		}
 		for _, l := range row.Libs {
 			// nvidia-cudnn-cu11, -cu12, -cu13: the wheel's own cuDNN release.

@@ -331,7 +331,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		}
 	}
 	if r.kb != nil && fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version != "" {
-		if row, ok := r.kb.TorchCUDALibsOf(fw.Version, rt); ok {
+		if row, ok := r.kb.TorchCUDALibsOf(fw.Version, rt); ok && pinsServe(r.kb, fw, row, rt) {
 			for _, l := range row.Libs {
 				n := kb.NormalizeName(l.Name)
 				if seen[n] {
@@ -428,28 +428,56 @@ func (r *resolution) tensorflowCuDNNMajor() {
 	}
 }
 
-// ChannelCuDNNKB is what PytorchChannelCuDNN reads from the knowledge base.
-type ChannelCuDNNKB interface {
-	PytorchChannelCuDNNOf(series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
+// pinsServe reports whether the nvidia-* pins of a torch_cuda_libs row
+// are those of fw's build. A row read from the package index's wheel
+// (dist pypi) does not describe the wheel index's build of the same
+// release and CUDA where that build carries its own cuDNN instead
+// (torch_wheel_cudnn names it for the wheel index only: 2.0.0+cu117
+// bundles cuDNN 8.5.0 where the package index's 2.0.0 pins
+// nvidia-cudnn-cu11).
+func pinsServe(k ChannelCuDNNKB, fw *Framework, row *kb.TorchCUDALibs, rt string) bool {
+	if kb.Distribution(row.Dist) != kb.DistPyPI || fw.Dist != kb.DistWheel {
+		return true
+	}
+	w, ok := k.TorchCuDNNOf(kb.DistWheel, fw.Series(), stripLocal(fw.Version), rt)
+	return !ok || slices.Contains(w.Dist, kb.DistPyPI)
 }
 
-// PytorchChannelCuDNN is the cuDNN that the pytorch channel's build of
-// fw's release for CUDA rt copies into its package (the knowledge base's
-// pytorch_channel_cudnn row of its series), false where the row is
-// missing or fw is no pytorch-channel build. buildCuDNN is what the
-// file's build string says of the cuDNN ("8", "8.2.0" or ""): a build
-// string that names the full release is read before this and wins. One
-// description for the build the file pins (frameworkLibs) and each build
-// gpucheck decides over for a file that leaves the release open.
+// ChannelCuDNNKB is what PytorchChannelCuDNN reads from the knowledge base.
+type ChannelCuDNNKB interface {
+	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
+}
+
+// PytorchChannelCuDNN is the cuDNN that fw's build for CUDA rt carries
+// in itself: the cuDNN the pytorch channel's build copies into its
+// package (pytorch_channel_cudnn), or the one a pip build of the wheel
+// index (and the package index's plain torch where it is that build)
+// links in or copies into the wheel (torch_wheel_cudnn), by its series
+// and CUDA variant; false where the row is missing or fw is no such
+// build. buildCuDNN is what the file's build string says of the cuDNN
+// ("8", "8.2.0" or ""): a build string that names the full release is
+// read before this and wins. A wheel that pins nvidia-cudnn is read
+// from its pins (torch_cuda_libs) before this. One description for the
+// build the file pins (frameworkLibs) and each build gpucheck decides
+// over for a file that leaves the release open.
 func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string) (GPUPackage, bool) {
-	if k == nil || fw == nil || fw.Dist != kb.DistPytorchConda {
+	if k == nil || fw == nil {
+		return GPUPackage{}, false
+	}
+	switch fw.Dist {
+	case kb.DistPytorchConda:
+	case kb.DistWheel, kb.DistPyPI:
+		if fw.Name != "pytorch" {
+			return GPUPackage{}, false
+		}
+	default:
 		return GPUPackage{}, false
 	}
 	series := fw.Series()
 	if series == "" {
 		return GPUPackage{}, false
 	}
-	row, ok := k.PytorchChannelCuDNNOf(series, stripLocal(fw.Version), rt)
+	row, ok := k.TorchCuDNNOf(fw.Dist, series, stripLocal(fw.Version), rt)
 	if !ok {
 		return GPUPackage{}, false
 	}
@@ -463,7 +491,7 @@ func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string)
 		return GPUPackage{}, false
 	}
 	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}}, Known: true,
-		Evidence: []Evidence{{Item: "pytorch " + rowOf + " (pytorch-channel, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
+		Evidence: []Evidence{{Item: "pytorch " + rowOf + " (" + string(fw.Dist) + ", CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
 }
 
 // loadedBy names the framework build that loads a library, for "loaded by

@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -479,18 +480,39 @@ type PytorchChannelCuDNN struct {
 	Release string `yaml:"release,omitempty"`
 	CUDA    string `yaml:"cuda"`  // the CUDA variant, major.minor
 	CuDNN   string `yaml:"cudnn"` // major.minor.patch, as the build string has it
-	Source  string `yaml:"source"`
-	Note    string `yaml:"note,omitempty"`
+	// Dist, in torch_wheel_cudnn only, names the pip distributions whose
+	// build of the variant carries this cuDNN: wheel (the PyTorch wheel
+	// index's +cuXYZ build) and pypi (the package index's plain torch,
+	// where it is that same build); a pytorch_channel_cudnn row has none.
+	Dist   []Distribution `yaml:"dist,omitempty"`
+	Source string         `yaml:"source"`
+	Note   string         `yaml:"note,omitempty"`
 }
 
 // PytorchChannelCuDNNOf returns the cuDNN a pytorch-channel build of a
 // torch release (of series) for a CUDA variant loads, where the knowledge
 // base knows: the row for that release, else the series' row.
 func (k *KB) PytorchChannelCuDNNOf(series, release, cuda string) (*PytorchChannelCuDNN, bool) {
+	return k.TorchCuDNNOf(DistPytorchConda, series, release, cuda)
+}
+
+// TorchCuDNNOf returns the cuDNN one distribution's torch build of a
+// release (of series) for a CUDA variant carries, where the knowledge
+// base knows: pytorch_channel_cudnn for the pytorch channel,
+// torch_wheel_cudnn (rows that name dist) for the wheel index and the
+// package index; the row for that release, else the series' row.
+func (k *KB) TorchCuDNNOf(dist Distribution, series, release, cuda string) (*PytorchChannelCuDNN, bool) {
+	var rows []PytorchChannelCuDNN
+	switch dist {
+	case DistPytorchConda:
+		rows = k.PytorchChannelCuDNN
+	case DistWheel, DistPyPI:
+		rows = k.TorchWheelCuDNN
+	}
 	var found *PytorchChannelCuDNN
-	for i := range k.PytorchChannelCuDNN {
-		r := &k.PytorchChannelCuDNN[i]
-		if r.Series != series || r.CUDA != cuda {
+	for i := range rows {
+		r := &rows[i]
+		if r.Series != series || r.CUDA != cuda || dist != DistPytorchConda && !slices.Contains(r.Dist, dist) {
 			continue
 		}
 		switch {
@@ -750,6 +772,31 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 ||
 			r.Release != "" && !strings.HasPrefix(r.Release, r.Series+".") {
 			v.errf("pytorch_channel_cudnn", i, "series %q, release %q, cuda %q and cudnn %q must be major.minor, a release of the series or empty, major.minor and major.minor.patch", r.Series, r.Release, r.CUDA, r.CuDNN)
+		}
+	}
+	for i, r := range v.k.PytorchChannelCuDNN {
+		if len(r.Dist) > 0 {
+			v.errf("pytorch_channel_cudnn", i, "dist is for torch_wheel_cudnn rows; a pytorch_channel_cudnn row is the pytorch channel's")
+		}
+	}
+	for i, r := range v.k.TorchWheelCuDNN {
+		const table = "torch_wheel_cudnn"
+		v.source(table, i, r.Source, keys)
+		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 ||
+			r.Release != "" && !strings.HasPrefix(r.Release, r.Series+".") {
+			v.errf(table, i, "series %q, release %q, cuda %q and cudnn %q must be major.minor, a release of the series or empty, major.minor and major.minor.patch", r.Series, r.Release, r.CUDA, r.CuDNN)
+		}
+		if len(r.Dist) == 0 {
+			v.errf(table, i, "dist is empty: name %s, %s or both", DistWheel, DistPyPI)
+		}
+		for _, d := range r.Dist {
+			if d != DistWheel && d != DistPyPI {
+				v.errf(table, i, "dist %q is not %s or %s", d, DistWheel, DistPyPI)
+				continue
+			}
+			if vs, ok := v.k.Variants(r.Series, d); !ok || !containsString(vs.CUDA, r.CUDA) {
+				v.errf(table, i, "cuda %q is not a CUDA variant of torch %s on %s (torch_variants)", r.CUDA, r.Series, d)
+			}
 		}
 	}
 	for i, r := range v.k.CuDNNNewest {

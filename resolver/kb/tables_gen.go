@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "66b6ec8781446f92"
+const generatedVersion = "725c634974b763a1"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xb35511e9
+const generatedChecksum = 0x4b892f60
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -16573,6 +16573,29 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Lib: "cufft", CC: "3.5", Until: "12.0", Source: "NV_CUFFT_DEPR", Note: "cuFFT deprecated functionality: from CUDA 12.0 SM35 and SM37 are no longer supported, the minimum is SM50"},
 	{Lib: "cufft", CC: "3.7", Until: "12.0", Source: "NV_CUFFT_DEPR", Note: "cuFFT deprecated functionality: from CUDA 12.0 SM35 and SM37 are no longer supported, the minimum is SM50"},
 }, TorchCUDALibs: []TorchCUDALibs{
+	{Torch: "1.13.0", CUDA: "11.7", Dist: "pypi", Libs: []PinnedLib{
+		{Name: "nvidia-cublas-cu11", Version: "11.10.3.66"},
+		{Name: "nvidia-cuda-nvrtc-cu11", Version: "11.7.99"},
+		{Name: "nvidia-cuda-runtime-cu11", Version: "11.7.99"},
+		{Name: "nvidia-cudnn-cu11", Version: "8.5.0.96"},
+	}, Source: "POETRY6939;PT88049", Note: "torch-1.13.0-cp39-cp39-manylinux1_x86_64.whl METADATA: Requires-Dist nvidia-cuda-runtime-cu11 (==11.7.99), nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66), nvidia-cuda-nvrtc-cu11 (==11.7.99), without markers"},
+	{Torch: "1.13.1", CUDA: "11.7", Dist: "pypi", Libs: []PinnedLib{
+		{Name: "nvidia-cublas-cu11", Version: "11.10.3.66"},
+		{Name: "nvidia-cudnn-cu11", Version: "8.5.0.96"},
+	}, Source: "PT89924", Note: "release/1.13's generate_binary_build_matrix.py after #89924: the CUDA 11.7 with-pypi-cudnn wheel's pytorch_extra_install_requirements nvidia-cudnn-cu11==8.5.0.96 and nvidia-cublas-cu11==11.10.3.66 (platform_system == 'Linux'); the runtime and nvrtc pins were not read for 1.13.1, so they are left out"},
+	{Torch: "2.0.0", CUDA: "11.7", Dist: "pypi", Libs: []PinnedLib{
+		{Name: "nvidia-cublas-cu11", Version: "11.10.3.66"},
+		{Name: "nvidia-cuda-cupti-cu11", Version: "11.7.101"},
+		{Name: "nvidia-cuda-nvrtc-cu11", Version: "11.7.99"},
+		{Name: "nvidia-cuda-runtime-cu11", Version: "11.7.99"},
+		{Name: "nvidia-cudnn-cu11", Version: "8.5.0.96"},
+		{Name: "nvidia-cufft-cu11", Version: "10.9.0.58"},
+		{Name: "nvidia-curand-cu11", Version: "10.2.10.91"},
+		{Name: "nvidia-cusolver-cu11", Version: "11.4.0.1"},
+		{Name: "nvidia-cusparse-cu11", Version: "11.7.4.91"},
+		{Name: "nvidia-nccl-cu11", Version: "2.14.3"},
+		{Name: "nvidia-nvtx-cu11", Version: "11.7.91"},
+	}, Source: "TORCH200_REQS;PT104259", Note: "torch 2.0.0 from the package index, Linux x86_64 (platform_system == \"Linux\" and platform_machine == \"x86_64\" on each pin); triton==2.0.0 is the rest of its Requires-Dist"},
 	{Torch: "2.2.0", CUDA: "11.8", Dist: "wheel", Libs: []PinnedLib{
 		{Name: "nvidia-cublas-cu11", Version: "11.11.3.6"},
 		{Name: "nvidia-cuda-cupti-cu11", Version: "11.8.87"},
@@ -17077,6 +17100,76 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Series: "2.5", CUDA: "11.8", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 11.8; RELEASE_MD 2.5: cuDNN 9.1.0.70; Windows: 9.1.0.70_cuda11-archive"},
 	{Series: "2.5", CUDA: "12.1", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 12.x; RELEASE_MD 2.5: cuDNN 9.1.0.70"},
 	{Series: "2.5", CUDA: "12.4", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 12.x; RELEASE_MD 2.5: cuDNN 9.1.0.70; corpus 167: cuda12.4_cudnn9.1.0"},
+}, TorchWheelCuDNN: []PytorchChannelCuDNN{
+	{Series: "1.7", CUDA: "9.2", CuDNN: "7.6.3", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL_HIST", Note: "install_92: libcudnn7 7.6.3.30 from 08d7b369 (2019-09-20) to 282c44dc (2022-03-01); build.sh USE_STATIC_CUDNN=1"},
+	{Series: "1.7", CUDA: "10.1", CuDNN: "7.6.3", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL_HIST", Note: "install_101: libcudnn7 7.6.3.30 from 08d7b369 (2019-09-20) to 282c44dc (2022-03-01)"},
+	{Series: "1.7", CUDA: "10.2", CuDNN: "7.6.5", Dist: []Distribution{
+		Distribution("wheel"),
+		Distribution("pypi"),
+	}, Source: "PT_BUILDER_WHEEL_HIST", Note: "install_102: libcudnn7 7.6.5.32 from c648df9e (2020-02-03), unchanged through release/1.13"},
+	{Series: "1.8", CUDA: "10.1", CuDNN: "7.6.3", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL;PT_BUILDER_WHEEL_HIST", Note: "lts/release/1.8 install_101: 7.6.3.30; the same on main from 2019-09-20 to 2022-03-01"},
+	{Series: "1.8", CUDA: "10.2", CuDNN: "7.6.5", Dist: []Distribution{
+		Distribution("wheel"),
+		Distribution("pypi"),
+	}, Source: "PT_BUILDER_WHEEL;PT_BUILDER_WHEEL_HIST", Note: "lts/release/1.8 install_102: 7.6.5.32; the same on main from 2020-02-03"},
+	{Series: "1.8", CUDA: "11.1", CuDNN: "8.0.5", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL;PT_BUILDER_WHEEL_HIST", Note: "lts/release/1.8 install_111: cudnn-11.1-linux-x64-v8.0.5.39; on main install_111 came in with 8.0.5.39 (51f05b89, 2020-11-12) and kept it until 2022-03-01"},
+	{Series: "1.9", CUDA: "10.2", CuDNN: "7.6.5", Dist: []Distribution{
+		Distribution("wheel"),
+		Distribution("pypi"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.9 install_102: 7.6.5.32; build.sh USE_STATIC_CUDNN=1"},
+	{Series: "1.9", CUDA: "11.1", CuDNN: "8.0.5", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.9 install_111: 8.0.5.39"},
+	{Series: "1.10", CUDA: "10.2", CuDNN: "7.6.5", Dist: []Distribution{
+		Distribution("wheel"),
+		Distribution("pypi"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.10 install_102: 7.6.5.32"},
+	{Series: "1.10", CUDA: "11.1", CuDNN: "8.0.5", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.10 install_111: 8.0.5.39"},
+	{Series: "1.10", CUDA: "11.3", CuDNN: "8.2.0", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL;PT_BUILDER_WHEEL_HIST", Note: "release/1.10 install_113: cudnn-11.3-linux-x64-v8.2.0.53; on main from b7d428f4 (2021-04-28) until e1876ec5 (2022-03-23), after 1.10.2"},
+	{Series: "1.11", CUDA: "10.2", CuDNN: "7.6.5", Dist: []Distribution{
+		Distribution("wheel"),
+		Distribution("pypi"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.11 install_102: 7.6.5.32; build_cuda.sh USE_STATIC_CUDNN=1"},
+	{Series: "1.11", CUDA: "11.3", CuDNN: "8.2.0", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.11 install_113: v8.2.0.53 (main moved to 8.3.2.44 on 2022-03-23, after 1.11.0)"},
+	{Series: "1.11", CUDA: "11.5", CuDNN: "8.3.2", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.11 install_115: cudnn-linux-x86_64-8.3.2.44_cuda11.5-archive; build_cuda.sh 11.5: USE_STATIC_CUDNN=0, DEPS_LIST copies libcudnn*.so.8"},
+	{Series: "1.12", CUDA: "10.2", CuDNN: "7.6.5", Dist: []Distribution{
+		Distribution("wheel"),
+		Distribution("pypi"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.12 install_102: 7.6.5.32"},
+	{Series: "1.12", CUDA: "11.3", CuDNN: "8.3.2", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.12 install_113: 8.3.2.44_cuda11.5-archive; build_cuda.sh 11.3 copies libcudnn*.so.8"},
+	{Series: "1.12", CUDA: "11.6", CuDNN: "8.3.2", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.12 install_116: 8.3.2.44"},
+	{Series: "1.13", CUDA: "11.6", CuDNN: "8.3.2", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.13 install_116: 8.3.2.44"},
+	{Series: "1.13", CUDA: "11.7", CuDNN: "8.5.0", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/1.13 install_117: cudnn-linux-x86_64-8.5.0.96_cuda11-archive; build_cuda.sh bundles libcudnn*.so.8 where PYTORCH_EXTRA_INSTALL_REQUIREMENTS is empty (the index's +cu117 wheel, not the package index's)"},
+	{Series: "2.0", CUDA: "11.7", CuDNN: "8.5.0", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/2.0 install_117: 8.5.0.96; bundled where PYTORCH_EXTRA_INSTALL_REQUIREMENTS is empty"},
+	{Series: "2.0", CUDA: "11.8", CuDNN: "8.7.0", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL", Note: "release/2.0 install_118: cudnn-linux-x86_64-8.7.0.84_cuda11-archive; bundled"},
 }, CuDNNNewest: []CuDNNNewest{
 	{CUDA: "9.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda9.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 	{CUDA: "9.2", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.31/.32 for cuda9.2; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
@@ -17246,6 +17339,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_DSO_LOADER", Title: "tensorflow/tensorflow stream_executor/platform/default/dso_loader.cc (GetCudnnDsoHandle: GetDsoHandle(\"cudnn\", GetCudnnVersion()), i.e. libcudnn.so.<TF_CUDNN_VERSION>) and third_party/gpus/find_cuda_config.py (_find_cudnn_config: cudnn_version = header_version.split(\".\")[0], the major)", URL: "https://github.com/tensorflow/tensorflow/blob/master/third_party/gpus/find_cuda_config.py", Read: "stored copies of both files (TF 2.x era), 2026-12-06"},
 	{Key: "TF36426", Title: "tensorflow/tensorflow#36426 Error:55: Could not load dynamic library 'libcudnn.so.7' (labelled TF 2.1)", URL: "https://github.com/tensorflow/tensorflow/issues/36426", Read: "issue thread, 2026-12-06"},
 	{Key: "TF42199", Title: "tensorflow/tensorflow#42199 Cannot find libcudnn.so.7 (TF 2.3.0 pip with CUDA 10.1 and cuDNN 8.0.2.39 installed: 'Could not load dynamic library libcudnn.so.7'; a cuDNN 8 does not serve a build that loads libcudnn.so.7)", URL: "https://github.com/tensorflow/tensorflow/issues/42199", Read: "issue thread, 2026-12-06"},
+	{Key: "PT_BUILDER_WHEEL", Title: "pytorch/builder release branches: manywheel/Dockerfile (FROM base as cuda: ADD ./common/install_cuda.sh, RUN bash ./install_cuda.sh ${BASE_CUDA_VERSION}), manywheel/build.sh (lts/release/1.8, release/1.9, release/1.10) and build_cuda.sh (release/1.11 … 2.0): USE_STATIC_CUDNN=1 links the image's cuDNN in, USE_STATIC_CUDNN=0 with DEPS_LIST copying libcudnn*.so.8 for 11.3 (from 1.12), 11.5, 11.6, and 11.7/11.8 where PYTORCH_EXTRA_INSTALL_REQUIREMENTS is empty; common/install_cuda.sh install_<cuda> (the cuDNN archive per CUDA variant)", URL: "https://github.com/pytorch/builder", Read: "git snapshot, lts/release/1.8@7e44027e, release/1.9@0877fd10, release/1.10@f0f41b25, release/1.11@e77e5d07, release/1.12@049415d4, release/1.13@d08f2264, release/2.0@9f0fad92, 2026-12-06"},
+	{Key: "PT_BUILDER_WHEEL_HIST", Title: "pytorch/builder main: common/install_cuda.sh history per install_<cuda> function, manywheel/Dockerfile using common/install_cuda.sh from 5dead91e (2020-03-09), .github/workflows/build-manywheel-images.yml rebuilding the manywheel images on every push to main touching common/* from a3d59df6 (2021-04-28)", URL: "https://github.com/pytorch/builder/commits/main/common/install_cuda.sh", Read: "git snapshot, every commit to common/install_cuda.sh to 2023-04: install_92 and install_101 7.6.3.30 08d7b369 (2019-09-20) … 282c44dc (2022-03-01); install_102 7.6.5.32 from c648df9e (2020-02-03); install_110 8.0.3.33 (cedffa80, 2020-08-25), 8.0.4.30 (3c86295b, 2020-10-13), 8.0.5.39 (42f1bd6c, 2020-11-11); install_111 8.0.5.39 from 51f05b89 (2020-11-12) to 2022-03-01; install_113 8.1.0.77 (56aaec4f, 2021-04-27), 8.2.0.53 (b7d428f4, 2021-04-28), 8.3.2.44 (e1876ec5, 2022-03-23); install_117 8.5.0.96 from 475fe5df (2022-09-12); install_118 8.7.0.84 from 3629a059 (2023-01-26), 2026-12-06"},
+	{Key: "TORCH200_REQS", Title: "torch 2.0.0's Linux requirements as pex lists them ('Required by: torch 2.0.0'): nvidia-cuda-nvrtc-cu11==11.7.99, nvidia-cuda-runtime-cu11==11.7.99, nvidia-cuda-cupti-cu11==11.7.101, nvidia-cudnn-cu11==8.5.0.96, nvidia-cublas-cu11==11.10.3.66, nvidia-cufft-cu11==10.9.0.58, nvidia-curand-cu11==10.2.10.91, nvidia-cusolver-cu11==11.4.0.1, nvidia-cusparse-cu11==11.7.4.91, nvidia-nccl-cu11==2.14.3, nvidia-nvtx-cu11==11.7.91, triton==2.0.0, each with platform_system == \"Linux\" and platform_machine == \"x86_64\" (a pants/pex reproduction README resolving torch==2.0.0 from the package index)", URL: "https://github.com/search?type=code&q=%22Required+by%3A%22+%22torch+2.0.0%22+nvidia-cudnn-cu11", Read: "GitHub code index copy (id 1084797465), read 2026-12-06; third-party log of the wheel's own metadata"},
+	{Key: "PT104259", Title: "pytorch/pytorch#104259 ImportError: libcudnn.so.8 (bm371613, 2023-08-15: `poetry add torch==2.0.0` installs nvidia-cublas-cu11 11.10.3.66, nvidia-cuda-cupti-cu11 11.7.101, nvidia-cuda-nvrtc-cu11 11.7.99, nvidia-cuda-runtime-cu11 11.7.99, nvidia-cudnn-cu11 8.5.0.96, …)", URL: "https://github.com/pytorch/pytorch/issues/104259", Read: "issue thread, 2026-12-06"},
+	{Key: "POETRY6939", Title: "python-poetry/poetry#6939 Poetry unable to find installation candidates for Nvidia cu11 dependencies (spott, 2022-11-03: the diff of torch-1.13.0.dist-info/METADATA between the manylinux1_x86_64 and macOS arm64 wheels shows the Linux wheel's Requires-Dist nvidia-cuda-runtime-cu11 (==11.7.99), nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66), nvidia-cuda-nvrtc-cu11 (==11.7.99))", URL: "https://github.com/python-poetry/poetry/issues/6939", Read: "issue thread, 2026-12-06"},
+	{Key: "PT88049", Title: "pytorch/pytorch#88049 PyTorch 1.13 cannot be installed using poetry on Mac M1 (the package index's 1.13 requires_dist: nvidia-cuda-runtime-cu11 (==11.7.99), nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66), nvidia-cuda-nvrtc-cu11 (==11.7.99))", URL: "https://github.com/pytorch/pytorch/issues/88049", Read: "issue thread, 2026-12-06"},
+	{Key: "PT89924", Title: "pytorch/pytorch#89924 Add platform markers for linux only extra_install_requires (#88826), atalman, 2022-11-30, fixes #88049 for 1.13.1: .github/scripts/generate_binary_build_matrix.py's 11.7 with-pypi-cudnn wheels get 'nvidia-cuda-runtime-cu11; platform_system == Linux | nvidia-cudnn-cu11==8.5.0.96; platform_system == Linux | nvidia-cublas-cu11==11.10.3.66; platform_system == Linux'", URL: "https://github.com/pytorch/pytorch/pull/89924", Read: "pull request and the diff excerpt, 2026-12-06"},
+	{Key: "BUILDER1182", Title: "pytorch/builder#1182 [HOTFIX] Pins cuda runtime to 11.7.99 (2022-10-27: torch-1.13.0+cu117.with.pypi.cudnn's METADATA has Requires-Dist nvidia-cuda-runtime-cu11 unpinned, nvidia-cudnn-cu11 (==8.5.0.96), nvidia-cublas-cu11 (==11.10.3.66); the PR seds the runtime pin in)", URL: "https://github.com/pytorch/builder/pull/1182", Read: "pull request, 2026-12-06"},
 	{Key: "PT143962", Title: "pytorch/pytorch#143962 Nightly pytorch wheel for prerelease version 2.7 is build with C++11 ABI on, at least for CPU", URL: "https://github.com/pytorch/pytorch/issues/143962", Read: "issue thread, 2026-12-01"},
 	{Key: "NCCL_COMMON_MK", Title: "NVIDIA/nccl makefiles/common.mk: the default NVCC_GENCODE per CUDA version (CUDA8/9/10/11/12/12_8/13 _GENCODE and _PTX)", URL: "https://github.com/NVIDIA/nccl/blob/master/makefiles/common.mk", Read: "git snapshot of NVIDIA/nccl, the file at tags v2.7.8-1 … v2.29.2-1 and git log -S for compute_80/90/110 and the CUDA13_GENCODE block, 2026-12-01"},
 	{Key: "NV_BLACKWELL_COMPAT", Title: "NVIDIA Blackwell Compatibility Guide for CUDA Applications, 1.2 Application Compatibility: 'A cubin generated for a certain compute capability is supported to run on any GPU with the same major revision and same or higher minor revision of compute capability'", URL: "https://docs.nvidia.com/cuda/blackwell-compatibility-guide", Read: "2026-12-01"},
@@ -19705,6 +19806,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-cudalibs-wheel.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 5},
@@ -20164,6 +20273,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-0x.yaml", Line: 12},
 	},
 	"torch_cuda_libs": {
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 56},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 66},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 74},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 202},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 219},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 236},
@@ -20407,6 +20519,29 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 117},
 		{File: "resolver/kb/data/torch.yaml", Line: 118},
 		{File: "resolver/kb/data/torch.yaml", Line: 119},
+	},
+	"torch_wheel_cudnn": {
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 26},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 27},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 28},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 29},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 30},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 31},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 32},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 33},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 34},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 35},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 36},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 37},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 38},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 39},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 40},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 41},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 42},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 43},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 44},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 45},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 46},
 	},
 	"torch_wheel_index": {
 		{File: "resolver/kb/data/libs.yaml", Line: 30},

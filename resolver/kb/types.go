@@ -498,6 +498,10 @@ type Facts struct {
 	// PytorchChannelCuDNN is the cuDNN each pytorch-channel build series
 	// copies into its package, per CUDA variant (cudalibs.yaml).
 	PytorchChannelCuDNN []PytorchChannelCuDNN `yaml:"pytorch_channel_cudnn" key:"series,release,cuda"`
+	// TorchWheelCuDNN is the cuDNN each pip torch build (the wheel
+	// index's, and the package index's where it is the same build)
+	// carries, per series and CUDA variant (cudalibs-wheel.yaml).
+	TorchWheelCuDNN []PytorchChannelCuDNN `yaml:"torch_wheel_cudnn" key:"series,release,cuda"`
 	// CuDNNNewest is the newest cuDNN release NVIDIA built for a CUDA
 	// toolkit release (cudalibs.yaml): a ceiling on the cuDNN a build for
 	// that CUDA can load.
