@@ -17,6 +17,10 @@ func TestEG108HintKeepsOtherChannels(t *testing.T) {
 		{"[conda-forge, defaults]", "use conda-forge alone", "replace"},
 		{"[pytorch, nvidia, conda-forge, defaults]", "replace `defaults` with `nodefaults`, keeping conda-forge and `pytorch`, `nvidia` for the packages only they publish", "alone"},
 		{"[defaults, conda-forge, bioconda, bioconda]", "keeping conda-forge and `bioconda` for the packages only it publishes", "alone"},
+		// anaconda.org's anaconda channel carries defaults' own builds:
+		// kept, it would bring them back (review 8 #824).
+		{"[defaults, pytorch, anaconda, conda-forge]", "replace `defaults` with `nodefaults`, and remove `anaconda`, which serves defaults' own packages, keeping conda-forge and `pytorch` for", "`anaconda` for"},
+		{"[defaults, anaconda, conda-forge]", "use conda-forge alone and add `nodefaults` to the channels, and remove `anaconda`", "keeping"},
 	}
 	for _, c := range cases {
 		env := Parse("environment.yml", []byte("name: x\nchannels: "+c.channels+"\ndependencies:\n  - numpy=1.26\n"), ParseOptions{Platform: "linux-64"})

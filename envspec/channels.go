@@ -201,6 +201,11 @@ func isDefaultsChannel(c string) bool {
 	return false
 }
 
+// isDefaultsMirror reports whether c is anaconda.org's anaconda channel,
+// which serves the Anaconda repository's own builds: defaults' packages
+// under another name.
+func isDefaultsMirror(c string) bool { return ChannelName(c) == "anaconda" }
+
 func isCondaForgeChannel(c string) bool {
 	n := ChannelName(c)
 	if n == "conda-forge" || strings.HasPrefix(n, "conda-forge/label/") {
@@ -268,8 +273,13 @@ func (p *envParser) channelChecks() {
 // nvidia, conda-forge's CUDA packages start at 12.0), so the hint says what
 // the fix does instead: defaults gives way to `nodefaults`, and the other
 // channels stay.
+//
+// The anaconda channel on anaconda.org carries the Anaconda repository's
+// own packages, defaults' builds (review 8 #824): kept, it would bring
+// defaults back, so the hint drops it too.
 func mixHint(channels []String) string {
 	var keep []string
+	mirror := ""
 	seen := map[string]bool{}
 	for _, c := range channels {
 		v := strings.TrimSpace(c.Value)
@@ -277,17 +287,25 @@ func mixHint(channels []String) string {
 			continue
 		}
 		seen[v] = true
+		if isDefaultsMirror(v) {
+			mirror = v
+			continue
+		}
 		keep = append(keep, "`"+v+"`")
 	}
+	also := ""
+	if mirror != "" {
+		also = fmt.Sprintf(", and remove `%s`, which serves defaults' own packages", mirror)
+	}
 	if len(keep) == 0 {
-		return "use conda-forge alone and add `nodefaults` to the channels"
+		return "use conda-forge alone and add `nodefaults` to the channels" + also
 	}
 	publish := "they publish"
 	if len(keep) == 1 {
 		publish = "it publishes"
 	}
-	return fmt.Sprintf("replace `defaults` with `nodefaults`, keeping conda-forge and %s for the packages only %s, so that no package comes from defaults",
-		strings.Join(keep, ", "), publish)
+	return fmt.Sprintf("replace `defaults` with `nodefaults`%s, keeping conda-forge and %s for the packages only %s, so that no package comes from defaults",
+		also, strings.Join(keep, ", "), publish)
 }
 
 // ExportedBuildsFirst is what EG108's hint must say first where the file

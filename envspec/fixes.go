@@ -105,7 +105,17 @@ func (e *Env) defaultsEdits() ([]finding.Edit, bool) {
 	}
 	var out []finding.Edit
 	for _, c := range e.Channels {
-		if !isDefaultsChannel(strings.TrimSpace(c.Value)) {
+		v := strings.TrimSpace(c.Value)
+		if isDefaultsMirror(v) {
+			// defaults' own builds again (mixHint says why)
+			ed, ok := e.DeleteItem(c)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ed)
+			continue
+		}
+		if !isDefaultsChannel(v) {
 			continue
 		}
 		var ed finding.Edit
