@@ -56,8 +56,15 @@ func runEG409(c *checker) bool {
 			// build on Linux x86_64, the CPU build on Windows and macOS):
 			// what is open is the release, and with it the CUDA version
 			// and the architecture list, not a CPU/CUDA choice on Linux.
+			// The newest release the tables list is no bound: pip takes
+			// the index's newest on the day, which may be one they lack
+			// (review 8 #787: 2.15.0 beside tables ending at 2.14.0).
+			newest := ""
+			if rels := c.k.TorchReleases(); len(rels) > 0 {
+				newest = " (the knowledge base lists releases through " + newestRelease(rels) + "; the index may serve a newer one)"
+			}
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
-				"pip installs whatever torch release the index serves that day, and with it the build (PyPI serves each release as one CUDA build on Linux x86_64, each with its own CUDA version and architecture list, and as the CPU build on Windows and macOS), so neither the driver nor the GPU architectures can be checked for it",
+				"pip installs whatever torch release the index serves that day"+newest+", and with it the build (PyPI serves each release as one CUDA build on Linux x86_64, each with its own CUDA version and architecture list, and as the CPU build on Windows and macOS), so neither the driver nor the GPU architectures can be checked for it",
 				"pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index")
 		} else {
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
@@ -176,4 +183,15 @@ func tfCUDAHint(k knowledge, version string) string {
 		return fmt.Sprintf("install tensorflow[%s] (%s and later), or %s", r.Extra, strings.TrimSuffix(r.From, ".0"), tested)
 	}
 	return "install " + tested
+}
+
+// newestRelease is the newest of rels by version order.
+func newestRelease(rels []string) string {
+	best := rels[0]
+	for _, r := range rels[1:] {
+		if compareVersions(r, best) > 0 {
+			best = r
+		}
+	}
+	return best
 }
