@@ -71,10 +71,7 @@ func TestLibCarriesCuDNNBlackwell(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &checker{st: tt.st, k: k}
-			got, why := c.libCarries(tt.p, tt.gpu)
-			if got != tt.want || !strings.Contains(why, tt.words) {
-				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
-			}
+			assertCarries(t, c, tt.p, tt.gpu, tt.want, tt.words)
 		})
 	}
 }
@@ -113,10 +110,7 @@ func TestLibCarriesToolkitWheelVersion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.p.Name+" "+tt.p.Version+" "+tt.gpu.sm(), func(t *testing.T) {
 			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "12.8"}}, k: k}
-			got, why := c.libCarries(tt.p, tt.gpu)
-			if got != tt.want || !strings.Contains(why, tt.words) {
-				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
-			}
+			assertCarries(t, c, tt.p, tt.gpu, tt.want, tt.words)
 		})
 	}
 }
@@ -167,10 +161,7 @@ func TestLibCarriesCuDNNNotForwardCompatible(t *testing.T) {
 			}
 			tt.ver = ver
 			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: cuda}}, k: k}
-			got, why := c.libCarries(bundled(tt.ver), tt.gpu)
-			if got != tt.want || !strings.Contains(why, tt.words) {
-				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
-			}
+			assertCarries(t, c, bundled(tt.ver), tt.gpu, tt.want, tt.words)
 		})
 	}
 }
@@ -206,10 +197,7 @@ func TestLibCarriesCuDNNCeiling(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &checker{st: &resolver.Stack{}, k: k}
-			got, why := c.libCarries(tt.p, tt.gpu)
-			if got != tt.want || !strings.Contains(why, tt.words) {
-				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
-			}
+			assertCarries(t, c, tt.p, tt.gpu, tt.want, tt.words)
 		})
 	}
 }
@@ -254,10 +242,7 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &checker{st: &resolver.Stack{}, k: k}
-			got, why := c.libCarries(tt.p, tt.gpu)
-			if got != tt.want || !strings.Contains(why, tt.words) {
-				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
-			}
+			assertCarries(t, c, tt.p, tt.gpu, tt.want, tt.words)
 		})
 	}
 }
@@ -323,10 +308,7 @@ func TestLibCarriesCuDNNKepler(t *testing.T) {
 		t.Run(tt.ver+" "+tt.gpu.sm(), func(t *testing.T) {
 			p := &resolver.GPUPackage{Name: "nvidia-cudnn-cu11", Role: resolver.RoleCUDALibrary, Lib: "cudnn", Version: tt.ver, BuiltFor: resolver.BuiltFor{CUDA: []string{"11.8"}}, BundledWith: "torch 2.4.1", Known: true}
 			c := &checker{st: &resolver.Stack{CUDA: &resolver.CUDAInfo{Version: "11.8"}}, k: k}
-			got, why := c.libCarries(p, tt.gpu)
-			if got != tt.want || !strings.Contains(why, tt.words) {
-				t.Errorf("libCarries = %d %q, want %d with %q", got, why, tt.want, tt.words)
-			}
+			assertCarries(t, c, p, tt.gpu, tt.want, tt.words)
 		})
 	}
 }
@@ -364,5 +346,14 @@ func TestLibCarriesGap(t *testing.T) {
 		if got != tt.want || !strings.Contains(why, tt.words) {
 			t.Errorf("%s: libCarries = %d %q, want %d with %q", tt.ver, got, why, tt.want, tt.words)
 		}
+	}
+}
+
+// assertCarries checks libCarries' answer and that its reason says words.
+func assertCarries(t *testing.T, c *checker, p *resolver.GPUPackage, gpu cc, want carries, words string) {
+	t.Helper()
+	got, why := c.libCarries(p, gpu)
+	if got != want || !strings.Contains(why, words) {
+		t.Errorf("libCarries = %d %q, want %d with %q", got, why, want, words)
 	}
 }
