@@ -178,13 +178,7 @@ func TestLibCarriesCuDNNCeiling(t *testing.T) {
 	open := func(cuda ...string) *resolver.GPUPackage {
 		return &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", BundledWith: "tensorflow 1.15.0", BuiltFor: resolver.BuiltFor{CUDA: cuda}, Known: true}
 	}
-	tests := []struct {
-		name  string
-		p     *resolver.GPUPackage
-		gpu   cc
-		want  carries
-		words string
-	}{
+	tests := []carriesCase{
 		{"CUDA 10.0 on sm_80", open("10.0"), cc{Major: 8}, carriesNo, "none built for CUDA 10.0 is newer than 7.6.5, no cudnn release through 7.6.5 carries code of its own for sm_80"},
 		{"CUDA 9.0 on sm_86", open("9.0"), cc{Major: 8, Minor: 6}, carriesNo, "newer than 7.6.5"},
 		{"CUDA 10.0 on sm_90", open("10.0"), cc{Major: 9}, carriesNo, "through 8.5.0"},
@@ -194,12 +188,7 @@ func TestLibCarriesCuDNNCeiling(t *testing.T) {
 		{"CUDA major only", open("10"), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
 		{"CUDA not known", open(), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := &checker{st: &resolver.Stack{}, k: k}
-			assertCarries(t, c, tt.p, tt.gpu, tt.want, tt.words)
-		})
-	}
+	runCarries(t, k, tests)
 }
 
 // TestLibCarriesCuDNNWithin: a cuDNN whose release is open but whose
@@ -214,13 +203,7 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 	within := func(w string, cuda ...string) *resolver.GPUPackage {
 		return &resolver.GPUPackage{Name: "cudnn", Role: resolver.RoleCUDALibrary, Lib: "cudnn", BuiltFor: resolver.BuiltFor{CUDA: cuda}, Within: w, WithinWhy: "the file admits only cuDNN " + w + ".x"}
 	}
-	tests := []struct {
-		name  string
-		p     *resolver.GPUPackage
-		gpu   cc
-		want  carries
-		words string
-	}{
+	tests := []carriesCase{
 		{"major 7 on sm_80", within("7"), cc{Major: 8}, carriesNo, "the file admits only cuDNN 7.x, and the last cuDNN 7 is 7.6.5; no cudnn release through 7.6.5 carries code of its own for sm_80"},
 		{"major 7 on sm_90", within("7"), cc{Major: 9}, carriesNo, "through 8.5.0"},
 		{"8.1 on sm_90", within("8.1"), cc{Major: 9}, carriesNo, "the file admits only cuDNN 8.1.x; no cudnn release through 8.5.0"},
@@ -239,12 +222,7 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 		{"8.7 on sm_37", within("8.7"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.7.x release it loads is not known"},
 		{"major 8 on sm_37", within("8"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.x release it loads is not known"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := &checker{st: &resolver.Stack{}, k: k}
-			assertCarries(t, c, tt.p, tt.gpu, tt.want, tt.words)
-		})
-	}
+	runCarries(t, k, tests)
 }
 
 // TestLibCarriesOlderToolkit: a release before an until row keeps the
@@ -355,5 +333,25 @@ func assertCarries(t *testing.T, c *checker, p *resolver.GPUPackage, gpu cc, wan
 	got, why := c.libCarries(p, gpu)
 	if got != want || !strings.Contains(why, words) {
 		t.Errorf("libCarries = %d %q, want %d with %q", got, why, want, words)
+	}
+}
+
+// carriesCase is one libCarries question: a package on a GPU, and the
+// answer with words its reason must hold.
+type carriesCase struct {
+	name  string
+	p     *resolver.GPUPackage
+	gpu   cc
+	want  carries
+	words string
+}
+
+// runCarries asks each case of an empty stack with knowledge k.
+func runCarries(t *testing.T, k knowledge, tests []carriesCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assertCarries(t, &checker{st: &resolver.Stack{}, k: k}, tt.p, tt.gpu, tt.want, tt.words)
+		})
 	}
 }

@@ -25,15 +25,7 @@ func TestCuDNNWithin(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := resolveSrc(t, tt.src)
-			var got *GPUPackage
-			for i := range st.GPUPackages {
-				if p := &st.GPUPackages[i]; p.Role == RoleCUDALibrary && p.Lib == "cudnn" {
-					got = p
-				}
-			}
-			if got == nil {
-				t.Fatalf("no cudnn among %+v", st.GPUPackages)
-			}
+			got := cudnnOf(t, st)
 			if got.Within != tt.within || !strings.Contains(got.WithinWhy, tt.why) {
 				t.Errorf("within %q (%q), want %q with %q", got.Within, got.WithinWhy, tt.within, tt.why)
 			}

@@ -62,15 +62,7 @@ func TestCondaExtensionRowFollowsCUDA(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := resolveSrc(t, tt.src)
-			var got *GPUPackage
-			for i := range st.GPUPackages {
-				if st.GPUPackages[i].Name == tt.pkg {
-					got = &st.GPUPackages[i]
-				}
-			}
-			if got == nil {
-				t.Fatalf("no %s package in %+v", tt.pkg, st.GPUPackages)
-			}
+			got := packageNamed(t, st, tt.pkg)
 			if tt.unknown != "" {
 				if got.Known || got.Code.Known || !strings.Contains(got.Unknown, tt.unknown) {
 					t.Fatalf("want unknown (%q), got Known=%v Code=%+v Unknown=%q", tt.unknown, got.Known, got.Code, got.Unknown)

@@ -27,15 +27,7 @@ func TestPytorchChannelCuDNN(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := resolveSrc(t, tt.src)
-			var got *GPUPackage
-			for i := range st.GPUPackages {
-				if p := &st.GPUPackages[i]; p.Role == RoleCUDALibrary && p.Lib == "cudnn" {
-					got = p
-				}
-			}
-			if got == nil {
-				t.Fatalf("no cudnn among %+v", st.GPUPackages)
-			}
+			got := cudnnOf(t, st)
 			if got.Version != tt.version || got.Known != tt.know {
 				t.Errorf("cudnn %q known %v, want %q %v (%+v)", got.Version, got.Known, tt.version, tt.know, got)
 			}

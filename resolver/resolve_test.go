@@ -323,3 +323,34 @@ func TestEG202OtherFramework(t *testing.T) {
 		t.Errorf("cpuonly with cudnn: want one EG202 naming cudnn, got %v", ds)
 	}
 }
+
+// packageNamed is the stack's GPU-code package called name; the test
+// stops where there is none.
+func packageNamed(t *testing.T, st *Stack, name string) *GPUPackage {
+	t.Helper()
+	var got *GPUPackage
+	for i := range st.GPUPackages {
+		if st.GPUPackages[i].Name == name {
+			got = &st.GPUPackages[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no %s package in %+v", name, st.GPUPackages)
+	}
+	return got
+}
+
+// cudnnOf is the stack's cuDNN; the test stops where there is none.
+func cudnnOf(t *testing.T, st *Stack) *GPUPackage {
+	t.Helper()
+	var got *GPUPackage
+	for i := range st.GPUPackages {
+		if p := &st.GPUPackages[i]; p.Role == RoleCUDALibrary && p.Lib == "cudnn" {
+			got = p
+		}
+	}
+	if got == nil {
+		t.Fatalf("no cudnn among %+v", st.GPUPackages)
+	}
+	return got
+}

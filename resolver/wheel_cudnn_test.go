@@ -38,15 +38,7 @@ func TestWheelCuDNN(t *testing.T) {
 			if st.Framework == nil || st.Framework.Dist != tt.dist {
 				t.Fatalf("framework %+v, want dist %s", st.Framework, tt.dist)
 			}
-			var got *GPUPackage
-			for i := range st.GPUPackages {
-				if p := &st.GPUPackages[i]; p.Role == RoleCUDALibrary && p.Lib == "cudnn" {
-					got = p
-				}
-			}
-			if got == nil {
-				t.Fatalf("no cudnn among %+v", st.GPUPackages)
-			}
+			got := cudnnOf(t, st)
 			if got.Version != tt.version || got.Known != (tt.version != "") {
 				t.Fatalf("cudnn %q known %v, want %q (%+v)", got.Version, got.Known, tt.version, got)
 			}
