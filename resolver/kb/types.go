@@ -453,10 +453,10 @@ type Facts struct {
 	// release whose variant the file leaves open, per span of releases
 	// (variant-pick.yaml).
 	CondaVariantPicks []CondaVariantPick `yaml:"conda_variant_pick" key:"package,dist,from"`
-	Arch            []ArchList       `yaml:"arch" key:"framework,series,release,cuda,dist"`
-	CUDADrivers     []CUDADriver     `yaml:"cuda_drivers" key:"cuda"`
-	MinorCompat     []MinorCompat    `yaml:"minor_compat" key:"major"`
-	ToolkitArch     []ToolkitArch    `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
+	Arch              []ArchList         `yaml:"arch" key:"framework,series,release,cuda,dist"`
+	CUDADrivers       []CUDADriver       `yaml:"cuda_drivers" key:"cuda"`
+	MinorCompat       []MinorCompat      `yaml:"minor_compat" key:"major"`
+	ToolkitArch       []ToolkitArch      `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
 	// FatbinCompression is the oldest driver that loads each kind of
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`
