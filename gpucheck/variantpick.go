@@ -94,7 +94,7 @@ func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 			for _, i := range cannot {
 				drop[i] = true
 			}
-			whys = append(whys, fmt.Sprintf("%s: the driver supports CUDA %s, so the CUDA build (%s) installs, and %s, so conda takes it; an environment created on a machine without an NVIDIA driver gets the CPU build (EG207)",
+			whys = append(whys, fmt.Sprintf("%s: the driver supports CUDA %s, so a CUDA build (%s) installs, and %s, so conda takes one; an environment created on a machine without an NVIDIA driver gets the CPU build (EG207)",
 				what, drv, cudaOf(cands, installs), rankWords(row.CPURank)))
 		case len(cannot) == len(cuda):
 			for _, i := range cuda {
