@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -20,7 +21,7 @@ import (
 // why says what was assumed, in words; "" where nothing was narrowed.
 func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 	fw := c.st.Framework
-	if fw == nil || fw.From == envspec.ProviderPip || fw.Dist == "" || fw.PipPick != nil {
+	if fw == nil || fw.From == envspec.ProviderPip || fw.Dist == "" || fw.PipPick != nil || !solvedOnTarget(c.st) {
 		return cands, ""
 	}
 	h := c.h
@@ -177,7 +178,7 @@ func (c *checker) pickCandidates() ([]candidate, string, bool) {
 // open there; "" elsewhere.
 func (c *checker) bothInstall() string {
 	fw := c.st.Framework
-	if fw == nil || fw.Version == "" || fw.From == envspec.ProviderPip || fw.Dist == "" || c.h.NoDriver {
+	if fw == nil || fw.Version == "" || fw.From == envspec.ProviderPip || fw.Dist == "" || c.h.NoDriver || !solvedOnTarget(c.st) {
 		return ""
 	}
 	row, ok := c.k.CondaVariantPick(fw.Name, fw.Dist, fw.Version)
@@ -194,4 +195,14 @@ func (c *checker) bothInstall() string {
 		}
 	}
 	return ""
+}
+
+// solvedOnTarget reports whether conda solves the file on the machine the
+// environment is created on, with that machine's __cuda: an
+// environment.yml (conda env create). pixi solves a manifest with the
+// virtual packages its [system-requirements] declare, whatever the
+// machine's driver (without cuda there, the CPU builds: pixi's PyTorch
+// guide), and a lock file has no variant left to pick.
+func solvedOnTarget(st *resolver.Stack) bool {
+	return st.Kind == envspec.KindEnvFile
 }

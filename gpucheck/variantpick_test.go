@@ -86,12 +86,20 @@ func TestSolverPick(t *testing.T) {
 			[]string{"conda's __cuda virtual package, which a machine without an NVIDIA driver lacks"}, []string{"EG404", "EG409"}},
 		{"conda-forge 2.4.1 on a K80: no CUDA build surely installs, left as it was", "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.4.1\n", k80, VerdictUnknown,
 			[]string{"leaves the GPUs idle with pytorch 2.4.1 CPU"}, []string{"as conda solves it"}},
+		{"pixi manifest, conda-forge 2.4.1 with no driver: pixi solves with its system-requirements, not the machine's driver", "# pixi\nchannels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.4.1\n", noDriver, VerdictUnknown,
+			[]string{"EG409"}, []string{"as conda solves it"}},
 		{"conda-forge 1.10.2 (no row) with no driver: left as it was", "channels: [conda-forge]\ndependencies:\n  - python=3.9\n  - pytorch=1.10.2\n", noDriver, VerdictUnknown,
 			[]string{"EG409"}, []string{"as conda solves it"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := resolver.Resolve(envspec.Parse("environment.yml", []byte(tt.src), envspec.ParseOptions{Platform: "linux-64"}), k)
+			env := envspec.Parse("environment.yml", []byte(tt.src), envspec.ParseOptions{Platform: "linux-64"})
+			if strings.HasPrefix(tt.src, "# pixi") {
+				// the same dependencies read from a pixi manifest (lockfile
+				// reads those; the kind is what counts here)
+				env.Kind = envspec.KindPixiManifest
+			}
+			st := resolver.Resolve(env, k)
 			r := evaluate(st, tt.h, k, CheckOptions{})
 			var parts []string
 			for _, d := range r.Findings {
