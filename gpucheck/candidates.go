@@ -361,8 +361,23 @@ func channelRow(p resolver.GPUPackage) bool {
 // cannot be listed.
 func (c *checker) overCandidates() bool {
 	cands, ok := candidates(c.st, c.k)
+	// picked: what was assumed where the builds were narrowed to those
+	// conda installs on this machine (conda_variant_pick)
+	picked := ""
+	if ok {
+		cands, picked = c.solverPick(cands)
+	} else {
+		cands, picked, ok = c.pickCandidates()
+	}
 	if !ok {
 		return false
+	}
+	// said is a finding's message with what was assumed of the build
+	said := func(msg string) string {
+		if picked == "" {
+			return msg
+		}
+		return msg + " (" + picked + ")"
 	}
 	type outcome struct {
 		label   string
@@ -475,6 +490,7 @@ func (c *checker) overCandidates() bool {
 		}
 		for _, code := range order {
 			d := first[code]
+			d.Message = said(d.Message)
 			switch {
 			case len(outs) > 1 && differs[code]:
 				d.Message += fmt.Sprintf(" (as %s has it; %d of the %d builds the file admits have an %s of their own, not all worded alike: %s)", firstLabel[code], len(byCode[code]), len(outs), code, shortList(byCode[code]))
@@ -489,6 +505,9 @@ func (c *checker) overCandidates() bool {
 			word = "none runs"
 		case sameUnknown:
 			word = "none can be checked, each for the same reasons"
+		}
+		if picked != "" {
+			c.note("%s", picked)
 		}
 		if len(outs) == 1 && pickBuilds(fw) {
 			c.note("decided for the build pip takes beside the extra index (%s)", outs[0].label)
@@ -535,7 +554,7 @@ func (c *checker) overCandidates() bool {
 			check = "release"
 		}
 		c.undecide(c.fwPos(), check, reason, what,
-			fmt.Sprintf(LeavesBuild+"%s, and it %s", solverOf(fw), strings.Join(parts, "; ")),
+			said(fmt.Sprintf(LeavesBuild+"%s, and it %s", solverOf(fw), strings.Join(parts, "; "))),
 			variantHint(c.k, fw, fw.Version == ""))
 	}
 	return true

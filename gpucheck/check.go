@@ -42,6 +42,7 @@ type knowledge interface {
 	JAXPipCUDASince() (string, bool)
 	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
+	CondaVariantPick(pkg string, dist kb.Distribution, release string) (*kb.CondaVariantPick, bool)
 }
 
 // CheckOptions tune the machine checks.

@@ -56,6 +56,9 @@ type Host struct {
 	// Notes are things the reader should know that are not findings: an
 	// override that was ignored, a GPU whose details could not be read.
 	Notes []string `json:"notes,omitempty"`
+	// NoDriver is set for a target described with no NVIDIA driver
+	// (driver: none): conda's __cuda virtual package is absent there.
+	NoDriver bool `json:"-"`
 }
 
 // GPU is one physical GPU.

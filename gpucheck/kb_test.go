@@ -145,6 +145,11 @@ func (k factsKB) CondaBuildForm(pkg string, dist kb.Distribution, release string
 	return (&kb.KB{Facts: k.f}).CondaBuildForm(pkg, dist, release)
 }
 
+// CondaVariantPick asks the knowledge base's own lookup over testFacts.
+func (k factsKB) CondaVariantPick(pkg string, dist kb.Distribution, release string) (*kb.CondaVariantPick, bool) {
+	return (&kb.KB{Facts: k.f}).CondaVariantPick(pkg, dist, release)
+}
+
 func (k factsKB) Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool) {
 	for i, v := range k.f.TorchVariants {
 		if v.Series == series && v.Dist == dist {

@@ -68,7 +68,7 @@ func runEG409(c *checker) bool {
 				"pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index")
 		} else {
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
-				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+", so neither the driver nor the GPU architectures can be checked for it",
+				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+", so neither the driver nor the GPU architectures can be checked for it",
 				variantHint(c.k, fw, false))
 		}
 	}

@@ -382,6 +382,7 @@ func (t Target) host(k knowledge) (*Host, error) {
 		h.DriverRange = t.CUDARange
 	}
 	if t.NoDriver {
+		h.NoDriver = true
 		h.Reason = "described without __cuda: no NVIDIA driver"
 		if t.noDriverKey != "" {
 			h.Reason = "it has no NVIDIA driver (" + t.noDriverKey + ": none)"

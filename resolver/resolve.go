@@ -16,6 +16,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 		r.st.NoNameReason = "no environment"
 		return r.st
 	}
+	r.st.Kind = env.Kind
 	r.collect()
 	r.st.items = r.items
 	r.framework()

@@ -232,6 +232,12 @@ type Stack struct {
 	// Binaries is what a live prefix's shared libraries say (ApplyBinaries);
 	// nil for a file.
 	Binaries *Binaries `json:"-"`
+
+	// Kind is the kind of file the stack was read from: an environment.yml
+	// is solved by conda on the machine it is created on (its __cuda is
+	// that machine's driver), a pixi manifest with the virtual packages
+	// its system-requirements declare.
+	Kind envspec.Kind `json:"-"`
 }
 
 // Kinds of Evidence.

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "dfdf0fd972eeb162"
+const generatedVersion = "cd395d03a8394dd5"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x50595cbc
+const generatedChecksum = 0xab2f54a4
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -997,6 +997,14 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "2.5.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", GPUPackage: "pytorch-gpu", CPUPackage: "pytorch-cpu", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}_h…_N and the pytorch-gpu / pytorch-cpu metapackages from d972b30 (2024-10-28, 2.5.1)"},
+}, CondaVariantPicks: []CondaVariantPick{
+	{Package: "pytorch", Dist: Distribution("conda-forge"), From: "1.12.0", Through: "2.13.0", CPURank: "build_number", CUDANeeds: "driver", Source: "CF_VARIANT_PICK; CF_CUDA_VERSION_PIN; CONDA_VIRTUAL_PKGS", Note: "recipe/meta.yaml from 54f7ee70 (2022-06-05, 1.11.0 build 2, 'Prioritize CPU builds via build number. Disallow GPU installs on CPU'): the CUDA builds' number is the CPU builds' + 200 and their run requirements hold an unversioned __cuda ('avoid that people without GPUs needlessly download ~0.5-1GB'); unchanged at every release merge through 2.13.0 (b835dc62, 2026-08-10). 1.11.0 starts at 1.12.0 here because its builds 0 and 1 predate the offset. A track_features try (4ad7437d, 2024-12-12) was reverted the next day before merge (43968e9e); the pytorch-cpu metapackage's track_features (1.11 … 2.7) weighs the metapackage, not pytorch. The CUDA 12 builds pull cuda-version, whose run_constrained is __cuda >= the major only"},
+	{Package: "pytorch", Dist: Distribution("defaults"), From: "2.0.1", Through: "2.0.1", CPURank: "none", CUDANeeds: "build_cuda", CUDA: []string{
+		"11.8",
+	}, Source: "AR_VARIANT_PICK; CONDA_VIRTUAL_PKGS", Note: "the linux-64 CUDA 11.8 builds (gpu_cuda118…_0) come from 76af9ed (2023-08-18, merged 3e1aed5: pytorch_variant gpu only, skip not linux-64), whose run requirements hold __cuda >={{ cudatoolkit }} (11.8); the same commit added track_features: pytorch-cpu for the CPU variant, but the linux-64 CPU builds (cpu_py…_0, e.g. cpu_py38hab5cca8_0) were built before it from 4ed7753 … 9cacb6d (2023-06, pytorch_variant cpu), which carry no track_features, and both are build number 0 (the build-number offset came with b25fa57, 2023-09-10). No repodata hotfix adds the feature (AnacondaRecipes/repodata-hotfixes main.py). So a driver older than CUDA 11.8 (or none) gets the CPU build, and a newer one may get either"},
+	{Package: "pytorch", Dist: Distribution("defaults"), From: "2.3.0", Through: "2.3.1", CPURank: "build_number", CUDANeeds: "build_cuda", CUDA: []string{
+		"11.8",
+	}, Source: "AR_VARIANT_PICK; CONDA_VIRTUAL_PKGS", Note: "recipe/meta.yaml at 1ae8ecf (2.3.0, PR #39 v2.3.0-cuda-118) and 5686d9e (2.3.1): number {{ build_number + 100 }} for gpu_variant != cpu ('Use a build number difference to ensure that the GPU … is preferred'), {{ build_number }} for cpu; the cuda-11 variant run-depends on __cuda >={{ cudatoolkit }} (11.8, conda_build_config.yaml) and on an unversioned __cuda; CPU builds of 2.3.0 are numbers 0 (7469c79) and 1 (16b09ef), below the CUDA builds' 100"},
 }, Arch: []ArchList{
 	{Series: "1.0", CUDA: "8.0", Dist: Distribution("wheel"), SASS: []string{
 		"3.5",
@@ -17655,6 +17663,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TRITON_PT167008", Title: "pytorch/pytorch#167008 Update triton to 3.5.1 release (#166968), the release/2.9 pick", URL: "https://github.com/pytorch/pytorch/pull/167008", Read: "pull request, 2026-11-30"},
 	{Key: "TRITON_ROCM2814", Title: "ROCm/pytorch#2814 [release/2.9] Bump triton for 3.5.1 update ('release/2.9 moved to 3.5.1')", URL: "https://github.com/ROCm/pytorch/pull/2814", Read: "pull request, 2026-11-30"},
 	{Key: "TRITON_PT186814", Title: "pytorch/pytorch#186814 Update triton to 3.7.1 release (for the 2.12.1 patch release; triton_version.txt 3.7.0 -> 3.7.1)", URL: "https://github.com/pytorch/pytorch/pull/186814", Read: "pull request, 2026-11-30"},
+	{Key: "CF_VARIANT_PICK", Title: "conda-forge/pytorch-cpu-feedstock recipe/meta.yaml: the CUDA builds' build-number offset ({% set number = number + 200 %}, later build + 200, if cuda_compiler_version != None) and the run requirement __cuda # [cuda_compiler_version != \"None\"]", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/commit/54f7ee702e257f073b58b1d5cd7ba967eb9ae25e", Read: "git snapshot at main 74dd3d46: commit 54f7ee70 (2022-06-05) and recipe/meta.yaml at every first-parent release merge from 5b345dd9 (1.11.0) to b835dc62 (2.13.0); 4ad7437d / 43968e9e (track_features tried and reverted, 2024-12); conda-forge/pytorch-cpu-feedstock#211 (a maintainer: 'We decided to use build numbers to prioritize the GPU'), 2026-12-06"},
+	{Key: "CF_CUDA_VERSION_PIN", Title: "conda-forge/cuda-version-feedstock recipe/meta.yaml: run_constrained __cuda >={{ version.split('.', 1)[0] }} (the major version is the lower bound)", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/main/recipe/meta.yaml", Read: "git snapshot of main, 2026-12-06"},
+	{Key: "AR_VARIANT_PICK", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml and conda_build_config.yaml at the commits that built 2.0.1 and 2.3.x for linux-64: build numbers, track_features, __cuda run requirements, pytorch_variant / gpu_variant", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock/commit/76af9edb3befcaac87de86b06ab76803afb6e4cd", Read: "git snapshot at master 6d6e0d1d: 4ed7753 … 9cacb6d (2023-06, 2.0.1 CPU), 76af9ed / 3e1aed5 (2023-08, 2.0.1 linux-64 GPU), b25fa57 (2023-09-10, build-number offset), 7469c79, 1ae8ecf, 16b09ef, 5686d9e (2.3.x); AnacondaRecipes/repodata-hotfixes main.py at c84d497 (no pytorch track_features patch), 2026-12-06"},
+	{Key: "CONDA_VIRTUAL_PKGS", Title: "conda user guide, Managing virtual packages: __cuda is the maximum version of CUDA supported by the display driver, detected at solve time (absent without a driver)", URL: "https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-virtual.html", Read: "stored copy, 2026-12-06"},
 	{Key: "MOI90_PKGS", Title: "moi90/pytorch_compute_capabilities table.md: one row per linux-64 pytorch package with a cuda build string in the pytorch channel's repodata.json (the script keeps Python >= 3.9 at @cc04451, >= 3.7 at @c62966f)", URL: "https://github.com/moi90/pytorch_compute_capabilities", Read: "git snapshot cc04451 (2025-05-09) and its parent c62966f (2024-02-29), read 2026-11-30"},
 	{Key: "TI_CONDA311", Title: "pytorch/test-infra d05bb440e 'Remove python 3.11 for release conda builds (#3878)': 'temporarily remove python 3.11 from conda matrix for release validation'", URL: "https://github.com/pytorch/test-infra/pull/3878", Read: "git snapshot of pytorch/test-infra, commit d05bb440e (2023-03-14), read 2026-11-30"},
 	{Key: "PYTORCH_91839", Title: "pytorch/pytorch#91839 Missing python 3.11 on anaconda for torch 1.13.1 (a maintainer: anaconda had no 3.11 at release time, so only pip packages exist)", URL: "https://github.com/pytorch/pytorch/issues/91839", Read: "issue thread, 2026-11-30"},
@@ -18310,6 +18322,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 8},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 9},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 10},
+	},
+	"conda_variant_pick": {
+		{File: "resolver/kb/data/variant-pick.yaml", Line: 26},
+		{File: "resolver/kb/data/variant-pick.yaml", Line: 27},
+		{File: "resolver/kb/data/variant-pick.yaml", Line: 28},
 	},
 	"cuda_arch": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 86},
@@ -20123,6 +20140,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-triton.yaml", Line: 27},
+		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 6},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},

@@ -550,3 +550,23 @@ func (k *KB) JAXArchProbes(major string) []string {
 	})
 	return out
 }
+
+// CondaVariantPick returns the conda_variant_pick row whose span holds
+// release of pkg in dist; false where no row does.
+func (k *KB) CondaVariantPick(pkg string, dist Distribution, release string) (*CondaVariantPick, bool) {
+	for i := range k.CondaVariantPicks {
+		r := &k.CondaVariantPicks[i]
+		if r.Package != pkg || r.Dist != dist {
+			continue
+		}
+		if c, ok := CompareDotted(release, r.From); !ok || c < 0 {
+			continue
+		}
+		if c, ok := CompareDotted(release, r.Through); !ok || c > 0 {
+			continue
+		}
+		row := *r
+		return &row, true
+	}
+	return nil, false
+}

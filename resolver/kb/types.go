@@ -84,6 +84,37 @@ type TorchCondaCUDAOnly struct {
 	Note       string         `yaml:"note,omitempty"`
 }
 
+// CondaVariantPick is how conda chooses between the CPU and the CUDA
+// builds of one span of releases (From … Through) of a conda package in one
+// distribution, on linux-64, when the file pins no variant: what the
+// recipe gives the CUDA builds to outrank the CPU builds (CPURank), and
+// what the CUDA builds run-depend on of conda's __cuda virtual package,
+// which conda sets to the newest CUDA the machine's driver supports and
+// leaves out on a machine with no NVIDIA driver (CUDANeeds). CUDA lists
+// the CUDA versions of the release's CUDA builds where no torch_variants
+// row lists them (the defaults channel). From these the GPU check takes,
+// per target, the builds conda installs where the environment is created
+// on that machine.
+type CondaVariantPick struct {
+	Package string       `yaml:"package"`
+	Dist    Distribution `yaml:"dist"`
+	From    string       `yaml:"from"`    // first release the row covers
+	Through string       `yaml:"through"` // last release the row covers
+	// CPURank is how the CPU builds rank below the CUDA builds of the same
+	// release: "build_number" (the CUDA builds' build numbers are offset
+	// above every CPU build's), "track_features" (the CPU builds carry a
+	// feature), or "none" (nothing in the uploaded builds ranks them: which
+	// one conda takes where both install is not decided by the recipe).
+	CPURank string `yaml:"cpu_rank"`
+	// CUDANeeds is what every CUDA build run-depends on: "driver" (an
+	// unversioned __cuda: any NVIDIA driver) or "build_cuda" (__cuda >= the
+	// build's own CUDA version).
+	CUDANeeds string   `yaml:"cuda_needs"`
+	CUDA      []string `yaml:"cuda,omitempty"`
+	Source    string   `yaml:"source"`
+	Note      string   `yaml:"note,omitempty"`
+}
+
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
 // builds of a conda package from release Since on (until the next row's
 // Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
@@ -418,10 +449,14 @@ type Facts struct {
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.
 	CondaBuildForms []CondaBuildForm `yaml:"conda_build_forms" key:"package,dist,since"`
-	Arch            []ArchList       `yaml:"arch" key:"framework,series,release,cuda,dist"`
-	CUDADrivers     []CUDADriver     `yaml:"cuda_drivers" key:"cuda"`
-	MinorCompat     []MinorCompat    `yaml:"minor_compat" key:"major"`
-	ToolkitArch     []ToolkitArch    `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
+	// CondaVariantPicks says how conda picks the CPU or a CUDA build of a
+	// release whose variant the file leaves open, per span of releases
+	// (variant-pick.yaml).
+	CondaVariantPicks []CondaVariantPick `yaml:"conda_variant_pick" key:"package,dist,from"`
+	Arch              []ArchList         `yaml:"arch" key:"framework,series,release,cuda,dist"`
+	CUDADrivers       []CUDADriver       `yaml:"cuda_drivers" key:"cuda"`
+	MinorCompat       []MinorCompat      `yaml:"minor_compat" key:"major"`
+	ToolkitArch       []ToolkitArch      `yaml:"cuda_arch" key:"cuda" order:"key"` // what each toolkit's nvcc targets
 	// FatbinCompression is the oldest driver that loads each kind of
 	// compressed GPU code, as the CUDA release whose driver first does.
 	FatbinCompression []FatbinCompression `yaml:"fatbin_compression" key:"compression"`

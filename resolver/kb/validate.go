@@ -218,6 +218,33 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.CondaVariantPicks {
+		v.source("conda_variant_pick", i, r.Source, keys)
+		v.version("conda_variant_pick", i, "from", r.From, releaseRe())
+		v.version("conda_variant_pick", i, "through", r.Through, releaseRe())
+		if c, ok := CompareDotted(r.From, r.Through); ok && c > 0 {
+			v.errf("conda_variant_pick", i, "from %s is after through %s", r.From, r.Through)
+		}
+		if r.Package == "" || !validDists[r.Dist] {
+			v.errf("conda_variant_pick", i, "package and a known dist are required")
+		}
+		switch r.CPURank {
+		case "build_number", "track_features", "none":
+		default:
+			v.errf("conda_variant_pick", i, "cpu_rank %q is not build_number, track_features or none", r.CPURank)
+		}
+		switch r.CUDANeeds {
+		case "driver", "build_cuda":
+		default:
+			v.errf("conda_variant_pick", i, "cuda_needs %q is not driver or build_cuda", r.CUDANeeds)
+		}
+		for _, c := range r.CUDA {
+			if !mmRe().MatchString(c) {
+				v.errf("conda_variant_pick", i, "cuda %q is not a version", c)
+			}
+		}
+	}
+
 	for i, r := range k.TorchCondaCUDAOnly {
 		v.source("torch_conda_cuda_only", i, r.Source, keys)
 		v.version("torch_conda_cuda_only", i, "before", r.Before, releaseRe())
