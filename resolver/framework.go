@@ -84,6 +84,7 @@ func (r *resolution) framework() {
 	}
 	it := r.fw
 	r.pastCondaForge(it)
+	r.pastDefaults(it)
 	for _, c := range r.items {
 		if c.name == "torchvision" || c.name == "torchaudio" {
 			r.pastCondaForge(c)
@@ -154,7 +155,7 @@ func (r *resolution) pastCondaForge(it *item) {
 		return
 	}
 	never := fmt.Sprintf("conda-forge never built %s %s", it.name, it.exact)
-	past, nodefaults := false, false
+	past, nodefaults, defaultsNever := false, false, false
 	for _, c := range r.env.Channels {
 		n := channelName(c.Value)
 		nodefaults = nodefaults || n == "nodefaults"
@@ -162,11 +163,26 @@ func (r *resolution) pastCondaForge(it *item) {
 			past = true
 			continue
 		}
+		if past && it.name == "pytorch" && n == "defaults" {
+			if pub, known := r.kb.CondaPublished("pytorch", kb.DistDefaults, it.exact); known && !pub {
+				// defaults never published it either (conda_releases)
+				defaultsNever = true
+				continue
+			}
+		}
 		if past && publishes(n, it.name) {
 			it.channel, it.firstChannel, it.moved = n, false, never
 			it.how = never + ", so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)"
 			return
 		}
+	}
+	if defaultsNever {
+		// neither listed channel has it; .condarc may add one that does,
+		// so which build comes is not known
+		it.channel, it.firstChannel = "", false
+		it.moved = never + ", and defaults never published it either"
+		it.how = it.moved
+		return
 	}
 	if it.name != "tensorflow-gpu" {
 		return
@@ -186,6 +202,91 @@ func (r *resolution) pastCondaForge(it *item) {
 	it.channel, it.firstChannel = "", false
 	it.moved = never + ", and no other channel the file allows is known to publish it"
 	it.how = it.moved
+}
+
+// pastDefaults moves a pytorch pin that the defaults channel never
+// published (pytorch=2.4.1: Anaconda's recipe went 2.3.1 → 2.5.1;
+// conda_releases, torch-defaults-releases.yaml) to the next channel in
+// channels: that the knowledge base says published it, when defaults was
+// chosen only for coming first: flexible channel priority takes the
+// release from there, so its builds (conda-forge's cuda118_…, not
+// defaults' gpu_cuda…) are what gets installed. Where no other listed
+// channel is known to publish it, the channel is left unknown; where every
+// other listed channel is known not to, the framework records that no
+// build exists (NotPublished). A release the table does not cover keeps
+// today's reading (defaults).
+func (r *resolution) pastDefaults(it *item) {
+	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "defaults" || it.name != "pytorch" ||
+		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !it.firstChannel {
+		return
+	}
+	if pub, known := r.kb.CondaPublished("pytorch", kb.DistDefaults, it.exact); !known || pub {
+		return
+	}
+	never := fmt.Sprintf("defaults never published %s %s", it.name, it.exact)
+	past, unknown := false, false
+	for _, n := range channelNames(r.env) {
+		if n == "defaults" {
+			past = true
+			continue
+		}
+		if !past || n == "" || n == "nodefaults" {
+			continue
+		}
+		switch pub, known := distPublishesTorch(r.kb, n, it.exact); {
+		case pub:
+			it.channel, it.firstChannel, it.moved = n, false, never
+			it.how = never + ", so flexible channel priority takes it from the next channel in channels: that publishes it (strict priority cannot solve it)"
+			return
+		case !known:
+			unknown = true
+		}
+	}
+	// No other listed channel is known to have it. conda env create adds
+	// the channels of .condarc (Miniforge's lists conda-forge), so the
+	// release may still come from one the file does not name: which build
+	// gets installed is not known, and no failure is claimed.
+	it.channel, it.firstChannel = "", false
+	if unknown {
+		it.moved = never + ", and no other channel the file lists is known to publish it"
+	} else {
+		it.moved = never + ", and no other channel the file lists publishes it"
+	}
+	fix := "pin a release defaults has (" + strings.Join(defaultsNearest(r.kb, it.exact), " or ") + ")"
+	if pub, _ := distPublishesTorch(r.kb, "conda-forge", it.exact); pub {
+		fix = "list conda-forge, which built it, or " + fix
+	}
+	it.moved += ": " + fix
+	it.how = it.moved
+}
+
+// distPublishesTorch says whether a conda channel published a pytorch
+// release, as the knowledge base knows it: conda-forge and the pytorch
+// channel by their torch_variants rows, a channel known to publish no
+// pytorch (nvidia) as not; any other channel, or a series without a row,
+// is not known.
+func distPublishesTorch(k *kb.KB, channel, release string) (pub, known bool) {
+	d := distribution(channel)
+	switch d {
+	case kb.DistCondaForge, kb.DistPytorchConda:
+		vs, ok := k.Variants(seriesOf(release), d)
+		if !ok {
+			if d == kb.DistPytorchConda {
+				return false, true // its rows are complete
+			}
+			return false, false
+		}
+		if vs.NotPublished || (len(vs.Releases) > 0 && !contains(vs.Releases, release)) {
+			return false, true
+		}
+		return true, true
+	case kb.DistDefaults:
+		return k.CondaPublished("pytorch", kb.DistDefaults, release)
+	}
+	if p, ok := publishesKnown(channel, "pytorch"); ok && !p {
+		return false, true
+	}
+	return false, false
 }
 
 func (r *resolution) frameworkFromCompanion() {

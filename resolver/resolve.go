@@ -25,6 +25,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.evidence()
 	r.variant()
 	r.unpublishedRelease()
+	r.unpublishedOnDefaults()
 	r.buildCUDA()
 	r.cudnn()
 	r.companions()

@@ -40,6 +40,7 @@ func runEG205(c *Context) []finding.Diagnostic {
 	st := c.Stack
 	if st != nil && st.Framework != nil && st.Framework.Name == "pytorch" && c.KB != nil {
 		out = append(out, eg205Channel(c, st.Framework)...)
+		out = append(out, eg205Defaults(c, st.Framework)...)
 		out = append(out, eg205Variant(c, st)...)
 		out = append(out, eg205PythonVariant(c, st)...)
 		out = append(out, eg205Wrapper(c, st)...)

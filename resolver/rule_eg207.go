@@ -56,6 +56,16 @@ func runEG207(c *Context) []finding.Diagnostic {
 		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with defaults listed first pytorch comes from defaults, whose builds neither depend on it nor are constrained by it",
 			sel.Dep.Raw.Value, at(sel.Dep.Raw.Pos))
 	}
+	if f.ChannelMoved != "" && f.Channel != "" {
+		// the builds named are those of the channel it comes from
+		where := f.Channel
+		if f.Dist != "" {
+			where = distWhere(f.Dist)
+		}
+		msg += fmt.Sprintf("; %s, so it comes from %s", f.ChannelMoved, where)
+	} else if f.ChannelMoved != "" {
+		msg += "; " + f.ChannelMoved
+	}
 	d := newFinding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
 	return []finding.Diagnostic{d}

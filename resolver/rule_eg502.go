@@ -315,8 +315,15 @@ func servedBy(cudas []string, want string, exact bool) bool {
 // release, as far as the knowledge base knows: the pytorch channel not after
 // 2.5, conda-forge only the releases its series row lists. A distribution
 // whose series the knowledge base has no row for (pip, defaults) is not
-// narrowed, except the pytorch channel, whose rows are complete.
+// narrowed, except the pytorch channel, whose rows are complete. The
+// defaults channel answers from its list of releases (conda_releases)
+// where that covers the release: 2.4.1 it never published.
 func torchPublishedIn(c *Context, dist kb.Distribution, version string) bool {
+	if dist == kb.DistDefaults {
+		if pub, known := c.KB.CondaPublished("pytorch", dist, version); known {
+			return pub
+		}
+	}
 	v, ok := c.KB.Variants(seriesOf(version), dist)
 	if !ok {
 		return dist != kb.DistPytorchConda && dist != kb.DistCondaForge

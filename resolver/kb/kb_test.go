@@ -685,3 +685,25 @@ func TestJAXPipCUDASince(t *testing.T) {
 		t.Errorf("empty table: JAXPipCUDASince = %q, want none", got)
 	}
 }
+
+// conda_releases: listed releases are published, an unlisted one in the
+// complete span is not, anything else is not known.
+func TestCondaPublishedDefaults(t *testing.T) {
+	k := Default()
+	for _, tt := range []struct {
+		v          string
+		pub, known bool
+	}{
+		{"2.4.1", false, true}, {"2.4.0", false, true}, {"2.0.0", false, true}, {"2.7.1", false, true},
+		{"2.3.1", true, true}, {"2.5.1", true, true}, {"2.12.0", true, true}, {"1.12.1", true, true},
+		{"1.11.0", false, false}, {"2.13.0", false, false},
+	} {
+		pub, known := k.CondaPublished("pytorch", DistDefaults, tt.v)
+		if pub != tt.pub || known != tt.known {
+			t.Errorf("CondaPublished(pytorch, defaults, %s) = %v, %v; want %v, %v", tt.v, pub, known, tt.pub, tt.known)
+		}
+	}
+	if _, known := k.CondaPublished("pytorch", DistCondaForge, "2.4.1"); known {
+		t.Error("conda-forge has no conda_releases row: not known")
+	}
+}

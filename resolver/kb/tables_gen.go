@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "cd395d03a8394dd5"
+const generatedVersion = "7a4db33021a4392a"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xab2f54a4
+const generatedChecksum = 0xb42510b2
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -993,6 +993,40 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 		"9.1",
 	}, CPUPackage: "pytorch-cpu", Source: "BUILDER_OLD_0X; AR_FEEDSTOCK_0X; CF_FEEDSTOCK", Note: "pytorch channel: every linux recipe of pytorch 0.1.3 … 0.3.1 builds against CUDA (0.1.x and 0.2.0 default cu75 with magma-cuda75, builds with features: cuda80, which the cuda80 package's track_features selects; 0.3.0 cudatoolkit, with cuda75 and cuda90 feature builds; 0.3.1 cudatoolkit =8, with cuda90 and cuda91 builds), build strings pyXY_cu75 / pyXY_cudaX.Y_cudnnZ_N; only macOS builds (the [not osx] selectors) are CPU. defaults: the recipes of 0.2.0, 0.3.0 and 0.3.1 each run-depend on cudatoolkit and cudnn (0.3.1: cudatoolkit 8.0), build strings pyXYcudaX.YcudnnZ; CPU support came with 0.4.0 ('lazy symbol binding for cpu support')"},
+}, CondaReleases: []CondaReleases{
+	{Package: "pytorch", Dist: Distribution("defaults"), Releases: []string{
+		"0.2.0",
+		"0.3.0",
+		"0.3.1",
+		"0.4.0",
+		"0.4.1",
+		"1.0.1",
+		"1.1.0",
+		"1.2.0",
+		"1.3.1",
+		"1.4.0",
+		"1.5.0",
+		"1.5.1",
+		"1.6.0",
+		"1.7.1",
+		"1.8.1",
+		"1.10.2",
+		"1.12.1",
+		"1.13.1",
+		"2.0.1",
+		"2.1.0",
+		"2.2.0",
+		"2.3.0",
+		"2.3.1",
+		"2.5.1",
+		"2.6.0",
+		"2.7.0",
+		"2.8.0",
+		"2.9.1",
+		"2.10.0",
+		"2.11.0",
+		"2.12.0",
+	}, CompleteFrom: "2.0", CompleteThrough: "2.11", Source: "AR_RELEASES_MASTER (0.2.0 … 2.10.0); AR_RELEASES_BRANCHES (1.7.1, 1.8.1, 2.11.0, 2.12.0); AN_GTE310_PYTORCH (1.10.2 … 2.5.1); AN_LIBTORCH (2.5.1 … 2.12.0); AR_TORCHVISION_PINS (2.3 → 2.5)", Note: "upstream releases of 2.0 … 2.11 the channel never published: 2.0.0, 2.1.1, 2.1.2, 2.2.1, 2.2.2, 2.4.0, 2.4.1, 2.5.0, 2.7.1, 2.9.0"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
@@ -17603,6 +17637,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "JAX_SETUP_EXTRAS", Title: "jax-ml/jax setup.py extras_require at each jax-vX tag (the extras each jax release declares: cuda111 … cuda112, cuda, cuda11_cudnn82, cuda11_pip, cuda12_pip, cuda12, cuda12-local, cuda13)", URL: "https://github.com/jax-ml/jax/blob/jax-v0.4.20/setup.py", Read: "jax-ml/jax tags jax-v0.1.49 … jax-v0.11.0 read 2026-12-05 (git show TAG:setup.py)"},
 	{Key: "CF_TF_RECIPE_ARCH", Title: "conda-forge/tensorflow-feedstock: recipe/build.sh (recipe/build_common.sh from the 2025 mega-build) exports TF_CUDA_COMPUTE_CAPABILITIES (HERMETIC_CUDA_COMPUTE_CAPABILITIES from 2.18) per cuda_compiler_version, and .ci_support/linux_64_*cuda_compiler_version*.yaml names the CUDA variants; configure writes the value into .tf_configure.bazelrc, which the build reads after TensorFlow's own .bazelrc", URL: "https://github.com/conda-forge/tensorflow-feedstock/blob/main/recipe/build.sh", Read: "git snapshot of every branch and pull-request head (main 2cc3b12, 2026-01-30), each commit from 2021-09 on read for its version, CUDA variants and list, 2026-12-06; e.g. f0f57d5 (2.14.0): 11.8 sm_35,sm_50,sm_60,sm_62,sm_70,sm_72,sm_75,sm_80,sm_86,sm_87,sm_89,sm_90,compute_90; 7ea1684 (2.15.0): 12.* sm_60,sm_70,sm_75,sm_80,sm_86,sm_89,sm_90,compute_90; df7febe (2.19.1 build 0): the same; 98f07d9 (2.19.1 build 1) on: sm_60,…,sm_90,sm_100,sm_120,compute_120"},
 	{Key: "CF_TF_PR157", Title: "conda-forge/tensorflow-feedstock#157 'New cuda' (wolfv, 2021-10-30): tf.sysconfig.get_build_info() of the CUDA 11.2 build prints cuda_compute_capabilities sm_35, sm_50, sm_60, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, compute_86, the recipe's list: the recipe's variable reaches the binary", URL: "https://github.com/conda-forge/tensorflow-feedstock/pull/157", Read: "pull request thread, 2026-12-06"},
+	{Key: "AR_RELEASES_MASTER", Title: "AnacondaRecipes/pytorch-feedstock, recipe/meta.yaml `{% set version %}` along the first-parent history of master, with each bump's author: 0.2.0 c39c6bb … 1.3.1 b0b0f26 (jjhelmus), 1.4.0 263266a (msarahan), 1.5.0 b4c6159 (ktietz@anaconda), 1.5.1 3cf63fb, 1.6.0 8550ee6 (ktietz@anaconda), 1.10.2 848cb76 (tkoch@anaconda, 2022-03-22), 1.12.1 fdec3d1, 1.13.1 dee6781, 2.0.1 28a61dd, 2.1.0 fb11fa9, 2.2.0 8f8072c, 2.3.0 7469c79 (2024-06-05), 2.3.1 5686d9e (2024-11-13), 2.5.1 10e0781 (2025-01-13) (dpetry@anaconda), 2.6.0 dc58088, 2.7.0 6f5fec6, 2.8.0 3bfe87a, 2.9.1 222a950, 2.10.0 224d5bf (2026-04-14); no 2.4.x bump on master: the 2.4.0/2.4.1 commits of the repository are conda-forge's (mark.harfouche, h.vetinari, isuruf, carterbox, regro-cf-autotick-bot, conda-forge-webservices), on its conda-forge-main history", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot, master 6d6e0d1d (2026-05-01), git log --first-parent master -- recipe/meta.yaml and the authors of every commit per recipe version over all branches, read 2026-12-06"},
+	{Key: "AR_RELEASES_BRANCHES", Title: "AnacondaRecipes/pytorch-feedstock release branches by Anaconda's authors: pytorch-1.7.x (1.7.1: ktietz@anaconda, clee@anaconda), pytorch-1.8.x (1.8.1: ktietz, clee, tkoch @anaconda), 2.11-update (2.11.0, afc8213, 2026-05-06), 2.12-prep (2.12.0, 359d681, xkong@anaconda, 2026-04-27)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot, branches pytorch-1.7.x, pytorch-1.8.x, 2.11-update, 2.12-prep, read 2026-12-06"},
+	{Key: "AN_GTE310_PYTORCH", Title: "anaconda.org, channel Anaconda-python-gte-3.10 (Anaconda's main for Python 3.10 and later), package pytorch, Files: the Version filter lists 2.5.1, 2.3.1, 2.3.0, 2.2.0, 2.1.0, 2.0.1, 1.13.1, 1.12.1, 1.10.2 (no 2.4.x, 2.0.0, 2.1.2); its 2.5.1 builds are gpu_cuda124_py3xxh…_202/_302 and cpu_*", URL: "https://anaconda.org/Anaconda-python-gte-3.10/pytorch/files/manage?page=0&version=1.10.2", Read: "files page, read 2026-12-06"},
+	{Key: "AN_LIBTORCH", Title: "anaconda.org, channel anaconda (the defaults channel), package libtorch (the recipe's C++ output since 2.5.1), Files: the Version filter lists 2.12.0, 2.11.0, 2.10.0, 2.9.1, 2.8.0, 2.7.0, 2.6.0, 2.5.1 (no 2.7.1, 2.9.0); the main channel's libtorch page lists the same from 2.5.1 to 2.11.0", URL: "https://anaconda.org/anaconda/libtorch/files/manage?page=5&sort_order=asc&version=2.11.0", Read: "files pages (anaconda/libtorch and main/libtorch), read 2026-12-06"},
+	{Key: "AR_TORCHVISION_PINS", Title: "AnacondaRecipes/torchvision-feedstock, recipe/meta.yaml along master: 0.18.1 e9cf1b7 (2024-08-05) `compatible_pytorch = \"2.3\"`, then 0.20.1 ed39e9c (2025-05-09) `compatible_pytorch = \"2.5\"`: no torchvision 0.19 (the pytorch 2.4 companion) was built for the channel", URL: "https://github.com/AnacondaRecipes/torchvision-feedstock", Read: "git snapshot, git log --first-parent master -- recipe/meta.yaml, read 2026-12-06"},
 	{Key: "BUILDER_OLD_0X", Title: "pytorch/builder conda recipes of pytorch 0.1.3 … 0.3.1: conda/old/pytorch-0.1.*/meta.yaml, conda/old/pytorch-cuda80-0.1.*/ and -0.2.0/meta.yaml (track_features cuda80), conda/pytorch-0.3.0, pytorch-cuda75-0.3.0, pytorch-cuda90-0.3.0 and pytorch-cpu-0.3.0 (package pytorch-cpu, NO_CUDA=1), conda/old/pytorch-0.3.1/meta.yaml (run: cudatoolkit =8, string py{{py}}_cuda{CUDA_VERSION}_cudnn{CUDNN_VERSION}_N), conda/cuda90/meta.yaml (track_features cuda90), conda/build_pytorch.sh (ANACONDA_USER)", URL: "https://github.com/pytorch/builder/tree/main/conda/old", Read: "mirror of pytorch/builder: tree at 41e0e283^ (2018-02-07, the 0.1.x-0.3.0 recipes), eace9a31 (0.3.1 recipes), e0ebfdb8 (2018-01-10, 'add cpu conda build'), f1576ce4 (2017-12-03, ANACONDA_USER soumith -> pytorch); read 2026-12-05"},
 	{Key: "AR_FEEDSTOCK_0X", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's recipe) before 0.4.0: recipe/meta.yaml of 0.2.0 (c39c6bb, 2017-11-22), 0.3.0 (dd8cd76, 2017-12-10) and 0.3.1 (3e2e105, 2018-03-27, conda_build_config cudatoolkit 8.0), each with run requirements cudatoolkit and cudnn; 8f1cd61 (2018-05-07, 'pytorch: lazy symbol binding for cpu support') then 4a38267 (0.4.0)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, history of recipe/meta.yaml, read 2026-12-05"},
 	{Key: "BUILDER_CPUONLY", Title: "pytorch/builder conda/cpu-only/meta.yaml (df6d0b6c, 2019-07-30, 'Add cpu-only metapackage') renamed conda/cpuonly (f07c9860, 2019-08-06, 'Rename cpu-only feature to cpuonly'): the cpuonly selector dates from the 1.2.0 release; the CPU builds before it were the package pytorch-cpu (conda/old/pytorch-cpu-0.4.1/meta.yaml, package name pytorch-cpu)", URL: "https://github.com/pytorch/builder/tree/main/conda/cpuonly", Read: "mirror of pytorch/builder, history of conda/cpuonly and conda/cpu-only, read 2026-12-05"},
@@ -18322,6 +18361,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 8},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 9},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 10},
+	},
+	"conda_releases": {
+		{File: "resolver/kb/data/torch-defaults-releases.yaml", Line: 16},
 	},
 	"conda_variant_pick": {
 		{File: "resolver/kb/data/variant-pick.yaml", Line: 26},
@@ -20080,6 +20122,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 23},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 5},

@@ -498,6 +498,36 @@ func (k *KB) JAXExtraDeclared(release, extra string) (declared, known bool) {
 	return false, true
 }
 
+// CondaPublished says whether a distribution published a release of a
+// conda package, per conda_releases: published where a row lists it; not
+// published where a row's complete span (by series) holds the release and
+// its list does not; known false where no row speaks for it.
+func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (published, known bool) {
+	series := release
+	if p := strings.SplitN(release, ".", 3); len(p) >= 2 {
+		series = p[0] + "." + p[1]
+	}
+	for _, r := range k.CondaReleases {
+		if r.Package != pkg || r.Dist != dist {
+			continue
+		}
+		for _, v := range r.Releases {
+			if v == release {
+				return true, true
+			}
+		}
+		if r.CompleteFrom == "" {
+			continue
+		}
+		lo, ok1 := CompareDotted(series, r.CompleteFrom)
+		hi, ok2 := CompareDotted(series, r.CompleteThrough)
+		if ok1 && ok2 && lo >= 0 && hi <= 0 {
+			return false, true
+		}
+	}
+	return false, false
+}
+
 // CondaBuildForm is the row of conda_build_forms for a package of a
 // distribution that covers release: the one with the newest Since at or
 // before it. False where no row covers it.

@@ -115,6 +115,21 @@ type CondaVariantPick struct {
 	Note      string   `yaml:"note,omitempty"`
 }
 
+// CondaReleases is the releases of a conda package one distribution
+// published, as far as its sources were read. Within CompleteFrom …
+// CompleteThrough (series, both included) the list is complete: a release
+// of that span that is not listed was never published there. Outside it,
+// an unlisted release is not known either way.
+type CondaReleases struct {
+	Package         string       `yaml:"package"`
+	Dist            Distribution `yaml:"dist"`
+	Releases        []string     `yaml:"releases"`
+	CompleteFrom    string       `yaml:"complete_from,omitempty"`
+	CompleteThrough string       `yaml:"complete_through,omitempty"`
+	Source          string       `yaml:"source"`
+	Note            string       `yaml:"note,omitempty"`
+}
+
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
 // builds of a conda package from release Since on (until the next row's
 // Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
@@ -445,6 +460,10 @@ type Facts struct {
 	// `pytorch` was a CUDA build on every build of a platform, in every
 	// distribution that published it (torch-0x.yaml).
 	TorchCondaCUDAOnly []TorchCondaCUDAOnly `yaml:"torch_conda_cuda_only" key:"before"`
+	// CondaReleases lists the releases of a conda package one
+	// distribution published, and the span of series within which that
+	// list is complete (torch-defaults-releases.yaml).
+	CondaReleases []CondaReleases `yaml:"conda_releases" key:"package,dist"`
 	// CondaBuildForms says how a distribution's conda recipe writes the
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.

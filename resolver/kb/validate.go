@@ -245,6 +245,26 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.CondaReleases {
+		v.source("conda_releases", i, r.Source, keys)
+		if r.Package == "" || len(r.Releases) == 0 {
+			v.errf("conda_releases", i, "package and releases are required")
+		}
+		if !validDists[r.Dist] {
+			v.errf("conda_releases", i, "unknown dist %q", r.Dist)
+		}
+		for _, rel := range r.Releases {
+			v.version("conda_releases", i, "releases", rel, releaseRe())
+		}
+		if (r.CompleteFrom == "") != (r.CompleteThrough == "") {
+			v.errf("conda_releases", i, "complete_from and complete_through go together")
+		} else if r.CompleteFrom != "" {
+			if c, ok := CompareDotted(r.CompleteFrom, r.CompleteThrough); !ok || c > 0 {
+				v.errf("conda_releases", i, "complete_from %q is after complete_through %q", r.CompleteFrom, r.CompleteThrough)
+			}
+		}
+	}
+
 	for i, r := range k.TorchCondaCUDAOnly {
 		v.source("torch_conda_cuda_only", i, r.Source, keys)
 		v.version("torch_conda_cuda_only", i, "before", r.Before, releaseRe())
