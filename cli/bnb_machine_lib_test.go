@@ -19,9 +19,11 @@ import (
 // machine (unknown, never ok). The hint proposes only releases whose
 // torch requirement admits the file's torch 1.13.1: not 0.45.5 (torch>=2.0)
 // or 0.48.0 (torch>=2.3), which would make pip replace torch. For a
-// release with no row (0.39.1) the EG409 hint leaves out releases whose
-// requirement excludes the file's torch and releases known to carry no
-// code for the target's GPU.
+// release with no row (0.40.0: its tag's deploy.sh comments out the
+// cleanlibs step and the CUDA 11.x builds, so what its wheel carries is
+// not known) the EG409 hint leaves out releases whose requirement
+// excludes the file's torch and, on the RTX 5090, 0.36.0 … 0.39.1, whose
+// libraries carry no code for sm_120.
 func TestBitsandbytesMachineLib(t *testing.T) {
 	dir := t.TempDir()
 	fleet := filepath.Join(dir, "fleet.yml")
@@ -66,12 +68,12 @@ func TestBitsandbytesMachineLib(t *testing.T) {
 			}
 		}
 	})
-	t.Run("0.39.1 beside torch 1.13.1", func(t *testing.T) {
-		all := run(t, "torch==1.13.1\nbitsandbytes==0.39.1\n")
+	t.Run("0.40.0 beside torch 1.13.1", func(t *testing.T) {
+		all := run(t, "torch==1.13.1\nbitsandbytes==0.40.0\n")
 		for _, w := range []string{
-			"EG409 could not check bitsandbytes 0.39.1 against target rtx5090: the knowledge base has no row for bitsandbytes 0.39.1",
+			"EG409 could not check bitsandbytes 0.40.0 against target rtx5090: the knowledge base has no row for bitsandbytes 0.40.0",
 			"hint: pin a release envguard knows (pypi: 0.43.1, 0.45.0), or run envguard check",
-			"hint: pin a release envguard knows (pypi: 0.36.0, 0.37.0, 0.43.1, 0.45.0), or run envguard check",
+			"hint: pin a release envguard knows (pypi: 0.37.0, 0.38.0, 0.39.1, 0.43.1, 0.45.0 and 1 older), or run envguard check",
 		} {
 			if !strings.Contains(all, w) {
 				t.Errorf("output lacks %q:\n%s", w, all)
@@ -81,10 +83,31 @@ func TestBitsandbytesMachineLib(t *testing.T) {
 			t.Errorf("a hint proposes a release whose torch requirement excludes torch 1.13.1:\n%s", all)
 		}
 	})
-	t.Run("0.39.1 beside torch 2.6.0", func(t *testing.T) {
-		all := run(t, "torch==2.6.0\nbitsandbytes==0.39.1\n")
-		if w := "hint: pin a release envguard knows (pypi: 0.43.1, 0.45.0, 0.45.5, 0.48.0), or run envguard check"; !strings.Contains(all, w) {
-			t.Errorf("output lacks %q:\n%s", w, all)
+	t.Run("0.40.0 beside torch 2.6.0", func(t *testing.T) {
+		all := run(t, "torch==2.6.0\nbitsandbytes==0.40.0\n")
+		for _, w := range []string{
+			"hint: pin a release envguard knows (pypi: 0.43.1, 0.45.0, 0.45.5, 0.48.0), or run envguard check",
+			"hint: pin a release envguard knows (pypi: 0.39.1, 0.43.1, 0.45.0, 0.45.5, 0.48.0 and 3 older), or run envguard check",
+		} {
+			if !strings.Contains(all, w) {
+				t.Errorf("output lacks %q:\n%s", w, all)
+			}
+		}
+	})
+	t.Run("0.38.0 and 0.39.1 beside torch 2.0.1", func(t *testing.T) {
+		// Same loader; 0.39.1's libraries drop sm_72 and Kepler, and no
+		// release of 0.36.0 … 0.39.1 carries sm_120 or PTX.
+		for _, v := range []string{"0.38.0", "0.39.1"} {
+			all := run(t, "torch==2.0.1\nbitsandbytes=="+v+"\n")
+			for _, w := range []string{
+				"EG410 bitsandbytes " + v + " can run no code on target rtx5090's GPU 0 (GeForce RTX 5090, compute capability 12.0) whichever of its libraries loads",
+				"CUDA 11.8/12.0/12.1 (SASS sm_50 sm_52 sm_60 sm_61 sm_70",
+				"EG409 could not check bitsandbytes " + v + " against target h100",
+			} {
+				if !strings.Contains(all, w) {
+					t.Errorf("%s: output lacks %q:\n%s", v, w, all)
+				}
+			}
 		}
 	})
 }

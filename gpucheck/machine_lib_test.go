@@ -76,3 +76,34 @@ func TestMachineLibsAndTorchRequires(t *testing.T) {
 		})
 	}
 }
+
+// TestMachineLibCPULibrary: where only a package that loads the library of
+// the machine's CUDA runtime carries GPU code (no CUDA framework build, no
+// CUDA runtime in the file), a machine without a driver is not an EG404:
+// the package's setup loads its CPU library there (bitsandbytes 0.36.0 …
+// 0.39.1 load libbitsandbytes_cpu.so where torch finds no GPU). Beside a
+// CUDA torch it is EG404 as before.
+func TestMachineLibCPULibrary(t *testing.T) {
+	p := resolver.GPUPackage{Name: "bnblike", Role: resolver.RoleExtension, Version: "0.5", Known: true,
+		Pos: finding.Pos{File: "env", Line: 4, Col: 3}, Line: 4,
+		CUDAFromMachine: "bnblike 0.5 loads the library of the CUDA runtime it finds",
+		Code:            resolver.GPUCode{SASS: []string{"7.5", "8.0"}, Known: true}}
+	none := &Host{Name: "cpu", Available: false, Reason: "no NVIDIA driver", Source: SourceTarget}
+	st := &resolver.Stack{GPUPackages: []resolver.GPUPackage{p}}
+	r := evaluate(st, none, factsKB{testFacts}, CheckOptions{})
+	if r.Verdict != VerdictUnknown || strings.Contains(codes(r.Findings), "EG404") {
+		t.Fatalf("only a machine-library package: verdict %s, findings %s; want unknown without EG404", r.Verdict, codes(r.Findings))
+	}
+	found := false
+	for _, u := range r.Undecided {
+		found = found || u.Reason == "extension-cpu-library"
+	}
+	if !found {
+		t.Errorf("undecided %v, want extension-cpu-library", r.Undecided)
+	}
+	st = stack("2.0.1", "11.8", kb.DistWheel)
+	st.GPUPackages = append(st.GPUPackages, p)
+	if r := evaluate(st, none, factsKB{testFacts}, CheckOptions{}); !strings.Contains(codes(r.Findings), "EG404") {
+		t.Errorf("beside a CUDA torch: findings %s, want EG404", codes(r.Findings))
+	}
+}
