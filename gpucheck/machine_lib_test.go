@@ -107,3 +107,36 @@ func TestMachineLibCPULibrary(t *testing.T) {
 		t.Errorf("beside a CUDA torch: findings %s, want EG404", codes(r.Findings))
 	}
 }
+
+// TestKnownReleasesSkipMachineLibsWithoutCode: the EG409 hint for a
+// release without rows does not propose a release that loads the library
+// of the machine's CUDA runtime where one of its libraries lacks code for
+// the target's GPU, and says so where no release is left.
+func TestKnownReleasesSkipMachineLibsWithoutCode(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{{Name: "bnblike", Framework: "torch", TorchCUDALib: true, Source: "S"}}
+	f.ExtensionBuilds = []kb.ExtensionBuild{
+		{Name: "bnblike", Version: "0.3", Dist: "pypi", CUDA: []string{"11.7"}, SASS: []string{"3.7", "8.0"}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "S"},
+		{Name: "bnblike", Version: "0.3", Dist: "pypi", CUDA: []string{"11.8"}, SASS: []string{"5.0", "8.0"}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "S"},
+	}
+	k := factsKB{f}
+	for _, tt := range []struct{ cc, has string }{
+		{"8.0", "pin a release envguard knows (pypi: 0.3)"},
+		{"3.7", "the releases envguard knows (pypi: 0.3) do not carry code for this target's GPU in every build they may load, so pinning one would not help"},
+	} {
+		p := resolver.GPUPackage{Name: "bnblike", Role: resolver.RoleExtension, Version: "0.9", Pos: finding.Pos{File: "env", Line: 4, Col: 3}, Line: 4,
+			Unknown: "the knowledge base has no row for bnblike 0.9"}
+		st := stack("2.1.0", "11.8", kb.DistWheel)
+		st.GPUPackages = append(st.GPUPackages, p)
+		r := evaluate(st, host("550.54.15", "12.4", tt.cc), k, CheckOptions{})
+		var hint string
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Message, "bnblike 0.9") {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.has) {
+			t.Errorf("compute capability %s: hint %q, want it to contain %q", tt.cc, hint, tt.has)
+		}
+	}
+}

@@ -178,13 +178,25 @@ func (c *checker) judgeMachineLibs(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 // knows supports both.
 func (c *checker) otherReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 	torch := c.fileTorch()
+	if ext, ok := c.k.ExtensionByName(p.Name); !ok || ext.Framework != "torch" || torch == "" || !c.statesTorchRequires(p.Name) {
+		// Only where a release's torch requirement is known does the
+		// hint name releases: elsewhere it cannot say one installs beside
+		// the file's framework.
+		return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+	}
 	byDist := map[string][]string{}
 	var dists, excluded []string
-	for _, b := range c.k.ExtensionReleases(p.Name) {
+	rows := c.k.ExtensionReleases(p.Name)
+	for _, b := range rows {
 		if b.Version == p.Version || !b.ArchKnown || c.floorAboveSomeGPU(b.MinCC) {
 			continue
 		}
 		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v == runsNone {
+			continue
+		}
+		if b.CUDAFromMachine && someRowLacks(rows, b.Version, b.Dist, gcc) {
+			// Which of its libraries loads is the machine's choice: it is
+			// proposed only where every one carries code for the GPU.
 			continue
 		}
 		if torch != "" {
@@ -216,11 +228,32 @@ func (c *checker) otherReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 		sort.Slice(vs, func(i, j int) bool { return compareVersions(vs[i], vs[j]) < 0 })
 		parts = append(parts, d+": "+strings.Join(vs, ", "))
 	}
-	s := fmt.Sprintf("use a release of %s built for %s (envguard knows ", p.Name, gcc.sm())
-	if torch != "" {
-		s = fmt.Sprintf("use a release of %s built for %s whose requirements admit torch %s (envguard knows ", p.Name, gcc.sm(), torch)
+	return fmt.Sprintf("use a release of %s built for %s whose requirements admit torch %s (envguard knows %s with code for it)", p.Name, gcc.sm(), torch, strings.Join(parts, "; "))
+}
+
+// statesTorchRequires reports whether some row of an extension states the
+// torch requirement of its release.
+func (c *checker) statesTorchRequires(name string) bool {
+	for _, b := range c.k.ExtensionReleases(name) {
+		if b.TorchRequires != "" {
+			return true
+		}
 	}
-	return s + strings.Join(parts, "; ") + " with code for it)"
+	return false
+}
+
+// someRowLacks reports whether a row of one release and distribution
+// has no SASS or PTX for a compute capability.
+func someRowLacks(rows []kb.ExtensionBuild, version, dist string, gcc cc) bool {
+	for _, b := range rows {
+		if b.Version != version || b.Dist != dist {
+			continue
+		}
+		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); !b.ArchKnown || v == runsNone {
+			return true
+		}
+	}
+	return false
 }
 
 // fileTorch is the torch release the environment fixes ("1.13.1"), ""
@@ -373,7 +406,12 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 			// Every release the knowledge base describes has a floor
 			// above one of the target's GPUs (tensorrt 10.8.0.43 on a
 			// P100): pinning one of them would fail there.
-			return "the releases envguard knows (" + known + ") need compute capability " + c.lowestFloor(p.Name) + " or newer, above this target's GPU, so pinning one would not help: run envguard check on the machine, which reads the binaries"
+			if lo := c.lowestFloor(p.Name); c.floorAboveSomeGPU(lo) {
+				return "the releases envguard knows (" + known + ") need compute capability " + lo + " or newer, above this target's GPU, so pinning one would not help: run envguard check on the machine, which reads the binaries"
+			}
+			// Or their builds carry no code for one of the GPUs
+			// (bitsandbytes 0.36.0 … 0.39.1 on sm_120).
+			return "the releases envguard knows (" + known + ") do not carry code for this target's GPU in every build they may load, so pinning one would not help: run envguard check on the machine, which reads the binaries"
 		}
 		if ex := c.torchExcluded(p.Name); len(ex) > 0 {
 			return "no release of " + p.Name + " envguard knows admits torch " + c.fileTorch() + " (" + strings.Join(ex, "; ") + "), so pinning one would make pip replace torch: run envguard check on the machine, which reads the binaries"
@@ -1070,30 +1108,40 @@ func (c *checker) knownReleases(name string, runsHere bool) string {
 
 // noBuildRunsOnSomeGPU reports whether every row of one release and
 // distribution states its architectures and none of them carries SASS or
-// PTX for one of the target's GPUs (bitsandbytes 0.37.0 on sm_120), so
-// that proposing the release there would propose a failure.
+// PTX for one of the target's GPUs (bitsandbytes 0.45.0 on a K80), so
+// that proposing the release there would propose a failure. For a release
+// that loads the library of the machine's CUDA runtime (cuda_from_machine)
+// one library without code is enough: which one loads is not the file's
+// choice (bitsandbytes 0.37.0's CUDA 11.8 libraries on a K80).
 func (c *checker) noBuildRunsOnSomeGPU(rows []kb.ExtensionBuild, version, dist string) bool {
 	var own []kb.ExtensionBuild
+	machine := false
 	for _, b := range rows {
 		if b.Version == version && b.Dist == dist {
 			if !b.ArchKnown || b.NoDeviceCode {
 				return false
 			}
 			own = append(own, b)
+			machine = machine || b.CUDAFromMachine
 		}
+	}
+	if len(own) == 0 {
+		return false
 	}
 	for _, g := range c.h.GPUs {
 		gcc, ok := parseCC(g.CC)
 		if !ok {
 			continue
 		}
-		runs := false
+		runs, lacks := false, false
 		for _, b := range own {
 			if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v != runsNone {
 				runs = true
+			} else {
+				lacks = true
 			}
 		}
-		if len(own) > 0 && !runs {
+		if !runs || (machine && lacks) {
 			return true
 		}
 	}
