@@ -30,24 +30,18 @@ var ruleEG404 = &Rule{
 func runEG404(c *checker) bool {
 	h := c.h
 	if !c.needsCUDA() {
-		// Nothing known needs CUDA, but a GPU-code package whose code is
-		// not known may: what it runs on is not checked, which is not ok.
-		for _, p := range c.uncheckedGPUPackages() {
-			if !c.belowEveryRelease(p) {
-				continue // it needs a GPU none of the machine's is
-			}
-			why := p.Unknown
-			if why == "" {
-				why = "which architectures its GPU code is built for is not known"
-			}
-			hint := c.unknownPkgHint(p)
-			if p.SourceBuild {
-				hint = c.sourceHint(p)
-			}
-			c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
-				why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
-				hint)
-		}
+		c.undecideUnchecked()
+		return false
+	}
+	if !h.Available && c.onlyMachineLibsNeedCUDA() {
+		// The package's setup loads its CPU library where no GPU is found
+		// (bitsandbytes 0.36.0 … 0.39.1: libbitsandbytes_cpu.so): that it
+		// needs CUDA here is not known.
+		p := c.gpuCodePackage()
+		c.undecide(c.pkgPos(p), "extension", "extension-cpu-library", pkgLabel(p),
+			fmt.Sprintf("%s carries GPU code, but its wheel also carries a CPU library that its setup loads where torch finds no GPU, and nothing else in the file needs CUDA, so whether this environment needs a GPU on %s is not known", pkgLabel(p), h.label()),
+			"run it on a machine with an NVIDIA driver and GPU if it uses the package's GPU functions")
+		c.undecideUnchecked()
 		return false
 	}
 	if !h.Available {
@@ -98,4 +92,48 @@ func (c *checker) needsPos() finding.Pos {
 		}
 	}
 	return c.cudaPos()
+}
+
+// onlyMachineLibsNeedCUDA reports whether the environment needs CUDA only
+// through packages that load the library of the machine's CUDA runtime
+// (CUDAFromMachine): no CUDA framework build, no CUDA runtime, and every
+// package known to carry GPU code is such a package.
+func (c *checker) onlyMachineLibsNeedCUDA() bool {
+	if fw := c.st.Framework; (fw != nil && fw.Variant == "cuda") || c.runtime() != "" {
+		return false
+	}
+	some := false
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if !p.Code.Known || (len(p.Code.SASS) == 0 && len(p.Code.PTX) == 0) {
+			continue
+		}
+		if p.CUDAFromMachine == "" {
+			return false
+		}
+		some = true
+	}
+	return some
+}
+
+// undecideUnchecked leaves the target unknown for each GPU-code package
+// whose code is not known: nothing known needs CUDA, but such a package
+// may, and what it runs on is not checked, which is not ok.
+func (c *checker) undecideUnchecked() {
+	for _, p := range c.uncheckedGPUPackages() {
+		if !c.belowEveryRelease(p) {
+			continue // it needs a GPU none of the machine's is
+		}
+		why := p.Unknown
+		if why == "" {
+			why = "which architectures its GPU code is built for is not known"
+		}
+		hint := c.unknownPkgHint(p)
+		if p.SourceBuild {
+			hint = c.sourceHint(p)
+		}
+		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
+			why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
+			hint)
+	}
 }

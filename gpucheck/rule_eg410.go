@@ -108,6 +108,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		if p.Code.Known && p.Code.NoDeviceCode {
 			return // no kernel of its own: only its floor decides a GPU
 		}
+		if p.CUDAFromMachine != "" {
+			c.judgeMachineLibs(p, gcc, gs)
+			return
+		}
 		if len(p.Builds) > 1 {
 			c.judgeBuilds(p, gcc, gs)
 			return
@@ -118,7 +122,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 				c.add("EG410", c.pkgPos(p),
 					fmt.Sprintf("%s (%s) can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
 						pkgLabel(p), archSummary(list), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
-					fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm()))
+					c.otherReleaseHint(p, gcc))
 			}
 			return
 		}
@@ -129,6 +133,138 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// judgeMachineLibs holds an extension release that loads the library of
+// the CUDA runtime its setup finds on the machine (p.CUDAFromMachine)
+// against one compute capability: every library its wheel carries may be
+// the one, so it fails (EG410) only where none of them has SASS or PTX
+// for the GPU, and is left unknown otherwise, even where all of them do
+// (whether the wheel has a library for the machine's runtime at all is
+// decided there).
+func (c *checker) judgeMachineLibs(p *resolver.GPUPackage, gcc cc, gs []GPU) {
+	builds := p.Builds
+	if len(builds) == 0 {
+		builds = []resolver.BuildCode{{Label: "every CUDA", Code: p.Code}}
+	}
+	var runs, fails []string
+	for _, b := range builds {
+		list := &kb.ArchList{SASS: b.Code.SASS, PTX: b.Code.PTX, Known: true}
+		if v, _ := archVerdict(gcc, list); v == runsNone {
+			fails = append(fails, b.Label+" ("+archSummary(list)+")")
+		} else {
+			runs = append(runs, b.Label)
+		}
+	}
+	if len(runs) == 0 {
+		c.add("EG410", c.pkgPos(p),
+			fmt.Sprintf("%s can run no code on %s whichever of its libraries loads: %s, and none of them has SASS for %s or a lower %d.x, or PTX at or below compute_%d%d (its libraries for %s) (\"no kernel image is available for execution on the device\")",
+				pkgLabel(p), gpuLabel(c.h, gs), p.CUDAFromMachine, gcc.sm(), gcc.Major, gcc.Major, gcc.Minor, strings.Join(fails, ", ")),
+			c.otherReleaseHint(p, gcc))
+		return
+	}
+	why := fmt.Sprintf("%s; every library its wheel carries has code for %s (%s), but which one loads, and whether the wheel has one for the machine's CUDA runtime, is decided on the machine", p.CUDAFromMachine, gcc.sm(), gpuLabel(c.h, gs))
+	if len(fails) > 0 {
+		why = fmt.Sprintf("%s; of the libraries its wheel carries, those for %s have no code for %s (%s) while those for %s do, so whether it runs depends on the machine's CUDA runtime", p.CUDAFromMachine, strings.Join(fails, ", "), gcc.sm(), gpuLabel(c.h, gs), strings.Join(runs, ", "))
+	}
+	c.undecide(c.pkgPos(p), "architecture", "extension-lib-from-machine", pkgLabel(p), why,
+		"run envguard check on the machine, which reads the binaries, or run python -m bitsandbytes there, which names the library it loads")
+}
+
+// otherReleaseHint is the hint of an extension release with no code for
+// a GPU: the releases the knowledge base knows to carry code for it
+// (SASS or PTX in some build) and whose torch requirement admits the
+// environment's torch, or, where none does, that no release envguard
+// knows supports both.
+func (c *checker) otherReleaseHint(p *resolver.GPUPackage, gcc cc) string {
+	torch := c.fileTorch()
+	if ext, ok := c.k.ExtensionByName(p.Name); !ok || ext.Framework != "torch" || torch == "" || !c.statesTorchRequires(p.Name) {
+		// Only where a release's torch requirement is known does the
+		// hint name releases: elsewhere it cannot say one installs beside
+		// the file's framework.
+		return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+	}
+	byDist := map[string][]string{}
+	var dists, excluded []string
+	rows := c.k.ExtensionReleases(p.Name)
+	for _, b := range rows {
+		if b.Version == p.Version || !b.ArchKnown || c.floorAboveSomeGPU(b.MinCC) {
+			continue
+		}
+		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v == runsNone {
+			continue
+		}
+		if b.CUDAFromMachine && someRowLacks(rows, b.Version, b.Dist, gcc) {
+			// Which of its libraries loads is the machine's choice: it is
+			// proposed only where every one carries code for the GPU.
+			continue
+		}
+		if torch != "" {
+			if ok, known := b.AdmitsTorch(torch); known && !ok {
+				if e := b.Version + " requires torch" + b.TorchRequires; !slices.Contains(excluded, e) {
+					excluded = append(excluded, e)
+				}
+				continue
+			}
+		}
+		if _, seen := byDist[b.Dist]; !seen {
+			dists = append(dists, b.Dist)
+		}
+		if !slices.Contains(byDist[b.Dist], b.Version) {
+			byDist[b.Dist] = append(byDist[b.Dist], b.Version)
+		}
+	}
+	if len(dists) == 0 {
+		if len(excluded) > 0 {
+			sort.Slice(excluded, func(i, j int) bool { return compareVersions(excluded[i], excluded[j]) < 0 })
+			return fmt.Sprintf("no release of %s envguard knows supports both torch %s and %s (%s): run on a GPU that %s supports, or move to a torch those releases admit", p.Name, torch, gcc.sm(), strings.Join(excluded, "; "), pkgLabel(p))
+		}
+		return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+	}
+	sort.Strings(dists)
+	var parts []string
+	for _, d := range dists {
+		vs := byDist[d]
+		sort.Slice(vs, func(i, j int) bool { return compareVersions(vs[i], vs[j]) < 0 })
+		parts = append(parts, d+": "+strings.Join(vs, ", "))
+	}
+	return fmt.Sprintf("use a release of %s built for %s whose requirements admit torch %s (envguard knows %s with code for it)", p.Name, gcc.sm(), torch, strings.Join(parts, "; "))
+}
+
+// statesTorchRequires reports whether some row of an extension states the
+// torch requirement of its release.
+func (c *checker) statesTorchRequires(name string) bool {
+	for _, b := range c.k.ExtensionReleases(name) {
+		if b.TorchRequires != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// someRowLacks reports whether a row of one release and distribution
+// has no SASS or PTX for a compute capability.
+func someRowLacks(rows []kb.ExtensionBuild, version, dist string, gcc cc) bool {
+	for _, b := range rows {
+		if b.Version != version || b.Dist != dist {
+			continue
+		}
+		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); !b.ArchKnown || v == runsNone {
+			return true
+		}
+	}
+	return false
+}
+
+// fileTorch is the torch release the environment fixes ("1.13.1"), ""
+// where it has no torch or leaves the release open.
+func (c *checker) fileTorch() string {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.Version == "" {
+		return ""
+	}
+	v, _, _ := strings.Cut(fw.Version, "+")
+	return v
 }
 
 // judgeBuilds holds each build an extension may be (p.Builds: the builds
@@ -270,7 +406,15 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 			// Every release the knowledge base describes has a floor
 			// above one of the target's GPUs (tensorrt 10.8.0.43 on a
 			// P100): pinning one of them would fail there.
-			return "the releases envguard knows (" + known + ") need compute capability " + c.lowestFloor(p.Name) + " or newer, above this target's GPU, so pinning one would not help: run envguard check on the machine, which reads the binaries"
+			if lo := c.lowestFloor(p.Name); c.floorAboveSomeGPU(lo) {
+				return "the releases envguard knows (" + known + ") need compute capability " + lo + " or newer, above this target's GPU, so pinning one would not help: run envguard check on the machine, which reads the binaries"
+			}
+			// Or their builds carry no code for one of the GPUs
+			// (bitsandbytes 0.36.0 … 0.39.1 on sm_120).
+			return "the releases envguard knows (" + known + ") do not carry code for this target's GPU in every build they may load, so pinning one would not help: run envguard check on the machine, which reads the binaries"
+		}
+		if ex := c.torchExcluded(p.Name); len(ex) > 0 {
+			return "no release of " + p.Name + " envguard knows admits torch " + c.fileTorch() + " (" + strings.Join(ex, "; ") + "), so pinning one would make pip replace torch: run envguard check on the machine, which reads the binaries"
 		}
 		return "pin a release the knowledge base has a build row for, or run envguard check on the machine, which reads the binaries"
 	}
@@ -930,8 +1074,14 @@ func (c *checker) knownReleases(name string, runsHere bool) string {
 	const maxListed = 5
 	byDist := map[string][]string{}
 	var dists []string
-	for _, b := range c.k.ExtensionReleases(name) {
-		if runsHere && c.floorAboveSomeGPU(b.MinCC) {
+	torch := c.fileTorch()
+	rows := c.k.ExtensionReleases(name)
+	for _, b := range rows {
+		if runsHere && (c.floorAboveSomeGPU(b.MinCC) || c.noBuildRunsOnSomeGPU(rows, b.Version, b.Dist)) {
+			continue
+		}
+		if ok, known := b.AdmitsTorch(torch); torch != "" && known && !ok {
+			// pip would replace the environment's torch to install it.
 			continue
 		}
 		if _, seen := byDist[b.Dist]; !seen {
@@ -954,6 +1104,68 @@ func (c *checker) knownReleases(name string, runsHere bool) string {
 		parts = append(parts, fmt.Sprintf("%s: %s%s", d, strings.Join(vs, ", "), more))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// noBuildRunsOnSomeGPU reports whether every row of one release and
+// distribution states its architectures and none of them carries SASS or
+// PTX for one of the target's GPUs (bitsandbytes 0.45.0 on a K80), so
+// that proposing the release there would propose a failure. For a release
+// that loads the library of the machine's CUDA runtime (cuda_from_machine)
+// one library without code is enough: which one loads is not the file's
+// choice (bitsandbytes 0.37.0's CUDA 11.8 libraries on a K80).
+func (c *checker) noBuildRunsOnSomeGPU(rows []kb.ExtensionBuild, version, dist string) bool {
+	var own []kb.ExtensionBuild
+	machine := false
+	for _, b := range rows {
+		if b.Version == version && b.Dist == dist {
+			if !b.ArchKnown || b.NoDeviceCode {
+				return false
+			}
+			own = append(own, b)
+			machine = machine || b.CUDAFromMachine
+		}
+	}
+	if len(own) == 0 {
+		return false
+	}
+	for _, g := range c.h.GPUs {
+		gcc, ok := parseCC(g.CC)
+		if !ok {
+			continue
+		}
+		runs, lacks := false, false
+		for _, b := range own {
+			if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v != runsNone {
+				runs = true
+			} else {
+				lacks = true
+			}
+		}
+		if !runs || (machine && lacks) {
+			return true
+		}
+	}
+	return false
+}
+
+// torchExcluded lists the releases of an extension whose torch
+// requirement excludes the environment's torch ("0.45.5 requires
+// torch>=2.0,<3"), oldest first; nil where the file fixes no torch.
+func (c *checker) torchExcluded(name string) []string {
+	torch := c.fileTorch()
+	if torch == "" {
+		return nil
+	}
+	var out []string
+	for _, b := range c.k.ExtensionReleases(name) {
+		if ok, known := b.AdmitsTorch(torch); known && !ok {
+			if e := b.Version + " requires torch" + b.TorchRequires; !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return compareVersions(out[i], out[j]) < 0 })
+	return out
 }
 
 // floorAboveSomeGPU reports whether a compute-capability floor ("7.5")

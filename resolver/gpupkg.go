@@ -78,6 +78,12 @@ type GPUPackage struct {
 	// is decided only where they all agree. Code is then their union, for
 	// summaries.
 	Builds []BuildCode `json:"builds,omitempty"`
+	// CUDAFromMachine, where set, says why which build loads is not known
+	// from the file: the release loads the library of the CUDA runtime its
+	// setup finds on the machine (bitsandbytes before 0.41.0), so Builds
+	// (or Code, where they all agree) is every library it may load, and a
+	// GPU is decided only where none of them carries code for it.
+	CUDAFromMachine string `json:"cuda_from_machine,omitempty"`
 
 	ext *kb.Extension
 }
@@ -907,7 +913,7 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 			if b.TorchPin && len(p.BuiltFor.Torch) == 0 {
 				p.BuiltFor.Torch, p.BuiltFor.TorchPin = append([]string(nil), b.Torch...), true
 			}
-			if len(p.BuiltFor.CUDA) == 0 && len(b.CUDA) > 0 && it.from() == envspec.ProviderPip && b.Dist == "pypi" {
+			if len(p.BuiltFor.CUDA) == 0 && len(b.CUDA) > 0 && it.from() == envspec.ProviderPip && b.Dist == "pypi" && !b.CUDAFromMachine {
 				p.BuiltFor.CUDA = r.pipVariantCUDA(it.name, p.Version, b.CUDA)
 			}
 			if len(p.BuiltFor.ABI) == 0 && len(b.ABI) == 1 {
@@ -918,6 +924,11 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 			code := GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true, NoDeviceCode: b.NoDeviceCode}
 			if !p.Code.Known {
 				p.Code.SASS, p.Code.PTX, p.Code.Known, p.Code.NoDeviceCode = b.SASS, b.PTX, true, b.NoDeviceCode
+			}
+			if b.CUDAFromMachine && p.CUDAFromMachine != "" {
+				// Each library the wheel carries may be the one that
+				// loads: judgeExtension decides only where none runs.
+				p.Builds = addBuild(p.Builds, BuildCode{Label: "CUDA " + strings.Join(b.CUDA, "/"), Code: code})
 			}
 			if _, conda := condaDistChannel[b.Dist]; conda {
 				// installerRows kept only the builds for the item's CUDA:
@@ -1299,6 +1310,13 @@ func (r *resolution) torchCUDARows(p *GPUPackage, it *item, rows []kb.ExtensionB
 	}
 	if len(pypi) == 0 {
 		return rows
+	}
+	if slices.ContainsFunc(pypi, func(b kb.ExtensionBuild) bool { return b.CUDAFromMachine }) {
+		// The release loads the library of the CUDA runtime its setup
+		// finds on the machine: every library the wheel carries may be
+		// the one, whatever torch's CUDA is.
+		p.CUDAFromMachine = it.name + " " + p.Version + " loads the library built for the CUDA runtime (libcudart.so) its setup finds on the machine (CONDA_PREFIX/lib, LD_LIBRARY_PATH, /usr/local/cuda/lib64), not the one torch's CUDA names"
+		return append(out, pypi...)
 	}
 	fw := r.st.Framework
 	if fw == nil || fw.Name != "pytorch" || r.st.CUDA == nil || r.st.CUDA.Version == "" {

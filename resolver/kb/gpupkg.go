@@ -183,9 +183,41 @@ type ExtensionBuild struct {
 	// X.Y), so an environment of any other CUDA cannot install it; without
 	// it the list may admit more than the build installs beside, never
 	// less.
-	CUDAExact bool   `yaml:"cuda_exact,omitempty"`
-	Source    string `yaml:"source"`
-	Note      string `yaml:"note,omitempty"`
+	CUDAExact bool `yaml:"cuda_exact,omitempty"`
+	// CUDAFromMachine, on a pypi row, says the release loads the library
+	// of the CUDA runtime its setup finds on the machine (bitsandbytes
+	// before 0.41.0: cudaRuntimeGetVersion of the libcudart.so in
+	// CONDA_PREFIX/lib, LD_LIBRARY_PATH or /usr/local/cuda/lib64), not the
+	// one torch's CUDA names: the release's rows are every library the
+	// wheel carries, any of which may load, so a GPU is decided only
+	// where none of them carries code for it.
+	CUDAFromMachine bool `yaml:"cuda_from_machine,omitempty"`
+	// TorchRequires is the torch requirement the release's metadata
+	// declares (setup.py install_requires, pyproject dependencies), in
+	// specifier form (">=2.0,<3"); "any" for a bare torch, "none" where
+	// it declares no torch, "" where it was not read. A release whose
+	// requirement excludes the environment's torch would make pip replace
+	// that torch, so hints do not propose it.
+	TorchRequires string `yaml:"torch_requires,omitempty"`
+	Source        string `yaml:"source"`
+	Note          string `yaml:"note,omitempty"`
+}
+
+// AdmitsTorch reports whether the release's torch requirement admits a
+// torch release, and whether that is known: a requirement that was not
+// read, or does not parse, is not known.
+func (b ExtensionBuild) AdmitsTorch(torch string) (admits, known bool) {
+	switch b.TorchRequires {
+	case "":
+		return false, false
+	case "any", "none":
+		return true, true
+	}
+	ok, err := admitsSpec(b.TorchRequires, torch)
+	if err != nil {
+		return false, false
+	}
+	return ok, true
 }
 
 // DistIndexSdist is the extension_builds distribution of a package whose
@@ -740,6 +772,16 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		case b.ArchKnown && !b.NoDeviceCode && len(b.SASS) == 0 && len(b.PTX) == 0:
 			v.errf("extension_builds", i, "arch_known without sass or ptx (no_device_code says a build has none)")
 		}
+		switch b.TorchRequires {
+		case "", "any", "none":
+		default:
+			if _, err := admitsSpec(b.TorchRequires, "1.0.0"); err != nil {
+				v.errf("extension_builds", i, "torch_requires: %v", err)
+			}
+		}
+		if b.CUDAFromMachine && (b.Dist != "pypi" || len(b.CUDA) == 0 || !b.ArchKnown) {
+			v.errf("extension_builds", i, "cuda_from_machine is for a pypi row with its cuda and its architectures (arch_known)")
+		}
 	}
 	for i, r := range v.k.CUDALibArch {
 		v.source("cuda_lib_arch", i, r.Source, keys)
@@ -903,3 +945,51 @@ func (k *KB) CUDALibByName(lib string) (*CUDALibPackage, bool) {
 // NormalizeName is a pip requirement's name in PEP 503 form, extras
 // dropped.
 func NormalizeName(name string) string { return pipName(name) }
+
+// admitsSpec reports whether a requirement of comma-joined clauses, each
+// an operator (>=, >, <=, <, ==, !=) and a dotted release (">=2.0,<3"),
+// admits a dotted release. An error names the part that does not parse;
+// a release that is not dotted (a local or pre-release part) is an error
+// too, so that nothing is admitted by a guess.
+func admitsSpec(spec, v string) (bool, error) {
+	v, _, _ = strings.Cut(v, "+")
+	if _, ok := parseDotted(v); !ok {
+		return false, fmt.Errorf("release %q is not a dotted release", v)
+	}
+	for _, cl := range strings.Split(spec, ",") {
+		cl = strings.TrimSpace(cl)
+		var op string
+		for _, o := range []string{">=", "<=", "==", "!=", ">", "<"} {
+			if strings.HasPrefix(cl, o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			return false, fmt.Errorf("requirement %q: clause %q has no operator >=, >, <=, <, == or !=", spec, cl)
+		}
+		c, ok := CompareDotted(v, strings.TrimSpace(cl[len(op):]))
+		if !ok {
+			return false, fmt.Errorf("requirement %q: clause %q is not an operator and a dotted release", spec, cl)
+		}
+		var in bool
+		switch op {
+		case ">=":
+			in = c >= 0
+		case "<=":
+			in = c <= 0
+		case "==":
+			in = c == 0
+		case "!=":
+			in = c != 0
+		case ">":
+			in = c > 0
+		case "<":
+			in = c < 0
+		}
+		if !in {
+			return false, nil
+		}
+	}
+	return true, nil
+}

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "7a4db33021a4392a"
+const generatedVersion = "898651f6deb45b53"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xb42510b2
+const generatedChecksum = 0x85818b87
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -9911,7 +9911,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"8.6",
-	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, less ;89;90 for 11.7.*"},
+	}, ArchKnown: true, TorchRequires: "any", Source: "X2_BNB; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, less ;89;90 for 11.7.*"},
 	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.8",
 	}, SASS: []string{
@@ -9926,7 +9926,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.9",
 	}, PTX: []string{
 		"8.9",
-	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, less ;90 for 11.8.*"},
+	}, ArchKnown: true, TorchRequires: "any", Source: "X2_BNB; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, less ;90 for 11.8.*"},
 	{Name: "bitsandbytes", Version: "0.45.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12.0",
 		"12.1",
@@ -9948,7 +9948,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90"},
+	}, ArchKnown: true, TorchRequires: "any", Source: "X2_BNB; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.45.0 (64d382da), x86_64 only (aarch64 excluded); build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90"},
 	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.7",
 	}, SASS: []string{
@@ -9962,7 +9962,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"8.6",
-	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%??????} (less ;89;90) for 11.7.*; each list built twice (NO_CUBLASLT ON and OFF, the _nocublaslt library); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	}, ArchKnown: true, TorchRequires: "any", Source: "X2_BNB_0431_0455; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%??????} (less ;89;90) for 11.7.*; each list built twice (NO_CUBLASLT ON and OFF, the _nocublaslt library); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.8",
 	}, SASS: []string{
@@ -9977,7 +9977,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.9",
 	}, PTX: []string{
 		"8.9",
-	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%???} (less ;90) for 11.8.*; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	}, ArchKnown: true, TorchRequires: "any", Source: "X2_BNB_0431_0455; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90, ${build_capability%???} (less ;90) for 11.8.*; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.43.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12.0",
 		"12.1",
@@ -9997,7 +9997,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	}, ArchKnown: true, TorchRequires: "any", Source: "X2_BNB_0431_0455; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.43.1 (4a6fb352), ubuntu x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.4.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90; each list built twice (NO_CUBLASLT ON and OFF); CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.7",
 	}, SASS: []string{
@@ -10011,7 +10011,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"8.6",
-	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 50;52;60;61;70;75;80;86 for 11.7.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	}, ArchKnown: true, TorchRequires: ">=2.0,<3", Source: "X2_BNB_0431_0455; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 50;52;60;61;70;75;80;86 for 11.7.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.8",
 		"12.0",
@@ -10034,7 +10034,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	}, ArchKnown: true, TorchRequires: ">=2.0,<3", Source: "X2_BNB_0431_0455; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.45.5", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12.8",
 	}, SASS: []string{
@@ -10048,7 +10048,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.0",
 	}, PTX: []string{
 		"12.0",
-	}, ArchKnown: true, Source: "X2_BNB_0431_0455", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 70;75;80;86;89;90;100;120 for 12.8.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
+	}, ArchKnown: true, TorchRequires: ">=2.0,<3", Source: "X2_BNB_0431_0455; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda at 0.45.5 (d72cb9cb), ubuntu-22.04 x86_64 (aarch64 excluded), cuda_version 11.7.1 to 12.8.0; build-cuda.sh build_capability 50;52;60;61;70;75;80;86;89;90 by default, 70;75;80;86;89;90;100;120 for 12.8.*; CMakeLists.txt: every capability -real but the newest, which is SASS and PTX"},
 	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.8",
 		"12.0",
@@ -10068,7 +10068,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 60;70;75;80;86;89;90 by default"},
+	}, ArchKnown: true, TorchRequires: ">=2.3,<3", Source: "X2_BNB; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 60;70;75;80;86;89;90 by default"},
 	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12.8",
 		"12.9",
@@ -10083,7 +10083,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.0",
 	}, PTX: []string{
 		"12.0",
-	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 70;...;100;120 for 12.8.*/12.9.*"},
+	}, ArchKnown: true, TorchRequires: ">=2.3,<3", Source: "X2_BNB; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 70;...;100;120 for 12.8.*/12.9.*"},
 	{Name: "bitsandbytes", Version: "0.48.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13.0",
 	}, SASS: []string{
@@ -10096,7 +10096,245 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.0",
 	}, PTX: []string{
 		"12.0",
-	}, ArchKnown: true, Source: "X2_BNB", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 75;...;100;120 for 13.*.*"},
+	}, ArchKnown: true, TorchRequires: ">=2.3,<3", Source: "X2_BNB; X2_BNB_TORCH_REQ", Note: "python-package.yml build-shared-libs-cuda and build-cuda.sh at 0.48.0 (406fb6aa), the x86_64 lists (aarch64 builds: 75;80;90, +100;120 for 12.8/12.9, 75;80;90;100;110;120 for 13.x): 75;...;100;120 for 13.*.*"},
+	{Name: "bitsandbytes", Version: "0.36.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.36.0 (3901ebf7) builds, with nvcc of that CUDA, only libbitsandbytes_cuda102_nocublaslt.so (make cuda10x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA10x 75, CC_KEPLER 35;37): no CUDA 10.2 library for a GPU of 7.5 or newer; Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is that one library; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.36.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.36.0 (3901ebf7) builds, with nvcc of that CUDA, libbitsandbytes_cuda110.so (make cuda110: CC_cublasLt110 75;80) and libbitsandbytes_cuda110_nocublaslt.so (make cuda110_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA110 75;80, CC_KEPLER 35;37); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.36.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.36.0 (3901ebf7) builds, with nvcc of that CUDA, libbitsandbytes_cuda111.so … cuda117.so (make cuda11x: CC_cublasLt111 75;80;86) and the _nocublaslt ones (make cuda11x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA11x 75;80;86, CC_KEPLER 35;37); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.36.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.36.0 (3901ebf7) builds, with nvcc of that CUDA, libbitsandbytes_cuda118.so and cuda120.so (make cuda12x: CC_cublasLt111 75;80;86, CC_ADA_HOPPER 89;90) and the _nocublaslt ones (make cuda12x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA11x 75;80;86, CC_ADA_HOPPER 89;90; no CC_KEPLER); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.37.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.37.0 (0f5c3948) builds, with nvcc of that CUDA, only libbitsandbytes_cuda102_nocublaslt.so (make cuda10x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA10x 75, CC_KEPLER 35;37): no CUDA 10.2 library for a GPU of 7.5 or newer; Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is that one library; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.37.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.37.0 (0f5c3948) builds, with nvcc of that CUDA, libbitsandbytes_cuda110.so (make cuda110: CC_cublasLt110 75;80) and libbitsandbytes_cuda110_nocublaslt.so (make cuda110_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA110 75;80, CC_KEPLER 35;37); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.37.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.37.0 (0f5c3948) builds, with nvcc of that CUDA, libbitsandbytes_cuda111.so … cuda117.so (make cuda11x: CC_cublasLt111 75;80;86) and the _nocublaslt ones (make cuda11x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA11x 75;80;86, CC_KEPLER 35;37); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.37.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_036_037", Note: "deploy.sh at 0.37.0 (0f5c3948) builds, with nvcc of that CUDA, libbitsandbytes_cuda118.so and cuda120.so (make cuda12x: CC_cublasLt111 75;80;86, CC_ADA_HOPPER 89;90) and the _nocublaslt ones (make cuda12x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA11x 75;80;86, CC_ADA_HOPPER 89;90; no CC_KEPLER); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.38.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.38.0 (7c651012) builds only libbitsandbytes_cuda102_nocublaslt.so (make cuda10x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA10x 75, CC_KEPLER 35;37): no CUDA 10.2 library for a GPU of 7.5 or newer; Makefile: -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.38.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.38.0 (7c651012) builds libbitsandbytes_cuda110.so (make cuda110: CC_cublasLt110 75;80) and libbitsandbytes_cuda110_nocublaslt.so (make cuda110_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA110 75;80, CC_KEPLER 35;37); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.38.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.38.0 (7c651012) builds libbitsandbytes_cuda111.so … cuda117.so (make cuda11x: CC_cublasLt111 75;80;86) and the _nocublaslt ones (make cuda11x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA11x 75;80;86, CC_KEPLER 35;37); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.38.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.2",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.38.0 (7c651012) builds libbitsandbytes_cuda118.so, cuda120.so and cuda121.so (make cuda12x: CC_cublasLt111 75;80;86, CC_ADA_HOPPER 89;90) and the _nocublaslt ones (make cuda12x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70;72, CC_CUDA11x 75;80;86, CC_ADA_HOPPER 89;90; no CC_KEPLER); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.39.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.39.1 (4395d68c) builds libbitsandbytes_cuda110.so (make cuda110: CC_cublasLt110 75;80) and libbitsandbytes_cuda110_nocublaslt.so (make cuda110_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70 and CC_CUDA110, which the 0.39.1 Makefile no longer defines, so empty; no CC_KEPLER); no CUDA 10.2 library; Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.39.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.39.1 (4395d68c) builds libbitsandbytes_cuda111.so … cuda117.so (make cuda11x: CC_cublasLt111 75;80;86) and the _nocublaslt ones (make cuda11x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70, CC_CUDA11x 75;80;86; no CC_KEPLER); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
+	{Name: "bitsandbytes", Version: "0.39.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+		"12.0",
+		"12.1",
+	}, SASS: []string{
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.39.1 (4395d68c) builds libbitsandbytes_cuda118.so, cuda120.so and cuda121.so (make cuda12x: CC_cublasLt111 75;80;86, CC_ADA_HOPPER 89;90) and the _nocublaslt ones (make cuda12x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70, CC_CUDA11x 75;80;86, CC_ADA_HOPPER 89;90); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
 	{Name: "onnxruntime-gpu", Version: "1.7.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.0",
 	}, Source: "X2_ORT_CUDA_EP_REQS", Note: "docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages 03cecf844a, d0ea319e9b) requirements table, row 1.7: CUDA 11.0.3, cuDNN 8.0.4 (Linux) / 8.0.2.39 (Windows), libcudart 11.0.221, libcublas 11.2.0.252, libcudnn 8.0.4; architectures not read"},
@@ -17425,6 +17663,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_SUPPORT_MATRIX_KEPLER", Title: "NVIDIA cuDNN Support Matrix archives listing Kepler: cudnn_760 (7.5.0 … 7.6.0: Kepler (3.x) beside CUDA 9.0 … 10.1), cudnn_764 (7.6.3 - 7.6.4: Kepler (3.x)), cudnn-803 (8.0.0 - 8.0.3: CUDA 11.0 'SM 3.5 and later', CUDA 10.2 and 10.1 'SM 3.0 and later'), cudnn-822 (8.1.0 … 8.2.2: CUDA 11.x 'SM 3.5 and later', CUDA 10.2 'SM 3.0 and later', Kepler listed), cudnn-840 (8.4.0 for CUDA 11.x: SM 3.5 and later; for CUDA 10.2: SM 3.0 and later), cudnn-850 (8.5.0 for CUDA 11.x, CUDA 11.0 … 11.7: Kepler, SM 3.5 and later)", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/pdf/cuDNN-Support-Matrix.pdf", Read: "archived support matrices 7.6.0, 7.6.4, 8.0.3, 8.2.2, 8.4.0 and 8.5.0, 2026-12-06; NVIDIA's 8.6.0 … 8.8.1 matrices were not among the stored copies (what they say of Kepler is read from the projects that quote them, CUDNN_KEPLER_870_880)"},
 	{Key: "CUDNN_KEPLER_870_880", Title: "cuDNN 8.7 carries Kepler and 8.8 does not, as two public projects quote NVIDIA's archived matrices: kazeevn/pytorch-iapetus docs/CONVENTIONS.md (a PyTorch build for the Tesla K20c, sm_35): 'NVIDIA's 8.7 support matrix (archives/cudnn-870/support-matrix) includes sm_35; the 8.8 matrix (archives/cudnn-880/support-matrix) requires sm_50 or later', with libcudnn8 8.7.0.84-1+cuda11.8 held and forward and backward convolution passing on both K20c GPUs; NixOS/nixpkgs pkgs/development/cuda-modules/packages/cudnn.nix platformAssertions, citing archives/cudnn-850 and archives/cudnn-880 support-matrix: 'cuDNN releases since 8.5 support CUDA compute capabilities 3.5 and newer', 'cuDNN releases since 8.8 support CUDA compute capabilities 5.0 and newer'", URL: "https://github.com/kazeevn/pytorch-iapetus/blob/main/docs/CONVENTIONS.md", Read: "both files as stored, 2026-12-06 (also jeremistderechte/PyTorch-Kepler-Wheels releases: 'cudnn: 8.7.0 (latest supported version for kepler)'); NVIDIA's own 8.6.0, 8.7.0, 8.8.0 and 8.8.1 matrix pages were not among the stored copies"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
+	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
+	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
+	{Key: "X2_BNB_TORCH_REQ", Title: "bitsandbytes-foundation/bitsandbytes: the torch requirement each release declares: setup.py install_requires [\"torch\", \"numpy\", ...] (line 37) at 0.43.1 and 0.45.0 (no version bound); pyproject.toml dependencies \"torch>=2.0,<3\" (line 45) at 0.45.5 and \"torch>=2.3,<3\" (line 46) at 0.48.0", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/pyproject.toml", Read: "git snapshot: files at tags 0.43.1 (4a6fb352), 0.45.0 (64d382da), 0.45.5 (d72cb9cb), 0.48.0 (406fb6aa), read 2026-12-06"},
 	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) and _wheel_config['12.x'] check_version 12080 <= x < 12090 (CUDA 12.8)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
 	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
 	{Key: "X2_MAMBA_PUBLISH", Title: "state-spaces/mamba .github/workflows/publish.yaml (build_wheels matrix and exclude list; wheel local version tmpname, in .github/scripts/build.sh from v2.2.6) and setup.py (cc_flag -gencode list, CUDA 11.6 floor, get_wheel_url) at every release tag v1.0.0 to v2.3.2.post1", URL: "https://github.com/state-spaces/mamba/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD e9594ce1 (2026-07-22): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
@@ -18914,6 +19155,21 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 332},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 333},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 334},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 335},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 336},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 337},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 338},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 339},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 340},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 341},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 342},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 343},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 344},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 345},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 346},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 347},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 348},
+		{File: "resolver/kb/data/extensions-2.yaml", Line: 349},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
@@ -19926,6 +20182,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},
