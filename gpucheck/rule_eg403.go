@@ -218,7 +218,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 		switch {
 		case v == runsSASS:
 		case v == runsNone && !list.PTXUnknown:
-			c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release)")
+			c.noKernel(what, gs, gcc, noKernelHint(gcc, list, "a newer framework release", "an older framework release"))
 		case v == runsPTX && c.xlaCompiles(gcc, gs, what):
 		case v == runsPTX && driverNewer:
 			c.ptxOnlyRuns(gcc,
@@ -369,6 +369,24 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 	return true
 }
 
+// noKernelHint points a GPU with no code in list the right way: one older
+// than everything the list has SASS for needs an older build, since newer
+// releases and CUDA variants drop old GPUs rather than add them (review 9
+// #322: "a newer release" for a K80 beside conda-forge's 2.9); otherwise a
+// newer one.
+func noKernelHint(gcc cc, list *kb.ArchList, newer, older string) string {
+	below := len(list.SASS) > 0
+	for _, a := range list.SASS {
+		if lo, ok := parseCC(a); !ok || !gcc.less(lo) {
+			below = false
+		}
+	}
+	if below {
+		return "use a build that still targets this architecture (" + older + ": newer ones drop old GPUs rather than add them)"
+	}
+	return "use a build that includes this architecture (" + newer + ")"
+}
+
 // noKernel raises EG403 for a GPU a known architecture list has neither
 // SASS nor PTX for.
 func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
@@ -426,7 +444,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 				"use a build whose SASS includes this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
 			return
 		}
-		c.noKernel(what, gs, gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)")
+		c.noKernel(what, gs, gcc, noKernelHint(gcc, list, "a newer framework release or CUDA variant", "an older framework release or CUDA variant"))
 	case runsPTX:
 		c.ptxOnly(gs, gcc, what, by.compute(), driverCUDA, rt)
 	}
