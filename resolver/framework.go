@@ -119,13 +119,33 @@ func (r *resolution) framework() {
 // release from there (strict priority cannot solve it at all).
 func (r *resolution) pastCondaForge(it *item) {
 	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" ||
-		it.exact == "" || (it.conda != nil && it.conda.Installed != nil) || !it.firstChannel {
+		(it.conda != nil && it.conda.Installed != nil) || !it.firstChannel {
 		return
+	}
+	// rel is the release the pin names: its exact release, or, for a
+	// tensorflow-gpu series (=1.13) every release of which conda-forge
+	// never built, the newest the spec admits (review 9 #833 read
+	// tensorflow-gpu=1.13 as a conda-forge build).
+	rel, what := it.exact, it.exact
+	if rel == "" {
+		if it.name != "tensorflow-gpu" || strings.TrimSpace(it.verText) == "" {
+			return
+		}
+		cands := r.candidates("tensorflow", it.verText)
+		if len(cands) == 0 {
+			return
+		}
+		for _, v := range cands {
+			if _, none := r.kb.TensorFlowCondaCPUOnly(v, kb.DistCondaForge); !none {
+				return
+			}
+		}
+		rel, what = cands[len(cands)-1], strings.TrimSpace(it.verText)+" ("+rangeOf(cands)+")"
 	}
 	switch {
 	case torchConda[it.name]:
-		vs, ok := r.kb.Variants(seriesOf(it.exact), kb.DistCondaForge)
-		if !ok || (!vs.NotPublished && (len(vs.Releases) == 0 || contains(vs.Releases, it.exact))) {
+		vs, ok := r.kb.Variants(seriesOf(rel), kb.DistCondaForge)
+		if !ok || (!vs.NotPublished && (len(vs.Releases) == 0 || contains(vs.Releases, rel))) {
 			return
 		}
 	case it.name == "torchvision" || it.name == "torchaudio":
@@ -142,19 +162,19 @@ func (r *resolution) pastCondaForge(it *item) {
 		}
 		// the lists run from each feedstock's first commit; a release newer
 		// than the newest read is not known either way
-		if len(built) == 0 || contains(built, it.exact) || compareVersions(it.exact, built[len(built)-1]) > 0 {
+		if len(built) == 0 || contains(built, rel) || compareVersions(rel, built[len(built)-1]) > 0 {
 			return
 		}
 	case it.name == "tensorflow-gpu":
 		// conda-forge's tensorflow-gpu output came with its first CUDA
 		// build (CF_TF): an older release was never built there.
-		if _, none := r.kb.TensorFlowCondaCPUOnly(it.exact, kb.DistCondaForge); !none {
+		if _, none := r.kb.TensorFlowCondaCPUOnly(rel, kb.DistCondaForge); !none {
 			return
 		}
 	default:
 		return
 	}
-	never := fmt.Sprintf("conda-forge never built %s %s", it.name, it.exact)
+	never := fmt.Sprintf("conda-forge never built %s %s", it.name, what)
 	past, nodefaults, defaultsNever := false, false, false
 	for _, c := range r.env.Channels {
 		n := channelName(c.Value)
@@ -164,7 +184,7 @@ func (r *resolution) pastCondaForge(it *item) {
 			continue
 		}
 		if past && it.name == "pytorch" && n == "defaults" {
-			if pub, known := r.kb.CondaPublished("pytorch", kb.DistDefaults, it.exact); known && !pub {
+			if pub, known := r.kb.CondaPublished("pytorch", kb.DistDefaults, rel); known && !pub {
 				// defaults never published it either (conda_releases)
 				defaultsNever = true
 				continue
@@ -193,7 +213,7 @@ func (r *resolution) pastCondaForge(it *item) {
 	// defaults"), and defaults built its GPU build as tensorflow-gpu
 	// (tensorflow_conda_default): the only build that can be installed is
 	// defaults', or none where nodefaults shuts that channel out.
-	if _, ok := r.kb.TensorFlowCondaCPUOnly(it.exact, kb.DistDefaults); ok && !nodefaults {
+	if _, ok := r.kb.TensorFlowCondaCPUOnly(rel, kb.DistDefaults); ok && !nodefaults {
 		it.channel, it.firstChannel = "defaults", false
 		it.moved = never + "; only defaults has it, which conda env create adds from .condarc unless channels: lists nodefaults"
 		it.how = it.moved

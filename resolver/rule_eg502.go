@@ -494,9 +494,11 @@ func oldestListed(k *kb.KB, fw string) string {
 }
 
 // admitsBelow reports whether a conda-syntax version spec admits some
-// version older than oldest: each X.Y and X.Y.Z with X from 0 to oldest's
-// major and Y, Z below 20 is tried, which covers how framework releases
-// before a table's first have been numbered.
+// version of a series older than oldest's: each X.Y and X.Y.Z with X from
+// 0 to oldest's major and Y, Z below 20 is tried, which covers how
+// framework releases before a table's first have been numbered. Versions
+// of oldest's own series are not counted: tensorflow-gpu=1.13 admits a
+// 1.13.0 that was never released, not a release the table lacks.
 func admitsBelow(spec, oldest string) bool {
 	vs, err := envspec.ParseVersionSpec(spec)
 	if err != nil || vs == nil {
@@ -516,7 +518,7 @@ func admitsBelow(spec, oldest string) bool {
 					v += fmt.Sprintf(".%d", z)
 				}
 				pv, err := envspec.ParseVersion(v)
-				if err != nil || pv.Compare(top) >= 0 {
+				if err != nil || pv.Compare(top) >= 0 || seriesOf(v) == seriesOf(oldest) {
 					continue
 				}
 				if vs.Match(pv) {

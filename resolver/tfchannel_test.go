@@ -22,6 +22,11 @@ func TestTensorFlowGPUPastCondaForge(t *testing.T) {
 		{"channels:\n  - conda-forge\ndependencies:\n  - cudatoolkit=10.0\n  - tensorflow-gpu==1.15\n", "defaults", "conda-forge never built tensorflow-gpu 1.15.0", kb.DistDefaults},
 		{"channels: [conda-forge, defaults]\ndependencies:\n  - tensorflow-gpu=2.4.1\n", "defaults", "conda-forge never built tensorflow-gpu 2.4.1", kb.DistDefaults},
 		{"channels: [conda-forge, nodefaults]\ndependencies:\n  - tensorflow-gpu=2.4.1\n", "", "no other channel the file allows", ""},
+		// a series every release of which conda-forge never built (review 9
+		// #833: tensorflow-gpu=1.13 read as conda-forge's)
+		{"channels: [conda-forge, defaults]\ndependencies:\n  - cudatoolkit=10.0\n  - tensorflow-gpu=1.13\n", "defaults", "conda-forge never built tensorflow-gpu =1.13 (1.13.1)", kb.DistDefaults},
+		// a range reaching releases conda-forge built stays there
+		{"channels: [conda-forge, defaults]\ndependencies:\n  - tensorflow-gpu>=2.4\n", "conda-forge", "", kb.DistCondaForge},
 		// conda-forge built 2.6.0's CUDA variants: it stays there
 		{"channels: [conda-forge]\ndependencies:\n  - tensorflow-gpu=2.6.0\n", "conda-forge", "", kb.DistCondaForge},
 		// written as conda-forge:: is the user's choice, never moved
