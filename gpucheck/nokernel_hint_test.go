@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/resolver"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -23,5 +24,18 @@ func TestNoKernelHint(t *testing.T) {
 		if !strings.Contains(got, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.gpu.sm(), got, tt.want)
 		}
+	}
+}
+
+// TestUnknownPkgHintNoRows: an extension the knowledge base names but
+// describes no release of (cucim) is not told to pin a release "the
+// knowledge base has a build row for": there is none (review 9 #25).
+func TestUnknownPkgHintNoRows(t *testing.T) {
+	f := testFacts
+	f.Extensions = []kb.Extension{{Name: "norows", Framework: "none", Source: "S"}}
+	c := &checker{st: &resolver.Stack{}, k: factsKB{f}, h: host("570.124.06", "12.8", "9.0")}
+	got := c.unknownPkgHint(&resolver.GPUPackage{Name: "norows", Role: resolver.RoleExtension, Unknown: "the release of norows is left to the solver"})
+	if strings.Contains(got, "pin a release") || !strings.Contains(got, "describes no release of norows's builds") {
+		t.Errorf("hint %q", got)
 	}
 }

@@ -416,7 +416,9 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 		if ex := c.torchExcluded(p.Name); len(ex) > 0 {
 			return "no release of " + p.Name + " envguard knows admits torch " + c.fileTorch() + " (" + strings.Join(ex, "; ") + "), so pinning one would make pip replace torch: run envguard check on the machine, which reads the binaries"
 		}
-		return "pin a release the knowledge base has a build row for, or run envguard check on the machine, which reads the binaries"
+		// No release row at all (cucim, review 9 #25): pinning one would
+		// still leave it unknown.
+		return "the knowledge base describes no release of " + p.Name + "'s builds, so pinning one would not decide it either: run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries"
 	}
 	s := "the knowledge base has no release of " + p.Name
 	if len(p.BuiltFor.CUDA) == 1 {
