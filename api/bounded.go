@@ -57,7 +57,7 @@ func runBounded[T any](ctx context.Context, p *pool, ab *abandoned, release func
 				ch <- result{p: &panicValue{value: rvr, stack: debug.Stack()}}
 			}
 		}()
-		v, err := f(yielding(ctx))
+		v, err := f(yielding(ctx, &p.running))
 		ch <- result{v: v, err: err}
 	})
 	select {
@@ -123,30 +123,59 @@ func (p *panicValue) String() string { return fmt.Sprint(p.value) }
 
 // yieldingContext is the context a pipeline call gets. The pipeline checks
 // its context between units of work (every few dozen items, between
-// rules); there, at most once a yieldEvery, the call gives up its
-// processor, so that a long validation lets short ones run between its
-// steps. Without it a CPU-bound call keeps its processor for the Go
-// scheduler's time slice, 10 ms, while short requests queue behind it:
-// with one client sending heavy bodies to one slot, the other clients'
-// p99 was 3× that of a quiet run (issue 22, N13).
+// rules, every 512 bytes of YAML); there, at most once a yieldEvery, the
+// call gives up its processor, so that a long validation lets short ones
+// run between its steps. Without it a CPU-bound call keeps its processor
+// for the Go scheduler's time slice, 10 ms, while short requests queue
+// behind it: with one client sending heavy bodies to one slot, the other
+// clients' p99 was 3× that of a quiet run (issue 22, N13).
+//
+// A yield alone gives the processor only to goroutines already runnable;
+// an honest request whose packets arrive a moment later still finds both
+// processors of a 2-core machine busy, and with a heavy call on one of
+// them the honest clients' p99 came within a hair of 2× that of a quiet
+// run (1.5–2.4× in CI, issue 18). So a call that has run past longAfter,
+// longer than any ordinary file takes, while other calls are under way,
+// sleeps for longPause at each yield instead: shortest work first, as an
+// operating system's scheduler favours interactive work. A heavy body then
+// takes at most about twice as long while others are served, and as long
+// as before when it is alone.
 type yieldingContext struct {
 	context.Context
-	last  atomic.Int64 // unix nanoseconds of the last yield
-	yield func()       // runtime.Gosched; counted by a test
+	start   int64        // unix nanoseconds when the call began
+	last    atomic.Int64 // unix nanoseconds of the last yield
+	running *atomic.Int64
+	yield   func() // runtime.Gosched; counted by a test
+	pause   func() // sleeps longPause; counted by a test
 }
 
-const yieldEvery = time.Millisecond
+const (
+	yieldEvery = 500 * time.Microsecond
+	longAfter  = 10 * time.Millisecond
+	longPause  = 250 * time.Microsecond
+)
 
-func yielding(ctx context.Context) context.Context {
-	y := &yieldingContext{Context: ctx, yield: runtime.Gosched}
-	y.last.Store(time.Now().UnixNano())
+// yielding makes ctx yield; running counts the calls under way, this one
+// among them (nil: it is always alone).
+func yielding(ctx context.Context, running *atomic.Int64) context.Context {
+	now := time.Now().UnixNano()
+	y := &yieldingContext{Context: ctx, start: now, running: running,
+		yield: runtime.Gosched, pause: func() { time.Sleep(longPause) }}
+	y.last.Store(now)
 	return y
 }
 
 func (y *yieldingContext) Err() error {
 	if now := time.Now().UnixNano(); now-y.last.Load() >= int64(yieldEvery) {
+		if now-y.start >= int64(longAfter) && y.running != nil && y.running.Load() > 1 {
+			y.pause()
+			// From the end of the pause: a sleep that overshoots does not
+			// leave the call no time to run before the next one.
+			now = time.Now().UnixNano()
+		} else {
+			y.yield()
+		}
 		y.last.Store(now)
-		y.yield()
 	}
 	return y.Context.Err()
 }

@@ -1,6 +1,9 @@
 package api
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // pool runs pipeline calls on goroutines that outlive them. A fresh
 // goroutine starts on a small stack that the parser's recursion grows, a
@@ -14,6 +17,9 @@ type pool struct {
 	// busy learns of every call from its start to its end, which may come
 	// after its request's (work that outlives its deadline); nil: no one.
 	busy *idleRelease
+	// running counts the calls under way now; a long call yields more to
+	// the others while it is not alone (yieldingContext).
+	running atomic.Int64
 }
 
 func newPool(wait time.Duration) *pool {
@@ -25,6 +31,7 @@ func (p *pool) run(f func()) {
 	if p.busy != nil {
 		p.busy.begin()
 	}
+	p.running.Add(1)
 	select {
 	case p.idle <- f:
 	default:
@@ -37,6 +44,7 @@ func (p *pool) work(f func()) {
 	defer t.Stop()
 	for {
 		f()
+		p.running.Add(-1)
 		if p.busy != nil {
 			p.busy.end()
 		}

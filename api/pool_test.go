@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -107,12 +108,12 @@ func TestIdleRelease(t *testing.T) {
 }
 
 // TestYieldingContext: a pipeline call that checks its context gives up its
-// processor about once a millisecond, never on every check, and the
+// processor about once a yieldEvery, never on every check, and the
 // context still says what its parent says.
 func TestYieldingContext(t *testing.T) {
 	var yields int
 	parent, cancel := context.WithCancel(context.Background())
-	ctx := yielding(context.WithValue(parent, yieldKey{}, "v")).(*yieldingContext)
+	ctx := yielding(context.WithValue(parent, yieldKey{}, "v"), nil).(*yieldingContext)
 	ctx.yield = func() { yields++ }
 	checks := 0
 	start := time.Now()
@@ -124,7 +125,7 @@ func TestYieldingContext(t *testing.T) {
 	}
 	elapsed := time.Since(start)
 	if yields < 1 || yields > int(elapsed/yieldEvery)+1 || yields >= checks {
-		t.Errorf("%d yields in %d checks over %v, want about one a millisecond", yields, checks, elapsed)
+		t.Errorf("%d yields in %d checks over %v, want about one a yieldEvery", yields, checks, elapsed)
 	}
 	if ctx.Value(yieldKey{}) != "v" {
 		t.Error("the value of the parent is lost")
@@ -137,3 +138,54 @@ func TestYieldingContext(t *testing.T) {
 }
 
 type yieldKey struct{}
+
+// TestYieldingContextPausesLongCalls: shortest work first. A call that has
+// run past longAfter sleeps at its yields while other calls are under way,
+// and only then: alone, or before longAfter, it only yields.
+func TestYieldingContextPausesLongCalls(t *testing.T) {
+	var running atomic.Int64
+	ctx := yielding(context.Background(), &running).(*yieldingContext)
+	var yields, pauses int
+	ctx.yield = func() { yields++ }
+	ctx.pause = func() { pauses++ }
+	// check makes the next Err a yield point, the call having run for ran.
+	check := func(ran time.Duration) {
+		now := time.Now().UnixNano()
+		ctx.start = now - int64(ran)
+		ctx.last.Store(now - int64(yieldEvery))
+		if ctx.Err() != nil {
+			t.Fatal("Err on a live context")
+		}
+	}
+	for _, c := range []struct {
+		running              int64
+		ran                  time.Duration
+		wantYield, wantPause int
+	}{
+		{running: 1, ran: 10 * longAfter, wantYield: 1},  // alone
+		{running: 2, ran: longAfter / 2, wantYield: 1},   // short
+		{running: 2, ran: longAfter, wantPause: 1},       // long, not alone
+		{running: 5, ran: 100 * longAfter, wantPause: 1}, // long, not alone
+		{running: 0, ran: 100 * longAfter, wantYield: 1}, // not counted
+	} {
+		yields, pauses = 0, 0
+		running.Store(c.running)
+		check(c.ran)
+		if yields != c.wantYield || pauses != c.wantPause {
+			t.Errorf("%d calls running, this one for %v: %d yields and %d pauses, want %d and %d",
+				c.running, c.ran, yields, pauses, c.wantYield, c.wantPause)
+		}
+	}
+	// The pool counts its calls from start to end.
+	p := newPool(time.Minute)
+	inside := make(chan int64)
+	p.run(func() { inside <- p.running.Load() })
+	if n := <-inside; n != 1 {
+		t.Errorf("%d calls counted inside the only one, want 1", n)
+	}
+	for deadline := time.Now().Add(10 * time.Second); p.running.Load() != 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls counted after the only one ended", p.running.Load())
+		}
+	}
+}

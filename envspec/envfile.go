@@ -202,8 +202,13 @@ func (p *envParser) parse(src []byte) {
 		return
 	}
 	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(src))
+	in := &contextReader{r: bytes.NewReader(src), ctx: p.opt.Context}
+	dec := yaml.NewDecoder(in)
 	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		if in.stopped {
+			p.canceled = true
+			return
+		}
 		p.yamlError(err)
 		return
 	}
@@ -254,6 +259,29 @@ func (p *envParser) parse(src []byte) {
 func InternalError(file string, r any) finding.Diagnostic {
 	return finding.Diagnostic{Pos: finding.Pos{File: file, Line: 1}, Severity: RuleEG100.Severity, Code: RuleEG100.Code,
 		Message: fmt.Sprintf("internal error while reading the file: %v", r)}
+}
+
+// contextReader feeds yaml.v3, which reads its input 512 bytes at a time
+// and checks no context, and checks the context before each read. A
+// megabyte of YAML is then a few thousand points where a validation past
+// its deadline stops, and where the service's context gives up the
+// processor to short requests (api's yieldingContext): without them the
+// parse of one heavy body held its processor for the scheduler's 10 ms
+// slice, and the other clients' p99 doubled beside it (issue 18).
+type contextReader struct {
+	r       io.Reader
+	ctx     context.Context
+	stopped bool // the context ended the reading
+}
+
+func (c *contextReader) Read(b []byte) (int, error) {
+	if c.ctx != nil {
+		if err := c.ctx.Err(); err != nil {
+			c.stopped = true
+			return 0, err
+		}
+	}
+	return c.r.Read(b)
 }
 
 // yamlError turns a yaml.v3 syntax error into EG100.
