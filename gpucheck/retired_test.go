@@ -133,3 +133,30 @@ func TestSourceBuildHint(t *testing.T) {
 		t.Errorf("EG409 hint = %q; findings %v", hint, c.ds)
 	}
 }
+
+// Beside conda-forge's torch, PyG's find-links wheels fail to import
+// (another torch build: review nine #603): the hint names conda-forge's
+// own build of the extension where the knowledge base has one, and never
+// PyG's page.
+func TestSourceBuildHintCondaForgeTorch(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"torch-scatter", "take conda-forge's pytorch_scatter instead"},
+		{"pyg-lib", "take conda-forge's pyg-lib instead"},
+		{"torch-spline-conv", "no conda-forge build of torch-spline-conv"},
+	} {
+		st := stack("2.1.2", "12.0", kb.DistCondaForge)
+		st.GPUPackages = []resolver.GPUPackage{{Name: tt.name, Role: resolver.RoleExtension, SourceBuild: true,
+			Unknown: tt.name + " comes from the package index, which has only its source"}}
+		c := check(st, host("550.54.15", "12.4", "9.0"), kbOrDefault(kb.Default()), CheckOptions{})
+		hint := ""
+		for _, d := range c.ds {
+			if d.Code == "EG409" && strings.Contains(d.Message, tt.name) {
+				hint = d.Hint
+			}
+		}
+		if !strings.Contains(hint, tt.want) || !strings.Contains(hint, "fail to import beside conda-forge's pytorch") ||
+			strings.Contains(hint, "data.pyg.org") {
+			t.Errorf("%s beside conda-forge's torch: EG409 hint = %q; findings %v", tt.name, hint, c.ds)
+		}
+	}
+}

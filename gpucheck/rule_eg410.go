@@ -1013,6 +1013,9 @@ func follows(row *kb.CUDALibPackage, ver string) bool {
 // releases of (cupy's per-CUDA wheels for the source package cupy).
 func (c *checker) sourceHint(p *resolver.GPUPackage) string {
 	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.IndexURL != "" {
+		if fw := c.st.Framework; fw != nil && fw.Dist == kb.DistCondaForge {
+			return condaForgeTorchHint(ext)
+		}
 		return sourceBuildHint(c.st.Framework, c.runtime())
 	}
 	s := "pip builds " + p.Name + " from source with the install machine's CUDA toolkit"
@@ -1051,6 +1054,23 @@ func sourceBuildHint(fw *resolver.Framework, rt string) string {
 	}
 	return "to take PyG's prebuilt wheel instead, add -f " + page + " to the pip section (" + which + ") and pin a release that page lists; " +
 		"or check on the install machine, after the build, with envguard check, which reads the binaries"
+}
+
+// condaForgeTorchHint is sourceHint beside conda-forge's torch, where the
+// project's find-links wheels are no way out: they are built against
+// PyTorch's own torch builds and fail to import beside conda-forge's
+// ("undefined symbol", review nine #603). conda-forge's own build of the
+// extension (kb's conda_forge_build) is built against its pytorch.
+func condaForgeTorchHint(ext *kb.Extension) string {
+	s := "PyG's prebuilt wheels (its find-links pages) will not help here: they are built against PyTorch's own torch builds " +
+		"and fail to import beside conda-forge's pytorch (\"undefined symbol\")"
+	if ext.CondaForgeBuild != "" {
+		s += "; take conda-forge's " + ext.CondaForgeBuild + " instead, built against conda-forge's pytorch: list it among the conda " +
+			"dependencies and drop " + ext.Name + " from the pip section"
+	} else {
+		s += "; the knowledge base has no conda-forge build of " + ext.Name + ", so the source build pip makes against this torch is the way"
+	}
+	return s + "; or check on the install machine, after the build, with envguard check, which reads the binaries"
 }
 
 // builtOnMachineHint says what decides a package whose GPU code is compiled

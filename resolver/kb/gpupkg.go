@@ -91,6 +91,13 @@ type Extension struct {
 	// release open is judged over the rows of each release its spec admits
 	// (cupy>=12.0.0 beside cudatoolkit=11.8), and stays unknown where the
 	// spec admits an older one.
+	// CondaForgeBuild is conda-forge's package of the extension, built
+	// against conda-forge's pytorch (PyG's pytorch_scatter): the project's
+	// own wheels are built against PyTorch's own torch builds and fail to
+	// import beside conda-forge's, so it is that package a hint names
+	// beside a conda-forge torch. It is not a name the extension is
+	// recognised by (Conda).
+	CondaForgeBuild        string   `yaml:"conda_forge_build,omitempty"`
 	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
 	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
 	Source                 string   `yaml:"source"`
