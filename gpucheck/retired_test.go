@@ -123,13 +123,7 @@ func TestSourceBuildHint(t *testing.T) {
 	st.GPUPackages = []resolver.GPUPackage{{Name: "torch-spline-conv", Role: resolver.RoleExtension, Version: "1.2.1", SourceBuild: true,
 		Unknown: "torch-spline-conv 1.2.1 comes from the package index, which has only its source"}}
 	c := check(st, host("550.54.15", "12.4", "8.0"), kbOrDefault(kb.Default()), CheckOptions{})
-	hint := ""
-	for _, d := range c.ds {
-		if d.Code == "EG409" && strings.Contains(d.Message, "torch-spline-conv") {
-			hint = d.Hint
-		}
-	}
-	if !strings.Contains(hint, "torch-1.11.0+cu102.html") || strings.Contains(hint, "pin a release envguard knows") {
+	if hint := eg409Hint(c, "torch-spline-conv"); !strings.Contains(hint, "torch-1.11.0+cu102.html") || strings.Contains(hint, "pin a release envguard knows") {
 		t.Errorf("EG409 hint = %q; findings %v", hint, c.ds)
 	}
 }
@@ -148,15 +142,19 @@ func TestSourceBuildHintCondaForgeTorch(t *testing.T) {
 		st.GPUPackages = []resolver.GPUPackage{{Name: tt.name, Role: resolver.RoleExtension, SourceBuild: true,
 			Unknown: tt.name + " comes from the package index, which has only its source"}}
 		c := check(st, host("550.54.15", "12.4", "9.0"), kbOrDefault(kb.Default()), CheckOptions{})
-		hint := ""
-		for _, d := range c.ds {
-			if d.Code == "EG409" && strings.Contains(d.Message, tt.name) {
-				hint = d.Hint
-			}
-		}
-		if !strings.Contains(hint, tt.want) || !strings.Contains(hint, "fail to import beside conda-forge's pytorch") ||
+		if hint := eg409Hint(c, tt.name); !strings.Contains(hint, tt.want) || !strings.Contains(hint, "fail to import beside conda-forge's pytorch") ||
 			strings.Contains(hint, "data.pyg.org") {
 			t.Errorf("%s beside conda-forge's torch: EG409 hint = %q; findings %v", tt.name, hint, c.ds)
 		}
 	}
+}
+
+// eg409Hint is the hint of c's EG409 about the package name; "" if none.
+func eg409Hint(c *checker, name string) string {
+	for _, d := range c.ds {
+		if d.Code == "EG409" && strings.Contains(d.Message, name) {
+			return d.Hint
+		}
+	}
+	return ""
 }
