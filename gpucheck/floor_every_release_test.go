@@ -85,16 +85,19 @@ func TestSourceHint(t *testing.T) {
 		{Name: "cupy-cuda12x", Framework: "none", Source: "S"},
 		{Name: "torch-scatter", Framework: "torch", TorchABI: true, IndexSdistOnly: true, IndexURL: `^https://data\.pyg\.org/whl/torch-(?P<torch>[0-9.]+)\+(?:cu(?P<cuda>[0-9]+)|cpu)\.html$`, Source: "S"},
 	}
-	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Source: "S"}}
+	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", CUDA: []string{"12"}, Source: "S"}}
 	k := factsKB{f}
-	for _, tt := range []struct{ pkg, has string }{
-		{"cupy", "pip builds cupy from source with the install machine's CUDA toolkit; to take a prebuilt build instead, install the package built for the environment's CUDA (the knowledge base has releases of cupy-cuda12x (pypi))"},
-		{"torch-scatter", "add -f https://data.pyg.org/whl/torch-2.1.0+cu121.html"},
+	// A prebuilt package is offered only for the environment's CUDA major
+	// (review nine #186: cupy-cuda12x for a CUDA 10.1 stack).
+	for _, tt := range []struct{ pkg, cuda, has string }{
+		{"cupy", "12.1", "pip builds cupy from source with the install machine's CUDA toolkit; to take a prebuilt build instead, install the package built for the environment's CUDA 12.1 (the knowledge base has releases of cupy-cuda12x (pypi))"},
+		{"cupy", "10.1", "the prebuilt packages the knowledge base has releases of are built for CUDA 12, none for this environment's CUDA 10.1"},
+		{"torch-scatter", "12.1", "add -f https://data.pyg.org/whl/torch-2.1.0+cu121.html"},
 	} {
 		pos := finding.Pos{File: "env", Line: 4, Col: 3}
 		p := resolver.GPUPackage{Name: tt.pkg, Role: resolver.RoleExtension, Version: "8.3.0", Pos: pos, Line: 4, SourceBuild: true,
 			Unknown: tt.pkg + " 8.3.0 comes from the package index, which has only its source"}
-		st := stack("2.1.0", "12.1", kb.DistWheel)
+		st := stack("2.1.0", tt.cuda, kb.DistWheel)
 		st.GPUPackages = append(st.GPUPackages, p)
 		r := evaluate(st, host("535.104.05", "12.2", "8.0"), k, CheckOptions{})
 		var hint string
@@ -103,7 +106,8 @@ func TestSourceHint(t *testing.T) {
 				hint = d.Hint
 			}
 		}
-		if !strings.Contains(hint, tt.has) || strings.Contains(hint, "pin a release envguard knows") {
+		if !strings.Contains(hint, tt.has) || strings.Contains(hint, "pin a release envguard knows") ||
+			(tt.cuda == "10.1" && strings.Contains(hint, "cupy-cuda12x")) {
 			t.Errorf("%s: hint %q, want it to contain %q and not to offer a release envguard knows", tt.pkg, hint, tt.has)
 		}
 	}

@@ -1019,16 +1019,57 @@ func (c *checker) sourceHint(p *resolver.GPUPackage) string {
 		return sourceBuildHint(c.st.Framework, c.runtime())
 	}
 	s := "pip builds " + p.Name + " from source with the install machine's CUDA toolkit"
-	var prebuilt []string
+	// The prebuilt packages are offered only where one is built for the
+	// environment's CUDA major: cupy-cuda12x beside a CUDA 10.1 stack
+	// would bring a second CUDA runtime the K80's driver cannot run
+	// (review nine #186).
+	rt := c.runtime()
+	var prebuilt, majors []string
+	all := 0
 	for _, n := range c.k.ExtensionsOfStem(p.Name) {
-		if !strings.HasPrefix(n, p.Name+" (") {
+		name, _, _ := strings.Cut(n, " (")
+		if name == p.Name {
+			continue
+		}
+		all++
+		ms := c.releaseCUDAMajors(name)
+		if rt == "" || contains(ms, majorOfStr(rt)) {
 			prebuilt = append(prebuilt, n)
 		}
+		for _, m := range ms {
+			if !contains(majors, m) {
+				majors = append(majors, m)
+			}
+		}
 	}
-	if len(prebuilt) > 0 {
-		s += "; to take a prebuilt build instead, install the package built for the environment's CUDA (the knowledge base has releases of " + strings.Join(prebuilt, ", ") + ")"
+	switch {
+	case len(prebuilt) > 0:
+		env := "the environment's CUDA"
+		if rt != "" {
+			env += " " + rt
+		}
+		s += "; to take a prebuilt build instead, install the package built for " + env + " (the knowledge base has releases of " + strings.Join(prebuilt, ", ") + ")"
+	case all > 0:
+		slices.SortFunc(majors, func(a, b string) int { return majorOf(a) - majorOf(b) })
+		s += "; the prebuilt packages the knowledge base has releases of are built for CUDA " + strings.Join(majors, ", ") +
+			", none for this environment's CUDA " + rt + ", beside which they would load a second CUDA runtime: a prebuilt build must be the project's package for CUDA " + rt +
+			", of which the knowledge base has no release"
 	}
 	return s + "; or check on the install machine, after the build, with envguard check, which reads the binaries"
+}
+
+// releaseCUDAMajors lists the CUDA majors the knowledge base's release rows
+// of the extension name are built for.
+func (c *checker) releaseCUDAMajors(name string) []string {
+	var out []string
+	for _, b := range c.k.ExtensionReleases(name) {
+		for _, v := range b.CUDA {
+			if m := majorOfStr(v); m != "" && !contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // sourceBuildHint points a PyG extension that pip would compile from the
