@@ -2,6 +2,8 @@ package resolver
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -129,4 +131,72 @@ func pypiDefaultNote(k *kb.KB, env *envspec.Env, version string) string {
 		msg += ", which the checks take as this file's build"
 	}
 	return msg
+}
+
+// driveLetter starts a Windows path (C:\Users\…, D:/envs/…).
+var driveLetter = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
+
+// exportOS is the operating system whose path a `conda env export`'s
+// `prefix:` line is: "macos" for a home under /Users/ or Homebrew's
+// Apple-silicon prefix /opt/homebrew/, "windows" for a drive letter, ""
+// for any other (a Linux path, or one such as /opt/anaconda3 that either
+// may have).
+func exportOS(env *envspec.Env) string {
+	if env == nil || env.Prefix == nil {
+		return ""
+	}
+	switch p := strings.TrimSpace(env.Prefix.Value); {
+	case strings.HasPrefix(p, "/Users/"), strings.HasPrefix(p, "/opt/homebrew/"):
+		return "macos"
+	case driveLetter.MatchString(p):
+		return "windows"
+	}
+	return ""
+}
+
+// exportedElsewhere says why a plain pip torch's name is not canonical
+// where the file is a `conda env export` made on an operating system on
+// which PyPI serves that torch as another build than on the platform it is
+// read for: 091.yml, exported on macOS (prefix /Users/…), read for
+// linux-64, was named pt111_cu102 after Linux's CUDA 10.2 wheel, where the
+// machine it came from has the CPU build (review nine, N90). The targets
+// are still judged: a Linux GPU machine gets the Linux build. nil when the
+// name stands.
+func (r *resolution) exportedElsewhere() error {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPyPI || f.Version == "" || r.env.IsInstalled() {
+		return nil
+	}
+	os := exportOS(r.env)
+	if os == "" || slices.Contains(envOSes(r.env), os) {
+		return nil
+	}
+	here, v := pypiBuild(r.kb, r.env, f.Version)
+	if here == "" || v == nil {
+		return nil
+	}
+	there := ""
+	switch {
+	case contains(v.CPUOnlyOn, os):
+		there = "cpu"
+	case os == "linux":
+		there = v.Default
+	}
+	if there == here {
+		return nil
+	}
+	osName := map[string]string{"windows": "Windows", "macos": "macOS"}[os]
+	build := func(s string) string {
+		if s == "cpu" {
+			return "the CPU build"
+		}
+		return "the CUDA " + s + " build"
+	}
+	thereWords := build(there)
+	if there == "" {
+		thereWords = "a build the knowledge base does not name"
+	}
+	return fmt.Errorf("the file is a conda env export made on %s (its prefix, line %d, is %s), where PyPI's torch %s is %s, and it is read for %s, where it is %s: "+
+		"the name depends on the machine; pin one build from PyTorch's wheel index (+cpu or +cuXXX) so that every machine gets it, or re-export the file on the machine it is for",
+		osName, r.env.Prefix.Pos.Line, envspec.Clip(r.env.Prefix.Value, 60), f.Version, thereWords, r.env.Platform, build(here))
 }

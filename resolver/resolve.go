@@ -47,6 +47,11 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	if err == nil && unloadable != nil {
 		name, err = "", unloadable
 	}
+	if err == nil {
+		if elsewhere := r.exportedElsewhere(); elsewhere != nil {
+			name, err = "", elsewhere
+		}
+	}
 	r.st.canonical, r.st.canonicalErr, r.st.named = name, err, true
 	if err != nil {
 		r.st.NoNameReason = err.Error()
