@@ -396,10 +396,21 @@ func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
 		hint)
 }
 
-// eachCC calls judge once per distinct compute capability of the host's
-// GPUs, in order, with the GPUs that have it; a capability that does not
-// read as major.minor leaves the architecture check undecided for them.
-func (c *checker) eachCC(judge func(gcc cc, gs []GPU)) {
+// eachGPUOfCC calls judge once per distinct readable compute capability of
+// the host's GPUs, in order, with the GPUs that have it; unlike eachCC it
+// raises nothing for one that does not read.
+func (c *checker) eachGPUOfCC(judge func(gcc cc, gs []GPU)) {
+	keys, byCC := c.gpusByCC()
+	for _, key := range keys {
+		if gcc, ok := parseCC(key); ok {
+			judge(gcc, byCC[key])
+		}
+	}
+}
+
+// gpusByCC groups the host's GPUs by compute capability, the capabilities
+// sorted.
+func (c *checker) gpusByCC() ([]string, map[string][]GPU) {
 	byCC := map[string][]GPU{}
 	var keys []string
 	for _, g := range c.h.GPUs {
@@ -409,6 +420,14 @@ func (c *checker) eachCC(judge func(gcc cc, gs []GPU)) {
 		byCC[g.CC] = append(byCC[g.CC], g)
 	}
 	sort.Strings(keys)
+	return keys, byCC
+}
+
+// eachCC calls judge once per distinct compute capability of the host's
+// GPUs, in order, with the GPUs that have it; a capability that does not
+// read as major.minor leaves the architecture check undecided for them.
+func (c *checker) eachCC(judge func(gcc cc, gs []GPU)) {
+	keys, byCC := c.gpusByCC()
 	for _, key := range keys {
 		gs := byCC[key]
 		gcc, ok := parseCC(key)

@@ -50,7 +50,7 @@ func runEG409(c *checker) bool {
 			}
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
 				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
-				tfCUDAHint(c.k, fw.Version))
+				tfCUDAHint(c.k, fw.Version)+c.tfPTXOnly())
 		} else if fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version == "" {
 			// PyPI's torch has one build per release and platform (a CUDA
 			// build on Linux x86_64, the CPU build on Windows and macOS):
@@ -165,6 +165,34 @@ func (c *checker) tfWheelServesNone() bool {
 		all = false
 	})
 	return all
+}
+
+// tfPTXOnly is what tfCUDAHint's way out leaves open on this target: the
+// GPUs a pinned pip TensorFlow's known architecture list carries no SASS
+// for, which run it, with the CUDA libraries found, only through the
+// driver's JIT compilation of its PTX. [and-cuda] alone was offered for an
+// RTX 5090 beside TensorFlow 2.17.0 (review nine #1145). "" where every
+// GPU has SASS or the list is not known.
+func (c *checker) tfPTXOnly() string {
+	fw := c.st.Framework
+	if fw.Version == "" {
+		return ""
+	}
+	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, "", kb.DistPyPI)
+	if !ok || list == nil || !list.Known {
+		return ""
+	}
+	var parts []string
+	c.eachGPUOfCC(func(gcc cc, gs []GPU) {
+		if v, by := archVerdict(gcc, list); v == runsPTX {
+			parts = append(parts, fmt.Sprintf("%s, which runs it only through the driver's JIT compilation of its %s PTX", gpuLabel(c.h, gs), by.compute()))
+		}
+	})
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; even then, " + fwName(fw) + "'s wheels (" + archSummary(list) + ") carry no machine code for " + strings.Join(parts, "; for ") +
+		": a slow first start, without that architecture's own kernels; whether XLA, which compiles kernels of its own, supports that GPU the knowledge base does not know"
 }
 
 // tfCUDAHint is how a pip TensorFlow gets its CUDA libraries: the pip

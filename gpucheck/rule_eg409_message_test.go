@@ -106,3 +106,30 @@ func TestTFCUDAHintReadsKB(t *testing.T) {
 		t.Errorf("no tensorflow_pip_cuda rows: %q", h)
 	}
 }
+
+// A pip TensorFlow whose wheels carry no SASS for a target's GPU: the
+// [and-cuda] hint says that even then the GPU runs it only through the
+// driver's JIT of its PTX (review nine #1145: 2.17.0 on an RTX 5090), and
+// says nothing of the kind where the wheels have the GPU's SASS.
+func TestTFHintPTXOnlyGPU(t *testing.T) {
+	st := &resolver.Stack{Framework: &resolver.Framework{Name: "tensorflow", Version: "2.17.0", From: envspec.ProviderPip, Pos: fwPosT}}
+	for _, tt := range []struct {
+		cc   string
+		want bool
+	}{{"12.0", true}, {"9.0", false}} {
+		r := evaluate(st, host("570.124.06", "12.8", tt.cc), kbOrDefault(kb.Default()), CheckOptions{})
+		hint := ""
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Hint, "tensorflow[and-cuda]") {
+				hint = d.Hint
+			}
+		}
+		if hint == "" {
+			t.Fatalf("cc %s: no EG409 with the [and-cuda] hint: %v", tt.cc, r.Findings)
+		}
+		got := strings.Contains(hint, "carry no machine code for target t's GPU 0") && strings.Contains(hint, "JIT compilation of its compute_90 PTX")
+		if got != tt.want {
+			t.Errorf("cc %s: hint %q; want the PTX-only clause: %v", tt.cc, hint, tt.want)
+		}
+	}
+}
