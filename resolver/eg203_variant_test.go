@@ -17,6 +17,9 @@ func TestEG203CompanionVariantPublished(t *testing.T) {
 		{"cu110: 0.8.0 never published", "1.7.0+cu110", "0.8.2+cu110", "torchvision==0.8.1+cu110", "torchvision==0.8.0"},
 		{"cu102: the paired release", "1.7.0", "0.8.2", "torchvision==0.8.0", "0.8.1"},
 		{"the local variant is kept", "2.1.0+cu118", "0.15.2+cu118", "torchvision==0.16.0+cu118", "use torchvision==0.16.0;"},
+		// review nine #135: torchvision 0.22.0 has no +cu121 wheel; torch's
+		// own variant names the one that pairs with it
+		{"torch's variant, not the companion's", "2.1.0+cu118", "0.15.2+cu117", "torchvision==0.16.0+cu118", "0.16.0+cu117"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -151,7 +151,7 @@ func pinEdits(c *Context, p Package, v string) []finding.Edit {
 		text = "==" + v
 		// A variant label (+cu118) stays; a source build's (+a853dff)
 		// names no wheel of the release the fix writes.
-		if i := strings.IndexByte(old, '+'); i >= 0 && variantLabel(old[i+1:]) {
+		if i := strings.IndexByte(old, '+'); i >= 0 && variantLabel(old[i+1:]) && !strings.Contains(v, "+") {
 			text += old[i:]
 		}
 	} else {

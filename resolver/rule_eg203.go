@@ -144,9 +144,21 @@ func eg203Companions(c *Context) []finding.Diagnostic {
 		// (torchvision 0.8.0+cu110) the release issued in its place does.
 		want, why := paired, ""
 		if loc := localLabel(p); loc != "" {
+			// The wheel named is of torch's own variant where the file
+			// says which that is: torchvision 0.22.0 has no +cu121 wheel
+			// to pair with PyPI's torch 2.7.0, the CUDA 12.6 build
+			// (review nine #135).
+			relabel := false
+			if tl := torchLabel(st); tl != "" && tl != loc {
+				loc, relabel = tl, true
+			}
 			if g, ok := c.KB.CompanionGap(p.Name, paired); ok && contains(g.Variants, loc) {
 				want = g.Use
 				why = fmt.Sprintf(" (%s %s has no +%s wheel; %s was issued in its place)", p.Name, paired, loc, g.Use)
+			}
+			if relabel {
+				want += "+" + loc
+				why += fmt.Sprintf(" (+%s: %s's own variant)", loc, fwLabel(f))
 			}
 		}
 		var msg string
@@ -183,12 +195,38 @@ func companionAdmits(p Package, w string) bool {
 // (torchvision==0.8.1+cu110), as the fix's edit writes it.
 func pinLike(p Package, v string) string {
 	if p.From == envspec.ProviderPip {
-		if loc := localLabel(p); loc != "" {
+		if loc := localLabel(p); loc != "" && !strings.Contains(v, "+") {
 			v += "+" + loc
 		}
 		return p.Name + "==" + v
 	}
 	return p.Name + "=" + v
+}
+
+// torchLabel is the variant label of a pip torch's wheel: its own local
+// version (+cu118), else the build PyPI serves for the pin (cu126 for
+// torch==2.7.0, from the CUDA the resolver read for it, or cpu); "" where
+// the framework is no pip torch or its build is not known.
+func torchLabel(st *Stack) string {
+	f := st.Framework
+	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderPip {
+		return ""
+	}
+	if _, loc, ok := strings.Cut(f.Item, "+"); ok {
+		if variantLabel(loc) {
+			return loc
+		}
+		return ""
+	}
+	switch {
+	case f.Variant == "cpu":
+		return "cpu"
+	case f.Variant == "cuda" && st.CUDA != nil && st.CUDA.Version != "":
+		if d, err := nameDigits(st.CUDA.Version); err == nil {
+			return "cu" + d
+		}
+	}
+	return ""
 }
 
 // localLabel is a pip pin's local version label where it names a build
