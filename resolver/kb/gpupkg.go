@@ -95,8 +95,8 @@ type Extension struct {
 	// against conda-forge's pytorch (PyG's pytorch_scatter): the project's
 	// own wheels are built against PyTorch's own torch builds and fail to
 	// import beside conda-forge's, so it is that package a hint names
-	// beside a conda-forge torch. It is not a name the extension is
-	// recognised by (Conda).
+	// beside a conda-forge torch. The names the extension is recognised
+	// by among conda packages are Conda's.
 	CondaForgeBuild        string   `yaml:"conda_forge_build,omitempty"`
 	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
 	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
