@@ -34,9 +34,6 @@ func TestExportedElsewhereName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		src := strings.Replace(strings.Replace(pip, "%s", tt.torch, 1), "%s", tt.prefix, 1)
-		if strings.Contains(tt.torch, "+") {
-			src = strings.Replace(src, "  - pip:\n", "  - pip:\n    - --extra-index-url https://download.pytorch.org/whl/cu113\n", 1)
-		}
 		env := envspec.Parse("environment.yml", []byte(src), envspec.ParseOptions{Platform: tt.platform})
 		st := Resolve(env, kb.Default())
 		name, err := st.Canonical()
