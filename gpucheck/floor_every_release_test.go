@@ -111,4 +111,22 @@ func TestSourceHint(t *testing.T) {
 			t.Errorf("%s: hint %q, want it to contain %q and not to offer a release envguard knows", tt.pkg, hint, tt.has)
 		}
 	}
+	// A prebuilt package whose rows name no CUDA is not ruled out: it is
+	// still offered, and no list of CUDA majors is made up for it.
+	f.ExtensionBuilds = []kb.ExtensionBuild{{Name: "cupy-cuda12x", Version: "13.4.1", Dist: "pypi", Source: "S"}}
+	st := stack("2.1.0", "10.1", kb.DistWheel)
+	st.GPUPackages = append(st.GPUPackages, resolver.GPUPackage{Name: "cupy", Role: resolver.RoleExtension, Version: "8.3.0",
+		Pos: finding.Pos{File: "env", Line: 4, Col: 3}, Line: 4, SourceBuild: true, Unknown: "cupy 8.3.0 comes from the package index, which has only its source"})
+	seen := false
+	for _, d := range evaluate(st, host("535.104.05", "12.2", "8.0"), factsKB{f}, CheckOptions{}).Findings {
+		if d.Code == "EG409" && strings.Contains(d.Message, "cupy 8.3.0") {
+			seen = true
+			if !strings.Contains(d.Hint, "releases of cupy-cuda12x (pypi)") || strings.Contains(d.Hint, "built for CUDA ,") {
+				t.Errorf("a prebuilt package with no CUDA rows: hint %q", d.Hint)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no EG409 for the source-built cupy")
+	}
 }

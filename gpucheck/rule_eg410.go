@@ -1023,17 +1023,16 @@ func (c *checker) sourceHint(p *resolver.GPUPackage) string {
 	// environment's CUDA major: cupy-cuda12x beside a CUDA 10.1 stack
 	// would bring a second CUDA runtime the K80's driver cannot run
 	// (review nine #186).
+	// A package whose rows name no CUDA is not ruled out.
 	rt := c.runtime()
 	var prebuilt, majors []string
-	all := 0
 	for _, n := range c.k.ExtensionsOfStem(p.Name) {
 		name, _, _ := strings.Cut(n, " (")
 		if name == p.Name {
 			continue
 		}
-		all++
 		ms := c.releaseCUDAMajors(name)
-		if rt == "" || contains(ms, majorOfStr(rt)) {
+		if rt == "" || len(ms) == 0 || contains(ms, majorOfStr(rt)) {
 			prebuilt = append(prebuilt, n)
 		}
 		for _, m := range ms {
@@ -1049,7 +1048,7 @@ func (c *checker) sourceHint(p *resolver.GPUPackage) string {
 			env += " " + rt
 		}
 		s += "; to take a prebuilt build instead, install the package built for " + env + " (the knowledge base has releases of " + strings.Join(prebuilt, ", ") + ")"
-	case all > 0:
+	case len(majors) > 0:
 		slices.SortFunc(majors, func(a, b string) int { return majorOf(a) - majorOf(b) })
 		s += "; the prebuilt packages the knowledge base has releases of are built for CUDA " + strings.Join(majors, ", ") +
 			", none for this environment's CUDA " + rt + ", beside which they would load a second CUDA runtime: a prebuilt build must be the project's package for CUDA " + rt +

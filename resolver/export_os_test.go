@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func TestExportedElsewhereName(t *testing.T) {
 		{"a pinned build", "torch==1.11.0+cu113", "/Users/ada/anaconda3/envs/x", "linux-64", "pt111_cu113"},
 	}
 	for _, tt := range tests {
-		src := strings.Replace(strings.Replace(pip, "%s", tt.torch, 1), "%s", tt.prefix, 1)
+		src := fmt.Sprintf(pip, tt.torch, tt.prefix)
 		env := envspec.Parse("environment.yml", []byte(src), envspec.ParseOptions{Platform: tt.platform})
 		st := Resolve(env, kb.Default())
 		name, err := st.Canonical()

@@ -175,12 +175,11 @@ func (r *resolution) exportedElsewhere() error {
 	if here == "" || v == nil {
 		return nil
 	}
+	// exportOS names macOS or Windows only, where the knowledge base says
+	// no more than whether PyPI's build is the CPU one.
 	there := ""
-	switch {
-	case contains(v.CPUOnlyOn, os):
+	if contains(v.CPUOnlyOn, os) {
 		there = "cpu"
-	case os == "linux":
-		there = v.Default
 	}
 	if there == here {
 		return nil

@@ -212,11 +212,8 @@ func torchLabel(st *Stack) string {
 	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderPip {
 		return ""
 	}
-	if _, loc, ok := strings.Cut(f.Item, "+"); ok {
-		if variantLabel(loc) {
-			return loc
-		}
-		return ""
+	if strings.Contains(f.Item, "+") {
+		return localLabel(Package{From: envspec.ProviderPip, Item: f.Item})
 	}
 	switch {
 	case f.Variant == "cpu":

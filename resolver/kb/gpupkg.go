@@ -84,6 +84,13 @@ type Extension struct {
 	// every release-asset row of the release and SASS both serve runs
 	// whichever path pip takes.
 	SdistBuild SdistBuild `yaml:"sdist_build,omitempty"`
+	// CondaForgeBuild is conda-forge's package of the extension, built
+	// against conda-forge's pytorch (PyG's pytorch_scatter): the project's
+	// own wheels are built against PyTorch's own torch builds and fail to
+	// import beside conda-forge's, so it is that package a hint names
+	// beside a conda-forge torch. The names the extension is recognised
+	// by among conda packages are Conda's.
+	CondaForgeBuild string `yaml:"conda_forge_build,omitempty"`
 	// CondaForgeReleases lists every release conda-forge has published of
 	// the package (pre-releases, which go to a label, left out), and
 	// CondaForgeCompleteFrom the first of them from which every linux_64
@@ -91,13 +98,6 @@ type Extension struct {
 	// release open is judged over the rows of each release its spec admits
 	// (cupy>=12.0.0 beside cudatoolkit=11.8), and stays unknown where the
 	// spec admits an older one.
-	// CondaForgeBuild is conda-forge's package of the extension, built
-	// against conda-forge's pytorch (PyG's pytorch_scatter): the project's
-	// own wheels are built against PyTorch's own torch builds and fail to
-	// import beside conda-forge's, so it is that package a hint names
-	// beside a conda-forge torch. The names the extension is recognised
-	// by among conda packages are Conda's.
-	CondaForgeBuild        string   `yaml:"conda_forge_build,omitempty"`
 	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
 	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
 	Source                 string   `yaml:"source"`
