@@ -42,6 +42,7 @@ type knowledge interface {
 	JAXPipCUDASince() (string, bool)
 	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
+	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)
 	CondaVariantPick(pkg string, dist kb.Distribution, release string) (*kb.CondaVariantPick, bool)
 }
 
@@ -50,6 +51,16 @@ type CheckOptions struct {
 	// MinFree is the free memory, in bytes, each GPU the job will use must
 	// have (--min-free); 0 checks only for other processes.
 	MinFree uint64
+	// Unread says that the file was not read whole (invalid YAML, a key
+	// of the wrong shape), so what it installs is not known: every
+	// target is then unknown at best, whatever the part read passes.
+	Unread *Unread
+}
+
+// Unread is where and why a file was not read whole.
+type Unread struct {
+	Pos finding.Pos
+	Why string
 }
 
 // GPUSummary is a GPU as a target result lists it.

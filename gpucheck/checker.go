@@ -39,6 +39,9 @@ type checker struct {
 func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker {
 	c := &checker{st: st, h: h, k: k, opt: opt}
 	if st == nil || h == nil {
+		if h != nil {
+			c.undecideUnread()
+		}
 		return c
 	}
 	for _, r := range rules {
@@ -51,6 +54,7 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st) {
 		c.overCandidates()
 	}
+	c.undecideUnread()
 	for i := range c.ds {
 		c.ds[i].Severity = severity(c.ds[i].Code)
 	}
@@ -58,6 +62,19 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 	ds.Sort()
 	c.ds = ds
 	return c
+}
+
+// undecideUnread leaves the target undecided where the file was not read
+// whole: the packages in the part not read are not known, so a green
+// verdict would cover only what was read (review ten: an invalid YAML
+// file, corpus 171 and 172, and a dependencies: mapping, 168, read ok).
+func (c *checker) undecideUnread() {
+	u := c.opt.Unread
+	if u == nil {
+		return
+	}
+	c.undecide(u.Pos, "file", "file-not-read", "the environment", u.Why+", so which packages the file installs is not known",
+		fmt.Sprintf("fix the error on line %d; envguard then checks what the file installs", u.Pos.Line))
 }
 
 // add records a finding of the rule with the code; check gives it the

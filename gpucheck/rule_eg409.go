@@ -21,7 +21,9 @@ var ruleEG409 = &Rule{
 			"decided. Where the knowledge base lacks a fact (an architecture list, whether a build carries PTX, a driver's CUDA " +
 			"version) envguard says so instead of guessing; where it can, it reasons from the CUDA toolkit's own limits: a GPU " +
 			"older than anything the toolkit can target fails (EG403), and one newer than everything it targets runs only through " +
-			"PTX. `--fail-on unknown` (or fail_on: unknown in .envguard.yml) makes an unknown verdict fail CI.",
+			"PTX. A file envguard could not read whole (EG100, EG101) or with an item it could not read (EG103, EG104) leaves " +
+			"every target unknown at best: what the unread part installs is not known. " +
+			"`--fail-on unknown` (or fail_on: unknown in .envguard.yml) makes an unknown verdict fail CI.",
 		Fix: "Pin what decides the check (the CUDA variant, a build whose architecture list is known), describe the target fully " +
 			"(driver, GPUs), or confirm on the machine: python -c 'import torch; print(torch.cuda.get_arch_list())'.",
 		Before: "# target: RTX 5090 (12.0)\ndependencies:\n  - pip:\n    - torch==2.5.1+cu124",

@@ -148,7 +148,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree})
+		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree, Unread: unread(env)})
 		tr := TargetReport{
 			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange, Nodes: h.Nodes,
 			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},
@@ -246,6 +246,31 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 		}
 	}
 	return r, nil
+}
+
+// unread says where and why the reader could not read the file whole: a
+// syntax error (EG100) or a key of the wrong shape (EG101), after which
+// the rest of the document, or that key's content, was not read, or an
+// item that is not a valid conda spec or pip requirement (EG103, EG104).
+// Nil when it was read whole.
+func unread(env *envspec.Env) *gpucheck.Unread {
+	for _, d := range env.Diags {
+		if d.Severity != finding.SeverityError {
+			continue
+		}
+		switch d.Code {
+		case "EG100":
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("envguard could not read the file (EG100, line %d)", d.Pos.Line)}
+		case "EG101":
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read", d.Pos.Line)}
+		case "EG103", "EG104":
+			// An item the installers refuse or read otherwise: what it
+			// installs, a GPU-code package or not, is not known
+			// (pytorch='2.1', or torch=2.1.0 under pip:, read ok before).
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the item on line %d is not a valid %s (%s)", d.Pos.Line, map[string]string{"EG103": "conda spec", "EG104": "pip requirement"}[d.Code], d.Code)}
+		}
+	}
+	return nil
 }
 
 // FailOn is what makes a validation fail CI: findings at or above a

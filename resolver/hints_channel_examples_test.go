@@ -33,6 +33,16 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			msgNot:  []string{"pytorch-cuda"},
 		},
 		{
+			// review 9 #489 (corpus 071): defaults first, the pytorch
+			// channel after it; whether defaults published 1.9 is not
+			// known, so defaults' own globs could solve to nothing
+			name:    "defaults first, pytorch 1.9 not known there: globs for every channel",
+			src:     "name: x\nchannels:\n  - defaults\n  - pytorch\ndependencies:\n  - python=3.9\n  - pytorch=1.9\n  - cudatoolkit=11.1\n",
+			code:    "EG207",
+			hintHas: []string{"pytorch=*=*cuda* for a CUDA build", "pytorch=*=*cpu* for a CPU one", "whether the defaults channel published pytorch 1.9.1 is not known", "the pytorch channel's py…_cuda…"},
+			hintNot: []string{"pytorch=*=cuda* for"},
+		},
+		{
 			name:    "defaults, pytorch 1.10: cuda* builds",
 			src:     "name: x\nchannels:\n  - defaults\ndependencies:\n  - python=3.9\n  - pytorch=1.10\n",
 			code:    "EG207",

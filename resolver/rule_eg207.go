@@ -136,6 +136,7 @@ type VariantKB interface {
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 	TorchReleases() []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
+	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)
 }
 
 // VariantHint says how to pin the accelerator variant of a conda framework
@@ -224,6 +225,17 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 	form, ok := k.CondaBuildForm("pytorch", kb.DistDefaults, v)
 	if !ok {
 		return generic
+	}
+	if pub, known := k.CondaPublished("pytorch", kb.DistDefaults, v); (f.Version != "" || len(f.Candidates) > 0) && (!known || !pub) {
+		// Whether defaults has the release the file pins is not known (an
+		// unpinned pytorch is defaults' newest, whichever it is), so the solver may
+		// take it from another channel the file lists, whose builds are
+		// named otherwise (the pytorch channel's py3.9_cuda11.1_cudnn8.0.5_0,
+		// conda-forge's cuda118_py310h…): defaults' own globs would solve to
+		// nothing there (review 9 #489, corpus 071). These globs match
+		// every channel's names.
+		return fmt.Sprintf("pin the build: pytorch=*=*cuda* for a CUDA build or pytorch=*=*cpu* for a CPU one; whether the defaults channel published pytorch %s is not known, so another channel the file lists may serve it, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
+			v, strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
 	}
 	pin := fmt.Sprintf("pytorch=*=%s for a CUDA build or pytorch=*=%s for a CPU one", form.CUDAGlob, form.CPUGlob)
 	if form.GPUPackage != "" && form.CPUPackage != "" {
