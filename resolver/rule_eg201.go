@@ -147,6 +147,9 @@ func runEG201(c *Context) []finding.Diagnostic {
 				certain = false
 			}
 		}
+		if f, ok := companionReleaseFix(c, e, want); ok {
+			fix, certain = f, false
+		}
 		if certain {
 			if f, ok := eg201Unsolvable(c, ev, e, want, bundled); ok {
 				fix, certain = f, false
@@ -494,4 +497,29 @@ func eg201Unsolvable(c *Context, ev []Evidence, e Evidence, want string, bundled
 			e.Package, want, o.Item, place(o.Pos), e.Package, majorMinor(o.Says), want, strings.Join(pc, ", "), drop), true
 	}
 	return "", false
+}
+
+// companionReleaseFix is the fix for a pip companion's +cuXXX wheel whose
+// release is not the one PyTorch pairs with the framework's: its +cuXXX
+// wheel for the framework's CUDA need not exist (torchvision 0.17.2 pairs
+// with torch 2.2, built for CUDA 11.8 and 12.1 only: review ten #148,
+// corpus 016, was told to use torchvision==0.17.2+cu126). The fix names
+// the paired release's wheel; EG203 says the release is wrong.
+func companionReleaseFix(c *Context, e Evidence, want string) (string, bool) {
+	f := c.Stack.Framework
+	if e.Kind != EvidenceLocal || e.Version == "" || f == nil || f.Version == "" || c.KB == nil ||
+		(e.Package != "torchvision" && e.Package != "torchaudio") {
+		return "", false
+	}
+	r, ok := c.KB.Release(f.Version)
+	if !ok {
+		return "", false
+	}
+	w := companionOf(r, e.Package)
+	base, _, _ := strings.Cut(e.Version, "+")
+	if w == "" || w == base {
+		return "", false
+	}
+	return fmt.Sprintf("use %s==%s+cu%s, the %s release PyTorch pairs with %s (%s %s pairs with another torch release, so its +cu%s wheel may not exist)",
+		e.Package, w, strings.ReplaceAll(want, ".", ""), e.Package, fwLabel(f), e.Package, base, strings.ReplaceAll(want, ".", "")), true
 }
