@@ -123,9 +123,17 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 			continue
 		}
 		if f, ok := first[k.Value]; ok {
+			// conda reads the file with ruamel.yaml's safe loader, which
+			// raises DuplicateKeyError (conda/conda#7447: the new API's
+			// default); PyYAML keeps the last copy, as envguard's reading
+			// does. Two scalars cannot be merged: one must go.
+			hint := "merge the two entries into one"
+			if v := m.Content[i+1]; v.Kind == yaml.ScalarNode {
+				hint = fmt.Sprintf("keep one %s: line (delete the other)", k.Value)
+			}
 			p.add(p.pos(k), RuleEG111,
-				fmt.Sprintf("key %q appears twice in one mapping (first at line %d); tools silently keep only one copy", k.Value, f.Line),
-				"merge the two entries into one", p.pos(f))
+				fmt.Sprintf("key %q appears twice in one mapping (first at line %d): conda refuses the file (ruamel.yaml's DuplicateKeyError), and readers that accept it, PyYAML among them, keep only the last copy, the one envguard reads", k.Value, f.Line),
+				hint, p.pos(f))
 			continue
 		}
 		first[k.Value] = k
