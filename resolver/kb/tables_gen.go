@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "db19556145dd0965"
+const generatedVersion = "4219c67142b188fd"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xaaedb8dc
+const generatedChecksum = 0x520a3b28
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -13506,6 +13506,30 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "tensorrt-cu12-libs", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
 	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614, as tensorrt_cu12_libs); a release after 10.5: no GPU below 7.5 runs it"},
+	{Name: "vllm", Version: "0.8.5", Dist: "pypi", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, ArchKnown: true, TorchRequires: "==2.6.0", Source: "VLLM_BUILD_0_8_5; VLLM_TAG_0_8_5", Note: "The package-index wheel is the CUDA 12.4 build: setup.py's MAIN_CUDA_VERSION is '12.4' and get_vllm_version adds '+cu<ver>' to every other nvcc's build, and the index takes no local version; the v0.8.5 install docs: 'vLLM's binaries are compiled with CUDA 12.4 and public PyTorch release versions by default'. .buildkite/release-pipeline.yaml 'Build wheel - CUDA 12.4' builds docker/Dockerfile's build target with --build-arg CUDA_VERSION=12.4.0 and no torch_cuda_arch_list, so the Dockerfile's ARG torch_cuda_arch_list='7.0 7.5 8.0 8.6 8.9 9.0+PTX' is TORCH_CUDA_ARCH_LIST; CMakeLists.txt strips torch's -gencode flags (clear_cuda_arches), keeps their archs 7.0;7.5;8.0;8.6;8.9;9.0 (extract_unique_cuda_archs_ascending drops the PTX), intersects them with CUDA_SUPPORTED_ARCHS '7.0;7.2;7.5;8.0;8.6;8.7;8.9;9.0;10.0;10.1;12.0' and compiles the _C and _moe_C sources for sm_70 sm_75 sm_80 sm_86 sm_89 sm_90, no PTX: the row is that main library's code. Subsets: Marlin and Marlin MoE for 8.0 8.6 8.9 9.0, AllSpark 8.0 8.6 8.9, cutlass scaled_mm c3x and Machete 9.0a, c2x 7.5 to 8.9; FA2 follows the Dockerfile's VLLM_FA_CMAKE_GPU_ARCHES '80-real;90-real' in vllm-project/flash-attention at 8798f277 (not read), FA3 and FlashMLA are Hopper-only. requirements/cuda.txt and pyproject.toml pin torch==2.6.0 (the index's torch 2.6.0 is its CUDA 12.4 build). The wheel's binaries were not read (cuobjdump); whether CMake adds a default architecture of its own to the targets was not checked (it would add none at or above 7.0). The +cu121 and +cu118 builds of the same pipeline are not rows: which of them were published as release assets was not read"},
+	{Name: "vllm", Version: "0.8.5.post1", Dist: "pypi", Torch: []string{
+		"2.6.0",
+	}, TorchPin: true, CUDA: []string{
+		"12.4",
+	}, SASS: []string{
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, ArchKnown: true, TorchRequires: "==2.6.0", Source: "VLLM_BUILD_0_8_5; VLLM_TAG_0_8_5; VLLM_POST1_0_8_5", Note: "v0.8.5.post1 is v0.8.5 (ba41cc90) plus two Python fixes (#17567 memory leak, #17574 sliding-window attention in V1; the v0.8.5 release branch at 3015d563, 2025-05-02): git diff ba41cc90 3015d563 touches tests/v1/core/test_scheduler.py, vllm/v1/attention/backends/flash_attn.py and vllm/v1/core/sched/scheduler.py only, so CMakeLists.txt, cmake/utils.cmake, setup.py, docker/Dockerfile, .buildkite/release-pipeline.yaml, requirements/cuda.txt and pyproject.toml are v0.8.5's and so is this row: the package-index wheel is the CUDA 12.4 build (setup.py MAIN_CUDA_VERSION '12.4'); TORCH_CUDA_ARCH_LIST '7.0 7.5 8.0 8.6 8.9 9.0+PTX' from docker/Dockerfile (the release pipeline's 'Build wheel - CUDA 12.4' step passes no torch_cuda_arch_list); loosely intersected with CUDA_SUPPORTED_ARCHS '7.0;7.2;7.5;8.0;8.6;8.7;8.9;9.0;10.0;10.1;12.0', the _C and _moe_C kernels are SASS sm_70 sm_75 sm_80 sm_86 sm_89 sm_90 and no PTX, so no GPU of 10.x or 12.x (B200, RTX 5090) has a kernel image of them; kernel families build for subsets (Marlin 8.0 to 9.0, cutlass c3x/Machete 9.0a, FA2 '80-real;90-real', FA3 and FlashMLA Hopper-only). torch==2.6.0 pinned by requirements/cuda.txt. The wheel's binaries were not read (cuobjdump)"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -17729,6 +17753,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "APEX_INDEX_RELEASES_2023", Title: "HazyResearch/ama_prompting#6 apex==0.1 can't be installed (2023-07-04): pip install -r requirements.txt on Linux Mint 21.1 x86_64, 'ERROR: Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0) ERROR: No matching distribution found for apex==0.1'; also INK-USC/GMED#28 (2023), p-lambda/incontext-learning#3 (2023), hustvl/EVA-X#5 (2025-06-18)", URL: "https://github.com/HazyResearch/ama_prompting/issues/6", Read: "issue threads (issues search), 2026-12-06"},
 	{Key: "APEX_INDEX_OTHER_PROJECT", Title: "the package index's apex is not NVIDIA's apex: cubiq/PuLID_ComfyUI#50 (2024-06-25: 'pip install apex … installs this Pyramid toolkit package that adds Velruse, Flash Messages, CSRF, ReCaptcha, and Sessions … hasn't been maintained since 2013'), microsoft/torchscale#18 (2023-03-03: 'apex on pypi is not Nvidia's apex … Nvidia's apex is currently not pip-installable'), NVIDIA/apex#1170 (pip install apex collects apex-0.9.10.dev0)", URL: "https://github.com/cubiq/PuLID_ComfyUI/pull/50", Read: "pull request and issue threads (issues search), 2026-12-06"},
 	{Key: "APEX_SETUP_VERSION", Title: "NVIDIA/apex#718 installing Apex on Jetson Xavier: a build from the repository ends 'Copying apex.egg-info to …/apex-0.1-py3.6.egg-info … Successfully installed apex-0.1' (its setup.py's version)", URL: "https://github.com/NVIDIA/apex/issues/718", Read: "issue thread (issues search), 2026-12-06"},
+	{Key: "VLLM_BUILD_0_8_5", Title: "vllm-project/vllm at v0.8.5 (ba41cc90e8ef, 2025-04-28): CMakeLists.txt (CUDA_SUPPORTED_ARCHS '7.0;7.2;7.5;8.0;8.6;8.7;8.9;9.0;10.0;10.1;12.0'; TORCH_SUPPORTED_VERSION_CUDA '2.6.0'; clear_cuda_arches, extract_unique_cuda_archs_ascending, cuda_archs_loose_intersection(CUDA_ARCHS ...); set_gencode_flags_for_srcs for the _C and _moe_C sources with CUDA_ARCHS; Marlin, AllSpark, scaled_mm, Machete, FlashMLA subsets), cmake/utils.cmake (the three functions: PTX only where BUILD_PTX_FOR_ARCH is passed), docker/Dockerfile (ARG CUDA_VERSION=12.4.1; ARG torch_cuda_arch_list='7.0 7.5 8.0 8.6 8.9 9.0+PTX'; ARG vllm_fa_cmake_gpu_arches='80-real;90-real'; setup.py bdist_wheel --py-limited-api=cp38), .buildkite/release-pipeline.yaml ('Build wheel - CUDA 12.4': --build-arg CUDA_VERSION=12.4.0 --target build -f docker/Dockerfile; also 'CUDA 12.1' and 'CUDA 11.8' steps), .buildkite/scripts/upload-wheels.sh ('only upload index.html for cu124 wheels (default wheels)'), setup.py (MAIN_CUDA_VERSION = \"12.4\"; get_vllm_version appends +cu<ver> where nvcc differs), requirements/cuda.txt (torch==2.6.0), pyproject.toml ('torch == 2.6.0'), docs/source/getting_started/installation/gpu/cuda.inc.md ('vLLM's binaries are compiled with CUDA 12.4 and public PyTorch release versions by default')", URL: "https://github.com/vllm-project/vllm/tree/v0.8.5", Read: "git snapshot of SystemPanic/vllm-windows (a fork carrying upstream's history), git show ba41cc90e:FILE for each file named, 2026-12-06 (the upstream repository's snapshot is over the size that can be fetched here)"},
+	{Key: "VLLM_TAG_0_8_5", Title: "the commit of tag v0.8.5: a vendored copy of vLLM's benchmarks names 'Commit: ba41cc90e8ef7f236347b2f1599eec2cbb9e1f0d (tag v0.8.5)'; SystemPanic/vllm-windows merged 'upstream/v0.8.5' on 2025-05-02 (997e9e0b), whose second parent's first-parent history runs 3015d563 (#17574), edb5286e (#17567), ba41cc90 ([Model] Add tuned triton fused_moe configs for Qwen3Moe (#17328), 2025-04-28)", URL: "https://github.com/vllm-project/vllm/releases/tag/v0.8.5", Read: "find_string of 'vllm/tree/v0.8.5' in stored public files, and git log of the SystemPanic/vllm-windows snapshot, 2026-12-06"},
+	{Key: "VLLM_POST1_0_8_5", Title: "v0.8.5.post1 (2025-05-02): the v0.8.5 release branch with vllm-project/vllm#17567 '[BugFix] Fix Memory Leak' (2025-05-02) and #17574 '[BugFix][Attention] Fix sliding window attention in V1 giving incorrect results'; git diff --stat ba41cc90e 3015d5634: tests/v1/core/test_scheduler.py, vllm/v1/attention/backends/flash_attn.py, vllm/v1/core/sched/scheduler.py; vllm-project/vllm-ascend#755 'Bump vLLM version to v0.8.5.post1' (2025-05-05)", URL: "https://github.com/vllm-project/vllm/pull/17567", Read: "pull request thread (issues search) and git diff of the SystemPanic/vllm-windows snapshot, 2026-12-06"},
 	{Key: "H200_VENV_METADATA", Title: "dist-info METADATA and WHEEL files of the venv /opt/torch/.venv on the lent H200 machine (torch 2.11.0+cu130, cupy-cuda13x 14.2.0, jax-cuda13-plugin), as scripts/h200-facts.sh prints them", Read: "device run, 2026-12-01"},
 	{Key: "FA_README_V2_8_3", Title: "Dao-AILab/flash-attention README.md, 'FlashAttention-2 with CUDA currently supports' (Ampere, Ada, Hopper; Turing not yet)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.8.3/README.md", Read: "git show v2.8.3:README.md (lines 107-110) and v2.3.0:README.md (same words) in the stored snapshot, commit 060c9188be, 2026-12-01"},
 	{Key: "FA_PUBLISH_2_3_0", Title: "Dao-AILab/flash-attention .github/workflows/publish.yml and setup.py at tag v2.3.0 (release-wheel matrix, wheel local version, -gencode flags)", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.3.0/.github/workflows/publish.yml", Read: "git show v2.3.0:.github/workflows/publish.yml and v2.3.0:setup.py in the stored snapshot, commit 601b4dc48d (2023-09-26), 2026-12-01"},
@@ -19392,6 +19419,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 21},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 22},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-9.yaml", Line: 10},
+		{File: "resolver/kb/data/extensions-9.yaml", Line: 11},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -20237,6 +20266,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-9.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-9.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-9.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 5},
