@@ -129,6 +129,12 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		if c.belowToolkit(p, gcc, gs) || c.everySdistPathRuns(p, gcc) {
 			return
 		}
+		if p.CodeUnknown != "" {
+			c.undecide(c.pkgPos(p), "architecture", "extension-arch-unknown", pkgLabel(p),
+				fmt.Sprintf("%s, so whether it runs on %s (%s) is not known", p.CodeUnknown, gcc.sm(), gpuLabel(c.h, gs)),
+				"install it beside a torch of its wheel's CUDA major (the package index's torch), or run envguard check on the machine, which reads the binaries")
+			return
+		}
 		c.undecide(c.pkgPos(p), "architecture", "extension-arch-unknown", pkgLabel(p),
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")

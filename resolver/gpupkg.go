@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -62,6 +63,10 @@ type GPUPackage struct {
 	// WithinWhy says where that comes from.
 	Within    string `json:"within,omitempty"`
 	WithinWhy string `json:"within_why,omitempty"`
+	// CodeUnknown says why the knowledge base's GPU code of the release is
+	// not taken as the file's build (a PyTorch wheel index of another CUDA
+	// major than the release's package-index wheel); "" otherwise.
+	CodeUnknown string `json:"code_unknown,omitempty"`
 	// SourceBuild is set where pip compiles the package on the install
 	// machine (PyG's torch-scatter from the package index, which carries
 	// only its source): its GPU code is that machine's toolkit's, never
@@ -921,6 +926,12 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 			}
 		}
 		if b.ArchKnown && p.rowMatches(b) {
+			if why := r.indexOfOtherMajor(p, it, b); why != "" {
+				if p.CodeUnknown == "" {
+					p.CodeUnknown = why
+				}
+				continue
+			}
 			code := GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true, NoDeviceCode: b.NoDeviceCode}
 			if !p.Code.Known {
 				p.Code.SASS, p.Code.PTX, p.Code.Known, p.Code.NoDeviceCode = b.SASS, b.PTX, true, b.NoDeviceCode
@@ -1388,6 +1399,40 @@ func (r *resolution) pipVariantCUDA(name, version string, pypiCUDA []string) []s
 		return nil
 	}
 	return append([]string(nil), pypiCUDA...)
+}
+
+// indexOfOtherMajor reports whether a pypi row's GPU code may not be what
+// the file gets: the item is a pip requirement with no build of its own
+// named (no wheel tag), and the file names a PyTorch wheel index of a
+// CUDA major none of the row's builds has, for which the knowledge base
+// has no build of the release. pip then takes that index's build, whose
+// code is not known, or the package index's, built for another CUDA
+// major than the file's torch (vLLM 0.8.4's CUDA 12.4 wheel beside
+// torch==2.6.0+cu118 links a CUDA 12 runtime torch does not bring):
+// either way the row does not say the package runs.
+// It returns why, or "" where the row holds.
+func (r *resolution) indexOfOtherMajor(p *GPUPackage, it *item, b kb.ExtensionBuild) string {
+	if b.Dist != "pypi" || len(b.CUDA) == 0 || b.CUDAFromMachine || it.from() != envspec.ProviderPip || len(p.BuiltFor.CUDA) > 0 {
+		return ""
+	}
+	for _, d := range r.env.Pip {
+		o := pipOpt(d)
+		if o == nil || !isIndexOption(o.Name) {
+			continue
+		}
+		a := DecodeIndexURL(o.Value)
+		if a.CUDA == "" {
+			continue
+		}
+		for _, c := range b.CUDA {
+			if majorOf(c) == majorOf(a.CUDA) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("the file names the PyTorch wheel index for CUDA %s, and %s %s's package-index wheel is its CUDA %s build: pip installs that index's build, whose GPU code is not known, if the index has one, else the CUDA %s build, which needs a CUDA %d runtime the file's torch does not bring",
+			a.CUDA, b.Name, b.Version, strings.Join(b.CUDA, "/"), strings.Join(b.CUDA, "/"), majorOf(b.CUDA[0]))
+	}
+	return ""
 }
 
 // applyGroups records what a decoded wheel tag or URL says.
