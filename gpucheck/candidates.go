@@ -187,7 +187,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		// before 1.2 on the pytorch channel: the KB's cpu_package), the
 		// framework's own package has no CPU build for the solver to pick;
 		// only a file that asks for that package (variant cpu) gets one.
-		if v.CPU && v.CPUPackage == "" && (fw.Variant == "" || open[rel]) {
+		if v.CPU && v.CPUPackage == "" && (fw.Variant == "" || open[rel]) && !pythonLacks(st, k, rel, "") {
 			out = append(out, candidate{st: buildStack(st, k, rel, "cpu", ""), label: fmt.Sprintf("%s %s CPU", fw.Name, rel)})
 		}
 		if fw.Variant == "cpu" {
@@ -195,6 +195,12 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		}
 		for _, c := range v.CUDA {
 			if fw.Variant == "cuda" && !open[rel] && !admits(c) {
+				continue
+			}
+			if pythonLacks(st, k, rel, c) {
+				// no build of this release for the file's Python: the
+				// solver cannot pick it (review ten #440, #442: 2.1.x beside
+				// python=3.12, corpus 057)
 				continue
 			}
 			if wrapperLacks(st, k, rel, c) {
@@ -612,6 +618,33 @@ func newestSeriesWithRow(k knowledge, d kb.Distribution) string {
 func seriesAfter(a, b string) bool {
 	c, ok := kb.CompareDotted(a, b)
 	return ok && c > 0
+}
+
+// pythonLacks reports whether the framework's distribution never built a
+// pytorch release (with CUDA variant c, "" for the CPU build) for the
+// file's Python (lacksPython).
+func pythonLacks(st *resolver.Stack, k knowledge, rel, c string) bool {
+	fw := st.Framework
+	if st.Python == "" || fw.Name != "pytorch" {
+		return false
+	}
+	return lacksPython(k, rel, fw.Dist, c, st.Python)
+}
+
+// lacksPython reports whether dist never built pytorch release rel (CUDA
+// variant cuda, "" for the CPU build) for a Python minor, per the
+// knowledge base: the distribution's own list (torch_python_builds), else
+// the release's supported and experimental minors, which both have builds.
+// A release whose Python list is not known lacks nothing.
+func lacksPython(k knowledge, rel string, dist kb.Distribution, cuda, python string) bool {
+	r, ok := k.Release(rel)
+	if !ok || len(r.Python) == 0 {
+		return false
+	}
+	if row, ok := k.PythonBuilds(rel, dist, cuda); ok {
+		return !row.Supports(python, r.Python, r.PythonExperimental)
+	}
+	return !contains(r.Python, python) && !contains(r.PythonExperimental, python)
 }
 
 // wrapperLacks reports whether the wrapper metapackage the file lists

@@ -21,6 +21,7 @@ type knowledge interface {
 	OldestDriverFloor() (*kb.CUDADriver, bool)
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 	PackagePythonBuilds(pkg, torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool)
+	PythonBuilds(torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool)
 	TorchReleases() []string
 	NewestCUDAOfMajor(major int) string
 	LastDriverBranch(cc string) (*kb.GPUArchDriver, bool)

@@ -141,6 +141,10 @@ func (k factsKB) ToolkitArch(cuda string) (*kb.ToolkitArch, bool) {
 }
 
 // CondaBuildForm asks the knowledge base's own lookup over testFacts.
+func (k factsKB) PythonBuilds(torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool) {
+	return (&kb.KB{Facts: k.f}).PythonBuilds(torch, dist, cuda)
+}
+
 func (k factsKB) CondaPublished(pkg string, dist kb.Distribution, release string) (bool, bool) {
 	return (&kb.KB{Facts: k.f}).CondaPublished(pkg, dist, release)
 }

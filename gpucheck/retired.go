@@ -143,7 +143,7 @@ func (c *checker) olderBuild(bound, python string, sassOnly bool) string {
 		if cu == "" {
 			continue
 		}
-		rel := c.newestRelease(series, v, python)
+		rel := c.newestRelease(series, v, dist, cu, python)
 		if rel == "" || c.cudnnLacksHost(dist, rel, cu) {
 			continue
 		}
@@ -153,16 +153,18 @@ func (c *checker) olderBuild(bound, python string, sassOnly bool) string {
 }
 
 // newestRelease is the newest release of a series that the distribution
-// built and that supports the Python minor given (any, where it is "");
-// "" where none does or the knowledge base cannot say.
-func (c *checker) newestRelease(series string, v *kb.TorchVariants, python string) string {
+// built, with CUDA variant cu, for the Python minor given (any, where it
+// is ""): its experimental minors count, as builds exist for them (the
+// pytorch channel's 2.3.1 for Python 3.12, review ten #440); "" where none
+// does or the knowledge base cannot say.
+func (c *checker) newestRelease(series string, v *kb.TorchVariants, dist kb.Distribution, cu, python string) string {
 	for _, rel := range c.releasesNewestFirst() {
 		if resolver.SeriesOf(rel) != series || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
 			continue
 		}
 		if python != "" {
 			r, ok := c.k.Release(rel)
-			if !ok || !contains(r.Python, python) {
+			if !ok || len(r.Python) == 0 || lacksPython(c.k, rel, dist, cu, python) {
 				continue
 			}
 		}

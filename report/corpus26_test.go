@@ -34,9 +34,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// the pyg channel) with their release open: GPU code the knowledge
 		// base has no rows of, so the targets the framework runs on are
 		// unknown for them alone; the framework's own checks stay decided.
+		// Its python=3.12 admits no 2.1.x build (2.1 was built for Python
+		// 3.8 … 3.11): 9 builds, 2.2.0 … 2.4.1 (review ten #440, #442).
 		{"057.yml", map[string]string{"a100": "unknown", "h100": "unknown", "rtx5090": "fail"},
-			[]string{"EG403", "undecided extension (extension-unknown): the release of pytorch-scatter is left to the solver"},
-			[]string{"undecided architecture", "undecided variant", "undecided release"}, nil},
+			// The K80's hint keeps Python 3.12: 2.3.1's pytorch-cuda=11.8
+			// build has it (experimental minors have builds) and SASS sm_37.
+			[]string{"EG403", "undecided extension (extension-unknown): the release of pytorch-scatter is left to the solver", "9 of the 9 builds the file admits", "pytorch=2.3.1 with pytorch-cuda=11.8"},
+			[]string{"undecided architecture", "undecided variant", "undecided release", "pytorch 2.1.0 CUDA 12.1", "pytorch 2.1.2 CUDA 12.1", "the Python pin must go down"}, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
