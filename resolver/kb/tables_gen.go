@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "db19556145dd0965"
+const generatedVersion = "abdc969a5221fb36"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xaaedb8dc
+const generatedChecksum = 0x8a500eb8
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5434,7 +5434,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
 	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
-	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures its kernels are built for (CMAKE_CUDA_ARCHITECTURES of the packaging pipeline at each tag) were not read: the repository's snapshot is over the size that can be fetched here (945 MB, 2026-12-06), and the stored copies of tools/ci_build/github/linux/build_linux_python_package.sh (which appends the list after the pipeline's extra arguments, so its list is the one cmake keeps) carry no tag or date: some say 52;60;61;70;75;80, later ones 75;80;90 and -real lists. The PR threads bracket but do not pin the tags: #8004 (2021-06-09, after 1.7.0 and after #7632) changed py-packaging-stage.yml from 35;37;50;52;60;61;70;75;80;86 to 50;52;60;61;70;75;80;86; #23309 (2025-01) lists 60;61;70;75;80 as the Python CUDA 12 size before it moved to 75;80;90; #23572 (2025-02): 'ORT official released binary are built with ... CMAKE_CUDA_ARCHITECTURES=75;80;90, which has both SASS (real) and PTX (virtual)'. Which list the 1.7.0 and 1.20.0 wheels were built with is therefore not known"},
+	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures of each release's Linux x86_64 wheel (the packaging pipeline's CMAKE_CUDA_ARCHITECTURES at its tag) are on its release row, from extensions-10.yaml's sources"},
 	{Name: "cupy", Conda: []string{
 		"cupy",
 	}, Framework: "none", IndexSdistOnly: true, CondaForgeReleases: []string{
@@ -5580,6 +5580,144 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "pyg-lib", Framework: "torch", TorchABI: true, LocalVersion: "^pt(?P<torch>[0-9]+)(?:cu(?P<cuda>[0-9]+)|cpu)$", IndexURL: "^https://data\\.pyg\\.org/whl/(?:nightly/)?torch-(?P<torch>[0-9]+\\.[0-9]+\\.[0-9]+)\\+(?:cu(?P<cuda>[0-9]+)|cpu)\\.html$", CondaForgeBuild: "pyg-lib", Source: "PYG_README_PYG_LIB_0_8_0; PYG_BUILDING_SCATTER; PYG_WHEELNAMES_GH; CF_PYG_LIB; PYG_WHEELS_NOT_CF", Note: "Wheels on the find-links pages https://data.pyg.org/whl/torch-X.Y.0+cuZZZ.html (README), one page per torch release X.Y.0 and CUDA variant (or cpu), nightly builds under /whl/nightly/. The local version is 'pt' plus torch's major and minor digits without the dot, then the CUDA variant: the CI's 'Set version' step writes VERSION+$TORCH_VERSION$CUDA_VERSION with TORCH_VERSION=pt{torch-version} less its last two characters and dots, so the torch group reads pt21 for 2.1 and pt210 for 2.10 (e.g. torch_scatter-2.1.2+pt21cu121, pyg_lib-0.4.0+pt21cu121)"},
 	{Name: "vllm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)$", MinCC: "7.0", FloorEveryRelease: true, Source: "VLLM_DOCS_0_4_0_POST1; VLLM_DOCS_0_5_0; VLLM_DOCS_0_6_1_POST2; VLLM_DOCS_0_14_0; VLLM_CC7_EVERY_RELEASE", Note: "floor_every_release: 7.0 from the source-build releases (VLLM_CC7_EVERY_RELEASE: the install page of the CUDA 11.0 -- 11.8 era and setup.py's RuntimeError below 7.0) through v0.14.0's docs, never lowered. Installation docs (v0.4.0.post1, v0.5.0, v0.6.1.post2, v0.14.0): 'GPU: compute capability 7.0 or higher (e.g., V100, T4, RTX20xx, A100, L4, H100, etc.)'. The PyPI wheel is built with one default CUDA ('pre-compiled C++ and CUDA (12.1) binaries' up to the v0.6.1.post2 docs, 'CUDA (12.8)' in the v0.14.0 docs); other CUDA builds are GitHub release assets named vllm-V+cu118-cpXY-cpXY-manylinux1_x86_64.whl (v0.4.0 to v0.6.1 docs). The docs warn the kernels are binary-incompatible with other CUDA and PyTorch versions. Per-release torch pins (requirements-cuda.txt / requirements/cuda.txt at each tag) and CUDA_SUPPORTED_ARCHS were not read: the repository's snapshot is over the size that can be fetched here"},
 }, ExtensionBuilds: []ExtensionBuild{
+	{Name: "onnxruntime-gpu", Version: "1.8.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"7.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V17_V18; X10_CMAKE_CMP0104", Note: "requirements table row 1.8: CUDA 11.0.3, cuDNN 8.0.4 (Linux); the wheel job at v1.8.0 (d4106dee) builds with --cuda_version=11.0 and no CMAKE_CUDA_ARCHITECTURES, so the CMakeLists' list for nvcc 11.0 applies: SASS sm_37, sm_50, sm_52, sm_60, sm_70, sm_80 (code=sm_XX only), no PTX"},
+	{Name: "onnxruntime-gpu", Version: "1.8.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"7.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V17_V18; X10_CMAKE_CMP0104", Note: "requirements table row 1.8: CUDA 11.0.3, cuDNN 8.0.4 (Linux); the wheel job at v1.8.1 (96bb4b1c) builds with --cuda_version=11.0 and no CMAKE_CUDA_ARCHITECTURES, so the CMakeLists' list for nvcc 11.0 applies: SASS sm_37, sm_50, sm_52, sm_60, sm_70, sm_80 (code=sm_XX only), no PTX"},
+	{Name: "onnxruntime-gpu", Version: "1.9.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.4",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V19_V111; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.9: CUDA 11.4, cuDNN 8.2.4 (Linux); the wheel job at v1.9.0 (4daa14bc) builds with --cuda_version=11.4 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.10.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.4",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V19_V111; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.10: CUDA 11.4, cuDNN 8.2.4 (Linux); the wheel job at v1.10.0 (0d9030e7) builds with --cuda_version=11.4 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.11.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.4",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V19_V111; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.11: CUDA 11.4, cuDNN 8.2.4 (Linux); the wheel job at v1.11.0 (b713855a) builds with --cuda_version=11.4 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.11.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.4",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V19_V111; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.11: CUDA 11.4, cuDNN 8.2.4 (Linux); the wheel job at v1.11.1 (366f4ebc) builds with --cuda_version=11.4 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.19.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_PAGE; X10_ORT_TAGS; X10_ORT_PY_V119_V1201; X10_CMAKE_CUDA_ARCHITECTURES", Note: "the CUDA Execution Provider page: from 1.19 the package index's GPU packages are CUDA 12.x (the CUDA packaging pipeline's default at the tag is 12.2; the minor of the uploaded wheel was not read); build_linux_python_package.sh at v1.19.0 (26250ae7) passes CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.20.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"12",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_PAGE; X10_ORT_TAGS; X10_ORT_PY_V119_V1201; X10_CMAKE_CUDA_ARCHITECTURES", Note: "the CUDA Execution Provider page: from 1.19 the package index's GPU packages are CUDA 12.x (the CUDA packaging pipeline's default at the tag is 12.2; the minor of the uploaded wheel was not read); build_linux_python_package.sh at v1.20.1 (5c1b7ccb) passes CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
 		"1.13.1",
@@ -10349,13 +10487,48 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{}, ArchKnown: true, CUDAFromMachine: true, TorchRequires: "none", Source: "X2_BNB_038_0391", Note: "deploy.sh at 0.39.1 (4395d68c) builds libbitsandbytes_cuda118.so, cuda120.so and cuda121.so (make cuda12x: CC_cublasLt111 75;80;86, CC_ADA_HOPPER 89;90) and the _nocublaslt ones (make cuda12x_nomatmul: COMPUTE_CAPABILITY 50;52;60;61;70, CC_CUDA11x 75;80;86, CC_ADA_HOPPER 89;90); Makefile: every target passes -gencode arch=compute_XX,code=sm_XX only, so SASS and no PTX; the row is the union of the two libraries, of which cuda_setup/main.py loads the _nocublaslt one on a GPU below 7.5 and the other from 7.5; setup.py declares no install_requires"},
 	{Name: "onnxruntime-gpu", Version: "1.7.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"11.0",
-	}, Source: "X2_ORT_CUDA_EP_REQS", Note: "docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages 03cecf844a, d0ea319e9b) requirements table, row 1.7: CUDA 11.0.3, cuDNN 8.0.4 (Linux) / 8.0.2.39 (Windows), libcudart 11.0.221, libcublas 11.2.0.252, libcudnn 8.0.4; architectures not read"},
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"7.0",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_PY_V17_V18; X10_CMAKE_CMP0104", Note: "docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages 03cecf844a, d0ea319e9b) requirements table, row 1.7: CUDA 11.0.3, cuDNN 8.0.4 (Linux) / 8.0.2.39 (Windows), libcudart 11.0.221, libcublas 11.2.0.252, libcudnn 8.0.4; architectures: the Linux GPU wheel job at v1.7.0 passes no CMAKE_CUDA_ARCHITECTURES, so cmake/CMakeLists.txt's own -gencode=arch=compute_XX,code=sm_XX list for nvcc 11.0 applies: SASS sm_37, sm_50, sm_52, sm_60, sm_70, sm_80 and no PTX (extensions-10.yaml)"},
 	{Name: "onnxruntime-gpu", Version: "1.19.2", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; the minor the 1.19.2 wheel was built with and its architectures were not read"},
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_PAGE; X10_ORT_PY_V119_V1201; X10_CMAKE_CUDA_ARCHITECTURES", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; the minor the 1.19.2 wheel was built with was not read (the CUDA packaging pipeline's default at the tag is 12.2); architectures: build_linux_python_package.sh at v1.19.2 passes CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80 (extensions-10.yaml)"},
 	{Name: "onnxruntime-gpu", Version: "1.20.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, Source: "X2_ORT_CUDA_EP_PAGE", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI' and 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'; the minor the 1.20.0 wheel was built with and its architectures were not read"},
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_PAGE; X10_ORT_PY_V119_V1201; X10_CMAKE_CUDA_ARCHITECTURES", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI' and 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'; the minor the 1.20.0 wheel was built with was not read (the CUDA packaging pipeline's default at the tag is 12.2); architectures: build_linux_python_package.sh at v1.20.0 passes CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80 (extensions-10.yaml)"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"10.2",
 	}, SASS: []string{
@@ -17674,6 +17847,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_SUPPORT_MATRIX_895", Title: "NVIDIA cuDNN Support Matrix 8.9.5 (TRM-06762-001_v8.9.5), GPU, CUDA Toolkit, and CUDA Driver Requirements: cuDNN 8.9.5 for CUDA 12.x (12.0 … 12.2) and for CUDA 11.x (11.0 … 11.8) list compute capabilities 9.0, 8.9, 8.6, 8.0, 7.5, 7.0, 6.1, 6.0 and 5.0 (Hopper … Maxwell), no Kepler; the 8.9.6 edition lists the same", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-895/pdf/cuDNN-Support-Matrix.pdf", Read: "the 8.9.5 PDF table and the 8.9.6 web edition (archives/cudnn-896/support-matrix), 2026-12-06"},
 	{Key: "CUDNN_SUPPORT_MATRIX_KEPLER", Title: "NVIDIA cuDNN Support Matrix archives listing Kepler: cudnn_760 (7.5.0 … 7.6.0: Kepler (3.x) beside CUDA 9.0 … 10.1), cudnn_764 (7.6.3 - 7.6.4: Kepler (3.x)), cudnn-803 (8.0.0 - 8.0.3: CUDA 11.0 'SM 3.5 and later', CUDA 10.2 and 10.1 'SM 3.0 and later'), cudnn-822 (8.1.0 … 8.2.2: CUDA 11.x 'SM 3.5 and later', CUDA 10.2 'SM 3.0 and later', Kepler listed), cudnn-840 (8.4.0 for CUDA 11.x: SM 3.5 and later; for CUDA 10.2: SM 3.0 and later), cudnn-850 (8.5.0 for CUDA 11.x, CUDA 11.0 … 11.7: Kepler, SM 3.5 and later)", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/pdf/cuDNN-Support-Matrix.pdf", Read: "archived support matrices 7.6.0, 7.6.4, 8.0.3, 8.2.2, 8.4.0 and 8.5.0, 2026-12-06; NVIDIA's 8.6.0 … 8.8.1 matrices were not among the stored copies (what they say of Kepler is read from the projects that quote them, CUDNN_KEPLER_870_880)"},
 	{Key: "CUDNN_KEPLER_870_880", Title: "cuDNN 8.7 carries Kepler and 8.8 does not, as two public projects quote NVIDIA's archived matrices: kazeevn/pytorch-iapetus docs/CONVENTIONS.md (a PyTorch build for the Tesla K20c, sm_35): 'NVIDIA's 8.7 support matrix (archives/cudnn-870/support-matrix) includes sm_35; the 8.8 matrix (archives/cudnn-880/support-matrix) requires sm_50 or later', with libcudnn8 8.7.0.84-1+cuda11.8 held and forward and backward convolution passing on both K20c GPUs; NixOS/nixpkgs pkgs/development/cuda-modules/packages/cudnn.nix platformAssertions, citing archives/cudnn-850 and archives/cudnn-880 support-matrix: 'cuDNN releases since 8.5 support CUDA compute capabilities 3.5 and newer', 'cuDNN releases since 8.8 support CUDA compute capabilities 5.0 and newer'", URL: "https://github.com/kazeevn/pytorch-iapetus/blob/main/docs/CONVENTIONS.md", Read: "both files as stored, 2026-12-06 (also jeremistderechte/PyTorch-Kepler-Wheels releases: 'cudnn: 8.7.0 (latest supported version for kepler)'); NVIDIA's own 8.6.0, 8.7.0, 8.8.0 and 8.8.1 matrix pages were not among the stored copies"},
+	{Key: "X10_ORT_TAGS", Title: "microsoft/onnxruntime release tags v1.7.0 … v1.20.1 (annotated tags; v1.20.0 → c4fb724e810bb496165b9015c77f402727392933, 'creates tag v1.20.0 and assigns it to relevant commit')", URL: "https://github.com/microsoft/onnxruntime/tags", Read: "2026-12-06: git snapshot of the fork xenova/onnxruntime, which carries upstream's tag objects v1.0.0 … v1.20.1 (microsoft/onnxruntime's own snapshot is over the size that can be fetched here); each file below was read with git show <tag>:<path>"},
+	{Key: "X10_ORT_PY_V17_V18", Title: "microsoft/onnxruntime at v1.7.0 (40b09296), v1.8.0 (d4106dee), v1.8.1 (96bb4b1c): tools/ci_build/github/azure-pipelines/py-packaging-pipeline.yml → templates/py-packaging-stage.yml job Linux_py_GPU_Wheels (enable_linux_gpu: true, build_py_parameters ''): docker image onnxruntimecuda11build (Dockerfile.manylinux2014_cuda11, FROM nvcr.io/nvidia/cuda:11.0-cudnn8-devel-centos7), build.py --use_cuda --cuda_version=11.0 --cmake_extra_defines CMAKE_CUDA_HOST_COMPILER=… PYTHON_INCLUDE_DIR=… PYTHON_LIBRARY=… (no CMAKE_CUDA_ARCHITECTURES); cmake/CMakeLists.txt: cmake_minimum_required(VERSION 3.13), no CMP0104 setting, and 'if(NOT CMAKE_CUDA_ARCHITECTURES)' appends -gencode=arch=compute_XX,code=sm_XX for 37 (K80), 50, 52, 60, 70, and 80 when CMAKE_CUDA_COMPILER_VERSION >= 11 (30 only below 11)", URL: "https://github.com/microsoft/onnxruntime/blob/v1.7.0/tools/ci_build/github/azure-pipelines/templates/py-packaging-stage.yml", Read: "2026-12-06, at each of the three tags (X10_ORT_TAGS); tools/ci_build/build.py at the tags passes no architecture of its own; the image's cmake is 3.18.2 (docker/scripts/manylinux/install_deps.sh at v1.7.0)"},
+	{Key: "X10_ORT_PY_V19_V111", Title: "microsoft/onnxruntime at v1.9.0 (4daa14bc), v1.10.0 (0d9030e7), v1.11.0 (b713855a), v1.11.1 (366f4ebc): templates/py-packaging-stage.yml job Linux_py_GPU_Wheels, step 'Build Python Wheel': build.py --use_cuda (v1.9.0) / --use_tensorrt (v1.10.0 on) --cuda_version=11.4 --cuda_home=/usr/local/cuda-11.4 … --cmake_extra_defines CMAKE_CUDA_HOST_COMPILER=… 'CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80'; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)' ('Don't let cmake set a default value for CMAKE_CUDA_ARCHITECTURES'), its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.9.0/tools/ci_build/github/azure-pipelines/templates/py-packaging-stage.yml", Read: "2026-12-06, at each of the four tags (X10_ORT_TAGS); py-packaging-pipeline.yml passes no build_py_parameters; no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
+	{Key: "X10_ORT_PY_V119_V1201", Title: "microsoft/onnxruntime at v1.19.0 (26250ae7), v1.19.2 (ffceed9d), v1.20.0 (c4fb724e), v1.20.1 (5c1b7ccb): py-cuda-packaging-pipeline.yml (cuda_version default '12.2') → stages/py-cuda-packaging-stage.yml → templates/py-linux-gpu.yml (x86_64) → linux/run_python_dockerbuild.sh → linux/build_linux_python_package.sh -d GPU, which appends '--cmake_extra_defines' 'CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80' after the pipeline's extra arguments (none by default); templates/py-packaging-stage.yml's Linux GPU stage (CUDA 11.8) runs the same script; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)', its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.20.0/tools/ci_build/github/linux/build_linux_python_package.sh", Read: "2026-12-06, at each of the four tags (X10_ORT_TAGS); no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
+	{Key: "X10_CMAKE_CUDA_ARCHITECTURES", Title: "CMake documentation, CUDA_ARCHITECTURES (3.18 on): 'An architecture can be suffixed by either -real or -virtual to specify the kind of architecture to generate code for. If no suffix is given then code is generated for both real and virtual architectures.' 'This property is initialized by the value of the CMAKE_CUDA_ARCHITECTURES variable if it is set when a target is created.'", URL: "https://cmake.org/cmake/help/v3.18/prop_tgt/CUDA_ARCHITECTURES.html", Read: "2026-12-06: stored pages for 3.18, 3.19, 3.21, 3.23 and latest (docs search), the same sentences"},
+	{Key: "X10_CMAKE_CMP0104", Title: "CMake documentation, policy CMP0104: 'The OLD behavior for this policy is to not initialize CMAKE_CUDA_ARCHITECTURES when CMAKE_CUDA_COMPILER_ID is NVIDIA. Empty CUDA_ARCHITECTURES is allowed.' … 'If it is not set, CMake warns, and uses OLD behavior.'", URL: "https://cmake.org/cmake/help/v3.18/policy/CMP0104.html", Read: "2026-12-06: stored pages for 3.18, 3.20 … 3.30 and latest (docs search)"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
 	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
@@ -18889,6 +19068,14 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 824},
 	},
 	"extension_builds": {
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 24},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 25},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 27},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 30},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 31},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 54},
@@ -20182,6 +20369,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 35},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 36},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 37},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
