@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "abdc969a5221fb36"
+const generatedVersion = "a08e5afd79fa960b"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8a500eb8
+const generatedChecksum = 0xb2acbc92
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5684,6 +5684,171 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.5",
 		"8.0",
 	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V19_V111; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.11: CUDA 11.4, cuDNN 8.2.4 (Linux); the wheel job at v1.11.1 (366f4ebc) builds with --cuda_version=11.4 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.13.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.6",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.14/1.13.1/1.13: CUDA 11.6, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.13.1 (b353e0b4) builds with CUDA 11.6 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.14.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.6",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.14/1.13.1/1.13: CUDA 11.6, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.14.0 (6ccaedde) builds with CUDA 11.6 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.14.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.6",
+	}, SASS: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"3.7",
+		"5.0",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.14/1.13.1/1.13: CUDA 11.6, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.14.1 (c57cf374) builds with CUDA 11.6 and CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_37 … sm_80, PTX compute_37 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.15.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.15/1.16: CUDA 11.8, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.15.0 (638146b7) builds with CUDA 11.8 and CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.15.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.15/1.16: CUDA 11.8, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.15.1 (baeece44) builds with CUDA 11.8 and CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.16.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.15/1.16: CUDA 11.8, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.16.0 (e7a0495a) builds with CUDA 11.8 and CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.16.1", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.15/1.16: CUDA 11.8, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.16.1 (2a1fd258) builds with CUDA 11.8 and CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.16.2", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.15/1.16: CUDA 11.8, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.16.2 (0c5b95fc) builds with CUDA 11.8 and CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "onnxruntime-gpu", Version: "1.16.3", Dist: "pypi", Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, PTX: []string{
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_REQS; X10_ORT_TAGS; X10_ORT_PY_V113_V116; X10_CMAKE_CUDA_ARCHITECTURES", Note: "requirements table row 1.15/1.16: CUDA 11.8, cuDNN 8.2.4 (Linux); build_linux_arm64_python_package.sh -d GPU at v1.16.3 (2ac381c5) builds with CUDA 11.8 and CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
 	{Name: "onnxruntime-gpu", Version: "1.19.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
 	}, SASS: []string{
@@ -17850,6 +18015,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X10_ORT_TAGS", Title: "microsoft/onnxruntime release tags v1.7.0 … v1.20.1 (annotated tags; v1.20.0 → c4fb724e810bb496165b9015c77f402727392933, 'creates tag v1.20.0 and assigns it to relevant commit')", URL: "https://github.com/microsoft/onnxruntime/tags", Read: "2026-12-06: git snapshot of the fork xenova/onnxruntime, which carries upstream's tag objects v1.0.0 … v1.20.1 (microsoft/onnxruntime's own snapshot is over the size that can be fetched here); each file below was read with git show <tag>:<path>"},
 	{Key: "X10_ORT_PY_V17_V18", Title: "microsoft/onnxruntime at v1.7.0 (40b09296), v1.8.0 (d4106dee), v1.8.1 (96bb4b1c): tools/ci_build/github/azure-pipelines/py-packaging-pipeline.yml → templates/py-packaging-stage.yml job Linux_py_GPU_Wheels (enable_linux_gpu: true, build_py_parameters ''): docker image onnxruntimecuda11build (Dockerfile.manylinux2014_cuda11, FROM nvcr.io/nvidia/cuda:11.0-cudnn8-devel-centos7), build.py --use_cuda --cuda_version=11.0 --cmake_extra_defines CMAKE_CUDA_HOST_COMPILER=… PYTHON_INCLUDE_DIR=… PYTHON_LIBRARY=… (no CMAKE_CUDA_ARCHITECTURES); cmake/CMakeLists.txt: cmake_minimum_required(VERSION 3.13), no CMP0104 setting, and 'if(NOT CMAKE_CUDA_ARCHITECTURES)' appends -gencode=arch=compute_XX,code=sm_XX for 37 (K80), 50, 52, 60, 70, and 80 when CMAKE_CUDA_COMPILER_VERSION >= 11 (30 only below 11)", URL: "https://github.com/microsoft/onnxruntime/blob/v1.7.0/tools/ci_build/github/azure-pipelines/templates/py-packaging-stage.yml", Read: "2026-12-06, at each of the three tags (X10_ORT_TAGS); tools/ci_build/build.py at the tags passes no architecture of its own; the image's cmake is 3.18.2 (docker/scripts/manylinux/install_deps.sh at v1.7.0)"},
 	{Key: "X10_ORT_PY_V19_V111", Title: "microsoft/onnxruntime at v1.9.0 (4daa14bc), v1.10.0 (0d9030e7), v1.11.0 (b713855a), v1.11.1 (366f4ebc): templates/py-packaging-stage.yml job Linux_py_GPU_Wheels, step 'Build Python Wheel': build.py --use_cuda (v1.9.0) / --use_tensorrt (v1.10.0 on) --cuda_version=11.4 --cuda_home=/usr/local/cuda-11.4 … --cmake_extra_defines CMAKE_CUDA_HOST_COMPILER=… 'CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80'; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)' ('Don't let cmake set a default value for CMAKE_CUDA_ARCHITECTURES'), its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.9.0/tools/ci_build/github/azure-pipelines/templates/py-packaging-stage.yml", Read: "2026-12-06, at each of the four tags (X10_ORT_TAGS); py-packaging-pipeline.yml passes no build_py_parameters; no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
+	{Key: "X10_ORT_PY_V113_V116", Title: "microsoft/onnxruntime at v1.13.1 (b353e0b4), v1.14.0 (6ccaedde), v1.14.1 (c57cf374), v1.15.0 (638146b7), v1.15.1 (baeece44), v1.16.0 (e7a0495a), v1.16.1 (2a1fd258), v1.16.2 (0c5b95fc), v1.16.3 (2ac381c5): templates/py-packaging-stage.yml → templates/py-linux-gpu.yml (x86_64; image Dockerfile.manylinux2014_cuda11_6_tensorrt8_4/8_5 up to v1.14.1, cuda11_8_tensorrt8_6 from v1.15.0) → (linux/run_python_dockerbuild.sh from v1.14.0 →) linux/build_linux_arm64_python_package.sh -d GPU, which sets ONNXRUNTIME_CUDA_VERSION 11.6 (v1.13.1 … v1.14.1) or 11.8 (v1.15.0 … v1.16.3) and appends '--cmake_extra_defines' 'CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80' (up to v1.14.1) or 'CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80' (from v1.15.0) after any extra argument; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)', its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.15.0/tools/ci_build/github/linux/build_linux_arm64_python_package.sh", Read: "2026-12-06, at each of the nine tags (X10_ORT_TAGS); the script serves the x86_64 GPU wheel too (py-linux-gpu.yml: 'please check ONNXRUNTIME_CUDA_VERSION in tools/ci_build/github/linux/build_linux_arm64_python_package.sh'); no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
 	{Key: "X10_ORT_PY_V119_V1201", Title: "microsoft/onnxruntime at v1.19.0 (26250ae7), v1.19.2 (ffceed9d), v1.20.0 (c4fb724e), v1.20.1 (5c1b7ccb): py-cuda-packaging-pipeline.yml (cuda_version default '12.2') → stages/py-cuda-packaging-stage.yml → templates/py-linux-gpu.yml (x86_64) → linux/run_python_dockerbuild.sh → linux/build_linux_python_package.sh -d GPU, which appends '--cmake_extra_defines' 'CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80' after the pipeline's extra arguments (none by default); templates/py-packaging-stage.yml's Linux GPU stage (CUDA 11.8) runs the same script; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)', its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.20.0/tools/ci_build/github/linux/build_linux_python_package.sh", Read: "2026-12-06, at each of the four tags (X10_ORT_TAGS); no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
 	{Key: "X10_CMAKE_CUDA_ARCHITECTURES", Title: "CMake documentation, CUDA_ARCHITECTURES (3.18 on): 'An architecture can be suffixed by either -real or -virtual to specify the kind of architecture to generate code for. If no suffix is given then code is generated for both real and virtual architectures.' 'This property is initialized by the value of the CMAKE_CUDA_ARCHITECTURES variable if it is set when a target is created.'", URL: "https://cmake.org/cmake/help/v3.18/prop_tgt/CUDA_ARCHITECTURES.html", Read: "2026-12-06: stored pages for 3.18, 3.19, 3.21, 3.23 and latest (docs search), the same sentences"},
 	{Key: "X10_CMAKE_CMP0104", Title: "CMake documentation, policy CMP0104: 'The OLD behavior for this policy is to not initialize CMAKE_CUDA_ARCHITECTURES when CMAKE_CUDA_COMPILER_ID is NVIDIA. Empty CUDA_ARCHITECTURES is allowed.' … 'If it is not set, CMake warns, and uses OLD behavior.'", URL: "https://cmake.org/cmake/help/v3.18/policy/CMP0104.html", Read: "2026-12-06: stored pages for 3.18, 3.20 … 3.30 and latest (docs search)"},
@@ -19068,14 +19234,23 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 824},
 	},
 	"extension_builds": {
-		{File: "resolver/kb/data/extensions-10.yaml", Line: 24},
-		{File: "resolver/kb/data/extensions-10.yaml", Line: 25},
-		{File: "resolver/kb/data/extensions-10.yaml", Line: 26},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 27},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 28},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 29},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 30},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 31},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 32},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 33},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 34},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 37},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 38},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 39},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 40},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 41},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 42},
+		{File: "resolver/kb/data/extensions-10.yaml", Line: 43},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 54},
@@ -20375,6 +20550,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
