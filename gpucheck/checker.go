@@ -29,6 +29,11 @@ type checker struct {
 	// noCode holds the compute capabilities the framework can run no code
 	// on (EG403): its libraries are not in question there.
 	noCode map[string]bool
+	// extPTX holds, in an environment with no framework, the compute
+	// capabilities an extension reaches only through PTX (EG408), with
+	// that extension's label: the CUDA libraries it loads must then be
+	// known to carry code for them, as on a framework's PTX path.
+	extPTX map[string]string
 }
 
 // check holds st against h: the rules' steps in the registry's order, until

@@ -118,11 +118,16 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		if p.Code.Known {
 			list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
-			if v, _ := archVerdict(gcc, list); v == runsNone {
+			switch v, by := archVerdict(gcc, list); v {
+			case runsNone:
 				c.add("EG410", c.pkgPos(p),
 					fmt.Sprintf("%s (%s) can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
 						pkgLabel(p), archSummary(list), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
 					c.otherReleaseHint(p, gcc))
+			case runsPTX:
+				if !p.FromBinary() {
+					c.extensionPTXOnly(p, list, by, gcc, gs)
+				}
 			}
 			return
 		}
@@ -139,6 +144,27 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
 	})
+}
+
+// extensionPTXOnly raises EG408 at an extension that has no SASS for a
+// GPU but carries PTX the driver JIT-compiles for it (onnxruntime-gpu
+// 1.20.0's compute_80 on an H100), and, where the environment has no
+// framework, marks the GPU as reached through PTX, so that the CUDA
+// libraries the extension loads must be known to carry code for it.
+func (c *checker) extensionPTXOnly(p *resolver.GPUPackage, list *kb.ArchList, by cc, gcc cc, gs []GPU) {
+	c.add("EG408", c.pkgPos(p),
+		fmt.Sprintf("%s (%s) has no SASS for %s or a lower %d.x, but carries %s PTX, which the driver JIT-compiles at first use on %s: it runs, with a slow first start and without kernels built for that architecture",
+			pkgLabel(p), archSummary(list), gcc.sm(), gcc.Major, by.compute(), gpuLabel(c.h, gs)),
+		fmt.Sprintf("use a release of %s with SASS for %s, or run on a GPU its SASS covers", p.Name, gcc.sm()))
+	if c.st.Framework != nil {
+		return // the framework's own verdict decides its libraries
+	}
+	if c.extPTX == nil {
+		c.extPTX = map[string]string{}
+	}
+	if _, seen := c.extPTX[gcc.key()]; !seen {
+		c.extPTX[gcc.key()] = pkgLabel(p)
+	}
 }
 
 // judgeMachineLibs holds an extension release that loads the library of
@@ -510,7 +536,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 					fmt.Sprintf("%s carries no code for %s on %s: %s", pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
 					fmt.Sprintf("use a framework build whose CUDA libraries support %s, or run on a GPU they support", gcc.sm()))
 			case carriesUnknown:
-				if !c.ptxPath[gcc.key()] && !c.libMayLack(p, gcc) {
+				if !c.ptxPath[gcc.key()] && c.extPTX[gcc.key()] == "" && !c.libMayLack(p, gcc) {
 					continue
 				}
 				if !contains(unknown, why) {
@@ -526,6 +552,12 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			return
 		}
 		what := "the CUDA libraries " + c.build() + " loads (" + strings.Join(names, ", ") + ")"
+		if ext := c.extPTX[gcc.key()]; ext != "" && !c.ptxPath[gcc.key()] {
+			c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
+				fmt.Sprintf("%s reaches %s only through PTX, and %s", ext, gcc.sm(), strings.Join(unknown, "; ")),
+				"use a release of "+ext+" with SASS for "+gcc.sm()+", or run envguard check on the machine, which reads the libraries")
+			return
+		}
 		if !c.ptxPath[gcc.key()] {
 			c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
 				fmt.Sprintf("the framework has SASS for %s, but %s", gcc.sm(), strings.Join(unknown, "; ")),
