@@ -15,11 +15,10 @@ import (
 // pytorch 2.3 with pytorch-cuda=11.8 and pip tensorrt==10.8.0.43). At or
 // above 7.5, 10.8.0.43 runs on the GPUs its release supports (supported_cc
 // 7.5 … 9.0), so the T4 is ok, with EG402 for the CUDA 12 runtime
-// tensorrt-cu12 brings beside conda's 11.8 on a CUDA 12.4 driver;
-// 10.13.2.6, whose later release notes were not read, stays unknown there,
-// and a release without a row (10.0.1, from before Volta's removal) decides
-// nothing; its hint offers the releases with rows only on a GPU their floor
-// admits.
+// tensorrt-cu12 brings beside conda's 11.8 on a CUDA 12.4 driver, and so
+// with 10.13.2.6; a release without a row (10.0.1, from before Volta's
+// removal) decides nothing; its hint offers the releases with rows only on
+// a GPU their floor admits.
 func TestTensorRTFloor(t *testing.T) {
 	dir := t.TempDir()
 	fleet := filepath.Join(dir, "fleet.yml")
@@ -55,7 +54,7 @@ dependencies:
 	}{
 		{"tensorrt==10.8.0.43", true, "targets: p100 FAIL, v100 FAIL, t4 ok"},
 		{"tensorrt-cu12-libs==10.8.0.43", true, "targets: p100 FAIL, v100 FAIL, t4 ok"},
-		{"tensorrt==10.13.2.6", true, "targets: p100 FAIL, v100 FAIL, t4 unknown"},
+		{"tensorrt==10.13.2.6", true, "targets: p100 FAIL, v100 FAIL, t4 ok"},
 		{"tensorrt==10.0.1", false, "targets: p100 unknown, v100 unknown, t4 unknown"},
 	} {
 		t.Run(tt.pkg, func(t *testing.T) {

@@ -29,22 +29,21 @@ func TestSupportedCCValidation(t *testing.T) {
 			`extensions-7\.yaml:\d+: extension_builds\[\d+\]: supported_cc without unlisted_cc`)
 	})
 	t.Run("unlisted_cc alone", func(t *testing.T) {
-		assertLoadRejects(t, "extensions-7.yaml", `{name: tensorrt, version: "10.13.2.6", dist: pypi, torch: [], cuda: ["12"], min_cc: "7.5", `,
-			`{name: tensorrt, version: "10.13.2.6", dist: pypi, torch: [], cuda: ["12"], min_cc: "7.5", unlisted_cc: "x", `,
+		assertLoadRejects(t, "extensions-7.yaml", `{name: tensorrt, version: "10.13.2.6", dist: pypi, torch: [], cuda: ["12"], min_cc: "7.5", supported_cc: ["7.5", "8.0", "8.6", "8.9", "9.0"], unlisted_cc: `,
+			`{name: tensorrt, version: "10.13.2.6", dist: pypi, torch: [], cuda: ["12"], min_cc: "7.5", unlisted_cc: `,
 			`extensions-7\.yaml:\d+: extension_builds\[\d+\]: unlisted_cc without supported_cc`)
 	})
 }
 
-// TensorRT 10.8.0.43's three pip packages carry the GPUs its release
-// supports; 10.13.2.6, whose later release notes were not read, only its
-// floor.
+// TensorRT 10.8.0.43's and 10.13.2.6's three pip packages each carry the
+// GPUs their release supports, above their 7.5 floor.
 func TestTensorRTSupportedCC(t *testing.T) {
 	k := Default()
 	for _, name := range []string{"tensorrt", "tensorrt-cu12", "tensorrt-cu12-libs"} {
 		for _, tt := range []struct {
 			version string
 			want    []string
-		}{{"10.8.0.43", []string{"7.5", "8.0", "8.6", "8.9", "9.0"}}, {"10.13.2.6", nil}} {
+		}{{"10.8.0.43", []string{"7.5", "8.0", "8.6", "8.9", "9.0"}}, {"10.13.2.6", []string{"7.5", "8.0", "8.6", "8.9", "9.0"}}} {
 			rows := k.ExtensionBuildsOf(name, tt.version)
 			if len(rows) != 1 {
 				t.Fatalf("%s %s: %d rows, want 1", name, tt.version, len(rows))

