@@ -206,10 +206,16 @@ func (c *checker) judgeOwnRuntimeDriver(p *resolver.GPUPackage) {
 	case dm > m:
 		return
 	case dm < m:
-		newest := c.k.NewestCUDAOfMajor(m)
+		hint := fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m)
+		if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
+			hint = fmt.Sprintf("upgrade the driver to %s or newer, the floor at which a CUDA %d.x runtime runs (minor-version compatibility)", f.LinuxFloor, m)
+		}
+		if lim, ok := c.retired(); ok && majorOf(lim.cuda) < m {
+			// the GPU's last driver branch runs no CUDA m runtime at all
+			hint = fmt.Sprintf("the %s runs no driver after R%d, which runs CUDA %s at most, so no CUDA %d build of %s runs on it: run on a newer GPU", lim.gpu.Name, lim.arch.LastBranch, lim.cuda, m, p.Name)
+		}
 		c.add("EG401", c.pkgPos(p),
-			fmt.Sprintf("%s supports CUDA %s; %s, which does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, what, dm),
-			c.driverHint(newest, driverCUDA, fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m))+fmt.Sprintf(", or use a release of %s built for CUDA %d", p.Name, dm))
+			fmt.Sprintf("%s supports CUDA %s; %s, which does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, what, dm), hint)
 		return
 	}
 	f, ok := c.k.MinorCompatFloor(m)

@@ -54,6 +54,9 @@ func TestSupportedCC(t *testing.T) {
 			}
 			got = append(got, d.Code)
 			held = held || strings.Contains(d.Message, tt.message)
+			if d.Code == "EG401" && !strings.Contains(d.Hint, "upgrade the driver to 525.60.13 or newer, the floor at which a CUDA 12.x runtime runs") {
+				t.Errorf("%s: EG401's hint %q does not name CUDA 12's minor-version-compatibility floor", tt.name, d.Hint)
+			}
 		}
 		if strings.Join(got, " ") != tt.pkgCodes || r.Verdict != tt.verdict || !held {
 			t.Errorf("%s: codes on the package's line %v, verdict %s; want %q, %s, a message holding %q: %+v", tt.name, got, r.Verdict, tt.pkgCodes, tt.verdict, tt.message, r.Findings)
