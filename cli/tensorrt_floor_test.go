@@ -12,11 +12,13 @@ import (
 // releases (extensions-7.yaml) run on no GPU below Turing: a P100 or V100
 // beside them fails with EG410, whether the file names the metapackage or
 // the tensorrt-cu12-libs package that holds the libraries (corpus 155:
-// pytorch 2.3 with pytorch-cuda=11.8 and pip tensorrt==10.8.0.43). A GPU at
-// or above 7.5 stays unknown, since which architectures the release
-// supports there was not read, and a release without a row (10.0.1, from
-// before Volta's removal) decides nothing; its hint offers the releases
-// with rows only on a GPU their floor admits.
+// pytorch 2.3 with pytorch-cuda=11.8 and pip tensorrt==10.8.0.43). At or
+// above 7.5, 10.8.0.43 runs on the GPUs its release supports (supported_cc
+// 7.5 … 9.0), so the T4 is ok, with EG402 for the CUDA 12 runtime
+// tensorrt-cu12 brings beside conda's 11.8 on a CUDA 12.4 driver, and so
+// with 10.13.2.6; a release without a row (10.0.1, from before Volta's
+// removal) decides nothing; its hint offers the releases with rows only on
+// a GPU their floor admits.
 func TestTensorRTFloor(t *testing.T) {
 	dir := t.TempDir()
 	fleet := filepath.Join(dir, "fleet.yml")
@@ -50,9 +52,9 @@ dependencies:
 		fails   bool
 		summary string
 	}{
-		{"tensorrt==10.8.0.43", true, "targets: p100 FAIL, v100 FAIL, t4 unknown"},
-		{"tensorrt-cu12-libs==10.8.0.43", true, "targets: p100 FAIL, v100 FAIL, t4 unknown"},
-		{"tensorrt==10.13.2.6", true, "targets: p100 FAIL, v100 FAIL, t4 unknown"},
+		{"tensorrt==10.8.0.43", true, "targets: p100 FAIL, v100 FAIL, t4 ok"},
+		{"tensorrt-cu12-libs==10.8.0.43", true, "targets: p100 FAIL, v100 FAIL, t4 ok"},
+		{"tensorrt==10.13.2.6", true, "targets: p100 FAIL, v100 FAIL, t4 ok"},
 		{"tensorrt==10.0.1", false, "targets: p100 unknown, v100 unknown, t4 unknown"},
 	} {
 		t.Run(tt.pkg, func(t *testing.T) {
@@ -70,8 +72,11 @@ dependencies:
 					t.Errorf("%s: %q present %v, want %v:\n%s", target, want, got, tt.fails, all)
 				}
 			}
-			if tt.fails && !strings.Contains(all, "EG409 could not check "+label+" against target t4: which architectures its GPU code is built for is not known") {
-				t.Errorf("t4: no EG409 saying the architectures at or above the floor are not known:\n%s", all)
+			if unknown := strings.HasSuffix(tt.summary, "t4 unknown"); tt.fails && unknown != strings.Contains(all, "EG409 could not check "+label+" against target t4: which architectures its GPU code is built for is not known") {
+				t.Errorf("t4: an EG409 saying the architectures at or above the floor are not known present %v, want %v:\n%s", !unknown, unknown, all)
+			}
+			if decided := strings.HasSuffix(tt.summary, "t4 ok"); decided != strings.Contains(all, "EG402 driver 550.54.15 supports CUDA 12.4; "+label+" is a CUDA 12 build with a CUDA 12 runtime of its own") {
+				t.Errorf("t4: EG402 for the package's own CUDA 12 runtime present %v, want %v:\n%s", !decided, decided, all)
 			}
 			if strings.Contains(all, "no facts on tensorrt") {
 				t.Errorf("the knowledge base has rows for tensorrt, yet a finding says it has no facts:\n%s", all)

@@ -188,6 +188,9 @@ func (c *checker) gpuCodePackage() *resolver.GPUPackage {
 		if p.Code.Known && (len(p.Code.SASS) > 0 || len(p.Code.PTX) > 0) {
 			return p
 		}
+		if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
+			return p // described by the GPUs it supports (TensorRT): GPU code all the same
+		}
 	}
 	return nil
 }
@@ -203,7 +206,7 @@ func (c *checker) uncheckedGPUPackages() []*resolver.GPUPackage {
 	var out []*resolver.GPUPackage
 	for i := range c.st.GPUPackages {
 		p := &c.st.GPUPackages[i]
-		if p.Role == resolver.RoleExtension && !p.Code.Known && !p.Code.JIT {
+		if p.Role == resolver.RoleExtension && !p.Code.Known && !p.Code.JIT && len(p.Code.SupportedCC) == 0 {
 			out = append(out, p)
 		}
 	}

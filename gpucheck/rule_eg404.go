@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
@@ -79,6 +80,9 @@ func (c *checker) needsWhy() string {
 	name := p.Name
 	if p.Version != "" {
 		name += " " + p.Version
+	}
+	if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
+		return " (" + name + " carries GPU code: it supports GPUs of compute capability " + strings.Join(p.Code.SupportedCC, ", ") + ")"
 	}
 	return " (" + name + " carries GPU code: " + archSummary(&kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX}) + ")"
 }

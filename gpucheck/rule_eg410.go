@@ -89,6 +89,9 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
 	}
+	if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
+		c.judgeOwnRuntimeDriver(p)
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if p.Code.MinCC != "" {
 			if lo, ok := parseCC(p.Code.MinCC); ok && gcc.less(lo) {
@@ -107,6 +110,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		if p.Code.Known && p.Code.NoDeviceCode {
 			return // no kernel of its own: only its floor decides a GPU
+		}
+		if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
+			c.judgeSupportedCC(p, gcc, gs)
+			return
 		}
 		if p.CUDAFromMachine != "" {
 			c.judgeMachineLibs(p, gcc, gs)
@@ -165,6 +172,103 @@ func (c *checker) extensionPTXOnly(p *resolver.GPUPackage, list *kb.ArchList, by
 	if _, seen := c.extPTX[gcc.key()]; !seen {
 		c.extPTX[gcc.key()] = pkgLabel(p)
 	}
+}
+
+// judgeSupportedCC holds an extension release its vendor describes by the
+// GPUs it supports (p.Code.SupportedCC, TensorRT's support matrix) against
+// one compute capability at or above its floor: a listed one runs it; any
+// other is left undecided, for the reason the knowledge base gives.
+func (c *checker) judgeSupportedCC(p *resolver.GPUPackage, gcc cc, gs []GPU) {
+	for _, s := range p.Code.SupportedCC {
+		if l, ok := parseCC(s); ok && l.Major == gcc.Major && l.Minor == gcc.Minor {
+			return
+		}
+	}
+	why := fmt.Sprintf("its release is known to support GPUs of compute capability %s; %s (%s) is not one of them: %s",
+		strings.Join(p.Code.SupportedCC, ", "), gcc.key(), gpuLabel(c.h, gs), p.Code.UnlistedCC)
+	c.undecide(c.pkgPos(p), "architecture", "extension-cc-unlisted", pkgLabel(p), why,
+		fmt.Sprintf("run on a GPU of compute capability %s, or run envguard check on the machine, which reads the binaries", strings.Join(p.Code.SupportedCC, ", ")))
+}
+
+// judgeOwnRuntimeDriver holds the driver against the CUDA runtime of an
+// extension that brings its own, of another major than the environment's
+// (TensorRT's tensorrt-cu12 beside a CUDA 11.8 conda stack: EG302): the
+// driver check of the environment's runtime says nothing of it. A driver
+// of an older CUDA major runs none of it (EG401); one of the same major at
+// or above the major's minor-version-compatibility floor runs it, through
+// that compatibility where pip's runtime is newer (EG402); anything else
+// is left undecided. Only for packages the knowledge base describes by the
+// GPUs they support (SupportedCC), whose GPU check otherwise decides them.
+func (c *checker) judgeOwnRuntimeDriver(p *resolver.GPUPackage) {
+	m := 0
+	for _, cu := range p.BuiltFor.CUDA {
+		n := majorOf(cu)
+		if n <= 0 || (m != 0 && n != m) {
+			m = -1
+			break
+		}
+		m = n
+	}
+	if m == 0 {
+		return // no CUDA of its own named: the environment's runtime is its
+	}
+	if rt := c.runtime(); m > 0 && rt != "" && majorOf(rt) == m {
+		return // the environment's runtime, which EG401 judged
+	}
+	if rm := c.runtimeMajor(); m > 0 && rm == m {
+		return
+	}
+	h := c.h
+	driverCUDA := h.CUDADriver
+	if driverCUDA == "" && h.Driver != "" {
+		driverCUDA = c.k.DriverCUDA(h.Driver)
+	}
+	what := fmt.Sprintf("%s is a CUDA %d build with a CUDA %d runtime of its own", pkgLabel(p), m, m)
+	if m < 0 || driverCUDA == "" {
+		why := "the CUDA major of its build is not known, so whether the driver runs its CUDA runtime is not known"
+		if m > 0 {
+			why = what + ", and the CUDA version the driver supports is not known, so whether it runs that runtime is not known"
+		}
+		c.undecide(c.pkgPos(p), "driver", "extension-runtime-driver", pkgLabel(p), why,
+			"name the target's driver version (driver: \"550.54.15\"), or run envguard check on the machine")
+		return
+	}
+	dm := majorOf(driverCUDA)
+	switch {
+	case dm > m:
+		return
+	case dm < m:
+		hint := fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m)
+		if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
+			hint = fmt.Sprintf("upgrade the driver to %s or newer, the floor at which a CUDA %d.x runtime runs (minor-version compatibility)", f.LinuxFloor, m)
+		}
+		if lim, ok := c.retired(); ok && majorOf(lim.cuda) < m {
+			// the GPU's last driver branch runs no CUDA m runtime at all
+			hint = fmt.Sprintf("the %s runs no driver after R%d, which runs CUDA %s at most, so no CUDA %d build of %s runs on it: run on a newer GPU", lim.gpu.Name, lim.arch.LastBranch, lim.cuda, m, p.Name)
+		}
+		c.add("EG401", c.pkgPos(p),
+			fmt.Sprintf("%s supports CUDA %s; %s, which does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, what, dm), hint)
+		return
+	}
+	f, ok := c.k.MinorCompatFloor(m)
+	drv := h.Driver
+	if drv == "" {
+		if df, ok := c.k.DriverFloor(driverCUDA); ok && !df.BranchOnly {
+			drv = df.LinuxMin
+		}
+	}
+	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || drv == "" || compareVersions(drv, f.LinuxFloor) < 0 {
+		c.undecide(c.pkgPos(p), "driver", "extension-runtime-driver", pkgLabel(p),
+			fmt.Sprintf("%s, and whether the driver (CUDA %s) reaches CUDA %d's minor-version-compatibility floor is not known", what, driverCUDA, m),
+			"run envguard check on the machine")
+		return
+	}
+	if newest := c.k.NewestCUDAOfMajor(m); newest != "" && compareVersions(driverCUDA, newest) >= 0 {
+		return
+	}
+	c.add("EG402", c.pkgPos(p),
+		fmt.Sprintf("%s supports CUDA %s; %s, whichever %d.x pip installs: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)", c.driverLabel(), driverCUDA, what, m, driverCUDA),
+		fmt.Sprintf("upgrade the driver to the newest for CUDA %d, or pin the runtime wheel (nvidia-cuda-runtime-cu%d==%s.*)", m, m, driverCUDA))
 }
 
 // judgeMachineLibs holds an extension release that loads the library of

