@@ -180,7 +180,9 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		if !ok {
 			return nil, false, false // a release whose variants are not known: cannot list the builds
 		}
-		if v.NotPublished {
+		if v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
+			// the distribution never built this release of the series
+			// (conda-forge's 2.9 is 2.9.1 only: review ten #337)
 			continue
 		}
 		// Where the CPU build was a package of another name (pytorch-cpu

@@ -95,7 +95,16 @@ func (c *checker) checkDriver() string {
 	if floor != "" {
 		msg += fmt.Sprintf(", or at least %s through minor-version compatibility", floor)
 	}
-	hint := c.driverHint(rt, driverCUDA, fmt.Sprintf("upgrade the driver to %s or newer, or pin a CUDA %s runtime the driver supports (%s or older)", need, majorOfStr(driverCUDA), driverCUDA))
+	upgrade := fmt.Sprintf("upgrade the driver to %s or newer, or pin a CUDA %s runtime the driver supports (%s or older)", need, majorOfStr(driverCUDA), driverCUDA)
+	if cudas, where, ok := c.releaseCUDAsAbove(driverCUDA); ok {
+		// Pinning an older runtime cannot solve beside this release
+		// (review ten #337: conda-forge built pytorch 2.9.1 for CUDA 12.9
+		// only, so cuda-version=12.8 beside pytorch-gpu=2.9 has no
+		// solution): the runtime comes down only with the release.
+		upgrade = fmt.Sprintf("upgrade the driver to %s or newer; %s built %s %s for CUDA %s only, so a CUDA runtime the driver supports (%s or older) needs another %s release too",
+			need, where, c.st.Framework.Name, c.st.Framework.Series(), strings.Join(cudas, ", "), driverCUDA, c.st.Framework.Name)
+	}
+	hint := c.driverHint(rt, driverCUDA, upgrade)
 	if majorOf(driverCUDA) != rtMajor {
 		c.add("EG401", c.cudaPos(), msg+fmt.Sprintf(": CUDA %d runtimes do not run on a CUDA %s driver", rtMajor, majorOfStr(driverCUDA)), hint)
 		return driverCUDA
@@ -301,4 +310,27 @@ func jaxUsesHostCUDA(fw *resolver.Framework, k knowledge) bool {
 	}
 	c, ok := kb.CompareDotted(fw.Version, since)
 	return ok && c < 0
+}
+
+// releaseCUDAsAbove reports the CUDA variants the framework's conda
+// distribution built its release's series for, where every one of them is
+// newer than bound: a file cannot pin an older runtime beside that
+// release. False where the knowledge base does not list the variants, or
+// one is at most bound, or the framework is not a conda pytorch.
+func (c *checker) releaseCUDAsAbove(bound string) ([]string, string, bool) {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.Series() == "" ||
+		(fw.Dist != kb.DistCondaForge && fw.Dist != kb.DistPytorchConda && fw.Dist != kb.DistDefaults) {
+		return nil, "", false
+	}
+	v, ok := c.k.Variants(fw.Series(), fw.Dist)
+	if !ok || v.NotPublished || len(v.CUDA) == 0 {
+		return nil, "", false
+	}
+	for _, cu := range v.CUDA {
+		if compareVersions(cu, bound) <= 0 {
+			return nil, "", false
+		}
+	}
+	return v.CUDA, resolver.DistWhere(fw.Dist), true
 }

@@ -41,6 +41,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 			// build has it (experimental minors have builds) and SASS sm_37.
 			[]string{"EG403", "undecided extension (extension-unknown): the release of pytorch-scatter is left to the solver", "9 of the 9 builds the file admits", "pytorch=2.3.1 with pytorch-cuda=11.8"},
 			[]string{"undecided architecture", "undecided variant", "undecided release", "pytorch 2.1.0 CUDA 12.1", "pytorch 2.1.2 CUDA 12.1", "the Python pin must go down"}, nil},
+		// pytorch-gpu=2.9 on conda-forge is 2.9.1 alone, built for CUDA
+		// 12.9 only: no 2.9.0 among the builds, and the hint does not ask
+		// for a CUDA 12.8 runtime beside it (review ten #337).
+		{"040.yml", map[string]string{"rtx5090": "ok"}, []string{"conda-forge built pytorch 2.9 for CUDA 12.9 only"},
+			[]string{"pytorch 2.9.0", "or pin a CUDA 12 runtime the driver supports"}, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and

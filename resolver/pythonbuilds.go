@@ -47,7 +47,9 @@ func pythonBuildsFor(c *Context, st *Stack, v string) (distPython, bool) {
 	return dp, true
 }
 
-// distWhere names a distribution as the findings do.
+// DistWhere names a distribution as the findings do.
+func DistWhere(d kb.Distribution) string { return distWhere(d) }
+
 func distWhere(d kb.Distribution) string {
 	switch d {
 	case kb.DistPytorchConda:
