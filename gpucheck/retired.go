@@ -54,29 +54,36 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 	if gpu == "" || strings.HasPrefix(gpu, "compute capability") {
 		gpu = "compute capability " + lim.gpu.CC + " GPUs"
 	}
-	s := fmt.Sprintf("the %s (%s) runs no driver after R%d, NVIDIA's last branch for %s GPUs, and R%d runs CUDA %s at most: ",
+	s := fmt.Sprintf("the %s (%s) runs no driver after R%d, NVIDIA's last branch for %s GPUs, and R%d supports CUDA %s natively (a newer runtime of its major only through minor-version compatibility): ",
 		gpu, lim.arch.Arch, lim.arch.LastBranch, lim.arch.Arch, lim.arch.LastBranch, lim.cuda)
 	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {
 		s += fmt.Sprintf("update the driver within R%d and ", lim.arch.LastBranch)
 	}
-	if b := c.olderBuild(lim.cuda, c.st.Python, false); b != "" {
-		return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s", lim.cuda, b)
-	}
+	native := c.olderBuild(lim.cuda, c.st.Python, false)
 	if bound := c.compatBound(lim); bound != "" && (rt == "" || compareVersions(rt, bound) > 0) {
 		// A newer runtime of the same major runs on the branch through
 		// minor-version compatibility (EG402's caveat: PTX JIT and newer
-		// APIs fail, so only SASS for every GPU counts), and keeps the
-		// file's Python where no native build supports it. Only where the
-		// file's runtime is past that (EG401): a runtime already under
-		// minor-version compatibility (EG402) gains nothing from another.
-		if b := c.olderBuild(bound, c.st.Python, true); b != "" {
+		// APIs fail, so only SASS for every GPU counts). It is the newer
+		// build, so it comes first (review ten #1171: a K80 beside CUDA
+		// 12.4 was sent to pytorch 1.12.1 while 2.3.1's CUDA 11.8 build
+		// carries sm_37); the native one follows where it exists. Only
+		// where the file's runtime is past that (EG401): a runtime already
+		// under minor-version compatibility (EG402) gains nothing.
+		if b := c.olderBuild(bound, c.st.Python, true); b != "" && b != native {
 			keeps := ""
-			if py := c.st.Python; py != "" {
+			if py := c.st.Python; py != "" && native == "" {
 				keeps = fmt.Sprintf(" (it keeps Python %s, which no CUDA %s or older build the knowledge base lists supports)", py, lim.cuda)
 			}
-			return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s%s; its runtime is newer than %s, so it runs on R%d only through minor-version compatibility (EG402: PTX JIT and newer CUDA APIs fail; its SASS covers the GPU)",
+			s += fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s%s; its runtime is newer than %s, so it runs on R%d only through minor-version compatibility (EG402: PTX JIT and newer CUDA APIs fail; its SASS covers the GPU)",
 				bound, b, keeps, lim.cuda, lim.arch.LastBranch)
+			if native != "" {
+				s += fmt.Sprintf("; a build whose runtime R%d supports natively: %s", lim.arch.LastBranch, native)
+			}
+			return s
 		}
+	}
+	if native != "" {
+		return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s", lim.cuda, native)
 	}
 	s += fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
 	if py := c.st.Python; py != "" {
@@ -84,6 +91,38 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 			// Such builds exist, none for the file's Python: say so
 			// rather than leave the reader to find out at install time.
 			s += fmt.Sprintf("; none the knowledge base lists supports Python %s, so the Python pin must go down too (e.g. %s)", py, b)
+		}
+	}
+	return s
+}
+
+// compatHint is the hint of an EG402 (the runtime runs through
+// minor-version compatibility): where a retired GPU caps the driver, a
+// driver upgrade is no fix and the runtime already runs, so the hint says
+// so, and offers an older runtime only for what compatibility cannot do
+// (review ten #1171, #1248: a K80 told that R470 runs CUDA 11.4 at most,
+// beside a CUDA 11.7 build the message itself said runs); elsewhere it is
+// the driver hint.
+func (c *checker) compatHint(rt, driverCUDA, hint string) string {
+	lim, ok := c.retired()
+	if !ok || rt == "" || majorOf(rt) != majorOf(lim.cuda) {
+		return hint
+	}
+	gpu := lim.gpu.Name
+	if gpu == "" || strings.HasPrefix(gpu, "compute capability") {
+		gpu = "compute capability " + lim.gpu.CC + " GPUs"
+	}
+	s := fmt.Sprintf("the %s runs no driver after R%d, so no driver past that branch applies; the CUDA %s runtime runs on it through minor-version compatibility, which is enough where the build's SASS covers the GPU (EG408 says where only PTX does)",
+		gpu, lim.arch.LastBranch, rt)
+	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {
+		s += fmt.Sprintf("; update the driver within R%d", lim.arch.LastBranch)
+	}
+	if b := c.olderBuild(lim.cuda, c.st.Python, false); b != "" {
+		return s + fmt.Sprintf("; for PTX JIT or newer CUDA APIs install a build whose CUDA runtime is %s or older: %s", lim.cuda, b)
+	}
+	if py := c.st.Python; py != "" {
+		if b := c.olderBuild(lim.cuda, "", false); b != "" {
+			s += fmt.Sprintf("; a build whose CUDA runtime is %s or older (for PTX JIT or newer CUDA APIs) supports no Python %s the knowledge base lists, so the Python pin would go down too (e.g. %s)", lim.cuda, py, b)
 		}
 	}
 	return s

@@ -37,14 +37,18 @@ func TestDriverHintRetiredGPU(t *testing.T) {
 		wantNot []string
 	}{
 		{"pip torch 2.0.0 cu117 on a K80 (020)", "2.0.0", "11.7", kb.DistPyPI, "3.8", target("470.82.01", "K80"), "EG402",
-			[]string{"runs no driver after R470", "CUDA 11.4 at most", "install a build whose CUDA runtime is 11.4 or older: torch==1.12.1+cu113 from the PyTorch wheel index"},
-			[]string{"515.43.04 or newer", "update the driver within"}},
+			// EG402: the 11.7 runtime already runs on R470 through
+			// minor-version compatibility, so the hint says so and offers
+			// a native build only for what that cannot do (review ten
+			// #1248: "R470 runs CUDA 11.4 at most" read as a downgrade)
+			[]string{"runs no driver after R470", "runs on it through minor-version compatibility", "for PTX JIT or newer CUDA APIs install a build whose CUDA runtime is 11.4 or older: torch==1.12.1+cu113 from the PyTorch wheel index"},
+			[]string{"515.43.04 or newer", "update the driver within", "at most"}},
 		{"wheel torch 2.0.1 cu118 on a K80 (153)", "2.0.1", "11.8", kb.DistWheel, "3.10", target("470.82.01", "K80"), "EG402",
 			[]string{"R470", "torch==1.12.1+cu113"}, []string{"520.61.05 or newer"}},
 		{"pytorch channel cu117 on a K80 (088)", "2.0.0", "11.7", kb.DistPytorchConda, "", target("470.82.01", "K80"), "EG402",
 			[]string{"R470", "pytorch=1.12.1 with cudatoolkit=11.3 from the pytorch channel"}, []string{"515.43.04 or newer"}},
 		{"no release with a CUDA <= 11.4 build for Python 3.11", "2.0.0", "11.7", kb.DistPyPI, "3.11", target("470.82.01", "K80"), "EG402",
-			[]string{"R470", "install a pytorch release built for CUDA 11.4 or older; none the knowledge base lists supports Python 3.11, so the Python pin must go down too (e.g. torch==1.12.1+cu113"}, []string{"install a build whose"}},
+			[]string{"R470", "runs on it through minor-version compatibility", "supports no Python 3.11 the knowledge base lists, so the Python pin would go down too (e.g. torch==1.12.1+cu113"}, []string{"install a build whose"}},
 		// review r8 #136 (corpus 018): CUDA 12.4 cannot run on R470, and
 		// no CUDA <= 11.4 build supports Python 3.11, but a cu118 build
 		// does and its 11.8 runtime runs on R470 through minor-version
@@ -59,9 +63,11 @@ func TestDriverHintRetiredGPU(t *testing.T) {
 		{"pytorch channel CUDA 12.1 on a K80, Python 3.11: not a cuDNN 9 build", "2.5.1", "12.1", kb.DistPytorchConda, "3.11", target("470.82.01", "K80"), "EG401",
 			[]string{"R470", "pytorch=2.3.1 with pytorch-cuda=11.8 from the pytorch channel"}, []string{"pytorch=2.5.1", "pytorch=2.4"}},
 		{"an older R470-era driver: update within the branch", "2.0.0", "11.7", kb.DistWheel, "3.8", target("460.32.03", "K80"), "EG402",
-			[]string{"update the driver within R470 and install a build whose CUDA runtime is 11.4 or older: torch==1.12.1+cu113"}, []string{"515.43.04 or newer"}},
+			[]string{"update the driver within R470; for PTX JIT or newer CUDA APIs install a build whose CUDA runtime is 11.4 or older: torch==1.12.1+cu113"}, []string{"515.43.04 or newer"}},
 		{"CUDA 12 on a K80 is EG401, same hint", "2.1.0", "12.1", kb.DistWheel, "3.10", target("470.82.01", "K80"), "EG401",
-			[]string{"runs no driver after R470", "torch==1.12.1+cu113"}, []string{"530.30.02 or newer"}},
+			// review ten #1171: the newest build with sm_37 SASS whose
+			// runtime R470 runs (2.3.1+cu118) comes first, the native one after
+			[]string{"runs no driver after R470", "install a build whose CUDA runtime is 11.8 or older: torch==2.3.1+cu118", "a build whose runtime R470 supports natively: torch==1.12.1+cu113"}, []string{"530.30.02 or newer", "at most"}},
 		{"a K80 beside an A100: the K80 limits the machine", "2.0.0", "11.7", kb.DistPyPI, "3.8", target("470.82.01", "A100", "K80"), "EG402",
 			[]string{"R470"}, []string{"515.43.04 or newer"}},
 		{"an A100 on the same driver may upgrade", "2.0.0", "11.7", kb.DistPyPI, "3.8", target("470.82.01", "A100"), "EG402",

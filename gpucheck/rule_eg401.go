@@ -133,7 +133,7 @@ func (c *checker) checkDriver() string {
 		c.add("EG401", c.cudaPos(), msg, hint)
 	default:
 		c.minorCompat(
-			msg+": it runs only through minor-version compatibility (PTX JIT and newer APIs fail)", hint)
+			msg+": it runs only through minor-version compatibility (PTX JIT and newer APIs fail)", c.compatHint(rt, driverCUDA, hint))
 	}
 	return driverCUDA
 }
