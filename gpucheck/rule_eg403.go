@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,6 +90,13 @@ func (c *checker) checkArch(driverCUDA string) {
 	case fw == nil:
 		why, whyKey = "no framework build whose architecture list is known carries the GPU code", "no-framework"
 	case fw.Series() == "" && fw.Installed == "":
+		// Every release the spec admits may carry one list (tensorflow==2.13.*:
+		// the series' row holds for 2.13.0 and 2.13.1; review ten #833):
+		// then the release need not be known.
+		if l, ok := c.candidatesArch(fw); ok {
+			list = l
+			break
+		}
 		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
 	default:
 		if l, ok := c.binaryArch(); ok {
@@ -115,6 +123,33 @@ func (c *checker) checkArch(driverCUDA string) {
 			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
 	})
+}
+
+// candidatesArch is the architecture list every release an open spec
+// admits carries, where the knowledge base lists the releases (at most
+// maxCandidates) and gives each the same known list, for the build's
+// compiler CUDA; false otherwise.
+func (c *checker) candidatesArch(fw *resolver.Framework) (*kb.ArchList, bool) {
+	if len(fw.Candidates) == 0 || len(fw.Candidates) > maxCandidates {
+		return nil, false
+	}
+	var first *kb.ArchList
+	for _, v := range fw.Candidates {
+		one := *fw
+		one.Version = v
+		l, ok := c.archList(&one, c.compilerCUDA())
+		if !ok || l == nil || !l.Known || !one.ArchFor(l) || l.PTXUnknown {
+			return nil, false
+		}
+		if first == nil {
+			first = l
+			continue
+		}
+		if !slices.Equal(first.SASS, l.SASS) || !slices.Equal(first.PTX, l.PTX) {
+			return nil, false
+		}
+	}
+	return first, first != nil
 }
 
 // binaryArch is the framework's architecture list as its own libraries

@@ -46,6 +46,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// for a CUDA 12.8 runtime beside it (review ten #337).
 		{"040.yml", map[string]string{"rtx5090": "ok"}, []string{"conda-forge built pytorch 2.9 for CUDA 12.9 only"},
 			[]string{"pytorch 2.9.0", "or pin a CUDA 12 runtime the driver supports"}, nil},
+		// pip tensorflow==2.13.*: 2.13.0 and 2.13.1 carry the series'
+		// list (SASS sm_35 … sm_80, PTX compute_80), so the K80's and the
+		// A100's architecture checks are decided (review ten #833).
+		{"110.yml", map[string]string{"k80": "ok", "a100": "ok"}, []string{"EG408 tensorflow ==2.13.* (SASS sm_35"},
+			[]string{"its exact release is not known"}, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
