@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -47,6 +49,15 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	if err == nil && unloadable != nil {
 		name, err = "", unloadable
 	}
+	if err != nil && r.uncoveredCUDA() != "" {
+		// "no item says which CUDA version" is true but misleads where the
+		// release pins its CUDA itself and only the tables do not reach it
+		// (review ten N11: tensorflow-gpu==0.12.1, whose GPU wheels need
+		// CUDA 8.0)
+		if f := r.st.Framework; f.Variant == "cuda" && (r.st.CUDA == nil || r.st.CUDA.Version == "") {
+			err = errors.New(r.uncoveredCUDA())
+		}
+	}
 	if err == nil {
 		if elsewhere := r.exportedElsewhere(); elsewhere != nil {
 			name, err = "", elsewhere
@@ -57,6 +68,41 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 		r.st.NoNameReason = err.Error()
 	}
 	return r.st
+}
+
+// uncoveredCUDA says, for an exactly pinned framework release older than
+// every release the knowledge base lists, that the CUDA its build needs is
+// not known for that reason; "" otherwise.
+func (r *resolution) uncoveredCUDA() string {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.Version == "" {
+		return ""
+	}
+	var oldest string
+	switch f.Name {
+	case "pytorch":
+		if _, ok := r.kb.Release(f.Version); ok {
+			return ""
+		}
+		for _, t := range r.kb.Facts.Torch {
+			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
+				oldest = t.Version
+			}
+		}
+	case "tensorflow":
+		if _, ok := r.kb.TensorFlow(f.Version); ok {
+			return ""
+		}
+		for _, t := range r.kb.Facts.TensorFlow {
+			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
+				oldest = t.Version
+			}
+		}
+	}
+	if oldest == "" || compareVersions(f.Version, oldest) >= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s is older than the releases the knowledge base covers (from %s), so the CUDA version its build needs is not known", f.Name, f.Version, oldest)
 }
 
 type resolution struct {
