@@ -535,10 +535,10 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 		return "run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries"
 	}
 	if ok || p.Role != resolver.RoleExtension {
-		if known := c.knownReleases(p.Name, true); known != "" {
+		if known := c.knownReleases(p, true); known != "" {
 			return "pin a release envguard knows (" + known + "), or run envguard check on the machine, which reads the binaries"
 		}
-		if known := c.knownReleases(p.Name, false); known != "" {
+		if known := c.knownReleases(p, false); known != "" {
 			// Every release the knowledge base describes has a floor
 			// above one of the target's GPUs (tensorrt 10.8.0.43 on a
 			// P100): pinning one of them would fail there.
@@ -548,6 +548,9 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 			// Or their builds carry no code for one of the GPUs
 			// (bitsandbytes 0.36.0 … 0.39.1 on sm_120).
 			return "the releases envguard knows (" + known + ") do not carry code for this target's GPU in every build they may load, so pinning one would not help: run envguard check on the machine, which reads the binaries"
+		}
+		if p.From == envspec.ProviderConda && len(c.k.ExtensionReleases(p.Name)) > 0 && !c.hasCondaRows(p.Name) {
+			return "the knowledge base describes no conda build of " + p.Name + " (only pip's), so pinning another release would not decide it either: run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries"
 		}
 		if ex := c.torchExcluded(p.Name); len(ex) > 0 {
 			return "no release of " + p.Name + " envguard knows admits torch " + c.fileTorch() + " (" + strings.Join(ex, "; ") + "), so pinning one would make pip replace torch: run envguard check on the machine, which reads the binaries"
@@ -1274,13 +1277,19 @@ func builtOnMachineHint(name string, fw *resolver.Framework) string {
 // names them itself. With runsHere, a release whose row states a
 // compute-capability floor above one of the target's GPUs is left out:
 // it cannot be the release to pin there.
-func (c *checker) knownReleases(name string, runsHere bool) string {
+func (c *checker) knownReleases(p *resolver.GPUPackage, runsHere bool) string {
 	const maxListed = 5
 	byDist := map[string][]string{}
 	var dists []string
 	torch := c.fileTorch()
-	rows := c.k.ExtensionReleases(name)
+	rows := c.k.ExtensionReleases(p.Name)
 	for _, b := range rows {
+		if p.From != "" && resolver.CondaBuildDist(b.Dist) != (p.From == envspec.ProviderConda) {
+			// a conda item is pinned among conda builds, a pip one among
+			// pip's: the other installer's releases are no pin for it
+			// (review ten #1163: a defaults bitsandbytes offered PyPI's)
+			continue
+		}
 		if runsHere && (c.floorAboveSomeGPU(b.MinCC) || c.noBuildRunsOnSomeGPU(rows, b.Version, b.Dist)) {
 			continue
 		}
@@ -1308,6 +1317,17 @@ func (c *checker) knownReleases(name string, runsHere bool) string {
 		parts = append(parts, fmt.Sprintf("%s: %s%s", d, strings.Join(vs, ", "), more))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// hasCondaRows says whether the knowledge base has a release row of an
+// extension from a distribution conda installs from.
+func (c *checker) hasCondaRows(name string) bool {
+	for _, b := range c.k.ExtensionReleases(name) {
+		if resolver.CondaBuildDist(b.Dist) {
+			return true
+		}
+	}
+	return false
 }
 
 // noBuildRunsOnSomeGPU reports whether every row of one release and

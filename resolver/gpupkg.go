@@ -1206,6 +1206,10 @@ func spanText(vs []string) string {
 // the channel that serves it.
 var condaDistChannel = map[string]string{"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers", "rapidsai-channel": "rapidsai"}
 
+// CondaBuildDist says whether an extension-build distribution is one conda
+// installs from (its channel in condaDistChannel).
+func CondaBuildDist(d string) bool { _, ok := condaDistChannel[d]; return ok }
+
 // installerRows keeps the rows that describe what the item's installer
 // gets. A conda row describes only a conda item from its channel, and of
 // the channel's builds of the release only the one for the item's CUDA:
