@@ -649,8 +649,31 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		if why := r.sourceBuild(&p, it); why != "" {
 			p.Unknown += "; " + why
 		}
+		if fw := r.st.Framework; fw != nil && fw.Name == "pytorch" && fw.From == envspec.ProviderPip && r.hasSdistRow(it.name, p.Version) {
+			// The releases with an index-sdist row have no pyproject.toml
+			// and a setup.py that imports torch (torch.utils.cpp_extension;
+			// PYG_SRC_PYG_2021), and pip builds every package of a run
+			// before installing any, so with torch in the same run the
+			// build stops at "No module named 'torch'" (review ten #927;
+			// rusty1s/pytorch_scatter#145)
+			p.Unknown += "; and where pip installs torch in the same run, as this file does, the build stops before compiling anything: its setup.py imports torch, which pip installs only after building every package of the run (install torch first, or take PyG's prebuilt wheel)"
+		}
 	}
 	return p, true
+}
+
+// hasSdistRow says whether the knowledge base has an index-sdist row of
+// the release: what its source build does was read.
+func (r *resolution) hasSdistRow(name, version string) bool {
+	if r.kb == nil || version == "" {
+		return false
+	}
+	for _, b := range r.kb.ExtensionBuildsOf(name, version) {
+		if b.Dist == kb.DistIndexSdist {
+			return true
+		}
+	}
+	return false
 }
 
 // sourceBuild decides what pip's compile of a package-index source gives
