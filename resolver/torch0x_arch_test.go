@@ -19,6 +19,7 @@ func TestTorchCommonArch(t *testing.T) {
 		{"corpus 083: <=0.3.0 with Python 3.6", "  - python=3.6\n  - pytorch<=0.3.0\n", true},
 		{"no Python pin admits 0.1.3 … 0.1.6", "  - pytorch<=0.3.0\n", false},
 		{"Python 2.7 has 0.1.3 … 0.1.6 builds", "  - python=2.7\n  - pytorch<=0.3.0\n", false},
+		{"python=3 admits 3.4 and 3.5", "  - python=3\n  - pytorch<=0.3.0\n", false},
 		{"<0.4 admits 0.3.1", "  - python=3.6\n  - pytorch<0.4\n", false},
 		{"a lower bound at 0.1.7 needs no Python", "  - pytorch>=0.2.0,<=0.3.0\n", true},
 	}
