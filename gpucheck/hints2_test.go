@@ -219,3 +219,45 @@ func TestKnownReleasesHint(t *testing.T) {
 		t.Errorf("hint %q, want %q and no kb status", hint, want)
 	}
 }
+
+// TestCommonArchDecides: where the runtime of conda pytorch before 0.4.0
+// is open but every build the file admits carries sm_35 SASS (the KB's
+// common_sass, resolver.Framework.CommonArch), a K80 (3.7) is decided for
+// the framework's architectures and only the CUDA libraries can leave it
+// open: with cuDNN's Kepler rows (carries_through 8.7.0) an unknown cuDNN
+// release does, without them nothing does. A GPU below every build's
+// lowest code (2.0 under 3.0) is EG403; one no common SASS serves (6.0)
+// stays arch-list-unknown, and so does 3.0, which some builds have code
+// for and the common list does not serve.
+func TestCommonArchDecides(t *testing.T) {
+	fw := func() *resolver.Framework {
+		return &resolver.Framework{Name: "pytorch", Variant: "cuda", From: envspec.ProviderConda, Pos: fwPosT,
+			VariantFrom: "every conda build of pytorch before 0.4.0 is a CUDA build, made with CUDA 7.5, 8.0, 9.0 or 9.1", RuntimeCandidates: []string{"7.5", "8.0", "9.0", "9.1"},
+			CommonArch: &kb.ArchList{SASS: []string{"3.5"}, PTX: []string{"5.2"}, Known: true}, LowestCode: "3.0", CommonWhy: "every build of pytorch 0.1.7 … 0.3.0"}
+	}
+	run := func(k knowledge, cc string) (Verdict, string) {
+		r := evaluate(&resolver.Stack{Framework: fw()}, host("470.57.02", "11.4", cc), k, CheckOptions{})
+		var s []string
+		for _, d := range r.Findings {
+			s = append(s, d.Code+" "+d.Message)
+		}
+		return r.Verdict, strings.Join(s, "\n")
+	}
+	if v, m := run(testKB, "3.7"); v != VerdictOK || strings.Contains(m, "EG409") || strings.Contains(m, "EG403") {
+		t.Errorf("3.7 without cuDNN Kepler rows: %s\n%s\nwant ok", v, m)
+	}
+	f := testFacts
+	f.CUDALibArch = append(append([]kb.CUDALibArch(nil), f.CUDALibArch...),
+		kb.CUDALibArch{Lib: "cudnn", CC: "3.7", Since: "7.5.0", CarriesThrough: "8.7.0", Until: "8.8.0", Source: "T"})
+	if v, m := run(factsKB{f}, "3.7"); v != VerdictUnknown || !strings.Contains(m, "carries sm_35 SASS, which runs on sm_37") || !strings.Contains(m, "which cudnn release it loads is not known") || strings.Contains(m, "neither is its architecture list") {
+		t.Errorf("3.7 with cuDNN Kepler rows: %s\n%s\nwant unknown for cudnn only", v, m)
+	}
+	if v, m := run(testKB, "2.0"); v != VerdictFail || !strings.Contains(m, "EG403") || !strings.Contains(m, "the lowest architecture any of them has code for is sm_30") {
+		t.Errorf("2.0: %s\n%s\nwant EG403", v, m)
+	}
+	for _, cc := range []string{"3.0", "6.0", "9.0"} {
+		if v, m := run(testKB, cc); v != VerdictUnknown || !strings.Contains(m, "neither is its architecture list") || strings.Contains(m, "EG403") {
+			t.Errorf("%s: %s\n%s\nwant arch-list-unknown", cc, v, m)
+		}
+	}
+}

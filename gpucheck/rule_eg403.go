@@ -75,8 +75,11 @@ func (c *checker) checkArch(driverCUDA string) {
 	case rt == "" && c.driverRunsEveryCandidate(driverCUDA):
 		// checkDriver passed the driver for every runtime the build may
 		// use; which one it uses, and so its architecture list, stays
-		// unknown.
+		// unknown, except where every build the file admits shares code.
 		c.eachCC(func(gcc cc, gs []GPU) {
+			if c.commonArchDecides(gcc, gs) {
+				return
+			}
 			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
 				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list, nor whether it runs on %s (%s); the driver runs every one of them",
 					fw.VariantFrom, gcc.sm(), gpuLabel(c.h, gs)),
@@ -150,6 +153,78 @@ func (c *checker) candidatesArch(fw *resolver.Framework) (*kb.ArchList, bool) {
 		}
 	}
 	return first, first != nil
+}
+
+// commonArchDecides judges a GPU by the code every build the file admits
+// carries, where the build's runtime (and so its own list) is left open
+// (Framework.CommonArch): SASS of the GPU's major at or below its minor in
+// every build runs on it; a GPU below the lowest architecture any build
+// has code for runs in none of them (EG403). It says whether it decided;
+// otherwise (the builds differ, or only PTX serves it) the caller leaves
+// the GPU undecided.
+func (c *checker) commonArchDecides(gcc cc, gs []GPU) bool {
+	fw := c.st.Framework
+	if fw == nil || fw.CommonArch == nil {
+		return false
+	}
+	if v, by := archVerdict(gcc, &kb.ArchList{SASS: fw.CommonArch.SASS, Known: true}); v == runsSASS {
+		c.commonArchLibs(gcc, gs, by)
+		return true
+	}
+	low, ok := parseCC(fw.LowestCode)
+	if ok && gcc.Suffix == "" && gcc.less(low) {
+		c.noKernel(fmt.Sprintf("%s (%s: the lowest architecture any of them has code for is %s)", fwName(fw), fw.CommonWhy, low.sm()), gs, gcc,
+			"use a GPU of compute capability "+fw.LowestCode+" or newer, or a newer framework release built for this architecture")
+		return true
+	}
+	return false
+}
+
+// commonArchLibs judges, for a GPU every build the file admits carries
+// SASS for (commonArchDecides), the CUDA libraries those builds load: the
+// toolkit's own at each runtime the build may use, and the cuDNN, whose
+// release the knowledge base does not give for these builds. As on any
+// build's SASS path (judgeCUDALibs), a library whose code is not known
+// leaves the GPU undecided only where the knowledge base says the library
+// dropped that architecture in some release (cuDNN's Kepler rows); one that
+// lacks code in one build's libraries is no proof for the build conda
+// installs, so it too leaves the GPU undecided, saying which.
+func (c *checker) commonArchLibs(gcc cc, gs []GPU, by cc) {
+	fw := c.st.Framework
+	var unknown, names []string
+	seen := map[string]bool{}
+	note := func(lib, why string) {
+		if !contains(unknown, why) {
+			unknown = append(unknown, why)
+		}
+		if !seen[lib] {
+			seen[lib] = true
+			names = append(names, lib)
+		}
+	}
+	with := resolver.FrameworkPackage(fw.Name)
+	for _, rt := range fw.RuntimeCandidates {
+		for _, lib := range resolver.FrameworkCUDALibsOf(fw.Name) {
+			p := resolver.GPUPackage{Name: lib, Role: resolver.RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"}
+			if cl, ok := c.k.CUDALibByName(lib); ok && cl.Toolkit {
+				p = resolver.ToolkitLib(lib, rt)
+			}
+			switch has, why := c.libCarries(&p, gcc); has {
+			case carriesNo:
+				note(lib, fmt.Sprintf("the build made with CUDA %s loads %s, which carries no code for %s: %s", rt, pkgLabel(&p), gcc.sm(), why))
+			case carriesUnknown:
+				if c.libMayLack(&p, gcc) {
+					note(lib, why)
+				}
+			}
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	c.undecide(c.fwPos(), "architecture", "cuda-lib-arch-unknown", "the CUDA libraries "+c.build()+" loads ("+strings.Join(names, ", ")+")",
+		fmt.Sprintf("%s carries %s SASS, which runs on %s (%s), but %s", fw.CommonWhy, by.sm(), gcc.sm(), gpuLabel(c.h, gs), strings.Join(unknown, "; ")),
+		"run envguard check on the machine, which reads the libraries, or pin a release the knowledge base covers (pytorch 1.0 or later) with its CUDA variant")
 }
 
 // binaryArch is the framework's architecture list as its own libraries

@@ -83,7 +83,16 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pytorch<=0.3.0 (review #468): every conda build before 0.4.0 on
 		// linux-64 is a CUDA build, so the variant is not open (no EG207)
 		// and what is open is which CUDA.
-		{"083.yml", map[string]string{"a100": "unknown", "k80": "unknown"}, []string{"every conda build of pytorch before 0.4.0 on linux-64 is a CUDA build", "arch-list-unknown", "the driver runs every one of them"}, []string{"left to the solver", "the driver was not checked", "pytorch-cuda=X.Y", "cpuonly"}, []string{"EG207"}},
+		// On the K80 (sm_37) the architectures are decided by what every
+		// build the file admits carries: 0.1.7 … 0.3.0 (python=3.6 admits
+		// no 0.1.3 … 0.1.6 build, made for 2.7, 3.4 and 3.5 only) all
+		// carry sm_35 SASS (BUILDER_ARCH_0X, AR_ARCH_0X); what stays open
+		// is the cuDNN they load, whose Kepler code the knowledge base
+		// knows from 7.5.0 only. The A100 (sm_80) has no common SASS:
+		// its list stays unknown.
+		{"083.yml", map[string]string{"a100": "unknown", "k80": "unknown"}, []string{"every conda build of pytorch before 0.4.0 on linux-64 is a CUDA build", "arch-list-unknown", "the driver runs every one of them",
+			"carries sm_35 SASS, which runs on sm_37", "cuda-lib-arch-unknown", "which cudnn release it loads is not known"},
+			[]string{"left to the solver", "the driver was not checked", "pytorch-cuda=X.Y", "cpuonly", "nor whether it runs on sm_37", "EG403"}, []string{"EG207"}},
 		// pytorch=2.7.1 from the pytorch channel (review #894): no such
 		// build, so no target's check reasons about its architectures.
 		{"146.yml", map[string]string{"k80": "unknown", "rtx5090": "unknown"}, []string{"build-not-published", "the pytorch channel never published pytorch 2.7.1", "none for the CUDA 11.8 the file pins"}, []string{"architecture list is not known", "get_arch_list"}, nil},

@@ -586,6 +586,7 @@ func (r *resolution) variant() {
 		f.VariantFrom = fmt.Sprintf("every conda build of pytorch before %s on %s is a CUDA build (the CPU build was the package %s), made with CUDA %s",
 			row.Before, strings.Join(row.Platforms, ", "), row.CPUPackage, orList(row.CUDA))
 		f.RuntimeCandidates = append([]string(nil), row.CUDA...)
+		r.torchCommonArch(f, row)
 		if !containsDist(row.Dists, f.Dist) {
 			// the first channel that publishes pytorch at all (conda-forge
 			// in corpus 083) never published these releases: another of
@@ -726,6 +727,52 @@ func (r *resolution) torchCondaCUDAOnly() *kb.TorchCondaCUDAOnly {
 		return row
 	}
 	return nil
+}
+
+// torchCommonArch gives f the architectures every build the file admits
+// carries, from the row's common lists, where the file admits only
+// releases they hold for: none after common_through (the defaults
+// channel's 0.3.1 left its list to the build machine) and none before
+// common_from, or none of those built for the file's Python (0.1.3 …
+// 0.1.6, whose list All the build machine's CMake expanded, were built for
+// Python 2.7, 3.4 and 3.5 only). Corpus 083: pytorch<=0.3.0 with
+// python=3.6 gets sm_35 SASS and compute_52 PTX in every build.
+func (r *resolution) torchCommonArch(f *Framework, row *kb.TorchCondaCUDAOnly) {
+	if row.CommonFrom == "" || len(row.CommonSASS)+len(row.CommonPTX) == 0 {
+		return
+	}
+	spec, err := envspec.ParseVersionSpec(r.fw.verText)
+	if err != nil || spec == nil {
+		return
+	}
+	after, err1 := envspec.ParseVersionSpec(">" + row.CommonThrough)
+	before, err2 := envspec.ParseVersionSpec("<" + row.CommonFrom)
+	if err1 != nil || err2 != nil || !envspec.Disjoint(spec, after) {
+		return
+	}
+	why := fmt.Sprintf("every build of pytorch %s … %s, in %s and with whichever CUDA", row.CommonFrom, row.CommonThrough, distList(row.Dists))
+	if !envspec.Disjoint(spec, before) {
+		py := r.st.Python
+		if py == "" || contains(row.EarlyPythons, py) {
+			return
+		}
+		why += fmt.Sprintf(" (the earlier releases were built for Python %s only, not the file's %s)", orList(row.EarlyPythons), py)
+	}
+	f.CommonArch = &kb.ArchList{SASS: row.CommonSASS, PTX: row.CommonPTX, Known: true, Dist: f.Dist, Source: row.Source}
+	f.LowestCode = row.LowestCode
+	f.CommonWhy = why
+}
+
+// distList names distributions for messages ("pytorch-channel and defaults").
+func distList(ds []kb.Distribution) string {
+	names := make([]string, len(ds))
+	for i, d := range ds {
+		names[i] = string(d)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // orList joins a list as "a, b or c".

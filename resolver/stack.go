@@ -58,6 +58,15 @@ type Framework struct {
 	// uses, where VariantFrom settles the variant but not the runtime
 	// (7.5, 8.0, 9.0, 9.1 for conda pytorch before 0.4.0); nil otherwise.
 	RuntimeCandidates []string `json:"-"`
+	// CommonArch is what every build the file admits carries where the
+	// runtime is left open (RuntimeCandidates): the SASS and PTX all of
+	// them share (conda pytorch 0.1.7 … 0.3.0: sm_35, compute_52), with
+	// LowestCode the lowest architecture any of them has code for, and
+	// CommonWhy the releases and builds it holds for. nil where the
+	// knowledge base has no such list for every admitted build.
+	CommonArch *kb.ArchList `json:"-"`
+	LowestCode string       `json:"-"`
+	CommonWhy  string       `json:"-"`
 	// NotPublished says why no build of this release exists where the
 	// file asks for it (the pytorch channel after 2.5, which EG205
 	// reports); "" otherwise. The checks against targets then concern a

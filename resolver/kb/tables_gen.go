@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "8d9c4c1bdb440222"
+const generatedVersion = "54186a8e4318bb96"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xebbb60ea
+const generatedChecksum = 0x5402484f
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -992,7 +992,15 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"9.0",
 		"9.1",
-	}, CPUPackage: "pytorch-cpu", Source: "BUILDER_OLD_0X; AR_FEEDSTOCK_0X; CF_FEEDSTOCK", Note: "pytorch channel: every linux recipe of pytorch 0.1.3 … 0.3.1 builds against CUDA (0.1.x and 0.2.0 default cu75 with magma-cuda75, builds with features: cuda80, which the cuda80 package's track_features selects; 0.3.0 cudatoolkit, with cuda75 and cuda90 feature builds; 0.3.1 cudatoolkit =8, with cuda90 and cuda91 builds), build strings pyXY_cu75 / pyXY_cudaX.Y_cudnnZ_N; only macOS builds (the [not osx] selectors) are CPU. defaults: the recipes of 0.2.0, 0.3.0 and 0.3.1 each run-depend on cudatoolkit and cudnn (0.3.1: cudatoolkit 8.0), build strings pyXYcudaX.YcudnnZ; CPU support came with 0.4.0 ('lazy symbol binding for cpu support')"},
+	}, CPUPackage: "pytorch-cpu", CommonSASS: []string{
+		"3.5",
+	}, CommonPTX: []string{
+		"5.2",
+	}, LowestCode: "3.0", CommonFrom: "0.1.7", CommonThrough: "0.3.0", EarlyPythons: []string{
+		"2.7",
+		"3.4",
+		"3.5",
+	}, Source: "BUILDER_OLD_0X; AR_FEEDSTOCK_0X; CF_FEEDSTOCK; BUILDER_ARCH_0X; AR_ARCH_0X", Note: "architectures: every build of 0.1.7 … 0.3.0, in both distributions and whichever CUDA, carries sm_35 SASS and compute_52 PTX, and none code below 3.0 (BUILDER_ARCH_0X, AR_ARCH_0X); 0.1.3 … 0.1.6 were built with TORCH_CUDA_ARCH_LIST All (expanded by the build machine's CMake) for Python 2.7, 3.4 and 3.5 only; defaults' 0.3.1 leaves the list unset unless CUDA_VERSION is 8.0 in its build environment, which is not recorded. pytorch channel: every linux recipe of pytorch 0.1.3 … 0.3.1 builds against CUDA (0.1.x and 0.2.0 default cu75 with magma-cuda75, builds with features: cuda80, which the cuda80 package's track_features selects; 0.3.0 cudatoolkit, with cuda75 and cuda90 feature builds; 0.3.1 cudatoolkit =8, with cuda90 and cuda91 builds), build strings pyXY_cu75 / pyXY_cudaX.Y_cudnnZ_N; only macOS builds (the [not osx] selectors) are CPU. defaults: the recipes of 0.2.0, 0.3.0 and 0.3.1 each run-depend on cudatoolkit and cudnn (0.3.1: cudatoolkit 8.0), build strings pyXYcudaX.YcudnnZ; CPU support came with 0.4.0 ('lazy symbol binding for cpu support')"},
 }, CondaReleases: []CondaReleases{
 	{Package: "pytorch", Dist: Distribution("defaults"), Releases: []string{
 		"0.2.0",
@@ -18362,6 +18370,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "BUILDER_OLD_0X", Title: "pytorch/builder conda recipes of pytorch 0.1.3 … 0.3.1: conda/old/pytorch-0.1.*/meta.yaml, conda/old/pytorch-cuda80-0.1.*/ and -0.2.0/meta.yaml (track_features cuda80), conda/pytorch-0.3.0, pytorch-cuda75-0.3.0, pytorch-cuda90-0.3.0 and pytorch-cpu-0.3.0 (package pytorch-cpu, NO_CUDA=1), conda/old/pytorch-0.3.1/meta.yaml (run: cudatoolkit =8, string py{{py}}_cuda{CUDA_VERSION}_cudnn{CUDNN_VERSION}_N), conda/cuda90/meta.yaml (track_features cuda90), conda/build_pytorch.sh (ANACONDA_USER)", URL: "https://github.com/pytorch/builder/tree/main/conda/old", Read: "mirror of pytorch/builder: tree at 41e0e283^ (2018-02-07, the 0.1.x-0.3.0 recipes), eace9a31 (0.3.1 recipes), e0ebfdb8 (2018-01-10, 'add cpu conda build'), f1576ce4 (2017-12-03, ANACONDA_USER soumith -> pytorch); read 2026-12-05"},
 	{Key: "AR_FEEDSTOCK_0X", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's recipe) before 0.4.0: recipe/meta.yaml of 0.2.0 (c39c6bb, 2017-11-22), 0.3.0 (dd8cd76, 2017-12-10) and 0.3.1 (3e2e105, 2018-03-27, conda_build_config cudatoolkit 8.0), each with run requirements cudatoolkit and cudnn; 8f1cd61 (2018-05-07, 'pytorch: lazy symbol binding for cpu support') then 4a38267 (0.4.0)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, history of recipe/meta.yaml, read 2026-12-05"},
 	{Key: "BUILDER_CPUONLY", Title: "pytorch/builder conda/cpu-only/meta.yaml (df6d0b6c, 2019-07-30, 'Add cpu-only metapackage') renamed conda/cpuonly (f07c9860, 2019-08-06, 'Rename cpu-only feature to cpuonly'): the cpuonly selector dates from the 1.2.0 release; the CPU builds before it were the package pytorch-cpu (conda/old/pytorch-cpu-0.4.1/meta.yaml, package name pytorch-cpu)", URL: "https://github.com/pytorch/builder/tree/main/conda/cpuonly", Read: "mirror of pytorch/builder, history of conda/cpuonly and conda/cpu-only, read 2026-12-05"},
+	{Key: "BUILDER_ARCH_0X", Title: "pytorch/builder conda build scripts of pytorch 0.1.3 … 0.3.1, their TORCH_CUDA_ARCH_LIST at every commit from d81f98b9 (2016-09-07) to eace9a31 (2018-07-24): conda/pytorch-0.1.3 … 0.1.5/build.sh 'All' (expanded by CUDA_SELECT_NVCC_ARCH_FLAGS, which torch/lib/THC/CMakeLists.txt takes from the build machine's CMake where it has one, else from its own cmake/select_compute_arch.cmake: the machine's list is not recorded); pytorch-0.1.6 'All' until dffda4c3 (2016-11-23), then '3.0;3.5;3.7;5.0;5.2+PTX', '3.0;3.5;5.2+PTX' (9e927bea) and '3.0;3.5;5.0;5.2+PTX' (ca46561f); 0.1.7 … 0.2.0 '3.0;3.5;5.0;5.2+PTX', their cuda80 builds '3.0;3.5;5.0;5.2+PTX;6.0;6.1'; 0.3.0 '3.0;3.5;5.0;5.2+PTX;6.0;6.1', cuda75 '3.0;3.5;5.0;5.2+PTX', cuda90 and cuda90-nccl2 '3.0;3.5;5.0;5.2+PTX;6.0;6.1;7.0'; 0.3.1 '3.5;5.2+PTX;6.0;6.1' (cuda90, cuda91: ';7.0'; e93a5ec2 'remove 3.0 and 5.0 archs in conda'); conda/build_all.sh built 0.1.3 … 0.1.6 for Python 2.7, 3.4 and 3.5 only (3.4 dropped 8dd7034f), and added 3.6 with 0.1.7 (d230fb49, 2017-01-25)", URL: "https://github.com/pytorch/builder/tree/main/conda/old", Read: "mirror of pytorch/builder: git grep TORCH_CUDA_ARCH_LIST over every commit d81f98b9..eace9a31 under conda/, and conda/build_all.sh's --python list at each of its commits; read 2026-12-06"},
+	{Key: "AR_ARCH_0X", Title: "AnacondaRecipes/pytorch-feedstock recipe/build.sh before 0.4.0: 0.2.0 (c39c6bb) TORCH_CUDA_ARCH_LIST '3.0;3.5;5.0;5.2+PTX'; 0.3.0 (dd8cd76) the same, '3.0;3.5;5.0;5.2+PTX;6.0;6.1' where CUDA_VERSION is 8.0; 0.3.1 (3e2e105, 8f1cd61) sets it only where CUDA_VERSION is 8.0 and otherwise leaves it unset (the build then takes what CUDA_SELECT_NVCC_ARCH_FLAGS detects or defaults to); the recipe takes CUDA from conda_build_config.yaml (cudatoolkit 8.0) and builds in jjhelmus/docker-images pkg_build_cuda80_cudnn7_centos6_dt2 (FROM nvidia/cuda:8.0-cudnn7-devel-centos6), whose CUDA_VERSION the recipe does not record", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, recipe/build.sh, meta.yaml, conda_build_config.yaml and README at c39c6bb, dd8cd76, 3e2e105 and 8f1cd61; jjhelmus/docker-images pkg_build_cuda80_cudnn7_centos6_dt2/Dockerfile; read 2026-12-06"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -20917,6 +20927,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 6},
@@ -21127,7 +21139,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 48},
 	},
 	"torch_conda_cuda_only": {
-		{File: "resolver/kb/data/torch-0x.yaml", Line: 12},
+		{File: "resolver/kb/data/torch-0x.yaml", Line: 17},
 	},
 	"torch_cuda_libs": {
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 56},

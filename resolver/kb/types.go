@@ -80,8 +80,24 @@ type TorchCondaCUDAOnly struct {
 	Dists      []Distribution `yaml:"dists"`     // the distributions that published those releases
 	CUDA       []string       `yaml:"cuda"`      // the CUDA versions their builds were made with
 	CPUPackage string         `yaml:"cpu_package,omitempty"`
-	Source     string         `yaml:"source"`
-	Note       string         `yaml:"note,omitempty"`
+	// CommonSASS and CommonPTX are the architectures every build of the
+	// releases CommonFrom … CommonThrough carries, in each of Dists and
+	// whichever CUDA it was made with: SASS ("3.5") and PTX ("5.2") that
+	// each recipe's TORCH_CUDA_ARCH_LIST names. LowestCode is the lowest
+	// architecture any of those builds has code for (SASS or PTX): a GPU
+	// below it has code in none. All empty where the recipes were not
+	// read.
+	CommonSASS    []string `yaml:"common_sass,omitempty"`
+	CommonPTX     []string `yaml:"common_ptx,omitempty"`
+	LowestCode    string   `yaml:"lowest_code,omitempty"`
+	CommonFrom    string   `yaml:"common_from,omitempty"`
+	CommonThrough string   `yaml:"common_through,omitempty"`
+	// EarlyPythons are the only Pythons the releases before CommonFrom
+	// were built for (their lists are not known): a file whose Python is
+	// another admits none of them.
+	EarlyPythons []string `yaml:"early_pythons,omitempty"`
+	Source       string   `yaml:"source"`
+	Note         string   `yaml:"note,omitempty"`
 }
 
 // CondaVariantPick is how conda chooses between the CPU and the CUDA

@@ -282,6 +282,7 @@ func (k *KB) validate() ErrorList {
 				v.errf("torch_conda_cuda_only", i, "cuda %q is not a version", c)
 			}
 		}
+		v.torchCommonArch(i, r)
 	}
 
 	type ak struct {
@@ -725,3 +726,48 @@ func (v *validator) resolverNames(keys map[string]bool) {
 
 // dottedReleaseRe is a plain dotted release (1.15.1).
 var dottedReleaseRe = regexp.MustCompile(`^\d+(\.\d+)+$`)
+
+// torchCommonArch checks a torch_conda_cuda_only row's common
+// architectures: each a compute capability, given together with the span
+// of releases they hold for (common_from … common_through, inside the
+// row's releases) and the lowest architecture with code, which no common
+// one may be below.
+func (v *validator) torchCommonArch(i int, r TorchCondaCUDAOnly) {
+	const t = "torch_conda_cuda_only"
+	has := len(r.CommonSASS) > 0 || len(r.CommonPTX) > 0 || r.LowestCode != "" || r.CommonFrom != "" || r.CommonThrough != ""
+	if !has {
+		if len(r.EarlyPythons) > 0 {
+			v.errf(t, i, "early_pythons needs common_from")
+		}
+		return
+	}
+	if r.CommonFrom == "" || r.CommonThrough == "" || r.LowestCode == "" || len(r.CommonSASS)+len(r.CommonPTX) == 0 {
+		v.errf(t, i, "common_sass or common_ptx, lowest_code, common_from and common_through go together")
+		return
+	}
+	v.version(t, i, "common_from", r.CommonFrom, releaseRe())
+	v.version(t, i, "common_through", r.CommonThrough, releaseRe())
+	if c, ok := CompareDotted(r.CommonFrom, r.CommonThrough); !ok || c > 0 {
+		v.errf(t, i, "common_from %q is after common_through %q", r.CommonFrom, r.CommonThrough)
+	}
+	if c, ok := CompareDotted(r.CommonThrough, r.Before); !ok || c >= 0 {
+		v.errf(t, i, "common_through %q is not before %q", r.CommonThrough, r.Before)
+	}
+	v.version(t, i, "lowest_code", r.LowestCode, ccRe())
+	for _, field := range []struct {
+		name string
+		ccs  []string
+	}{{"common_sass", r.CommonSASS}, {"common_ptx", r.CommonPTX}} {
+		for _, cc := range field.ccs {
+			v.version(t, i, field.name, cc, ccRe())
+			if c, ok := CompareDotted(cc, r.LowestCode); ok && c < 0 {
+				v.errf(t, i, "%s %q is below lowest_code %q", field.name, cc, r.LowestCode)
+			}
+		}
+	}
+	for _, p := range r.EarlyPythons {
+		if !mmRe().MatchString(p) {
+			v.errf(t, i, "early_pythons %q is not a Python minor", p)
+		}
+	}
+}
