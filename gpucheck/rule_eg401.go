@@ -203,6 +203,13 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 		who, pin = "the machine's CUDA installation is (jax "+fw.Version+"'s CUDA jaxlib loads the CUDA it finds)", "install CUDA "+driverCUDA+" or an older "+fmt.Sprint(m)+".x on the machine"
 	} else if fw != nil && fw.From == envspec.ProviderPip {
 		who, pin = "pip installs", "pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)"
+		if e := c.condaMajorOnly(); e != nil {
+			// conda's CUDA item names the major only too (cuda-toolkit=12),
+			// so the solver takes the newest minor as well: the pip pin
+			// alone leaves conda's copy (review ten #77, corpus 010)
+			who = fmt.Sprintf("pip installs (and %s, line %d, installs the newest %d.x from conda)", e.Item, e.Pos.Line, m)
+			pin += fmt.Sprintf(", and cuda-version=%s beside %s", driverCUDA, e.Item)
+		}
 	}
 	c.minorCompat(
 		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x %s, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
@@ -333,4 +340,21 @@ func (c *checker) releaseCUDAsAbove(bound string) ([]string, string, bool) {
 		}
 	}
 	return v.CUDA, resolver.DistWhere(fw.Dist), true
+}
+
+// condaMajorOnly is the file's conda CUDA item that names a CUDA major
+// only (cuda-toolkit=12, cuda-version=12), nil where there is none.
+func (c *checker) condaMajorOnly() *resolver.Evidence {
+	if c.st.CUDA == nil {
+		return nil
+	}
+	for i, e := range c.st.CUDA.Evidence {
+		switch e.Kind {
+		case resolver.EvidenceCUDAPackage, resolver.EvidenceCUDAVersion:
+			if e.Says != "" && !strings.Contains(e.Says, ".") {
+				return &c.st.CUDA.Evidence[i]
+			}
+		}
+	}
+	return nil
 }

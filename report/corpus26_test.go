@@ -100,7 +100,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// names no CUDA version: the runtime is some 12.x, which a CUDA 11
 		// driver cannot run; on a 12.x driver older than 12.9 it runs through
 		// minor-version compatibility.
-		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 runtime is whichever 12.x pip installs"}, nil, nil},
+		// Its conda cuda-toolkit=12 takes the newest 12.x too: the EG402
+		// says so and its hint pins both (review ten #77).
+		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 runtime is whichever 12.x pip installs (and cuda-toolkit=12, line 11, installs the newest 12.x from conda)", "cuda-version=12.4 beside cuda-toolkit=12"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
 		// solver per machine (no EG207).
