@@ -55,6 +55,11 @@ func eg407Hint(c *checker, fw *resolver.Framework) string {
 			if pkg == "" {
 				pkg = "tensorflow"
 			}
+			if why := c.tfGPUBuildFails(fw.Version, t.CUDA, t.CuDNN); why != "" {
+				// proposing it would propose a failure (review ten #425:
+				// tensorflow-gpu 2.0.0 on an H100)
+				return fmt.Sprintf("TensorFlow %s's GPU build (%s==%s with CUDA %s and cuDNN %s, its tested configuration) would not run on %s either: %s; use a TensorFlow release built for this GPU", fw.Version, pkg, fw.Version, t.CUDA, t.CuDNN, c.h.label(), why)
+			}
 			return fmt.Sprintf("install TensorFlow %s's GPU build: %s==%s with CUDA %s and cuDNN %s beside it (TensorFlow's tested configuration)", fw.Version, pkg, fw.Version, t.CUDA, t.CuDNN)
 		}
 	}
@@ -123,4 +128,35 @@ func (c *checker) newestRunningVariant(series string, dist kb.Distribution) stri
 		}
 	}
 	return best
+}
+
+// tfGPUBuildFails says why TensorFlow's GPU wheel of a release (built with
+// CUDA cuda, beside cuDNN cudnn) runs on none of some GPU of the host, per
+// the knowledge base: no SASS and no PTX for it, or PTX only while the
+// cuDNN it needs carries no code for it (no hardware forward
+// compatibility before cuDNN 9). "" where it runs or that is not known.
+func (c *checker) tfGPUBuildFails(version, cuda, cudnn string) string {
+	list, ok := c.k.FrameworkArch("tensorflow", version, cuda, kb.DistPyPI)
+	if !ok || list == nil || !list.Known {
+		return ""
+	}
+	for _, g := range c.h.GPUs {
+		gcc, ok := parseCC(g.CC)
+		if !ok {
+			return ""
+		}
+		switch v, _ := archVerdict(gcc, list); v {
+		case runsNone:
+			return fmt.Sprintf("it carries %s, no code for %s", archSummary(list), gcc.sm())
+		case runsPTX:
+			if cudnn == "" {
+				continue
+			}
+			lib := &resolver.GPUPackage{Name: "cudnn", Lib: "cudnn", Version: cudnn}
+			if carry, why := c.libCarries(lib, gcc); carry == carriesNo {
+				return fmt.Sprintf("it reaches %s only through PTX, and cuDNN %s cannot: %s", gcc.sm(), cudnn, why)
+			}
+		}
+	}
+	return ""
 }

@@ -106,7 +106,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
 		// solver per machine (no EG207).
-		{"053.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "ok"}, []string{"EG407 tensorflow 2.0.0 is a CPU-only build"}, nil, []string{"EG207"}},
+		// Its hint does not send an H100 to tensorflow-gpu 2.0.0, whose
+		// cuDNN 7.4 has no code for it (review ten #425); the K80, which
+		// 2.0.0's sm_35 and cuDNN 7.4 serve, is sent there.
+		{"053.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "ok"}, []string{"EG407 tensorflow 2.0.0 is a CPU-only build", "would not run on target h100 either", "would not run on target rtx5090 either", "cuDNN 7.4 cannot", "install TensorFlow 2.0.0's GPU build"}, nil, []string{"EG207"}},
 		// cpuonly beside a pip torch and no conda pytorch (root cause 3):
 		// cpuonly selects among conda's pytorch builds only, so nothing
 		// installed is CPU-only (no EG202); pip's torch 2.1.0 is PyPI's
