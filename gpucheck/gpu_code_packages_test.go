@@ -11,7 +11,7 @@ import (
 
 // TestGPUCodePackagesNotOK: a target is ok only where every GPU-code package
 // of the environment was decided. detectron2, PyTorch3D, DGL's CUDA builds,
-// AutoGPTQ, torch-harmonics, torchao and Open3D carry CUDA kernels the knowledge base
+// AutoGPTQ, torch-harmonics, torchao, OpenMM and Open3D carry CUDA kernels the knowledge base
 // has no release rows of (extensions-13.yaml), so a corpus-like file that
 // reads ok on an A100 without them reads unknown with any one of them, with
 // an EG409 that names the package. open3d-cpu (Open3D's CPU-only wheel) and
@@ -43,6 +43,7 @@ func TestGPUCodePackagesNotOK(t *testing.T) {
 		{pip: "auto-gptq==0.7.1", name: "auto-gptq 0.7.1", verdict: VerdictUnknown},
 		{pip: "torch-harmonics", name: "torch-harmonics", verdict: VerdictUnknown},
 		{pip: "torchao==0.11.0", name: "torchao 0.11.0", verdict: VerdictUnknown},
+		{conda: "openmm=8.0.0", name: "openmm 8.0.0", verdict: VerdictUnknown},
 		{pip: "open3d==0.13.0", name: "open3d 0.13.0", verdict: VerdictUnknown},
 		{pip: "open3d==0.19.0", name: "open3d 0.19.0", verdict: VerdictUnknown},
 		{pip: "open3d-cpu==0.19.0", verdict: VerdictOK},

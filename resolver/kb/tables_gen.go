@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "2c563ae9e8f4daac"
+const generatedVersion = "adf5b77183a9af62"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x6a0d0f87
+const generatedChecksum = 0x37573d7
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5468,6 +5468,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "auto-gptq", Framework: "torch", TorchABI: true, Source: "X13_AUTOGPTQ_INSTALL; X13_AUTOGPTQ_SETUP", Note: "CUDA kernels (autogptq_cuda, exllama, exllamav2, marlin) built as torch extensions; prebuilt wheels per CUDA and torch (0.5.1 … 0.7.1: CUDA 12.1 on the package index, CUDA 11.8 on the project's index); setup.py compiles them on the install machine unless BUILD_CUDA_EXT=0. The name also matches the defaults channel's conda package, whose build flags no public source read gives; the architecture lists are not in the knowledge base"},
 	{Name: "torch-harmonics", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "X13_TH_SETUP", Note: "setup.py builds its DISCO and attention extensions on the install machine against the torch there, with CUDA kernels (kernels_cuda/*.cu) where torch.cuda.is_available() and CUDA_HOME is set, or FORCE_CUDA_EXTENSION=1, and CPU-only otherwise: what it carries is decided by that machine"},
 	{Name: "torchao", Framework: "torch", TorchABI: true, Source: "X13_TORCHAO_SETUP; X13_TORCHAO_PR373", Note: "setup.py builds torchao._C as a CUDAExtension with torchao/csrc/cuda/**/*.cu where torch.cuda.is_available() and a CUDA toolkit is found (CppExtension otherwise, no extension with USE_CPP=0); CUDA wheels on the PyTorch index carry the CUDA release as a local version (torchao-0.3.0+cu121), and the package index's wheel packages the kernels too (PR 373, June 2024); the architecture lists of its wheels are not in the knowledge base"},
+	{Name: "openmm", Framework: "none", Source: "X13_OPENMM_CF_BUILD", Note: "conda-forge's linux-64 (and linux-ppc64le) builds configure the CUDA platform against the build's CUDA toolkit (-DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}; build_openmm.sh at 028d007, read for the current recipe only); which CUDA each build needs and what its CUDA platform runs on are not in the knowledge base. The name also matches pip openmm"},
 	{Name: "open3d", Framework: "none", Source: "X13_OPEN3D_CHANGELOG; X13_OPEN3D_CPU_WHEEL_PR; X13_OPEN3D_GETTING_STARTED; X13_OPEN3D_DEV_WHEELS", Note: "the Linux x86_64 wheel is the 'full CPU+CUDA wheel' (about 405 MB beside about 102 MB for open3d-cpu, PR 5902, v0.16 and on), 'Linux x86_64 CUDA, others CPU' (development wheels); the CHANGELOG's 0.13 entry moves its CUDA support from 10.1 to 11.0. Which release's Linux wheel first held the CUDA module no source read says, so every release is held as GPU code (unknown, never ok). The name also matches conda open3d (open3d-admin, conda-forge), whose builds no public source read describes; the architecture lists are not in the knowledge base"},
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
@@ -17794,6 +17795,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X13_TMS_SETUP", Title: "fzyzcjy/torch_memory_saver setup.py (0.0.10): sources csrc/api_forwarder.cpp, core.cpp, disk_backend.cpp, entrypoint.cpp compiled by build_ext with the default compiler ('For CUDA, use default compiler'), libraries cuda and cudart; no .cu sources (0.0.1 and 0.0.3: csrc/torch_memory_saver.cpp, -lcuda)", URL: "https://github.com/fzyzcjy/torch_memory_saver/blob/main/setup.py", Read: "read_file, search (code), 2026-12-06"},
 	{Key: "X13_TORCHAO_SETUP", Title: "pytorch/ao setup.py (00bc94d): use_cuda = torch.cuda.is_available() and (CUDA_HOME is not None or ROCM_HOME is not None); extension = CUDAExtension if use_cuda else CppExtension; cuda_sources = torchao/csrc/cuda/**/*.cu added to the torchao._C extension when use_cuda; ext_modules skipped when USE_CPP=0", URL: "https://github.com/pytorch/ao/blob/main/setup.py", Read: "read_file, 2026-12-06"},
 	{Key: "X13_TORCHAO_PR373", Title: "pytorch/ao PR 373 (June 2024): 'the right incantation to make sure the fp6 kernels are correctly build and packaged using pypi'; pip install torchao torch==2.3.1 --extra-index-url …/whl/test/cu121 collects torchao-0.3.0+cu121-cp310-cp310-manylinux_2_17_x86_64.whl", URL: "https://github.com/pytorch/ao/pull/373", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_OPENMM_CF_BUILD", Title: "conda-forge/openmm-feedstock recipe/build_openmm.sh (028d007): '# CUDA is enabled in these platforms: if [[ \"$target_platform\" == linux-64 || \"$target_platform\" == linux-ppc64le ]]; then # CUDA_HOME is defined by nvcc metapackage; CMAKE_FLAGS+=\" -DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}\"'", URL: "https://github.com/conda-forge/openmm-feedstock/blob/main/recipe/build_openmm.sh", Read: "read_file, 2026-12-06"},
 	{Key: "X13_OPEN3D_CHANGELOG", Title: "isl-org/Open3D CHANGELOG.md, 0.13: 'CUDA support 10.1 -> 11.0. Tensorflow 2.3.1 -> 2.4.1. PyTorch 1.6.0 -> 1.7.1 (PR #3049)'", URL: "https://github.com/isl-org/Open3D/blob/main/CHANGELOG.md", Read: "read_file, 2026-12-06"},
 	{Key: "X13_OPEN3D_CPU_WHEEL_PR", Title: "isl-org/Open3D PR 5902 'Build and test CPU only Linux x86_64 wheel in CI' (merged 2023-02): 'pip install open3d-cpu # v0.17+ on Linux x86_64 … Size is ~102MB compared to ~405MB for the full CPU+CUDA wheel … The full Open3D wheel has a large size due to the CUDA library'", URL: "https://github.com/isl-org/Open3D/pull/5902", Read: "search (issues), 2026-12-06"},
 	{Key: "X13_OPEN3D_GETTING_STARTED", Title: "Open3D documentation, Getting started: 'pip install open3d # or pip install open3d-cpu # Smaller CPU only wheel on x86_64 Linux (since v0.17+)'", URL: "https://www.open3d.org/html/getting_started.html", Read: "search (docs), 2026-12-06"},
@@ -19767,7 +19769,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-13.yaml", Line: 41},
 		{File: "resolver/kb/data/extensions-13.yaml", Line: 43},
 		{File: "resolver/kb/data/extensions-13.yaml", Line: 46},
-		{File: "resolver/kb/data/extensions-13.yaml", Line: 49},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 48},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 51},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 41},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
@@ -20357,6 +20360,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
