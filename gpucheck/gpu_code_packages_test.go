@@ -14,7 +14,10 @@ import (
 // AutoGPTQ, torch-harmonics, torchao, OpenMM and Open3D carry CUDA kernels the knowledge base
 // has no release rows of (extensions-13.yaml), so a corpus-like file that
 // reads ok on an A100 without them reads unknown with any one of them, with
-// an EG409 that names the package. open3d-cpu (Open3D's CPU-only wheel) and
+// an EG409 that names the package; so does XGBoost (a GPU library: its
+// Linux wheel has GPU algorithms, and conda-forge builds CUDA variants from
+// 1.5.1), but not conda-forge's py-xgboost 0.90, which is CPU-only (its
+// recipe names no CUDA compiler). open3d-cpu (Open3D's CPU-only wheel) and
 // torch-memory-saver (no kernels: .cpp sources only) leave it ok.
 func TestGPUCodePackagesNotOK(t *testing.T) {
 	k := kb.Default()
@@ -46,6 +49,9 @@ func TestGPUCodePackagesNotOK(t *testing.T) {
 		{conda: "openmm=8.0.0", name: "openmm 8.0.0", verdict: VerdictUnknown},
 		{pip: "open3d==0.13.0", name: "open3d 0.13.0", verdict: VerdictUnknown},
 		{pip: "open3d==0.19.0", name: "open3d 0.19.0", verdict: VerdictUnknown},
+		{pip: "xgboost==1.7.6", name: "xgboost 1.7.6", verdict: VerdictUnknown},
+		{conda: "py-xgboost=1.7.6", name: "py-xgboost 1.7.6", verdict: VerdictUnknown},
+		{conda: "conda-forge::py-xgboost=0.90", verdict: VerdictOK},
 		{pip: "open3d-cpu==0.19.0", verdict: VerdictOK},
 		{pip: "torch-memory-saver==0.0.6", verdict: VerdictOK},
 	} {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "adf5b77183a9af62"
+const generatedVersion = "c51932b12d11389f"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x37573d7
+const generatedChecksum = 0x99b3d8f0
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4988,6 +4988,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"0.9.10.dev0",
 	}, Source: "APEX_INDEX_RELEASES_2019; APEX_INDEX_RELEASES_2023; APEX_INDEX_OTHER_PROJECT; APEX_SETUP_VERSION", Note: "pip: 'Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0)' (2019-12-10, from a conda env's pip requirements; and 2023-07-04, pip install -r requirements.txt on Linux x86_64); still not installable in 2025 (hustvl/EVA-X#5, 2025-06-18)"},
 }, GPULibs: []GPULib{
+	{Lib: "xgboost", Conda: []string{
+		"py-xgboost",
+		"libxgboost",
+		"xgboost",
+	}, Pip: []string{
+		"xgboost",
+	}, CondaForgeCUDASince: "1.5.1", Note: "the pip wheel for Linux x86_64 'will support the GPU algorithm (gpu_hist) on machines with NVIDIA GPUs' (install guide 0.72 … 1.4; 2.x: Linux x86_64 GPU ✔, the manylinux2014 variant of 2.1+ without GPU algorithms); conda-forge builds cuda{ver}py… and cpu_py… variants from 1.5.1 (py-xgboost pins libxgboost exactly, where the CUDA code is), only CPU builds before; the defaults channel's py-xgboost builds are not described by a source read", Source: "X13_XGB_INSTALL; X13_CF_XGB_FEEDSTOCK"},
 	{Lib: "torch", Conda: []string{
 		"pytorch",
 		"pytorch-gpu",
@@ -17796,6 +17803,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X13_TORCHAO_SETUP", Title: "pytorch/ao setup.py (00bc94d): use_cuda = torch.cuda.is_available() and (CUDA_HOME is not None or ROCM_HOME is not None); extension = CUDAExtension if use_cuda else CppExtension; cuda_sources = torchao/csrc/cuda/**/*.cu added to the torchao._C extension when use_cuda; ext_modules skipped when USE_CPP=0", URL: "https://github.com/pytorch/ao/blob/main/setup.py", Read: "read_file, 2026-12-06"},
 	{Key: "X13_TORCHAO_PR373", Title: "pytorch/ao PR 373 (June 2024): 'the right incantation to make sure the fp6 kernels are correctly build and packaged using pypi'; pip install torchao torch==2.3.1 --extra-index-url …/whl/test/cu121 collects torchao-0.3.0+cu121-cp310-cp310-manylinux_2_17_x86_64.whl", URL: "https://github.com/pytorch/ao/pull/373", Read: "search (docs), 2026-12-06"},
 	{Key: "X13_OPENMM_CF_BUILD", Title: "conda-forge/openmm-feedstock recipe/build_openmm.sh (028d007): '# CUDA is enabled in these platforms: if [[ \"$target_platform\" == linux-64 || \"$target_platform\" == linux-ppc64le ]]; then # CUDA_HOME is defined by nvcc metapackage; CMAKE_FLAGS+=\" -DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}\"'", URL: "https://github.com/conda-forge/openmm-feedstock/blob/main/recipe/build_openmm.sh", Read: "read_file, 2026-12-06"},
+	{Key: "X13_XGB_INSTALL", Title: "XGBoost Installation Guide: 'pip3 install xgboost … This package will support GPU algorithms (gpu_exact, gpu_hist) on machines with NVIDIA GPUs' (release_0.72); 'The binary wheel will support the GPU algorithm (gpu_hist) on machines with NVIDIA GPUs' (release_1.2.0, release_1.4.0); stable: 'Capabilities of binary wheels for each platform: Linux x86_64 GPU ✔'; from 2.1.0 the manylinux2014 variant 'does not support GPU algorithms'", URL: "https://xgboost.readthedocs.io/en/stable/install.html", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_CF_XGB_FEEDSTOCK", Title: "conda-forge/xgboost-feedstock recipe/meta.yaml history: b11f9ce 'add gpu support' (2022-02-13, version 1.5.1) adds {{ compiler('cuda') }} and build strings cuda{{ cuda_compiler_version }}py… beside cpu_py… for libxgboost, py-xgboost (run: pin_subpackage('libxgboost', exact=True), cudatoolkit) and xgboost; the 0.90 recipe (82c9a6f, 2019-10-28) names no CUDA compiler and only the cpu_0 _py-xgboost-mutex", URL: "https://github.com/conda-forge/xgboost-feedstock", Read: "fetch (git log, git show), 2026-12-06"},
 	{Key: "X13_OPEN3D_CHANGELOG", Title: "isl-org/Open3D CHANGELOG.md, 0.13: 'CUDA support 10.1 -> 11.0. Tensorflow 2.3.1 -> 2.4.1. PyTorch 1.6.0 -> 1.7.1 (PR #3049)'", URL: "https://github.com/isl-org/Open3D/blob/main/CHANGELOG.md", Read: "read_file, 2026-12-06"},
 	{Key: "X13_OPEN3D_CPU_WHEEL_PR", Title: "isl-org/Open3D PR 5902 'Build and test CPU only Linux x86_64 wheel in CI' (merged 2023-02): 'pip install open3d-cpu # v0.17+ on Linux x86_64 … Size is ~102MB compared to ~405MB for the full CPU+CUDA wheel … The full Open3D wheel has a large size due to the CUDA library'", URL: "https://github.com/isl-org/Open3D/pull/5902", Read: "search (issues), 2026-12-06"},
 	{Key: "X13_OPEN3D_GETTING_STARTED", Title: "Open3D documentation, Getting started: 'pip install open3d # or pip install open3d-cpu # Smaller CPU only wheel on x86_64 Linux (since v0.17+)'", URL: "https://www.open3d.org/html/getting_started.html", Read: "search (docs), 2026-12-06"},
@@ -19830,6 +19839,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/gpus.yaml", Line: 199},
 	},
 	"gpu_libs": {
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 58},
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
 		{File: "resolver/kb/data/libs.yaml", Line: 9},
@@ -20361,6 +20371,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
