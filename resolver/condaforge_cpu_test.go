@@ -16,6 +16,12 @@ func TestCondaForgeCPUOnlyReleases(t *testing.T) {
 		{"1.16.3 from conda-forge", "channels: [conda-forge]\ndependencies:\n  - pytorch==2.1.0\n  - onnxruntime==1.16.3\n", true},
 		{"release left open", "channels: [conda-forge]\ndependencies:\n  - pytorch==2.1.0\n  - onnxruntime\n", true},
 		{"from defaults", "channels: [defaults]\ndependencies:\n  - pytorch==1.12.1\n  - onnxruntime==1.12.1\n", true},
+		// conda's fuzzy =1.14 is the series 1.14.*, every release of which
+		// is older than 1.15.1; =1.15 admits 1.15.1 and 1.15.* admits it too.
+		{"series 1.14 from conda-forge", "channels: [conda-forge]\ndependencies:\n  - pytorch==1.12.1\n  - onnxruntime=1.14\n", false},
+		{"series 1.14.* from conda-forge", "channels: [conda-forge]\ndependencies:\n  - pytorch==1.12.1\n  - onnxruntime=1.14.*\n", false},
+		{"series 1.15 from conda-forge", "channels: [conda-forge]\ndependencies:\n  - pytorch==2.1.0\n  - onnxruntime=1.15\n", true},
+		{"series 1.15.* from conda-forge", "channels: [conda-forge]\ndependencies:\n  - pytorch==2.1.0\n  - onnxruntime 1.15.*\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -838,16 +838,62 @@ func (r *resolution) gpuLibName(it *item) bool {
 // conda-forge built only for the CPU (gpu_libs' conda_forge_cuda_since:
 // onnxruntime before 1.15.1): it comes from conda-forge, names a release
 // older than the first CUDA build, and its build string does not say CUDA.
+//
+// A series pin (py-xgboost=0.90, conda's fuzzy match for 0.90.*) is
+// CPU-only where the whole series is older: its major.minor is below that
+// of the first CUDA build.
 func (r *resolution) condaForgeCPUOnly(it *item) bool {
-	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" || it.exact == "" || DecodeBuild(it.build).Variant == "cuda" {
+	if r.kb == nil || it.from() != envspec.ProviderConda || it.channel != "conda-forge" || DecodeBuild(it.build).Variant == "cuda" {
 		return false
 	}
 	l, ok := r.kb.LibByConda(it.name)
 	if !ok || l.CondaForgeCUDASince == "" {
 		return false
 	}
+	if it.exact == "" {
+		series := condaSeriesPin(it.verText)
+		if series == "" {
+			return false
+		}
+		parts := strings.SplitN(l.CondaForgeCUDASince, ".", 3)
+		if len(parts) < 2 {
+			return false
+		}
+		c, ok := kb.CompareDotted(series, parts[0]+"."+parts[1])
+		return ok && c < 0
+	}
 	c, ok := kb.CompareDotted(it.exact, l.CondaForgeCUDASince)
 	return ok && c < 0
+}
+
+// condaSeriesPin returns the major.minor series a conda version text pins
+// with conda's fuzzy match (=0.90, 0.90.*, =0.90.*), or "" for any other
+// text.
+func condaSeriesPin(text string) string {
+	t := strings.TrimSpace(text)
+	star := strings.HasSuffix(t, ".*")
+	t = strings.TrimSuffix(t, ".*")
+	switch {
+	case strings.HasPrefix(t, "=="):
+		if !star {
+			return ""
+		}
+		t = t[2:]
+	case strings.HasPrefix(t, "="):
+		t = t[1:]
+	case !star:
+		return ""
+	}
+	parts := strings.Split(t, ".")
+	if len(parts) != 2 {
+		return ""
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return ""
+		}
+	}
+	return t
 }
 
 // builtForFromLocal decodes the local version of the wheel the item names

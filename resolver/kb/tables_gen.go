@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "54186a8e4318bb96"
+const generatedVersion = "6c1c45e00ca4e583"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x5402484f
+const generatedChecksum = 0x843ade86
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4996,6 +4996,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"0.9.10.dev0",
 	}, Source: "APEX_INDEX_RELEASES_2019; APEX_INDEX_RELEASES_2023; APEX_INDEX_OTHER_PROJECT; APEX_SETUP_VERSION", Note: "pip: 'Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0)' (2019-12-10, from a conda env's pip requirements; and 2023-07-04, pip install -r requirements.txt on Linux x86_64); still not installable in 2025 (hustvl/EVA-X#5, 2025-06-18)"},
 }, GPULibs: []GPULib{
+	{Lib: "xgboost", Conda: []string{
+		"py-xgboost",
+		"libxgboost",
+		"xgboost",
+	}, Pip: []string{
+		"xgboost",
+	}, CondaForgeCUDASince: "1.5.1", Note: "the pip wheel for Linux x86_64 'will support the GPU algorithm (gpu_hist) on machines with NVIDIA GPUs' (install guide 0.72 … 1.4; 2.x: Linux x86_64 GPU ✔, the manylinux2014 variant of 2.1+ without GPU algorithms); conda-forge builds cuda{ver}py… and cpu_py… variants from 1.5.1 (py-xgboost pins libxgboost exactly, where the CUDA code is), only CPU builds before; the defaults channel's py-xgboost builds are not described by a source read", Source: "X13_XGB_INSTALL; X13_CF_XGB_FEEDSTOCK"},
 	{Lib: "torch", Conda: []string{
 		"pytorch",
 		"pytorch-gpu",
@@ -5436,6 +5443,48 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "transformer-engine-cu12", Framework: "none", Source: "TE_INSTALL_2_11", Note: "the core library compiled for CUDA 12 (the CUDA major is part of the name); its architecture list is not in the knowledge base"},
 	{Name: "transformer-engine-torch", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "TE_INSTALL_2_11", Note: "the PyTorch extension, shipped as a source distribution ('Source distributions are shipped for the JAX and PyTorch extensions'): pip compiles it on the install machine against the torch there (--no-build-isolation)"},
 	{Name: "sgl-kernel", Framework: "torch", TorchABI: true, Source: "SGL_KERNEL_README", Note: "the kernel library for SGLang: CUDA kernels built as a torch extension (csrc/torch_extension.cc) with CUTLASS, FlashInfer, FlashAttention and DeepGEMM; wheels for CUDA 12.1 and 12.4 on the package index and for CUDA 11.8 on SGLang's own index; its architecture lists are not in the knowledge base"},
+	{Name: "detectron2", Framework: "torch", TorchABI: true, Source: "X13_D2_INSTALL; X13_D2_CSRC", Note: "CUDA kernels in detectron2/layers/csrc (*.cu) built as a torch extension; prebuilt Linux wheels per CUDA (cu92 … cu113, cpu) and torch release from the project's wheel index (pip install detectron2 -f …/wheels/{cuda}/torch{torch}/index.html), or pip install 'git+…/detectron2.git' compiled on the install machine; the architecture lists of the prebuilt wheels are not in the knowledge base"},
+	{Name: "pytorch3d", Conda: []string{
+		"pytorch3d",
+	}, Framework: "torch", TorchABI: true, Source: "X13_P3D_INSTALL; X13_P3D_CSRC", Note: "'Several components have underlying implementation in CUDA' (INSTALL.md): kernels in pytorch3d/csrc (*.cu) built as a torch extension; conda packages on the pytorch3d channel per Python, CUDA and torch (build string py{py}_cu{cuda}_pyt{torch}), or a build from source on the install machine; the architecture lists of its builds are not in the knowledge base"},
+	{Name: "dgl-cu90", Conda: []string{
+		"dgl-cuda9.0",
+	}, Framework: "none", Source: "X13_DGL_README_043", Note: "DGL's CUDA 9.0 build (pip dgl-cu90, conda dgl-cuda9.0 on the dglteam channel); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cu92", Conda: []string{
+		"dgl-cuda9.2",
+	}, Framework: "none", Source: "X13_DGL_README_043", Note: "DGL's CUDA 9.2 build (pip dgl-cu92, conda dgl-cuda9.2 on the dglteam channel); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cu100", Conda: []string{
+		"dgl-cuda10.0",
+	}, Framework: "none", Source: "X13_DGL_README_043", Note: "DGL's CUDA 10.0 build (pip dgl-cu100, conda dgl-cuda10.0 on the dglteam channel); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cu101", Conda: []string{
+		"dgl-cuda10.1",
+	}, Framework: "none", Source: "X13_DGL_README_043", Note: "DGL's CUDA 10.1 build (pip dgl-cu101, conda dgl-cuda10.1 on the dglteam channel); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cu102", Conda: []string{
+		"dgl-cuda10.2",
+	}, Framework: "none", Source: "X13_DGL_README_043; X13_DGL_CHANNEL", Note: "DGL's CUDA 10.2 build (pip dgl-cu102, conda dgl-cuda10.2 on the dglteam channel); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cuda11-0", Conda: []string{
+		"dgl-cuda11.0",
+	}, Framework: "none", Source: "X13_DGL_CHANNEL", Note: "DGL's CUDA 11.0 conda build on the dglteam channel (last release 0.9.1); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cuda11-1", Conda: []string{
+		"dgl-cuda11.1",
+	}, Framework: "none", Source: "X13_DGL_CHANNEL", Note: "DGL's CUDA 11.1 conda build on the dglteam channel (last release 0.9.1); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cuda11-3", Conda: []string{
+		"dgl-cuda11.3",
+	}, Framework: "none", Source: "X13_DGL_CHANNEL", Note: "DGL's CUDA 11.3 conda build on the dglteam channel (last release 0.9.1); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cuda11-5", Conda: []string{
+		"dgl-cuda11.5",
+	}, Framework: "none", Source: "X13_DGL_CHANNEL", Note: "DGL's CUDA 11.5 conda build on the dglteam channel (last release 0.9.1); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cuda11-6", Conda: []string{
+		"dgl-cuda11.6",
+	}, Framework: "none", Source: "X13_DGL_CHANNEL", Note: "DGL's CUDA 11.6 conda build on the dglteam channel (last release 0.9.1); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "dgl-cuda11-7", Conda: []string{
+		"dgl-cuda11.7",
+	}, Framework: "none", Source: "X13_DGL_CHANNEL", Note: "DGL's CUDA 11.7 conda build on the dglteam channel (last release 0.9.1post1); its CUDA kernels are in libdgl; the architecture list is not in the knowledge base"},
+	{Name: "auto-gptq", Framework: "torch", TorchABI: true, Source: "X13_AUTOGPTQ_INSTALL; X13_AUTOGPTQ_SETUP", Note: "CUDA kernels (autogptq_cuda, exllama, exllamav2, marlin) built as torch extensions; prebuilt wheels per CUDA and torch (0.5.1 … 0.7.1: CUDA 12.1 on the package index, CUDA 11.8 on the project's index); setup.py compiles them on the install machine unless BUILD_CUDA_EXT=0. The name also matches the defaults channel's conda package, whose build flags no public source read gives; the architecture lists are not in the knowledge base"},
+	{Name: "torch-harmonics", Framework: "torch", TorchABI: true, Source: "X13_TH_SETUP; X13_TH_README", Note: "setup.py builds its DISCO and attention extensions against the installed torch, with CUDA kernels (kernels_cuda/*.cu) where torch.cuda.is_available() and CUDA_HOME is set, or FORCE_CUDA_EXTENSION=1, and CPU-only otherwise; the README's install is pip install torch-harmonics (with FORCE_CUDA_EXTENSION=1, TORCH_CUDA_ARCH_LIST and --no-build-isolation for the CUDA kernels, which 'only support CUDA architectures >= 7.0'); later releases also ship CI wheels with a CUDA local version (0.9.1+cu126). What a given install carries is not in the knowledge base"},
+	{Name: "torchao", Framework: "torch", TorchABI: true, Source: "X13_TORCHAO_SETUP; X13_TORCHAO_PR373", Note: "setup.py builds torchao._C as a CUDAExtension with torchao/csrc/cuda/**/*.cu where torch.cuda.is_available() and a CUDA toolkit is found (CppExtension otherwise, no extension with USE_CPP=0); CUDA wheels on the PyTorch index carry the CUDA release as a local version (torchao-0.3.0+cu121), and the package index's wheel packages the kernels too (PR 373, June 2024); the architecture lists of its wheels are not in the knowledge base"},
+	{Name: "openmm", Framework: "none", Source: "X13_OPENMM_CF_BUILD", Note: "conda-forge's linux-64 (and linux-ppc64le) builds configure the CUDA platform against the build's CUDA toolkit (-DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}; build_openmm.sh at 028d007, read for the current recipe only); which CUDA each build needs and what its CUDA platform runs on are not in the knowledge base. The name also matches pip openmm"},
+	{Name: "open3d", Framework: "none", Source: "X13_OPEN3D_CHANGELOG; X13_OPEN3D_CPU_WHEEL_PR; X13_OPEN3D_GETTING_STARTED; X13_OPEN3D_DEV_WHEELS", Note: "the Linux x86_64 wheel is the 'full CPU+CUDA wheel' (about 405 MB beside about 102 MB for open3d-cpu, PR 5902, v0.16 and on), 'Linux x86_64 CUDA, others CPU' (development wheels); the CHANGELOG's 0.13 entry moves its CUDA support from 10.1 to 11.0. Which release's Linux wheel first held the CUDA module no source read says, so every release is held as GPU code (unknown, never ok). The name also matches conda open3d (open3d-admin, conda-forge), whose builds no public source read describes; the architecture lists are not in the knowledge base"},
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
 	{Name: "flashinfer", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)$", IndexURL: "^https?://flashinfer\\.ai/whl/(nightly/)?cu(?P<cuda>[0-9]+)(/torch(?P<torch>[0-9]+\\.[0-9]+))?(/flashinfer[a-z-]*)?/?$", MinCC: "7.5", Source: "X2_FLASHINFER", Note: "local version +cu{CUDA major and minor}torch{A.B} (scripts/run-ci-build-wheel.sh at every release tag v0.0.3 to v0.2.6; nightlies put a git hash before it, which this pattern does not decode); wheels on the project's own index, one per CUDA and torch series (-i .../whl/cu121/torch2.3); the package is named flashinfer up to 0.2.0.post2 and flashinfer-python from 0.2.1; docs/installation.rst: supported GPU architectures sm80, sm86, sm89, sm90 up to 0.1.5 ('sm75 / sm70 support is working in progress'), sm75 added in 0.1.6"},
@@ -18135,6 +18184,26 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TE_INSTALL_2_11", Title: "NVIDIA Transformer Engine 2.11 user guide, Installation: 'Transformer Engine can be directly installed from our PyPI, e.g. pip3 install --no-build-isolation transformer_engine[pytorch] … Transformer Engine ships wheels for the core library. Source distributions are shipped for the JAX and PyTorch extensions. … By default, this will install the core library compiled for CUDA 12'; prerequisites CUDA 12.1+ (12.8+ for Blackwell support), cuDNN 9.3 or later", URL: "https://docs.nvidia.com/deeplearning/transformer-engine-releases/release-2.11/user-guide/_sources/installation.rst.txt", Read: "search (docs), 2026-12-06"},
 	{Key: "TE_README", Title: "NVIDIA/TransformerEngine README: 'a library for accelerating Transformer models on NVIDIA GPUs, including using 8-bit floating point (FP8) precision on Hopper GPUs'; 'pip install git+https://github.com/NVIDIA/TransformerEngine.git@stable … will automatically detect if any supported deep learning frameworks are installed and build Transformer Engine support for them' (installation guide)", URL: "https://github.com/NVIDIA/TransformerEngine", Read: "search (docs), 2026-12-06"},
 	{Key: "SGL_KERNEL_README", Title: "sgl-project/sglang sgl-kernel/README.md: 'Kernel Library for SGLang'; 'For CUDA 11.8: pip3 install sgl-kernel -i https://docs.sglang.ai/whl/cu118 … For CUDA 12.1 or CUDA 12.4: pip3 install sgl-kernel'; third-party libraries CUTLASS, FlashInfer, DeepGEMM, FlashAttention; kernels in csrc exposed through csrc/torch_extension.cc", URL: "https://github.com/sgl-project/sglang/blob/main/sgl-kernel/README.md", Read: "search (code), 2026-12-06"},
+	{Key: "X13_D2_INSTALL", Title: "facebookresearch/detectron2 INSTALL.md: 'Build Detectron2 from Source … python -m pip install git+https://github.com/facebookresearch/detectron2.git … You often need to rebuild detectron2 after reinstalling PyTorch'; 'Install Pre-Built Detectron2 (Linux only)': v0.6 wheels per CUDA (11.3, 11.1, 10.2, 10.1, cpu) and torch (1.10, 1.9, 1.8) from dl.fbaipublicfiles.com/detectron2/wheels/{cuda}/torch{torch}/index.html; dev/packaging/gen_install_table.py CUDA_SUFFIX cu113 … cu92, cpu", URL: "https://github.com/facebookresearch/detectron2/blob/main/INSTALL.md", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_D2_CSRC", Title: "facebookresearch/detectron2 detectron2/layers/csrc: ROIAlign/ROIAlign_cuda.cu, ROIAlignRotated/ROIAlignRotated_cuda.cu, box_iou_rotated/box_iou_rotated_cuda.cu, deformable/deform_conv_cuda.cu, deform_conv_cuda_kernel.cu, nms_rotated/nms_rotated_cuda.cu, cuda_version.cu", URL: "https://github.com/facebookresearch/detectron2/tree/main/detectron2/layers/csrc", Read: "find_files, 2026-12-06"},
+	{Key: "X13_P3D_INSTALL", Title: "facebookresearch/pytorch3d INSTALL.md: 'The core library is written in PyTorch. Several components have underlying implementation in CUDA for improved performance. A subset of these components have CPU implementations in C++/PyTorch'; conda install pytorch3d -c pytorch3d; build from source needs CUB for CUDA older than 11.7", URL: "https://github.com/facebookresearch/pytorch3d/blob/main/INSTALL.md", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_P3D_CSRC", Title: "facebookresearch/pytorch3d pytorch3d/csrc: CUDA kernels such as rasterize_meshes/rasterize_meshes.cu beside rasterize_meshes_cpu.cpp", URL: "https://github.com/facebookresearch/pytorch3d/tree/main/pytorch3d/csrc", Read: "find_files, 2026-12-06"},
+	{Key: "X13_DGL_README_043", Title: "dmlc/dgl README.md of the 0.4.3 releases (major releases table ends v0.4.3, 03/31/2020): 'conda install -c dglteam dgl # cpu version; dgl-cuda9.0 # CUDA 9.0; dgl-cuda9.2; dgl-cuda10.0; dgl-cuda10.1; dgl-cuda10.2'; pip: dgl (CPU), dgl-cu90, dgl-cu92, dgl-cu100, dgl-cu101, dgl-cu102", URL: "https://github.com/dmlc/dgl", Read: "find_string, 2026-12-06"},
+	{Key: "X13_DGL_CHANNEL", Title: "anaconda.org dglteam channel: packages dgl, dgl-cuda10.2, dgl-cuda11.0, dgl-cuda11.1, dgl-cuda11.3, dgl-cuda11.5, dgl-cuda11.6 (latest 0.9.1), dgl-cuda11.7 (0.9.1post1); linux-64 files such as dgl-cuda11.7-0.9.1post1-py39_0.tar.bz2 (210 MB) and dgl-cuda10.2-0.9.1-py38_0.tar.bz2 (138 MB)", URL: "https://anaconda.org/channels/dglteam", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_AUTOGPTQ_INSTALL", Title: "AutoGPTQ/AutoGPTQ docs/INSTALLATION.md: 'On Linux and Windows, AutoGPTQ can be installed through pre-built wheels for specific PyTorch versions': 0.7.1 CUDA 12.1 (pip install auto-gptq, built against 2.2.1+cu121), CUDA 11.8 (--extra-index-url …/autogptq-index/whl/cu118/), ROCm 5.7; likewise 0.7.0, 0.6.0, 0.5.1; source tree CUDA kernels autogptq_extension/cuda_64, cuda_256, exllama, exllamav2, marlin (*.cu)", URL: "https://github.com/AutoGPTQ/AutoGPTQ/blob/main/docs/INSTALLATION.md", Read: "search (docs), find_files, 2026-12-06"},
+	{Key: "X13_AUTOGPTQ_SETUP", Title: "AutoGPTQ setup.py (0.4.1): classifiers 'Environment :: GPU :: NVIDIA CUDA :: 11.7, 11.8, 12.0'; BUILD_CUDA_EXT = int(os.environ.get('BUILD_CUDA_EXT', '1')) == 1, which needs PyTorch to build the CUDA extension", URL: "https://github.com/AutoGPTQ/AutoGPTQ/blob/v0.4.1/setup.py", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_TH_SETUP", Title: "NVIDIA/torch-harmonics setup.py (03424b3): BUILD_CUDA = FORCE_CUDA_EXTENSION or (torch.cuda.is_available() and (CUDA_HOME is not None)); with it the torch_harmonics.disco._C and torch_harmonics.attention._C extensions are CUDAExtension with kernels_cuda/*.cu, else CppExtension (CPU only)", URL: "https://github.com/NVIDIA/torch-harmonics/blob/03424b381fd79666d1ed885c427dfb1f03a46f7d/setup.py", Read: "read_file, 2026-12-06"},
+	{Key: "X13_TH_README", Title: "NVIDIA/torch-harmonics README.md (0259c74), Installation: 'pip install torch-harmonics … If you are planning to use spherical convolutions, we recommend building the corresponding custom CUDA kernels. To enforce this, you can set the FORCE_CUDA_EXTENSION flag … TORCH_CUDA_ARCH_LIST … --no-build-isolation'; 'the custom CUDA extensions currently only support CUDA architectures >= 7.0'; a later README: wheels named torch_harmonics-{version}+{cuda}-…, e.g. torch_harmonics-0.9.1+cu126-cp310-cp310-linux_x86_64.whl", URL: "https://github.com/NVIDIA/torch-harmonics/blob/main/README.md", Read: "read_file, find_string, 2026-12-06"},
+	{Key: "X13_TMS_SETUP", Title: "fzyzcjy/torch_memory_saver setup.py (0.0.10): sources csrc/api_forwarder.cpp, core.cpp, disk_backend.cpp, entrypoint.cpp compiled by build_ext with the default compiler ('For CUDA, use default compiler'), libraries cuda and cudart; no .cu sources (0.0.1 and 0.0.3: csrc/torch_memory_saver.cpp, -lcuda)", URL: "https://github.com/fzyzcjy/torch_memory_saver/blob/main/setup.py", Read: "read_file, search (code), 2026-12-06"},
+	{Key: "X13_TORCHAO_SETUP", Title: "pytorch/ao setup.py (00bc94d): use_cuda = torch.cuda.is_available() and (CUDA_HOME is not None or ROCM_HOME is not None); extension = CUDAExtension if use_cuda else CppExtension; cuda_sources = torchao/csrc/cuda/**/*.cu added to the torchao._C extension when use_cuda; ext_modules skipped when USE_CPP=0", URL: "https://github.com/pytorch/ao/blob/main/setup.py", Read: "read_file, 2026-12-06"},
+	{Key: "X13_TORCHAO_PR373", Title: "pytorch/ao PR 373 (June 2024): 'the right incantation to make sure the fp6 kernels are correctly build and packaged using pypi'; pip install torchao torch==2.3.1 --extra-index-url …/whl/test/cu121 collects torchao-0.3.0+cu121-cp310-cp310-manylinux_2_17_x86_64.whl", URL: "https://github.com/pytorch/ao/pull/373", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_OPENMM_CF_BUILD", Title: "conda-forge/openmm-feedstock recipe/build_openmm.sh (028d007): '# CUDA is enabled in these platforms: if [[ \"$target_platform\" == linux-64 || \"$target_platform\" == linux-ppc64le ]]; then # CUDA_HOME is defined by nvcc metapackage; CMAKE_FLAGS+=\" -DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}\"'", URL: "https://github.com/conda-forge/openmm-feedstock/blob/main/recipe/build_openmm.sh", Read: "read_file, 2026-12-06"},
+	{Key: "X13_XGB_INSTALL", Title: "XGBoost Installation Guide: 'pip3 install xgboost … This package will support GPU algorithms (gpu_exact, gpu_hist) on machines with NVIDIA GPUs' (release_0.72); 'The binary wheel will support the GPU algorithm (gpu_hist) on machines with NVIDIA GPUs' (release_1.2.0, release_1.4.0); stable: 'Capabilities of binary wheels for each platform: Linux x86_64 GPU ✔'; from 2.1.0 the manylinux2014 variant 'does not support GPU algorithms'", URL: "https://xgboost.readthedocs.io/en/stable/install.html", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_CF_XGB_FEEDSTOCK", Title: "conda-forge/xgboost-feedstock recipe/meta.yaml history: b11f9ce 'add gpu support' (2022-02-13, version 1.5.1) adds {{ compiler('cuda') }} and build strings cuda{{ cuda_compiler_version }}py… beside cpu_py… for libxgboost, py-xgboost (run: pin_subpackage('libxgboost', exact=True), cudatoolkit) and xgboost; the 0.90 recipe (82c9a6f, 2019-10-28) names no CUDA compiler and only the cpu_0 _py-xgboost-mutex", URL: "https://github.com/conda-forge/xgboost-feedstock", Read: "fetch (git log, git show), 2026-12-06"},
+	{Key: "X13_OPEN3D_CHANGELOG", Title: "isl-org/Open3D CHANGELOG.md, 0.13: 'CUDA support 10.1 -> 11.0. Tensorflow 2.3.1 -> 2.4.1. PyTorch 1.6.0 -> 1.7.1 (PR #3049)'", URL: "https://github.com/isl-org/Open3D/blob/main/CHANGELOG.md", Read: "read_file, 2026-12-06"},
+	{Key: "X13_OPEN3D_CPU_WHEEL_PR", Title: "isl-org/Open3D PR 5902 'Build and test CPU only Linux x86_64 wheel in CI' (merged 2023-02): 'pip install open3d-cpu # v0.17+ on Linux x86_64 … Size is ~102MB compared to ~405MB for the full CPU+CUDA wheel … The full Open3D wheel has a large size due to the CUDA library'", URL: "https://github.com/isl-org/Open3D/pull/5902", Read: "search (issues), 2026-12-06"},
+	{Key: "X13_OPEN3D_GETTING_STARTED", Title: "Open3D documentation, Getting started: 'pip install open3d # or pip install open3d-cpu # Smaller CPU only wheel on x86_64 Linux (since v0.17+)'", URL: "https://www.open3d.org/html/getting_started.html", Read: "search (docs), 2026-12-06"},
+	{Key: "X13_OPEN3D_DEV_WHEELS", Title: "Open3D documentation, Development wheels: 'pip install -U -f https://www.open3d.org/docs/latest/dev_wheels.html open3d # Linux x86_64 CUDA, others CPU'", URL: "https://www.open3d.org/docs/latest/dev_wheels.html", Read: "search (docs), 2026-12-06"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
 	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
@@ -20107,6 +20176,24 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-12.yaml", Line: 10},
 		{File: "resolver/kb/data/extensions-12.yaml", Line: 11},
 		{File: "resolver/kb/data/extensions-12.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 27},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 30},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 33},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 34},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 37},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 38},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 41},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 43},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 46},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 48},
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 51},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 40},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 41},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 42},
@@ -20166,6 +20253,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/gpus.yaml", Line: 199},
 	},
 	"gpu_libs": {
+		{File: "resolver/kb/data/extensions-13.yaml", Line: 58},
 		{File: "resolver/kb/data/libs.yaml", Line: 7},
 		{File: "resolver/kb/data/libs.yaml", Line: 8},
 		{File: "resolver/kb/data/libs.yaml", Line: 9},
@@ -20692,6 +20780,26 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 10},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 11},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 12},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 13},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 15},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 16},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 20},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 21},
+		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
