@@ -175,11 +175,21 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			msgNot: []string{"nvidia", "unknown"},
 		},
 		{
-			// defaults' releases are not in the knowledge base either
+			// defaults' releases are listed (conda_releases), completely
+			// only from 2.0 (review eleven #513, corpus 060)
 			name:   "EG502 beside defaults",
 			src:    "name: x\nchannels:\n  - defaults\n  - pytorch\ndependencies:\n  - pytorch<=2.0.1\n",
 			code:   "EG502",
-			msgHas: []string{"(admits 1.0.0 … 2.0.1 on pytorch; the knowledge base lists no pytorch releases for defaults, so which it adds is unknown; it also admits releases before 1.0.0, which the knowledge base does not list)"},
+			msgHas: []string{"(admits 1.0.1 … 2.0.1 on defaults as far as the knowledge base's list of its releases settles them, 1.0.0 … 2.0.1 on pytorch; it also admits releases before 1.0.0, which the knowledge base does not list)"},
+			msgNot: []string{"lists no pytorch releases for defaults"},
+		},
+		{
+			// within the list's complete span, no qualification
+			name:   "EG502 beside defaults, complete span",
+			src:    "name: x\nchannels:\n  - defaults\n  - conda-forge\ndependencies:\n  - pytorch>=2.1,<2.4\n",
+			code:   "EG502",
+			msgHas: []string{" on defaults, ", "2.1.0 … 2.3.1 on defaults"},
+			msgNot: []string{"as far as the knowledge base", "lists no pytorch releases for defaults"},
 		},
 		{
 			// a channel written with the item is the only one it comes from

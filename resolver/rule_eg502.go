@@ -376,6 +376,7 @@ type channelReleases struct {
 	union   []string // oldest first, over the channels it lists releases of
 	known   []string // those channels, in the file's order
 	ranges  []string // rangeOf each one's releases, as known
+	notes   []string // what qualifies each range ("" for none)
 	unknown []string // channels that may publish the package but whose releases it does not list
 }
 
@@ -400,6 +401,38 @@ func torchAcrossChannels(c *Context, f *Framework) *channelReleases {
 		}
 		seen[n] = true
 		d := distribution(n)
+		if d == kb.DistDefaults {
+			// defaults has no torch_variants rows, but its conda_releases
+			// list the releases it published (review eleven #513: 'the
+			// knowledge base lists no pytorch releases for defaults' was
+			// false); a release the list does not settle either way keeps
+			// the channel's range open
+			var pub []string
+			open := false
+			for _, v := range f.Candidates {
+				p, known := c.KB.CondaPublished("pytorch", d, v)
+				switch {
+				case known && p:
+					pub = append(pub, v)
+					if !inUnion[v] {
+						inUnion[v] = true
+						out.union = append(out.union, v)
+					}
+				case !known:
+					open = true
+				}
+			}
+			if len(pub) > 0 {
+				note := ""
+				if open {
+					note = " as far as the knowledge base's list of its releases settles them"
+				}
+				out.known = append(out.known, n)
+				out.ranges = append(out.ranges, rangeOf(pub))
+				out.notes = append(out.notes, note)
+				continue
+			}
+		}
 		if d == "" || !c.KB.HasTorchVariants(d) {
 			if pub, known := publishesKnown(n, pkgOf(f)); known && !pub {
 				continue
@@ -420,6 +453,7 @@ func torchAcrossChannels(c *Context, f *Framework) *channelReleases {
 		if len(pub) > 0 {
 			out.known = append(out.known, n)
 			out.ranges = append(out.ranges, rangeOf(pub))
+			out.notes = append(out.notes, "")
 		}
 	}
 	if len(out.unknown) == 0 && len(out.known) < 2 {
@@ -436,7 +470,7 @@ func torchAcrossChannels(c *Context, f *Framework) *channelReleases {
 func (cr *channelReleases) String(all []string) string {
 	var per []string
 	for i, n := range cr.known {
-		per = append(per, cr.ranges[i]+" on "+n)
+		per = append(per, cr.ranges[i]+" on "+n+cr.notes[i])
 	}
 	s := strings.Join(per, ", ")
 	if len(cr.unknown) == 0 {
