@@ -78,7 +78,7 @@ func (c *checker) undecideUnread() {
 	if u == nil {
 		return
 	}
-	c.undecide(u.Pos, "file", "file-not-read", "the environment", u.Why+", so which packages the file installs is not known",
+	c.undecide(u.Pos, "file", "file-not-read", "everything the file installs", u.Why,
 		fmt.Sprintf("fix the error on line %d; envguard then checks what the file installs", u.Pos.Line))
 }
 

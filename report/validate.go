@@ -260,14 +260,23 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 		}
 		switch d.Code {
 		case "EG100":
-			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("envguard could not read the file (EG100, line %d)", d.Pos.Line)}
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("envguard could not read the file (EG100, line %d), so which packages it installs is not known", d.Pos.Line)}
 		case "EG101":
-			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read", d.Pos.Line)}
-		case "EG103", "EG104":
-			// An item the installers refuse or read otherwise: what it
-			// installs, a GPU-code package or not, is not known
-			// (pytorch='2.1', or torch=2.1.0 under pip:, read ok before).
-			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the item on line %d is not a valid %s (%s)", d.Pos.Line, map[string]string{"EG103": "conda spec", "EG104": "pip requirement"}[d.Code], d.Code)}
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read, so what it installs is not known", d.Pos.Line)}
+		case "EG103":
+			// An item conda refuses or reads otherwise: what it installs,
+			// a GPU-code package or not, is not known (pytorch='2.1').
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the item on line %d is not a valid conda spec (EG103), so what it installs is not known", d.Pos.Line)}
+		case "EG104":
+			// pip reads its whole requirements file before installing,
+			// and an invalid line stops it: none of the pip section is
+			// installed (torch=2.1.0 under pip:, read ok before; review
+			// eleven #302)
+			what := "the pip section"
+			if env.Kind == envspec.KindRequirements {
+				what = "the file"
+			}
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the pip line on line %d is not a valid requirement (EG104): pip stops there before installing anything of %s, so the environment is not what the file lists", d.Pos.Line, what)}
 		}
 	}
 	return nil
