@@ -22,6 +22,7 @@ type knowledge interface {
 	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
 	PackagePythonBuilds(pkg, torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool)
 	PythonBuilds(torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool)
+	TorchLinksStatically(dist kb.Distribution, release, lib string) (*kb.TorchStaticLib, bool)
 	TorchReleases() []string
 	NewestCUDAOfMajor(major int) string
 	LastDriverBranch(cc string) (*kb.GPUArchDriver, bool)

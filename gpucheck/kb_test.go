@@ -141,6 +141,10 @@ func (k factsKB) ToolkitArch(cuda string) (*kb.ToolkitArch, bool) {
 }
 
 // CondaBuildForm asks the knowledge base's own lookup over testFacts.
+func (k factsKB) TorchLinksStatically(dist kb.Distribution, release, lib string) (*kb.TorchStaticLib, bool) {
+	return (&kb.KB{Facts: k.f}).TorchLinksStatically(dist, release, lib)
+}
+
 func (k factsKB) PythonBuilds(torch string, dist kb.Distribution, cuda string) (*kb.TorchPythonBuilds, bool) {
 	return (&kb.KB{Facts: k.f}).PythonBuilds(torch, dist, cuda)
 }

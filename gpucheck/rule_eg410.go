@@ -45,11 +45,28 @@ func runEG410(c *checker) bool {
 		case resolver.RoleExtension:
 			c.judgeExtension(p)
 		case resolver.RoleCUDALibrary:
+			if c.linkedIntoFramework(p) {
+				continue
+			}
 			libs = append(libs, p)
 		}
 	}
 	c.judgeCUDALibs(libs)
 	return true
+}
+
+// linkedIntoFramework says whether the framework's build links its own copy
+// of a CUDA library the file installs (the pytorch channel's torch links
+// NCCL statically: torch_static_libs), so that the file's package is not
+// what it loads and says nothing of its GPU path (review eleven #1422:
+// pytorch 1.4.0 said to load the environment's nccl 2.4.6.1).
+func (c *checker) linkedIntoFramework(p *resolver.GPUPackage) bool {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.Version == "" || p.BundledWith != "" || p.Lib == "" {
+		return false
+	}
+	_, ok := c.k.TorchLinksStatically(fw.Dist, fw.Version, p.Lib)
+	return ok
 }
 
 func pkgLabel(p *resolver.GPUPackage) string {

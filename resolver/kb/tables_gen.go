@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6c1c45e00ca4e583"
+const generatedVersion = "dde135f577a487af"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x843ade86
+const generatedChecksum = 0x477c6dc7
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1035,6 +1035,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"2.11.0",
 		"2.12.0",
 	}, CompleteFrom: "2.0", CompleteThrough: "2.11", Source: "AR_RELEASES_MASTER (0.2.0 … 2.10.0); AR_RELEASES_BRANCHES (1.7.1, 1.8.1, 2.11.0, 2.12.0); AN_GTE310_PYTORCH (1.10.2 … 2.5.1); AN_LIBTORCH (2.5.1 … 2.12.0); AR_TORCHVISION_PINS (2.3 → 2.5)", Note: "upstream releases of 2.0 … 2.11 the channel never published: 2.0.0, 2.1.1, 2.1.2, 2.2.1, 2.2.2, 2.4.0, 2.4.1, 2.5.0, 2.7.1, 2.9.0"},
+}, TorchStaticLibs: []TorchStaticLib{
+	{Dist: Distribution("pytorch-channel"), Lib: "nccl", From: "1.0.0", Through: "2.5.1", Source: "BUILDER_CONDA_STATIC_NCCL", Note: "every conda recipe of pytorch/builder that built the pytorch channel's Linux CUDA packages exports USE_STATIC_NCCL=1 beside NCCL_ROOT_DIR=/usr/local/cuda: conda/pytorch-1.0.0, pytorch-1.0.1, pytorch-1.1.0 and pytorch-nightly/build.sh at each release date from 2018-12 to 2020-12, and conda/pytorch-nightly/build.sh on lts/release/1.8 and release/1.9 … release/2.5; the pytorch channel's last release is 2.5.1"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
@@ -18436,6 +18438,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "AN_GTE310_PYTORCH", Title: "anaconda.org, channel Anaconda-python-gte-3.10 (Anaconda's main for Python 3.10 and later), package pytorch, Files: the Version filter lists 2.5.1, 2.3.1, 2.3.0, 2.2.0, 2.1.0, 2.0.1, 1.13.1, 1.12.1, 1.10.2 (no 2.4.x, 2.0.0, 2.1.2); its 2.5.1 builds are gpu_cuda124_py3xxh…_202/_302 and cpu_*", URL: "https://anaconda.org/Anaconda-python-gte-3.10/pytorch/files/manage?page=0&version=1.10.2", Read: "files page, read 2026-12-06"},
 	{Key: "AN_LIBTORCH", Title: "anaconda.org, channel anaconda (the defaults channel), package libtorch (the recipe's C++ output since 2.5.1), Files: the Version filter lists 2.12.0, 2.11.0, 2.10.0, 2.9.1, 2.8.0, 2.7.0, 2.6.0, 2.5.1 (no 2.7.1, 2.9.0); the main channel's libtorch page lists the same from 2.5.1 to 2.11.0", URL: "https://anaconda.org/anaconda/libtorch/files/manage?page=5&sort_order=asc&version=2.11.0", Read: "files pages (anaconda/libtorch and main/libtorch), read 2026-12-06"},
 	{Key: "AR_TORCHVISION_PINS", Title: "AnacondaRecipes/torchvision-feedstock, recipe/meta.yaml along master: 0.18.1 e9cf1b7 (2024-08-05) `compatible_pytorch = \"2.3\"`, then 0.20.1 ed39e9c (2025-05-09) `compatible_pytorch = \"2.5\"`: no torchvision 0.19 (the pytorch 2.4 companion) was built for the channel", URL: "https://github.com/AnacondaRecipes/torchvision-feedstock", Read: "git snapshot, git log --first-parent master -- recipe/meta.yaml, read 2026-12-06"},
+	{Key: "BUILDER_CONDA_STATIC_NCCL", Title: "pytorch/builder conda recipes: 'export USE_STATIC_NCCL=1  # links nccl statically (driven by tools/setup_helpers/nccl.py, some of the NCCL cmake files such as FindNCCL.cmake and gloo/FindNCCL.cmake)' in conda/pytorch-nightly/build.sh from its first commit (ae7efbd6, 2018-04-09) to the recipes' removal (3bc4faa0, 2024-11-20), and in conda/pytorch-1.0.0, 1.0.1 and 1.1.0's build.sh", URL: "https://github.com/pytorch/builder/blob/release/2.5/conda/pytorch-nightly/build.sh", Read: "git show of conda/*/build.sh at the commit before each release date (1.0.1 … 1.7.1) and on lts/release/1.8, release/1.9 … release/2.5 in the stored snapshot, 2026-12-06"},
 	{Key: "BUILDER_OLD_0X", Title: "pytorch/builder conda recipes of pytorch 0.1.3 … 0.3.1: conda/old/pytorch-0.1.*/meta.yaml, conda/old/pytorch-cuda80-0.1.*/ and -0.2.0/meta.yaml (track_features cuda80), conda/pytorch-0.3.0, pytorch-cuda75-0.3.0, pytorch-cuda90-0.3.0 and pytorch-cpu-0.3.0 (package pytorch-cpu, NO_CUDA=1), conda/old/pytorch-0.3.1/meta.yaml (run: cudatoolkit =8, string py{{py}}_cuda{CUDA_VERSION}_cudnn{CUDNN_VERSION}_N), conda/cuda90/meta.yaml (track_features cuda90), conda/build_pytorch.sh (ANACONDA_USER)", URL: "https://github.com/pytorch/builder/tree/main/conda/old", Read: "mirror of pytorch/builder: tree at 41e0e283^ (2018-02-07, the 0.1.x-0.3.0 recipes), eace9a31 (0.3.1 recipes), e0ebfdb8 (2018-01-10, 'add cpu conda build'), f1576ce4 (2017-12-03, ANACONDA_USER soumith -> pytorch); read 2026-12-05"},
 	{Key: "AR_FEEDSTOCK_0X", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's recipe) before 0.4.0: recipe/meta.yaml of 0.2.0 (c39c6bb, 2017-11-22), 0.3.0 (dd8cd76, 2017-12-10) and 0.3.1 (3e2e105, 2018-03-27, conda_build_config cudatoolkit 8.0), each with run requirements cudatoolkit and cudnn; 8f1cd61 (2018-05-07, 'pytorch: lazy symbol binding for cpu support') then 4a38267 (0.4.0)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, history of recipe/meta.yaml, read 2026-12-05"},
 	{Key: "BUILDER_CPUONLY", Title: "pytorch/builder conda/cpu-only/meta.yaml (df6d0b6c, 2019-07-30, 'Add cpu-only metapackage') renamed conda/cpuonly (f07c9860, 2019-08-06, 'Rename cpu-only feature to cpuonly'): the cpuonly selector dates from the 1.2.0 release; the CPU builds before it were the package pytorch-cpu (conda/old/pytorch-cpu-0.4.1/meta.yaml, package name pytorch-cpu)", URL: "https://github.com/pytorch/builder/tree/main/conda/cpuonly", Read: "mirror of pytorch/builder, history of conda/cpuonly and conda/cpu-only, read 2026-12-05"},
@@ -21032,6 +21035,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-torch-static-libs.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch0x.yaml", Line: 5},
@@ -21364,6 +21368,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 65},
 		{File: "resolver/kb/data/torch.yaml", Line: 66},
 		{File: "resolver/kb/data/torch.yaml", Line: 67},
+	},
+	"torch_static_libs": {
+		{File: "resolver/kb/data/torch-static-libs.yaml", Line: 5},
 	},
 	"torch_triton": {
 		{File: "resolver/kb/data/triton.yaml", Line: 14},

@@ -528,6 +528,24 @@ func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (publ
 	return false, false
 }
 
+// TorchLinksStatically returns the torch_static_libs row saying that dist's
+// CUDA build of torch release links lib into torch itself; false where no
+// row says so.
+func (k *KB) TorchLinksStatically(dist Distribution, release, lib string) (*TorchStaticLib, bool) {
+	for i := range k.TorchStaticLibs {
+		r := &k.TorchStaticLibs[i]
+		if r.Dist != dist || r.Lib != lib {
+			continue
+		}
+		lo, ok1 := CompareDotted(release, r.From)
+		hi, ok2 := CompareDotted(release, r.Through)
+		if ok1 && ok2 && lo >= 0 && hi <= 0 {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // CondaBuildForm is the row of conda_build_forms for a package of a
 // distribution that covers release: the one with the newest Since at or
 // before it. False where no row covers it.

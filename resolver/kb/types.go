@@ -146,6 +146,19 @@ type CondaReleases struct {
 	Note            string       `yaml:"note,omitempty"`
 }
 
+// TorchStaticLib says that a distribution's CUDA builds of torch releases
+// From … Through link a CUDA library into torch itself, so that the
+// environment's package of that library is not what torch loads (the
+// pytorch channel's NCCL: USE_STATIC_NCCL=1 in every recipe).
+type TorchStaticLib struct {
+	Dist    Distribution `yaml:"dist"`
+	Lib     string       `yaml:"lib"`
+	From    string       `yaml:"from"`
+	Through string       `yaml:"through"`
+	Source  string       `yaml:"source"`
+	Note    string       `yaml:"note,omitempty"`
+}
+
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
 // builds of a conda package from release Since on (until the next row's
 // Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
@@ -480,6 +493,9 @@ type Facts struct {
 	// distribution published, and the span of series within which that
 	// list is complete (torch-defaults-releases.yaml).
 	CondaReleases []CondaReleases `yaml:"conda_releases" key:"package,dist"`
+	// TorchStaticLibs lists the CUDA libraries a distribution's torch
+	// builds link statically (torch-static-libs.yaml).
+	TorchStaticLibs []TorchStaticLib `yaml:"torch_static_libs" key:"dist,lib,from"`
 	// CondaBuildForms says how a distribution's conda recipe writes the
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.

@@ -265,6 +265,18 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.TorchStaticLibs {
+		v.source("torch_static_libs", i, r.Source, keys)
+		if !validDists[r.Dist] || r.Lib == "" {
+			v.errf("torch_static_libs", i, "a known dist and a lib are required")
+		}
+		v.version("torch_static_libs", i, "from", r.From, releaseRe())
+		v.version("torch_static_libs", i, "through", r.Through, releaseRe())
+		if c, ok := CompareDotted(r.From, r.Through); !ok || c > 0 {
+			v.errf("torch_static_libs", i, "from %q is after through %q", r.From, r.Through)
+		}
+	}
+
 	for i, r := range k.TorchCondaCUDAOnly {
 		v.source("torch_conda_cuda_only", i, r.Source, keys)
 		v.version("torch_conda_cuda_only", i, "before", r.Before, releaseRe())
