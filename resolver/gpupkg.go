@@ -871,29 +871,14 @@ func (r *resolution) condaForgeCPUOnly(it *item) bool {
 // text.
 func condaSeriesPin(text string) string {
 	t := strings.TrimSpace(text)
-	star := strings.HasSuffix(t, ".*")
-	t = strings.TrimSuffix(t, ".*")
-	switch {
-	case strings.HasPrefix(t, "=="):
-		if !star {
-			return ""
-		}
-		t = t[2:]
-	case strings.HasPrefix(t, "="):
-		t = t[1:]
-	case !star:
-		return ""
+	if s := specSeries(t); s != "" {
+		return s
 	}
-	parts := strings.Split(t, ".")
-	if len(parts) != 2 {
-		return ""
+	// a bare X.Y.* is conda's fuzzy match too
+	if strings.HasSuffix(t, ".*") && !strings.ContainsAny(t, "=<>!~,|") {
+		return specSeries("=" + t)
 	}
-	for _, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
-			return ""
-		}
-	}
-	return t
+	return ""
 }
 
 // builtForFromLocal decodes the local version of the wheel the item names
