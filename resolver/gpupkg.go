@@ -1449,23 +1449,29 @@ func (p *GPUPackage) rowMatches(b kb.ExtensionBuild) bool {
 // (0.0.34+cu130) is higher than the release without one. nil where that
 // index's build is not known.
 func (r *resolution) pipVariantCUDA(name, version string, pypiCUDA []string) []string {
+	cu := r.indexCUDA()
+	if cu == "" {
+		return append([]string(nil), pypiCUDA...)
+	}
+	for _, b := range r.kb.ExtensionBuildsOf(name, version) {
+		if b.Dist == "pytorch-index" && contains(b.CUDA, cu) {
+			return []string{cu}
+		}
+	}
+	return nil
+}
+
+// indexCUDA is the CUDA of the first PyTorch wheel index the file's pip
+// options name (…/whl/cu118: "11.8"), "" where none names one.
+func (r *resolution) indexCUDA() string {
 	for _, d := range r.env.Pip {
-		o := pipOpt(d)
-		if o == nil || !isIndexOption(o.Name) {
-			continue
-		}
-		a := DecodeIndexURL(o.Value)
-		if a.CUDA == "" {
-			continue
-		}
-		for _, b := range r.kb.ExtensionBuildsOf(name, version) {
-			if b.Dist == "pytorch-index" && contains(b.CUDA, a.CUDA) {
-				return []string{a.CUDA}
+		if o := pipOpt(d); o != nil && isIndexOption(o.Name) {
+			if a := DecodeIndexURL(o.Value); a.CUDA != "" {
+				return a.CUDA
 			}
 		}
-		return nil
 	}
-	return append([]string(nil), pypiCUDA...)
+	return ""
 }
 
 // indexOfOtherMajor reports whether a pypi row's GPU code may not be what
@@ -1482,24 +1488,17 @@ func (r *resolution) indexOfOtherMajor(p *GPUPackage, it *item, b kb.ExtensionBu
 	if b.Dist != "pypi" || len(b.CUDA) == 0 || b.CUDAFromMachine || it.from() != envspec.ProviderPip || len(p.BuiltFor.CUDA) > 0 {
 		return ""
 	}
-	for _, d := range r.env.Pip {
-		o := pipOpt(d)
-		if o == nil || !isIndexOption(o.Name) {
-			continue
-		}
-		a := DecodeIndexURL(o.Value)
-		if a.CUDA == "" {
-			continue
-		}
-		for _, c := range b.CUDA {
-			if majorOf(c) == majorOf(a.CUDA) {
-				return ""
-			}
-		}
-		return fmt.Sprintf("the file names the PyTorch wheel index for CUDA %s, and %s %s's package-index wheel is its CUDA %s build: pip installs that index's build, whose GPU code is not known, if the index has one, else the CUDA %s build, which needs a CUDA %d runtime the file's torch does not bring",
-			a.CUDA, b.Name, b.Version, strings.Join(b.CUDA, "/"), strings.Join(b.CUDA, "/"), majorOf(b.CUDA[0]))
+	cu := r.indexCUDA()
+	if cu == "" {
+		return ""
 	}
-	return ""
+	for _, c := range b.CUDA {
+		if majorOf(c) == majorOf(cu) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the file names the PyTorch wheel index for CUDA %s, and %s %s's package-index wheel is its CUDA %s build: pip installs that index's build, whose GPU code is not known, if the index has one, else the CUDA %s build, which needs a CUDA %d runtime the file's torch does not bring",
+		cu, b.Name, b.Version, strings.Join(b.CUDA, "/"), strings.Join(b.CUDA, "/"), majorOf(b.CUDA[0]))
 }
 
 // applyGroups records what a decoded wheel tag or URL says.
