@@ -38,6 +38,14 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			not:  []string{"use conda-forge alone and add"},
 		},
 		{
+			// review eleven #949 (corpus 116): conda-forge never built
+			// tensorflow-gpu 1.13, which comes from defaults
+			name: "tensorflow-gpu series conda-forge never built",
+			pin:  "tensorflow-gpu=1.13",
+			has:  []string{"conda-forge never built tensorflow-gpu =1.13 (1.13.1), so conda-forge alone cannot install the file: keep defaults in the channels for it"},
+			not:  []string{"use conda-forge alone and add"},
+		},
+		{
 			name:  "release conda-forge built",
 			pin:   "pytorch==1.13.1",
 			has:   []string{"use conda-forge alone and add `nodefaults` to the channels"},

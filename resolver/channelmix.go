@@ -40,6 +40,12 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 // ("" where it does not), and whether the fix must be dropped.
 func channelMixHint(c *Context) (string, bool) {
 	f := c.Stack.Framework
+	if f != nil && f.Name != "pytorch" && f.From == envspec.ProviderConda && f.Channel != "" && f.Channel != "conda-forge" && strings.HasPrefix(f.ChannelMoved, "conda-forge never built") {
+		// The framework comes from the other channel because conda-forge
+		// never built it (review eleven #949, corpus 116: tensorflow-gpu=1.13
+		// and defaults): conda-forge alone cannot install the file.
+		return fmt.Sprintf("%s, so conda-forge alone cannot install the file: keep %s in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", f.ChannelMoved, f.Channel), true
+	}
 	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || strings.Contains(f.Item, "::") {
 		// a release written with its channel (pytorch::pytorch=1.3.1)
 		// comes from that channel whatever `channels:` says
