@@ -46,6 +46,21 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			not:  []string{"use conda-forge alone and add"},
 		},
 		{
+			// review eleven #853 (corpus 104): conda-forge's cudnn went
+			// from 8.9.7.29 to 9.2.1.18
+			name: "cudnn release conda-forge never built",
+			pin:  "cudnn=9.1",
+			has:  []string{"conda-forge never built cudnn 9.1.* (its releases go from 8.9.7.29 to 9.2.1.18), so conda-forge alone cannot install the file"},
+			not:  []string{"use conda-forge alone and add"},
+		},
+		{
+			name:  "cudnn release conda-forge built",
+			pin:   "cudnn=8.9",
+			has:   []string{"use conda-forge alone"},
+			not:   []string{"never built"},
+			edits: true,
+		},
+		{
 			name:  "release conda-forge built",
 			pin:   "pytorch==1.13.1",
 			has:   []string{"use conda-forge alone and add `nodefaults` to the channels"},

@@ -39,6 +39,9 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 // channelMixHint is EG108's hint where the knowledge base bears on it
 // ("" where it does not), and whether the fix must be dropped.
 func channelMixHint(c *Context) (string, bool) {
+	if hint := neverOnCondaForge(c); hint != "" {
+		return hint, true
+	}
 	f := c.Stack.Framework
 	if f != nil && f.Name != "pytorch" && f.From == envspec.ProviderConda && f.Channel != "" && f.Channel != "conda-forge" && strings.HasPrefix(f.ChannelMoved, "conda-forge never built") {
 		// The framework comes from the other channel because conda-forge
@@ -140,4 +143,58 @@ func torchOnDist(k *kb.KB, d kb.Distribution, version string) published {
 		return pubNo
 	}
 	return pubYes
+}
+
+// neverOnCondaForge is EG108's hint where the file pins a conda package to
+// releases conda-forge never built, per the knowledge base's complete list
+// of its conda-forge releases (review eleven #853, corpus 104: cudnn=9.1,
+// which conda-forge skipped, 8.9.7.29 → 9.2.1.18): conda-forge alone
+// cannot install it. "" where no such item is known.
+func neverOnCondaForge(c *Context) string {
+	if c.Env == nil {
+		return ""
+	}
+	for _, it := range condaItems(c.Env) {
+		sp := it.Dep.Spec
+		if sp == nil || sp.Version == nil || sp.Channel != "" {
+			continue
+		}
+		row, ok := c.KB.CondaReleasesOf(it.Name, kb.DistCondaForge)
+		if !ok || row.CompleteFrom == "" {
+			continue
+		}
+		admitted := false
+		for _, rel := range row.Releases {
+			if sp.Version.MatchString(rel) {
+				admitted = true
+				break
+			}
+		}
+		if admitted {
+			continue
+		}
+		// every release the spec admits lies in one series of the span
+		// the list is complete for: a plain pin (=9.1, =9.1.1, 9.1.*)
+		series := seriesOf(strings.TrimLeft(strings.TrimSuffix(sp.Version.String(), ".*"), "="))
+		lo, ok1 := kb.CompareDotted(series, row.CompleteFrom)
+		hi, ok2 := kb.CompareDotted(series, row.CompleteThrough)
+		if series == "" || strings.ContainsAny(sp.Version.String(), "<>!|,") || !ok1 || !ok2 || lo < 0 || hi > 0 {
+			continue
+		}
+		before, after := "", ""
+		for _, rel := range row.Releases {
+			if c, ok := kb.CompareDotted(seriesOf(rel), series); ok && c < 0 {
+				before = rel
+			} else if ok && c > 0 && after == "" {
+				after = rel
+			}
+		}
+		gap := ""
+		if before != "" && after != "" {
+			gap = fmt.Sprintf(" (its releases go from %s to %s)", before, after)
+		}
+		return fmt.Sprintf("conda-forge never built %s %s%s, so conda-forge alone cannot install the file: keep the channel that has it, or pin a release conda-forge built and then use conda-forge alone with `nodefaults`",
+			it.Name, sp.Version.String(), gap)
+	}
+	return ""
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "dde135f577a487af"
+const generatedVersion = "3af96cb60b43fce1"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x477c6dc7
+const generatedChecksum = 0x8aa574ef
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1002,6 +1002,49 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.5",
 	}, Source: "BUILDER_OLD_0X; AR_FEEDSTOCK_0X; CF_FEEDSTOCK; BUILDER_ARCH_0X; AR_ARCH_0X", Note: "architectures: every build of 0.1.7 … 0.3.0, in both distributions and whichever CUDA, carries sm_35 SASS and compute_52 PTX, and none code below 3.0 (BUILDER_ARCH_0X, AR_ARCH_0X); 0.1.3 … 0.1.6 were built with TORCH_CUDA_ARCH_LIST All (expanded by the build machine's CMake) for Python 2.7, 3.4 and 3.5 only; defaults' 0.3.1 leaves the list unset unless CUDA_VERSION is 8.0 in its build environment, which is not recorded. pytorch channel: every linux recipe of pytorch 0.1.3 … 0.3.1 builds against CUDA (0.1.x and 0.2.0 default cu75 with magma-cuda75, builds with features: cuda80, which the cuda80 package's track_features selects; 0.3.0 cudatoolkit, with cuda75 and cuda90 feature builds; 0.3.1 cudatoolkit =8, with cuda90 and cuda91 builds), build strings pyXY_cu75 / pyXY_cudaX.Y_cudnnZ_N; only macOS builds (the [not osx] selectors) are CPU. defaults: the recipes of 0.2.0, 0.3.0 and 0.3.1 each run-depend on cudatoolkit and cudnn (0.3.1: cudatoolkit 8.0), build strings pyXYcudaX.YcudnnZ; CPU support came with 0.4.0 ('lazy symbol binding for cpu support')"},
 }, CondaReleases: []CondaReleases{
+	{Package: "cudnn", Dist: Distribution("conda-forge"), Releases: []string{
+		"7.6.5.32",
+		"8.0.5.39",
+		"8.1.0.77",
+		"8.2.0.53",
+		"8.2.1.32",
+		"8.3.2.44",
+		"8.4.0.27",
+		"8.4.1.50",
+		"8.8.0.121",
+		"8.9.1.23",
+		"8.9.7.29",
+		"9.2.1.18",
+		"9.3.0.75",
+		"9.7.1.26",
+		"9.8.0.87",
+		"9.9.0.52",
+		"9.10.0.56",
+		"9.10.1.4",
+		"9.10.2.21",
+		"9.11.0.98",
+		"9.12.0.46",
+		"9.13.0.50",
+		"9.13.1.26",
+		"9.14.0.64",
+		"9.15.0.58",
+		"9.15.1.9",
+		"9.16.0.29",
+		"9.17.0.29",
+		"9.17.1.4",
+		"9.18.0.77",
+		"9.18.1.3",
+		"9.19.0.56",
+		"9.19.1.2",
+		"9.20.0.48",
+		"9.21.0.82",
+		"9.21.1.3",
+		"9.22.0.52",
+		"9.23.0.39",
+		"9.23.1.3",
+		"9.23.2.1",
+		"9.25.0.15",
+	}, CompleteFrom: "7.6", CompleteThrough: "9.25", Source: "CF_CUDNN_RELEASES", Note: "the `{% set version %}` of recipe/meta.yaml at every commit of main (b127385, 2026-07-22) and of the 9.10.x branch; 9.24.0.43 appears only in a pull request"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Releases: []string{
 		"0.2.0",
 		"0.3.0",
@@ -18171,6 +18214,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_SUPPORT_MATRIX_895", Title: "NVIDIA cuDNN Support Matrix 8.9.5 (TRM-06762-001_v8.9.5), GPU, CUDA Toolkit, and CUDA Driver Requirements: cuDNN 8.9.5 for CUDA 12.x (12.0 … 12.2) and for CUDA 11.x (11.0 … 11.8) list compute capabilities 9.0, 8.9, 8.6, 8.0, 7.5, 7.0, 6.1, 6.0 and 5.0 (Hopper … Maxwell), no Kepler; the 8.9.6 edition lists the same", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-895/pdf/cuDNN-Support-Matrix.pdf", Read: "the 8.9.5 PDF table and the 8.9.6 web edition (archives/cudnn-896/support-matrix), 2026-12-06"},
 	{Key: "CUDNN_SUPPORT_MATRIX_KEPLER", Title: "NVIDIA cuDNN Support Matrix archives listing Kepler: cudnn_760 (7.5.0 … 7.6.0: Kepler (3.x) beside CUDA 9.0 … 10.1), cudnn_764 (7.6.3 - 7.6.4: Kepler (3.x)), cudnn-803 (8.0.0 - 8.0.3: CUDA 11.0 'SM 3.5 and later', CUDA 10.2 and 10.1 'SM 3.0 and later'), cudnn-822 (8.1.0 … 8.2.2: CUDA 11.x 'SM 3.5 and later', CUDA 10.2 'SM 3.0 and later', Kepler listed), cudnn-840 (8.4.0 for CUDA 11.x: SM 3.5 and later; for CUDA 10.2: SM 3.0 and later), cudnn-850 (8.5.0 for CUDA 11.x, CUDA 11.0 … 11.7: Kepler, SM 3.5 and later)", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/pdf/cuDNN-Support-Matrix.pdf", Read: "archived support matrices 7.6.0, 7.6.4, 8.0.3, 8.2.2, 8.4.0 and 8.5.0, 2026-12-06; NVIDIA's 8.6.0 … 8.8.1 matrices were not among the stored copies (what they say of Kepler is read from the projects that quote them, CUDNN_KEPLER_870_880)"},
 	{Key: "CUDNN_KEPLER_870_880", Title: "cuDNN 8.7 carries Kepler and 8.8 does not, as two public projects quote NVIDIA's archived matrices: kazeevn/pytorch-iapetus docs/CONVENTIONS.md (a PyTorch build for the Tesla K20c, sm_35): 'NVIDIA's 8.7 support matrix (archives/cudnn-870/support-matrix) includes sm_35; the 8.8 matrix (archives/cudnn-880/support-matrix) requires sm_50 or later', with libcudnn8 8.7.0.84-1+cuda11.8 held and forward and backward convolution passing on both K20c GPUs; NixOS/nixpkgs pkgs/development/cuda-modules/packages/cudnn.nix platformAssertions, citing archives/cudnn-850 and archives/cudnn-880 support-matrix: 'cuDNN releases since 8.5 support CUDA compute capabilities 3.5 and newer', 'cuDNN releases since 8.8 support CUDA compute capabilities 5.0 and newer'", URL: "https://github.com/kazeevn/pytorch-iapetus/blob/main/docs/CONVENTIONS.md", Read: "both files as stored, 2026-12-06 (also jeremistderechte/PyTorch-Kepler-Wheels releases: 'cudnn: 8.7.0 (latest supported version for kepler)'); NVIDIA's own 8.6.0, 8.7.0, 8.8.0 and 8.8.1 matrix pages were not among the stored copies"},
+	{Key: "CF_CUDNN_RELEASES", Title: "conda-forge/cudnn-feedstock recipe/meta.yaml: the `{% set version = ... %}` line at every commit of the main and 9.10.x branches (7.6.5.32 … 9.25.0.15; 8.8.0.121 follows 8.4.1.50, 9.2.1.18 follows 8.9.7.29, 9.7.1.26 follows 9.3.0.75)", URL: "https://github.com/conda-forge/cudnn-feedstock/blob/main/recipe/meta.yaml", Read: "git show of recipe/meta.yaml at each commit of refs/heads/main (to b127385, 2026-07-22) and refs/heads/9.10.x in the stored snapshot, 2026-12-06"},
 	{Key: "X10_ORT_TAGS", Title: "microsoft/onnxruntime release tags v1.7.0 … v1.20.1 (annotated tags; v1.20.0 → c4fb724e810bb496165b9015c77f402727392933, 'creates tag v1.20.0 and assigns it to relevant commit')", URL: "https://github.com/microsoft/onnxruntime/tags", Read: "2026-12-06: git snapshot of the fork xenova/onnxruntime, which carries upstream's tag objects v1.0.0 … v1.20.1 (microsoft/onnxruntime's own snapshot is over the size that can be fetched here); each file below was read with git show <tag>:<path>"},
 	{Key: "X10_ORT_PY_V17_V18", Title: "microsoft/onnxruntime at v1.7.0 (40b09296), v1.8.0 (d4106dee), v1.8.1 (96bb4b1c): tools/ci_build/github/azure-pipelines/py-packaging-pipeline.yml → templates/py-packaging-stage.yml job Linux_py_GPU_Wheels (enable_linux_gpu: true, build_py_parameters ''): docker image onnxruntimecuda11build (Dockerfile.manylinux2014_cuda11, FROM nvcr.io/nvidia/cuda:11.0-cudnn8-devel-centos7), build.py --use_cuda --cuda_version=11.0 --cmake_extra_defines CMAKE_CUDA_HOST_COMPILER=… PYTHON_INCLUDE_DIR=… PYTHON_LIBRARY=… (no CMAKE_CUDA_ARCHITECTURES); cmake/CMakeLists.txt: cmake_minimum_required(VERSION 3.13), no CMP0104 setting, and 'if(NOT CMAKE_CUDA_ARCHITECTURES)' appends -gencode=arch=compute_XX,code=sm_XX for 37 (K80), 50, 52, 60, 70, and 80 when CMAKE_CUDA_COMPILER_VERSION >= 11 (30 only below 11)", URL: "https://github.com/microsoft/onnxruntime/blob/v1.7.0/tools/ci_build/github/azure-pipelines/templates/py-packaging-stage.yml", Read: "2026-12-06, at each of the three tags (X10_ORT_TAGS); tools/ci_build/build.py at the tags passes no architecture of its own; the image's cmake is 3.18.2 (docker/scripts/manylinux/install_deps.sh at v1.7.0)"},
 	{Key: "X10_ORT_PY_V19_V111", Title: "microsoft/onnxruntime at v1.9.0 (4daa14bc), v1.10.0 (0d9030e7), v1.11.0 (b713855a), v1.11.1 (366f4ebc): templates/py-packaging-stage.yml job Linux_py_GPU_Wheels, step 'Build Python Wheel': build.py --use_cuda (v1.9.0) / --use_tensorrt (v1.10.0 on) --cuda_version=11.4 --cuda_home=/usr/local/cuda-11.4 … --cmake_extra_defines CMAKE_CUDA_HOST_COMPILER=… 'CMAKE_CUDA_ARCHITECTURES=37;50;52;60;61;70;75;80'; cmake/CMakeLists.txt: 'cmake_policy(SET CMP0104 OLD)' ('Don't let cmake set a default value for CMAKE_CUDA_ARCHITECTURES'), its own -gencode list only 'if (NOT CMAKE_CUDA_ARCHITECTURES)'", URL: "https://github.com/microsoft/onnxruntime/blob/v1.9.0/tools/ci_build/github/azure-pipelines/templates/py-packaging-stage.yml", Read: "2026-12-06, at each of the four tags (X10_ORT_TAGS); py-packaging-pipeline.yml passes no build_py_parameters; no file under cmake/ (external/ aside) sets CUDA_ARCHITECTURES otherwise"},
@@ -19162,6 +19206,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 10},
 	},
 	"conda_releases": {
+		{File: "resolver/kb/data/cudnn-conda-forge-releases.yaml", Line: 7},
 		{File: "resolver/kb/data/torch-defaults-releases.yaml", Line: 16},
 	},
 	"conda_variant_pick": {
@@ -20768,6 +20813,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 35},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 36},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 37},
+		{File: "resolver/kb/data/sources-cudnn-conda-forge-releases.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 5},

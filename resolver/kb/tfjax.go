@@ -163,7 +163,9 @@ func padRelease3(v string) string {
 // Compiled on first use (sync.OnceValue): Go runs every linked package's
 // initialisation on every CLI start, and most runs need few of these.
 var (
-	releaseRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
+	releaseRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
+	// a conda package's release may have four parts (cudnn 8.9.7.29)
+	condaRelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+(\.\d+)?$`) })
 	majorRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+$`) })
 	jaxCUDARe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(>=)?\d+\.\d+$`) })
 	cudnnMinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
@@ -496,6 +498,16 @@ func (k *KB) JAXExtraDeclared(release, extra string) (declared, known bool) {
 		return false, false
 	}
 	return false, true
+}
+
+// CondaReleasesOf is the conda_releases row of a package on a distribution.
+func (k *KB) CondaReleasesOf(pkg string, dist Distribution) (*CondaReleases, bool) {
+	for i := range k.CondaReleases {
+		if r := &k.CondaReleases[i]; r.Package == pkg && r.Dist == dist {
+			return r, true
+		}
+	}
+	return nil, false
 }
 
 // CondaPublished says whether a distribution published a release of a

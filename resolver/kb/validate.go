@@ -254,7 +254,7 @@ func (k *KB) validate() ErrorList {
 			v.errf("conda_releases", i, "unknown dist %q", r.Dist)
 		}
 		for _, rel := range r.Releases {
-			v.version("conda_releases", i, "releases", rel, releaseRe())
+			v.version("conda_releases", i, "releases", rel, condaRelRe())
 		}
 		if (r.CompleteFrom == "") != (r.CompleteThrough == "") {
 			v.errf("conda_releases", i, "complete_from and complete_through go together")
