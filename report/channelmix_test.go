@@ -31,6 +31,15 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			not: []string{"use conda-forge alone and add"},
 		},
 		{
+			// review eleven #66 (corpus 008): with torchvision in the file,
+			// 1.6.0 is no way out: conda-forge's torchvision goes from 0.2.1
+			// to 0.8.2, so its 0.7.0 was never built there; 1.7.1's 0.8.2 was
+			name: "release conda-forge never built, with torchvision",
+			pin:  "pytorch==1.3.1\n  - torchvision=0.4.2",
+			has:  []string{"conda-forge never built pytorch 1.3.1 (line 7)", "the nearest that fit the file: 1.7.1"},
+			not:  []string{"use conda-forge alone and add", "1.6.0"},
+		},
+		{
 			// conda-forge skipped 2.0.1 (its 2.0 row lists 2.0.0 only)
 			name: "release skipped within a series",
 			pin:  "pytorch==2.0.1",

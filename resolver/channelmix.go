@@ -91,9 +91,14 @@ func nearestOnCondaForge(c *Context, f *Framework) []string {
 	cc := *c
 	cc.Stack = &st
 	var below, above string
-	for _, r := range c.KB.Facts.Torch {
+	companions := map[string]bool{}
+	for _, p := range c.Stack.Companions {
+		companions[p.Name] = true
+	}
+	for i := range c.KB.Facts.Torch {
+		r := &c.KB.Facts.Torch[i]
 		v := r.Version
-		if !exampleFits(&cc, &cf, v) {
+		if !exampleFits(&cc, &cf, v) || !companionsOnCondaForge(c, r, companions) {
 			continue
 		}
 		switch d := compareVersions(v, f.Version); {
@@ -143,6 +148,42 @@ func torchOnDist(k *kb.KB, d kb.Distribution, version string) published {
 		return pubNo
 	}
 	return pubYes
+}
+
+// companionsOnCondaForge says whether conda-forge built the torchvision and
+// torchaudio releases PyTorch pairs with release r, for those the file
+// lists (review eleven #66, corpus 001: conda-forge's torchvision goes from
+// 0.2.1 to 0.8.2, so pytorch 1.6.0 there has no torchvision 0.7.0). A
+// companion whose conda-forge releases were not read counts as built.
+func companionsOnCondaForge(c *Context, r *kb.TorchRelease, names map[string]bool) bool {
+	for name := range names {
+		w := companionOf(r, name)
+		if w == "" {
+			continue
+		}
+		var built []string
+		for _, v := range c.KB.TorchVariants {
+			if v.Dist != kb.DistCondaForge {
+				continue
+			}
+			if name == "torchvision" {
+				built = append(built, v.Torchvision...)
+			} else if name == "torchaudio" {
+				built = append(built, v.Torchaudio...)
+			}
+		}
+		newest := ""
+		for _, b := range built {
+			if newest == "" || compareVersions(b, newest) > 0 {
+				newest = b
+			}
+		}
+		// a companion newer than the newest read is not known either way
+		if newest != "" && !contains(built, w) && compareVersions(w, newest) <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // neverOnCondaForge is EG108's hint where the file pins a conda package to
