@@ -184,17 +184,33 @@ func (c *checker) tfPTXOnly() string {
 	if !ok || list == nil || !list.Known {
 		return ""
 	}
-	var parts []string
+	cudnn := ""
+	if t, ok := c.k.TensorFlow(fw.Version); ok {
+		cudnn = t.CuDNN
+	}
+	var parts, noCuDNN []string
 	c.eachGPUOfCC(func(gcc cc, gs []GPU) {
 		if v, by := archVerdict(gcc, list); v == runsPTX {
 			parts = append(parts, fmt.Sprintf("%s, which runs it only through the driver's JIT compilation of its %s PTX", gpuLabel(c.h, gs), by.compute()))
+			if cudnn != "" {
+				// the tested cuDNN may not run there at all (review eleven
+				// #471: TensorFlow 2.1.0's cuDNN 7.6 on an A100)
+				lib := &resolver.GPUPackage{Name: "cudnn", Lib: "cudnn", Version: cudnn}
+				if carry, why := c.libCarries(lib, gcc); carry == carriesNo {
+					noCuDNN = append(noCuDNN, why)
+				}
+			}
 		}
 	})
 	if len(parts) == 0 {
 		return ""
 	}
-	return "; even then, " + fwName(fw) + "'s wheels (" + archSummary(list) + ") carry no machine code for " + strings.Join(parts, "; for ") +
+	s := "; even then, " + fwName(fw) + "'s wheels (" + archSummary(list) + ") carry no machine code for " + strings.Join(parts, "; for ") +
 		": a slow first start, without that architecture's own kernels; whether XLA, which compiles kernels of its own, supports that GPU the knowledge base does not know"
+	if len(noCuDNN) > 0 {
+		s += fmt.Sprintf("; and the tested cuDNN %s cannot run there: %s, so use a TensorFlow release built for this GPU", cudnn, strings.Join(noCuDNN, "; "))
+	}
+	return s
 }
 
 // tfCUDAHint is how a pip TensorFlow gets its CUDA libraries: the pip

@@ -135,3 +135,29 @@ func TestTFHintPTXOnlyGPU(t *testing.T) {
 		}
 	}
 }
+
+// Where the tested cuDNN has no code for a GPU the wheels reach only
+// through PTX, the hint says the tested configuration cannot run there
+// (review eleven #471: TensorFlow 2.1.0, tested with cuDNN 7.6, on an
+// A100); on a GPU that cuDNN serves it says nothing of the kind.
+func TestTFHintTestedCuDNNCannotRun(t *testing.T) {
+	st := &resolver.Stack{Framework: &resolver.Framework{Name: "tensorflow", Version: "2.1.0", From: envspec.ProviderPip, Pos: fwPosT}}
+	for _, tt := range []struct {
+		cc   string
+		want bool
+	}{{"8.0", true}, {"7.5", false}} {
+		r := evaluate(st, host("570.124.06", "12.8", tt.cc), kbOrDefault(kb.Default()), CheckOptions{})
+		hint := ""
+		for _, d := range r.Findings {
+			if d.Code == "EG409" && strings.Contains(d.Hint, "TensorFlow was tested with") {
+				hint = d.Hint
+			}
+		}
+		if hint == "" {
+			t.Fatalf("cc %s: no EG409 with the tested-configuration hint: %v", tt.cc, r.Findings)
+		}
+		if got := strings.Contains(hint, "the tested cuDNN 7.6 cannot run there"); got != tt.want {
+			t.Errorf("cc %s: hint %q; want the cuDNN clause: %v", tt.cc, hint, tt.want)
+		}
+	}
+}
