@@ -55,6 +55,27 @@ func runEG410(c *checker) bool {
 	return true
 }
 
+// frameworkRunsNoCode is the architecture (sm_120) of a GPU of the target
+// that the framework's known code cannot run on at all (no SASS, no PTX
+// that serves it), "" where it runs on every GPU or its code is not known.
+func (c *checker) frameworkRunsNoCode() string {
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if p.Role != resolver.RoleFramework || !p.Code.Known {
+			continue
+		}
+		list := &kb.ArchList{SASS: p.Code.SASS, PTX: p.Code.PTX, Known: true}
+		for _, g := range c.h.GPUs {
+			if gcc, ok := parseCC(g.CC); ok {
+				if v, _ := archVerdict(gcc, list); v == runsNone {
+					return gcc.sm()
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // linkedIntoFramework says whether the framework's build links its own copy
 // of a CUDA library the file installs (the pytorch channel's torch links
 // NCCL statically: torch_static_libs), so that the file's package is not
@@ -1177,6 +1198,12 @@ func (c *checker) sourceHint(p *resolver.GPUPackage) string {
 	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.IndexURL != "" {
 		if fw := c.st.Framework; fw != nil && fw.Dist == kb.DistCondaForge {
 			return condaForgeTorchHint(ext)
+		}
+		if sm := c.frameworkRunsNoCode(); sm != "" {
+			// the page of the file's own torch would bring wheels for a
+			// torch that cannot run here (review eleven #1030: PyG's cu102
+			// page offered to an RTX 5090 beside torch 1.11 CUDA 10.2)
+			return "the file's " + fwName(c.st.Framework) + " itself carries no code for " + sm + " (EG403): change it first to a release with a CUDA build for this GPU, then take the prebuilt wheels from PyG's page for that torch and CUDA, or check on the install machine with envguard check, which reads the binaries"
 		}
 		return sourceBuildHint(c.st.Framework, c.runtime())
 	}

@@ -51,6 +51,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// A100's architecture checks are decided (review ten #833).
 		{"110.yml", map[string]string{"k80": "ok", "a100": "ok"}, []string{"EG408 tensorflow ==2.13.* (SASS sm_35"},
 			[]string{"its exact release is not known"}, nil},
+		// PyG's source packages beside pip's torch 1.11 CUDA 10.2: on the
+		// RTX 5090, where that torch runs no code, the hint is to change
+		// torch first, not PyG's cu102 page (review eleven #1030).
+		{"123.yml", map[string]string{"rtx5090": "fail"}, []string{"the file's pytorch 1.11.0 itself carries no code for sm_120 (EG403): change it first"}, nil, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
