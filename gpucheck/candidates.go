@@ -561,9 +561,16 @@ func (c *checker) overCandidates() bool {
 		if fw.Version == "" {
 			check = "release"
 		}
+		hint := variantHint(c.k, fw, fw.Version == "")
+		if len(runs) == 0 && len(open) == 0 && len(fails) > 0 {
+			// No admitted CUDA build runs here: pinning one of them is no
+			// way to a working GPU (review eleven #408: an RTX 5090 told to
+			// pin a pytorch-channel release, none of which has code for it).
+			hint = "no build the file admits runs on " + c.h.label() + "'s GPUs (each CUDA build fails; a CPU build leaves them idle): use a release and source whose builds carry code for them, or a CPU build on purpose"
+		}
 		c.undecide(c.fwPos(), check, reason, what,
 			said(fmt.Sprintf(LeavesBuild+"%s, and it %s", solverOf(fw), strings.Join(parts, "; "))),
-			variantHint(c.k, fw, fw.Version == ""))
+			hint)
 	}
 	return true
 }

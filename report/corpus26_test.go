@@ -55,6 +55,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// RTX 5090, where that torch runs no code, the hint is to change
 		// torch first, not PyG's cu102 page (review eleven #1030).
 		{"123.yml", map[string]string{"rtx5090": "fail"}, []string{"the file's pytorch 1.11.0 itself carries no code for sm_120 (EG403): change it first"}, nil, nil},
+		// An open pytorch-channel pytorch on an RTX 5090: every CUDA build
+		// it admits fails there, so the hint does not ask to pin one
+		// (review eleven #408).
+		{"050.yml", map[string]string{"rtx5090": "unknown"}, []string{"no build the file admits runs on target rtx5090's GPUs"}, nil, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
