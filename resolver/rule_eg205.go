@@ -145,6 +145,19 @@ func lastOnChannel(k *kb.KB) string {
 // settled by this fact).
 func (r *resolution) unpublishedRelease() {
 	f := r.st.Framework
+	if r.kb != nil && f != nil && f.Name == "pytorch" && f.Dist == kb.DistPytorchConda && f.Version == "" && len(f.Candidates) > 0 && strings.Contains(f.Item, "::") {
+		// An open spec written with the channel (pytorch::pytorch>=2.7.0)
+		// comes from that channel alone: where it published none of the
+		// releases the spec admits, no build exists (review twelve #795,
+		// corpus 096).
+		for _, v := range f.Candidates {
+			if publishedOnChannel(r.kb, seriesOf(v)) {
+				return
+			}
+		}
+		f.NotPublished = fmt.Sprintf("the pytorch channel published none of the releases %s admits (%s; its last release is %s: EG205)", strings.TrimSpace(f.Item), rangeOf(f.Candidates), lastOnChannel(r.kb))
+		return
+	}
 	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPytorchConda || f.Version == "" {
 		return
 	}
