@@ -179,6 +179,12 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		if says != "" {
 			add(ev(EvidenceMutex, says, it.pos(), 0), true)
 		}
+	case (it.name == "pytorch-mutex" || it.name == "cpuonly") && r.st.Framework != nil && r.st.Framework.Dist == kb.DistDefaults && !strings.Contains(r.st.Framework.Item, "::"):
+		// the pytorch channel's mutex: the defaults recipe's pytorch never
+		// depends on pytorch-mutex (no commit of AnacondaRecipes/
+		// pytorch-feedstock's recipe names it), so beside defaults' pytorch
+		// it selects nothing (review twelve #828, corpus 100: cpuonly read
+		// as a CPU build that the solver does not give)
 	case it.name == "pytorch-mutex":
 		if a := DecodeBuild(it.build); a.Variant == "cuda" || a.Variant == "cpu" {
 			add(ev(EvidenceMutex, a.Variant, it.buildPos(), int(it.buildEnd)), true)
