@@ -139,6 +139,16 @@ func (r *resolution) condaEvidence(it *item, fw string, primary bool, add addFun
 		if it.name == "pytorch-gpu" || it.name == "tensorflow-gpu" {
 			add(ev(EvidencePackage, "cuda", it.pos(), 0), primary)
 		}
+		if it.name == "tensorflow-gpu" && dist == kb.DistDefaults && it.exact != "" && r.kb != nil {
+			// the defaults channel built this release with one cudatoolkit
+			// only, which its GPU build requires (review twelve #409, #411:
+			// tensorflow-gpu=2.4.1's runtime read as not known)
+			if b, ok := r.kb.TensorFlowDefaultsBuildOf(it.exact); ok {
+				e := ev(EvidenceDefault, b.CUDA, it.pos(), 0)
+				e.Item = fmt.Sprintf("tensorflow-gpu %s (defaults, built with cudatoolkit %s only)", it.exact, b.CUDA)
+				add(e, primary)
+			}
+		}
 		if it.name == "pytorch-cpu" || it.name == "tensorflow-cpu" {
 			add(ev(EvidencePackage, "cpu", it.pos(), 0), primary)
 		}

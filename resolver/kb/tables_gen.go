@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "3af96cb60b43fce1"
+const generatedVersion = "01bf0b7113018f99"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8aa574ef
+const generatedChecksum = 0x9c6a8283
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1080,6 +1080,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, CompleteFrom: "2.0", CompleteThrough: "2.11", Source: "AR_RELEASES_MASTER (0.2.0 … 2.10.0); AR_RELEASES_BRANCHES (1.7.1, 1.8.1, 2.11.0, 2.12.0); AN_GTE310_PYTORCH (1.10.2 … 2.5.1); AN_LIBTORCH (2.5.1 … 2.12.0); AR_TORCHVISION_PINS (2.3 → 2.5)", Note: "upstream releases of 2.0 … 2.11 the channel never published: 2.0.0, 2.1.1, 2.1.2, 2.2.1, 2.2.2, 2.4.0, 2.4.1, 2.5.0, 2.7.1, 2.9.0"},
 }, TorchStaticLibs: []TorchStaticLib{
 	{Dist: Distribution("pytorch-channel"), Lib: "nccl", From: "1.0.0", Through: "2.5.1", Source: "BUILDER_CONDA_STATIC_NCCL", Note: "every conda recipe of pytorch/builder that built the pytorch channel's Linux CUDA packages exports USE_STATIC_NCCL=1 beside NCCL_ROOT_DIR=/usr/local/cuda: conda/pytorch-1.0.0, pytorch-1.0.1, pytorch-1.1.0 and pytorch-nightly/build.sh at each release date from 2018-12 to 2020-12, and conda/pytorch-nightly/build.sh on lts/release/1.8 and release/1.9 … release/2.5; the pytorch channel's last release is 2.5.1"},
+}, TensorFlowDefaultsBuilds: []TensorFlowDefaultsBuild{
+	{Release: "1.15.0", CUDA: "10.0", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "86f34dc, 24d17cc, b06cf89: cudatoolkit 10.0, cudnn 7.6"},
+	{Release: "2.1.0", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "7e8588d, c199d0b, df66465, f5034b5, 7c6d575: cudatoolkit 10.1, cudnn 7.6"},
+	{Release: "2.2.0", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "2d8d6bd, f1304a8, 23417fd, a1d1b83: cudatoolkit 10.1, cudnn 7.6"},
+	{Release: "2.3.0", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "4122e46, d48e540, 8ea668d, c199583, fda258c: cudatoolkit 10.1, cudnn 7.6"},
+	{Release: "2.4.1", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "5406148 ('update to 2.4.1', 2021-03-01; the next commit of tensorflow-base-gpu is 2.5.0's): cudatoolkit 10.1, cudnn 7.6"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
@@ -21240,6 +21246,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 98},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 99},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 100},
+	},
+	"tensorflow_defaults_builds": {
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 8},
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 9},
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 10},
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 11},
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 12},
 	},
 	"tensorflow_pip_cuda": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 126},

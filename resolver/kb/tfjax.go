@@ -540,6 +540,17 @@ func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (publ
 	return false, false
 }
 
+// TensorFlowDefaultsBuildOf is the defaults channel's one build of a
+// tensorflow-gpu release, where the knowledge base has it.
+func (k *KB) TensorFlowDefaultsBuildOf(release string) (*TensorFlowDefaultsBuild, bool) {
+	for i := range k.TensorFlowDefaultsBuilds {
+		if r := &k.TensorFlowDefaultsBuilds[i]; r.Release == release {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // TorchLinksStatically returns the torch_static_libs row saying that dist's
 // CUDA build of torch release links lib into torch itself; false where no
 // row says so.

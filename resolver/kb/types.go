@@ -159,6 +159,18 @@ type TorchStaticLib struct {
 	Note    string       `yaml:"note,omitempty"`
 }
 
+// TensorFlowDefaultsBuild is the one CUDA toolkit (and cuDNN) the defaults
+// channel's recipe built a tensorflow-gpu release with, where every commit
+// of that release's recipe names the same (ANACONDA_TF_RECIPES): the
+// runtime the release's GPU build loads, whatever the file pins beside it.
+type TensorFlowDefaultsBuild struct {
+	Release string `yaml:"release"`
+	CUDA    string `yaml:"cuda"`
+	CuDNN   string `yaml:"cudnn"`
+	Source  string `yaml:"source"`
+	Note    string `yaml:"note,omitempty"`
+}
+
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
 // builds of a conda package from release Since on (until the next row's
 // Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
@@ -496,6 +508,9 @@ type Facts struct {
 	// TorchStaticLibs lists the CUDA libraries a distribution's torch
 	// builds link statically (torch-static-libs.yaml).
 	TorchStaticLibs []TorchStaticLib `yaml:"torch_static_libs" key:"dist,lib,from"`
+	// TensorFlowDefaultsBuilds lists the defaults channel's tensorflow-gpu
+	// releases built with one CUDA toolkit only (tensorflow-defaults-builds.yaml).
+	TensorFlowDefaultsBuilds []TensorFlowDefaultsBuild `yaml:"tensorflow_defaults_builds" key:"release"`
 	// CondaBuildForms says how a distribution's conda recipe writes the
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.

@@ -265,6 +265,14 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.TensorFlowDefaultsBuilds {
+		v.source("tensorflow_defaults_builds", i, r.Source, keys)
+		v.version("tensorflow_defaults_builds", i, "release", r.Release, releaseRe())
+		if !mmRe().MatchString(r.CUDA) || !mmRe().MatchString(r.CuDNN) {
+			v.errf("tensorflow_defaults_builds", i, "cuda %q and cudnn %q must be major.minor", r.CUDA, r.CuDNN)
+		}
+	}
+
 	for i, r := range k.TorchStaticLibs {
 		v.source("torch_static_libs", i, r.Source, keys)
 		if !validDists[r.Dist] || r.Lib == "" {
