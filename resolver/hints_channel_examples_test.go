@@ -184,6 +184,15 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			msgNot: []string{"lists no pytorch releases for defaults"},
 		},
 		{
+			// the example is a release defaults' list shows it published
+			// (review twelve #829, corpus 100: 2.14.0 was offered)
+			name:    "EG502 example on defaults",
+			src:     "name: x\nchannels:\n  - defaults\n  - pytorch\ndependencies:\n  - python=3.10\n  - pytorch\n",
+			code:    "EG502",
+			hintHas: []string{"e.g. pytorch=2.12.0"},
+			hintNot: []string{"2.14.0", "2.13.0"},
+		},
+		{
 			// within the list's complete span, no qualification
 			name:   "EG502 beside defaults, complete span",
 			src:    "name: x\nchannels:\n  - defaults\n  - conda-forge\ndependencies:\n  - pytorch>=2.1,<2.4\n",

@@ -177,6 +177,14 @@ func newestFitting(c *Context, f *Framework, vs []string) string {
 func exampleFits(c *Context, f *Framework, v string) bool {
 	switch f.Name {
 	case "pytorch":
+		if f.Dist == kb.DistDefaults {
+			// an example must be a release the list shows defaults
+			// published, not one it does not settle (review twelve #829:
+			// pytorch=2.14.0 offered where defaults' list ends at 2.12.0)
+			if pub, known := c.KB.CondaPublished("pytorch", kb.DistDefaults, v); !known || !pub {
+				return false
+			}
+		}
 		return torchPublishedIn(c, f.Dist, v) && runsPython(c, f, v) && fitsCUDAPins(c, f, v)
 	case "tensorflow":
 		return tfPublishedAs(c, f, v) && runsPython(c, f, v)
