@@ -19,6 +19,15 @@ type retiredLimit struct {
 	cuda string // "11.4"
 }
 
+// gpuName names the limit's GPU as the hints do: its model, else
+// "compute capability X.Y GPUs".
+func (l retiredLimit) gpuName() string {
+	if l.gpu.Name == "" || strings.HasPrefix(l.gpu.Name, "compute capability") {
+		return "compute capability " + l.gpu.CC + " GPUs"
+	}
+	return l.gpu.Name
+}
+
 // retired returns the host's tightest retired-architecture limit, false
 // where every GPU is of an architecture NVIDIA still supports (or none is
 // known). A driver upgrade past the branch is no fix there: no later
@@ -50,10 +59,7 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 	if !ok || (rt != "" && compareVersions(rt, lim.cuda) <= 0) {
 		return upgrade
 	}
-	gpu := lim.gpu.Name
-	if gpu == "" || strings.HasPrefix(gpu, "compute capability") {
-		gpu = "compute capability " + lim.gpu.CC + " GPUs"
-	}
+	gpu := lim.gpuName()
 	s := fmt.Sprintf("the %s (%s) runs no driver after R%d, NVIDIA's last branch for %s GPUs, and R%d supports CUDA %s natively (a newer runtime of its major only through minor-version compatibility): ",
 		gpu, lim.arch.Arch, lim.arch.LastBranch, lim.arch.Arch, lim.arch.LastBranch, lim.cuda)
 	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {
@@ -108,10 +114,7 @@ func (c *checker) compatHint(rt, driverCUDA, hint string) string {
 	if !ok || rt == "" || majorOf(rt) != majorOf(lim.cuda) {
 		return hint
 	}
-	gpu := lim.gpu.Name
-	if gpu == "" || strings.HasPrefix(gpu, "compute capability") {
-		gpu = "compute capability " + lim.gpu.CC + " GPUs"
-	}
+	gpu := lim.gpuName()
 	s := fmt.Sprintf("the %s runs no driver after R%d, so no driver past that branch applies; the CUDA %s runtime runs on it through minor-version compatibility, which is enough where the build's SASS covers the GPU (EG408 says where only PTX does)",
 		gpu, lim.arch.LastBranch, rt)
 	if driverCUDA != "" && compareVersions(driverCUDA, lim.cuda) < 0 {

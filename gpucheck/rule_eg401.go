@@ -40,10 +40,7 @@ func runEG401(c *checker) bool {
 // unknown).
 func (c *checker) checkDriver() string {
 	h := c.h
-	driverCUDA := h.CUDADriver
-	if driverCUDA == "" && h.Driver != "" {
-		driverCUDA = c.k.DriverCUDA(h.Driver)
-	}
+	driverCUDA := c.hostDriverCUDA()
 	rt := c.runtime()
 	if rt == "" {
 		if m := c.runtimeMajor(); m > 0 && driverCUDA != "" && c.checkDriverMajor(m, driverCUDA) {
@@ -116,14 +113,7 @@ func (c *checker) checkDriver() string {
 			msg+fmt.Sprintf(": before CUDA 11 there is no minor-version compatibility, so a CUDA %s runtime needs a driver for CUDA %s or newer", rt, rt), hint)
 		return driverCUDA
 	}
-	// The driver itself, or where only its CUDA version is known, the
-	// oldest driver that supports that CUDA: a lower bound of the real one.
-	drv := h.Driver
-	if drv == "" {
-		if f, ok := c.k.DriverFloor(driverCUDA); ok && f.LinuxMin != "" && !f.BranchOnly {
-			drv = f.LinuxMin
-		}
-	}
+	drv := c.driverOrFloor(driverCUDA)
 	switch {
 	case floor == "" || drv == "":
 		c.undecide(c.cudaPos(), "driver", "minor-compat-floor-unknown", c.build(),
@@ -183,14 +173,7 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 	// Same major, older than the newest minor: the runtime runs natively
 	// or, if newer than the driver, through minor-version compatibility,
 	// which the driver reaches when it is at or above the major's floor.
-	f, ok := c.k.MinorCompatFloor(m)
-	drv := c.h.Driver
-	if drv == "" {
-		if df, ok := c.k.DriverFloor(driverCUDA); ok && !df.BranchOnly {
-			drv = df.LinuxMin
-		}
-	}
-	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || drv == "" || compareVersions(drv, f.LinuxFloor) < 0 {
+	if !c.reachesCompatFloor(m, driverCUDA) {
 		return false
 	}
 	// Who picks the minor: pip for a pip framework (jax[cuda12] takes the
@@ -357,4 +340,35 @@ func (c *checker) condaMajorOnly() *resolver.Evidence {
 		}
 	}
 	return nil
+}
+
+// hostDriverCUDA is the CUDA version the host's driver supports: as the
+// target gives it, else from its driver version ("" when neither says).
+func (c *checker) hostDriverCUDA() string {
+	if c.h.CUDADriver == "" && c.h.Driver != "" {
+		return c.k.DriverCUDA(c.h.Driver)
+	}
+	return c.h.CUDADriver
+}
+
+// driverOrFloor is the host's driver version, or where only the CUDA
+// version it supports is known, the oldest driver that supports that
+// CUDA: a lower bound of the real one ("" when neither is known).
+func (c *checker) driverOrFloor(driverCUDA string) string {
+	if c.h.Driver != "" {
+		return c.h.Driver
+	}
+	if f, ok := c.k.DriverFloor(driverCUDA); ok && !f.BranchOnly {
+		return f.LinuxMin
+	}
+	return ""
+}
+
+// reachesCompatFloor says whether the host's driver is known to reach the
+// minor-version-compatibility floor of CUDA major m (false where the floor
+// or the driver is not known).
+func (c *checker) reachesCompatFloor(m int, driverCUDA string) bool {
+	f, ok := c.k.MinorCompatFloor(m)
+	drv := c.driverOrFloor(driverCUDA)
+	return ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" && drv != "" && compareVersions(drv, f.LinuxFloor) >= 0
 }

@@ -152,11 +152,18 @@ func (c *checker) tfGPUBuildFails(version, cuda, cudnn string) string {
 			if cudnn == "" {
 				continue
 			}
-			lib := &resolver.GPUPackage{Name: "cudnn", Lib: "cudnn", Version: cudnn}
-			if carry, why := c.libCarries(lib, gcc); carry == carriesNo {
+			if why, no := c.cudnnCarriesNo(cudnn, gcc); no {
 				return fmt.Sprintf("it reaches %s only through PTX, and cuDNN %s cannot: %s", gcc.sm(), cudnn, why)
 			}
 		}
 	}
 	return ""
+}
+
+// cudnnCarriesNo says, with libCarries' reason, whether the knowledge base
+// shows cuDNN release version carrying no code for a GPU: a tested
+// configuration's cuDNN that a hint would otherwise propose.
+func (c *checker) cudnnCarriesNo(version string, gcc cc) (string, bool) {
+	carry, why := c.libCarries(&resolver.GPUPackage{Name: "cudnn", Lib: "cudnn", Version: version}, gcc)
+	return why, carry == carriesNo
 }

@@ -195,8 +195,7 @@ func (c *checker) tfPTXOnly() string {
 			if cudnn != "" {
 				// the tested cuDNN may not run there at all (review eleven
 				// #471: TensorFlow 2.1.0's cuDNN 7.6 on an A100)
-				lib := &resolver.GPUPackage{Name: "cudnn", Lib: "cudnn", Version: cudnn}
-				if carry, why := c.libCarries(lib, gcc); carry == carriesNo {
+				if why, no := c.cudnnCarriesNo(cudnn, gcc); no {
 					noCuDNN = append(noCuDNN, why)
 				}
 			}

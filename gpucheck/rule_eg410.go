@@ -256,11 +256,7 @@ func (c *checker) judgeOwnRuntimeDriver(p *resolver.GPUPackage) {
 	if rm := c.runtimeMajor(); m > 0 && rm == m {
 		return
 	}
-	h := c.h
-	driverCUDA := h.CUDADriver
-	if driverCUDA == "" && h.Driver != "" {
-		driverCUDA = c.k.DriverCUDA(h.Driver)
-	}
+	driverCUDA := c.hostDriverCUDA()
 	what := fmt.Sprintf("%s is a CUDA %d build with a CUDA %d runtime of its own", pkgLabel(p), m, m)
 	if m < 0 || driverCUDA == "" {
 		why := "the CUDA major of its build is not known, so whether the driver runs its CUDA runtime is not known"
@@ -288,14 +284,7 @@ func (c *checker) judgeOwnRuntimeDriver(p *resolver.GPUPackage) {
 			fmt.Sprintf("%s supports CUDA %s; %s, which does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, what, dm), hint)
 		return
 	}
-	f, ok := c.k.MinorCompatFloor(m)
-	drv := h.Driver
-	if drv == "" {
-		if df, ok := c.k.DriverFloor(driverCUDA); ok && !df.BranchOnly {
-			drv = df.LinuxMin
-		}
-	}
-	if !ok || f.LinuxFloor == "" || f.LinuxFloor == "unknown" || drv == "" || compareVersions(drv, f.LinuxFloor) < 0 {
+	if !c.reachesCompatFloor(m, driverCUDA) {
 		c.undecide(c.pkgPos(p), "driver", "extension-runtime-driver", pkgLabel(p),
 			fmt.Sprintf("%s, and whether the driver (CUDA %s) reaches CUDA %d's minor-version-compatibility floor is not known", what, driverCUDA, m),
 			"run envguard check on the machine")

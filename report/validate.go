@@ -144,11 +144,12 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 		r.Name.Reason = err.Error()
 	}
 
+	checkOpt := gpucheck.CheckOptions{MinFree: opt.MinFree, Unread: unread(env)}
 	for _, h := range opt.Hosts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		res := gpucheck.Evaluate(stack, h, k, gpucheck.CheckOptions{MinFree: opt.MinFree, Unread: unread(env)})
+		res := gpucheck.Evaluate(stack, h, k, checkOpt)
 		tr := TargetReport{
 			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange, Nodes: h.Nodes,
 			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},

@@ -91,14 +91,14 @@ func nearestOnCondaForge(c *Context, f *Framework) []string {
 	cc := *c
 	cc.Stack = &st
 	var below, above string
-	companions := map[string]bool{}
+	companions := map[string]companionReleases{}
 	for _, p := range c.Stack.Companions {
-		companions[p.Name] = true
+		companions[p.Name] = condaForgeCompanions(c.KB, p.Name)
 	}
 	for i := range c.KB.Facts.Torch {
 		r := &c.KB.Facts.Torch[i]
 		v := r.Version
-		if !exampleFits(&cc, &cf, v) || !companionsOnCondaForge(c, r, companions) {
+		if !exampleFits(&cc, &cf, v) || !companionsOnCondaForge(r, companions) {
 			continue
 		}
 		switch d := compareVersions(v, f.Version); {
@@ -155,35 +155,51 @@ func torchOnDist(k *kb.KB, d kb.Distribution, version string) published {
 // lists (review eleven #66, corpus 001: conda-forge's torchvision goes from
 // 0.2.1 to 0.8.2, so pytorch 1.6.0 there has no torchvision 0.7.0). A
 // companion whose conda-forge releases were not read counts as built.
-func companionsOnCondaForge(c *Context, r *kb.TorchRelease, names map[string]bool) bool {
-	for name := range names {
-		w := companionOf(r, name)
-		if w == "" {
-			continue
-		}
-		var built []string
-		for _, v := range c.KB.TorchVariants {
-			if v.Dist != kb.DistCondaForge {
-				continue
-			}
-			if name == "torchvision" {
-				built = append(built, v.Torchvision...)
-			} else if name == "torchaudio" {
-				built = append(built, v.Torchaudio...)
-			}
-		}
-		newest := ""
-		for _, b := range built {
-			if newest == "" || compareVersions(b, newest) > 0 {
-				newest = b
-			}
-		}
-		// a companion newer than the newest read is not known either way
-		if newest != "" && !contains(built, w) && compareVersions(w, newest) <= 0 {
+func companionsOnCondaForge(r *kb.TorchRelease, built map[string]companionReleases) bool {
+	for name, cf := range built {
+		if w := companionOf(r, name); w != "" && cf.neverBuilt(w) {
 			return false
 		}
 	}
 	return true
+}
+
+// companionReleases are the releases of torchvision or torchaudio
+// conda-forge built, as far as the knowledge base's conda-forge rows read
+// them, and the newest of them.
+type companionReleases struct {
+	built  []string
+	newest string
+}
+
+// condaForgeCompanions gathers companionReleases for torchvision or
+// torchaudio from the conda-forge torch_variants rows.
+func condaForgeCompanions(k *kb.KB, name string) companionReleases {
+	var cr companionReleases
+	for _, v := range k.TorchVariants {
+		if v.Dist != kb.DistCondaForge {
+			continue
+		}
+		switch name {
+		case "torchvision":
+			cr.built = append(cr.built, v.Torchvision...)
+		case "torchaudio":
+			cr.built = append(cr.built, v.Torchaudio...)
+		}
+	}
+	for _, b := range cr.built {
+		if cr.newest == "" || compareVersions(b, cr.newest) > 0 {
+			cr.newest = b
+		}
+	}
+	return cr
+}
+
+// neverBuilt says whether the lists show conda-forge never built release
+// rel: not listed, and not newer than the newest read (which is not known
+// either way).
+func (cr companionReleases) neverBuilt(rel string) bool {
+	return cr.newest != "" && !contains(cr.built, rel) && compareVersions(rel, cr.newest) <= 0
 }
 
 // neverOnCondaForge is EG108's hint where the file pins a conda package to

@@ -149,20 +149,9 @@ func (r *resolution) pastCondaForge(it *item) {
 			return
 		}
 	case it.name == "torchvision" || it.name == "torchaudio":
-		// the companion releases conda-forge built, as far as they were read
-		var built []string
-		for _, v := range r.kb.TorchVariants {
-			if v.Dist == kb.DistCondaForge {
-				if it.name == "torchvision" {
-					built = append(built, v.Torchvision...)
-				} else {
-					built = append(built, v.Torchaudio...)
-				}
-			}
-		}
 		// the lists run from each feedstock's first commit; a release newer
 		// than the newest read is not known either way
-		if len(built) == 0 || contains(built, rel) || compareVersions(rel, built[len(built)-1]) > 0 {
+		if cf := condaForgeCompanions(r.kb, it.name); !cf.neverBuilt(rel) {
 			return
 		}
 	case it.name == "tensorflow-gpu":

@@ -649,7 +649,7 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		if why := r.sourceBuild(&p, it); why != "" {
 			p.Unknown += "; " + why
 		}
-		if fw := r.st.Framework; fw != nil && fw.Name == "pytorch" && fw.From == envspec.ProviderPip && r.hasSdistRow(it.name, p.Version) {
+		if fw := r.st.Framework; fw != nil && fw.Name == "pytorch" && fw.From == envspec.ProviderPip && r.sdistRow(it.name, p.Version) != nil {
 			// The releases with an index-sdist row have no pyproject.toml
 			// and a setup.py that imports torch (torch.utils.cpp_extension;
 			// PYG_SRC_PYG_2021), and pip builds every package of a run
@@ -662,18 +662,18 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	return p, true
 }
 
-// hasSdistRow says whether the knowledge base has an index-sdist row of
-// the release: what its source build does was read.
-func (r *resolution) hasSdistRow(name, version string) bool {
+// sdistRow is the knowledge base's index-sdist row of the release: what
+// pip's compile of the package index's source gives; nil where it has none.
+func (r *resolution) sdistRow(name, version string) *kb.ExtensionBuild {
 	if r.kb == nil || version == "" {
-		return false
+		return nil
 	}
 	for _, b := range r.kb.ExtensionBuildsOf(name, version) {
 		if b.Dist == kb.DistIndexSdist {
-			return true
+			return &b
 		}
 	}
-	return false
+	return nil
 }
 
 // sourceBuild decides what pip's compile of a package-index source gives
@@ -687,16 +687,7 @@ func (r *resolution) hasSdistRow(name, version string) bool {
 // architectures. It returns why the build stays unknown where a row
 // exists but does not decide it, else "".
 func (r *resolution) sourceBuild(p *GPUPackage, it *item) string {
-	if r.kb == nil || p.Version == "" {
-		return ""
-	}
-	var row *kb.ExtensionBuild
-	for _, b := range r.kb.ExtensionBuildsOf(it.name, p.Version) {
-		if b.Dist == kb.DistIndexSdist {
-			row = &b
-			break
-		}
-	}
+	row := r.sdistRow(it.name, p.Version)
 	if row == nil {
 		return ""
 	}

@@ -49,13 +49,13 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	if err == nil && unloadable != nil {
 		name, err = "", unloadable
 	}
-	if err != nil && r.uncoveredCUDA() != "" {
+	if err != nil {
 		// "no item says which CUDA version" is true but misleads where the
 		// release pins its CUDA itself and only the tables do not reach it
 		// (review ten N11: tensorflow-gpu==0.12.1, whose GPU wheels need
 		// CUDA 8.0)
-		if f := r.st.Framework; f.Variant == "cuda" && (r.st.CUDA == nil || r.st.CUDA.Version == "") {
-			err = errors.New(r.uncoveredCUDA())
+		if why := r.uncoveredCUDA(); why != "" && r.st.Framework.Variant == "cuda" && (r.st.CUDA == nil || r.st.CUDA.Version == "") {
+			err = errors.New(why)
 		}
 	}
 	if err == nil {
@@ -78,27 +78,17 @@ func (r *resolution) uncoveredCUDA() string {
 	if r.kb == nil || f == nil || f.Version == "" {
 		return ""
 	}
-	var oldest string
 	switch f.Name {
 	case "pytorch":
 		if _, ok := r.kb.Release(f.Version); ok {
 			return ""
 		}
-		for _, t := range r.kb.Facts.Torch {
-			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
-				oldest = t.Version
-			}
-		}
 	case "tensorflow":
 		if _, ok := r.kb.TensorFlow(f.Version); ok {
 			return ""
 		}
-		for _, t := range r.kb.Facts.TensorFlow {
-			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
-				oldest = t.Version
-			}
-		}
 	}
+	oldest := oldestListed(r.kb, f.Name)
 	if oldest == "" || compareVersions(f.Version, oldest) >= 0 {
 		return ""
 	}

@@ -58,20 +58,7 @@ func runEG206(c *Context) []finding.Diagnostic {
 			}
 		}
 	}
-	oldest := ""
-	if f.Name == "pytorch" {
-		for _, t := range c.KB.Facts.Torch {
-			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
-				oldest = t.Version
-			}
-		}
-	} else {
-		for _, t := range c.KB.Facts.TensorFlow {
-			if oldest == "" || compareVersions(t.Version, oldest) < 0 {
-				oldest = t.Version
-			}
-		}
-	}
+	oldest := oldestListed(c.KB, f.Name)
 	// A release older than the first one the tables list is not "newer
 	// knowledge": updating envguard does not help, so the message and the
 	// hint say where coverage starts instead.
