@@ -182,10 +182,16 @@ func (m *MatchSpec) parse() error {
 		if s[open] == ']' {
 			return msErr(open, "unbalanced ']' in %q", body)
 		}
-		if r := strings.IndexByte(s[a:open], '^'); r >= 0 && strings.IndexByte(s[a+r:open], '$') < 0 {
+		// Only a '^' after the channel's "::" opens a version regex: a
+		// channel may be spelt with one ("^::0==0[build='$']").
+		va := a
+		if c := strings.LastIndex(s[a:open], "::"); c >= 0 {
+			va = a + c + 2
+		}
+		if r := strings.IndexByte(s[va:open], '^'); r >= 0 && strings.IndexByte(s[va+r:open], '$') < 0 {
 			// "numpy ^1\.7\.[0-9]+$": conda's _BRACKETS_RE takes "[0-9]"
 			// for its bracket section and drops it.
-			return msErr(open, "'[' inside the version regex %q: conda takes the text from '[' to ']' for its bracket section and drops it, reading another regex (it cannot read '[' inside a quoted bracket value either); write the class another way (\\d for [0-9]) or use a glob or range", s[a+r:b])
+			return msErr(open, "'[' inside the version regex %q: conda takes the text from '[' to ']' for its bracket section and drops it, reading another regex (it cannot read '[' inside a quoted bracket value either); write the class another way (\\d for [0-9]) or use a glob or range", s[va+r:b])
 		}
 		close, quoteAt, inQuote := -1, 0, -1
 		var quote byte
