@@ -418,14 +418,27 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 // is (TensorFlow cannot load it: EG208 says so).
 func (r *resolution) tensorflowCuDNNMajor() {
 	fw := r.st.Framework
-	if r.kb == nil || fw == nil || fw.Name != "tensorflow" || fw.From != envspec.ProviderPip || fw.Version == "" {
+	if r.kb == nil || fw == nil || fw.Name != "tensorflow" || fw.Version == "" {
 		return
 	}
-	cfg, ok := r.kb.TensorFlow(fw.Version)
-	if !ok || cfg.CuDNN == "" {
+	built, what := "", ""
+	switch {
+	case fw.From == envspec.ProviderPip:
+		if cfg, ok := r.kb.TensorFlow(fw.Version); ok {
+			built, what = cfg.CuDNN, "tensorflow "+fw.Version
+		}
+	case fw.Dist == kb.DistDefaults:
+		// the defaults channel's tensorflow-gpu built with one toolkit
+		// links the cuDNN of that build's major (review twelve #409, #411:
+		// 2.4.1's cuDNN 7.6 read as not known on an H100)
+		if b, ok := r.kb.TensorFlowDefaultsBuildOf(fw.Version); ok {
+			built, what = b.CuDNN, "defaults' tensorflow-gpu "+fw.Version
+		}
+	}
+	if built == "" {
 		return
 	}
-	major, _, _ := strings.Cut(cfg.CuDNN, ".")
+	major, _, _ := strings.Cut(built, ".")
 	for i := range r.st.GPUPackages {
 		p := &r.st.GPUPackages[i]
 		if p.Role != RoleCUDALibrary || p.Lib != "cudnn" || p.Version != "" || p.FromBinary() {
@@ -440,8 +453,8 @@ func (r *resolution) tensorflowCuDNNMajor() {
 		if p.Within == "" {
 			p.Within = major
 		}
-		p.WithinWhy += "tensorflow " + fw.Version + " was built with cuDNN " + cfg.CuDNN + " and opens libcudnn.so." + major + " (a cuDNN " + major + ".x)"
-		p.Evidence = append(p.Evidence, Evidence{Item: "tensorflow " + fw.Version, Kind: EvidenceKBRow, Says: major, Package: "cudnn"})
+		p.WithinWhy += what + " was built with cuDNN " + built + " and opens libcudnn.so." + major + " (a cuDNN " + major + ".x)"
+		p.Evidence = append(p.Evidence, Evidence{Item: what, Kind: EvidenceKBRow, Says: major, Package: "cudnn"})
 	}
 }
 

@@ -1,6 +1,9 @@
 package resolver
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The defaults channel built tensorflow-gpu 2.4.1 with cudatoolkit 10.1
 // only (tensorflow_defaults_builds), so its runtime is known though the
@@ -18,6 +21,37 @@ func TestTensorFlowDefaultsBuildCUDA(t *testing.T) {
 		}
 		if got != tt.cuda {
 			t.Errorf("%q: CUDA %q, want %q", tt.src, got, tt.cuda)
+		}
+	}
+}
+
+// The same row names the cuDNN the build was made with (7.6), so the
+// cudnn it loads is a cuDNN 7 (libcudnn.so.7): review twelve #409 and
+// #411 read cuDNN 7.6 as failing sm_80 and newer, which the checks could
+// not decide while the release was open. A release the rows do not carry
+// (2.0.0) leaves it open.
+func TestTensorFlowDefaultsBuildCuDNN(t *testing.T) {
+	for _, tt := range []struct{ src, within string }{
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.8\n  - tensorflow-gpu=2.4.1\n", "7"},
+		{"channels: [defaults]\ndependencies:\n  - python=3.7\n  - tensorflow-gpu=1.15.0\n", "7"},
+		{"channels: [conda-forge]\ndependencies:\n  - python=3.7\n  - tensorflow-gpu=2.0.0\n", ""},
+	} {
+		st, _ := lintSrc(t, tt.src)
+		found := false
+		for _, p := range st.GPUPackages {
+			if p.Lib != "cudnn" {
+				continue
+			}
+			found = true
+			if p.Within != tt.within {
+				t.Errorf("%q: cudnn within %q (%s), want %q", tt.src, p.Within, p.WithinWhy, tt.within)
+			}
+			if tt.within != "" && !strings.Contains(p.WithinWhy, "built with cuDNN 7.6 and opens libcudnn.so.7") {
+				t.Errorf("%q: why %q does not name the build's cuDNN", tt.src, p.WithinWhy)
+			}
+		}
+		if !found && tt.within != "" {
+			t.Errorf("%q: no cudnn among the GPU packages", tt.src)
 		}
 	}
 }
