@@ -1262,7 +1262,10 @@ func spanText(vs []string) string {
 
 // condaDistChannel maps each conda distribution of extension_builds to
 // the channel that serves it.
-var condaDistChannel = map[string]string{"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers", "rapidsai-channel": "rapidsai"}
+var condaDistChannel = map[string]string{
+	"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers", "rapidsai-channel": "rapidsai",
+	"pyg-channel": "pyg", "pytorch3d-channel": "pytorch3d", "dglteam-channel": "dglteam",
+}
 
 // CondaBuildDist says whether an extension-build distribution is one conda
 // installs from (its channel in condaDistChannel).

@@ -151,7 +151,8 @@ type ExtensionBuild struct {
 	Version string `yaml:"version"`
 	// Dist: pypi, release-asset, pytorch-index, pyg-index,
 	// flashinfer-index (pip), or conda-forge, pytorch-channel (conda -c
-	// pytorch) or xformers-channel (conda -c xformers); index-sdist is the
+	// pytorch), xformers-channel (conda -c xformers), rapidsai-channel,
+	// pyg-channel, pytorch3d-channel or dglteam-channel; index-sdist is the
 	// package index's source, which pip compiles on the install machine
 	// against the torch the environment already has (DistIndexSdist).
 	Dist string `yaml:"dist"`
@@ -760,7 +761,7 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("extension_builds", i, "a series row's version %q is not major.minor", b.Version)
 		}
 		switch b.Dist {
-		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel", "rapidsai-channel":
+		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel", "rapidsai-channel", "pyg-channel", "pytorch3d-channel", "dglteam-channel":
 			if b.ImportCUDACheck != "" {
 				v.errf("extension_builds", i, "import_cuda_check is for %s rows, not %s", DistIndexSdist, b.Dist)
 			}
