@@ -114,9 +114,41 @@ func variantHint(k knowledge, fw *resolver.Framework, release bool) string {
 // missing fact, what the thing that was not checked (a build, a runtime),
 // why what was missing, in words.
 func (c *checker) undecide(pos finding.Pos, check, reason, what, why, hint string) {
+	c.undecideFor(pos, reasonCause[reason], check, reason, what, why, hint)
+}
+
+// undecideFor is undecide with the cause said by the caller, where the
+// reason alone does not settle it (an extension the knowledge base lacks,
+// or one whose code no public source describes).
+func (c *checker) undecideFor(pos finding.Pos, cause, check, reason, what, why, hint string) {
 	msg := fmt.Sprintf("could not check %s against %s: %s", what, c.h.label(), why)
-	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, What: what, Why: why})
+	c.undecided = append(c.undecided, Undecided{Check: check, Reason: reason, What: what, Why: why, Cause: cause})
 	c.add("EG409", pos, msg, hint)
+}
+
+// Causes of an undecided check: where the missing fact would come from.
+// The goal of a decided verdict for every determined file (issue 26)
+// holds for CauseKB only; the others are listed by name.
+const (
+	// CauseKB: a public source may hold the fact; the knowledge base
+	// does not yet (the zero value).
+	CauseKB = ""
+	// CauseNoSource: the knowledge base records that no public source
+	// holds it (cuML's closed-source kernels).
+	CauseNoSource = "no-public-source"
+	// CauseMachine: the machine decides it, at install or run time (ops
+	// compiled at first use, libraries found outside the environment).
+	CauseMachine = "machine"
+	// CauseFile: the file cannot be installed as written, so there is no
+	// environment to judge until it is fixed.
+	CauseFile = "file"
+)
+
+// reasonCause is the cause every undecided check of a reason has.
+var reasonCause = map[string]string{
+	"file-not-read":              CauseFile,
+	"cuda-libraries-unloadable":  CauseMachine,
+	"extension-lib-from-machine": CauseMachine,
 }
 
 // Undecided is one check that could not be decided.
@@ -132,6 +164,9 @@ type Undecided struct {
 	What string `json:"what"`
 	// Why says it in words.
 	Why string `json:"why"`
+	// Cause says where the fact would come from: CauseKB (""),
+	// CauseNoSource, CauseMachine or CauseFile.
+	Cause string `json:"cause,omitempty"`
 }
 
 // UndecidedText joins what was left undecided, for one-line verdicts.

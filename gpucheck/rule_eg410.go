@@ -119,12 +119,18 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		hint := c.unknownPkgHint(p)
 		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
-		if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.BuiltOnMachine {
+		cause := CauseKB
+		ext, ok := c.k.ExtensionByName(p.Name)
+		switch {
+		case ok && ext.BuiltOnMachine:
 			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
-		} else if p.SourceBuild {
+			cause = CauseMachine
+		case p.SourceBuild:
 			hint = c.sourceHint(p)
+		case ok && ext.ArchUnknown != "":
+			cause = CauseNoSource
 		}
-		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p), why, hint)
+		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
 	}
 	if !p.Code.Known && len(p.Code.SupportedCC) > 0 {

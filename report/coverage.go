@@ -51,7 +51,14 @@ type Coverage struct {
 	DeterminedUnknown int `json:"determined_unknown"`
 	// DeterminedByReason counts the undecided determined pairs by the
 	// first reason each gives: the facts the knowledge base lacks.
-	DeterminedByReason map[string]int      `json:"determined_undecided_by_reason"`
+	DeterminedByReason map[string]int `json:"determined_undecided_by_reason"`
+	// DeterminedExcused counts the undecided determined pairs that no
+	// knowledge-base row could decide: every check left open waits on the
+	// machine, on a file that cannot be installed as written, or on a
+	// fact the knowledge base records no public source holds
+	// (gpucheck's causes other than CauseKB). The goal of 100% is set on
+	// the rest.
+	DeterminedExcused  int                 `json:"determined_excused"`
 	DeterminedExamples map[string][]string `json:"determined_examples"`
 	// MissingFacts names each fact an undecided determined pair lacks,
 	// one per (reason, thing unchecked), with the pairs and files it
@@ -66,7 +73,10 @@ type MissingFact struct {
 	Check  string `json:"check"`
 	Reason string `json:"reason"`
 	What   string `json:"what"`
-	Pairs  int    `json:"pairs"`
+	// Cause is gpucheck's cause of the open check: "" where a public
+	// source may hold the fact, else no-public-source, machine or file.
+	Cause string `json:"cause,omitempty"`
+	Pairs int    `json:"pairs"`
 	// Files lists the environment files it comes from, in the order met.
 	Files []string `json:"files"`
 }
@@ -162,9 +172,27 @@ func (c *Coverage) Add(r *Report) {
 				c.DeterminedUnknown++
 				countReason(c.DeterminedByReason, c.DeterminedExamples, reason, r.File)
 				c.addFacts(t.Undecided, r.File)
+				if excused(t.Undecided) {
+					c.DeterminedExcused++
+				}
 			}
 		}
 	}
+}
+
+// excused says whether every open check of a pair waits on something no
+// knowledge-base row can give: the machine, a file to fix, or a fact no
+// public source holds.
+func excused(us []gpucheck.Undecided) bool {
+	if len(us) == 0 {
+		return false
+	}
+	for _, u := range us {
+		if u.Cause == gpucheck.CauseKB {
+			return false
+		}
+	}
+	return true
 }
 
 // addFacts counts each distinct fact a pair lacks once for that pair.
@@ -174,14 +202,14 @@ func (c *Coverage) addFacts(us []gpucheck.Undecided, file string) {
 	}
 	seen := map[string]bool{}
 	for _, u := range us {
-		key := u.Check + "\x00" + u.Reason + "\x00" + u.What
+		key := u.Check + "\x00" + u.Reason + "\x00" + u.What + "\x00" + u.Cause
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
 		f := c.facts[key]
 		if f == nil {
-			f = &MissingFact{Check: u.Check, Reason: u.Reason, What: u.What}
+			f = &MissingFact{Check: u.Check, Reason: u.Reason, What: u.What, Cause: u.Cause}
 			c.facts[key] = f
 		}
 		f.Pairs++
@@ -243,12 +271,26 @@ func (c *Coverage) WriteText(w io.Writer) error {
 		c.DeterminedOK+c.DeterminedFail, c.Determined, 100*c.DeterminedDecided(), c.DeterminedOK, c.DeterminedFail, c.DeterminedUnknown)
 	fmt.Fprintf(&b, "corpus-wide share: %d of %d decided (%.1f%%): %d ok, %d fail; unknown: %d\n",
 		c.OK+c.Fail, c.Pairs, 100*c.Decided(), c.OK, c.Fail, c.Unknown)
-	writeReasons(&b, "determined but undecided, by reason:\n", c.DeterminedByReason, c.DeterminedExamples)
-	if len(c.MissingFacts) > 0 {
-		b.WriteString("facts the determined undecided pairs lack, one line each (pairs, files, reason, what):\n")
+	if open := c.Determined - c.DeterminedExcused; open > 0 {
+		fmt.Fprintf(&b, "determined share apart from what only the machine, a file to fix or a fact no public source holds leaves open: %d of %d decided (%.1f%%)\n",
+			c.DeterminedOK+c.DeterminedFail, open, 100*float64(c.DeterminedOK+c.DeterminedFail)/float64(open))
 	}
-	for _, f := range c.MissingFacts {
-		fmt.Fprintf(&b, "  %5d %3d  %s: %s (e.g. %s)\n", f.Pairs, len(f.Files), f.Reason, f.What, f.Files[0])
+	writeReasons(&b, "determined but undecided, by reason:\n", c.DeterminedByReason, c.DeterminedExamples)
+	for _, g := range []struct{ cause, title string }{
+		{gpucheck.CauseKB, "facts the determined undecided pairs lack that a public source may hold, one line each (pairs, files, reason, what):\n"},
+		{gpucheck.CauseNoSource, "facts no public source holds, as the knowledge base records (pairs, files, reason, what):\n"},
+		{gpucheck.CauseMachine, "decided on the machine, not by the file (pairs, files, reason, what):\n"},
+		{gpucheck.CauseFile, "files that cannot be installed as written (pairs, files, reason, what):\n"},
+	} {
+		title := g.title
+		for _, f := range c.MissingFacts {
+			if f.Cause != g.cause {
+				continue
+			}
+			b.WriteString(title)
+			title = ""
+			fmt.Fprintf(&b, "  %5d %3d  %s: %s (e.g. %s)\n", f.Pairs, len(f.Files), f.Reason, f.What, f.Files[0])
+		}
 	}
 	writeReasons(&b, "undecided, by reason:\n", c.ByReason, c.Examples)
 	_, err := io.WriteString(w, b.String())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/internal/testshared"
 )
 
@@ -222,5 +223,65 @@ func TestCorpusROCmIndex(t *testing.T) {
 	}
 	if n != len(hosts) {
 		t.Errorf("%d EG407 findings, want one per NVIDIA target (%d): %+v", n, len(hosts), r.Findings)
+	}
+}
+
+// TestCoverageCauses: an undecided determined pair whose every open check
+// waits on the machine (DeepSpeed compiles its ops there), on a file to
+// fix (an invalid pip line) or on a fact the knowledge base records no
+// public source holds (cuML's closed kernels) is counted apart, and each
+// such fact is listed under its cause, not among the facts a row could
+// give; an extension the knowledge base merely lacks (apex 0.1 from a
+// wheel it has no rows for) stays among those.
+func TestCoverageCauses(t *testing.T) {
+	ts := StandardFleet()
+	hosts, err := (&Machines{Targets: ts}).Resolve([]string{"a100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n  - pip\n  - pip:\n    - "
+	cases := []struct{ file, line, cause, title string }{
+		{"machine.yml", "deepspeed==0.16.7", gpucheck.CauseMachine, "decided on the machine, not by the file"},
+		{"file.yml", "foo==1.0-", gpucheck.CauseFile, "files that cannot be installed as written"},
+		{"nosource.yml", "cuml-cu11==23.8.0", gpucheck.CauseNoSource, "facts no public source holds"},
+	}
+	var cov Coverage
+	for _, tc := range cases {
+		cov.Add(Validate(tc.file, []byte(head+tc.line+"\n"), Options{Platform: "linux-64", Hosts: hosts}))
+	}
+	if cov.DeterminedUnknown != len(cases) || cov.DeterminedExcused != len(cases) {
+		t.Fatalf("determined unknown %d, excused %d, want %d each: %+v", cov.DeterminedUnknown, cov.DeterminedExcused, len(cases), cov.MissingFacts)
+	}
+	var b bytes.Buffer
+	if err := cov.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for _, tc := range cases {
+		found := false
+		for _, f := range cov.MissingFacts {
+			if len(f.Files) > 0 && f.Files[0] == tc.file {
+				found = true
+				if f.Cause != tc.cause {
+					t.Errorf("%s: fact %+v has cause %q, want %q", tc.file, f, f.Cause, tc.cause)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no missing fact names it: %+v", tc.file, cov.MissingFacts)
+		}
+		_, after, ok := strings.Cut(text, tc.title)
+		next := strings.SplitN(after, "\n", 3)
+		if !ok || len(next) < 2 || !strings.Contains(next[1], "(e.g. "+tc.file+")") {
+			t.Errorf("%s is not listed under %q:\n%s", tc.file, tc.title, text)
+		}
+	}
+	if strings.Contains(text, "a public source may hold") {
+		t.Errorf("a fact is listed as one a row could give:\n%s", text)
+	}
+	// apex 0.1 is a gap of the knowledge base's, not excused
+	cov.Add(Validate("apex.yml", []byte(head+"apex==0.1\n"), Options{Platform: "linux-64", Hosts: hosts}))
+	if cov.DeterminedExcused != len(cases) || cov.DeterminedUnknown != len(cases)+1 {
+		t.Errorf("apex: excused %d, unknown %d, want %d and %d", cov.DeterminedExcused, cov.DeterminedUnknown, len(cases), len(cases)+1)
 	}
 }
