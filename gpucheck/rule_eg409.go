@@ -61,13 +61,22 @@ func runEG409(c *checker) bool {
 			// The newest release the tables list is no bound: pip takes
 			// the index's newest on the day, which may be one they lack
 			// (review 8 #787: 2.15.0 beside tables ending at 2.14.0).
-			newest := ""
+			newest, hint := "", "pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index"
 			if rels := c.k.TorchReleases(); len(rels) > 0 {
-				newest = " (the knowledge base lists releases through " + newestRelease(rels) + "; the index may serve a newer one)"
+				top := newestRelease(rels)
+				newest = " (the knowledge base lists releases through " + top + "; the index may serve a newer one)"
+				if why, runs := c.pypiTorchBeyondDriver(rels, top); why != "" {
+					// review twelve #308: say what pip takes today where
+					// this driver cannot run it, and a release it can
+					newest = " (the knowledge base lists releases through " + top + why + "; the index may serve a newer one)"
+					if runs != "" {
+						hint = "pin a release whose CUDA this driver runs: torch==" + runs + ", or another release with torch==X.Y.Z+cuXYZ from the PyTorch wheel index"
+					}
+				}
 			}
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 				"pip installs whatever torch release the index serves that day"+newest+", and with it the build (PyPI serves each release as one CUDA build on Linux x86_64, each with its own CUDA version and architecture list, and as the CPU build on Windows and macOS), so neither the driver nor the GPU architectures can be checked for it",
-				"pin the release: torch==X.Y.Z, which PyPI serves as one CUDA build on Linux x86_64, or torch==X.Y.Z+cuXYZ with the PyTorch wheel index")
+				hint)
 		} else {
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+", so neither the driver nor the GPU architectures can be checked for it",
@@ -263,6 +272,71 @@ func tfCUDAHint(k knowledge, version string) string {
 		return fmt.Sprintf("install tensorflow[%s] (%s and later), or %s", r.Extra, strings.TrimSuffix(r.From, ".0"), tested)
 	}
 	return "install " + tested
+}
+
+// pypiTorchBeyondDriver says, where the package index's build of top is
+// for a CUDA major newer than the one the host's driver supports, that
+// this driver cannot run it (", whose package-index build is for CUDA
+// 13.0, which this target's driver (CUDA 12.8) cannot run"), and names
+// the newest release whose package-index build's CUDA major the driver
+// supports ("" where the knowledge base does not say). It says nothing
+// where the driver or the index's build of top is not known.
+func (c *checker) pypiTorchBeyondDriver(rels []string, top string) (why, runs string) {
+	drv := c.hostDriverCUDA()
+	cuda := c.pypiTorchCUDA(top)
+	if drv == "" || cuda == "" || majorOf(cuda) <= majorOf(drv) {
+		return "", ""
+	}
+	why = ", whose package-index build is for CUDA " + cuda + ", which this target's driver (CUDA " + drv + ") cannot run: its CUDA major is newer"
+	for _, r := range rels {
+		cu := c.pypiTorchCUDA(r)
+		if cu == "" || majorOf(cu) > majorOf(drv) || (majorOf(cu) == majorOf(drv) && compareVersions(cu, drv) > 0 && !c.reachesCompatFloor(majorOf(cu), drv)) {
+			continue
+		}
+		if !c.sassForEveryGPU(r, cu) {
+			continue // a release this driver runs, but not on these GPUs
+		}
+		if runs == "" || compareVersions(r, runs) > 0 {
+			runs = r
+		}
+	}
+	return why, runs
+}
+
+// sassForEveryGPU says whether the package index's build of a torch
+// release for CUDA cu is known to carry SASS for each of the host's GPUs.
+func (c *checker) sassForEveryGPU(release, cu string) bool {
+	list, ok := c.k.Arch(release, cu, kb.DistPyPI)
+	if !ok || !list.Known || len(c.h.GPUs) == 0 {
+		return false
+	}
+	for _, g := range c.h.GPUs {
+		gcc, ok := parseCC(g.CC)
+		if !ok {
+			return false
+		}
+		if v, _ := archVerdict(gcc, list); v != runsSASS {
+			return false
+		}
+	}
+	return true
+}
+
+// pypiTorchCUDA is the CUDA of the package index's build of a torch
+// release ("" where the knowledge base does not say).
+func (c *checker) pypiTorchCUDA(release string) string {
+	if v, ok := c.k.Variants(seriesOfRelease(release), kb.DistPyPI); ok {
+		return v.Default
+	}
+	return ""
+}
+
+// seriesOfRelease is a release's major.minor series ("2.14" of "2.14.0").
+func seriesOfRelease(v string) string {
+	if parts := strings.SplitN(v, ".", 3); len(parts) >= 2 {
+		return parts[0] + "." + parts[1]
+	}
+	return v
 }
 
 // newestRelease is the newest of rels by version order.
