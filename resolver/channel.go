@@ -92,6 +92,20 @@ func publishesKnown(channel, name string) (pub, known bool) {
 	case "nvidia":
 		return name == "cudatoolkit" || strings.HasPrefix(name, "cuda-") || strings.HasPrefix(name, "libcu") ||
 			strings.HasPrefix(name, "libnv") || strings.HasPrefix(name, "libnpp") || name == "cudnn" || name == "nccl", true
+	case "pyg":
+		// PyG's channel: torch_geometric and its extensions, named as the
+		// projects' conda/ recipes name them
+		switch name {
+		case "pyg", "pytorch-scatter", "pytorch-sparse", "pytorch-cluster", "pytorch-spline-conv":
+			return true, true
+		}
+		return false, true
+	case "pytorch3d":
+		// PyTorch3D's channel (INSTALL.md: conda install pytorch3d -c pytorch3d)
+		return name == "pytorch3d", true
+	case "dglteam":
+		// DGL's channel: dgl (CPU) and one dgl-cudaX.Y per toolkit
+		return name == "dgl" || strings.HasPrefix(name, "dgl-cuda"), true
 	case "rapidsai":
 		// RAPIDS's own channel: its libraries' conda packages (the
 		// install guides' `conda install -c rapidsai … cudf`).

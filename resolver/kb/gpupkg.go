@@ -429,6 +429,11 @@ func (k *KB) ExtensionByName(name string) (*Extension, bool) {
 // (a local version is ignored), in file order.
 func (k *KB) ExtensionBuildsOf(name, version string) []ExtensionBuild {
 	n, v := pipName(name), stripLocal(version)
+	if e, ok := k.ExtensionByName(name); ok {
+		// a conda name of the extension (pytorch-scatter, dgl-cuda10.1)
+		// reaches the rows, which carry the extension's name
+		n = e.Name
+	}
 	var out []ExtensionBuild
 	for _, b := range k.ExtensionBuilds {
 		if b.Name == n && (b.Version == v || b.Series && InSeries(v, b.Version)) {

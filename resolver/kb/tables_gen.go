@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6cb8899886af562e"
+const generatedVersion = "404a3a5ce1fd1a73"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x96c30da7
+const generatedChecksum = 0xea3330cf
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5995,6 +5995,186 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.5",
 		"8.0",
 	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_PAGE; X10_ORT_TAGS; X10_ORT_PY_V119_V1201; X10_CMAKE_CUDA_ARCHITECTURES", Note: "the CUDA Execution Provider page: from 1.19 the package index's GPU packages are CUDA 12.x (the CUDA packaging pipeline's default at the tag is 12.2; the minor of the uploaded wheel was not read); build_linux_python_package.sh at v1.20.1 (5c1b7ccb) passes CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80"},
+	{Name: "torch-scatter", Version: "2.1.1", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SCATTER_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_scatter tag 2.1.1 (c38e20ab0c): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu118-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-scatter/build_conda.sh {python} 2.0.0 cu118; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.8.* (host and run); build string py{XY}_torch_2.0.0_cu118; a later rebuild at 2836d0b (meta.yaml still 2.1.1, build number 1, adds Python 3.11) keeps the same env scripts"},
+	{Name: "torch-scatter", Version: "2.1.1", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SCATTER_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_scatter tag 2.1.1 (c38e20ab0c): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-scatter/build_conda.sh {python} 2.0.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_2.0.0_cu117; a later rebuild at 2836d0b (meta.yaml still 2.1.1, build number 1, adds Python 3.11) keeps the same env scripts"},
+	{Name: "torch-scatter", Version: "2.1.1", Dist: "pyg-channel", Torch: []string{
+		"1.13",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SCATTER_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_scatter tag 2.1.1 (c38e20ab0c): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-scatter/build_conda.sh {python} 1.13.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==1.13.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_1.13.0_cu117; a later rebuild at 2836d0b (meta.yaml still 2.1.1, build number 1, adds Python 3.11) keeps the same env scripts"},
+	{Name: "torch-sparse", Version: "0.6.17", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SPARSE_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_sparse tag 0.6.17 (2a7337145f): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu118-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-sparse/build_conda.sh {python} 2.0.0 cu118; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build.sh runs $PYTHON -m pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.8.* (host and run); build string py{XY}_torch_2.0.0_cu118; a later rebuild at a5c3417 (meta.yaml still 0.6.17, build number 1, adds Python 3.11) keeps the same env scripts"},
+	{Name: "torch-sparse", Version: "0.6.17", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SPARSE_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_sparse tag 0.6.17 (2a7337145f): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-sparse/build_conda.sh {python} 2.0.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build.sh runs $PYTHON -m pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_2.0.0_cu117; a later rebuild at a5c3417 (meta.yaml still 0.6.17, build number 1, adds Python 3.11) keeps the same env scripts"},
+	{Name: "torch-sparse", Version: "0.6.17", Dist: "pyg-channel", Torch: []string{
+		"1.13",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SPARSE_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_sparse tag 0.6.17 (2a7337145f): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-sparse/build_conda.sh {python} 1.13.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build.sh runs $PYTHON -m pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==1.13.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_1.13.0_cu117; a later rebuild at a5c3417 (meta.yaml still 0.6.17, build number 1, adds Python 3.11) keeps the same env scripts"},
+	{Name: "torch-cluster", Version: "1.6.1", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_CLUSTER_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_cluster tag 1.6.1 (84bbb7140e): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu118-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-cluster/build_conda.sh {python} 2.0.0 cu118; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.8.* (host and run); build string py{XY}_torch_2.0.0_cu118; meta.yaml reads 1.6.2 from 89b74f0, so no later commit builds 1.6.1"},
+	{Name: "torch-cluster", Version: "1.6.1", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_CLUSTER_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_cluster tag 1.6.1 (84bbb7140e): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-cluster/build_conda.sh {python} 2.0.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_2.0.0_cu117; meta.yaml reads 1.6.2 from 89b74f0, so no later commit builds 1.6.1"},
+	{Name: "torch-cluster", Version: "1.6.1", Dist: "pyg-channel", Torch: []string{
+		"1.13",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_CLUSTER_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_cluster tag 1.6.1 (84bbb7140e): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-cluster/build_conda.sh {python} 1.13.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==1.13.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_1.13.0_cu117; meta.yaml reads 1.6.2 from 89b74f0, so no later commit builds 1.6.1"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.8",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SPLINE_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_spline_conv tag 1.2.2 (70247f1f77): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu118-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-spline-conv/build_conda.sh {python} 2.0.0 cu118; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.8.* (host and run); build string py{XY}_torch_2.0.0_cu118; meta.yaml stays 1.2.2 through later commits; the rebuild at a165d20 (torch 2.0.0/2.1.0, cu117/cu118/cu121) sources the same cu117/cu118 env scripts"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-channel", Torch: []string{
+		"2.0",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SPLINE_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_spline_conv tag 1.2.2 (70247f1f77): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-spline-conv/build_conda.sh {python} 2.0.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==2.0.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_2.0.0_cu117; meta.yaml stays 1.2.2 through later commits; the rebuild at a165d20 (torch 2.0.0/2.1.0, cu117/cu118/cu121) sources the same cu117/cu118 env scripts"},
+	{Name: "torch-spline-conv", Version: "1.2.2", Dist: "pyg-channel", Torch: []string{
+		"1.13",
+	}, CUDA: []string{
+		"11.7",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X14_PYG_SPLINE_CONDA; X14_PYG_CUDA_ENV", Note: "rusty1s/pytorch_spline_conv tag 1.2.2 (70247f1f77): .github/workflows/building-conda.yml (workflow_dispatch; matrix torch-version [1.13.0, 2.0.0], cuda-version cpu/cu117/cu118, cu118 excluded for 1.13.0; uploads $HOME/conda-bld/*/*.tar.bz2 to the organization (pyg) channel and the rusty1s channel) builds the GPU package by sourcing .github/workflows/cuda/cu117-Linux-env.sh, which exports FORCE_CUDA=1 and TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\", then conda/pytorch-spline-conv/build_conda.sh {python} 1.13.0 cu117; meta.yaml passes FORCE_CUDA and TORCH_CUDA_ARCH_LIST through script_env and its build script is pip install .; setup.py adds only -O flags (and NVCC_FLAGS) to nvcc, so torch's BuildExtension turns the list into SASS sm_35 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 and PTX compute_50; build_conda.sh pins pytorch==1.13.* and pytorch-cuda==11.7.* (host and run); build string py{XY}_torch_1.13.0_cu117; meta.yaml stays 1.2.2 through later commits; the rebuild at a165d20 (torch 2.0.0/2.1.0, cu117/cu118/cu121) sources the same cu117/cu118 env scripts"},
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
 		"1.13.1",
@@ -18256,6 +18436,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X13_OPEN3D_CPU_WHEEL_PR", Title: "isl-org/Open3D PR 5902 'Build and test CPU only Linux x86_64 wheel in CI' (merged 2023-02): 'pip install open3d-cpu # v0.17+ on Linux x86_64 … Size is ~102MB compared to ~405MB for the full CPU+CUDA wheel … The full Open3D wheel has a large size due to the CUDA library'", URL: "https://github.com/isl-org/Open3D/pull/5902", Read: "search (issues), 2026-12-06"},
 	{Key: "X13_OPEN3D_GETTING_STARTED", Title: "Open3D documentation, Getting started: 'pip install open3d # or pip install open3d-cpu # Smaller CPU only wheel on x86_64 Linux (since v0.17+)'", URL: "https://www.open3d.org/html/getting_started.html", Read: "search (docs), 2026-12-06"},
 	{Key: "X13_OPEN3D_DEV_WHEELS", Title: "Open3D documentation, Development wheels: 'pip install -U -f https://www.open3d.org/docs/latest/dev_wheels.html open3d # Linux x86_64 CUDA, others CPU'", URL: "https://www.open3d.org/docs/latest/dev_wheels.html", Read: "search (docs), 2026-12-06"},
+	{Key: "X14_PYG_CUDA_ENV", Title: "rusty1s/pytorch_scatter, pytorch_sparse, pytorch_cluster, pytorch_spline_conv .github/workflows/cuda/cu117-Linux-env.sh (blob b14f074405) and cu118-Linux-env.sh (blob 18d97b8a89), identical in all four repositories at tags 2.1.1, 0.6.17, 1.6.1 and 1.2.2: CUDA_HOME=/usr/local/cuda-11.7 (resp. 11.8); 'export FORCE_CUDA=1'; 'export TORCH_CUDA_ARCH_LIST=\"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\"'", URL: "https://github.com/rusty1s/pytorch_scatter/blob/2.1.1/.github/workflows/cuda/cu118-Linux-env.sh", Read: "fetch (git show at each tag), 2026-12-07"},
+	{Key: "X14_PYG_SCATTER_CONDA", Title: "rusty1s/pytorch_scatter at tag 2.1.1 (c38e20ab0c): .github/workflows/building-conda.yml 'Building Conda' (on: workflow_dispatch; matrix python 3.7-3.10, torch-version [1.13.0, 2.0.0], cuda-version ['cpu', 'cu117', 'cu118'], excluding torch 1.13.0 with cu118 and torch 2.0.0 with Python 3.7; 'Build Conda package for GPU': source .github/workflows/cuda/${cuda}-${os}-env.sh; ./conda/pytorch-scatter/build_conda.sh ${python} ${torch} ${cuda}; 'Publish Conda package on organization channel' (PYG_ANACONDA_TOKEN) and 'on personal channel' (RUSTY1S_ANACONDA_TOKEN): upload $HOME/conda-bld/*/*.tar.bz2); conda/pytorch-scatter/build_conda.sh: CONDA_PYTORCH_CONSTRAINT=pytorch==${TORCH_VERSION%.*}.*, cu118 -> pytorch-cuda==11.8.*, cu117 -> pytorch-cuda==11.7.*; conda/pytorch-scatter/meta.yaml: version 2.1.1, host and run the two constraints, build string py{python}_torch_{torch}_{cuda}, script pip install ., script_env FORCE_CUDA, TORCH_CUDA_ARCH_LIST; setup.py __version__ '2.1.1', nvcc flags NVCC_FLAGS, -O3, --expt-relaxed-constexpr only; csrc/cuda/*.cu. 2836d0b (2023-06-04) adds Python 3.11 and build number 1; 140d3ad (2023-10-05) makes meta.yaml 2.1.2", URL: "https://github.com/rusty1s/pytorch_scatter/tree/2.1.1", Read: "fetch (git show, git log), 2026-12-07"},
+	{Key: "X14_PYG_SPARSE_CONDA", Title: "rusty1s/pytorch_sparse at tag 0.6.17 (2a7337145f): .github/workflows/building-conda.yml (workflow_dispatch; torch-version [1.13.0, 2.0.0], cuda-version ['cpu', 'cu117', 'cu118'], torch 1.13.0 without cu118; GPU step sources .github/workflows/cuda/${cuda}-${os}-env.sh then ./conda/pytorch-sparse/build_conda.sh; uploads to the organization and personal channels); build_conda.sh: pytorch==${TORCH_VERSION%.*}.*, pytorch-cuda==11.8.* / 11.7.*; conda/pytorch-sparse/meta.yaml: version 0.6.17, run scipy, pytorch-scatter and the two constraints, build string py{python}_torch_{torch}_{cuda}, script_env FORCE_CUDA, TORCH_CUDA_ARCH_LIST, WITH_METIS=1; build.sh: $PYTHON -m pip install .; setup.py __version__ '0.6.17', nvcc flags NVCC_FLAGS, -O3, --expt-relaxed-constexpr only; csrc/cuda/*.cu. a5c3417 (2023-06-04) adds Python 3.11 and build number 1; 7d22892 (2023-10-05) makes meta.yaml 0.6.18", URL: "https://github.com/rusty1s/pytorch_sparse/tree/0.6.17", Read: "fetch (git show, git log), 2026-12-07"},
+	{Key: "X14_PYG_CLUSTER_CONDA", Title: "rusty1s/pytorch_cluster at tag 1.6.1 (84bbb7140e): .github/workflows/building-conda.yml (workflow_dispatch; torch-version [1.13.0, 2.0.0], cuda-version ['cpu', 'cu117', 'cu118'], torch 1.13.0 without cu118; GPU step sources .github/workflows/cuda/${cuda}-${os}-env.sh then ./conda/pytorch-cluster/build_conda.sh; uploads to the organization and personal channels); build_conda.sh: pytorch==${TORCH_VERSION%.*}.*, pytorch-cuda==11.8.* / 11.7.*; meta.yaml: version 1.6.1, build string py{python}_torch_{torch}_{cuda}, script pip install ., script_env FORCE_CUDA, TORCH_CUDA_ARCH_LIST; setup.py __version__ '1.6.1', nvcc flags NVCC_FLAGS, -O2, --expt-relaxed-constexpr only; csrc/cuda/*.cu; 89b74f0 (2023-10-05) makes meta.yaml 1.6.2. The rusty1s channel's file listing for pytorch-cluster 1.6.1 (which the same job uploads to) shows linux-64 pytorch-cluster-1.6.1-py38/py39/py310_torch_2.0.0_cu117 and _cu118 and py38/py39/py310_torch_1.13.0_cu117 .tar.bz2 files", URL: "https://github.com/rusty1s/pytorch_cluster/tree/1.6.1", Read: "fetch (git show, git log); search (docs) for the channel listing, 2026-12-07"},
+	{Key: "X14_PYG_SPLINE_CONDA", Title: "rusty1s/pytorch_spline_conv at tag 1.2.2 (70247f1f77): .github/workflows/building-conda.yml (workflow_dispatch; torch-version [1.13.0, 2.0.0], cuda-version ['cpu', 'cu117', 'cu118'], torch 1.13.0 without cu118; GPU step sources .github/workflows/cuda/${cuda}-${os}-env.sh then ./conda/pytorch-spline-conv/build_conda.sh; uploads to the organization and personal channels); build_conda.sh: pytorch==${TORCH_VERSION%.*}.*, pytorch-cuda==11.8.* / 11.7.*; meta.yaml: version 1.2.2, build string py{python}_torch_{torch}_{cuda}, script pip install ., script_env FORCE_CUDA, TORCH_CUDA_ARCH_LIST; setup.py __version__ '1.2.2', nvcc flags NVCC_FLAGS, -O2, --expt-relaxed-constexpr only; csrc/cuda/basis_cuda.cu, weighting_cuda.cu. meta.yaml stays 1.2.2 at a165d20 (2023-10-05: torch [2.0.0, 2.1.0], cu117/cu118/cu121) and later commits, whose cu117/cu118 env scripts are unchanged", URL: "https://github.com/rusty1s/pytorch_spline_conv/tree/1.2.2", Read: "fetch (git show, git log), 2026-12-07"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
 	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
@@ -19498,6 +19683,18 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 41},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 42},
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 43},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 13},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 15},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 17},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 18},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 22},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-14.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 54},
@@ -20855,6 +21052,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-extensions-14.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-14.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-14.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-14.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-14.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
