@@ -901,7 +901,8 @@ func (m *MatchSpec) String() string {
 // as itself: conda drops a leading "==" from a bracket version, which is
 // harmless before an exact leaf ("==1.2,<2" → "1.2,<2") but not before a
 // glob ("==1.*"), so such a leaf moves from the front instead. AND and OR
-// are commutative; mixed they are left alone (',' binds tighter than '|').
+// are commutative; mixed, the leaf is put in parentheses instead (','
+// binds tighter than '|', so moving it would change the tree).
 func msBracketVersion(v string) string {
 	if !strings.HasPrefix(v, "==") || strings.ContainsAny(v, "()") {
 		return v
@@ -924,7 +925,10 @@ func msBracketVersion(v string) string {
 			return strings.Join(append(parts[1:], parts[0]), sep)
 		}
 	}
-	return v
+	// Mixed: the glob leaf goes in parentheses, which keep the "==" (a
+	// version that opens with '(' is not sanitised) and change nothing
+	// of the tree ("==2.*,0|1" is "(==2.*),0|1").
+	return "(" + v[:2+len(first)] + ")" + v[2+len(first):]
 }
 
 // msRuneAt is the character at byte offset i, so that a message names "ÿ"
