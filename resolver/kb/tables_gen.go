@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "565f27a1ec58a106"
+const generatedVersion = "acc4614bb20a5789"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xac54a695
+const generatedChecksum = 0x925550d8
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -6215,6 +6215,97 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"9.0",
 	}, ArchKnown: true, TorchRequires: "none", Source: "X15_OPEN3D_V0190; X15_UV_12782_OPEN3D_019; X10_CMAKE_CUDA_ARCHITECTURES", Note: "v0.19.0 is 1e7b1743 (2025-01-07). .github/workflows/ubuntu-wheel.yml (BUILD_CUDA_MODULE ON; developer_build 'Set to OFF for Release wheels') runs docker/docker_build.sh cuda_wheel_py38 … py312 on nvidia/cuda:12.1.0-cudnn8-devel-ubuntu20.04; util/ci_utils.sh build_pip_package builds the open3d-cpu wheel, then -DBUILD_CUDA_MODULE=ON -DBUILD_COMMON_CUDA_ARCHS=ON for the full open3d wheel; CMakeLists.txt gives CUDA >= 11.8 '75-real 80-real 86-real 89-real 90': SASS sm_75 sm_80 sm_86 sm_89 sm_90, PTX compute_90 only, so Pascal and Volta (P100, V100) have no code and Blackwell runs through the PTX. CUDA libraries static (BUILD_WITH_CUDA_STATIC ON). The index's Linux x86_64 wheel is the CUDA build: 447.7 MB (uv.lock in astral-sh/uv#12782) beside 103 MB for macOS and 69 MB for Windows"},
+	{Name: "pytorch3d", Version: "0.7.1", Dist: "pytorch3d-channel", Torch: []string{
+		"1.9.0",
+		"1.9.1",
+		"1.10.0",
+		"1.10.1",
+		"1.10.2",
+		"1.11.0",
+		"1.12.0",
+		"1.12.1",
+	}, CUDA: []string{
+		"10.2",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_P3D_CI_0_7_1; X17_P3D_PKG_HELPERS_0_7_1; X17_P3D_RECIPE_0_7_1; X2_TORCH_ARCHFLAGS", Note: "pytorch3d channel conda build py{py}_cu102_pyt{torch} of v0.7.1 (995b60e3): .circleci/config.yml job binary_linux_conda (CU_VERSION=cu102, pytorch_version 1.9.0/1.9.1/1.10.0/1.10.1/1.10.2/1.11.0/1.12.0/1.12.1) runs packaging/build_conda.sh, which sources packaging/pkg_helpers.bash; its setup_env case cu102 exports FORCE_CUDA=1 and NVCC_FLAGS '-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_50,code=compute_50'; packaging/pytorch3d/meta.yaml passes NVCC_FLAGS (script_env) to python setup.py install, and setup.py appends NVCC_FLAGS to extra_compile_args['nvcc'] of the pytorch3d._C CUDAExtension, so torch's _get_cuda_arch_flags adds no arch of its own (a flag containing 'arch' is present); run requirement pytorch==<torch> and cudatoolkit >=10.2,<10.3 (setup_conda_cudatoolkit_constraint)"},
+	{Name: "pytorch3d", Version: "0.7.1", Dist: "pytorch3d-channel", Torch: []string{
+		"1.9.0",
+		"1.9.1",
+		"1.10.0",
+		"1.10.1",
+		"1.10.2",
+		"1.11.0",
+	}, CUDA: []string{
+		"11.1",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_P3D_CI_0_7_1; X17_P3D_PKG_HELPERS_0_7_1; X17_P3D_RECIPE_0_7_1; X2_TORCH_ARCHFLAGS", Note: "pytorch3d channel conda build py{py}_cu111_pyt{torch} of v0.7.1 (995b60e3): .circleci/config.yml job binary_linux_conda (CU_VERSION=cu111, pytorch_version 1.9.0/1.9.1/1.10.0/1.10.1/1.10.2/1.11.0) runs packaging/build_conda.sh, which sources packaging/pkg_helpers.bash; its setup_env case cu111 exports FORCE_CUDA=1 and NVCC_FLAGS '-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; packaging/pytorch3d/meta.yaml passes NVCC_FLAGS (script_env) to python setup.py install, and setup.py appends NVCC_FLAGS to extra_compile_args['nvcc'] of the pytorch3d._C CUDAExtension, so torch's _get_cuda_arch_flags adds no arch of its own (a flag containing 'arch' is present); run requirement pytorch==<torch> and cudatoolkit >=11.1,<11.2 (setup_conda_cudatoolkit_constraint)"},
+	{Name: "pytorch3d", Version: "0.7.1", Dist: "pytorch3d-channel", Torch: []string{
+		"1.10.0",
+		"1.10.1",
+		"1.10.2",
+		"1.11.0",
+		"1.12.0",
+		"1.12.1",
+	}, CUDA: []string{
+		"11.3",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_P3D_CI_0_7_1; X17_P3D_PKG_HELPERS_0_7_1; X17_P3D_RECIPE_0_7_1; X2_TORCH_ARCHFLAGS", Note: "pytorch3d channel conda build py{py}_cu113_pyt{torch} of v0.7.1 (995b60e3): .circleci/config.yml job binary_linux_conda (CU_VERSION=cu113, pytorch_version 1.10.0/1.10.1/1.10.2/1.11.0/1.12.0/1.12.1) runs packaging/build_conda.sh, which sources packaging/pkg_helpers.bash; its setup_env case cu113 exports FORCE_CUDA=1 and NVCC_FLAGS '-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; packaging/pytorch3d/meta.yaml passes NVCC_FLAGS (script_env) to python setup.py install, and setup.py appends NVCC_FLAGS to extra_compile_args['nvcc'] of the pytorch3d._C CUDAExtension, so torch's _get_cuda_arch_flags adds no arch of its own (a flag containing 'arch' is present); run requirement pytorch==<torch> and cudatoolkit >=11.3,<11.4 (setup_conda_cudatoolkit_constraint)"},
+	{Name: "pytorch3d", Version: "0.7.1", Dist: "pytorch3d-channel", Torch: []string{
+		"1.11.0",
+	}, CUDA: []string{
+		"11.5",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_P3D_CI_0_7_1; X17_P3D_PKG_HELPERS_0_7_1; X17_P3D_RECIPE_0_7_1; X2_TORCH_ARCHFLAGS", Note: "pytorch3d channel conda build py{py}_cu115_pyt{torch} of v0.7.1 (995b60e3): .circleci/config.yml job binary_linux_conda (CU_VERSION=cu115, pytorch_version 1.11.0) runs packaging/build_conda.sh, which sources packaging/pkg_helpers.bash; its setup_env case cu115 exports FORCE_CUDA=1 and NVCC_FLAGS '-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; packaging/pytorch3d/meta.yaml passes NVCC_FLAGS (script_env) to python setup.py install, and setup.py appends NVCC_FLAGS to extra_compile_args['nvcc'] of the pytorch3d._C CUDAExtension, so torch's _get_cuda_arch_flags adds no arch of its own (a flag containing 'arch' is present); run requirement pytorch==<torch> and cudatoolkit >=11.5,<11.6 (setup_conda_cudatoolkit_constraint)"},
+	{Name: "pytorch3d", Version: "0.7.1", Dist: "pytorch3d-channel", Torch: []string{
+		"1.12.0",
+		"1.12.1",
+	}, CUDA: []string{
+		"11.6",
+	}, SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_P3D_CI_0_7_1; X17_P3D_PKG_HELPERS_0_7_1; X17_P3D_RECIPE_0_7_1; X2_TORCH_ARCHFLAGS", Note: "pytorch3d channel conda build py{py}_cu116_pyt{torch} of v0.7.1 (995b60e3): .circleci/config.yml job binary_linux_conda (CU_VERSION=cu116, pytorch_version 1.12.0/1.12.1) runs packaging/build_conda.sh, which sources packaging/pkg_helpers.bash; its setup_env case cu116 exports FORCE_CUDA=1 and NVCC_FLAGS '-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; packaging/pytorch3d/meta.yaml passes NVCC_FLAGS (script_env) to python setup.py install, and setup.py appends NVCC_FLAGS to extra_compile_args['nvcc'] of the pytorch3d._C CUDAExtension, so torch's _get_cuda_arch_flags adds no arch of its own (a flag containing 'arch' is present); run requirement pytorch==<torch> and cudatoolkit >=11.6,<11.7 (setup_conda_cudatoolkit_constraint)"},
 	{Name: "mamba-ssm", Version: "1.0.0", Dist: "release-asset", Torch: []string{
 		"1.12.1",
 		"1.13.1",
@@ -18487,6 +18578,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X15_OPEN3D_0152", Title: "isl-org/Open3D 0.15.2, which has no git tag (tags v0.15.1 ed30e3b61fbe and v0.16.0 only): PR 4815 'bump version to 0.15.2' and PR 4817 'Actually bump version to 0.15.2' (2022-02-28): 'Special release for PyPI Linux only. To get around wheel size limit of 400 MB. The docs are kept at 0.15.1.'; PR 4817 is master commit 1d9ff19926dd (cpp/open3d/version.txt → 0.15.2), whose parent chain runs 73bbddc8 (#4815) and fcfa4ee7 (PR 4811 'Reduce wheel size (fewer CUDA arch, stirp TF op, clean test_data)', 2022-02-27), which changes cmake/Open3DMakeCudaArchitectures.cmake for CUDA 11.0 from '35-real 50-real 60-real 70-real 72-real 75-real 80' to '60-real 70-real 72-real 75-real 80' (and for >= 11.1 from '35-real 50-real 60-real 70-real 72-real 75-real 80-real 86' to '60-real 70-real 72-real 75-real 80-real 86'). At 1d9ff1992: CMakeLists.txt (DEVELOPER_BUILD OFF forces BUILD_COMMON_CUDA_ARCHS ON; BUILD_CUDA_MODULE calls open3d_make_cuda_architectures and sets CMAKE_CUDA_ARCHITECTURES from it), .github/workflows/ubuntu-wheel.yml (workflow_dispatch developer_build 'Set to OFF for Release wheels'; DEVELOPER_BUILD OFF runs docker/docker_build.sh cuda_wheel_py36 … cuda_wheel_py39), docker/docker_build.sh (cuda_wheel_build: BASE_IMAGE=nvidia/cuda:11.0.3-cudnn8-devel-ubuntu18.04, DEVELOPER_BUILD=OFF without the dev option), docker/Dockerfile.wheel (build_pip_conda_package build_azure_kinect build_jupyter), util/ci_utils.sh (build_pip_conda_package: cmake -DBUILD_CUDA_MODULE=ON -DBUILD_COMMON_CUDA_ARCHS=ON, -DBUILD_SHARED_LIBS=OFF), 3rdparty/find_dependencies.cmake (Linux: CUDA::cusolver_static, liblapack_static.a, cusparse_static, cublas_static, cublasLt_static, culibos; NPP *_static), 3rdparty/stdgpu/stdgpu.cmake (CMAKE_CUDA_ARCHITECTURES passed on). git log 1d9ff1992..v0.16.0 of those files: no change before 97993b92 (2022-03-08)", URL: "https://github.com/isl-org/Open3D/pull/4817", Read: "search (issues) for PRs 4811, 4815, 4817; git snapshot of isl-org/Open3D, git show 1d9ff1992:FILE and git show fcfa4ee7c, 2026-12-07"},
 	{Key: "X15_OPEN3D_V0190", Title: "isl-org/Open3D at tag v0.19.0 (1e7b17438687, 'Build fixes for v0.19 (#7128)', 2025-01-07): CMakeLists.txt (DEVELOPER_BUILD OFF forces BUILD_COMMON_CUDA_ARCHS ON; without a user CMAKE_CUDA_ARCHITECTURES and with BUILD_COMMON_CUDA_ARCHS: CUDAToolkit_VERSION >= 11.8: '75-real 80-real 86-real 89-real 90' (Turing, Ampere, Ada Lovelace, Hopper), >= 11.1: '70-real 75-real 80-real 86', >= 11.0: '60-real 70-real 72-real 75-real 80'; option BUILD_WITH_CUDA_STATIC 'Build with static CUDA libraries' ON), docker/docker_build.sh (CUDA_VERSION=12.1.0-cudnn8; cuda_wheel_build: BASE_IMAGE=nvidia/cuda:${CUDA_VERSION}-devel-ubuntu20.04, DEVELOPER_BUILD=OFF without the dev option), .github/workflows/ubuntu-wheel.yml (env BUILD_CUDA_MODULE 'ON', BUILD_PYTORCH_OPS 'ON', BUILD_TENSORFLOW_OPS 'OFF'; workflow_dispatch developer_build 'Set to OFF for Release wheels'; docker/docker_build.sh cuda_wheel_py38 … cuda_wheel_py312; uploads open3d-[0-9]*.whl and open3d_cpu*.whl), util/ci_utils.sh (build_pip_package: cmake -DBUILD_CUDA_MODULE=OFF, the open3d-cpu wheel, then cmake -DBUILD_CUDA_MODULE=ON -DBUILD_COMMON_CUDA_ARCHS=ON, 'Packaging Open3D full pip package'; TORCH_VER=2.2.2), 3rdparty/find_dependencies.cmake (BUILD_WITH_CUDA_STATIC: cusolver_static, libcusolver_lapack_static.a, cusparse_static, cublas_static, cublasLt_static, culibos; NPP *_static), 3rdparty/stdgpu/stdgpu.cmake (CMAKE_CUDA_ARCHITECTURES passed on), 3rdparty/cmake/FindPytorch.cmake (TORCH_CUDA_ARCH_LIST from CMAKE_CUDA_ARCHITECTURES for the PyTorch ops), python/open3d/__init__.py (CPU fallback as at v0.13.0)", URL: "https://github.com/isl-org/Open3D/tree/v0.19.0", Read: "git snapshot of isl-org/Open3D, git show v0.19.0:FILE for each file named, 2026-12-07"},
 	{Key: "X15_UV_12782_OPEN3D_019", Title: "astral-sh/uv issue 12782 (2025-04-09), a uv.lock excerpt for open3d 0.19.0 from the package index: open3d-0.19.0-cp311-cp311-manylinux_2_31_x86_64.whl size = 447683616, open3d-0.19.0-cp311-cp311-macosx_10_15_universal2.whl size = 103098641, open3d-0.19.0-cp311-cp311-win_amd64.whl size = 69151111 (the Linux x86_64 wheel is the full CPU+CUDA build's size: ~405 MB beside ~102 MB for open3d-cpu, PR 5902)", URL: "https://github.com/astral-sh/uv/issues/12782", Read: "find_string and read_file of the stored issue copy, 2026-12-07"},
+	{Key: "X17_P3D_CI_0_7_1", Title: "facebookresearch/pytorch3d .circleci/config.yml at tag v0.7.1 (995b60e3, 2022-10-23): job binary_linux_conda ('This is building with cuda but no gpu present') runs 'MAX_JOBS=15 TEST_FLAG=--no-test packaging/build_conda.sh' with CU_VERSION, PYTORCH_VERSION, PYTHON_VERSION from its parameters; workflow jobs linux_conda_py{3.7…3.10}_{cu}_pyt{torch}: cu102 for torch 1.9.0 … 1.12.1, cu111 for 1.9.0 … 1.11.0, cu113 (image pytorch/conda-builder:cuda113) for 1.10.0 … 1.12.1, cu115 for 1.11.0, cu116 for 1.12.0 and 1.12.1 (e.g. linux_conda_py37_cu113_pyt1110: cu_version cu113, pytorch_version 1.11.0); no upload step (artifacts only)", URL: "https://github.com/facebookresearch/pytorch3d/blob/v0.7.1/.circleci/config.yml", Read: "git snapshot of facebookresearch/pytorch3d, tag v0.7.1, 2026-12-07"},
+	{Key: "X17_P3D_PKG_HELPERS_0_7_1", Title: "facebookresearch/pytorch3d packaging/pkg_helpers.bash at v0.7.1: setup_env, case CU_VERSION: cu116, cu115, cu113, cu112, cu111 export CUDA_HOME=/usr/local/cuda-<X.Y>/, FORCE_CUDA=1 and NVCC_FLAGS='-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; cu102 the same without sm_80 and sm_86; setup_conda_pytorch_constraint: '- pytorch==${PYTORCH_VERSION}' (run), PYTORCH_VERSION_NODOT; setup_conda_cudatoolkit_constraint: cu113 '- cudatoolkit >=11.3,<11.4', cu102 '>=10.2,<10.3', cu111 '>=11.1,<11.2', cu115 '>=11.5,<11.6', cu116 '>=11.6,<11.7'; build_conda.sh sources it and unsets NVCC_FLAGS only when JUST_TESTRUN=1", URL: "https://github.com/facebookresearch/pytorch3d/blob/v0.7.1/packaging/pkg_helpers.bash", Read: "git snapshot of facebookresearch/pytorch3d, tag v0.7.1, 2026-12-07"},
+	{Key: "X17_P3D_RECIPE_0_7_1", Title: "facebookresearch/pytorch3d at v0.7.1: packaging/pytorch3d/meta.yaml (build string 'py{{py}}_{{ environ['CU_VERSION'] }}_pyt{{ environ['PYTORCH_VERSION_NODOT']}}'; script 'python setup.py install …'; script_env CUDA_HOME, FORCE_CUDA, NVCC_FLAGS, MAX_JOBS; run requirements from CONDA_PYTORCH_CONSTRAINT and CONDA_CUDATOOLKIT_CONSTRAINT) and setup.py (FORCE_CUDA=1 makes pytorch3d._C a CUDAExtension with pytorch3d/csrc/**/*.cu; 'nvcc_flags_env = os.getenv(\"NVCC_FLAGS\", \"\") … nvcc_args.extend(nvcc_flags_env.split(\" \"))'; extra_compile_args['nvcc'] = nvcc_args)", URL: "https://github.com/facebookresearch/pytorch3d/blob/v0.7.1/packaging/pytorch3d/meta.yaml", Read: "git snapshot of facebookresearch/pytorch3d, tag v0.7.1, 2026-12-07"},
+	{Key: "X17_OPENMM_RUNTIME_COMPILE_8_0_0", Title: "openmm/openmm at tag 8.0.0 (a7800059, 2023-01-20): platforms/cuda/CMakeLists.txt (sources src/*.cpp and *.c; kernels/*.cu only under MSVC, otherwise encoded into the CudaKernelSources class; TARGET_LINK_LIBRARIES … CUDA::cuda_driver CUDA::cufft); platforms/cuda/src/CudaContext.cpp createModule ('Determine what architecture to compile for': compileArchitecture = min(gpuArchitecture, maxCompilerArchitecture) with the compiler plugin, else gpuArchitecture; createModule(src, '-arch=compute_'+compileArchitecture …) then cuModuleLoadDataEx of the PTX; without the plugin, nvcc --ptx -arch=sm_<arch>); plugins/cudacompiler/src/CudaCompilerKernels.cpp (maxSupportedArchitecture = archs.back() of nvrtcGetSupportedArchs); CMakeLists.txt builds the plugin where libnvrtc is found beside cufft; docs-source/developerguide/07_cuda_platform.rst: the CUDA platform 'only works on devices that support 64 bit atomic operations (compute capability 1.2 or higher)'", URL: "https://github.com/openmm/openmm/blob/8.0.0/platforms/cuda/src/CudaContext.cpp", Read: "git snapshot of openmm/openmm, tag 8.0.0, 2026-12-07"},
+	{Key: "X17_OPENMM_CF_8_0_0", Title: "conda-forge/openmm-feedstock history for version 8.0.0: db757ea/ce290c6 'Build 8.0.0 release (#100)' (2023-01-30, build 0, git_rev a780005; .ci_support linux_64 cuda_compiler_version 10.2, 11.0, 11.1, 11.2; skip where cuda_compiler_version is None on linux64); f1e877b 'Rebuild for CUDA 12 w/arch support' (2023-09-26, build 2: linux_64 nvcc 11.2 and cuda-nvcc 12.0, host libcufft-dev, cuda-nvrtc-dev, cuda-driver-dev for 12); fcf42f1 'Rebuild for CUDA 11.8 w/arch support' (2023-11-13, build 4: 11.2, 11.8, 12.0); recipe/test_openmm.sh: on linux-64 'test -f $PREFIX/lib/plugins/libOpenMMCUDA$SHLIB_EXT' and 'test -f $PREFIX/lib/plugins/libOpenMMCudaCompiler$SHLIB_EXT'", URL: "https://github.com/conda-forge/openmm-feedstock/commits/main", Read: "git snapshot of conda-forge/openmm-feedstock (HEAD bee84a3), 2026-12-07"},
+	{Key: "X17_OPENMM_PTX_DRIVER", Title: "openmm/openmm#3598 and #3585 'Error loading CUDA module: CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)' (2022): peastman, 'This generally means you're using a CUDA toolkit that is too recent for your driver to support. Conda installs its own CUDA toolkit … in practice it often picks wrong'; fix: conda install -c conda-forge cudatoolkit=<the driver's CUDA>; #4149 (2023-07-21) the same error with OpenMM 8.0 (a7800059) and cudatoolkit 11.7.1 from conda-forge", URL: "https://github.com/openmm/openmm/issues/3585", Read: "issue threads (issues search), 2026-12-07"},
 	{Key: "X2_BNB_0431_0455", Title: "bitsandbytes-foundation/bitsandbytes .github/workflows/python-package.yml (build-shared-libs-cuda matrix: os, arch, cuda_version, exclude), .github/scripts/build-cuda.sh (build_capability per cuda_version) and CMakeLists.txt (COMPUTE_CAPABILITY: POP_BACK _LATEST_CAPABILITY, the rest -real), bitsandbytes/cuda_specs.py (get_cuda_version_tuple from torch.version.cuda) and bitsandbytes/cextension.py (get_cuda_bnb_library_path: libbitsandbytes_cuda{cuda_version_string}, BNB_CUDA_VERSION override) at tags 0.43.1 and 0.45.5", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/.github/scripts/build-cuda.sh", Read: "git snapshot: files at tags 0.43.1 (4a6fb352cfb9) and 0.45.5 (d72cb9cb6046), read 2026-12-02"},
 	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
 	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
@@ -19744,6 +19841,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-15.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-15.yaml", Line: 18},
 		{File: "resolver/kb/data/extensions-15.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 26},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 27},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 30},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 52},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 53},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 54},
@@ -21112,6 +21214,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-15.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-15.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-15.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 5},
