@@ -144,7 +144,11 @@ func TestLibCarriesCuDNNNotForwardCompatible(t *testing.T) {
 		{"8.2.0", cc{Major: 8, Minor: 9}, carriesUnknown, ""},
 		{"8.2.0", cc{Major: 9, Minor: 0}, carriesNo, "no cudnn release through 8.5.0 carries code of its own for sm_90"},
 		{"8.5.0", cc{Major: 9, Minor: 0}, carriesNo, "through 8.5.0"},
-		{"8.7.0", cc{Major: 9, Minor: 0}, carriesUnknown, "whether cudnn 8.7.0 carries code for sm_90 is not known"},
+		{"8.7.0", cc{Major: 9, Minor: 0}, carriesUnknown, "cudnn 8.7.0 predates 8.9.1, the first release known to carry code of its own for sm_90; whether it carries code or PTX that serves sm_90 is not known"},
+		// 8.9.1's matrix lists Hopper for its CUDA 11.x and 12.x packages
+		// (cudalibs-hopper.yaml); a CUDA 11.3 build cannot hold sm_90 SASS
+		{"8.9.2@11.8", cc{Major: 9, Minor: 0}, carriesYes, ""},
+		{"8.9.2@11.3", cc{Major: 9, Minor: 0}, carriesUnknown, ""},
 		{"8.7.0", cc{Major: 10, Minor: 0}, carriesNo, "no cudnn release through 8.9.7 carries code of its own for sm_100"},
 		{"8.9.7", cc{Major: 12, Minor: 0}, carriesNo, "sm_120"},
 		// cuDNN 9 for CUDA 12 may run through forward compatibility: the

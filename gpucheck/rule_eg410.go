@@ -947,7 +947,10 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		if toolkit && p.BundledWith != "" {
 			return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
 		}
-		return carriesUnknown, fmt.Sprintf("%s %s predates %s, the first release known to carry code of its own for %s, and whether PTX in it serves it is not known", name, ver, r.Since, gcc.sm())
+		// "known to": an earlier release may carry it too where the
+		// sources before Since were not read (cuDNN's 8.6 … 8.9.0
+		// matrices), and a library may reach the GPU through PTX
+		return carriesUnknown, fmt.Sprintf("%s %s predates %s, the first release known to carry code of its own for %s; whether it carries code or PTX that serves %s is not known", name, ver, r.Since, gcc.sm(), gcc.sm())
 	}
 	for _, r := range rows {
 		if r.Since == "" {

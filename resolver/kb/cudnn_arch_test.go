@@ -26,13 +26,29 @@ func TestCuDNNPreTuringRows(t *testing.T) {
 	if rows := k.CUDALibArchOf("cudnn", "7.5"); len(rows) != 0 {
 		t.Errorf("cudnn 7.5: %+v, want no row", rows)
 	}
-	// Ampere, Ada and Hopper have only the rows of the releases that carry
-	// nothing for them and are not forward compatible: cuDNN 7 for 8.x,
-	// cuDNN through 8.5.0 for 9.0.
+	// Ampere, Ada and Hopper have the rows of the releases that carry
+	// nothing for them and are not forward compatible (cuDNN 7 for 8.x,
+	// cuDNN through 8.5.0 for 9.0); Ada and Hopper also the first
+	// release whose support matrix was read listing them, 8.9.1, for
+	// builds whose CUDA can compile their SASS (11.8 on).
 	for cc, through := range map[string]string{"8.0": "7.6.5", "8.6": "7.6.5", "8.9": "7.6.5", "9.0": "8.5.0"} {
-		rows := k.CUDALibArchOf("cudnn", cc)
-		if len(rows) != 1 || rows[0].NoneThrough != through || rows[0].Since != "" || rows[0].Until != "" || rows[0].CUDA != "" {
-			t.Errorf("cudnn %s: %+v, want one row none_through %s", cc, rows, through)
+		var none, since []CUDALibArch
+		for _, r := range k.CUDALibArchOf("cudnn", cc) {
+			if r.NoneThrough != "" {
+				none = append(none, r)
+			} else {
+				since = append(since, r)
+			}
+		}
+		if len(none) != 1 || none[0].NoneThrough != through || none[0].Since != "" || none[0].Until != "" || none[0].CUDA != "" {
+			t.Errorf("cudnn %s: %+v, want one row none_through %s", cc, none, through)
+		}
+		wantSince := cc == "8.9" || cc == "9.0"
+		if !wantSince && len(since) != 0 {
+			t.Errorf("cudnn %s: %+v, want no other row", cc, since)
+		}
+		if wantSince && (len(since) != 1 || since[0].Since != "8.9.1" || since[0].CUDA != ">=11.8" || since[0].Until != "" || since[0].Source == "") {
+			t.Errorf("cudnn %s: %+v, want one row since 8.9.1 for CUDA >= 11.8", cc, since)
 		}
 	}
 }
