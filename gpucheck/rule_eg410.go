@@ -125,8 +125,16 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		case ok && ext.BuiltOnMachine:
 			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
 			cause = CauseMachine
+		case p.NotInstallable:
+			cause = CauseFile
+		case p.LocalBuild:
+			cause = CauseMachine
+			hint = "run envguard check on the machine, which reads the binaries, or pin a published release"
 		case p.SourceBuild:
+			// pip compiles it with the install machine's toolkit and
+			// architecture list, which no file states
 			hint = c.sourceHint(p)
+			cause = CauseMachine
 		case ok && ext.ArchUnknown != "":
 			cause = CauseNoSource
 		}

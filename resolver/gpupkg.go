@@ -71,8 +71,16 @@ type GPUPackage struct {
 	// machine (PyG's torch-scatter from the package index, which carries
 	// only its source): its GPU code is that machine's toolkit's, never
 	// known from the file.
-	SourceBuild bool       `json:"-"`
-	Evidence    []Evidence `json:"evidence,omitempty"`
+	SourceBuild bool `json:"-"`
+	// NotInstallable is set where the installer cannot get the release
+	// the file names at all (EG205): there is no build to judge until
+	// the file is fixed.
+	NotInstallable bool `json:"-"`
+	// LocalBuild is set for a pip item whose local version names a source
+	// commit (transformer-engine 2.2.0+c55e425): a build made from a
+	// checkout, whose GPU code is whatever that machine compiled.
+	LocalBuild bool       `json:"-"`
+	Evidence   []Evidence `json:"evidence,omitempty"`
 	// Binaries lists, for `envguard check`, each shared library of the
 	// package that carries GPU code or that the loader could not satisfy,
 	// as inspect reads it: the report's proof of Code.
@@ -633,6 +641,11 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 			}
 		}
 		p.Unknown = "the knowledge base has no row for " + it.name + " " + p.Version
+		if it.from() == envspec.ProviderPip && commitLocal.MatchString(local) {
+			// review twelve #759: "2.2.0+c55e425" is no release 2.2.0
+			p.LocalBuild = true
+			p.Unknown = it.name + " " + p.Version + "+" + local + " is a local build: its local version names a source commit (" + local + "), not a build any index publishes, so it was compiled from source on the machine that made it, with that machine's CUDA toolkit and architecture list"
+		}
 	}
 	if !p.Known && ext.ArchUnknown != "" {
 		p.Unknown += ", and " + ext.ArchUnknown
@@ -643,7 +656,7 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	}
 	if o, ok := r.kb.IndexOtherProjectOf(it.name); ok && it.from() == envspec.ProviderPip && local == "" && p.Version != "" && !o.HasRelease(p.Version) && indexNamed(r.env) && packageIndexOnly(r.env, r.kb) {
 		// EG205: pip finds no such release; nothing gets built to check.
-		p.Known, p.Code = false, GPUCode{}
+		p.Known, p.NotInstallable, p.Code = false, true, GPUCode{}
 		p.Unknown = label + " cannot be installed from the package index (EG205: the index's " + it.name + " is another project, with no release " + p.Version + ")"
 		return p, true
 	}
@@ -1564,6 +1577,10 @@ func decodeExtLocal(local string) Accel {
 	}
 	return decodeWheelTag(s)
 }
+
+// commitLocal matches a local version that is a source commit ("c55e425",
+// "g1a2b3c4"), which a build from a git checkout gets.
+var commitLocal = regexp.MustCompile(`^g?[0-9a-f]{7,40}$`)
 
 // wheelURLLocal is the local version of a wheel a requirement names by URL
 // (name @ https://…/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-…whl).
