@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "63b715f6aec0c27f"
+const generatedVersion = "e029cd641c9e6855"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xb762e72c
+const generatedChecksum = 0xbbe42827
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -6215,6 +6215,87 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"9.0",
 	}, ArchKnown: true, TorchRequires: "none", Source: "X15_OPEN3D_V0190; X15_UV_12782_OPEN3D_019; X10_CMAKE_CUDA_ARCHITECTURES", Note: "v0.19.0 is 1e7b1743 (2025-01-07). .github/workflows/ubuntu-wheel.yml (BUILD_CUDA_MODULE ON; developer_build 'Set to OFF for Release wheels') runs docker/docker_build.sh cuda_wheel_py38 … py312 on nvidia/cuda:12.1.0-cudnn8-devel-ubuntu20.04; util/ci_utils.sh build_pip_package builds the open3d-cpu wheel, then -DBUILD_CUDA_MODULE=ON -DBUILD_COMMON_CUDA_ARCHS=ON for the full open3d wheel; CMakeLists.txt gives CUDA >= 11.8 '75-real 80-real 86-real 89-real 90': SASS sm_75 sm_80 sm_86 sm_89 sm_90, PTX compute_90 only, so Pascal and Volta (P100, V100) have no code and Blackwell runs through the PTX. CUDA libraries static (BUILD_WITH_CUDA_STATIC ON). The index's Linux x86_64 wheel is the CUDA build: 447.7 MB (uv.lock in astral-sh/uv#12782) beside 103 MB for macOS and 69 MB for Windows"},
+	{Name: "libraft", Version: "23.08", Dist: "rapidsai-channel", Series: true, Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+		"12.7",
+		"12.8",
+		"12.9",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X16_RAFT_2308_ALLGPUARCH; X16_RAPIDS_CMAKE_2308_RAPIDS; X16_SAW_2308_MATRIX", Note: "conda/recipes/libraft/build_libraft.sh at v23.08.00 (e588d7b): ./build.sh libraft --allgpuarch --compile-lib → -DCMAKE_CUDA_ARCHITECTURES=RAPIDS; rapids-cmake branch-23.08 RAPIDS mode: 60 70 75 80 86 as -real, 90 as SASS+PTX (nvcc 11.8.0 and 12.0.1, both >= 11.8); build strings cuda11_… (run cuda-version >=11,<12) and cuda12_… (>=12,<13)"},
+	{Name: "pylibraft", Version: "23.08", Dist: "rapidsai-channel", Series: true, Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+		"12.7",
+		"12.8",
+		"12.9",
+	}, SASS: []string{
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"9.0",
+	}, ArchKnown: true, Source: "X16_PYLIBRAFT_2308; X16_RAFT_2308_ALLGPUARCH; X16_RAPIDS_CMAKE_2308_RAPIDS; X16_SAW_2308_MATRIX", Note: "the Python package (cuda{11,12}_py{XY}_…): Cython modules built as CXX, linking raft::compiled (libraft.so); meta.yaml run libraft {{ version }}, whose kernels it runs"},
+	{Name: "raft-dask", Version: "23.08", Dist: "rapidsai-channel", Series: true, NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+		"12.7",
+		"12.8",
+		"12.9",
+	}, ArchKnown: true, Source: "X16_RAFT_DASK_2308; X16_SAW_2308_MATRIX", Note: "python/raft-dask/CMakeLists.txt at v23.08.00: project LANGUAGES C CXX, CUDA enabled only where find_package(raft) fails (build.sh passes -DFIND_RAFT_CPP=ON and the recipe's host has pylibraft, hence libraft); comms_utils.pyx and nccl.pyx built as CXX"},
 	{Name: "pytorch3d", Version: "0.7.1", Dist: "pytorch3d-channel", Torch: []string{
 		"1.9.0",
 		"1.9.1",
@@ -18612,6 +18693,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X15_OPEN3D_0152", Title: "isl-org/Open3D 0.15.2, which has no git tag (tags v0.15.1 ed30e3b61fbe and v0.16.0 only): PR 4815 'bump version to 0.15.2' and PR 4817 'Actually bump version to 0.15.2' (2022-02-28): 'Special release for PyPI Linux only. To get around wheel size limit of 400 MB. The docs are kept at 0.15.1.'; PR 4817 is master commit 1d9ff19926dd (cpp/open3d/version.txt → 0.15.2), whose parent chain runs 73bbddc8 (#4815) and fcfa4ee7 (PR 4811 'Reduce wheel size (fewer CUDA arch, stirp TF op, clean test_data)', 2022-02-27), which changes cmake/Open3DMakeCudaArchitectures.cmake for CUDA 11.0 from '35-real 50-real 60-real 70-real 72-real 75-real 80' to '60-real 70-real 72-real 75-real 80' (and for >= 11.1 from '35-real 50-real 60-real 70-real 72-real 75-real 80-real 86' to '60-real 70-real 72-real 75-real 80-real 86'). At 1d9ff1992: CMakeLists.txt (DEVELOPER_BUILD OFF forces BUILD_COMMON_CUDA_ARCHS ON; BUILD_CUDA_MODULE calls open3d_make_cuda_architectures and sets CMAKE_CUDA_ARCHITECTURES from it), .github/workflows/ubuntu-wheel.yml (workflow_dispatch developer_build 'Set to OFF for Release wheels'; DEVELOPER_BUILD OFF runs docker/docker_build.sh cuda_wheel_py36 … cuda_wheel_py39), docker/docker_build.sh (cuda_wheel_build: BASE_IMAGE=nvidia/cuda:11.0.3-cudnn8-devel-ubuntu18.04, DEVELOPER_BUILD=OFF without the dev option), docker/Dockerfile.wheel (build_pip_conda_package build_azure_kinect build_jupyter), util/ci_utils.sh (build_pip_conda_package: cmake -DBUILD_CUDA_MODULE=ON -DBUILD_COMMON_CUDA_ARCHS=ON, -DBUILD_SHARED_LIBS=OFF), 3rdparty/find_dependencies.cmake (Linux: CUDA::cusolver_static, liblapack_static.a, cusparse_static, cublas_static, cublasLt_static, culibos; NPP *_static), 3rdparty/stdgpu/stdgpu.cmake (CMAKE_CUDA_ARCHITECTURES passed on). git log 1d9ff1992..v0.16.0 of those files: no change before 97993b92 (2022-03-08)", URL: "https://github.com/isl-org/Open3D/pull/4817", Read: "search (issues) for PRs 4811, 4815, 4817; git snapshot of isl-org/Open3D, git show 1d9ff1992:FILE and git show fcfa4ee7c, 2026-12-07"},
 	{Key: "X15_OPEN3D_V0190", Title: "isl-org/Open3D at tag v0.19.0 (1e7b17438687, 'Build fixes for v0.19 (#7128)', 2025-01-07): CMakeLists.txt (DEVELOPER_BUILD OFF forces BUILD_COMMON_CUDA_ARCHS ON; without a user CMAKE_CUDA_ARCHITECTURES and with BUILD_COMMON_CUDA_ARCHS: CUDAToolkit_VERSION >= 11.8: '75-real 80-real 86-real 89-real 90' (Turing, Ampere, Ada Lovelace, Hopper), >= 11.1: '70-real 75-real 80-real 86', >= 11.0: '60-real 70-real 72-real 75-real 80'; option BUILD_WITH_CUDA_STATIC 'Build with static CUDA libraries' ON), docker/docker_build.sh (CUDA_VERSION=12.1.0-cudnn8; cuda_wheel_build: BASE_IMAGE=nvidia/cuda:${CUDA_VERSION}-devel-ubuntu20.04, DEVELOPER_BUILD=OFF without the dev option), .github/workflows/ubuntu-wheel.yml (env BUILD_CUDA_MODULE 'ON', BUILD_PYTORCH_OPS 'ON', BUILD_TENSORFLOW_OPS 'OFF'; workflow_dispatch developer_build 'Set to OFF for Release wheels'; docker/docker_build.sh cuda_wheel_py38 … cuda_wheel_py312; uploads open3d-[0-9]*.whl and open3d_cpu*.whl), util/ci_utils.sh (build_pip_package: cmake -DBUILD_CUDA_MODULE=OFF, the open3d-cpu wheel, then cmake -DBUILD_CUDA_MODULE=ON -DBUILD_COMMON_CUDA_ARCHS=ON, 'Packaging Open3D full pip package'; TORCH_VER=2.2.2), 3rdparty/find_dependencies.cmake (BUILD_WITH_CUDA_STATIC: cusolver_static, libcusolver_lapack_static.a, cusparse_static, cublas_static, cublasLt_static, culibos; NPP *_static), 3rdparty/stdgpu/stdgpu.cmake (CMAKE_CUDA_ARCHITECTURES passed on), 3rdparty/cmake/FindPytorch.cmake (TORCH_CUDA_ARCH_LIST from CMAKE_CUDA_ARCHITECTURES for the PyTorch ops), python/open3d/__init__.py (CPU fallback as at v0.13.0)", URL: "https://github.com/isl-org/Open3D/tree/v0.19.0", Read: "git snapshot of isl-org/Open3D, git show v0.19.0:FILE for each file named, 2026-12-07"},
 	{Key: "X15_UV_12782_OPEN3D_019", Title: "astral-sh/uv issue 12782 (2025-04-09), a uv.lock excerpt for open3d 0.19.0 from the package index: open3d-0.19.0-cp311-cp311-manylinux_2_31_x86_64.whl size = 447683616, open3d-0.19.0-cp311-cp311-macosx_10_15_universal2.whl size = 103098641, open3d-0.19.0-cp311-cp311-win_amd64.whl size = 69151111 (the Linux x86_64 wheel is the full CPU+CUDA build's size: ~405 MB beside ~102 MB for open3d-cpu, PR 5902)", URL: "https://github.com/astral-sh/uv/issues/12782", Read: "find_string and read_file of the stored issue copy, 2026-12-07"},
+	{Key: "X16_RAFT_2308_ALLGPUARCH", Title: "rapidsai/raft at v23.08.00 (e588d7b52d209f0df460e8d08dba62768c69417e): conda/recipes/libraft/build_libraft.sh './build.sh libraft --allgpuarch --compile-lib --build-metrics=compile_lib --incl-cache-stats --no-nvtx'; build.sh: with --allgpuarch RAFT_CMAKE_CUDA_ARCHITECTURES=\"RAPIDS\" ('Building for *ALL* supported GPU architectures...'), passed as -DCMAKE_CUDA_ARCHITECTURES; cpp/CMakeLists.txt rapids_cuda_init_architectures(RAFT) and fetch_rapids.cmake (rapids-cmake branch-23.08); no other CUDA_ARCHITECTURES setting outside build.sh and cpp/template; conda/recipes/libraft/meta.yaml output libraft: build compiler('cuda11') ={{ cuda_version }} (CUDA 11) or compiler('cuda'), string cuda{{ cuda_major }}_{{ date_string }}_…, run pin_compatible('cuda-version', max_pin='x', min_pin='x')", URL: "https://github.com/rapidsai/raft/blob/v23.08.00/conda/recipes/libraft/build_libraft.sh", Read: "repository snapshot (git show v23.08.00:…), 2026-12-07"},
+	{Key: "X16_RAPIDS_CMAKE_2308_RAPIDS", Title: "rapidsai/rapids-cmake branch-23.08 (796b292804f6e5160b3110145c3afbc705efd177; rapids-cmake/cuda unchanged from v23.08.00, 1403422): rapids-cmake/cuda/set_architectures.cmake supported_archs \"60\" \"70\" \"75\" \"80\" \"86\" \"90\" (86 removed for nvcc < 11.1.0, 90 for nvcc < 11.8.0); mode RAPIDS: 'list(POP_BACK supported_archs latest_arch) list(TRANSFORM supported_archs APPEND \"-real\") list(APPEND supported_archs ${latest_arch})' ('What we want is for the newest arch only to build that way [compute and sm] while the rest built only for sm')", URL: "https://github.com/rapidsai/rapids-cmake/blob/branch-23.08/rapids-cmake/cuda/set_architectures.cmake", Read: "repository snapshot (git show branch-23.08:…), 2026-12-07"},
+	{Key: "X16_SAW_2308_MATRIX", Title: "rapidsai/shared-action-workflows branch-23.08 (8fc876d636fa71b5528b561ad489823d1fa8dea6): .github/workflows/conda-cpp-build.yaml matrix CUDA_VER '11.8.0' (amd64, arm64) and '12.0.1' (amd64) in rapidsai/ci:cuda${CUDA_VER} images; conda-python-build.yaml the same CUDA with PY_VER 3.9 and 3.10; rapidsai/raft .github/workflows/build.yaml at v23.08.00 uses conda-cpp-build.yaml@branch-23.08 and conda-python-build.yaml@branch-23.08", URL: "https://github.com/rapidsai/shared-action-workflows/blob/branch-23.08/.github/workflows/conda-cpp-build.yaml", Read: "repository snapshot (git show branch-23.08:…), 2026-12-07"},
+	{Key: "X16_PYLIBRAFT_2308", Title: "rapidsai/raft at v23.08.00: python/pylibraft/CMakeLists.txt find_package(raft … COMPONENTS compiled) with FIND_RAFT_CPP (default ON), subdirectories common, distance, matrix, neighbors, random, cluster each rapids_cython_create_modules(CXX …), distance and random linking raft::compiled; no .cu files under python/pylibraft; conda/recipes/pylibraft/build.sh './build.sh pylibraft --no-nvtx'; meta.yaml string cuda{{ cuda_major }}_py{{ py_version }}_…, run libraft {{ version }}, libraft-headers {{ version }}, pin_compatible('cuda-version', max_pin='x', min_pin='x')", URL: "https://github.com/rapidsai/raft/blob/v23.08.00/python/pylibraft/CMakeLists.txt", Read: "repository snapshot (git show v23.08.00:…), 2026-12-07"},
+	{Key: "X16_RAFT_DASK_2308", Title: "rapidsai/raft at v23.08.00: python/raft-dask/CMakeLists.txt project(raft-dask-python … LANGUAGES C CXX), find_package(raft … COMPONENTS distributed) when FIND_RAFT_CPP, and only if(NOT raft_FOUND) rapids_cuda_init_architectures/enable_language(CUDA) ('raft-dask doesn't actually use raft libraries, it just needs the headers'); raft_dask/common/CMakeLists.txt comms_utils.pyx nccl.pyx via rapids_cython_create_modules(… CXX); build.sh appends -DFIND_RAFT_CPP=ON to SKBUILD_CONFIGURE_OPTIONS; conda/recipes/raft-dask/meta.yaml host and run pylibraft {{ version }}, nccl >=2.9.9, ucx", URL: "https://github.com/rapidsai/raft/blob/v23.08.00/python/raft-dask/CMakeLists.txt", Read: "repository snapshot (git show v23.08.00:…), 2026-12-07"},
 	{Key: "X17_P3D_CI_0_7_1", Title: "facebookresearch/pytorch3d .circleci/config.yml at tag v0.7.1 (995b60e3, 2022-10-23): job binary_linux_conda ('This is building with cuda but no gpu present') runs 'MAX_JOBS=15 TEST_FLAG=--no-test packaging/build_conda.sh' with CU_VERSION, PYTORCH_VERSION, PYTHON_VERSION from its parameters; workflow jobs linux_conda_py{3.7…3.10}_{cu}_pyt{torch}: cu102 for torch 1.9.0 … 1.12.1, cu111 for 1.9.0 … 1.11.0, cu113 (image pytorch/conda-builder:cuda113) for 1.10.0 … 1.12.1, cu115 for 1.11.0, cu116 for 1.12.0 and 1.12.1 (e.g. linux_conda_py37_cu113_pyt1110: cu_version cu113, pytorch_version 1.11.0); no upload step (artifacts only)", URL: "https://github.com/facebookresearch/pytorch3d/blob/v0.7.1/.circleci/config.yml", Read: "git snapshot of facebookresearch/pytorch3d, tag v0.7.1, 2026-12-07"},
 	{Key: "X17_P3D_PKG_HELPERS_0_7_1", Title: "facebookresearch/pytorch3d packaging/pkg_helpers.bash at v0.7.1: setup_env, case CU_VERSION: cu116, cu115, cu113, cu112, cu111 export CUDA_HOME=/usr/local/cuda-<X.Y>/, FORCE_CUDA=1 and NVCC_FLAGS='-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; cu102 the same without sm_80 and sm_86; setup_conda_pytorch_constraint: '- pytorch==${PYTORCH_VERSION}' (run), PYTORCH_VERSION_NODOT; setup_conda_cudatoolkit_constraint: cu113 '- cudatoolkit >=11.3,<11.4', cu102 '>=10.2,<10.3', cu111 '>=11.1,<11.2', cu115 '>=11.5,<11.6', cu116 '>=11.6,<11.7'; build_conda.sh sources it and unsets NVCC_FLAGS only when JUST_TESTRUN=1", URL: "https://github.com/facebookresearch/pytorch3d/blob/v0.7.1/packaging/pkg_helpers.bash", Read: "git snapshot of facebookresearch/pytorch3d, tag v0.7.1, 2026-12-07"},
 	{Key: "X17_P3D_RECIPE_0_7_1", Title: "facebookresearch/pytorch3d at v0.7.1: packaging/pytorch3d/meta.yaml (build string 'py{{py}}_{{ environ['CU_VERSION'] }}_pyt{{ environ['PYTORCH_VERSION_NODOT']}}'; script 'python setup.py install …'; script_env CUDA_HOME, FORCE_CUDA, NVCC_FLAGS, MAX_JOBS; run requirements from CONDA_PYTORCH_CONSTRAINT and CONDA_CUDATOOLKIT_CONSTRAINT) and setup.py (FORCE_CUDA=1 makes pytorch3d._C a CUDAExtension with pytorch3d/csrc/**/*.cu; 'nvcc_flags_env = os.getenv(\"NVCC_FLAGS\", \"\") … nvcc_args.extend(nvcc_flags_env.split(\" \"))'; extra_compile_args['nvcc'] = nvcc_args)", URL: "https://github.com/facebookresearch/pytorch3d/blob/v0.7.1/packaging/pytorch3d/meta.yaml", Read: "git snapshot of facebookresearch/pytorch3d, tag v0.7.1, 2026-12-07"},
@@ -19881,6 +19967,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-15.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-15.yaml", Line: 18},
 		{File: "resolver/kb/data/extensions-15.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-16.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions-16.yaml", Line: 22},
+		{File: "resolver/kb/data/extensions-16.yaml", Line: 23},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 26},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 27},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 28},
@@ -21261,6 +21350,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-15.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-15.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-15.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-16.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-16.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-16.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-16.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-16.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-17.yaml", Line: 6},
