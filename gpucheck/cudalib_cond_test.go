@@ -225,6 +225,14 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 		{"major 9 on sm_37", within("9"), cc{Major: 3, Minor: 7}, carriesNo, "the file admits only cuDNN 9.x; cudnn has no code for sm_37 from 8.8.0 on"},
 		{"8.7 on sm_37", within("8.7"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.7.x release it loads is not known"},
 		{"major 8 on sm_37", within("8"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.x release it loads is not known"},
+		// Hopper from 8.9.1 in builds for CUDA 11.8 or newer
+		// (cudalibs-hopper.yaml): every 9.1.x of a CUDA 12 build carries it;
+		// the build's CUDA open, or 8.9 (8.9.0 predates 8.9.1), stays open
+		{"9.1 for CUDA 12 on sm_90", within("9.1", "12"), cc{Major: 9}, carriesYes, ""},
+		{"major 9 for CUDA 12.4 on sm_89", within("9", "12.4"), cc{Major: 8, Minor: 9}, carriesYes, ""},
+		{"9.1, CUDA open, on sm_90", within("9.1"), cc{Major: 9}, carriesUnknown, "which cudnn 9.1.x release it loads is not known"},
+		{"8.9 for CUDA 12 on sm_90", within("8.9", "12"), cc{Major: 9}, carriesUnknown, "which cudnn 8.9.x release it loads is not known"},
+		{"9.1 for CUDA 11.3 on sm_90", within("9.1", "11.3"), cc{Major: 9}, carriesUnknown, "which cudnn 9.1.x release"},
 	}
 	runCarries(t, k, tests)
 }

@@ -857,6 +857,9 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		if why := c.withinUntilFails(p, gcc); why != "" {
 			return carriesNo, why
 		}
+		if c.withinSinceCarries(p, gcc) {
+			return carriesYes, ""
+		}
 		if p.Within != "" {
 			return carriesUnknown, "which " + name + " " + p.Within + ".x release it loads is not known"
 		}
@@ -1087,6 +1090,42 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 		why += ", and the last cuDNN " + major + " is " + last.Last
 	}
 	return fmt.Sprintf("which cudnn release it loads is not known, but %s; no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", why, through, gcc.sm())
+}
+
+// withinSinceCarries decides a library whose release is open but whose
+// releases all start with p.Within (cudnn=9.1 admits only 9.1.x) where a
+// since row covers every such release for this build: each is after the
+// first release known to carry code of its own for the GPU (cuDNN 8.9.1
+// for Hopper), the row's CUDA condition holds for the build's CUDA (a
+// major is enough where every minor of it agrees), and no until or
+// carries_through row of the GPU says a later release dropped it.
+func (c *checker) withinSinceCarries(p *resolver.GPUPackage, gcc cc) bool {
+	if p.Within == "" {
+		return false
+	}
+	n := strings.Count(p.Within, ".") + 1
+	cuda, _ := c.libBuildCUDA(p)
+	rows := c.k.CUDALibArchOf(p.Lib, gcc.key())
+	covered := false
+	for _, r := range rows {
+		if r.Until != "" || r.CarriesThrough != "" {
+			return false
+		}
+		if r.Since == "" || compareVersions(p.Within, versionPrefix(r.Since, n)) <= 0 {
+			continue
+		}
+		if r.CUDA != "" {
+			cond, err := kb.ParseCUDACond(r.CUDA)
+			if err != nil {
+				continue
+			}
+			if holds, decided := cond.Holds(cuda); !holds || !decided {
+				continue
+			}
+		}
+		covered = true
+	}
+	return covered
 }
 
 // withinUntilFails decides a library whose release is open but whose
