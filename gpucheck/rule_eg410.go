@@ -201,7 +201,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		c.undecide(c.pkgPos(p), "architecture", "extension-arch-unknown", pkgLabel(p),
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
-			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries")
+			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries")
 	})
 }
 
@@ -573,7 +573,7 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 	}
 	if ok && ext.ArchUnknown != "" {
 		// No release can be described: pinning one does not help.
-		return "run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf on its shared libraries"
+		return "run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries"
 	}
 	if ok || p.Role != resolver.RoleExtension {
 		if known := c.knownReleases(p, true); known != "" {
