@@ -1103,6 +1103,9 @@ func (c *checker) withinSinceCarries(p *resolver.GPUPackage, gcc cc) bool {
 	if p.Within == "" {
 		return false
 	}
+	if row, ok := c.k.CUDALibByName(p.Lib); ok && row.Toolkit {
+		return false // their rows count in toolkit releases
+	}
 	n := strings.Count(p.Within, ".") + 1
 	cuda, _ := c.libBuildCUDA(p)
 	rows := c.k.CUDALibArchOf(p.Lib, gcc.key())
@@ -1111,21 +1114,26 @@ func (c *checker) withinSinceCarries(p *resolver.GPUPackage, gcc cc) bool {
 		if r.Until != "" || r.CarriesThrough != "" {
 			return false
 		}
-		if r.Since == "" || compareVersions(p.Within, versionPrefix(r.Since, n)) <= 0 {
+		if r.Since == "" || compareVersions(p.Within, versionPrefix(r.Since, n)) <= 0 || !rowHoldsFor(r, cuda) {
 			continue
-		}
-		if r.CUDA != "" {
-			cond, err := kb.ParseCUDACond(r.CUDA)
-			if err != nil {
-				continue
-			}
-			if holds, decided := cond.Holds(cuda); !holds || !decided {
-				continue
-			}
 		}
 		covered = true
 	}
 	return covered
+}
+
+// rowHoldsFor says whether a row speaks for a build for CUDA cuda: it has
+// no CUDA condition, or the condition is known to hold.
+func rowHoldsFor(r kb.CUDALibArch, cuda string) bool {
+	if r.CUDA == "" {
+		return true
+	}
+	cond, err := kb.ParseCUDACond(r.CUDA)
+	if err != nil {
+		return false
+	}
+	holds, decided := cond.Holds(cuda)
+	return holds && decided
 }
 
 // withinUntilFails decides a library whose release is open but whose
@@ -1145,17 +1153,8 @@ func (c *checker) withinUntilFails(p *resolver.GPUPackage, gcc cc) string {
 	n := strings.Count(p.Within, ".") + 1
 	cuda, _ := c.libBuildCUDA(p)
 	for _, r := range c.k.CUDALibArchOf(p.Lib, gcc.key()) {
-		if r.Until == "" {
+		if r.Until == "" || !rowHoldsFor(r, cuda) {
 			continue
-		}
-		if r.CUDA != "" {
-			cond, err := kb.ParseCUDACond(r.CUDA)
-			if err != nil {
-				continue
-			}
-			if holds, decided := cond.Holds(cuda); !holds || !decided {
-				continue
-			}
 		}
 		// Every release starting with Within is at or after Until: Within
 		// is above Until's prefix of its length (8.9 > 8.8 of 8.8.0), or
