@@ -52,12 +52,17 @@ func (c *checker) checkDriver() string {
 			// stays unknown.
 			return driverCUDA
 		}
-		why := "its CUDA runtime version is not known, so the driver was not checked"
+		why, hint := "its CUDA runtime version is not known, so the driver was not checked", runtimeUnknownHint(c.st.Framework, c.k)
 		if fw := c.st.Framework; fw != nil && fw.VariantFrom != "" {
 			// the variant is the knowledge base's, not the file's: say so
 			why = fw.VariantFrom + ", and which of those runtimes it uses is not known, so the driver was not checked"
+		} else if fw != nil && fw.Uncovered != "" {
+			// the release fixes its CUDA; only the tables do not reach it
+			// (review thirteen #111: tensorflow-gpu 0.12.1 needs CUDA 8.0)
+			why = fw.Uncovered + " to envguard, and the driver was not checked"
+			hint = "the release's own install guide names the CUDA its GPU build needs: check the driver against it, or pin a release the knowledge base covers (EG206)"
 		}
-		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), why, runtimeUnknownHint(c.st.Framework, c.k))
+		c.undecide(c.fwPos(), "driver", "runtime-unknown", c.build(), why, hint)
 		return driverCUDA
 	}
 	if driverCUDA == "" {

@@ -56,6 +56,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 		// CUDA 8.0)
 		if why := r.uncoveredCUDA(); why != "" && r.st.Framework.Variant == "cuda" && (r.st.CUDA == nil || r.st.CUDA.Version == "") {
 			err = errors.New(why)
+			r.st.Framework.Uncovered = why
 		}
 	}
 	if err == nil {

@@ -54,6 +54,11 @@ type Framework struct {
 	// it but the knowledge base settles it (every conda pytorch before
 	// 0.4.0 is a CUDA build on Linux); "" otherwise.
 	VariantFrom string `json:"-"`
+	// Uncovered says why the CUDA its build needs is not known where the
+	// release is older than every one the knowledge base lists ("tensorflow
+	// 0.12.1 is older than the releases the knowledge base covers (from
+	// 1.13.1), …"); "" otherwise.
+	Uncovered string `json:"-"`
 	// RuntimeCandidates lists the CUDA runtimes one of which the build
 	// uses, where VariantFrom settles the variant but not the runtime
 	// (7.5, 8.0, 9.0, 9.1 for conda pytorch before 0.4.0); nil otherwise.
