@@ -63,6 +63,10 @@ type CheckOptions struct {
 type Unread struct {
 	Pos finding.Pos
 	Why string
+	// Reason and Hint replace file-not-read and "fix the error on line N"
+	// where the file was read but cannot be installed as written on the
+	// platform it is read for (foreign-export).
+	Reason, Hint string
 }
 
 // GPUSummary is a GPU as a target result lists it.

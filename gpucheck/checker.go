@@ -78,8 +78,11 @@ func (c *checker) undecideUnread() {
 	if u == nil {
 		return
 	}
-	c.undecide(u.Pos, "file", "file-not-read", "everything the file installs", u.Why,
-		fmt.Sprintf("fix the error on line %d; envguard then checks what the file installs", u.Pos.Line))
+	reason, hint := "file-not-read", fmt.Sprintf("fix the error on line %d; envguard then checks what the file installs", u.Pos.Line)
+	if u.Reason != "" {
+		reason, hint = u.Reason, u.Hint
+	}
+	c.undecideFor(u.Pos, CauseFile, "file", reason, "everything the file installs", u.Why, hint)
 }
 
 // add records a finding of the rule with the code; check gives it the

@@ -280,6 +280,10 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the pip line on line %d is not a valid requirement (EG104): pip stops there before installing anything of %s, so the environment is not what the file lists", d.Pos.Line, what)}
 		}
 	}
+	if pos, why, ok := resolver.ForeignExport(env); ok {
+		return &gpucheck.Unread{Pos: pos, Why: why, Reason: "foreign-export",
+			Hint: "export the environment again without builds (conda env export --from-history, or --no-builds) so that the target's platform gets its own, or validate it with --platform for the machine it was made on"}
+	}
 	return nil
 }
 

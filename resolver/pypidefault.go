@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
 
@@ -198,4 +199,45 @@ func (r *resolution) exportedElsewhere() error {
 	return fmt.Errorf("the file is a conda env export made on %s (its prefix, line %d, is %s), where PyPI's torch %s is %s, and it is read for %s, where it is %s: "+
 		"the name depends on the machine; pin one build from PyTorch's wheel index (+cpu or +cuXXX) so that every machine gets it, or re-export the file on the machine it is for",
 		osName, r.env.Prefix.Pos.Line, envspec.Clip(r.env.Prefix.Value, 60), f.Version, thereWords, r.env.Platform, build(here))
+}
+
+// compiledEverywhere are conda packages every platform builds from C
+// sources with its own compiler, so the hash of a build string differs
+// between platforms (conda-build hashes the variant it used, the compiler
+// included): a pinned build of one exists only for the platform that made it.
+var compiledEverywhere = map[string]bool{
+	"python": true, "bzip2": true, "openssl": true, "zlib": true, "libzlib": true, "xz": true,
+	"sqlite": true, "libsqlite": true, "libffi": true, "tk": true, "ncurses": true, "readline": true,
+}
+
+// ForeignExport says where and why conda cannot create the environment as
+// written on the platform it is read for: the file is a `conda env export`
+// made on macOS or Windows (its prefix says so) that pins the build of a
+// package each platform compiles itself (python=3.10.12=hea58f1e_0_cpython),
+// a build the platform read for does not have (review thirteen #1154:
+// an osx-arm64 export judged as a Linux environment). ok is false where
+// the file is not such an export, names the platform, or pins no such
+// build.
+func ForeignExport(env *envspec.Env) (pos finding.Pos, why string, ok bool) {
+	if env == nil || env.IsInstalled() || env.Prefix == nil {
+		return finding.Pos{}, "", false
+	}
+	os := exportOS(env)
+	if os == "" || slices.Contains(envOSes(env), os) {
+		return finding.Pos{}, "", false
+	}
+	for _, d := range env.Deps {
+		ms := d.Spec
+		if ms == nil || !compiledEverywhere[ms.Name] || ms.Build == "" || strings.ContainsAny(ms.Build, "*?[") {
+			continue
+		}
+		osName := map[string]string{"windows": "Windows", "macos": "macOS"}[os]
+		platform := env.Platform
+		if strings.TrimSpace(platform) == "" {
+			platform = "linux-64"
+		}
+		return d.Raw.Pos, fmt.Sprintf("the file is a conda env export made on %s (its prefix, line %d, is %s) and pins that platform's builds of compiled packages (%s, line %d); %s has no such build, so conda cannot create the environment there as written",
+			osName, env.Prefix.Pos.Line, envspec.Clip(env.Prefix.Value, 60), d.Raw.Value, d.Raw.Pos.Line, platform), true
+	}
+	return finding.Pos{}, "", false
 }

@@ -1,0 +1,57 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+)
+
+// TestForeignExport: review thirteen #1154. A `conda env export` made on
+// macOS or Windows (its prefix says so) that pins that platform's build of
+// a package every platform compiles itself cannot be created on the Linux
+// machine a target is: conda finds no such build (ResolvePackageNotFound).
+// Every target is unknown, with the cause a file to fix and the line of
+// the pinned build; without builds, or with the platform named, the file
+// is judged as before.
+func TestForeignExport(t *testing.T) {
+	hosts, err := (&Machines{Targets: StandardFleet()}).Resolve([]string{"a100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const body = "name: x\nchannels: [conda-forge]\ndependencies:\n  - python=3.9.16=%s\n  - pip\n  - pip:\n    - torch==2.0.0\nprefix: %s\n"
+	for _, tc := range []struct {
+		name, build, prefix, platform string
+		foreign                       bool
+	}{
+		{"macOS export", "hea58f1e_0_cpython", "/opt/homebrew/Caskroom/miniforge/base/envs/x", "", true},
+		{"Windows export", "h4de0772_0_cpython", `C:\Users\me\miniconda3\envs\x`, "", true},
+		{"Linux export", "h2782a2a_0_cpython", "/home/me/miniconda3/envs/x", "", false},
+		{"macOS export read for its platform", "hea58f1e_0_cpython", "/Users/me/miniconda3/envs/x", "osx-arm64", false},
+		{"macOS export without builds", "*", "/Users/me/miniconda3/envs/x", "", false},
+	} {
+		src := strings.Replace(strings.Replace(body, "%s", tc.build, 1), "%s", tc.prefix, 1)
+		if tc.build == "*" {
+			src = strings.Replace(src, "=*", "", 1)
+		}
+		r := Validate("environment.yml", []byte(src), Options{Platform: tc.platform, Hosts: hosts})
+		var got *gpucheck.Undecided
+		for _, tr := range r.Targets {
+			for i, u := range tr.Undecided {
+				if u.Reason == "foreign-export" {
+					got = &tr.Undecided[i]
+					if tr.Verdict != gpucheck.VerdictUnknown {
+						t.Errorf("%s: verdict %s, want unknown", tc.name, tr.Verdict)
+					}
+				}
+			}
+		}
+		if (got != nil) != tc.foreign {
+			t.Errorf("%s: foreign-export %v, want %v", tc.name, got != nil, tc.foreign)
+			continue
+		}
+		if got != nil && (got.Cause != gpucheck.CauseFile || !strings.Contains(got.Why, "python=3.9.16="+tc.build+", line 4") || !strings.Contains(got.Why, "linux-64 has no such build")) {
+			t.Errorf("%s: %+v", tc.name, *got)
+		}
+	}
+}
