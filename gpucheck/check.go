@@ -36,6 +36,7 @@ type knowledge interface {
 	NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool)
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)
+	TensorFlowPipCPUOnly(version string) (*kb.TFPipCPUOnly, bool)
 	TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool)
 	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)
 	ExtensionByName(name string) (*kb.Extension, bool)

@@ -247,6 +247,10 @@ func (k factsKB) TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool) {
 	return (&kb.KB{Facts: k.f}).TensorFlowPipCUDA(version)
 }
 
+func (k factsKB) TensorFlowPipCPUOnly(version string) (*kb.TFPipCPUOnly, bool) {
+	return (&kb.KB{Facts: k.f}).TensorFlowPipCPUOnly(version)
+}
+
 func (k factsKB) FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool) {
 	return kb.FirstTFPipCUDA(k.f.TFPipCUDA)
 }

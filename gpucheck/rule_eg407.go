@@ -62,6 +62,11 @@ func eg407Hint(c *checker, fw *resolver.Framework) string {
 			}
 			return fmt.Sprintf("install TensorFlow %s's GPU build: %s==%s with CUDA %s and cuDNN %s beside it (TensorFlow's tested configuration)", fw.Version, pkg, fw.Version, t.CUDA, t.CuDNN)
 		}
+		if _, ok := c.k.TensorFlowPipCPUOnly(fw.Version); ok && fw.From == envspec.ProviderPip {
+			// the release's GPU build is the other distribution, whose
+			// CUDA the tables may not reach (1.3.0)
+			return fmt.Sprintf("install TensorFlow %s's GPU build, tensorflow-gpu==%s, with the CUDA and cuDNN its install guide names; the knowledge base does not carry them for this release", fw.Version, fw.Version)
+		}
 	}
 	if fw.Name != "pytorch" || fw.Version == "" {
 		return generic

@@ -36,3 +36,30 @@ func TestUncoveredReleaseRuntime(t *testing.T) {
 		t.Fatal("no EG409 for tensorflow 0.12.1")
 	}
 }
+
+// TestTFPipCPUOnlyHint: the package index's tensorflow 1.3.0 is the CPU
+// build (review thirteen #1096): the GPUs sit idle (EG407), the target is
+// not left unknown, and the hint names the release's GPU build,
+// tensorflow-gpu, not PyTorch's wheels.
+func TestTFPipCPUOnlyHint(t *testing.T) {
+	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"a100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := report.Validate("requirements.txt", []byte("tensorflow==1.3.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	found := false
+	for _, d := range r.Diagnostics() {
+		if d.Code == "EG409" {
+			t.Errorf("left undecided: %s", d.Message)
+		}
+		if d.Code == "EG407" {
+			found = true
+			if !strings.Contains(d.Hint, "tensorflow-gpu==1.3.0") || strings.Contains(d.Hint, "PyTorch") {
+				t.Errorf("EG407 hint: %s", d.Hint)
+			}
+		}
+	}
+	if !found {
+		t.Error("no EG407 for the CPU-only tensorflow 1.3.0")
+	}
+}

@@ -569,6 +569,8 @@ func (r *resolution) variant() {
 		f.Variant = "cpu"
 	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
 		f.Variant = "cpu"
+	case f.Name == "tensorflow" && r.tfPipCPUOnly() != "":
+		f.Variant, f.VariantFrom = "cpu", r.tfPipCPUOnly()
 	case f.Name == "pytorch" && r.torchCondaCUDAOnly() != nil:
 		row := r.torchCondaCUDAOnly()
 		f.Variant = "cuda"
@@ -645,6 +647,23 @@ func (r *resolution) tfPipDistClash() string {
 	}
 	return fmt.Sprintf("%s%s and %s%s both install the tensorflow package, the CPU-only build and the one with GPU support, and the one pip installs last wins file by file, so which build the job imports is not known",
 		cpu.label(), at(cpu.pos()), gpu.label(), at(gpu.pos()))
+}
+
+// tfPipCPUOnly says why a pip `tensorflow` of an exact release is the
+// CPU-only build, where the knowledge base says the package index's
+// `tensorflow` of that release has no GPU support (1.14 and older, 1.15.2,
+// 2.0: the GPU build was tensorflow-gpu; review thirteen #1096, corpus
+// 142's tensorflow==1.3.0); "" otherwise.
+func (r *resolution) tfPipCPUOnly() string {
+	it := r.fw
+	if it == nil || it.from() != envspec.ProviderPip || it.name != "tensorflow" || it.exact == "" || it.local != "" || r.kb == nil {
+		return ""
+	}
+	row, ok := r.kb.TensorFlowPipCPUOnly(it.exact)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("the package index's tensorflow %s is the CPU-only build (%s): the GPU build of that release is tensorflow-gpu", it.exact, row.Note)
 }
 
 // tfCondaCPUOnly says whether a plain conda `tensorflow` of an exact release

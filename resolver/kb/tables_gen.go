@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "e029cd641c9e6855"
+const generatedVersion = "928512b5c8595d0e"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xbbe42827
+const generatedChecksum = 0x25ebd39b
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5033,6 +5033,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Extra: "cuda", Since: "0.4.26", Through: "0.4.34", Major: 12, Note: "jaxlib+cuda12.cudnn89 to 0.4.29; jax-cuda12-plugin[with_cuda] from 0.4.30", Source: "JAX_SETUP_EXTRAS"},
 }, TFPipCUDA: []TFPipCUDA{
 	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
+}, TFPipCPUOnly: []TFPipCPUOnly{
+	{Releases: "<1.15.0", Note: "pip guide @b84d1fec0: 'For releases 1.14 and older, CPU and GPU packages are separate'; 1.15.0 notes: the tensorflow pip package 'will by default include GPU support (same as tensorflow-gpu now)'", Source: "TF_PIP_HIST; TF_1150_NOTES"},
+	{Releases: "==1.15.2", Note: "'Note that this release no longer has a single pip package for GPU and CPU. Please see #36347 for history and details'", Source: "TF_1152_NOTES"},
+	{Releases: ">=2.0.0,<2.1.0", Note: "pip guide @89c6bbf56 (2.0.0 wheels): 'tensorflow — Latest stable release (2.x) for CPU-only'; 2.1.0 notes: 'The tensorflow pip package now includes GPU support by default (same as tensorflow-gpu)'", Source: "TF_PIP_HIST; TF_210_NOTES"},
 }, ExtraPins: []ExtraPin{
 	{Package: "tensorflow", Version: "2.14.0", Extra: "and-cuda", Pin: "tensorrt==8.5.3.1", Python: []string{
 		"3.11",
@@ -18933,6 +18937,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_ISSUE_61986", Title: "tensorflow/tensorflow#61986 'tensorrt==8.5.3.1 from [and-cuda] not available in Python 3.11' (TF 2.14; the workaround offered is NVIDIA's own index, which later failed too)", URL: "https://github.com/tensorflow/tensorflow/issues/61986", Read: "thread read 2026-12-02"},
 	{Key: "TRT_ISSUE_2744", Title: "NVIDIA/TensorRT#2744 'Not available for install for python 3.11': 'pip grabs tensorrt 8.5.3 under python 3.10 and reports package not found under 3.11'; maintainer: '8.5 only supports up to Python 3.10'", URL: "https://github.com/NVIDIA/TensorRT/issues/2744", Read: "thread read 2026-12-02"},
 	{Key: "JAX_SETUP_EXTRAS", Title: "jax-ml/jax setup.py extras_require at each jax-vX tag (the extras each jax release declares: cuda111 … cuda112, cuda, cuda11_cudnn82, cuda11_pip, cuda12_pip, cuda12, cuda12-local, cuda13)", URL: "https://github.com/jax-ml/jax/blob/jax-v0.4.20/setup.py", Read: "jax-ml/jax tags jax-v0.1.49 … jax-v0.11.0 read 2026-12-05 (git show TAG:setup.py)"},
+	{Key: "TF_1150_NOTES", Title: "TensorFlow 1.15.0 release notes (RELEASE.md): 'As announced, tensorflow pip package will by default include GPU support (same as tensorflow-gpu now) for the platforms we currently have GPU support (Linux and Windows) … tensorflow-gpu will still be available, and CPU-only packages can be downloaded at tensorflow-cpu'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v1.15.0", Read: "search (docs), 2026-12-07"},
+	{Key: "TF_1152_NOTES", Title: "TensorFlow 1.15.2 release notes (RELEASE.md): 'Note that this release no longer has a single pip package for GPU and CPU. Please see #36347 for history and details'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v1.15.2", Read: "search (docs), 2026-12-07"},
+	{Key: "TF_210_NOTES", Title: "TensorFlow 2.1.0 release notes: 'The tensorflow pip package now includes GPU support by default (same as tensorflow-gpu) for both Linux and Windows … tensorflow-gpu is still available, and CPU-only packages can be downloaded at tensorflow-cpu'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v2.1.0", Read: "search (docs), 2026-12-07"},
 	{Key: "CF_TF_RECIPE_ARCH", Title: "conda-forge/tensorflow-feedstock: recipe/build.sh (recipe/build_common.sh from the 2025 mega-build) exports TF_CUDA_COMPUTE_CAPABILITIES (HERMETIC_CUDA_COMPUTE_CAPABILITIES from 2.18) per cuda_compiler_version, and .ci_support/linux_64_*cuda_compiler_version*.yaml names the CUDA variants; configure writes the value into .tf_configure.bazelrc, which the build reads after TensorFlow's own .bazelrc", URL: "https://github.com/conda-forge/tensorflow-feedstock/blob/main/recipe/build.sh", Read: "git snapshot of every branch and pull-request head (main 2cc3b12, 2026-01-30), each commit from 2021-09 on read for its version, CUDA variants and list, 2026-12-06; e.g. f0f57d5 (2.14.0): 11.8 sm_35,sm_50,sm_60,sm_62,sm_70,sm_72,sm_75,sm_80,sm_86,sm_87,sm_89,sm_90,compute_90; 7ea1684 (2.15.0): 12.* sm_60,sm_70,sm_75,sm_80,sm_86,sm_89,sm_90,compute_90; df7febe (2.19.1 build 0): the same; 98f07d9 (2.19.1 build 1) on: sm_60,…,sm_90,sm_100,sm_120,compute_120"},
 	{Key: "CF_TF_PR157", Title: "conda-forge/tensorflow-feedstock#157 'New cuda' (wolfv, 2021-10-30): tf.sysconfig.get_build_info() of the CUDA 11.2 build prints cuda_compute_capabilities sm_35, sm_50, sm_60, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, compute_86, the recipe's list: the recipe's variable reaches the binary", URL: "https://github.com/conda-forge/tensorflow-feedstock/pull/157", Read: "pull request thread, 2026-12-06"},
 	{Key: "AR_RELEASES_MASTER", Title: "AnacondaRecipes/pytorch-feedstock, recipe/meta.yaml `{% set version %}` along the first-parent history of master, with each bump's author: 0.2.0 c39c6bb … 1.3.1 b0b0f26 (jjhelmus), 1.4.0 263266a (msarahan), 1.5.0 b4c6159 (ktietz@anaconda), 1.5.1 3cf63fb, 1.6.0 8550ee6 (ktietz@anaconda), 1.10.2 848cb76 (tkoch@anaconda, 2022-03-22), 1.12.1 fdec3d1, 1.13.1 dee6781, 2.0.1 28a61dd, 2.1.0 fb11fa9, 2.2.0 8f8072c, 2.3.0 7469c79 (2024-06-05), 2.3.1 5686d9e (2024-11-13), 2.5.1 10e0781 (2025-01-13) (dpetry@anaconda), 2.6.0 dc58088, 2.7.0 6f5fec6, 2.8.0 3bfe87a, 2.9.1 222a950, 2.10.0 224d5bf (2026-04-14); no 2.4.x bump on master: the 2.4.0/2.4.1 commits of the repository are conda-forge's (mark.harfouche, h.vetinari, isuruf, carterbox, regro-cf-autotick-bot, conda-forge-webservices), on its conda-forge-main history", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot, master 6d6e0d1d (2026-05-01), git log --first-parent master -- recipe/meta.yaml and the authors of every commit per recipe version over all branches, read 2026-12-06"},
@@ -21590,6 +21597,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 24},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 25},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 4},
@@ -21764,8 +21774,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 11},
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 12},
 	},
+	"tensorflow_pip_cpu_only": {
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 130},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 131},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 132},
+	},
 	"tensorflow_pip_cuda": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 126},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 138},
 	},
 	"torch": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 8},

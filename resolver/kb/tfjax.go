@@ -295,6 +295,12 @@ func (v *validator) tfJAXReleases(keys map[string]bool) {
 			v.errf("jax_releases", i, "%s is older than the plugin switch (the jaxlib row with plugin_only)", r.Version)
 		}
 	}
+	for i, r := range k.TFPipCPUOnly {
+		v.source("tensorflow_pip_cpu_only", i, r.Source, keys)
+		if _, err := admitsSpec(r.Releases, "1.0.0"); err != nil || r.Releases == "" {
+			v.errf("tensorflow_pip_cpu_only", i, "releases %q is not a version specifier", r.Releases)
+		}
+	}
 	for i, r := range k.TFPipCUDA {
 		v.source("tensorflow_pip_cuda", i, r.Source, keys)
 		v.version("tensorflow_pip_cuda", i, "from", r.From, releaseRe())
@@ -325,6 +331,20 @@ func (k *KB) TensorFlowPipCUDA(version string) (*TFPipCUDA, bool) {
 	for i := range k.TFPipCUDA {
 		if c, ok := CompareDotted(v, k.TFPipCUDA[i].From); ok && c >= 0 {
 			r := k.TFPipCUDA[i]
+			return &r, true
+		}
+	}
+	return nil, false
+}
+
+// TensorFlowPipCPUOnly returns the row saying that a release's
+// package-index `tensorflow` is the CPU-only build; false where no row
+// says so (the wheel has GPU support, or the knowledge base does not know).
+func (k *KB) TensorFlowPipCPUOnly(version string) (*TFPipCPUOnly, bool) {
+	v := padRelease3(stripLocal(version))
+	for i := range k.TFPipCPUOnly {
+		if ok, err := admitsSpec(k.TFPipCPUOnly[i].Releases, v); err == nil && ok {
+			r := k.TFPipCPUOnly[i]
 			return &r, true
 		}
 	}

@@ -557,6 +557,9 @@ type Facts struct {
 	JAXExtraCUDA []JAXExtraCUDA `yaml:"jax_extra_cuda" key:"extra,since"`
 	// TFPipCUDA names the pip extra that brings TensorFlow NVIDIA's CUDA wheels.
 	TFPipCUDA []TFPipCUDA `yaml:"tensorflow_pip_cuda" key:"extra"`
+	// TFPipCPUOnly lists the releases whose package-index `tensorflow` is
+	// the CPU-only build (the GPU build was tensorflow-gpu).
+	TFPipCPUOnly []TFPipCPUOnly `yaml:"tensorflow_pip_cpu_only" key:"releases"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished" key:"package,version,extra,pin"`
@@ -766,6 +769,15 @@ type JAXExtraCUDA struct {
 
 // TFPipCUDA is the pip extra that installs NVIDIA's CUDA wheels with
 // TensorFlow (tensorflow[and-cuda]) and the first release that has it.
+// TFPipCPUOnly is a span of TensorFlow releases whose package-index
+// `tensorflow` wheel has no GPU support: before 1.15 and in 2.0 the GPU
+// build was the separate tensorflow-gpu, and 1.15.2 went back to that.
+type TFPipCPUOnly struct {
+	Releases string `yaml:"releases"` // a specifier: "<1.15.0", ">=2.0.0,<2.1.0"
+	Note     string `yaml:"note,omitempty"`
+	Source   string `yaml:"source"`
+}
+
 type TFPipCUDA struct {
 	Extra  string `yaml:"extra"` // "and-cuda"
 	From   string `yaml:"from"`  // "2.14.0"
