@@ -348,6 +348,40 @@ func (c *checker) judgeMachineLibs(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 		"run envguard check on the machine, which reads the binaries, or run python -m bitsandbytes there, which names the library it loads")
 }
 
+// anyReleaseHint is the hint where no release the knowledge base knows is
+// proposed: it asks for a release built for the GPU only where one could
+// exist. Where every release known is built with a CUDA whose compiler
+// targets nothing as old as the GPU (sgl-kernel's CUDA 12 wheels on a
+// K80, review thirteen #724), no release of it can be: it says so.
+func (c *checker) anyReleaseHint(p *resolver.GPUPackage, gcc cc) string {
+	cudas := map[string]bool{}
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		for _, cu := range b.CUDA {
+			cudas[cu] = true
+		}
+	}
+	for _, cu := range p.BuiltFor.CUDA {
+		cudas[cu] = true
+	}
+	var lows []string
+	for cu := range cudas {
+		ta, ok := c.k.ToolkitArch(cu)
+		if !ok {
+			return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+		}
+		lo, okLo := parseCC(ta.MinSASS)
+		if !okLo || !gcc.less(lo) {
+			return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+		}
+		lows = append(lows, "CUDA "+cu+" (nothing below "+lo.sm()+")")
+	}
+	if len(lows) == 0 {
+		return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+	}
+	sort.Strings(lows)
+	return fmt.Sprintf("no release of %s can carry code for %s: the ones envguard knows are built with %s, whose compilers target no GPU that old; run it on a GPU it supports, or leave it out on this machine", p.Name, gcc.sm(), strings.Join(lows, ", "))
+}
+
 // otherReleaseHint is the hint of an extension release with no code for
 // a GPU: the releases the knowledge base knows to carry code for it
 // (SASS or PTX in some build) and whose torch requirement admits the
@@ -359,7 +393,7 @@ func (c *checker) otherReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 		// Only where a release's torch requirement is known does the
 		// hint name releases: elsewhere it cannot say one installs beside
 		// the file's framework.
-		return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+		return c.anyReleaseHint(p, gcc)
 	}
 	byDist := map[string][]string{}
 	var dists, excluded []string
@@ -396,7 +430,7 @@ func (c *checker) otherReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 			sort.Slice(excluded, func(i, j int) bool { return compareVersions(excluded[i], excluded[j]) < 0 })
 			return fmt.Sprintf("no release of %s envguard knows supports both torch %s and %s (%s): run on a GPU that %s supports, or move to a torch those releases admit", p.Name, torch, gcc.sm(), strings.Join(excluded, "; "), pkgLabel(p))
 		}
-		return fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm())
+		return c.anyReleaseHint(p, gcc)
 	}
 	sort.Strings(dists)
 	var parts []string

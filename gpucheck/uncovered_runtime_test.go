@@ -63,3 +63,27 @@ func TestTFPipCPUOnlyHint(t *testing.T) {
 		t.Error("no EG407 for the CPU-only tensorflow 1.3.0")
 	}
 }
+
+// TestNoReleaseCanServeHint: review thirteen #724. sgl-kernel 0.1.0 has
+// no code for a K80, and every release the knowledge base knows is built
+// with CUDA 12, whose compiler targets nothing below sm_50: the hint says
+// no release can serve it instead of asking for one built for sm_37.
+func TestNoReleaseCanServeHint(t *testing.T) {
+	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"k80"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := report.Validate("requirements.txt", []byte("torch==2.5.1\nsgl-kernel==0.1.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	found := false
+	for _, d := range r.Diagnostics() {
+		if d.Code == "EG410" && strings.Contains(d.Message, "sgl-kernel 0.1.0") {
+			found = true
+			if strings.Contains(d.Hint, "built for sm_37") || !strings.Contains(d.Hint, "no release of sgl-kernel can carry code for sm_37") {
+				t.Errorf("hint: %s", d.Hint)
+			}
+		}
+	}
+	if !found {
+		t.Error("no EG410 for sgl-kernel on the K80")
+	}
+}
