@@ -332,7 +332,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 		case v == runsPTX && c.xlaCompiles(gcc, gs, what):
 		case v == runsPTX && driverNewer:
 			c.ptxOnlyRuns(gcc,
-				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels",
+				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: its own kernels run, with a slow first start and without %s kernels",
 					what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), gcc.sm()),
 				"use a build that includes this architecture (a newer framework release)")
 		default:
@@ -595,7 +595,7 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 		return
 	}
 	c.ptxOnlyRuns(gcc,
-		fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: it runs, with a slow first start and without %s kernels; bundled libraries may still lack kernels",
+		fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: its own kernels run, with a slow first start and without %s kernels; the CUDA libraries it loads are judged apart (EG410 or EG409 on this target where they fail or are not known)",
 			what, gcc.sm(), gpuLabel(c.h, gs), ptx, gcc.sm()),
 		"use a build that includes this architecture (a newer framework release or CUDA variant)")
 }
