@@ -55,3 +55,33 @@ func TestForeignExport(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowsRuntimeWithoutPrefix: review thirteen #142. A file with no
+// prefix that lists the Visual C++ runtime (vc, vs2015_runtime), which
+// conda publishes for Windows only, was written on Windows: read for
+// linux-64, every target is unknown with the file to fix; read for
+// win-64 it is judged.
+func TestWindowsRuntimeWithoutPrefix(t *testing.T) {
+	hosts, err := (&Machines{Targets: StandardFleet()}).Resolve([]string{"a100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - vc=14.42\n  - pip\n  - pip:\n    - torch==2.7.0\n"
+	for _, tc := range []struct {
+		platform string
+		foreign  bool
+	}{{"linux-64", true}, {"win-64", false}} {
+		r := Validate("environment.yml", []byte(src), Options{Platform: tc.platform, Hosts: hosts})
+		got := false
+		for _, tr := range r.Targets {
+			for _, u := range tr.Undecided {
+				if u.Reason == "foreign-export" && strings.Contains(u.Why, "vc=14.42 (line 4)") && u.Cause == gpucheck.CauseFile {
+					got = true
+				}
+			}
+		}
+		if got != tc.foreign {
+			t.Errorf("%s: foreign %v, want %v", tc.platform, got, tc.foreign)
+		}
+	}
+}

@@ -210,6 +210,10 @@ var compiledEverywhere = map[string]bool{
 	"sqlite": true, "libsqlite": true, "libffi": true, "tk": true, "ncurses": true, "readline": true,
 }
 
+// windowsOnly are the Visual C++ runtime packages, which conda's channels
+// build for Windows only.
+var windowsOnly = map[string]bool{"vc": true, "vs2015_runtime": true, "vc14_runtime": true, "ucrt": true}
+
 // ForeignExport says where and why conda cannot create the environment as
 // written on the platform it is read for: the file is a `conda env export`
 // made on macOS or Windows (its prefix says so) that pins the build of a
@@ -219,10 +223,27 @@ var compiledEverywhere = map[string]bool{
 // the file is not such an export, names the platform, or pins no such
 // build.
 func ForeignExport(env *envspec.Env) (pos finding.Pos, why string, ok bool) {
-	if env == nil || env.IsInstalled() || env.Prefix == nil {
+	if env == nil || env.IsInstalled() {
 		return finding.Pos{}, "", false
 	}
-	os := exportOS(env)
+	os := ""
+	if env.Prefix != nil {
+		os = exportOS(env)
+	}
+	if os == "" && !slices.Contains(envOSes(env), "windows") {
+		// no prefix, but the Visual C++ runtime packages conda publishes
+		// for Windows only (016: vc=14.42, vs2015_runtime)
+		for _, d := range env.Deps {
+			if d.Spec != nil && windowsOnly[d.Spec.Name] {
+				platform := env.Platform
+				if strings.TrimSpace(platform) == "" {
+					platform = "linux-64"
+				}
+				return d.Raw.Pos, fmt.Sprintf("the file lists %s (line %d), the Visual C++ runtime that conda publishes for Windows only: it was written on Windows, and %s has no such package, so conda cannot create the environment there as written",
+					d.Raw.Value, d.Raw.Pos.Line, platform), true
+			}
+		}
+	}
 	if os == "" || slices.Contains(envOSes(env), os) {
 		return finding.Pos{}, "", false
 	}
