@@ -27,7 +27,7 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			name: "release conda-forge never built",
 			pin:  "pytorch==1.3.1",
 			has: []string{"conda-forge never built pytorch 1.3.1 (line 7)", "channel_priority strict",
-				"the knowledge base lists it on the pytorch channel", "the nearest that fit the file: 1.6.0"},
+				"the knowledge base lists it on the defaults channel, which the file already lists, and on the pytorch channel", "the nearest that fit the file: 1.6.0"},
 			not: []string{"use conda-forge alone and add"},
 		},
 		{
@@ -36,8 +36,9 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			// to 0.8.2, so its 0.7.0 was never built there; 1.7.1's 0.8.2 was
 			name: "release conda-forge never built, with torchvision",
 			pin:  "pytorch==1.3.1\n  - torchvision=0.4.2",
-			has:  []string{"conda-forge never built pytorch 1.3.1 (line 7)", "the nearest that fit the file: 1.7.1"},
-			not:  []string{"use conda-forge alone and add", "1.6.0"},
+			// and the torchvision that must move with it (review thirteen #66)
+			has: []string{"conda-forge never built pytorch 1.3.1 (line 7)", "the nearest that fit the file: 1.7.1, with torchvision 0.8.2 for 1.7.1"},
+			not: []string{"use conda-forge alone and add", "1.6.0"},
 		},
 		{
 			// conda-forge skipped 2.0.1 (its 2.0 row lists 2.0.0 only)

@@ -66,17 +66,54 @@ func channelMixHint(c *Context) (string, bool) {
 	case pubYes:
 		return "", false
 	}
-	where := ""
+	var on []string
+	if pub, _ := c.KB.CondaPublished("pytorch", kb.DistDefaults, f.Version); pub {
+		// the file already lists defaults, which has it (review
+		// thirteen #66: 008's pytorch 1.3.1)
+		on = append(on, distWhere(kb.DistDefaults)+", which the file already lists")
+	}
 	if torchOnDist(c.KB, kb.DistPytorchConda, f.Version) == pubYes {
-		// the one other channel whose torch releases the knowledge base lists
-		where = " (the knowledge base lists it on " + distWhere(kb.DistPytorchConda) + ")"
+		on = append(on, distWhere(kb.DistPytorchConda))
+	}
+	where := ""
+	if len(on) > 0 {
+		where = " (the knowledge base lists it on " + strings.Join(on, ", and on ") + ")"
 	}
 	alt := ""
 	if near := nearestOnCondaForge(c, f); len(near) > 0 {
-		alt = fmt.Sprintf("; or move to a pytorch release conda-forge built (the nearest that fit the file: %s) and then use conda-forge alone with `nodefaults`", strings.Join(near, ", "))
+		alt = fmt.Sprintf("; or move to a pytorch release conda-forge built (the nearest that fit the file: %s%s) and then use conda-forge alone with `nodefaults`", strings.Join(near, ", "), companionsOf(c, near))
 	}
 	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package from the first channel that has it)%s",
 		pin, where, alt), true
+}
+
+// companionsOf names, for the releases proposed, the companions the file
+// pins that must move with them (" with torchvision 0.8.2 for 1.7.1"), ""
+// where the file pins none or the knowledge base does not say.
+func companionsOf(c *Context, releases []string) string {
+	var parts []string
+	for _, v := range releases {
+		r, ok := c.KB.Release(v)
+		if !ok {
+			continue
+		}
+		var with []string
+		for _, p := range c.Stack.Companions {
+			switch {
+			case p.Name == "torchvision" && r.Torchvision != "":
+				with = append(with, "torchvision "+r.Torchvision)
+			case p.Name == "torchaudio" && r.Torchaudio != "":
+				with = append(with, "torchaudio "+r.Torchaudio)
+			}
+		}
+		if len(with) > 0 {
+			parts = append(parts, strings.Join(with, ", ")+" for "+v)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", with " + strings.Join(parts, "; ")
 }
 
 // nearestOnCondaForge are the releases next to the framework's pinned one,
