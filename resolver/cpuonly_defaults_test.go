@@ -1,6 +1,9 @@
 package resolver
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // cpuonly is the pytorch channel's selector (pytorch-mutex): the defaults
 // recipe's pytorch never depends on it, so beside defaults' pytorch it
@@ -15,6 +18,24 @@ func TestCpuonlyBesideDefaultsPytorch(t *testing.T) {
 		st, _ := lintSrc(t, tt.src)
 		if st.Framework == nil || st.Framework.Variant != tt.variant {
 			t.Errorf("%q: variant %q (dist %q), want %q", tt.src, st.Framework.Variant, st.Framework.Dist, tt.variant)
+		}
+	}
+}
+
+// TestPytorchCudaBesideDefaultsHint: review thirteen #1244, corpus 164.
+// pytorch-cuda=11.8 beside a pytorch that comes from defaults (listed
+// first) selects nothing; the variant hint says to take pytorch from the
+// pytorch channel to use it, before defaults' own metapackages.
+func TestPytorchCudaBesideDefaultsHint(t *testing.T) {
+	st, _ := lintSrc(t, "channels: [defaults, conda-forge, pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch\n  - pytorch-cuda=11.8\n")
+	f := st.Framework
+	if f == nil || f.IgnoredSelector != "pytorch-cuda=11.8 (line 5)" {
+		t.Fatalf("framework %+v", f)
+	}
+	h := VariantHint(nil, f)
+	for _, want := range []string{"to use pytorch-cuda=11.8 (line 5), take pytorch from the pytorch channel", "pytorch::pytorch", "otherwise drop it and "} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hint %q lacks %q", h, want)
 		}
 	}
 }

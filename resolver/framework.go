@@ -593,6 +593,16 @@ func (r *resolution) variant() {
 			f.Variant, f.VariantWhy = "", why
 		}
 	}
+	if f.Name == "pytorch" && f.Dist == kb.DistDefaults && f.Variant == "" {
+		// the pytorch channel's selector beside defaults' pytorch selects
+		// nothing (review thirteen #1244): the hint says how to use it
+		for _, it := range r.items {
+			if it.from() == envspec.ProviderConda && it.name == "pytorch-cuda" {
+				f.IgnoredSelector = it.raw() + at(it.pos())
+				break
+			}
+		}
+	}
 }
 
 // tfPipGetsCUDA says whether a pip TensorFlow with GPU support (one Linux

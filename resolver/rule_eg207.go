@@ -150,6 +150,8 @@ func VariantHint(k VariantKB, f *Framework) string {
 	switch {
 	case f.Name == "pytorch" && f.Dist == kb.DistPytorchConda:
 		return pytorchChannelVariantHint(k, f)
+	case f.Name == "pytorch" && f.Dist == kb.DistDefaults && f.IgnoredSelector != "":
+		return fmt.Sprintf("to use %s, take pytorch from the pytorch channel, which it selects builds of: pytorch::pytorch (with pytorch::torchvision and pytorch::torchaudio where the file has them), or list pytorch before defaults; otherwise drop it and %s", f.IgnoredSelector, defaultsVariantHint(k, f))
 	case f.Name == "pytorch" && f.Dist == kb.DistDefaults:
 		return defaultsVariantHint(k, f)
 	case f.Name == "pytorch":

@@ -59,6 +59,10 @@ type Framework struct {
 	// 0.12.1 is older than the releases the knowledge base covers (from
 	// 1.13.1), …"); "" otherwise.
 	Uncovered string `json:"-"`
+	// IgnoredSelector names the pytorch channel's variant selector
+	// ("pytorch-cuda=11.8 (line 18)") beside a pytorch that comes from
+	// defaults, which it does not constrain; "" otherwise.
+	IgnoredSelector string `json:"-"`
 	// RuntimeCandidates lists the CUDA runtimes one of which the build
 	// uses, where VariantFrom settles the variant but not the runtime
 	// (7.5, 8.0, 9.0, 9.1 for conda pytorch before 0.4.0); nil otherwise.
