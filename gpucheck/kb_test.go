@@ -251,6 +251,8 @@ func (k factsKB) TensorFlowPipCPUOnly(version string) (*kb.TFPipCPUOnly, bool) {
 	return (&kb.KB{Facts: k.f}).TensorFlowPipCPUOnly(version)
 }
 
+func (k factsKB) TensorFlowConfigs() []kb.TFConfig { return k.f.TensorFlow }
+
 func (k factsKB) FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool) {
 	return kb.FirstTFPipCUDA(k.f.TFPipCUDA)
 }

@@ -334,7 +334,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 			c.ptxOnlyRuns(gcc,
 				fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: its own kernels run, with a slow first start and without %s kernels",
 					what, gcc.sm(), gpuLabel(c.h, gs), by.compute(), gcc.sm()),
-				"use a build that includes this architecture (a newer framework release)")
+				c.sassBuildHint(gcc, "use a build that includes this architecture (a newer framework release)"))
 		default:
 			c.undecide(c.fwPos(), "architecture", "ptx-unknown", c.build(),
 				fmt.Sprintf("%s has no SASS for %s on %s, and whether its PTX can be JIT-compiled depends on which CUDA %d.x runtime pip installs", what, gcc.sm(), gpuLabel(c.h, gs), m),
@@ -597,7 +597,39 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 	c.ptxOnlyRuns(gcc,
 		fmt.Sprintf("%s has no SASS for %s on %s but carries %s PTX, which the driver JIT-compiles: its own kernels run, with a slow first start and without %s kernels; the CUDA libraries it loads are judged apart (EG410 or EG409 on this target where they fail or are not known)",
 			what, gcc.sm(), gpuLabel(c.h, gs), ptx, gcc.sm()),
-		"use a build that includes this architecture (a newer framework release or CUDA variant)")
+		c.sassBuildHint(gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)"))
+}
+
+// sassBuildHint is the hint of a framework that reaches a GPU only through
+// PTX: a build with SASS for it, unless the knowledge base knows none
+// exists. TensorFlow's newest release's wheel carries no SASS for a
+// GPU newer than its list (2.21.0's stops at sm_89 and compute_90), so no
+// TensorFlow release envguard knows has SASS for an RTX 5090 (review
+// fourteen #320): the PTX path is the only one, and the hint says so.
+func (c *checker) sassBuildHint(gcc cc, otherwise string) string {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "tensorflow" || c.k == nil {
+		return otherwise
+	}
+	// the newest release whose package-index wheel's list is known
+	var t *kb.TFConfig
+	var list *kb.ArchList
+	for _, r := range c.k.TensorFlowConfigs() {
+		if t != nil && compareVersions(r.Version, t.Version) <= 0 {
+			continue
+		}
+		if l, ok := c.k.FrameworkArch("tensorflow", seriesOfRelease(r.Version), r.CUDA, kb.DistPyPI); ok && l.Known {
+			r := r
+			t, list = &r, l
+		}
+	}
+	if t == nil {
+		return otherwise
+	}
+	if v, _ := archVerdict(gcc, list); v == runsSASS {
+		return otherwise
+	}
+	return fmt.Sprintf("no TensorFlow release envguard knows has SASS for %s: the newest whose architecture list it knows, %s (the package index's wheel, CUDA %s), carries %s, so the PTX path is the only one; check that the JIT-compiled kernels cover the model, or use a framework with SASS for %s", gcc.sm(), t.Version, t.CUDA, archSummary(list), gcc.sm())
 }
 
 // judgeToolkit decides what it can of a GPU against a build whose

@@ -354,6 +354,9 @@ func (c *checker) judgeMachineLibs(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 // targets nothing as old as the GPU (sgl-kernel's CUDA 12 wheels on a
 // K80, review thirteen #724), no release of it can be: it says so.
 func (c *checker) anyReleaseHint(p *resolver.GPUPackage, gcc cc) string {
+	if h := c.noKnownBuildHint(p, gcc); h != "" {
+		return h
+	}
 	cudas := map[string]bool{}
 	for _, b := range c.k.ExtensionReleases(p.Name) {
 		for _, cu := range b.CUDA {
@@ -380,6 +383,36 @@ func (c *checker) anyReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 	}
 	sort.Strings(lows)
 	return fmt.Sprintf("no release of %s can carry code for %s: the ones envguard knows are built with %s, whose compilers target no GPU that old; run it on a GPU it supports, or leave it out on this machine", p.Name, gcc.sm(), strings.Join(lows, ", "))
+}
+
+// noKnownBuildHint says, where every release the knowledge base knows of
+// an extension has a build for the package's CUDA and none of those
+// builds carries code for the GPU, that no release known serves it there
+// (bitsandbytes' CUDA 11.8 libraries never had Kepler code, review
+// fourteen #359); "" where the package's CUDA is not known or some build
+// serves the GPU.
+func (c *checker) noKnownBuildHint(p *resolver.GPUPackage, gcc cc) string {
+	cu := minorCUDA(p.BuiltFor.CUDA)
+	if cu == "" {
+		return ""
+	}
+	var vers []string
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if !b.ArchKnown || !slices.Contains(b.CUDA, cu) {
+			continue
+		}
+		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v != runsNone {
+			return ""
+		}
+		if !slices.Contains(vers, b.Version) {
+			vers = append(vers, b.Version)
+		}
+	}
+	if len(vers) < 2 {
+		return "" // the release itself alone says nothing of the others
+	}
+	sort.Slice(vers, func(i, j int) bool { return compareVersions(vers[i], vers[j]) < 0 })
+	return fmt.Sprintf("no release of %s envguard knows has a CUDA %s build with code for %s (%s … %s read): run it on a GPU those builds support", p.Name, cu, gcc.sm(), vers[0], vers[len(vers)-1])
 }
 
 // otherReleaseHint is the hint of an extension release with no code for

@@ -87,3 +87,38 @@ func TestNoReleaseCanServeHint(t *testing.T) {
 		t.Error("no EG410 for sgl-kernel on the K80")
 	}
 }
+
+// TestNoTensorFlowSASSHint: review fourteen #320. TensorFlow 2.11 reaches
+// an RTX 5090 through PTX only, and no TensorFlow release envguard knows
+// has SASS for sm_120 (the newest whose list it knows stops at sm_90):
+// the hint says so instead of asking for a build that includes it.
+// bitsandbytes (review fourteen #359): every release known has a CUDA
+// 11.8 build without Kepler code, and the hint says so.
+func TestNoTensorFlowSASSHint(t *testing.T) {
+	for _, tc := range []struct{ target, src, code, subject, want string }{
+		{"rtx5090", "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.2\n  - cudnn=8.1\n  - tensorflow-gpu=2.11\n", "EG408", "tensorflow =2.11", "no TensorFlow release envguard knows has SASS for sm_120"},
+		{"k80", "--extra-index-url https://download.pytorch.org/whl/cu118\ntorch==2.0.1+cu118\nbitsandbytes==0.43.1\n", "EG410", "bitsandbytes 0.43.1", "no release of bitsandbytes envguard knows has a CUDA 11.8 build with code for sm_37"},
+	} {
+		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "requirements.txt"
+		if strings.HasPrefix(tc.src, "channels:") {
+			name = "environment.yml"
+		}
+		r := report.Validate(name, []byte(tc.src), report.Options{Platform: "linux-64", Hosts: hosts})
+		found := false
+		for _, d := range r.Diagnostics() {
+			if d.Code == tc.code && strings.Contains(d.Message, tc.subject) {
+				found = true
+				if !strings.Contains(d.Hint, tc.want) {
+					t.Errorf("%s: hint %q lacks %q", tc.subject, d.Hint, tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no %s for %s on %s", tc.code, tc.subject, tc.target)
+		}
+	}
+}

@@ -378,6 +378,9 @@ func (k *KB) DriverCUDA(driver string) string {
 
 // TensorFlow returns the tested configuration of a TensorFlow version:
 // the exact row, else the row of its series ("2.16.2" → the 2.16.1 row).
+// TensorFlowConfigs lists the tested-build table's releases.
+func (k *KB) TensorFlowConfigs() []TFConfig { return k.Facts.TensorFlow }
+
 func (k *KB) TensorFlow(version string) (*TFConfig, bool) {
 	v := stripLocal(version)
 	for i := range k.Facts.TensorFlow {
