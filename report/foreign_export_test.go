@@ -85,3 +85,14 @@ func TestWindowsRuntimeWithoutPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestNameReasonOfUnreadFile: review fourteen, name 171. A file envguard
+// could not read (EG100) whose framework sits after the error is not a
+// file with no framework: the refusal says the file was not read first.
+func TestNameReasonOfUnreadFile(t *testing.T) {
+	src := "name: x\ndependencies:\n  - python=3.7\n  - numpy: [\n  - tensorflow-gpu=2.0.0\n"
+	r := Validate("environment.yml", []byte(src), Options{Platform: "linux-64"})
+	if r.Name.Canonical != "" || !strings.HasPrefix(r.Name.Reason, "envguard could not read the file (EG100") {
+		t.Errorf("name %+v", r.Name)
+	}
+}

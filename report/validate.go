@@ -138,13 +138,18 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	if env.Name != nil {
 		r.Name.Declared = env.Name.Value
 	}
+	notRead := unread(env)
 	if name, err := stack.Canonical(); err == nil {
 		r.Name.Canonical = name
+	} else if notRead != nil && notRead.Reason == "" {
+		// "no framework" of a file whose framework line was never read is
+		// false (review fourteen, 171: tensorflow-gpu after an EG100)
+		r.Name.Reason = notRead.Why + "; in what was read, " + err.Error()
 	} else {
 		r.Name.Reason = err.Error()
 	}
 
-	checkOpt := gpucheck.CheckOptions{MinFree: opt.MinFree, Unread: unread(env)}
+	checkOpt := gpucheck.CheckOptions{MinFree: opt.MinFree, Unread: notRead}
 	for _, h := range opt.Hosts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
