@@ -212,7 +212,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 // libraries the extension loads must be known to carry code for it.
 func (c *checker) extensionPTXOnly(p *resolver.GPUPackage, list *kb.ArchList, by cc, gcc cc, gs []GPU) {
 	c.add("EG408", c.pkgPos(p),
-		fmt.Sprintf("%s (%s) has no SASS for %s or a lower %d.x, but carries %s PTX, which the driver JIT-compiles at first use on %s: it runs, with a slow first start and without kernels built for that architecture",
+		fmt.Sprintf("%s (%s) has no SASS for %s or a lower %d.x, but carries %s PTX, which the driver JIT-compiles at first use on %s: its own kernels run, with a slow first start and without kernels built for that architecture; CUDA libraries it links statically are not judged (no knowledge-base row reads them)",
 			pkgLabel(p), archSummary(list), gcc.sm(), gcc.Major, by.compute(), gpuLabel(c.h, gs)),
 		fmt.Sprintf("use a release of %s with SASS for %s, or run on a GPU its SASS covers", p.Name, gcc.sm()))
 	if c.st.Framework != nil {
