@@ -1452,6 +1452,11 @@ func (c *checker) knownReleases(p *resolver.GPUPackage, runsHere bool) string {
 			// pip would replace the environment's torch to install it.
 			continue
 		}
+		if !p.SpecAdmits(b.Version) {
+			// the file's own spec rules it out (review fourteen #786:
+			// 0.39.1 offered to bitsandbytes>=0.41.0)
+			continue
+		}
 		if _, seen := byDist[b.Dist]; !seen {
 			dists = append(dists, b.Dist)
 		}

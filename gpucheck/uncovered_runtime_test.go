@@ -122,3 +122,26 @@ func TestNoTensorFlowSASSHint(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownReleasesHonourSpec: review fourteen #786. An open
+// bitsandbytes>=0.41.0 is offered only releases its spec admits: never
+// 0.39.1.
+func TestKnownReleasesHonourSpec(t *testing.T) {
+	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"a100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := report.Validate("requirements.txt", []byte("torch==2.1.0\nbitsandbytes>=0.41.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	found := false
+	for _, d := range r.Diagnostics() {
+		if d.Code == "EG409" && strings.Contains(d.Message, "bitsandbytes") && strings.Contains(d.Hint, "pin a release envguard knows") {
+			found = true
+			if strings.Contains(d.Hint, "0.39.1") || !strings.Contains(d.Hint, "0.43.1") {
+				t.Errorf("hint: %s", d.Hint)
+			}
+		}
+	}
+	if !found {
+		t.Error("no EG409 with a release hint for bitsandbytes>=0.41.0")
+	}
+}

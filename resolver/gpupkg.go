@@ -79,8 +79,12 @@ type GPUPackage struct {
 	// LocalBuild is set for a pip item whose local version names a source
 	// commit (transformer-engine 2.2.0+c55e425): a build made from a
 	// checkout, whose GPU code is whatever that machine compiled.
-	LocalBuild bool       `json:"-"`
-	Evidence   []Evidence `json:"evidence,omitempty"`
+	LocalBuild bool `json:"-"`
+	// Spec is the version spec the file writes for an open release
+	// (conda syntax: ">=0.41.0"), so that hints name only releases it
+	// admits; "" where the release is pinned or the spec is empty.
+	Spec     string     `json:"-"`
+	Evidence []Evidence `json:"evidence,omitempty"`
 	// Binaries lists, for `envguard check`, each shared library of the
 	// package that carries GPU code or that the loader could not satisfy,
 	// as inspect reads it: the report's proof of Code.
@@ -588,6 +592,9 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		return GPUPackage{}, false
 	}
 	p := GPUPackage{Name: it.name, Role: RoleExtension, Version: it.exact, From: it.from(), Item: it.raw(), Pos: it.verPos(), Line: it.pos().Line, ext: ext}
+	if it.exact == "" {
+		p.Spec = strings.TrimSpace(it.verText)
+	}
 	if ext == nil {
 		p.Unknown = "the knowledge base has no facts on " + it.name
 		if cudaBuild {
@@ -1616,4 +1623,10 @@ func matchGroups(expr, s string) (map[string]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// SpecAdmits reports whether a GPU package's open version spec admits a
+// release: true where it has none, false where it does not parse.
+func (p *GPUPackage) SpecAdmits(release string) bool {
+	return p.Spec == "" || admits(p.Spec, release)
 }
