@@ -184,9 +184,16 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 						pkgLabel(p), archSummary(list), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
 					c.otherReleaseHint(p, gcc))
 			case runsPTX:
-				if !p.FromBinary() {
-					c.extensionPTXOnly(p, list, by, gcc, gs)
+				if p.FromBinary() {
+					break
 				}
+				if why := c.nvrtcBelowGPU(p, gcc); why != "" {
+					c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p),
+						fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why),
+						fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s, or run envguard check on the machine", p.Name, gcc.sm()))
+					break
+				}
+				c.extensionPTXOnly(p, list, by, gcc, gs)
 			}
 			return
 		}
@@ -203,6 +210,33 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries")
 	})
+}
+
+// nvrtcBelowGPU says, for a package that compiles most of its kernels at
+// run time with its CUDA's NVRTC (CuPy), why the PTX it ships does not
+// decide a GPU that NVRTC cannot target (review fourteen #23: cupy built
+// for CUDA 10.1 on an RTX 5090, where NVRTC 10.1 stops at compute_75 and
+// old releases ask it for the GPU's own architecture): "" where the
+// package does not compile at run time, its build's CUDA is not known,
+// or that NVRTC targets the GPU.
+func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) string {
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || !ext.NVRTC {
+		return ""
+	}
+	cu := minorCUDA(p.BuiltFor.CUDA)
+	if cu == "" {
+		return ""
+	}
+	ta, ok := c.k.ToolkitArch(cu)
+	if !ok {
+		return ""
+	}
+	hi, ok := parseCC(ta.MaxPTX)
+	if !ok || !hi.less(gcc) {
+		return ""
+	}
+	return fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of CUDA %s, which targets nothing above %s; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", cu, hi.compute())
 }
 
 // extensionPTXOnly raises EG408 at an extension that has no SASS for a

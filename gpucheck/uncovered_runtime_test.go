@@ -145,3 +145,34 @@ func TestKnownReleasesHonourSpec(t *testing.T) {
 		t.Error("no EG409 with a release hint for bitsandbytes>=0.41.0")
 	}
 }
+
+// TestNVRTCBelowGPU: review fourteen #23. conda-forge's cupy for CUDA 10.1
+// ships compute_70 PTX, but compiles most kernels at run time with NVRTC
+// 10.1, which targets nothing above compute_75: on an RTX 5090 the
+// shipped PTX does not decide it, so the target is unknown, not EG408
+// "runs". On a V100 its SASS decides.
+func TestNVRTCBelowGPU(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - python=3.8\n  - cudatoolkit=10.1\n  - cupy=8.3.0\n"
+	for _, tc := range []struct {
+		target string
+		eg409  bool
+	}{{"rtx5090", true}, {"v100", false}} {
+		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		got, eg408 := false, false
+		for _, d := range r.Diagnostics() {
+			if d.Code == "EG409" && strings.Contains(d.Message, "NVRTC of CUDA 10.1, which targets nothing above compute_75") {
+				got = true
+			}
+			if d.Code == "EG408" && strings.Contains(d.Message, "cupy") {
+				eg408 = true
+			}
+		}
+		if got != tc.eg409 || (tc.eg409 && eg408) {
+			t.Errorf("%s: EG409 for NVRTC %v (want %v), EG408 %v", tc.target, got, tc.eg409, eg408)
+		}
+	}
+}

@@ -56,6 +56,11 @@ type Extension struct {
 	// JIT is true for a compiler that makes its GPU code on the machine
 	// (triton): only MinCC decides whether a GPU can run it.
 	JIT bool `yaml:"jit,omitempty"`
+	// NVRTC is true for a package that compiles most of its kernels at
+	// run time with the NVRTC of the CUDA its build uses (CuPy's
+	// elementwise, reduction and raw kernels): on a GPU newer than that
+	// NVRTC can target, the PTX the package ships does not decide it.
+	NVRTC bool `yaml:"nvrtc,omitempty"`
 	// TorchCUDALib is true where one wheel carries a library per CUDA
 	// release and loads the one named by torch's CUDA (bitsandbytes:
 	// libbitsandbytes_cuda{torch.version.cuda}): the release's pypi rows

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "928512b5c8595d0e"
+const generatedVersion = "240ead633bc480e3"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x25ebd39b
+const generatedChecksum = 0xa9efcf37
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5548,12 +5548,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "apex", Framework: "torch", TorchABI: true, SourceOnly: true, Source: "X2_APEX", Note: "source_only: no binary wheels: built from source against the installed torch (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .); setup.py check_cuda_torch_binary_vs_bare_metal raises RuntimeError unless nvcc's release (major.minor) equals torch.version.cuda: 'Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries'"},
 	{Name: "deepspeed", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
-	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
-	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
+	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", NVRTC: true, Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
+	{Name: "cupy-cuda12x", Framework: "none", MinCC: "3.0", NVRTC: true, Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC", Note: "the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
 	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures of each release's Linux x86_64 wheel (the packaging pipeline's CMAKE_CUDA_ARCHITECTURES at its tag) are on its release row, from extensions-10.yaml's sources"},
 	{Name: "cupy", Conda: []string{
 		"cupy",
-	}, Framework: "none", IndexSdistOnly: true, CondaForgeReleases: []string{
+	}, Framework: "none", NVRTC: true, IndexSdistOnly: true, CondaForgeReleases: []string{
 		"6.4.0",
 		"6.5.0",
 		"6.6.0",
@@ -5612,7 +5612,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"14.0.1",
 		"14.1.0",
 		"14.1.1",
-	}, CondaForgeCompleteFrom: "6.4.0", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X4_CUPY_SDIST; X5_CF_CUPY_RELEASES", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist (index_sdist_only: the README's '(Source Package) pip install cupy' beside the per-CUDA binary packages), which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
+	}, CondaForgeCompleteFrom: "6.4.0", Source: "X3_CF_CUPY_12_0_0; X3_CUPY_COMPILER_12_0_0; X4_CUPY_SDIST; X5_CF_CUPY_RELEASES; X2_CUPY_NVRTC", Note: "the plain name: the conda package (conda-forge builds one per CUDA toolkit) and the pip sdist (index_sdist_only: the README's '(Source Package) pip install cupy' beside the per-CUDA binary packages), which compiles on the machine with its nvcc (CUPY_NVCC_GENERATE_CODE or cupy's default list for that nvcc), so a pip cupy has no row; the per-CUDA wheels are cupy-cudaXXX. Its element-wise and reduction kernels are compiled at run time with NVRTC for the GPU present; the architectures below are those of the kernels compiled at build time (thrust, CUB and the other .cu sources)"},
 	{Name: "faiss-gpu", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's GPU package on the pytorch channel (conda install -c pytorch faiss-gpu); its CUDA kernels are in libfaiss, which it pins exactly, so its rows are libfaiss's"},
 	{Name: "libfaiss", Framework: "none", Source: "X3_FAISS_CI_1_7_3", Note: "faiss's C++ library package on the pytorch channel, one build per cudatoolkit (build string ..._cuda11.3)"},
 	{Name: "cudf", Conda: []string{
@@ -5668,7 +5668,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "tensorrt", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X7_TRT_OSS_1080", Note: "NVIDIA's inference library: the pip metapackage tensorrt pulls tensorrt-cuNN with its -libs and -bindings (index-releases.yaml); it calls CUDA through its own libraries, not libtorch. The floor changes per release (Kepler last in 8.5, Maxwell dropped in 9.0, SM 7.0 or higher in 10.1, Volta removed from 10.5), so it is stated on the release rows only"},
 	{Name: "tensorrt-cu12", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "the CUDA 12 package the tensorrt metapackage installs (the CUDA major is part of the name); it pulls tensorrt-cu12-libs, the libraries, and tensorrt-cu12-bindings of the same release"},
 	{Name: "tensorrt-cu12-libs", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "TensorRT's shared libraries (libnvinfer and its builder resources) for CUDA 12; it requires nvidia-cuda-runtime-cu12 (TRT_ISSUE_4614)"},
-	{Name: "cupy-cuda13x", Framework: "none", Source: "H200_VENV_METADATA", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
+	{Name: "cupy-cuda13x", Framework: "none", NVRTC: true, Source: "H200_VENV_METADATA; X2_CUPY_NVRTC", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", SdistBuild: SdistBuild{From: "2.1.2", Through: "2.8.3.post1", SASS: []string{
 		"8.0",
 	}, NVCCSASS: []NVCCSASS{
@@ -18732,6 +18732,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CUPY_README", Title: "cupy README wheel table (CUDA 11.x (11.2+): pip install cupy-cuda11x; CUDA 12.x: pip install cupy-cuda12x), and earlier per-release names cupy-cuda102/110/111", URL: "https://github.com/cupy/cupy/blob/main/README.md", Read: "cupy/cupy README.md at HEAD 6b6d9563c (2026-08-20: CUDA 12.x cupy-cuda12x, CUDA 13.x cupy-cuda13x) and the older table with cupy-cuda11x as stored in forks leofang/cupy and arogozhnikov/cupy, 2026-12-01"},
 	{Key: "X2_ORT_CUDA_EP_REQS", Title: "microsoft/onnxruntime docs/execution-providers/CUDA-ExecutionProvider.md (gh-pages branch), Requirements table 'ONNX Runtime | CUDA | cuDNN | Notes': 1.7 and 1.8 with CUDA 11.0.3, cuDNN 8.0.4 (Linux)", URL: "https://github.com/microsoft/onnxruntime/blob/gh-pages/docs/execution-providers/CUDA-ExecutionProvider.md", Read: "stored file at commits 03cecf844a125ec62f4422f9ef11b0d8679a7471 and d0ea319e9b71f66abc5abdc8c65ce5456ab06780 (the 1.7 row identical in both), read 2026-12-05"},
 	{Key: "X2_ORT_CUDA_EP_PAGE", Title: "ONNX Runtime docs, CUDA Execution Provider, Requirements: 'Note: Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI'; 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'", URL: "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider", Read: "stored page (docs search), read 2026-12-05"},
+	{Key: "X2_CUPY_NVRTC", Title: "CuPy compiles its kernels at run time with NVRTC: cupy/cupy#201 'we have switched from NVCC to NVRTC to compile kernels'; cupy.RawKernel (v7.8.0 docs): 'The kernel is compiled at an invocation of the __call__() method … backend … Defaults to nvrtc', the binary cached under $HOME/.cupy/kernel_cache (CUPY_CACHE_DIR, environment docs)", URL: "https://github.com/cupy/cupy/issues/201", Read: "search (docs), 2026-12-07"},
 	{Key: "X3_CF_CUPY_12_0_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at the commits that built cupy 12.0.0: ed53a41 (2023-03-30, build number 0) to 61092dc (2023-06-28, build number 4). linux_64 variants cuda_compiler_version 10.2, 11.0, 11.1, 11.2 in every build, 12.0 from build 3; the build script runs 'pip install .' with NVCC set and exports CUPY_NVCC_GENERATE_CODE only for aarch64 and ppc64le, so a linux_64 build takes cupy's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/ed53a41/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-05"},
 	{Key: "X3_CUPY_COMPILER_12_0_0", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v12.0.0 (60fe0530): with CUPY_NVCC_GENERATE_CODE unset, cuda_version >= 11010: compute_35, compute_50, (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) (compute_80, sm_80) (compute_86, sm_86), compute_86; >= 11000: compute_35, compute_50, sm_60 ... sm_80, compute_80; >= 10000: compute_30, compute_50, sm_60, sm_61, sm_70, sm_75, compute_70. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v12.0.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy at tag v12.0.0, 2026-12-05"},
 	{Key: "X3_CF_NVCC_RUN_EXPORTS", Title: "conda-forge/nvcc-feedstock recipe/meta.yaml run_exports (strong) at 5b18d24 (2023-02-02): 'cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.*' below CUDA 11.2, 'cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}' from 11.2: a package built with nvcc 10.2 needs cudatoolkit 10.2, one built with 11.2 any cudatoolkit 11.2 to 11.x", URL: "https://github.com/conda-forge/nvcc-feedstock/blob/5b18d24/recipe/meta.yaml", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-05"},
@@ -21392,6 +21393,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 23},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},
