@@ -54,7 +54,7 @@ func runEG409(c *checker) bool {
 				return true
 			}
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
-				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so neither the driver nor the GPU architectures can be checked for it",
+				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so "+c.tfWhereLibsFound(fw),
 				tfCUDAHint(c.k, fw.Version)+c.tfPTXOnly())
 		} else if fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version == "" {
 			// PyPI's torch has one build per release and platform (a CUDA
@@ -87,6 +87,39 @@ func runEG409(c *checker) bool {
 		}
 	}
 	return true
+}
+
+// tfWhereLibsFound says what is known of a pip TensorFlow that finds its
+// CUDA libraries outside the environment: where the release's tested CUDA
+// runs on the host's driver and its wheel's known list has SASS for every
+// GPU, that much is decided, and only whether it finds the libraries is
+// left to the machine (review fourteen #388: tf-nightly 2.6 on a K80,
+// whose driver runs CUDA 11.2 and whose sm_35 SASS runs on sm_37).
+func (c *checker) tfWhereLibsFound(fw *resolver.Framework) string {
+	const none = "neither the driver nor the GPU architectures can be checked for it"
+	t, ok := c.k.TensorFlow(fw.Version)
+	drv := c.hostDriverCUDA()
+	if !ok || t.CUDA == "" || drv == "" || len(c.h.GPUs) == 0 {
+		return none
+	}
+	runs := compareVersions(drv, t.CUDA) >= 0 || (majorOf(drv) == majorOf(t.CUDA) && c.reachesCompatFloor(majorOf(t.CUDA), drv))
+	if !runs {
+		return none
+	}
+	list, ok := c.k.FrameworkArch("tensorflow", seriesOfRelease(fw.Version), t.CUDA, kb.DistPyPI)
+	if !ok || !list.Known {
+		return none
+	}
+	for _, g := range c.h.GPUs {
+		gcc, ok := parseCC(g.CC)
+		if !ok {
+			return none
+		}
+		if v, _ := archVerdict(gcc, list); v != runsSASS {
+			return none
+		}
+	}
+	return fmt.Sprintf("whether it uses the GPU is decided on the machine; where it finds CUDA %s libraries, the driver (CUDA %s) runs them and its wheel's code (%s) has SASS for this target's GPUs, and which cuDNN it finds, and whether that cuDNN supports them, is the machine's too", t.CUDA, drv, archSummary(list))
 }
 
 // solverOf names what picks a build the file leaves open.
@@ -161,6 +194,8 @@ var reasonCause = map[string]string{
 	"file-not-read":              CauseFile,
 	"cuda-libraries-unloadable":  CauseMachine,
 	"extension-lib-from-machine": CauseMachine,
+	// a pip TensorFlow whose CUDA libraries the machine must provide
+	"cuda-libraries-not-in-file": CauseMachine,
 }
 
 // Undecided is one check that could not be decided.

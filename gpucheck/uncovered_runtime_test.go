@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 )
 
@@ -173,6 +174,31 @@ func TestNVRTCBelowGPU(t *testing.T) {
 		}
 		if got != tc.eg409 || (tc.eg409 && eg408) {
 			t.Errorf("%s: EG409 for NVRTC %v (want %v), EG408 %v", tc.target, got, tc.eg409, eg408)
+		}
+	}
+}
+
+// TestTFLibsFromMachine: review fourteen #388. A pip TensorFlow 2.6 with
+// no CUDA libraries in the file is unknown on a K80, the machine's to
+// decide (cause machine), but the message says what is decided: the
+// driver runs its CUDA 11.2 and its SASS covers sm_37. On an RTX 5090,
+// whose GPU its wheel has no SASS for, it says neither is decided.
+func TestTFLibsFromMachine(t *testing.T) {
+	for _, tc := range []struct{ target, want string }{
+		{"k80", "where it finds CUDA 11.2 libraries, the driver (CUDA 11.4) runs them"},
+		{"rtx5090", "neither the driver nor the GPU architectures can be checked"},
+	} {
+		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := report.Validate("requirements.txt", []byte("tensorflow==2.6.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+		if len(r.Targets) != 1 || len(r.Targets[0].Undecided) == 0 {
+			t.Fatalf("%s: %+v", tc.target, r.Targets)
+		}
+		u := r.Targets[0].Undecided[0]
+		if u.Reason != "cuda-libraries-not-in-file" || u.Cause != gpucheck.CauseMachine || !strings.Contains(u.Why, tc.want) {
+			t.Errorf("%s: %+v", tc.target, u)
 		}
 	}
 }
