@@ -132,11 +132,8 @@ func (c *checker) undecideUnchecked() {
 		if why == "" {
 			why = "which architectures its GPU code is built for is not known"
 		}
-		hint := c.unknownPkgHint(p)
-		if p.SourceBuild {
-			hint = c.sourceHint(p)
-		}
-		c.undecide(c.pkgPos(p), "extension", "extension-unknown", pkgLabel(p),
+		cause, hint := c.unknownExtension(p)
+		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p),
 			why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
 			hint)
 	}

@@ -117,27 +117,11 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		if !c.belowEveryRelease(p) {
 			return // every GPU is below a floor no release goes under
 		}
-		hint := c.unknownPkgHint(p)
 		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
-		cause := CauseKB
-		ext, ok := c.k.ExtensionByName(p.Name)
-		switch {
-		case ok && ext.BuiltOnMachine:
+		if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.BuiltOnMachine {
 			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
-			cause = CauseMachine
-		case p.NotInstallable:
-			cause = CauseFile
-		case p.LocalBuild:
-			cause = CauseMachine
-			hint = "run envguard check on the machine, which reads the binaries, or pin a published release"
-		case p.SourceBuild:
-			// pip compiles it with the install machine's toolkit and
-			// architecture list, which no file states
-			hint = c.sourceHint(p)
-			cause = CauseMachine
-		case ok && ext.ArchUnknown != "":
-			cause = CauseNoSource
 		}
+		cause, hint := c.unknownExtension(p)
 		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
 	}
@@ -210,6 +194,33 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries")
 	})
+}
+
+// unknownExtension is the cause and the hint of a GPU-code package whose
+// code is not known: built on the machine (DeepSpeed's ops, a pip source
+// build, a +commit local build), not installable as written (EG205), a
+// local project's GPU extra, or a fact the knowledge base lacks or that no
+// public source holds.
+func (c *checker) unknownExtension(p *resolver.GPUPackage) (cause, hint string) {
+	hint = c.unknownPkgHint(p)
+	ext, ok := c.k.ExtensionByName(p.Name)
+	switch {
+	case ok && ext.BuiltOnMachine:
+		return CauseMachine, hint
+	case p.NotInstallable:
+		return CauseFile, hint
+	case p.LocalProject:
+		return CauseKB, "list the GPU packages the extra brings in this file, pinned, so that envguard checks them; or run envguard check on the machine after installing it, which reads the binaries"
+	case p.LocalBuild:
+		return CauseMachine, "run envguard check on the machine, which reads the binaries, or pin a published release"
+	case p.SourceBuild:
+		// pip compiles it with the install machine's toolkit and
+		// architecture list, which no file states
+		return CauseMachine, c.sourceHint(p)
+	case ok && ext.ArchUnknown != "":
+		return CauseNoSource, hint
+	}
+	return CauseKB, hint
 }
 
 // nvrtcBelowGPU says, for a package that compiles most of its kernels at

@@ -96,3 +96,29 @@ func TestNameReasonOfUnreadFile(t *testing.T) {
 		t.Errorf("name %+v", r.Name)
 	}
 }
+
+// TestLocalProjectGPUExtra: review fifteen, corpus 181. `-e .[gpu]`
+// installs a local project's GPU extra, whose dependencies are in the
+// project's metadata, not in the file: no target is ok beside it. A local
+// project without such an extra (`-e .`) is not taken for GPU code.
+func TestLocalProjectGPUExtra(t *testing.T) {
+	hosts, err := (&Machines{Targets: StandardFleet()}).Resolve([]string{"h100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		line string
+		want gpucheck.Verdict
+	}{
+		{"-e .[gpu]", gpucheck.VerdictUnknown},
+		{"-e ./pkg[cuda12]", gpucheck.VerdictUnknown},
+		{"-e .", gpucheck.VerdictOK},
+		{"-e .[dev]", gpucheck.VerdictOK},
+	} {
+		src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pip\n  - pip:\n    - " + tc.line + "\n"
+		r := Validate("environment.yml", []byte(src), Options{Platform: "linux-64", Hosts: hosts})
+		if len(r.Targets) != 1 || r.Targets[0].Verdict != tc.want {
+			t.Errorf("%s: %+v, want %s", tc.line, r.Targets, tc.want)
+		}
+	}
+}

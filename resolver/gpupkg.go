@@ -80,6 +80,9 @@ type GPUPackage struct {
 	// commit (transformer-engine 2.2.0+c55e425): a build made from a
 	// checkout, whose GPU code is whatever that machine compiled.
 	LocalBuild bool `json:"-"`
+	// LocalProject is set for a local or version-control project installed
+	// with a GPU extra (-e .[gpu]): what it brings is in its own metadata.
+	LocalProject bool `json:"-"`
 	// Spec is the version spec the file writes for an open release
 	// (conda syntax: ">=0.41.0"), so that hints name only releases it
 	// admits; "" where the release is pinned or the spec is empty.
@@ -209,7 +212,47 @@ func (r *resolution) gpuPackages() {
 			r.st.GPUPackages = append(r.st.GPUPackages, p)
 		}
 	}
+	r.localGPUExtras()
 	r.frameworkLibs(seen)
+}
+
+// gpuExtra matches the names projects give the extra that brings their GPU
+// dependencies (.[gpu], [cuda12], [cu11], [and-cuda]), PEP 685 normalised.
+var gpuExtra = regexp.MustCompile(`^(gpu|cuda|cuda-?\d+x?|cu\d+x?|and-cuda|with-cuda|cuda-pip)$`)
+
+// localGPUExtras adds, for a pip line that installs a local project or a
+// version-control checkout with a GPU extra (`-e .[gpu]`), a GPU package
+// whose code is not known: what the extra brings is in the project's own
+// metadata, which the file does not show, so no target is ok beside it
+// (review fifteen, corpus 181: `-e .[gpu]` read as nothing to check).
+func (r *resolution) localGPUExtras() {
+	for _, d := range r.env.Pip {
+		if d.Line == nil || d.Line.Req == nil {
+			continue
+		}
+		q := d.Line.Req
+		if !(q.Path || q.VCS != "" || (q.Bare && q.Editable)) {
+			continue
+		}
+		var extras []string
+		for _, e := range q.Extras {
+			if gpuExtra.MatchString(pep503(e)) {
+				extras = append(extras, e)
+			}
+		}
+		if len(extras) == 0 {
+			continue
+		}
+		what := strings.TrimSpace(d.Raw.Value)
+		from := "the checkout " + q.URL
+		if q.Path {
+			from = "the local path " + q.URL
+		}
+		r.st.GPUPackages = append(r.st.GPUPackages, GPUPackage{
+			Name: what, Role: RoleExtension, From: envspec.ProviderPip, Item: what, Pos: d.Raw.Pos, Line: d.Raw.Pos.Line, LocalProject: true,
+			Unknown: fmt.Sprintf("%s installs the project at %s with its %s extra, whose dependencies are in that project's own metadata, not in this file", what, from, strings.Join(extras, ", ")),
+		})
+	}
 }
 
 // frameworkArch is the knowledge base's architecture list of a torch
