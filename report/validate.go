@@ -287,7 +287,7 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 	}
 	if pos, why, ok := resolver.ForeignExport(env); ok {
 		return &gpucheck.Unread{Pos: pos, Why: why, Reason: "foreign-export",
-			Hint: "export the environment again with conda env export --from-history, which keeps only what was asked for, so that the target's platform gets its own builds (--no-builds is not enough: it keeps Windows-only packages such as vc and vs2015_runtime), or drop the platform's own packages by hand; or validate it with --platform for the machine it was made on"}
+			Hint: "export the environment again with conda env export --from-history, which keeps only the conda packages asked for, so that the target's platform gets its own builds, and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628; --no-builds is not enough: it keeps Windows-only packages such as vc and vs2015_runtime); or drop the platform's own packages by hand, or validate it with --platform for the machine it was made on"}
 	}
 	return nil
 }
