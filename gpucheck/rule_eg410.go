@@ -281,10 +281,13 @@ func (c *checker) judgeSupportedCC(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 			return
 		}
 	}
-	why := fmt.Sprintf("its release is known to support GPUs of compute capability %s; %s (%s) is not one of them: %s",
+	why := fmt.Sprintf("the sources read list compute capability %s as supported without condition; of %s (%s) they say: %s",
 		strings.Join(p.Code.SupportedCC, ", "), gcc.key(), gpuLabel(c.h, gs), p.Code.UnlistedCC)
+	// the condition is the row's: the hint points at it rather than at
+	// another GPU (review fifteen #1220: TensorRT 10.8 supports the RTX
+	// 5090 with a CUDA 12.8 runtime, which the file can pin)
 	c.undecide(c.pkgPos(p), "architecture", "extension-cc-unlisted", pkgLabel(p), why,
-		fmt.Sprintf("run on a GPU of compute capability %s, or run envguard check on the machine, which reads the binaries", strings.Join(p.Code.SupportedCC, ", ")))
+		fmt.Sprintf("meet the condition above for %s where there is one (pin what it names in this file), or run envguard check on the machine, which reads the binaries", gcc.sm()))
 }
 
 // judgeOwnRuntimeDriver holds the driver against the CUDA runtime of an

@@ -40,7 +40,7 @@ func TestSupportedCC(t *testing.T) {
 		{"below the floor", "2.0.1", "11.7", "550.54.15", "12.4", []string{"7.0"}, VerdictFail, "EG402 EG410", "",
 			"needs compute capability 7.5 or newer and cannot run on"},
 		{"unlisted GPU at or above the floor", "2.0.1", "11.7", "550.54.15", "12.4", []string{"8.7"}, VerdictUnknown, "EG402 EG409", "extension-cc-unlisted",
-			"its release is known to support GPUs of compute capability 7.5, 8.0, 8.6, 8.9, 9.0; 8.7 (target t's GPU 0 (GPU 8.7, compute capability 8.7)) is not one of them: Blackwell needs a CUDA 12.8 runtime"},
+			"the sources read list compute capability 7.5, 8.0, 8.6, 8.9, 9.0 as supported without condition; of 8.7 (target t's GPU 0 (GPU 8.7, compute capability 8.7)) they say: Blackwell needs a CUDA 12.8 runtime"},
 		{"the environment's own major", "2.1.0", "12.1", "535.54.03", "12.2", []string{"9.0"}, VerdictOK, "", "", ""},
 	} {
 		st := stack(tt.fw, tt.cuda, kb.DistWheel)
