@@ -137,6 +137,9 @@ func (c *checker) checkDriver() string {
 // its minor is not (jax[cuda12], jax-cuda12-plugin: pip installs whatever
 // nvidia-*-cu12 runtime is newest), 0 when none.
 func (c *checker) runtimeMajor() int {
+	if c.st.CUDA == nil && c.st.Framework == nil {
+		return c.extensionsMajor()
+	}
 	if c.st.CUDA == nil || c.st.CUDA.Version != "" {
 		return 0
 	}
@@ -153,6 +156,32 @@ func (c *checker) runtimeMajor() int {
 			return 0 // no major, or two that disagree (EG305's finding)
 		}
 		m = n
+	}
+	return m
+}
+
+// extensionsMajor is, for an environment with no framework and no CUDA
+// item, the one CUDA major every GPU-code package's builds are for (RAPIDS
+// 22.10's cudf, built for CUDA 11.0 … 11.8 only: review fifteen #74), so
+// that the driver check can hold the driver against that major; 0 where a
+// package's CUDA is not known or two majors meet.
+func (c *checker) extensionsMajor() int {
+	m := 0
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if p.Role != resolver.RoleExtension {
+			continue
+		}
+		if len(p.BuiltFor.CUDA) == 0 {
+			return 0
+		}
+		for _, cu := range p.BuiltFor.CUDA {
+			n := majorOf(cu)
+			if n <= 0 || (m != 0 && n != m) {
+				return 0
+			}
+			m = n
+		}
 	}
 	return m
 }

@@ -202,3 +202,36 @@ func TestTFLibsFromMachine(t *testing.T) {
 		}
 	}
 }
+
+// TestExtensionsMajorDecidesDriver: review fifteen #74. RAPIDS 22.10's
+// cudf was built for CUDA 11.0 … 11.8 only, so an environment with no
+// framework and no CUDA item still runs a CUDA 11 runtime: a 550 driver
+// runs any of them (the A100 is decided, not unknown), and a 470 driver
+// runs the newer ones only through minor-version compatibility (EG402).
+func TestExtensionsMajorDecidesDriver(t *testing.T) {
+	src := "channels: [rapidsai, conda-forge]\ndependencies:\n  - python=3.9\n  - cudf==22.10.*\n"
+	for _, tc := range []struct {
+		target string
+		want   gpucheck.Verdict
+		eg402  bool
+	}{{"a100", gpucheck.VerdictOK, false}, {"k80", gpucheck.VerdictFail, true}} {
+		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		if len(r.Targets) != 1 || r.Targets[0].Verdict != tc.want {
+			t.Errorf("%s: %+v, want %s", tc.target, r.Targets, tc.want)
+		}
+		got := false
+		for _, d := range r.Diagnostics() {
+			got = got || (d.Code == "EG402" && strings.Contains(d.Message, "CUDA 11 runtime"))
+			if d.Code == "EG409" && strings.Contains(d.Message, "its CUDA runtime version is not known") {
+				t.Errorf("%s: the driver left unchecked: %s", tc.target, d.Message)
+			}
+		}
+		if got != tc.eg402 {
+			t.Errorf("%s: EG402 %v, want %v", tc.target, got, tc.eg402)
+		}
+	}
+}

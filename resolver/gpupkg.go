@@ -1382,7 +1382,15 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 	if conda && len(out) == 0 && sameCode(anyCUDA) && completeCUDADist[anyCUDA[0].Dist] {
 		// The environment's CUDA is not known, but the channel's rows list
 		// every CUDA it built the release for and all carry the same code:
-		// whichever build the solver takes, that code is what runs.
+		// whichever build the solver takes, that code is what runs, and it
+		// is built for one of those CUDA releases.
+		for _, b := range anyCUDA {
+			for _, cu := range b.CUDA {
+				if !contains(p.BuiltFor.CUDA, cu) {
+					p.BuiltFor.CUDA = append(p.BuiltFor.CUDA, cu)
+				}
+			}
+		}
 		return anyCUDA[:1]
 	}
 	if conda && len(chans) > 0 && len(out) == 0 {

@@ -29,9 +29,11 @@ func TestRAPIDSCondaRows(t *testing.T) {
 		{"conda's fuzzy =22.08 with cudatoolkit 11.6", "cudf",
 			"channels: [rapidsai, nvidia, pytorch, conda-forge]\ndependencies:\n  - cudatoolkit=11.6\n  - cudf=22.08\n",
 			"22.08", []string{"11.6"}, sass22, nil, false, ""},
+		// its rows list every CUDA the build installs beside: the
+		// package is built for one of them (CUDA 11, review fifteen #74)
 		{"no CUDA pin: the one CUDA 11 build of 22.10", "cudf",
 			"channels: [rapidsai, conda-forge, defaults]\ndependencies:\n  - cudf==22.10.*\n",
-			"22.10", nil, sass22, nil, false, ""},
+			"22.10", []string{"11.0", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7", "11.8"}, sass22, nil, false, ""},
 		{"librmm is header-only", "librmm",
 			"channels: [rapidsai, conda-forge]\ndependencies:\n  - cudatoolkit=11.8\n  - librmm==23.8.*\n",
 			"23.8", []string{"11.8"}, nil, nil, true, ""},
