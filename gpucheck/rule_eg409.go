@@ -83,7 +83,7 @@ func runEG409(c *checker) bool {
 		} else {
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+", so neither the driver nor the GPU architectures can be checked for it",
-				variantHint(c.k, fw, false))
+				variantHint(c.k, fw, false)+c.selectorRouteFails(fw))
 		}
 	}
 	return true
@@ -120,6 +120,76 @@ func (c *checker) tfWhereLibsFound(fw *resolver.Framework) string {
 		}
 	}
 	return fmt.Sprintf("whether it uses the GPU is decided on the machine; where it finds CUDA %s libraries, the driver (CUDA %s) runs them and its wheel's code (%s) has SASS for this target's GPUs, and which cuDNN it finds, and whether that cuDNN supports them, is the machine's too", t.CUDA, drv, archSummary(list))
+}
+
+// selectorRouteFails says, where the variant hint proposes taking pytorch
+// from the pytorch channel to use the file's pytorch-cuda (a selector
+// beside defaults' pytorch), that the build it would select fails on
+// this target too (review fifteen #347: the pytorch channel's 2.0 CUDA
+// 11.8 build, whose cuDNN 8.7 has no code for an RTX 5090); "" where it
+// does not fail or cannot be judged.
+func (c *checker) selectorRouteFails(fw *resolver.Framework) string {
+	cu := fw.IgnoredSelectorCUDA
+	if fw.IgnoredSelector == "" || cu == "" || c.k == nil {
+		return ""
+	}
+	version := fw.Version
+	series := fw.Series()
+	if version == "" {
+		series = oneSeriesOf(fw.Candidates)
+	}
+	if series == "" {
+		return ""
+	}
+	v, ok := c.k.Variants(series, kb.DistPytorchConda)
+	if !ok || !contains(v.CUDA, cu) {
+		return ""
+	}
+	if version == "" {
+		for _, r := range c.k.TorchReleases() {
+			if seriesOfRelease(r) == series && (len(v.Releases) == 0 || contains(v.Releases, r)) && (version == "" || compareVersions(r, version) > 0) {
+				version = r
+			}
+		}
+	}
+	if version == "" {
+		return ""
+	}
+	pfw := *fw
+	pfw.Dist, pfw.Channel, pfw.IgnoredSelector, pfw.IgnoredSelectorCUDA = kb.DistPytorchConda, "pytorch", "", ""
+	st := *c.st
+	st.Framework = &pfw
+	sub := checkBuild(buildStack(&st, c.k, version, "cuda", cu), c.h, c.k, c.opt)
+	if VerdictOf(sub.ds, len(sub.undecided) > 0) != VerdictFail {
+		return ""
+	}
+	for _, d := range sub.ds {
+		if d.Severity == finding.SeverityError {
+			return fmt.Sprintf("; but on %s the pytorch channel's pytorch %s CUDA %s build would fail too (%s: %s)", c.h.label(), version, cu, d.Code, envspec.Clip(d.Message, 160))
+		}
+	}
+	return ""
+}
+
+// checkBuild is check, reached through a variable: a rule's step that
+// judges another build would otherwise make the rules table refer to
+// itself (Go's initialization cycle).
+var checkBuild func(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker
+
+func init() { checkBuild = check }
+
+// oneSeriesOf is the major.minor series every release of rels shares, ""
+// where they span several or there are none.
+func oneSeriesOf(rels []string) string {
+	s := ""
+	for _, r := range rels {
+		rs := seriesOfRelease(r)
+		if s != "" && rs != s {
+			return ""
+		}
+		s = rs
+	}
+	return s
 }
 
 // solverOf names what picks a build the file leaves open.

@@ -235,3 +235,32 @@ func TestExtensionsMajorDecidesDriver(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectorRouteFails: review fifteen #347. pytorch=2.0 from defaults
+// beside pytorch-cuda=11.8: the hint's way to use the selector, the
+// pytorch channel's 2.0.1 CUDA 11.8 build, fails on an RTX 5090 (its
+// cuDNN 8.7), and the hint says so; on an A100 it runs and nothing is
+// added.
+func TestSelectorRouteFails(t *testing.T) {
+	src := "channels: [defaults, pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.0\n  - pytorch-cuda=11.8\n"
+	for _, tc := range []struct {
+		target string
+		fails  bool
+	}{{"rtx5090", true}, {"a100", false}} {
+		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		found, says := false, false
+		for _, d := range r.Diagnostics() {
+			if d.Code == "EG409" && strings.Contains(d.Hint, "to use pytorch-cuda=11.8") {
+				found = true
+				says = strings.Contains(d.Hint, "the pytorch channel's pytorch 2.0.1 CUDA 11.8 build would fail too (EG410")
+			}
+		}
+		if !found || says != tc.fails {
+			t.Errorf("%s: EG409 with the selector hint %v, says it fails %v (want %v)", tc.target, found, says, tc.fails)
+		}
+	}
+}

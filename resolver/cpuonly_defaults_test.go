@@ -39,3 +39,12 @@ func TestPytorchCudaBesideDefaultsHint(t *testing.T) {
 		}
 	}
 }
+
+// TestPytorchCudaSelectorCUDA: the ignored selector's CUDA is kept, so a
+// check can judge the build it would select on the pytorch channel.
+func TestPytorchCudaSelectorCUDA(t *testing.T) {
+	st, _ := lintSrc(t, "channels: [defaults, pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.0\n  - pytorch-cuda=11.8\n")
+	if f := st.Framework; f == nil || f.IgnoredSelectorCUDA != "11.8" {
+		t.Fatalf("framework %+v", f)
+	}
+}

@@ -599,6 +599,7 @@ func (r *resolution) variant() {
 		for _, it := range r.items {
 			if it.from() == envspec.ProviderConda && it.name == "pytorch-cuda" {
 				f.IgnoredSelector = it.raw() + at(it.pos())
+				f.IgnoredSelectorCUDA = r.cudaSeries(it.verText)
 				break
 			}
 		}

@@ -63,6 +63,8 @@ type Framework struct {
 	// ("pytorch-cuda=11.8 (line 18)") beside a pytorch that comes from
 	// defaults, which it does not constrain; "" otherwise.
 	IgnoredSelector string `json:"-"`
+	// IgnoredSelectorCUDA is the CUDA major.minor that selector names.
+	IgnoredSelectorCUDA string `json:"-"`
 	// RuntimeCandidates lists the CUDA runtimes one of which the build
 	// uses, where VariantFrom settles the variant but not the runtime
 	// (7.5, 8.0, 9.0, 9.1 for conda pytorch before 0.4.0); nil otherwise.
