@@ -499,6 +499,14 @@ func (c *checker) overCandidates() bool {
 		for _, code := range order {
 			d := first[code]
 			d.Message = said(d.Message)
+			if code == "EG407" && c.st.Framework != nil && c.st.Framework.Dist == kb.DistPytorchConda {
+				// the candidate's stack has lost the file's cudatoolkit
+				// pin; this one has it (review fifteen #0)
+				series := seriesOfLabel(firstLabel[code])
+				if v, ok := c.k.Variants(series, kb.DistPytorchConda); ok {
+					d.Hint = c.cudatoolkitSelectsOlder(series, v.Selector) + d.Hint
+				}
+			}
 			switch {
 			case len(outs) > 1 && differs[code]:
 				d.Message += fmt.Sprintf(" (as %s has it; %d of the %d builds the file admits have an %s of their own, not all worded alike: %s)", firstLabel[code], len(byCode[code]), len(outs), code, shortList(byCode[code]))
@@ -573,6 +581,16 @@ func (c *checker) overCandidates() bool {
 			hint)
 	}
 	return true
+}
+
+// seriesOfLabel is the release series of a candidate's label ("2.5" of
+// "pytorch 2.5.1 CPU"), "" where the label holds no release.
+func seriesOfLabel(label string) string {
+	f := strings.Fields(label)
+	if len(f) < 2 {
+		return ""
+	}
+	return seriesOfRelease(f[1])
 }
 
 func labels[T any](xs []T, f func(T) string) string {

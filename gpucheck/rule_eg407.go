@@ -87,12 +87,62 @@ func eg407Hint(c *checker, fw *resolver.Framework) string {
 			if strings.HasPrefix(sel, "cudatoolkit") {
 				channels = "-c pytorch"
 			}
-			return fmt.Sprintf("select the CUDA build with %s in place of cpuonly or a cpu build string (%s; the newest CUDA variant of pytorch %s that %s runs)", strings.ReplaceAll(sel, "X.Y", cu), channels, fw.Version, c.h.label())
+			hint := fmt.Sprintf("select the CUDA build with %s in place of cpuonly or a cpu build string (%s; the newest CUDA variant of pytorch %s that %s runs)", strings.ReplaceAll(sel, "X.Y", cu), channels, fw.Version, c.h.label())
+			return c.cudatoolkitSelectsOlder(series, sel) + hint
 		}
 	case fw.Dist == kb.DistCondaForge:
 		return fmt.Sprintf("install conda-forge's CUDA build: pytorch=%s=cuda* (the solver takes its cuda-version from the solving machine's driver, __cuda: set CONDA_OVERRIDE_CUDA to %s's when solving elsewhere)", fw.Version, c.h.label())
 	}
 	return generic
+}
+
+// cudatoolkitSelectsOlder says, where the file pins cudatoolkit=X.Y but
+// the release's pytorch-channel builds are selected by pytorch-cuda (from
+// 1.13), which release that pin does select a CUDA build of: the newest
+// whose selector is cudatoolkit and that has an X.Y variant (review
+// fifteen #0, corpus 001: cudatoolkit=11.3 beside an open pytorch that
+// resolves to 2.5.1, whose CUDA builds ignore it; 1.12.1 has the 11.3
+// one). "" otherwise; else it ends with "; or ".
+func (c *checker) cudatoolkitSelectsOlder(series, sel string) string {
+	if strings.HasPrefix(sel, "cudatoolkit") {
+		return ""
+	}
+	if c.st.CUDA == nil {
+		return "" // a candidate build's stack: the caller over candidates asks
+	}
+	pin := ""
+	for _, e := range c.st.CUDA.Evidence {
+		if e.Kind == resolver.EvidenceCudatoolkit {
+			pin = majorMinorOf(e.Says)
+		}
+	}
+	if pin == "" {
+		return ""
+	}
+	best := ""
+	for _, r := range c.k.TorchReleases() {
+		s := seriesOfRelease(r)
+		v, ok := c.k.Variants(s, kb.DistPytorchConda)
+		if !ok || !strings.HasPrefix(v.Selector, "cudatoolkit") || !contains(v.CUDA, pin) || (len(v.Releases) > 0 && !contains(v.Releases, r)) {
+			continue
+		}
+		if best == "" || compareVersions(r, best) > 0 {
+			best = r
+		}
+	}
+	if best == "" || !c.sassOnEveryGPU(best, pin, kb.DistPytorchConda) {
+		return "" // proposing it would propose a build that does not run here
+	}
+	return fmt.Sprintf("the file's cudatoolkit=%s selects nothing for pytorch %s, whose CUDA builds the pytorch channel selects with pytorch-cuda; it selects the CUDA %s build of pytorch %s and older: pin pytorch=%s with it; or ", pin, series, pin, best, best)
+}
+
+// majorMinorOf is "11.3" of "11.3.1" or "11.3", "" of anything shorter.
+func majorMinorOf(v string) string {
+	parts := strings.SplitN(strings.TrimLeft(v, "=<>~! "), ".", 3)
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return ""
+	}
+	return parts[0] + "." + parts[1]
 }
 
 // newestRunningVariant is the newest CUDA variant of a release series in a

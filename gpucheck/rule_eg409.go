@@ -414,7 +414,13 @@ func (c *checker) pypiTorchBeyondDriver(rels []string, top string) (why, runs st
 // sassForEveryGPU says whether the package index's build of a torch
 // release for CUDA cu is known to carry SASS for each of the host's GPUs.
 func (c *checker) sassForEveryGPU(release, cu string) bool {
-	list, ok := c.k.Arch(release, cu, kb.DistPyPI)
+	return c.sassOnEveryGPU(release, cu, kb.DistPyPI)
+}
+
+// sassOnEveryGPU says whether a distribution's build of a torch release for
+// CUDA cu is known to carry SASS for each of the host's GPUs.
+func (c *checker) sassOnEveryGPU(release, cu string, dist kb.Distribution) bool {
+	list, ok := c.k.Arch(release, cu, dist)
 	if !ok || !list.Known || len(c.h.GPUs) == 0 {
 		return false
 	}

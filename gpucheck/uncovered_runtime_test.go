@@ -264,3 +264,32 @@ func TestSelectorRouteFails(t *testing.T) {
 		}
 	}
 }
+
+// TestCudatoolkitSelectsOlder: review fifteen #0, corpus 001. An open
+// pytorch::pytorch beside cudatoolkit=11.3 resolves to 2.5.1, whose CUDA
+// builds ignore cudatoolkit: the CPU candidate's EG407 hint says the pin
+// selects the CUDA 11.3 build of pytorch 1.12.1 and older, on an A100,
+// where that build has SASS; not on an H100, where it has none.
+func TestCudatoolkitSelectsOlder(t *testing.T) {
+	src := "channels: [conda-forge, pytorch]\ndependencies:\n  - pytorch::pytorch\n  - pytorch::torchvision\n  - conda-forge::cudatoolkit=11.3\n"
+	for _, tc := range []struct {
+		target string
+		says   bool
+	}{{"a100", true}, {"h100", false}} {
+		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		found, says := false, false
+		for _, d := range r.Diagnostics() {
+			if d.Code == "EG407" {
+				found = true
+				says = strings.Contains(d.Hint, "the file's cudatoolkit=11.3 selects nothing for pytorch 2.5") && strings.Contains(d.Hint, "pin pytorch=1.12.1 with it")
+			}
+		}
+		if !found || says != tc.says {
+			t.Errorf("%s: EG407 %v, names 1.12.1 %v (want %v)", tc.target, found, says, tc.says)
+		}
+	}
+}
