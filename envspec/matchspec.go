@@ -708,6 +708,12 @@ func (m *MatchSpec) parsePackageFile(a, b int) error {
 	if d1 <= 0 {
 		return msErr(fa, "package file name %q is not <name>-<version>-<build>", fn)
 	}
+	// The directory becomes the channel, which the canonical form writes
+	// before "::", where conda would drop a parenthesised part ("(::x"):
+	// such a channel could not be read back.
+	if i := strings.IndexAny(s[a:a+slash], "()"); i >= 0 {
+		return msErr(a+i, "invalid character %q in the channel of package file %q", s[a+i], s[a:b])
+	}
 	if err := m.setChannel(a, a+slash); err != nil {
 		return err
 	}
