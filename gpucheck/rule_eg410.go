@@ -171,11 +171,17 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 				if p.FromBinary() {
 					break
 				}
-				if why := c.nvrtcBelowGPU(p, gcc); why != "" {
+				switch why, fails := c.nvrtcBelowGPU(p, gcc); {
+				case why != "" && fails:
+					c.add("EG410", c.pkgPos(p),
+						fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why),
+						fmt.Sprintf("use %s %s or later, which caps the architecture at what its NVRTC compiles, or a build for a CUDA whose NVRTC targets %s", p.Name, c.nvrtcIntFrom(p), gcc.sm()))
+					return
+				case why != "":
 					c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p),
 						fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why),
 						fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s, or run envguard check on the machine", p.Name, gcc.sm()))
-					break
+					return
 				}
 				c.extensionPTXOnly(p, list, by, gcc, gs)
 			}
@@ -223,31 +229,52 @@ func (c *checker) unknownExtension(p *resolver.GPUPackage) (cause, hint string) 
 	return CauseKB, hint
 }
 
-// nvrtcBelowGPU says, for a package that compiles most of its kernels at
-// run time with its CUDA's NVRTC (CuPy), why the PTX it ships does not
-// decide a GPU that NVRTC cannot target (review fourteen #23: cupy built
-// for CUDA 10.1 on an RTX 5090, where NVRTC 10.1 stops at compute_75 and
-// old releases ask it for the GPU's own architecture): "" where the
-// package does not compile at run time, its build's CUDA is not known,
-// or that NVRTC targets the GPU.
-func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) string {
+// nvrtcBelowGPU judges a package that compiles most of its kernels at run
+// time with its CUDA's NVRTC (CuPy) on a GPU that NVRTC cannot target. A
+// release that caps the architecture it asks for at what NVRTC compiles
+// gets PTX the driver JIT-compiles ("", false: the shipped PTX path
+// decides); one that compares capabilities as strings asks for a
+// three-digit one as it is, which fails (why, true: cupy before 13.4.0 on
+// an RTX 5090, review fourteen #23); a release not known to cap is open
+// (why, false). "" where the package does not compile at run time, its
+// build's CUDA is not known, or that NVRTC targets the GPU.
+func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why string, fails bool) {
 	ext, ok := c.k.ExtensionByName(p.Name)
 	if !ok || !ext.NVRTC {
-		return ""
+		return "", false
 	}
 	cu := minorCUDA(p.BuiltFor.CUDA)
 	if cu == "" {
-		return ""
+		return "", false
 	}
 	ta, ok := c.k.ToolkitArch(cu)
 	if !ok {
-		return ""
+		return "", false
 	}
 	hi, ok := parseCC(ta.MaxPTX)
 	if !ok || !hi.less(gcc) {
-		return ""
+		return "", false
 	}
-	return fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of CUDA %s, which targets nothing above %s; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", cu, hi.compute())
+	compiles := fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of CUDA %s, which targets nothing above %s", cu, hi.compute())
+	rel := p.Version
+	switch {
+	case rel == "" || ext.NVRTCClampFrom == "" || compareVersions(rel, ext.NVRTCClampFrom) < 0:
+		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", false
+	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0:
+		// "120" < "75" as strings: the cap lets the GPU's own
+		// architecture through, which that NVRTC cannot compile
+		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which that NVRTC cannot compile", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), true
+	}
+	return "", false // capped at what NVRTC compiles: its PTX the driver JIT-compiles
+}
+
+// nvrtcIntFrom is the first release of an NVRTC-compiling package that
+// compares capabilities as numbers.
+func (c *checker) nvrtcIntFrom(p *resolver.GPUPackage) string {
+	if ext, ok := c.k.ExtensionByName(p.Name); ok {
+		return ext.NVRTCIntCompareFrom
+	}
+	return ""
 }
 
 // extensionPTXOnly raises EG408 at an extension that has no SASS for a

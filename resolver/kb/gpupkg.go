@@ -61,6 +61,13 @@ type Extension struct {
 	// elementwise, reduction and raw kernels): on a GPU newer than that
 	// NVRTC can target, the PTX the package ships does not decide it.
 	NVRTC bool `yaml:"nvrtc,omitempty"`
+	// NVRTCClampFrom is the first release known to cap the architecture it
+	// asks NVRTC for at what that NVRTC compiles (CuPy's _get_arch), and
+	// NVRTCIntCompareFrom the first that compares capabilities as numbers:
+	// before it the cap compares strings, so a three-digit capability
+	// ("120") passes uncapped and an NVRTC older than the GPU fails.
+	NVRTCClampFrom      string `yaml:"nvrtc_clamp_from,omitempty"`
+	NVRTCIntCompareFrom string `yaml:"nvrtc_int_compare_from,omitempty"`
 	// TorchCUDALib is true where one wheel carries a library per CUDA
 	// release and loads the one named by torch's CUDA (bitsandbytes:
 	// libbitsandbytes_cuda{torch.version.cuda}): the release's pypi rows
