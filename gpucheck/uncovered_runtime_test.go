@@ -300,3 +300,23 @@ func TestCudatoolkitSelectsOlder(t *testing.T) {
 		}
 	}
 }
+
+// TestCupyCuda12xFloor: review sixteen #91. Every cupy-cuda12x release is
+// a CUDA 12 build, whose compiler targets nothing below sm_50: an open
+// cupy-cuda12x>=13.0.0 cannot run on a K80 whichever release pip takes.
+func TestCupyCuda12xFloor(t *testing.T) {
+	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"k80"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := report.Validate("requirements.txt", []byte("cupy-cuda12x>=13.0.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	found := false
+	for _, d := range r.Diagnostics() {
+		if d.Code == "EG410" && strings.Contains(d.Message, "cupy-cuda12x needs compute capability 5.0 or newer, as every release of cupy-cuda12x does") {
+			found = true
+		}
+	}
+	if !found || r.Targets[0].Verdict != gpucheck.VerdictFail {
+		t.Errorf("verdict %s, EG410 floor %v", r.Targets[0].Verdict, found)
+	}
+}
