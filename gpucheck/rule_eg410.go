@@ -1022,6 +1022,17 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	}
 	rows := c.k.CUDALibArchOf(name, gcc.key())
 	if len(rows) == 0 {
+		if toolkit {
+			// the toolkit's compiler bounds what its libraries hold:
+			// CUDA 9.0 targets nothing above sm_70, so its libraries have
+			// no SASS for sm_90 (review sixteen #1390); only their PTX is
+			// open
+			if ta, ok := c.k.ToolkitArch(majorMinorOf(ver)); ok {
+				if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
+					return carriesUnknown, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), majorMinorOf(ver), hi.sm())
+				}
+			}
+		}
 		return carriesUnknown, fmt.Sprintf("whether %s %s carries code for %s is not known", name, ver, gcc.sm())
 	}
 	// A row with a CUDA condition speaks only for builds for a CUDA that

@@ -78,13 +78,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// solver (review #1076/#1077): the build's own finding says what
 		// is open, with no pytorch-cuda/cpuonly hint (neither existed for
 		// 1.1).
-		{"183.yml", map[string]string{"k80": "ok", "a100": "fail", "h100": "fail"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "cublas 9.0 carries code for sm_90 is not known", "cudnn 7.5.1 (loaded by torch 1.1.0) carries no code for sm_90", "no cudnn release through 7.6.5 carries code of its own for sm_80"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
+		{"183.yml", map[string]string{"k80": "ok", "a100": "fail", "h100": "fail"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "cublas 9.0 has no code of its own for sm_90 (CUDA 9.0's compiler targets nothing above sm_70), and whether PTX in it serves it is not known", "cudnn 7.5.1 (loaded by torch 1.1.0) carries no code for sm_90", "no cudnn release through 7.6.5 carries code of its own for sm_80"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
 		// cudatoolkit=10.2 with pytorch::pytorch=1.5: both admitted builds
 		// reach sm_80 through PTX with CUDA 10.2 libraries of unknown code
 		// (review #29), the same for each, not a choice left to the solver;
 		// and both link cuDNN 7.6.5 (cuda10.2.89_cudnn7.6.5), which has no
 		// Ampere or Blackwell code and is not forward compatible: both fail.
-		{"005.yml", map[string]string{"k80": "ok", "a100": "fail", "rtx5090": "fail"}, []string{"2 of the 2 builds the file admits have an EG410 of their own", "cudnn 7.6.5 (loaded by torch 1.5.0) carries no code for sm_80", "cublas 10.2 carries code for sm_80 is not known"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
+		{"005.yml", map[string]string{"k80": "ok", "a100": "fail", "rtx5090": "fail"}, []string{"2 of the 2 builds the file admits have an EG410 of their own", "cudnn 7.6.5 (loaded by torch 1.5.0) carries no code for sm_80", "cublas 10.2 has no code of its own for sm_80 (CUDA 10.2's compiler targets nothing above sm_75)"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
 		// pytorch 1.3.1 from the defaults channel with no variant pin
 		// (review #46): the hint is in the defaults channel's build strings.
 		{"008.yml", map[string]string{"a100": "unknown"}, []string{"left to the solver", "pytorch=*=cuda* for a CUDA build"}, []string{"pytorch-cuda=X.Y", "(or pip)", "gpu_cuda"}, nil},
