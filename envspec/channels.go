@@ -278,11 +278,18 @@ func (p *envParser) channelChecks() {
 // own packages, defaults' builds (review 8 #824): kept, it would bring
 // defaults back, so the hint drops it too.
 func mixHint(channels []String) string {
-	var keep []string
+	var keep, urls []string
 	mirror := ""
 	seen := map[string]bool{}
 	for _, c := range channels {
 		v := strings.TrimSpace(c.Value)
+		if isDefaultsChannel(v) && v != "defaults" && !seen[v] {
+			// Anaconda's channels written by URL are defaults too: the fix
+			// removes them, and the hint says so (review sixteen #1066)
+			seen[v] = true
+			urls = append(urls, "`"+v+"`")
+			continue
+		}
 		if v == "" || v == "nodefaults" || isDefaultsChannel(v) || isCondaForgeChannel(v) || seen[v] {
 			continue
 		}
@@ -293,9 +300,21 @@ func mixHint(channels []String) string {
 		}
 		keep = append(keep, "`"+v+"`")
 	}
+	named := false
+	for _, c := range channels {
+		named = named || strings.TrimSpace(c.Value) == "defaults"
+	}
+	lead := "replace `defaults` with `nodefaults`"
+	if !named && len(urls) > 0 {
+		// the fix puts nodefaults where the first of them was
+		lead, urls = "replace "+urls[0]+" with `nodefaults`", urls[1:]
+	}
 	also := ""
+	if len(urls) > 0 {
+		also = fmt.Sprintf(", and remove %s, Anaconda's channels written by URL", strings.Join(urls, ", "))
+	}
 	if mirror != "" {
-		also = fmt.Sprintf(", and remove `%s`, which serves defaults' own packages", mirror)
+		also += fmt.Sprintf(", and remove `%s`, which serves defaults' own packages", mirror)
 	}
 	if len(keep) == 0 {
 		return "use conda-forge alone and add `nodefaults` to the channels" + also
@@ -304,8 +323,8 @@ func mixHint(channels []String) string {
 	if len(keep) == 1 {
 		publish = "it publishes"
 	}
-	return fmt.Sprintf("replace `defaults` with `nodefaults`%s, keeping conda-forge and %s for the packages only %s, so that no package comes from defaults",
-		also, strings.Join(keep, ", "), publish)
+	return fmt.Sprintf("%s%s, keeping conda-forge and %s for the packages only %s, so that no package comes from defaults",
+		lead, also, strings.Join(keep, ", "), publish)
 }
 
 // ExportedBuildsFirst is what EG108's hint must say first where the file
