@@ -107,17 +107,8 @@ func (c *checker) tfWhereLibsFound(fw *resolver.Framework) string {
 		return none
 	}
 	list, ok := c.k.FrameworkArch("tensorflow", seriesOfRelease(fw.Version), t.CUDA, kb.DistPyPI)
-	if !ok || !list.Known {
+	if !ok || !c.sassForHostGPUs(list) {
 		return none
-	}
-	for _, g := range c.h.GPUs {
-		gcc, ok := parseCC(g.CC)
-		if !ok {
-			return none
-		}
-		if v, _ := archVerdict(gcc, list); v != runsSASS {
-			return none
-		}
 	}
 	return fmt.Sprintf("whether it uses the GPU is decided on the machine; where it finds CUDA %s libraries, the driver (CUDA %s) runs them and its wheel's code (%s) has SASS for this target's GPUs, and which cuDNN it finds, and whether that cuDNN supports them, is the machine's too", t.CUDA, drv, archSummary(list))
 }
@@ -421,7 +412,13 @@ func (c *checker) sassForEveryGPU(release, cu string) bool {
 // CUDA cu is known to carry SASS for each of the host's GPUs.
 func (c *checker) sassOnEveryGPU(release, cu string, dist kb.Distribution) bool {
 	list, ok := c.k.Arch(release, cu, dist)
-	if !ok || !list.Known || len(c.h.GPUs) == 0 {
+	return ok && c.sassForHostGPUs(list)
+}
+
+// sassForHostGPUs says whether a known architecture list has SASS for
+// each of the host's GPUs (false where the host lists none).
+func (c *checker) sassForHostGPUs(list *kb.ArchList) bool {
+	if list == nil || !list.Known || len(c.h.GPUs) == 0 {
 		return false
 	}
 	for _, g := range c.h.GPUs {

@@ -16,11 +16,7 @@ import (
 // release's CUDA is unknowable, and asks for no cudatoolkit pin the
 // wheel would ignore.
 func TestUncoveredReleaseRuntime(t *testing.T) {
-	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"a100"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := report.Validate("requirements.txt", []byte("tensorflow-gpu==0.12.1\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	r := validateOn(t, "a100", "requirements.txt", "tensorflow-gpu==0.12.1\n")
 	found := false
 	for _, d := range r.Diagnostics() {
 		if d.Code != "EG409" || !strings.Contains(d.Message, "tensorflow 0.12.1") {
@@ -44,11 +40,7 @@ func TestUncoveredReleaseRuntime(t *testing.T) {
 // not left unknown, and the hint names the release's GPU build,
 // tensorflow-gpu, not PyTorch's wheels.
 func TestTFPipCPUOnlyHint(t *testing.T) {
-	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"a100"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := report.Validate("requirements.txt", []byte("tensorflow==1.3.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	r := validateOn(t, "a100", "requirements.txt", "tensorflow==1.3.0\n")
 	found := false
 	for _, d := range r.Diagnostics() {
 		if d.Code == "EG409" {
@@ -71,11 +63,7 @@ func TestTFPipCPUOnlyHint(t *testing.T) {
 // with CUDA 12, whose compiler targets nothing below sm_50: the hint says
 // no release can serve it instead of asking for one built for sm_37.
 func TestNoReleaseCanServeHint(t *testing.T) {
-	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"k80"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := report.Validate("requirements.txt", []byte("torch==2.5.1\nsgl-kernel==0.1.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	r := validateOn(t, "k80", "requirements.txt", "torch==2.5.1\nsgl-kernel==0.1.0\n")
 	found := false
 	for _, d := range r.Diagnostics() {
 		if d.Code == "EG410" && strings.Contains(d.Message, "sgl-kernel 0.1.0") {
@@ -101,15 +89,11 @@ func TestNoTensorFlowSASSHint(t *testing.T) {
 		{"rtx5090", "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.2\n  - cudnn=8.1\n  - tensorflow-gpu=2.11\n", "EG408", "tensorflow =2.11", "no TensorFlow release envguard knows has SASS for sm_120"},
 		{"k80", "--extra-index-url https://download.pytorch.org/whl/cu118\ntorch==2.0.1+cu118\nbitsandbytes==0.43.1\n", "EG410", "bitsandbytes 0.43.1", "no release of bitsandbytes envguard knows has a CUDA 11.8 build with code for sm_37"},
 	} {
-		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
-		if err != nil {
-			t.Fatal(err)
-		}
 		name := "requirements.txt"
 		if strings.HasPrefix(tc.src, "channels:") {
 			name = "environment.yml"
 		}
-		r := report.Validate(name, []byte(tc.src), report.Options{Platform: "linux-64", Hosts: hosts})
+		r := validateOn(t, tc.target, name, tc.src)
 		found := false
 		for _, d := range r.Diagnostics() {
 			if d.Code == tc.code && strings.Contains(d.Message, tc.subject) {
@@ -129,11 +113,7 @@ func TestNoTensorFlowSASSHint(t *testing.T) {
 // bitsandbytes>=0.41.0 is offered only releases its spec admits: never
 // 0.39.1.
 func TestKnownReleasesHonourSpec(t *testing.T) {
-	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"a100"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := report.Validate("requirements.txt", []byte("torch==2.1.0\nbitsandbytes>=0.41.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	r := validateOn(t, "a100", "requirements.txt", "torch==2.1.0\nbitsandbytes>=0.41.0\n")
 	found := false
 	for _, d := range r.Diagnostics() {
 		if d.Code == "EG409" && strings.Contains(d.Message, "bitsandbytes") && strings.Contains(d.Hint, "pin a release envguard knows") {
@@ -165,11 +145,7 @@ func TestNVRTCBelowGPU(t *testing.T) {
 		{"8.3.0", "v100", "", ""},
 	} {
 		src := "channels: [conda-forge]\ndependencies:\n  - python=3.7\n  - cudatoolkit=10.1\n  - cupy=" + tc.cupy + "\n"
-		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		r := validateOn(t, tc.target, "environment.yml", src)
 		var got []string
 		for _, d := range r.Diagnostics() {
 			if strings.Contains(d.Message, "cupy") && (d.Code == "EG408" || d.Code == "EG409" || d.Code == "EG410") {
@@ -195,11 +171,7 @@ func TestTFLibsFromMachine(t *testing.T) {
 		{"k80", "where it finds CUDA 11.2 libraries, the driver (CUDA 11.4) runs them"},
 		{"rtx5090", "neither the driver nor the GPU architectures can be checked"},
 	} {
-		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := report.Validate("requirements.txt", []byte("tensorflow==2.6.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+		r := validateOn(t, tc.target, "requirements.txt", "tensorflow==2.6.0\n")
 		if len(r.Targets) != 1 || len(r.Targets[0].Undecided) == 0 {
 			t.Fatalf("%s: %+v", tc.target, r.Targets)
 		}
@@ -222,11 +194,7 @@ func TestExtensionsMajorDecidesDriver(t *testing.T) {
 		want   gpucheck.Verdict
 		eg402  bool
 	}{{"a100", gpucheck.VerdictOK, false}, {"k80", gpucheck.VerdictFail, true}} {
-		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		r := validateOn(t, tc.target, "environment.yml", src)
 		if len(r.Targets) != 1 || r.Targets[0].Verdict != tc.want {
 			t.Errorf("%s: %+v, want %s", tc.target, r.Targets, tc.want)
 		}
@@ -254,11 +222,7 @@ func TestSelectorRouteFails(t *testing.T) {
 		target string
 		fails  bool
 	}{{"rtx5090", true}, {"a100", false}} {
-		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		r := validateOn(t, tc.target, "environment.yml", src)
 		found, says := false, false
 		for _, d := range r.Diagnostics() {
 			if d.Code == "EG409" && strings.Contains(d.Hint, "to use pytorch-cuda=11.8") {
@@ -283,11 +247,7 @@ func TestCudatoolkitSelectsOlder(t *testing.T) {
 		target string
 		says   bool
 	}{{"a100", true}, {"h100", false}} {
-		hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{tc.target})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := report.Validate("environment.yml", []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
+		r := validateOn(t, tc.target, "environment.yml", src)
 		found, says := false, false
 		for _, d := range r.Diagnostics() {
 			if d.Code == "EG407" {
@@ -305,11 +265,7 @@ func TestCudatoolkitSelectsOlder(t *testing.T) {
 // a CUDA 12 build, whose compiler targets nothing below sm_50: an open
 // cupy-cuda12x>=13.0.0 cannot run on a K80 whichever release pip takes.
 func TestCupyCuda12xFloor(t *testing.T) {
-	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{"k80"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := report.Validate("requirements.txt", []byte("cupy-cuda12x>=13.0.0\n"), report.Options{Platform: "linux-64", Hosts: hosts})
+	r := validateOn(t, "k80", "requirements.txt", "cupy-cuda12x>=13.0.0\n")
 	found := false
 	for _, d := range r.Diagnostics() {
 		if d.Code == "EG410" && strings.Contains(d.Message, "cupy-cuda12x needs compute capability 5.0 or newer, as every release of cupy-cuda12x does") {
@@ -319,4 +275,15 @@ func TestCupyCuda12xFloor(t *testing.T) {
 	if !found || r.Targets[0].Verdict != gpucheck.VerdictFail {
 		t.Errorf("verdict %s, EG410 floor %v", r.Targets[0].Verdict, found)
 	}
+}
+
+// validateOn validates src as the file name against one target of the
+// standard fleet.
+func validateOn(t *testing.T, target, name, src string) *report.Report {
+	t.Helper()
+	hosts, err := (&report.Machines{Targets: report.StandardFleet()}).Resolve([]string{target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return report.Validate(name, []byte(src), report.Options{Platform: "linux-64", Hosts: hosts})
 }
