@@ -389,6 +389,7 @@ func (c *checker) overCandidates() bool {
 	}
 	type outcome struct {
 		label   string
+		series  string // the candidate's release series
 		verdict Verdict
 		ds      []finding.Diagnostic
 		und     []Undecided
@@ -396,7 +397,7 @@ func (c *checker) overCandidates() bool {
 	var outs []outcome
 	for _, cand := range cands {
 		sub := check(cand.st, c.h, c.k, c.opt)
-		outs = append(outs, outcome{cand.label, VerdictOf(sub.ds, len(sub.undecided) > 0), sub.ds, sub.undecided})
+		outs = append(outs, outcome{cand.label, cand.st.Framework.Series(), VerdictOf(sub.ds, len(sub.undecided) > 0), sub.ds, sub.undecided})
 	}
 	fw := c.st.Framework
 	what := fwName(fw)
@@ -474,7 +475,7 @@ func (c *checker) overCandidates() bool {
 			}
 			c.undecided = append(c.undecided, o.und...)
 		}
-		firstLabel := map[string]string{}
+		firstLabel, firstSeries := map[string]string{}, map[string]string{}
 		// differs: a code whose finding reads otherwise in another build
 		// (cuDNN 8.7.0 in the 2.0 builds, 9.1.0 in the 2.4 ones): the one
 		// shown is then said to be the first build's, not every build's.
@@ -488,7 +489,7 @@ func (c *checker) overCandidates() bool {
 				seen[d.Code] = true
 				if f, ok := first[d.Code]; !ok {
 					first[d.Code] = d
-					firstLabel[d.Code] = o.label
+					firstLabel[d.Code], firstSeries[d.Code] = o.label, o.series
 					order = append(order, d.Code)
 				} else if f.Message != d.Message {
 					differs[d.Code] = true
@@ -502,7 +503,7 @@ func (c *checker) overCandidates() bool {
 			if code == "EG407" && c.st.Framework != nil && c.st.Framework.Dist == kb.DistPytorchConda {
 				// the candidate's stack has lost the file's cudatoolkit
 				// pin; this one has it (review fifteen #0)
-				series := seriesOfLabel(firstLabel[code])
+				series := firstSeries[code]
 				if v, ok := c.k.Variants(series, kb.DistPytorchConda); ok {
 					d.Hint = c.cudatoolkitSelectsOlder(series, v.Selector) + d.Hint
 				}
@@ -581,16 +582,6 @@ func (c *checker) overCandidates() bool {
 			hint)
 	}
 	return true
-}
-
-// seriesOfLabel is the release series of a candidate's label ("2.5" of
-// "pytorch 2.5.1 CPU"), "" where the label holds no release.
-func seriesOfLabel(label string) string {
-	f := strings.Fields(label)
-	if len(f) < 2 {
-		return ""
-	}
-	return seriesOfRelease(f[1])
 }
 
 func labels[T any](xs []T, f func(T) string) string {

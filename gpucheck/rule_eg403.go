@@ -618,7 +618,7 @@ func (c *checker) sassBuildHint(gcc cc, otherwise string) string {
 		if t != nil && compareVersions(r.Version, t.Version) <= 0 {
 			continue
 		}
-		if l, ok := c.k.FrameworkArch("tensorflow", seriesOfRelease(r.Version), r.CUDA, kb.DistPyPI); ok && l.Known {
+		if l, ok := c.k.FrameworkArch("tensorflow", resolver.SeriesOf(r.Version), r.CUDA, kb.DistPyPI); ok && l.Known {
 			r := r
 			t, list = &r, l
 		}

@@ -113,36 +113,24 @@ func (c *checker) cudatoolkitSelectsOlder(series, sel string) string {
 	pin := ""
 	for _, e := range c.st.CUDA.Evidence {
 		if e.Kind == resolver.EvidenceCudatoolkit {
-			pin = majorMinorOf(e.Says)
+			pin = resolver.SeriesOf(e.Says)
 		}
 	}
 	if pin == "" {
 		return ""
 	}
 	best := ""
-	for _, r := range c.k.TorchReleases() {
-		s := seriesOfRelease(r)
-		v, ok := c.k.Variants(s, kb.DistPytorchConda)
-		if !ok || !strings.HasPrefix(v.Selector, "cudatoolkit") || !contains(v.CUDA, pin) || (len(v.Releases) > 0 && !contains(v.Releases, r)) {
-			continue
-		}
-		if best == "" || compareVersions(r, best) > 0 {
+	for _, r := range c.releasesNewestFirst() {
+		v, ok := c.k.Variants(resolver.SeriesOf(r), kb.DistPytorchConda)
+		if ok && selects(resolver.EvidenceCudatoolkit, v.Selector) && contains(v.CUDA, pin) && (len(v.Releases) == 0 || contains(v.Releases, r)) {
 			best = r
+			break
 		}
 	}
 	if best == "" || !c.sassOnEveryGPU(best, pin, kb.DistPytorchConda) {
 		return "" // proposing it would propose a build that does not run here
 	}
 	return fmt.Sprintf("the file's cudatoolkit=%s selects nothing for pytorch %s, whose CUDA builds the pytorch channel selects with pytorch-cuda; it selects the CUDA %s build of pytorch %s and older: pin pytorch=%s with it; or ", pin, series, pin, best, best)
-}
-
-// majorMinorOf is "11.3" of "11.3.1" or "11.3", "" of anything shorter.
-func majorMinorOf(v string) string {
-	parts := strings.SplitN(strings.TrimLeft(v, "=<>~! "), ".", 3)
-	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-		return ""
-	}
-	return parts[0] + "." + parts[1]
 }
 
 // newestRunningVariant is the newest CUDA variant of a release series in a

@@ -106,7 +106,7 @@ func (c *checker) tfWhereLibsFound(fw *resolver.Framework) string {
 	if !runs {
 		return none
 	}
-	list, ok := c.k.FrameworkArch("tensorflow", seriesOfRelease(fw.Version), t.CUDA, kb.DistPyPI)
+	list, ok := c.k.FrameworkArch("tensorflow", resolver.SeriesOf(fw.Version), t.CUDA, kb.DistPyPI)
 	if !ok || !c.sassForHostGPUs(list) {
 		return none
 	}
@@ -127,7 +127,7 @@ func (c *checker) selectorRouteFails(fw *resolver.Framework) string {
 	version := fw.Version
 	series := fw.Series()
 	if version == "" {
-		series = oneSeriesOf(fw.Candidates)
+		series = resolver.OneSeries(fw.Candidates)
 	}
 	if series == "" {
 		return ""
@@ -137,11 +137,7 @@ func (c *checker) selectorRouteFails(fw *resolver.Framework) string {
 		return ""
 	}
 	if version == "" {
-		for _, r := range c.k.TorchReleases() {
-			if seriesOfRelease(r) == series && (len(v.Releases) == 0 || contains(v.Releases, r)) && (version == "" || compareVersions(r, version) > 0) {
-				version = r
-			}
-		}
+		version = c.newestRelease(series, v, kb.DistPytorchConda, cu, "")
 	}
 	if version == "" {
 		return ""
@@ -168,20 +164,6 @@ func (c *checker) selectorRouteFails(fw *resolver.Framework) string {
 var checkBuild func(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker
 
 func init() { checkBuild = check }
-
-// oneSeriesOf is the major.minor series every release of rels shares, ""
-// where they span several or there are none.
-func oneSeriesOf(rels []string) string {
-	s := ""
-	for _, r := range rels {
-		rs := seriesOfRelease(r)
-		if s != "" && rs != s {
-			return ""
-		}
-		s = rs
-	}
-	return s
-}
 
 // solverOf names what picks a build the file leaves open.
 // LeavesBuild opens the reason of an EG409 that a pin of the framework's
@@ -392,7 +374,7 @@ func (c *checker) pypiTorchBeyondDriver(rels []string, top string) (why, runs st
 		if cu == "" || majorOf(cu) > majorOf(drv) || (majorOf(cu) == majorOf(drv) && compareVersions(cu, drv) > 0 && !c.reachesCompatFloor(majorOf(cu), drv)) {
 			continue
 		}
-		if !c.sassForEveryGPU(r, cu) {
+		if !c.sassOnEveryGPU(r, cu, kb.DistPyPI) {
 			continue // a release this driver runs, but not on these GPUs
 		}
 		if runs == "" || compareVersions(r, runs) > 0 {
@@ -400,12 +382,6 @@ func (c *checker) pypiTorchBeyondDriver(rels []string, top string) (why, runs st
 		}
 	}
 	return why, runs
-}
-
-// sassForEveryGPU says whether the package index's build of a torch
-// release for CUDA cu is known to carry SASS for each of the host's GPUs.
-func (c *checker) sassForEveryGPU(release, cu string) bool {
-	return c.sassOnEveryGPU(release, cu, kb.DistPyPI)
 }
 
 // sassOnEveryGPU says whether a distribution's build of a torch release for
@@ -436,18 +412,10 @@ func (c *checker) sassForHostGPUs(list *kb.ArchList) bool {
 // pypiTorchCUDA is the CUDA of the package index's build of a torch
 // release ("" where the knowledge base does not say).
 func (c *checker) pypiTorchCUDA(release string) string {
-	if v, ok := c.k.Variants(seriesOfRelease(release), kb.DistPyPI); ok {
+	if v, ok := c.k.Variants(resolver.SeriesOf(release), kb.DistPyPI); ok {
 		return v.Default
 	}
 	return ""
-}
-
-// seriesOfRelease is a release's major.minor series ("2.14" of "2.14.0").
-func seriesOfRelease(v string) string {
-	if parts := strings.SplitN(v, ".", 3); len(parts) >= 2 {
-		return parts[0] + "." + parts[1]
-	}
-	return v
 }
 
 // newestRelease is the newest of rels by version order.

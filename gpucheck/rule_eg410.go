@@ -171,16 +171,15 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 				if p.FromBinary() {
 					break
 				}
-				switch why, fails := c.nvrtcBelowGPU(p, gcc); {
-				case why != "" && fails:
-					c.add("EG410", c.pkgPos(p),
-						fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why),
-						fmt.Sprintf("use %s %s or later, which caps the architecture at what its NVRTC compiles, or a build for a CUDA whose NVRTC targets %s", p.Name, c.nvrtcIntFrom(p), gcc.sm()))
-					return
-				case why != "":
-					c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p),
-						fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why),
-						fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s, or run envguard check on the machine", p.Name, gcc.sm()))
+				if why, fixedIn := c.nvrtcBelowGPU(p, gcc); why != "" {
+					msg := fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why)
+					if fixedIn != "" {
+						c.add("EG410", c.pkgPos(p), msg,
+							fmt.Sprintf("use %s %s or later, which caps the architecture at what its NVRTC compiles, or a build for a CUDA whose NVRTC targets %s", p.Name, fixedIn, gcc.sm()))
+					} else {
+						c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p), msg,
+							fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s, or run envguard check on the machine", p.Name, gcc.sm()))
+					}
 					return
 				}
 				c.extensionPTXOnly(p, list, by, gcc, gs)
@@ -234,47 +233,39 @@ func (c *checker) unknownExtension(p *resolver.GPUPackage) (cause, hint string) 
 // release that caps the architecture it asks for at what NVRTC compiles
 // gets PTX the driver JIT-compiles ("", false: the shipped PTX path
 // decides); one that compares capabilities as strings asks for a
-// three-digit one as it is, which fails (why, true: cupy before 13.4.0 on
-// an RTX 5090, review fourteen #23); a release not known to cap is open
-// (why, false). "" where the package does not compile at run time, its
-// build's CUDA is not known, or that NVRTC targets the GPU.
-func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why string, fails bool) {
+// three-digit one as it is, which fails (why, and the release that fixed
+// it: cupy before 13.4.0 on an RTX 5090, review fourteen #23); a release
+// not known to cap is open (why, ""). "" where the package does not
+// compile at run time, its build's CUDA is not known, or that NVRTC
+// targets the GPU.
+func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why, fixedIn string) {
 	ext, ok := c.k.ExtensionByName(p.Name)
 	if !ok || !ext.NVRTC {
-		return "", false
+		return "", ""
 	}
 	cu := minorCUDA(p.BuiltFor.CUDA)
 	if cu == "" {
-		return "", false
+		return "", ""
 	}
 	ta, ok := c.k.ToolkitArch(cu)
 	if !ok {
-		return "", false
+		return "", ""
 	}
 	hi, ok := parseCC(ta.MaxPTX)
 	if !ok || !hi.less(gcc) {
-		return "", false
+		return "", ""
 	}
 	compiles := fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of CUDA %s, which targets nothing above %s", cu, hi.compute())
 	rel := p.Version
 	switch {
 	case rel == "" || ext.NVRTCClampFrom == "" || compareVersions(rel, ext.NVRTCClampFrom) < 0:
-		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", false
+		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", ""
 	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0:
 		// "120" < "75" as strings: the cap lets the GPU's own
 		// architecture through, which that NVRTC cannot compile
-		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which that NVRTC cannot compile", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), true
+		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which that NVRTC cannot compile", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), ext.NVRTCIntCompareFrom
 	}
-	return "", false // capped at what NVRTC compiles: its PTX the driver JIT-compiles
-}
-
-// nvrtcIntFrom is the first release of an NVRTC-compiling package that
-// compares capabilities as numbers.
-func (c *checker) nvrtcIntFrom(p *resolver.GPUPackage) string {
-	if ext, ok := c.k.ExtensionByName(p.Name); ok {
-		return ext.NVRTCIntCompareFrom
-	}
-	return ""
+	return "", "" // capped at what NVRTC compiles: its PTX the driver JIT-compiles
 }
 
 // extensionPTXOnly raises EG408 at an extension that has no SASS for a
@@ -1027,9 +1018,9 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			// CUDA 9.0 targets nothing above sm_70, so its libraries have
 			// no SASS for sm_90 (review sixteen #1390); only their PTX is
 			// open
-			if ta, ok := c.k.ToolkitArch(majorMinorOf(ver)); ok {
+			if ta, ok := c.k.ToolkitArch(resolver.SeriesOf(ver)); ok {
 				if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
-					return carriesUnknown, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), majorMinorOf(ver), hi.sm())
+					return carriesUnknown, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), ta.CUDA, hi.sm())
 				}
 			}
 		}
@@ -1358,17 +1349,8 @@ func noneThrough(rows []kb.CUDALibArch, ver, cuda string) (string, bool) {
 // or below a row's none_through t.
 func noneThroughIf(rows []kb.CUDALibArch, cuda string, covered func(string) bool) (string, bool) {
 	for _, r := range rows {
-		if r.NoneThrough == "" || !covered(r.NoneThrough) {
+		if r.NoneThrough == "" || !covered(r.NoneThrough) || !rowHoldsFor(r, cuda) {
 			continue
-		}
-		if r.CUDA != "" {
-			cond, err := kb.ParseCUDACond(r.CUDA)
-			if err != nil { // the loader refuses such a row
-				continue
-			}
-			if holds, decided := cond.Holds(cuda); !holds || !decided {
-				continue
-			}
 		}
 		return r.NoneThrough, true
 	}

@@ -119,8 +119,10 @@ func solverCUDA(st *Stack) string {
 	return a.Says
 }
 
-// oneSeries is the major.minor every candidate release shares, "" when
+// OneSeries is the major.minor every candidate release shares, "" when
 // there are none or they span several series.
+func OneSeries(cands []string) string { return oneSeries(cands) }
+
 func oneSeries(cands []string) string {
 	s := ""
 	for _, c := range cands {
