@@ -555,6 +555,10 @@ func (r *resolution) variant() {
 		// CUDA index (a local version sorts above its public one, PEP 440)
 		rocm = strings.HasPrefix(r.fw.local, "rocm") || (r.fw.local == "" && r.rocmIndex())
 	}
+	tfPipCPU := ""
+	if f.Name == "tensorflow" {
+		tfPipCPU = r.tfPipCPUOnly()
+	}
 	switch {
 	case rocm:
 		f.Variant = "rocm"
@@ -569,8 +573,8 @@ func (r *resolution) variant() {
 		f.Variant = "cpu"
 	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
 		f.Variant = "cpu"
-	case f.Name == "tensorflow" && r.tfPipCPUOnly() != "":
-		f.Variant, f.VariantFrom = "cpu", r.tfPipCPUOnly()
+	case tfPipCPU != "":
+		f.Variant, f.VariantFrom = "cpu", tfPipCPU
 	case f.Name == "pytorch" && r.torchCondaCUDAOnly() != nil:
 		row := r.torchCondaCUDAOnly()
 		f.Variant = "cuda"

@@ -1068,7 +1068,7 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 				// loads: judgeExtension decides only where none runs.
 				p.Builds = addBuild(p.Builds, BuildCode{Label: "CUDA " + strings.Join(b.CUDA, "/"), Code: code})
 			}
-			if _, conda := condaDistChannel[b.Dist]; conda {
+			if _, conda := kb.CondaBuildChannel[b.Dist]; conda {
 				// installerRows kept only the builds for the item's CUDA:
 				// two of them (one release built with two nvcc releases)
 				// are both what the file may get
@@ -1323,16 +1323,9 @@ func spanText(vs []string) string {
 	return vs[0] + " to " + vs[len(vs)-1]
 }
 
-// condaDistChannel maps each conda distribution of extension_builds to
-// the channel that serves it.
-var condaDistChannel = map[string]string{
-	"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers", "rapidsai-channel": "rapidsai",
-	"pyg-channel": "pyg", "pytorch3d-channel": "pytorch3d", "dglteam-channel": "dglteam",
-}
-
 // CondaBuildDist says whether an extension-build distribution is one conda
-// installs from (its channel in condaDistChannel).
-func CondaBuildDist(d string) bool { _, ok := condaDistChannel[d]; return ok }
+// installs from (its channel in kb.CondaBuildChannel).
+func CondaBuildDist(d string) bool { _, ok := kb.CondaBuildChannel[d]; return ok }
 
 // installerRows keeps the rows that describe what the item's installer
 // gets. A conda row describes only a conda item from its channel, and of
@@ -1356,7 +1349,7 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 	var out, anyCUDA []kb.ExtensionBuild
 	var chans []string
 	for _, b := range rows {
-		ch, isConda := condaDistChannel[b.Dist]
+		ch, isConda := kb.CondaBuildChannel[b.Dist]
 		if isConda != conda {
 			continue
 		}

@@ -185,7 +185,7 @@ func (r *resolution) exportedElsewhere() error {
 	if there == here {
 		return nil
 	}
-	osName := map[string]string{"windows": "Windows", "macos": "macOS"}[os]
+	osName := exportOSName[os]
 	build := func(s string) string {
 		if s == "cpu" {
 			return "the CPU build"
@@ -210,6 +210,9 @@ var compiledEverywhere = map[string]bool{
 	"sqlite": true, "libsqlite": true, "libffi": true, "tk": true, "ncurses": true, "readline": true,
 }
 
+// exportOSName names exportOS's operating systems in messages.
+var exportOSName = map[string]string{"windows": "Windows", "macos": "macOS"}
+
 // windowsOnly are the Visual C++ runtime packages, which conda's channels
 // build for Windows only.
 var windowsOnly = map[string]bool{"vc": true, "vs2015_runtime": true, "vc14_runtime": true, "ucrt": true}
@@ -226,25 +229,26 @@ func ForeignExport(env *envspec.Env) (pos finding.Pos, why string, ok bool) {
 	if env == nil || env.IsInstalled() {
 		return finding.Pos{}, "", false
 	}
+	platform := env.Platform
+	if strings.TrimSpace(platform) == "" {
+		platform = "linux-64" // as envOSes reads it
+	}
+	oses := envOSes(env)
 	os := ""
 	if env.Prefix != nil {
 		os = exportOS(env)
 	}
-	if os == "" && !slices.Contains(envOSes(env), "windows") {
+	if os == "" && !slices.Contains(oses, "windows") {
 		// no prefix, but the Visual C++ runtime packages conda publishes
 		// for Windows only (016: vc=14.42, vs2015_runtime)
 		for _, d := range env.Deps {
 			if d.Spec != nil && windowsOnly[d.Spec.Name] {
-				platform := env.Platform
-				if strings.TrimSpace(platform) == "" {
-					platform = "linux-64"
-				}
 				return d.Raw.Pos, fmt.Sprintf("the file lists %s (line %d), the Visual C++ runtime that conda publishes for Windows only: it was written on Windows, and %s has no such package, so conda cannot create the environment there as written",
 					d.Raw.Value, d.Raw.Pos.Line, platform), true
 			}
 		}
 	}
-	if os == "" || slices.Contains(envOSes(env), os) {
+	if os == "" || slices.Contains(oses, os) {
 		return finding.Pos{}, "", false
 	}
 	for _, d := range env.Deps {
@@ -252,13 +256,8 @@ func ForeignExport(env *envspec.Env) (pos finding.Pos, why string, ok bool) {
 		if ms == nil || !compiledEverywhere[ms.Name] || ms.Build == "" || strings.ContainsAny(ms.Build, "*?[") {
 			continue
 		}
-		osName := map[string]string{"windows": "Windows", "macos": "macOS"}[os]
-		platform := env.Platform
-		if strings.TrimSpace(platform) == "" {
-			platform = "linux-64"
-		}
 		return d.Raw.Pos, fmt.Sprintf("the file is a conda env export made on %s (its prefix, line %d, is %s) and pins that platform's builds of compiled packages (%s, line %d); %s has no such build, so conda cannot create the environment there as written",
-			osName, env.Prefix.Pos.Line, envspec.Clip(env.Prefix.Value, 60), d.Raw.Value, d.Raw.Pos.Line, platform), true
+			exportOSName[os], env.Prefix.Pos.Line, envspec.Clip(env.Prefix.Value, 60), d.Raw.Value, d.Raw.Pos.Line, platform), true
 	}
 	return finding.Pos{}, "", false
 }

@@ -226,7 +226,7 @@ func condaBuildCUDAs(k *kb.KB, d *envspec.CondaDep) []string {
 	}
 	var out []string
 	for _, b := range k.ExtensionBuildsOf(consumerName(d), d.Spec.Version.String()) {
-		if _, ok := condaDistChannel[b.Dist]; !ok {
+		if _, ok := kb.CondaBuildChannel[b.Dist]; !ok {
 			continue
 		}
 		for _, cu := range b.CUDA {

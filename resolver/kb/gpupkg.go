@@ -255,6 +255,17 @@ func (b ExtensionBuild) AdmitsTorch(torch string) (admits, known bool) {
 	return ok, true
 }
 
+// pipBuildDist are the extension_builds distributions pip installs from
+// (besides DistIndexSdist, whose rows obey rules of their own).
+var pipBuildDist = map[string]bool{"pypi": true, "release-asset": true, "pytorch-index": true, "pyg-index": true, "flashinfer-index": true}
+
+// CondaBuildChannel maps each conda distribution of extension_builds to
+// the channel that serves it.
+var CondaBuildChannel = map[string]string{
+	"conda-forge": "conda-forge", "pytorch-channel": "pytorch", "xformers-channel": "xformers", "rapidsai-channel": "rapidsai",
+	"pyg-channel": "pyg", "pytorch3d-channel": "pytorch3d", "dglteam-channel": "dglteam",
+}
+
 // DistIndexSdist is the extension_builds distribution of a package whose
 // package-index release is its source alone: pip compiles it on the
 // install machine, so a row of it describes what every such build shares
@@ -777,12 +788,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if b.Series && !cc.MatchString(b.Version) {
 			v.errf("extension_builds", i, "a series row's version %q is not major.minor", b.Version)
 		}
-		switch b.Dist {
-		case "pypi", "release-asset", "pytorch-index", "pyg-index", "flashinfer-index", "conda-forge", "pytorch-channel", "xformers-channel", "rapidsai-channel", "pyg-channel", "pytorch3d-channel", "dglteam-channel":
+		switch {
+		case pipBuildDist[b.Dist] || CondaBuildChannel[b.Dist] != "":
 			if b.ImportCUDACheck != "" {
 				v.errf("extension_builds", i, "import_cuda_check is for %s rows, not %s", DistIndexSdist, b.Dist)
 			}
-		case DistIndexSdist:
+		case b.Dist == DistIndexSdist:
 			// A source build is made against whatever torch and nvcc the
 			// install machine has: a row naming them would contradict it.
 			if len(b.Torch) > 0 || len(b.CUDA) > 0 || len(b.ABI) > 0 {
