@@ -551,9 +551,7 @@ func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (publ
 		if r.CompleteFrom == "" {
 			continue
 		}
-		lo, ok1 := CompareDotted(series, r.CompleteFrom)
-		hi, ok2 := CompareDotted(series, r.CompleteThrough)
-		if ok1 && ok2 && lo >= 0 && hi <= 0 {
+		if inDottedSpan(series, r.CompleteFrom, r.CompleteThrough) {
 			return false, true
 		}
 	}
@@ -580,9 +578,7 @@ func (k *KB) TorchLinksStatically(dist Distribution, release, lib string) (*Torc
 		if r.Dist != dist || r.Lib != lib {
 			continue
 		}
-		lo, ok1 := CompareDotted(release, r.From)
-		hi, ok2 := CompareDotted(release, r.Through)
-		if ok1 && ok2 && lo >= 0 && hi <= 0 {
+		if inDottedSpan(release, r.From, r.Through) {
 			return r, true
 		}
 	}
@@ -660,4 +656,12 @@ func (k *KB) CondaVariantPick(pkg string, dist Distribution, release string) (*C
 		return &row, true
 	}
 	return nil, false
+}
+
+// inDottedSpan says whether dotted version v lies in [from, through], both
+// ends included; false where any of them does not compare.
+func inDottedSpan(v, from, through string) bool {
+	lo, ok1 := CompareDotted(v, from)
+	hi, ok2 := CompareDotted(v, through)
+	return ok1 && ok2 && lo >= 0 && hi <= 0
 }
