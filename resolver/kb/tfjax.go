@@ -535,10 +535,7 @@ func (k *KB) CondaReleasesOf(pkg string, dist Distribution) (*CondaReleases, boo
 // published where a row's complete span (by series) holds the release and
 // its list does not; known false where no row speaks for it.
 func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (published, known bool) {
-	series := release
-	if p := strings.SplitN(release, ".", 3); len(p) >= 2 {
-		series = p[0] + "." + p[1]
-	}
+	series := majorMinor(release)
 	for _, r := range k.CondaReleases {
 		if r.Package != pkg || r.Dist != dist {
 			continue
