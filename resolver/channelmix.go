@@ -270,9 +270,7 @@ func neverOnCondaForge(c *Context) string {
 		// every release the spec admits lies in one series of the span
 		// the list is complete for: a plain pin (=9.1, =9.1.1, 9.1.*)
 		series := seriesOf(strings.TrimLeft(strings.TrimSuffix(sp.Version.String(), ".*"), "="))
-		lo, ok1 := kb.CompareDotted(series, row.CompleteFrom)
-		hi, ok2 := kb.CompareDotted(series, row.CompleteThrough)
-		if series == "" || strings.ContainsAny(sp.Version.String(), "<>!|,") || !ok1 || !ok2 || lo < 0 || hi > 0 {
+		if series == "" || strings.ContainsAny(sp.Version.String(), "<>!|,") || !kb.InDottedSpan(series, row.CompleteFrom, row.CompleteThrough) {
 			continue
 		}
 		before, after := "", ""

@@ -548,7 +548,7 @@ func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (publ
 		if r.CompleteFrom == "" {
 			continue
 		}
-		if inDottedSpan(series, r.CompleteFrom, r.CompleteThrough) {
+		if InDottedSpan(series, r.CompleteFrom, r.CompleteThrough) {
 			return false, true
 		}
 	}
@@ -575,7 +575,7 @@ func (k *KB) TorchLinksStatically(dist Distribution, release, lib string) (*Torc
 		if r.Dist != dist || r.Lib != lib {
 			continue
 		}
-		if inDottedSpan(release, r.From, r.Through) {
+		if InDottedSpan(release, r.From, r.Through) {
 			return r, true
 		}
 	}
@@ -655,9 +655,9 @@ func (k *KB) CondaVariantPick(pkg string, dist Distribution, release string) (*C
 	return nil, false
 }
 
-// inDottedSpan says whether dotted version v lies in [from, through], both
+// InDottedSpan says whether dotted version v lies in [from, through], both
 // ends included; false where any of them does not compare.
-func inDottedSpan(v, from, through string) bool {
+func InDottedSpan(v, from, through string) bool {
 	lo, ok1 := CompareDotted(v, from)
 	hi, ok2 := CompareDotted(v, through)
 	return ok1 && ok2 && lo >= 0 && hi <= 0
