@@ -37,6 +37,7 @@ type knowledge interface {
 	CompressionFloor(compression string) (*kb.FatbinCompression, bool)
 	TensorFlow(version string) (*kb.TFConfig, bool)
 	TensorFlowPipCPUOnly(version string) (*kb.TFPipCPUOnly, bool)
+	TensorFlowPTXEveryListed(dist kb.Distribution, version string) (*kb.TFPTXEveryListed, bool)
 	TensorFlowConfigs() []kb.TFConfig
 	TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool)
 	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)

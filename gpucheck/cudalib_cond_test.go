@@ -189,6 +189,12 @@ func TestLibCarriesCuDNNCeiling(t *testing.T) {
 		{"CUDA 10.0 on sm_120", open("10.0"), cc{Major: 12}, carriesNo, "through 8.9.7"},
 		{"CUDA 10.0 on sm_75, supported", open("10.0"), cc{Major: 7, Minor: 5}, carriesUnknown, "which cudnn release it loads is not known"},
 		{"CUDA 10.1, cuDNN 8 was built for it", open("10.1"), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
+		{"CUDA 10.1 on sm_90: none newer than 8.0.5", open("10.1"), cc{Major: 9}, carriesNo, "none built for CUDA 10.1 is newer than 8.0.5"},
+		// review sixteen #19: NVIDIA built 7.5.0 … 8.0.5 for CUDA 10.1,
+		// all of them with Kepler code
+		{"CUDA 10.1 on sm_37: every release of the span carries it", open("10.1"), cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"CUDA 10.2 on sm_35: 7.6.5 … 8.7.0 carry it", open("10.2"), cc{Major: 3, Minor: 5}, carriesYes, ""},
+		{"CUDA 10.0 on sm_37: 7.3.0 is older than any release read", open("10.0"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn release it loads is not known"},
 		{"CUDA major only", open("10"), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
 		{"CUDA not known", open(), cc{Major: 8}, carriesUnknown, "which cudnn release it loads is not known"},
 	}

@@ -247,6 +247,10 @@ func (k factsKB) TensorFlowPipCUDA(version string) (*kb.TFPipCUDA, bool) {
 	return (&kb.KB{Facts: k.f}).TensorFlowPipCUDA(version)
 }
 
+func (k factsKB) TensorFlowPTXEveryListed(dist kb.Distribution, version string) (*kb.TFPTXEveryListed, bool) {
+	return (&kb.KB{Facts: k.f}).TensorFlowPTXEveryListed(dist, version)
+}
+
 func (k factsKB) TensorFlowPipCPUOnly(version string) (*kb.TFPipCPUOnly, bool) {
 	return (&kb.KB{Facts: k.f}).TensorFlowPipCPUOnly(version)
 }

@@ -128,6 +128,45 @@ func (c *checker) checkArch(driverCUDA string) {
 	})
 }
 
+// tfPTXEveryListed is the knowledge-base row saying that every release
+// the file admits of the framework, a TensorFlow of a known distribution,
+// carries PTX for each architecture its build lists; false where a release
+// is open beyond the knowledge base's list of them, or no row says so.
+func (c *checker) tfPTXEveryListed() (*kb.TFPTXEveryListed, bool) {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "tensorflow" {
+		return nil, false
+	}
+	dist := fw.Dist
+	if fw.From == envspec.ProviderPip {
+		dist = kb.DistPyPI
+	}
+	releases := fw.Candidates
+	if fw.Version != "" {
+		releases = []string{fw.Version}
+	}
+	var row *kb.TFPTXEveryListed
+	for _, v := range releases {
+		r, ok := c.k.TensorFlowPTXEveryListed(dist, v)
+		if !ok {
+			return nil, false
+		}
+		row = r
+	}
+	return row, row != nil
+}
+
+// tfDistName names a TensorFlow distribution in a message.
+func tfDistName(d kb.Distribution) string {
+	switch d {
+	case kb.DistPyPI:
+		return "the package index's"
+	case kb.DistDefaults:
+		return "the defaults channel's"
+	}
+	return string(d) + "'s"
+}
+
 // candidatesArch is the architecture list every release an open spec
 // admits carries, where the knowledge base lists the releases (at most
 // maxCandidates) and gives each the same known list, for the build's
@@ -684,6 +723,13 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 			fmt.Sprintf("%s has no SASS for %s on %s (%s), and PTX built with CUDA %s cannot be JIT-compiled by a driver for CUDA %s",
 				c.build(), gcc.sm(), gpuLabel(c.h, gs), rng, rt, driverCUDA),
 			c.driverHint(rt, driverCUDA, "upgrade the driver, or use a build made with a CUDA toolkit that targets this architecture"))
+		return
+	}
+	if row, ok := c.tfPTXEveryListed(); ok {
+		c.ptxOnlyRuns(gcc,
+			fmt.Sprintf("%s has no SASS for %s on %s (%s), but every build of %s TensorFlow %s lists its architectures as X.Y entries, each SASS and PTX, so it carries PTX the driver JIT-compiles: its own kernels run, with a slow first start and without %s kernels; the CUDA libraries it loads are judged apart",
+				c.build(), gcc.sm(), gpuLabel(c.h, gs), rng, tfDistName(row.Dist), row.Releases, gcc.sm()),
+			c.sassBuildHint(gcc, "use a build made with a CUDA toolkit that targets this architecture"))
 		return
 	}
 	c.undecide(c.fwPos(), "architecture", whyKey+"+ptx-unknown", c.build(),

@@ -128,7 +128,19 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
 		c.judgeOwnRuntimeDriver(p)
 	}
+	floorAll := ""
+	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.FloorEveryRelease && p.Role == resolver.RoleExtension {
+		floorAll = ext.MinCC
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
+		if lo, ok := parseCC(floorAll); ok && gcc.less(lo) {
+			// Every release keeps the floor: say so, rather than which
+			// builds lack the GPU, and propose no other release.
+			c.add("EG410", c.pkgPos(p),
+				fmt.Sprintf("%s needs compute capability %s or newer, as every release of %s does, and cannot run on %s", pkgLabel(p), floorAll, p.Name, gpuLabel(c.h, gs)),
+				fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", floorAll, p.Name, gcc.sm()))
+			return
+		}
 		if p.Code.MinCC != "" {
 			if lo, ok := parseCC(p.Code.MinCC); ok && gcc.less(lo) {
 				hint := fmt.Sprintf("run on a GPU of compute capability %s or newer", p.Code.MinCC)
@@ -244,8 +256,16 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why, fixedIn st
 		return "", ""
 	}
 	cu := minorCUDA(p.BuiltFor.CUDA)
+	major := ""
 	if cu == "" {
-		return "", ""
+		// A wheel for a CUDA major (cupy-cuda12x) uses the NVRTC of
+		// whichever release of that major it finds: judge by the oldest,
+		// and never call it failing, since a newer one may serve.
+		if len(p.BuiltFor.CUDA) != 1 || strings.Contains(p.BuiltFor.CUDA[0], ".") {
+			return "", ""
+		}
+		major = p.BuiltFor.CUDA[0]
+		cu = major + ".0"
 	}
 	ta, ok := c.k.ToolkitArch(cu)
 	if !ok {
@@ -256,10 +276,15 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why, fixedIn st
 		return "", ""
 	}
 	compiles := fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of CUDA %s, which targets nothing above %s", cu, hi.compute())
+	if major != "" {
+		compiles = fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of the CUDA %s.x it finds, which release is not known, and that of CUDA %s targets nothing above %s", major, cu, hi.compute())
+	}
 	rel := p.Version
 	switch {
 	case rel == "" || ext.NVRTCClampFrom == "" || compareVersions(rel, ext.NVRTCClampFrom) < 0:
 		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", ""
+	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0 && major != "":
+		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which only an NVRTC that targets it compiles", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), ""
 	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0:
 		// "120" < "75" as strings: the cap lets the GPU's own
 		// architecture through, which that NVRTC cannot compile
@@ -583,17 +608,50 @@ func (c *checker) fileTorch() string {
 // every build has SASS or PTX for it, fails (EG410) where none has, and is
 // left unknown, naming the builds of each kind, where they differ.
 func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
-	var runs, fails []string
+	var runs, fails, open []string
+	ptxBy := ""
 	for _, b := range p.Builds {
 		list := &kb.ArchList{SASS: b.Code.SASS, PTX: b.Code.PTX, Known: true}
-		if v, _ := archVerdict(gcc, list); v == runsNone {
+		v, by := archVerdict(gcc, list)
+		if v == runsPTX {
+			// A package that compiles its kernels with NVRTC at run
+			// time is decided on the PTX path by each release's cap.
+			switch verdict, why := c.nvrtcSpan(p, b, gcc); verdict {
+			case carriesNo:
+				v = runsNone
+			case carriesUnknown:
+				open = append(open, b.Label+" ("+why+")")
+				continue
+			}
+		}
+		if v == runsNone {
 			fails = append(fails, b.Label+" ("+archSummary(list)+")")
-		} else {
-			runs = append(runs, b.Label)
+			continue
+		}
+		runs = append(runs, b.Label)
+		if v == runsPTX && ptxBy == "" {
+			ptxBy = b.Label + ": " + by.compute()
 		}
 	}
 	switch {
+	case len(open) > 0:
+		why := fmt.Sprintf("on %s (%s) %s reach it only through PTX, so whether they run is not known", gcc.sm(), gpuLabel(c.h, gs), strings.Join(open, "; "))
+		if len(fails) > 0 {
+			why += "; " + strings.Join(fails, ", ") + " carry no code for it"
+		}
+		c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p), why,
+			fmt.Sprintf("pin a release of %s with SASS for %s, or run envguard check on the machine", p.Name, gcc.sm()))
 	case len(fails) == 0:
+		if ptxBy != "" && c.st.Framework == nil {
+			// Its own kernels run through PTX: the libraries it loads
+			// must then be known to carry code for the GPU.
+			if c.extPTX == nil {
+				c.extPTX = map[string]string{}
+			}
+			if _, seen := c.extPTX[gcc.key()]; !seen {
+				c.extPTX[gcc.key()] = pkgLabel(p)
+			}
+		}
 	case len(runs) == 0:
 		c.add("EG410", c.pkgPos(p),
 			fmt.Sprintf("%s can run no code on %s whichever build the solver installs: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d, in %s (\"no kernel image is available for execution on the device\")",
@@ -604,6 +662,37 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 			fmt.Sprintf("the builds the file admits differ on %s (%s): %s carry no code for it, while %s do", gcc.sm(), gpuLabel(c.h, gs), strings.Join(fails, ", "), strings.Join(runs, ", ")),
 			fmt.Sprintf("pin a release and build of %s that carries %s (the build string's last number is the build number)", p.Name, gcc.sm()))
 	}
+}
+
+// nvrtcSpan judges, for a build of an NVRTC package that reaches gcc only
+// through PTX, the span of releases it stands for: carriesYes where every
+// one caps what it asks NVRTC for (its PTX path decides), carriesNo where
+// every one asks for what its NVRTC cannot compile, carriesUnknown
+// otherwise.
+func (c *checker) nvrtcSpan(p *resolver.GPUPackage, b resolver.BuildCode, gcc cc) (carries, string) {
+	verdict := func(rel string) (carries, string) {
+		one := *p
+		one.Version = rel
+		switch why, fixedIn := c.nvrtcBelowGPU(&one, gcc); {
+		case why == "":
+			return carriesYes, ""
+		case fixedIn != "":
+			return carriesNo, why
+		default:
+			return carriesUnknown, why
+		}
+	}
+	first, why := verdict(b.From)
+	if b.From == "" {
+		return first, why
+	}
+	if last, lastWhy := verdict(b.Through); last != first {
+		if why == "" {
+			why = lastWhy
+		}
+		return carriesUnknown, why + " (for some of these releases)"
+	}
+	return first, why
 }
 
 // belowEveryRelease raises EG410 for each GPU below a compute-capability
@@ -833,6 +922,10 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			return
 		}
 		what := "the CUDA libraries " + c.build() + " loads (" + strings.Join(names, ", ") + ")"
+		if c.st.Framework == nil {
+			// No framework loads them: the extensions beside the toolkit do.
+			what = "the CUDA libraries the environment's GPU packages load from its CUDA " + c.runtime() + " toolkit (" + strings.Join(names, ", ") + ")"
+		}
 		if ext := c.extPTX[gcc.key()]; ext != "" && !c.ptxPath[gcc.key()] {
 			c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
 				fmt.Sprintf("%s reaches %s only through PTX, and %s", ext, gcc.sm(), strings.Join(unknown, "; ")),
@@ -990,7 +1083,7 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		if why := c.withinUntilFails(p, gcc); why != "" {
 			return carriesNo, why
 		}
-		if c.withinSinceCarries(p, gcc) {
+		if c.withinSinceCarries(p, gcc) || c.cudnnSpanCarries(p, gcc) {
 			return carriesYes, ""
 		}
 		if p.Within != "" {
@@ -1259,6 +1352,47 @@ func (c *checker) withinSinceCarries(p *resolver.GPUPackage, gcc cc) bool {
 			return false
 		}
 		if r.Since == "" || compareVersions(p.Within, versionPrefix(r.Since, n)) <= 0 || !rowHoldsFor(r, cuda) {
+			continue
+		}
+		covered = true
+	}
+	return covered
+}
+
+// cudnnSpanCarries decides a cuDNN whose release is open but whose build's
+// CUDA is known: NVIDIA built that CUDA's cuDNN from one release to another
+// (7.5.0 … 8.0.5 for CUDA 10.1), so where one row says every release of
+// that span carries code for gcc, and no row says any of them lacks it,
+// whichever the build loads carries it (review sixteen #19: CUDA 10.1 on a
+// K80).
+func (c *checker) cudnnSpanCarries(p *resolver.GPUPackage, gcc cc) bool {
+	if p.Lib != "cudnn" {
+		return false
+	}
+	cuda, why := c.libBuildCUDA(p)
+	if cuda == "" || why != "" {
+		return false
+	}
+	span, ok := c.k.NewestCuDNNFor(cuda)
+	if !ok || span.Oldest == "" {
+		return false
+	}
+	lo, hi := span.Oldest, span.CuDNN
+	covered := false
+	for _, r := range c.k.CUDALibArchOf(p.Lib, gcc.key()) {
+		if !rowHoldsFor(r, cuda) {
+			continue
+		}
+		if r.NoneThrough != "" && compareVersions(lo, r.NoneThrough) <= 0 {
+			return false // some release of the span is known to lack it
+		}
+		if r.Until != "" && compareVersions(hi, r.Until) >= 0 && (r.CarriesThrough == "" || compareVersions(hi, r.CarriesThrough) > 0) {
+			return false // the span reaches releases without it, or not known to have it
+		}
+		if r.Since == "" || compareVersions(r.Since, lo) > 0 {
+			continue
+		}
+		if r.CarriesThrough != "" && compareVersions(hi, r.CarriesThrough) > 0 {
 			continue
 		}
 		covered = true

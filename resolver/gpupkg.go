@@ -165,6 +165,10 @@ type GPUCode struct {
 type BuildCode struct {
 	Label string  `json:"label"` // "cupy 12.2.0 (conda-forge, CUDA 11.8 build)"
 	Code  GPUCode `json:"gpu_code"`
+	// From and Through are the first and last release with this code,
+	// where the build stands for a span of releases.
+	From    string `json:"from,omitempty"`
+	Through string `json:"through,omitempty"`
 }
 
 // Ext is the knowledge-base row of an extension, nil for other roles or
@@ -214,6 +218,57 @@ func (r *resolution) gpuPackages() {
 	}
 	r.localGPUExtras()
 	r.frameworkLibs(seen)
+	r.extensionToolkitLibs()
+}
+
+// extensionToolkitLibs adds the CUDA toolkit libraries a conda extension
+// links (its row's toolkit_libs: CuPy's cuBLAS, cuFFT, cuRAND, cuSOLVER,
+// cuSPARSE) where it is a build for the CUDA the file's conda cudatoolkit
+// fixes: they are that toolkit's release, judged as a framework's are.
+// Without this an environment with no framework (corpus 106: conda-forge
+// cupy 12.0.0 for cudatoolkit 10.2) would read as running on GPUs that
+// CUDA 10.2's libraries have no code for. A library the framework's build
+// already brings is not added twice.
+func (r *resolution) extensionToolkitLibs() {
+	rt := r.condaToolkitCUDA()
+	if rt == "" {
+		return
+	}
+	have := map[string]bool{}
+	for _, p := range r.st.GPUPackages {
+		if p.Role == RoleCUDALibrary {
+			have[p.Lib] = true
+		}
+	}
+	var add []GPUPackage
+	for _, p := range r.st.GPUPackages {
+		ext := p.Ext()
+		if p.Role != RoleExtension || ext == nil || p.From != envspec.ProviderConda || !slices.Equal(p.BuiltFor.CUDA, []string{rt}) {
+			continue
+		}
+		for _, lib := range ext.ToolkitLibs {
+			if have[lib] {
+				continue
+			}
+			have[lib] = true
+			add = append(add, ToolkitLib(lib, rt))
+		}
+	}
+	r.st.GPUPackages = append(r.st.GPUPackages, add...)
+}
+
+// condaToolkitCUDA is the CUDA major.minor the file's conda cudatoolkit
+// fixes, "" where no cudatoolkit line fixes one.
+func (r *resolution) condaToolkitCUDA() string {
+	if r.st.CUDA == nil || r.st.CUDA.NotPublished != "" {
+		return ""
+	}
+	for _, ev := range r.st.CUDA.Evidence {
+		if ev.Kind == EvidenceCudatoolkit && ev.Says == r.st.CUDA.Version && strings.Count(ev.Says, ".") == 1 {
+			return ev.Says
+		}
+	}
+	return ""
 }
 
 // gpuExtra matches the names projects give the extra that brings their GPU
@@ -319,6 +374,9 @@ func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
 	if m := kb.CUDAMajorFromPipName(it.name); m > 0 {
 		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
 	}
+	if cu := r.condaForgeCuDNNCUDA(it, lib); cu != "" && len(p.BuiltFor.CUDA) == 0 {
+		p.BuiltFor.CUDA = []string{cu}
+	}
 	if !p.Known {
 		p.Unknown = "the version of " + it.name + " is left to the solver"
 		if lib == "cudnn" {
@@ -328,6 +386,31 @@ func (r *resolution) cudaLibPackage(it *item, lib string) GPUPackage {
 		}
 	}
 	return p
+}
+
+// condaForgeCuDNNCUDA is the CUDA a conda-forge cudnn package is built for
+// where the file fixes the conda cudatoolkit to one major.minor: every
+// conda-forge cudnn build for CUDA X.Y requires cudatoolkit X.Y (the
+// feedstock's run requirement `cudatoolkit {{ cuda_compiler_version }}`,
+// CF_CUDNN_CUDATOOLKIT), so the one the solver takes beside cudatoolkit
+// 10.1 is a CUDA 10.1 build. "" otherwise.
+func (r *resolution) condaForgeCuDNNCUDA(it *item, lib string) string {
+	cuda := r.condaToolkitCUDA()
+	if lib != "cudnn" || it.from() != envspec.ProviderConda || it.channel != "conda-forge" || cuda == "" || r.kb == nil {
+		return ""
+	}
+	// conda-forge's cudnn for CUDA 11.x and 12.x follow other rules
+	// (cudatoolkit 11.*, cuda-version), which this fact does not cover.
+	if c, ok := kb.CompareDotted(cuda, "11.0"); !ok || c >= 0 {
+		return ""
+	}
+	// The line must admit a release conda-forge built: cudnn=7.3 comes
+	// from another channel, whose builds this fact does not speak for.
+	rels, ok := r.kb.CondaReleasesOf("cudnn", kb.DistCondaForge)
+	if !ok || !slices.ContainsFunc(rels.Releases, func(v string) bool { return it.verText == "" || admits(it.verText, v) }) {
+		return ""
+	}
+	return cuda
 }
 
 // FrameworkCUDALibs are the CUDA libraries a framework's CUDA build loads
@@ -664,6 +747,9 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	if p.Version == "" && it.from() == envspec.ProviderConda {
 		r.condaForgeRange(&p, it, ext)
 	}
+	if p.Version == "" && it.from() == envspec.ProviderPip && len(p.BuiltFor.Torch) == 0 {
+		r.indexRange(&p, it, ext)
+	}
 	switch {
 	case p.Known && p.Version == "":
 		// every build of every release the spec admits is described
@@ -816,6 +902,13 @@ func (r *resolution) packageIndexOnly() bool { return packageIndexOnly(r.env, r.
 
 // packageIndexOnly is resolution.packageIndexOnly for any env.
 func packageIndexOnly(env *envspec.Env, k *kb.KB) bool {
+	return indexOnlyBeside(env, k, func(string) bool { return false })
+}
+
+// indexOnlyBeside is packageIndexOnly where the pages other says serve
+// other projects' wheels alone do not count (JAX's find-links page of
+// jaxlib wheels, for any package but jax's).
+func indexOnlyBeside(env *envspec.Env, k *kb.KB, other func(url string) bool) bool {
 	root := ""
 	if k != nil {
 		root = k.TorchWheelIndexURL()
@@ -826,6 +919,9 @@ func packageIndexOnly(env *envspec.Env, k *kb.KB) bool {
 			continue
 		}
 		if o.Name == "--extra-index-url" && root != "" && strings.HasPrefix(o.Value, root) {
+			continue
+		}
+		if (o.Name == "--find-links" || o.Name == "-f") && other(o.Value) {
 			continue
 		}
 		return false
@@ -1262,6 +1358,79 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	}
 }
 
+// indexRange judges a pip extension whose release the file leaves open
+// over the pypi rows of every release its spec admits, where the
+// extension row lists the package index's releases (index_releases) and
+// every one from index_complete_from on has rows: cupy-cuda12x>=13.0.0
+// is a CUDA 12 wheel with sm_90 SASS in every release it admits (review
+// fourteen #93). The list must reach the newest release an index_releases
+// row names, or a release it does not know may be the one pip takes.
+func (r *resolution) indexRange(p *GPUPackage, it *item, ext *kb.Extension) {
+	if r.kb == nil || len(ext.IndexReleases) == 0 || !indexOnlyBeside(r.env, r.kb, isJaxFindLinks) {
+		return
+	}
+	label := "the release of " + it.name + " is left to the solver"
+	if it.verText != "" {
+		label += " (" + it.verText + ")"
+	}
+	newest, ok := r.kb.NewestIndexRelease(it.name)
+	if !ok {
+		return
+	}
+	last := ext.IndexReleases[len(ext.IndexReleases)-1]
+	if c, ok := kb.CompareDotted(newest.Version, last); !ok || c > 0 {
+		p.Unknown = label + ", and the package index has " + it.name + " " + newest.Version + ", newer than every release the knowledge base describes (" + last + ")"
+		return
+	}
+	var older, admitted []string
+	for _, v := range ext.IndexReleases {
+		if it.verText != "" && !admits(it.verText, v) {
+			continue
+		}
+		if c, ok := kb.CompareDotted(v, ext.IndexCompleteFrom); !ok || c < 0 {
+			older = append(older, v)
+			continue
+		}
+		admitted = append(admitted, v)
+	}
+	if len(older) > 0 {
+		p.Unknown = label + ", and it admits releases older than " + ext.IndexCompleteFrom + " (" + spanText(older) + "), whose wheels the knowledge base does not describe"
+		return
+	}
+	if len(admitted) == 0 {
+		return
+	}
+	var builds []BuildCode
+	var sources []string
+	spans := map[int]*[3]string{}
+	for _, v := range admitted {
+		var rows []kb.ExtensionBuild
+		for _, b := range r.kb.ExtensionBuildsOf(it.name, v) {
+			if b.Dist == "pypi" {
+				rows = append(rows, b)
+			}
+		}
+		if len(rows) != 1 || !rows[0].ArchKnown {
+			// none, or one wheel per CUDA the line does not choose between
+			p.Unknown = label + ", and the knowledge base does not describe one package-index wheel of " + it.name + " " + v
+			return
+		}
+		b := rows[0]
+		builds = addSpan(builds, spans, it.name, v, "package index wheel", GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true})
+		for _, k := range strings.Split(b.Source, ";") {
+			if k = strings.TrimSpace(k); k != "" && !slices.Contains(sources, k) {
+				sources = append(sources, k)
+			}
+		}
+	}
+	p.Known = true
+	minCC := p.Code.MinCC
+	p.Builds, p.Code, p.Unknown = builds, builds[0].Code, ""
+	p.Code.MinCC = minCC
+	p.finishBuilds()
+	p.Evidence = append(p.Evidence, Evidence{Item: it.name + " " + spanText(admitted) + " (package index wheels; its newest is " + newest.Version + ", listing of " + newest.Read + ")", Kind: EvidenceKBRow, Says: strings.Join(sources, "; "), Package: it.name})
+}
+
 // condaPinsCUDA reports whether a conda cudatoolkit or cuda-version item
 // of the file says the environment's CUDA cuda.
 func condaPinsCUDA(c *CUDAInfo, cuda string) bool {
@@ -1284,6 +1453,7 @@ func addSpan(bs []BuildCode, spans map[int]*[3]string, name, v, what string, cod
 		if slices.Equal(o.Code.SASS, code.SASS) && slices.Equal(o.Code.PTX, code.PTX) {
 			sp := spans[i]
 			sp[1] = v
+			bs[i].Through = v
 			if sp[2] != what {
 				// builds made with different nvcc releases carry this code
 				sp[2] = "conda-forge, builds with this list"
@@ -1293,7 +1463,7 @@ func addSpan(bs []BuildCode, spans map[int]*[3]string, name, v, what string, cod
 		}
 	}
 	spans[len(bs)] = &[3]string{v, v, what}
-	return append(bs, BuildCode{Label: name + " " + v + " (" + what + ")", Code: code})
+	return append(bs, BuildCode{Label: name + " " + v + " (" + what + ")", Code: code, From: v, Through: v})
 }
 
 // openForCUDA reports whether some row, none of whose releases is cuda,

@@ -68,6 +68,11 @@ type Extension struct {
 	// ("120") passes uncapped and an NVRTC older than the GPU fails.
 	NVRTCClampFrom      string `yaml:"nvrtc_clamp_from,omitempty"`
 	NVRTCIntCompareFrom string `yaml:"nvrtc_int_compare_from,omitempty"`
+	// ToolkitLibs are the CUDA toolkit libraries the package links and
+	// loads from the environment's toolkit (CuPy: cuBLAS, cuFFT, cuRAND,
+	// cuSOLVER, cuSPARSE), each of that toolkit's release: their code
+	// decides a GPU as much as the package's own.
+	ToolkitLibs []string `yaml:"toolkit_libs,omitempty"`
 	// TorchCUDALib is true where one wheel carries a library per CUDA
 	// release and loads the one named by torch's CUDA (bitsandbytes:
 	// libbitsandbytes_cuda{torch.version.cuda}): the release's pypi rows
@@ -112,8 +117,16 @@ type Extension struct {
 	// spec admits an older one.
 	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
 	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
-	Source                 string   `yaml:"source"`
-	Note                   string   `yaml:"note,omitempty"`
+	// IndexReleases lists every release of the package on the package
+	// index (pre-releases left out) up to the newest an index_releases row
+	// names, and IndexCompleteFrom the first from which every release has
+	// a pypi row for its Linux x86_64 wheel: a pip line that leaves the
+	// release open is judged over the rows of each release its spec
+	// admits (cupy-cuda12x>=13.0.0), as CondaForgeReleases does for conda.
+	IndexReleases     []string `yaml:"index_releases,omitempty"`
+	IndexCompleteFrom string   `yaml:"index_complete_from,omitempty"`
+	Source            string   `yaml:"source"`
+	Note              string   `yaml:"note,omitempty"`
 }
 
 // SdistBuild is an extension's source-distribution install behaviour.
@@ -612,8 +625,11 @@ func (k *KB) TorchCuDNNOf(dist Distribution, series, release, cuda string) (*Pyt
 // toolkit release: a build for that CUDA loads this release or an older
 // one, whichever the file leaves open.
 type CuDNNNewest struct {
-	CUDA   string `yaml:"cuda"`  // major.minor
-	CuDNN  string `yaml:"cudnn"` // major.minor.patch
+	CUDA  string `yaml:"cuda"`  // major.minor
+	CuDNN string `yaml:"cudnn"` // major.minor.patch
+	// Oldest, where set, is the oldest cuDNN release NVIDIA built for that
+	// CUDA: with CuDNN it bounds the releases such a build can load.
+	Oldest string `yaml:"oldest,omitempty"`
 	Source string `yaml:"source"`
 	Note   string `yaml:"note,omitempty"`
 }
@@ -711,6 +727,14 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 	known := map[string]bool{}
 	for i, e := range v.k.Extensions {
 		v.source("extensions", i, e.Source, keys)
+		if (len(e.IndexReleases) == 0) != (e.IndexCompleteFrom == "") || e.IndexCompleteFrom != "" && !slices.Contains(e.IndexReleases, e.IndexCompleteFrom) {
+			v.errf("extensions", i, "index_releases and index_complete_from go together, and index_complete_from %q must be one of the releases", e.IndexCompleteFrom)
+		}
+		for _, lib := range e.ToolkitLibs {
+			if row, ok := v.k.CUDALibByName(lib); !ok || !row.Toolkit {
+				v.errf("extensions", i, "toolkit_libs: %q is not a CUDA toolkit library (cuda_libs with toolkit: true)", lib)
+			}
+		}
 		if e.Name == "" || pipName(e.Name) != e.Name {
 			v.errf("extensions", i, "name %q is not a normalised pip name", e.Name)
 		}
@@ -897,6 +921,11 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		v.source("cudnn_newest", i, r.Source, keys)
 		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.CUDA, ".") != 1 {
 			v.errf("cudnn_newest", i, "cuda %q and cudnn %q must be major.minor and major.minor.patch", r.CUDA, r.CuDNN)
+		}
+		if r.Oldest != "" {
+			if c, ok := CompareDotted(r.Oldest, r.CuDNN); strings.Count(r.Oldest, ".") != 2 || !ok || c > 0 {
+				v.errf("cudnn_newest", i, "oldest %q must be a major.minor.patch no newer than cudnn %q", r.Oldest, r.CuDNN)
+			}
 		}
 	}
 	for i, r := range v.k.CuDNNLastOfMajor {

@@ -301,6 +301,15 @@ func (v *validator) tfJAXReleases(keys map[string]bool) {
 			v.errf("tensorflow_pip_cpu_only", i, "releases %q is not a version specifier", r.Releases)
 		}
 	}
+	for i, r := range k.TFPTXEveryListed {
+		v.source("tensorflow_ptx_every_listed", i, r.Source, keys)
+		if _, err := admitsSpec(r.Releases, "1.0.0"); err != nil || r.Releases == "" {
+			v.errf("tensorflow_ptx_every_listed", i, "releases %q is not a version specifier", r.Releases)
+		}
+		if r.Dist != DistPyPI && r.Dist != DistDefaults && r.Dist != DistCondaForge {
+			v.errf("tensorflow_ptx_every_listed", i, "dist %q is not pypi, defaults or conda-forge", r.Dist)
+		}
+	}
 	for i, r := range k.TFPipCUDA {
 		v.source("tensorflow_pip_cuda", i, r.Source, keys)
 		v.version("tensorflow_pip_cuda", i, "from", r.From, releaseRe())
@@ -345,6 +354,20 @@ func (k *KB) TensorFlowPipCPUOnly(version string) (*TFPipCPUOnly, bool) {
 	for i := range k.TFPipCPUOnly {
 		if ok, err := admitsSpec(k.TFPipCPUOnly[i].Releases, v); err == nil && ok {
 			r := k.TFPipCPUOnly[i]
+			return &r, true
+		}
+	}
+	return nil, false
+}
+
+// TensorFlowPTXEveryListed returns the row saying that a distribution's
+// build of a TensorFlow release carries PTX for every architecture it
+// lists; false where no row says so.
+func (k *KB) TensorFlowPTXEveryListed(dist Distribution, version string) (*TFPTXEveryListed, bool) {
+	v := padRelease3(stripLocal(version))
+	for i := range k.TFPTXEveryListed {
+		r := k.TFPTXEveryListed[i]
+		if ok, err := admitsSpec(r.Releases, v); err == nil && ok && r.Dist == dist {
 			return &r, true
 		}
 	}

@@ -560,6 +560,9 @@ type Facts struct {
 	// TFPipCPUOnly lists the releases whose package-index `tensorflow` is
 	// the CPU-only build (the GPU build was tensorflow-gpu).
 	TFPipCPUOnly []TFPipCPUOnly `yaml:"tensorflow_pip_cpu_only" key:"releases"`
+	// TFPTXEveryListed lists the TensorFlow builds that carry PTX for every
+	// architecture they list, whichever list that is.
+	TFPTXEveryListed []TFPTXEveryListed `yaml:"tensorflow_ptx_every_listed" key:"dist,releases"`
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished" key:"package,version,extra,pin"`
@@ -776,6 +779,19 @@ type TFPipCPUOnly struct {
 	Releases string `yaml:"releases"` // a specifier: "<1.15.0", ">=2.0.0,<2.1.0"
 	Note     string `yaml:"note,omitempty"`
 	Source   string `yaml:"source"`
+}
+
+// TFPTXEveryListed is a span of one distribution's TensorFlow releases
+// whose GPU builds carry PTX for every architecture they list: their
+// TF_CUDA_COMPUTE_CAPABILITIES could only be old-style "X.Y" entries, each
+// SASS and PTX, and never empty. So on a GPU newer than anything the
+// build's CUDA compiler targets the build runs through PTX whatever its
+// list was, where the knowledge base does not know that list.
+type TFPTXEveryListed struct {
+	Dist     Distribution `yaml:"dist"`
+	Releases string       `yaml:"releases"` // a specifier: "<2.3.0"
+	Note     string       `yaml:"note,omitempty"`
+	Source   string       `yaml:"source"`
 }
 
 type TFPipCUDA struct {

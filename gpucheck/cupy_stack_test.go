@@ -1,0 +1,74 @@
+package gpucheck_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+	"github.com/envguard/envguard/report"
+)
+
+// verdictAndMessages is one target's verdict and its findings' codes and
+// messages, one per line.
+func verdictAndMessages(r *report.Report) (gpucheck.Verdict, string) {
+	var b strings.Builder
+	for _, d := range r.Diagnostics() {
+		b.WriteString(d.Code + " " + d.Message + "\n")
+	}
+	return r.Targets[0].Verdict, b.String()
+}
+
+// TestCupyRangeFromIndexReleases: review fourteen #93. Every package-index
+// release cupy-cuda12x>=13.0.0 admits has a row, each with sm_90 SASS, so
+// an H100 is decided; on a B200 the releases before 13.4.0 reach it only
+// through PTX and ask an NVRTC of the CUDA 12.x they find, whose release
+// the file does not fix, for compute_100, so it stays open there.
+func TestCupyRangeFromIndexReleases(t *testing.T) {
+	if v, m := verdictAndMessages(validateOn(t, "h100", "requirements.txt", "cupy-cuda12x>=13.0.0\n")); v != gpucheck.VerdictOK || strings.Contains(m, "EG409") {
+		t.Errorf("h100: %s\n%s; want ok", v, m)
+	}
+	v, m := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x>=13.0.0\n"))
+	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "cupy-cuda12x 13.0.0 to 13.3.0") || !strings.Contains(m, "asks NVRTC for compute_100") {
+		t.Errorf("b200: %s\n%s; want unknown over 13.0.0 … 13.3.0's NVRTC", v, m)
+	}
+	if v, _ := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x>=13.4.0\n")); v != gpucheck.VerdictOK {
+		t.Errorf("b200, >=13.4.0: %s; want ok (sm_100 SASS in every release)", v)
+	}
+	// cupy-cuda12x's first release is 11.5.0: a bound below it admits
+	// nothing the rows do not describe.
+	if v, m := verdictAndMessages(validateOn(t, "h100", "requirements.txt", "cupy-cuda12x>=10.0\n")); v != gpucheck.VerdictOK {
+		t.Errorf("h100, >=10.0: %s\n%s; want ok", v, m)
+	}
+	if v, m := verdictAndMessages(validateOn(t, "k80", "requirements.txt", "cupy-cuda12x>=13.0.0\n")); v != gpucheck.VerdictFail || !strings.Contains(m, "as every release of cupy-cuda12x does") {
+		t.Errorf("k80: %s\n%s; want the floor every release keeps", v, m)
+	}
+}
+
+// TestCupyPinNVRTCMajorOnly: a pinned cupy-cuda12x before 13.4.0 on a
+// Blackwell GPU reaches it only through PTX, and asks the NVRTC of the
+// CUDA 12.x it finds for compute_100: an NVRTC older than 12.8 cannot
+// compile that, a newer one can, so the target is unknown, never ok.
+func TestCupyPinNVRTCMajorOnly(t *testing.T) {
+	v, m := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x==13.1.0\n"))
+	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "the NVRTC of the CUDA 12.x it finds") {
+		t.Errorf("b200: %s\n%s; want unknown", v, m)
+	}
+}
+
+// TestCupyToolkitLibsWithoutFramework: corpus 106, conda-forge's cupy
+// 12.0.0 for cudatoolkit 10.2 with no framework. CuPy links cuBLAS, cuFFT,
+// cuRAND, cuSOLVER and cuSPARSE from that toolkit, whose CUDA 10.2
+// releases have no code of their own for sm_80; cupy's own kernels reach
+// an A100 only through PTX, so those libraries decide it: not ok.
+func TestCupyToolkitLibsWithoutFramework(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=10.2.89=h713d32c_10\n  - cupy=12.0.0=py310h5a5d52f_0\n"
+	v, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src))
+	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "(cublas, cufft, curand, cusolver, cusparse)") || !strings.Contains(m, "cublas 10.2 has no code of its own for sm_80") {
+		t.Errorf("a100: %s\n%s; want the toolkit's libraries judged", v, m)
+	}
+	// On a V100 cupy has SASS: its toolkit's libraries are taken to carry
+	// what that toolkit compiled it for, as a framework's are.
+	if v, m := verdictAndMessages(validateOn(t, "v100", "environment.yml", src)); v != gpucheck.VerdictOK {
+		t.Errorf("v100: %s\n%s; want ok", v, m)
+	}
+}
