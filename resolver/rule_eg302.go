@@ -20,11 +20,11 @@ var ruleEG302 = &Rule{
 			"process loads two CUDA runtimes and two cuDNN/cuBLAS copies: the conda ones and pip's. " +
 			"Which one a library binds to depends on load order; mismatches show up as " +
 			"`CUDNN_STATUS_*` errors, wrong-version warnings or crashes. Libraries that bring no runtime but load " +
-			"the one they find (pip tensorflow without [and-cuda], a jax/jaxlib CUDA wheel of a release before jax's cudaNN_pip extras, bitsandbytes, onnxruntime-gpu, pycuda, triton) " +
-			"are not reported: beside conda's CUDA they use conda's.",
+			"the one they find (pip tensorflow without [and-cuda], a jax/jaxlib CUDA wheel of a release before jax's cudaNN_pip extras, CuPy's cupy-cudaXXX wheels without [ctk], bitsandbytes, onnxruntime-gpu, pycuda, triton) " +
+			"are not reported: beside conda's CUDA they use conda's. One of them built for another CUDA major than conda's stack is: it finds no libraries of its own major there.",
 		Fix: "Take the GPU library from conda too (built against the conda CUDA packages), or drop the " +
 			"conda CUDA packages and let pip provide the runtime.",
-		Before: "dependencies:\n  - cudatoolkit=11.8\n  - pip:\n    - cupy-cuda11x",
+		Before: "dependencies:\n  - cudatoolkit=11.8\n  - pip:\n    - cupy-cuda12x",
 		After:  "dependencies:\n  - cudatoolkit=11.8\n  - cupy",
 		Since:  "0.1.0",
 	},
@@ -50,7 +50,13 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 	for _, p := range reqs {
 		lib := libOfPip(ctx, p)
 		// a +cpu wheel carries no CUDA runtime at all: EG202 reports the clash
-		if lib == "" || dup[p.Dep] || usesHostCUDA(ctx, lib, p) || strings.HasPrefix(p.Local, "cpu") {
+		if lib == "" || dup[p.Dep] || strings.HasPrefix(p.Local, "cpu") {
+			continue
+		}
+		if usesHostCUDA(ctx, lib, p) {
+			if d, ok := hostCUDAOtherMajor(ctx, lib, p, first); ok {
+				out = append(out, d)
+			}
 			continue
 		}
 		msg := fmt.Sprintf("pip installs %s (%s, %s) while conda provides the CUDA stack (%s, %s): two CUDA runtimes in one process", lib, pipText(p), place(p.Dep.Raw.Pos), condaText(first), place(first.Dep.Raw.Pos))
@@ -128,8 +134,47 @@ func usesHostCUDA(ctx *Context, lib string, p pipItem) bool {
 		return true
 	case "bitsandbytes", "onnxruntime-gpu", "pycuda", "triton":
 		return true
+	case "cupy":
+		// CuPy's wheels for a CUDA release or major (cupy-cuda12x) bring
+		// no CUDA library: the project page says "You need to install
+		// CUDA Toolkit 12.x to use these packages", and only the [ctk]
+		// extra installs NVIDIA's CUDA wheels (cupy-cuda13x's page;
+		// NVIDIA/cccl#10060: "By default cupy does not pip install the
+		// cuda toolkit (unless the [ctk] extra is specified)").
+		for _, e := range p.Extras {
+			if pep503(e) == "ctk" {
+				return false
+			}
+		}
+		return kb.CUDAMajorFromPipName(p.Name) > 0
 	}
 	return false
+}
+
+// hostCUDAOtherMajor is EG302 for a pip library that loads the CUDA it
+// finds, built for another CUDA major than conda's stack: there is one
+// runtime, conda's, and the library finds none of its own major's
+// libraries in it (cupy-cuda12x beside cudatoolkit=11.3 fails to import).
+func hostCUDAOtherMajor(ctx *Context, lib string, p pipItem, first condaItem) (finding.Diagnostic, bool) {
+	m := kb.CUDAMajorFromPipName(p.Name)
+	if lib != "cupy" || m == 0 || ctx.Stack == nil || ctx.Stack.CUDA == nil {
+		return finding.Diagnostic{}, false
+	}
+	have := majorOf(ctx.Stack.CUDA.Version)
+	if have == 0 || have == m {
+		return finding.Diagnostic{}, false
+	}
+	msg := fmt.Sprintf("pip installs %s (%s, %s), a build for CUDA %d that brings no CUDA libraries and loads the environment's, while conda provides a CUDA %d stack (%s, %s): it finds no CUDA %d libraries there and fails at import",
+		lib, pipText(p), place(p.Dep.Raw.Pos), m, have, condaText(first), place(first.Dep.Raw.Pos), m)
+	hint := fmt.Sprintf("install %s from conda, built for the conda CUDA stack, or use its pip wheel for CUDA %d", lib, have)
+	if have >= 11 {
+		hint += fmt.Sprintf(" (cupy-cuda%dx)", have)
+	}
+	d := diag(ctx.rule, p.Dep.Raw.Pos, msg, hint, first.Dep.Raw.Pos)
+	if condaNameOf(lib) != "" {
+		d.Edits = moveToCondaEdits(ctx.Env, p.Dep, condaSpecOfPip(ctx, p))
+	}
+	return d, true
 }
 
 // condaTorch reports whether torch itself comes from conda: only then is a

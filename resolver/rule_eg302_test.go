@@ -18,11 +18,17 @@ func TestEG302(t *testing.T) {
 				"test.yml:5:7: pip installs torch (torch==2.0.1+cu118, line 5) while conda provides the CUDA stack (cudatoolkit=11.8, line 3)",
 				"test.yml:6:7: pip installs torchvision",
 			}},
-		{name: "cuda-toolkit and cupy wheel", src: `dependencies:
+		// CuPy's wheels bring no CUDA library: beside conda's CUDA 12 they
+		// load conda's (one runtime); with [ctk] pip brings NVIDIA's.
+		{name: "silent: cuda-toolkit and a cupy wheel of its major", src: `dependencies:
   - nvidia::cuda-toolkit=12.1
   - pip:
-    - cupy-cuda12x`,
-			want: []string{"pip installs cupy (cupy-cuda12x, line 4)"}},
+    - cupy-cuda12x`},
+		{name: "cuda-toolkit and cupy wheel with its ctk extra", src: `dependencies:
+  - nvidia::cuda-toolkit=12.1
+  - pip:
+    - cupy-cuda12x[ctk]`,
+			want: []string{"pip installs cupy (cupy-cuda12x[ctk], line 4) while conda provides the CUDA stack"}},
 		{name: "silent: no conda CUDA stack", src: `dependencies:
   - python=3.10
   - pip:
@@ -45,7 +51,7 @@ func TestEG302NamesTheStack(t *testing.T) {
   - cuda-cccl=12.2.140
   - cudatoolkit=11.8
   - pip:
-    - cupy-cuda11x`)
+    - cupy-cuda11x[ctk]`)
 	ds := ruleEG302.Run(&Context{Env: env})
 	if len(ds) != 1 || !strings.Contains(ds[0].Message, "(cudatoolkit=11.8, line 3)") {
 		t.Fatalf("got %v", ds)
@@ -87,4 +93,18 @@ func TestEG302OldJaxlibUsesHostCUDA(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEG302CupyWheelOfAnotherMajor: a CuPy wheel loads the CUDA libraries
+// it finds; beside a conda CUDA 11 stack a cupy-cuda12x finds no CUDA 12
+// ones and fails at import (the README's demo). Said as that, not as two
+// runtimes; the hint names the wheel for conda's major.
+func TestEG302CupyWheelOfAnotherMajor(t *testing.T) {
+	checkRuleCases(t, ruleEG302, []ruleCase{
+		{name: "cudatoolkit 11.3 and cupy-cuda12x", src: `dependencies:
+  - cudatoolkit=11.3
+  - pip:
+    - cupy-cuda12x`, stack: &Stack{CUDA: &CUDAInfo{Version: "11.3"}},
+			want: []string{"pip installs cupy (cupy-cuda12x, line 4), a build for CUDA 12 that brings no CUDA libraries and loads the environment's, while conda provides a CUDA 11 stack (cudatoolkit=11.3, line 2): it finds no CUDA 12 libraries there and fails at import"}},
+	})
 }
