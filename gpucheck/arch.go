@@ -55,6 +55,19 @@ func archVerdict(gpu cc, list *kb.ArchList) (v archRun, by cc) {
 	if found {
 		return runsPTX, best
 	}
+	if len(list.PTXOneOf) > 0 {
+		// one of these, by build: it runs where every one serves
+		for _, s := range list.PTXOneOf {
+			c, ok := parseCC(s)
+			if !ok || c.Suffix != "" || gpu.less(c) {
+				return runsNone, cc{}
+			}
+			if !found || best.less(c) {
+				best, found = c, true
+			}
+		}
+		return runsPTX, best
+	}
 	return runsNone, cc{}
 }
 
@@ -72,6 +85,15 @@ func archSummary(list *kb.ArchList) string {
 		}
 	}
 	out := "SASS " + orNone(sass)
+	if len(list.PTXOneOf) > 0 && len(ptx) == 0 {
+		var one []string
+		for _, s := range list.PTXOneOf {
+			if c, ok := parseCC(s); ok {
+				one = append(one, c.compute())
+			}
+		}
+		return out + ", PTX " + strings.Join(one, " or ") + " (by build number)"
+	}
 	if list.PTXUnknown && len(ptx) == 0 {
 		// The row knows the SASS only: "PTX none" would say it has none.
 		return out + ", PTX unknown"

@@ -72,3 +72,15 @@ func TestCupyToolkitLibsWithoutFramework(t *testing.T) {
 		t.Errorf("v100: %s\n%s; want ok", v, m)
 	}
 }
+
+// TestNoLibrariesOfAPhantomBuild: review seventeen F23. pytorch-cuda=5.7
+// names no build the pytorch channel published (EG205): there is no build
+// whose CUDA libraries could be judged, so no finding speaks of "the
+// framework has SASS" beside a cuDNN it would load.
+func TestNoLibrariesOfAPhantomBuild(t *testing.T) {
+	src := "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.1.0\n  - pytorch-cuda=5.7\n"
+	v, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src))
+	if v != gpucheck.VerdictUnknown || strings.Contains(m, "CUDA libraries") || !strings.Contains(m, "never published") {
+		t.Errorf("k80: %s\n%s; want only the unpublished build's EG409", v, m)
+	}
+}

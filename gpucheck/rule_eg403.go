@@ -180,7 +180,7 @@ func (c *checker) candidatesArch(fw *resolver.Framework) (*kb.ArchList, bool) {
 		one := *fw
 		one.Version = v
 		l, ok := c.archList(&one, c.compilerCUDA())
-		if !ok || l == nil || !l.Known || !one.ArchFor(l) || l.PTXUnknown {
+		if !ok || l == nil || !l.Known || !one.ArchFor(l) || l.PTXOpen() {
 			return nil, false
 		}
 		if first == nil {
@@ -366,7 +366,7 @@ func (c *checker) checkArchMajor(m int, driverCUDA string) {
 		what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
 		switch {
 		case v == runsSASS:
-		case v == runsNone && !list.PTXUnknown:
+		case v == runsNone && !list.PTXOpen():
 			c.noKernel(what, gs, gcc, noKernelHint(gcc, list, "a newer framework release", "an older framework release"))
 		case v == runsPTX && c.xlaCompiles(gcc, gs, what):
 		case v == runsPTX && driverNewer:
@@ -419,7 +419,7 @@ func (c *checker) checkArchMajorRange(m int) {
 					v = "open"
 				case r == runsSASS:
 					v = "runs"
-				case r == runsNone && !list.PTXUnknown:
+				case r == runsNone && !list.PTXOpen():
 					v = "fails"
 				}
 			}
@@ -596,7 +596,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 	what := fmt.Sprintf("%s (%s)", fwName(fw), archSummary(list))
 	switch v {
 	case runsNone:
-		if list.PTXUnknown {
+		if list.PTXOpen() {
 			// PTX or not, nothing below the toolkit's range can be in it.
 			if ta, ok := c.k.ToolkitArch(rt); ok {
 				if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {

@@ -279,7 +279,7 @@ func (c *checker) tfWheelServesNone() bool {
 		return false
 	}
 	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, "", kb.DistPyPI)
-	if !ok || list == nil || !list.Known || list.PTXUnknown {
+	if !ok || list == nil || !list.Known || list.PTXOpen() {
 		return false
 	}
 	all := true

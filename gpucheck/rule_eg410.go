@@ -894,6 +894,12 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		// come from outside the environment, so these decide nothing.
 		return
 	}
+	if fw := c.st.Framework; fw != nil && (fw.NotPublished != "" || c.st.CUDA != nil && c.st.CUDA.NotPublished != "") {
+		// No such build exists (EG205, and the framework's EG409 says
+		// so): the libraries "it loads" are a phantom build's (review
+		// seventeen F23: pytorch-cuda=5.7).
+		return
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
 		var unknown []string
 		var names []string

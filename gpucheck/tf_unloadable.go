@@ -17,7 +17,7 @@ import (
 func (c *checker) tfCUDAUnloadable() {
 	fw := c.st.Framework
 	list, ok := c.k.FrameworkArch(fw.Name, fw.Version, fw.BuildCUDA, kb.DistPyPI)
-	known := ok && list != nil && list.Known && !list.PTXUnknown && fw.ArchFor(list)
+	known := ok && list != nil && list.Known && !list.PTXOpen() && fw.ArchFor(list)
 	open := false
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if known {

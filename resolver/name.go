@@ -18,7 +18,7 @@ var fwPrefix = map[string]string{"pytorch": "pt", "tensorflow": "tf", "jax": "ja
 // open or contradicted, or a CUDA version not written anywhere.
 func CanonicalName(st *Stack) (string, error) {
 	if st == nil || st.Framework == nil {
-		return "", errors.New("no framework (pytorch, tensorflow or jax) in the environment")
+		return "", errors.New("no framework (pytorch, tensorflow or jax) is named in the file")
 	}
 	f := st.Framework
 	p := fwPrefix[f.Name]

@@ -59,6 +59,11 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 			r.st.Framework.Uncovered = why
 		}
 	}
+	if err != nil && r.st.Framework == nil {
+		if why := r.frameworkMayComeFrom(); why != "" {
+			err = errors.New(err.Error() + "; " + why)
+		}
+	}
 	if err == nil {
 		if elsewhere := r.exportedElsewhere(); elsewhere != nil {
 			name, err = "", elsewhere
@@ -181,4 +186,30 @@ func (r *resolution) onlyBuildCUDA() string {
 		}
 	}
 	return only
+}
+
+// frameworkMayComeFrom says where a framework the file does not name may
+// still come from, for the name's refusal: a requirements file its pip
+// section reads (-r), which envguard does not read, or a local project
+// installed with an extra, whose dependencies are in its own setup files
+// (review sixteen: 059's -r requirements_cuda.txt, 181's -e .[gpu]); ""
+// where nothing says so.
+func (r *resolution) frameworkMayComeFrom() string {
+	var why []string
+	for _, d := range r.env.Pip {
+		o := pipOpt(d)
+		if o == nil {
+			continue
+		}
+		switch o.Name {
+		case "-r", "--requirement":
+			why = append(why, fmt.Sprintf("the pip section reads %s (line %d), which envguard does not read, so whether it brings one is not known", o.Value, d.Raw.Pos.Line))
+		}
+	}
+	for _, p := range r.st.GPUPackages {
+		if p.LocalProject {
+			why = append(why, fmt.Sprintf("%s (line %d) installs a local project with a GPU extra, whose dependencies are in its own setup files, which envguard does not read", p.Item, p.Line))
+		}
+	}
+	return strings.Join(why, "; ")
 }

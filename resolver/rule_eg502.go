@@ -64,6 +64,12 @@ func runEG502(c *Context) []finding.Diagnostic {
 	switch {
 	case across != nil && len(f.Candidates) > 0:
 		admits = " (admits " + across.String(cands) + ")"
+	case len(cands) > 0 && f.Name == "tensorflow":
+		// The tested-builds table lists one release per series (2.11.0),
+		// not the patch releases (2.11.1): name the series the spec
+		// admits, not releases it would seem to stop at (review
+		// seventeen F38).
+		admits = " (admits the " + seriesRange(cands) + " releases)"
 	case len(cands) > 0:
 		admits = " (admits " + rangeOf(cands) + ")"
 	}
@@ -570,4 +576,14 @@ func admitsBelow(spec, oldest string) bool {
 		}
 	}
 	return false
+}
+
+// seriesRange names the series of a sorted candidate list: "2.11.x", or
+// "2.10.x … 2.12.x".
+func seriesRange(cands []string) string {
+	first, last := SeriesOf(cands[0]), SeriesOf(cands[len(cands)-1])
+	if first == last {
+		return first + ".x"
+	}
+	return first + ".x … " + last + ".x"
 }

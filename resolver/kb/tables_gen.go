@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "c4698d8011da718c"
+const generatedVersion = "1c160e94f5b2faaf"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xd8e7844f
+const generatedChecksum = 0xaa80268a
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -2052,7 +2052,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"6.1",
 		"7.0",
 		"7.5",
-	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_75 ('…;7.5+PTX'), so PTX is unknown for the series"},
+	}, PTX: []string{}, Known: true, PTXOneOf: []string{
+		"5.0",
+		"7.5",
+	}, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_75 ('…;7.5+PTX'), so the PTX is one of the two by build number (ptx_one_of); both are at or below every GPU the SASS does not serve (review seventeen F24)"},
 	{Series: "1.11", CUDA: "11.0", Dist: Distribution("conda-forge"), SASS: []string{
 		"3.5",
 		"5.0",
@@ -2061,7 +2064,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 		"7.5",
 		"8.0",
-	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_80 ('…;8.0+PTX'), so PTX is unknown for the series"},
+	}, PTX: []string{}, Known: true, PTXOneOf: []string{
+		"5.0",
+		"8.0",
+	}, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_80 ('…;8.0+PTX'), so the PTX is one of the two by build number (ptx_one_of); both are at or below every GPU the SASS does not serve (review seventeen F24)"},
 	{Series: "1.11", CUDA: "11.1", Dist: Distribution("conda-forge"), SASS: []string{
 		"3.5",
 		"5.0",
@@ -2071,7 +2077,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.5",
 		"8.0",
 		"8.6",
-	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_86 ('…;8.6+PTX'), so PTX is unknown for the series"},
+	}, PTX: []string{}, Known: true, PTXOneOf: []string{
+		"5.0",
+		"8.6",
+	}, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_86 ('…;8.6+PTX'), so the PTX is one of the two by build number (ptx_one_of); both are at or below every GPU the SASS does not serve (review seventeen F24)"},
 	{Series: "1.11", CUDA: "11.2", Dist: Distribution("conda-forge"), SASS: []string{
 		"3.5",
 		"5.0",
@@ -2081,7 +2090,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.5",
 		"8.0",
 		"8.6",
-	}, PTX: []string{}, Known: true, PTXUnknown: true, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_86 ('…;8.6+PTX'), so PTX is unknown for the series"},
+	}, PTX: []string{}, Known: true, PTXOneOf: []string{
+		"5.0",
+		"8.6",
+	}, Source: "CF_FEEDSTOCK build_pytorch.sh @1acd169c (1.11.0 builds 0-1) and @5b345dd9 (rebuild of 2022-06-11)", Note: "the SASS is the same in every 1.11.0 build; the PTX is not: builds 0-1 embed compute_50 ('3.5;5.0+PTX;…'), the 2022-06-11 rebuild compute_86 ('…;8.6+PTX'), so the PTX is one of the two by build number (ptx_one_of); both are at or below every GPU the SASS does not serve (review seventeen F24)"},
 	{Series: "1.12", CUDA: "10.2", Dist: Distribution("conda-forge"), SASS: []string{
 		"3.5",
 		"5.0",

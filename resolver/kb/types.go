@@ -207,6 +207,12 @@ type ArchList struct {
 	// PTXUnknown is true where the SASS list is known but whether PTX is
 	// embedded is not (PTX then lists nothing).
 	PTXUnknown bool `yaml:"ptx_unknown,omitempty"`
+	// PTXOneOf, where set (PTX then lists nothing), says the build carries
+	// the PTX of exactly one of these, which depends on the build number
+	// (conda-forge's 1.11.0: compute_50 in builds 0-1, the newest
+	// architecture in the rebuild): a GPU at or above all of them runs
+	// through PTX either way.
+	PTXOneOf []string `yaml:"ptx_one_of,omitempty"`
 	// Framework is whose build the row describes: "" is PyTorch (Arch only
 	// answers these), "tensorflow" (Series is the TF series "2.15", CUDA
 	// the toolkit the release was built with) or "jax" (Series is the
@@ -224,6 +230,10 @@ type ArchList struct {
 	// then not known.
 	DevBuilds string `yaml:"dev_builds,omitempty"`
 }
+
+// PTXOpen says whether the row leaves the build's PTX open: not known at
+// all (PTXUnknown), or one of several by build number (PTXOneOf).
+func (a *ArchList) PTXOpen() bool { return a.PTXUnknown || len(a.PTXOneOf) > 0 }
 
 // CUDADriver is a CUDA toolkit release and the minimum Linux driver it needs.
 type CUDADriver struct {

@@ -312,6 +312,9 @@ func (k *KB) validate() ErrorList {
 	seenA := map[ak]bool{}
 	for i, a := range k.Facts.Arch {
 		v.source("arch", i, a.Source, keys)
+		if len(a.PTXOneOf) > 0 && (len(a.PTX) > 0 || a.PTXUnknown || len(a.PTXOneOf) < 2) {
+			v.errf("arch", i, "ptx_one_of lists two or more alternatives, and goes without ptx and ptx_unknown")
+		}
 		if a.DevBuilds != "" {
 			v.source("arch", i, a.DevBuilds, keys)
 		}
