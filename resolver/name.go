@@ -74,6 +74,20 @@ func CanonicalName(st *Stack) (string, error) {
 			return p + digits + "_cu" + digits2, nil
 		}
 	}
+	if f.Name == "tensorflow" && f.From == envspec.ProviderPip && f.BuildCUDA != "" && f.VariantWhy == "" {
+		// One wheel for CPU and GPU: nothing in the file to pin, but the
+		// file brings no CUDA libraries it could use (review seventeen's
+		// 145, sixteen's 129).
+		missing := "which the file does not install"
+		if st.CUDA != nil && st.CUDA.Version != "" {
+			missing = "and the file installs no cuDNN"
+		}
+		v := f.Version
+		if v == "" {
+			v = strings.TrimSpace(f.Spec)
+		}
+		return "", fmt.Errorf("tensorflow %s's package-index wheel is built for CUDA %s and uses the GPU only where it finds that CUDA's libraries and cuDNN, %s, so whether it runs on a GPU or on the CPU is the machine's to decide", v, f.BuildCUDA, missing)
+	}
 	return "", fmt.Errorf("%s's accelerator (CUDA or CPU) is not pinned", f.Name)
 }
 
