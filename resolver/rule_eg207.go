@@ -241,7 +241,10 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 	}
 	pin := fmt.Sprintf("pytorch=*=%s for a CUDA build or pytorch=*=%s for a CPU one", form.CUDAGlob, form.CPUGlob)
 	if form.GPUPackage != "" && form.CPUPackage != "" {
-		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages from pytorch %s), or pin the build: %s", form.GPUPackage, form.CPUPackage, form.Since, pin)
+		// The recipe read adds them from form.Since on, but the channel
+		// has pytorch-cpu packages of earlier recipes too: no release is
+		// named as their first (review seventeen F4).
+		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages that select its GPU or its CPU build), or pin the build: %s", form.GPUPackage, form.CPUPackage, pin)
 	}
 	return fmt.Sprintf("pin the build: %s (the defaults channel's recipe names its builds so from pytorch %s on)", pin, form.Since)
 }
