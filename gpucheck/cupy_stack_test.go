@@ -84,3 +84,23 @@ func TestNoLibrariesOfAPhantomBuild(t *testing.T) {
 		t.Errorf("k80: %s\n%s; want only the unpublished build's EG409", v, m)
 	}
 }
+
+// TestPipTensorFlowCuDNNFromMachine: review seventeen F34 (006). A pip
+// tensorflow beside a conda cudatoolkit and no cuDNN in the file opens a
+// libcudnn it finds on the machine, or runs on the CPU: the finding says
+// that, not that some cuDNN 8.x release of the file's is not known, and
+// its hint asks for the cuDNN in the file.
+func TestPipTensorFlowCuDNNFromMachine(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - cudatoolkit=11.8.0\n  - pip\n  - pip:\n    - tensorflow==2.14.0\n"
+	r := validateOn(t, "k80", "environment.yml", src)
+	found := false
+	for _, d := range r.Diagnostics() {
+		if d.Code == "EG409" && strings.Contains(d.Message, "the file installs no cuDNN") {
+			found = strings.Contains(d.Hint, "install the cuDNN it was built with in the file")
+		}
+	}
+	if !found {
+		_, m := verdictAndMessages(r)
+		t.Errorf("want EG409 saying the file installs no cuDNN, with its hint:\n%s", m)
+	}
+}

@@ -903,6 +903,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 	c.eachCC(func(gcc cc, gs []GPU) {
 		var unknown []string
 		var names []string
+		machine := false
 		pos := finding.Pos{}
 		for _, p := range libs {
 			has, why := c.libCarries(p, gcc)
@@ -918,6 +919,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 				if !contains(unknown, why) {
 					unknown = append(unknown, why)
 				}
+				machine = machine || p.FromMachine != ""
 				names = append(names, p.Lib)
 				if !pos.IsValid() {
 					pos = c.pkgPos(p)
@@ -939,9 +941,14 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			return
 		}
 		if !c.ptxPath[gcc.key()] {
-			c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
-				fmt.Sprintf("the framework has SASS for %s, but %s", gcc.sm(), strings.Join(unknown, "; ")),
-				"pin the library to a release known to carry code for "+gcc.sm()+", or run envguard check on the machine, which reads the libraries")
+			cause := reasonCause["cuda-lib-arch-unknown"]
+			hint := "pin the library to a release known to carry code for " + gcc.sm() + ", or run envguard check on the machine, which reads the libraries"
+			if machine {
+				cause = CauseMachine
+				hint = "install the cuDNN it was built with in the file (TensorFlow's [and-cuda] extra from 2.14, or conda's cudnn), or run envguard check on the machine, which reads the libraries"
+			}
+			c.undecideFor(pos, cause, "architecture", "cuda-lib-arch-unknown", what,
+				fmt.Sprintf("the framework has SASS for %s, but %s", gcc.sm(), strings.Join(unknown, "; ")), hint)
 			return
 		}
 		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
@@ -1091,6 +1098,9 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		}
 		if c.withinSinceCarries(p, gcc) || c.cudnnSpanCarries(p, gcc) {
 			return carriesYes, ""
+		}
+		if p.FromMachine != "" {
+			return carriesUnknown, p.FromMachine
 		}
 		if p.Within != "" {
 			return carriesUnknown, "which " + name + " " + p.Within + ".x release it loads is not known"

@@ -83,6 +83,11 @@ type GPUPackage struct {
 	// LocalProject is set for a local or version-control project installed
 	// with a GPU extra (-e .[gpu]): what it brings is in its own metadata.
 	LocalProject bool `json:"-"`
+	// FromMachine, for a CUDA library the framework loads that the file
+	// does not install, says where it comes from instead: the machine
+	// (a pip TensorFlow opens the libcudnn.so it finds there, and runs on
+	// the CPU without one).
+	FromMachine string `json:"from_machine,omitempty"`
 	// Spec is the version spec the file writes for an open release
 	// (conda syntax: ">=0.41.0"), so that hints name only releases it
 	// admits; "" where the release is pinned or the spec is empty.
@@ -541,7 +546,15 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		case fromChannel:
 			add(channel)
 		default:
-			add(GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"})
+			p := GPUPackage{Name: lib, Role: RoleCUDALibrary, Lib: lib, BundledWith: with, Unknown: "which " + lib + " release " + with + " loads is not known"}
+			if lib == "cudnn" && fw.Name == "tensorflow" && fw.From == envspec.ProviderPip {
+				// a pip TensorFlow brings no cuDNN (but with [and-cuda],
+				// whose nvidia-cudnn wheel the file then names) and
+				// dlopens libcudnn where the loader finds one (review
+				// seventeen F34: 006)
+				p.FromMachine = "the file installs no cuDNN: " + with + " opens a libcudnn it finds on the machine, whose release is not known, and without one skips the GPU and runs on the CPU"
+			}
+			add(p)
 		}
 	}
 	r.tensorflowCuDNNMajor()
