@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver/kb"
 )
@@ -74,6 +75,18 @@ func runEG204(c *Context) []finding.Diagnostic {
 			exp = append(exp, r.PythonExperimental)
 			byDist = append(byDist, nil)
 		case "tensorflow":
+			// The tested-builds table is the package index's wheels; a
+			// conda build is judged only where its distribution's own
+			// Python list is known (defaults built 2.4.1 for Python 3.9,
+			// which the wheels lack: review eighteen F1, 045).
+			if f.From != envspec.ProviderPip {
+				if b, ok := c.KB.TensorFlowDefaultsBuildOf(v); ok && f.Dist == kb.DistDefaults && len(b.Python) > 0 {
+					lists = append(lists, b.Python)
+					exp = append(exp, nil)
+					byDist = append(byDist, nil)
+				}
+				continue
+			}
 			if t, ok := c.KB.TensorFlow(v); ok && len(t.Python) > 0 {
 				lists = append(lists, t.Python)
 				exp = append(exp, nil)

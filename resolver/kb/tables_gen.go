@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "1c160e94f5b2faaf"
+const generatedVersion = "10b395a3aad83938"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xaa80268a
+const generatedChecksum = 0x8ef0e081
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1085,7 +1085,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Release: "2.1.0", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "7e8588d, c199d0b, df66465, f5034b5, 7c6d575: cudatoolkit 10.1, cudnn 7.6"},
 	{Release: "2.2.0", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "2d8d6bd, f1304a8, 23417fd, a1d1b83: cudatoolkit 10.1, cudnn 7.6"},
 	{Release: "2.3.0", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "4122e46, d48e540, 8ea668d, c199583, fda258c: cudatoolkit 10.1, cudnn 7.6"},
-	{Release: "2.4.1", CUDA: "10.1", CuDNN: "7.6", Source: "ANACONDA_TF_RECIPES", Note: "5406148 ('update to 2.4.1', 2021-03-01; the next commit of tensorflow-base-gpu is 2.5.0's): cudatoolkit 10.1, cudnn 7.6"},
+	{Release: "2.4.1", CUDA: "10.1", CuDNN: "7.6", Python: []string{
+		"3.7",
+		"3.8",
+		"3.9",
+	}, Source: "ANACONDA_TF_RECIPES", Note: "5406148 ('update to 2.4.1', 2021-03-01; the next commit of tensorflow-base-gpu is 2.5.0's): cudatoolkit 10.1, cudnn 7.6; tensorflow/conda_build_config_linux_cuda101.yaml there: full_base_version 2.4.1 gpu_py37/py38/py39h29c2da4_0, py_version 3.7, 3.8, 3.9 (the package index's 2.4 wheels stop at 3.8)"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},

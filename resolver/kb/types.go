@@ -167,7 +167,11 @@ type TensorFlowDefaultsBuild struct {
 	Release string `yaml:"release"`
 	CUDA    string `yaml:"cuda"`
 	CuDNN   string `yaml:"cudnn"`
-	Source  string `yaml:"source"`
+	// Python, where read, lists the Python minors the channel built the
+	// release's GPU build for (its recipe's py_version), which are not the
+	// package index's.
+	Python []string `yaml:"python,omitempty"`
+	Source string   `yaml:"source"`
 	Note    string `yaml:"note,omitempty"`
 }
 
