@@ -172,7 +172,7 @@ type TensorFlowDefaultsBuild struct {
 	// package index's.
 	Python []string `yaml:"python,omitempty"`
 	Source string   `yaml:"source"`
-	Note    string `yaml:"note,omitempty"`
+	Note   string   `yaml:"note,omitempty"`
 }
 
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
