@@ -281,6 +281,9 @@ func fwName(fw *resolver.Framework) string {
 	} else if fw.Spec != "" {
 		s += " " + fw.Spec
 	}
+	if fw.JAXLib != "" && fw.JAXLib != fw.Version {
+		s += " with jaxlib " + fw.JAXLib // whose wheels carry the GPU code
+	}
 	return s
 }
 

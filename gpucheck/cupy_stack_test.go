@@ -31,8 +31,11 @@ func TestCupyRangeFromIndexReleases(t *testing.T) {
 	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "cupy-cuda12x 13.0.0 to 13.3.0") || !strings.Contains(m, "asks NVRTC for compute_100") {
 		t.Errorf("b200: %s\n%s; want unknown over 13.0.0 … 13.3.0's NVRTC", v, m)
 	}
-	if v, _ := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x>=13.4.0\n")); v != gpucheck.VerdictOK {
-		t.Errorf("b200, >=13.4.0: %s; want ok (sm_100 SASS in every release)", v)
+	// sm_100 SASS in every release it admits, but its run-time kernels
+	// come from the NVRTC of whichever CUDA 12.x it finds: one before
+	// 12.8 makes sm_90 code (review eighteen F23's class)
+	if v, m := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x>=13.4.0\n")); v != gpucheck.VerdictUnknown || !strings.Contains(m, "in its precompiled kernels, but it compiles most of its kernels at run time") {
+		t.Errorf("b200, >=13.4.0: %s\n%s; want unknown over the NVRTC it finds", v, m)
 	}
 	// cupy-cuda12x's first release is 11.5.0: a bound below it admits
 	// nothing the rows do not describe.
@@ -102,5 +105,49 @@ func TestPipTensorFlowCuDNNFromMachine(t *testing.T) {
 	if !found {
 		_, m := verdictAndMessages(r)
 		t.Errorf("want EG409 saying the file installs no cuDNN, with its hint:\n%s", m)
+	}
+}
+
+// TestBuiltOnMachineBelowTorchNVCC: review eighteen F42 (018). DeepSpeed
+// compiles its ops on the machine with an nvcc of torch's CUDA major;
+// beside torch 2.6.0 (CUDA 12.4) no such nvcc targets a K80, so that is
+// EG410, not a hint to install an nvcc that cannot help; on an A100 it
+// stays open.
+func TestBuiltOnMachineBelowTorchNVCC(t *testing.T) {
+	src := "dependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - torch==2.6.0\n    - deepspeed==0.16.7\n"
+	found := false
+	for _, d := range validateOn(t, "k80", "environment.yml", src).Diagnostics() {
+		if d.Code == "EG410" && strings.Contains(d.Message, "no CUDA 12 compiler targets anything below sm_50") {
+			found = true
+		}
+	}
+	if !found {
+		_, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src))
+		t.Errorf("k80: want deepspeed's EG410:\n%s", m)
+	}
+	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src)); !strings.Contains(m, "deepspeed ships no prebuilt GPU code") {
+		t.Errorf("a100: want deepspeed left open:\n%s", m)
+	}
+}
+
+// TestCupyNVRTCCubin: review eighteen F23. From 9.6.0 a CuPy built for
+// CUDA 11.1 or later has NVRTC compile machine code for the architecture
+// it asks for, capped at what that NVRTC targets: conda-forge's cupy 12.0.0
+// for CUDA 11.7 makes code for an architecture of major 8 on an H100,
+// which does not run there (EG410), where before the PTX the driver
+// JIT-compiled was read as running. On an A100 the cap is its own major.
+func TestCupyNVRTCCubin(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.7\n  - cupy=12.0.0\n"
+	v, m := verdictAndMessages(validateOn(t, "h100", "environment.yml", src))
+	if v != gpucheck.VerdictFail || !strings.Contains(m, "machine code for an architecture of major 8, which does not run on sm_90") {
+		t.Errorf("h100: %s\n%s; want EG410 for the capped machine code", v, m)
+	}
+	if v, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src)); v != gpucheck.VerdictOK {
+		t.Errorf("a100: %s\n%s; want ok", v, m)
+	}
+	// CUDA 10.2's build takes the PTX path: its capped compute_75 PTX runs
+	src = "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=10.2\n  - cupy=12.0.0\n"
+	if _, m := verdictAndMessages(validateOn(t, "h100", "environment.yml", src)); strings.Contains(m, "EG410 cupy") {
+		t.Errorf("h100, CUDA 10.2: %s; want no EG410 for cupy's own kernels", m)
 	}
 }

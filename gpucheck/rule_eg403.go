@@ -288,6 +288,10 @@ func (c *checker) binaryArch() (*kb.ArchList, bool) {
 func (c *checker) archList(fw *resolver.Framework, rt string) (*kb.ArchList, bool) {
 	switch fw.Name {
 	case "tensorflow", "jax":
+		if fw.Name == "jax" && fw.JAXLib != "" && fw.From == envspec.ProviderPip {
+			// the rows are jaxlib's releases, which carry the GPU code
+			return c.k.FrameworkArch(fw.Name, fw.JAXLib, rt, kb.DistPyPI)
+		}
 		if fw.From != envspec.ProviderPip {
 			if fw.Name == "tensorflow" && fw.Dist == kb.DistDefaults {
 				return c.k.FrameworkArch(fw.Name, fw.Version, rt, kb.DistDefaults)

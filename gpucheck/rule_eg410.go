@@ -119,6 +119,9 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
 		if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.BuiltOnMachine {
+			if !c.builtOnMachineBelowNVCC(p) {
+				return // every GPU is below what the only nvcc it may use targets
+			}
 			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
 		}
 		cause, hint := c.unknownExtension(p)
@@ -179,16 +182,37 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 					fmt.Sprintf("%s (%s) can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
 						pkgLabel(p), archSummary(list), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
 					c.otherReleaseHint(p, gcc))
+			case runsSASS:
+				// Its shipped SASS serves its precompiled kernels only: the
+				// ones it compiles at run time come from whatever NVRTC it
+				// finds (a cupy-cuda12x with sm_120 SASS beside an NVRTC
+				// 12.0 makes sm_90 code for an RTX 5090).
+				if p.FromBinary() {
+					break
+				}
+				if why, verdict, _ := c.nvrtcBelowGPU(p, gcc); why != "" {
+					msg := fmt.Sprintf("%s (%s) carries SASS for %s (%s) in its precompiled kernels, but %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why)
+					if verdict == carriesNo {
+						c.add("EG410", c.pkgPos(p), msg, fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s", p.Name, gcc.sm()))
+					} else {
+						c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p), msg,
+							fmt.Sprintf("install an NVRTC that targets %s beside it (a CUDA toolkit, or the nvidia-cuda-nvrtc wheel, of a release that does), or run envguard check on the machine", gcc.sm()))
+					}
+				}
 			case runsPTX:
 				if p.FromBinary() {
 					break
 				}
-				if why, fixedIn := c.nvrtcBelowGPU(p, gcc); why != "" {
+				if why, verdict, fixedIn := c.nvrtcBelowGPU(p, gcc); why != "" {
 					msg := fmt.Sprintf("%s (%s) reaches %s (%s) only through PTX, and %s", pkgLabel(p), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), why)
-					if fixedIn != "" {
+					switch {
+					case verdict == carriesNo && fixedIn != "":
 						c.add("EG410", c.pkgPos(p), msg,
 							fmt.Sprintf("use %s %s or later, which caps the architecture at what its NVRTC compiles, or a build for a CUDA whose NVRTC targets %s", p.Name, fixedIn, gcc.sm()))
-					} else {
+					case verdict == carriesNo:
+						c.add("EG410", c.pkgPos(p), msg,
+							fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s", p.Name, gcc.sm()))
+					default:
 						c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p), msg,
 							fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s, or run envguard check on the machine", p.Name, gcc.sm()))
 					}
@@ -211,6 +235,43 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			fmt.Sprintf("which architectures its GPU code is built for is not known, so whether it runs on %s (%s) is not known", gcc.sm(), gpuLabel(c.h, gs)),
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries")
 	})
+}
+
+// builtOnMachineBelowNVCC raises EG410 for each GPU that an extension
+// compiled on the machine (DeepSpeed's ops) cannot get code for: torch's
+// extension build refuses an nvcc of another CUDA major than torch's own
+// (torch.utils.cpp_extension's CUDA version check; DeepSpeed's
+// assert_no_cuda_mismatch, X2_DEEPSPEED), and the oldest compiler of that
+// major targets nothing below its floor (CUDA 12.0: sm_50), so a K80 gets
+// no code whatever nvcc 12.x the machine has (review eighteen F42). It
+// reports whether some GPU is left undecided.
+func (c *checker) builtOnMachineBelowNVCC(p *resolver.GPUPackage) bool {
+	fw := c.st.Framework
+	cu := c.compilerCUDA()
+	if fw == nil || fw.Name != "pytorch" || fw.Variant != "cuda" || !strings.Contains(cu, ".") || !c.h.Available || len(c.h.GPUs) == 0 {
+		return true
+	}
+	major, _, _ := strings.Cut(cu, ".")
+	ta, ok := c.k.ToolkitArch(major + ".0")
+	if !ok {
+		return true
+	}
+	lo, ok := parseCC(ta.MinSASS)
+	if !ok {
+		return true
+	}
+	rest := false
+	c.eachCC(func(gcc cc, gs []GPU) {
+		if !gcc.less(lo) {
+			rest = true
+			return
+		}
+		c.add("EG410", c.pkgPos(p),
+			fmt.Sprintf("%s compiles its CUDA ops on the machine with an nvcc of torch's CUDA major (%s, from torch's CUDA %s build; its build refuses another major), and no CUDA %s compiler targets anything below %s, so they can carry no code for %s",
+				pkgLabel(p), major, cu, major, lo.sm(), gpuLabel(c.h, gs)),
+			fmt.Sprintf("use a torch build for a CUDA whose compiler still targets %s, or run on a newer GPU", gcc.sm()))
+	})
+	return rest
 }
 
 // unknownExtension is the cause and the hint of a GPU-code package whose
@@ -250,10 +311,10 @@ func (c *checker) unknownExtension(p *resolver.GPUPackage) (cause, hint string) 
 // not known to cap is open (why, ""). "" where the package does not
 // compile at run time, its build's CUDA is not known, or that NVRTC
 // targets the GPU.
-func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why, fixedIn string) {
+func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why string, verdict carries, fixedIn string) {
 	ext, ok := c.k.ExtensionByName(p.Name)
 	if !ok || !ext.NVRTC {
-		return "", ""
+		return "", carriesYes, ""
 	}
 	cu := minorCUDA(p.BuiltFor.CUDA)
 	major := ""
@@ -262,18 +323,18 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why, fixedIn st
 		// whichever release of that major it finds: judge by the oldest,
 		// and never call it failing, since a newer one may serve.
 		if len(p.BuiltFor.CUDA) != 1 || strings.Contains(p.BuiltFor.CUDA[0], ".") {
-			return "", ""
+			return "", carriesYes, ""
 		}
 		major = p.BuiltFor.CUDA[0]
 		cu = major + ".0"
 	}
 	ta, ok := c.k.ToolkitArch(cu)
 	if !ok {
-		return "", ""
+		return "", carriesYes, ""
 	}
 	hi, ok := parseCC(ta.MaxPTX)
 	if !ok || !hi.less(gcc) {
-		return "", ""
+		return "", carriesYes, ""
 	}
 	compiles := fmt.Sprintf("it compiles most of its kernels at run time with the NVRTC of CUDA %s, which targets nothing above %s", cu, hi.compute())
 	if major != "" {
@@ -282,15 +343,43 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why, fixedIn st
 	rel := p.Version
 	switch {
 	case rel == "" || ext.NVRTCClampFrom == "" || compareVersions(rel, ext.NVRTCClampFrom) < 0:
-		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", ""
+		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", carriesUnknown, ""
 	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0 && major != "":
-		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which only an NVRTC that targets it compiles", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), ""
+		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which only an NVRTC that targets it compiles", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), carriesUnknown, ""
 	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0:
 		// "120" < "75" as strings: the cap lets the GPU's own
 		// architecture through, which that NVRTC cannot compile
-		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which that NVRTC cannot compile", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), ext.NVRTCIntCompareFrom
+		fixed := ext.NVRTCIntCompareFrom
+		if c.nvrtcCubin(ext, fixed, cu) && hi.Major != gcc.Major {
+			// the release that caps it compiles the capped architecture
+			// to machine code, which does not run here either
+			fixed = ""
+		}
+		return compiles + fmt.Sprintf("; before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which that NVRTC cannot compile", ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), carriesNo, fixed
+	case c.nvrtcCubin(ext, rel, cu):
+		// capped at what NVRTC compiles, and compiled to machine code for
+		// that architecture, which runs only on its own major
+		if hi.Major == gcc.Major {
+			return "", carriesYes, ""
+		}
+		cubin := fmt.Sprintf("; from %s, built for CUDA %s or later, it compiles them to machine code (-arch=sm_XX) for the architecture it asks for, capped at what NVRTC targets", ext.NVRTCCubinFrom, ext.NVRTCCubinCUDA)
+		if major != "" {
+			return compiles + cubin + fmt.Sprintf(", so with an NVRTC that stops below %s it makes machine code for an architecture of major %d, which does not run on %s, and with a newer one code for %s itself: which it finds is not known", gcc.compute(), hi.Major, gcc.sm(), gcc.sm()), carriesUnknown, ""
+		}
+		return compiles + cubin + fmt.Sprintf(", so it makes machine code for an architecture of major %d, which does not run on %s (\"no kernel image is available\")", hi.Major, gcc.sm()), carriesNo, ""
 	}
-	return "", "" // capped at what NVRTC compiles: its PTX the driver JIT-compiles
+	return "", carriesYes, "" // capped at what NVRTC compiles: its PTX the driver JIT-compiles
+}
+
+// nvrtcCubin says whether a release of an NVRTC package built for CUDA cu
+// compiles its kernels to machine code rather than PTX (CuPy's
+// _get_arch_for_options_for_nvrtc: from 9.6.0, for a build for CUDA 11.1
+// or later; 9.4.0 and 9.5.x did so only below NVRTC's newest architecture).
+func (c *checker) nvrtcCubin(ext *kb.Extension, rel, cu string) bool {
+	if ext.NVRTCCubinFrom == "" || rel == "" || compareVersions(rel, ext.NVRTCCubinFrom) < 0 {
+		return false
+	}
+	return ext.NVRTCCubinCUDA == "" || compareVersions(cu, ext.NVRTCCubinCUDA) >= 0
 }
 
 // extensionPTXOnly raises EG408 at an extension that has no SASS for a
@@ -613,9 +702,10 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 	for _, b := range p.Builds {
 		list := &kb.ArchList{SASS: b.Code.SASS, PTX: b.Code.PTX, Known: true}
 		v, by := archVerdict(gcc, list)
-		if v == runsPTX {
+		if v == runsPTX || v == runsSASS {
 			// A package that compiles its kernels with NVRTC at run
-			// time is decided on the PTX path by each release's cap.
+			// time is decided, beside its shipped code, by each
+			// release's cap and the code it asks NVRTC for.
 			switch verdict, why := c.nvrtcSpan(p, b, gcc); verdict {
 			case carriesNo:
 				v = runsNone
@@ -673,14 +763,8 @@ func (c *checker) nvrtcSpan(p *resolver.GPUPackage, b resolver.BuildCode, gcc cc
 	verdict := func(rel string) (carries, string) {
 		one := *p
 		one.Version = rel
-		switch why, fixedIn := c.nvrtcBelowGPU(&one, gcc); {
-		case why == "":
-			return carriesYes, ""
-		case fixedIn != "":
-			return carriesNo, why
-		default:
-			return carriesUnknown, why
-		}
+		why, verdict, _ := c.nvrtcBelowGPU(&one, gcc)
+		return verdict, why
 	}
 	first, why := verdict(b.From)
 	if b.From == "" {

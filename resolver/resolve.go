@@ -22,6 +22,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.collect()
 	r.st.items = r.items
 	r.framework()
+	r.jaxlibRelease()
 	r.python()  // before pipPick, which takes the release pip has wheels of for it
 	r.pipPick() // before the evidence, which reads the index as the variant only where pip takes its build
 	r.evidence()
@@ -212,4 +213,19 @@ func (r *resolution) frameworkMayComeFrom() string {
 		}
 	}
 	return strings.Join(why, "; ")
+}
+
+// jaxlibRelease records the jaxlib release a file pins beside jax
+// (jaxlib==0.1.68+cuda111), whose wheels carry jax's GPU code.
+func (r *resolution) jaxlibRelease() {
+	f := r.st.Framework
+	if f == nil || f.Name != "jax" {
+		return
+	}
+	for _, it := range r.items {
+		if it.name == "jaxlib" && it.exact != "" {
+			f.JAXLib = stripLocal(it.exact)
+			return
+		}
+	}
 }

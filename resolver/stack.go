@@ -43,7 +43,12 @@ type Framework struct {
 	// Version is then empty, Spec the series (1.13.*) and Candidates its
 	// releases.
 	Installed string `json:"installed,omitempty"`
-	Spec      string `json:"spec,omitempty"` // the version spec as written
+	// JAXLib is the jaxlib release the file pins beside jax, where jax's
+	// GPU code ships in jaxlib (before the plugins): the architecture
+	// rows are jaxlib's, so jax 0.2.16 with jaxlib 0.1.68+cuda111 is read
+	// by 0.1.68's row, not by jax's version (review eighteen F34).
+	JAXLib string `json:"jaxlib,omitempty"`
+	Spec   string `json:"spec,omitempty"` // the version spec as written
 	// Variant is "cuda", "cpu", or "" when the file leaves it open.
 	Variant string `json:"variant,omitempty"`
 	// VariantWhy says why Variant is "" where the file names the variant

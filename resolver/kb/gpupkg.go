@@ -68,6 +68,12 @@ type Extension struct {
 	// ("120") passes uncapped and an NVRTC older than the GPU fails.
 	NVRTCClampFrom      string `yaml:"nvrtc_clamp_from,omitempty"`
 	NVRTCIntCompareFrom string `yaml:"nvrtc_int_compare_from,omitempty"`
+	// NVRTCCubinFrom is the first release that has NVRTC compile machine
+	// code (-arch=sm_XX) for the architecture it asks for rather than PTX,
+	// in a build for CUDA NVRTCCubinCUDA or later: capped below a newer
+	// GPU's major, that code does not run there.
+	NVRTCCubinFrom string `yaml:"nvrtc_cubin_from,omitempty"`
+	NVRTCCubinCUDA string `yaml:"nvrtc_cubin_cuda,omitempty"`
 	// ToolkitLibs are the CUDA toolkit libraries the package links and
 	// loads from the environment's toolkit (CuPy: cuBLAS, cuFFT, cuRAND,
 	// cuSOLVER, cuSPARSE), each of that toolkit's release: their code
