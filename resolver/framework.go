@@ -571,6 +571,9 @@ func (r *resolution) variant() {
 	case f.Name == "jax" && r.fw != nil && r.fw.from() == envspec.ProviderPip:
 		// plain `pip install jax` brings the CPU jaxlib; CUDA needs an extra or plugin
 		f.Variant = "cpu"
+	case f.Name == "tensorflow" && r.tfSelectPin() != "":
+		f.Variant = r.tfSelectPin()
+		f.VariantFrom = "the file pins the defaults channel's variant selector (_tflow_select), which picks the " + map[string]string{"cpu": "CPU (mkl or eigen)", "cuda": "GPU"}[f.Variant] + " build"
 	case f.Name == "tensorflow" && r.tfCondaCPUOnly():
 		f.Variant = "cpu"
 	case tfPipCPU != "":
@@ -704,6 +707,25 @@ func (r *resolution) tfCondaCPUOnly() bool {
 		}
 	}
 	return true
+}
+
+// tfSelectPin is the variant a pinned _tflow_select picks for a conda
+// TensorFlow from defaults (2.3.0: mkl, a CPU build; 2.1.0: gpu), "" where
+// the file pins none or the knowledge base does not say.
+func (r *resolution) tfSelectPin() string {
+	it := r.fw
+	if it == nil || r.kb == nil || it.from() != envspec.ProviderConda || it.exact == "" || distribution(it.channel) != kb.DistDefaults {
+		return ""
+	}
+	for _, s := range r.items {
+		if s.from() != envspec.ProviderConda || s.exact == "" {
+			continue
+		}
+		if v, _ := r.kb.TensorFlowSelectVariant(it.exact, s.name, s.exact); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // torchCondaCUDAOnly is the knowledge-base row that makes a conda

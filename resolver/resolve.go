@@ -3,6 +3,7 @@ package resolver
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -23,6 +24,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	r.st.items = r.items
 	r.framework()
 	r.jaxlibRelease()
+	r.otherChannels()
 	r.python()  // before pipPick, which takes the release pip has wheels of for it
 	r.pipPick() // before the evidence, which reads the index as the variant only where pip takes its build
 	r.evidence()
@@ -226,6 +228,20 @@ func (r *resolution) jaxlibRelease() {
 		if it.name == "jaxlib" && it.exact != "" {
 			f.JAXLib = stripLocal(it.exact)
 			return
+		}
+	}
+}
+
+// otherChannels records the channels beside a conda pytorch's own that
+// publish pytorch too (Framework.OtherChannels).
+func (r *resolution) otherChannels() {
+	f := r.st.Framework
+	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda {
+		return
+	}
+	for _, n := range channelNames(r.env) {
+		if (n == "pytorch" || n == "conda-forge") && n != f.Channel && !slices.Contains(f.OtherChannels, n) {
+			f.OtherChannels = append(f.OtherChannels, n)
 		}
 	}
 }

@@ -240,13 +240,23 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 			v, strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
 	}
 	pin := fmt.Sprintf("pytorch=*=%s for a CUDA build or pytorch=*=%s for a CPU one", form.CUDAGlob, form.CPUGlob)
+	since := fmt.Sprintf(" (the defaults channel's recipe names its builds so from pytorch %s on)", form.Since)
+	if len(f.OtherChannels) > 0 {
+		// The solver may take the build from another channel the file
+		// lists, whose names the defaults globs do not match, and whether
+		// defaults has a CUDA build of the release at all is not in its
+		// name form (its 1.6.0 was CPU-only: review eighteen F38, 126).
+		pin = fmt.Sprintf("pytorch=*=*cuda* for a CUDA build or pytorch=*=*cpu* for a CPU one; the file lists %s beside defaults, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
+			strings.Join(f.OtherChannels, " and "), strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
+		since = ""
+	}
 	if form.GPUPackage != "" && form.CPUPackage != "" {
 		// The recipe read adds them from form.Since on, but the channel
 		// has pytorch-cpu packages of earlier recipes too: no release is
 		// named as their first (review seventeen F4).
 		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages that select its GPU or its CPU build), or pin the build: %s", form.GPUPackage, form.CPUPackage, pin)
 	}
-	return fmt.Sprintf("pin the build: %s (the defaults channel's recipe names its builds so from pytorch %s on)", pin, form.Since)
+	return "pin the build: " + pin + since
 }
 
 // pytorchChannelSelector is the file's pytorch-cuda or cpuonly where the

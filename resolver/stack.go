@@ -114,6 +114,11 @@ type Framework struct {
 	// never built tensorflow-gpu 2.4.1"), "" where it is; the checks'
 	// label of the build carries it, so the channel they name is explained.
 	ChannelMoved string `json:"-"`
+	// OtherChannels are the channels the file lists beside the
+	// framework's own that publish pytorch too (pytorch, conda-forge):
+	// a build-string hint must match their names as well, since the
+	// solver may take the build from them.
+	OtherChannels []string `json:"-"`
 	// Package is the package the framework's item names (tensorflow-gpu,
 	// pytorch-gpu, torch), "" where a companion brings the framework in:
 	// a hint that pins the item keeps its name (tensorflow-gpu is the GPU

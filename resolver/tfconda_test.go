@@ -70,3 +70,15 @@ func TestTensorFlowCondaCPUOnlyKB(t *testing.T) {
 		}
 	}
 }
+
+// TestTFSelectPin: review eighteen F25 (118). A file that pins
+// _tflow_select pins the defaults channel's TensorFlow variant (2.3.0 mkl,
+// 2.2.0 eigen: CPU; 2.1.0: GPU), whatever other channel it lists.
+func TestTFSelectPin(t *testing.T) {
+	for _, tc := range []struct{ sel, want string }{{"2.3.0", "cpu"}, {"2.2.0", "cpu"}, {"2.1.0", "cuda"}} {
+		st := resolveSrc(t, "channels: [defaults, conda-forge, pypi]\ndependencies:\n  - python=3.7\n  - _tflow_select="+tc.sel+"\n  - tensorflow=2.0.0\n")
+		if st.Framework == nil || st.Framework.Variant != tc.want {
+			t.Errorf("_tflow_select=%s: %+v, want variant %s", tc.sel, st.Framework, tc.want)
+		}
+	}
+}

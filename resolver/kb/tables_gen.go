@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "7fb40ee51d26fb2e"
+const generatedVersion = "799e66e049319b88"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x52217d90
+const generatedChecksum = 0xbb2e7432
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4909,7 +4909,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9",
 	}, Source: "CF_TF; CUDNN_RUN_EXPORTS"},
 }, TFCondaDefaults: []TFCondaDefault{
-	{Dist: Distribution("defaults"), From: "1.9.0", Before: "2.6.0", Default: "mkl", GPU: "tensorflow-gpu", Source: "ANACONDA_TF_SELECT; ANACONDA_TF_MKL"},
+	{Dist: Distribution("defaults"), From: "1.9.0", Before: "2.6.0", Default: "mkl", GPU: "tensorflow-gpu", Select: "_tflow_select", SelectGPU: "2.1.0", SelectCPU: []string{
+		"2.2.0",
+		"2.3.0",
+	}, Note: "_tflow_select 2.1.0 is the gpu variant, 2.2.0 eigen, 2.3.0 mkl: a file that pins one pins the variant (review eighteen F25, 118)", Source: "ANACONDA_TF_SELECT; ANACONDA_TF_MKL"},
 }, Keras: []KerasPair{
 	{TensorFlow: "2.6", Keras: ">=2.6,<2.7", Note: "2.6.0 and 2.6.1 declare keras ~=2.6, which admits keras 2.7, and keras 2.7 breaks them (tensorflow#52922, #52937); 2.6.2 pins keras <2.7. The row gives the keras that works: 2.6.x", Source: "TF_ISSUE_52922; CF_TF"},
 	{TensorFlow: "2.7", Keras: ">=2.7,<2.8", Source: "TF_ISSUE_52922 (PR #52927: the pin to the own minor holds for 2.7 and later); CF_TF (2.7.0, 2.7.1: keras >=2.7,<2.8)"},

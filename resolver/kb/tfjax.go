@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -95,6 +96,29 @@ func (k *KB) TensorFlowCondaCPUOnly(version string, dist Distribution) (why stri
 		}
 	}
 	return "", false
+}
+
+// TensorFlowSelectVariant says which variant a pinned selector package
+// (_tflow_select=2.3.0) picks for a defaults TensorFlow release: "cuda",
+// "cpu", or "" where no tensorflow_conda_default row covering the release
+// names that package and version.
+func (k *KB) TensorFlowSelectVariant(release, pkg, version string) (string, *TFCondaDefault) {
+	v := padRelease3(stripLocal(release))
+	for i := range k.TFCondaDefaults {
+		r := &k.TFCondaDefaults[i]
+		lo, ok1 := CompareDotted(v, r.From)
+		hi, ok2 := CompareDotted(v, r.Before)
+		if !ok1 || !ok2 || lo < 0 || hi >= 0 || r.Select != pkg {
+			continue
+		}
+		switch {
+		case version == r.SelectGPU:
+			return "cuda", r
+		case slices.Contains(r.SelectCPU, version):
+			return "cpu", r
+		}
+	}
+	return "", nil
 }
 
 // KerasFor returns the keras a TensorFlow release takes ("2.12.0" → the

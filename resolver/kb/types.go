@@ -412,8 +412,14 @@ type TFCondaDefault struct {
 	Before  string       `yaml:"before"`  // first release it no longer covers
 	Default string       `yaml:"default"` // the CPU variant installed ("mkl")
 	GPU     string       `yaml:"gpu"`     // the package that brings the GPU build ("tensorflow-gpu")
-	Note    string       `yaml:"note,omitempty"`
-	Source  string       `yaml:"source"`
+	// Select is the package whose version picks the variant
+	// ("_tflow_select"), SelectGPU the version that is the GPU build's
+	// and SelectCPU those of the CPU builds (eigen, mkl).
+	Select    string   `yaml:"select,omitempty"`
+	SelectGPU string   `yaml:"select_gpu,omitempty"`
+	SelectCPU []string `yaml:"select_cpu,omitempty"`
+	Note      string   `yaml:"note,omitempty"`
+	Source    string   `yaml:"source"`
 }
 
 // KerasPair is the keras a TensorFlow series takes.
