@@ -24,26 +24,34 @@ func verdictAndMessages(r *report.Report) (gpucheck.Verdict, string) {
 // through PTX and ask an NVRTC of the CUDA 12.x they find, whose release
 // the file does not fix, for compute_100, so it stays open there.
 func TestCupyRangeFromIndexReleases(t *testing.T) {
-	if v, m := verdictAndMessages(validateOn(t, "h100", "requirements.txt", "cupy-cuda12x>=13.0.0\n")); v != gpucheck.VerdictOK || strings.Contains(m, "EG409") {
+	// conda's CUDA 12 toolkit beside it gives the libraries it links
+	env := func(spec string) string {
+		return "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - cuda-toolkit=12\n  - pip\n  - pip:\n    - " + spec + "\n"
+	}
+	if v, m := verdictAndMessages(validateOn(t, "h100", "environment.yml", env("cupy-cuda12x>=13.0.0"))); v != gpucheck.VerdictOK || strings.Contains(m, "EG409") {
 		t.Errorf("h100: %s\n%s; want ok", v, m)
 	}
-	v, m := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x>=13.0.0\n"))
+	v, m := verdictAndMessages(validateOn(t, "b200", "environment.yml", env("cupy-cuda12x>=13.0.0")))
 	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "cupy-cuda12x 13.0.0 to 13.3.0") || !strings.Contains(m, "asks NVRTC for compute_100") {
 		t.Errorf("b200: %s\n%s; want unknown over 13.0.0 … 13.3.0's NVRTC", v, m)
 	}
 	// sm_100 SASS in every release it admits, but its run-time kernels
 	// come from the NVRTC of whichever CUDA 12.x it finds: one before
 	// 12.8 makes sm_90 code (review eighteen F23's class)
-	if v, m := verdictAndMessages(validateOn(t, "b200", "requirements.txt", "cupy-cuda12x>=13.4.0\n")); v != gpucheck.VerdictUnknown || !strings.Contains(m, "in its precompiled kernels, but it compiles most of its kernels at run time") {
+	if v, m := verdictAndMessages(validateOn(t, "b200", "environment.yml", env("cupy-cuda12x>=13.4.0"))); v != gpucheck.VerdictUnknown || !strings.Contains(m, "in its precompiled kernels, but it compiles most of its kernels at run time") {
 		t.Errorf("b200, >=13.4.0: %s\n%s; want unknown over the NVRTC it finds", v, m)
 	}
 	// cupy-cuda12x's first release is 11.5.0: a bound below it admits
 	// nothing the rows do not describe.
-	if v, m := verdictAndMessages(validateOn(t, "h100", "requirements.txt", "cupy-cuda12x>=10.0\n")); v != gpucheck.VerdictOK {
+	if v, m := verdictAndMessages(validateOn(t, "h100", "environment.yml", env("cupy-cuda12x>=10.0"))); v != gpucheck.VerdictOK {
 		t.Errorf("h100, >=10.0: %s\n%s; want ok", v, m)
 	}
 	if v, m := verdictAndMessages(validateOn(t, "k80", "requirements.txt", "cupy-cuda12x>=13.0.0\n")); v != gpucheck.VerdictFail || !strings.Contains(m, "as every release of cupy-cuda12x does") {
 		t.Errorf("k80: %s\n%s; want the floor every release keeps", v, m)
+	}
+	// With no CUDA 12 in the file it loads the machine's libraries.
+	if v, m := verdictAndMessages(validateOn(t, "h100", "requirements.txt", "cupy-cuda12x>=13.0.0\n")); v != gpucheck.VerdictUnknown || !strings.Contains(m, "it loads the cuBLAS, cuFFT, NVRTC and the rest it finds on the machine") {
+		t.Errorf("h100, no CUDA in the file: %s\n%s; want unknown, the machine's libraries", v, m)
 	}
 }
 

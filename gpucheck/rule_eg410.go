@@ -135,6 +135,13 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.FloorEveryRelease && p.Role == resolver.RoleExtension {
 		floorAll = ext.MinCC
 	}
+	if p.FromMachine != "" {
+		// Its code is judged below; the CUDA libraries it needs come
+		// from the machine, which leaves the target open where that code
+		// does not already fail.
+		defer c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "extension-lib-from-machine", pkgLabel(p), p.FromMachine,
+			"install the CUDA libraries of its major with it (the wheel's [ctk] extra, or conda's cuda-toolkit of that major), or run envguard check on the machine")
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if lo, ok := parseCC(floorAll); ok && gcc.less(lo) {
 			// Every release keeps the floor: say so, rather than which

@@ -262,6 +262,35 @@ func (r *resolution) extensionToolkitLibs() {
 	r.st.GPUPackages = append(r.st.GPUPackages, add...)
 }
 
+// wheelLibsFromMachine marks a pip wheel of a package that links the CUDA
+// toolkit's libraries (toolkit_libs: CuPy) but brings none of them (no
+// [ctk] extra) where the file's conda packages give no CUDA of the
+// wheel's major: it loads the libraries it finds on the machine, which
+// decides whether it imports and runs there (the README's demo:
+// cupy-cuda12x beside cudatoolkit 11.3).
+func (r *resolution) wheelLibsFromMachine(p *GPUPackage, it *item, ext *kb.Extension) {
+	if len(ext.ToolkitLibs) == 0 || it.from() != envspec.ProviderPip || len(p.BuiltFor.CUDA) != 1 {
+		return
+	}
+	for _, e := range it.extras() {
+		if kb.NormalizeName(e) == "ctk" {
+			return
+		}
+	}
+	major, _, _ := strings.Cut(p.BuiltFor.CUDA[0], ".")
+	if r.st.CUDA != nil {
+		for _, ev := range r.st.CUDA.Evidence {
+			switch ev.Kind {
+			case EvidenceCudatoolkit, EvidenceCUDAVersion, EvidenceCUDAPackage:
+				if m, _, _ := strings.Cut(ev.Says, "."); m == major {
+					return // conda's toolkit of its major is in the environment
+				}
+			}
+		}
+	}
+	p.FromMachine = fmt.Sprintf("%s brings no CUDA libraries (its [ctk] extra would) and the file's conda packages give none of CUDA %s: it loads the cuBLAS, cuFFT, NVRTC and the rest it finds on the machine, so whether it imports and runs there is the machine's to decide", it.name, major)
+}
+
 // condaToolkitCUDA is the CUDA major.minor the file's conda cudatoolkit
 // fixes, "" where no cudatoolkit line fixes one.
 func (r *resolution) condaToolkitCUDA() string {
@@ -763,6 +792,7 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	if p.Version == "" && it.from() == envspec.ProviderPip && len(p.BuiltFor.Torch) == 0 {
 		r.indexRange(&p, it, ext)
 	}
+	r.wheelLibsFromMachine(&p, it, ext)
 	switch {
 	case p.Known && p.Version == "":
 		// every build of every release the spec admits is described

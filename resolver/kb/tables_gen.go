@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "799e66e049319b88"
+const generatedVersion = "11ada40e3747fece"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xbb2e7432
+const generatedChecksum = 0x61edba18
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5570,8 +5570,20 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "apex", Framework: "torch", TorchABI: true, SourceOnly: true, Source: "X2_APEX", Note: "source_only: no binary wheels: built from source against the installed torch (APEX_CPP_EXT=1 APEX_CUDA_EXT=1 pip install -v --no-build-isolation .); setup.py check_cuda_torch_binary_vs_bare_metal raises RuntimeError unless nvcc's release (major.minor) equals torch.version.cuda: 'Cuda extensions are being compiled with a version of Cuda that does not match the version used to compile Pytorch binaries'"},
 	{Name: "deepspeed", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "X2_DEEPSPEED", Note: "its C++/CUDA ops are JIT-built at first use with torch's C++ extension loader, or ahead of time at install with DS_BUILD_OPS=1 (docs advanced-install); op_builder/builder.py assert_no_cuda_mismatch raises CUDAMismatchException when nvcc's major.minor differs from torch.version.cuda, unless both lie in one major of cuda_minor_mismatch_ok (11.0-11.8; 12.0-12.6, 12.8 at 38327e07f) or DS_SKIP_CUDA_CHECK=1"},
 	{Name: "triton", Framework: "none", MinCC: "7.0", JIT: true, Source: "X2_TRITON5066;X2_TRITON161", Note: "min_cc 7.0 is the floor every release keeps: the README said Compute Capability 7.0+ before #5066, and #5066 raised the supported floor to 8.0 while falling back to FMA below it rather than refusing the GPU. jit: it makes its GPU code on the machine, so no architecture list decides it. compiles kernels at run time through the driver API, no libtorch link; README 'Supported Hardware: NVIDIA GPUs (Compute Capability 7.0+)' until triton-lang/triton#5066 (merged 2024-11, 'Deprecate MMAv1; fallback to FMA for computeCapability < 80') bumped it to 8.0+; a maintainer there (2025-03-03): community contribution to pre-Ampere architectures is welcome; the first release with the 8.0+ README line was not read"},
-	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", NVRTC: true, NVRTCClampFrom: "5.0.0", NVRTCIntCompareFrom: "13.4.0", NVRTCCubinFrom: "9.6.0", NVRTCCubinCUDA: "11.1", Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH; X2_CUPY_CUBIN", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
-	{Name: "cupy-cuda12x", Framework: "none", MinCC: "5.0", FloorEveryRelease: true, NVRTC: true, NVRTCClampFrom: "5.0.0", NVRTCIntCompareFrom: "13.4.0", NVRTCCubinFrom: "9.6.0", NVRTCCubinCUDA: "11.1", IndexReleases: []string{
+	{Name: "cupy-cuda11x", Framework: "none", MinCC: "3.0", NVRTC: true, NVRTCClampFrom: "5.0.0", NVRTCIntCompareFrom: "13.4.0", NVRTCCubinFrom: "9.6.0", NVRTCCubinCUDA: "11.1", ToolkitLibs: []string{
+		"cublas",
+		"cufft",
+		"curand",
+		"cusolver",
+		"cusparse",
+	}, Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH; X2_CUPY_CUBIN; X3_CUPY_FEATURES", Note: "the CUDA major is part of the name: wheels for CUDA 11.x (11.2+); cupy calls CUDA through its own bindings, not libtorch; docs install page: 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger'"},
+	{Name: "cupy-cuda12x", Framework: "none", MinCC: "5.0", FloorEveryRelease: true, NVRTC: true, NVRTCClampFrom: "5.0.0", NVRTCIntCompareFrom: "13.4.0", NVRTCCubinFrom: "9.6.0", NVRTCCubinCUDA: "11.1", ToolkitLibs: []string{
+		"cublas",
+		"cufft",
+		"curand",
+		"cusolver",
+		"cusparse",
+	}, IndexReleases: []string{
 		"11.5.0",
 		"11.6.0",
 		"12.0.0",
@@ -5592,7 +5604,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"14.1.0",
 		"14.1.1",
 		"14.2.0",
-	}, IndexCompleteFrom: "11.5.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH; X2_CUPY_CUBIN; NV_CUFFT_DEPR; LLVM_D152027; X19_CUPY_RELEASE_ASSETS; X19_CUPY_RELTOOLS_V11", Note: "index_releases: every tag from v11.5.0 (the first whose cupy-release-tools dist_config.py has the 12.x wheel; check_release_assets.py lists cupy-cuda12x among the projects each release uploads) to v14.2.0, the package index listing's newest (index-releases.yaml); the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger', but every cupy-cuda12x release is a CUDA 12 build, whose compiler and NVRTC target nothing below sm_50 (CUDA 12.0 dropped Kepler: cuda.yaml's toolkit row), so its floor is 5.0 whatever the release (review sixteen #91)"},
+	}, IndexCompleteFrom: "11.5.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH; X2_CUPY_CUBIN; NV_CUFFT_DEPR; LLVM_D152027; X19_CUPY_RELEASE_ASSETS; X19_CUPY_RELTOOLS_V11; X3_CUPY_FEATURES", Note: "index_releases: every tag from v11.5.0 (the first whose cupy-release-tools dist_config.py has the 12.x wheel; check_release_assets.py lists cupy-cuda12x among the projects each release uploads) to v14.2.0, the package index listing's newest (index-releases.yaml); the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger', but every cupy-cuda12x release is a CUDA 12 build, whose compiler and NVRTC target nothing below sm_50 (CUDA 12.0 dropped Kepler: cuda.yaml's toolkit row), so its floor is 5.0 whatever the release (review sixteen #91)"},
 	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures of each release's Linux x86_64 wheel (the packaging pipeline's CMAKE_CUDA_ARCHITECTURES at its tag) are on its release row, from extensions-10.yaml's sources"},
 	{Name: "cupy", Conda: []string{
 		"cupy",
