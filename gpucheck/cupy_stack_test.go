@@ -159,3 +159,23 @@ func TestCupyNVRTCCubin(t *testing.T) {
 		t.Errorf("h100, CUDA 10.2: %s; want no EG410 for cupy's own kernels", m)
 	}
 }
+
+// TestNameFixesCUDAHint: review nineteen F37 (120). dgl-cuda10.1's name
+// fixes its CUDA: no release of it can carry machine code for an RTX 5090,
+// so EG410's hint says so instead of asking for a release built for sm_120.
+func TestNameFixesCUDAHint(t *testing.T) {
+	src := "channels: [pytorch, dglteam, defaults]\ndependencies:\n  - python=3.7\n  - cudatoolkit=10.1\n  - dgl-cuda10.1=0.4.3post2=py37_0\n"
+	found := false
+	for _, d := range validateOn(t, "rtx5090", "environment.yml", src).Diagnostics() {
+		if d.Code == "EG410" && strings.Contains(d.Message, "dgl-cuda10.1") {
+			found = strings.Contains(d.Hint, "no release of dgl-cuda10.1 can carry machine code for sm_120: each is a build for CUDA 10.1")
+			if !found {
+				t.Errorf("hint %q", d.Hint)
+			}
+		}
+	}
+	if !found {
+		_, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", src))
+		t.Errorf("want dgl-cuda10.1's EG410:\n%s", m)
+	}
+}

@@ -544,6 +544,16 @@ func (c *checker) anyReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 	if h := c.noKnownBuildHint(p, gcc); h != "" {
 		return h
 	}
+	if cu := minorCUDA(p.BuiltFor.CUDA); cu != "" && strings.Contains(p.Name, "cuda"+cu) {
+		// The name fixes the CUDA (dgl-cuda10.1): every release of it is
+		// a build for that CUDA, whose compiler may stop below the GPU
+		// (review nineteen F37).
+		if ta, ok := c.k.ToolkitArch(cu); ok {
+			if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
+				return fmt.Sprintf("no release of %s can carry machine code for %s: each is a build for CUDA %s, whose compiler targets nothing above %s; use a build of the project for a CUDA whose compiler targets %s, or run on a GPU its code serves", p.Name, gcc.sm(), cu, hi.sm(), gcc.sm())
+			}
+		}
+	}
 	cudas := map[string]bool{}
 	for _, b := range c.k.ExtensionReleases(p.Name) {
 		for _, cu := range b.CUDA {
