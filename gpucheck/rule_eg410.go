@@ -1054,7 +1054,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		}
 		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
 			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
-			"use a framework build with SASS for this GPU ("+c.newerBuild(gcc)+"), or run envguard check on the machine, which reads the libraries")
+			c.sassBuildHint(gcc, "use a framework build with SASS for this GPU ("+c.newerBuild(gcc)+")")+", or run envguard check on the machine, which reads the libraries")
 	})
 }
 

@@ -111,9 +111,9 @@ func runEG502(c *Context) []finding.Diagnostic {
 	switch {
 	case older != "":
 	case len(cands) > 0:
-		ex = newestFitting(c, f, cands)
+		ex = newestFitting(c, f, packageReleases(c, f, cands))
 	case f.Spec == "" && c.KB != nil:
-		ex = newestFitting(c, f, knownReleases(c.KB, f.Name))
+		ex = newestFitting(c, f, packageReleases(c, f, knownReleases(c.KB, f.Name)))
 	}
 	if ex != "" {
 		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(ex))
@@ -586,4 +586,25 @@ func seriesRange(cands []string) string {
 		return first + ".x"
 	}
 	return first + ".x … " + last + ".x"
+}
+
+// packageReleases keeps, for a framework the file installs under the name
+// its CPU build once had (the pytorch channel's pytorch-cpu, before 1.2),
+// the releases published under that name: an example pin of another
+// release names a package version that does not exist (review nineteen
+// F29: pytorch-cpu=1.5.1). Other packages keep every release.
+func packageReleases(c *Context, f *Framework, vs []string) []string {
+	if c.KB == nil || f.Name != "pytorch" || f.Package == "" || f.Package == "pytorch" || f.Package == "torch" {
+		return vs
+	}
+	var out []string
+	for _, v := range vs {
+		if tv, ok := c.KB.Variants(SeriesOf(v), f.Dist); ok && tv.CPUPackage == f.Package {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 && f.Package != "pytorch-cpu" {
+		return vs // pytorch-gpu and the like: the package follows pytorch's releases
+	}
+	return out
 }
