@@ -179,3 +179,25 @@ func TestNameFixesCUDAHint(t *testing.T) {
 		t.Errorf("want dgl-cuda10.1's EG410:\n%s", m)
 	}
 }
+
+// TestJaxHostCUDAHint: review nineteen F6 (179). A jaxlib that loads the
+// machine's CUDA (before the cudaNN_pip extras) is built per CUDA major and
+// cuDNN, and may need a minor at least its build's: on a K80 the hint asks
+// for the driver's own CUDA 11.4, not "11.4 or an older 11.x", and for no
+// jax release "built for CUDA 11.4".
+func TestJaxHostCUDAHint(t *testing.T) {
+	src := "dependencies:\n  - python=3.9\n  - pip\n  - pip:\n    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - jax[cuda]==0.3.10\n"
+	found := false
+	for _, d := range validateOn(t, "k80", "environment.yml", src).Diagnostics() {
+		if d.Code == "EG402" {
+			found = true
+			if !strings.Contains(d.Hint, "install CUDA 11.4 on the machine") || strings.Contains(d.Hint, "or an older") || strings.Contains(d.Hint, "jax release built for") {
+				t.Errorf("hint %q", d.Hint)
+			}
+		}
+	}
+	if !found {
+		_, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src))
+		t.Errorf("want EG402:\n%s", m)
+	}
+}

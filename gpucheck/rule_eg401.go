@@ -217,7 +217,15 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 	if fw := c.st.Framework; jaxUsesHostCUDA(fw, c.k) {
 		// before the cudaNN_pip extras the CUDA jaxlib brings no runtime:
 		// it loads the CUDA installed on the machine
-		who, pin = "the machine's CUDA installation is (jax "+fw.Version+"'s CUDA jaxlib loads the CUDA it finds)", "install CUDA "+driverCUDA+" or an older "+fmt.Sprint(m)+".x on the machine"
+		who = "the machine's CUDA installation is (jax " + fw.Version + "'s CUDA jaxlib loads the CUDA it finds)"
+		// jaxlib's CUDA wheels are built per CUDA major and cuDNN, not per
+		// minor, and may need a minor at least that of their build: the
+		// one pin that serves is the driver's own (review nineteen F6)
+		c.minorCompat(
+			fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x %s, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
+				c.driverLabel(), driverCUDA, m, m, who, orUnknown(newest), driverCUDA),
+			c.hostCUDAHint(m, driverCUDA))
+		return true
 	} else if fw != nil && fw.From == envspec.ProviderPip {
 		who, pin = "pip installs", "pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)"
 		if e := c.condaMajorOnly(); e != nil {
@@ -405,4 +413,15 @@ func (c *checker) reachesCompatFloor(m int, driverCUDA string) bool {
 	f, ok := c.k.MinorCompatFloor(m)
 	drv := c.driverOrFloor(driverCUDA)
 	return ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" && drv != "" && compareVersions(drv, f.LinuxFloor) >= 0
+}
+
+// hostCUDAHint is the driver hint for a build that loads the CUDA it finds
+// on the machine: install the driver's own CUDA release there, and, on a
+// GPU whose last driver branch that is, say so instead of "upgrade".
+func (c *checker) hostCUDAHint(m int, driverCUDA string) string {
+	pin := "install CUDA " + driverCUDA + " on the machine, the newest " + fmt.Sprint(m) + ".x its driver runs natively"
+	if lim, ok := c.retired(); ok {
+		return fmt.Sprintf("the %s runs no driver after R%d, NVIDIA's last branch for %s GPUs: %s", lim.gpuName(), lim.arch.LastBranch, lim.arch.Arch, pin)
+	}
+	return pin + ", or upgrade the driver"
 }
