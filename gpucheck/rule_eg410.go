@@ -146,9 +146,8 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		if lo, ok := parseCC(floorAll); ok && gcc.less(lo) {
 			// Every release keeps the floor: say so, rather than which
 			// builds lack the GPU, and propose no other release.
-			c.add("EG410", c.pkgPos(p),
-				fmt.Sprintf("%s needs compute capability %s or newer, as every release of %s does, and cannot run on %s", pkgLabel(p), floorAll, p.Name, gpuLabel(c.h, gs)),
-				fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", floorAll, p.Name, gcc.sm()))
+			msg, hint := floorEveryReleaseText(p, floorAll, gcc, gpuLabel(c.h, gs))
+			c.add("EG410", c.pkgPos(p), msg, hint)
 			return
 		}
 		if p.Code.MinCC != "" {
@@ -267,16 +266,24 @@ func (c *checker) builtOnMachineBelowNVCC(p *resolver.GPUPackage) bool {
 	if !ok {
 		return true
 	}
+	return c.failBelow(p, lo, func(gcc cc, gs []GPU) (string, string) {
+		return fmt.Sprintf("%s compiles its CUDA ops on the machine with an nvcc of torch's CUDA major (%s, from torch's CUDA %s build; its build refuses another major), and no CUDA %s compiler targets anything below %s, so they can carry no code for %s",
+				pkgLabel(p), major, cu, major, lo.sm(), gpuLabel(c.h, gs)),
+			fmt.Sprintf("use a torch build for a CUDA whose compiler still targets %s, or run on a newer GPU", gcc.sm())
+	})
+}
+
+// failBelow raises EG410 at p for each of the target's GPUs below lo, in
+// the words say gives, and reports whether some GPU is at or above it.
+func (c *checker) failBelow(p *resolver.GPUPackage, lo cc, say func(gcc cc, gs []GPU) (msg, hint string)) bool {
 	rest := false
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if !gcc.less(lo) {
 			rest = true
 			return
 		}
-		c.add("EG410", c.pkgPos(p),
-			fmt.Sprintf("%s compiles its CUDA ops on the machine with an nvcc of torch's CUDA major (%s, from torch's CUDA %s build; its build refuses another major), and no CUDA %s compiler targets anything below %s, so they can carry no code for %s",
-				pkgLabel(p), major, cu, major, lo.sm(), gpuLabel(c.h, gs)),
-			fmt.Sprintf("use a torch build for a CUDA whose compiler still targets %s, or run on a newer GPU", gcc.sm()))
+		msg, hint := say(gcc, gs)
+		c.add("EG410", c.pkgPos(p), msg, hint)
 	})
 	return rest
 }
@@ -813,17 +820,16 @@ func (c *checker) belowEveryRelease(p *resolver.GPUPackage) bool {
 	if !ok {
 		return true
 	}
-	rest := false
-	c.eachCC(func(gcc cc, gs []GPU) {
-		if !gcc.less(lo) {
-			rest = true
-			return
-		}
-		c.add("EG410", c.pkgPos(p),
-			fmt.Sprintf("%s needs compute capability %s or newer, as every release of %s does, and cannot run on %s", pkgLabel(p), ext.MinCC, p.Name, gpuLabel(c.h, gs)),
-			fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", ext.MinCC, p.Name, gcc.sm()))
+	return c.failBelow(p, lo, func(gcc cc, gs []GPU) (string, string) {
+		return floorEveryReleaseText(p, ext.MinCC, gcc, gpuLabel(c.h, gs))
 	})
-	return rest
+}
+
+// floorEveryReleaseText is EG410's message and hint for a GPU below a floor
+// every release of the package keeps.
+func floorEveryReleaseText(p *resolver.GPUPackage, floor string, gcc cc, gpu string) (msg, hint string) {
+	return fmt.Sprintf("%s needs compute capability %s or newer, as every release of %s does, and cannot run on %s", pkgLabel(p), floor, p.Name, gpu),
+		fmt.Sprintf("run on a GPU of compute capability %s or newer: no release of %s supports %s", floor, p.Name, gcc.sm())
 }
 
 // everySdistPathRuns reports whether an extension pip installs from the

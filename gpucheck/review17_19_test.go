@@ -4,9 +4,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/gpucheck"
 	"github.com/envguard/envguard/report"
 )
+
+// diagWith is the first finding of r with the code whose message holds
+// msg, nil where there is none.
+func diagWith(r *report.Report, code, msg string) *finding.Diagnostic {
+	for _, d := range r.Diagnostics() {
+		if d.Code == code && strings.Contains(d.Message, msg) {
+			return &d
+		}
+	}
+	return nil
+}
 
 // verdictAndMessages is one target's verdict and its findings' codes and
 // messages, one per line.
@@ -104,13 +116,7 @@ func TestNoLibrariesOfAPhantomBuild(t *testing.T) {
 func TestPipTensorFlowCuDNNFromMachine(t *testing.T) {
 	src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - cudatoolkit=11.8.0\n  - pip\n  - pip:\n    - tensorflow==2.14.0\n"
 	r := validateOn(t, "k80", "environment.yml", src)
-	found := false
-	for _, d := range r.Diagnostics() {
-		if d.Code == "EG409" && strings.Contains(d.Message, "the file installs no cuDNN") {
-			found = strings.Contains(d.Hint, "install the cuDNN it was built with in the file")
-		}
-	}
-	if !found {
+	if d := diagWith(r, "EG409", "the file installs no cuDNN"); d == nil || !strings.Contains(d.Hint, "install the cuDNN it was built with in the file") {
 		_, m := verdictAndMessages(r)
 		t.Errorf("want EG409 saying the file installs no cuDNN, with its hint:\n%s", m)
 	}
@@ -123,14 +129,8 @@ func TestPipTensorFlowCuDNNFromMachine(t *testing.T) {
 // stays open.
 func TestBuiltOnMachineBelowTorchNVCC(t *testing.T) {
 	src := "dependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - torch==2.6.0\n    - deepspeed==0.16.7\n"
-	found := false
-	for _, d := range validateOn(t, "k80", "environment.yml", src).Diagnostics() {
-		if d.Code == "EG410" && strings.Contains(d.Message, "no CUDA 12 compiler targets anything below sm_50") {
-			found = true
-		}
-	}
-	if !found {
-		_, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src))
+	if r := validateOn(t, "k80", "environment.yml", src); diagWith(r, "EG410", "no CUDA 12 compiler targets anything below sm_50") == nil {
+		_, m := verdictAndMessages(r)
 		t.Errorf("k80: want deepspeed's EG410:\n%s", m)
 	}
 	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src)); !strings.Contains(m, "deepspeed ships no prebuilt GPU code") {
@@ -165,18 +165,10 @@ func TestCupyNVRTCCubin(t *testing.T) {
 // so EG410's hint says so instead of asking for a release built for sm_120.
 func TestNameFixesCUDAHint(t *testing.T) {
 	src := "channels: [pytorch, dglteam, defaults]\ndependencies:\n  - python=3.7\n  - cudatoolkit=10.1\n  - dgl-cuda10.1=0.4.3post2=py37_0\n"
-	found := false
-	for _, d := range validateOn(t, "rtx5090", "environment.yml", src).Diagnostics() {
-		if d.Code == "EG410" && strings.Contains(d.Message, "dgl-cuda10.1") {
-			found = strings.Contains(d.Hint, "no release of dgl-cuda10.1 can carry machine code for sm_120: each is a build for CUDA 10.1")
-			if !found {
-				t.Errorf("hint %q", d.Hint)
-			}
-		}
-	}
-	if !found {
-		_, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", src))
-		t.Errorf("want dgl-cuda10.1's EG410:\n%s", m)
+	r := validateOn(t, "rtx5090", "environment.yml", src)
+	if d := diagWith(r, "EG410", "dgl-cuda10.1"); d == nil || !strings.Contains(d.Hint, "no release of dgl-cuda10.1 can carry machine code for sm_120: each is a build for CUDA 10.1") {
+		_, m := verdictAndMessages(r)
+		t.Errorf("want dgl-cuda10.1's EG410 with the hint that no release serves sm_120:\n%s", m)
 	}
 }
 
@@ -187,17 +179,9 @@ func TestNameFixesCUDAHint(t *testing.T) {
 // jax release "built for CUDA 11.4".
 func TestJaxHostCUDAHint(t *testing.T) {
 	src := "dependencies:\n  - python=3.9\n  - pip\n  - pip:\n    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - jax[cuda]==0.3.10\n"
-	found := false
-	for _, d := range validateOn(t, "k80", "environment.yml", src).Diagnostics() {
-		if d.Code == "EG402" {
-			found = true
-			if !strings.Contains(d.Hint, "install CUDA 11.4 on the machine") || strings.Contains(d.Hint, "or an older") || strings.Contains(d.Hint, "jax release built for") {
-				t.Errorf("hint %q", d.Hint)
-			}
-		}
-	}
-	if !found {
-		_, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src))
-		t.Errorf("want EG402:\n%s", m)
+	r := validateOn(t, "k80", "environment.yml", src)
+	if d := diagWith(r, "EG402", ""); d == nil || !strings.Contains(d.Hint, "install CUDA 11.4 on the machine") || strings.Contains(d.Hint, "or an older") || strings.Contains(d.Hint, "jax release built for") {
+		_, m := verdictAndMessages(r)
+		t.Errorf("want EG402 asking for CUDA 11.4 on the machine:\n%s", m)
 	}
 }
