@@ -300,7 +300,7 @@ func (c *checker) unknownExtension(p *resolver.GPUPackage) (cause, hint string) 
 	case ok && ext.BuiltOnMachine:
 		return CauseMachine, hint
 	case p.NotInstallable:
-		return CauseFile, hint
+		return CauseFile, "make the line installable first (EG205 says how); then run envguard again"
 	case p.LocalProject:
 		return CauseKB, "list the GPU packages the extra brings in this file, pinned, so that envguard checks them; or run envguard check on the machine after installing it, which reads the binaries"
 	case p.LocalBuild:

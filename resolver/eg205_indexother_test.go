@@ -39,3 +39,28 @@ func TestEG205IndexOtherProject(t *testing.T) {
 		}
 	}
 }
+
+// TestEG205NoIndexProject: the package index has no detectron2 project
+// (its wheels are on the project's own pages only): detectron2==0.2 with no
+// such page installs nothing (corpus 120), while a find-links page may
+// serve it.
+func TestEG205NoIndexProject(t *testing.T) {
+	for _, tt := range []struct {
+		name, pip string
+		want      bool
+	}{
+		{"pinned", "    - detectron2==0.2\n", true},
+		{"its own page", "    - -f https://dl.fbaipublicfiles.com/detectron2/wheels/cu101/torch1.5/index.html\n    - detectron2==0.2\n", false},
+	} {
+		src := "dependencies:\n  - python=3.7\n  - pip\n  - pip:\n" + tt.pip
+		got := false
+		for _, d := range lintWith(t, kb.Default(), src) {
+			if d.Code == "EG205" && strings.Contains(d.Message, "detectron2") {
+				got = strings.Contains(d.Message, "the package index has no detectron2 project") && strings.Contains(d.Hint, "with -f")
+			}
+		}
+		if got != tt.want {
+			t.Errorf("%s: EG205 on detectron2 %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

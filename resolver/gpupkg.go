@@ -837,6 +837,9 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		// EG205: pip finds no such release; nothing gets built to check.
 		p.Known, p.NotInstallable, p.Code = false, true, GPUCode{}
 		p.Unknown = label + " cannot be installed from the package index (EG205: the index's " + it.name + " is another project, with no release " + p.Version + ")"
+		if o.NoProject {
+			p.Unknown = label + " cannot be installed from the package index (EG205: it has no " + it.name + " project)"
+		}
 		return p, true
 	}
 	if ext.SourceOnly && it.from() == envspec.ProviderPip && local == "" {

@@ -42,7 +42,14 @@ func eg205IndexOther(c *Context) []finding.Diagnostic {
 		}
 		msg := fmt.Sprintf("%s (%s) cannot be installed: the package index's %s is %s, whose releases are %s; pip finds no %s %s (\"No matching distribution found for %s\")",
 			pipText(r), place(r.Dep.Raw.Pos), r.Name, o.What, strings.Join(o.Releases, ", "), r.Name, it.exact, pipText(r))
+		if o.NoProject {
+			msg = fmt.Sprintf("%s (%s) cannot be installed: the package index has no %s project (%s); pip finds no %s %s (\"No matching distribution found for %s\")",
+				pipText(r), place(r.Dep.Raw.Pos), r.Name, o.What, r.Name, it.exact, pipText(r))
+		}
 		hint := fmt.Sprintf("remove %s from the pip section: the release it names is not on the package index (a build from the project's git repository names itself so)", pipText(r))
+		if o.NoProject {
+			hint = fmt.Sprintf("name the project's own wheel page for %s with -f (its install guide lists one per CUDA and torch release), or install it from its git repository once the environment exists", r.Name)
+		}
 		if r.Name == "apex" {
 			hint += "; once the environment exists, build NVIDIA's apex from its repository (git clone https://github.com/NVIDIA/apex, then pip install -v --no-build-isolation ./apex) with an nvcc whose release equals torch's CUDA"
 			if st := c.Stack; st != nil && st.CUDA != nil && st.CUDA.Version != "" {

@@ -805,8 +805,8 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if !known[r.Name] {
 			v.errf("index_name_other_project", i, "extension %q has no row in extensions", r.Name)
 		}
-		if r.What == "" || len(r.Releases) == 0 {
-			v.errf("index_name_other_project", i, "what and releases are required")
+		if r.What == "" || (len(r.Releases) == 0) != r.NoProject {
+			v.errf("index_name_other_project", i, "what is required, and releases unless no_project (and not with it)")
 		}
 	}
 	for i, b := range v.k.ExtensionBuilds {

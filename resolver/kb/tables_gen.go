@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "11ada40e3747fece"
+const generatedVersion = "1d2cb92e2bf7cfc9"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x61edba18
+const generatedChecksum = 0x5cd731bd
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5072,6 +5072,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"0.9.9.dev0",
 		"0.9.10.dev0",
 	}, Source: "APEX_INDEX_RELEASES_2019; APEX_INDEX_RELEASES_2023; APEX_INDEX_OTHER_PROJECT; APEX_SETUP_VERSION", Note: "pip: 'Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0)' (2019-12-10, from a conda env's pip requirements; and 2023-07-04, pip install -r requirements.txt on Linux x86_64); still not installable in 2025 (hustvl/EVA-X#5, 2025-06-18)"},
+	{Name: "detectron2", What: "detectron2 publishes its wheels on its own pages only", Releases: []string{}, NoProject: true, Source: "X13_D2_INSTALL; PKG_INDEX_LISTING", Note: "the package index listing read on 2026-11-30 has no detectron2 project; INSTALL.md gives only its own wheel pages and a build from git (review twenty's coverage list: 120's detectron2==0.2)"},
 }, GPULibs: []GPULib{
 	{Lib: "xgboost", Conda: []string{
 		"py-xgboost",
@@ -21683,6 +21684,7 @@ var generatedPositions = map[string][]pos{
 	},
 	"index_name_other_project": {
 		{File: "resolver/kb/data/extensions-8.yaml", Line: 8},
+		{File: "resolver/kb/data/extensions-8.yaml", Line: 12},
 	},
 	"index_releases": {
 		{File: "resolver/kb/data/index-releases.yaml", Line: 24},

@@ -384,8 +384,11 @@ type IndexOtherProject struct {
 	Name     string   `yaml:"name"` // the extension's name, as in extensions
 	What     string   `yaml:"what"` // what the index's project is
 	Releases []string `yaml:"releases"`
-	Source   string   `yaml:"source"`
-	Note     string   `yaml:"note,omitempty"`
+	// NoProject says the index has no project of the name at all (its
+	// wheels are on the project's own pages only); Releases is then empty.
+	NoProject bool   `yaml:"no_project,omitempty"`
+	Source    string `yaml:"source"`
+	Note      string `yaml:"note,omitempty"`
 }
 
 type ExtraPin struct {
