@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "1d2cb92e2bf7cfc9"
+const generatedVersion = "278caa5056fae4ba"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x5cd731bd
+const generatedChecksum = 0xd08c782e
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5072,7 +5072,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"0.9.9.dev0",
 		"0.9.10.dev0",
 	}, Source: "APEX_INDEX_RELEASES_2019; APEX_INDEX_RELEASES_2023; APEX_INDEX_OTHER_PROJECT; APEX_SETUP_VERSION", Note: "pip: 'Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0)' (2019-12-10, from a conda env's pip requirements; and 2023-07-04, pip install -r requirements.txt on Linux x86_64); still not installable in 2025 (hustvl/EVA-X#5, 2025-06-18)"},
-	{Name: "detectron2", What: "detectron2 publishes its wheels on its own pages only", Releases: []string{}, NoProject: true, Source: "X13_D2_INSTALL; PKG_INDEX_LISTING", Note: "the package index listing read on 2026-11-30 has no detectron2 project; INSTALL.md gives only its own wheel pages and a build from git (review twenty's coverage list: 120's detectron2==0.2)"},
+	{Name: "detectron2", What: "detectron2 publishes its wheels on its own pages only", Releases: []string{}, NoProject: true, Source: "X13_D2_INSTALL; PKG_INDEX_LISTING; D2_INDEX_NONE", Note: "the package index listing read on 2026-11-30 has no detectron2 project, and pip answers a bare detectron2 with '(from versions: none)'; INSTALL.md gives only its own wheel pages and a build from git (review twenty's coverage list: 120's detectron2==0.2)"},
 }, GPULibs: []GPULib{
 	{Lib: "xgboost", Conda: []string{
 		"py-xgboost",
@@ -19437,6 +19437,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "APEX_INDEX_RELEASES_2023", Title: "HazyResearch/ama_prompting#6 apex==0.1 can't be installed (2023-07-04): pip install -r requirements.txt on Linux Mint 21.1 x86_64, 'ERROR: Could not find a version that satisfies the requirement apex==0.1 (from versions: 0.9.8dev.linux-i686, 0.9.8.dev0, 0.9.8a0.dev0, 0.9.9.dev0, 0.9.10.dev0) ERROR: No matching distribution found for apex==0.1'; also INK-USC/GMED#28 (2023), p-lambda/incontext-learning#3 (2023), hustvl/EVA-X#5 (2025-06-18)", URL: "https://github.com/HazyResearch/ama_prompting/issues/6", Read: "issue threads (issues search), 2026-12-06"},
 	{Key: "APEX_INDEX_OTHER_PROJECT", Title: "the package index's apex is not NVIDIA's apex: cubiq/PuLID_ComfyUI#50 (2024-06-25: 'pip install apex … installs this Pyramid toolkit package that adds Velruse, Flash Messages, CSRF, ReCaptcha, and Sessions … hasn't been maintained since 2013'), microsoft/torchscale#18 (2023-03-03: 'apex on pypi is not Nvidia's apex … Nvidia's apex is currently not pip-installable'), NVIDIA/apex#1170 (pip install apex collects apex-0.9.10.dev0)", URL: "https://github.com/cubiq/PuLID_ComfyUI/pull/50", Read: "pull request and issue threads (issues search), 2026-12-06"},
 	{Key: "APEX_SETUP_VERSION", Title: "NVIDIA/apex#718 installing Apex on Jetson Xavier: a build from the repository ends 'Copying apex.egg-info to …/apex-0.1-py3.6.egg-info … Successfully installed apex-0.1' (its setup.py's version)", URL: "https://github.com/NVIDIA/apex/issues/718", Read: "issue thread (issues search), 2026-12-06"},
+	{Key: "D2_INDEX_NONE", Title: "facebookresearch/meshrcnn#13 detectron2 install failed (2020-02-25): 'Collecting detectron2 … ERROR: Could not find a version that satisfies the requirement detectron2 (from versions: none) / No matching distribution found for detectron2', answered with detectron2's INSTALL.md; the same '(from versions: none)' for a bare detectron2 in facebookresearch/detectron2#1793 and microsoft/unilm#849", URL: "https://github.com/facebookresearch/meshrcnn/issues/13", Read: "issue threads (issues search), 2026-12-07"},
 	{Key: "VLLM_BUILD_0_8_5", Title: "vllm-project/vllm at v0.8.5 (ba41cc90e8ef, 2025-04-28): CMakeLists.txt (CUDA_SUPPORTED_ARCHS '7.0;7.2;7.5;8.0;8.6;8.7;8.9;9.0;10.0;10.1;12.0'; TORCH_SUPPORTED_VERSION_CUDA '2.6.0'; clear_cuda_arches, extract_unique_cuda_archs_ascending, cuda_archs_loose_intersection(CUDA_ARCHS ...); set_gencode_flags_for_srcs for the _C and _moe_C sources with CUDA_ARCHS; Marlin, AllSpark, scaled_mm, Machete, FlashMLA subsets), cmake/utils.cmake (the three functions: PTX only where BUILD_PTX_FOR_ARCH is passed), docker/Dockerfile (ARG CUDA_VERSION=12.4.1; ARG torch_cuda_arch_list='7.0 7.5 8.0 8.6 8.9 9.0+PTX'; ARG vllm_fa_cmake_gpu_arches='80-real;90-real'; setup.py bdist_wheel --py-limited-api=cp38), .buildkite/release-pipeline.yaml ('Build wheel - CUDA 12.4': --build-arg CUDA_VERSION=12.4.0 --target build -f docker/Dockerfile; also 'CUDA 12.1' and 'CUDA 11.8' steps), .buildkite/scripts/upload-wheels.sh ('only upload index.html for cu124 wheels (default wheels)'), setup.py (MAIN_CUDA_VERSION = \"12.4\"; get_vllm_version appends +cu<ver> where nvcc differs), requirements/cuda.txt (torch==2.6.0), pyproject.toml ('torch == 2.6.0'), docs/source/getting_started/installation/gpu/cuda.inc.md ('vLLM's binaries are compiled with CUDA 12.4 and public PyTorch release versions by default')", URL: "https://github.com/vllm-project/vllm/tree/v0.8.5", Read: "git snapshot of SystemPanic/vllm-windows (a fork carrying upstream's history), git show ba41cc90e:FILE for each file named, 2026-12-06 (the upstream repository's snapshot is over the size that can be fetched here)"},
 	{Key: "VLLM_TAG_0_8_5", Title: "the commit of tag v0.8.5: a vendored copy of vLLM's benchmarks names 'Commit: ba41cc90e8ef7f236347b2f1599eec2cbb9e1f0d (tag v0.8.5)'; SystemPanic/vllm-windows merged 'upstream/v0.8.5' on 2025-05-02 (997e9e0b), whose second parent's first-parent history runs 3015d563 (#17574), edb5286e (#17567), ba41cc90 ([Model] Add tuned triton fused_moe configs for Qwen3Moe (#17328), 2025-04-28)", URL: "https://github.com/vllm-project/vllm/releases/tag/v0.8.5", Read: "find_string of 'vllm/tree/v0.8.5' in stored public files, and git log of the SystemPanic/vllm-windows snapshot, 2026-12-06"},
 	{Key: "VLLM_POST1_0_8_5", Title: "v0.8.5.post1 (2025-05-02): the v0.8.5 release branch with vllm-project/vllm#17567 '[BugFix] Fix Memory Leak' (2025-05-02) and #17574 '[BugFix][Attention] Fix sliding window attention in V1 giving incorrect results'; git diff --stat ba41cc90e 3015d5634: tests/v1/core/test_scheduler.py, vllm/v1/attention/backends/flash_attn.py, vllm/v1/core/sched/scheduler.py; vllm-project/vllm-ascend#755 'Bump vLLM version to v0.8.5.post1' (2025-05-05)", URL: "https://github.com/vllm-project/vllm/pull/17567", Read: "pull request thread (issues search) and git diff of the SystemPanic/vllm-windows snapshot, 2026-12-06"},
@@ -22148,6 +22149,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-8.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-extensions-9.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-9.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-9.yaml", Line: 6},
