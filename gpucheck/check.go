@@ -31,6 +31,7 @@ type knowledge interface {
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool)
 	LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool)
 	TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool)
 	NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool)

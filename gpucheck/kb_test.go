@@ -333,6 +333,10 @@ func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
 	return (&kb.KB{Facts: k.f}).NewestCuDNNFor(cuda)
 }
 
+func (k factsKB) CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool) {
+	return (&kb.KB{Facts: k.f}).CondaForgeTorchCuDNNOf(series, cuda)
+}
+
 func (k factsKB) TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool) {
 	return (&kb.KB{Facts: k.f}).TorchCuDNNOf(dist, series, release, cuda)
 }

@@ -656,6 +656,7 @@ func pinsServe(k ChannelCuDNNKB, fw *Framework, row *kb.TorchCUDALibs, rt string
 // ChannelCuDNNKB is what PytorchChannelCuDNN reads from the knowledge base.
 type ChannelCuDNNKB interface {
 	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
+	CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool)
 }
 
 // PytorchChannelCuDNN is the cuDNN that fw's build for CUDA rt carries
@@ -680,6 +681,8 @@ func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string)
 		if fw.Name != "pytorch" {
 			return GPUPackage{}, false
 		}
+	case kb.DistCondaForge:
+		return condaForgeCuDNN(k, fw, rt)
 	default:
 		return GPUPackage{}, false
 	}
@@ -702,6 +705,23 @@ func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string)
 	}
 	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}}, Known: true,
 		Evidence: []Evidence{{Item: "pytorch " + rowOf + " (" + string(fw.Dist) + ", CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
+}
+
+// condaForgeCuDNN is the cuDNN conda-forge's pytorch build for CUDA rt
+// requires: a release of one major (conda_forge_torch_cudnn), which the
+// solver picks within it, so the package names the major only.
+func condaForgeCuDNN(k ChannelCuDNNKB, fw *Framework, rt string) (GPUPackage, bool) {
+	if fw.Name != "pytorch" || fw.Series() == "" || rt == "" {
+		return GPUPackage{}, false
+	}
+	row, ok := k.CondaForgeTorchCuDNNOf(fw.Series(), rt)
+	if !ok {
+		return GPUPackage{}, false
+	}
+	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}},
+		Within: row.Major, WithinWhy: fmt.Sprintf("conda-forge's pytorch %s build for CUDA %s requires cudnn %s.x (its host cudnn's run_exports)", fw.Series(), rt, row.Major),
+		Unknown:  "which cudnn " + row.Major + ".x release the solver installs is not known",
+		Evidence: []Evidence{{Item: "pytorch " + fw.Series() + " (conda-forge, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.Major, Package: "cudnn"}}}, true
 }
 
 // loadedBy names the framework build that loads a library, for "loaded by

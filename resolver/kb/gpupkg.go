@@ -627,6 +627,17 @@ func (k *KB) TorchCuDNNOf(dist Distribution, series, release, cuda string) (*Pyt
 	return found, found != nil
 }
 
+// CondaForgeTorchCuDNNOf is the cuDNN major conda-forge's pytorch build of
+// a series for a CUDA variant requires, where the knowledge base has it.
+func (k *KB) CondaForgeTorchCuDNNOf(series, cuda string) (*CondaForgeTorchCuDNN, bool) {
+	for i := range k.CondaForgeTorchCuDNN {
+		if r := &k.CondaForgeTorchCuDNN[i]; r.Series == series && slices.Contains(r.CUDA, cuda) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // CuDNNNewest is the newest cuDNN release NVIDIA built for one CUDA
 // toolkit release: a build for that CUDA loads this release or an older
 // one, whichever the file leaves open.
@@ -921,6 +932,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			if vs, ok := v.k.Variants(r.Series, d); !ok || !containsString(vs.CUDA, r.CUDA) {
 				v.errf(table, i, "cuda %q is not a CUDA variant of torch %s on %s (torch_variants)", r.CUDA, r.Series, d)
 			}
+		}
+	}
+	for i, r := range v.k.CondaForgeTorchCuDNN {
+		v.source("conda_forge_torch_cudnn", i, r.Source, keys)
+		if r.Major != "8" && r.Major != "9" || len(r.CUDA) == 0 || strings.Count(r.Series, ".") != 1 {
+			v.errf("conda_forge_torch_cudnn", i, "series must be major.minor, cuda non-empty and cudnn_major 8 or 9")
 		}
 	}
 	for i, r := range v.k.CuDNNNewest {

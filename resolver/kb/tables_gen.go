@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "278caa5056fae4ba"
+const generatedVersion = "b0b7f6b9bbe992fe"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xd08c782e
+const generatedChecksum = 0xa8757a7f
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -19088,6 +19088,83 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Series: "2.0", CUDA: "11.8", CuDNN: "8.7.0", Dist: []Distribution{
 		Distribution("wheel"),
 	}, Source: "PT_BUILDER_WHEEL", Note: "release/2.0 install_118: cudnn-linux-x86_64-8.7.0.84_cuda11-archive; bundled"},
+}, CondaForgeTorchCuDNN: []CondaForgeTorchCuDNN{
+	{Series: "1.7", CUDA: []string{
+		"11.0",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "7289e3cc, 578d52ae 1.7.1 .ci_support/linux_64_cuda_compiler_version11.0cudnn8…: cudnn 8 (11.0 first appears at 7289e3cc; 9.2/10.x pin cudnn 7, left out)"},
+	{Series: "1.8", CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "c6ef1d1f (11.0), 37c47951, a319cf1d, ec1566fa 1.8.0 .ci_support/linux_64_cuda_compiler_version11.{0,1,2}cudnn8…: cudnn 8 (10.2 pins cudnn 7, left out)"},
+	{Series: "1.9", CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "cf3bf467, ac31db4a, 86c0864b 1.9.0; 1e83a2ec 1.9.1 .ci_support/linux_64_cuda_compiler_version11.x…: cudnn 8 (10.2 pins cudnn 7, left out)"},
+	{Series: "1.10", CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "b8824904, 88bd1d9f 1.10.0; 552b2412 1.10.1; 07e7df41, e99a2faf 1.10.2 .ci_support/linux_64_cuda_compiler_version11.x…: cudnn 8 (10.2 pins cudnn 7, left out)"},
+	{Series: "1.11", CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "1acd169c, 93333de7, 5b345dd9 1.11.0 .ci_support/linux_64_cuda_compiler_version11.x…: cudnn 8 (10.2 pins cudnn 7, left out)"},
+	{Series: "1.12", CUDA: []string{
+		"11.0",
+		"11.1",
+		"11.2",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "7784cf60, c1eb02b8, fe9d38ae 1.12.0; 2a3f37bc, 10363443, cb21779c (11.2 only) 1.12.1 .ci_support/linux_64_…cuda_compiler_version11.x…: cudnn 8 (10.2 pins cudnn 7, left out)"},
+	{Series: "1.13", CUDA: []string{
+		"11.2",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "47879288 1.13.0; 2be0b380, c48cd2b9 1.13.1 .ci_support/linux_64_c_compiler_version10cuda_compiler_version11.2…: cudnn 8"},
+	{Series: "2.0", CUDA: []string{
+		"11.2",
+		"11.8",
+		"12.0",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "1a3257e9, 229b4473, 7a09af29, bde44195, e3bcc6dc (11.2 only), 86592106 (11.2, 11.8, 12.0) 2.0.0 .ci_support/linux_64_blas_impl…cuda_compiler_version{11.2,11.8,12.0}…: cudnn 8"},
+	{Series: "2.1", CUDA: []string{
+		"11.2",
+		"11.8",
+		"12.0",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "dc470459, 7c7a57b7 (12.0 only), 6f1e6166, e155eb64 2.1.0; 8d94e729, 1a130fd8, 201dc57f, 9e99e032, f9fd7318 (11.8, 12.0) 2.1.2 .ci_support/linux_64_blas_impl…cuda_compiler_version…: cudnn 8"},
+	{Series: "2.3", CUDA: []string{
+		"11.8",
+		"12.0",
+	}, Major: "8", Source: "CF_TORCH_CUDNN", Note: "2953d76c, a65ce641 2.3.0; 437d51a1, b362c033 2.3.1 .ci_support/linux_64_blas_impl…cuda_compiler_version{11.8,12.0}…: cudnn 8"},
+	{Series: "2.5", CUDA: []string{
+		"11.8",
+		"12.0",
+		"12.6",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "2.5.1 main 494d8900, 611bc61a (12.6 added), b1c36f0a, c879f1c4, 38bbc263, 78ea0cea (12.6 only) … be203905 (build 12); v2.5.x baf725ec … 58c1e78b (build 17) .ci_support/linux_64_…cuda_compiler_version…: cudnn 9"},
+	{Series: "2.6", CUDA: []string{
+		"12.6",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "111cd9d4, a22d6c9d, f3f31a9e, 46274b84, 71a445e6 2.6.0 .ci_support/linux_64_…cuda_compiler_version12.6…: cudnn 9"},
+	{Series: "2.7", CUDA: []string{
+		"12.6",
+		"12.9",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "3792191b 2.7.0, 55fb9b87 2.7.1 (12.6); b9aa8108 … d21fc6db 2.7.1 builds 1-4 (12.9) .ci_support/linux_64_blas_impl…cuda_compiler_version…: cudnn 9"},
+	{Series: "2.9", CUDA: []string{
+		"12.9",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "2.9.1 main db89c388, 5dc23761, 6c50e6a4, b77098ef; v2.9.x 171e54b1 … e42c757b (build 5) .ci_support/linux_64_blas_impl…cuda_compiler_version12.9…: cudnn 9"},
+	{Series: "2.10", CUDA: []string{
+		"12.9",
+		"13.0",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "2.10.0 b78513c4, 75c41b50, adf77933, a3c8f649 (12.9: cudnn 9); 238fe50d (13.0 added), 24a743ea, 4070d996, cdeaf5ae, 36291ea3, b79ad3ff (12.9, 13.0: libcudnn_dev 9, host libcudnn-dev, whose run_exports pin libcudnn to major)"},
+	{Series: "2.11", CUDA: []string{
+		"12.9",
+		"13.0",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "2.11.0 11d45938, 4b1d7394, 3ef86153, 4d4cc3da, 5f37bfc4; v2.11.x de73eb97 .ci_support/linux_64_…cuda_compiler_version{12.9,13.0}…: libcudnn_dev 9"},
+	{Series: "2.12", CUDA: []string{
+		"12.9",
+		"13.0",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "ab06f885, d3c59cf9, bb821733, d2ae6435 2.12.0; 709fc4c6 2.12.1 .ci_support/linux_64_…cuda_compiler_version{12.9,13.0}…: libcudnn_dev 9"},
+	{Series: "2.13", CUDA: []string{
+		"12.9",
+		"13.0",
+	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "10f46c50, 95da7a51, b835dc62 2.13.0 .ci_support/linux_64_…cuda_compiler_version{12.9,13.0}…: libcudnn_dev 9"},
 }, CuDNNNewest: []CuDNNNewest{
 	{CUDA: "9.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda9.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 	{CUDA: "9.2", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.31/.32 for cuda9.2; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
@@ -19685,6 +19762,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CF_CUDA_VERSION_PIN", Title: "conda-forge/cuda-version-feedstock recipe/meta.yaml: run_constrained __cuda >={{ version.split('.', 1)[0] }} (the major version is the lower bound)", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/main/recipe/meta.yaml", Read: "git snapshot of main, 2026-12-06"},
 	{Key: "AR_VARIANT_PICK", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml and conda_build_config.yaml at the commits that built 2.0.1 and 2.3.x for linux-64: build numbers, track_features, __cuda run requirements, pytorch_variant / gpu_variant", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock/commit/76af9edb3befcaac87de86b06ab76803afb6e4cd", Read: "git snapshot at master 6d6e0d1d: 4ed7753 … 9cacb6d (2023-06, 2.0.1 CPU), 76af9ed / 3e1aed5 (2023-08, 2.0.1 linux-64 GPU), b25fa57 (2023-09-10, build-number offset), 7469c79, 1ae8ecf, 16b09ef, 5686d9e (2.3.x); AnacondaRecipes/repodata-hotfixes main.py at c84d497 (no pytorch track_features patch), 2026-12-06"},
 	{Key: "CONDA_VIRTUAL_PKGS", Title: "conda user guide, Managing virtual packages: __cuda is the maximum version of CUDA supported by the display driver, detected at solve time (absent without a driver)", URL: "https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-virtual.html", Read: "stored copy, 2026-12-06"},
+	{Key: "CF_TORCH_CUDNN", Title: "conda-forge/pytorch-cpu-feedstock .ci_support/linux_64_*cuda* at the version-bump commits of each series: the cudnn pin (cudnn, from 2.10.0 build 1 libcudnn_dev); recipe/meta.yaml host/run cudnn lines; conda-forge/cudnn-feedstock recipe/meta.yaml run_exports", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git show at every first-parent commit of main (snapshot 74dd3d46, 2026-08-13) and v2.4.x … v2.12.x touching .ci_support or the recipe; cudnn-feedstock snapshot b127385 (2026-07-22), run_exports at each version commit of main and 9.10.x; read 2026-12-07"},
 	{Key: "MOI90_PKGS", Title: "moi90/pytorch_compute_capabilities table.md: one row per linux-64 pytorch package with a cuda build string in the pytorch channel's repodata.json (the script keeps Python >= 3.9 at @cc04451, >= 3.7 at @c62966f)", URL: "https://github.com/moi90/pytorch_compute_capabilities", Read: "git snapshot cc04451 (2025-05-09) and its parent c62966f (2024-02-29), read 2026-11-30"},
 	{Key: "TI_CONDA311", Title: "pytorch/test-infra d05bb440e 'Remove python 3.11 for release conda builds (#3878)': 'temporarily remove python 3.11 from conda matrix for release validation'", URL: "https://github.com/pytorch/test-infra/pull/3878", Read: "git snapshot of pytorch/test-infra, commit d05bb440e (2023-03-14), read 2026-11-30"},
 	{Key: "PYTORCH_91839", Title: "pytorch/pytorch#91839 Missing python 3.11 on anaconda for torch 1.13.1 (a maintainer: anaconda had no 3.11 at release time, so only pip packages exist)", URL: "https://github.com/pytorch/pytorch/issues/91839", Read: "issue thread, 2026-11-30"},
@@ -20340,6 +20418,26 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 8},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 9},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 10},
+	},
+	"conda_forge_torch_cudnn": {
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 21},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 22},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 23},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 24},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 25},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 26},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 27},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 28},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 29},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 30},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 31},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 32},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 33},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 34},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 35},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 36},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 37},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 38},
 	},
 	"conda_releases": {
 		{File: "resolver/kb/data/cudnn-conda-forge-releases.yaml", Line: 7},
@@ -22397,6 +22495,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 6},
+		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 40},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},

@@ -632,6 +632,10 @@ type Facts struct {
 	// index's, and the package index's where it is the same build)
 	// carries, per series and CUDA variant (cudalibs-wheel.yaml).
 	TorchWheelCuDNN []PytorchChannelCuDNN `yaml:"torch_wheel_cudnn" key:"series,release,cuda"`
+	// CondaForgeTorchCuDNN is the cuDNN major conda-forge's pytorch CUDA
+	// builds of a series require, per CUDA variant
+	// (torch-conda-forge-cudnn.yaml).
+	CondaForgeTorchCuDNN []CondaForgeTorchCuDNN `yaml:"conda_forge_torch_cudnn" key:"series,cudnn_major"`
 	// CuDNNNewest is the newest cuDNN release NVIDIA built for a CUDA
 	// toolkit release (cudalibs.yaml): a ceiling on the cuDNN a build for
 	// that CUDA can load.
@@ -822,4 +826,17 @@ type TFPipCUDA struct {
 	From   string `yaml:"from"`  // "2.14.0"
 	Note   string `yaml:"note,omitempty"`
 	Source string `yaml:"source"`
+}
+
+// CondaForgeTorchCuDNN is the cuDNN major that conda-forge's pytorch CUDA
+// builds of one series require for the CUDA variants listed: the host
+// cudnn its .ci_support pins, whose run_exports hold the build to that
+// major. The package is conda's cudnn, not a copy inside pytorch, so the
+// release within the major is the solver's.
+type CondaForgeTorchCuDNN struct {
+	Series string   `yaml:"series"`
+	CUDA   []string `yaml:"cuda"`
+	Major  string   `yaml:"cudnn_major"`
+	Source string   `yaml:"source"`
+	Note   string   `yaml:"note,omitempty"`
 }
