@@ -390,6 +390,7 @@ func (c *checker) overCandidates() bool {
 	type outcome struct {
 		label   string
 		series  string // the candidate's release series
+		release string // and its release, where it fixes one
 		verdict Verdict
 		ds      []finding.Diagnostic
 		und     []Undecided
@@ -397,7 +398,7 @@ func (c *checker) overCandidates() bool {
 	var outs []outcome
 	for _, cand := range cands {
 		sub := check(cand.st, c.h, c.k, c.opt)
-		outs = append(outs, outcome{cand.label, cand.st.Framework.Series(), VerdictOf(sub.ds, len(sub.undecided) > 0), sub.ds, sub.undecided})
+		outs = append(outs, outcome{cand.label, cand.st.Framework.Series(), cand.st.Framework.Version, VerdictOf(sub.ds, len(sub.undecided) > 0), sub.ds, sub.undecided})
 	}
 	fw := c.st.Framework
 	what := fwName(fw)
@@ -576,12 +577,39 @@ func (c *checker) overCandidates() bool {
 			// way to a working GPU (review eleven #408: an RTX 5090 told to
 			// pin a pytorch-channel release, none of which has code for it).
 			hint = "no build the file admits runs on " + c.h.label() + "'s GPUs (each CUDA build fails; a CPU build leaves them idle): use a release and source whose builds carry code for them, or a CPU build on purpose"
+			if rel := oneRelease(outs, func(o outcome) string { return o.release }); fw.Version == "" && len(fw.Candidates) != 1 && rel != "" {
+				// The solver takes the newest release the spec admits; an
+				// older one it admits may run (review twenty-one F14: an
+				// unpinned pytorch-channel pytorch on a K80, where 1.12.1
+				// for CUDA 11.3 runs and 2.5.1 does not).
+				hint = "no build of " + fwName(fw) + " " + rel + ", the release the solver takes (the newest the file admits), runs on " + c.h.label() + "'s GPUs (each CUDA build fails; a CPU build leaves them idle)"
+				// a spec whose releases were not listed names none to take
+				if b := c.olderBuildAdmitted(c.driverCUDA, c.st.Python, false, fw.Candidates); b != "" && (len(fw.Candidates) > 0 || fw.Spec == "") {
+					hint += ": pin an older release whose builds do, such as " + b + ", or a CPU build on purpose"
+				} else {
+					hint += ": use a release and source whose builds carry code for them, or a CPU build on purpose"
+				}
+			}
 		}
 		c.undecide(c.fwPos(), check, reason, what,
 			said(fmt.Sprintf(LeavesBuild+"%s, and it %s", solverOf(fw), strings.Join(parts, "; "))),
 			hint)
 	}
 	return true
+}
+
+// oneRelease is the release every outcome is of, "" where they differ or
+// one fixes none.
+func oneRelease[T any](xs []T, f func(T) string) string {
+	rel := ""
+	for i, x := range xs {
+		r := f(x)
+		if r == "" || (i > 0 && r != rel) {
+			return ""
+		}
+		rel = r
+	}
+	return rel
 }
 
 func labels[T any](xs []T, f func(T) string) string {

@@ -12,6 +12,7 @@ import (
 type knowledge interface {
 	Arch(series, cuda string, dist kb.Distribution) (*kb.ArchList, bool)
 	FrameworkArch(framework, series, cuda string, dist kb.Distribution) (*kb.ArchList, bool)
+	FrameworkArchRows(framework string, dist kb.Distribution) []kb.ArchList
 	DriverFloor(cuda string) (*kb.CUDADriver, bool)
 	MinorCompatFloor(major int) (*kb.MinorCompat, bool)
 	DriverCUDA(driver string) string

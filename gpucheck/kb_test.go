@@ -81,6 +81,10 @@ func (k factsKB) Arch(series, cuda string, dist kb.Distribution) (*kb.ArchList, 
 	return found, found != nil
 }
 
+func (k factsKB) FrameworkArchRows(framework string, dist kb.Distribution) []kb.ArchList {
+	return (&kb.KB{Facts: k.f}).FrameworkArchRows(framework, dist)
+}
+
 func (k factsKB) FrameworkArch(framework, series, cuda string, dist kb.Distribution) (*kb.ArchList, bool) {
 	if framework != "pytorch" {
 		return nil, false

@@ -158,6 +158,12 @@ func (c *checker) compatBound(lim retiredLimit) string {
 // knowledge base lists none, or the framework is not PyTorch. Only builds
 // the knowledge base lists are named.
 func (c *checker) olderBuild(bound, python string, sassOnly bool) string {
+	return c.olderBuildAdmitted(bound, python, sassOnly, nil)
+}
+
+// olderBuildAdmitted is olderBuild among the releases in admitted (every
+// release, where it is nil).
+func (c *checker) olderBuildAdmitted(bound, python string, sassOnly bool, admitted []string) string {
 	fw := c.st.Framework
 	if fw == nil || fw.Name != "pytorch" {
 		return ""
@@ -186,7 +192,7 @@ func (c *checker) olderBuild(bound, python string, sassOnly bool) string {
 			continue
 		}
 		rel := c.newestRelease(series, v, dist, cu, python)
-		if rel == "" || c.cudnnLacksHost(dist, rel, cu) {
+		if rel == "" || c.cudnnLacksHost(dist, rel, cu) || (admitted != nil && !slices.Contains(admitted, rel)) {
 			continue
 		}
 		return buildLabel(dist, rel, cu, v.Selector)

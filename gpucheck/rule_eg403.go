@@ -672,7 +672,33 @@ func (c *checker) sassBuildHint(gcc cc, otherwise string) string {
 	if v, _ := archVerdict(gcc, list); v == runsSASS {
 		return otherwise
 	}
-	return fmt.Sprintf("no TensorFlow release envguard knows has SASS for %s: the newest whose architecture list it knows, %s (the package index's wheel, CUDA %s), carries %s, so the PTX path is the only one; check that the JIT-compiled kernels cover the model, or use a framework with SASS for %s", gcc.sm(), t.Version, t.CUDA, archSummary(list), gcc.sm())
+	// conda-forge's builds: one with SASS for gcc is a way; a conda-forge
+	// TensorFlow row whose PTX is open lists only the SASS common to the
+	// recipe states that built it (arch-tfjax-2.yaml), so its builds may
+	// hold more, up to what its CUDA compiles (review twenty-one F44:
+	// 2.19.1's CUDA 12.8 builds from build number 1 add sm_100 and sm_120).
+	var maybe []string
+	for _, r := range c.k.FrameworkArchRows("tensorflow", kb.DistCondaForge) {
+		if !r.Known {
+			continue
+		}
+		if v, _ := archVerdict(gcc, &r); v == runsSASS {
+			return otherwise
+		}
+		if !r.PTXOpen() {
+			continue
+		}
+		if ta, ok := c.k.ToolkitArch(r.CUDA); ok {
+			if hi, ok := parseCC(ta.MaxSASS); ok && !hi.less(gcc) {
+				maybe = append(maybe, r.Series+" (CUDA "+r.CUDA+")")
+			}
+		}
+	}
+	wheel := fmt.Sprintf("the newest package-index wheel whose architecture list envguard knows, %s (CUDA %s), carries %s", t.Version, t.CUDA, archSummary(list))
+	if len(maybe) > 0 {
+		return fmt.Sprintf("%s; conda-forge's tensorflow %s builds may carry SASS for %s (the knowledge base lists only the SASS common to every recipe state that built them, which their CUDA can extend to %s): a build with it is the way to native code, else rely on the PTX path and check that the JIT-compiled kernels cover the model", wheel, strings.Join(maybe, ", "), gcc.sm(), gcc.sm())
+	}
+	return fmt.Sprintf("no TensorFlow release envguard knows has SASS for %s: %s, so the PTX path is the only one; check that the JIT-compiled kernels cover the model, or use a framework with SASS for %s", gcc.sm(), wheel, gcc.sm())
 }
 
 // judgeToolkit decides what it can of a GPU against a build whose

@@ -187,7 +187,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 				c.add("EG410", c.pkgPos(p),
 					fmt.Sprintf("%s (%s) can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
 						pkgLabel(p), archSummary(list), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
-					c.otherReleaseHint(p, gcc))
+					c.torchCUDALibHint(p, gcc, c.otherReleaseHint(p, gcc)))
 			case runsSASS:
 				// Its shipped SASS serves its precompiled kernels only: the
 				// ones it compiles at run time come from whatever NVRTC it
@@ -385,6 +385,42 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why string, ver
 	return "", carriesYes, "" // capped at what NVRTC compiles: its PTX the driver JIT-compiles
 }
 
+// torchCUDALibHint puts first, for an extension whose wheel carries one
+// library per CUDA release and loads the one of torch's CUDA (bitsandbytes:
+// torch_cuda_lib), the CUDA releases whose library of the same release has
+// SASS for gcc and which the target's driver runs: a torch build for one of
+// them fixes it without another release of the extension (review
+// twenty-one F27: bitsandbytes 0.45.5 beside a cu124 torch on an RTX 5090,
+// whose CUDA 12.8 library carries sm_120). Otherwise it returns fallback.
+func (c *checker) torchCUDALibHint(p *resolver.GPUPackage, gcc cc, fallback string) string {
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || !ext.TorchCUDALib || p.Version == "" {
+		return fallback
+	}
+	var cudas []string
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if b.Version != p.Version || !b.ArchKnown {
+			continue
+		}
+		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v != runsSASS {
+			continue
+		}
+		for _, cu := range b.CUDA {
+			if c.driverCUDA != "" && compareVersions(cu, c.driverCUDA) > 0 {
+				continue // the driver does not run a torch of that CUDA
+			}
+			if !slices.Contains(cudas, cu) && !slices.Contains(p.BuiltFor.CUDA, cu) {
+				cudas = append(cudas, cu)
+			}
+		}
+	}
+	if len(cudas) == 0 {
+		return fallback
+	}
+	return fmt.Sprintf("%s %s loads the library built for torch's CUDA (torch.version.cuda), and its library for CUDA %s has SASS for %s: use a torch build for that CUDA, or %s",
+		p.Name, p.Version, strings.Join(cudas, " or "), gcc.sm(), strings.TrimPrefix(fallback, "use "))
+}
+
 // nvrtcCubin says whether a release of an NVRTC package built for CUDA cu
 // compiles its kernels to machine code rather than PTX (CuPy's
 // _get_arch_for_options_for_nvrtc: from 9.6.0, for a build for CUDA 11.1
@@ -405,7 +441,7 @@ func (c *checker) extensionPTXOnly(p *resolver.GPUPackage, list *kb.ArchList, by
 	c.add("EG408", c.pkgPos(p),
 		fmt.Sprintf("%s (%s) has no SASS for %s or a lower %d.x, but carries %s PTX, which the driver JIT-compiles at first use on %s: its own kernels run, with a slow first start and without kernels built for that architecture; CUDA libraries it links statically are not judged (no knowledge-base row reads them)",
 			pkgLabel(p), archSummary(list), gcc.sm(), gcc.Major, by.compute(), gpuLabel(c.h, gs)),
-		fmt.Sprintf("use a release of %s with SASS for %s, or run on a GPU its SASS covers", p.Name, gcc.sm()))
+		c.torchCUDALibHint(p, gcc, fmt.Sprintf("use a release of %s with SASS for %s, or run on a GPU its SASS covers", p.Name, gcc.sm())))
 	if c.st.Framework != nil {
 		return // the framework's own verdict decides its libraries
 	}

@@ -79,14 +79,17 @@ func TestNoReleaseCanServeHint(t *testing.T) {
 }
 
 // TestNoTensorFlowSASSHint: review fourteen #320. TensorFlow 2.11 reaches
-// an RTX 5090 through PTX only, and no TensorFlow release envguard knows
+// an RTX 5090 through PTX only, and no package-index wheel envguard knows
 // has SASS for sm_120 (the newest whose list it knows stops at sm_90):
-// the hint says so instead of asking for a build that includes it.
+// the hint says so instead of asking for a newer release; conda-forge's
+// CUDA 12.8 and 12.9 builds of 2.18 and 2.19, whose rows list only the
+// SASS common to their recipe states, may carry it, and the hint names
+// them rather than saying no release has it (review twenty-one F44).
 // bitsandbytes (review fourteen #359): every release known has a CUDA
 // 11.8 build without Kepler code, and the hint says so.
 func TestNoTensorFlowSASSHint(t *testing.T) {
 	for _, tc := range []struct{ target, src, code, subject, want string }{
-		{"rtx5090", "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.2\n  - cudnn=8.1\n  - tensorflow-gpu=2.11\n", "EG408", "tensorflow =2.11", "no TensorFlow release envguard knows has SASS for sm_120"},
+		{"rtx5090", "channels: [conda-forge]\ndependencies:\n  - cudatoolkit=11.2\n  - cudnn=8.1\n  - tensorflow-gpu=2.11\n", "EG408", "tensorflow =2.11", "SASS sm_60 sm_70 sm_80 sm_89 sm_90, PTX compute_90; conda-forge's tensorflow 2.18 (CUDA 12.8), 2.19 (CUDA 12.8), 2.19 (CUDA 12.9) builds may carry SASS for sm_120"},
 		{"k80", "--extra-index-url https://download.pytorch.org/whl/cu118\ntorch==2.0.1+cu118\nbitsandbytes==0.43.1\n", "EG410", "bitsandbytes 0.43.1", "no release of bitsandbytes envguard knows has a CUDA 11.8 build with code for sm_37"},
 	} {
 		name := "requirements.txt"

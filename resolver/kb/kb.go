@@ -188,6 +188,18 @@ const (
 	FrameworkJAX        = "jax"
 )
 
+// FrameworkArchRows is every architecture row of one framework's
+// distribution (tensorflow, conda-forge), in file order.
+func (k *KB) FrameworkArchRows(framework string, dist Distribution) []ArchList {
+	var out []ArchList
+	for _, a := range k.Facts.Arch {
+		if a.Framework == framework && a.Dist == dist {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // FrameworkArch is Arch for any framework: pytorch rows as Arch answers, tensorflow and jax rows by framework, series and CUDA major.minor.
 //
 // framework "" / "pytorch" / "torch" is Arch itself. For "tensorflow",
