@@ -114,3 +114,36 @@ func TestEG108HintHeldToKB(t *testing.T) {
 		})
 	}
 }
+
+// TestEG108HintChannelOrderAndExport: review twenty-one F45 (corpus 124).
+// A file that already lists a channel that has the release before
+// conda-forge is told only to set channel priority; a Windows export is
+// not pointed at conda-forge releases, whose knowledge-base rows are
+// linux-64's (conda-forge's 2.4.x skips Windows).
+func TestEG108HintChannelOrderAndExport(t *testing.T) {
+	eg108 := func(src string) *finding.Diagnostic {
+		t.Helper()
+		r := Validate("environment.yml", []byte(src), Options{Platform: "linux-64"})
+		for i, x := range r.Diagnostics() {
+			if x.Code == "EG108" {
+				return &r.Diagnostics()[i]
+			}
+		}
+		t.Fatalf("no EG108 in\n%s", src)
+		return nil
+	}
+	d := eg108("name: x\nchannels:\n  - pytorch\n  - conda-forge\n  - defaults\ndependencies:\n  - python=3.9\n  - pytorch==2.0.1\n")
+	if !strings.Contains(d.Hint, "the file already lists a channel that has it before conda-forge: set channel_priority strict") || strings.Contains(d.Hint, "list the channel that has it") {
+		t.Errorf("pytorch listed first: hint %q", d.Hint)
+	}
+	if !strings.Contains(d.Hint, "the nearest that fit the file") {
+		t.Errorf("linux-64 file: hint %q names no conda-forge release to move to", d.Hint)
+	}
+	d = eg108("name: x\nchannels:\n  - conda-forge\n  - defaults\ndependencies:\n  - python=3.9.16=h6244533_2\n  - pytorch==2.0.1\nprefix: C:\\Users\\me\\miniconda3\\envs\\x\n")
+	if !strings.Contains(d.Hint, "list the channel that has it") {
+		t.Errorf("conda-forge listed first: hint %q", d.Hint)
+	}
+	if strings.Contains(d.Hint, "the nearest that fit the file") || !strings.Contains(d.Hint, "names no conda-forge release to move to") {
+		t.Errorf("Windows export: hint %q", d.Hint)
+	}
+}

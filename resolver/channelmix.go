@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -66,25 +67,50 @@ func channelMixHint(c *Context) (string, bool) {
 	case pubYes:
 		return "", false
 	}
-	var on []string
+	var on, has []string
 	if pub, _ := c.KB.CondaPublished("pytorch", kb.DistDefaults, f.Version); pub {
 		// the file already lists defaults, which has it (review
 		// thirteen #66: 008's pytorch 1.3.1)
-		on = append(on, distWhere(kb.DistDefaults)+", which the file already lists")
+		on, has = append(on, distWhere(kb.DistDefaults)+", which the file already lists"), append(has, "defaults")
 	}
 	if torchOnDist(c.KB, kb.DistPytorchConda, f.Version) == pubYes {
-		on = append(on, distWhere(kb.DistPytorchConda))
+		on, has = append(on, distWhere(kb.DistPytorchConda)), append(has, "pytorch")
 	}
 	where := ""
 	if len(on) > 0 {
 		where = " (the knowledge base lists it on " + strings.Join(on, ", and on ") + ")"
 	}
 	alt := ""
-	if near := nearestOnCondaForge(c, f); len(near) > 0 {
+	if _, _, foreign := ForeignExport(c.Env); foreign {
+		// conda-forge's rows are its linux-64 builds: a release it built
+		// there may not exist for the export's platform (review
+		// twenty-one F45: 2.4.x skips Windows)
+		alt = "; the file is an export from another platform, whose conda-forge pytorch builds the knowledge base does not list, so it names no conda-forge release to move to"
+	} else if near := nearestOnCondaForge(c, f); len(near) > 0 {
 		alt = fmt.Sprintf("; or move to a pytorch release conda-forge built (the nearest that fit the file: %s%s) and then use conda-forge alone with `nodefaults`", strings.Join(near, ", "), companionsOf(c, near))
+	}
+	if listedBeforeForge(c.Env, has...) {
+		// the file already lists a channel that has it first: the order
+		// is right, and only channel priority is left to set
+		return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it%s; the file already lists a channel that has it before conda-forge: set channel_priority strict (conda then takes each package from the first channel that has it)%s",
+			pin, where, alt), true
 	}
 	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package from the first channel that has it)%s",
 		pin, where, alt), true
+}
+
+// listedBeforeForge says whether the file's channels list one of names
+// before conda-forge.
+func listedBeforeForge(env *envspec.Env, names ...string) bool {
+	for _, ch := range env.Channels {
+		switch n := envspec.ChannelName(ch.Value); {
+		case n == "conda-forge":
+			return false
+		case slices.Contains(names, n):
+			return true
+		}
+	}
+	return false
 }
 
 // companionsOf names, for the releases proposed, the companions the file
