@@ -148,9 +148,9 @@ func cudaOf(cands []candidate, idx []int) string {
 
 // pickCandidates lists a defaults-channel release's builds from its
 // conda_variant_pick row (the channel has no torch_variants row), for a
-// file that pins the release and leaves the variant open, only where the
-// row narrows them on this target: elsewhere the check stays as it was
-// (the variant left to the solver).
+// file that pins the release and leaves the variant open: those conda
+// installs on this target where the row narrows them, else every build
+// the row lists, with why conda's choice is open where both install.
 func (c *checker) pickCandidates() ([]candidate, string, bool) {
 	st := c.st
 	fw := st.Framework
@@ -167,7 +167,11 @@ func (c *checker) pickCandidates() ([]candidate, string, bool) {
 	}
 	out, why := c.solverPick(cands)
 	if why == "" {
-		return nil, "", false
+		// Not narrowed here: conda's choice stays open, but each build
+		// the row lists is still judged, so that a target on which every
+		// build gives one answer is decided and one on which they differ
+		// is told how (review twenty-one F8; issue 26's first root cause).
+		return cands, strings.TrimSuffix(strings.TrimPrefix(c.bothInstall(), " ("), ")"), true
 	}
 	return out, why, true
 }

@@ -78,10 +78,12 @@ func TestSolverPick(t *testing.T) {
 			[]string{"EG409", "on this machine both install: its driver supports CUDA 12.8", "neither a build number nor track_features"}, []string{"EG407"}},
 		{"defaults 2.3.1 on an A100: the CUDA 11.8 build", "channels: [defaults]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n", a100, VerdictOK,
 			[]string{"the driver supports CUDA 12.4, so a CUDA build (CUDA 11.8) installs", "build numbers are offset above the CPU builds'"}, []string{"EG407", "EG409"}},
-		{"defaults 2.3.1 beside torchvision on an A100: the companion may pick, left open", "channels: [defaults]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - torchvision\n", a100, VerdictUnknown,
-			[]string{"EG409"}, []string{"as conda solves it"}},
-		{"defaults 2.3.1 on a range whose oldest driver is R470: not narrowed to CPU", "channels: [defaults]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n", ranged, VerdictUnknown,
-			[]string{"EG409"}, []string{"as conda solves it"}},
+		// the companion may pick, so the variant is not narrowed, but both
+		// builds run here (the CPU one with the GPUs idle): decided
+		{"defaults 2.3.1 beside torchvision on an A100: not narrowed, each build runs", "channels: [defaults]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - torchvision\n", a100, VerdictOK,
+			[]string{"EG407", "so for 1 of the 2 builds the file admits: pytorch 2.3.1 CPU", "decided over the 2 builds the file admits (pytorch 2.3.1 CPU, pytorch 2.3.1 CUDA 11.8): each runs"}, []string{"as conda solves it", "EG409"}},
+		{"defaults 2.3.1 on a range whose oldest driver is R470: not narrowed to CPU, each build judged", "channels: [defaults]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n", ranged, VerdictOK,
+			[]string{"EG402", "EG407", "decided over the 2 builds the file admits"}, []string{"as conda solves it", "EG409"}},
 		{"conda-forge 2.4.1 with no driver: the CPU build", "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.4.1\n", noDriver, VerdictOK,
 			[]string{"conda's __cuda virtual package, which a machine without an NVIDIA driver lacks"}, []string{"EG404", "EG409"}},
 		{"conda-forge 2.4.1 on a K80: no CUDA build surely installs, left as it was", "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.4.1\n", k80, VerdictUnknown,
