@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -16,7 +17,9 @@ import (
 // does not offer for that release, a pytorch-cuda version that was never
 // published, cudatoolkit 12 or later, and a pinned jax with a CUDA extra
 // its setup.py does not declare (jax[cuda12]==0.4.20; pip ignores the
-// extra, so the CUDA variant asked for does not exist for that release).
+// extra, so the CUDA variant asked for does not exist for that release),
+// and a conda dependency that names a PyPI-only name (torch) on channels
+// that publish none (conda_absent_names).
 var ruleEG205 = &Rule{
 	Rule: finding.Rule{
 		Code:     "EG205",
@@ -27,7 +30,7 @@ var ruleEG205 = &Rule{
 		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
 			"every machine, often with an unhelpful conflict report.",
 		Fix: "Ask for something that exists: pytorch 2.6 and later from pip or conda-forge (the pytorch channel " +
-			"stopped after 2.5), a CUDA variant the release was built for, an extra the release declares (jax[cuda12] from 0.4.22), cuda-version/cuda-toolkit for CUDA 12.",
+			"stopped after 2.5), a CUDA variant the release was built for, an extra the release declares (jax[cuda12] from 0.4.22), cuda-version/cuda-toolkit for CUDA 12, a conda package by its conda name (pytorch, not PyPI's torch).",
 		Before: "channels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch::pytorch>=2.6\n  - pytorch-cuda=12.6\n",
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.6.0=*cuda126*\n  - cuda-version=12.6\n",
 		Since:  "0.1.0",
@@ -52,6 +55,7 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205IndexOther(c)...)
 		out = append(out, eg205JaxlibCuDNN(c)...)
 		out = append(out, eg205JaxExtras(c)...)
+		out = append(out, eg205CondaPipName(c)...)
 	}
 	return out
 }
@@ -447,4 +451,82 @@ func stackFramework(c *Context) *Framework {
 		return nil
 	}
 	return c.Stack.Framework
+}
+
+// eg205CondaPipName reports a conda dependency that names a package by
+// its PyPI name where no channel the file lists publishes a conda package
+// of that name (torch, whose conda package is pytorch: review
+// twenty-two F15, a pip freeze written as conda specs). A channel the
+// knowledge base does not speak for may have one, so a file listing such
+// a channel, or none, is left alone.
+func eg205CondaPipName(c *Context) []finding.Diagnostic {
+	if c.KB == nil {
+		return nil
+	}
+	var out []finding.Diagnostic
+	for _, d := range c.Env.Deps {
+		sp := d.Spec
+		if sp == nil {
+			continue
+		}
+		row, ok := c.KB.CondaAbsent(sp.Name)
+		if !ok {
+			continue
+		}
+		var chans []string
+		where := "none of the channels the file lists (%s) publishes a conda package called %s"
+		if sp.Channel != "" {
+			chans, where = []string{envspec.ChannelName(sp.Channel)}, "the channel it names (%s) publishes no conda package called %s"
+		} else {
+			for _, ch := range c.Env.Channels {
+				if n := envspec.ChannelName(ch.Value); n != "nodefaults" {
+					chans = append(chans, n)
+				}
+			}
+		}
+		if len(chans) == 0 || slices.IndexFunc(chans, func(ch string) bool { return !row.Covers(ch) }) >= 0 {
+			continue
+		}
+		// the version as written after the name (=2.0.1, >=2); pip's
+		// line drops a build, which pip has no word for
+		rest := d.Raw.Value
+		if i := strings.Index(rest, "::"); i >= 0 {
+			rest = rest[i+2:]
+		}
+		rest = strings.TrimSpace(rest[min(len(sp.Name), len(rest)):])
+		ver := rest
+		if i := strings.Index(strings.TrimLeft(ver, "=<>!~"), "="); i >= 0 && sp.Build != "" {
+			ver = ver[:len(ver)-len(strings.TrimLeft(ver, "=<>!~"))+i]
+		}
+		conda, pip := row.Conda, sp.Name
+		if ver != "" {
+			conda, pip = row.Conda+condaPin(rest), sp.Name+pipPin(ver)
+		}
+		if sp.Channel != "" {
+			conda = sp.Channel + "::" + conda
+		}
+		out = append(out, newFinding(c.rule, d.Raw.Pos, d.Raw.Pos.Col+len(d.Raw.Value),
+			fmt.Sprintf("%s (line %d) names the package by its PyPI name: %s (its conda package is %s), so conda stops with PackagesNotFoundError",
+				d.Raw.Value, d.Raw.Pos.Line, fmt.Sprintf(where, strings.Join(chans, ", "), sp.Name), row.Conda),
+			fmt.Sprintf("write %s, or move the line under `- pip:` as %s", conda, pip)))
+	}
+	return out
+}
+
+// condaPin writes a version spec after a conda name: "2.0.1" and
+// "=2.0.1" as "=2.0.1"; a spec with another operator as it is.
+func condaPin(v string) string {
+	if strings.ContainsAny(v[:1], "<>!~") || strings.HasPrefix(v, "==") {
+		return v
+	}
+	return "=" + strings.TrimPrefix(v, "=")
+}
+
+// pipPin writes a conda version spec as pip's: "2.0.1", "=2.0.1" and
+// "==2.0.1" as "==2.0.1"; a spec with another operator as it is.
+func pipPin(v string) string {
+	if strings.ContainsAny(v[:1], "<>!~") {
+		return v
+	}
+	return "==" + strings.TrimLeft(v, "=")
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "b0b7f6b9bbe992fe"
+const generatedVersion = "a5ecf2f284b6ea31"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa8757a7f
+const generatedChecksum = 0xebed1b12
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -19165,6 +19165,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.9",
 		"13.0",
 	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "10f46c50, 95da7a51, b835dc62 2.13.0 .ci_support/linux_64_…cuda_compiler_version{12.9,13.0}…: libcudnn_dev 9"},
+}, CondaAbsentNames: []CondaAbsentName{
+	{Name: "torch", Channels: []string{
+		"conda-forge",
+		"pytorch",
+		"defaults",
+	}, Conda: "pytorch", Source: "CN_CF_TORCH_OUTPUTS; CN_AR_TORCH_OUTPUTS; CN_PT_BUILDER_NAME; CN_PT66785; CN_NOT_FOUND", Note: "conda-forge's pytorch-cpu-feedstock outputs libtorch, pytorch, pytorch-tests, pytorch-cpu and pytorch-gpu (74dd3d46); the defaults channel's AnacondaRecipes/pytorch-feedstock outputs libtorch and pytorch (00202e51); the pytorch channel's builder recipe is package name pytorch; 'conda install torch' fails with PackagesNotFoundError on pkgs/main (3DDFA#133, torch7#1225) and on conda-forge (pytorch#9463). A channel not listed here may have a package called torch, so the check holds only where every channel the file lists is one of these"},
 }, CuDNNNewest: []CuDNNNewest{
 	{CUDA: "9.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda9.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 	{CUDA: "9.2", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.31/.32 for cuda9.2; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
@@ -19240,6 +19246,11 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Package: "xformers", Version: "0.0.35", Uploaded: "2026-02", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 	{Package: "cupy-cuda12x", Version: "14.2.0", Uploaded: "2026-08", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 }, Sources: []SourceRef{
+	{Key: "CN_CF_TORCH_OUTPUTS", Title: "conda-forge/pytorch-cpu-feedstock recipe/meta.yaml: package name libtorch, outputs libtorch, pytorch, pytorch-tests, pytorch-cpu, pytorch-gpu", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/blob/main/recipe/meta.yaml", Read: "git show of recipe/meta.yaml at 74dd3d46 (2026-08-13), 2026-12-07"},
+	{Key: "CN_AR_TORCH_OUTPUTS", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml (2.6.0): package name libtorch, outputs libtorch and pytorch", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock/blob/00202e51d97f7165a30cbc8d953847641131526b/recipe/meta.yaml", Read: "stored copy at 00202e51, 2026-12-07"},
+	{Key: "CN_PT_BUILDER_NAME", Title: "pytorch/builder conda/pytorch-nightly/meta.yaml: package name pytorch, test imports torch", URL: "https://github.com/pytorch/builder/blob/00d0ac61051bd487e2ce6ba20cfbcae8a2d1f963/conda/pytorch-nightly/meta.yaml", Read: "stored copy at 00d0ac61, 2026-12-07"},
+	{Key: "CN_PT66785", Title: "pytorch/pytorch#66785 'Different package names between conda and pip': conda installs as pytorch, pip as torch; a maintainer confirms the conda package is named pytorch", URL: "https://github.com/pytorch/pytorch/issues/66785"},
+	{Key: "CN_NOT_FOUND", Title: "PackagesNotFoundError for a conda package named torch: cleardusk/3DDFA#133 (pkgs/main, 'torch[version=>=0.4.1]'), torch/torch7#1225 (pkgs/main, 'conda install torch'), pytorch/pytorch#9463 (conda-forge, 'torch >=0.4.0')", URL: "https://github.com/cleardusk/3DDFA/issues/133"},
 	{Key: "PKG_INDEX_LISTING", Title: "package index listing: each project's newest release and its month (no per-file data)", Read: "listing of 2026-11-30"},
 	{Key: "KBSYNC_INDEX", Title: "package index JSON simple API project page (PEP 691/700) and the wheel's core metadata (PEP 658/714), read by kbsync; each row gives the page URL, the response's sha256 and the date read"},
 	{Key: "KBSYNC_WHEEL_INDEX", Title: "PyTorch wheel index project page per variant (PEP 503 HTML), read by kbsync; the row's note gives the URL, the response's sha256 and the date read"},
@@ -20413,6 +20424,9 @@ var generatedPositions = map[string][]pos{
 	},
 	"companions": {
 		{File: "resolver/kb/data/libs.yaml", Line: 108},
+	},
+	"conda_absent_names": {
+		{File: "resolver/kb/data/conda-names.yaml", Line: 5},
 	},
 	"conda_build_forms": {
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 8},
@@ -21973,6 +21987,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 814},
 	},
 	"sources": {
+		{File: "resolver/kb/data/conda-names.yaml", Line: 7},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 8},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 9},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 10},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 11},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 13},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 14},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 15},

@@ -636,6 +636,10 @@ type Facts struct {
 	// builds of a series require, per CUDA variant
 	// (torch-conda-forge-cudnn.yaml).
 	CondaForgeTorchCuDNN []CondaForgeTorchCuDNN `yaml:"conda_forge_torch_cudnn" key:"series,cudnn_major"`
+	// CondaAbsentNames are PyPI names no channel listed publishes as a
+	// conda package, with the conda package to write instead (torch:
+	// pytorch; conda-names.yaml).
+	CondaAbsentNames []CondaAbsentName `yaml:"conda_absent_names" key:"name"`
 	// CuDNNNewest is the newest cuDNN release NVIDIA built for a CUDA
 	// toolkit release (cudalibs.yaml): a ceiling on the cuDNN a build for
 	// that CUDA can load.
@@ -839,4 +843,15 @@ type CondaForgeTorchCuDNN struct {
 	Major  string   `yaml:"cudnn_major"`
 	Source string   `yaml:"source"`
 	Note   string   `yaml:"note,omitempty"`
+}
+
+// CondaAbsentName is a PyPI project name that the conda channels listed
+// publish under another name only (torch, whose conda package is
+// pytorch), so a conda dependency that names it finds no package.
+type CondaAbsentName struct {
+	Name     string   `yaml:"name"`
+	Channels []string `yaml:"channels"`
+	Conda    string   `yaml:"conda"`
+	Source   string   `yaml:"source"`
+	Note     string   `yaml:"note,omitempty"`
 }

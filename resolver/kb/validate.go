@@ -543,6 +543,7 @@ func (k *KB) validate() ErrorList {
 	v.resolverNames(keys)
 	v.torchTriton(keys)
 	v.gpuPackages(keys)
+	v.condaAbsentNames(keys)
 	v.torchPythonBuilds(keys)
 	v.toolkitArch(keys)
 	v.indexReleases(keys)
