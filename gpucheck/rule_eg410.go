@@ -135,12 +135,12 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.FloorEveryRelease && p.Role == resolver.RoleExtension {
 		floorAll = ext.MinCC
 	}
-	if p.FromMachine != "" {
+	if p.FromMachine != "" && !c.machineRuntimeBelowDriver(p) {
 		// Its code is judged below; the CUDA libraries it needs come
 		// from the machine, which leaves the target open where that code
 		// does not already fail.
 		defer c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "extension-lib-from-machine", pkgLabel(p), p.FromMachine,
-			"install the CUDA libraries of its major with it (the wheel's [ctk] extra, or conda's cuda-toolkit of that major), or run envguard check on the machine")
+			c.machineLibsHint(p))
 	}
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if lo, ok := parseCC(floorAll); ok && gcc.less(lo) {
@@ -540,6 +540,54 @@ func (c *checker) judgeOwnRuntimeDriver(p *resolver.GPUPackage) {
 	c.add("EG402", c.pkgPos(p),
 		fmt.Sprintf("%s supports CUDA %s; %s, whichever %d.x pip installs: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)", c.driverLabel(), driverCUDA, what, m, driverCUDA),
 		fmt.Sprintf("upgrade the driver to the newest for CUDA %d, or pin the runtime wheel (nvidia-cuda-runtime-cu%d==%s.*)", m, m, driverCUDA))
+}
+
+// machineLibsHint is the hint for a wheel that loads its CUDA libraries
+// from the machine: install them with it, through its [ctk] extra where
+// the release declares one (CuPy from 14.0.0).
+func (c *checker) machineLibsHint(p *resolver.GPUPackage) string {
+	with := "NVIDIA's CUDA library wheels of that major, or conda's cuda-toolkit of that major"
+	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.CTKExtraFrom != "" {
+		switch {
+		case p.Version != "" && compareVersions(p.Version, ext.CTKExtraFrom) >= 0:
+			with = "the wheel's [ctk] extra, or conda's cuda-toolkit of that major"
+		default:
+			with = fmt.Sprintf("%s %s or later with its [ctk] extra, NVIDIA's CUDA library wheels of that major, or conda's cuda-toolkit of that major", p.Name, ext.CTKExtraFrom)
+		}
+	}
+	return "install the CUDA libraries of its major with it (" + with + "), or run envguard check on the machine"
+}
+
+// machineRuntimeBelowDriver decides a wheel that loads the CUDA libraries
+// of its major from the machine (cupy-cuda12x without [ctk]) on a driver
+// of an older CUDA major: whichever CUDA 12.x the machine has, its runtime
+// does not run on a CUDA 11 driver, so it fails there (EG401) and the
+// machine has nothing left to decide (review twenty-two F29: cupy-cuda12x
+// on a K80, whose last driver branch runs CUDA 11.4). It says whether the
+// driver is below the wheel's major, raising the finding unless the
+// environment's own runtime of that major already has it.
+func (c *checker) machineRuntimeBelowDriver(p *resolver.GPUPackage) bool {
+	if len(p.BuiltFor.CUDA) != 1 {
+		return false
+	}
+	m, driverCUDA := majorOf(p.BuiltFor.CUDA[0]), c.hostDriverCUDA()
+	if m <= 0 || driverCUDA == "" || majorOf(driverCUDA) >= m {
+		return false
+	}
+	if rt := c.runtime(); (rt != "" && majorOf(rt) == m) || c.runtimeMajor() == m {
+		return true // the environment's CUDA m runtime, which EG401 judged
+	}
+	hint := fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m)
+	if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
+		hint = fmt.Sprintf("upgrade the driver to %s or newer, the floor at which a CUDA %d.x runtime runs (minor-version compatibility)", f.LinuxFloor, m)
+	}
+	if lim, ok := c.retired(); ok && majorOf(lim.cuda) < m {
+		hint = fmt.Sprintf("the %s runs no driver after R%d, which runs CUDA %s at most, so no CUDA %d build of %s runs on it: use a build for CUDA %s or older, or run on a newer GPU", lim.gpu.Name, lim.arch.LastBranch, lim.cuda, m, p.Name, lim.cuda)
+	}
+	c.add("EG401", c.pkgPos(p),
+		fmt.Sprintf("%s supports CUDA %s; %s is a CUDA %d build that loads the CUDA %d runtime and libraries it finds on the machine, and no CUDA %d runtime runs on a CUDA %d driver", c.driverLabel(), driverCUDA, pkgLabel(p), m, m, m, majorOf(driverCUDA)),
+		hint)
+	return true
 }
 
 // judgeMachineLibs holds an extension release that loads the library of

@@ -273,7 +273,9 @@ func (r *resolution) wheelLibsFromMachine(p *GPUPackage, it *item, ext *kb.Exten
 		return
 	}
 	for _, e := range it.extras() {
-		if kb.NormalizeName(e) == "ctk" {
+		// pip ignores an extra the release does not declare
+		// (cupy-cuda12x[ctk]==13.4.1: the extra came in 14.0.0)
+		if kb.NormalizeName(e) == "ctk" && (ext.CTKExtraFrom == "" || p.Version == "" || compareVersions(p.Version, ext.CTKExtraFrom) >= 0) {
 			return
 		}
 	}
@@ -288,7 +290,23 @@ func (r *resolution) wheelLibsFromMachine(p *GPUPackage, it *item, ext *kb.Exten
 			}
 		}
 	}
-	p.FromMachine = fmt.Sprintf("%s brings no CUDA libraries (its [ctk] extra would) and the file's conda packages give none of CUDA %s: it loads the cuBLAS, cuFFT, NVRTC and the rest it finds on the machine, so whether it imports and runs there is the machine's to decide", it.name, major)
+	p.FromMachine = fmt.Sprintf("%s brings no CUDA libraries (%s) and the file's conda packages give none of CUDA %s: it loads the cuBLAS, cuFFT, NVRTC and the rest it finds on the machine, so whether it imports and runs there is the machine's to decide", it.name, CTKExtraWords(ext, p.Version), major)
+}
+
+// CTKExtraWords says whether the release of an extension declares the
+// [ctk] extra that would bring its CUDA libraries (CuPy's from 14.0.0:
+// review twenty-two F29, where cupy-cuda12x 13.4.1 was told of an extra
+// it does not have).
+func CTKExtraWords(ext *kb.Extension, version string) string {
+	switch {
+	case ext.CTKExtraFrom == "":
+		return "it declares no extra that would"
+	case version != "" && compareVersions(version, ext.CTKExtraFrom) >= 0:
+		return "its [ctk] extra would"
+	case version != "":
+		return "it declares no extra that would: [ctk] came in " + ext.CTKExtraFrom
+	}
+	return "the [ctk] extra of its releases from " + ext.CTKExtraFrom + " would"
 }
 
 // condaToolkitCUDA is the CUDA major.minor the file's conda cudatoolkit

@@ -79,6 +79,10 @@ type Extension struct {
 	// cuSOLVER, cuSPARSE), each of that toolkit's release: their code
 	// decides a GPU as much as the package's own.
 	ToolkitLibs []string `yaml:"toolkit_libs,omitempty"`
+	// CTKExtraFrom is the first release whose wheel declares the [ctk]
+	// extra, which installs NVIDIA's CUDA wheels of its major beside it
+	// (CuPy 14.0.0); an older release declares no extra that brings them.
+	CTKExtraFrom string `yaml:"ctk_extra_from,omitempty"`
 	// TorchCUDALib is true where one wheel carries a library per CUDA
 	// release and loads the one named by torch's CUDA (bitsandbytes:
 	// libbitsandbytes_cuda{torch.version.cuda}): the release's pypi rows

