@@ -33,3 +33,17 @@ func TestMachineLibsBelowDriver(t *testing.T) {
 		t.Errorf("a100, 14.0.0[ctk]: %q, but its extra brings the libraries", d.Message)
 	}
 }
+
+// TestOpenCupyReleaseClamps: review twenty-two F22. conda-forge's oldest
+// cupy is 6.4.0, after 5.0.0, from which CuPy caps the architecture it
+// asks NVRTC for: beside CUDA 10.1 on an H100 every release it may take
+// compiles compute_75 PTX, which the driver JIT-compiles, so the release
+// left open no longer leaves NVRTC's target open (TestEveryReleaseClamps
+// holds the cases where it stays open).
+func TestOpenCupyReleaseClamps(t *testing.T) {
+	env := "channels: [conda-forge]\ndependencies:\n  - python=3.8\n  - cudatoolkit=10.1\n  - cupy\n"
+	_, m := verdictAndMessages(validateOn(t, "h100", "environment.yml", env))
+	if strings.Contains(m, "whether this release asks NVRTC") || diagWith(validateOn(t, "h100", "environment.yml", env), "EG408", "cupy") == nil {
+		t.Errorf("h100: want cupy's PTX path (EG408), not NVRTC's target open:\n%s", m)
+	}
+}

@@ -356,6 +356,8 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why string, ver
 	}
 	rel := p.Version
 	switch {
+	case rel == "" && c.everyReleaseClamps(ext, p, gcc, cu, hi):
+		return "", carriesYes, "" // capped at what NVRTC compiles, whichever release
 	case rel == "" || ext.NVRTCClampFrom == "" || compareVersions(rel, ext.NVRTCClampFrom) < 0:
 		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", carriesUnknown, ""
 	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0 && major != "":
@@ -419,6 +421,42 @@ func (c *checker) torchCUDALibHint(p *resolver.GPUPackage, gcc cc, fallback stri
 	}
 	return fmt.Sprintf("%s %s loads the library built for torch's CUDA (torch.version.cuda), and its library for CUDA %s has SASS for %s: use a torch build for that CUDA, or %s",
 		p.Name, p.Version, strings.Join(cudas, " or "), gcc.sm(), strings.TrimPrefix(fallback, "use "))
+}
+
+// everyReleaseClamps says, for an NVRTC package whose release the file
+// leaves open, whether every release its distribution ever published
+// (conda_forge_releases for a conda package, index_releases for a wheel)
+// caps the architecture it asks NVRTC for and compiles it to PTX on gcc:
+// the oldest is at or after nvrtc_clamp_from, none compares capabilities
+// as strings on a GPU of major 10 or later, and none compiles machine
+// code of another major (review twenty-two F22: conda-forge's cupy, whose
+// oldest release is 6.4.0, beside CUDA 10.1 on an H100).
+func (c *checker) everyReleaseClamps(ext *kb.Extension, p *resolver.GPUPackage, gcc cc, cu string, hi cc) bool {
+	rels := ext.IndexReleases
+	if p.From == envspec.ProviderConda {
+		rels = ext.CondaForgeReleases
+	}
+	if len(rels) == 0 || ext.NVRTCClampFrom == "" {
+		return false
+	}
+	oldest, newest := rels[0], rels[0]
+	for _, r := range rels {
+		if compareVersions(r, oldest) < 0 {
+			oldest = r
+		}
+		if compareVersions(r, newest) > 0 {
+			newest = r
+		}
+	}
+	switch {
+	case compareVersions(oldest, ext.NVRTCClampFrom) < 0:
+		return false
+	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(oldest, ext.NVRTCIntCompareFrom) < 0:
+		return false
+	case c.nvrtcCubin(ext, newest, cu) && hi.Major != gcc.Major:
+		return false
+	}
+	return true
 }
 
 // nvrtcCubin says whether a release of an NVRTC package built for CUDA cu
