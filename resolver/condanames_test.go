@@ -39,3 +39,23 @@ func TestCondaDependencyByPyPIName(t *testing.T) {
 		})
 	}
 }
+
+// TestCanonicalNameReviewTwentyThree: a conda-forge CUDA build of a series
+// built for one CUDA alone is named by it (040: pytorch-gpu=2.9, whose
+// builds are CUDA 12.9), and a release no channel the file lists built for
+// its pinned CUDA gets no name (146: pytorch 2.7.1 with pytorch-cuda=11.8).
+func TestCanonicalNameReviewTwentyThree(t *testing.T) {
+	st, _ := lintSrc(t, "channels: [conda-forge, nodefaults]\ndependencies:\n  - python=3.12\n  - pytorch-gpu=2.9\n")
+	if name, err := st.Canonical(); name != "pt29_cu129" {
+		t.Errorf("pytorch-gpu=2.9: %q, %v; want pt29_cu129", name, err)
+	}
+	// a pin of another CUDA decides instead, or names none
+	st, _ = lintSrc(t, "channels: [conda-forge, nodefaults]\ndependencies:\n  - python=3.12\n  - pytorch-gpu=2.9\n  - cuda-version=12.6\n")
+	if name, _ := st.Canonical(); name == "pt29_cu129" {
+		t.Errorf("pytorch-gpu=2.9 with cuda-version=12.6: %q, want no name from the only build", name)
+	}
+	st, _ = lintSrc(t, "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.7.1\n  - pytorch-cuda=11.8\n")
+	if name, err := st.Canonical(); name != "" || err == nil || !strings.Contains(err.Error(), "never published pytorch 2.7.1") {
+		t.Errorf("pytorch 2.7.1 with pytorch-cuda=11.8: %q, %v; want no name, the release unpublished", name, err)
+	}
+}

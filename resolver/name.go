@@ -41,6 +41,12 @@ func CanonicalName(st *Stack) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s version %s: %v", f.Name, version, err)
 	}
+	if f.NotPublished != "" {
+		// no build of what the file asks for exists, so no name can say
+		// what it installs (review twenty-three: 146's pytorch 2.7.1 with
+		// pytorch-cuda=11.8, named pt27_cu118)
+		return "", errors.New(f.NotPublished)
+	}
 	switch f.Variant {
 	case "cpu":
 		return p + digits + "_cpu", nil

@@ -46,7 +46,10 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	name, err := CanonicalName(r.st)
 	if cu := r.onlyBuildCUDA(); err != nil && cu != "" {
 		cp := *r.st
-		cp.CUDA = &CUDAInfo{Version: cu, Evidence: r.st.CUDA.Evidence}
+		cp.CUDA = &CUDAInfo{Version: cu}
+		if r.st.CUDA != nil {
+			cp.CUDA.Evidence = r.st.CUDA.Evidence
+		}
 		name, err = CanonicalName(&cp)
 	}
 	if err == nil && unloadable != nil {
@@ -154,25 +157,40 @@ func (r *resolution) collect() {
 // where the pins name a major alone: pytorch=1.1.0 beside cudatoolkit=9
 // (conda's 9.*) can only be the pytorch channel's CUDA 9.0 build, since
 // 1.1.0 was built for 9.0 and 10.0. The checks list that build as the only
-// candidate (gpucheck/candidates.go); the name follows them. "" where no
-// pin narrows, the pin does not select the variant (cudatoolkit beside a
-// 1.13 or later pytorch), or more or fewer than one build is left.
+// candidate (gpucheck/candidates.go); the name follows them. A conda-forge
+// CUDA build of a series built for one CUDA alone needs no pin. "" where
+// no pin narrows, the pin does not select the variant (cudatoolkit beside
+// a 1.13 or later pytorch), or more or fewer than one build is left.
 func (r *resolution) onlyBuildCUDA() string {
 	f := r.st.Framework
-	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Version == "" || f.Variant != "cuda" || r.st.CUDA == nil || r.st.CUDA.Version != "" || r.st.CUDA.NotPublished != "" {
+	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Variant != "cuda" || (r.st.CUDA != nil && (r.st.CUDA.Version != "" || r.st.CUDA.NotPublished != "")) {
 		return ""
 	}
-	v, ok := r.kb.Variants(SeriesOf(f.Version), f.Dist)
+	series := SeriesOf(f.Version)
+	if f.Version == "" {
+		series = oneSeries(f.Candidates)
+	}
+	if series == "" {
+		return ""
+	}
+	v, ok := r.kb.Variants(series, f.Dist)
 	if !ok || v.NotPublished {
 		return ""
 	}
 	var says []string
-	for _, e := range r.st.CUDA.Evidence {
-		if e.Kind == EvidenceCudatoolkit && strings.HasPrefix(v.Selector, "cudatoolkit") && e.Says != "" {
-			says = append(says, e.Says)
+	pinned := false // an item names a CUDA version
+	if r.st.CUDA != nil {
+		for _, e := range r.st.CUDA.Evidence {
+			pinned = pinned || strings.ContainsAny(e.Says, "0123456789")
+			if e.Kind == EvidenceCudatoolkit && strings.HasPrefix(v.Selector, "cudatoolkit") && e.Says != "" {
+				says = append(says, e.Says)
+			}
 		}
 	}
-	if len(says) == 0 {
+	if len(says) == 0 && (pinned || f.Dist != kb.DistCondaForge || len(v.CUDA) != 1) {
+		// With nothing that narrows, a series conda-forge built for one
+		// CUDA only is that CUDA (review twenty-three: pytorch-gpu=2.9,
+		// whose conda-forge builds are CUDA 12.9 alone).
 		return ""
 	}
 	only := ""
