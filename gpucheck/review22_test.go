@@ -47,3 +47,13 @@ func TestOpenCupyReleaseClamps(t *testing.T) {
 		t.Errorf("h100: want cupy's PTX path (EG408), not NVRTC's target open:\n%s", m)
 	}
 }
+
+// TestJaxKeplerHint: review twenty-three F9. No jax release for CUDA 12
+// can carry code for a K80 (CUDA 12's compiler starts at sm_50), so the
+// hint no longer points at a newer release.
+func TestJaxKeplerHint(t *testing.T) {
+	d := diagWith(validateOn(t, "k80", "requirements.txt", "jax[cuda12]>=0.4.20\n"), "EG403", "jax")
+	if d == nil || strings.Contains(d.Hint, "a newer release") || !strings.Contains(d.Hint, "no jax release for CUDA 12 can carry code for sm_37") {
+		t.Errorf("k80: %+v; want no CUDA 12 release proposed", d)
+	}
+}

@@ -451,7 +451,7 @@ func (c *checker) checkArchMajorRange(m int) {
 		case len(by["fails"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
 			// every admitted release carries SASS for the GPU
 		case len(by["runs"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
-			c.noKernel(what, gs, gcc, "use a jax release whose CUDA "+fmt.Sprint(m)+" wheels include this architecture (a newer release)")
+			c.noKernel(what, gs, gcc, c.jaxMajorNoKernelHint(m, gcc))
 		default:
 			var parts []string
 			if l := by["fails"]; len(l) > 0 {
@@ -475,6 +475,20 @@ func (c *checker) checkArchMajorRange(m int) {
 				hint)
 		}
 	})
+}
+
+// jaxMajorNoKernelHint points a GPU no admitted jax release of CUDA major
+// m has code for the right way: one below what CUDA m's compiler targets
+// (a K80 under CUDA 12, whose nvcc starts at sm_50) gets it from no CUDA m
+// release at all, newer ones included (review twenty-three F9); otherwise
+// a newer release may add it.
+func (c *checker) jaxMajorNoKernelHint(m int, gcc cc) string {
+	if ta, ok := c.k.ToolkitArch(fmt.Sprintf("%d.0", m)); ok {
+		if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
+			return fmt.Sprintf("no jax release for CUDA %d can carry code for %s (CUDA %d's compiler targets nothing below %s): use a release whose wheels are for an older CUDA that targets it and that the driver runs, or a newer GPU", m, gcc.sm(), m, lo.sm())
+		}
+	}
+	return fmt.Sprintf("use a jax release whose CUDA %d wheels include this architecture (a newer release)", m)
 }
 
 // lowerBound is the version of a spec's ">=" or ">" clause (the lowest it
