@@ -557,9 +557,16 @@ func noKernelHint(gcc cc, list *kb.ArchList, newer, older string) string {
 // noKernel raises EG403 for a GPU a known architecture list has neither
 // SASS nor PTX for.
 func (c *checker) noKernel(what string, gs []GPU, gcc cc, hint string) {
+	// TensorFlow checks the GPU against the lowest architecture it was
+	// built for when it starts, and leaves one below it out rather than
+	// failing in a kernel (gpu_device.cc; review twenty-four F13)
+	happens := `"no kernel image is available for execution on the device"`
+	if fw := c.st.Framework; fw != nil && fw.Name == "tensorflow" {
+		happens = `TensorFlow leaves the GPU out when it starts, "Ignoring visible gpu device … The minimum required Cuda capability is …", and runs on the CPU`
+	}
 	c.noCodeRuns(gcc,
-		fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (\"no kernel image is available for execution on the device\")",
-			what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor),
+		fmt.Sprintf("%s can run no code on %s: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d (%s)",
+			what, gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor, happens),
 		hint)
 }
 

@@ -176,6 +176,12 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			c.judgeMachineLibs(p, gcc, gs)
 			return
 		}
+		if fence, ok := c.dispatchFence(p); ok && !gcc.less(fence) {
+			c.add("EG410", c.pkgPos(p),
+				fmt.Sprintf("%s selects its own kernels by the GPU's compute capability from tables that end below %d.%d, so on %s (%s) it finds none to launch (\"no kernel found to launch\"), whatever SASS or PTX it carries", pkgLabel(p), fence.Major, fence.Minor, gcc.sm(), gpuLabel(c.h, gs)),
+				c.otherReleaseHint(p, gcc))
+			return
+		}
 		if len(p.Builds) > 1 {
 			c.judgeBuilds(p, gcc, gs)
 			return
@@ -457,6 +463,33 @@ func (c *checker) everyReleaseClamps(ext *kb.Extension, p *resolver.GPUPackage, 
 		return false
 	}
 	return true
+}
+
+// dispatchFence is where a pinned extension release's own kernels stop,
+// where every row of the release says so (dispatch_below_cc: xformers
+// 0.0.17 … 0.0.28.post3 pick their memory-efficient attention kernels from
+// tables that end below 9.0 or 10.0).
+func (c *checker) dispatchFence(p *resolver.GPUPackage) (cc, bool) {
+	if p.Version == "" {
+		return cc{}, false
+	}
+	fence := ""
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if b.Version != p.Version {
+			continue
+		}
+		if b.DispatchBelowCC == "" || (fence != "" && b.DispatchBelowCC != fence) {
+			return cc{}, false
+		}
+		fence = b.DispatchBelowCC
+	}
+	return parseCC(fence)
+}
+
+// fencedBelow says whether a release row's own kernels stop below gcc.
+func fencedBelow(b kb.ExtensionBuild, gcc cc) bool {
+	f, ok := parseCC(b.DispatchBelowCC)
+	return ok && !gcc.less(f)
 }
 
 // nvrtcCubin says whether a release of an NVRTC package built for CUDA cu
@@ -761,7 +794,7 @@ func (c *checker) otherReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 		if b.Version == p.Version || !b.ArchKnown || c.floorAboveSomeGPU(b.MinCC) {
 			continue
 		}
-		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v == runsNone {
+		if v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true}); v == runsNone || fencedBelow(b, gcc) {
 			continue
 		}
 		if b.CUDAFromMachine && someRowLacks(rows, b.Version, b.Dist, gcc) {

@@ -214,6 +214,12 @@ type ExtensionBuild struct {
 	PTX       []string `yaml:"ptx,omitempty"`
 	ArchKnown bool     `yaml:"arch_known,omitempty"`
 	MinCC     string   `yaml:"min_cc,omitempty"`
+	// DispatchBelowCC is where the release's own kernels stop: it selects
+	// them by the GPU's compute capability from tables that end below
+	// this one (xformers' memory-efficient attention, cutlassF/cutlassB:
+	// "80 <= cc && cc < 90" in 0.0.17 … 0.0.19), so a GPU at or above it
+	// finds no kernel to launch, whatever SASS or PTX the build carries.
+	DispatchBelowCC string `yaml:"dispatch_below_cc,omitempty"`
 	// SupportedCC lists the compute capabilities the project's own
 	// support statement for the release names (NVIDIA's TensorRT support
 	// matrix and release notes), for a library whose vendor describes it
@@ -879,6 +885,9 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("extension_builds", i, "cuda_from_machine is for a pypi row with its cuda and its architectures (arch_known)")
 		}
 		v.supportedCC(i, b, cc)
+		if b.DispatchBelowCC != "" && (!cc.MatchString(b.DispatchBelowCC) || !b.ArchKnown) {
+			v.errf("extension_builds", i, "dispatch_below_cc %q must be a compute capability, on a row whose architectures are known", b.DispatchBelowCC)
+		}
 	}
 	for i, r := range v.k.CUDALibArch {
 		v.source("cuda_lib_arch", i, r.Source, keys)

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "065324846b71f4a1"
+const generatedVersion = "226c622bb5fc8f76"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xecaa54d4
+const generatedChecksum = 0xc1cd520f
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3146,16 +3146,16 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, Known: true, Framework: "tensorflow", Source: "TF_BUILDINFO_3P (c: CUDA 12.3, llvm-17 clang); TF_BAZELRC (clang-17 era cuda_clang log)", Note: "the printout does not name its release; 2.16 and 2.17 are the two built with CUDA 12.3 and clang 17. The install guide (TF_DOCS_PIP_HW) still says 3.5, 5.0, 6.0, 7.0, 7.5, 8.0 — stale for CUDA 12 builds. No sm_75/sm_86/sm_89 SASS: those run the 7.0/8.0 SASS"},
+	}, Known: true, Framework: "tensorflow", Source: "TF_BUILDINFO_3P (c: CUDA 12.3, llvm-17 clang); TF_BAZELRC (clang-17 era cuda_clang log); TF_RELNOTES_2_17", Note: "the printout does not name its release; 2.16 and 2.17 are the two built with CUDA 12.3 and clang 17, and it lists sm_50, which 2.17 removed (TF_RELNOTES_2_17), so it is 2.16's. The install guide (TF_DOCS_PIP_HW) still says 3.5, 5.0, 6.0, 7.0, 7.5, 8.0 — stale for CUDA 12 builds. No sm_75/sm_86/sm_89 SASS: those run the 7.0/8.0 SASS"},
 	{Series: "2.17", CUDA: "12.3", Dist: Distribution("pypi"), SASS: []string{
-		"5.0",
 		"6.0",
 		"7.0",
 		"8.0",
+		"8.9",
 		"9.0",
 	}, PTX: []string{
 		"9.0",
-	}, Known: true, Framework: "tensorflow", Source: "TF_BUILDINFO_3P (c); TF_BAZELRC (clang-17 era cuda_clang log)", Note: "not verified against the v2.17 tag: the evidence is a CUDA 12.3 / clang 17 wheel and .bazelrc, which is 2.16 or 2.17"},
+	}, Known: true, Framework: "tensorflow", Source: "TF_RELNOTES_2_17; TF_BUILDINFO_3P (c)", Note: "2.16's list (sm_50, sm_60, sm_70, sm_80, compute_90) with compute capability 5.x removed and 8.9 added, as the 2.17.0 release notes say (review twenty-four F13: this row had kept 2.16's list, from a printout that 2.17's removal of 5.x shows to be 2.16's)"},
 	{Series: "2.18", CUDA: "12.5", Dist: Distribution("pypi"), SASS: []string{
 		"6.0",
 		"7.0",
@@ -12037,7 +12037,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"5.0",
-	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.8.0 against pytorch 2.0.0, run constraint pytorch-cuda >=11.7,<11.9 and pytorch=2.0.0; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	}, ArchKnown: true, DispatchBelowCC: "9.0", Source: "XF_CUTLASS_DISPATCH; X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.8.0 against pytorch 2.0.0, run constraint pytorch-cuda >=11.7,<11.9 and pytorch=2.0.0; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
 	{Name: "xformers", Version: "0.0.18", Dist: "xformers-channel", Torch: []string{
 		"1.13.1",
 	}, TorchPin: true, CUDA: []string{
@@ -12056,7 +12056,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"5.0",
-	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.7.1 against pytorch 1.13.1, run constraint pytorch-cuda >=11.6,<11.8; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	}, ArchKnown: true, DispatchBelowCC: "9.0", Source: "XF_CUTLASS_DISPATCH; X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.7.1 against pytorch 1.13.1, run constraint pytorch-cuda >=11.6,<11.8; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
 	{Name: "xformers", Version: "0.0.18", Dist: "xformers-channel", Torch: []string{
 		"1.12.1",
 	}, TorchPin: true, CUDA: []string{
@@ -12077,7 +12077,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"5.0",
-	}, ArchKnown: true, Source: "X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.6.2 against pytorch 1.12.1, run constraint cudatoolkit >=11.3,<11.7; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	}, ArchKnown: true, DispatchBelowCC: "9.0", Source: "XF_CUTLASS_DISPATCH; X3_XF_CONDA_0_0_18", Note: "conda.yml at v0.0.18: built with CUDA 11.6.2 against pytorch 1.12.1, run constraint cudatoolkit >=11.3,<11.7; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
 	{Name: "cupy", Version: "6.4.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"9.2",
 	}, SASS: []string{
@@ -16921,7 +16921,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.6",
 	}, PTX: []string{
 		"5.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_20", Note: "wheels.yml at v0.0.20: torch 2.0.1, 1.13.1, 1.12.1 built, 'Publish only for latest pytorch' 2.0.1, whose CUDA is 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_20", Note: "wheels.yml at v0.0.20: torch 2.0.1, 1.13.1, 1.12.1 built, 'Publish only for latest pytorch' 2.0.1, whose CUDA is 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0 8.6'"},
 	{Name: "xformers", Version: "0.0.21", Dist: "pypi", Torch: []string{
 		"2.0.1",
 	}, TorchPin: true, CUDA: []string{
@@ -16937,7 +16937,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_21", Note: "wheels.yml at v0.0.21: torch 2.0.1, CUDA 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_21", Note: "wheels.yml at v0.0.21: torch 2.0.1, CUDA 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22", Dist: "pypi", Torch: []string{
 		"2.0.1",
 	}, TorchPin: true, CUDA: []string{
@@ -16953,7 +16953,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22", Note: "wheels.yml at v0.0.22: torch 2.0.1, CUDA 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22", Note: "wheels.yml at v0.0.22: torch 2.0.1, CUDA 118; wheels_reusable.yml rewrites requirements.txt to 'torch == 2.0.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post1", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -16969,7 +16969,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST1", Note: "wheels.yml at v0.0.22.post1: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST1", Note: "wheels.yml at v0.0.22.post1: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post2", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -16985,7 +16985,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST2", Note: "wheels.yml at v0.0.22.post2: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST2", Note: "wheels.yml at v0.0.22.post2: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post3", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17001,7 +17001,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST3", Note: "wheels.yml at v0.0.22.post3: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST3", Note: "wheels.yml at v0.0.22.post3: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post4", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17017,7 +17017,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST4", Note: "wheels.yml at v0.0.22.post4: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST4", Note: "wheels.yml at v0.0.22.post4: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_reusable.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post5", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17033,7 +17033,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST5", Note: "wheels.yml at v0.0.22.post5: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST5", Note: "wheels.yml at v0.0.22.post5: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post5", Dist: "pytorch-index", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17050,7 +17050,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST5", Note: "wheels.yml at v0.0.22.post5 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST5", Note: "wheels.yml at v0.0.22.post5 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post6", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17066,7 +17066,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST6", Note: "wheels.yml at v0.0.22.post6: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST6", Note: "wheels.yml at v0.0.22.post6: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post6", Dist: "pytorch-index", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17083,7 +17083,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST6", Note: "wheels.yml at v0.0.22.post6 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST6", Note: "wheels.yml at v0.0.22.post6 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post7", Dist: "pypi", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17099,7 +17099,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST7", Note: "wheels.yml at v0.0.22.post7: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST7", Note: "wheels.yml at v0.0.22.post7: torch 2.1.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.22.post7", Dist: "pytorch-index", Torch: []string{
 		"2.1.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17116,7 +17116,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_22_POST7", Note: "wheels.yml at v0.0.22.post7 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_22_POST7", Note: "wheels.yml at v0.0.22.post7 uploads the builds torch2.1.0+cu118, torch2.1.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.23", Dist: "pypi", Torch: []string{
 		"2.1.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17132,7 +17132,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23; XF_VLLM2158", Note: "wheels.yml at v0.0.23: torch 2.1.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; vllm#2158 (2023-12-17): '`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_23; XF_VLLM2158", Note: "wheels.yml at v0.0.23: torch 2.1.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; vllm#2158 (2023-12-17): '`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`'"},
 	{Name: "xformers", Version: "0.0.23", Dist: "pytorch-index", Torch: []string{
 		"2.1.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17149,7 +17149,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23", Note: "wheels.yml at v0.0.23 uploads the builds torch2.1.1+cu118, torch2.1.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_23", Note: "wheels.yml at v0.0.23 uploads the builds torch2.1.1+cu118, torch2.1.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.23.post1", Dist: "pypi", Torch: []string{
 		"2.1.2",
 	}, TorchPin: true, CUDA: []string{
@@ -17165,7 +17165,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23_POST1; XF_VLLM2158", Note: "wheels.yml at v0.0.23.post1: torch 2.1.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; vllm#2158 (2023-12-17): '`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_23_POST1; XF_VLLM2158", Note: "wheels.yml at v0.0.23.post1: torch 2.1.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.1.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; vllm#2158 (2023-12-17): '`xformers==0.0.23` requires `torch==2.1.1` while `xformers==0.00.23.post1` requires `torch==2.1.2`'"},
 	{Name: "xformers", Version: "0.0.23.post1", Dist: "pytorch-index", Torch: []string{
 		"2.1.2",
 	}, TorchPin: true, CUDA: []string{
@@ -17182,7 +17182,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_23_POST1", Note: "wheels.yml at v0.0.23.post1 uploads the builds torch2.1.2+cu118, torch2.1.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_23_POST1", Note: "wheels.yml at v0.0.23.post1 uploads the builds torch2.1.2+cu118, torch2.1.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.24", Dist: "pypi", Torch: []string{
 		"2.2.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17198,7 +17198,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_24", Note: "wheels.yml at v0.0.24: torch 2.2.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_24", Note: "wheels.yml at v0.0.24: torch 2.2.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.24", Dist: "pytorch-index", Torch: []string{
 		"2.2.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17215,7 +17215,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_24; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.24 uploads the builds torch2.2.0+cu118, torch2.2.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_24; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.24 uploads the builds torch2.2.0+cu118, torch2.2.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
 	{Name: "xformers", Version: "0.0.25", Dist: "pypi", Torch: []string{
 		"2.2.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17231,7 +17231,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25", Note: "wheels.yml at v0.0.25: torch 2.2.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_25", Note: "wheels.yml at v0.0.25: torch 2.2.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.1'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.25", Dist: "pytorch-index", Torch: []string{
 		"2.2.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17248,7 +17248,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.25 uploads the builds torch2.2.1+cu118, torch2.2.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_25; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.25 uploads the builds torch2.2.1+cu118, torch2.2.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
 	{Name: "xformers", Version: "0.0.25.post1", Dist: "pypi", Torch: []string{
 		"2.2.2",
 	}, TorchPin: true, CUDA: []string{
@@ -17264,7 +17264,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25_POST1", Note: "wheels.yml at v0.0.25.post1: torch 2.2.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_25_POST1", Note: "wheels.yml at v0.0.25.post1: torch 2.2.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.25.post1", Dist: "pytorch-index", Torch: []string{
 		"2.2.2",
 	}, TorchPin: true, CUDA: []string{
@@ -17281,7 +17281,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_25_POST1; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.25.post1 uploads the builds torch2.2.2+cu118, torch2.2.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_25_POST1; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.25.post1 uploads the builds torch2.2.2+cu118, torch2.2.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
 	{Name: "xformers", Version: "0.0.26", Dist: "pypi", Torch: []string{
 		"2.2.2",
 	}, TorchPin: true, CUDA: []string{
@@ -17297,7 +17297,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26", Note: "wheels.yml at v0.0.26: torch 2.2.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_26", Note: "wheels.yml at v0.0.26: torch 2.2.2, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.2.2'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'"},
 	{Name: "xformers", Version: "0.0.26", Dist: "pytorch-index", Torch: []string{
 		"2.2.2",
 	}, TorchPin: true, CUDA: []string{
@@ -17314,7 +17314,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.26 uploads the builds torch2.2.2+cu118, torch2.2.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_26; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.26 uploads the builds torch2.2.2+cu118, torch2.2.2+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
 	{Name: "xformers", Version: "0.0.26.post1", Dist: "pypi", Torch: []string{
 		"2.3.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17330,7 +17330,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26_POST1; XF_PIP_MVDREAM29; XF_1052", Note: "wheels.yml at v0.0.26.post1: torch 2.3.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.3.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29: 'xformers 0.0.26.post1 depends on torch==2.3.0'; xformers#1052 shows the PyPI wheel pulling 'torch==2.3.0'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_26_POST1; XF_PIP_MVDREAM29; XF_1052", Note: "wheels.yml at v0.0.26.post1: torch 2.3.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.3.0'; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29: 'xformers 0.0.26.post1 depends on torch==2.3.0'; xformers#1052 shows the PyPI wheel pulling 'torch==2.3.0'"},
 	{Name: "xformers", Version: "0.0.26.post1", Dist: "pytorch-index", Torch: []string{
 		"2.3.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17347,7 +17347,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_26_POST1; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.26.post1 uploads the builds torch2.3.0+cu118, torch2.3.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_26_POST1; XF_PIP_MVDREAM29", Note: "wheels.yml at v0.0.26.post1 uploads the builds torch2.3.0+cu118, torch2.3.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '5.0+PTX 6.0 6.1 7.0 7.5 8.0+PTX 9.0'; pip in MVDream-threestudio#29 quotes the +cu118 wheel's pin"},
 	{Name: "xformers", Version: "0.0.27", Dist: "pypi", Torch: []string{
 		"2.3.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17361,7 +17361,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27", Note: "wheels.yml at v0.0.27: torch 2.3.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.3.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_27", Note: "wheels.yml at v0.0.27: torch 2.3.1, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.3.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.27", Dist: "pytorch-index", Torch: []string{
 		"2.3.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17376,7 +17376,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27", Note: "wheels.yml at v0.0.27 uploads the builds torch2.3.1+cu118, torch2.3.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_27", Note: "wheels.yml at v0.0.27 uploads the builds torch2.3.1+cu118, torch2.3.1+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.27.post1", Dist: "pypi", Torch: []string{
 		"2.4.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17390,7 +17390,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST1", Note: "wheels.yml at v0.0.27.post1: torch 2.4.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_27_POST1", Note: "wheels.yml at v0.0.27.post1: torch 2.4.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.27.post1", Dist: "pytorch-index", Torch: []string{
 		"2.4.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17405,7 +17405,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST1", Note: "wheels.yml at v0.0.27.post1 uploads the builds torch2.4.0+cu118, torch2.4.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_27_POST1", Note: "wheels.yml at v0.0.27.post1 uploads the builds torch2.4.0+cu118, torch2.4.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.27.post2", Dist: "pypi", Torch: []string{
 		"2.4.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17419,7 +17419,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST2", Note: "wheels.yml at v0.0.27.post2: torch 2.4.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_27_POST2", Note: "wheels.yml at v0.0.27.post2: torch 2.4.0, CUDA 118, 121; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.27.post2", Dist: "pytorch-index", Torch: []string{
 		"2.4.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17434,7 +17434,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_27_POST2", Note: "wheels.yml at v0.0.27.post2 uploads the builds torch2.4.0+cu118, torch2.4.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_27_POST2", Note: "wheels.yml at v0.0.27.post2 uploads the builds torch2.4.0+cu118, torch2.4.0+cu121 to the PyTorch index's /whl/cu118/, /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28", Dist: "pypi", Torch: []string{
 		"2.4.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17448,7 +17448,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28: torch 2.4.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28: torch 2.4.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28", Dist: "pytorch-index", Torch: []string{
 		"2.4.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17461,7 +17461,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28 uploads the builds torch2.4.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28 uploads the builds torch2.4.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
 	{Name: "xformers", Version: "0.0.28", Dist: "pytorch-index", Torch: []string{
 		"2.4.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17475,7 +17475,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28 uploads the builds torch2.4.1+cu121 to the PyTorch index's /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28", Note: "wheels.yml at v0.0.28 uploads the builds torch2.4.1+cu121 to the PyTorch index's /whl/cu121/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28.post1", Dist: "pypi", Torch: []string{
 		"2.4.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17489,7 +17489,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1: torch 2.4.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1: torch 2.4.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.4.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28.post1", Dist: "pytorch-index", Torch: []string{
 		"2.4.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17502,7 +17502,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1 uploads the builds torch2.4.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1 uploads the builds torch2.4.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
 	{Name: "xformers", Version: "0.0.28.post1", Dist: "pytorch-index", Torch: []string{
 		"2.4.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17517,7 +17517,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1 uploads the builds torch2.4.1+cu121, torch2.4.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST1", Note: "wheels.yml at v0.0.28.post1 uploads the builds torch2.4.1+cu121, torch2.4.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28.post2", Dist: "pypi", Torch: []string{
 		"2.5.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17531,7 +17531,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2: torch 2.5.0, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2: torch 2.5.0, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.0'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28.post2", Dist: "pytorch-index", Torch: []string{
 		"2.5.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17544,7 +17544,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2 uploads the builds torch2.5.0+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2 uploads the builds torch2.5.0+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
 	{Name: "xformers", Version: "0.0.28.post2", Dist: "pytorch-index", Torch: []string{
 		"2.5.0",
 	}, TorchPin: true, CUDA: []string{
@@ -17559,7 +17559,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2 uploads the builds torch2.5.0+cu121, torch2.5.0+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST2", Note: "wheels.yml at v0.0.28.post2 uploads the builds torch2.5.0+cu121, torch2.5.0+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28.post3", Dist: "pypi", Torch: []string{
 		"2.5.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17573,7 +17573,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3: torch 2.5.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3: torch 2.5.1, CUDA 118, 121, 124; the PyPI wheel is the TORCH_CUDA_DEFAULT build (121, no local suffix); wheels_build.yml rewrites requirements.txt to 'torch == 2.5.1'; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.28.post3", Dist: "pytorch-index", Torch: []string{
 		"2.5.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17586,7 +17586,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3 uploads the builds torch2.5.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3 uploads the builds torch2.5.1+cu118 to the PyTorch index's /whl/cu118/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX'"},
 	{Name: "xformers", Version: "0.0.28.post3", Dist: "pytorch-index", Torch: []string{
 		"2.5.1",
 	}, TorchPin: true, CUDA: []string{
@@ -17601,7 +17601,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"6.0",
 		"8.0",
-	}, ArchKnown: true, Source: "XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3 uploads the builds torch2.5.1+cu121, torch2.5.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
+	}, ArchKnown: true, DispatchBelowCC: "10.0", Source: "XF_CUTLASS_DISPATCH; XF_WHEELS_0_0_28_POST3", Note: "wheels.yml at v0.0.28.post3 uploads the builds torch2.5.1+cu121, torch2.5.1+cu124 to the PyTorch index's /whl/cu121/, /whl/cu124/; TORCH_CUDA_ARCH_LIST '6.0+PTX 7.0 7.5 8.0+PTX 9.0a'"},
 	{Name: "xformers", Version: "0.0.29", Dist: "pypi", Torch: []string{
 		"2.5.1",
 	}, TorchPin: true, CUDA: []string{
@@ -19310,6 +19310,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_CUDA_CONFIGURE_BZL", Title: "tensorflow/tensorflow third_party/gpus/cuda_configure.bzl, _compute_cuda_extra_copts: an entry compute_XY adds --cuda-include-ptx=sm_XY and --cuda-gpu-arch=sm_XY (SASS and PTX for XY), sm_XY only --cuda-gpu-arch (SASS only); the same code is in XLA's copy used by jax", URL: "https://github.com/tensorflow/tensorflow/blob/master/third_party/gpus/cuda_configure.bzl", Read: "stored copies in the GitHub code index, read 2026-11-30"},
 	{Key: "TF_PR_55613", Title: "tensorflow/tensorflow PR #55613 'Store PTX for highest compute capability only, when using old x.y format' (2022-04): before it, an x.y entry of TF_CUDA_COMPUTE_CAPABILITIES generated both cubin and PTX for every listed architecture", URL: "https://github.com/tensorflow/tensorflow/pull/55613", Read: "PR thread read 2026-11-30"},
 	{Key: "TF_RELNOTES_2_3", Title: "TensorFlow RELEASE.md, Release 2.3.0, GPU: 'TF 2.3 includes PTX kernels only for compute capability 7.0 to reduce the TF pip binary size. Earlier releases included PTX for a variety of older compute capabilities.'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v2.3.0", Read: "tensorflow/tensorflow RELEASE.md stored copy @001d766a (r2.3 branch), read 2026-11-30"},
+	{Key: "TF_RELNOTES_2_17", Title: "TensorFlow Release 2.17.0 (GitHub release v2.17.0), Breaking Changes, GPU: 'Support for NVIDIA GPUs with compute capability 5.x (Maxwell generation) has been removed from TF binary distributions (Python wheels)'; Bug Fixes and Other Changes, GPU: 'Support for NVIDIA GPUs with compute capability 8.9 (e.g. L4 & L40) has been added to TF binary distributions (Python wheels)'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v2.17.0", Read: "stored copy of the release page, 2026-12-07"},
 	{Key: "TF_DOCS_PIP_HW", Title: "tensorflow/docs site/en/install/pip.md (formerly gpu.md) hardware requirements: 'NVIDIA GPU card with CUDA architectures …'", URL: "https://github.com/tensorflow/docs/commits/master/site/en/install/pip.md", Read: "tensorflow/docs history read 2026-11-30: @66e2ecd5e (2020-07-27, '3.5 or higher'; 'Packages do not contain PTX code except for the latest supported CUDA architecture'), @cb886cfdd (2020-08-17, '3.5, 3.7, 5.2, 6.0, 6.1, 7.0 and higher'), @430fe3be3 (2020-12-23, '3.5, 5.0, 6.0, 7.0, 7.5, 8.0 and higher than 8.0'), unchanged up to @7c3650212 (2026-03-11)"},
 	{Key: "TF_CI_RELEASE_SCRIPTS", Title: "tensorflow/tensorflow tensorflow/tools/ci_build/release scripts: ubuntu_16/gpu_py36_full/pip.sh (TF_CUDA_VERSION=10, toolchain gcc7_manylinux2010-nvcc-cuda10.0), the py2.7 GPU nonpip script with TF_CUDA_VERSION=10.1 and TF2_BEHAVIOR=1, and common_win.bat (TF_CUDA_VERSION 10.1): all export TF_CUDA_COMPUTE_CAPABILITIES=3.5,3.7,5.2,6.0,6.1,7.0; a later common_win.bat (CUDA 11.2, Bazel 3.7.2) sets sm_35,sm_50,sm_60,sm_70,sm_75,compute_80", URL: "https://github.com/tensorflow/tensorflow/tree/r2.2/tensorflow/tools/ci_build/release", Read: "stored copies in the GitHub code index (versions not tied to a tag), read 2026-11-30"},
 	{Key: "TF_ISSUE_46537", Title: "tensorflow/tensorflow#46537: cuobjdump of TF 2.3.1 (libtensorflow GPU, Windows) finds SASS for 3.5, 3.7, 5.2, 6.0, 6.1, 7.0 and PTX for 7.0 only; maintainers: 'TF 2.4 supports cc 5.0' (also #45904)", URL: "https://github.com/tensorflow/tensorflow/issues/46537", Read: "issue threads read 2026-11-30"},
@@ -19662,6 +19663,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "PYG_SRC_PYG_2021", Title: "rusty1s/pytorch_scatter 2.0.9 (62a958f467, 2021-10-22), pytorch_sparse 0.6.14 (587d1d02b2, 2022-06-30) and pytorch_cluster 1.6.0 (27090b071c, 2022-03-11): setup.py passes nvcc only ['--expt-relaxed-constexpr', '-O2'] (no -arch, no -gencode, no TORCH_CUDA_ARCH_LIST; no pyproject.toml); __init__.py skips its CUDA check where cuda_version() is -1 (a CPU build) and compares the major alone otherwise", URL: "https://github.com/rusty1s/pytorch_scatter/blob/2.0.9/setup.py", Read: "git show TAG:setup.py and TAG:torch_NAME/__init__.py in the stored snapshots, 2026-12-06"},
 	{Key: "TORCH_CPPEXT_ARCHLIST", Title: "pytorch torch/utils/cpp_extension.py _get_cuda_arch_flags, with no arch flag from the extension: 'arch_list = os.environ.get('TORCH_CUDA_ARCH_LIST', None) # If not given, determine what's needed for the GPU that can be found' (torch.cuda.get_device_capability)", URL: "https://github.com/pytorch/pytorch/blob/main/torch/utils/cpp_extension.py", Read: "function text in stored torch versions (find_string, read_file), 2026-12-06"},
 	{Key: "FA_SETUP_SDIST", Title: "Dao-AILab/flash-attention setup.py at each tag v2.1.2 … v2.8.3.post1: CachedWheelsCommand downloads get_wheel_url()'s release wheel (flash_attn-V+cu{major}torch{series}cxx11abi{TRUE|FALSE}-cpXY; unless FLASH_ATTENTION_FORCE_BUILD) and otherwise builds; the build's cc_flag always has -gencode arch=compute_80,code=sm_80 (from v2.7.3 under FLASH_ATTN_CUDA_ARCHS, default '80;90;100;120'), sm_90 only with nvcc >= 11.8 and sm_100/sm_120 with >= 12.8", URL: "https://github.com/Dao-AILab/flash-attention/blob/v2.7.4.post1/setup.py", Read: "git snapshot, git show TAG:setup.py for every v2.* tag, 2026-12-06 (v2.0.0 … v2.1.1 have no get_wheel_url)"},
+	{Key: "XF_CUTLASS_DISPATCH", Title: "facebookresearch/xformers xformers/csrc/attention/cuda/fmha/autogen/cutlassF.h and cutlassB.h (dispatch_cutlassF/dispatch_cutlassB, cc = major * 10 + minor from attention_forward_generic.cu): the kernel tables cover 50 <= cc < 70, 70 <= cc < 75, 75 <= cc < 80 and 80 <= cc < 90 at v0.0.17, v0.0.18 and v0.0.19 (the impl files also hold '#if __CUDA_ARCH__ < 900'), and 80 <= cc < 100 from v0.0.20 through v0.0.28.post3; commit 3d947a67 ('Remove the cutlass backend of mem-eff, as it is now embedded in PyTorch'), before v0.0.29, removes them", URL: "https://github.com/facebookresearch/xformers/blob/v0.0.18/xformers/csrc/attention/cuda/fmha/autogen/cutlassF.h", Read: "git grep of the tags in the stored snapshot, 2026-12-07"},
 	{Key: "NV_RN_111", Title: "NVIDIA CUDA 11.1 Release Notes, General CUDA: 'Added support for NVIDIA Ampere GPU architecture based GA10x GPUs GPUs [sic] (compute capability 8.6), including the GeForce RTX-30 series.'", URL: "https://docs.nvidia.com/cuda/archive/11.1.0/cuda-toolkit-release-notes/index.html", Read: "the sentence as quoted in pytorch/pytorch#45028 (comment of 2020-09-25); the archived release-notes page itself was not opened"},
 	{Key: "NV_RN_130", Title: "NVIDIA CUDA 13.0 Release Notes: Thor's SM renamed from sm_101 to sm_110 from CUDA 13.0 on", URL: "https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/index.html", Read: "as cited in jax-ml/jax#38155 and openxla/xla#30514 ('sm_101 is the SM number for Thor prior to CUDA 13')"},
 	{Key: "NV_JAXTB_173", Title: "NVIDIA/JAX-Toolbox#173 'Add 8.9 to the list of supported compute capabilities' (NVIDIA repository): 'L4, L40, and GeForce 4000 series are 8.9.'", URL: "https://github.com/NVIDIA/JAX-Toolbox/pull/173"},
@@ -22063,6 +22065,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 17},
+		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 7},
@@ -22404,6 +22407,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 129},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 130},
 		{File: "resolver/kb/data/sources-extensions.yaml", Line: 131},
+		{File: "resolver/kb/data/sources-extensions.yaml", Line: 132},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 12},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 13},
 		{File: "resolver/kb/data/sources-gpus.yaml", Line: 14},

@@ -1,0 +1,43 @@
+package gpucheck_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestXformersDispatchFence: review twenty-four F4. xformers picks its
+// memory-efficient attention kernels from tables that end below 9.0 in
+// 0.0.17 … 0.0.19 and below 10.0 in 0.0.20 … 0.0.28.post3 (cutlassF.h,
+// cutlassB.h): a GPU at or above that finds no kernel, whatever PTX the
+// wheel carries, so 0.0.28.post3 fails on a B200 and an RTX 5090, where
+// its compute_80 PTX had read as running, and runs on an H100.
+func TestXformersDispatchFence(t *testing.T) {
+	src := "torch==2.5.1\nxformers==0.0.28.post3\n"
+	for _, target := range []string{"b200", "rtx5090"} {
+		d := diagWith(validateOn(t, target, "requirements.txt", src), "EG410", "from tables that end below 10.0")
+		if d == nil {
+			_, m := verdictAndMessages(validateOn(t, target, "requirements.txt", src))
+			t.Errorf("%s: no EG410 for xformers' dispatch tables\n%s", target, m)
+		}
+	}
+	if d := diagWith(validateOn(t, "h100", "requirements.txt", src), "EG410", "from tables that end below"); d != nil {
+		t.Errorf("h100: %q, but 0.0.28.post3's tables reach 9.x", d.Message)
+	}
+	// the tables of 0.0.29 on are PyTorch's: no fence is claimed for them
+	if d := diagWith(validateOn(t, "rtx5090", "requirements.txt", "torch==2.5.1\nxformers==0.0.29\n"), "EG410", "from tables that end below"); d != nil {
+		t.Errorf("0.0.29: %q", d.Message)
+	}
+}
+
+// TestTensorFlowBelowItsList: review twenty-four F13. TensorFlow 2.17's
+// wheels dropped compute capability 5.x and added 8.9 (its release
+// notes), and a GPU below the list is left out when TensorFlow starts
+// rather than failing in a kernel.
+func TestTensorFlowBelowItsList(t *testing.T) {
+	r := validateOn(t, "k80", "requirements.txt", "tensorflow[and-cuda]==2.17.0\n")
+	d := diagWith(r, "EG403", "tensorflow 2.17.0")
+	if d == nil || !strings.Contains(d.Message, "SASS sm_60 sm_70 sm_80 sm_89 sm_90") || !strings.Contains(d.Message, "Ignoring visible gpu device") || strings.Contains(d.Message, "no kernel image") {
+		_, m := verdictAndMessages(r)
+		t.Errorf("k80: %+v\n%s", d, m)
+	}
+}
