@@ -17,6 +17,8 @@ func TestCondaDependencyByPyPIName(t *testing.T) {
 		{"defaults", "channels:\n  - defaults\ndependencies:\n  - torch=2.0.1\n", "none of the channels the file lists (defaults) publishes a conda package called torch (its conda package is pytorch)", "write pytorch=2.0.1, or move the line under `- pip:` as torch==2.0.1"},
 		{"range", "channels: [conda-forge, nodefaults]\ndependencies:\n  - torch>=2\n", "(conda-forge)", "write pytorch>=2, or move the line under `- pip:` as torch>=2"},
 		{"channel written", "channels: [conda-forge]\ndependencies:\n  - pytorch::torch=2.1.0=py3*\n", "the channel it names (pytorch) publishes no conda package called torch", "write pytorch::pytorch=2.1.0=py3*, or move the line under `- pip:` as torch==2.1.0"},
+		{"series", "channels: [conda-forge]\ndependencies:\n  - torch=2.0\n", "(conda-forge)", "write pytorch=2.0, or move the line under `- pip:` as torch==2.0.*"},
+		{"glob and build", "channels: [conda-forge]\ndependencies:\n  - torch=*=*cuda*\n", "(conda-forge)", "write pytorch=*=*cuda*, or move the line under `- pip:` as torch"},
 		{"unknown channel", "channels: [conda-forge, mychannel]\ndependencies:\n  - torch=2.0.1\n", "", ""},
 		{"no channels", "dependencies:\n  - torch=2.0.1\n", "", ""},
 		{"pip line", "channels: [conda-forge]\ndependencies:\n  - pip\n  - pip:\n    - torch==2.0.1\n", "", ""},
@@ -33,7 +35,7 @@ func TestCondaDependencyByPyPIName(t *testing.T) {
 			switch {
 			case tt.msg == "" && len(got) > 0:
 				t.Errorf("got %q, want no such EG205", got)
-			case tt.msg != "" && (len(got) != 1 || !strings.Contains(got[0], tt.msg) || !strings.Contains(got[0], tt.hint)):
+			case tt.msg != "" && (len(got) != 1 || !strings.Contains(got[0], tt.msg) || !strings.HasSuffix(got[0], " | "+tt.hint)):
 				t.Errorf("got %q, want one EG205 with %q and hint %q", got, tt.msg, tt.hint)
 			}
 		})

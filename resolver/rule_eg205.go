@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -487,24 +488,16 @@ func eg205CondaPipName(c *Context) []finding.Diagnostic {
 		if len(chans) == 0 || slices.IndexFunc(chans, func(ch string) bool { return !row.Covers(ch) }) >= 0 {
 			continue
 		}
-		// the version as written after the name (=2.0.1, >=2); pip's
-		// line drops a build, which pip has no word for
-		rest := d.Raw.Value
-		if i := strings.Index(rest, "::"); i >= 0 {
-			rest = rest[i+2:]
+		// conda's spelling is the line with the name replaced; pip's keeps
+		// a release or a plain range, and drops what pip has no word for
+		// (a build, a glob, brackets)
+		raw := d.Raw.Value
+		at := 0
+		if i := strings.Index(raw, "::"); i >= 0 {
+			at = i + 2
 		}
-		rest = strings.TrimSpace(rest[min(len(sp.Name), len(rest)):])
-		ver := rest
-		if i := strings.Index(strings.TrimLeft(ver, "=<>!~"), "="); i >= 0 && sp.Build != "" {
-			ver = ver[:len(ver)-len(strings.TrimLeft(ver, "=<>!~"))+i]
-		}
-		conda, pip := row.Conda, sp.Name
-		if ver != "" {
-			conda, pip = row.Conda+condaPin(rest), sp.Name+pipPin(ver)
-		}
-		if sp.Channel != "" {
-			conda = sp.Channel + "::" + conda
-		}
+		conda := raw[:at] + strings.Replace(raw[at:], sp.Name, row.Conda, 1)
+		pip := sp.Name + pipSpec(sp.Version.Raw())
 		out = append(out, newFinding(c.rule, d.Raw.Pos, d.Raw.Pos.Col+len(d.Raw.Value),
 			fmt.Sprintf("%s (line %d) names the package by its PyPI name: %s (its conda package is %s), so conda stops with PackagesNotFoundError",
 				d.Raw.Value, d.Raw.Pos.Line, fmt.Sprintf(where, strings.Join(chans, ", "), sp.Name), row.Conda),
@@ -513,20 +506,25 @@ func eg205CondaPipName(c *Context) []finding.Diagnostic {
 	return out
 }
 
-// condaPin writes a version spec after a conda name: "2.0.1" and
-// "=2.0.1" as "=2.0.1"; a spec with another operator as it is.
-func condaPin(v string) string {
-	if strings.ContainsAny(v[:1], "<>!~") || strings.HasPrefix(v, "==") {
+// pipSpec writes a conda version spec as pip's, where it is a release
+// ("2.0.1", "=2.0.1": "==2.0.1"; "=2.0": "==2.0.*") or a plain range
+// (">=2,<3"),
+// and as nothing otherwise (a glob, a build), which pip cannot say.
+func pipSpec(v string) string {
+	v = strings.TrimSpace(v)
+	if r := strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(v, "="), "*"), "."); pipRelease.MatchString(r) {
+		if strings.HasSuffix(v, "*") && strings.Count(r, ".") < 2 {
+			return "==" + r + ".*" // conda's =2.0 is every 2.0.x
+		}
+		return "==" + r
+	}
+	if pipRange.MatchString(v) {
 		return v
 	}
-	return "=" + strings.TrimPrefix(v, "=")
+	return ""
 }
 
-// pipPin writes a conda version spec as pip's: "2.0.1", "=2.0.1" and
-// "==2.0.1" as "==2.0.1"; a spec with another operator as it is.
-func pipPin(v string) string {
-	if strings.ContainsAny(v[:1], "<>!~") {
-		return v
-	}
-	return "==" + strings.TrimLeft(v, "=")
-}
+var (
+	pipRelease = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
+	pipRange   = regexp.MustCompile(`^(>=|<=|>|<|!=)[0-9]+(\.[0-9]+)*(,(>=|<=|>|<|!=)[0-9]+(\.[0-9]+)*)*$`)
+)
