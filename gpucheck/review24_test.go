@@ -41,3 +41,19 @@ func TestTensorFlowBelowItsList(t *testing.T) {
 		t.Errorf("k80: %+v\n%s", d, m)
 	}
 }
+
+// TestCondaForgeBuildsWithCUDAOpen: review twenty-four F45. conda-forge
+// built cupy 12.3.0 for CUDA 11.x and 12.x, and its rows list each build:
+// with the environment's CUDA open, both carry sm_80 SASS, so an A100 is
+// decided; on a K80 only the CUDA 11 build has sm_37, and the hint says a
+// CUDA pin picks that build.
+func TestCondaForgeBuildsWithCUDAOpen(t *testing.T) {
+	env := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - cupy=12.3.0\n"
+	if d := diagWith(validateOn(t, "a100", "environment.yml", env), "EG409", "cupy 12.3.0"); d != nil {
+		t.Errorf("a100: %q, but every build has sm_80 SASS", d.Message)
+	}
+	d := diagWith(validateOn(t, "k80", "environment.yml", env), "EG409", "the builds the file admits differ on sm_37")
+	if d == nil || !strings.Contains(d.Hint, "a cuda-version or cudatoolkit pin in the file picks the build for that CUDA") {
+		t.Errorf("k80: %+v; want the builds differing and a CUDA pin as the way", d)
+	}
+}

@@ -929,7 +929,7 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 	default:
 		c.undecide(c.pkgPos(p), "architecture", "extension-builds-differ", pkgLabel(p),
 			fmt.Sprintf("the builds the file admits differ on %s (%s): %s carry no code for it, while %s do", gcc.sm(), gpuLabel(c.h, gs), strings.Join(fails, ", "), strings.Join(runs, ", ")),
-			fmt.Sprintf("pin a release and build of %s that carries %s (the build string's last number is the build number)", p.Name, gcc.sm()))
+			fmt.Sprintf("pin a build of %s that carries %s (%s): a cuda-version or cudatoolkit pin in the file picks the build for that CUDA, and a build string's last number is the build number", p.Name, gcc.sm(), strings.Join(runs, ", ")))
 	}
 }
 

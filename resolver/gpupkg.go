@@ -1626,11 +1626,14 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 		p.BuiltFor.CUDA = []string{cuda}
 		out = append(out, b)
 	}
-	if conda && len(out) == 0 && sameCode(anyCUDA) && completeCUDADist[anyCUDA[0].Dist] {
+	if conda && len(out) == 0 && len(anyCUDA) > 0 && (completeCUDADist[anyCUDA[0].Dist] || p.condaForgeComplete(anyCUDA[0])) {
 		// The environment's CUDA is not known, but the channel's rows list
-		// every CUDA it built the release for and all carry the same code:
-		// whichever build the solver takes, that code is what runs, and it
-		// is built for one of those CUDA releases.
+		// every CUDA it built the release for: whichever build the solver
+		// takes is one of them. Where they all carry the same code, that
+		// code is what runs; where they differ, each is a build the file
+		// may get, and the GPU check decides where they all agree (review
+		// twenty-four F45: conda-forge's cupy 12.3.0, CUDA 11.8 and 12.0
+		// builds, both with sm_80 SASS, on an A100).
 		for _, b := range anyCUDA {
 			for _, cu := range b.CUDA {
 				if !contains(p.BuiltFor.CUDA, cu) {
@@ -1638,7 +1641,10 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 				}
 			}
 		}
-		return anyCUDA[:1]
+		if sameCode(anyCUDA) {
+			return anyCUDA[:1]
+		}
+		return anyCUDA
 	}
 	if conda && len(chans) > 0 && len(out) == 0 {
 		switch {
@@ -1654,6 +1660,18 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 		}
 	}
 	return out
+}
+
+// condaForgeComplete says whether conda-forge's rows of b's release list
+// every linux_64 build it made: the release is one conda_forge_releases
+// lists, at or after conda_forge_complete_from.
+func (p *GPUPackage) condaForgeComplete(b kb.ExtensionBuild) bool {
+	e := p.ext
+	if e == nil || b.Dist != string(kb.DistCondaForge) || e.CondaForgeCompleteFrom == "" || !contains(e.CondaForgeReleases, b.Version) {
+		return false
+	}
+	c, ok := kb.CompareDotted(b.Version, e.CondaForgeCompleteFrom)
+	return ok && c >= 0
 }
 
 // completeCUDADist are the conda distributions whose extension_builds rows

@@ -34,9 +34,14 @@ func TestCondaExtensionRowFollowsCUDA(t *testing.T) {
 		{"another channel's build is not conda-forge's", "cupy",
 			"channels: [defaults, conda-forge]\ndependencies:\n  - cudatoolkit=10.2.89\n  - cupy=12.0.0\n",
 			nil, nil, nil, "comes from defaults"},
-		{"the CUDA is not known", "cupy",
+		// conda-forge's rows list every linux_64 build of 12.0.0 (from
+		// conda_forge_complete_from): with the CUDA open, each build is one
+		// the file may get, and the GPU check judges them all (review
+		// twenty-four F45)
+		{"the CUDA is not known: every build conda-forge made", "cupy",
 			"channels: [conda-forge]\ndependencies:\n  - cupy=12.0.0\n",
-			nil, nil, nil, "not known"},
+			[]string{"10.2", "11.0", "11.1", "11.2", "11.3", "11.4", "11.5", "11.6", "11.7", "11.8", "12.0", "12.1", "12.2", "12.3", "12.4", "12.5", "12.6", "12.8", "12.9"},
+			[]string{"5.0", "5.2", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0"}, []string{"3.0", "3.5", "5.0", "7.0", "8.0", "8.6", "9.0"}, ""},
 		{"a pip cupy is the sdist built on the machine", "cupy",
 			"channels: [conda-forge]\ndependencies:\n  - cudatoolkit=10.2.89\n  - pip\n  - pip:\n    - cupy==12.0.0\n",
 			nil, nil, nil, "cupy 12.0.0 comes from the package index, which has only its source"},
