@@ -57,3 +57,21 @@ func TestCondaForgeBuildsWithCUDAOpen(t *testing.T) {
 		t.Errorf("k80: %+v; want the builds differing and a CUDA pin as the way", d)
 	}
 }
+
+// TestPipCompanionOverCondaTorch: review twenty-five (173, and 039 found
+// beside it). The package index's torchvision or torchaudio over a conda
+// pytorch is built for the CUDA the index serves, which the knowledge base
+// does not give, and refuses to load beside a torch built for another
+// CUDA: every GPU target is open on it instead of ok. Conda's own copy,
+// or a wheel index, leaves it alone.
+func TestPipCompanionOverCondaTorch(t *testing.T) {
+	env := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - pytorch-cuda=11.8\n  - pip\n  - pip:\n    - torchvision==0.18.1\n"
+	if d := diagWith(validateOn(t, "a100", "environment.yml", env), "EG409", "pip installs the package index's torchvision==0.18.1 over conda's pytorch 2.3.1"); d == nil {
+		_, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", env))
+		t.Errorf("a100: want torchvision's CUDA open\n%s", m)
+	}
+	env = "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - pytorch-cuda=11.8\n  - torchvision=0.18.1\n  - pip\n  - pip:\n    - torchvision==0.18.1\n"
+	if d := diagWith(validateOn(t, "a100", "environment.yml", env), "EG409", "pip installs the package index's"); d != nil {
+		t.Errorf("conda's torchvision beside it: %q", d.Message)
+	}
+}

@@ -39,6 +39,14 @@ var ruleEG409 = &Rule{
 // runEG409 leaves the check undecided where the file leaves the framework's
 // variant (CPU or CUDA build) to the solver.
 func runEG409(c *checker) bool {
+	if c.h.Available && len(c.h.GPUs) > 0 {
+		// a pip companion over a conda pytorch whose wheel's CUDA is not
+		// known loads beside it or refuses to, on every GPU machine
+		for _, o := range c.st.CompanionsOpen {
+			c.undecide(o.Pos, "extension", "companion-cuda-unknown", o.Item, o.Why,
+				"install it from conda beside pytorch (same channel, the release that pairs with it), or from the PyTorch wheel index built for pytorch's CUDA (+cuXYZ)")
+		}
+	}
 	fw := c.st.Framework
 	if fw != nil && fw.Variant == "" && gpuFramework(fw) {
 		if fw.VariantWhy != "" {

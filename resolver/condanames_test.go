@@ -61,3 +61,31 @@ func TestCanonicalNameReviewTwentyThree(t *testing.T) {
 		t.Errorf("pytorch 2.7.1 with pytorch-cuda=11.8: %q, %v; want no name, the release unpublished", name, err)
 	}
 }
+
+// TestCanonicalNameReviewTwentyFive: conda's torchaudio built for CUDA
+// 11.3 pulls pytorch 1.11.0 in before pip runs, so pip's torch==1.11.0
+// finds it installed and does nothing (173: pt111_cu113, not PyPI's cu102
+// wheel); and a Windows export known by conda's Visual C++ runtime, with
+// no prefix, gets no name where PyPI's torch differs by platform (016).
+func TestCanonicalNameReviewTwentyFive(t *testing.T) {
+	st, ds := lintSrc(t, "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.10\n  - cudatoolkit=11.3.1\n  - pytorch-mutex=1.0=cuda\n  - torchaudio=0.11.0=py310_cu113\n  - pip\n  - pip:\n    - torch==1.11.0\n")
+	if name, err := st.Canonical(); name != "pt111_cu113" {
+		t.Errorf("173's shape: %q, %v; want pt111_cu113", name, err)
+	}
+	for _, code := range []string{"EG301", "EG302", "EG304"} {
+		for _, d := range findingsOf(ds, code) {
+			if strings.Contains(d.Message, "torch==1.11.0") {
+				t.Errorf("%s on the pip torch line pip skips: %s", code, d.Message)
+			}
+		}
+	}
+	// another release under pip is a second install: conda's is not taken
+	st, _ = lintSrc(t, "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.10\n  - cudatoolkit=11.3.1\n  - torchaudio=0.11.0=py310_cu113\n  - pip\n  - pip:\n    - torch==1.12.0\n")
+	if name, _ := st.Canonical(); name == "pt111_cu113" {
+		t.Errorf("pip torch==1.12.0 beside torchaudio 0.11.0: named %q from conda's", name)
+	}
+	st, _ = lintSrc(t, "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.10\n  - vc=14.42\n  - pip\n  - pip:\n    - torch==2.7.0\n")
+	if name, err := st.Canonical(); name != "" || err == nil || !strings.Contains(err.Error(), "vc=14.42") {
+		t.Errorf("016's shape: %q, %v; want no name, a Windows export", name, err)
+	}
+}

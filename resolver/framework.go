@@ -72,6 +72,23 @@ func (r *resolution) framework() {
 			break
 		}
 	}
+	if b := best[0]; b != nil && b == r.fw && b.from() == envspec.ProviderPip && b.exact != "" && b.local == "" {
+		if c := r.condaCompanionPulling(stripLocal(b.exact)); c != nil {
+			// conda installs its packages before pip runs: the pytorch
+			// the conda companion requires is there first, and pip, which
+			// finds torch of that release installed, does nothing
+			// (review twenty-five: 173, conda's torchaudio py310_cu113
+			// beside pip's torch==1.11.0)
+			r.fw = c
+			v := stripLocal(b.exact)
+			r.finishFramework(&Framework{
+				Name: "pytorch", Version: v, From: c.from(),
+				Channel: c.channel, ChannelWhy: c.channelWhy(), Pos: c.pos(),
+				Item: c.raw() + " (which pulls pytorch " + v + " before pip runs, so that " + b.raw() + " finds it installed and does nothing)", VersionPos: c.verPos(), VersionEnd: int(c.verEnd),
+			}, c)
+			return
+		}
+	}
 	if r.fw == nil {
 		if r.env.Torch != nil {
 			f := &Framework{Name: "pytorch", Version: stripLocal(r.env.Torch.Version), From: envspec.ProviderPip, System: r.env.Torch.System}
@@ -326,6 +343,27 @@ func (r *resolution) frameworkFromCompanion() {
 		Item: best.raw() + " (which pulls pytorch " + v + ")", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
 	}
 	r.finishFramework(f, best)
+}
+
+// condaCompanionPulling is a conda torchvision or torchaudio pinned to a
+// release that requires pytorch v from a channel that published it, where
+// the file has no conda pytorch of its own: conda installs that pytorch.
+func (r *resolution) condaCompanionPulling(v string) *item {
+	if r.kb == nil {
+		return nil
+	}
+	for _, it := range r.items {
+		if it.from() != envspec.ProviderConda || (it.name != "torchvision" && it.name != "torchaudio") || it.exact == "" {
+			continue
+		}
+		if companionTorch(r.kb, it) != v {
+			continue
+		}
+		if pub, known := distPublishesTorch(r.kb, it.channel, v); pub && known {
+			return it
+		}
+	}
+	return nil
 }
 
 // frameworkFromBareCompanion: a torchvision or torchaudio with no version

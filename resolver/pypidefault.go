@@ -168,7 +168,14 @@ func (r *resolution) exportedElsewhere() error {
 	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPyPI || f.Version == "" || r.env.IsInstalled() {
 		return nil
 	}
-	os := exportOS(r.env)
+	os, from := exportOS(r.env), ""
+	if os != "" {
+		from = fmt.Sprintf("its prefix, line %d, is %s", r.env.Prefix.Pos.Line, envspec.Clip(r.env.Prefix.Value, 60))
+	} else if d := windowsRuntime(r.env); d != nil {
+		// no prefix, but conda's Visual C++ runtime, which it publishes
+		// for Windows only (review twenty-five: 016's vc=14.42)
+		os, from = "windows", fmt.Sprintf("it lists %s, line %d, the Visual C++ runtime conda publishes for Windows only", d.Raw.Value, d.Raw.Pos.Line)
+	}
 	if os == "" || slices.Contains(envOSes(r.env), os) {
 		return nil
 	}
@@ -196,9 +203,21 @@ func (r *resolution) exportedElsewhere() error {
 	if there == "" {
 		thereWords = "a build the knowledge base does not name"
 	}
-	return fmt.Errorf("the file is a conda env export made on %s (its prefix, line %d, is %s), where PyPI's torch %s is %s, and it is read for %s, where it is %s: "+
+	return fmt.Errorf("the file is a conda env export made on %s (%s), where PyPI's torch %s is %s, and it is read for %s, where it is %s: "+
 		"the name depends on the machine; pin one build from PyTorch's wheel index (+cpu or +cuXXX) so that every machine gets it, or re-export the file on the machine it is for",
-		osName, r.env.Prefix.Pos.Line, envspec.Clip(r.env.Prefix.Value, 60), f.Version, thereWords, r.env.Platform, build(here))
+		osName, from, f.Version, thereWords, r.env.Platform, build(here))
+}
+
+// windowsRuntime is a dependency on conda's Visual C++ runtime (vc,
+// vs2015_runtime, ucrt), which conda publishes for Windows only, nil
+// where the file has none.
+func windowsRuntime(env *envspec.Env) *envspec.CondaDep {
+	for _, d := range env.Deps {
+		if d.Spec != nil && windowsOnly[d.Spec.Name] {
+			return d
+		}
+	}
+	return nil
 }
 
 // compiledEverywhere are conda packages every platform builds from C
@@ -241,11 +260,9 @@ func ForeignExport(env *envspec.Env) (pos finding.Pos, why string, ok bool) {
 	if os == "" && !slices.Contains(oses, "windows") {
 		// no prefix, but the Visual C++ runtime packages conda publishes
 		// for Windows only (016: vc=14.42, vs2015_runtime)
-		for _, d := range env.Deps {
-			if d.Spec != nil && windowsOnly[d.Spec.Name] {
-				return d.Raw.Pos, fmt.Sprintf("the file lists %s (line %d), the Visual C++ runtime that conda publishes for Windows only: it was written on Windows, and %s has no such package, so conda cannot create the environment there as written",
-					d.Raw.Value, d.Raw.Pos.Line, platform), true
-			}
+		if d := windowsRuntime(env); d != nil {
+			return d.Raw.Pos, fmt.Sprintf("the file lists %s (line %d), the Visual C++ runtime that conda publishes for Windows only: it was written on Windows, and %s has no such package, so conda cannot create the environment there as written",
+				d.Raw.Value, d.Raw.Pos.Line, platform), true
 		}
 	}
 	if os == "" || slices.Contains(oses, os) {

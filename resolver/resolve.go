@@ -39,6 +39,7 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	}
 	r.gpuLibs()
 	r.gpuPackages()
+	r.companionsOverCondaTorch()
 	unloadable := tfUnloadableCUDA(r.st, r.kb)
 	if unloadable != nil {
 		r.st.Framework.CUDAUnloadable = unloadable.Error()
@@ -261,5 +262,49 @@ func (r *resolution) otherChannels() {
 		if (n == "pytorch" || n == "conda-forge") && n != f.Channel && !slices.Contains(f.OtherChannels, n) {
 			f.OtherChannels = append(f.OtherChannels, n)
 		}
+	}
+}
+
+// companionsOverCondaTorch records the pip torchvision and torchaudio
+// lines that install the package index's wheel over a conda pytorch (no
+// local version, no index option): the wheel is built for the CUDA the
+// index serves, and torchvision (another major) and torchaudio (another
+// version) refuse to load beside a torch built for another CUDA, so until
+// the knowledge base gives that wheel's CUDA the targets are open on it
+// (review twenty-five: 173's pip torchvision==0.12.0 beside conda's
+// pytorch 1.11.0 for CUDA 11.3).
+func (r *resolution) companionsOverCondaTorch() {
+	f := r.st.Framework
+	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Variant != "cuda" || r.env.IsInstalled() {
+		return
+	}
+	_, opts := pipItems(r.env)
+	for _, o := range opts {
+		if o.Name == "--index-url" || o.Name == "--extra-index-url" || o.Name == "-i" || o.Name == "--find-links" || o.Name == "-f" {
+			return // which build pip takes from the index is another question
+		}
+	}
+	cuda := "its CUDA build"
+	if r.st.CUDA != nil && r.st.CUDA.Version != "" {
+		cuda = "CUDA " + r.st.CUDA.Version
+	}
+	conda := map[string]bool{}
+	for _, it := range r.items {
+		if it.from() == envspec.ProviderConda {
+			conda[it.name] = true
+		}
+	}
+	for _, it := range r.items {
+		if it.from() != envspec.ProviderPip || (it.name != "torchvision" && it.name != "torchaudio") || it.local != "" || conda[it.name] {
+			// conda's own copy is installed first: the pip line finds it
+			// (EG301 where the two differ)
+			continue
+		}
+		refuses := "another CUDA major"
+		if it.name == "torchaudio" {
+			refuses = "another CUDA version"
+		}
+		r.st.CompanionsOpen = append(r.st.CompanionsOpen, CompanionOpen{Item: it.raw(), Pos: it.pos(),
+			Why: fmt.Sprintf("pip installs the package index's %s over conda's pytorch %s (%s); that wheel is built for the CUDA the index serves, which the knowledge base does not give, and %s refuses to load beside a torch built for %s", it.raw(), f.Version, cuda, it.name, refuses)})
 	}
 }

@@ -80,7 +80,7 @@ func TestEG201PipWheelHint(t *testing.T) {
 			name: "wheel exists, conda companion built for conda's CUDA",
 			src:  "eg201_pip_wheel_vs_conda_companion",
 			has: []string{"install torch==1.11.0+cu113", "--extra-index-url " + root + "cu113", "pin torch==1.11.0+cu113",
-				"remove torchaudio=0.11.0=py310_cu113 (line 14) and install torchaudio with pip"},
+				"remove torchaudio=0.11.0=py310_cu113 (line 17) and install torchaudio with pip"},
 			not: []string{"use cudatoolkit=10.2"},
 		},
 		{

@@ -59,9 +59,32 @@ func condaPipPairs(ctx *Context) []libPair {
 		}
 		if c, ok := byLib[l]; ok {
 			out = append(out, libPair{Lib: l, Conda: c, Pip: p, Echo: condaEcho(ctx, c, p)})
+		} else if c, v, ok := companionPytorch(ctx, conda); ok && l == "torch" && p.Name == "torch" {
+			// conda's torchvision or torchaudio pulls pytorch v in before
+			// pip runs (Framework from the companion)
+			out = append(out, libPair{Lib: l, Conda: c, Pip: p, Echo: echoesRelease(ctx, v, p)})
 		}
 	}
 	return out
+}
+
+// companionPytorch is the conda torchvision or torchaudio the stack's
+// pytorch comes from, where the file has no conda pytorch of its own, and
+// the release it pulls.
+func companionPytorch(ctx *Context, conda []condaItem) (condaItem, string, bool) {
+	if ctx.Stack == nil || ctx.Stack.Framework == nil {
+		return condaItem{}, "", false
+	}
+	f := ctx.Stack.Framework
+	if f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || f.Package != "" {
+		return condaItem{}, "", false
+	}
+	for _, c := range conda {
+		if (c.Name == "torchvision" || c.Name == "torchaudio") && c.Dep.Raw.Pos == f.Pos {
+			return c, f.Version, true
+		}
+	}
+	return condaItem{}, "", false
 }
 
 func runEG301(ctx *Context) []finding.Diagnostic {
@@ -116,8 +139,17 @@ func runEG301(ctx *Context) []finding.Diagnostic {
 // (+cu118), another version, or a pip record in an installed prefix is a
 // real second install.
 func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
-	// In an installed prefix a pip record is a dist-info pip (or uv)
-	// wrote over conda's: a real second install.
+	it := ctx.condaItem(c.Index, c.Dep)
+	if it == nil || it.exact == "" {
+		return false
+	}
+	return echoesRelease(ctx, it.exact, p)
+}
+
+// echoesRelease reports whether a pip line of the torch family pins
+// exactly release v (no local version, URL or installed record), which a
+// conda package of that release already satisfies.
+func echoesRelease(ctx *Context, v string, p pipItem) bool {
 	if ctx.Env.IsInstalled() || p.Dep == nil || p.Dep.Installed != nil {
 		return false
 	}
@@ -128,11 +160,7 @@ func condaEcho(ctx *Context, c condaItem, p pipItem) bool {
 	if len(sp) != 1 || (sp[0].Op != "==" && sp[0].Op != "===") {
 		return false
 	}
-	it := ctx.condaItem(c.Index, c.Dep)
-	if it == nil || it.exact == "" {
-		return false
-	}
-	return padRelease(it.exact) == padRelease(sp[0].Version)
+	return padRelease(v) == padRelease(sp[0].Version)
 }
 
 // condaDependents lists the conda items that require a conda library: the

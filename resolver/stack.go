@@ -250,6 +250,11 @@ type Stack struct {
 	// framework, each extension and the CUDA libraries the build loads,
 	// with what each was built for and its evidence.
 	GPUPackages []GPUPackage `json:"gpu_packages,omitempty"`
+	// CompanionsOpen are pip torchvision or torchaudio lines installed over
+	// a conda pytorch from the package index, whose wheel's CUDA the
+	// knowledge base does not give: each refuses to load beside a torch
+	// built for another CUDA, so every target is open on it.
+	CompanionsOpen []CompanionOpen `json:"companions_open,omitempty"`
 	// TorchABI is the C++ ABI of the environment's torch (cxx11,
 	// pre-cxx11), "" when not known.
 	TorchABI string `json:"torch_abi,omitempty"`
@@ -339,4 +344,12 @@ func (r *resolution) condaHoldsOnlyFramework() bool {
 		}
 	}
 	return true
+}
+
+// CompanionOpen is a pip torch companion whose CUDA build is not known
+// beside the conda pytorch it loads.
+type CompanionOpen struct {
+	Item string      `json:"item"`
+	Pos  finding.Pos `json:"-"`
+	Why  string      `json:"why"`
 }
