@@ -89,3 +89,19 @@ func TestCanonicalNameReviewTwentyFive(t *testing.T) {
 		t.Errorf("016's shape: %q, %v; want no name, a Windows export", name, err)
 	}
 }
+
+// TestCanonicalNameDefaultsBeforePytorchChannel: review twenty-six's 071.
+// pytorch=1.9 with cudatoolkit=11.1 and defaults listed first stays
+// unnamed (the defaults channel's 1.9 builds are not described), but the
+// refusal says so and what the pytorch channel's build would be named.
+func TestCanonicalNameDefaultsBeforePytorchChannel(t *testing.T) {
+	st, _ := lintSrc(t, "channels: [defaults, pytorch]\ndependencies:\n  - python=3.9\n  - pytorch=1.9\n  - cudatoolkit=11.1\n")
+	name, err := st.Canonical()
+	if name != "" || err == nil || !strings.Contains(err.Error(), "comes from the defaults channel") || !strings.Contains(err.Error(), "pt19_cu111") {
+		t.Errorf("%q, %v", name, err)
+	}
+	st, _ = lintSrc(t, "channels: [pytorch, defaults]\ndependencies:\n  - python=3.9\n  - pytorch=1.9\n  - cudatoolkit=11.1\n")
+	if name, err := st.Canonical(); name != "pt19_cu111" {
+		t.Errorf("pytorch channel first: %q, %v", name, err)
+	}
+}

@@ -94,6 +94,15 @@ func CanonicalName(st *Stack) (string, error) {
 		}
 		return "", fmt.Errorf("tensorflow %s's package-index wheel is built for CUDA %s and uses the GPU only where it finds that CUDA's libraries and cuDNN, %s, so whether it runs on a GPU or on the CPU is the machine's to decide", v, f.BuildCUDA, missing)
 	}
+	if f.Name == "pytorch" && f.Dist == kb.DistDefaults && f.From == envspec.ProviderConda && st.CUDA != nil && hasMinor(st.CUDA.Version) && compareVersions(version, "1.13") < 0 {
+		// review twenty-six: 071's pytorch=1.9 with cudatoolkit=11.1 and
+		// defaults listed first. The pytorch channel's builds up to 1.12
+		// are selected by cudatoolkit; the defaults channel's are not
+		// described, so which one the solver takes is not known.
+		if cu, err := nameDigits(st.CUDA.Version); err == nil {
+			return "", fmt.Errorf("pytorch %s comes from the defaults channel, listed first, whose builds of it the knowledge base does not describe, so whether the file's CUDA %s pin selects a CUDA build there is not known (on the pytorch channel up to 1.12 it would: %s); list the pytorch channel first, or pin the build", version, st.CUDA.Version, p+digits+"_cu"+cu)
+		}
+	}
 	return "", fmt.Errorf("%s's accelerator (CUDA or CPU) is not pinned", f.Name)
 }
 
