@@ -3,6 +3,8 @@ package gpucheck_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
 )
 
 // TestXformersDispatchFence: review twenty-four F4. xformers picks its
@@ -60,15 +62,28 @@ func TestCondaForgeBuildsWithCUDAOpen(t *testing.T) {
 
 // TestPipCompanionOverCondaTorch: review twenty-five (173, and 039 found
 // beside it). The package index's torchvision or torchaudio over a conda
-// pytorch is built for the CUDA the index serves, which the knowledge base
-// does not give, and refuses to load beside a torch built for another
-// CUDA: every GPU target is open on it instead of ok. Conda's own copy,
-// or a wheel index, leaves it alone.
+// pytorch is built for the CUDA of the index's torch it pairs with, and
+// refuses to load beside a torch built for another CUDA: EG211 where the
+// knowledge base gives that CUDA and it differs, open where it does not
+// say, nothing where they agree or conda's own copy is there.
 func TestPipCompanionOverCondaTorch(t *testing.T) {
+	// the index's torchvision 0.18.1 is CUDA 12.1, as its torch 2.3.1 is
+	// (pypi_companion_cuda): beside conda's CUDA 11.8 pytorch it fails
 	env := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - pytorch-cuda=11.8\n  - pip\n  - pip:\n    - torchvision==0.18.1\n"
-	if d := diagWith(validateOn(t, "a100", "environment.yml", env), "EG409", "pip installs the package index's torchvision==0.18.1 over conda's pytorch 2.3.1"); d == nil {
+	r := validateOn(t, "a100", "environment.yml", env)
+	if v, m := verdictAndMessages(r); v != gpucheck.VerdictFail || diagWith(r, "EG211", "torchvision==0.18.1 is the package index's build for CUDA 12.1") == nil {
+		t.Errorf("a100: %s, want fail (EG211)\n%s", v, m)
+	}
+	// beside conda's CUDA 12.1 pytorch it loads
+	env = "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - pytorch-cuda=12.1\n  - pip\n  - pip:\n    - torchvision==0.18.1\n"
+	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", env)); strings.Contains(m, "EG211") || strings.Contains(m, "pip installs the package index's") {
+		t.Errorf("CUDA 12.1 beside it: %s", m)
+	}
+	// a release the knowledge base does not pair leaves it open
+	env = "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - pytorch-cuda=11.8\n  - pip\n  - pip:\n    - torchvision\n"
+	if d := diagWith(validateOn(t, "a100", "environment.yml", env), "EG409", "pip installs the package index's torchvision over conda's pytorch 2.3.1"); d == nil {
 		_, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", env))
-		t.Errorf("a100: want torchvision's CUDA open\n%s", m)
+		t.Errorf("unpinned torchvision: want it open\n%s", m)
 	}
 	env = "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n  - pytorch-cuda=11.8\n  - torchvision=0.18.1\n  - pip\n  - pip:\n    - torchvision==0.18.1\n"
 	if d := diagWith(validateOn(t, "a100", "environment.yml", env), "EG409", "pip installs the package index's"); d != nil {

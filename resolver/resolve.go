@@ -278,6 +278,9 @@ func (r *resolution) companionsOverCondaTorch() {
 	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Variant != "cuda" || r.env.IsInstalled() {
 		return
 	}
+	if _, _, foreign := ForeignExport(r.env); foreign {
+		return // another platform's export: its builds are not Linux's
+	}
 	_, opts := pipItems(r.env)
 	for _, o := range opts {
 		if o.Name == "--index-url" || o.Name == "--extra-index-url" || o.Name == "-i" || o.Name == "--find-links" || o.Name == "-f" {
@@ -304,7 +307,44 @@ func (r *resolution) companionsOverCondaTorch() {
 		if it.name == "torchaudio" {
 			refuses = "another CUDA version"
 		}
+		if wheel, tv := r.pypiCompanionCUDA(it); wheel != "" && r.st.CUDA != nil && hasMinor(r.st.CUDA.Version) {
+			same := majorOf(wheel) == majorOf(r.st.CUDA.Version)
+			if it.name == "torchaudio" {
+				same = majorMinor(wheel) == majorMinor(r.st.CUDA.Version)
+			}
+			if !same {
+				r.st.CompanionsMismatched = append(r.st.CompanionsMismatched, CompanionOpen{Item: it.raw(), Pos: it.pos(),
+					Why: fmt.Sprintf("%s is the package index's build for CUDA %s (that of the index's torch %s it pairs with), and the environment's torch is conda's pytorch %s (%s): %s refuses to load beside a torch built for %s (%s)", it.raw(), wheel, tv, f.Version, cuda, it.name, refuses, importCheck[it.name])})
+			}
+			continue
+		}
 		r.st.CompanionsOpen = append(r.st.CompanionsOpen, CompanionOpen{Item: it.raw(), Pos: it.pos(),
 			Why: fmt.Sprintf("pip installs the package index's %s over conda's pytorch %s (%s); that wheel is built for the CUDA the index serves, which the knowledge base does not give, and %s refuses to load beside a torch built for %s", it.raw(), f.Version, cuda, it.name, refuses)})
 	}
+}
+
+// importCheck is how each companion refuses a torch of another CUDA when
+// it is imported.
+var importCheck = map[string]string{
+	"torchvision": `extension.py: "Detected that PyTorch and torchvision were compiled with different CUDA versions"`,
+	"torchaudio":  "its _check_cuda_version, run at import",
+}
+
+// pypiCompanionCUDA is the CUDA of the package index's wheel of a pinned
+// torch companion, where the knowledge base gives it: the CUDA of the
+// index's torch release it pairs with (pypi_companion_cuda), and that
+// torch release; "" where not known or the wheel is the CPU build.
+func (r *resolution) pypiCompanionCUDA(it *item) (string, string) {
+	if r.kb == nil || it.exact == "" || !r.kb.PyPICompanionFollowsTorch(it.name) {
+		return "", ""
+	}
+	tv := companionTorch(r.kb, it)
+	if tv == "" {
+		return "", ""
+	}
+	build, _ := pypiBuild(r.kb, r.env, tv)
+	if !hasMinor(build) {
+		return "", ""
+	}
+	return build, tv
 }

@@ -52,6 +52,10 @@ func runEG211(c *Context) []finding.Diagnostic {
 			out = append(out, newFinding(c.rule, p.Pos, 0, msg, eg211Hint(c.KB, st, p), st.Framework.Pos))
 		}
 	}
+	for _, m := range st.CompanionsMismatched {
+		out = append(out, newFinding(c.rule, m.Pos, 0, m.Why+", so it fails at import",
+			"install it from conda beside pytorch (same channel, the release that pairs with it), or take the PyTorch wheel index's build for pytorch's CUDA (+cuXYZ)", st.Framework.Pos))
+	}
 	for _, m := range missingTorchSymbols(st) {
 		if flagged[m.pkg] {
 			continue // the build's own metadata has said it

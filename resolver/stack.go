@@ -255,6 +255,10 @@ type Stack struct {
 	// knowledge base does not give: each refuses to load beside a torch
 	// built for another CUDA, so every target is open on it.
 	CompanionsOpen []CompanionOpen `json:"companions_open,omitempty"`
+	// CompanionsMismatched are such lines whose wheel's CUDA the knowledge
+	// base gives and differs from conda's pytorch's: each fails at import
+	// (EG211).
+	CompanionsMismatched []CompanionOpen `json:"companions_mismatched,omitempty"`
 	// TorchABI is the C++ ABI of the environment's torch (cxx11,
 	// pre-cxx11), "" when not known.
 	TorchABI string `json:"torch_abi,omitempty"`

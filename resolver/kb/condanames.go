@@ -20,10 +20,31 @@ func (r *CondaAbsentName) Covers(channel string) bool {
 }
 
 func (v *validator) condaAbsentNames(keys map[string]bool) {
+	v.pypiCompanionCUDA(keys)
 	for i, r := range v.k.CondaAbsentNames {
 		v.source("conda_absent_names", i, r.Source, keys)
 		if r.Name == "" || r.Conda == "" || r.Name == r.Conda || len(r.Channels) == 0 {
 			v.errf("conda_absent_names", i, "name, conda (another name) and channels are required")
+		}
+	}
+}
+
+// PyPICompanionFollowsTorch says whether the package index's wheels of a
+// torch companion are built for the CUDA of the package index's torch.
+func (k *KB) PyPICompanionFollowsTorch(name string) bool {
+	for _, r := range k.PyPICompanionCUDA {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *validator) pypiCompanionCUDA(keys map[string]bool) {
+	for i, r := range v.k.PyPICompanionCUDA {
+		v.source("pypi_companion_cuda", i, r.Source, keys)
+		if r.Name != "torchvision" && r.Name != "torchaudio" {
+			v.errf("pypi_companion_cuda", i, "name must be torchvision or torchaudio")
 		}
 	}
 }

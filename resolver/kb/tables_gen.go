@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "226c622bb5fc8f76"
+const generatedVersion = "f4fe85f34de0f8fe"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xc1cd520f
+const generatedChecksum = 0x30aff9c4
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -19171,6 +19171,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"pytorch",
 		"defaults",
 	}, Conda: "pytorch", Source: "CN_CF_TORCH_OUTPUTS; CN_AR_TORCH_OUTPUTS; CN_PT_BUILDER_NAME; CN_PT66785; CN_NOT_FOUND", Note: "conda-forge's pytorch-cpu-feedstock outputs libtorch, pytorch, pytorch-tests, pytorch-cpu and pytorch-gpu (74dd3d46); the defaults channel's AnacondaRecipes/pytorch-feedstock outputs libtorch and pytorch (00202e51); the pytorch channel's builder recipe is package name pytorch; 'conda install torch' fails with PackagesNotFoundError on pkgs/main (3DDFA#133, torch7#1225) and on conda-forge (pytorch#9463). A channel not listed here may have a package called torch, so the check holds only where every channel the file lists is one of these"},
+}, PyPICompanionCUDA: []PyPICompanionCUDA{
+	{Name: "torchvision", Source: "CN_TESTINFRA_1145; CN_FROZEN_7", Note: "pytorch/test-infra's release build matrix builds torch, torchvision and torchaudio for the package index with one CUDA (#1145: 'Use pypi version for cuda 11.7 in release by default … pip3 install torch torchvision torchaudio'); the package index's torchvision of the torch 1.8 era is CUDA 10.2, as its torch was (m-bain/frozen-in-time#7: 'PyTorch has CUDA Version=11.1 and torchvision has CUDA Version=10.2')"},
+	{Name: "torchaudio", Source: "CN_TESTINFRA_1145", Note: "the same release build matrix as torchvision"},
 }, CuDNNNewest: []CuDNNNewest{
 	{CUDA: "9.0", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.32 for cuda9.0; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
 	{CUDA: "9.2", CuDNN: "7.6.5", Source: "CUDNN_REDIST_LEGACY;CUDNN_SUPPORT_MATRIX_7X;CUDNN_SUPPORT_MATRIX_8X", Note: "libcudnn7 7.6.5.31/.32 for cuda9.2; the 8.0.5 packages are for CUDA 10.1 … 11.1 only"},
@@ -19251,6 +19254,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CN_PT_BUILDER_NAME", Title: "pytorch/builder conda/pytorch-nightly/meta.yaml: package name pytorch, test imports torch", URL: "https://github.com/pytorch/builder/blob/00d0ac61051bd487e2ce6ba20cfbcae8a2d1f963/conda/pytorch-nightly/meta.yaml", Read: "stored copy at 00d0ac61, 2026-12-07"},
 	{Key: "CN_PT66785", Title: "pytorch/pytorch#66785 'Different package names between conda and pip': conda installs as pytorch, pip as torch; a maintainer confirms the conda package is named pytorch", URL: "https://github.com/pytorch/pytorch/issues/66785"},
 	{Key: "CN_NOT_FOUND", Title: "PackagesNotFoundError for a conda package named torch: cleardusk/3DDFA#133 (pkgs/main, 'torch[version=>=0.4.1]'), torch/torch7#1225 (pkgs/main, 'conda install torch'), pytorch/pytorch#9463 (conda-forge, 'torch >=0.4.0')", URL: "https://github.com/cleardusk/3DDFA/issues/133"},
+	{Key: "CN_TESTINFRA_1145", Title: "pytorch/test-infra#1145 'Use pypi version for cuda 11.7 in release by default' (merged 2022-11-21): the release binary matrix builds the package-index wheels of torch, torchvision and torchaudio for one CUDA, as the get-started page's 'pip3 install torch torchvision torchaudio' installs them together", URL: "https://github.com/pytorch/test-infra/pull/1145"},
+	{Key: "CN_FROZEN_7", Title: "m-bain/frozen-in-time#7 'Fix CUDA version for the torchvision package': the package index's torchvision raises 'Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.1 and torchvision has CUDA Version=10.2' beside a CUDA 11.1 torch, 'PyPI's version is compiled against CUDA 10.2'", URL: "https://github.com/m-bain/frozen-in-time/pull/7"},
 	{Key: "PKG_INDEX_LISTING", Title: "package index listing: each project's newest release and its month (no per-file data)", Read: "listing of 2026-11-30"},
 	{Key: "KBSYNC_INDEX", Title: "package index JSON simple API project page (PEP 691/700) and the wheel's core metadata (PEP 658/714), read by kbsync; each row gives the page URL, the response's sha256 and the date read"},
 	{Key: "KBSYNC_WHEEL_INDEX", Title: "PyTorch wheel index project page per variant (PEP 503 HTML), read by kbsync; the row's note gives the URL, the response's sha256 and the date read"},
@@ -21930,6 +21935,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 75},
 		{File: "resolver/kb/data/cuda.yaml", Line: 76},
 	},
+	"pypi_companion_cuda": {
+		{File: "resolver/kb/data/conda-names.yaml", Line: 7},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 8},
+	},
 	"pytorch_channel_cudnn": {
 		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 16},
 		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 17},
@@ -21990,11 +21999,13 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 814},
 	},
 	"sources": {
-		{File: "resolver/kb/data/conda-names.yaml", Line: 7},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 8},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 9},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 10},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 11},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 12},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 13},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 14},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 15},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 16},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 13},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 14},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 15},

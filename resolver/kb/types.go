@@ -640,6 +640,10 @@ type Facts struct {
 	// conda package, with the conda package to write instead (torch:
 	// pytorch; conda-names.yaml).
 	CondaAbsentNames []CondaAbsentName `yaml:"conda_absent_names" key:"name"`
+	// PyPICompanionCUDA names the torch companions whose package-index
+	// wheels are built for the CUDA of the package index's torch release
+	// they pair with (conda-names.yaml).
+	PyPICompanionCUDA []PyPICompanionCUDA `yaml:"pypi_companion_cuda" key:"name"`
 	// CuDNNNewest is the newest cuDNN release NVIDIA built for a CUDA
 	// toolkit release (cudalibs.yaml): a ceiling on the cuDNN a build for
 	// that CUDA can load.
@@ -854,4 +858,14 @@ type CondaAbsentName struct {
 	Conda    string   `yaml:"conda"`
 	Source   string   `yaml:"source"`
 	Note     string   `yaml:"note,omitempty"`
+}
+
+// PyPICompanionCUDA says that the package index's wheels of a torch
+// companion (torchvision, torchaudio) are built for the same CUDA as the
+// package index's torch release they pair with: PyTorch's release matrix
+// builds the three for the package index with one CUDA.
+type PyPICompanionCUDA struct {
+	Name   string `yaml:"name"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
 }
