@@ -147,3 +147,21 @@ func TestEG108HintChannelOrderAndExport(t *testing.T) {
 		t.Errorf("Windows export: hint %q", d.Hint)
 	}
 }
+
+// TestEG108HintPackageBesideFramework: review twenty-seven F34 (corpus
+// 007). conda-forge never built tensorflow-gpu 1.13.1, which the file
+// installs beside pytorch 1.1.0: conda-forge alone cannot install it,
+// whatever the framework, and the hint says so instead of proposing it.
+func TestEG108HintPackageBesideFramework(t *testing.T) {
+	r := Validate("environment.yml", []byte("name: x\nchannels:\n  - pytorch\n  - conda-forge\n  - defaults\ndependencies:\n  - python=3.6\n  - pytorch=1.1.0\n  - tensorflow-gpu=1.13.1\n"), Options{Platform: "linux-64"})
+	for _, d := range r.Diagnostics() {
+		if d.Code != "EG108" {
+			continue
+		}
+		if !strings.Contains(d.Hint, "conda-forge never built tensorflow-gpu 1.13.1 (line 9), so conda-forge alone cannot install the file: keep defaults in the channels for it") || strings.Contains(d.Hint, "use conda-forge alone and add") {
+			t.Errorf("hint %q", d.Hint)
+		}
+		return
+	}
+	t.Fatal("no EG108")
+}

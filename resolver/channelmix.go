@@ -44,6 +44,18 @@ func channelMixHint(c *Context) (string, bool) {
 		return hint, true
 	}
 	f := c.Stack.Framework
+	if c.Stack != nil {
+		for _, it := range c.Stack.conda {
+			// a package beside the framework that conda-forge never built
+			// comes from the other channel: conda-forge alone cannot
+			// install the file whatever the framework
+			if it == nil || it.channel == "" || it.channel == "conda-forge" || !strings.HasPrefix(it.moved, "conda-forge never built") || (f != nil && it.pos() == f.Pos) || it.name == "torchvision" || it.name == "torchaudio" {
+				// the framework's own companions are its hint's to name
+				continue
+			}
+			return fmt.Sprintf("%s (line %d), so conda-forge alone cannot install the file: keep %s in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", it.moved, it.pos().Line, it.channel), true
+		}
+	}
 	if f != nil && f.Name != "pytorch" && f.From == envspec.ProviderConda && f.Channel != "" && f.Channel != "conda-forge" && strings.HasPrefix(f.ChannelMoved, "conda-forge never built") {
 		// The framework comes from the other channel because conda-forge
 		// never built it (review eleven #949, corpus 116: tensorflow-gpu=1.13

@@ -103,7 +103,10 @@ func (r *resolution) framework() {
 	r.pastCondaForge(it)
 	r.pastDefaults(it)
 	for _, c := range r.items {
-		if c.name == "torchvision" || c.name == "torchaudio" {
+		// the companions, and a tensorflow-gpu beside another framework
+		// (review twenty-seven F34: 007's tensorflow-gpu=1.13.1 beside
+		// pytorch 1.1.0), move past conda-forge as the framework does
+		if c.name == "torchvision" || c.name == "torchaudio" || (c.name == "tensorflow-gpu" && c != it) {
 			r.pastCondaForge(c)
 		}
 	}
