@@ -105,3 +105,21 @@ func TestCanonicalNameDefaultsBeforePytorchChannel(t *testing.T) {
 		t.Errorf("pytorch channel first: %q, %v", name, err)
 	}
 }
+
+// TestEG207DefaultsBeforeToolkitPin: review twenty-eight F1 (071). With
+// defaults listed first and pytorch 1.9 unknown there, EG207 no longer
+// says the build is picked per machine: on the pytorch channel the file's
+// cudatoolkit selects the CUDA build everywhere, and the hint says how to
+// get that channel's build.
+func TestEG207DefaultsBeforeToolkitPin(t *testing.T) {
+	_, ds := lintSrc(t, "channels: [defaults, pytorch]\ndependencies:\n  - python=3.9\n  - pytorch=1.9\n  - cudatoolkit=11.1\n")
+	got := findingsOf(ds, "EG207")
+	if len(got) != 1 || strings.Contains(got[0].Message, "on each machine") || !strings.Contains(got[0].Message, "cudatoolkit=11.1 (line 5) selects that channel's CUDA build, the same on every machine") || !strings.Contains(got[0].Hint, "list the pytorch channel before defaults") {
+		t.Errorf("%+v", got)
+	}
+	// defaults' 2.x releases are known: the usual EG207
+	_, ds = lintSrc(t, "channels: [defaults]\ndependencies:\n  - python=3.10\n  - pytorch=2.3.1\n")
+	if got := findingsOf(ds, "EG207"); len(got) != 1 || !strings.Contains(got[0].Message, "on each machine") {
+		t.Errorf("defaults 2.3.1: %+v", got)
+	}
+}
