@@ -57,7 +57,7 @@ func runEG207(c *Context) []finding.Diagnostic {
 		// is not known; if it does not, the pytorch channel's build is
 		// selected by the file's cudatoolkit, the same on every machine
 		msg = fmt.Sprintf("%s%s may come from the defaults channel, listed first, which the knowledge base does not know to have published pytorch %s nor how its builds are chosen; if it comes from the pytorch channel instead, %s%s selects that channel's CUDA build, the same on every machine", f.Item, at(f.Pos), rel, tk.Dep.Raw.Value, at(tk.Dep.Raw.Pos))
-		hint = fmt.Sprintf("list the pytorch channel before defaults, or write pytorch::pytorch, so that %s selects the pytorch channel's CUDA build", tk.Dep.Raw.Value)
+		hint = fmt.Sprintf("list the pytorch channel before defaults, or write pytorch::pytorch, so that %s selects the pytorch channel's CUDA build; or %s", tk.Dep.Raw.Value, hint)
 	}
 	if sel := pytorchChannelSelector(c, f); sel != nil {
 		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with defaults listed first pytorch comes from defaults, whose builds neither depend on it nor are constrained by it",
