@@ -90,3 +90,15 @@ func TestPipCompanionOverCondaTorch(t *testing.T) {
 		t.Errorf("conda's torchvision beside it: %q", d.Message)
 	}
 }
+
+// TestLibLabelNamesPulledFramework: review twenty-nine F11 read 173's
+// "cudnn 8.2.0 (loaded by torch 1.11.0)" as the pip torch line's; the
+// label now says which pytorch loads it: the one conda's torchaudio pulls
+// in before pip runs.
+func TestLibLabelNamesPulledFramework(t *testing.T) {
+	env := "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.10\n  - cudatoolkit=11.3.1\n  - pytorch-mutex=1.0=cuda\n  - torchaudio=0.11.0=py310_cu113\n  - pip\n  - pip:\n    - torch==1.11.0\n"
+	d := diagWith(validateOn(t, "rtx5090", "environment.yml", env), "EG410", "cudnn 8.2.0")
+	if d == nil || !strings.Contains(d.Message, "(loaded by torch 1.11.0: torchaudio=0.11.0=py310_cu113 pulls pytorch 1.11.0 before pip runs, so that torch==1.11.0 finds it installed and does nothing)") {
+		t.Errorf("%+v", d)
+	}
+}

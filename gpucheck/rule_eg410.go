@@ -101,6 +101,26 @@ func pkgLabel(p *resolver.GPUPackage) string {
 	return s
 }
 
+// libLabel is pkgLabel, and for a library the framework loads where the
+// framework is one a conda companion pulls in (review twenty-nine F11:
+// 173, where a reader took pip's torch line for the torch that loads it),
+// which that is.
+func (c *checker) libLabel(p *resolver.GPUPackage) string {
+	fw := c.st.Framework
+	if !strings.HasPrefix(p.BundledWith, "torch ") || fw == nil || fw.Package != "" || fw.From != envspec.ProviderConda {
+		return pkgLabel(p)
+	}
+	item, pulls, ok := strings.Cut(fw.Item, " (which pulls ")
+	if !ok {
+		return pkgLabel(p)
+	}
+	s := p.Name
+	if rel := p.Release(); rel != "" {
+		s += " " + rel
+	}
+	return s + " (loaded by " + p.BundledWith + ": " + item + " pulls " + strings.TrimSuffix(pulls, ")") + ")"
+}
+
 // pkgPos points at the package's item, else at the framework.
 func (c *checker) pkgPos(p *resolver.GPUPackage) finding.Pos {
 	if p.Pos.IsValid() {
@@ -1172,7 +1192,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			switch has {
 			case carriesNo:
 				c.add("EG410", c.pkgPos(p),
-					fmt.Sprintf("%s carries no code for %s on %s: %s", pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
+					fmt.Sprintf("%s carries no code for %s on %s: %s", c.libLabel(p), gcc.sm(), gpuLabel(c.h, gs), why),
 					fmt.Sprintf("use a framework build whose CUDA libraries support %s, or run on a GPU they support", gcc.sm()))
 			case carriesUnknown:
 				if !c.ptxPath[gcc.key()] && c.extPTX[gcc.key()] == "" && !c.libMayLack(p, gcc) {
