@@ -162,6 +162,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		defer c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "extension-lib-from-machine", pkgLabel(p), p.FromMachine,
 			c.machineLibsHint(p))
 	}
+	fence, fenced := c.dispatchFence(p)
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if lo, ok := parseCC(floorAll); ok && gcc.less(lo) {
 			// Every release keeps the floor: say so, rather than which
@@ -196,7 +197,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			c.judgeMachineLibs(p, gcc, gs)
 			return
 		}
-		if fence, ok := c.dispatchFence(p); ok && !gcc.less(fence) {
+		if fenced && !gcc.less(fence) {
 			c.add("EG410", c.pkgPos(p),
 				fmt.Sprintf("%s selects its own kernels by the GPU's compute capability from tables that end below %d.%d, so on %s (%s) it finds none to launch (\"no kernel found to launch\"), whatever SASS or PTX it carries", pkgLabel(p), fence.Major, fence.Minor, gcc.sm(), gpuLabel(c.h, gs)),
 				c.otherReleaseHint(p, gcc))
@@ -607,16 +608,9 @@ func (c *checker) judgeOwnRuntimeDriver(p *resolver.GPUPackage) {
 	case dm > m:
 		return
 	case dm < m:
-		hint := fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m)
-		if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
-			hint = fmt.Sprintf("upgrade the driver to %s or newer, the floor at which a CUDA %d.x runtime runs (minor-version compatibility)", f.LinuxFloor, m)
-		}
-		if lim, ok := c.retired(); ok && majorOf(lim.cuda) < m {
-			// the GPU's last driver branch runs no CUDA m runtime at all
-			hint = fmt.Sprintf("the %s runs no driver after R%d, which runs CUDA %s at most, so no CUDA %d build of %s runs on it: run on a newer GPU", lim.gpu.Name, lim.arch.LastBranch, lim.cuda, m, p.Name)
-		}
 		c.add("EG401", c.pkgPos(p),
-			fmt.Sprintf("%s supports CUDA %s; %s, which does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, what, dm), hint)
+			fmt.Sprintf("%s supports CUDA %s; %s, which does not run on a CUDA %d driver", c.driverLabel(), driverCUDA, what, dm),
+			c.driverBelowMajorHint(m, p.Name, func(string) string { return "run on a newer GPU" }))
 		return
 	}
 	if !c.reachesCompatFloor(m, driverCUDA) {
@@ -668,17 +662,24 @@ func (c *checker) machineRuntimeBelowDriver(p *resolver.GPUPackage) bool {
 	if rt := c.runtime(); (rt != "" && majorOf(rt) == m) || c.runtimeMajor() == m {
 		return true // the environment's CUDA m runtime, which EG401 judged
 	}
-	hint := fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m)
-	if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
-		hint = fmt.Sprintf("upgrade the driver to %s or newer, the floor at which a CUDA %d.x runtime runs (minor-version compatibility)", f.LinuxFloor, m)
-	}
-	if lim, ok := c.retired(); ok && majorOf(lim.cuda) < m {
-		hint = fmt.Sprintf("the %s runs no driver after R%d, which runs CUDA %s at most, so no CUDA %d build of %s runs on it: use a build for CUDA %s or older, or run on a newer GPU", lim.gpu.Name, lim.arch.LastBranch, lim.cuda, m, p.Name, lim.cuda)
-	}
 	c.add("EG401", c.pkgPos(p),
 		fmt.Sprintf("%s supports CUDA %s; %s is a CUDA %d build that loads the CUDA %d runtime and libraries it finds on the machine, and no CUDA %d runtime runs on a CUDA %d driver", c.driverLabel(), driverCUDA, pkgLabel(p), m, m, m, majorOf(driverCUDA)),
-		hint)
+		c.driverBelowMajorHint(m, p.Name, func(last string) string { return "use a build for CUDA " + last + " or older, or run on a newer GPU" }))
 	return true
+}
+
+// driverBelowMajorHint is the hint for a package of CUDA major m on a
+// driver of an older major: the driver floor for that major, or, on a GPU
+// whose last driver branch runs no CUDA m runtime at all, that and the
+// way out instead (given the newest CUDA that branch runs).
+func (c *checker) driverBelowMajorHint(m int, name string, way func(last string) string) string {
+	if lim, ok := c.retired(); ok && majorOf(lim.cuda) < m {
+		return fmt.Sprintf("the %s runs no driver after R%d, which runs CUDA %s at most, so no CUDA %d build of %s runs on it: %s", lim.gpu.Name, lim.arch.LastBranch, lim.cuda, m, name, way(lim.cuda))
+	}
+	if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "" && f.LinuxFloor != "unknown" {
+		return fmt.Sprintf("upgrade the driver to %s or newer, the floor at which a CUDA %d.x runtime runs (minor-version compatibility)", f.LinuxFloor, m)
+	}
+	return fmt.Sprintf("upgrade the driver to one for CUDA %d.0 or newer", m)
 }
 
 // judgeMachineLibs holds an extension release that loads the library of
