@@ -107,18 +107,21 @@ func pkgLabel(p *resolver.GPUPackage) string {
 // which that is.
 func (c *checker) libLabel(p *resolver.GPUPackage) string {
 	fw := c.st.Framework
-	if !strings.HasPrefix(p.BundledWith, "torch ") || fw == nil || fw.Package != "" || fw.From != envspec.ProviderConda {
-		return pkgLabel(p)
-	}
-	item, pulls, ok := strings.Cut(fw.Item, " (which pulls ")
-	if !ok {
+	if !strings.HasPrefix(p.BundledWith, "torch ") || fw == nil || fw.PulledBy == "" || fw.From != envspec.ProviderConda {
 		return pkgLabel(p)
 	}
 	s := p.Name
 	if rel := p.Release(); rel != "" {
 		s += " " + rel
 	}
-	return s + " (loaded by " + p.BundledWith + ": " + item + " pulls " + strings.TrimSuffix(pulls, ")") + ")"
+	pulls := "pytorch"
+	if fw.PulledRelease != "" {
+		pulls += " " + fw.PulledRelease
+	}
+	if fw.PipSkipped != "" {
+		pulls += " before pip runs, so that " + fw.PipSkipped + " finds it installed and does nothing"
+	}
+	return s + " (loaded by " + p.BundledWith + ": " + fw.PulledBy + " pulls " + pulls + ")"
 }
 
 // pkgPos points at the package's item, else at the framework.

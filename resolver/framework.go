@@ -85,6 +85,7 @@ func (r *resolution) framework() {
 				Name: "pytorch", Version: v, From: c.from(),
 				Channel: c.channel, ChannelWhy: c.channelWhy(), Pos: c.pos(),
 				Item: c.raw() + " (which pulls pytorch " + v + " before pip runs, so that " + b.raw() + " finds it installed and does nothing)", VersionPos: c.verPos(), VersionEnd: int(c.verEnd),
+				PulledBy: c.raw(), PulledRelease: v, PipSkipped: b.raw(),
 			}, c)
 			return
 		}
@@ -344,6 +345,7 @@ func (r *resolution) frameworkFromCompanion() {
 		Name: "pytorch", Version: v, From: best.from(),
 		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
 		Item: best.raw() + " (which pulls pytorch " + v + ")", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
+		PulledBy: best.raw(), PulledRelease: v,
 	}
 	r.finishFramework(f, best)
 }
@@ -367,6 +369,37 @@ func (r *resolution) condaCompanionPulling(v string) *item {
 		}
 	}
 	return nil
+}
+
+// defaultsToolkitPin sets Framework.DefaultsToolkitPin, the one reading
+// of a cudatoolkit pin beside a pytorch up to 1.12 from defaults that EG207
+// and the name's refusal both give (review twenty-six and twenty-eight:
+// 071's pytorch=1.9 with cudatoolkit=11.1 and defaults listed first).
+func (r *resolution) defaultsToolkitPin(f *Framework) {
+	if r.kb == nil || f.Name != "pytorch" || f.Dist != kb.DistDefaults || f.From != envspec.ProviderConda || f.Item == "" || strings.Contains(f.Item, "::") {
+		return
+	}
+	rels := f.Candidates
+	if f.Version != "" {
+		rels = []string{f.Version}
+	}
+	if len(rels) == 0 {
+		return
+	}
+	for _, v := range rels {
+		if compareVersions(v, "1.13") >= 0 {
+			return
+		}
+		if _, known := r.kb.CondaPublished("pytorch", kb.DistDefaults, v); known {
+			return
+		}
+	}
+	for _, d := range r.env.Deps {
+		if d.Spec != nil && d.Spec.Name == "cudatoolkit" && d.Spec.Version != nil {
+			f.DefaultsToolkitPin, f.DefaultsRelease = d, rels[len(rels)-1]
+			return
+		}
+	}
 }
 
 // frameworkFromBareCompanion: a torchvision or torchaudio with no version
@@ -393,6 +426,7 @@ func (r *resolution) frameworkFromBareCompanion() {
 		Name: "pytorch", From: best.from(),
 		Channel: best.channel, ChannelWhy: best.channelWhy(), Pos: best.pos(),
 		Item: best.raw() + " (which pulls pytorch)", VersionPos: best.verPos(), VersionEnd: int(best.verEnd),
+		PulledBy: best.raw(),
 	}
 	r.finishFramework(f, best)
 }

@@ -94,7 +94,7 @@ func CanonicalName(st *Stack) (string, error) {
 		}
 		return "", fmt.Errorf("tensorflow %s's package-index wheel is built for CUDA %s and uses the GPU only where it finds that CUDA's libraries and cuDNN, %s, so whether it runs on a GPU or on the CPU is the machine's to decide", v, f.BuildCUDA, missing)
 	}
-	if f.Name == "pytorch" && f.Dist == kb.DistDefaults && f.From == envspec.ProviderConda && st.CUDA != nil && hasMinor(st.CUDA.Version) && compareVersions(version, "1.13") < 0 {
+	if f.DefaultsToolkitPin != nil && st.CUDA != nil && hasMinor(st.CUDA.Version) {
 		// review twenty-six: 071's pytorch=1.9 with cudatoolkit=11.1 and
 		// defaults listed first. The pytorch channel's builds up to 1.12
 		// are selected by cudatoolkit; the defaults channel's are not

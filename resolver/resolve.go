@@ -44,6 +44,9 @@ func Resolve(env *envspec.Env, k *kb.KB) *Stack {
 	if unloadable != nil {
 		r.st.Framework.CUDAUnloadable = unloadable.Error()
 	}
+	if r.st.Framework != nil {
+		r.defaultsToolkitPin(r.st.Framework)
+	}
 	name, err := CanonicalName(r.st)
 	if cu := r.onlyBuildCUDA(); err != nil && cu != "" {
 		cp := *r.st
@@ -269,10 +272,11 @@ func (r *resolution) otherChannels() {
 // lines that install the package index's wheel over a conda pytorch (no
 // local version, no index option): the wheel is built for the CUDA the
 // index serves, and torchvision (another major) and torchaudio (another
-// version) refuse to load beside a torch built for another CUDA, so until
-// the knowledge base gives that wheel's CUDA the targets are open on it
-// (review twenty-five: 173's pip torchvision==0.12.0 beside conda's
-// pytorch 1.11.0 for CUDA 11.3).
+// version) refuse to load beside a torch built for another CUDA. Where
+// the knowledge base gives the wheel's CUDA (pypi_companion_cuda) and it
+// differs, the line is CompanionsMismatched (EG211); where it does not
+// say, CompanionsOpen (every target open on it) (review twenty-five: 173's
+// pip torchvision==0.12.0 beside conda's pytorch 1.11.0 for CUDA 11.3).
 func (r *resolution) companionsOverCondaTorch() {
 	f := r.st.Framework
 	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Variant != "cuda" || r.env.IsInstalled() {
@@ -281,9 +285,8 @@ func (r *resolution) companionsOverCondaTorch() {
 	if _, _, foreign := ForeignExport(r.env); foreign {
 		return // another platform's export: its builds are not Linux's
 	}
-	_, opts := pipItems(r.env)
-	for _, o := range opts {
-		if o.Name == "--index-url" || o.Name == "--extra-index-url" || o.Name == "-i" || o.Name == "--find-links" || o.Name == "-f" {
+	for _, d := range r.env.Pip {
+		if o := pipOpt(d); o != nil && isIndexOption(o.Name) {
 			return // which build pip takes from the index is another question
 		}
 	}

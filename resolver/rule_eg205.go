@@ -75,8 +75,7 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 	}
 	reqs, opts := c.pipList()
 	for _, o := range opts {
-		switch o.Name {
-		case "--index-url", "--extra-index-url", "--find-links", "-i", "-f":
+		if isIndexOption(o.Name) {
 			return nil
 		}
 	}
@@ -508,8 +507,8 @@ func eg205CondaPipName(c *Context) []finding.Diagnostic {
 
 // pipSpec writes a conda version spec as pip's, where it is a release
 // ("2.0.1", "=2.0.1": "==2.0.1"; "=2.0": "==2.0.*") or a plain range
-// (">=2,<3"),
-// and as nothing otherwise (a glob, a build), which pip cannot say.
+// (">=2,<3"), and as nothing otherwise (a glob, a build), which pip
+// cannot say.
 func pipSpec(v string) string {
 	v = strings.TrimSpace(v)
 	if r := strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(v, "="), "*"), "."); pipRelease.MatchString(r) {

@@ -52,12 +52,12 @@ func runEG207(c *Context) []finding.Diagnostic {
 	}
 	hint := VariantHint(k, f)
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
-	if tk, rel := defaultsBeforeToolkitPin(c, f); tk != nil {
+	if tk := f.DefaultsToolkitPin; tk != nil {
 		// review twenty-eight F1 (071): whether defaults has the release
 		// is not known; if it does not, the pytorch channel's build is
 		// selected by the file's cudatoolkit, the same on every machine
-		msg = fmt.Sprintf("%s%s may come from the defaults channel, listed first, which the knowledge base does not know to have published pytorch %s nor how its builds are chosen; if it comes from the pytorch channel instead, %s%s selects that channel's CUDA build, the same on every machine", f.Item, at(f.Pos), rel, tk.Dep.Raw.Value, at(tk.Dep.Raw.Pos))
-		hint = fmt.Sprintf("list the pytorch channel before defaults, or write pytorch::pytorch, so that %s selects the pytorch channel's CUDA build; or %s", tk.Dep.Raw.Value, hint)
+		msg = fmt.Sprintf("%s%s may come from the defaults channel, listed first, which the knowledge base does not know to have published pytorch %s nor how its builds are chosen; if it comes from the pytorch channel instead, %s%s selects that channel's CUDA build, the same on every machine", f.Item, at(f.Pos), f.DefaultsRelease, tk.Raw.Value, at(tk.Raw.Pos))
+		hint = fmt.Sprintf("list the pytorch channel before defaults, or write pytorch::pytorch, so that %s selects the pytorch channel's CUDA build; or %s", tk.Raw.Value, hint)
 	}
 	if sel := pytorchChannelSelector(c, f); sel != nil {
 		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with defaults listed first pytorch comes from defaults, whose builds neither depend on it nor are constrained by it",
@@ -271,39 +271,6 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 // channel's selectors (its pytorch builds depend on them); the defaults
 // recipe's builds do not, so they leave defaults' variant open. Nil
 // otherwise.
-// defaultsBeforeToolkitPin is the file's cudatoolkit pin where pytorch up
-// to 1.12 (whose pytorch-channel builds cudatoolkit selects) comes from
-// the defaults channel, listed first, and the knowledge base does not
-// know whether defaults published the release; with the release it
-// names.
-func defaultsBeforeToolkitPin(c *Context, f *Framework) (*condaItem, string) {
-	if f.Name != "pytorch" || f.Dist != kb.DistDefaults || c.Env == nil || c.KB == nil || f.Item == "" || strings.Contains(f.Item, "::") {
-		return nil, ""
-	}
-	rels := f.Candidates
-	if f.Version != "" {
-		rels = []string{f.Version}
-	}
-	if len(rels) == 0 {
-		return nil, ""
-	}
-	for _, r := range rels {
-		if compareVersions(r, "1.13") >= 0 {
-			return nil, ""
-		}
-		if _, known := c.KB.CondaPublished("pytorch", kb.DistDefaults, r); known {
-			return nil, ""
-		}
-	}
-	for _, it := range condaItems(c.Env) {
-		if it.Name == "cudatoolkit" && it.Dep.Spec != nil && it.Dep.Spec.Version != nil {
-			it := it
-			return &it, rels[len(rels)-1]
-		}
-	}
-	return nil, ""
-}
-
 func pytorchChannelSelector(c *Context, f *Framework) *condaItem {
 	if f.Name != "pytorch" || f.Dist != kb.DistDefaults || c.Env == nil {
 		return nil

@@ -52,6 +52,7 @@ func condaPipPairs(ctx *Context) []libPair {
 		}
 	}
 	var out []libPair
+	pulledBy, pulled, isPulled := companionPytorch(ctx, conda)
 	for _, p := range reqs {
 		l := libOfPip(ctx, p)
 		if l == "" {
@@ -59,7 +60,7 @@ func condaPipPairs(ctx *Context) []libPair {
 		}
 		if c, ok := byLib[l]; ok {
 			out = append(out, libPair{Lib: l, Conda: c, Pip: p, Echo: condaEcho(ctx, c, p)})
-		} else if c, v, ok := companionPytorch(ctx, conda); ok && l == "torch" && p.Name == "torch" {
+		} else if c, v := pulledBy, pulled; isPulled && l == "torch" && p.Name == "torch" {
 			// conda's torchvision or torchaudio pulls pytorch v in before
 			// pip runs (Framework from the companion)
 			out = append(out, libPair{Lib: l, Conda: c, Pip: p, Echo: echoesRelease(ctx, v, p)})
@@ -76,7 +77,7 @@ func companionPytorch(ctx *Context, conda []condaItem) (condaItem, string, bool)
 		return condaItem{}, "", false
 	}
 	f := ctx.Stack.Framework
-	if f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || f.Package != "" {
+	if f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || f.PulledBy == "" {
 		return condaItem{}, "", false
 	}
 	for _, c := range conda {

@@ -124,6 +124,21 @@ type Framework struct {
 	// a hint that pins the item keeps its name (tensorflow-gpu is the GPU
 	// build on defaults; tensorflow there is the mkl one).
 	Package string `json:"-"`
+	// PulledBy is the companion item that brings the framework in where
+	// Package is "" (torchaudio=0.11.0=py310_cu113), PulledRelease the
+	// release it requires ("" for a bare companion), and PipSkipped the
+	// pip line of that release that then finds it installed and does
+	// nothing (torch==1.11.0), "" where there is none.
+	// DefaultsToolkitPin is the file's cudatoolkit line where pytorch up
+	// to 1.12 may come from defaults, listed first, which the knowledge
+	// base does not know to have published the release (DefaultsRelease,
+	// the newest the spec admits): on the pytorch channel that line would
+	// select the CUDA build. Nil otherwise.
+	DefaultsToolkitPin *envspec.CondaDep `json:"-"`
+	DefaultsRelease    string            `json:"-"`
+	PulledBy           string            `json:"-"`
+	PulledRelease      string            `json:"-"`
+	PipSkipped         string            `json:"-"`
 	// Wrapper is the conda wrapper metapackage the file lists beside or
 	// for the framework (pytorch-gpu), whose own uploads may lack builds
 	// the framework's package has (kb.PackagePythonBuilds); "" for none.
