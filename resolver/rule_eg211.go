@@ -22,7 +22,9 @@ var ruleEG211 = &Rule{
 		Why: "An extension that links libtorch's C++ API (flash-attn, xformers, vLLM, PyG's torch-scatter/sparse/cluster and pyg-lib, " +
 			"mamba-ssm, causal-conv1d, flashinfer, apex, …) runs only with the torch release, CUDA major and C++ ABI it was compiled " +
 			"against: any other fails at import with \"undefined symbol\" (a C++ ABI or release mismatch) or \"built for PyTorch X\". " +
-			"Where its metadata pins torch exactly (xformers, vLLM), pip and uv refuse the pair or replace the torch the file pins.",
+			"Where its metadata pins torch exactly (xformers, vLLM), pip and uv refuse the pair or replace the torch the file pins. " +
+			"The same holds for a pip torchvision or torchaudio from the package index over a conda pytorch: the wheel is built for the CUDA " +
+			"of the index's torch it pairs with, and it refuses to load beside a torch of another CUDA (major for torchvision, version for torchaudio).",
 		Fix: "Take the extension's wheel built for this torch (the wheel tag names torch, CUDA and cxx11abiTRUE/FALSE; PyG's and " +
 			"flashinfer's index URLs name torch and CUDA), the extension release that pins this torch, or the torch it was built for.",
 		Before: "dependencies:\n  - pip:\n    - torch==2.7.0\n    - https://github.com/Dao-AILab/flash-attention/releases/download/v2.7.4.post1/flash_attn-2.7.4.post1+cu12torch2.6cxx11abiFALSE-cp311-cp311-linux_x86_64.whl",
