@@ -217,7 +217,9 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 		{"major 7 on sm_80", within("7"), cc{Major: 8}, carriesNo, "the file admits only cuDNN 7.x, and the last cuDNN 7 is 7.6.5; no cudnn release through 7.6.5 carries code of its own for sm_80"},
 		{"major 7 on sm_90", within("7"), cc{Major: 9}, carriesNo, "through 8.5.0"},
 		{"8.1 on sm_90", within("8.1"), cc{Major: 9}, carriesNo, "the file admits only cuDNN 8.1.x; no cudnn release through 8.5.0"},
-		{"8.5 on sm_90", within("8.5"), cc{Major: 9}, carriesUnknown, "which cudnn 8.5.x release it loads is not known"},
+		// 8.5.0 is NVIDIA's one 8.5 release, covered by the 8.5.0 row
+		{"8.5 on sm_90", within("8.5"), cc{Major: 9}, carriesNo, "the file admits only cuDNN 8.5.x, and the last cuDNN 8.5 is 8.5.0; no cudnn release through 8.5.0"},
+		{"8.8 on sm_90", within("8.8", "11.8"), cc{Major: 9}, carriesUnknown, "which cudnn 8.8.x release it loads is not known"},
 		{"major 8 on sm_90", within("8"), cc{Major: 9}, carriesUnknown, "which cudnn 8.x release it loads is not known"},
 		{"major 8 on sm_100", within("8"), cc{Major: 10}, carriesNo, "the last cuDNN 8 is 8.9.7; no cudnn release through 8.9.7"},
 		{"8.7 on sm_120", within("8.7"), cc{Major: 12}, carriesNo, "through 8.9.7"},
@@ -229,7 +231,10 @@ func TestLibCarriesCuDNNWithin(t *testing.T) {
 		{"8.8 on sm_37", within("8.8"), cc{Major: 3, Minor: 7}, carriesNo, "which cudnn release it loads is not known, but the file admits only cuDNN 8.8.x; cudnn has no code for sm_37 from 8.8.0 on (it dropped sm_37 after 8.7.0)"},
 		{"8.9 on sm_35", within("8.9"), cc{Major: 3, Minor: 5}, carriesNo, "from 8.8.0 on"},
 		{"major 9 on sm_37", within("9"), cc{Major: 3, Minor: 7}, carriesNo, "the file admits only cuDNN 9.x; cudnn has no code for sm_37 from 8.8.0 on"},
-		{"8.7 on sm_37", within("8.7"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.7.x release it loads is not known"},
+		// 8.7.0 is NVIDIA's one 8.7 release, and it carries Kepler; 8.0.x
+		// all lie below it
+		{"8.7 on sm_37", within("8.7"), cc{Major: 3, Minor: 7}, carriesYes, ""},
+		{"8.0 on sm_37", within("8.0"), cc{Major: 3, Minor: 7}, carriesYes, ""},
 		{"major 8 on sm_37", within("8"), cc{Major: 3, Minor: 7}, carriesUnknown, "which cudnn 8.x release it loads is not known"},
 		// Hopper from 8.9.1 in builds for CUDA 11.8 or newer
 		// (cudalibs-hopper.yaml): every 9.1.x of a CUDA 12 build carries it;

@@ -526,8 +526,21 @@ func next(xs []string, i int) string {
 // RTX 4080 (jax-ml/jax#13570), an LLVM fatal error for sm_107a
 // (openxla/xla#47982).
 func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
-	if fw := c.st.Framework; fw == nil || fw.Name != "jax" {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "jax" {
 		return false
+	}
+	if jaxUsesHostCUDA(fw, c.k) {
+		// Its CUDA jaxlib ships no ptxas: XLA runs the one of the CUDA
+		// installed on the machine ("expects the CUDA installation to be
+		// at /usr/local/cuda-X.X"), and whether that one knows the GPU
+		// (CUDA 11.8 for sm_89; an older ptxas leaves it to the driver,
+		// which failed on an RTX 4080, jax-ml/jax#13570) is the machine's.
+		c.undecideFor(c.fwPos(), CauseMachine, "architecture", "xla-target-unknown", c.build(),
+			fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with the ptxas of the CUDA installed on the machine (jax %s's CUDA jaxlib ships none), so whether it can target %s depends on that installation's release",
+				what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm()),
+			"install on the machine a CUDA toolkit whose ptxas targets "+gcc.sm()+", or use a jax release whose wheels bring their own ptxas and carry SASS for this architecture")
+		return true
 	}
 	c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(),
 		fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with its bundled LLVM and ptxas, so its PTX does not decide whether this release can target %s (releases older than an architecture fail to compile for it)",

@@ -1180,10 +1180,11 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		// come from outside the environment, so these decide nothing.
 		return
 	}
-	if fw := c.st.Framework; fw != nil && (fw.NotPublished != "" || c.st.CUDA != nil && c.st.CUDA.NotPublished != "") {
+	if fw := c.st.Framework; (fw != nil && fw.NotPublished != "") || (c.st.CUDA != nil && c.st.CUDA.NotPublished != "") {
 		// No such build exists (EG205, and the framework's EG409 says
 		// so): the libraries "it loads" are a phantom build's (review
-		// seventeen F23: pytorch-cuda=5.7).
+		// seventeen F23: pytorch-cuda=5.7), and with no framework the
+		// toolkit's are (corpus 104: cudatoolkit=12.2).
 		return
 	}
 	c.eachCC(func(gcc cc, gs []GPU) {
@@ -1231,7 +1232,10 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			hint := "pin the library to a release known to carry code for " + gcc.sm() + ", or run envguard check on the machine, which reads the libraries"
 			if machine {
 				cause = CauseMachine
-				hint = "install the cuDNN it was built with in the file (TensorFlow's [and-cuda] extra from 2.14, or conda's cudnn), or run envguard check on the machine, which reads the libraries"
+				hint = "install the cuDNN it was built with in the file (conda's cudnn), or run envguard check on the machine, which reads the libraries"
+				if fw := c.st.Framework; fw != nil && fw.Name == "tensorflow" {
+					hint = "install the cuDNN it was built with in the file (TensorFlow's [and-cuda] extra from 2.14, or conda's cudnn), or run envguard check on the machine, which reads the libraries"
+				}
 			}
 			c.undecideFor(pos, cause, "architecture", "cuda-lib-arch-unknown", what,
 				fmt.Sprintf("the framework has SASS for %s, but %s", gcc.sm(), strings.Join(unknown, "; ")), hint)
@@ -1270,12 +1274,14 @@ func (c *checker) libMayLack(p *resolver.GPUPackage, gcc cc) bool {
 	ver := p.Version
 	switch {
 	case ver != "":
-	case p.Within != "" && strings.Contains(p.Within, "."):
-		ver = p.Within + ".999" // any release of that minor
 	case p.Within != "" && p.Lib == "cudnn":
 		if last, ok := c.k.LastCuDNNOfMajor(p.Within); ok {
 			ver = last.Last
+		} else if strings.Contains(p.Within, ".") {
+			ver = p.Within + ".999" // any release of that minor
 		}
+	case p.Within != "" && strings.Contains(p.Within, "."):
+		ver = p.Within + ".999" // any release of that minor
 	}
 	for _, r := range gaps {
 		if ver == "" || (compareVersions(ver, r.CarriesThrough) > 0 && !strings.HasPrefix(ver, r.CarriesThrough+".")) {
@@ -1609,7 +1615,10 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 		return ""
 	}
 	major, _, _ := strings.Cut(p.Within, ".")
-	last, hasLast := c.k.LastCuDNNOfMajor(major)
+	last, hasLast := c.k.LastCuDNNOfMajor(p.Within) // 8.7: NVIDIA's one 8.7 release
+	if !hasLast {
+		last, hasLast = c.k.LastCuDNNOfMajor(major)
+	}
 	n := strings.Count(p.Within, ".") + 1
 	cuda, _ := c.libBuildCUDA(p)
 	through, ok := noneThroughIf(c.k.CUDALibArchOf(p.Lib, gcc.key()), cuda, func(t string) bool {
@@ -1625,8 +1634,9 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 		return ""
 	}
 	why := p.WithinWhy
-	if hasLast && n == 1 {
-		why += ", and the last cuDNN " + major + " is " + last.Last
+	if hasLast && compareVersions(p.Within, versionPrefix(through, n)) >= 0 {
+		// the series' last release, not its number, decided it
+		why += ", and the last cuDNN " + last.Major + " is " + last.Last
 	}
 	return fmt.Sprintf("which cudnn release it loads is not known, but %s; no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", why, through, gcc.sm())
 }
@@ -1650,7 +1660,14 @@ func (c *checker) withinSinceCarries(p *resolver.GPUPackage, gcc cc) bool {
 	rows := c.k.CUDALibArchOf(p.Lib, gcc.key())
 	covered := false
 	for _, r := range rows {
-		if r.Until != "" || r.CarriesThrough != "" {
+		switch {
+		case r.CarriesThrough != "":
+			// carried from Since through CarriesThrough, then dropped:
+			// every release of the series must be at or below it
+			if !c.withinAtOrBelow(p, r.CarriesThrough) {
+				return false
+			}
+		case r.Until != "":
 			return false
 		}
 		if r.Since == "" || compareVersions(p.Within, versionPrefix(r.Since, n)) <= 0 || !rowHoldsFor(r, cuda) {
@@ -1659,6 +1676,23 @@ func (c *checker) withinSinceCarries(p *resolver.GPUPackage, gcc cc) bool {
 		covered = true
 	}
 	return covered
+}
+
+// withinAtOrBelow reports whether every release of the series p.Within
+// names is at or below release v: the series is below v's own prefix (8.0
+// below 8.7 of 8.7.0), or the knowledge base gives the series' last
+// release and it is at or below v (cudnn=8.7 admits only 8.7.0, NVIDIA's
+// one 8.7 release).
+func (c *checker) withinAtOrBelow(p *resolver.GPUPackage, v string) bool {
+	n := strings.Count(p.Within, ".") + 1
+	if compareVersions(p.Within, versionPrefix(v, n)) < 0 {
+		return true
+	}
+	if p.Lib != "cudnn" {
+		return false
+	}
+	last, ok := c.k.LastCuDNNOfMajor(p.Within)
+	return ok && compareVersions(last.Last, v) <= 0
 }
 
 // cudnnSpanCarries decides a cuDNN whose release is open but whose build's

@@ -79,9 +79,26 @@ func (r *resolution) evidence() {
 			}
 		}
 		if r.st.CUDA.NotPublished == "" {
+			r.st.CUDA.NotPublished = unpublishedCudatoolkit(cuda)
+		}
+		if r.st.CUDA.NotPublished == "" {
 			r.st.CUDA.NotPublished = r.unbuiltCondaForgeCUDA()
 		}
 	}
+}
+
+// unpublishedCudatoolkit says why a cudatoolkit line for CUDA 12 or newer
+// (the case EG205 reports: cudatoolkit ends at 11.8) installs nothing, so
+// that no build is judged as if the solver could give it; "" otherwise.
+// Review of corpus 104: cudatoolkit=12.2 beside pip onnxruntime-gpu read ok
+// on nine GPUs for an environment conda cannot create.
+func unpublishedCudatoolkit(cuda []Evidence) string {
+	for _, e := range cuda {
+		if e.Kind == EvidenceCudatoolkit && hasMinor(e.Says) && majorOf(e.Says) >= 12 {
+			return fmt.Sprintf("%s asks for a cudatoolkit no channel published (cudatoolkit ends at 11.8; CUDA 12 ships as cuda-version and cuda-toolkit)", e.Item)
+		}
+	}
+	return ""
 }
 
 // unbuiltCondaForgeCUDA says why a conda-forge pytorch build string names a

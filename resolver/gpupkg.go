@@ -601,10 +601,31 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 				// seventeen F34: 006)
 				p.FromMachine = "the file installs no cuDNN: " + with + " opens a libcudnn it finds on the machine, whose release is not known, and without one skips the GPU and runs on the CPU"
 			}
+			if lib == "cudnn" && r.jaxUsesHostCUDA() && r.st.CuDNN == "" {
+				// jaxlib's CUDA wheels before the cudaNN_pip extras load
+				// the cuDNN installed on the machine (corpus 103)
+				p.FromMachine = "the file installs no cuDNN: " + with + "'s CUDA jaxlib loads the libcudnn installed on the machine, whose release is not known"
+			}
 			add(p)
 		}
 	}
 	r.tensorflowCuDNNMajor()
+}
+
+// jaxUsesHostCUDA reports whether the framework is a pip jax of a release
+// before the knowledge base's first cudaNN_pip extra, whose CUDA jaxlib
+// loads the CUDA and cuDNN installed on the machine.
+func (r *resolution) jaxUsesHostCUDA() bool {
+	fw := r.st.Framework
+	if r.kb == nil || fw == nil || fw.Name != "jax" || fw.From != envspec.ProviderPip || fw.Version == "" {
+		return false
+	}
+	since, ok := r.kb.JAXPipCUDASince()
+	if !ok {
+		return false
+	}
+	c, ok := kb.CompareDotted(fw.Version, since)
+	return ok && c < 0
 }
 
 // tensorflowCuDNNMajor narrows the cuDNN a pip TensorFlow loads, where the
@@ -716,13 +737,22 @@ func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string)
 	if row.Release != "" {
 		rowOf = row.Release
 	}
-	if buildCuDNN != "" && !strings.HasPrefix(row.CuDNN, buildCuDNN+".") {
+	if buildCuDNN != "" && row.CuDNN != buildCuDNN && !strings.HasPrefix(row.CuDNN, buildCuDNN+".") {
 		// The build string names another cuDNN major (cudnn8_0 beside a
 		// row for 7.x): this is not the build the row describes.
 		return GPUPackage{}, false
 	}
+	item := "pytorch " + rowOf + " (" + string(fw.Dist) + ", CUDA " + rt + ")"
+	if strings.Count(row.CuDNN, ".") == 1 {
+		// Only the series is known (1.7's CUDA 11.0 wheels: the build
+		// image had 8.0.0 … 8.0.5 over the release's life).
+		return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}},
+			Within: row.CuDNN, WithinWhy: fmt.Sprintf("%s carries a cuDNN %s.x", item, row.CuDNN),
+			Unknown:  "which cudnn " + row.CuDNN + ".x release it carries is not known",
+			Evidence: []Evidence{{Item: item, Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
+	}
 	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", Version: row.CuDNN, BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}}, Known: true,
-		Evidence: []Evidence{{Item: "pytorch " + rowOf + " (" + string(fw.Dist) + ", CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
+		Evidence: []Evidence{{Item: item, Kind: EvidenceKBRow, Says: row.CuDNN, Package: "cudnn"}}}, true
 }
 
 // condaForgeCuDNN is the cuDNN conda-forge's pytorch build for CUDA rt

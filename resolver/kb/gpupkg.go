@@ -590,8 +590,11 @@ type PytorchChannelCuDNN struct {
 	// (1.7.0 and 1.7.1 of CUDA 11.0 carry cuDNN 8.0.3 and 8.0.5); a row
 	// without it speaks for every release of the series.
 	Release string `yaml:"release,omitempty"`
-	CUDA    string `yaml:"cuda"`  // the CUDA variant, major.minor
-	CuDNN   string `yaml:"cudnn"` // major.minor.patch, as the build string has it
+	CUDA    string `yaml:"cuda"` // the CUDA variant, major.minor
+	// CuDNN is major.minor.patch, as the build string has it; a
+	// torch_wheel_cudnn row may name only the series (8.0) where the build
+	// image's cuDNN changed within it and no source says which it had.
+	CuDNN string `yaml:"cudnn"`
 	// Dist, in torch_wheel_cudnn only, names the pip distributions whose
 	// build of the variant carries this cuDNN: wheel (the PyTorch wheel
 	// index's +cuXYZ build) and pypi (the package index's plain torch,
@@ -672,17 +675,18 @@ func (k *KB) NewestCuDNNFor(cuda string) (*CuDNNNewest, bool) {
 	return nil, false
 }
 
-// CuDNNLastOfMajor is the last cuDNN release of one major: a build that
-// loads libcudnn.so.N gets a release at or below it.
+// CuDNNLastOfMajor is the last cuDNN release of one major, or of one
+// minor series: a build that loads libcudnn.so.N gets a release at or below
+// it, and cudnn=8.7 gets 8.7.0, the only 8.7 release NVIDIA published.
 type CuDNNLastOfMajor struct {
-	Major  string `yaml:"major"` // "7"
+	Major  string `yaml:"major"` // "7", or a series "8.7"
 	Last   string `yaml:"last"`  // major.minor.patch
 	Source string `yaml:"source"`
 	Note   string `yaml:"note,omitempty"`
 }
 
-// LastCuDNNOfMajor returns the last cuDNN release of a major ("7"), where
-// the knowledge base knows.
+// LastCuDNNOfMajor returns the last cuDNN release of a major ("7") or of
+// a minor series ("8.7"), where the knowledge base knows.
 func (k *KB) LastCuDNNOfMajor(major string) (*CuDNNLastOfMajor, bool) {
 	for i := range k.CuDNNLastOfMajor {
 		if r := &k.CuDNNLastOfMajor[i]; r.Major == major {
@@ -930,9 +934,9 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 	for i, r := range v.k.TorchWheelCuDNN {
 		const table = "torch_wheel_cudnn"
 		v.source(table, i, r.Source, keys)
-		if strings.Count(r.CuDNN, ".") != 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 ||
+		if n := strings.Count(r.CuDNN, "."); n < 1 || n > 2 || strings.Count(r.Series, ".") != 1 || strings.Count(r.CUDA, ".") != 1 ||
 			r.Release != "" && !strings.HasPrefix(r.Release, r.Series+".") {
-			v.errf(table, i, "series %q, release %q, cuda %q and cudnn %q must be major.minor, a release of the series or empty, major.minor and major.minor.patch", r.Series, r.Release, r.CUDA, r.CuDNN)
+			v.errf(table, i, "series %q, release %q, cuda %q and cudnn %q must be major.minor, a release of the series or empty, major.minor and major.minor.patch (or major.minor where only the series is known)", r.Series, r.Release, r.CUDA, r.CuDNN)
 		}
 		if len(r.Dist) == 0 {
 			v.errf(table, i, "dist is empty: name %s, %s or both", DistWheel, DistPyPI)
@@ -966,8 +970,8 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 	}
 	for i, r := range v.k.CuDNNLastOfMajor {
 		v.source("cudnn_last_of_major", i, r.Source, keys)
-		if strings.Count(r.Major, ".") != 0 || strings.Count(r.Last, ".") != 2 || !strings.HasPrefix(r.Last, r.Major+".") {
-			v.errf("cudnn_last_of_major", i, "major %q and last %q must be a major and a major.minor.patch of that major", r.Major, r.Last)
+		if strings.Count(r.Major, ".") > 1 || strings.Count(r.Last, ".") != 2 || !strings.HasPrefix(r.Last, r.Major+".") {
+			v.errf("cudnn_last_of_major", i, "major %q and last %q must be a major (or major.minor) and a major.minor.patch of it", r.Major, r.Last)
 		}
 	}
 	for i, a := range v.k.TorchCXXABIs {

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "f4fe85f34de0f8fe"
+const generatedVersion = "9c6691f56088e525"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x30aff9c4
+const generatedChecksum = 0xa26137ad
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -19019,6 +19019,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Series: "2.5", CUDA: "12.1", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 12.x; RELEASE_MD 2.5: cuDNN 9.1.0.70"},
 	{Series: "2.5", CUDA: "12.4", CuDNN: "9.1.0", Source: "PT_BUILDER_CONDA;RELEASE_MD", Note: "release/2.5 (@aec5fb5d) build.sh copies libcudnn*.so.9 for 12.x; RELEASE_MD 2.5: cuDNN 9.1.0.70; corpus 167: cuda12.4_cudnn9.1.0"},
 }, TorchWheelCuDNN: []PytorchChannelCuDNN{
+	{Series: "1.7", CUDA: "11.0", CuDNN: "8.0", Dist: []Distribution{
+		Distribution("wheel"),
+	}, Source: "PT_BUILDER_WHEEL_HIST", Note: "install_110 installed cudnn-11.0-linux-x64 v8.0.0.180 (9b994688, 2020-06-18), v8.0.2.39, v8.0.3.33 (cedffa80, 2020-08-25), v8.0.4.30 (3c86295b, 2020-10-13) and v8.0.5.39 (42f1bd6c, 2020-11-11, unchanged through ac68cea0, 2021-01-04): which one the 1.7.0 and 1.7.1 images had is not read, but each is an 8.0.x"},
 	{Series: "1.7", CUDA: "9.2", CuDNN: "7.6.3", Dist: []Distribution{
 		Distribution("wheel"),
 	}, Source: "PT_BUILDER_WHEEL_HIST", Note: "install_92: libcudnn7 7.6.3.30 from 08d7b369 (2019-09-20) to 282c44dc (2022-03-01); build.sh USE_STATIC_CUDNN=1"},
@@ -19183,6 +19186,22 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 }, CuDNNLastOfMajor: []CuDNNLastOfMajor{
 	{Major: "7", Last: "7.6.5", Source: "CUDNN_SUPPORT_MATRIX_7X;CUDNN_REDIST_LEGACY", Note: "7.6.4 - 7.6.5 is the last 7.x section before 8.0.0 in the support matrices; v7.6.5 is the last 7.x directory of the legacy redist index"},
 	{Major: "8", Last: "8.9.7", Source: "CUDNN_ARCHIVES", Note: "cuDNN Archives (v8.9.7, December 2023): 'cuDNN Release 8' lists 8.9.7 as its newest release"},
+	{Major: "7.0", Last: "7.0.5", Source: "CUDNN_RELNOTES_802;CUDNN_REDIST_LEGACY", Note: "7.0.1 … 7.0.5 in the 8.0.2 release notes; v7.0.1 … v7.0.5 directories"},
+	{Major: "7.1", Last: "7.1.4", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "7.1.1 … 7.1.4"},
+	{Major: "7.2", Last: "7.2.1", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "7.2.1 alone: no 7.2.0 section or directory"},
+	{Major: "7.3", Last: "7.3.1", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "7.3.0 and 7.3.1"},
+	{Major: "7.4", Last: "7.4.2", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "7.4.1 and 7.4.2"},
+	{Major: "7.5", Last: "7.5.1", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "7.5.0 and 7.5.1"},
+	{Major: "7.6", Last: "7.6.5", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "7.6.0 … 7.6.5"},
+	{Major: "8.0", Last: "8.0.5", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "8.0.0 and 8.0.1 Preview, 8.0.2 … 8.0.5"},
+	{Major: "8.1", Last: "8.1.1", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "8.1.0 and 8.1.1"},
+	{Major: "8.2", Last: "8.2.4", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "8.2.0, 8.2.1, 8.2.2 and 8.2.4 (no 8.2.3)"},
+	{Major: "8.3", Last: "8.3.3", Source: "CUDNN_RELNOTES_840;CUDNN_REDIST_LEGACY", Note: "8.3.0 … 8.3.3"},
+	{Major: "8.4", Last: "8.4.1", Source: "CUDNN_RELNOTES_841;CUDNN_REDIST_LEGACY", Note: "8.4.0 and 8.4.1"},
+	{Major: "8.5", Last: "8.5.0", Source: "CUDNN_REDIST_LEGACY;CUDNN_REDIST_JSON_8", Note: "8.5.0 alone (8.5.0.96): v8.5.0 is followed by v8.6.0, and redistrib_8.5.0.96.json by redistrib_8.6.0.json"},
+	{Major: "8.6", Last: "8.6.0", Source: "CUDNN_REDIST_LEGACY;CUDNN_REDIST_JSON_8", Note: "8.6.0 alone: v8.6.0 is followed by v8.7.0, and redistrib_8.6.0.json by redistrib_8.7.0.json"},
+	{Major: "8.7", Last: "8.7.0", Source: "CUDNN_RELNOTES_894;CUDNN_REDIST_LEGACY;CUDNN_REDIST_JSON_8", Note: "8.7.0 alone (8.7.0.84): the 8.9.4 release notes list 8.8.0 and then 8.7.0, v8.7.0 is followed by v8.8.0, and redistrib_8.7.0.84.json by redistrib_8.8.0.json"},
+	{Major: "8.8", Last: "8.8.1", Source: "CUDNN_RELNOTES_894;CUDNN_REDIST_JSON_8", Note: "8.8.0 (8.8.0.121) and 8.8.1 (8.8.1.3)"},
 }, CUDALibPackages: []CUDALibPackage{
 	{Lib: "cublas", Pip: []string{
 		"nvidia-cublas-cu*",
@@ -19397,7 +19416,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CUDNN_ARCHIVES", Title: "NVIDIA cuDNN Archives (v8.9.7, December 2023): 'cuDNN Release 8' lists 8.9.7 as its newest release", URL: "https://docs.nvidia.com/deeplearning/cudnn/pdf/cuDNN-Archives.pdf", Read: "2026-12-06"},
 	{Key: "NV_HOPPER_COMPAT", Title: "NVIDIA Hopper Compatibility Guide for CUDA Applications: 'Applications Built Using CUDA Toolkit 11.7 or Earlier' reach Hopper only through PTX; CUDA 11.8 builds can carry sm_90", URL: "https://docs.nvidia.com/cuda/hopper-compatibility-guide", Read: "table of contents and 1.2, 2026-12-06"},
 	{Key: "PT_BUILDER_CONDA", Title: "pytorch/builder conda/build_pytorch.sh (build_string_suffix cuda${CUDA_VERSION}_cudnn${CUDNN_VERSION}), conda/switch_cuda_version.sh (CUDNN_VERSION from /usr/local/cuda/lib64/libcudnn.so.*), conda/pytorch-nightly/build.sh (DEPS_LIST copies libcudnn*.so.8 into the package) and common/install_cuda.sh (the cuDNN archive per CUDA variant)", URL: "https://github.com/pytorch/builder", Read: "git snapshot, branches release/1.9 … release/2.5 (release/2.5 without common/install_cuda.sh), 2026-12-06"},
-	{Key: "CUDNN_REDIST_LEGACY", Title: "NVIDIA cuDNN legacy redist index (compute/redist/cudnn): v7.6.5 is the last 7.x directory; v7.6.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn7 7.6.5 for cuda9.0, cuda9.2, cuda10.0, cuda10.1 and cuda10.2; v8.0.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn8 8.0.5.39 for cuda10.1, cuda10.2, cuda11.0 and cuda11.1 only", URL: "https://developer.download.nvidia.com/compute/redist/cudnn/", Read: "the directory index and the v7.6.5 and v8.0.5 package listings, 2026-12-06"},
+	{Key: "CUDNN_RELNOTES_802", Title: "NVIDIA cuDNN 8.0.2 release notes: table of contents, cuDNN Release 7.x.x: 7.6.5 … 7.6.0, 7.5.1, 7.5.0, 7.4.2, 7.4.1, 7.3.1, 7.3.0, 7.2.1, 7.1.4 … 7.1.1, 7.0.5, 7.0.4, 7.0.3, 7.0.2, 7.0.1", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-802/release-notes/", Read: "search (docs), 2026-12-07"},
+	{Key: "CUDNN_RELNOTES_840", Title: "NVIDIA cuDNN 8.4.0 release notes: table of contents, cuDNN Release 8.x.x: 8.4.0, 8.3.3, 8.3.2, 8.3.1, 8.3.0, 8.2.4, 8.2.2, 8.2.1, 8.2.0, 8.1.1, 8.1.0, 8.0.5, 8.0.4, 8.0.3, 8.0.2, 8.0.1 Preview, 8.0.0 Preview; cuDNN Release 7.x.x: 7.6.5 … 7.6.0, 7.5.1, 7.5.0, 7.4.2, 7.4.1, 7.3.1, 7.3.0, 7.2.1, 7.1.4 … 7.1.1, 7.0.x", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-840/release-notes/index.html", Read: "search (docs), 2026-12-07"},
+	{Key: "CUDNN_RELNOTES_841", Title: "NVIDIA cuDNN 8.4.1 release notes (RN-08667-001_v8.4.1, May 2022): 1.1 cuDNN Release 8.4.1, 1.2 8.4.0, 1.3 8.3.3 …", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-841/release-notes/rel_8.html", Read: "search (docs), 2026-12-07"},
+	{Key: "CUDNN_RELNOTES_894", Title: "NVIDIA cuDNN 8.9.4 release notes (RN-08667-001_v8.9.4): table of contents 1.1 cuDNN Release 8.9.4, 1.2 8.9.3, 1.3 8.9.2, 1.4 8.9.1, 1.5 8.9.0, 1.6 8.8.1, 1.7 8.8.0, 1.8 8.7.0", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-894/pdf/cuDNN-Release-Notes.pdf", Read: "search (docs), 2026-12-07"},
+	{Key: "CUDNN_REDIST_JSON_8", Title: "NVIDIA cuDNN redist index (compute/cudnn/redist): redistrib_8.5.0.96.json (2022-08-09), redistrib_8.6.0.json, redistrib_8.7.0.84.json (2022-11-28), redistrib_8.8.0.121.json (2023-02-08), redistrib_8.8.1.3.json (2023-03-09), redistrib_8.9.0.131.json … redistrib_8.9.7.29.json (2023-12-05), then redistrib_9.0.0.json", URL: "https://developer.download.nvidia.com/compute/cudnn/redist/", Read: "stored copy of the directory index, 2026-12-07"},
+	{Key: "CUDNN_REDIST_LEGACY", Title: "NVIDIA cuDNN legacy redist index (compute/redist/cudnn): v7.6.5 is the last 7.x directory; v7.6.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn7 7.6.5 for cuda9.0, cuda9.2, cuda10.0, cuda10.1 and cuda10.2; v8.0.5/Ubuntu16_04-x64 and RHEL7_3-x64 hold libcudnn8 8.0.5.39 for cuda10.1, cuda10.2, cuda11.0 and cuda11.1 only; its release directories are v7.0.1 … v7.0.5, v7.1.1 … v7.1.4, v7.2.1, v7.3.0, v7.3.1, v7.4.1, v7.4.2, v7.5.0, v7.5.1, v7.6.0 … v7.6.5, v8.0.0 … v8.0.5, v8.1.0, v8.1.1, v8.2.0, v8.2.1, v8.2.2, v8.2.4, v8.3.0 … v8.3.3, v8.4.0, v8.4.1, v8.5.0, v8.6.0, v8.7.0, v8.8.0", URL: "https://developer.download.nvidia.com/compute/redist/cudnn/", Read: "the directory index and the v7.6.5 and v8.0.5 package listings, 2026-12-06; the release directory list again (stored copy), 2026-12-07"},
 	{Key: "CUDNN_SUPPORT_MATRIX_891", Title: "NVIDIA cuDNN Support Matrix 8.9.1, GPU, CUDA Toolkit, and CUDA Driver Requirements: cuDNN 8.9.1 for CUDA 12.x (12.1, 12.0) and for CUDA 11.x (11.8 … 11.0) list compute capabilities 9.0, 8.9, 8.6, 8.0, 7.5, 7.0, 6.1, 6.0 and 5.0 (Hopper … Maxwell), no Kepler", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-891/support-matrix/index.html", Read: "the web edition's table 1, 2026-12-06"},
 	{Key: "CUDNN_SUPPORT_MATRIX_895", Title: "NVIDIA cuDNN Support Matrix 8.9.5 (TRM-06762-001_v8.9.5), GPU, CUDA Toolkit, and CUDA Driver Requirements: cuDNN 8.9.5 for CUDA 12.x (12.0 … 12.2) and for CUDA 11.x (11.0 … 11.8) list compute capabilities 9.0, 8.9, 8.6, 8.0, 7.5, 7.0, 6.1, 6.0 and 5.0 (Hopper … Maxwell), no Kepler; the 8.9.6 edition lists the same", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-895/pdf/cuDNN-Support-Matrix.pdf", Read: "the 8.9.5 PDF table and the 8.9.6 web edition (archives/cudnn-896/support-matrix), 2026-12-06"},
 	{Key: "CUDNN_SUPPORT_MATRIX_KEPLER", Title: "NVIDIA cuDNN Support Matrix archives listing Kepler: cudnn_760 (7.5.0 … 7.6.0: Kepler (3.x) beside CUDA 9.0 … 10.1), cudnn_764 (7.6.3 - 7.6.4: Kepler (3.x)), cudnn-803 (8.0.0 - 8.0.3: CUDA 11.0 'SM 3.5 and later', CUDA 10.2 and 10.1 'SM 3.0 and later'), cudnn-822 (8.1.0 … 8.2.2: CUDA 11.x 'SM 3.5 and later', CUDA 10.2 'SM 3.0 and later', Kepler listed), cudnn-840 (8.4.0 for CUDA 11.x: SM 3.5 and later; for CUDA 10.2: SM 3.0 and later), cudnn-850 (8.5.0 for CUDA 11.x, CUDA 11.0 … 11.7: Kepler, SM 3.5 and later)", URL: "https://docs.nvidia.com/deeplearning/cudnn/archives/cudnn-850/pdf/cuDNN-Support-Matrix.pdf", Read: "archived support matrices 7.6.0, 7.6.4, 8.0.3, 8.2.2, 8.4.0 and 8.5.0, 2026-12-06; NVIDIA's 8.6.0 … 8.8.1 matrices were not among the stored copies (what they say of Kepler is read from the projects that quote them, CUDNN_KEPLER_870_880)"},
@@ -20726,6 +20750,22 @@ var generatedPositions = map[string][]pos{
 	"cudnn_last_of_major": {
 		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 56},
 		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 57},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 61},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 62},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 63},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 64},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 65},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 66},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 67},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 68},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 69},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 70},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 71},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 72},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 73},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 74},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 75},
+		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 76},
 	},
 	"cudnn_newest": {
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 826},
@@ -22155,6 +22195,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 38},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 39},
 		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 40},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 41},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 42},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 43},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 44},
+		{File: "resolver/kb/data/sources-cudalibs.yaml", Line: 45},
 		{File: "resolver/kb/data/sources-cudnn-conda-forge-releases.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-cudnn-conda-forge-releases.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-10.yaml", Line: 3},
@@ -22700,9 +22745,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-0x.yaml", Line: 17},
 	},
 	"torch_cuda_libs": {
-		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 56},
-		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 66},
-		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 74},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 58},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 68},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 76},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 202},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 219},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 236},
@@ -22951,7 +22996,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 125},
 	},
 	"torch_wheel_cudnn": {
-		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 26},
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 27},
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 28},
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 29},
@@ -22972,6 +23016,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 44},
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 45},
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 46},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 47},
+		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 48},
 	},
 	"torch_wheel_index": {
 		{File: "resolver/kb/data/libs.yaml", Line: 30},

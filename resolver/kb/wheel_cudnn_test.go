@@ -30,8 +30,9 @@ func TestTorchWheelCuDNNOf(t *testing.T) {
 		{DistPyPI, "1.8", "1.8.1", "10.2", "7.6.5"},
 		{DistPyPI, "2.0", "2.0.0", "11.7", ""},
 		{DistPyPI, "1.13", "1.13.1", "11.7", ""},
-		{DistWheel, "1.7", "1.7.0", "11.0", ""},
-		{DistWheel, "1.7", "1.7.1", "11.0", ""},
+		// the series only: the cu110 image had 8.0.0 … 8.0.5 over 1.7's life
+		{DistWheel, "1.7", "1.7.0", "11.0", "8.0"},
+		{DistWheel, "1.7", "1.7.1", "11.0", "8.0"},
 		{DistCondaForge, "1.11", "1.11.0", "11.3", ""},
 		{DistPytorchConda, "1.7", "1.7.0", "11.0", "8.0.3"},
 	} {

@@ -1,0 +1,70 @@
+package gpucheck_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+)
+
+// TestCudatoolkit12IsNoBuild: corpus 104. cudatoolkit=12.2 names a package
+// no channel published (cudatoolkit ends at 11.8, EG205): conda cannot
+// create the environment, so no target is ok and no finding judges "its
+// CUDA 12.2 toolkit" libraries as if it could. cudatoolkit=11.8 still
+// fixes a build.
+func TestCudatoolkit12IsNoBuild(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - python=3.12\n  - cudatoolkit=12.2\n  - cudnn=9.1\n  - pip\n  - pip:\n    - onnxruntime-gpu==1.20.0\n"
+	for _, target := range []string{"a100", "h100"} {
+		v, m := verdictAndMessages(validateOn(t, target, "environment.yml", src))
+		if v != gpucheck.VerdictUnknown || !strings.Contains(m, "cudatoolkit=12.2 asks for a cudatoolkit no channel published") || strings.Contains(m, "CUDA 12.2 toolkit") {
+			t.Errorf("%s: %s\n%s; want unknown: no such build", target, v, m)
+		}
+	}
+	ok := strings.Replace(src, "cudatoolkit=12.2", "cudatoolkit=11.8", 1)
+	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", ok)); strings.Contains(m, "no channel published") {
+		t.Errorf("cudatoolkit=11.8 read as unpublished:\n%s", m)
+	}
+}
+
+// TestHostCUDAJaxIsTheMachines: corpus 103. jaxlib 0.1.68+cuda111 ships no
+// ptxas and no cuDNN: XLA compiles with the ptxas of the CUDA installed on
+// the machine and loads its libcudnn, so what is open on an RTX 4090 (can
+// that ptxas target sm_89?) and on a K80 (is that cuDNN one with Kepler
+// code?) is the machine's, and the findings say so. A jax whose wheels
+// bring their own CUDA (0.4.34, jax[cuda12]) keeps the knowledge base's
+// cause.
+func TestHostCUDAJaxIsTheMachines(t *testing.T) {
+	src := "channels: [defaults]\ndependencies:\n  - python=3.8\n  - pip\n  - pip:\n    - jax==0.2.16\n    - jaxlib==0.1.68+cuda111\n"
+	for _, tc := range []struct{ target, words string }{
+		{"rtx4090", "with the ptxas of the CUDA installed on the machine (jax 0.2.16's CUDA jaxlib ships none)"},
+		{"k80", "the file installs no cuDNN: jax 0.2.16's CUDA jaxlib loads the libcudnn installed on the machine"},
+	} {
+		r := validateOn(t, tc.target, "environment.yml", src)
+		v, m := verdictAndMessages(r)
+		if v != gpucheck.VerdictUnknown || diagWith(r, "EG409", tc.words) == nil {
+			t.Errorf("%s: %s\n%s; want EG409 saying %q", tc.target, v, m, tc.words)
+			continue
+		}
+		for _, u := range r.Targets[0].Undecided {
+			if u.Cause != gpucheck.CauseMachine {
+				t.Errorf("%s: undecided %s (%s) has cause %q, want the machine's", tc.target, u.Reason, u.Why, u.Cause)
+			}
+		}
+	}
+	src = "dependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - jax[cuda12]==0.4.34\n"
+	r := validateOn(t, "rtx5090", "environment.yml", src)
+	seen := false
+	for _, u := range r.Targets[0].Undecided {
+		if u.Reason != "xla-target-unknown" {
+			continue
+		}
+		seen = true
+		if u.Cause == gpucheck.CauseMachine {
+			t.Errorf("jax 0.4.34 brings its own ptxas, but its XLA target is left to the machine: %s", u.Why)
+		}
+	}
+	if !seen {
+		_, m := verdictAndMessages(r)
+		t.Errorf("jax 0.4.34 on an RTX 5090: no open XLA target:\n%s", m)
+	}
+}
