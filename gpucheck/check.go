@@ -47,6 +47,7 @@ type knowledge interface {
 	ExtensionReleases(name string) []kb.ExtensionBuild
 	ExtensionsOfStem(stem string) []string
 	JAXPipCUDASince() (string, bool)
+	JAXLibAt(version string) (kb.JAXLibState, bool)
 	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)

@@ -281,6 +281,10 @@ func (k factsKB) JAXPipCUDASince() (string, bool) {
 	return (&kb.KB{Facts: k.f}).JAXPipCUDASince()
 }
 
+func (k factsKB) JAXLibAt(version string) (kb.JAXLibState, bool) {
+	return (&kb.KB{Facts: k.f}).JAXLibAt(version)
+}
+
 var testKB knowledge = factsKB{testFacts}
 
 // kbs returns the knowledge bases a table runs against: the plain scans

@@ -542,10 +542,55 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 			"install on the machine a CUDA toolkit whose ptxas targets "+gcc.sm()+", or use a jax release whose wheels bring their own ptxas and carry SASS for this architecture")
 		return true
 	}
+	if c.pipPTXASRejects(gcc, gs, what) {
+		return true
+	}
 	c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(),
 		fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with its bundled LLVM and ptxas, so its PTX does not decide whether this release can target %s (releases older than an architecture fail to compile for it)",
 			what, gcc.sm(), gpuLabel(c.h, gs), gcc.sm()),
 		"use a jax release whose wheels carry SASS for this architecture, or run a small jax computation on the machine and read its compilation warnings")
+	return true
+}
+
+// pipPTXASRejects fails a pip jax whose file pins the nvidia-cuda-nvcc
+// wheel that jax points XLA's ptxas search at first, where that CUDA
+// release's ptxas cannot target the GPU and the jaxlib's XLA turns the
+// rejection into a failed compilation instead of leaving it to the driver
+// (jaxlib 0.4.25 on): jax 0.4.34 with nvcc 12.6 on an RTX 5090 calls
+// ptxas -arch=sm_120, which CUDA 12.6 does not know.
+func (c *checker) pipPTXASRejects(gcc cc, gs []GPU, what string) bool {
+	fw := c.st.Framework
+	if fw == nil || fw.PipPTXAS == "" {
+		return false
+	}
+	jaxlib := fw.JAXLib
+	if jaxlib == "" {
+		jaxlib = fw.Version
+	}
+	st, ok := c.k.JAXLibAt(jaxlib)
+	if !ok || !st.PTXASError {
+		return false
+	}
+	series := resolver.SeriesOf(fw.PipPTXAS)
+	ta, ok := c.k.ToolkitArch(series)
+	if !ok {
+		return false
+	}
+	hi, ok := parseCC(ta.MaxSASS)
+	if !ok || !hi.less(gcc) {
+		return false
+	}
+	hint := "pin nvidia-cuda-nvcc to a CUDA release whose ptxas targets " + gcc.sm()
+	for _, g := range gs {
+		if m, ok := c.k.GPUByName(g.Name); ok && m.MinCUDA != "" {
+			hint += " (CUDA " + m.MinCUDA + " or newer)"
+			break
+		}
+	}
+	c.noCodeRuns(gcc,
+		fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's kernels with the ptxas of nvidia-cuda-nvcc %s, where jax points it first (a CUDA_ROOT environment variable, which newer jax releases read before it, can point it elsewhere), called with -arch=%s; CUDA %s's ptxas targets nothing above %s, and this XLA reports that as a failed compilation (\"ptxas too old. Falling back to the driver to compile.\") rather than leaving the kernel to the driver, so every jit fails",
+			what, gcc.sm(), gpuLabel(c.h, gs), fw.PipPTXAS, gcc.sm(), series, hi.sm()),
+		hint+", or use a jax release whose wheels carry SASS for it")
 	return true
 }
 

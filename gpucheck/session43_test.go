@@ -68,3 +68,25 @@ func TestHostCUDAJaxIsTheMachines(t *testing.T) {
 		t.Errorf("jax 0.4.34 on an RTX 5090: no open XLA target:\n%s", m)
 	}
 }
+
+// TestPipPTXASTooOld: corpus 148. jax points XLA's ptxas search at the
+// pip nvidia-cuda-nvcc first, and from jaxlib 0.4.25 XLA fails the
+// compilation when that ptxas rejects the GPU: nvcc 12.6 beside jax 0.4.34
+// fails on an RTX 5090 (sm_120 came with CUDA 12.8). An nvcc 12.8 leaves the
+// XLA target open, and an A100 is not touched.
+func TestPipPTXASTooOld(t *testing.T) {
+	src := func(nvcc string) string {
+		return "dependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - jax==0.4.34\n    - jaxlib==0.4.34\n    - jax-cuda12-plugin==0.4.34\n    - jax-cuda12-pjrt==0.4.34\n    - nvidia-cuda-nvcc-cu12==" + nvcc + "\n"
+	}
+	r := validateOn(t, "rtx5090", "environment.yml", src("12.6.77"))
+	if v, m := verdictAndMessages(r); v != gpucheck.VerdictFail || diagWith(r, "EG403", "CUDA 12.6's ptxas targets nothing above sm_90") == nil {
+		t.Errorf("nvcc 12.6 on an RTX 5090: %s\n%s; want EG403 for the ptxas", v, m)
+	}
+	r = validateOn(t, "rtx5090", "environment.yml", src("12.8.93"))
+	if v, m := verdictAndMessages(r); v == gpucheck.VerdictFail || strings.Contains(m, "ptxas of nvidia-cuda-nvcc") {
+		t.Errorf("nvcc 12.8 on an RTX 5090: %s\n%s; want the XLA target left open", v, m)
+	}
+	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src("12.6.77"))); strings.Contains(m, "ptxas of nvidia-cuda-nvcc") {
+		t.Errorf("nvcc 12.6 on an A100 read as too old:\n%s", m)
+	}
+}

@@ -3,6 +3,7 @@ package resolver
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -247,12 +248,18 @@ func (r *resolution) jaxlibRelease() {
 		return
 	}
 	for _, it := range r.items {
-		if it.name == "jaxlib" && it.exact != "" {
+		switch {
+		case it.name == "jaxlib" && it.exact != "" && f.JAXLib == "":
 			f.JAXLib = stripLocal(it.exact)
-			return
+		case f.From == envspec.ProviderPip && it.from() == envspec.ProviderPip && it.exact != "" && pipNVCC.MatchString(it.name):
+			f.PipPTXAS = stripLocal(it.exact)
 		}
 	}
 }
+
+// pipNVCC matches the pip packages that carry the ptxas jax points XLA at
+// (nvidia-cuda-nvcc-cu12; nvidia-cuda-nvcc from CUDA 13).
+var pipNVCC = regexp.MustCompile(`^nvidia-cuda-nvcc(-cu\d+)?$`)
 
 // otherChannels records the channels beside a conda pytorch's own that
 // publish pytorch too (Framework.OtherChannels).

@@ -48,7 +48,10 @@ type Framework struct {
 	// rows are jaxlib's, so jax 0.2.16 with jaxlib 0.1.68+cuda111 is read
 	// by 0.1.68's row, not by jax's version (review eighteen F34).
 	JAXLib string `json:"jaxlib,omitempty"`
-	Spec   string `json:"spec,omitempty"` // the version spec as written
+	// PipPTXAS is the release of the pip nvidia-cuda-nvcc a pip jax's
+	// file pins: jax points XLA at its ptxas first (JAX_CUDA_PATH).
+	PipPTXAS string `json:"pip_ptxas,omitempty"`
+	Spec     string `json:"spec,omitempty"` // the version spec as written
 	// Variant is "cuda", "cpu", or "" when the file leaves it open.
 	Variant string `json:"variant,omitempty"`
 	// VariantWhy says why Variant is "" where the file names the variant

@@ -35,3 +35,19 @@ func TestJAXExtraDeclared(t *testing.T) {
 		}
 	}
 }
+
+// TestJAXLibPTXASError: XLA returns a ptxas rejection as a failed
+// compilation from the XLA jax 0.4.25 pins (1f4f781c); 0.4.24's does not
+// contain that commit, and the flag carries on to later releases.
+func TestJAXLibPTXASError(t *testing.T) {
+	k := Default()
+	for _, tc := range []struct {
+		version string
+		want    bool
+	}{{"0.4.24", false}, {"0.4.25", true}, {"0.4.34", true}, {"0.6.0", true}, {"0.1.68", false}} {
+		st, ok := k.JAXLibAt(tc.version)
+		if !ok || st.PTXASError != tc.want {
+			t.Errorf("JAXLibAt(%s).PTXASError = %v (ok %v), want %v", tc.version, st.PTXASError, ok, tc.want)
+		}
+	}
+}

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "9c6691f56088e525"
+const generatedVersion = "8b172f3e90395561"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa26137ad
+const generatedChecksum = 0xe157e355
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4956,6 +4956,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		">=11.8",
 		">=12.3",
 	}, Source: "JAX_CHANGELOG (jaxlib 0.4.24: 'JAX now supports CUDA 12.3 and CUDA 11.8. Support for CUDA 12.2 has been dropped')"},
+	{From: "0.4.25", PTXASError: true, Note: "jax 0.4.25 pins XLA 4ccfe33c, which contains 1f4f781c ('Do not crash on ptxas failures', 2024-02-21): a ptxas that rejects the GPU's architecture ('is not defined for option gpu-name') comes back as UNIMPLEMENTED '... ptxas too old. Falling back to the driver to compile.' and CompileTargetBinary returns it, so the compilation fails (the driver fallback it names went in 404d544a, 2024-01-15); still so at the XLA of 0.4.34, 0.5.0 and 0.6.0. jax points XLA at the pip nvidia-cuda-nvcc package's directory (_cuda_path → xla_gpu_cuda_data_dir), the first place FindCudaExecutable looks for ptxas; from jax 0.4.35 a CUDA_ROOT environment variable comes first", Source: "XLA_PTXAS_NO_FALLBACK; JAX_CUDA_PATH"},
 	{From: "0.4.26", CUDA: []string{
 		">=12.1",
 	}, Source: "JAX_CHANGELOG (jaxlib 0.4.26: 'JAX now supports CUDA 12.1 or newer only. Support for CUDA 11.8 has been dropped')"},
@@ -19716,6 +19717,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_SETUP", Title: "tensorflow/tensorflow tensorflow/tools/pip_package/setup.py (REQUIRED_PACKAGES; its comment: 'keras-nightly ~= 2.14.0.dev' is replaced by 'keras >= 2.14.0rc0, < 2.15' on the release branch)", URL: "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/tools/pip_package/setup.py", Read: "stored copy @8bf6ef13 (master, 2.19 era)"},
 	{Key: "TF_216_NOTES", Title: "TensorFlow 2.16 release notes / 'What's new in TensorFlow 2.16': 'Keras 3 will be the default Keras version for TensorFlow 2.16 onwards … Keras 2 will continue to be released alongside TensorFlow as tf_keras'", URL: "https://blog.tensorflow.org/2024/03/whats-new-in-tensorflow-216.html", Read: "quoted copies read 2026-11-30"},
 	{Key: "TF_ISSUE_52922", Title: "tensorflow/tensorflow#52922 'TensorFlow 2.6 installs Keras 2.7', #52937 ('the dependency specification in tensorflow 2.6.0 and 2.6.1 for keras ~=2.6 allows keras 2.7'), PR #52927 ('Keras 2.7 is not compatible with tf 2.6 … This change has been done for tf 2.7 and all the future releases', released as 2.6.2), conda-forge-repodata-patches-feedstock#190 (tensorflow-base 2.6.0 keras >=2.6,<3 patched to <2.7)", URL: "https://github.com/tensorflow/tensorflow/issues/52922", Read: "issue threads read 2026-11-30"},
+	{Key: "XLA_PTXAS_NO_FALLBACK", Title: "openxla/xla 1f4f781c18 ('Do not crash on ptxas failures', 2024-02-21) and, at cd6e808c (the XLA_COMMIT of jax-ml/jax tag jax-v0.4.34, third_party/xla/workspace.bzl), xla/stream_executor/cuda/cuda_asm_compiler.cc: ptxas output 'is not defined for option 'gpu-name'' → LogPtxasTooOld and absl::UnimplementedError('%s ptxas too old. Falling back to the driver to compile.'), and xla/service/gpu/nvptx_compiler.cc CompileTargetBinary: 'if (!maybe_cubin.ok()) { return maybe_cubin.status(); }'; ptxas is run with -arch=sm_<the device's major><minor>; jax-v0.4.25 pins XLA 4ccfe33c, which contains 1f4f781c (0.4.24's 12eee889 does not)", URL: "https://github.com/openxla/xla/commit/1f4f781c18", Read: "git snapshot of an openxla/xla fork (johnnynunez/xla) and of jax-ml/jax, 2026-12-07"},
+	{Key: "JAX_CUDA_PATH", Title: "jax-ml/jax jax/_src/lib/__init__.py _cuda_path (jax-v0.4.34: '<jaxlib's parent>/nvidia/cuda_nvcc' where that directory exists; jax-v0.4.35 on: the CUDA_ROOT environment variable first, then the imported nvidia.cuda_nvcc package) and jax/_src/compiler.py (debug_options.xla_gpu_cuda_data_dir = lib.cuda_path); XLA's FindCudaExecutable (cuda_asm_compiler.cc at cd6e808c) tries '#1 - Check the preferred CUDA directory' before PATH and the generic CUDA roots", URL: "https://github.com/jax-ml/jax/blob/jax-v0.4.34/jax/_src/lib/__init__.py", Read: "git snapshot of jax-ml/jax at jax-v0.4.34 and jax-v0.4.35, and of an openxla/xla fork at cd6e808c, 2026-12-07"},
 	{Key: "JAX_CHANGELOG", Title: "jax-ml/jax CHANGELOG.md (jax and jaxlib release notes)", URL: "https://docs.jax.dev/en/latest/changelog.html", Read: "jax-ml/jax@cec06d11 (2026-08-08)"},
 	{Key: "JAX_README_HIST", Title: "jax-ml/jax README.md history, GPU install commands (jaxlib==X+cudaNNN -f …/jax-releases/jax_releases.html; split into jax_cuda_releases.html in e780a402, 2022-06-16)", URL: "https://github.com/jax-ml/jax/commits/main/README.md", Read: "jax-ml/jax history read 2026-11-30"},
 	{Key: "JAX_INSTALL_2026", Title: "JAX installation guide (docs/installation.md): CUDA 12 wheel built with CUDA 12.3, needs CUDA >=12.1, cuDNN >=9.8 <10; CUDA 13 wheel CUDA >=13.0; driver >=525 (CUDA 12), >=580 (CUDA 13); conda-forge jaxlib=*=*cuda*", URL: "https://docs.jax.dev/en/latest/installation.html", Read: "jax-ml/jax@cec06d11 docs/installation.md"},
@@ -21864,11 +21867,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 9},
 	},
 	"jax_extra_cuda": {
-		{File: "resolver/kb/data/jax.yaml", Line: 97},
 		{File: "resolver/kb/data/jax.yaml", Line: 98},
+		{File: "resolver/kb/data/jax.yaml", Line: 99},
 	},
 	"jax_extras": {
-		{File: "resolver/kb/data/jax.yaml", Line: 107},
 		{File: "resolver/kb/data/jax.yaml", Line: 108},
 		{File: "resolver/kb/data/jax.yaml", Line: 109},
 		{File: "resolver/kb/data/jax.yaml", Line: 110},
@@ -21891,9 +21893,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 127},
 		{File: "resolver/kb/data/jax.yaml", Line: 128},
 		{File: "resolver/kb/data/jax.yaml", Line: 129},
+		{File: "resolver/kb/data/jax.yaml", Line: 130},
 	},
 	"jax_releases": {
-		{File: "resolver/kb/data/jax.yaml", Line: 62},
 		{File: "resolver/kb/data/jax.yaml", Line: 63},
 		{File: "resolver/kb/data/jax.yaml", Line: 64},
 		{File: "resolver/kb/data/jax.yaml", Line: 65},
@@ -21922,6 +21924,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 88},
 		{File: "resolver/kb/data/jax.yaml", Line: 89},
 		{File: "resolver/kb/data/jax.yaml", Line: 90},
+		{File: "resolver/kb/data/jax.yaml", Line: 91},
 	},
 	"jaxlib": {
 		{File: "resolver/kb/data/jax.yaml", Line: 17},
@@ -21944,15 +21947,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 34},
 		{File: "resolver/kb/data/jax.yaml", Line: 35},
 		{File: "resolver/kb/data/jax.yaml", Line: 36},
+		{File: "resolver/kb/data/jax.yaml", Line: 37},
 	},
 	"jaxlib_conda_forge": {
-		{File: "resolver/kb/data/jax.yaml", Line: 47},
 		{File: "resolver/kb/data/jax.yaml", Line: 48},
 		{File: "resolver/kb/data/jax.yaml", Line: 49},
 		{File: "resolver/kb/data/jax.yaml", Line: 50},
 		{File: "resolver/kb/data/jax.yaml", Line: 51},
 		{File: "resolver/kb/data/jax.yaml", Line: 52},
 		{File: "resolver/kb/data/jax.yaml", Line: 53},
+		{File: "resolver/kb/data/jax.yaml", Line: 54},
 	},
 	"keras": {
 		{File: "resolver/kb/data/keras.yaml", Line: 8},
@@ -22502,6 +22506,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 24},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 26},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 27},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 28},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 4},

@@ -141,6 +141,7 @@ type JAXLibState struct {
 	CUDA       []string
 	CuDNNMin   string
 	PluginOnly bool
+	PTXASError bool
 	Sources    []string
 }
 
@@ -170,6 +171,9 @@ func (k *KB) JAXLibAt(version string) (JAXLibState, bool) {
 		}
 		if r.PluginOnly {
 			st.PluginOnly = true
+		}
+		if r.PTXASError {
+			st.PTXASError = true
 		}
 		st.Sources = append(st.Sources, r.Source)
 	}
@@ -297,7 +301,7 @@ func (v *validator) tfJAX(keys map[string]bool) {
 		if r.CuDNNMin != "" {
 			v.version("jaxlib", i, "cudnn_min", r.CuDNNMin, cudnnMinRe())
 		}
-		if r.PythonMin == "" && r.PythonMax == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly {
+		if r.PythonMin == "" && r.PythonMax == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly && !r.PTXASError {
 			v.errf("jaxlib", i, "row changes nothing")
 		}
 	}

@@ -446,7 +446,10 @@ type JAXLibChange struct {
 	PythonMax string `yaml:"python_max,omitempty"`
 	// PluginOnly marks releases whose jaxlib has no CUDA variant (CUDA
 	// comes from the jax-cudaNN plugin packages).
-	PluginOnly bool   `yaml:"plugin_only,omitempty"`
+	PluginOnly bool `yaml:"plugin_only,omitempty"`
+	// PTXASError marks releases whose XLA fails a compilation when the
+	// ptxas it runs does not know the GPU (no fallback to the driver).
+	PTXASError bool   `yaml:"ptxas_error,omitempty"`
 	Note       string `yaml:"note,omitempty"`
 	Source     string `yaml:"source"`
 }
