@@ -56,7 +56,10 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 	}
 	// An open spec whose pip pick is PyPI's build is judged as that build
 	// (or PyPI's builds of the release), whatever the stack as read decided.
-	if (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st) {
+	// A CUDA pin no channel published (EG205) admits no build: the
+	// candidates would each be judged with a CUDA the file cannot get.
+	unpublished := st.CUDA != nil && st.CUDA.NotPublished != ""
+	if !unpublished && (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st) {
 		c.overCandidates()
 	}
 	c.undecideUnread()

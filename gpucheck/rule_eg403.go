@@ -43,15 +43,20 @@ func runEG403(c *checker) bool {
 func (c *checker) checkArch(driverCUDA string) {
 	fw := c.st.Framework
 	rt := c.runtime()
-	if len(c.h.GPUs) == 0 || (fw != nil && fw.Variant != "cuda") {
+	if len(c.h.GPUs) == 0 {
 		return
 	}
 	if cu := c.st.CUDA; cu != nil && cu.NotPublished != "" {
 		// No such build exists (EG205 says so): reasoning about what "its"
-		// CUDA's compiler targets would describe a build no one can install.
+		// CUDA's compiler targets would describe a build no one can install,
+		// whichever variant the file leaves open (cudatoolkit=12.1 beside
+		// conda-forge's pytorch=2.1.0).
 		c.undecide(c.cudaPos(), "architecture", "build-not-published", c.build(),
 			cu.NotPublished+", so there is no build whose GPU code could be checked",
 			"pin a CUDA variant the channel published (EG205 lists them)")
+		return
+	}
+	if fw != nil && fw.Variant != "cuda" {
 		return
 	}
 	if fw != nil && fw.NotPublished != "" {

@@ -20,6 +20,12 @@ func TestCudatoolkit12IsNoBuild(t *testing.T) {
 			t.Errorf("%s: %s\n%s; want unknown: no such build", target, v, m)
 		}
 	}
+	// with a framework whose variant the file leaves open, the builds it
+	// admits are not judged either: none can be installed
+	fw := "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - cudatoolkit=12.1.0\n  - pytorch=2.1.0\n"
+	if v, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", fw)); v != gpucheck.VerdictUnknown || !strings.Contains(m, "no channel published") {
+		t.Errorf("pytorch=2.1.0 beside cudatoolkit=12.1.0 on an A100: %s\n%s; want unknown: no such build", v, m)
+	}
 	ok := strings.Replace(src, "cudatoolkit=12.2", "cudatoolkit=11.8", 1)
 	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", ok)); strings.Contains(m, "no channel published") {
 		t.Errorf("cudatoolkit=11.8 read as unpublished:\n%s", m)
