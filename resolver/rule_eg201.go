@@ -131,21 +131,12 @@ func runEG201(c *Context) []finding.Diagnostic {
 			}
 		} else if e.Kind == EvidenceCudatoolkit && majorOf(want) < 12 {
 			fix = fmt.Sprintf("use %s=%s (%s needs cudatoolkit, so keep it)", e.Package, want, consumer.Raw.Value)
-			// a consumer built for the old CUDA (faiss-gpu=…_cuda11.3)
-			// requires that cudatoolkit: its build must change with it
-			if b := consumerBuild(consumer); b.CUDA != "" && b.CUDA != want {
-				// the hint names no build for the framework's CUDA: one
-				// suggested without a row may not exist (faiss-gpu 1.7.3 had
-				// none for CUDA 11.7: corpus 108); where the knowledge base
-				// has the release's conda builds, it says which CUDA they serve
-				known := "envguard's knowledge base lists no " + consumerName(consumer) + " builds"
-				if cs := condaBuildCUDAs(c.KB, consumer); len(cs) > 0 {
-					known = "envguard's knowledge base lists " + consumerName(consumer) + " " + consumer.Spec.Version.String() + " builds for CUDA " + strings.Join(cs, ", ") + " only"
-				}
-				fix = fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s); %s, so pick builds of %s and %s for one CUDA version that both were published for",
-					e.Package, consumer.Raw.Value, b.CUDA, known, fwLabel(st.Framework), consumerName(consumer))
-				certain = false
-			}
+		}
+		// a consumer built for the old CUDA (faiss-gpu=…_cuda11.3)
+		// requires that cudatoolkit: its build must change with it, also
+		// where cudatoolkit selects the framework's build (pytorch 1.12)
+		if f, ok := consumerBuildFix(c, st.Framework, e, consumer, want); ok {
+			fix, certain = f, false
 		}
 		if f, ok := companionReleaseFix(c, e, want); ok {
 			fix, certain = f, false
@@ -220,6 +211,63 @@ func consumerBuild(d *envspec.CondaDep) Accel {
 
 // condaBuildCUDAs lists the CUDA toolkits the knowledge base's conda rows
 // give builds of a consumer's pinned release, in row order.
+// consumerBuildFix is the fix where a package that needs cudatoolkit
+// (faiss-gpu=1.7.3=…_cuda11.3) was built for another CUDA than the
+// framework's: changing cudatoolkit alone would leave the consumer without
+// its own, so the builds of both must meet at one CUDA, and where the
+// knowledge base lists both sides' CUDA variants it names them, or says that
+// none is shared and a release must change (review thirty-one F35, 108).
+func consumerBuildFix(c *Context, fw *Framework, e Evidence, consumer *envspec.CondaDep, want string) (string, bool) {
+	if e.Kind != EvidenceCudatoolkit || consumer == nil || majorOf(want) >= 12 {
+		return "", false
+	}
+	b := consumerBuild(consumer)
+	if b.CUDA == "" || b.CUDA == want {
+		return "", false
+	}
+	// the hint names no build for the framework's CUDA: one suggested
+	// without a row may not exist (faiss-gpu 1.7.3 had none for CUDA 11.7:
+	// corpus 108); where the knowledge base has the release's conda builds,
+	// it says which CUDA they serve
+	name, ver := consumerName(consumer), consumer.Spec.Version.String()
+	keep := fmt.Sprintf("keep %s (%s needs it, and is built for CUDA %s)", e.Package, consumer.Raw.Value, b.CUDA)
+	cs := condaBuildCUDAs(c.KB, consumer)
+	fwCUDA, shared, ok := sharedCUDAs(c.KB, fw, cs)
+	switch {
+	case ok && len(shared) == 0:
+		return fmt.Sprintf("%s; no CUDA version has builds of both: %s was built for CUDA %s and %s %s for CUDA %s, so change the release of one of them",
+			keep, fwLabel(fw), strings.Join(fwCUDA, ", "), name, ver, strings.Join(cs, ", ")), true
+	case ok:
+		return fmt.Sprintf("%s; pick builds of %s and %s %s for CUDA %s, which both were published for",
+			keep, fwLabel(fw), name, ver, strings.Join(shared, " or ")), true
+	}
+	known := "envguard's knowledge base lists no " + name + " builds"
+	if len(cs) > 0 {
+		known = "envguard's knowledge base lists " + name + " " + ver + " builds for CUDA " + strings.Join(cs, ", ") + " only"
+	}
+	return fmt.Sprintf("%s; %s, so pick builds of %s and %s for one CUDA version that both were published for", keep, known, fwLabel(fw), name), true
+}
+
+// sharedCUDAs holds the CUDA variants the knowledge base lists for the
+// framework's series on its distribution against a consumer's build CUDAs:
+// the framework's and the ones both have. ok is false where either list is
+// not known.
+func sharedCUDAs(k *kb.KB, fw *Framework, consumer []string) (fwCUDA, shared []string, ok bool) {
+	if k == nil || fw == nil || len(consumer) == 0 || fw.Series() == "" {
+		return nil, nil, false
+	}
+	v, found := k.Variants(fw.Series(), fw.Dist)
+	if !found || v.NotPublished || len(v.CUDA) == 0 {
+		return nil, nil, false
+	}
+	for _, cu := range v.CUDA {
+		if contains(consumer, cu) {
+			shared = append(shared, cu)
+		}
+	}
+	return v.CUDA, shared, true
+}
+
 func condaBuildCUDAs(k *kb.KB, d *envspec.CondaDep) []string {
 	if k == nil || d == nil || d.Spec == nil || d.Spec.Version == nil {
 		return nil

@@ -219,9 +219,25 @@ dependencies:
   - faiss-gpu=1.7.3=py3.8_h28a55e0_0_cuda11.3
 `)
 	f := findingsOf(ds, "EG201")
-	if len(f) != 1 || !strings.Contains(f[0].Hint, "lists faiss-gpu 1.7.3 builds for CUDA 10.2, 11.3 only") ||
+	// review thirty-one F35: the pytorch channel built 1.13.1 for CUDA 11.6
+	// and 11.7 only, so no pair of builds shares a CUDA: a release changes
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "no CUDA version has builds of both: pytorch 1.13.1 was built for CUDA 11.6, 11.7 and faiss-gpu 1.7.3 for CUDA 10.2, 11.3, so change the release of one of them") ||
 		strings.Contains(f[0].Hint, "build for CUDA 11.7 (") || strings.Contains(f[0].Hint, "with a faiss-gpu build") || strings.Contains(f[0].Hint, "remove") {
 		t.Errorf("EG201 hint beside a faiss-gpu built for CUDA 11.3: %v", f)
+	}
+	// pytorch 1.12.1 was built for CUDA 10.2, 11.3 and 11.6: the hint names
+	// the ones faiss-gpu 1.7.3 shares
+	_, ds = lintSrc(t, `channels:
+  - pytorch
+dependencies:
+  - python=3.8
+  - pytorch=1.12.1=py3.8_cuda11.6_cudnn8.3.2_0
+  - cudatoolkit=11.3.1
+  - faiss-gpu=1.7.3=py3.8_h28a55e0_0_cuda11.3
+`)
+	f = findingsOf(ds, "EG201")
+	if len(f) != 1 || !strings.Contains(f[0].Hint, "pick builds of pytorch 1.12.1 and faiss-gpu 1.7.3 for CUDA 10.2 or 11.3, which both were published for") {
+		t.Errorf("EG201 hint where both have CUDA 11.3 builds: %v", f)
 	}
 }
 
