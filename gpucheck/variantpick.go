@@ -51,7 +51,7 @@ func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 	var whys []string
 	for _, rel := range order {
 		row, ok := c.k.CondaVariantPick(fw.Name, fw.Dist, rel)
-		if !ok {
+		if !ok || !c.cudaBuildsSolvable(row, rel) {
 			continue
 		}
 		var cpu, cuda, installs, cannot []int
@@ -67,6 +67,10 @@ func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 				cu = st.CUDA.Version
 			}
 			switch {
+			case row.CUDANeeds == "none":
+				// no __cuda in its requirements: it installs on any
+				// machine, driver or not (the pytorch channel's)
+				installs = append(installs, i)
 			case h.NoDriver:
 				cannot = append(cannot, i)
 			case cu != "" && compareVersions(drv, cu) >= 0:
@@ -80,7 +84,7 @@ func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 		}
 		what := fmt.Sprintf("%s %s (%s)", fw.Name, rel, fw.Dist)
 		switch {
-		case len(installs) > 0 && row.CPURank != "none" && len(c.st.Companions) == 0:
+		case len(installs) > 0 && row.CPURank != "none" && companionsFollow(c.st, row):
 			// A companion the file lists (torchvision) can pick the
 			// variant by its own builds: conda-forge's torchvision
 			// requires pytorch * [build=cpu*] or [build=cuda*] with one
@@ -94,6 +98,10 @@ func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 			}
 			for _, i := range cannot {
 				drop[i] = true
+			}
+			if row.CUDANeeds == "none" {
+				whys = append(whys, fmt.Sprintf("%s: its CUDA builds (%s) need no driver to install, and %s, so conda takes one on every machine", what, cudaOf(cands, installs), rankWords(row.CPURank)))
+				continue
 			}
 			whys = append(whys, fmt.Sprintf("%s: the driver supports CUDA %s, so a CUDA build (%s) installs, and %s, so conda takes one; an environment created on a machine without an NVIDIA driver gets the CPU build (EG207)",
 				what, drv, cudaOf(cands, installs), rankWords(row.CPURank)))
@@ -120,6 +128,45 @@ func (c *checker) solverPick(cands []candidate) ([]candidate, string) {
 	return out, "as conda solves it on this machine: " + strings.Join(whys, "; ")
 }
 
+// cudaBuildsSolvable reports whether a release's CUDA builds can be
+// solved from the file's channels, as far as a cuda_needs none row
+// narrows on it: the pytorch channel's builds selected by pytorch-cuda
+// (1.13 … 2.5) need the CUDA packages pytorch-cuda requires, which its
+// install commands take from the nvidia channel (-c pytorch -c nvidia), so
+// without that channel conda may be left with the CPU build and nothing
+// is narrowed; builds selected by cudatoolkit (up to 1.12) need only
+// cudatoolkit, which conda-forge and defaults serve.
+func (c *checker) cudaBuildsSolvable(row *kb.CondaVariantPick, rel string) bool {
+	fw := c.st.Framework
+	if row.CUDANeeds != "none" || fw.NVIDIAChannel {
+		return true
+	}
+	vs, ok := c.k.Variants(resolver.SeriesOf(rel), fw.Dist)
+	return ok && strings.HasPrefix(vs.Selector, "cudatoolkit")
+}
+
+// companionsFollow reports whether the file's companions (torchvision,
+// torchaudio) leave conda's CPU/CUDA choice to the framework's ranking:
+// where there are none; and on the pytorch channel (cuda_needs none) where
+// every companion comes from it too, since its torchvision builds hang on
+// the same pytorch-mutex variant (pytorch/vision packaging/torchvision/
+// meta.yaml: run 'pytorch-mutex 1.0 {{ build_variant }}'). A conda-forge
+// torchvision picks by its own builds, so a file with one is not narrowed.
+func companionsFollow(st *resolver.Stack, row *kb.CondaVariantPick) bool {
+	if len(st.Companions) == 0 {
+		return true
+	}
+	if row.CUDANeeds != "none" || row.Dist != kb.DistPytorchConda {
+		return false
+	}
+	for _, p := range st.Companions {
+		if p.From != envspec.ProviderConda || p.Channel != "pytorch" {
+			return false
+		}
+	}
+	return true
+}
+
 // rankWords says how a conda_variant_pick row's recipe ranks the CPU
 // builds below the CUDA ones.
 func rankWords(rank string) string {
@@ -127,7 +174,7 @@ func rankWords(rank string) string {
 	case "build_number":
 		return "the CUDA builds' build numbers are offset above the CPU builds'"
 	case "track_features":
-		return "the CPU builds carry track_features, which conda weighs down"
+		return "the CPU builds carry track_features (or require a package that does, the pytorch channel's pytorch-mutex), which conda weighs down"
 	}
 	return rank
 }

@@ -12,8 +12,9 @@ import (
 // TestCondaVariantPickRows: the spans conda_variant_pick covers, as read
 // from the recipes (variant-pick.yaml): conda-forge from 1.12.0 (1.11.0's
 // builds 0 and 1 predate the build-number offset), defaults 2.0.1 with
-// nothing ranking its builds, 2.3.x with the +100 offset, and no row for a
-// release the recipes were not read for.
+// nothing ranking its builds, 2.3.x with the +100 offset, the pytorch
+// channel's mutex from 1.10, and no row for a release the recipes were not
+// read for.
 func TestCondaVariantPickRows(t *testing.T) {
 	k := kb.Default()
 	tests := []struct {
@@ -32,7 +33,12 @@ func TestCondaVariantPickRows(t *testing.T) {
 		{kb.DistDefaults, "2.1.0", false, "", ""},
 		{kb.DistDefaults, "2.3.0", true, "build_number", "build_cuda"},
 		{kb.DistDefaults, "2.3.1", true, "build_number", "build_cuda"},
-		{kb.DistPytorchConda, "2.3.0", false, "", ""},
+		// the pytorch channel's pytorch-mutex (release/1.10 … 2.5): the
+		// CPU mutex carries track_features, and no build needs __cuda
+		{kb.DistPytorchConda, "1.9.0", false, "", ""},
+		{kb.DistPytorchConda, "1.10.0", true, "track_features", "none"},
+		{kb.DistPytorchConda, "2.3.0", true, "track_features", "none"},
+		{kb.DistPytorchConda, "2.5.1", true, "track_features", "none"},
 	}
 	for _, tt := range tests {
 		r, ok := k.CondaVariantPick("pytorch", tt.dist, tt.release)
@@ -90,6 +96,18 @@ func TestSolverPick(t *testing.T) {
 			[]string{"leaves the GPUs idle with pytorch 2.4.1 CPU"}, []string{"as conda solves it"}},
 		{"pixi manifest, conda-forge 2.4.1 with no driver: pixi solves with its system-requirements, not the machine's driver", "# pixi\nchannels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.4.1\n", noDriver, VerdictUnknown,
 			[]string{"EG409"}, []string{"as conda solves it"}},
+		// review thirty-one F40: the pytorch channel's CUDA builds rank
+		// above its CPU builds through pytorch-mutex and need no __cuda, so
+		// conda takes one everywhere; 2.2's pytorch-cuda needs the nvidia
+		// channel, 1.12's cudatoolkit does not
+		{"pytorch channel 2.2.0 with nvidia on an RTX 5090: every CUDA build fails", "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch=2.2.0\n  - torchvision=0.17.0\n", rtx5090, VerdictFail,
+			[]string{"need no driver to install", "track_features (or require a package that does"}, []string{"leaves the GPUs idle"}},
+		{"pytorch channel 2.2.0 with no driver: still a CUDA build", "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch=2.2.0\n", noDriver, VerdictFail,
+			[]string{"EG404", "need no driver to install"}, nil},
+		{"pytorch channel 2.2.0 without nvidia: not narrowed", "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.2.0\n", rtx5090, VerdictUnknown,
+			[]string{"leaves the GPUs idle with pytorch 2.2.0 CPU"}, []string{"as conda solves it"}},
+		{"pytorch channel 1.12.1 without nvidia: cudatoolkit selects, narrowed", "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.9\n  - pytorch=1.12.1\n", rtx5090, VerdictFail,
+			[]string{"need no driver to install"}, []string{"leaves the GPUs idle"}},
 		{"conda-forge 1.10.2 (no row) with no driver: left as it was", "channels: [conda-forge]\ndependencies:\n  - python=3.9\n  - pytorch=1.10.2\n", noDriver, VerdictUnknown,
 			[]string{"EG409"}, []string{"as conda solves it"}},
 	}

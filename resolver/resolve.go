@@ -272,6 +272,7 @@ func (r *resolution) otherChannels() {
 		if (n == "pytorch" || n == "conda-forge") && n != f.Channel && !slices.Contains(f.OtherChannels, n) {
 			f.OtherChannels = append(f.OtherChannels, n)
 		}
+		f.NVIDIAChannel = f.NVIDIAChannel || n == "nvidia"
 	}
 }
 

@@ -52,6 +52,11 @@ func runEG207(c *Context) []finding.Diagnostic {
 	}
 	hint := VariantHint(k, f)
 	msg := fmt.Sprintf("%s%s has no pinned accelerator variant: the solver picks a CUDA or a CPU build on each machine", f.Item, at(f.Pos))
+	if why := cudaOnEveryMachine(c.KB, f); why != "" {
+		// review thirty-one F40 (152): the pytorch channel's CUDA builds
+		// win on every machine; what is open is which CUDA
+		msg = fmt.Sprintf("%s%s has no pinned accelerator variant: %s", f.Item, at(f.Pos), why)
+	}
 	if tk := f.DefaultsToolkitPin; tk != nil {
 		// review twenty-eight F1 (071): whether defaults has the release
 		// is not known; if it does not, the pytorch channel's build is
@@ -76,6 +81,32 @@ func runEG207(c *Context) []finding.Diagnostic {
 	d := newFinding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
 	return []finding.Diagnostic{d}
+}
+
+// cudaOnEveryMachine says, for a release whose distribution's CUDA builds
+// need no driver to install and rank above its CPU builds
+// (conda_variant_pick, cuda_needs none: the pytorch channel's pytorch-mutex),
+// that conda takes a CUDA build everywhere and which CUDA stays open; ""
+// where the knowledge base does not say so.
+func cudaOnEveryMachine(k *kb.KB, f *Framework) string {
+	if k == nil || f.Version == "" || f.Dist == "" {
+		return ""
+	}
+	row, ok := k.CondaVariantPick(f.Name, f.Dist, f.Version)
+	if !ok || row.CUDANeeds != "none" || row.CPURank == "none" {
+		return ""
+	}
+	vs, ok := k.Variants(seriesOf(f.Version), f.Dist)
+	if !f.NVIDIAChannel && (!ok || !strings.HasPrefix(vs.Selector, "cudatoolkit")) {
+		// pytorch-cuda's CUDA packages come from the nvidia channel: without
+		// it the CUDA builds may not solve, and conda falls back to the CPU one
+		return fmt.Sprintf("%s ranks its CUDA builds of %s %s above its CPU builds on every machine, but they need pytorch-cuda's CUDA packages, which its install commands take from the nvidia channel, and the file does not list it, so whether conda can install a CUDA build or falls back to the CPU build is not known", distWhere(f.Dist), f.Name, f.Version)
+	}
+	which := "which CUDA build is left to the solver"
+	if ok && !vs.NotPublished && len(vs.CUDA) > 0 {
+		which = fmt.Sprintf("which CUDA build (%s %s has CUDA %s) is left to the solver", f.Name, seriesOf(f.Version), strings.Join(vs.CUDA, ", "))
+	}
+	return fmt.Sprintf("%s's CUDA builds of %s %s need no driver to install and rank above its CPU builds, so conda installs a CUDA build on every machine, with a GPU or without, and %s", distWhere(f.Dist), f.Name, f.Version, which)
 }
 
 // eg207Edits pins the CUDA variant for the CUDA the file's other pins name

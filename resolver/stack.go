@@ -122,6 +122,9 @@ type Framework struct {
 	// a build-string hint must match their names as well, since the
 	// solver may take the build from them.
 	OtherChannels []string `json:"-"`
+	// NVIDIAChannel is set where the file lists the nvidia channel, which
+	// serves the CUDA packages the pytorch channel's pytorch-cuda needs.
+	NVIDIAChannel bool `json:"-"`
 	// Package is the package the framework's item names (tensorflow-gpu,
 	// pytorch-gpu, torch), "" where a companion brings the framework in:
 	// a hint that pins the item keeps its name (tensorflow-gpu is the GPU

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "8b172f3e90395561"
+const generatedVersion = "bb454863f4de6b99"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xe157e355
+const generatedChecksum = 0xd63d0aa6
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1102,6 +1102,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Package: "pytorch", Dist: Distribution("defaults"), From: "2.3.0", Through: "2.3.1", CPURank: "build_number", CUDANeeds: "build_cuda", CUDA: []string{
 		"11.8",
 	}, Source: "AR_VARIANT_PICK; CONDA_VIRTUAL_PKGS", Note: "recipe/meta.yaml at 1ae8ecf (2.3.0, PR #39 v2.3.0-cuda-118) and 5686d9e (2.3.1): number {{ build_number + 100 }} for gpu_variant != cpu ('Use a build number difference to ensure that the GPU … is preferred'), {{ build_number }} for cpu; the cuda-11 variant run-depends on __cuda >={{ cudatoolkit }} (11.8, conda_build_config.yaml) and on an unversioned __cuda; CPU builds of 2.3.0 are numbers 0 (7469c79) and 1 (16b09ef), below the CUDA builds' 100"},
+	{Package: "pytorch", Dist: Distribution("pytorch-channel"), From: "1.10.0", Through: "2.5.1", CPURank: "track_features", CUDANeeds: "none", Source: "PT_BUILDER_MUTEX", Note: "pytorch/builder release/1.10 … release/2.5 conda/pytorch-nightly/meta.yaml: run requirement 'pytorch-mutex 1.0 {{ build_variant }}' (not osx), run_constrained cpuonly for the CPU build and 'cpuonly <0' for the CUDA builds, and no __cuda; conda/pytorch-mutex/meta.yaml: the cuda mutex's build number is offset by 100 ('prefer cuda builds via a build number offset') and the cpu mutex carries track_features pytorch-mutex ('also lower cpu priority with track_features'). So without cpuonly or a pytorch-cuda/cudatoolkit pin conda takes a CUDA build on every machine, with or without a GPU; release/1.8 and 1.9 have no mutex (cpuonly's own track_features until 4d84b21d, 2021-09-17)"},
 }, Arch: []ArchList{
 	{Series: "1.0", CUDA: "8.0", Dist: Distribution("wheel"), SASS: []string{
 		"3.5",
@@ -19808,6 +19809,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CF_CUDA_VERSION_PIN", Title: "conda-forge/cuda-version-feedstock recipe/meta.yaml: run_constrained __cuda >={{ version.split('.', 1)[0] }} (the major version is the lower bound)", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/main/recipe/meta.yaml", Read: "git snapshot of main, 2026-12-06"},
 	{Key: "AR_VARIANT_PICK", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml and conda_build_config.yaml at the commits that built 2.0.1 and 2.3.x for linux-64: build numbers, track_features, __cuda run requirements, pytorch_variant / gpu_variant", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock/commit/76af9edb3befcaac87de86b06ab76803afb6e4cd", Read: "git snapshot at master 6d6e0d1d: 4ed7753 … 9cacb6d (2023-06, 2.0.1 CPU), 76af9ed / 3e1aed5 (2023-08, 2.0.1 linux-64 GPU), b25fa57 (2023-09-10, build-number offset), 7469c79, 1ae8ecf, 16b09ef, 5686d9e (2.3.x); AnacondaRecipes/repodata-hotfixes main.py at c84d497 (no pytorch track_features patch), 2026-12-06"},
 	{Key: "CONDA_VIRTUAL_PKGS", Title: "conda user guide, Managing virtual packages: __cuda is the maximum version of CUDA supported by the display driver, detected at solve time (absent without a driver)", URL: "https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-virtual.html", Read: "stored copy, 2026-12-06"},
+	{Key: "PT_BUILDER_MUTEX", Title: "pytorch/builder release/1.10 … release/2.5: conda/pytorch-mutex/meta.yaml ('{% if build_variant == 'cuda' %} # prefer cuda builds via a build number offset {% set build = build + 100 %}'; 'also lower cpu priority with track_features': track_features [pytorch-mutex] for cpu) and conda/pytorch-nightly/meta.yaml (run: 'pytorch-mutex 1.0 {{ build_variant }}  # [not osx ]'; run_constrained: cpuonly for cpu, 'cpuonly <0' otherwise; no __cuda requirement)", URL: "https://github.com/pytorch/builder/blob/release/2.2/conda/pytorch-mutex/meta.yaml", Read: "git snapshot of pytorch/builder, every release branch 1.8 … 2.5, 2026-12-07"},
 	{Key: "CF_TORCH_CUDNN", Title: "conda-forge/pytorch-cpu-feedstock .ci_support/linux_64_*cuda* at the version-bump commits of each series: the cudnn pin (cudnn, from 2.10.0 build 1 libcudnn_dev); recipe/meta.yaml host/run cudnn lines; conda-forge/cudnn-feedstock recipe/meta.yaml run_exports", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git show at every first-parent commit of main (snapshot 74dd3d46, 2026-08-13) and v2.4.x … v2.12.x touching .ci_support or the recipe; cudnn-feedstock snapshot b127385 (2026-07-22), run_exports at each version commit of main and 9.10.x; read 2026-12-07"},
 	{Key: "MOI90_PKGS", Title: "moi90/pytorch_compute_capabilities table.md: one row per linux-64 pytorch package with a cuda build string in the pytorch channel's repodata.json (the script keeps Python >= 3.9 at @cc04451, >= 3.7 at @c62966f)", URL: "https://github.com/moi90/pytorch_compute_capabilities", Read: "git snapshot cc04451 (2025-05-09) and its parent c62966f (2024-02-29), read 2026-11-30"},
 	{Key: "TI_CONDA311", Title: "pytorch/test-infra d05bb440e 'Remove python 3.11 for release conda builds (#3878)': 'temporarily remove python 3.11 from conda matrix for release validation'", URL: "https://github.com/pytorch/test-infra/pull/3878", Read: "git snapshot of pytorch/test-infra, commit d05bb440e (2023-03-14), read 2026-11-30"},
@@ -20496,6 +20498,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/variant-pick.yaml", Line: 26},
 		{File: "resolver/kb/data/variant-pick.yaml", Line: 27},
 		{File: "resolver/kb/data/variant-pick.yaml", Line: 28},
+		{File: "resolver/kb/data/variant-pick.yaml", Line: 29},
 	},
 	"cuda_arch": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 86},
@@ -22582,6 +22585,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 7},
 		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 40},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},

@@ -123,8 +123,9 @@ type CondaVariantPick struct {
 	// one conda takes where both install is not decided by the recipe).
 	CPURank string `yaml:"cpu_rank"`
 	// CUDANeeds is what every CUDA build run-depends on: "driver" (an
-	// unversioned __cuda: any NVIDIA driver) or "build_cuda" (__cuda >= the
-	// build's own CUDA version).
+	// unversioned __cuda: any NVIDIA driver), "build_cuda" (__cuda >= the
+	// build's own CUDA version) or "none" (no __cuda at all: the CUDA
+	// builds install on any machine, the pytorch channel's).
 	CUDANeeds string   `yaml:"cuda_needs"`
 	CUDA      []string `yaml:"cuda,omitempty"`
 	Source    string   `yaml:"source"`

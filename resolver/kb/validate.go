@@ -234,9 +234,9 @@ func (k *KB) validate() ErrorList {
 			v.errf("conda_variant_pick", i, "cpu_rank %q is not build_number, track_features or none", r.CPURank)
 		}
 		switch r.CUDANeeds {
-		case "driver", "build_cuda":
+		case "driver", "build_cuda", "none":
 		default:
-			v.errf("conda_variant_pick", i, "cuda_needs %q is not driver or build_cuda", r.CUDANeeds)
+			v.errf("conda_variant_pick", i, "cuda_needs %q is not driver, build_cuda or none", r.CUDANeeds)
 		}
 		for _, c := range r.CUDA {
 			if !mmRe().MatchString(c) {
