@@ -65,8 +65,9 @@ func runEG207(c *Context) []finding.Diagnostic {
 		hint = fmt.Sprintf("list the pytorch channel before defaults, or write pytorch::pytorch, so that %s selects the pytorch channel's CUDA build; or %s", tk.Raw.Value, hint)
 	}
 	if sel := pytorchChannelSelector(c, f); sel != nil {
-		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with defaults listed first pytorch comes from defaults, whose builds neither depend on it nor are constrained by it",
-			sel.Dep.Raw.Value, at(sel.Dep.Raw.Pos))
+		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with %s listed first pytorch comes from %s, whose builds neither depend on it nor are constrained by it",
+			sel.Dep.Raw.Value, at(sel.Dep.Raw.Pos), f.Channel, distWhere(f.Dist))
+		hint += fmt.Sprintf("; or, to keep %s, take pytorch from the pytorch channel (pytorch::pytorch, whose releases end at 2.5), whose builds it selects", sel.Dep.Raw.Value)
 	}
 	if f.ChannelMoved != "" && f.Channel != "" {
 		// the builds named are those of the channel it comes from
@@ -303,7 +304,9 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 // recipe's builds do not, so they leave defaults' variant open. Nil
 // otherwise.
 func pytorchChannelSelector(c *Context, f *Framework) *condaItem {
-	if f.Name != "pytorch" || f.Dist != kb.DistDefaults || c.Env == nil {
+	// review thirty-one F37 (014): conda-forge listed first is the same
+	// case as defaults
+	if f.Name != "pytorch" || (f.Dist != kb.DistDefaults && f.Dist != kb.DistCondaForge) || c.Env == nil {
 		return nil
 	}
 	for _, it := range condaItems(c.Env) {
