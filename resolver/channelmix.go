@@ -101,14 +101,21 @@ func channelMixHint(c *Context) (string, bool) {
 	} else if near := nearestOnCondaForge(c, f); len(near) > 0 {
 		alt = fmt.Sprintf("; or move to a pytorch release conda-forge built (the nearest that fit the file: %s%s) and then use conda-forge alone with `nodefaults`", strings.Join(near, ", "), companionsOf(c, near))
 	}
+	// review thirty-one F43 (124): strict priority still takes from
+	// conda-forge what the first channel lacks, so it orders the mix
+	// without ending it; dropping conda-forge ends it
+	drop := ""
+	if slices.Contains(has, "defaults") {
+		drop = "; strict priority still takes from conda-forge what defaults lacks, so to end the mixing drop conda-forge instead, where the file's other packages are on defaults too"
+	}
 	if listedBeforeForge(c.Env, has...) {
 		// the file already lists a channel that has it first: the order
 		// is right, and only channel priority is left to set
-		return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it%s; the file already lists a channel that has it before conda-forge: set channel_priority strict (conda then takes each package from the first channel that has it)%s",
-			pin, where, alt), true
+		return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it%s; the file already lists a channel that has it before conda-forge: set channel_priority strict (conda then takes each package from the first channel that has it)%s%s",
+			pin, where, drop, alt), true
 	}
-	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package from the first channel that has it)%s",
-		pin, where, alt), true
+	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package from the first channel that has it)%s%s",
+		pin, where, drop, alt), true
 }
 
 // listedBeforeForge says whether the file's channels list one of names
