@@ -175,6 +175,19 @@ func (c *checker) olderBuildAdmitted(bound, python string, sassOnly bool, admitt
 	if dist != kb.DistWheel && dist != kb.DistPytorchConda && dist != kb.DistCondaForge {
 		return ""
 	}
+	if own := fw.Version; own != "" && strings.TrimLeft(fw.Spec, "=") == own && (admitted == nil || slices.Contains(admitted, own)) {
+		// the file's own release first, where it has such a build: it
+		// keeps the packages pinned beside it (review thirty-one F23, 149:
+		// intel-extension-for-pytorch 2.1.0 refuses any torch but 2.1)
+		series := resolver.SeriesOf(own)
+		if v, ok := c.k.Variants(series, dist); ok && (len(v.Releases) == 0 || contains(v.Releases, own)) {
+			if cu := c.newestVariantUpTo(series, dist, bound, sassOnly); cu != "" && !c.cudnnLacksHost(dist, own, cu) {
+				if r, ok := c.k.Release(own); ok && (python == "" || (len(r.Python) > 0 && !lacksPython(c.k, own, dist, cu, python))) {
+					return buildLabel(dist, own, cu, v.Selector)
+				}
+			}
+		}
+	}
 	rels := c.releasesNewestFirst()
 	seen := map[string]bool{}
 	for _, rel := range rels {

@@ -96,3 +96,24 @@ func TestPipPTXASTooOld(t *testing.T) {
 		t.Errorf("nvcc 12.6 on an A100 read as too old:\n%s", m)
 	}
 }
+
+// TestRetiredHintKeepsTheRelease: review thirty-one F23 (149). A K80
+// beside PyPI's torch 2.1.0 (CUDA 12.1) is pointed at the same release's
+// CUDA 11.8 wheel, which carries sm_37, not at a newer release: the file's
+// other pins (intel-extension-for-pytorch 2.1.0, torchvision 0.16) stay
+// valid. An open release still gets the newest such build.
+func TestRetiredHintKeepsTheRelease(t *testing.T) {
+	r := validateOn(t, "k80", "requirements.txt", "torch==2.1.0\n")
+	if d := diagWith(r, "EG401", "CUDA 12"); d == nil || !strings.Contains(d.Hint, "torch==2.1.0+cu118") {
+		_, m := verdictAndMessages(r)
+		t.Errorf("want EG401 whose hint keeps torch 2.1.0:\n%s\n%+v", m, d)
+	}
+	// an open release is no release to keep: each build the file admits
+	// is judged as its own release, and the hint names the newest build
+	// that serves, not one of them
+	r = validateOn(t, "k80", "requirements.txt", "torch>=2.1,<2.2\n")
+	if d := diagWith(r, "EG401", "CUDA 12"); d == nil || !strings.Contains(d.Hint, "torch==2.3.1+cu118") {
+		_, m := verdictAndMessages(r)
+		t.Errorf("open release: want the newest serving build in EG401's hint:\n%s\n%+v", m, d)
+	}
+}
