@@ -537,14 +537,23 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 	}
 	if jaxUsesHostCUDA(fw, c.k) {
 		// Its CUDA jaxlib ships no ptxas: XLA runs the one of the CUDA
-		// installed on the machine ("expects the CUDA installation to be
-		// at /usr/local/cuda-X.X"), and whether that one knows the GPU
-		// (CUDA 11.8 for sm_89; an older ptxas leaves it to the driver,
-		// which failed on an RTX 4080, jax-ml/jax#13570) is the machine's.
-		c.undecideFor(c.fwPos(), CauseMachine, "architecture", "xla-target-unknown", c.build(),
-			fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with the ptxas of the CUDA installed on the machine (jax %s's CUDA jaxlib ships none), so whether it can target %s depends on that installation's release",
-				what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm()),
-			"install on the machine a CUDA toolkit whose ptxas targets "+gcc.sm()+", or use a jax release whose wheels bring their own ptxas and carry SASS for this architecture")
+		// installed on the machine, and where that ptxas does not know
+		// the GPU, the XLA of these releases hands the PTX to the driver's
+		// JIT compiler (tensorflow/tensorflow#43888), which is reported to
+		// work (tensorflow/serving#1821, sm_86) and to fail
+		// (jax-ml/jax#13570, sm_89): open either way, and not only the
+		// machine's (review thirty-two C17, C20).
+		first := ""
+		for _, g := range gs {
+			if m, ok := c.k.GPUByName(g.Name); ok && m.MinCUDA != "" {
+				first = " (CUDA " + m.MinCUDA + " or newer)"
+				break
+			}
+		}
+		c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(),
+			fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with the ptxas of the CUDA installed on the machine (jax %s's CUDA jaxlib ships none); a ptxas that does not know %s leaves the PTX to the driver's JIT compiler, which is reported both to serve such GPUs and to fail on them, so whether this release's kernels run on %s is not established",
+				what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm(), gcc.sm()),
+			"install on the machine a CUDA toolkit whose ptxas targets "+gcc.sm()+first+", which keeps the driver's JIT out of it, or use a jax release whose wheels carry SASS for this architecture")
 		return true
 	}
 	if c.pipPTXASRejects(gcc, gs, what) {

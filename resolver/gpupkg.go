@@ -223,7 +223,34 @@ func (r *resolution) gpuPackages() {
 	}
 	r.localGPUExtras()
 	r.frameworkLibs(seen)
+	r.jaxHostCuDNN()
 	r.extensionToolkitLibs()
+}
+
+// jaxHostCuDNN adds the machine's cuDNN that a pip jax before the
+// cudaNN_pip extras loads, where the file fixes only the CUDA major (jax[cuda]
+// ==0.3.10) and frameworkLibs, which needs the runtime's minor, added none:
+// its release is the machine's, but its major is the one the jaxlib opens
+// (review thirty-two C20: a cuDNN 8 on an RTX 5090).
+func (r *resolution) jaxHostCuDNN() {
+	fw := r.st.Framework
+	if fw == nil || fw.Variant != "cuda" || r.st.CuDNN != "" || !r.jaxUsesHostCUDA() {
+		return
+	}
+	for _, p := range r.st.GPUPackages {
+		if p.Role == RoleCUDALibrary && p.Lib == "cudnn" {
+			return
+		}
+	}
+	major, why := r.jaxlibCuDNNMajor()
+	if major == "" {
+		return
+	}
+	with := loadedBy(fw)
+	r.st.GPUPackages = append(r.st.GPUPackages, GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", BundledWith: with,
+		Within: major, WithinWhy: why,
+		FromMachine: "the file installs no cuDNN: " + with + "'s CUDA jaxlib loads the libcudnn installed on the machine, whose release is not known",
+		Unknown:     "which cudnn release the machine provides is not known"})
 }
 
 // extensionToolkitLibs adds the CUDA toolkit libraries a conda extension
@@ -605,6 +632,12 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 				// jaxlib's CUDA wheels before the cudaNN_pip extras load
 				// the cuDNN installed on the machine (corpus 103)
 				p.FromMachine = "the file installs no cuDNN: " + with + "'s CUDA jaxlib loads the libcudnn installed on the machine, whose release is not known"
+				// but only one of the major it was built with: XLA's
+				// dso_loader opens libcudnn.so.<major> (review
+				// thirty-two C20: jaxlib 0.3.10's cuDNN 8 on an RTX 5090)
+				if major, why := r.jaxlibCuDNNMajor(); major != "" {
+					p.Within, p.WithinWhy = major, why
+				}
 			}
 			add(p)
 		}
@@ -626,6 +659,23 @@ func (r *resolution) jaxUsesHostCUDA() bool {
 	}
 	c, ok := kb.CompareDotted(fw.Version, since)
 	return ok && c < 0
+}
+
+// jaxlibCuDNNMajor is the cuDNN major a pip jax's CUDA jaxlib opens
+// (libcudnn.so.<major>, TF_DSO_LOADER), from the jaxlib table's cudnn_min
+// of its release, and why; "" where the table gives none.
+func (r *resolution) jaxlibCuDNNMajor() (string, string) {
+	fw := r.st.Framework
+	v := fw.JAXLib
+	if v == "" {
+		v = fw.Version
+	}
+	st, ok := r.kb.JAXLibAt(v)
+	if !ok || st.CuDNNMin == "" {
+		return "", ""
+	}
+	major, _, _ := strings.Cut(st.CuDNNMin, ".")
+	return major, fmt.Sprintf("jaxlib %s's CUDA wheels need cuDNN %s or newer and open libcudnn.so.%s (a cuDNN %s.x)", v, st.CuDNNMin, major, major)
 }
 
 // tensorflowCuDNNMajor narrows the cuDNN a pip TensorFlow loads, where the
