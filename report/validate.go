@@ -270,6 +270,11 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 		case "EG101":
 			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read, so what it installs is not known", d.Pos.Line)}
 		case "EG103":
+			if readAsConda(env, d.Pos) {
+				// conda reads it (libmamba refuses "=>3.11"): the
+				// checks judge conda's reading (review thirty-three F26)
+				continue
+			}
 			// An item conda refuses or reads otherwise: what it installs,
 			// a GPU-code package or not, is not known (pytorch='2.1').
 			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the item on line %d is not a valid conda spec (EG103), so what it installs is not known", d.Pos.Line)}
@@ -290,6 +295,19 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 			Hint: "export the environment again with conda env export --from-history, which keeps only the conda packages asked for, so that the target's platform gets its own builds, and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628; --no-builds is not enough: it keeps Windows-only packages such as vc and vs2015_runtime); or drop the platform's own packages by hand, or validate it with --platform for the machine it was made on"}
 	}
 	return nil
+}
+
+// readAsConda reports whether the conda item an EG103 points at still
+// has a spec: conda reads it, and only libmamba refuses it or reads it
+// otherwise (envspec's spec issues), so what it installs is conda's
+// reading rather than unknown.
+func readAsConda(env *envspec.Env, pos finding.Pos) bool {
+	for _, d := range env.Deps {
+		if d.Raw.Pos.Line == pos.Line && d.Spec != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // FailOn is what makes a validation fail CI: findings at or above a
