@@ -205,6 +205,13 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 				// python=3.12, corpus 057)
 				continue
 			}
+			if fw.Dist == kb.DistCondaForge && !condaForgeFitsToolkit(st, c) {
+				// the build's cudatoolkit or cuda-version requirement
+				// conflicts with the file's cudatoolkit pin (review
+				// thirty-three F23: 034's cudatoolkit=11.7 rules out
+				// conda-forge's CUDA 11.8 and 12.0 builds of 2.0.0)
+				continue
+			}
 			if wrapperLacks(st, k, rel, c) {
 				// the wrapper the file asks for was never uploaded for
 				// this (release, CUDA, Python): the solver cannot pick it
@@ -217,6 +224,35 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		return nil, false, false
 	}
 	return out, len(open) > 0, true
+}
+
+// condaForgeFitsToolkit reports whether a conda-forge build for CUDA c can
+// be installed beside the cudatoolkit X.Y the file pins (true where it pins
+// none): nvcc's run_exports make a build with CUDA 11.2 or later need
+// cudatoolkit >=c,<next major, and an older one cudatoolkit c.*
+// (X3_CF_NVCC_RUN_EXPORTS); a CUDA 12 build pulls cuda-version 12.x, which
+// constrains cudatoolkit to its own version, of which none exists
+// (CF_CUDA_VERSION_PIN).
+func condaForgeFitsToolkit(st *resolver.Stack, c string) bool {
+	if st.CUDA == nil {
+		return true
+	}
+	for _, e := range st.CUDA.Evidence {
+		if e.Kind != resolver.EvidenceCudatoolkit || strings.Count(e.Says, ".") != 1 {
+			continue
+		}
+		switch {
+		case majorOf(c) >= 12 || majorOf(c) != majorOf(e.Says):
+			return false
+		case compareVersions(c, "11.2") >= 0:
+			if compareVersions(c, e.Says) > 0 {
+				return false
+			}
+		case c != e.Says:
+			return false
+		}
+	}
+	return true
 }
 
 // newestOpen reports whether the solver takes the newest of rels (sorted

@@ -125,3 +125,17 @@ func TestRetiredHintKeepsTheRelease(t *testing.T) {
 		t.Errorf("open release: want the newest serving build in EG401's hint:\n%s\n%+v", m, d)
 	}
 }
+
+// TestCondaForgeBuildsFitTheToolkitPin: review thirty-three F23 (034). A
+// conda-forge pytorch whose variant is open is judged over the builds the
+// file can install: beside cudatoolkit=11.7 that is the CUDA 11.2 build
+// (nvcc 11.2's run_exports: cudatoolkit >=11.2,<12), not the CUDA 11.8 one
+// (>=11.8) nor the CUDA 12.0 one (cuda-version 12.0 constrains cudatoolkit
+// to 12.0, which does not exist).
+func TestCondaForgeBuildsFitTheToolkitPin(t *testing.T) {
+	src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.0\n  - cudatoolkit=11.7\n"
+	_, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", src))
+	if !strings.Contains(m, "a CUDA build (CUDA 11.2) installs") || strings.Contains(m, "CUDA 11.8") || strings.Contains(m, "CUDA 12.0") {
+		t.Errorf("cudatoolkit=11.7: want only the CUDA 11.2 build judged:\n%s", m)
+	}
+}
