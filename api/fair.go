@@ -297,13 +297,31 @@ func (f *fairSlots) heldBackLocked(c *fairClient, now time.Time) time.Time {
 	if !ok || !until.After(now) {
 		return time.Time{}
 	}
-	others := len(f.clients) > 1 ||
-		f.lastKey != c.key && now.Sub(f.lastAt) < activeWindow ||
-		f.prevKey != c.key && f.prevKey != "" && now.Sub(f.prevAt) < activeWindow
-	if !others {
+	if !f.othersAboutLocked(c.key, now) {
 		return time.Time{}
 	}
 	return until
+}
+
+// othersAboutLocked says whether a client other than key has a request in
+// the slot path or sent one within activeWindow.
+func (f *fairSlots) othersAboutLocked(key string, now time.Time) bool {
+	return len(f.clients) > 1 ||
+		f.lastKey != key && now.Sub(f.lastAt) < activeWindow ||
+		f.prevKey != key && f.prevKey != "" && now.Sub(f.prevAt) < activeWindow
+}
+
+// heavyAmongOthers says whether t's request has a large body (coolBody)
+// while other clients are about: its pipeline call then sleeps at each
+// yield from its start (yieldingContext), not only once it has run long.
+func (t *ticket) heavyAmongOthers() bool {
+	if t.size < coolBody {
+		return false
+	}
+	f := t.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.othersAboutLocked(t.c.key, f.clock())
 }
 
 // grantLocked gives free slots to waiting clients in turn, one slot each,

@@ -439,3 +439,48 @@ func TestFairSlotsHoldBackHeavy(t *testing.T) {
 		rb()
 	}
 }
+
+// TestHeavyAmongOthers: a request's pipeline call sleeps at its yields
+// from its start only when its body is large and another client is about;
+// a small body, or a large one from a client alone, never does. The clock
+// is the test's.
+func TestHeavyAmongOthers(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	for _, tt := range []struct {
+		name   string
+		size   int
+		others []string      // other clients that sent a request
+		ago    time.Duration // how long before this one they sent it
+		want   bool
+	}{
+		{"large, another client just now", coolBody, []string{"b"}, 0, true},
+		{"large, another client within the window", 1 << 20, []string{"b"}, activeWindow / 2, true},
+		{"large, alone", 1 << 20, nil, 0, false},
+		{"large, another client long ago", 1 << 20, []string{"b"}, 2 * activeWindow, false},
+		{"small, another client just now", coolBody - 1, []string{"b"}, 0, false},
+	} {
+		f := fairFor(4, 2)
+		clock := now.Add(-tt.ago)
+		f.clock = func() time.Time { return clock }
+		for _, k := range tt.others {
+			tk, err := f.enter(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tk.leave()
+		}
+		clock = now
+		tk, err := f.enter("a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		release, err := tk.acquire(context.Background(), tt.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tk.heavyAmongOthers(); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+		release()
+	}
+}

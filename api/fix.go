@@ -76,13 +76,13 @@ func (s *server) fix(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	req, release, err := s.validateRequest(w, r)
+	req, release, heavy, err := s.validateRequest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	freq := FixRequest{ValidateRequest: req, Unsafe: unsafe, Select: sel}
-	res, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) (FixResult, error) {
+	res, err := runBounded(r.Context(), s.workers, s.left, release, heavy, func(ctx context.Context) (FixResult, error) {
 		return s.deps.Fixer.Fix(ctx, freq)
 	})
 	if err != nil {

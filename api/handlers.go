@@ -15,7 +15,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "validation is not available on this server"))
 		return
 	}
-	req, release, err := s.validateRequest(w, r)
+	req, release, heavy, err := s.validateRequest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -24,7 +24,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	// second decode of the report.
 	counter, counts := s.deps.Validator.(FindingCounter)
 	var codes []string
-	rep, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) ([]byte, error) {
+	rep, err := runBounded(r.Context(), s.workers, s.left, release, heavy, func(ctx context.Context) ([]byte, error) {
 		if counts {
 			b, c, err := counter.ValidateCounting(ctx, req)
 			codes = c
@@ -56,12 +56,12 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, newError(http.StatusNotImplemented, "not_implemented", "naming is not available on this server"))
 		return
 	}
-	req, release, err := s.validateRequest(w, r)
+	req, release, heavy, err := s.validateRequest(w, r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	res, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) (NameResult, error) {
+	res, err := runBounded(r.Context(), s.workers, s.left, release, heavy, func(ctx context.Context) (NameResult, error) {
 		return s.deps.Validator.Name(ctx, req)
 	})
 	if err != nil {
@@ -81,30 +81,30 @@ func (s *server) name(w http.ResponseWriter, r *http.Request) {
 // its body slowly holds a connection and one of its own tickets, never a
 // slot. Memory held by bodies is at most MaxBody per connection reading
 // one, each for at most BodyTimeout, and per client at most its tickets'.
-func (s *server) validateRequest(w http.ResponseWriter, r *http.Request) (ValidateRequest, func(), error) {
+func (s *server) validateRequest(w http.ResponseWriter, r *http.Request) (req ValidateRequest, release func(), heavy func() bool, err error) {
 	kind, err := bodyKindOf(r, true)
 	if err != nil {
-		return ValidateRequest{}, nil, err
+		return ValidateRequest{}, nil, nil, err
 	}
 	t, err := s.enter(w, r)
 	if err != nil {
-		return ValidateRequest{}, nil, err
+		return ValidateRequest{}, nil, nil, err
 	}
 	body, err := s.readBody(w, r)
 	if err != nil {
 		t.leave()
-		return ValidateRequest{}, nil, err
+		return ValidateRequest{}, nil, nil, err
 	}
-	req, err := parseValidateRequest(kind, body, r)
+	req, err = parseValidateRequest(kind, body, r)
 	if err != nil {
 		t.leave()
-		return ValidateRequest{}, nil, err
+		return ValidateRequest{}, nil, nil, err
 	}
-	release, err := t.acquire(r.Context(), len(body))
+	release, err = t.acquire(r.Context(), len(body))
 	if err != nil {
-		return ValidateRequest{}, nil, err
+		return ValidateRequest{}, nil, nil, err
 	}
-	return req, release, nil
+	return req, release, t.heavyAmongOthers, nil
 }
 
 // enter takes r's client's ticket. A client refused here is refused before
@@ -170,7 +170,7 @@ func (s *server) build(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out, err := runBounded(r.Context(), s.workers, s.left, release, func(ctx context.Context) ([]byte, error) {
+	out, err := runBounded(r.Context(), s.workers, s.left, release, t.heavyAmongOthers, func(ctx context.Context) ([]byte, error) {
 		return s.deps.Builder.Build(ctx, req)
 	})
 	if err != nil {

@@ -113,7 +113,7 @@ func TestIdleRelease(t *testing.T) {
 func TestYieldingContext(t *testing.T) {
 	var yields int
 	parent, cancel := context.WithCancel(context.Background())
-	ctx := yielding(context.WithValue(parent, yieldKey{}, "v"), nil).(*yieldingContext)
+	ctx := yielding(context.WithValue(parent, yieldKey{}, "v"), nil, nil).(*yieldingContext)
 	ctx.yield = func() { yields++ }
 	checks := 0
 	start := time.Now()
@@ -141,10 +141,12 @@ type yieldKey struct{}
 
 // TestYieldingContextPausesLongCalls: shortest work first. A call that has
 // run past longAfter sleeps at its yields while other calls are under way,
-// and only then: alone, or before longAfter, it only yields.
+// and a heavy one (a large body among other clients) from its start; any
+// other only yields.
 func TestYieldingContextPausesLongCalls(t *testing.T) {
 	var running atomic.Int64
-	ctx := yielding(context.Background(), &running).(*yieldingContext)
+	var heavy bool
+	ctx := yielding(context.Background(), &running, func() bool { return heavy }).(*yieldingContext)
 	var yields, pauses int
 	ctx.yield = func() { yields++ }
 	ctx.pause = func() { pauses++ }
@@ -160,6 +162,7 @@ func TestYieldingContextPausesLongCalls(t *testing.T) {
 	for _, c := range []struct {
 		running              int64
 		ran                  time.Duration
+		heavy                bool
 		wantYield, wantPause int
 	}{
 		{running: 1, ran: 10 * longAfter, wantYield: 1},  // alone
@@ -167,9 +170,12 @@ func TestYieldingContextPausesLongCalls(t *testing.T) {
 		{running: 2, ran: longAfter, wantPause: 1},       // long, not alone
 		{running: 5, ran: 100 * longAfter, wantPause: 1}, // long, not alone
 		{running: 0, ran: 100 * longAfter, wantYield: 1}, // not counted
+		{running: 1, ran: 0, heavy: true, wantPause: 1},  // heavy, from its start
+		{running: 1, ran: longAfter / 2, heavy: true, wantPause: 1},
 	} {
 		yields, pauses = 0, 0
 		running.Store(c.running)
+		heavy = c.heavy
 		check(c.ran)
 		if yields != c.wantYield || pauses != c.wantPause {
 			t.Errorf("%d calls running, this one for %v: %d yields and %d pauses, want %d and %d",

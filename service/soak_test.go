@@ -103,8 +103,11 @@ func (s *soakStats) add(k soakKind, status string, d time.Duration) {
 
 // rss reads this process's resident set and its peak from /proc (0 where
 // there is no /proc).
-func rss() (now, peak uint64) {
-	b, err := os.ReadFile("/proc/self/status")
+func rss() (now, peak uint64) { return rssFrom("/proc/self/status") }
+
+// rssFrom reads the resident set and its peak from a /proc status file.
+func rssFrom(path string) (now, peak uint64) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, 0
 	}
