@@ -27,8 +27,13 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			name: "release conda-forge never built",
 			pin:  "pytorch==1.3.1",
 			has: []string{"conda-forge never built pytorch 1.3.1 (line 7)", "channel_priority strict",
-				"the knowledge base lists it on the defaults channel, which the file already lists, and on the pytorch channel", "the nearest that fit the file: 1.6.0"},
-			not: []string{"use conda-forge alone and add"},
+				"the knowledge base lists it on the defaults channel, which the file already lists, and on the pytorch channel", "the nearest that fit the file: 1.6.0",
+				// review thirty-four F39 (008): strict priority hides a
+				// later channel's versions (conda-forge's python=3.6.11),
+				// and whether defaults has the other pins is not known
+				"so a version pinned that only a later channel has cannot be installed",
+				"drop conda-forge instead, once you know that defaults has every other package and version the file pins"},
+			not: []string{"use conda-forge alone and add", "where the file's other packages are on defaults too"},
 		},
 		{
 			// review eleven #66 (corpus 008): with torchvision in the file,

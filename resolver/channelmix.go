@@ -106,15 +106,17 @@ func channelMixHint(c *Context) (string, bool) {
 	// without ending it; dropping conda-forge ends it
 	drop := ""
 	if slices.Contains(has, "defaults") {
-		drop = "; strict priority still takes from conda-forge what defaults lacks, so to end the mixing drop conda-forge instead, where the file's other packages are on defaults too"
+		// whether defaults has the file's other pins is not known
+		// (review thirty-four F39: 008's python=3.6.11 is conda-forge's)
+		drop = "; strict priority still takes from conda-forge what defaults lacks, so to end the mixing drop conda-forge instead, once you know that defaults has every other package and version the file pins (the knowledge base lists only the frameworks)"
 	}
 	if listedBeforeForge(c.Env, has...) {
 		// the file already lists a channel that has it first: the order
 		// is right, and only channel priority is left to set
-		return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it%s; the file already lists a channel that has it before conda-forge: set channel_priority strict (conda then takes each package from the first channel that has it)%s%s",
+		return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it%s; the file already lists a channel that has it before conda-forge: set channel_priority strict (conda then takes each package only from the first channel that has it, so a version pinned that only a later channel has cannot be installed)%s%s",
 			pin, where, drop, alt), true
 	}
-	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package from the first channel that has it)%s%s",
+	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package only from the first channel that has it, so a version pinned that only a later channel has cannot be installed)%s%s",
 		pin, where, drop, alt), true
 }
 
