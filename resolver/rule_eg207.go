@@ -206,7 +206,11 @@ func VariantHint(k VariantKB, f *Framework) string {
 // the knowledge base's torch_variants, from the previous-versions page) and
 // the CUDA versions it offered, so the fix is one the channel can solve.
 func pytorchChannelVariantHint(k VariantKB, f *Framework) string {
-	generic := "add pytorch-cuda=X.Y (pytorch 1.13–2.5) or cudatoolkit=X.Y (pytorch 1.12 and older) for a CUDA build, or cpuonly for a CPU build"
+	// pytorch-cuda's CUDA packages (cuda-cudart, libcublas, ...) are on
+	// the nvidia channel, which PyTorch's own commands add (-c pytorch -c
+	// nvidia): without it the selector does not solve (review thirty-four
+	// F17, 157)
+	generic := "add pytorch-cuda=X.Y (pytorch 1.13–2.5, with the nvidia channel listed: its CUDA packages are there) or cudatoolkit=X.Y (pytorch 1.12 and older) for a CUDA build, or cpuonly for a CPU build"
 	v := f.Version
 	if v == "" && len(f.Candidates) > 0 {
 		v = f.Candidates[len(f.Candidates)-1]
@@ -226,8 +230,12 @@ func pytorchChannelVariantHint(k VariantKB, f *Framework) string {
 		case !vs.CPU:
 			cpu = ""
 		}
-		return fmt.Sprintf("add %s=X.Y for a CUDA build (pytorch %s on the pytorch channel has CUDA %s)%s",
-			sel, seriesOf(v), strings.Join(vs.CUDA, ", "), cpu)
+		nvidia := ""
+		if sel == "pytorch-cuda" {
+			nvidia = ", with the nvidia channel listed: its CUDA packages are there"
+		}
+		return fmt.Sprintf("add %s=X.Y for a CUDA build (pytorch %s on the pytorch channel has CUDA %s%s)%s",
+			sel, seriesOf(v), strings.Join(vs.CUDA, ", "), nvidia, cpu)
 	}
 	oldest := ""
 	for _, r := range k.TorchReleases() {

@@ -16,9 +16,11 @@ func TestVariantHintByRelease(t *testing.T) {
 		version  string
 		has, not []string
 	}{
-		{"1.1.0", []string{"cudatoolkit=X.Y", "pytorch 1.1 on the pytorch channel has CUDA 9.0, 10.0", "pytorch-cpu in place of pytorch"}, []string{"cpuonly", "pytorch-cuda"}},
+		{"1.1.0", []string{"cudatoolkit=X.Y", "pytorch 1.1 on the pytorch channel has CUDA 9.0, 10.0", "pytorch-cpu in place of pytorch"}, []string{"cpuonly", "pytorch-cuda", "nvidia"}},
 		{"1.5.1", []string{"cudatoolkit=X.Y", "cpuonly"}, []string{"pytorch-cuda", "pytorch-cpu"}},
-		{"2.1.0", []string{"pytorch-cuda=X.Y", "cpuonly"}, []string{"cudatoolkit", "pytorch-cpu"}},
+		// review thirty-four F17 (157): pytorch-cuda's CUDA packages are on
+		// the nvidia channel
+		{"2.1.0", []string{"pytorch-cuda=X.Y", "cpuonly", "with the nvidia channel listed"}, []string{"cudatoolkit", "pytorch-cpu"}},
 	}
 	for _, tt := range tests {
 		h := VariantHint(k, &Framework{Name: "pytorch", Version: tt.version, Dist: kb.DistPytorchConda})
@@ -34,7 +36,7 @@ func TestVariantHintByRelease(t *testing.T) {
 		}
 	}
 	// without a knowledge base, the generic wording
-	if h := VariantHint(nil, &Framework{Name: "pytorch", Version: "1.1.0", Dist: kb.DistPytorchConda}); !strings.Contains(h, "pytorch-cuda=X.Y (pytorch 1.13–2.5)") {
+	if h := VariantHint(nil, &Framework{Name: "pytorch", Version: "1.1.0", Dist: kb.DistPytorchConda}); !strings.Contains(h, "pytorch-cuda=X.Y (pytorch 1.13–2.5, with the nvidia channel listed") {
 		t.Errorf("no KB: %q", h)
 	}
 }
