@@ -125,9 +125,68 @@ func eg304Hint(ctx *Context, text string) string {
 	if v.CPU {
 		idx = append(idx, "…/whl/cpu")
 	}
+	if cu, pins := pinnedVariant(ctx, m[1], v.CUDA); cu != "" {
+		// review thirty-four F8 (018, a pip freeze): the file's own
+		// nvidia-* pins are one build's, and another's would not resolve
+		// beside them
+		tag := strings.ReplaceAll(majorMinor(cu), ".", "")
+		return fmt.Sprintf("the file's nvidia-* pins (%s) are those torch %s+cu%s pins: add …/whl/cu%s with --extra-index-url and pin torch==%s+cu%s (another build pins other nvidia-* releases and would not resolve beside them)",
+			strings.Join(pins, ", "), m[1], tag, tag, m[1], tag)
+	}
 	last := strings.ReplaceAll(majorMinor(v.CUDA[len(v.CUDA)-1]), ".", "")
 	return fmt.Sprintf("torch %s has the wheel indexes %s: add the one for your CUDA with --extra-index-url and pin torch==%s+cu%s (or the cpu build)",
 		m[1], strings.Join(idx, ", "), m[1], last)
+}
+
+// pinnedVariant is the one CUDA variant of torch release, among cudas,
+// whose nvidia-* pins (torch_cuda_libs) the file's exact nvidia-* pins
+// all agree with, and the file's pins it shares with that build (at most
+// three, then "…"); "" where the file pins none of them, or none or
+// several variants fit.
+func pinnedVariant(ctx *Context, release string, cudas []string) (string, []string) {
+	reqs, _ := ctx.pipList()
+	pins := map[string]string{}
+	for _, p := range reqs {
+		if !strings.HasPrefix(p.Name, "nvidia-") {
+			continue
+		}
+		if m := pipExactPin().FindStringSubmatch(pipText(p)); m != nil {
+			pins[p.Name] = m[1]
+		}
+	}
+	if len(pins) == 0 {
+		return "", nil
+	}
+	fit, fits := "", 0
+	var shared []string
+	for _, cu := range cudas {
+		row, ok := ctx.KB.TorchCUDALibsOf(release, cu)
+		if !ok {
+			continue
+		}
+		var same []string
+		agrees := true
+		for _, l := range row.Libs {
+			v, pinned := pins[l.Name]
+			switch {
+			case !pinned:
+			case v == l.Version:
+				same = append(same, l.Name+"=="+v)
+			default:
+				agrees = false
+			}
+		}
+		if agrees && len(same) > 0 {
+			fit, fits, shared = cu, fits+1, same
+		}
+	}
+	if fits != 1 {
+		return "", nil
+	}
+	if len(shared) > 3 {
+		shared = append(shared[:3], "…")
+	}
+	return fit, shared
 }
 
 // extraIndexNote says which torch build pip and uv each take for a torch

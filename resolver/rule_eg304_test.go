@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
@@ -59,5 +60,39 @@ func TestEG304SilentOnPrefix(t *testing.T) {
 	env.Kind = envspec.KindEnvFile
 	if ds := ruleEG304.Run(ctx); len(ds) != 1 {
 		t.Errorf("the same line in a file: want one EG304, got %v", ds)
+	}
+}
+
+// TestEG304HintFollowsNvidiaPins: review thirty-four F8 (018, a pip
+// freeze). Where the file's exact nvidia-* pins are one wheel variant's
+// (torch_cuda_libs), the hint names that variant, whose pins resolve
+// beside them; pins of two variants, or none, leave the usual hint.
+func TestEG304HintFollowsNvidiaPins(t *testing.T) {
+	k := kb.Default()
+	file := func(pins string) string {
+		return "dependencies:\n  - python=3.10\n  - pip:\n    - torch==2.6.0\n" + pins
+	}
+	for _, tt := range []struct {
+		name, src string
+		has, not  string
+	}{
+		{"cu124 pins", file("    - nvidia-cublas-cu12==12.4.5.8\n    - nvidia-cudnn-cu12==9.1.0.70\n"),
+			"are those torch 2.6.0+cu124 pins: add …/whl/cu124 with --extra-index-url and pin torch==2.6.0+cu124", "cu126"},
+		{"cu126 pins", file("    - nvidia-cublas-cu12==12.6.4.1\n"),
+			"pin torch==2.6.0+cu126", "cu124 pins"},
+		{"pins of two variants", file("    - nvidia-cublas-cu12==12.4.5.8\n    - nvidia-cudnn-cu12==9.5.1.17\n"),
+			"torch 2.6.0 has the wheel indexes", "nvidia-* pins"},
+		{"a pin two variants share", file("    - nvidia-nccl-cu12==2.21.5\n"),
+			"torch 2.6.0 has the wheel indexes", "nvidia-* pins"}, // cu124 and cu126 both pin nccl 2.21.5
+		{"no pins", file(""), "torch 2.6.0 has the wheel indexes", "nvidia-* pins"},
+	} {
+		ctx := &Context{Env: fakeEnv(t, tt.src), KB: k}
+		ds := ruleEG304.Run(ctx)
+		if len(ds) != 1 {
+			t.Fatalf("%s: %d findings, want 1", tt.name, len(ds))
+		}
+		if !strings.Contains(ds[0].Hint, tt.has) || strings.Contains(ds[0].Hint, tt.not) {
+			t.Errorf("%s: hint %q, want %q and not %q", tt.name, ds[0].Hint, tt.has, tt.not)
+		}
 	}
 }
