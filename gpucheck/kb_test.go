@@ -344,6 +344,9 @@ func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
 func (k factsKB) CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool) {
 	return (&kb.KB{Facts: k.f}).CondaForgeTorchCuDNNOf(series, cuda)
 }
+func (k factsKB) DefaultsTorchCuDNNOf(release, cuda string) (*kb.DefaultsTorchCuDNN, bool) {
+	return (&kb.KB{Facts: k.f}).DefaultsTorchCuDNNOf(release, cuda)
+}
 
 func (k factsKB) TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool) {
 	return (&kb.KB{Facts: k.f}).TorchCuDNNOf(dist, series, release, cuda)

@@ -1634,7 +1634,7 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 		return ""
 	}
 	why := p.WithinWhy
-	if hasLast && compareVersions(p.Within, versionPrefix(through, n)) >= 0 {
+	if hasLast && compareVersions(p.Within, versionPrefix(through, n)) >= 0 && !strings.Contains(why, "the last cuDNN "+last.Major+" is") {
 		// the series' last release, not its number, decided it
 		why += ", and the last cuDNN " + last.Major + " is " + last.Last
 	}

@@ -746,6 +746,10 @@ func pinsServe(k ChannelCuDNNKB, fw *Framework, row *kb.TorchCUDALibs, rt string
 type ChannelCuDNNKB interface {
 	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
 	CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool)
+	DefaultsTorchCuDNNOf(release, cuda string) (*kb.DefaultsTorchCuDNN, bool)
+	LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool)
+	CondaVariantPick(pkg string, dist kb.Distribution, release string) (*kb.CondaVariantPick, bool)
+	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)
 }
 
 // PytorchChannelCuDNN is the cuDNN that fw's build for CUDA rt carries
@@ -772,6 +776,8 @@ func PytorchChannelCuDNN(k ChannelCuDNNKB, fw *Framework, rt, buildCuDNN string)
 		}
 	case kb.DistCondaForge:
 		return condaForgeCuDNN(k, fw, rt)
+	case kb.DistDefaults:
+		return defaultsCuDNN(k, fw, rt)
 	default:
 		return GPUPackage{}, false
 	}
@@ -820,6 +826,84 @@ func condaForgeCuDNN(k ChannelCuDNNKB, fw *Framework, rt string) (GPUPackage, bo
 		Within: row.Major, WithinWhy: fmt.Sprintf("conda-forge's pytorch %s build for CUDA %s requires cudnn %s.x (its host cudnn's run_exports)", fw.Series(), rt, row.Major),
 		Unknown:  "which cudnn " + row.Major + ".x release the solver installs is not known",
 		Evidence: []Evidence{{Item: "pytorch " + fw.Series() + " (conda-forge, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: row.Major, Package: "cudnn"}}}, true
+}
+
+// defaultsCuDNN is the cuDNN the defaults channel's pytorch build of a
+// release for CUDA rt requires (defaults_torch_cudnn): its host release up
+// to the next major, so every release it admits starts with what the host
+// release shares with the last release of its major (8.9 of 8.9.2.26 …
+// 8.9.7), and none is below the host release.
+func defaultsCuDNN(k ChannelCuDNNKB, fw *Framework, rt string) (GPUPackage, bool) {
+	if fw.Name != "pytorch" || rt == "" || fw.Variant != "cuda" {
+		// with the variant open the build may be a CPU one, which
+		// loads no cudnn: gpucheck judges each admitted build apart
+		return GPUPackage{}, false
+	}
+	row, label, ok := defaultsCuDNNRow(k, fw, rt)
+	if !ok {
+		return GPUPackage{}, false
+	}
+	major, _, _ := strings.Cut(row.HostCuDNN, ".")
+	next, err := strconv.Atoi(major)
+	if err != nil {
+		return GPUPackage{}, false
+	}
+	within := major
+	why := fmt.Sprintf("the defaults channel's pytorch %s build for CUDA %s requires cudnn >=%s,<%d (pin_compatible of its host cudnn %s)", label, rt, row.HostCuDNN, next+1, row.HostCuDNN)
+	if last, ok := k.LastCuDNNOfMajor(major); ok {
+		if shared := sharedPrefix(row.HostCuDNN, last.Last); strings.Count(shared, ".") > 0 {
+			within = shared
+			why += ", and the last cuDNN " + major + " is " + last.Last
+		}
+	}
+	return GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", BundledWith: loadedBy(fw), BuiltFor: BuiltFor{CUDA: []string{rt}},
+		Within: within, WithinWhy: why,
+		Unknown:  "which cudnn release from " + row.HostCuDNN + " up to the next major the solver installs is not known",
+		Evidence: []Evidence{{Item: "pytorch " + label + " (defaults, CUDA " + rt + ")", Kind: EvidenceKBRow, Says: ">=" + row.HostCuDNN + ",<" + strconv.Itoa(next+1), Package: "cudnn"}}}, true
+}
+
+// defaultsCuDNNRow is the defaults_torch_cudnn row of fw's release for CUDA
+// rt and the release's label; for an open release, the one row every
+// release it admits with a CUDA rt build shares (pytorch=2.0 admits 2.0.1
+// only), where each candidate either has a row or, by its
+// conda_variant_pick row, no CUDA rt build at all.
+func defaultsCuDNNRow(k ChannelCuDNNKB, fw *Framework, rt string) (*kb.DefaultsTorchCuDNN, string, bool) {
+	if fw.Version != "" {
+		row, ok := k.DefaultsTorchCuDNNOf(fw.Version, rt)
+		return row, fw.Version, ok
+	}
+	var found *kb.DefaultsTorchCuDNN
+	var with []string
+	for _, v := range fw.Candidates {
+		if pub, known := k.CondaPublished("pytorch", kb.DistDefaults, v); known && !pub {
+			continue // never on the channel (2.0.0)
+		}
+		if row, ok := k.DefaultsTorchCuDNNOf(v, rt); ok {
+			if found != nil && found.HostCuDNN != row.HostCuDNN {
+				return nil, "", false
+			}
+			found, with = row, append(with, v)
+			continue
+		}
+		if pick, ok := k.CondaVariantPick("pytorch", kb.DistDefaults, v); !ok || slices.Contains(pick.CUDA, rt) {
+			return nil, "", false // a CUDA rt build, or builds not known
+		}
+	}
+	if found == nil {
+		return nil, "", false
+	}
+	return found, strings.Join(with, ", "), true
+}
+
+// sharedPrefix is the leading dot-separated parts a and b share ("8.9" of
+// 8.9.2.26 and 8.9.7).
+func sharedPrefix(a, b string) string {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	n := 0
+	for n < len(pa) && n < len(pb) && pa[n] == pb[n] {
+		n++
+	}
+	return strings.Join(pa[:n], ".")
 }
 
 // loadedBy names the framework build that loads a library, for "loaded by

@@ -651,6 +651,21 @@ func (k *KB) CondaForgeTorchCuDNNOf(series, cuda string) (*CondaForgeTorchCuDNN,
 	return nil, false
 }
 
+// DefaultsTorchCuDNNOf is the cuDNN the defaults channel's pytorch build
+// of a release for a CUDA variant requires, where the knowledge base has it.
+func (k *KB) DefaultsTorchCuDNNOf(release, cuda string) (*DefaultsTorchCuDNN, bool) {
+	v := stripLocal(release)
+	for i := range k.DefaultsTorchCuDNN {
+		r := &k.DefaultsTorchCuDNN[i]
+		lo, ok1 := CompareDotted(v, r.From)
+		hi, ok2 := CompareDotted(v, r.Through)
+		if ok1 && ok2 && lo >= 0 && hi <= 0 && slices.Contains(r.CUDA, cuda) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // CuDNNNewest is the newest cuDNN release NVIDIA built for one CUDA
 // toolkit release: a build for that CUDA loads this release or an older
 // one, whichever the file leaves open.
@@ -955,6 +970,13 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		v.source("conda_forge_torch_cudnn", i, r.Source, keys)
 		if r.Major != "8" && r.Major != "9" || len(r.CUDA) == 0 || strings.Count(r.Series, ".") != 1 {
 			v.errf("conda_forge_torch_cudnn", i, "series must be major.minor, cuda non-empty and cudnn_major 8 or 9")
+		}
+	}
+	for i, r := range v.k.DefaultsTorchCuDNN {
+		v.source("defaults_torch_cudnn", i, r.Source, keys)
+		c, ok := CompareDotted(r.From, r.Through)
+		if !ok || c > 0 || len(r.CUDA) == 0 || strings.Count(r.HostCuDNN, ".") < 2 {
+			v.errf("defaults_torch_cudnn", i, "from %q must be a release no later than through %q, cuda non-empty and host_cudnn a full release", r.From, r.Through)
 		}
 	}
 	for i, r := range v.k.CuDNNNewest {

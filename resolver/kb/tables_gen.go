@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "bb454863f4de6b99"
+const generatedVersion = "89de9064ddc30b7f"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xd63d0aa6
+const generatedChecksum = 0xe761349d
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -19170,6 +19170,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.9",
 		"13.0",
 	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "10f46c50, 95da7a51, b835dc62 2.13.0 .ci_support/linux_64_…cuda_compiler_version{12.9,13.0}…: libcudnn_dev 9"},
+}, DefaultsTorchCuDNN: []DefaultsTorchCuDNN{
+	{From: "2.0.1", Through: "2.0.1", CUDA: []string{
+		"11.8",
+	}, HostCuDNN: "8.9.2.26", Source: "AR_TORCH_CUDNN; CONDA_BUILD_PIN_COMPATIBLE", Note: "recipe/meta.yaml and conda_build_config.yaml at 76af9ed (2023-08-18, 'PKG-2365: Build 2.0.1 for linux-64'; skip not (linux and x86_64)), merged 3e1aed5 (2023-08-29), and 657e9a0 (2023-11-06): cudatoolkit 11.8, host cudnn 8.9.2.26*, run pin_compatible('cudnn'), __cuda >={{ cudatoolkit }}; the earlier 8.9.2* host (c926639, 22e1bbd, 82c3587, 2023-07-10 … 12) also admits only 8.9.2.x"},
+	{From: "2.3.0", Through: "2.3.1", CUDA: []string{
+		"11.8",
+	}, HostCuDNN: "8.9.2.26", Source: "AR_TORCH_CUDNN; CONDA_BUILD_PIN_COMPATIBLE", Note: "2.3.0 cuda-11: abfcd56 (2024-06-07, 'Build cuda-11 instead'), 9fe8f09, merged 1ae8ecf (2024-07-15, PR v2.3.0-cuda-118): cudatoolkit 11.8, cuda-version 11.8 in host, host cudnn 8.9.2.26*, run pin_compatible('cudnn'); 2.3.1 (21e1eeb … dab9020, merged 5686d9e, 2024-11-13) keeps the same cudnn 8.9.2.26* key"},
 }, CondaAbsentNames: []CondaAbsentName{
 	{Name: "torch", Channels: []string{
 		"conda-forge",
@@ -19737,6 +19744,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_210_NOTES", Title: "TensorFlow 2.1.0 release notes: 'The tensorflow pip package now includes GPU support by default (same as tensorflow-gpu) for both Linux and Windows … tensorflow-gpu is still available, and CPU-only packages can be downloaded at tensorflow-cpu'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v2.1.0", Read: "search (docs), 2026-12-07"},
 	{Key: "CF_TF_RECIPE_ARCH", Title: "conda-forge/tensorflow-feedstock: recipe/build.sh (recipe/build_common.sh from the 2025 mega-build) exports TF_CUDA_COMPUTE_CAPABILITIES (HERMETIC_CUDA_COMPUTE_CAPABILITIES from 2.18) per cuda_compiler_version, and .ci_support/linux_64_*cuda_compiler_version*.yaml names the CUDA variants; configure writes the value into .tf_configure.bazelrc, which the build reads after TensorFlow's own .bazelrc", URL: "https://github.com/conda-forge/tensorflow-feedstock/blob/main/recipe/build.sh", Read: "git snapshot of every branch and pull-request head (main 2cc3b12, 2026-01-30), each commit from 2021-09 on read for its version, CUDA variants and list, 2026-12-06; e.g. f0f57d5 (2.14.0): 11.8 sm_35,sm_50,sm_60,sm_62,sm_70,sm_72,sm_75,sm_80,sm_86,sm_87,sm_89,sm_90,compute_90; 7ea1684 (2.15.0): 12.* sm_60,sm_70,sm_75,sm_80,sm_86,sm_89,sm_90,compute_90; df7febe (2.19.1 build 0): the same; 98f07d9 (2.19.1 build 1) on: sm_60,…,sm_90,sm_100,sm_120,compute_120"},
 	{Key: "CF_TF_PR157", Title: "conda-forge/tensorflow-feedstock#157 'New cuda' (wolfv, 2021-10-30): tf.sysconfig.get_build_info() of the CUDA 11.2 build prints cuda_compute_capabilities sm_35, sm_50, sm_60, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, compute_86, the recipe's list: the recipe's variable reaches the binary", URL: "https://github.com/conda-forge/tensorflow-feedstock/pull/157", Read: "pull request thread, 2026-12-06"},
+	{Key: "AR_TORCH_CUDNN", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml (host `cudnn {{ cudnn }}*`, run `{{ pin_compatible('cudnn') }}`) and recipe/conda_build_config.yaml (cudatoolkit, cudnn) at the commits that built the linux-64 CUDA variants: 2.0.1 76af9ed, 3e1aed5, 657e9a0; 2.3.0 abfcd56, 9fe8f09, 1ae8ecf; 2.3.1 5686d9e (Anaconda's master and release branches only, not the conda-forge history the repository also holds)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, git show of those commits, read 2026-12-07"},
+	{Key: "CONDA_BUILD_PIN_COMPATIBLE", Title: "conda-build documentation, 'Extra Jinja2 functions': pin_compatible('package_name', min_pin='x.x.x.x.x.x', max_pin='x', ...) gives a run requirement from the version in the build's host environment, by default >= that version and < its next major", URL: "https://docs.conda.io/projects/conda-build/en/latest/resources/variants.html", Read: "conda/conda-build docs/source/resources/variants.rst at 0010f56, 'Extra Jinja2 functions' ('Defaults to a semver-based assumption: package_name >=(current version),<(next major version)'), read 2026-12-07"},
 	{Key: "AR_RELEASES_MASTER", Title: "AnacondaRecipes/pytorch-feedstock, recipe/meta.yaml `{% set version %}` along the first-parent history of master, with each bump's author: 0.2.0 c39c6bb … 1.3.1 b0b0f26 (jjhelmus), 1.4.0 263266a (msarahan), 1.5.0 b4c6159 (ktietz@anaconda), 1.5.1 3cf63fb, 1.6.0 8550ee6 (ktietz@anaconda), 1.10.2 848cb76 (tkoch@anaconda, 2022-03-22), 1.12.1 fdec3d1, 1.13.1 dee6781, 2.0.1 28a61dd, 2.1.0 fb11fa9, 2.2.0 8f8072c, 2.3.0 7469c79 (2024-06-05), 2.3.1 5686d9e (2024-11-13), 2.5.1 10e0781 (2025-01-13) (dpetry@anaconda), 2.6.0 dc58088, 2.7.0 6f5fec6, 2.8.0 3bfe87a, 2.9.1 222a950, 2.10.0 224d5bf (2026-04-14); no 2.4.x bump on master: the 2.4.0/2.4.1 commits of the repository are conda-forge's (mark.harfouche, h.vetinari, isuruf, carterbox, regro-cf-autotick-bot, conda-forge-webservices), on its conda-forge-main history", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot, master 6d6e0d1d (2026-05-01), git log --first-parent master -- recipe/meta.yaml and the authors of every commit per recipe version over all branches, read 2026-12-06"},
 	{Key: "AR_RELEASES_BRANCHES", Title: "AnacondaRecipes/pytorch-feedstock release branches by Anaconda's authors: pytorch-1.7.x (1.7.1: ktietz@anaconda, clee@anaconda), pytorch-1.8.x (1.8.1: ktietz, clee, tkoch @anaconda), 2.11-update (2.11.0, afc8213, 2026-05-06), 2.12-prep (2.12.0, 359d681, xkong@anaconda, 2026-04-27)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot, branches pytorch-1.7.x, pytorch-1.8.x, 2.11-update, 2.12-prep, read 2026-12-06"},
 	{Key: "AN_GTE310_PYTORCH", Title: "anaconda.org, channel Anaconda-python-gte-3.10 (Anaconda's main for Python 3.10 and later), package pytorch, Files: the Version filter lists 2.5.1, 2.3.1, 2.3.0, 2.2.0, 2.1.0, 2.0.1, 1.13.1, 1.12.1, 1.10.2 (no 2.4.x, 2.0.0, 2.1.2); its 2.5.1 builds are gpu_cuda124_py3xxh…_202/_302 and cpu_*", URL: "https://anaconda.org/Anaconda-python-gte-3.10/pytorch/files/manage?page=0&version=1.10.2", Read: "files page, read 2026-12-06"},
@@ -20779,6 +20788,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 828},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 829},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 830},
+	},
+	"defaults_torch_cudnn": {
+		{File: "resolver/kb/data/torch-defaults-cudnn.yaml", Line: 18},
+		{File: "resolver/kb/data/torch-defaults-cudnn.yaml", Line: 19},
 	},
 	"extension_builds": {
 		{File: "resolver/kb/data/extensions-10.yaml", Line: 27},
@@ -22513,6 +22526,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 28},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-torch-defaults-cudnn.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-torch-defaults-cudnn.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch-defaults-releases.yaml", Line: 6},

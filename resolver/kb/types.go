@@ -640,6 +640,10 @@ type Facts struct {
 	// builds of a series require, per CUDA variant
 	// (torch-conda-forge-cudnn.yaml).
 	CondaForgeTorchCuDNN []CondaForgeTorchCuDNN `yaml:"conda_forge_torch_cudnn" key:"series,cudnn_major"`
+	// DefaultsTorchCuDNN is the cuDNN the defaults channel's pytorch CUDA
+	// builds require, per span of releases and CUDA variant
+	// (torch-defaults-cudnn.yaml).
+	DefaultsTorchCuDNN []DefaultsTorchCuDNN `yaml:"defaults_torch_cudnn" key:"from,host_cudnn"`
 	// CondaAbsentNames are PyPI names no channel listed publishes as a
 	// conda package, with the conda package to write instead (torch:
 	// pytorch; conda-names.yaml).
@@ -851,6 +855,21 @@ type CondaForgeTorchCuDNN struct {
 	Major  string   `yaml:"cudnn_major"`
 	Source string   `yaml:"source"`
 	Note   string   `yaml:"note,omitempty"`
+}
+
+// DefaultsTorchCuDNN is the cuDNN the defaults channel's pytorch CUDA
+// builds of releases From … Through require for the CUDA variants listed:
+// the recipe's host cudnn is one release (HostCuDNN) and its run
+// requirement pin_compatible('cudnn'), which conda-build writes as that
+// release up to the next major (>=8.9.2.26,<9). The package is conda's
+// cudnn, so the release within that range is the solver's.
+type DefaultsTorchCuDNN struct {
+	From      string   `yaml:"from"`
+	Through   string   `yaml:"through"`
+	CUDA      []string `yaml:"cuda"`
+	HostCuDNN string   `yaml:"host_cudnn"`
+	Source    string   `yaml:"source"`
+	Note      string   `yaml:"note,omitempty"`
 }
 
 // CondaAbsentName is a PyPI project name that the conda channels listed
