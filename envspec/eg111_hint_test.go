@@ -10,7 +10,7 @@ import (
 // the value: two plain values cannot be merged, one must go (review ten
 // #700: two prefix: paths were told to merge).
 func TestEG111SaysWhatCondaDoes(t *testing.T) {
-	env := Parse("e.yml", []byte("name: a\ndependencies:\n  - numpy\nprefix: /x\nname: b\nprefix: /y\ndependencies:\n  - scipy\n"), ParseOptions{})
+	env := Parse("e.yml", []byte("name: a\ndependencies:\n  - numpy\nprefix: /x\nname: a\nprefix: /y\ndependencies:\n  - scipy\n"), ParseOptions{})
 	hints := map[string]string{}
 	for _, d := range env.Diags {
 		if d.Code != "EG111" {
@@ -28,7 +28,28 @@ func TestEG111SaysWhatCondaDoes(t *testing.T) {
 			t.Errorf("EG111 on %s: hint %q, want %q", k, hints[k], w)
 		}
 	}
-	if env.Name == nil || env.Name.Value != "b" {
-		t.Errorf("name read as %+v, want the last copy, b", env.Name)
+	if env.Prefix == nil || env.Prefix.Value != "/y" {
+		t.Errorf("prefix read as %+v, want the last copy, /y", env.Prefix)
+	}
+}
+
+// TestEG111PastedEnvironments: review thirty-five F15 (092). Two exports
+// pasted one after the other repeat name: with two values; merging their
+// dependencies would pin both sets of versions, so every EG111 of that
+// mapping says to split the file or keep one.
+func TestEG111PastedEnvironments(t *testing.T) {
+	env := Parse("e.yml", []byte("name: a\nchannels:\n  - defaults\ndependencies:\n  - python=3.12.9\nname: b\nchannels:\n  - defaults\ndependencies:\n  - python=3.10.0\n"), ParseOptions{})
+	n := 0
+	for _, d := range env.Diags {
+		if d.Code != "EG111" {
+			continue
+		}
+		n++
+		if !strings.Contains(d.Hint, `the file holds two environments one after the other (name: "a", then "b"): split it into two files, or keep one`) {
+			t.Errorf("EG111 %q: hint %q", d.Message, d.Hint)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d EG111 findings, want 3 (name, channels, dependencies)", n)
 	}
 }

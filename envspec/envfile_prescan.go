@@ -117,6 +117,7 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 		return
 	}
 	first := make(map[string]*yaml.Node, len(m.Content)/2)
+	pasted := pastedEnvironments(m)
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
 		if k.Kind != yaml.ScalarNode || k.Value == "<<" {
@@ -131,6 +132,11 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 			if v := m.Content[i+1]; v.Kind == yaml.ScalarNode {
 				hint = fmt.Sprintf("keep one %s: line (delete the other)", k.Value)
 			}
+			if pasted != "" {
+				// two exports one after the other (review thirty-five
+				// F15, 092): merged, their pins would clash
+				hint = pasted
+			}
 			p.add(p.pos(k), RuleEG111,
 				fmt.Sprintf("key %q appears twice in one mapping (first at line %d): conda refuses the file (ruamel.yaml's DuplicateKeyError), and readers that accept it, PyYAML among them, keep only the last copy, the one envguard reads", k.Value, f.Line),
 				hint, p.pos(f))
@@ -138,6 +144,22 @@ func (p *envParser) duplicateKeys(m *yaml.Node) {
 		}
 		first[k.Value] = k
 	}
+}
+
+// pastedEnvironments says, for a mapping whose name: appears twice with
+// two values, that it holds two environments one after the other (two
+// `conda env export`s pasted into one file), and what to do; "" otherwise.
+func pastedEnvironments(m *yaml.Node) string {
+	var names []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k, v := m.Content[i], m.Content[i+1]; k.Kind == yaml.ScalarNode && k.Value == "name" && v.Kind == yaml.ScalarNode {
+			names = append(names, v.Value)
+		}
+	}
+	if len(names) < 2 || names[0] == names[1] {
+		return ""
+	}
+	return fmt.Sprintf("the file holds two environments one after the other (name: %q, then %q): split it into two files, or keep one; merging their entries would pin both sets of versions at once", names[0], names[1])
 }
 
 // bombs refuses a document whose aliases would expand to more than
