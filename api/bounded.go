@@ -139,15 +139,16 @@ func (p *panicValue) String() string { return fmt.Sprint(p.value) }
 // longer than any ordinary file takes, while other calls are under way,
 // sleeps for longPause at each yield instead: shortest work first, as an
 // operating system's scheduler favours interactive work. A heavy body then
-// takes at most about twice as long while others are served, and as long
-// as before when it is alone.
+// takes at most about three times as long while others are served, and as
+// long as before when it is alone.
 //
 // A call with a large body (coolBody) while other clients are about
 // (heavy) sleeps at each yield from its start: in its first longAfter it
 // kept a processor, and the machine's CPU, from the short requests whose
-// packets had not yet arrived, which running does not count (issue 18: with
-// the service in a process of its own, the honest p99 was 1.9-3.2x that of
-// a quiet run without this, 1.4-2.1x with it).
+// packets had not yet arrived, which running does not count. With the
+// service in a process of its own (issue 18), the honest p99 was 1.5-2.9x
+// that of a quiet run without this, 1.45-2.03x with it and a pause of
+// 0.25 ms, and 1.29-1.77x with the pause of 1 ms.
 type yieldingContext struct {
 	context.Context
 	start   int64        // unix nanoseconds when the call began
@@ -161,7 +162,7 @@ type yieldingContext struct {
 const (
 	yieldEvery = 500 * time.Microsecond
 	longAfter  = 10 * time.Millisecond
-	longPause  = 250 * time.Microsecond
+	longPause  = time.Millisecond
 )
 
 // yielding makes ctx yield; running counts the calls under way, this one
