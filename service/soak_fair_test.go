@@ -265,20 +265,16 @@ func TestSoakFairness(t *testing.T) {
 		return phases, roundP99
 	}
 
-	p99 := func(ph *phase) time.Duration {
+	// pct is the q-th percentile of a phase's latencies, which are
+	// sorted once, as soon as measure returns them.
+	pct := func(ph *phase, q int) time.Duration {
 		if len(ph.lat) == 0 {
 			return 0
 		}
-		slices.Sort(ph.lat)
-		return ph.lat[min(len(ph.lat)-1, len(ph.lat)*99/100)]
+		return ph.lat[min(len(ph.lat)-1, len(ph.lat)*q/100)]
 	}
-	p50 := func(ph *phase) time.Duration {
-		if len(ph.lat) == 0 {
-			return 0
-		}
-		slices.Sort(ph.lat)
-		return ph.lat[len(ph.lat)/2]
-	}
+	p99 := func(ph *phase) time.Duration { return pct(ph, 99) }
+	p50 := func(ph *phase) time.Duration { return pct(ph, 50) }
 	// A set of rounds is fair when the honest p99 of its mixed rounds is
 	// within 2x of its quiet ones' by either measure below. A burst of load
 	// on the shared machine that lands on mixed rounds only can put one set
@@ -293,6 +289,9 @@ func TestSoakFairness(t *testing.T) {
 	for try := 1; try <= fairTries; try++ {
 		start := time.Now()
 		phases, roundP99 := measure()
+		for _, ph := range phases {
+			slices.Sort(ph.lat)
+		}
 		t.Logf("try %d: %d rounds of %v in %v; %d slots, %d honest clients, 1 hostile client on %d connections, GOMAXPROCS %d",
 			try, rounds, soakRound, time.Since(start).Round(time.Millisecond), slots, honestClients, hostileConns, runtime.GOMAXPROCS(0))
 		for _, ph := range phases {
