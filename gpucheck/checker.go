@@ -34,6 +34,10 @@ type checker struct {
 	// that extension's label: the CUDA libraries it loads must then be
 	// known to carry code for them, as on a framework's PTX path.
 	extPTX map[string]string
+	// unsourced maps a reason libCarries gave (its why) to the knowledge
+	// base's word that no public source decides it, so that the check it
+	// leaves open is listed as such, and that word said once.
+	unsourced map[string]string
 }
 
 // check holds st against h: the rules' steps in the registry's order, until

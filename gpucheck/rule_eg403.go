@@ -550,10 +550,16 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 				break
 			}
 		}
-		c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(),
-			fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with the ptxas of the CUDA installed on the machine (jax %s's CUDA jaxlib ships none); a ptxas that does not know %s leaves the PTX to the driver's JIT compiler, which is reported both to serve such GPUs and to fail on them, so whether this release's kernels run on %s is not established",
-				what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm(), gcc.sm()),
-			"install on the machine a CUDA toolkit whose ptxas targets "+gcc.sm()+first+", which keeps the driver's JIT out of it, or use a jax release whose wheels carry SASS for this architecture")
+		why := fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with the ptxas of the CUDA installed on the machine (jax %s's CUDA jaxlib ships none); a ptxas that does not know %s leaves the PTX to the driver's JIT compiler, which is reported both to serve such GPUs and to fail on them, so whether this release's kernels run on %s is not established",
+			what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm(), gcc.sm())
+		hint := "install on the machine a CUDA toolkit whose ptxas targets " + gcc.sm() + first + ", which keeps the driver's JIT out of it, or use a jax release whose wheels carry SASS for this architecture"
+		if fw.JAXLibUnfindable != "" {
+			// as an extension line pip cannot install (unknownExtension)
+			c.undecideFor(c.fwPos(), CauseFile, "architecture", "xla-target-unknown", c.build(), why+"; and "+fw.JAXLibUnfindable,
+				"make the jaxlib line installable first (EG205 says how); then "+hint)
+			return true
+		}
+		c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(), why, hint)
 		return true
 	}
 	if c.pipPTXASRejects(gcc, gs, what) {

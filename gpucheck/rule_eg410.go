@@ -1216,19 +1216,33 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		if len(unknown) == 0 {
 			return
 		}
+		// every library left open on a fact no public source holds; the
+		// knowledge base's reason is said once, after them all
+		cause := CauseNoSource
+		var reasons []string
+		for _, why := range unknown {
+			r, ok := c.unsourced[why]
+			if !ok {
+				cause = reasonCause["cuda-lib-arch-unknown"]
+			} else if !contains(reasons, r) {
+				reasons = append(reasons, r)
+			}
+		}
+		if len(reasons) > 0 {
+			unknown = append(unknown[:len(unknown):len(unknown)], "and of these: "+strings.Join(reasons, "; "))
+		}
 		what := "the CUDA libraries " + c.build() + " loads (" + strings.Join(names, ", ") + ")"
 		if c.st.Framework == nil {
 			// No framework loads them: the extensions beside the toolkit do.
 			what = "the CUDA libraries the environment's GPU packages load from its CUDA " + c.runtime() + " toolkit (" + strings.Join(names, ", ") + ")"
 		}
 		if ext := c.extPTX[gcc.key()]; ext != "" && !c.ptxPath[gcc.key()] {
-			c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
+			c.undecideFor(pos, cause, "architecture", "cuda-lib-arch-unknown", what,
 				fmt.Sprintf("%s reaches %s only through PTX, and %s", ext, gcc.sm(), strings.Join(unknown, "; ")),
 				"use a release of "+ext+" with SASS for "+gcc.sm()+", or run envguard check on the machine, which reads the libraries")
 			return
 		}
 		if !c.ptxPath[gcc.key()] {
-			cause := reasonCause["cuda-lib-arch-unknown"]
 			hint := "pin the library to a release known to carry code for " + gcc.sm() + ", or run envguard check on the machine, which reads the libraries"
 			if machine {
 				cause = CauseMachine
@@ -1241,7 +1255,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 				fmt.Sprintf("the framework has SASS for %s, but %s", gcc.sm(), strings.Join(unknown, "; ")), hint)
 			return
 		}
-		c.undecide(pos, "architecture", "cuda-lib-arch-unknown", what,
+		c.undecideFor(pos, cause, "architecture", "cuda-lib-arch-unknown", what,
 			fmt.Sprintf("the framework reaches %s only through PTX, and %s", gcc.sm(), strings.Join(unknown, "; ")),
 			c.sassBuildHint(gcc, "use a framework build with SASS for this GPU ("+c.newerBuild(gcc)+")")+", or run envguard check on the machine, which reads the libraries")
 	})
@@ -1421,7 +1435,7 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			// open
 			if ta, ok := c.k.ToolkitArch(resolver.SeriesOf(ver)); ok {
 				if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
-					return carriesUnknown, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), ta.CUDA, hi.sm())
+					return carriesUnknown, c.libsForwardOpen(ta, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), ta.CUDA, hi.sm()))
 				}
 			}
 		}
@@ -1500,8 +1514,24 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		if r.Since == "" || compareVersions(ver, r.Since) >= 0 {
 			continue
 		}
-		if toolkit && p.BundledWith != "" {
-			return carriesUnknown, fmt.Sprintf("the CUDA %s libraries have no code of their own for %s (that came in CUDA %s), and whether PTX in them serves it is not known", ver, gcc.sm(), r.Since)
+		if toolkit {
+			// Since is the first release known to carry the code; only
+			// where the release's compiler could not emit it is it known
+			// to lack it
+			subject, has, carry := name+" "+ver, "has", "carries"
+			if p.BundledWith != "" {
+				subject, has, carry = "the CUDA "+ver+" libraries", "have", "carry"
+			}
+			if ta, ok := c.k.ToolkitArch(resolver.SeriesOf(ver)); ok {
+				if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
+					their, them := "its", "it"
+					if p.BundledWith != "" {
+						their, them = "their", "them"
+					}
+					return carriesUnknown, c.libsForwardOpen(ta, fmt.Sprintf("%s %s no code of %s own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in %s serves it is not known", subject, has, their, gcc.sm(), ta.CUDA, hi.sm(), them))
+				}
+			}
+			return carriesUnknown, fmt.Sprintf("whether %s %s code for %s is not known (CUDA %s is the first release known to)", subject, carry, gcc.sm(), r.Since)
 		}
 		// "known to": an earlier release may carry it too where the
 		// sources before Since were not read (cuDNN's 8.6 … 8.9.0
@@ -1531,11 +1561,30 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	if strings.Contains(built, ".") {
 		if ta, ok := c.k.ToolkitArch(built); ok {
 			if hi, ok := parseCC(ta.MaxSASS); ok && gcc.Major > hi.Major {
-				return carriesUnknown, fmt.Sprintf("%s %s is a build for CUDA %s, whose compiler emits SASS up to %s, so it has no code of its own for %s, and whether PTX in it serves it is not known", name, ver, built, hi.sm(), gcc.sm())
+				why := fmt.Sprintf("%s %s is a build for CUDA %s, whose compiler emits SASS up to %s, so it has no code of its own for %s, and whether PTX in it serves it is not known", name, ver, built, hi.sm(), gcc.sm())
+				if toolkit {
+					why = c.libsForwardOpen(ta, why)
+				}
+				return carriesUnknown, why
 			}
 		}
 	}
 	return carriesYes, ""
+}
+
+// libsForwardOpen adds to why, said of a toolkit library on a GPU newer
+// than its compiler, the knowledge base's reason that no public source
+// decides it, where it records one, and remembers that why names such a
+// fact (judgeCUDALibs lists the check under CauseNoSource).
+func (c *checker) libsForwardOpen(ta *kb.ToolkitArch, why string) string {
+	if ta.LibsForwardOpen == "" {
+		return why
+	}
+	if c.unsourced == nil {
+		c.unsourced = map[string]string{}
+	}
+	c.unsourced[why] = ta.LibsForwardOpen
+	return why
 }
 
 // toolkitRelease is the CUDA toolkit release (major.minor) whose library
@@ -1552,6 +1601,9 @@ func toolkitRelease(p *resolver.GPUPackage, row *kb.CUDALibPackage) (string, str
 	case p.BundledWith == "":
 		if follows(row, p.Version) {
 			return resolver.SeriesOf(p.Version), ""
+		}
+		if cu, ok := row.ToolkitOf(p.Version); ok {
+			return cu, ""
 		}
 	default:
 		if cu := minorCUDA(p.BuiltFor.CUDA); cu != "" {

@@ -78,7 +78,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// solver (review #1076/#1077): the build's own finding says what
 		// is open, with no pytorch-cuda/cpuonly hint (neither existed for
 		// 1.1).
-		{"183.yml", map[string]string{"k80": "ok", "a100": "fail", "h100": "fail"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "cublas 9.0 has no code of its own for sm_90 (CUDA 9.0's compiler targets nothing above sm_70), and whether PTX in it serves it is not known", "cudnn 7.5.1 (loaded by torch 1.1.0) carries no code for sm_90", "no cudnn release through 7.6.5 carries code of its own for sm_80"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
+		{"183.yml", map[string]string{"k80": "ok", "a100": "fail", "h100": "fail"}, []string{"pytorch 1.1.0 (CUDA 9.0, pytorch-channel)", "the CUDA 9.0 libraries have no code of their own for sm_90 (CUDA 9.0's compiler targets nothing above sm_70), and whether PTX in them serves it is not known", "cudnn 7.5.1 (loaded by torch 1.1.0) carries no code for sm_90", "no cudnn release through 7.6.5 carries code of its own for sm_80"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
 		// cudatoolkit=10.2 with pytorch::pytorch=1.5: both admitted builds
 		// reach sm_80 through PTX with CUDA 10.2 libraries of unknown code
 		// (review #29), the same for each, not a choice left to the solver;

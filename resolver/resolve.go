@@ -251,6 +251,7 @@ func (r *resolution) jaxlibRelease() {
 		switch {
 		case it.name == "jaxlib" && it.exact != "" && f.JAXLib == "":
 			f.JAXLib = stripLocal(it.exact)
+			f.JAXLibUnfindable = jaxlibUnfindable(r.env)
 		case f.From == envspec.ProviderPip && it.from() == envspec.ProviderPip && it.exact != "" && pipNVCC.MatchString(it.name):
 			f.PipPTXAS = stripLocal(it.exact)
 		}

@@ -74,10 +74,8 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		return nil // an installed prefix is what it is
 	}
 	reqs, opts := c.pipList()
-	for _, o := range opts {
-		if isIndexOption(o.Name) {
-			return nil
-		}
+	if anyIndexOption(opts) {
+		return nil
 	}
 	// the index every torch-family local version of the file names: the
 	// fix adds it where they all name one (cu121, or cpu)
@@ -98,7 +96,7 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		// jaxlib's CUDA builds (jaxlib==0.4.2+cuda11.cudnn86) were never on
 		// PyPI either: only JAX's find-links pages served them (jax-ml/jax
 		// README history, the KB's JAX_README_HIST source).
-		if p.Name == "jaxlib" && strings.HasPrefix(p.Local, "cuda") && p.URL == "" {
+		if jaxlibCUDALocal(p) {
 			msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only JAX's find-links page of CUDA jaxlib wheels serves, but the pip section names no index or find-links page: pip looks only at its default index and finds no matching distribution",
 				pipText(p), place(p.Dep.Raw.Pos), p.Local)
 			hint := "add -f …/jax-releases/jax_cuda_releases.html (JAX's find-links page) as the first line of the pip section (jax_releases.html for a jaxlib from before that page split off in June 2022)"
@@ -119,6 +117,41 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// anyIndexOption reports whether a pip section names an index or
+// find-links page (any page may serve local versions).
+func anyIndexOption(opts []pipOption) bool {
+	for _, o := range opts {
+		if isIndexOption(o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// jaxlibCUDALocal reports whether a pip line pins one of jaxlib's CUDA
+// builds (jaxlib==0.1.68+cuda111), which only JAX's find-links pages served.
+func jaxlibCUDALocal(p pipItem) bool {
+	return p.Name == "jaxlib" && strings.HasPrefix(p.Local, "cuda") && p.URL == ""
+}
+
+// jaxlibUnfindable says why pip cannot install the file's CUDA jaxlib
+// (EG205: its pip section names no find-links page), or "".
+func jaxlibUnfindable(env *envspec.Env) string {
+	if env == nil || env.IsInstalled() || !indexNamed(env) {
+		return ""
+	}
+	reqs, opts := pipItems(env)
+	if anyIndexOption(opts) {
+		return ""
+	}
+	for _, p := range reqs {
+		if jaxlibCUDALocal(p) {
+			return fmt.Sprintf("pip cannot install %s as the file writes it: only JAX's find-links page serves that build, and the pip section names none (EG205)", pipText(p))
+		}
+	}
+	return ""
 }
 
 // publishedOnChannel reports whether the pytorch channel published a series.

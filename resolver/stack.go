@@ -48,6 +48,11 @@ type Framework struct {
 	// rows are jaxlib's, so jax 0.2.16 with jaxlib 0.1.68+cuda111 is read
 	// by 0.1.68's row, not by jax's version (review eighteen F34).
 	JAXLib string `json:"jaxlib,omitempty"`
+	// JAXLibUnfindable says why pip cannot install that jaxlib as the
+	// file writes it (a +cudaXXX build without JAX's find-links page,
+	// EG205), or "": what the file would run is then open until it is
+	// fixed, not a fact the knowledge base lacks.
+	JAXLibUnfindable string `json:"-"`
 	// PipPTXAS is the release of the pip nvidia-cuda-nvcc a pip jax's
 	// file pins: jax points XLA at its ptxas first (JAX_CUDA_PATH).
 	PipPTXAS string `json:"pip_ptxas,omitempty"`

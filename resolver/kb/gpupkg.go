@@ -933,6 +933,14 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if l.Lib == "" || len(l.Pip)+len(l.Conda) == 0 {
 			v.errf("cuda_lib_packages", i, "lib and at least one package name are required")
 		}
+		if len(l.Releases) > 0 && !l.Toolkit {
+			v.errf("cuda_lib_packages", i, "releases pair a toolkit library's versions with their toolkit; %s is not a toolkit library", l.Lib)
+		}
+		for _, r := range l.Releases {
+			if r.Version == "" || strings.Count(r.CUDA, ".") != 1 {
+				v.errf("cuda_lib_packages", i, "release %q of %s needs a version and a CUDA major.minor, not %q", r.Version, l.Lib, r.CUDA)
+			}
+		}
 	}
 	for i, r := range v.k.PytorchChannelCuDNN {
 		v.source("pytorch_channel_cudnn", i, r.Source, keys)
@@ -1055,8 +1063,30 @@ type CUDALibPackage struct {
 	// own version starts with the toolkit release it shipped in (cuBLAS
 	// 12.6.4.1 in CUDA 12.6), so that a pinned package names its toolkit.
 	VersionFollowsToolkit []string `yaml:"version_follows_toolkit,omitempty"`
-	Source                string   `yaml:"source"`
-	Note                  string   `yaml:"note,omitempty"`
+	// Releases pairs library releases whose own version does not name
+	// their toolkit (cuBLAS 11.11.3.6) with the toolkit release they
+	// shipped in (CUDA 11.8).
+	Releases []ToolkitLibRelease `yaml:"releases,omitempty"`
+	Source   string              `yaml:"source"`
+	Note     string              `yaml:"note,omitempty"`
+}
+
+// ToolkitLibRelease is one release of a toolkit library and the CUDA
+// toolkit release (major.minor) it shipped in.
+type ToolkitLibRelease struct {
+	Version string `yaml:"version"`
+	CUDA    string `yaml:"cuda"`
+}
+
+// ToolkitOf is the CUDA toolkit release (major.minor) a library release
+// shipped in, where the library's row pairs them.
+func (l *CUDALibPackage) ToolkitOf(version string) (string, bool) {
+	for _, r := range l.Releases {
+		if r.Version == version {
+			return r.CUDA, true
+		}
+	}
+	return "", false
 }
 
 // CUDALibOf names the CUDA library a package ships (cublas for

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "89de9064ddc30b7f"
+const generatedVersion = "d2c352866857dfe3"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xe761349d
+const generatedChecksum = 0x2fd0575c
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4338,7 +4338,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{CUDA: "9.2", MinSASS: "3.0", MaxSASS: "7.2", MaxPTX: "7.2", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
 	{CUDA: "10.0", MinSASS: "3.0", MaxSASS: "7.5", MaxPTX: "7.5", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS", Note: "adds Turing sm_75"},
 	{CUDA: "10.1", MinSASS: "3.0", MaxSASS: "7.5", MaxPTX: "7.5", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
-	{CUDA: "10.2", MinSASS: "3.0", MaxSASS: "7.5", MaxPTX: "7.5", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS; LLVM_D152027", Note: "the last toolkit that targets sm_30/sm_32; cannot target Ampere"},
+	{CUDA: "10.2", MinSASS: "3.0", MaxSASS: "7.5", MaxPTX: "7.5", LibsForwardOpen: "no public source lists the PTX CUDA 10.2's libraries carry or says whether they run on Ampere or newer through the driver's JIT compiler (NVIDIA's compatibility guides state the rule for applications, and cuFFT of CUDA 11.6 and 11.7 failed on sm_89 although it carried code a sm_8x GPU runs)", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS; LLVM_D152027; CUDALIBS_FWD_OPEN", Note: "the last toolkit that targets sm_30/sm_32; cannot target Ampere"},
 	{CUDA: "11.0", MinSASS: "3.5", MaxSASS: "8.0", MaxPTX: "8.0", Source: "NV_CUFFT_DEPR; LLVM_D152027; CLANG_CUDA; CMAKE_CUDA_ARCHS", Note: "sm_30/sm_32 dropped (minimum sm_35); sm_35/37/50 deprecated; adds Ampere sm_80"},
 	{CUDA: "11.1", MinSASS: "3.5", MaxSASS: "8.6", MaxPTX: "8.6", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS", Note: "adds sm_86"},
 	{CUDA: "11.2", MinSASS: "3.5", MaxSASS: "8.6", MaxPTX: "8.6", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
@@ -4347,7 +4347,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{CUDA: "11.5", MinSASS: "3.5", MaxSASS: "8.7", MaxPTX: "8.7", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
 	{CUDA: "11.6", MinSASS: "3.5", MaxSASS: "8.7", MaxPTX: "8.7", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
 	{CUDA: "11.7", MinSASS: "3.5", MaxSASS: "8.7", MaxPTX: "8.7", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS", Note: "cannot target Hopper or Ada"},
-	{CUDA: "11.8", MinSASS: "3.5", MaxSASS: "9.0", MaxPTX: "9.0", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS", Note: "adds sm_89 (Ada) and sm_90 (Hopper); the last toolkit that targets Kepler sm_35/37"},
+	{CUDA: "11.8", MinSASS: "3.5", MaxSASS: "9.0", MaxPTX: "9.0", LibsForwardOpen: "CUDA 11.8's libraries carry compute_90 PTX, but not in every part (cuBLASLt: 87 PTX images beside 694 sm_90 cubins), and no public source says whether they run on Blackwell through the driver's JIT compiler (cuFFT of CUDA 11.6 and 11.7 failed on sm_89 although it carried code a sm_8x GPU runs)", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS; CUDALIBS_FWD_OPEN; DEB_CUDA118_CUOBJDUMP", Note: "adds sm_89 (Ada) and sm_90 (Hopper); the last toolkit that targets Kepler sm_35/37"},
 	{CUDA: "12.0", MinSASS: "5.0", MaxSASS: "9.0", MaxPTX: "9.0", Source: "NV_CUFFT_DEPR; LLVM_D152027; CLANG_CUDA; CMAKE_CUDA_ARCHS", Note: "Kepler sm_35/37 dropped (minimum sm_50); adds sm_90a, arch-specific, whose number is 9.0"},
 	{CUDA: "12.1", MinSASS: "5.0", MaxSASS: "9.0", MaxPTX: "9.0", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
 	{CUDA: "12.2", MinSASS: "5.0", MaxSASS: "9.0", MaxPTX: "9.0", Source: "CLANG_CUDA; CMAKE_CUDA_ARCHS"},
@@ -18407,6 +18407,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "torch-sparse", Version: "0.6.14", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
 	{Name: "torch-cluster", Version: "1.6.0", Dist: "index-sdist", Torch: []string{}, Source: "PYG_SRC_PYG_2021; PYG_INDEX_SDIST; TORCH_CPPEXT_ARCHLIST", Note: "the package index has only the source (PYG_INDEX_SDIST); pip compiles it on the install machine. setup.py passes nvcc no architecture, so torch.utils.cpp_extension picks it: TORCH_CUDA_ARCH_LIST, else the GPUs the install machine has (TORCH_CPPEXT_ARCHLIST); the import check skips a CPU build and compares the CUDA major alone. What a build carries is the install machine's, never known from the file"},
 }, CUDALibArch: []CUDALibArch{
+	{Lib: "cublas", CC: "3.5", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 90 (libcublas.so and libcublasLt.so); sm_35 cubins"},
+	{Lib: "cublas", CC: "3.7", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 90 (libcublas.so and libcublasLt.so); the sm_35 cubin runs on 3.7 (a cubin for X.y runs on X.z, z >= y)"},
+	{Lib: "cublas", CC: "8.9", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 90 (libcublas.so and libcublasLt.so); the sm_86 cubin runs on 8.9 (a cubin for X.y runs on X.z, z >= y)"},
+	{Lib: "cublas", CC: "9.0", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 90 (libcublas.so and libcublasLt.so); sm_90 cubins"},
+	{Lib: "cufft", CC: "8.9", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP; CUFFT_SM89_118", Note: "CUDA 11.8: SASS sm_35 50 60 70 80 90; the sm_80 cubin; cuFFT of CUDA 11.6/11.7 failed on sm_89 and CUDA 11.8 fixed it (pytorch/pytorch#88038)"},
+	{Lib: "cufft", CC: "9.0", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 70 80 90; sm_90 cubins"},
+	{Lib: "curand", CC: "3.5", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 50 60 70 75 80 86 89 90; sm_35 cubins"},
+	{Lib: "curand", CC: "3.7", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 50 60 70 75 80 86 89 90; the sm_35 cubin runs on 3.7 (a cubin for X.y runs on X.z, z >= y)"},
+	{Lib: "curand", CC: "8.9", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 70 75 80 86 89 90; sm_89 cubins"},
+	{Lib: "curand", CC: "9.0", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 70 75 80 86 89 90; sm_90 cubins"},
+	{Lib: "cusolver", CC: "3.5", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 89 90; sm_35 cubins"},
+	{Lib: "cusolver", CC: "3.7", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 89 90; the sm_35 cubin runs on 3.7 (a cubin for X.y runs on X.z, z >= y)"},
+	{Lib: "cusolver", CC: "8.9", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 89 90; sm_89 cubins"},
+	{Lib: "cusolver", CC: "9.0", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 50 60 61 70 75 80 86 89 90; sm_90 cubins"},
+	{Lib: "cusparse", CC: "3.5", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 37 50 52 60 61 70 75 80 86 89 90; sm_35 cubins"},
+	{Lib: "cusparse", CC: "3.7", Since: "11.8", Until: "12.0", Source: "DEB_CUDA118_CUOBJDUMP; LLVM_D152027", Note: "CUDA 11.8: SASS sm_35 37 50 52 60 61 70 75 80 86 89 90; sm_37 cubins"},
+	{Lib: "cusparse", CC: "8.9", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 37 50 52 60 61 70 75 80 86 89 90; sm_89 cubins"},
+	{Lib: "cusparse", CC: "9.0", Since: "11.8", Source: "DEB_CUDA118_CUOBJDUMP", Note: "CUDA 11.8: SASS sm_35 37 50 52 60 61 70 75 80 86 89 90; sm_90 cubins"},
 	{Lib: "cudnn", CC: "9.0", Since: "8.9.1", CUDA: ">=11.8", Source: "X19_CUDNN_SM_891;X19_CUDNN_SM_895_896;X19_CUDNN_SM_9X;X19_CUDNN_SM_9102_9170;NV_HOPPER_COMPAT", Note: "support matrices: 8.9.1 lists compute capability 9.0 (NVIDIA Hopper) for its CUDA 12.x (12.0, 12.1) and CUDA 11.x (11.0 … 11.8) packages, and so do 8.9.5, 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0 (CUDA 12.x/13.x); the 8.6.0 … 8.9.0 matrices were not read; sm_90 SASS needs CUDA 11.8"},
 	{Lib: "cudnn", CC: "8.9", Since: "8.9.1", CUDA: ">=11.8", Source: "X19_CUDNN_SM_891;X19_CUDNN_SM_895_896;X19_CUDNN_SM_9X;X19_CUDNN_SM_9102_9170;NV_HOPPER_COMPAT", Note: "support matrices: 8.9.1 lists compute capability 8.9 (NVIDIA Ada Lovelace) for its CUDA 12.x (12.0, 12.1) and CUDA 11.x (11.0 … 11.8) packages, and so do 8.9.5, 8.9.6, 9.0.0, 9.5.0, 9.5.1, 9.10.2 and 9.17.0 (CUDA 12.x/13.x); the 8.6.0 … 8.9.0 matrices were not read; sm_89 SASS needs CUDA 11.8"},
 	{Lib: "cudnn", CC: "3.5", Since: "7.5.0", Until: "8.8.0", CarriesThrough: "8.7.0", Source: "CUDNN_SUPPORT_MATRIX_KEPLER;CUDNN_KEPLER_870_880;CUDNN_SUPPORT_MATRIX_891;CUDNN_SUPPORT_MATRIX_895;CUDNN_SUPPORT_MATRIX", Note: "support matrices: Kepler listed for every package of 7.5.0 … 8.5.0 read (SM 3.5 and later for CUDA 11.x packages); the 8.7 matrix includes sm_35 and the 8.8 matrix requires 5.0 or later, as kazeevn/pytorch-iapetus and nixpkgs quote them (8.7.0.84 ran on a K20c); 8.9.1, 8.9.5, 8.9.6, 9.0.0 and 9.5.x list 5.0 and later only"},
@@ -19217,31 +19235,41 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"nvidia-cublas",
 	}, Conda: []string{
 		"libcublas",
-	}, Toolkit: true, Source: "PYPI_INDEX (nvidia-cublas-cu11, nvidia-cublas-cu12, nvidia-cublas: 'CUBLAS native runtime libraries'); CF_PKGS (libcublas); H200_VENV_METADATA (nvidia-cublas beside cuda-toolkit 13.0.2)", Note: "nvidia-cublas-cu13 is a 0.0.1 placeholder ('DEPRECATED: Use nvidia-cublas instead'); the fake nvidia-cublas-cu110 … cu116 packages are 0.0.1.dev5 warnings, never a library"},
+	}, Toolkit: true, Releases: []ToolkitLibRelease{
+		{Version: "11.11.3.6", CUDA: "11.8"},
+	}, Source: "DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX (nvidia-cublas-cu11, nvidia-cublas-cu12, nvidia-cublas: 'CUBLAS native runtime libraries'); CF_PKGS (libcublas); H200_VENV_METADATA (nvidia-cublas beside cuda-toolkit 13.0.2)", Note: "nvidia-cublas-cu13 is a 0.0.1 placeholder ('DEPRECATED: Use nvidia-cublas instead'); the fake nvidia-cublas-cu110 … cu116 packages are 0.0.1.dev5 warnings, never a library"},
 	{Lib: "cufft", Pip: []string{
 		"nvidia-cufft-cu*",
 		"nvidia-cufft",
 	}, Conda: []string{
 		"libcufft",
-	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	}, Toolkit: true, Releases: []ToolkitLibRelease{
+		{Version: "10.9.0.58", CUDA: "11.8"},
+	}, Source: "DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
 	{Lib: "curand", Pip: []string{
 		"nvidia-curand-cu*",
 		"nvidia-curand",
 	}, Conda: []string{
 		"libcurand",
-	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	}, Toolkit: true, Releases: []ToolkitLibRelease{
+		{Version: "10.3.0.86", CUDA: "11.8"},
+	}, Source: "DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
 	{Lib: "cusolver", Pip: []string{
 		"nvidia-cusolver-cu*",
 		"nvidia-cusolver",
 	}, Conda: []string{
 		"libcusolver",
-	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	}, Toolkit: true, Releases: []ToolkitLibRelease{
+		{Version: "11.4.1.48", CUDA: "11.8"},
+	}, Source: "DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
 	{Lib: "cusparse", Pip: []string{
 		"nvidia-cusparse-cu*",
 		"nvidia-cusparse",
 	}, Conda: []string{
 		"libcusparse",
-	}, Toolkit: true, Source: "PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
+	}, Toolkit: true, Releases: []ToolkitLibRelease{
+		{Version: "11.7.5.86", CUDA: "11.8"},
+	}, Source: "DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX; CF_PKGS; H200_VENV_METADATA"},
 	{Lib: "cudnn", Pip: []string{
 		"nvidia-cudnn-cu*",
 	}, Conda: []string{
@@ -19378,6 +19406,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "NV_NVCC_COMPRESS", Title: "NVIDIA CUDA Compiler Driver NVCC documentation, --compress-mode {default|size|speed|balance|none}: 'This option is not compatible with drivers released before CUDA Toolkit's 12.4 Release.'", URL: "https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/index.html#compress-mode-default-size-speed-balance-none-compress-mode", Read: "as quoted in MLX_2407 (the 12.8 edition introduces the option; the 12.6.3 edition has only --no-compress)"},
 	{Key: "MLX_2407", Title: "ml-explore/mlx#2407 '[CUDA] --compress-mode requires CUDA 12.8' (quotes NV_NVCC_COMPRESS: compressed binaries need a driver compatible with CUDA 12.4, the release that introduced binary compression)", URL: "https://github.com/ml-explore/mlx/pull/2407", Read: "2025-07-23 description"},
 	{Key: "RAPIDS_FATBIN", Title: "rapids-cmake rapids_cuda_enable_fatbin_compression (TUNE_FOR balanced: 'CUDA 12 Requires Driver Version: 550.54.14+ CUDA 13 Requires Driver Version: 580+')", URL: "https://docs.rapids.ai/api/rapids-cmake/stable/command/rapids_cuda_enable_fatbin_compression", Read: "stable edition (added in v25.10.00); corroboration"},
+	{Key: "CUDALIBS_FWD_OPEN", Title: "Whether the CUDA toolkit's math libraries run on GPUs newer than their compiler through PTX: NVIDIA's Ampere, Ada and Blackwell compatibility guides give the rule for applications ('All kernels which do not have native cubins are JIT-compiled from PTX, including kernels from all the libraries linked to the application'; a build runs 'as long as [it is] built to include PTX versions of [its] kernels'), but no release's notes say which PTX cuBLAS, cuFFT, cuRAND, cuSOLVER or cuSPARSE of CUDA 10.2 or 11.8 carry or whether they serve a newer GPU; and cuFFT from CUDA 11.6/11.7 fails on sm_89 with CUFFT_INTERNAL_ERROR although sm_80/86 cubins run there (pytorch/pytorch#88038, maintainer: 'it looks like cufft library doesn't support forward compatibility guarantee'; pytorch/pytorch#89556; warpem/warp#178). No report isolates CUDA 10.2's libraries on Ampere/Ada or CUDA 11.8's on Blackwell (searched: issue trackers of pytorch, tensorflow, cupy, jax, the NVIDIA forums' stored copies).", URL: "https://github.com/pytorch/pytorch/issues/88038", Read: "2026-12-07; the Ampere guide read at docs.nvidia.com/cuda/ampere-compatibility-guide §1.2-1.4"},
+	{Key: "DEB_CUDA118_CUOBJDUMP", Title: "Debian 12 (bookworm) non-free packages of the CUDA 11.8.0 toolkit, source package nvidia-cuda-toolkit 11.8.0-5~deb12u1 (NVIDIA's redistributed binaries; each binary package's version names the library release and the toolkit: libcublas11 and libcublaslt11 11.11.3.6~11.8.0, libcufft10 11.1.1+~10.9.0.58~11.8.0, libcurand10 11.1.1+~10.3.0.86~11.8.0, libcusolver11 11.4.1.48~11.8.0, libcusparse11 11.7.5.86~11.8.0), read with that toolkit's cuobjdump (11.8.89) --list-elf and --list-ptx, x86_64: libcublas.so.11.11.3.6 sm_35 50 60 61 70 75 80 86 90, PTX compute_90 (188 images, one per sm_90 cubin); libcublasLt.so.11.11.3.6 sm_35 50 60 61 70 75 80 86 90, PTX compute_90 (87 images beside 694 sm_90 cubins); libcufft.so.10.9.0.58 sm_35 50 60 70 80 90, PTX compute_90 (15 beside 16); libcurand.so.10.3.0.86 sm_35 50 60 70 75 80 86 89 90, PTX compute_90 (10 beside 11); libcusolver.so.11.4.1.48 sm_35 50 60 61 70 75 80 86 89 90, PTX compute_80 86 90; libcusparse.so.11.7.5.86 sm_35 37 50 52 60 61 70 75 80 86 89 90, PTX compute_80 90", URL: "https://salsa.debian.org/nvidia-team/nvidia-cuda-toolkit", Read: "2026-12-07 (sha256 prefixes: libcublas 3b81d170cd613cf9, libcublasLt b6d14a7461b3ec19, libcufft ca5c6f81d584906b, libcurand 97813df916ebe861, libcusolver 4101db492627c7d1, libcusparse 8c7d6b64b4c47224)"},
+	{Key: "CUFFT_SM89_118", Title: "pytorch/pytorch#88038 torch.fft on an RTX 4090 (sm_89) with pytorch-cuda=11.7: 'RuntimeError: cuFFT error: CUFFT_INTERNAL_ERROR'; the reporter: 'compile pytorch with CUDA 11.8 and this problem disappears' (and pytorch/pytorch#89556, cu116)", URL: "https://github.com/pytorch/pytorch/issues/88038", Read: "2026-12-07"},
 	{Key: "MOI90_BUILDS", Title: "moi90/pytorch_compute_capabilities cache/<package>/summary.json: one directory per linux-64 pytorch package of the pytorch channel's repodata with a CUDA build string (pytorch-1.7.0-py3.8_cuda11.0.221_cudnn8.0.3_0, …), 1.0.0 … 2.5.1; the script keeps Python 3.7 and later", URL: "https://github.com/moi90/pytorch_compute_capabilities/tree/c62966f2cbb18df2fd9d4f5994b1615018ebb308/cache", Read: "git snapshot, the cache directory names at c62966f (2024-02-29) and cc04451 (2025-05-09), every series × CUDA variant's cudnnX.Y.Z, 2026-12-06 (third-party listing of the channel's own file names)"},
 	{Key: "PT_BUILDER_CUDNN_HIST", Title: "pytorch/builder common/install_cuda.sh on main (the conda-cuda image's cuDNN per CUDA, which conda/switch_cuda_version.sh reads into the build string) and conda/pytorch-nightly/build.sh (USE_STATIC_CUDNN=1: cuDNN 7 linked statically)", URL: "https://github.com/pytorch/builder/commits/main/common/install_cuda.sh", Read: "git snapshot: install_92 and install_101 libcudnn7 7.6.3.30 from 08d7b369 (2019-09-20) until the 2022-03-01 cleanup (282c44dc); install_102 libcudnn7 7.6.5.32 from c648df9e (2020-02-03, 'Add CUDA 10.2 support') unchanged through release/1.12; install_110 cuDNN 8.0.3.33 (cedffa80, 2020-08-25), 8.0.4.30 (3c86295b, 2020-10-13), 8.0.5.39 (42f1bd6c, 2020-11-11); lts/release/1.8 install_111 8.0.5.39, 2026-12-06"},
 	{Key: "TF_DSO_LOADER", Title: "tensorflow/tensorflow stream_executor/platform/default/dso_loader.cc (GetCudnnDsoHandle: GetDsoHandle(\"cudnn\", GetCudnnVersion()), i.e. libcudnn.so.<TF_CUDNN_VERSION>) and third_party/gpus/find_cuda_config.py (_find_cudnn_config: cudnn_version = header_version.split(\".\")[0], the major)", URL: "https://github.com/tensorflow/tensorflow/blob/master/third_party/gpus/find_cuda_config.py", Read: "stored copies of both files (TF 2.x era), 2026-12-06"},
@@ -20622,6 +20653,24 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 71},
 	},
 	"cuda_lib_arch": {
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 13},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 14},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 15},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 16},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 17},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 18},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 19},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 20},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 21},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 22},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 23},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 24},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 25},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 26},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 27},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 28},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 29},
+		{File: "resolver/kb/data/cudalibs-118.yaml", Line: 30},
 		{File: "resolver/kb/data/cudalibs-hopper.yaml", Line: 32},
 		{File: "resolver/kb/data/cudalibs-hopper.yaml", Line: 33},
 		{File: "resolver/kb/data/cudalibs-kepler.yaml", Line: 27},
@@ -22160,6 +22209,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-cuda.yaml", Line: 22},
+		{File: "resolver/kb/data/sources-cuda.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-cuda.yaml", Line: 24},
+		{File: "resolver/kb/data/sources-cuda.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-cudalibs-2.yaml", Line: 5},

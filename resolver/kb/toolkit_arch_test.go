@@ -272,3 +272,32 @@ func TestToolkitArchAgreesWithGPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestToolkitLibReleases: a toolkit library whose own version does not
+// name its toolkit (cuBLAS 11.11.3.6) is paired with the toolkit it
+// shipped in, and only the releases read say so; the toolkits whose
+// libraries' forward compatibility no public source decides say why.
+func TestToolkitLibReleases(t *testing.T) {
+	k := Default()
+	for lib, v := range map[string]string{"libcublas": "11.11.3.6", "libcufft": "10.9.0.58", "libcurand": "10.3.0.86", "libcusolver": "11.4.1.48", "libcusparse": "11.7.5.86"} {
+		row, ok := k.CUDALibOf(lib, false)
+		if !ok {
+			t.Fatalf("%s: no cuda_lib_packages row", lib)
+		}
+		if cu, ok := row.ToolkitOf(v); !ok || cu != "11.8" {
+			t.Errorf("%s %s: toolkit %q %v, want 11.8", lib, v, cu, ok)
+		}
+		if cu, ok := row.ToolkitOf("11.10.3.66"); ok {
+			t.Errorf("%s 11.10.3.66: toolkit %q, want none (not read)", lib, cu)
+		}
+	}
+	for cuda, open := range map[string]bool{"10.2": true, "11.8": true, "12.0": false} {
+		ta, ok := k.ToolkitArch(cuda)
+		if !ok {
+			t.Fatalf("no cuda_arch row for %s", cuda)
+		}
+		if (ta.LibsForwardOpen != "") != open {
+			t.Errorf("CUDA %s: libs_forward_open %q, want set: %v", cuda, ta.LibsForwardOpen, open)
+		}
+	}
+}

@@ -285,8 +285,14 @@ type ToolkitArch struct {
 	MinSASS string `yaml:"min_sass"` // "5.0": lowest compute capability with SASS
 	MaxSASS string `yaml:"max_sass"` // "9.0": highest
 	MaxPTX  string `yaml:"max_ptx"`  // "9.0": highest compute_XX it emits PTX for
-	Source  string `yaml:"source"`
-	Note    string `yaml:"note,omitempty"`
+	// LibsForwardOpen, where set, says why no public source decides
+	// whether the toolkit's own libraries (cuBLAS, cuFFT, cuRAND, cuSOLVER,
+	// cuSPARSE) run on a GPU of a newer major than MaxSASS through the
+	// PTX they carry: such a GPU's check is listed as a fact no public
+	// source holds, not one the knowledge base lacks.
+	LibsForwardOpen string `yaml:"libs_forward_open,omitempty"`
+	Source          string `yaml:"source"`
+	Note            string `yaml:"note,omitempty"`
 }
 
 // GPU is a GPU model and its compute capability.
