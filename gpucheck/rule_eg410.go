@@ -190,7 +190,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			}
 		}
 		if p.Code.Known && p.Code.NoDeviceCode {
-			return // no kernel of its own: only its floor decides a GPU
+			// no kernel of its own: only its floor decides a GPU, and the
+			// driver one whose kernels NVRTC compiles at run time
+			c.judgeRuntimePTX(p)
+			return
 		}
 		if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
 			c.judgeSupportedCC(p, gcc, gs)

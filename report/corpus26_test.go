@@ -122,12 +122,14 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// cpuonly selects among conda's pytorch builds only, so nothing
 		// installed is CPU-only (no EG202); pip's torch 2.1.0 is PyPI's
 		// CUDA 12.1 wheel, which the targets are checked against. The
-		// file also installs conda-forge's openmm 8.0.0, whose linux-64
-		// builds compile OpenMM's CUDA platform (extensions-13.yaml) and
-		// which the knowledge base has no rows of: the A100 and the H100,
-		// which run the torch wheel, are unknown for it alone.
+		// file also installs conda-forge's openmm 8.0.0, whose CUDA
+		// platform compiles its kernels at run time with its build's
+		// NVRTC (extensions-17.yaml): the builds it admits load CUDA 10.2
+		// … 12.9 (the pip wheel's CUDA does not constrain conda's), so on
+		// the A100 (driver CUDA 12.4) and the H100 (12.8), which run the
+		// torch wheel, the solver's pick decides it there.
 		{"149.yml", map[string]string{"a100": "unknown", "h100": "unknown"},
-			[]string{"undecided extension (extension-unknown): the knowledge base has no row for openmm 8.0.0"},
+			[]string{"undecided extension (nvrtc-release-open): openmm 8.0.0 compiles its kernels at run time with the NVRTC of its build's CUDA, and the builds the file admits load CUDA 10.2 … 12.9; the driver (CUDA 12.4)", "hint: pin the CUDA of openmm to the driver's: add cuda-version=12.8"},
 			[]string{"EG407", "undecided architecture", "undecided variant", "undecided release"}, []string{"EG202"}},
 	}
 	for _, tt := range tests {

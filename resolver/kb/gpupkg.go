@@ -32,6 +32,13 @@ type Extension struct {
 	// TorchABI is true where the binary links libtorch's C++ API, so that
 	// only the torch release and C++ ABI it was built against can load it.
 	TorchABI bool `yaml:"torch_abi"`
+	// RuntimePTX, where set, says why the package's kernels run only on a
+	// driver that supports its build's CUDA release: it compiles them at
+	// run time with that CUDA's NVRTC to PTX, which the driver loads, and
+	// a driver loads no PTX of a newer ISA than its CUDA's (no
+	// minor-version compatibility for PTX). Its rows' cuda lists are then
+	// the NVRTC releases each build can load.
+	RuntimePTX string `yaml:"runtime_ptx,omitempty"`
 	// LocalVersion decodes a wheel's local version (after "+") with the
 	// named groups cuda, torch and abi.
 	LocalVersion string `yaml:"local_version,omitempty"`

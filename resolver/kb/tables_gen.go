@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "d2c352866857dfe3"
+const generatedVersion = "d395a179c73979a0"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x2fd0575c
+const generatedChecksum = 0x286bfd9a
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5563,7 +5563,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "auto-gptq", Framework: "torch", TorchABI: true, Source: "X13_AUTOGPTQ_INSTALL; X13_AUTOGPTQ_SETUP", Note: "CUDA kernels (autogptq_cuda, exllama, exllamav2, marlin) built as torch extensions; prebuilt wheels per CUDA and torch (0.5.1 … 0.7.1: CUDA 12.1 on the package index, CUDA 11.8 on the project's index); setup.py compiles them on the install machine unless BUILD_CUDA_EXT=0. The name also matches the defaults channel's conda package, whose build flags no public source read gives; the architecture lists are not in the knowledge base"},
 	{Name: "torch-harmonics", Framework: "torch", TorchABI: true, Source: "X13_TH_SETUP; X13_TH_README", Note: "setup.py builds its DISCO and attention extensions against the installed torch, with CUDA kernels (kernels_cuda/*.cu) where torch.cuda.is_available() and CUDA_HOME is set, or FORCE_CUDA_EXTENSION=1, and CPU-only otherwise; the README's install is pip install torch-harmonics (with FORCE_CUDA_EXTENSION=1, TORCH_CUDA_ARCH_LIST and --no-build-isolation for the CUDA kernels, which 'only support CUDA architectures >= 7.0'); later releases also ship CI wheels with a CUDA local version (0.9.1+cu126). What a given install carries is not in the knowledge base"},
 	{Name: "torchao", Framework: "torch", TorchABI: true, Source: "X13_TORCHAO_SETUP; X13_TORCHAO_PR373", Note: "setup.py builds torchao._C as a CUDAExtension with torchao/csrc/cuda/**/*.cu where torch.cuda.is_available() and a CUDA toolkit is found (CppExtension otherwise, no extension with USE_CPP=0); CUDA wheels on the PyTorch index carry the CUDA release as a local version (torchao-0.3.0+cu121), and the package index's wheel packages the kernels too (PR 373, June 2024); the architecture lists of its wheels are not in the knowledge base"},
-	{Name: "openmm", Framework: "none", Source: "X13_OPENMM_CF_BUILD", Note: "conda-forge's linux-64 (and linux-ppc64le) builds configure the CUDA platform against the build's CUDA toolkit (-DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}; build_openmm.sh at 028d007, read for the current recipe only); which CUDA each build needs and what its CUDA platform runs on are not in the knowledge base. The name also matches pip openmm"},
+	{Name: "openmm", Framework: "none", RuntimePTX: "OpenMM's CUDA platform compiles its kernels when a Context is created, with the NVRTC of its build's CUDA, to PTX that the driver loads; a driver older than that NVRTC refuses it (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, openmm/openmm#3585, #3598, #4149)", Source: "X13_OPENMM_CF_BUILD; X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_PTX_DRIVER", Note: "conda-forge's linux-64 (and linux-ppc64le) builds configure the CUDA platform against the build's CUDA toolkit (-DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}; build_openmm.sh at 028d007); the releases with rows are in extensions-17.yaml. The name also matches pip openmm, which has no rows"},
 	{Name: "open3d", Framework: "none", Source: "X13_OPEN3D_CHANGELOG; X13_OPEN3D_CPU_WHEEL_PR; X13_OPEN3D_GETTING_STARTED; X13_OPEN3D_DEV_WHEELS", Note: "the Linux x86_64 wheel is the 'full CPU+CUDA wheel' (about 405 MB beside about 102 MB for open3d-cpu, PR 5902, v0.16 and on), 'Linux x86_64 CUDA, others CPU' (development wheels); the CHANGELOG's 0.13 entry moves its CUDA support from 10.1 to 11.0. Which release's Linux wheel first held the CUDA module no source read says, so every release is held as GPU code (unknown, never ok). The name also matches conda open3d (open3d-admin, conda-forge), whose builds no public source read describes; the architecture lists are not in the knowledge base"},
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
@@ -6455,6 +6455,38 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, ArchKnown: true, CUDAExact: true, Source: "X17_P3D_CI_0_7_1; X17_P3D_PKG_HELPERS_0_7_1; X17_P3D_RECIPE_0_7_1; X2_TORCH_ARCHFLAGS", Note: "pytorch3d channel conda build py{py}_cu116_pyt{torch} of v0.7.1 (995b60e3): .circleci/config.yml job binary_linux_conda (CU_VERSION=cu116, pytorch_version 1.12.0/1.12.1) runs packaging/build_conda.sh, which sources packaging/pkg_helpers.bash; its setup_env case cu116 exports FORCE_CUDA=1 and NVCC_FLAGS '-gencode=arch=compute_35,code=sm_35 -gencode=arch=compute_50,code=sm_50 -gencode=arch=compute_60,code=sm_60 -gencode=arch=compute_70,code=sm_70 -gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86,code=sm_86 -gencode=arch=compute_50,code=compute_50'; packaging/pytorch3d/meta.yaml passes NVCC_FLAGS (script_env) to python setup.py install, and setup.py appends NVCC_FLAGS to extra_compile_args['nvcc'] of the pytorch3d._C CUDAExtension, so torch's _get_cuda_arch_flags adds no arch of its own (a flag containing 'arch' is present); run requirement pytorch==<torch> and cudatoolkit >=11.6,<11.7 (setup_conda_cudatoolkit_constraint)"},
+	{Name: "openmm", Version: "8.0.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_CF_8_0_0; X17_OPENMM_PTX_DRIVER; X3_CF_NVCC_RUN_EXPORTS", Note: "conda-forge linux-64 cuda_compiler_version 10.2 (build 0, feedstock ce290c6): nvcc 10.2 run_exports cudatoolkit 10.2|10.2.*. openmm 8.0.0 (tag commit a7800059, the recipe's git_rev a780005): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time, with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture), the newest of nvrtcGetSupportedArchs) or else nvcc --ptx -arch=sm_<GPU>, and loads the PTX with cuModuleLoadDataEx; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "8.0.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_CF_8_0_0; X17_OPENMM_PTX_DRIVER; X3_CF_NVCC_RUN_EXPORTS", Note: "conda-forge linux-64 cuda_compiler_version 11.0 (build 0, ce290c6): run_exports cudatoolkit 11.0|11.0.*. openmm 8.0.0 (tag commit a7800059, the recipe's git_rev a780005): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time, with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture), the newest of nvrtcGetSupportedArchs) or else nvcc --ptx -arch=sm_<GPU>, and loads the PTX with cuModuleLoadDataEx; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "8.0.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, ArchKnown: true, CUDAExact: true, Source: "X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_CF_8_0_0; X17_OPENMM_PTX_DRIVER; X3_CF_NVCC_RUN_EXPORTS", Note: "conda-forge linux-64 cuda_compiler_version 11.1 (build 0, ce290c6): run_exports cudatoolkit 11.1|11.1.*. openmm 8.0.0 (tag commit a7800059, the recipe's git_rev a780005): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time, with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture), the newest of nvrtcGetSupportedArchs) or else nvcc --ptx -arch=sm_<GPU>, and loads the PTX with cuModuleLoadDataEx; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "8.0.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, ArchKnown: true, Source: "X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_CF_8_0_0; X17_OPENMM_PTX_DRIVER; X3_CF_NVCC_RUN_EXPORTS", Note: "conda-forge linux-64 cuda_compiler_version 11.2 (build 0, ce290c6; builds 2 to 4, f1e877b and fcf42f1): nvcc 11.2 run_exports cudatoolkit >=11.2,<12. openmm 8.0.0 (tag commit a7800059, the recipe's git_rev a780005): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time, with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture), the newest of nvrtcGetSupportedArchs) or else nvcc --ptx -arch=sm_<GPU>, and loads the PTX with cuModuleLoadDataEx; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "8.0.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, ArchKnown: true, Source: "X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_CF_8_0_0; X17_OPENMM_PTX_DRIVER; X3_CF_NVCC_RUN_EXPORTS", Note: "conda-forge linux-64 cuda_compiler_version 11.8 (build 4, fcf42f1, 'Rebuild for CUDA 11.8 w/arch support'): nvcc 11.8 run_exports cudatoolkit >=11.8,<12. openmm 8.0.0 (tag commit a7800059, the recipe's git_rev a780005): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time, with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture), the newest of nvrtcGetSupportedArchs) or else nvcc --ptx -arch=sm_<GPU>, and loads the PTX with cuModuleLoadDataEx; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "8.0.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"12.0",
+		"12.1",
+		"12.2",
+		"12.3",
+		"12.4",
+		"12.5",
+		"12.6",
+		"12.8",
+		"12.9",
+	}, ArchKnown: true, Source: "X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_CF_8_0_0; X17_OPENMM_PTX_DRIVER; X3_CF_NVCC_RUN_EXPORTS", Note: "conda-forge linux-64 cuda_compiler_version 12.0 with cuda-nvcc (builds 2 to 4, f1e877b 'Rebuild for CUDA 12 w/arch support'): host libcufft-dev, cuda-nvrtc-dev, cuda-driver-dev: it links CUDA 12 libraries; the list is every CUDA 12 release, a superset of what its run requirements (not read) admit. openmm 8.0.0 (tag commit a7800059, the recipe's git_rev a780005): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time, with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture), the newest of nvrtcGetSupportedArchs) or else nvcc --ptx -arch=sm_<GPU>, and loads the PTX with cuModuleLoadDataEx; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
 	{Name: "sgl-kernel", Version: "0.1.0", Dist: "pypi", Torch: []string{
 		"2.5.1",
 	}, CUDA: []string{
@@ -20878,11 +20910,17 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-16.yaml", Line: 21},
 		{File: "resolver/kb/data/extensions-16.yaml", Line: 22},
 		{File: "resolver/kb/data/extensions-16.yaml", Line: 23},
-		{File: "resolver/kb/data/extensions-17.yaml", Line: 26},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 27},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 28},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 29},
 		{File: "resolver/kb/data/extensions-17.yaml", Line: 30},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 31},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 32},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 33},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 34},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions-17.yaml", Line: 37},
 		{File: "resolver/kb/data/extensions-18.yaml", Line: 19},
 		{File: "resolver/kb/data/extensions-18.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-18.yaml", Line: 25},

@@ -1,0 +1,122 @@
+package gpucheck
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/envguard/envguard/envspec"
+	"github.com/envguard/envguard/resolver"
+)
+
+// judgeRuntimePTX holds a package that compiles its kernels at run time
+// with its CUDA's NVRTC (OpenMM's CUDA platform) against the target's
+// driver, once per target: the driver loads the PTX NVRTC makes only if
+// it supports that CUDA release, whatever the GPU. The CUDA releases its
+// builds can load are the rows' lists, narrowed by a conda CUDA pin the
+// file writes; where some of them are newer than the driver's CUDA and
+// some are not, which build and NVRTC the solver installs decides it where
+// the environment is created.
+func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || ext.RuntimePTX == "" || c.driverCUDA == "" || p.From != envspec.ProviderConda {
+		return
+	}
+	if c.runtimePTXDone == nil {
+		c.runtimePTXDone = map[*resolver.GPUPackage]bool{}
+	}
+	if c.runtimePTXDone[p] {
+		return
+	}
+	c.runtimePTXDone[p] = true
+	cudas, pin := c.runtimePTXCUDAs(p)
+	if len(cudas) == 0 {
+		return
+	}
+	var newer, runs []string
+	for _, cu := range cudas {
+		if compareVersions(cu, c.driverCUDA) > 0 {
+			newer = append(newer, cu)
+		} else {
+			runs = append(runs, cu)
+		}
+	}
+	label := pkgLabel(p)
+	pinHint := fmt.Sprintf("add cuda-version=%s to the file, which holds its CUDA 12 build's cuda-nvrtc to the driver's CUDA", c.driverCUDA)
+	if strings.HasPrefix(c.driverCUDA, "11.") {
+		pinHint = fmt.Sprintf("add cudatoolkit=%s to the file, which holds its NVRTC to the driver's CUDA", c.driverCUDA)
+	}
+	switch {
+	case len(newer) == 0:
+		return
+	case len(runs) == 0:
+		c.add("EG410", c.pkgPos(p),
+			fmt.Sprintf("%s can run no kernel on %s: it compiles them at run time with the NVRTC of CUDA %s%s, and the driver (CUDA %s) refuses PTX newer than its CUDA (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585, #4149)",
+				label, c.h.label(), rangeText(newer), pin, c.driverCUDA),
+			fmt.Sprintf("install a driver that supports CUDA %s, or pin a CUDA the driver supports instead: %s", newer[len(newer)-1], pinHint))
+	default:
+		c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "nvrtc-release-open", label,
+			fmt.Sprintf("%s compiles its kernels at run time with the NVRTC of its build's CUDA, and the builds the file admits load CUDA %s; the driver (CUDA %s) loads the PTX of %s and refuses that of %s (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585), so which build and NVRTC the solver installs where the environment is created decides it",
+				label, rangeText(cudas), c.driverCUDA, rangeText(runs), rangeText(newer)),
+			"pin the CUDA of "+p.Name+" to the driver's: "+pinHint)
+	}
+}
+
+// runtimePTXCUDAs lists the CUDA releases (major.minor, sorted) whose
+// NVRTC the package's builds of its release may load, and says which
+// conda pin narrowed them ("" where none did).
+func (c *checker) runtimePTXCUDAs(p *resolver.GPUPackage) ([]string, string) {
+	var out []string
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if b.Version != p.Version || !b.NoDeviceCode || b.Dist != "conda-forge" {
+			continue
+		}
+		for _, cu := range b.CUDA {
+			if !slices.Contains(out, cu) {
+				out = append(out, cu)
+			}
+		}
+	}
+	pin, item := c.condaCUDAPin()
+	if pin != "" {
+		var kept []string
+		for _, cu := range out {
+			if cu == pin || strings.HasPrefix(cu, pin+".") {
+				kept = append(kept, cu)
+			}
+		}
+		if len(kept) > 0 {
+			out, item = kept, " ("+item+" fixes it)"
+		} else {
+			item = ""
+		}
+	}
+	slices.SortFunc(out, compareVersions)
+	return out, item
+}
+
+// condaCUDAPin is the CUDA release a conda item of the file fixes for
+// the conda packages (cudatoolkit=11.8, cuda-version=12.4), and that
+// item; "" where none does. A pip wheel's CUDA does not constrain conda.
+func (c *checker) condaCUDAPin() (string, string) {
+	if c.st.CUDA == nil {
+		return "", ""
+	}
+	for _, e := range c.st.CUDA.Evidence {
+		switch e.Kind {
+		case resolver.EvidenceCudatoolkit, resolver.EvidenceCUDAVersion, resolver.EvidenceCUDAPackage:
+			if e.Says != "" && !e.AtLeast {
+				return e.Says, e.Item
+			}
+		}
+	}
+	return "", ""
+}
+
+// rangeText writes sorted releases as "11.2 … 11.8" or the one release.
+func rangeText(vs []string) string {
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	return vs[0] + " … " + vs[len(vs)-1]
+}

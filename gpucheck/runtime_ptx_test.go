@@ -1,0 +1,48 @@
+package gpucheck_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRuntimePTXDriver (standard fleet: the K80 on a CUDA 11.4 driver,
+// the A100 on 12.4): OpenMM compiles its kernels at run time with its
+// build's NVRTC, whose PTX a driver older than that CUDA refuses. A conda
+// CUDA pin decides it against the target's driver; an open one whose
+// builds straddle the driver leaves it to the solver on the machine.
+func TestRuntimePTXDriver(t *testing.T) {
+	tests := []struct {
+		name, deps string
+		target     string
+		want       string // "EG410", "EG409" or "" (no openmm finding)
+		words      string
+	}{
+		{"11.8 on a CUDA 11.4 driver", "  - cudatoolkit=11.8\n  - openmm=8.0.0\n", "k80", "EG410", "NVRTC of CUDA 11.8 (cudatoolkit=11.8 fixes it), and the driver (CUDA 11.4) refuses"},
+		{"11.4 on a CUDA 11.4 driver", "  - cudatoolkit=11.4\n  - openmm=8.0.0\n", "k80", "", ""},
+		{"cuda-version 12.4 on 12.4", "  - cuda-version=12.4\n  - openmm=8.0.0\n", "a100", "", ""},
+		{"cuda-version 12.8 on 12.4", "  - cuda-version=12.8\n  - openmm=8.0.0\n", "a100", "EG410", "NVRTC of CUDA 12.8"},
+		// a pip torch's CUDA 12.1 does not constrain conda's (corpus 149)
+		{"open CUDA beside a pip torch", "  - openmm=8.0.0\n  - pip\n  - pip:\n    - torch==2.1.0\n", "a100", "EG409", "the builds the file admits load CUDA 10.2 … 12.9; the driver (CUDA 12.4) loads the PTX of 10.2 … 12.4 and refuses that of 12.5 … 12.9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n" + tt.deps
+			r := validateOn(t, tt.target, "environment.yml", src)
+			var got []string
+			for _, f := range r.Diagnostics() {
+				if strings.Contains(f.Message, "openmm 8.0.0") && (f.Code == "EG410" || f.Code == "EG409") {
+					got = append(got, f.Code+" "+f.Message)
+					if f.Code != tt.want || !strings.Contains(f.Message, tt.words) {
+						t.Errorf("%s %s, want %s with %q", f.Code, f.Message, tt.want, tt.words)
+					}
+				}
+			}
+			if tt.want == "" && len(got) > 0 {
+				t.Errorf("openmm findings %q, want none", got)
+			}
+			if tt.want != "" && len(got) == 0 {
+				t.Errorf("no openmm finding, want %s", tt.want)
+			}
+		})
+	}
+}
