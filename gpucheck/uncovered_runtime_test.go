@@ -9,21 +9,21 @@ import (
 	"github.com/envguard/envguard/report"
 )
 
-// TestUncoveredReleaseRuntime: review thirteen #111. tensorflow-gpu 0.12.1
-// needs CUDA 8.0 (its install guide), which the tables, starting at
-// 1.13.1, do not say: the driver check stays open, and EG409 says it is
+// TestUncoveredReleaseRuntime: review thirteen #111. tensorflow-gpu 0.11.0
+// needs CUDA 7.5 (its install guide), which the tables, starting at
+// 0.12.1, do not say: the driver check stays open, and EG409 says it is
 // the knowledge base that does not reach the release, not that the
 // release's CUDA is unknowable, and asks for no cudatoolkit pin the
 // wheel would ignore.
 func TestUncoveredReleaseRuntime(t *testing.T) {
-	r := validateOn(t, "a100", "requirements.txt", "tensorflow-gpu==0.12.1\n")
+	r := validateOn(t, "a100", "requirements.txt", "tensorflow-gpu==0.11.0\n")
 	found := false
 	for _, d := range r.Diagnostics() {
-		if d.Code != "EG409" || !strings.Contains(d.Message, "tensorflow 0.12.1") {
+		if d.Code != "EG409" || !strings.Contains(d.Message, "tensorflow 0.11.0") {
 			continue
 		}
 		found = true
-		if !strings.Contains(d.Message, "older than the releases the knowledge base covers (from 1.13.1), so the CUDA version its build needs is not known to envguard") {
+		if !strings.Contains(d.Message, "older than the releases the knowledge base covers (from 0.12.1), so the CUDA version its build needs is not known to envguard") {
 			t.Errorf("EG409 does not say the tables stop short: %s", d.Message)
 		}
 		if strings.Contains(d.Hint, "cudatoolkit=X.Y") {
@@ -31,7 +31,7 @@ func TestUncoveredReleaseRuntime(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatal("no EG409 for tensorflow 0.12.1")
+		t.Fatal("no EG409 for tensorflow 0.11.0")
 	}
 }
 

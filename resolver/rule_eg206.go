@@ -89,6 +89,16 @@ func runEG206(c *Context) []finding.Diagnostic {
 			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg,
 				fmt.Sprintf("pin a release of the %s series for the full checks, or silence this line with `# envguard: ignore EG206`", series))}
 		}
+		if oldest != "" && newest != "" && compareVersions(f.Version, newest) < 0 {
+			// inside the range with no row of its own (tensorflow 1.3.0
+			// between 0.12.1 and 1.13.1): not "newer knowledge" either
+			msg = fmt.Sprintf("%s%s is not among the releases the knowledge base covers (%s %s … %s, not every one between): the checks that need it were skipped",
+				fwLabel(f), at(f.Pos), f.Name, oldest, newest)
+			if note := indexReleaseNote(c.KB, indexName(f.Name), strings.SplitN(f.Version, "+", 2)[0]); note != "" {
+				msg += "; " + note
+			}
+			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg, oldHint)}
+		}
 		rel := "is not in"
 		if newest != "" && compareVersions(f.Version, newest) > 0 {
 			rel = "is newer than"
