@@ -247,7 +247,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 					switch {
 					case verdict == carriesNo && fixedIn != "":
 						c.add("EG410", c.pkgPos(p), msg,
-							fmt.Sprintf("use %s %s or later, which caps the architecture at what its NVRTC compiles, or a build for a CUDA whose NVRTC targets %s", p.Name, fixedIn, gcc.sm()))
+							fmt.Sprintf("use %s %s or later together with a CUDA whose NVRTC targets %s: from %s it caps the architecture it asks for at what its NVRTC compiles, but with an older NVRTC that cap makes code for an older architecture, which does not run on %s either", p.Name, fixedIn, gcc.sm(), fixedIn, gcc.sm()))
 					case verdict == carriesNo:
 						c.add("EG410", c.pkgPos(p), msg,
 							fmt.Sprintf("use a build of %s for a CUDA whose NVRTC targets %s", p.Name, gcc.sm()))
