@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "1c4d740b35e7c6f3"
+const generatedVersion = "80334f4ea144e500"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x88355667
+const generatedChecksum = 0xff067b89
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -4730,7 +4730,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.6",
 		"3.7",
 	}, CUDA: "10.0", CuDNN: "7.4", Package: "tensorflow-gpu", Note: "TF_SOURCE prints '2.7, 3.3-3.7'; the pip guide (@5daf48006, 2019-06-14) lists Linux wheels cp27, cp34, cp35, cp36, cp37 (tensorflow and tensorflow_gpu 1.13.1): no 3.3 wheel. The `tensorflow` package of 1.14 and older is CPU-only", Source: "TF_SOURCE; TF_PIP_HIST"},
-	{Version: "0.12.1", Python: []string{}, CUDA: "8.0", CuDNN: "5", Package: "tensorflow-gpu", Note: "TensorFlow's 'Download and Setup' page of the 0.12 releases (tensorflow.org/get_started/os_setup), beside the Linux GPU wheels tensorflow_gpu-0.12.1-cp27 and -cp35: 'Ubuntu/Linux 64-bit, GPU enabled ... Requires CUDA toolkit 8.0 and CuDNN v5', as projects of the time quote it; its cuDNN minor and its Python list were not read (the quotes show cp27 and cp35 wheels)", Source: "TF_OS_SETUP_012"},
+	{Version: "0.12.1", Python: []string{
+		"3.4",
+		"3.5",
+	}, CUDA: "8.0", CuDNN: "5.1", Package: "tensorflow-gpu", Note: "tensorflow/g3doc/get_started/os_setup.md at tensorflow/tensorflow@4d924e79 (the 0.12.1 wheels' tf.__git_version__ is v0.12.0-10-g4d924e7): Linux GPU wheels tensorflow_gpu-0.12.1-cp27-none, -cp34-cp34m and -cp35-cp35m, each 'Requires CUDA toolkit 8.0 and CuDNN v5'; 'The GPU version works best with Cuda Toolkit 8.0 and cuDNN v5.1'; Python 2.7 is not carried (python fields hold 3.x minors only); the wheels' compute capabilities were not read (3.0 and 5.2, with or without 3.5, by the sources of the time)", Source: "TF_OS_SETUP_012"},
 }, JAX: []JAXCuda{
 	{Extra: "cuda11", Major: 11, Packages: []string{
 		"jax-cuda11-plugin",
@@ -19807,7 +19810,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_1150_NOTES", Title: "TensorFlow 1.15.0 release notes (RELEASE.md): 'As announced, tensorflow pip package will by default include GPU support (same as tensorflow-gpu now) for the platforms we currently have GPU support (Linux and Windows) … tensorflow-gpu will still be available, and CPU-only packages can be downloaded at tensorflow-cpu'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v1.15.0", Read: "search (docs), 2026-12-07"},
 	{Key: "TF_1152_NOTES", Title: "TensorFlow 1.15.2 release notes (RELEASE.md): 'Note that this release no longer has a single pip package for GPU and CPU. Please see #36347 for history and details'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v1.15.2", Read: "search (docs), 2026-12-07"},
 	{Key: "TF_210_NOTES", Title: "TensorFlow 2.1.0 release notes: 'The tensorflow pip package now includes GPU support by default (same as tensorflow-gpu) for both Linux and Windows … tensorflow-gpu is still available, and CPU-only packages can be downloaded at tensorflow-cpu'", URL: "https://github.com/tensorflow/tensorflow/releases/tag/v2.1.0", Read: "search (docs), 2026-12-07"},
-	{Key: "TF_OS_SETUP_012", Title: "TensorFlow 'Download and Setup' (tensorflow/g3doc/get_started/os_setup.md, published at tensorflow.org/get_started/os_setup) for the 0.12 releases, as quoted with the tensorflow_gpu-0.12.1-cp35-cp35m-linux_x86_64 wheel by mpuig/CarND-Behavioral-Cloning README.md ('# Ubuntu/Linux 64-bit, GPU enabled, Python 3.5 / # Requires CUDA toolkit 8.0 and CuDNN v5. For other versions, see \"Installing from sources\" below.'); the page's 0.11.0rc0 edition in tensorflow/tensorflow says 'Requires CUDA toolkit 7.5 and CuDNN v5' for 0.11", URL: "https://github.com/mpuig/CarND-Behavioral-Cloning", Read: "2026-12-07 (stored copies; the 0.12 edition of the page itself was not among them)"},
+	{Key: "TF_OS_SETUP_012", Title: "TensorFlow 'Download and Setup' for 0.12.1: tensorflow/g3doc/get_started/os_setup.md at tensorflow/tensorflow@4d924e796368163eff11a8151e8505715345f58d (v0.12.0-10-g4d924e7, the git version the 0.12.1 wheels report): the Linux GPU wheels for Python 2.7, 3.4 and 3.5 'Require CUDA toolkit 8.0 and CuDNN v5'; 'Cuda Toolkit 8.0 and cuDNN v5.1'. Projects of the time quote the same lines beside the tensorflow_gpu-0.12.1-cp35 wheel (mpuig/CarND-Behavioral-Cloning README.md)", URL: "https://github.com/tensorflow/tensorflow/blob/4d924e796368163eff11a8151e8505715345f58d/tensorflow/g3doc/get_started/os_setup.md", Read: "2026-12-07 (stored copy at that commit)"},
 	{Key: "CF_TF_RECIPE_ARCH", Title: "conda-forge/tensorflow-feedstock: recipe/build.sh (recipe/build_common.sh from the 2025 mega-build) exports TF_CUDA_COMPUTE_CAPABILITIES (HERMETIC_CUDA_COMPUTE_CAPABILITIES from 2.18) per cuda_compiler_version, and .ci_support/linux_64_*cuda_compiler_version*.yaml names the CUDA variants; configure writes the value into .tf_configure.bazelrc, which the build reads after TensorFlow's own .bazelrc", URL: "https://github.com/conda-forge/tensorflow-feedstock/blob/main/recipe/build.sh", Read: "git snapshot of every branch and pull-request head (main 2cc3b12, 2026-01-30), each commit from 2021-09 on read for its version, CUDA variants and list, 2026-12-06; e.g. f0f57d5 (2.14.0): 11.8 sm_35,sm_50,sm_60,sm_62,sm_70,sm_72,sm_75,sm_80,sm_86,sm_87,sm_89,sm_90,compute_90; 7ea1684 (2.15.0): 12.* sm_60,sm_70,sm_75,sm_80,sm_86,sm_89,sm_90,compute_90; df7febe (2.19.1 build 0): the same; 98f07d9 (2.19.1 build 1) on: sm_60,…,sm_90,sm_100,sm_120,compute_120"},
 	{Key: "CF_TF_PR157", Title: "conda-forge/tensorflow-feedstock#157 'New cuda' (wolfv, 2021-10-30): tf.sysconfig.get_build_info() of the CUDA 11.2 build prints cuda_compute_capabilities sm_35, sm_50, sm_60, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, compute_86, the recipe's list: the recipe's variable reaches the binary", URL: "https://github.com/conda-forge/tensorflow-feedstock/pull/157", Read: "pull request thread, 2026-12-06"},
 	{Key: "AR_TORCH_CUDNN", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml (host `cudnn {{ cudnn }}*`, run `{{ pin_compatible('cudnn') }}`) and recipe/conda_build_config.yaml (cudatoolkit, cudnn) at the commits that built the linux-64 CUDA variants: 2.0.1 76af9ed, 3e1aed5, 657e9a0; 2.3.0 abfcd56, 9fe8f09, 1ae8ecf; 2.3.1 5686d9e (Anaconda's master and release branches only, not the conda-forge history the repository also holds)", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, git show of those commits, read 2026-12-07"},
