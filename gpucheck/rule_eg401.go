@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -248,10 +249,17 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 // them (conda pytorch before 0.4.0: one of 7.5, 8.0, 9.0, 9.1).
 func (c *checker) driverRunsEveryCandidate(driverCUDA string) bool {
 	fw := c.st.Framework
-	if fw == nil || len(fw.RuntimeCandidates) == 0 || driverCUDA == "" {
+	if fw == nil || driverCUDA == "" {
 		return false
 	}
-	for _, rt := range fw.RuntimeCandidates {
+	runtimes := fw.RuntimeCandidates
+	if len(runtimes) == 0 {
+		runtimes = c.closedDistRuntimes()
+	}
+	if len(runtimes) == 0 {
+		return false
+	}
+	for _, rt := range runtimes {
 		if !strings.Contains(rt, ".") || compareVersions(driverCUDA, rt) < 0 {
 			return false
 		}
@@ -424,4 +432,48 @@ func (c *checker) hostCUDAHint(m int, driverCUDA string) string {
 		return fmt.Sprintf("the %s runs no driver after R%d, NVIDIA's last branch for %s GPUs: %s", lim.gpuName(), lim.arch.LastBranch, lim.arch.Arch, pin)
 	}
 	return pin + ", or upgrade the driver"
+}
+
+// closedDistRuntimes lists every CUDA runtime a pytorch release the file
+// admits was built with on its distribution, where that distribution
+// publishes no more releases (the pytorch channel after 2.5: its rows for
+// the newest series the knowledge base knows say not published), so that
+// the list is whole; nil otherwise. Review thirty-six F35: an open
+// pytorch and pytorch-cuda from the pytorch channel use one of CUDA
+// 7.5 … 12.4, all of which a CUDA 12.8 driver runs.
+func (c *checker) closedDistRuntimes() []string {
+	fw := c.st.Framework
+	if fw.Name != "pytorch" || fw.Version != "" || fw.Dist == "" || fw.Channel == "" {
+		return nil
+	}
+	rels := c.k.TorchReleases()
+	if len(rels) == 0 {
+		return nil
+	}
+	if v, ok := c.k.Variants(rels[len(rels)-1], fw.Dist); !ok || !v.NotPublished {
+		return nil // still publishing: a release newer than the tables may need a newer CUDA
+	}
+	admitted := fw.Candidates
+	if len(admitted) == 0 {
+		if fw.Spec != "" {
+			return nil // a spec the resolver did not expand
+		}
+		admitted = rels
+	}
+	var out []string
+	for _, rel := range admitted {
+		v, ok := c.k.Variants(rel, fw.Dist)
+		if !ok {
+			if compareVersions(rel, rels[len(rels)-1]) > 0 {
+				return nil
+			}
+			continue // a series the tables do not list for it: older, with an older CUDA
+		}
+		for _, cu := range v.CUDA {
+			if !slices.Contains(out, cu) {
+				out = append(out, cu)
+			}
+		}
+	}
+	return out
 }

@@ -77,6 +77,19 @@ func (c *checker) checkArch(driverCUDA string) {
 	case rt == "" && c.runtimeMajor() > 0 && fw != nil:
 		c.checkArchMajor(c.runtimeMajor(), driverCUDA)
 		return
+	case rt == "" && fw != nil && len(fw.RuntimeCandidates) == 0 && c.driverRunsEveryCandidate(driverCUDA):
+		// every runtime the closed distribution built the releases the
+		// file admits with runs on this driver (closedDistRuntimes); which
+		// build the solver takes, and so its code, is still open
+		rts := c.closedDistRuntimes()
+		slices.SortFunc(rts, compareVersions)
+		c.eachCC(func(gcc cc, gs []GPU) {
+			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
+				fmt.Sprintf("the file leaves the %s release and its CUDA variant to the solver, so which build it gets, and so its architecture list, is not known, nor whether it runs on %s (%s); the driver runs every CUDA runtime the %s channel built them with (%s)",
+					fw.Name, gcc.sm(), gpuLabel(c.h, gs), fw.Channel, rangeText(rts)),
+				"pin the release and its CUDA variant (pytorch=X.Y.Z with pytorch-cuda=X.Y)")
+		})
+		return
 	case rt == "" && c.driverRunsEveryCandidate(driverCUDA):
 		// checkDriver passed the driver for every runtime the build may
 		// use; which one it uses, and so its architecture list, stays

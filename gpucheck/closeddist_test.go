@@ -1,0 +1,33 @@
+package gpucheck_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
+)
+
+// TestClosedChannelDriverDecided: review thirty-six F35 (corpus 048). An
+// open pytorch and pytorch-cuda from the pytorch channel, which published
+// no release after 2.5, use one of the CUDA runtimes the channel built
+// them with, 12.4 the newest: a CUDA 12.8 driver runs every one, so the
+// driver check is decided and only the build's code stays open; a CUDA
+// 11.4 driver does not run them all, so there it stays open too.
+func TestClosedChannelDriverDecided(t *testing.T) {
+	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch\n  - pytorch-cuda\n"
+	v, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", src))
+	if v != gpucheck.VerdictUnknown || strings.Contains(m, "the driver was not checked") ||
+		!strings.Contains(m, "the file leaves the pytorch release and its CUDA variant to the solver") ||
+		!strings.Contains(m, "the driver runs every CUDA runtime the pytorch channel built them with") || !strings.Contains(m, "… 12.4)") {
+		t.Errorf("rtx5090: %s\n%s", v, m)
+	}
+	if v, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src)); v != gpucheck.VerdictUnknown || !strings.Contains(m, "its CUDA runtime version is not known, so the driver was not checked") {
+		t.Errorf("k80: %s\n%s", v, m)
+	}
+	// conda-forge still publishes: a release newer than the tables may
+	// need a newer CUDA, so nothing is decided from its rows
+	cf := "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch-gpu\n"
+	if _, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", cf)); strings.Contains(m, "the driver runs every CUDA runtime the") {
+		t.Errorf("conda-forge decided from its rows:\n%s", m)
+	}
+}
