@@ -151,6 +151,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
 	}
+	if why, torch := c.optionalOps(p); why != "" && p.Code.Known {
+		c.judgeOptionalOps(p, why, torch)
+		return
+	}
 	if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
 		c.judgeOwnRuntimeDriver(p)
 	}

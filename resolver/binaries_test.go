@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/envguard/envguard/native"
+	"github.com/envguard/envguard/resolver/kb"
 )
 
 func fixtureLib(t *testing.T, name string) *native.Library {
@@ -76,5 +77,38 @@ func TestMissingTorchSymbols(t *testing.T) {
 	st.Binaries.Libraries = st.Binaries.Libraries[1:]
 	if gaps := missingTorchSymbols(st); gaps != nil {
 		t.Errorf("gaps without torch: %+v", gaps)
+	}
+}
+
+// TestOptionalOpsNotEG211: a release whose compiled ops are optional
+// (torchao 0.11.0 catches a failed load at import) with a library that
+// imports torch symbols the installed torch lacks gets no EG211 ("fails at
+// import" would be false); OptionalOpsUnloadable says what does not load,
+// for the GPU check. Another extension with the same gap keeps EG211.
+func TestOptionalOpsNotEG211(t *testing.T) {
+	k := kb.Default()
+	torch := &native.Library{Exports: []native.Symbol{{Name: "_ZN3c103fooEv"}}}
+	ext := &native.Library{Needed: []string{"libc10.so"}, Imports: []native.Symbol{{Name: "_ZN3c103barEi"}}}
+	st := &Stack{
+		Framework: &Framework{Name: "pytorch", Version: "2.6.0", Variant: "cuda"},
+		GPUPackages: []GPUPackage{
+			{Name: "torchao", Version: "0.11.0", Role: RoleExtension},
+			{Name: "otherext", Version: "1.0", Role: RoleExtension},
+		},
+		Binaries: &Binaries{Libraries: []BinaryLibrary{
+			{Rel: "torch/lib/libc10.so", Package: "torch", Lib: torch},
+			{Rel: "torchao/_C.abi3.so", Package: "torchao", Lib: ext},
+			{Rel: "otherext/_C.so", Package: "otherext", Lib: ext},
+		}},
+	}
+	if optionalOpsRelease(k, st, "torchao") == "" {
+		t.Fatal("torchao 0.11.0: no optional_ops row")
+	}
+	ds := runEG211(&Context{Stack: st, KB: k, rule: ruleEG211})
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "otherext/_C.so") {
+		t.Errorf("EG211 %+v, want one, for otherext", ds)
+	}
+	if got := OptionalOpsUnloadable(st, "torchao"); !strings.Contains(got, "torchao/_C.abi3.so needs 1 symbol") || !strings.Contains(got, "c10::bar(int)") {
+		t.Errorf("OptionalOpsUnloadable %q", got)
 	}
 }

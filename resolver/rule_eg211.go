@@ -62,6 +62,9 @@ func runEG211(c *Context) []finding.Diagnostic {
 		if flagged[m.pkg] {
 			continue // the build's own metadata has said it
 		}
+		if optionalOpsRelease(c.KB, st, m.pkg) != "" {
+			continue // it imports all the same: the GPU check says what fails (OptionalOpsUnloadable)
+		}
 		msg := fmt.Sprintf("%s needs %d %s %s does not export: %s, so it fails at import (\"undefined symbol\")",
 			m.lib.Rel, len(m.missing), plural(len(m.missing), "symbol"), torchText(st), demangled(m.missing, 3))
 		hint := "reinstall the extension built for " + torchText(st) + ", or the torch it was built for"
@@ -229,4 +232,39 @@ func abiSuffix(abi string) string {
 		return ""
 	}
 	return " with the " + abiWords(abi) + " ABI"
+}
+
+// optionalOpsRelease is the knowledge base's word that the installed
+// release of pkg treats its compiled ops as optional (kb.ExtensionBuild's
+// OptionalOps), "" where it does not or the release is not known.
+func optionalOpsRelease(k *kb.KB, st *Stack, pkg string) string {
+	if k == nil {
+		return ""
+	}
+	for i := range st.GPUPackages {
+		p := &st.GPUPackages[i]
+		if kb.NormalizeName(p.Name) != kb.NormalizeName(pkg) || p.Version == "" {
+			continue
+		}
+		for _, b := range k.ExtensionReleases(p.Name) {
+			if b.Version == p.Version && b.OptionalOps != "" {
+				return b.OptionalOps
+			}
+		}
+	}
+	return ""
+}
+
+// OptionalOpsUnloadable says which library of an installed package
+// imports torch symbols the environment's torch does not export, and the
+// first of them, so that its compiled ops do not load; "" where none does
+// or the binaries were not read. For a release whose ops are optional the
+// GPU check says so in place of EG211.
+func OptionalOpsUnloadable(st *Stack, pkg string) string {
+	for _, m := range missingTorchSymbols(st) {
+		if kb.NormalizeName(m.pkg) == kb.NormalizeName(pkg) {
+			return fmt.Sprintf("%s needs %d %s %s does not export: %s", m.lib.Rel, len(m.missing), plural(len(m.missing), "symbol"), torchText(st), demangled(m.missing, 3))
+		}
+	}
+	return ""
 }

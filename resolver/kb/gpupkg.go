@@ -270,8 +270,16 @@ type ExtensionBuild struct {
 	// requirement excludes the environment's torch would make pip replace
 	// that torch, so hints do not propose it.
 	TorchRequires string `yaml:"torch_requires,omitempty"`
-	Source        string `yaml:"source"`
-	Note          string `yaml:"note,omitempty"`
+	// OptionalOps, where set, says how the release treats its compiled
+	// ops as optional: a failed load of them is caught at import, and the
+	// package runs on without them (torchao 0.11.0: try/except around
+	// torch.ops.load_library, logged at debug level). A build for another
+	// torch, or one without code for the GPU, then fails only the calls to
+	// those ops, which the job decides, not its import: no EG211 or EG410,
+	// an EG409 the machine decides instead.
+	OptionalOps string `yaml:"optional_ops,omitempty"`
+	Source      string `yaml:"source"`
+	Note        string `yaml:"note,omitempty"`
 }
 
 // AdmitsTorch reports whether the release's torch requirement admits a

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "80334f4ea144e500"
+const generatedVersion = "5049e5b94c73b1fd"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xff067b89
+const generatedChecksum = 0xf5d5ef3c
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -11923,6 +11923,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.5",
 		"8.0",
 	}, ArchKnown: true, Source: "X2_ORT_CUDA_EP_PAGE; X10_ORT_PY_V119_V1201; X10_CMAKE_CUDA_ARCHITECTURES", Note: "the CUDA Execution Provider page: 'Starting with version 1.19, CUDA 12.x becomes the default version when distributing ONNX Runtime GPU packages in PyPI' and 'ONNX Runtime built with CUDA 12.x are compatible with any CUDA 12.x version'; the minor the 1.20.0 wheel was built with was not read (the CUDA packaging pipeline's default at the tag is 12.2); architectures: build_linux_python_package.sh at v1.20.0 passes CMAKE_CUDA_ARCHITECTURES=52;60;61;70;75;80, no suffix, so CMake emits SASS and PTX for each: SASS sm_52 … sm_80, PTX compute_52 … compute_80 (extensions-10.yaml)"},
+	{Name: "torchao", Version: "0.11.0", Dist: "pypi", Torch: []string{
+		"2.7.0",
+	}, SASS: []string{
+		"8.0",
+		"8.6",
+	}, PTX: []string{}, ArchKnown: true, TorchRequires: "none", OptionalOps: "torchao 0.11.0 loads its compiled ops (torchao/_C) inside a try/except at import and only logs a failure at debug level, so it imports whatever happens to them; calls to those ops (int4 tiled layout, Marlin, FP6-LLM, the CUTLASS int4 and int8 kernels) then fail, while its Python paths on torch's own ops run", Source: "X20_TORCHAO_INIT_0_11; X20_TORCHAO_BUILD_0_11; X20_TORCHAO_ARCH_0_11", Note: "pytorch/ao v0.11.0 (f34b473e): built against torch 2.7.0 by pytorch/test-infra@14878e69 (torchao-release0.11: CURRENT_STABLE_VERSION 2.7.0, CUDA 11.8/12.6/12.8); packaging/env_var_script_linux.sh sets TORCH_CUDA_ARCH_LIST=\"8.0;8.6\" (;9.0 only for cu124), appended after test-infra's list and sourced before setup.py bdist_wheel: -gencode sm_80, sm_86, no +PTX; setup.py has no install_requires; the package index's CUDA variant is not established"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"10.2",
 	}, SASS: []string{
@@ -19597,6 +19603,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X2_CUPY_NVRTC", Title: "CuPy compiles its kernels at run time with NVRTC: cupy/cupy#201 'we have switched from NVCC to NVRTC to compile kernels'; cupy.RawKernel (v7.8.0 docs): 'The kernel is compiled at an invocation of the __call__() method … backend … Defaults to nvrtc', the binary cached under $HOME/.cupy/kernel_cache (CUPY_CACHE_DIR, environment docs)", URL: "https://github.com/cupy/cupy/issues/201", Read: "search (docs), 2026-12-07"},
 	{Key: "X2_CUPY_GET_ARCH", Title: "cupy/cupy cupy/cuda/compiler.py _get_arch at each tag: v5.0.0 … v13.3.0 take the NVRTC target as min(the device's compute capability, NVRTC's newest), both strings such as '75' and '120' (v5.x: CUDA 8 '50', 9.x '70'; v7.8.0: 10.0 '70', 10.1/10.2 '75', 11.0 '80'; v12.0.0 _get_max_compute_capability: < 11 '75', 11.0 '80', < 11.8 '86', else '90'), so a two-digit capability is capped at what NVRTC compiles while a three-digit one (10.0, 12.0) compares below '75' and is passed as it is; from v13.4.0 min(…, key=int) (commit 350a6c2 'use key for min', 2025-01-17)", URL: "https://github.com/cupy/cupy/blob/v13.4.0/cupy/cuda/compiler.py", Read: "fetch (git show at the tags), 2026-12-07"},
 	{Key: "X2_CUPY_CUBIN", Title: "cupy/cupy cupy/cuda/compiler.py _get_arch_for_options_for_nvrtc (#5097): NVRTC compiles -arch=sm_{arch} (cubin) instead of -arch=compute_{arch} (PTX) unless CUPY_COMPILE_WITH_PTX, where arch = _get_arch() is capped at NVRTC's newest: v9.4.0 and v9.5.0 only where _cuda_hip_version >= 11010 and arch < max (so a capped arch gets PTX), v9.6.0 to v12.3.0 where _cuda_hip_version >= 11010 and arch <= max, v13.0.0 on where arch <= max (int(arch) from v13.4.0); a commit 'fallback to PTX for newer devices' (af0c6e78, 2023-03) is on no release tag or branch", URL: "https://github.com/cupy/cupy/blob/v13.4.0/cupy/cuda/compiler.py", Read: "fetch (git show at tags v9.0.0 … v14.0.0, git log -S), 2026-12-07"},
+	{Key: "X20_TORCHAO_INIT_0_11", Title: "pytorch/ao v0.11.0 torchao/__init__.py: 'try: ... torch.ops.load_library(str(so_files[0])); from . import ops ... except Exception as e: logging.debug(f\"Skipping import of cpp extensions: {e}\")'; setup.py with no install_requires", URL: "https://github.com/pytorch/ao/blob/v0.11.0/torchao/__init__.py", Read: "2026-12-07, tag v0.11.0 = f34b473e56b2e406d5a0ce5a0cea8453aaf87cb3"},
+	{Key: "X20_TORCHAO_BUILD_0_11", Title: "pytorch/ao v0.11.0 .github/workflows/build_wheels_linux.yml (test-infra reusable workflow @torchao-release0.11, RC tags) and pytorch/test-infra@14878e69 tools/scripts/generate_binary_build_matrix.py (CUDA 11.8, 12.6, 12.8; CURRENT_STABLE_VERSION 2.7.0) and packaging/pre_build_script.sh (pip install torch==$PYTORCH_VERSION)", URL: "https://github.com/pytorch/ao/blob/v0.11.0/.github/workflows/build_wheels_linux.yml", Read: "2026-12-07"},
+	{Key: "X20_TORCHAO_ARCH_0_11", Title: "pytorch/ao v0.11.0 packaging/env_var_script_linux.sh: TORCH_CUDA_ARCH_LIST=\"8.0;8.6\", with ;9.0 only where CU_VERSION is cu124; test-infra's build_wheels_linux.yml appends it to the build env file after its own TORCH_CUDA_ARCH_LIST and sources it", URL: "https://github.com/pytorch/ao/blob/v0.11.0/packaging/env_var_script_linux.sh", Read: "2026-12-07"},
 	{Key: "X3_CF_CUPY_12_0_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at the commits that built cupy 12.0.0: ed53a41 (2023-03-30, build number 0) to 61092dc (2023-06-28, build number 4). linux_64 variants cuda_compiler_version 10.2, 11.0, 11.1, 11.2 in every build, 12.0 from build 3; the build script runs 'pip install .' with NVCC set and exports CUPY_NVCC_GENERATE_CODE only for aarch64 and ppc64le, so a linux_64 build takes cupy's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/ed53a41/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-05"},
 	{Key: "X3_CUPY_COMPILER_12_0_0", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v12.0.0 (60fe0530): with CUPY_NVCC_GENERATE_CODE unset, cuda_version >= 11010: compute_35, compute_50, (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) (compute_80, sm_80) (compute_86, sm_86), compute_86; >= 11000: compute_35, compute_50, sm_60 ... sm_80, compute_80; >= 10000: compute_30, compute_50, sm_60, sm_61, sm_70, sm_75, compute_70. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v12.0.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy at tag v12.0.0, 2026-12-05"},
 	{Key: "X3_CF_NVCC_RUN_EXPORTS", Title: "conda-forge/nvcc-feedstock recipe/meta.yaml run_exports (strong) at 5b18d24 (2023-02-02): 'cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.*' below CUDA 11.2, 'cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}' from 11.2: a package built with nvcc 10.2 needs cudatoolkit 10.2, one built with 11.2 any cudatoolkit 11.2 to 11.x", URL: "https://github.com/conda-forge/nvcc-feedstock/blob/5b18d24/recipe/meta.yaml", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-05"},
@@ -21263,6 +21272,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 347},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 348},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 349},
+		{File: "resolver/kb/data/extensions-20.yaml", Line: 14},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
@@ -22408,6 +22418,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 24},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 25},
 		{File: "resolver/kb/data/sources-extensions-2.yaml", Line: 26},
+		{File: "resolver/kb/data/sources-extensions-20.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-20.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-20.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},

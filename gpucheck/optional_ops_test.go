@@ -1,0 +1,53 @@
+package gpucheck_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOptionalOpsTorchao: torchao 0.11.0 catches a failed load of its
+// compiled ops at import (built against torch 2.7.0, SASS sm_80 and sm_86
+// only, corpus 092). Beside torch 2.6.0 whether they load is the
+// machine's; beside torch 2.7.0 they run on an A100, and on an H100 only
+// calls to them fail: never EG211 or EG410, which would say the import
+// or the package fails.
+func TestOptionalOpsTorchao(t *testing.T) {
+	env := func(torch string) string {
+		return "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - torch==" + torch + "\n    - torchao==0.11.0\n"
+	}
+	tests := []struct {
+		torch, target, want string // want: words of torchao's EG409, or "" for none
+	}{
+		{"2.6.0", "a100", "its compiled ops were built against torch 2.7.0, and whether they load beside torch 2.6.0 is decided on the machine"},
+		{"2.7.0", "a100", ""},
+		{"2.7.0", "h100", "its compiled ops carry SASS sm_80 sm_86, PTX none, no code for sm_90"},
+	}
+	for _, tt := range tests {
+		r := validateOn(t, tt.target, "environment.yml", env(tt.torch))
+		var got []string
+		for _, d := range r.Diagnostics() {
+			if !strings.Contains(d.Message, "torchao 0.11.0") {
+				continue
+			}
+			switch d.Code {
+			case "EG211", "EG410":
+				t.Errorf("torch %s on %s: %s %s", tt.torch, tt.target, d.Code, d.Message)
+			case "EG409":
+				got = append(got, d.Message)
+			}
+		}
+		switch {
+		case tt.want == "" && len(got) > 0:
+			t.Errorf("torch %s on %s: %q, want no open check", tt.torch, tt.target, got)
+		case tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)):
+			t.Errorf("torch %s on %s: %q, want one with %q", tt.torch, tt.target, got, tt.want)
+		}
+		if tt.want != "" && len(r.Targets) > 0 && len(r.Targets[0].Undecided) > 0 {
+			for _, u := range r.Targets[0].Undecided {
+				if strings.HasPrefix(u.Reason, "optional-ops") && u.Cause != "machine" {
+					t.Errorf("%s cause %q, want machine", u.Reason, u.Cause)
+				}
+			}
+		}
+	}
+}
