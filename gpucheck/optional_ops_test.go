@@ -51,3 +51,24 @@ func TestOptionalOpsTorchao(t *testing.T) {
 		}
 	}
 }
+
+// TestCupyOpenReleaseStringCompare: review thirty-seven F29 (corpus 003).
+// An open conda-forge cupy beside cudatoolkit 10.1: every release
+// conda-forge built for CUDA 10.1 predates 13.4.0, whose integer compare
+// caps a three-digit compute capability, so each asks NVRTC 10.1 for
+// compute_120 on an RTX 5090 and fails. Beside CUDA 11.8, 13.4.0 and later
+// have builds, so that is not said.
+func TestCupyOpenReleaseStringCompare(t *testing.T) {
+	env := func(cuda string) string {
+		return "channels: [conda-forge]\ndependencies:\n  - python=3.8\n  - cudatoolkit=" + cuda + "\n  - cupy\n"
+	}
+	const says = "every release of cupy conda-forge built for CUDA 10.1 predates 13.4.0"
+	r := validateOn(t, "rtx5090", "environment.yml", env("10.1"))
+	if d := diagWith(r, "EG410", says); d == nil || !strings.Contains(d.Message, "asks NVRTC for compute_120, which that NVRTC cannot compile") || !strings.Contains(d.Hint, "13.4.0 or later together with a CUDA whose NVRTC targets sm_120") {
+		_, m := verdictAndMessages(r)
+		t.Errorf("10.1: no EG410 %q:\n%s", says, m)
+	}
+	if _, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", env("11.8"))); strings.Contains(m, "predates 13.4.0, and before") {
+		t.Errorf("11.8: said every release predates the integer compare:\n%s", m)
+	}
+}

@@ -395,6 +395,11 @@ func (c *checker) nvrtcBelowGPU(p *resolver.GPUPackage, gcc cc) (why string, ver
 	switch {
 	case rel == "" && c.everyReleaseClamps(ext, p, gcc, cu, hi):
 		return "", carriesYes, "" // capped at what NVRTC compiles, whichever release
+	case rel == "" && major == "" && gcc.Major >= 10 && c.everyReleaseStringCompares(ext, p, cu):
+		// review thirty-seven F29 (corpus 003: cupy beside cudatoolkit
+		// 10.1 on an RTX 5090)
+		return compiles + fmt.Sprintf("; every release of %s conda-forge built for CUDA %s predates %s, and before %s it caps the architecture it asks for by comparing capabilities as strings, so for compute capability %d.%d it asks NVRTC for %s, which that NVRTC cannot compile",
+			p.Name, cu, ext.NVRTCIntCompareFrom, ext.NVRTCIntCompareFrom, gcc.Major, gcc.Minor, gcc.compute()), carriesNo, ext.NVRTCIntCompareFrom
 	case rel == "" || ext.NVRTCClampFrom == "" || compareVersions(rel, ext.NVRTCClampFrom) < 0:
 		return compiles + "; whether this release asks NVRTC for an architecture it can compile, whose PTX the driver then JIT-compiles, is not known", carriesUnknown, ""
 	case gcc.Major >= 10 && ext.NVRTCIntCompareFrom != "" && compareVersions(rel, ext.NVRTCIntCompareFrom) < 0 && major != "":
@@ -492,6 +497,33 @@ func (c *checker) everyReleaseClamps(ext *kb.Extension, p *resolver.GPUPackage, 
 		return false
 	case c.nvrtcCubin(ext, newest, cu) && hi.Major != gcc.Major:
 		return false
+	}
+	return true
+}
+
+// everyReleaseStringCompares reports whether every conda-forge release of
+// the package with a build for CUDA cu both caps the architecture it asks
+// NVRTC for (NVRTCClampFrom or later) and compares capabilities as strings
+// (before NVRTCIntCompareFrom): every release conda-forge published is at
+// or after the clamp, the rows are whole from a release no later than the
+// integer compare, and no row from the integer compare on has a build for
+// cu (cupy 13.4.0 and later are built for CUDA 11.2 or newer).
+func (c *checker) everyReleaseStringCompares(ext *kb.Extension, p *resolver.GPUPackage, cu string) bool {
+	if p.From != envspec.ProviderConda || ext.NVRTCClampFrom == "" || ext.NVRTCIntCompareFrom == "" || ext.CondaForgeCompleteFrom == "" || len(ext.CondaForgeReleases) == 0 {
+		return false
+	}
+	for _, r := range ext.CondaForgeReleases {
+		if compareVersions(r, ext.NVRTCClampFrom) < 0 {
+			return false
+		}
+	}
+	if compareVersions(ext.CondaForgeCompleteFrom, ext.NVRTCIntCompareFrom) > 0 {
+		return false
+	}
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if b.Dist == "conda-forge" && compareVersions(b.Version, ext.NVRTCIntCompareFrom) >= 0 && slices.Contains(b.CUDA, cu) {
+			return false
+		}
 	}
 	return true
 }
