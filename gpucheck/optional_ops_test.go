@@ -71,4 +71,9 @@ func TestCupyOpenReleaseStringCompare(t *testing.T) {
 	if _, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", env("11.8"))); strings.Contains(m, "predates 13.4.0, and before") {
 		t.Errorf("11.8: said every release predates the integer compare:\n%s", m)
 	}
+	// from the defaults channel conda-forge's rows say nothing
+	defaults := strings.Replace(env("10.1"), "[conda-forge]", "[anaconda, conda-forge]", 1)
+	if _, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", defaults)); strings.Contains(m, "conda-forge built for CUDA") {
+		t.Errorf("defaults' cupy judged by conda-forge's rows:\n%s", m)
+	}
 }
