@@ -46,6 +46,7 @@ type knowledge interface {
 	FirstTensorFlowPipCUDA() (*kb.TFPipCUDA, bool)
 	ExtensionByName(name string) (*kb.Extension, bool)
 	ExtensionReleases(name string) []kb.ExtensionBuild
+	OptionalOpsBuild(name, version string) (*kb.ExtensionBuild, bool)
 	ExtensionsOfStem(stem string) []string
 	JAXPipCUDASince() (string, bool)
 	JAXLibAt(version string) (kb.JAXLibState, bool)

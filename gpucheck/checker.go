@@ -38,9 +38,6 @@ type checker struct {
 	// base's word that no public source decides it, so that the check it
 	// leaves open is listed as such, and that word said once.
 	unsourced map[string]string
-	// runtimePTXDone holds the packages judgeRuntimePTX has held against
-	// this target's driver, once each.
-	runtimePTXDone map[*resolver.GPUPackage]bool
 }
 
 // check holds st against h: the rules' steps in the registry's order, until

@@ -273,6 +273,10 @@ func (k factsKB) ExtensionReleases(name string) []kb.ExtensionBuild {
 	return (&kb.KB{Facts: k.f}).ExtensionReleases(name)
 }
 
+func (k factsKB) OptionalOpsBuild(name, version string) (*kb.ExtensionBuild, bool) {
+	return (&kb.KB{Facts: k.f}).OptionalOpsBuild(name, version)
+}
+
 func (k factsKB) ExtensionsOfStem(stem string) []string {
 	return (&kb.KB{Facts: k.f}).ExtensionsOfStem(stem)
 }

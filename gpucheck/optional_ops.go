@@ -16,10 +16,8 @@ func (c *checker) optionalOps(p *resolver.GPUPackage) (string, []string) {
 	if p.From != envspec.ProviderPip || p.Version == "" {
 		return "", nil
 	}
-	for _, b := range c.k.ExtensionReleases(p.Name) {
-		if b.Version == p.Version && b.Dist == "pypi" && b.OptionalOps != "" {
-			return b.OptionalOps, b.Torch
-		}
+	if b, ok := c.k.OptionalOpsBuild(p.Name, p.Version); ok && b.Dist == "pypi" {
+		return b.OptionalOps, b.Torch
 	}
 	return "", nil
 }

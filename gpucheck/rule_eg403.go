@@ -86,7 +86,7 @@ func (c *checker) checkArch(driverCUDA string) {
 		c.eachCC(func(gcc cc, gs []GPU) {
 			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
 				fmt.Sprintf("the file leaves the %s release and its CUDA variant to the solver, so which build it gets, and so its architecture list, is not known, nor whether it runs on %s (%s); the driver runs every CUDA runtime the %s channel built them with (%s)",
-					fw.Name, gcc.sm(), gpuLabel(c.h, gs), fw.Channel, rangeText(rts)),
+					fw.Name, gcc.sm(), gpuLabel(c.h, gs), fw.Channel, resolver.RangeOf(rts)),
 				"pin the release and its CUDA variant (pytorch=X.Y.Z with pytorch-cuda=X.Y)")
 		})
 		return

@@ -169,6 +169,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		defer c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "extension-lib-from-machine", pkgLabel(p), p.FromMachine,
 			c.machineLibsHint(p))
 	}
+	if p.Code.Known && p.Code.NoDeviceCode {
+		// the driver decides one whose kernels NVRTC compiles at run time
+		c.judgeRuntimePTX(p)
+	}
 	fence, fenced := c.dispatchFence(p)
 	c.eachCC(func(gcc cc, gs []GPU) {
 		if lo, ok := parseCC(floorAll); ok && gcc.less(lo) {
@@ -194,10 +198,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			}
 		}
 		if p.Code.Known && p.Code.NoDeviceCode {
-			// no kernel of its own: only its floor decides a GPU, and the
-			// driver one whose kernels NVRTC compiles at run time
-			c.judgeRuntimePTX(p)
-			return
+			return // no kernel of its own: only its floor decides a GPU
 		}
 		if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
 			c.judgeSupportedCC(p, gcc, gs)
@@ -481,15 +482,7 @@ func (c *checker) everyReleaseClamps(ext *kb.Extension, p *resolver.GPUPackage, 
 	if len(rels) == 0 || ext.NVRTCClampFrom == "" {
 		return false
 	}
-	oldest, newest := rels[0], rels[0]
-	for _, r := range rels {
-		if compareVersions(r, oldest) < 0 {
-			oldest = r
-		}
-		if compareVersions(r, newest) > 0 {
-			newest = r
-		}
-	}
+	oldest, newest := releaseSpan(rels)
 	switch {
 	case compareVersions(oldest, ext.NVRTCClampFrom) < 0:
 		return false
@@ -512,10 +505,8 @@ func (c *checker) everyReleaseStringCompares(ext *kb.Extension, p *resolver.GPUP
 	if p.From != envspec.ProviderConda || ext.NVRTCClampFrom == "" || ext.NVRTCIntCompareFrom == "" || ext.CondaForgeCompleteFrom == "" || len(ext.CondaForgeReleases) == 0 {
 		return false
 	}
-	for _, r := range ext.CondaForgeReleases {
-		if compareVersions(r, ext.NVRTCClampFrom) < 0 {
-			return false
-		}
+	if oldest, _ := releaseSpan(ext.CondaForgeReleases); compareVersions(oldest, ext.NVRTCClampFrom) < 0 {
+		return false
 	}
 	if compareVersions(ext.CondaForgeCompleteFrom, ext.NVRTCIntCompareFrom) > 0 {
 		return false
@@ -526,6 +517,20 @@ func (c *checker) everyReleaseStringCompares(ext *kb.Extension, p *resolver.GPUP
 		}
 	}
 	return true
+}
+
+// releaseSpan is the oldest and the newest of a non-empty list of releases.
+func releaseSpan(rels []string) (oldest, newest string) {
+	oldest, newest = rels[0], rels[0]
+	for _, r := range rels {
+		if compareVersions(r, oldest) < 0 {
+			oldest = r
+		}
+		if compareVersions(r, newest) > 0 {
+			newest = r
+		}
+	}
+	return oldest, newest
 }
 
 // dispatchFence is where a pinned extension release's own kernels stop,
@@ -1268,7 +1273,7 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 			}
 		}
 		if len(reasons) > 0 {
-			unknown = append(unknown[:len(unknown):len(unknown)], "and of these: "+strings.Join(reasons, "; "))
+			unknown = append(unknown, "and of these: "+strings.Join(reasons, "; "))
 		}
 		what := "the CUDA libraries " + c.build() + " loads (" + strings.Join(names, ", ") + ")"
 		if c.st.Framework == nil {
@@ -1472,10 +1477,8 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			// CUDA 9.0 targets nothing above sm_70, so its libraries have
 			// no SASS for sm_90 (review sixteen #1390); only their PTX is
 			// open
-			if ta, ok := c.k.ToolkitArch(resolver.SeriesOf(ver)); ok {
-				if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
-					return carriesUnknown, c.libsForwardOpen(ta, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), ta.CUDA, hi.sm()))
-				}
+			if ta, hi, ok := c.compilerBelow(resolver.SeriesOf(ver), gcc); ok {
+				return carriesUnknown, c.libsForwardOpen(ta, fmt.Sprintf("%s %s has no code of its own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in it serves it is not known", name, ver, gcc.sm(), ta.CUDA, hi.sm()))
 			}
 		}
 		return carriesUnknown, fmt.Sprintf("whether %s %s carries code for %s is not known", name, ver, gcc.sm())
@@ -1557,18 +1560,12 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			// Since is the first release known to carry the code; only
 			// where the release's compiler could not emit it is it known
 			// to lack it
-			subject, has, carry := name+" "+ver, "has", "carries"
+			subject, has, carry, their, them := name+" "+ver, "has", "carries", "its", "it"
 			if p.BundledWith != "" {
-				subject, has, carry = "the CUDA "+ver+" libraries", "have", "carry"
+				subject, has, carry, their, them = "the CUDA "+ver+" libraries", "have", "carry", "their", "them"
 			}
-			if ta, ok := c.k.ToolkitArch(resolver.SeriesOf(ver)); ok {
-				if hi, ok := parseCC(ta.MaxSASS); ok && hi.Major < gcc.Major {
-					their, them := "its", "it"
-					if p.BundledWith != "" {
-						their, them = "their", "them"
-					}
-					return carriesUnknown, c.libsForwardOpen(ta, fmt.Sprintf("%s %s no code of %s own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in %s serves it is not known", subject, has, their, gcc.sm(), ta.CUDA, hi.sm(), them))
-				}
+			if ta, hi, ok := c.compilerBelow(resolver.SeriesOf(ver), gcc); ok {
+				return carriesUnknown, c.libsForwardOpen(ta, fmt.Sprintf("%s %s no code of %s own for %s (CUDA %s's compiler targets nothing above %s), and whether PTX in %s serves it is not known", subject, has, their, gcc.sm(), ta.CUDA, hi.sm(), them))
 			}
 			return carriesUnknown, fmt.Sprintf("whether %s %s code for %s is not known (CUDA %s is the first release known to)", subject, carry, gcc.sm(), r.Since)
 		}
@@ -1598,17 +1595,31 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		built = ver
 	}
 	if strings.Contains(built, ".") {
-		if ta, ok := c.k.ToolkitArch(built); ok {
-			if hi, ok := parseCC(ta.MaxSASS); ok && gcc.Major > hi.Major {
-				why := fmt.Sprintf("%s %s is a build for CUDA %s, whose compiler emits SASS up to %s, so it has no code of its own for %s, and whether PTX in it serves it is not known", name, ver, built, hi.sm(), gcc.sm())
-				if toolkit {
-					why = c.libsForwardOpen(ta, why)
-				}
-				return carriesUnknown, why
+		if ta, hi, ok := c.compilerBelow(built, gcc); ok {
+			why := fmt.Sprintf("%s %s is a build for CUDA %s, whose compiler emits SASS up to %s, so it has no code of its own for %s, and whether PTX in it serves it is not known", name, ver, built, hi.sm(), gcc.sm())
+			if toolkit {
+				why = c.libsForwardOpen(ta, why)
 			}
+			return carriesUnknown, why
 		}
 	}
 	return carriesYes, ""
+}
+
+// compilerBelow is the architecture range of a CUDA toolkit release
+// (major.minor) and the highest compute capability its compiler emits SASS
+// for, where that is of an older major than gcc: nothing built with it has
+// code of its own for gcc, so only PTX could serve it.
+func (c *checker) compilerBelow(cuda string, gcc cc) (*kb.ToolkitArch, cc, bool) {
+	ta, ok := c.k.ToolkitArch(cuda)
+	if !ok {
+		return nil, cc{}, false
+	}
+	hi, ok := parseCC(ta.MaxSASS)
+	if !ok || hi.Major >= gcc.Major {
+		return nil, cc{}, false
+	}
+	return ta, hi, true
 }
 
 // libsForwardOpen adds to why, said of a toolkit library on a GPU newer

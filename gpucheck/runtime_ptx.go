@@ -16,19 +16,12 @@ import (
 // builds can load are the rows' lists, narrowed by a conda CUDA pin the
 // file writes; where some of them are newer than the driver's CUDA and
 // some are not, which build and NVRTC the solver installs decides it where
-// the environment is created.
+// the environment is created. It is called once per target.
 func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 	ext, ok := c.k.ExtensionByName(p.Name)
 	if !ok || ext.RuntimePTX == "" || c.driverCUDA == "" || p.From != envspec.ProviderConda {
 		return
 	}
-	if c.runtimePTXDone == nil {
-		c.runtimePTXDone = map[*resolver.GPUPackage]bool{}
-	}
-	if c.runtimePTXDone[p] {
-		return
-	}
-	c.runtimePTXDone[p] = true
 	cudas, pin := c.runtimePTXCUDAs(p)
 	if len(cudas) == 0 {
 		return
@@ -52,12 +45,12 @@ func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 	case len(runs) == 0:
 		c.add("EG410", c.pkgPos(p),
 			fmt.Sprintf("%s can run no kernel on %s: it compiles them at run time with the NVRTC of CUDA %s%s, and the driver (CUDA %s) refuses PTX newer than its CUDA (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585, #4149)",
-				label, c.h.label(), rangeText(newer), pin, c.driverCUDA),
+				label, c.h.label(), resolver.RangeOf(newer), pin, c.driverCUDA),
 			fmt.Sprintf("install a driver that supports CUDA %s, or pin a CUDA the driver supports instead: %s", newer[len(newer)-1], pinHint))
 	default:
 		c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "nvrtc-release-open", label,
 			fmt.Sprintf("%s compiles its kernels at run time with the NVRTC of its build's CUDA, and the builds the file admits load CUDA %s; the driver (CUDA %s) loads the PTX of %s and refuses that of %s (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585), so which build and NVRTC the solver installs where the environment is created decides it",
-				label, rangeText(cudas), c.driverCUDA, rangeText(runs), rangeText(newer)),
+				label, resolver.RangeOf(cudas), c.driverCUDA, resolver.RangeOf(runs), resolver.RangeOf(newer)),
 			"pin the CUDA of "+p.Name+" to the driver's: "+pinHint)
 	}
 }
@@ -111,12 +104,4 @@ func (c *checker) condaCUDAPin() (string, string) {
 		}
 	}
 	return "", ""
-}
-
-// rangeText writes sorted releases as "11.2 … 11.8" or the one release.
-func rangeText(vs []string) string {
-	if len(vs) == 1 {
-		return vs[0]
-	}
-	return vs[0] + " … " + vs[len(vs)-1]
 }

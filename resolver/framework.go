@@ -161,7 +161,7 @@ func (r *resolution) pastCondaForge(it *item) {
 				return
 			}
 		}
-		rel, what = cands[len(cands)-1], strings.TrimSpace(it.verText)+" ("+rangeOf(cands)+")"
+		rel, what = cands[len(cands)-1], strings.TrimSpace(it.verText)+" ("+RangeOf(cands)+")"
 	}
 	switch {
 	case torchConda[it.name]:

@@ -192,7 +192,7 @@ func (r *resolution) unpublishedRelease() {
 				return
 			}
 		}
-		f.NotPublished = fmt.Sprintf("the pytorch channel published none of the releases %s admits (%s; its last release is %s: EG205)", strings.TrimSpace(f.Item), rangeOf(f.Candidates), lastOnChannel(r.kb))
+		f.NotPublished = fmt.Sprintf("the pytorch channel published none of the releases %s admits (%s; its last release is %s: EG205)", strings.TrimSpace(f.Item), RangeOf(f.Candidates), lastOnChannel(r.kb))
 		return
 	}
 	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPytorchConda || f.Version == "" {
@@ -245,7 +245,7 @@ func eg205Channel(c *Context, f *Framework) []finding.Diagnostic {
 	last := lastOnChannel(c.KB)
 	what := fwLabel(f) + at(f.Pos)
 	if f.Version == "" {
-		what = f.Item + at(f.Pos) + " (admits " + rangeOf(versions) + ")"
+		what = f.Item + at(f.Pos) + " (admits " + RangeOf(versions) + ")"
 	}
 	msg := fmt.Sprintf("%s asks the pytorch channel for a release it never published: the channel's last release is %s", what, last)
 	hint := "install pytorch from conda-forge or with pip, or pin a release the pytorch channel has (" + last + " or older)"
@@ -446,8 +446,8 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// rangeOf renders versions as "2.6.0 … 2.11.0".
-func rangeOf(vs []string) string {
+// RangeOf renders versions as "2.6.0 … 2.11.0".
+func RangeOf(vs []string) string {
 	if len(vs) == 1 {
 		return vs[0]
 	}

@@ -246,10 +246,8 @@ func optionalOpsRelease(k *kb.KB, st *Stack, pkg string) string {
 		if kb.NormalizeName(p.Name) != kb.NormalizeName(pkg) || p.Version == "" {
 			continue
 		}
-		for _, b := range k.ExtensionReleases(p.Name) {
-			if b.Version == p.Version && b.OptionalOps != "" {
-				return b.OptionalOps
-			}
+		if b, ok := k.OptionalOpsBuild(p.Name, p.Version); ok {
+			return b.OptionalOps
 		}
 	}
 	return ""

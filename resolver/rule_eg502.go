@@ -71,7 +71,7 @@ func runEG502(c *Context) []finding.Diagnostic {
 		// seventeen F38).
 		admits = " (admits the " + seriesRange(cands) + " releases)"
 	case len(cands) > 0:
-		admits = " (admits " + rangeOf(cands) + ")"
+		admits = " (admits " + RangeOf(cands) + ")"
 	}
 	// A spec reaching below the oldest release the tables list
 	// (pytorch>=0.2.0: the tables start at 1.0.0) admits releases they do
@@ -442,7 +442,7 @@ func torchAcrossChannels(c *Context, f *Framework) *channelReleases {
 					note = " as far as the knowledge base's list of its releases settles them"
 				}
 				out.known = append(out.known, n)
-				out.ranges = append(out.ranges, rangeOf(pub))
+				out.ranges = append(out.ranges, RangeOf(pub))
 				out.notes = append(out.notes, note)
 				continue
 			}
@@ -466,7 +466,7 @@ func torchAcrossChannels(c *Context, f *Framework) *channelReleases {
 		}
 		if len(pub) > 0 {
 			out.known = append(out.known, n)
-			out.ranges = append(out.ranges, rangeOf(pub))
+			out.ranges = append(out.ranges, RangeOf(pub))
 			out.notes = append(out.notes, "")
 		}
 	}
@@ -497,7 +497,7 @@ func (cr *channelReleases) String(all []string) string {
 	names := joinAnd(cr.unknown)
 	if len(per) == 0 {
 		return fmt.Sprintf("%s of pytorch's releases; the knowledge base lists none for %s, so which of them %s %s is unknown",
-			rangeOf(all), names, they, has)
+			RangeOf(all), names, they, has)
 	}
 	return fmt.Sprintf("%s; the knowledge base lists no pytorch releases for %s, so which %s %s is unknown", s, names, they, adds)
 }

@@ -524,6 +524,17 @@ func (k *KB) ExtensionSeriesBuilds(name, series string) []ExtensionBuild {
 	return out
 }
 
+// OptionalOpsBuild is the row of an extension release that treats its
+// compiled ops as optional (ExtensionBuild.OptionalOps), if it has one.
+func (k *KB) OptionalOpsBuild(name, version string) (*ExtensionBuild, bool) {
+	for _, b := range k.ExtensionReleases(name) {
+		if b.Version == version && b.OptionalOps != "" {
+			return &b, true
+		}
+	}
+	return nil, false
+}
+
 // InSeries reports whether a release (23.08.01, 23.8.0) belongs to a
 // major.minor series (23.08), comparing the parts as numbers.
 func InSeries(release, series string) bool {
