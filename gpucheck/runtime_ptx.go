@@ -41,7 +41,7 @@ func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 	}
 	switch {
 	case len(newer) == 0:
-		return
+		c.runtimePTXLibs(p, ext.ToolkitLibs, cudas)
 	case len(runs) == 0:
 		c.add("EG410", c.pkgPos(p),
 			fmt.Sprintf("%s can run no kernel on %s: it compiles them at run time with the NVRTC of CUDA %s%s, and the driver (CUDA %s) refuses PTX newer than its CUDA (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585, #4149)",
@@ -53,6 +53,75 @@ func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 				label, resolver.RangeOf(cudas), c.driverCUDA, resolver.RangeOf(runs), resolver.RangeOf(newer)),
 			"pin the CUDA of "+p.Name+" to the driver's: "+pinHint)
 	}
+}
+
+// runtimePTXLibs holds the CUDA toolkit libraries such a package links
+// (its toolkit_libs: OpenMM's cuFFT, for PME), of whichever CUDA its build
+// has, against each GPU of a newer major than that CUDA's compiler targets,
+// once its driver passes: there its kernels run through PTX, which says
+// nothing of the libraries (within the compiler's range they are taken to
+// carry what it targets, as a framework's are on its SASS path). A library the environment already holds at that release
+// (a conda cudatoolkit pin; resolver's extensionToolkitLibs) is judged with
+// the others by judgeCUDALibs where it lacks code; what is open here, or
+// what only some of the builds the solver may take lack, leaves the target
+// open, never ok.
+func (c *checker) runtimePTXLibs(p *resolver.GPUPackage, libs, cudas []string) {
+	if len(libs) == 0 {
+		return
+	}
+	held := func(lib, cu string) bool {
+		for _, q := range c.st.GPUPackages {
+			if q.Role == resolver.RoleCUDALibrary && q.Lib == lib && q.Version == cu {
+				return true
+			}
+		}
+		return false
+	}
+	c.eachCC(func(gcc cc, gs []GPU) {
+		var whys, reasons []string
+		cause := CauseNoSource
+		for _, cu := range cudas {
+			if _, _, below := c.compilerBelow(cu, gcc); !below {
+				continue
+			}
+			for _, lib := range libs {
+				lp := resolver.ToolkitLib(lib, cu)
+				has, why := c.libCarries(&lp, gcc)
+				switch {
+				case has == carriesYes, has == carriesNo && held(lib, cu):
+					continue
+				case has == carriesNo:
+					why = fmt.Sprintf("%s %s carries no code for %s: %s", lib, cu, gcc.sm(), why)
+					cause = CauseMachine // only some of the builds, which the solver picks
+				case c.unsourced[why] == "":
+					if cause == CauseNoSource {
+						cause = reasonCause["cuda-lib-arch-unknown"]
+					}
+				default:
+					if r := c.unsourced[why]; !slices.Contains(reasons, r) {
+						reasons = append(reasons, r)
+					}
+				}
+				if !slices.Contains(whys, why) {
+					whys = append(whys, why)
+				}
+			}
+		}
+		if len(whys) == 0 {
+			return
+		}
+		if len(cudas) > 1 {
+			cause = CauseMachine // which build's libraries it links is the solver's pick
+		}
+		if len(reasons) > 0 {
+			whys = append(whys, "and of these: "+strings.Join(reasons, "; "))
+		}
+		c.undecideFor(c.pkgPos(p), cause, "architecture", "cuda-lib-arch-unknown",
+			"the CUDA libraries "+pkgLabel(p)+" links ("+strings.Join(libs, ", ")+")",
+			fmt.Sprintf("it links the %s of its build's CUDA (%s), which its kernels' PTX does not vouch for on %s (%s): %s",
+				strings.Join(libs, ", "), resolver.RangeOf(cudas), gcc.sm(), gpuLabel(c.h, gs), strings.Join(whys, "; ")),
+			fmt.Sprintf("pin the CUDA of %s to a release whose %s carries code for %s, or run envguard check on the machine, which reads the libraries", p.Name, strings.Join(libs, ", "), gcc.sm()))
+	})
 }
 
 // runtimePTXCUDAs lists the CUDA releases (major.minor, sorted) whose

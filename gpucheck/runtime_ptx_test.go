@@ -3,6 +3,8 @@ package gpucheck_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/envguard/envguard/gpucheck"
 )
 
 // TestRuntimePTXDriver (standard fleet: the K80 on a CUDA 11.4 driver,
@@ -44,5 +46,33 @@ func TestRuntimePTXDriver(t *testing.T) {
 				t.Errorf("no openmm finding, want %s", tt.want)
 			}
 		})
+	}
+}
+
+// TestRuntimePTXLinkedLibs: OpenMM links its build's cuFFT (for PME),
+// which its kernels' PTX says nothing of. Where the driver runs its NVRTC
+// but the GPU is of a newer major than that CUDA's compiler targets, the
+// cuFFT is held against it too: CUDA 11.8's on a B200 is a fact no public
+// source holds, so the target is open, never ok; CUDA 12.8's carries
+// Blackwell code, and an H100 is within 11.8's compiler.
+func TestRuntimePTXLinkedLibs(t *testing.T) {
+	env := func(pin string) string {
+		return "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - " + pin + "\n  - openmm=8.0.0\n"
+	}
+	r := validateOn(t, "b200", "environment.yml", env("cudatoolkit=11.8"))
+	v, m := verdictAndMessages(r)
+	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "could not check the CUDA libraries openmm 8.0.0 links (cufft)") || !strings.Contains(m, "CUDA 11.8's compiler targets nothing above sm_90") {
+		t.Errorf("11.8 on b200: %s\n%s", v, m)
+	}
+	for _, u := range r.Targets[0].Undecided {
+		if u.Reason == "cuda-lib-arch-unknown" && u.Cause != gpucheck.CauseNoSource {
+			t.Errorf("11.8 on b200: cause %q, want %q", u.Cause, gpucheck.CauseNoSource)
+		}
+	}
+	if v, m := verdictAndMessages(validateOn(t, "b200", "environment.yml", env("cuda-version=12.8"))); v != gpucheck.VerdictOK {
+		t.Errorf("12.8 on b200: %s\n%s", v, m)
+	}
+	if v, m := verdictAndMessages(validateOn(t, "h100", "environment.yml", env("cudatoolkit=11.8"))); v != gpucheck.VerdictOK {
+		t.Errorf("11.8 on h100: %s\n%s", v, m)
 	}
 }
