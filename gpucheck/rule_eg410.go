@@ -582,7 +582,15 @@ func (c *checker) extensionPTXOnly(p *resolver.GPUPackage, list *kb.ArchList, by
 			pkgLabel(p), archSummary(list), gcc.sm(), gcc.Major, by.compute(), gpuLabel(c.h, gs)),
 		c.torchCUDALibHint(p, gcc, fmt.Sprintf("use a release of %s with SASS for %s, or run on a GPU its SASS covers", p.Name, gcc.sm())))
 	if c.st.Framework != nil {
-		return // the framework's own verdict decides its libraries
+		// the framework's own verdict decides its libraries; a conda
+		// extension built for another CUDA (a conda cudatoolkit pin beside
+		// a pip torch) links that CUDA's, which nothing else holds
+		if ext, ok := c.k.ExtensionByName(p.Name); ok && len(ext.ToolkitLibs) > 0 && p.From == envspec.ProviderConda {
+			if cu := minorCUDA(p.BuiltFor.CUDA); cu != "" && cu != resolver.SeriesOf(c.runtime()) {
+				c.linkedLibs(p, ext.ToolkitLibs, []string{cu}, false, gcc, gs)
+			}
+		}
+		return
 	}
 	if c.extPTX == nil {
 		c.extPTX = map[string]string{}

@@ -60,15 +60,30 @@ func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 // has, against each GPU of a newer major than that CUDA's compiler targets,
 // once its driver passes: there its kernels run through PTX, which says
 // nothing of the libraries (within the compiler's range they are taken to
-// carry what it targets, as a framework's are on its SASS path). A library the environment already holds at that release
-// (a conda cudatoolkit pin; resolver's extensionToolkitLibs) is judged with
-// the others by judgeCUDALibs where it lacks code; what is open here, or
-// what only some of the builds the solver may take lack, leaves the target
-// open, never ok.
+// carry what it targets, as a framework's are on its SASS path).
 func (c *checker) runtimePTXLibs(p *resolver.GPUPackage, libs, cudas []string) {
 	if len(libs) == 0 {
 		return
 	}
+	c.eachCC(func(gcc cc, gs []GPU) {
+		var below []string
+		for _, cu := range cudas {
+			if _, _, ok := c.compilerBelow(cu, gcc); ok {
+				below = append(below, cu)
+			}
+		}
+		c.linkedLibs(p, libs, below, len(cudas) > 1, gcc, gs)
+	})
+}
+
+// linkedLibs holds the CUDA toolkit libraries an extension links, of each
+// CUDA release its build may have, against a GPU its own code reaches only
+// through PTX: a library that lacks code for it fails the target (EG410),
+// unless the environment already holds that library at that release, which
+// judgeCUDALibs reports; one not known to carry code leaves it open, never
+// ok. open says that which release it gets is the solver's pick: then what
+// only some of them lack leaves the target open too.
+func (c *checker) linkedLibs(p *resolver.GPUPackage, libs, cudas []string, open bool, gcc cc, gs []GPU) {
 	held := func(lib, cu string) bool {
 		for _, q := range c.st.GPUPackages {
 			if q.Role == resolver.RoleCUDALibrary && q.Lib == lib && q.Version == cu {
@@ -77,51 +92,53 @@ func (c *checker) runtimePTXLibs(p *resolver.GPUPackage, libs, cudas []string) {
 		}
 		return false
 	}
-	c.eachCC(func(gcc cc, gs []GPU) {
-		var whys, reasons []string
-		cause := CauseNoSource
-		for _, cu := range cudas {
-			if _, _, below := c.compilerBelow(cu, gcc); !below {
+	var whys, reasons, lack []string
+	cause := CauseNoSource
+	for _, cu := range cudas {
+		for _, lib := range libs {
+			lp := resolver.ToolkitLib(lib, cu)
+			has, why := c.libCarries(&lp, gcc)
+			switch {
+			case has == carriesYes, has == carriesNo && held(lib, cu):
 				continue
-			}
-			for _, lib := range libs {
-				lp := resolver.ToolkitLib(lib, cu)
-				has, why := c.libCarries(&lp, gcc)
-				switch {
-				case has == carriesYes, has == carriesNo && held(lib, cu):
-					continue
-				case has == carriesNo:
-					why = fmt.Sprintf("%s %s carries no code for %s: %s", lib, cu, gcc.sm(), why)
-					cause = CauseMachine // only some of the builds, which the solver picks
-				case c.unsourced[why] == "":
-					if cause == CauseNoSource {
-						cause = reasonCause["cuda-lib-arch-unknown"]
-					}
-				default:
-					if r := c.unsourced[why]; !slices.Contains(reasons, r) {
-						reasons = append(reasons, r)
-					}
+			case has == carriesNo && !open:
+				lack = append(lack, fmt.Sprintf("%s %s: %s", lib, cu, why))
+				continue
+			case has == carriesNo:
+				why = fmt.Sprintf("%s %s carries no code for %s: %s", lib, cu, gcc.sm(), why)
+			case c.unsourced[why] == "":
+				if cause == CauseNoSource {
+					cause = reasonCause["cuda-lib-arch-unknown"]
 				}
-				if !slices.Contains(whys, why) {
-					whys = append(whys, why)
+			default:
+				if r := c.unsourced[why]; !slices.Contains(reasons, r) {
+					reasons = append(reasons, r)
 				}
 			}
+			if !slices.Contains(whys, why) {
+				whys = append(whys, why)
+			}
 		}
-		if len(whys) == 0 {
-			return
-		}
-		if len(cudas) > 1 {
-			cause = CauseMachine // which build's libraries it links is the solver's pick
-		}
-		if len(reasons) > 0 {
-			whys = append(whys, "and of these: "+strings.Join(reasons, "; "))
-		}
-		c.undecideFor(c.pkgPos(p), cause, "architecture", "cuda-lib-arch-unknown",
-			"the CUDA libraries "+pkgLabel(p)+" links ("+strings.Join(libs, ", ")+")",
-			fmt.Sprintf("it links the %s of its build's CUDA (%s), which its kernels' PTX does not vouch for on %s (%s): %s",
-				strings.Join(libs, ", "), resolver.RangeOf(cudas), gcc.sm(), gpuLabel(c.h, gs), strings.Join(whys, "; ")),
-			fmt.Sprintf("pin the CUDA of %s to a release whose %s carries code for %s, or run envguard check on the machine, which reads the libraries", p.Name, strings.Join(libs, ", "), gcc.sm()))
-	})
+	}
+	what := "the CUDA libraries " + pkgLabel(p) + " links (" + strings.Join(libs, ", ") + ")"
+	hint := fmt.Sprintf("pin the CUDA of %s to a release whose %s carries code for %s, or run envguard check on the machine, which reads the libraries", p.Name, strings.Join(libs, ", "), gcc.sm())
+	if len(lack) > 0 {
+		c.add("EG410", c.pkgPos(p), fmt.Sprintf("%s carries no code for %s on %s: %s", what, gcc.sm(), gpuLabel(c.h, gs), strings.Join(lack, "; ")), hint)
+		return
+	}
+	if len(whys) == 0 {
+		return
+	}
+	if open {
+		cause = CauseMachine // which build's libraries it links is the solver's pick
+	}
+	if len(reasons) > 0 {
+		whys = append(whys, "and of these: "+strings.Join(reasons, "; "))
+	}
+	c.undecideFor(c.pkgPos(p), cause, "architecture", "cuda-lib-arch-unknown", what,
+		fmt.Sprintf("it links the %s of its build's CUDA (%s), which its kernels' PTX does not vouch for on %s (%s): %s",
+			strings.Join(libs, ", "), resolver.RangeOf(cudas), gcc.sm(), gpuLabel(c.h, gs), strings.Join(whys, "; ")),
+		hint)
 }
 
 // runtimePTXCUDAs lists the CUDA releases (major.minor, sorted) whose
@@ -139,7 +156,7 @@ func (c *checker) runtimePTXCUDAs(p *resolver.GPUPackage) ([]string, string) {
 			}
 		}
 	}
-	pin, item := c.condaCUDAPin()
+	pin, item := resolver.CondaCUDAPin(c.st)
 	if pin != "" {
 		var kept []string
 		for _, cu := range out {
@@ -155,22 +172,4 @@ func (c *checker) runtimePTXCUDAs(p *resolver.GPUPackage) ([]string, string) {
 	}
 	slices.SortFunc(out, compareVersions)
 	return out, item
-}
-
-// condaCUDAPin is the CUDA release a conda item of the file fixes for
-// the conda packages (cudatoolkit=11.8, cuda-version=12.4), and that
-// item; "" where none does. A pip wheel's CUDA does not constrain conda.
-func (c *checker) condaCUDAPin() (string, string) {
-	if c.st.CUDA == nil {
-		return "", ""
-	}
-	for _, e := range c.st.CUDA.Evidence {
-		switch e.Kind {
-		case resolver.EvidenceCudatoolkit, resolver.EvidenceCUDAVersion, resolver.EvidenceCUDAPackage:
-			if e.Says != "" && !e.AtLeast {
-				return e.Says, e.Item
-			}
-		}
-	}
-	return "", ""
 }

@@ -338,6 +338,26 @@ func CTKExtraWords(ext *kb.Extension, version string) string {
 
 // condaToolkitCUDA is the CUDA major.minor the file's conda cudatoolkit
 // fixes, "" where no cudatoolkit line fixes one.
+// CondaCUDAPin is the CUDA release (major.minor, or a major) a conda item
+// of the file fixes for the conda packages (cudatoolkit=11.8,
+// cuda-version=12.4, cuda-toolkit=12.6), and that item; "" where none
+// does. A pip wheel's CUDA does not constrain conda's, so where the stack's
+// CUDA comes from a pip torch this is what a conda extension is built for.
+func CondaCUDAPin(st *Stack) (string, string) {
+	if st == nil || st.CUDA == nil {
+		return "", ""
+	}
+	for _, e := range st.CUDA.Evidence {
+		switch e.Kind {
+		case EvidenceCudatoolkit, EvidenceCUDAVersion, EvidenceCUDAPackage:
+			if e.Says != "" && !e.AtLeast {
+				return e.Says, e.Item
+			}
+		}
+	}
+	return "", ""
+}
+
 func (r *resolution) condaToolkitCUDA() string {
 	if r.st.CUDA == nil || r.st.CUDA.NotPublished != "" {
 		return ""
@@ -1757,6 +1777,10 @@ func CondaBuildDist(d string) bool { _, ok := kb.CondaBuildChannel[d]; return ok
 func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionBuild) []kb.ExtensionBuild {
 	conda := it.from() == envspec.ProviderConda
 	cuda := DecodeBuild(it.build).CUDA
+	if pin, _ := CondaCUDAPin(r.st); cuda == "" && conda && strings.Count(pin, ".") == 1 {
+		// conda's own CUDA pin, not a pip torch's runtime beside it
+		cuda = pin
+	}
 	if cuda == "" && r.st.CUDA != nil && r.st.CUDA.Version != "" {
 		cuda = majorMinor(r.st.CUDA.Version)
 	}
