@@ -926,10 +926,20 @@ func msBracketVersion(v string) string {
 		if sep == "|" {
 			other = ","
 		}
-		if strings.Contains(v, sep) && !strings.Contains(v, other) {
-			parts := strings.Split(v, sep)
-			return strings.Join(append(parts[1:], parts[0]), sep)
+		if !strings.Contains(v, sep) || strings.Contains(v, other) {
+			continue
 		}
+		// The leaf that comes first must not be a "==" glob either, or
+		// the form read back differs from the one written ("==0.*,==0"
+		// rotated to "==0,==0.*" reads as "0,==0.*").
+		parts := strings.Split(v, sep)
+		for i, p := range parts {
+			if !strings.HasPrefix(p, "==") || !strings.Contains(p, "*") {
+				front := strings.TrimPrefix(p, "==")
+				return strings.Join(append(append([]string{front}, parts[i+1:]...), parts[:i]...), sep)
+			}
+		}
+		break
 	}
 	// Mixed: the glob leaf goes in parentheses, which keep the "==" (a
 	// version that opens with '(' is not sanitised) and change nothing

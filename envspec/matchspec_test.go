@@ -419,3 +419,31 @@ func TestMatchSpecNameShape(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalGlobLeafReadsBack holds the canonical form of a version whose
+// first leaf is a "==" glob to a fixed point: conda drops a leading "==" from
+// a bracket version, so whichever leaf is written first must survive that.
+func TestCanonicalGlobLeafReadsBack(t *testing.T) {
+	for _, tc := range []struct{ in, canonical string }{
+		{"0==0.*,==0 0", "0[version='0,==0.*',build=0]"}, // CI fuzz crasher
+		{"x ==1.*,<2 b", "x[version='<2,==1.*',build=b]"},
+		{"x ==1.*,==2.* b", "x[version='(==1.*),==2.*',build=b]"},
+		{"x ==1.*|==2 b", "x[version='2|==1.*',build=b]"},
+		{"x ==2.*,0|1 b", "x[version='(==2.*),0|1',build=b]"},
+	} {
+		m, err := ParseMatchSpec(tc.in)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		if got := m.String(); got != tc.canonical {
+			t.Errorf("%q: canonical %q, want %q", tc.in, got, tc.canonical)
+		}
+		back, err := ParseMatchSpec(m.String())
+		if err != nil {
+			t.Fatalf("%q: canonical %q does not parse: %v", tc.in, m.String(), err)
+		}
+		if back.String() != m.String() {
+			t.Errorf("%q: canonical %q re-reads as %q", tc.in, m.String(), back.String())
+		}
+	}
+}
