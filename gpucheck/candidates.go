@@ -154,6 +154,14 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 	if len(open) > 0 && allRows && newestOpen(st, rels, open) {
 		rels = rels[len(rels)-1:]
 	}
+	if len(rels) == 0 && fw.Spec == "" && fw.Version == "" && pinned == "" {
+		// Neither the release nor its CUDA is pinned: the solver takes the
+		// newest release the channel published (newestOpen's reasoning),
+		// which is known only for a channel that stopped publishing.
+		if rel, ok := closedNewest(st, k); ok {
+			rels = []string{rel}
+		}
+	}
 	if len(rels) == 0 {
 		return nil, false, false
 	}
@@ -280,6 +288,54 @@ func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// closedNewest is the release the solver takes for a framework whose
+// release and CUDA the file leaves open, from a distribution that publishes
+// no more (the pytorch channel after 2.5: its newest series' row says not
+// published): conda installs the newest release of a requested package
+// unless something else in the file rules it out (newestOpen), and a
+// channel that still publishes may serve a release newer than the tables.
+// A pinned Python takes the newest release built for it, where the
+// knowledge base lists the Pythons of that release and of every newer one.
+func closedNewest(st *resolver.Stack, k knowledge) (string, bool) {
+	fw := st.Framework
+	if !fw.OnlyFramework {
+		return "", false
+	}
+	for _, c := range st.Companions {
+		if c.Version != "" || c.Spec != "" {
+			return "", false
+		}
+	}
+	rels := k.TorchReleases()
+	if len(rels) == 0 {
+		return "", false
+	}
+	if v, ok := k.Variants(resolver.SeriesOf(rels[len(rels)-1]), fw.Dist); !ok || !v.NotPublished {
+		return "", false
+	}
+	for i := len(rels) - 1; i >= 0; i-- {
+		rel := rels[i]
+		v, ok := k.Variants(resolver.SeriesOf(rel), fw.Dist)
+		if !ok {
+			return "", false
+		}
+		if v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
+			continue
+		}
+		if st.Python == "" {
+			return rel, true
+		}
+		r, ok := k.Release(rel)
+		if !ok || len(r.Python) == 0 {
+			return "", false // whether it was built for the file's Python is not known
+		}
+		if !lacksPython(k, rel, fw.Dist, "", st.Python) {
+			return rel, true
+		}
+	}
+	return "", false
 }
 
 // pickBuilds reports whether the framework's builds are those of its

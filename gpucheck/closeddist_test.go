@@ -12,9 +12,11 @@ import (
 // no release after 2.5, use one of the CUDA runtimes the channel built
 // them with, 12.4 the newest: a CUDA 12.8 driver runs every one, so the
 // driver check is decided and only the build's code stays open; a CUDA
-// 11.4 driver does not run them all, so there it stays open too.
+// 11.4 driver does not run them all, so there it stays open too. (numpy
+// is there so that the release itself stays open: another package could
+// rule the newest out, TestClosedChannelNewestRelease.)
 func TestClosedChannelDriverDecided(t *testing.T) {
-	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch\n  - pytorch-cuda\n"
+	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - numpy\n  - pytorch\n  - pytorch-cuda\n"
 	v, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", src))
 	if v != gpucheck.VerdictUnknown || strings.Contains(m, "the driver was not checked") ||
 		!strings.Contains(m, "the file leaves the pytorch release and its CUDA variant to the solver") ||
@@ -29,5 +31,31 @@ func TestClosedChannelDriverDecided(t *testing.T) {
 	cf := "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch-gpu\n"
 	if _, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", cf)); strings.Contains(m, "the driver runs every CUDA runtime the") {
 		t.Errorf("conda-forge decided from its rows:\n%s", m)
+	}
+}
+
+// TestClosedChannelNewestRelease: with nothing else in the file that could
+// rule it out, conda takes the newest release the pytorch channel
+// published (2.5.1), so an open release and CUDA are decided over that
+// release's builds: none has code for an RTX 5090 (CUDA 12.1 and 12.4: no
+// sm_120 SASS, no PTX; CUDA 11.8: cuDNN 9.1 has none), and every one runs
+// on an A100. A Python no release of the channel was built for leaves it
+// open.
+func TestClosedChannelNewestRelease(t *testing.T) {
+	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch\n  - torchvision\n  - pytorch-cuda\n"
+	v, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", src))
+	if v != gpucheck.VerdictFail || !strings.Contains(m, "pytorch 2.5.1 CUDA 12.4") || !strings.Contains(m, "EG410 cudnn 9.1.0") {
+		t.Errorf("rtx5090: %s\n%s", v, m)
+	}
+	if v, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src)); v != gpucheck.VerdictOK {
+		t.Errorf("a100: %s\n%s", v, m)
+	}
+	py313 := strings.Replace(src, "python=3.10", "python=3.13", 1)
+	if v, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", py313)); v != gpucheck.VerdictUnknown {
+		t.Errorf("python 3.13: %s\n%s", v, m)
+	}
+	pinnedVision := strings.Replace(src, "  - torchvision\n", "  - torchvision=0.11\n", 1)
+	if v, m := verdictAndMessages(validateOn(t, "rtx5090", "environment.yml", pinnedVision)); strings.Contains(m, "2.5.1") {
+		t.Errorf("a pinned companion still took 2.5.1: %s\n%s", v, m)
 	}
 }
