@@ -243,6 +243,7 @@ const (
 // reasonCause is the cause every undecided check of a reason has.
 var reasonCause = map[string]string{
 	"file-not-read":              CauseFile,
+	"pip-pin-conflict":           CauseFile,
 	"cuda-libraries-unloadable":  CauseMachine,
 	"extension-lib-from-machine": CauseMachine,
 	// a pip TensorFlow whose CUDA libraries the machine must provide

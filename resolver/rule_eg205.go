@@ -19,8 +19,10 @@ import (
 // published, cudatoolkit 12 or later, and a pinned jax with a CUDA extra
 // its setup.py does not declare (jax[cuda12]==0.4.20; pip ignores the
 // extra, so the CUDA variant asked for does not exist for that release),
-// and a conda dependency that names a PyPI-only name (torch) on channels
-// that publish none (conda_absent_names).
+// a conda dependency that names a PyPI-only name (torch) on channels
+// that publish none (conda_absent_names), and a pip nvidia-* line that
+// excludes the release the torch wheel pins exactly (no torch build of
+// that release installs beside it: pip's ResolutionImpossible).
 var ruleEG205 = &Rule{
 	Rule: finding.Rule{
 		Code:     "EG205",
@@ -31,7 +33,8 @@ var ruleEG205 = &Rule{
 		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
 			"every machine, often with an unhelpful conflict report.",
 		Fix: "Ask for something that exists: pytorch 2.6 and later from pip or conda-forge (the pytorch channel " +
-			"stopped after 2.5), a CUDA variant the release was built for, an extra the release declares (jax[cuda12] from 0.4.22), cuda-version/cuda-toolkit for CUDA 12, a conda package by its conda name (pytorch, not PyPI's torch).",
+			"stopped after 2.5), a CUDA variant the release was built for, an extra the release declares (jax[cuda12] from 0.4.22), cuda-version/cuda-toolkit for CUDA 12, a conda package by its conda name (pytorch, not PyPI's torch), " +
+			"an nvidia-* wheel at the release the torch wheel pins (or no line for it: torch brings it).",
 		Before: "channels:\n  - pytorch\n  - nvidia\ndependencies:\n  - pytorch::pytorch>=2.6\n  - pytorch-cuda=12.6\n",
 		After:  "channels:\n  - conda-forge\ndependencies:\n  - pytorch=2.6.0=*cuda126*\n  - cuda-version=12.6\n",
 		Since:  "0.1.0",
@@ -48,6 +51,9 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205Variant(c, st)...)
 		out = append(out, eg205PythonVariant(c, st)...)
 		out = append(out, eg205Wrapper(c, st)...)
+		for _, pc := range st.Framework.PinConflicts {
+			out = append(out, diag(c.rule, pc.Pos, pc.Why, pc.Hint))
+		}
 	}
 	if c.Env != nil {
 		out = append(out, eg205Packages(c)...)

@@ -53,6 +53,11 @@ type Framework struct {
 	// EG205), or "": what the file would run is then open until it is
 	// fixed, not a fact the knowledge base lacks.
 	JAXLibUnfindable string `json:"-"`
+	// PinConflicts are the file's own pip lines of nvidia-* wheels that
+	// exclude the exact release the torch wheel pins (torch_cuda_libs):
+	// pip cannot install both (EG205), so what the file would run is open
+	// until it is fixed.
+	PinConflicts []PinConflict `json:"-"`
 	// PipPTXAS is the release of the pip nvidia-cuda-nvcc a pip jax's
 	// file pins: jax points XLA at its ptxas first (JAX_CUDA_PATH).
 	PipPTXAS string `json:"pip_ptxas,omitempty"`
@@ -382,4 +387,12 @@ type CompanionOpen struct {
 	Item string      `json:"item"`
 	Pos  finding.Pos `json:"-"`
 	Why  string      `json:"why"`
+}
+
+// PinConflict is a pip line of the file that excludes the release of a
+// library the framework's wheel pins exactly (Requires-Dist ==).
+type PinConflict struct {
+	Pos  finding.Pos
+	Why  string // the conflict, as pip would refuse it
+	Hint string
 }
