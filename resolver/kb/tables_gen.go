@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "3c79bb4bab650b09"
+const generatedVersion = "54028d0dde265395"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x3c589858
+const generatedChecksum = 0x8f6e39d6
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20236,7 +20236,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"13.0",
 		"13.2",
 	}, CuDNN: "12.6: 9.10.2.21; 13.x: 9.24.0.43", TorchvisionMinor: "0.29", Source: "RELEASE_MD; COLAB_6093 (torchvision minor)", Note: "torchvision 0.29.0 was released with torch 2.14.0 (COLAB_6093); no TV_README row for 2.14 was seen. RELEASE_MD prints 'ROCm 7.14' (possibly a typo). Cadence: release 2 Sept 2026."},
-}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", CUDAStackPatternsSource: "RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and cudnn; CF_PKGS (cuda, cutensor, libcublas/libcufft/libcurand/libcusolver/libcusparse/libcudnn/libnvjitlink and their -dev, -static packages)", DateNote: "PyTorch exact releases 1.0.0 … 2.14.0 (2.12.0 … 2.14.0 from the release pipeline's files and announcements, sources-torch212.yaml) and series 1.0 … 2.14; variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.14), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables (no public source for any fact of 2.14.1 or 2.15.0 was found on 2026-12-06: docs/knowledge-base.md, \"torch 2.15.0\").\n"}
+}, CUDAStackSource: "PREV (cudatoolkit=X.Y, pytorch-cuda=X.Y -c nvidia); JAX_INSTALL (cuda-nvcc); RULES.md EG201 list; CORPUS (cuda-version, cuda-toolkit, cuda-runtime, cuda-cudart, cuda-libraries, cudnn, nccl, cudatoolkit-dev, cuda-compiler seen)", CUDAStackPatternsSource: "RULES.md EG302 names cudatoolkit, cuda-*, pytorch-cuda and cudnn; CF_PKGS (cuda, cutensor, libcublas/libcufft/libcurand/libcusolver/libcusparse/libcudnn/libnvjitlink and their -dev, -static packages)", DateNote: "PyTorch exact releases 1.0.0 … 2.14.0 (2.12.0 … 2.14.0 from the release pipeline's files and announcements, sources-torch212.yaml) and series 1.0 … 2.14; variants and architecture lists for the pytorch channel (1.0–2.5), the wheel index (1.0–2.14), PyPI's default build (1.2–2.14), conda-forge (1.6–2.13) and defaults (1.0–1.6, 2.0, 2.3, 2.8–2.10); Python builds per distribution for conda-forge's releases 1.6.0–2.11.0 and the pytorch channel's holes (2.0.0, 2.5.x). CUDA toolkit rows 8.0 … 13.2 Update 2 (13.3/13.4 as driver branches only); what each toolkit 8.0–13.2 can target. TensorFlow tested configurations 1.13.1 … 2.21.0 and conda-forge builds 2.6.0 … 2.19.1; jaxlib 0.1.42 … 0.11.0; GPUs from NVIDIA's compute-capability pages. The PyPI listing read on 2026-11-30 already shows torch 2.15.0 and torchvision 0.29.2: those are newer than the torch tables (no public source for any fact of 2.14.1 or 2.15.0 was found on 2026-12-06, nor on 2026-12-07, when only pre-branch-cut plans for 2.15 were found: docs/knowledge-base.md, \"torch 2.15.0\").\n"}
 
 var generatedPositions = map[string][]pos{
 	"arch": {
@@ -22179,7 +22179,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/index-releases.yaml", Line: 17},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
-		{File: "resolver/kb/data/meta.yaml", Line: 23},
 		{File: "resolver/kb/data/meta.yaml", Line: 24},
 		{File: "resolver/kb/data/meta.yaml", Line: 25},
 		{File: "resolver/kb/data/meta.yaml", Line: 26},
@@ -22210,6 +22209,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 51},
 		{File: "resolver/kb/data/meta.yaml", Line: 52},
 		{File: "resolver/kb/data/meta.yaml", Line: 53},
+		{File: "resolver/kb/data/meta.yaml", Line: 54},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 7},
@@ -22849,19 +22849,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 25},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 26},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 27},
-		{File: "resolver/kb/data/torch.yaml", Line: 19},
-		{File: "resolver/kb/data/torch.yaml", Line: 20},
-		{File: "resolver/kb/data/torch.yaml", Line: 21},
-		{File: "resolver/kb/data/torch.yaml", Line: 22},
-		{File: "resolver/kb/data/torch.yaml", Line: 23},
-		{File: "resolver/kb/data/torch.yaml", Line: 24},
-		{File: "resolver/kb/data/torch.yaml", Line: 25},
-		{File: "resolver/kb/data/torch.yaml", Line: 26},
-		{File: "resolver/kb/data/torch.yaml", Line: 27},
-		{File: "resolver/kb/data/torch.yaml", Line: 28},
-		{File: "resolver/kb/data/torch.yaml", Line: 29},
-		{File: "resolver/kb/data/torch.yaml", Line: 30},
-		{File: "resolver/kb/data/torch.yaml", Line: 31},
 		{File: "resolver/kb/data/torch.yaml", Line: 32},
 		{File: "resolver/kb/data/torch.yaml", Line: 33},
 		{File: "resolver/kb/data/torch.yaml", Line: 34},
@@ -22879,6 +22866,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 46},
 		{File: "resolver/kb/data/torch.yaml", Line: 47},
 		{File: "resolver/kb/data/torch.yaml", Line: 48},
+		{File: "resolver/kb/data/torch.yaml", Line: 49},
+		{File: "resolver/kb/data/torch.yaml", Line: 50},
+		{File: "resolver/kb/data/torch.yaml", Line: 51},
+		{File: "resolver/kb/data/torch.yaml", Line: 52},
+		{File: "resolver/kb/data/torch.yaml", Line: 53},
+		{File: "resolver/kb/data/torch.yaml", Line: 54},
+		{File: "resolver/kb/data/torch.yaml", Line: 55},
+		{File: "resolver/kb/data/torch.yaml", Line: 56},
+		{File: "resolver/kb/data/torch.yaml", Line: 57},
+		{File: "resolver/kb/data/torch.yaml", Line: 58},
+		{File: "resolver/kb/data/torch.yaml", Line: 59},
+		{File: "resolver/kb/data/torch.yaml", Line: 60},
+		{File: "resolver/kb/data/torch.yaml", Line: 61},
 	},
 	"torch_conda_cuda_only": {
 		{File: "resolver/kb/data/torch-0x.yaml", Line: 17},
@@ -22981,23 +22981,23 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 41},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 42},
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 43},
-		{File: "resolver/kb/data/torch.yaml", Line: 51},
-		{File: "resolver/kb/data/torch.yaml", Line: 52},
-		{File: "resolver/kb/data/torch.yaml", Line: 53},
-		{File: "resolver/kb/data/torch.yaml", Line: 54},
-		{File: "resolver/kb/data/torch.yaml", Line: 55},
-		{File: "resolver/kb/data/torch.yaml", Line: 56},
-		{File: "resolver/kb/data/torch.yaml", Line: 57},
-		{File: "resolver/kb/data/torch.yaml", Line: 58},
-		{File: "resolver/kb/data/torch.yaml", Line: 59},
-		{File: "resolver/kb/data/torch.yaml", Line: 60},
-		{File: "resolver/kb/data/torch.yaml", Line: 61},
-		{File: "resolver/kb/data/torch.yaml", Line: 62},
-		{File: "resolver/kb/data/torch.yaml", Line: 63},
 		{File: "resolver/kb/data/torch.yaml", Line: 64},
 		{File: "resolver/kb/data/torch.yaml", Line: 65},
 		{File: "resolver/kb/data/torch.yaml", Line: 66},
 		{File: "resolver/kb/data/torch.yaml", Line: 67},
+		{File: "resolver/kb/data/torch.yaml", Line: 68},
+		{File: "resolver/kb/data/torch.yaml", Line: 69},
+		{File: "resolver/kb/data/torch.yaml", Line: 70},
+		{File: "resolver/kb/data/torch.yaml", Line: 71},
+		{File: "resolver/kb/data/torch.yaml", Line: 72},
+		{File: "resolver/kb/data/torch.yaml", Line: 73},
+		{File: "resolver/kb/data/torch.yaml", Line: 74},
+		{File: "resolver/kb/data/torch.yaml", Line: 75},
+		{File: "resolver/kb/data/torch.yaml", Line: 76},
+		{File: "resolver/kb/data/torch.yaml", Line: 77},
+		{File: "resolver/kb/data/torch.yaml", Line: 78},
+		{File: "resolver/kb/data/torch.yaml", Line: 79},
+		{File: "resolver/kb/data/torch.yaml", Line: 80},
 	},
 	"torch_static_libs": {
 		{File: "resolver/kb/data/torch-static-libs.yaml", Line: 5},
@@ -23082,19 +23082,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 37},
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 38},
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 39},
-		{File: "resolver/kb/data/torch.yaml", Line: 75},
-		{File: "resolver/kb/data/torch.yaml", Line: 76},
-		{File: "resolver/kb/data/torch.yaml", Line: 77},
-		{File: "resolver/kb/data/torch.yaml", Line: 78},
-		{File: "resolver/kb/data/torch.yaml", Line: 79},
-		{File: "resolver/kb/data/torch.yaml", Line: 80},
-		{File: "resolver/kb/data/torch.yaml", Line: 81},
-		{File: "resolver/kb/data/torch.yaml", Line: 82},
-		{File: "resolver/kb/data/torch.yaml", Line: 83},
-		{File: "resolver/kb/data/torch.yaml", Line: 84},
-		{File: "resolver/kb/data/torch.yaml", Line: 85},
-		{File: "resolver/kb/data/torch.yaml", Line: 86},
-		{File: "resolver/kb/data/torch.yaml", Line: 87},
 		{File: "resolver/kb/data/torch.yaml", Line: 88},
 		{File: "resolver/kb/data/torch.yaml", Line: 89},
 		{File: "resolver/kb/data/torch.yaml", Line: 90},
@@ -23133,6 +23120,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch.yaml", Line: 123},
 		{File: "resolver/kb/data/torch.yaml", Line: 124},
 		{File: "resolver/kb/data/torch.yaml", Line: 125},
+		{File: "resolver/kb/data/torch.yaml", Line: 126},
+		{File: "resolver/kb/data/torch.yaml", Line: 127},
+		{File: "resolver/kb/data/torch.yaml", Line: 128},
+		{File: "resolver/kb/data/torch.yaml", Line: 129},
+		{File: "resolver/kb/data/torch.yaml", Line: 130},
+		{File: "resolver/kb/data/torch.yaml", Line: 131},
+		{File: "resolver/kb/data/torch.yaml", Line: 132},
+		{File: "resolver/kb/data/torch.yaml", Line: 133},
+		{File: "resolver/kb/data/torch.yaml", Line: 134},
+		{File: "resolver/kb/data/torch.yaml", Line: 135},
+		{File: "resolver/kb/data/torch.yaml", Line: 136},
+		{File: "resolver/kb/data/torch.yaml", Line: 137},
+		{File: "resolver/kb/data/torch.yaml", Line: 138},
 	},
 	"torch_wheel_cudnn": {
 		{File: "resolver/kb/data/cudalibs-wheel.yaml", Line: 27},
