@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "c767ba121db08e34"
+const generatedVersion = "78da67ec9af51e59"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x31b05a33
+const generatedChecksum = 0x2605e732
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -11931,6 +11931,91 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"8.0",
 		"8.6",
 	}, PTX: []string{}, ArchKnown: true, TorchRequires: "none", OptionalOps: "torchao 0.11.0 loads its compiled ops (torchao/_C) inside a try/except at import and only logs a failure at debug level, so it imports whatever happens to them; calls to those ops (int4 tiled layout, Marlin, FP6-LLM, the CUTLASS int4 and int8 kernels) then fail, while its Python paths on torch's own ops run", Source: "X20_TORCHAO_INIT_0_11; X20_TORCHAO_BUILD_0_11; X20_TORCHAO_ARCH_0_11", Note: "pytorch/ao v0.11.0 (f34b473e): built against torch 2.7.0 by pytorch/test-infra@14878e69 (torchao-release0.11: CURRENT_STABLE_VERSION 2.7.0, CUDA 11.8/12.6/12.8); packaging/env_var_script_linux.sh sets TORCH_CUDA_ARCH_LIST=\"8.0;8.6\" (;9.0 only for cu124), appended after test-infra's list and sourced before setup.py bdist_wheel: -gencode sm_80, sm_86, no +PTX; setup.py has no install_requires; the package index's CUDA variant is not established"},
+	{Name: "vllm", Version: "0.20.1", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{}, ArchKnown: true, TorchRequires: "==2.11.0", Source: "X21_VLLM_BUILD_0_20_1_0_20_2", Note: "tag v0.20.1 = 132765e3 (2026-05-04). requirements/cuda.txt 'torch==2.11.0', pyproject.toml 'torch == 2.11.0', CMakeLists.txt TORCH_SUPPORTED_VERSION_CUDA '2.11.0'; vllm/envs.py VLLM_MAIN_CUDA_VERSION '13.0' and the upload script's default-variant rule: the package index's wheel is the CUDA 13.0 build. Release pipeline 'Build wheel - x86_64 - CUDA 13.0': CUDA_VERSION=13.0.2, torch_cuda_arch_list CUDA_ARCH_X86 '7.5 8.0 8.6 8.9 9.0 10.0 12.0+PTX'; CUDA_SUPPORTED_ARCHS for nvcc >= 13.0 '7.5;8.0;8.6;8.7;8.9;9.0;10.0;11.0;12.0'; the _C and _moe_C kernels are SASS sm_75 … sm_120, no PTX (the +PTX is dropped by extract_unique_cuda_archs_ascending). Against v0.20.0 only docker/Dockerfile and vllm/envs.py changed among the build files. The wheel's binaries were not read"},
+	{Name: "vllm", Version: "0.20.2", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{}, ArchKnown: true, TorchRequires: "==2.11.0", Source: "X21_VLLM_BUILD_0_20_1_0_20_2", Note: "tag v0.20.2 = bc150f50 (2026-05-07). Among the build files only .buildkite/release-pipeline.yaml differs from v0.20.1 (release-image publishing steps); CUDA_ARCH_X86 '7.5 8.0 8.6 8.9 9.0 10.0 12.0+PTX', CUDA_SUPPORTED_ARCHS (nvcc >= 13.0) '7.5;8.0;8.6;8.7;8.9;9.0;10.0;11.0;12.0', requirements/cuda.txt 'torch==2.11.0', VLLM_MAIN_CUDA_VERSION '13.0': the package index's wheel is the CUDA 13.0 build, its _C and _moe_C kernels SASS sm_75 … sm_120 and no PTX. The wheel's binaries were not read"},
+	{Name: "vllm", Version: "0.21.0", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, SASS: []string{
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+		"9.0",
+		"10.0",
+		"12.0",
+	}, PTX: []string{}, ArchKnown: true, TorchRequires: "==2.11.0", Source: "X21_VLLM_BUILD_0_21_0; X21_LLMD_RELEASES", Note: "read at tag v0.21.0rc2 (135453b7, 2026-05-13) and at upstream's releases/v0.21.0 branch as of ad7125a4 (2026-05-14), which the fork merged on 2026-05-15; the release was out by 2026-05-16 (llm-d-benchmark #1290). The final tag's commit is not in the snapshot; between rc2 and ad7125a4 the build files differ only in docker/Dockerfile's KV-connector install and requirements/cuda.txt's cutlass-dsl line. requirements/cuda.txt 'torch==2.11.0', pyproject.toml 'torch == 2.11.0', VLLM_MAIN_CUDA_VERSION '13.0' and the upload script's default-variant rule (CUDA 13.0 wheel on the package index); release pipeline x86_64 CUDA 13.0 wheel with CUDA_ARCH_X86 '7.5 8.0 8.6 8.9 9.0 10.0 12.0+PTX' and the same CUDA_SUPPORTED_ARCHS: _C and _moe_C SASS sm_75 … sm_120, no PTX. The wheel's binaries were not read"},
+	{Name: "vllm", Version: "0.22.1", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_VLLM_MAIN_2026; X21_LLMD_RELEASES", Note: "released by 2026-06-05 (vllm-project/vllm-metal #425 'Bump vLLM to 0.22.1'; llm-d-benchmark #1480, 2026-06-10). vLLM's main branch pinned torch==2.11.0 (requirements/cuda.txt, pyproject.toml) from 2026-04-07 until 2026-07-23 and kept VLLM_MAIN_CUDA_VERSION '13.0' throughout, so the release branch was cut with that pin and default CUDA; the tag itself was not read (no torch_pin, no architecture list)"},
+	{Name: "vllm", Version: "0.23.0", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_GB10_0_23; X21_VLLM_MAIN_2026; X21_LLMD_RELEASES", Note: "timothystewart6/vllm-gb10 #12 (2026-06-19): 'verified against vLLM v0.23.0 requirements/build/cuda.txt (torch==2.11.0 is still current)'; released by 2026-06-14 (llm-d-benchmark #1500), inside main's torch==2.11.0 / VLLM_MAIN_CUDA_VERSION '13.0' span. The runtime requirements at the tag were not read (no torch_pin, no architecture list)"},
+	{Name: "vllm", Version: "0.24.0", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_GB10_0_24; X21_VLLM_MAIN_2026; X21_LLMD_RELEASES", Note: "timothystewart6/vllm-gb10 versions.env: 'torch==2.11.0 is pinned by vLLM v0.24.0 requirements/build/cuda.txt'; released by 2026-07-01 (llm-d-benchmark #1575), inside main's torch==2.11.0 / VLLM_MAIN_CUDA_VERSION '13.0' span. The runtime requirements at the tag were not read (no torch_pin, no architecture list)"},
+	{Name: "vllm", Version: "0.25.0", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_VLLM_MAIN_2026; X21_LLMD_RELEASES", Note: "released by 2026-07-12 (llm-d-benchmark #1622), before main moved to torch 2.13.0 (#48155, 2026-07-23): main pinned torch==2.11.0 and kept VLLM_MAIN_CUDA_VERSION '13.0' over the whole span; the tag itself was not read (no torch_pin, no architecture list)"},
+	{Name: "vllm", Version: "0.25.1", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_VLLM_MAIN_2026; X21_GB10_0_25_0_26", Note: "released by 2026-07-14 (timothystewart6/vllm-gb10 #47 'latest stable release v0.25.1'), before main moved to torch 2.13.0 (2026-07-23); main pinned torch==2.11.0 and kept VLLM_MAIN_CUDA_VERSION '13.0'. The tag itself was not read (no torch_pin, no architecture list)"},
+	{Name: "vllm", Version: "0.26.0", Dist: "pypi", Torch: []string{
+		"2.11.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_OI_1874; X21_NEMORL_4080; X21_GB10_0_25_0_26; X21_VLLM_MAIN_2026", Note: "allenai/open-instruct #1874 (2026-09-02): a 'vllm 0.19.1 → 0.26.0 / torch 2.10 → 2.11 upgrade', and the package index's vLLM wheels 'are CUDA 13 builds from 0.26 onward' (CUDA 12.9 builds are on vLLM's own wheel site); NVIDIA-NeMo/RL #4080: moving vLLM 0.26.0 → 0.29.0 moves torch 2.11.0 → 2.13.0; vllm-gb10 #60 (2026-07-25) bumps v0.25.1 → v0.26.0 with no torch change. The tag itself was not read (no torch_pin, no architecture list)"},
+	{Name: "vllm", Version: "0.27.1", Dist: "pypi", Torch: []string{
+		"2.13.0",
+	}, TorchPin: true, CUDA: []string{
+		"13.0",
+	}, TorchRequires: "==2.13.0", Source: "X21_MOLT_77; X21_AIVRAR_15; X21_VLLM_MAIN_2026", Note: "NVIDIA-NeMo/labs-molt #77 (2026-08-12): 'vLLM 0.27.1 hard-pins torch==2.13.0' and 'CUDA 13.0 = vLLM's default cu130 pairing'; aivrar/vllm-windows-build #15: 'For upstream vLLM 0.27.1, both the CUDA runtime requirements and CUDA build requirements explicitly pin PyTorch 2.13.0' and the release 'is compiled with CUDA 13.0 Update 2'. Main moved to torch==2.13.0 with #48155 (2026-07-23). The architecture list at the tag was not read"},
+	{Name: "vllm", Version: "0.28.0", Dist: "pypi", Torch: []string{
+		"2.13.0",
+	}, CUDA: []string{
+		"13.0",
+	}, Source: "X21_OI_1873; X21_OI_1874", Note: "allenai/open-instruct #1873 (2026-09-02): 'Upgrade to PyTorch 2.13 / vLLM 0.28 on a single CUDA 13.0 build' (torch 2.13.0, vLLM 0.28.0); #1874 of the same day: the package index's vLLM wheels are CUDA 13 builds from 0.26 onward. No pin message was read (no torch_pin), nor the architecture list"},
+	{Name: "vllm", Version: "0.29.0", Dist: "pypi", Torch: []string{
+		"2.13.0",
+	}, Source: "X21_NEMORL_4080", Note: "NVIDIA-NeMo/RL #4080 (2026-09-10): 'The vLLM 0.29.0 wheels are built against torch 2.13', moving the vLLM venv torch 2.11.0 → 2.13.0. The CUDA of the package index's wheel and the architecture list were not read"},
+	{Name: "vllm", Version: "0.30.0", Dist: "pypi", Torch: []string{
+		"2.13.0",
+	}, Source: "X21_KITSUNE_0_30", Note: "whoashish115/kitsune-tales-qwen src/versions.py (2026-09-29): 'torch is the version vllm==0.30.0 pins': torch 2.13.0. The CUDA of the package index's wheel and the architecture list were not read"},
 	{Name: "flashinfer-python", Version: "0.3.0", Dist: "pypi", Torch: []string{}, MinCC: "7.5", TorchRequires: "any", Source: "X22_FI_JIT_0_3; X22_FI_FLOOR", Note: "tag v0.3.0 (f131f3db): the package index gets the sdist alone (release_pypi_sdist.yml: python -m build --sdist, twine upload dist/*.tar.gz); setup.py builds no extension unless build/aot-ops-package-dir holds AOT ops, which a fresh checkout and so the sdist lack, and then declares a bare 'torch'; docs/installation.rst: JIT mode is the default, 'CUDA kernels are compiled at runtime using PyTorch's JIT' and 'JIT version is also available as a sdist'; so the install carries no GPU code: its kernels are compiled on the machine at first use with the nvcc of torch.utils.cpp_extension's CUDA_HOME, for the GPUs there, and some prebuilt cubins are downloaded at run time (flashinfer/jit/cubin_loader.py): what runs is decided on the machine; flashinfer/jit/core.py check_cuda_arch raises 'FlashInfer requires GPUs with sm75 or higher' when every target architecture is below sm75"},
 	{Name: "flashinfer-python", Version: "0.3.0.post1", Dist: "pypi", Torch: []string{}, MinCC: "7.5", TorchRequires: "any", Source: "X22_FI_JIT_0_3; X22_FI_FLOOR", Note: "tag v0.3.0.post1 (934ae117): the package index gets the sdist alone (release_pypi_sdist.yml: python -m build --sdist, twine upload dist/*.tar.gz); setup.py builds no extension unless build/aot-ops-package-dir holds AOT ops, which a fresh checkout and so the sdist lack, and then declares a bare 'torch'; docs/installation.rst: JIT mode is the default, 'CUDA kernels are compiled at runtime using PyTorch's JIT' and 'JIT version is also available as a sdist'; so the install carries no GPU code: its kernels are compiled on the machine at first use with the nvcc of torch.utils.cpp_extension's CUDA_HOME, for the GPUs there, and some prebuilt cubins are downloaded at run time (flashinfer/jit/cubin_loader.py): what runs is decided on the machine; flashinfer/jit/core.py check_cuda_arch raises 'FlashInfer requires GPUs with sm75 or higher' when every target architecture is below sm75"},
 	{Name: "flashinfer-python", Version: "0.3.1", Dist: "pypi", Torch: []string{}, MinCC: "7.5", TorchRequires: "any", Source: "X22_FI_JIT_0_3; X22_FI_FLOOR", Note: "tag v0.3.1 (3c1e8d7d): the package index gets the sdist alone (release_pypi_sdist.yml: python -m build --sdist, twine upload dist/*.tar.gz); setup.py builds no extension unless build/aot-ops-package-dir holds AOT ops, which a fresh checkout and so the sdist lack, and then declares a bare 'torch'; docs/installation.rst: JIT mode is the default, 'CUDA kernels are compiled at runtime using PyTorch's JIT' and 'JIT version is also available as a sdist'; so the install carries no GPU code: its kernels are compiled on the machine at first use with the nvcc of torch.utils.cpp_extension's CUDA_HOME, for the GPUs there, and some prebuilt cubins are downloaded at run time (flashinfer/jit/cubin_loader.py): what runs is decided on the machine; flashinfer/jit/core.py check_cuda_arch raises 'FlashInfer requires GPUs with sm75 or higher' when every target architecture is below sm75"},
@@ -19649,6 +19734,19 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X20_TORCHAO_INIT_0_11", Title: "pytorch/ao v0.11.0 torchao/__init__.py: 'try: ... torch.ops.load_library(str(so_files[0])); from . import ops ... except Exception as e: logging.debug(f\"Skipping import of cpp extensions: {e}\")'; setup.py with no install_requires", URL: "https://github.com/pytorch/ao/blob/v0.11.0/torchao/__init__.py", Read: "2026-12-07, tag v0.11.0 = f34b473e56b2e406d5a0ce5a0cea8453aaf87cb3"},
 	{Key: "X20_TORCHAO_BUILD_0_11", Title: "pytorch/ao v0.11.0 .github/workflows/build_wheels_linux.yml (test-infra reusable workflow @torchao-release0.11, RC tags) and pytorch/test-infra@14878e69 tools/scripts/generate_binary_build_matrix.py (CUDA 11.8, 12.6, 12.8; CURRENT_STABLE_VERSION 2.7.0) and packaging/pre_build_script.sh (pip install torch==$PYTORCH_VERSION)", URL: "https://github.com/pytorch/ao/blob/v0.11.0/.github/workflows/build_wheels_linux.yml", Read: "2026-12-07"},
 	{Key: "X20_TORCHAO_ARCH_0_11", Title: "pytorch/ao v0.11.0 packaging/env_var_script_linux.sh: TORCH_CUDA_ARCH_LIST=\"8.0;8.6\", with ;9.0 only where CU_VERSION is cu124; test-infra's build_wheels_linux.yml appends it to the build env file after its own TORCH_CUDA_ARCH_LIST and sources it", URL: "https://github.com/pytorch/ao/blob/v0.11.0/packaging/env_var_script_linux.sh", Read: "2026-12-07"},
+	{Key: "X21_VLLM_BUILD_0_20_1_0_20_2", Title: "vllm-project/vllm at v0.20.1 (132765e3560659ff63ebd236203672e991b70e08, 2026-05-04) and v0.20.2 (bc150f50299199599673614f80d12a196f377655, 2026-05-07): requirements/cuda.txt (torch==2.11.0), pyproject.toml ('torch == 2.11.0'), CMakeLists.txt (TORCH_SUPPORTED_VERSION_CUDA '2.11.0'; CUDA_SUPPORTED_ARCHS '7.5;8.0;8.6;8.7;8.9;9.0;10.0;11.0;12.0' where nvcc >= 13.0; clear_cuda_arches, extract_unique_cuda_archs_ascending, cuda_archs_loose_intersection; set_gencode_flags_for_srcs for the cumem, _C and _moe_C sources with CUDA_ARCHS), cmake/utils.cmake (PTX only for a +PTX arch in the list given or BUILD_PTX_FOR_ARCH), vllm/envs.py (VLLM_MAIN_CUDA_VERSION default '13.0'), setup.py (get_vllm_version appends +cu<ver> where nvcc differs from VLLM_MAIN_CUDA_VERSION), .buildkite/release-pipeline.yaml (CUDA_ARCH_X86 '7.5 8.0 8.6 8.9 9.0 10.0 12.0+PTX'; 'Build wheel - x86_64 - CUDA 13.0' with CUDA_VERSION=13.0.2 and torch_cuda_arch_list CUDA_ARCH_X86; 'Upload release wheels to PyPI' step), .buildkite/scripts/upload-release-wheels-pypi.sh ('only default variant, i.e. files without '+' in the name')", URL: "https://github.com/vllm-project/vllm/tree/v0.20.2", Read: "2026-12-07, git snapshot of eigen-hub/vllm (a fork carrying upstream's tags), git show v0.20.1:FILE and v0.20.2:FILE; the upstream repository's snapshot is over the size that can be fetched here"},
+	{Key: "X21_VLLM_BUILD_0_21_0", Title: "vllm-project/vllm v0.21.0: tag v0.21.0rc2 (135453b715589014dbe1054ba63819acc1878eb6, 2026-05-13) and upstream branch releases/v0.21.0 at ad7125a431e176d4161099480a66f0169609a690 (2026-05-14, merged into eigen-hub/vllm's releases/v0.21.0 by 07f610c0 on 2026-05-15): requirements/cuda.txt (torch==2.11.0), pyproject.toml ('torch == 2.11.0'), CMakeLists.txt (TORCH_SUPPORTED_VERSION_CUDA '2.11.0'; CUDA_SUPPORTED_ARCHS for nvcc >= 13.0 '7.5;8.0;8.6;8.7;8.9;9.0;10.0;11.0;12.0'), vllm/envs.py (VLLM_MAIN_CUDA_VERSION '13.0'), setup.py, .buildkite/release-pipeline.yaml (CUDA_ARCH_X86 '7.5 8.0 8.6 8.9 9.0 10.0 12.0+PTX'; x86_64 CUDA 13.0 wheel step), .buildkite/scripts/upload-release-wheels-pypi.sh (default variant only: files without '+'); git diff v0.21.0rc2 ad7125a4 of the build files: docker/Dockerfile (nixl install) and requirements/cuda.txt (cutlass-dsl) only", URL: "https://github.com/vllm-project/vllm/tree/releases/v0.21.0", Read: "2026-12-07, git snapshot of eigen-hub/vllm (git show and git diff); the v0.21.0 tag's own commit is not in the snapshot"},
+	{Key: "X21_LLMD_RELEASES", Title: "llm-d/llm-d-benchmark nightly upstream-update issues naming the newest vLLM release: #1290 'vllmOpenai v0.20.2 -> v0.21.0' (2026-05-16), #1480 'v0.20.2 -> v0.22.1' (2026-06-10), #1500 'v0.22.1 -> v0.23.0' (2026-06-14), #1575 'vllm v0.23.0 -> v0.24.0' (2026-07-01), #1622 'vllm v0.24.0 -> v0.25.0' (2026-07-12); vllm-project/vllm-metal #425 'Bump vLLM to 0.22.1' (2026-06-05)", URL: "https://github.com/llm-d/llm-d-benchmark/issues/1622", Read: "issue threads (issues search), 2026-12-07"},
+	{Key: "X21_VLLM_MAIN_2026", Title: "vllm-project/vllm main branch, 2026-04 to 2026-08: requirements/cuda.txt and pyproject.toml pin torch 2.11.0 from 2111997f '[release 2.11] Update to torch 2.11 (#34644)' (2026-04-07) until 75ccdf31 '[Core] Update PyTorch to 2.13.0, torchvision to 0.28.0, triton to 3.7.1 (#48155)' (2026-07-23), no other change of the torch line between; vllm/envs.py VLLM_MAIN_CUDA_VERSION '13.0' from 3ed5231c '[Build] Switch default CUDA to 13.0 … (#39878)' (2026-04-23) to 1be36283 (2026-08-14), no change between; pull request #48155 (torch 2.11.0 → 2.13.0)", URL: "https://github.com/vllm-project/vllm/pull/48155", Read: "2026-12-07, git log -G and git show of a git snapshot of jsboige/vllm (a fork whose main carries upstream's main to 2026-08-14), and the pull request thread"},
+	{Key: "X21_GB10_0_23", Title: "timothystewart6/vllm-gb10 #12 'chore(deps): bump vLLM v0.21.0 -> v0.23.0 and companions': 'PyTorch/Triton/TorchVision/TorchAudio are unchanged - verified against vLLM v0.23.0 requirements/build/cuda.txt (torch==2.11.0 is still current)'", URL: "https://github.com/timothystewart6/vllm-gb10/pull/12", Read: "pull request (2026-06-19), 2026-12-07"},
+	{Key: "X21_GB10_0_24", Title: "timothystewart6/vllm-gb10 versions.env: '# torch==2.11.0 is pinned by vLLM v0.24.0 requirements/build/cuda.txt at VLLM_COMMIT'", URL: "https://github.com/timothystewart6/vllm-gb10/blob/main/versions.env", Read: "stored file version 02af3adc, 2026-12-07"},
+	{Key: "X21_GB10_0_25_0_26", Title: "timothystewart6/vllm-gb10 #47 'chore(deps): bump vLLM to v0.25.1' ('Bump VLLM from v0.25.0 to latest stable release v0.25.1', 2026-07-14) and #60 'chore(deps): bump upstream dependencies' (vLLM v0.25.1 -> v0.26.0 with FlashInfer, TVM-FFI and uv, no torch change, 2026-07-25)", URL: "https://github.com/timothystewart6/vllm-gb10/pull/60", Read: "pull requests (issues search), 2026-12-07"},
+	{Key: "X21_OI_1874", Title: "allenai/open-instruct #1874 'Validated vllm 0.26 / torch 2.11 waypoint (runs on CUDA 12.8 drivers)': a 'vllm 0.19.1 → 0.26.0 / torch 2.10 → 2.11 upgrade'; the package index's vllm wheels 'are CUDA 13 builds from 0.26 onward', with cu129 builds on vLLM's own wheel site", URL: "https://github.com/allenai/open-instruct/pull/1874", Read: "pull request (2026-09-02), 2026-12-07"},
+	{Key: "X21_NEMORL_4080", Title: "NVIDIA-NeMo/RL #4080 'build: bump vllm to 0.29.0': 'Bumps vLLM from 0.26.0 to 0.29.0 … The vLLM 0.29.0 wheels are built against torch 2.13, so the vLLM / Megatron / Automodel / FSDP venvs move with it: torch 2.11.0 → 2.13.0'", URL: "https://github.com/NVIDIA-NeMo/RL/pull/4080", Read: "pull request (2026-09-10), 2026-12-07"},
+	{Key: "X21_MOLT_77", Title: "NVIDIA-NeMo/labs-molt #77 'feat(docker): torch 2.13 base + vLLM 0.27.1': 'vLLM 0.27.1 hard-pins torch==2.13.0, so move the base to pytorch/pytorch:2.13.0-cuda13.0-cudnn9-devel (CUDA 13.0 = vLLM's default cu130 pairing)'", URL: "https://github.com/NVIDIA-NeMo/labs-molt/pull/77", Read: "pull request (2026-08-12), 2026-12-07"},
+	{Key: "X21_AIVRAR_15", Title: "aivrar/vllm-windows-build #15: 'For upstream vLLM 0.27.1, both the CUDA runtime requirements and CUDA build requirements explicitly pin PyTorch 2.13.0 … this release is compiled with CUDA 13.0 Update 2'", URL: "https://github.com/aivrar/vllm-windows-build/issues/15", Read: "issue thread (2026-08-21), 2026-12-07"},
+	{Key: "X21_OI_1873", Title: "allenai/open-instruct #1873 'Upgrade torch to 2.13': 'Upgrade to PyTorch 2.13 / vLLM 0.28 on a single CUDA 13.0 build' (torch 2.10 → 2.13.0, vLLM 0.19.1 → 0.28.0)", URL: "https://github.com/allenai/open-instruct/pull/1873", Read: "pull request (2026-09-02), 2026-12-07"},
+	{Key: "X21_KITSUNE_0_30", Title: "whoashish115/kitsune-tales-qwen src/versions.py: '# GPU image (Linux, CUDA). torch is the version vllm==0.30.0 pins.' with \"torch\": \"2.13.0\", \"vllm\": \"0.30.0\" (revisions resolved on 2026-09-29)", URL: "https://github.com/whoashish115/kitsune-tales-qwen/blob/main/src/versions.py", Read: "stored file, 2026-12-07"},
 	{Key: "X22_FI_JIT_0_3", Title: "flashinfer-ai/flashinfer at tags v0.3.0, v0.3.0.post1, v0.3.1, v0.3.1.post1: setup.py (enable_aot only where build/aot-ops-package-dir holds files; install_requires with a bare 'torch', pinned to the build's torch series only in AOT builds), pyproject.toml (build-backend custom_backend), .github/workflows/release_pypi_sdist.yml (python -m build --sdist; twine upload dist/*.tar.gz), docs/installation.rst (JIT mode the default, 'CUDA kernels are compiled at runtime using PyTorch's JIT', 'JIT version is also available as a sdist'), flashinfer/jit/cpp_ext.py (nvcc from torch.utils.cpp_extension's CUDA_HOME), flashinfer/jit/cubin_loader.py (cubins downloaded at run time)", URL: "https://github.com/flashinfer-ai/flashinfer/blob/v0.3.0/setup.py", Read: "2026-12-07, git snapshot (tags to v0.6.18rc7, 2026-08): v0.3.0 = f131f3dbe355408cfedf47d2665a48d916576a40"},
 	{Key: "X22_FI_JIT_0_4", Title: "flashinfer-ai/flashinfer at tags v0.4.0 to v0.6.17: no setup.py; pyproject.toml (build-backend build_backend, [tool.setuptools.dynamic] dependencies = requirements.txt), build_backend.py (setuptools build_meta, no extension), requirements.txt (a bare 'torch'), flashinfer/jit/cpp_ext.py get_cuda_path (CUDA_HOME, CUDA_PATH, which nvcc), flashinfer/jit/cubin_loader.py (cubins downloaded at run time); v0.4.0 .github/workflows/release_pypi_sdist.yml (sdist upload) and docs/installation.rst 'Package Options' (flashinfer-python 'compiles/downloads kernels on first use', flashinfer-cubin, flashinfer-jit-cache)", URL: "https://github.com/flashinfer-ai/flashinfer/blob/v0.4.0/docs/installation.rst", Read: "2026-12-07, git snapshot (tags to v0.6.18rc7, 2026-08): v0.4.0 = 68826ac5a6b48a7650d274dc45083025534da853, v0.6.0 = 4230a48aedd21fc8823249147c4b8b363bb0dc36"},
 	{Key: "X22_FI_RELEASE", Title: "flashinfer-ai/flashinfer .github/workflows/release.yml at tags v0.4.1 to v0.6.17: job build-flashinfer-python on ubuntu-latest runs python -m build (wheel and sdist), uploaded to the package index with twine upload dist-python/*; flashinfer-cubin and the per-CUDA flashinfer-jit-cache wheels are separate jobs", URL: "https://github.com/flashinfer-ai/flashinfer/blob/v0.5.0/.github/workflows/release.yml", Read: "2026-12-07, git snapshot (tags to v0.6.18rc7, 2026-08): v0.5.0 = 5854494a0187795800862c73bad7c727231ab60f"},
@@ -21321,6 +21419,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 348},
 		{File: "resolver/kb/data/extensions-2.yaml", Line: 349},
 		{File: "resolver/kb/data/extensions-20.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 28},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 29},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 30},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 31},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 32},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 33},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 34},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 35},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 36},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 37},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 38},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 39},
+		{File: "resolver/kb/data/extensions-21.yaml", Line: 40},
 		{File: "resolver/kb/data/extensions-22.yaml", Line: 25},
 		{File: "resolver/kb/data/extensions-22.yaml", Line: 26},
 		{File: "resolver/kb/data/extensions-22.yaml", Line: 27},
@@ -22510,6 +22621,19 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-20.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-20.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-20.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 3},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 10},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 11},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 12},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 13},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 14},
+		{File: "resolver/kb/data/sources-extensions-21.yaml", Line: 15},
 		{File: "resolver/kb/data/sources-extensions-22.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-22.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-22.yaml", Line: 5},
