@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"github.com/envguard/envguard/envspec"
 	"strconv"
 	"strings"
 
@@ -205,6 +206,15 @@ func (c *checker) gpuCodePackage() *resolver.GPUPackage {
 		}
 		if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
 			return p // described by the GPUs it supports (TensorRT): GPU code all the same
+		}
+	}
+	for i := range c.st.GPUPackages {
+		// a CUDA build whose code is not known still links the runtime of
+		// its CUDA (vllm 0.26.0's wheel, CUDA 13.0): the driver must run
+		// it, whatever the architectures turn out to be
+		p := &c.st.GPUPackages[i]
+		if p.Role == resolver.RoleExtension && !p.Code.Known && !p.Code.JIT && len(p.BuiltFor.CUDA) > 0 && p.From == envspec.ProviderPip {
+			return p
 		}
 	}
 	return nil
