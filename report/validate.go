@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -150,11 +151,20 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	}
 
 	checkOpt := gpucheck.CheckOptions{MinFree: opt.MinFree, Unread: notRead}
+	others := otherFrameworkStacks(env, k, stack, opt)
 	for _, h := range opt.Hosts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		res := gpucheck.Evaluate(stack, h, k, checkOpt)
+		if len(others) > 0 {
+			// the other framework's build uses the GPUs: a CPU-only
+			// primary does not leave them idle
+			res.Findings = slices.DeleteFunc(res.Findings, func(d finding.Diagnostic) bool { return d.Code == "EG407" })
+		}
+		for _, o := range others {
+			res = mergeResults(res, gpucheck.Evaluate(o, h, k, checkOpt))
+		}
 		tr := TargetReport{
 			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange, Nodes: h.Nodes,
 			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},
@@ -417,4 +427,65 @@ func prefixHint(hint, code string) string {
 		return hint
 	}
 	return ignoreClauseRe().ReplaceAllString(hint, "") + "; to silence it here, set `rules: {" + code + ": off}` in .envguard.yml"
+}
+
+// otherFrameworkStacks are the stacks of the GPU frameworks the file
+// installs beside the one the report is named by (tensorflow-gpu beside
+// pytorch, jax[cuda12] beside a conda pytorch): a target is ok only when
+// each of them passes its checks too. Each keeps only its own framework
+// and CUDA libraries: the extensions are judged with the primary stack,
+// against the framework they are built for. A CPU-only build of the other
+// framework needs nothing of the machine.
+func otherFrameworkStacks(env *envspec.Env, k *kb.KB, primary *resolver.Stack, opt Options) []*resolver.Stack {
+	var out []*resolver.Stack
+	for _, name := range primary.OtherFrameworks {
+		st := resolver.ResolveFramework(env, k, name)
+		if st == nil || st.Framework.Variant == "cpu" || st.Framework.Variant == "rocm" {
+			continue
+		}
+		resolver.ApplyBinaries(st, opt.Binaries)
+		resolver.ApplyLearned(st, k)
+		var keep []resolver.GPUPackage
+		for _, p := range st.GPUPackages {
+			if p.Role != resolver.RoleExtension {
+				keep = append(keep, p)
+			}
+		}
+		st.GPUPackages = keep
+		out = append(out, st)
+	}
+	return out
+}
+
+// mergeResults adds to a target's result what another framework's stack
+// found on it, leaving out findings and undecided checks it already has
+// (the CUDA libraries both frameworks load, a driver both need).
+func mergeResults(a, b gpucheck.TargetResult) gpucheck.TargetResult {
+	seen := map[string]bool{}
+	for _, d := range a.Findings {
+		seen[d.Code+"\x00"+d.Message] = true
+	}
+	for _, d := range b.Findings {
+		if key := d.Code + "\x00" + d.Message; !seen[key] {
+			seen[key] = true
+			a.Findings = append(a.Findings, d)
+		}
+	}
+	have := map[string]bool{}
+	for _, u := range a.Undecided {
+		have[u.Reason+"\x00"+u.What+"\x00"+u.Why] = true
+	}
+	for _, u := range b.Undecided {
+		if key := u.Reason + "\x00" + u.What + "\x00" + u.Why; !have[key] {
+			have[key] = true
+			a.Undecided = append(a.Undecided, u)
+		}
+	}
+	for _, n := range b.Notes {
+		if !slices.Contains(a.Notes, n) {
+			a.Notes = append(a.Notes, n)
+		}
+	}
+	a.Verdict = gpucheck.VerdictOf(a.Findings, len(a.Undecided) > 0)
+	return a
 }

@@ -66,10 +66,18 @@ func (r *resolution) framework() {
 			best[i] = it
 		}
 	}
-	for _, b := range best {
-		if b != nil {
+	names := [3]string{"pytorch", "tensorflow", "jax"}
+	for i, b := range best {
+		if b != nil && (r.only == "" || r.only == names[i]) {
 			r.fw = b
 			break
+		}
+	}
+	if r.only == "" {
+		for i, b := range best {
+			if b != nil && b != r.fw {
+				r.st.OtherFrameworks = append(r.st.OtherFrameworks, names[i])
+			}
 		}
 	}
 	if b := best[0]; b != nil && b == r.fw && b.from() == envspec.ProviderPip && b.exact != "" && b.local == "" {

@@ -15,7 +15,27 @@ import (
 // cannot determine stays empty, and NoNameReason says why there is no
 // canonical name. k may be nil (no knowledge base: nothing is looked up).
 func Resolve(env *envspec.Env, k *kb.KB) *Stack {
-	r := &resolution{env: env, kb: k, st: &Stack{}}
+	return resolve(env, k, "")
+}
+
+// ResolveFramework resolves the environment with name (pytorch,
+// tensorflow, jax) as its framework, where the file installs that one
+// beside the framework Resolve prefers (Stack.OtherFrameworks): the
+// machine checks then judge that framework's build too. Nil where the
+// file has no such framework.
+func ResolveFramework(env *envspec.Env, k *kb.KB, name string) *Stack {
+	if env == nil || name == "" {
+		return nil
+	}
+	st := resolve(env, k, name)
+	if st.Framework == nil || st.Framework.Name != name {
+		return nil
+	}
+	return st
+}
+
+func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
+	r := &resolution{env: env, kb: k, st: &Stack{}, only: only}
 	if env == nil {
 		r.st.NoNameReason = "no environment"
 		return r.st
@@ -118,6 +138,9 @@ type resolution struct {
 	st    *Stack
 	items []*item
 	fw    *item // the primary framework's item
+	// only names the framework to resolve (ResolveFramework), "" for the
+	// preferred one.
+	only string
 	// pins are the evidence items that fix the primary framework's variant.
 	pins []Evidence
 	// torchPip is set when a pip torch-family requirement exists, which is

@@ -275,6 +275,11 @@ type Stack struct {
 	CuDNN      string      `json:"cudnn,omitempty"`
 	CuDNNPos   finding.Pos `json:"-"`
 	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
+	// OtherFrameworks names the frameworks the file installs beside
+	// Framework (tensorflow, jax beside pytorch): each is a GPU-code
+	// package of its own, judged on a stack of its own
+	// (ResolveFramework).
+	OtherFrameworks []string `json:"other_frameworks,omitempty"`
 	// GPULibs lists every GPU library and which side provides it.
 	GPULibs []Package `json:"gpu_libs,omitempty"`
 	// GPUPackages lists every package with GPU code of its own: the
