@@ -68,7 +68,7 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 		c.overCandidates()
 	}
 	c.undecideUnread()
-	if pcs := pinConflicts(st); len(pcs) > 0 {
+	if pcs := st.PinConflicts; len(pcs) > 0 {
 		// pip refuses the file as written (EG205): what it installs once
 		// fixed is open, whichever checks the listed releases pass
 		c.undecideFor(pcs[0].Pos, CauseFile, "file", "pip-pin-conflict", "everything the file installs", pcs[0].Why, pcs[0].Hint)
@@ -321,12 +321,4 @@ func majorOfStr(v string) string {
 		return v[:i]
 	}
 	return v
-}
-
-// pinConflicts are the framework's pip pin conflicts (EG205), if any.
-func pinConflicts(st *resolver.Stack) []resolver.PinConflict {
-	if st == nil || st.Framework == nil {
-		return nil
-	}
-	return st.Framework.PinConflicts
 }

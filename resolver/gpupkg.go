@@ -588,8 +588,8 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		if row, ok := r.kb.TorchCUDALibsOf(fw.Version, rt); ok && pinsServe(r.kb, fw, row, rt) {
 			for _, l := range row.Libs {
 				n := kb.NormalizeName(l.Name)
+				r.torchPins = append(r.torchPins, pipDemand{name: n, text: l.Name + "==" + l.Version, by: torchBuildText(fw, rt) + ", which pins", pos: fw.Pos})
 				if seen[n] {
-					r.pinConflict(n, l.Name, l.Version, fw, rt)
 					continue
 				}
 				ev := Evidence{Item: l.Name + "==" + l.Version, Kind: EvidenceRequiresDist, Says: l.Version, Package: l.Name, Version: l.Version}
@@ -745,37 +745,6 @@ func (r *resolution) tensorflowCuDNNMajor() {
 		}
 		p.WithinWhy += what + " was built with cuDNN " + built + " and opens libcudnn.so." + major + " (a cuDNN " + major + ".x)"
 		p.Evidence = append(p.Evidence, Evidence{Item: what, Kind: EvidenceKBRow, Says: major, Package: "cudnn"})
-	}
-}
-
-// pinConflict records the file's pip line of the library n where it
-// excludes version, the release torch's wheel for CUDA rt pins exactly
-// (Requires-Dist ==, on Linux x86_64): pip cannot install both
-// ("ResolutionImpossible"). A line with an environment marker, or a file
-// read for another platform, is left alone.
-func (r *resolution) pinConflict(n, name, version string, fw *Framework, rt string) {
-	if p := strings.TrimSpace(r.env.Platform); p != "" && p != "linux-64" {
-		return
-	}
-	for _, it := range r.items {
-		if it.name != n || it.pip == nil || it.pip.Line == nil || it.pip.Line.Req == nil {
-			continue
-		}
-		req := it.pip.Line.Req
-		if req.Marker != "" || req.URL != "" || len(req.Specifiers) == 0 || req.Admits(version) {
-			return
-		}
-		build := fmt.Sprintf("torch %s+cu%s", stripLocal(fw.Version), strings.ReplaceAll(majorMinor(rt), ".", ""))
-		if fw.Dist == kb.DistPyPI {
-			build = fmt.Sprintf("torch %s (the package index's CUDA %s build)", stripLocal(fw.Version), rt)
-		}
-		fw.PinConflicts = append(fw.PinConflicts, PinConflict{
-			Pos: it.pos(),
-			Why: fmt.Sprintf("pip cannot install %s (%s) beside %s, which pins %s==%s (pip: \"ResolutionImpossible\")",
-				strings.TrimSpace(it.raw()), place(it.pos()), build, name, version),
-			Hint: fmt.Sprintf("drop the line, or pin %s==%s, the release %s installs; another release of it needs another torch build", name, version, build),
-		})
-		return
 	}
 }
 

@@ -38,7 +38,45 @@ func TestPinConflictWithTorchWheel(t *testing.T) {
 		}
 	}
 	env := envspec.Parse("environment.yml", []byte(idx+"    - nvidia-cudnn-cu12==9.1.0.70\n"), envspec.ParseOptions{Platform: "win-64"})
-	if st := Resolve(env, kb.Default()); st.Framework != nil && len(st.Framework.PinConflicts) > 0 {
-		t.Errorf("win-64: %+v", st.Framework.PinConflicts)
+	if st := Resolve(env, kb.Default()); len(st.PinConflicts) > 0 {
+		t.Errorf("win-64: %+v", st.PinConflicts)
+	}
+}
+
+// What an exact release's extra requires (extra_requirements) meets the
+// torch wheel's pins and the file's own lines: jax[cuda12]==0.4.30 wants
+// cuDNN 9 where torch 2.3.1 pins 8.9.2.26; tensorflow[and-cuda]==2.17.0
+// pins the CUDA 12.3 wheels, torch 2.3.1 the 12.1 ones (one finding for
+// the pair); jax's extra pins its jaxlib. torch 2.5.1 (cuDNN 9.1.0.70)
+// meets jax 0.4.35's plugin (>=9.1), so nothing is said there.
+func TestPinConflictWithExtras(t *testing.T) {
+	const head = "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n"
+	for _, tt := range []struct {
+		name, pip string
+		want      []string
+	}{
+		{"jax beside torch", "    - torch==2.3.1\n    - jax[cuda12]==0.4.30\n", []string{"pip cannot install jax[cuda12]==0.4.30 beside torch 2.3.1 (the package index's CUDA 12.1 build)", "which pins nvidia-cudnn-cu12==8.9.2.26", "whose cuda12 extra requires nvidia-cudnn-cu12>=9.0,<10.0"}},
+		{"tensorflow beside torch", "    - tensorflow[and-cuda]==2.17.0\n    - torch==2.3.1\n", []string{"whose and-cuda extra requires nvidia-cublas-cu12==12.3.4.1", "and 7 more"}},
+		{"a line against an extra", "    - tensorflow[and-cuda]==2.15.1\n    - nvidia-cudnn-cu12==9.1.0.70\n", []string{"pip cannot install nvidia-cudnn-cu12==9.1.0.70 (line 7) beside tensorflow[and-cuda]==2.15.1 (line 6), whose and-cuda extra requires nvidia-cudnn-cu12==8.9.4.25"}},
+		{"jax's own jaxlib", "    - jax[cuda12]==0.4.30\n    - jaxlib==0.4.29\n", []string{"whose cuda12 extra requires jaxlib==0.4.30"}},
+		{"agreeing", "    - torch==2.5.1\n    - jax[cuda12]==0.4.35\n", nil},
+	} {
+		_, _, ds := lintFile(t, "environment.yml", []byte(head+tt.pip))
+		got := findingsOf(ds, "EG205")
+		if len(tt.want) == 0 {
+			if len(got) != 0 {
+				t.Errorf("%s: %v", tt.name, got)
+			}
+			continue
+		}
+		if len(got) != 1 {
+			t.Errorf("%s: %d EG205 findings, want 1: %v", tt.name, len(got), got)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got[0].Message, w) {
+				t.Errorf("%s: %q lacks %q", tt.name, got[0].Message, w)
+			}
+		}
 	}
 }

@@ -60,6 +60,7 @@ func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
 	}
 	r.gpuLibs()
 	r.gpuPackages()
+	r.pipConflicts()
 	r.companionsOverCondaTorch()
 	unloadable := tfUnloadableCUDA(r.st, r.kb)
 	if unloadable != nil {
@@ -141,6 +142,9 @@ type resolution struct {
 	// only names the framework to resolve (ResolveFramework), "" for the
 	// preferred one.
 	only string
+	// torchPins are the exact nvidia-* pins of the pip torch wheel the
+	// file installs (torch_cuda_libs), for pipConflicts.
+	torchPins []pipDemand
 	// pins are the evidence items that fix the primary framework's variant.
 	pins []Evidence
 	// torchPip is set when a pip torch-family requirement exists, which is

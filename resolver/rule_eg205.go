@@ -51,7 +51,9 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205Variant(c, st)...)
 		out = append(out, eg205PythonVariant(c, st)...)
 		out = append(out, eg205Wrapper(c, st)...)
-		for _, pc := range st.Framework.PinConflicts {
+	}
+	if st != nil {
+		for _, pc := range st.PinConflicts {
 			out = append(out, diag(c.rule, pc.Pos, pc.Why, pc.Hint))
 		}
 	}

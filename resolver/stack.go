@@ -53,11 +53,6 @@ type Framework struct {
 	// EG205), or "": what the file would run is then open until it is
 	// fixed, not a fact the knowledge base lacks.
 	JAXLibUnfindable string `json:"-"`
-	// PinConflicts are the file's own pip lines of nvidia-* wheels that
-	// exclude the exact release the torch wheel pins (torch_cuda_libs):
-	// pip cannot install both (EG205), so what the file would run is open
-	// until it is fixed.
-	PinConflicts []PinConflict `json:"-"`
 	// PipPTXAS is the release of the pip nvidia-cuda-nvcc a pip jax's
 	// file pins: jax points XLA at its ptxas first (JAX_CUDA_PATH).
 	PipPTXAS string `json:"pip_ptxas,omitempty"`
@@ -275,6 +270,12 @@ type Stack struct {
 	CuDNN      string      `json:"cudnn,omitempty"`
 	CuDNNPos   finding.Pos `json:"-"`
 	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
+	// PinConflicts are pip requirements of the file that pip cannot meet
+	// together: a line, a torch wheel's exact nvidia-* pin
+	// (torch_cuda_libs) or what an extra requires (extra_requirements)
+	// excluding the exact release another of them asks for (EG205), so
+	// what the file would run is open until it is fixed.
+	PinConflicts []PinConflict `json:"-"`
 	// OtherFrameworks names the frameworks the file installs beside
 	// Framework (tensorflow, jax beside pytorch): each is a GPU-code
 	// package of its own, judged on a stack of its own
@@ -394,8 +395,8 @@ type CompanionOpen struct {
 	Why  string      `json:"why"`
 }
 
-// PinConflict is a pip line of the file that excludes the release of a
-// library the framework's wheel pins exactly (Requires-Dist ==).
+// PinConflict is a pip requirement of the file that pip cannot install
+// beside another one: it excludes the release the other asks for exactly.
 type PinConflict struct {
 	Pos  finding.Pos
 	Why  string // the conflict, as pip would refuse it

@@ -21,6 +21,21 @@ func (k *KB) JAXLibCondaForgeCuDNN(version string) ([]string, bool) {
 	return nil, false
 }
 
+// ExtraRequirementsOf returns what a release's pip extra requires of
+// other distributions, false where the knowledge base has no row for it.
+// Extras compare PEP 685-normalised (with_cuda is with-cuda).
+func (k *KB) ExtraRequirementsOf(pkg, version, extra string) ([]string, bool) {
+	norm := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(s), "_", "-"), ".", "-")
+	}
+	for _, r := range k.ExtraRequirements {
+		if norm(r.Package) == norm(pkg) && r.Version == version && norm(r.Extra) == norm(extra) {
+			return r.Requires, true
+		}
+	}
+	return nil, false
+}
+
 // ExtraPinsOf returns the unpublished pins of a release's pip extra.
 func (k *KB) ExtraPinsOf(pkg, version, extra string) []ExtraPin {
 	var out []ExtraPin
@@ -198,6 +213,12 @@ var (
 	jaxCUDARe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(>=)?\d+\.\d+$`) })
 	cudnnMinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
 	dateRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
+	// a package-index release: 2.15.0, 2.15.0.post1, 0.4.26
+	indexRelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+(\.\d+)+(\.post\d+)?$`) })
+	// name[extra]>=1.2,<2 with no marker
+	extraRequirementRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9._,-]+\])?\s*((==|>=|<=|!=|~=|<|>)\s*[0-9][0-9A-Za-z.*+]*\s*,?\s*)*$`)
+	})
 )
 
 // tfJAX checks the conda-forge TensorFlow, keras and jaxlib tables.
@@ -255,6 +276,18 @@ func (v *validator) tfJAX(keys map[string]bool) {
 		v.version("extra_pins_unpublished", i, "version", r.Version, releaseRe())
 		for _, p := range r.Python {
 			v.version("extra_pins_unpublished", i, "python", p, pythonRe())
+		}
+	}
+	for i, r := range k.ExtraRequirements {
+		v.source("extra_requirements", i, r.Source, keys)
+		if r.Package == "" || r.Extra == "" || len(r.Requires) == 0 {
+			v.errf("extra_requirements", i, "package, extra and requires are required")
+		}
+		v.version("extra_requirements", i, "version", r.Version, indexRelRe())
+		for _, req := range r.Requires {
+			if !extraRequirementRe().MatchString(req) {
+				v.errf("extra_requirements", i, "requirement %q is not a name with an optional [extra] and version clauses, no marker", req)
+			}
 		}
 	}
 	for i, r := range k.TFCondaDefaults {

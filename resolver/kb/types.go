@@ -398,6 +398,21 @@ type IndexOtherProject struct {
 	Note      string `yaml:"note,omitempty"`
 }
 
+// ExtraRequirement is what a pip extra of one release requires of other
+// distributions, NVIDIA's CUDA wheels above all, as its metadata states
+// them (tensorflow[and-cuda]==2.15.0: nvidia-cudnn-cu12==8.9.4.25, …;
+// jax[cuda12]==0.4.30: jax-cuda12-plugin[with_cuda]==0.4.30): beside a
+// torch wheel that pins another release of one of them, pip cannot
+// install both.
+type ExtraRequirement struct {
+	Package  string   `yaml:"package"`  // "tensorflow", "jax-cuda12-plugin"
+	Version  string   `yaml:"version"`  // exact release
+	Extra    string   `yaml:"extra"`    // "and-cuda", "with_cuda" (compared PEP 685-normalised)
+	Requires []string `yaml:"requires"` // PEP 508 requirements, markers dropped
+	Note     string   `yaml:"note,omitempty"`
+	Source   string   `yaml:"source"`
+}
+
 type ExtraPin struct {
 	Package string `yaml:"package"` // "tensorflow"
 	Version string `yaml:"version"` // exact release, "2.15.0"
@@ -599,6 +614,10 @@ type Facts struct {
 	// ExtraPins lists pins a framework release's pip extra makes that the
 	// package index never served: the extra cannot be installed.
 	ExtraPins []ExtraPin `yaml:"extra_pins_unpublished" key:"package,version,extra,pin"`
+	// ExtraRequirements lists what a release's pip extra requires of
+	// other distributions (its CUDA wheels), per package, release and
+	// extra.
+	ExtraRequirements []ExtraRequirement `yaml:"extra_requirements" key:"package,version,extra"`
 	// IndexOtherProjects lists GPU extensions whose name on the package
 	// index belongs to another project (NVIDIA's apex is not the index's
 	// apex), with that project's releases: a pin of another release finds
