@@ -133,6 +133,10 @@ func (c *checker) undecideUnchecked() {
 			why = "which architectures its GPU code is built for is not known"
 		}
 		cause, hint := c.unknownExtension(p)
+		if p.BuiltOnMachine != "" {
+			why, cause = p.Name+" "+p.Version+" ships no GPU code of its own: "+p.BuiltOnMachine, CauseMachine
+			hint = "make sure the machine has an nvcc of the CUDA major torch was built with (CUDA_HOME or PATH) for the kernels to compile, or the package's prebuilt kernels for that CUDA where it publishes them"
+		}
 		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p),
 			why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",
 			hint)

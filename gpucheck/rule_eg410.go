@@ -269,6 +269,12 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		if c.belowToolkit(p, gcc, gs) || c.everySdistPathRuns(p, gcc) {
 			return
 		}
+		if p.BuiltOnMachine != "" {
+			c.undecideFor(c.pkgPos(p), CauseMachine, "architecture", "extension-built-on-machine", pkgLabel(p),
+				fmt.Sprintf("%s %s ships no GPU code of its own: %s, so whether it runs on %s (%s) is decided there", p.Name, p.Version, p.BuiltOnMachine, gcc.sm(), gpuLabel(c.h, gs)),
+				"make sure the machine has an nvcc of the CUDA major torch was built with (CUDA_HOME or PATH) for the kernels to compile, or the package's prebuilt kernels for that CUDA where it publishes them")
+			return
+		}
 		if p.CodeUnknown != "" {
 			c.undecide(c.pkgPos(p), "architecture", "extension-arch-unknown", pkgLabel(p),
 				fmt.Sprintf("%s, so whether it runs on %s (%s) is not known", p.CodeUnknown, gcc.sm(), gpuLabel(c.h, gs)),

@@ -67,6 +67,10 @@ type GPUPackage struct {
 	// not taken as the file's build (a PyTorch wheel index of another CUDA
 	// major than the release's package-index wheel); "" otherwise.
 	CodeUnknown string `json:"code_unknown,omitempty"`
+	// BuiltOnMachine says how the release gets its GPU code on the
+	// machine (the knowledge base's built_on_machine of its build row),
+	// "" where it ships it.
+	BuiltOnMachine string `json:"built_on_machine,omitempty"`
 	// SourceBuild is set where pip compiles the package on the install
 	// machine (PyG's torch-scatter from the package index, which carries
 	// only its source): its GPU code is that machine's toolkit's, never
@@ -1416,6 +1420,9 @@ func (r *resolution) builtForFromKB(p *GPUPackage, it *item) {
 			if len(p.BuiltFor.ABI) == 0 && len(b.ABI) == 1 {
 				p.BuiltFor.ABI = append([]string(nil), b.ABI...)
 			}
+		}
+		if b.BuiltOnMachine != "" && p.BuiltOnMachine == "" && p.rowMatches(b) {
+			p.BuiltOnMachine = b.BuiltOnMachine
 		}
 		if b.ArchKnown && p.rowMatches(b) {
 			if why := r.indexOfOtherMajor(p, it, b); why != "" {

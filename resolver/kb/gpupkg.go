@@ -278,7 +278,12 @@ type ExtensionBuild struct {
 	// those ops, which the job decides, not its import: no EG211 or EG410,
 	// an EG409 the machine decides instead.
 	OptionalOps string `yaml:"optional_ops,omitempty"`
-	Source      string `yaml:"source"`
+	// BuiltOnMachine, where set, says how the release gets its GPU code
+	// on the machine instead of shipping it (flashinfer-python from 0.3.0:
+	// its kernels are compiled at first use or downloaded): what they
+	// carry is the machine's to decide, not a fact a row could hold.
+	BuiltOnMachine string `yaml:"built_on_machine,omitempty"`
+	Source         string `yaml:"source"`
 	Note        string `yaml:"note,omitempty"`
 }
 
