@@ -141,6 +141,9 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			return // every GPU is below a floor no release goes under
 		}
 		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
+		if !c.condaBuildBelowNVCC(p) {
+			return // every GPU is below what torch's CUDA major compiles for
+		}
 		if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.BuiltOnMachine {
 			if !c.builtOnMachineBelowNVCC(p) {
 				return // every GPU is below what the only nvcc it may use targets
@@ -296,6 +299,39 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 // no code whatever nvcc 12.x the machine has (review eighteen F42). It
 // reports whether some GPU is left undecided.
 func (c *checker) builtOnMachineBelowNVCC(p *resolver.GPUPackage) bool {
+	return c.belowTorchCUDAMajor(p, func(major, cu string, lo cc) string {
+		return fmt.Sprintf("%s compiles its CUDA ops on the machine with an nvcc of torch's CUDA major (%s, from torch's CUDA %s build; its build refuses another major), and no CUDA %s compiler targets anything below %s, so they",
+			pkgLabel(p), major, cu, major, lo.sm())
+	})
+}
+
+// condaBuildBelowNVCC raises EG410 for each GPU that a conda extension
+// built against the environment's conda pytorch cannot have code for,
+// whichever of its builds the solver takes: each build depends on the
+// pytorch-cuda (or cudatoolkit) of the CUDA it was compiled with (the pyg
+// channel's py312_torch_2.4.0_cu121 builds need pytorch-cuda 12.1), so it
+// is a build of torch's CUDA, and no compiler of that major targets
+// anything below its floor (review thirty-eight F18, F20: pytorch-cluster
+// beside pytorch-cuda=12.1 on a K80). It reports whether some GPU is at
+// or above the floor.
+func (c *checker) condaBuildBelowNVCC(p *resolver.GPUPackage) bool {
+	fw := c.st.Framework
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || !ext.TorchABI || p.From != envspec.ProviderConda || fw == nil || fw.From != envspec.ProviderConda {
+		return true
+	}
+	return c.belowTorchCUDAMajor(p, func(major, cu string, lo cc) string {
+		return fmt.Sprintf("%s's conda builds for this pytorch are compiled with pytorch's CUDA %s (each build requires the pytorch-cuda or cudatoolkit it was built with), and no CUDA %s compiler targets anything below %s, so they",
+			pkgLabel(p), cu, major, lo.sm())
+	})
+}
+
+// belowTorchCUDAMajor raises EG410 at p for each GPU below the lowest
+// architecture any compiler of torch's CUDA major targets, saying why p
+// is compiled with that major in the words why gives (ending in the
+// subject of "can carry no code"), and reports whether
+// some GPU is at or above it (true too where it cannot tell).
+func (c *checker) belowTorchCUDAMajor(p *resolver.GPUPackage, why func(major, cu string, lo cc) string) bool {
 	fw := c.st.Framework
 	cu := c.compilerCUDA()
 	if fw == nil || fw.Name != "pytorch" || fw.Variant != "cuda" || !strings.Contains(cu, ".") || !c.h.Available || len(c.h.GPUs) == 0 {
@@ -311,8 +347,7 @@ func (c *checker) builtOnMachineBelowNVCC(p *resolver.GPUPackage) bool {
 		return true
 	}
 	return c.failBelow(p, lo, func(gcc cc, gs []GPU) (string, string) {
-		return fmt.Sprintf("%s compiles its CUDA ops on the machine with an nvcc of torch's CUDA major (%s, from torch's CUDA %s build; its build refuses another major), and no CUDA %s compiler targets anything below %s, so they can carry no code for %s",
-				pkgLabel(p), major, cu, major, lo.sm(), gpuLabel(c.h, gs)),
+		return fmt.Sprintf("%s can carry no code for %s", why(major, cu, lo), gpuLabel(c.h, gs)),
 			fmt.Sprintf("use a torch build for a CUDA whose compiler still targets %s, or run on a newer GPU", gcc.sm())
 	})
 }
@@ -1306,7 +1341,13 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 				cause = CauseMachine
 				hint = "install the cuDNN it was built with in the file (conda's cudnn), or run envguard check on the machine, which reads the libraries"
 				if fw := c.st.Framework; fw != nil && fw.Name == "tensorflow" {
-					hint = "install the cuDNN it was built with in the file (TensorFlow's [and-cuda] extra from 2.14, or conda's cudnn), or run envguard check on the machine, which reads the libraries"
+					// a pip TensorFlow does not search the conda
+					// environment's lib/ (review thirty-eight F40): its
+					// install guide puts it on LD_LIBRARY_PATH
+					hint = "install the cuDNN it was built with in the file: TensorFlow's [and-cuda] extra from 2.14, or conda's cudnn with $CONDA_PREFIX/lib on LD_LIBRARY_PATH, as TensorFlow's install guide sets it for a pip TensorFlow; or run envguard check on the machine, which reads the libraries"
+					if fw.From != envspec.ProviderPip {
+						hint = "install the cuDNN it was built with in the file (conda's cudnn), or run envguard check on the machine, which reads the libraries"
+					}
 				}
 			}
 			c.undecideFor(pos, cause, "architecture", "cuda-lib-arch-unknown", what,
