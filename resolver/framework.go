@@ -156,6 +156,7 @@ func (r *resolution) pastCondaForge(it *item) {
 	// never built, the newest the spec admits (review 9 #833 read
 	// tensorflow-gpu=1.13 as a conda-forge build).
 	rel, what := it.exact, it.exact
+	forCUDA := false // conda-forge's CUDA builds need another cudatoolkit than the file's
 	if rel == "" {
 		if it.name != "tensorflow-gpu" || strings.TrimSpace(it.verText) == "" {
 			return
@@ -164,12 +165,25 @@ func (r *resolution) pastCondaForge(it *item) {
 		if len(cands) == 0 {
 			return
 		}
+		tk, tkText := r.cudatoolkitPin()
 		for _, v := range cands {
-			if _, none := r.kb.TensorFlowCondaCPUOnly(v, kb.DistCondaForge); !none {
-				return
+			if _, none := r.kb.TensorFlowCondaCPUOnly(v, kb.DistCondaForge); none {
+				continue
 			}
+			if tk != nil && !r.condaForgeTFFits(v, tk) {
+				// its CUDA builds need another cudatoolkit than the file's
+				// (review thirty-eight F1: 003's cudatoolkit 10.1 beside
+				// tensorflow-gpu>=2.0, which conda-forge built from 2.6 on
+				// for CUDA 11.2 and later only)
+				forCUDA = true
+				continue
+			}
+			return
 		}
 		rel, what = cands[len(cands)-1], strings.TrimSpace(it.verText)+" ("+RangeOf(cands)+")"
+		if forCUDA {
+			what += " for " + tkText
+		}
 	}
 	switch {
 	case torchConda[it.name]:
@@ -186,7 +200,7 @@ func (r *resolution) pastCondaForge(it *item) {
 	case it.name == "tensorflow-gpu":
 		// conda-forge's tensorflow-gpu output came with its first CUDA
 		// build (CF_TF): an older release was never built there.
-		if _, none := r.kb.TensorFlowCondaCPUOnly(rel, kb.DistCondaForge); !none {
+		if _, none := r.kb.TensorFlowCondaCPUOnly(rel, kb.DistCondaForge); !none && !forCUDA {
 			return
 		}
 	default:
@@ -985,4 +999,42 @@ func (r *resolution) companions() {
 			})
 		}
 	}
+}
+
+// cudatoolkitPin is the file's conda cudatoolkit version spec and its
+// words ("cudatoolkit<10.2,>10.0"), nil where it pins none.
+func (r *resolution) cudatoolkitPin() (*envspec.VersionSpec, string) {
+	for _, it := range r.items {
+		if it.name != "cudatoolkit" || it.from() != envspec.ProviderConda || strings.TrimSpace(it.verText) == "" {
+			continue
+		}
+		vs, err := envspec.ParseVersionSpec(it.verText)
+		if err != nil || vs == nil {
+			return nil, ""
+		}
+		return vs, strings.TrimSpace(it.raw())
+	}
+	return nil, ""
+}
+
+// condaForgeTFFits reports whether some conda-forge CUDA build of
+// tensorflow release v installs beside the cudatoolkit the file pins:
+// nvcc's run_exports make a CUDA 11.x build need cudatoolkit of that
+// major at or above its own minor (X3_CF_NVCC_RUN_EXPORTS), and a CUDA 12
+// build pulls cuda-version 12, beside which no cudatoolkit exists
+// (CF_CUDA_VERSION_PIN).
+func (r *resolution) condaForgeTFFits(v string, tk *envspec.VersionSpec) bool {
+	for _, b := range r.kb.TensorFlowCondaForge(v) {
+		m := majorOf(b.CUDA)
+		if m <= 0 || m >= 12 {
+			continue
+		}
+		for minor := 0; minor <= 9; minor++ {
+			c := fmt.Sprintf("%d.%d", m, minor)
+			if compareVersions(c, b.CUDA) >= 0 && (tk.MatchString(c) || tk.MatchString(c+".0")) {
+				return true
+			}
+		}
+	}
+	return false
 }
