@@ -99,6 +99,14 @@ func (c *checker) checkDriver() string {
 		msg += fmt.Sprintf(", or at least %s through minor-version compatibility", floor)
 	}
 	upgrade := fmt.Sprintf("upgrade the driver to %s or newer, or pin a CUDA %s runtime the driver supports (%s or older)", need, majorOfStr(driverCUDA), driverCUDA)
+	if fw := c.st.Framework; fw != nil && fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version != "" {
+		// a pip torch wheel pins its own runtime (torch_cuda_libs), so the
+		// runtime comes down only with the build (review thirty-eight F8:
+		// torch 2.7.0 pins nvidia-cuda-runtime-cu12==12.6.77)
+		if b := c.olderBuild(driverCUDA, c.st.Python, false); b != "" {
+			upgrade = fmt.Sprintf("upgrade the driver to %s or newer, or install a torch build whose CUDA runtime is %s or older (%s): the wheel brings its own runtime, so pinning the runtime alone does not change it", need, driverCUDA, b)
+		}
+	}
 	if cudas, where, ok := c.releaseCUDAsAbove(driverCUDA); ok {
 		// Pinning an older runtime cannot solve beside this release
 		// (review ten #337: conda-forge built pytorch 2.9.1 for CUDA 12.9
