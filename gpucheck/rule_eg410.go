@@ -1332,7 +1332,10 @@ func (c *checker) judgeCUDALibs(libs []*resolver.GPUPackage) {
 		if ext := c.extPTX[gcc.key()]; ext != "" && !c.ptxPath[gcc.key()] {
 			c.undecideFor(pos, cause, "architecture", "cuda-lib-arch-unknown", what,
 				fmt.Sprintf("%s reaches %s only through PTX, and %s", ext, gcc.sm(), strings.Join(unknown, "; ")),
-				"use a release of "+ext+" with SASS for "+gcc.sm()+", or run envguard check on the machine, which reads the libraries")
+				// a release "with SASS" may not exist (review thirty-eight
+				// F22: no libraft 23.8 has sm_120): what does is a build
+				// made with a CUDA whose compiler targets the GPU
+				"use a build of "+strings.Fields(ext)[0]+" made with a CUDA whose compiler targets "+gcc.sm()+", so that it and the CUDA libraries beside it carry code for it, or run envguard check on the machine, which reads the libraries")
 			return
 		}
 		if !c.ptxPath[gcc.key()] {

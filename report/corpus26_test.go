@@ -130,6 +130,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// … 12.9 (the pip wheel's CUDA does not constrain conda's), so on
 		// the A100 (driver CUDA 12.4) and the H100 (12.8), which run the
 		// torch wheel, the solver's pick decides it there.
+		// RAPIDS 23.08's libraft reaches an RTX 5090 only through PTX,
+		// beside CUDA 11.8's libraries: the hint asks for a build made
+		// with a CUDA that targets sm_120, not "a release of libraft
+		// 23.8.* with SASS for sm_120", of which there is none (review
+		// thirty-eight F22).
+		{"073.yml", map[string]string{"rtx5090": "fail"}, []string{"use a build of libraft made with a CUDA whose compiler targets sm_120"},
+			[]string{"use a release of libraft 23.8.* with SASS"}, nil},
 		{"149.yml", map[string]string{"a100": "unknown", "h100": "unknown"},
 			[]string{"undecided extension (nvrtc-release-open): openmm 8.0.0 compiles its kernels at run time with the NVRTC of its build's CUDA, and the builds the file admits load CUDA 10.2 … 12.9; the driver (CUDA 12.4)", "hint: pin the CUDA of openmm to the driver's: add cuda-version=12.8"},
 			[]string{"EG407", "undecided architecture", "undecided variant (variant-left-to-solver)", "undecided release"}, []string{"EG202"}},
