@@ -284,7 +284,7 @@ type ExtensionBuild struct {
 	// carry is the machine's to decide, not a fact a row could hold.
 	BuiltOnMachine string `yaml:"built_on_machine,omitempty"`
 	Source         string `yaml:"source"`
-	Note        string `yaml:"note,omitempty"`
+	Note           string `yaml:"note,omitempty"`
 }
 
 // AdmitsTorch reports whether the release's torch requirement admits a
