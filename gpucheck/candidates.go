@@ -279,7 +279,15 @@ func condaForgeFitsToolkit(st *resolver.Stack, c string) bool {
 // for it), a pinned companion (torchvision=0.11 needs 1.10), or any other
 // conda package (its own Python range or pins) leaves every release listed.
 func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
-	if len(rels) == 0 || !open[rels[len(rels)-1]] || st.Python != "" || !st.Framework.OnlyFramework {
+	return len(rels) > 0 && open[rels[len(rels)-1]] && st.Python == "" && nothingRulesOutNewest(st)
+}
+
+// nothingRulesOutNewest reports whether no conda package of the file
+// beside the framework could rule its newest release out: every one is a
+// companion, the CUDA stack, python or pip (OnlyFramework), and no
+// companion is pinned (torchvision=0.11 needs 1.10).
+func nothingRulesOutNewest(st *resolver.Stack) bool {
+	if !st.Framework.OnlyFramework {
 		return false
 	}
 	for _, c := range st.Companions {
@@ -288,6 +296,22 @@ func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// closedDist is the torch release list where distribution d publishes no
+// more releases (the row of the newest series the knowledge base knows
+// says not published: the pytorch channel after 2.5), so that the
+// releases it has are all it will have; nil where it still publishes, or
+// the knowledge base lists no releases.
+func closedDist(k knowledge, d kb.Distribution) []string {
+	rels := k.TorchReleases()
+	if len(rels) == 0 {
+		return nil
+	}
+	if v, ok := k.Variants(rels[len(rels)-1], d); !ok || !v.NotPublished {
+		return nil
+	}
+	return rels
 }
 
 // closedNewest is the release the solver takes for a framework whose
@@ -300,24 +324,13 @@ func newestOpen(st *resolver.Stack, rels []string, open map[string]bool) bool {
 // knowledge base lists the Pythons of that release and of every newer one.
 func closedNewest(st *resolver.Stack, k knowledge) (string, bool) {
 	fw := st.Framework
-	if !fw.OnlyFramework {
+	if !nothingRulesOutNewest(st) {
 		return "", false
 	}
-	for _, c := range st.Companions {
-		if c.Version != "" || c.Spec != "" {
-			return "", false
-		}
-	}
-	rels := k.TorchReleases()
-	if len(rels) == 0 {
-		return "", false
-	}
-	if v, ok := k.Variants(resolver.SeriesOf(rels[len(rels)-1]), fw.Dist); !ok || !v.NotPublished {
-		return "", false
-	}
+	rels := closedDist(k, fw.Dist)
 	for i := len(rels) - 1; i >= 0; i-- {
 		rel := rels[i]
-		v, ok := k.Variants(resolver.SeriesOf(rel), fw.Dist)
+		v, ok := k.Variants(rel, fw.Dist)
 		if !ok {
 			return "", false
 		}

@@ -2,10 +2,10 @@ package gpucheck
 
 import (
 	"fmt"
-	"github.com/envguard/envguard/envspec"
 	"strconv"
 	"strings"
 
+	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
 	"github.com/envguard/envguard/resolver"
 )

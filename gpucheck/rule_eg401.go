@@ -454,12 +454,11 @@ func (c *checker) closedDistRuntimes() []string {
 	if fw.Name != "pytorch" || fw.Version != "" || fw.Dist == "" || fw.Channel == "" {
 		return nil
 	}
-	rels := c.k.TorchReleases()
-	if len(rels) == 0 {
+	// a distribution still publishing may serve a release newer than the
+	// tables, with a newer CUDA
+	rels := closedDist(c.k, fw.Dist)
+	if rels == nil {
 		return nil
-	}
-	if v, ok := c.k.Variants(rels[len(rels)-1], fw.Dist); !ok || !v.NotPublished {
-		return nil // still publishing: a release newer than the tables may need a newer CUDA
 	}
 	admitted := fw.Candidates
 	if len(admitted) == 0 {

@@ -134,8 +134,7 @@ func (c *checker) undecideUnchecked() {
 		}
 		cause, hint := c.unknownExtension(p)
 		if p.BuiltOnMachine != "" {
-			why, cause = p.Name+" "+p.Version+" ships no GPU code of its own: "+p.BuiltOnMachine, CauseMachine
-			hint = "make sure the machine has an nvcc of the CUDA major torch was built with (CUDA_HOME or PATH) for the kernels to compile, or the package's prebuilt kernels for that CUDA where it publishes them"
+			why, cause, hint = builtOnMachineWhy(p), CauseMachine, builtOnMachineRowHint
 		}
 		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p),
 			why+", so neither whether it needs a GPU nor what its GPU code runs on can be checked",

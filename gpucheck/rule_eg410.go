@@ -274,8 +274,8 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		}
 		if p.BuiltOnMachine != "" {
 			c.undecideFor(c.pkgPos(p), CauseMachine, "architecture", "extension-built-on-machine", pkgLabel(p),
-				fmt.Sprintf("%s %s ships no GPU code of its own: %s, so whether it runs on %s (%s) is decided there", p.Name, p.Version, p.BuiltOnMachine, gcc.sm(), gpuLabel(c.h, gs)),
-				"make sure the machine has an nvcc of the CUDA major torch was built with (CUDA_HOME or PATH) for the kernels to compile, or the package's prebuilt kernels for that CUDA where it publishes them")
+				fmt.Sprintf("%s, so whether it runs on %s (%s) is decided there", builtOnMachineWhy(p), gcc.sm(), gpuLabel(c.h, gs)),
+				builtOnMachineRowHint)
 			return
 		}
 		if p.CodeUnknown != "" {
@@ -289,6 +289,15 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			"run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries")
 	})
 }
+
+// builtOnMachineWhy says how a release whose build row has
+// built_on_machine gets its GPU code.
+func builtOnMachineWhy(p *resolver.GPUPackage) string {
+	return p.Name + " " + p.Version + " ships no GPU code of its own: " + p.BuiltOnMachine
+}
+
+// builtOnMachineRowHint is the hint for such a release.
+const builtOnMachineRowHint = "make sure the machine has an nvcc of the CUDA major torch was built with (CUDA_HOME or PATH) for the kernels to compile, or the package's prebuilt kernels for that CUDA where it publishes them"
 
 // builtOnMachineBelowNVCC raises EG410 for each GPU that an extension
 // compiled on the machine (DeepSpeed's ops) cannot get code for: torch's

@@ -20,9 +20,10 @@ import (
 // its setup.py does not declare (jax[cuda12]==0.4.20; pip ignores the
 // extra, so the CUDA variant asked for does not exist for that release),
 // a conda dependency that names a PyPI-only name (torch) on channels
-// that publish none (conda_absent_names), and a pip nvidia-* line that
-// excludes the release the torch wheel pins exactly (no torch build of
-// that release installs beside it: pip's ResolutionImpossible).
+// that publish none (conda_absent_names), and pip requirements that
+// cannot be met together: a line, the torch wheel's exact nvidia-* pins
+// or what a pinned release's extra requires, one excluding the exact
+// release another asks for (pipConflicts; pip's ResolutionImpossible).
 var ruleEG205 = &Rule{
 	Rule: finding.Rule{
 		Code:     "EG205",
