@@ -69,6 +69,14 @@ func (r *resolution) pipConflicts() {
 			ds[i].req, ds[i].name = l.Req, l.Req.Normalized
 		}
 	}
+	// the demands on each distribution, so that a file of many lines is
+	// not compared line by line
+	byName := map[string][]int{}
+	for i := range ds {
+		if ds[i].req != nil {
+			byName[ds[i].name] = append(byName[ds[i].name], i)
+		}
+	}
 	// one finding for each pair of demanders, naming every distribution
 	// they disagree on
 	type pair struct{ a, b *pipDemand }
@@ -78,13 +86,13 @@ func (r *resolution) pipConflicts() {
 	for i := range ds {
 		a := &ds[i]
 		v, exact := pinnedOf(a.req)
-		if !exact {
+		if !exact || len(byName[a.name]) < 2 {
 			continue
 		}
-		for j := range ds {
+		for _, j := range byName[a.name] {
 			b := &ds[j]
 			// two lines of the file for one name are another finding's
-			if i == j || b.req == nil || b.name != a.name || done[a.name] || (a.by == b.by && (a.pos == b.pos || a.by == "")) || b.req.Admits(v) {
+			if i == j || done[a.name] || (a.by == b.by && (a.pos == b.pos || a.by == "")) || b.req.Admits(v) {
 				continue
 			}
 			done[a.name] = true
