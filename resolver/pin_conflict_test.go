@@ -41,6 +41,16 @@ func TestPinConflictWithTorchWheel(t *testing.T) {
 	if st := Resolve(env, kb.Default()); len(st.PinConflicts) > 0 {
 		t.Errorf("win-64: %+v", st.PinConflicts)
 	}
+	// an installed prefix holds what pip installed (with a warning), and
+	// nothing resolves it again
+	env = envspec.Parse("environment.yml", []byte(idx+"    - nvidia-cudnn-cu12==9.1.0.70\n"), envspec.ParseOptions{Platform: "linux-64"})
+	if st := Resolve(env, kb.Default()); len(st.PinConflicts) != 1 {
+		t.Errorf("environment.yml: %+v", st.PinConflicts)
+	}
+	env.Kind = envspec.KindPrefix
+	if st := Resolve(env, kb.Default()); len(st.PinConflicts) > 0 {
+		t.Errorf("prefix: %+v", st.PinConflicts)
+	}
 }
 
 // What an exact release's extra requires (extra_requirements) meets the

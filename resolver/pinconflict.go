@@ -33,11 +33,20 @@ func torchBuildText(fw *Framework, rt string) string {
 
 // pipConflicts records the pip requirements the file makes, itself or
 // through what it installs, that pip cannot meet together: one asks for an
-// exact release another excludes ("ResolutionImpossible"). Only Linux
+// exact release another excludes ("ResolutionImpossible"), in the files
+// a resolver installs from (environment.yml, requirements, a pixi
+// manifest). Only Linux
 // x86_64 is judged (torch pins its CUDA wheels there, and the extras'
 // requirements carry Linux markers); lines with a marker are left alone.
 func (r *resolution) pipConflicts() {
 	if p := strings.TrimSpace(r.env.Platform); p != "" && p != "linux-64" {
+		return
+	}
+	switch r.env.Kind {
+	case envspec.KindEnvFile, envspec.KindRequirements, envspec.KindPixiManifest:
+	default:
+		// an installed prefix is what it is, and a lock file is installed
+		// as locked, without a resolver that could refuse the pair
 		return
 	}
 	var ds []pipDemand
