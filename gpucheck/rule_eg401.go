@@ -235,6 +235,23 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 				c.driverLabel(), driverCUDA, m, m, who, orUnknown(newest), driverCUDA),
 			c.hostCUDAHint(m, driverCUDA))
 		return true
+	} else if fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
+		// JAX's pip CUDA wheels are documented to run on any driver of
+		// the major from its minor-version-compatibility floor, and XLA
+		// compiles its kernels with the pip ptxas and nvJitLink, not the
+		// driver's JIT: a driver older than that ptxas costs parallel
+		// compilation only (jax-ml/jax#19821). A runtime-wheel pin leaves
+		// the newer cuBLAS, nvJitLink and ptxas wheels jax's extra pulls,
+		// so it is no fix (review thirty-eight F5, corpus 010).
+		floor := ""
+		if f, ok := c.k.MinorCompatFloor(m); ok && f.LinuxFloor != "unknown" {
+			floor = f.LinuxFloor
+		}
+		c.minorCompat(
+			fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d wheels are whichever %d.x pip installs, up to %s: JAX runs them through minor-version compatibility (its CUDA %d wheels need a driver of %s or newer), and where XLA's ptxas is newer than the driver it compiles without parallelism (\"XLA is disabling parallel compilation\")",
+				c.driverLabel(), driverCUDA, m, m, orUnknown(newest), m, orUnknown(floor)),
+			fmt.Sprintf("nothing to fix for JAX to run; for native support and parallel compilation, upgrade the driver to one for CUDA %s or newer", orUnknown(newest)))
+		return true
 	} else if fw != nil && fw.From == envspec.ProviderPip {
 		who, pin = "pip installs", "pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)"
 		if e := c.condaMajorOnly(); e != nil {
@@ -245,10 +262,20 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 			pin += fmt.Sprintf(", and cuda-version=%s beside %s", driverCUDA, e.Item)
 		}
 	}
-	c.minorCompat(
-		fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x %s, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
-			c.driverLabel(), driverCUDA, m, m, who, orUnknown(newest), driverCUDA),
-		hint+", or "+pin)
+	msg := fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d runtime is whichever %d.x %s, up to %s: one newer than %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
+		c.driverLabel(), driverCUDA, m, m, who, orUnknown(newest), driverCUDA)
+	if lim, ok := c.retired(); ok && majorOf(lim.cuda) == m {
+		// A GPU whose last branch runs this major: no driver upgrade
+		// exists and any minor already runs through minor-version
+		// compatibility, so the pin is for PTX JIT and newer APIs only,
+		// not a way to make the file run (review thirty-eight F3: cudf
+		// on a K80 was told to pin cuda-version=11.4 and to install a
+		// framework the file does not have).
+		c.minorCompat(msg, fmt.Sprintf("the %s runs no driver after R%d, so no driver past that branch applies; any CUDA %d.x runtime runs on it through minor-version compatibility, which is enough where the packages' SASS covers the GPU; only for PTX JIT or newer CUDA APIs %s",
+			lim.gpuName(), lim.arch.LastBranch, m, pin))
+		return true
+	}
+	c.minorCompat(msg, hint+", or "+pin)
 	return true
 }
 

@@ -110,9 +110,20 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// names no CUDA version: the runtime is some 12.x, which a CUDA 11
 		// driver cannot run; on a 12.x driver older than 12.9 it runs through
 		// minor-version compatibility.
-		// Its conda cuda-toolkit=12 takes the newest 12.x too: the EG402
-		// says so and its hint pins both (review ten #77).
-		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 runtime is whichever 12.x pip installs (and cuda-toolkit=12, line 11, installs the newest 12.x from conda)", "cuda-version=12.4 beside cuda-toolkit=12"}, nil, nil},
+		// JAX's CUDA 12 wheels are documented to run from driver
+		// 525.60.13, and XLA compiles with the pip ptxas, so no pin is
+		// asked for (review thirty-eight F5: a runtime-wheel pin left the
+		// newer cuBLAS and ptxas wheels in place).
+		// cudf 22.10 (CUDA 11.x) on a K80: R470 runs any CUDA 11.x through
+		// minor-version compatibility and no driver past it exists, so the
+		// EG402 hint pins cuda-version only for PTX JIT, and names no
+		// framework the file lacks (review thirty-eight F3).
+		{"009.yml", map[string]string{"k80": "fail"}, []string{"EG410 cudf 22.10.* needs compute capability 6.0", "any CUDA 11.x runtime runs on it through minor-version compatibility", "only for PTX JIT or newer CUDA APIs pin cuda-version=11.4"}, []string{"framework release"}, nil},
+		// pytorch 1.3.1 from defaults beside cudnn 7.6.4: conda-forge built
+		// neither, and the EG108 hint names the framework first, then the
+		// library (review thirty-eight F29).
+		{"112.yml", nil, []string{"conda-forge never built pytorch 1.3.1 (line 150)", "conda-forge never built cudnn 7.6.4 either"}, nil, nil},
+		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
 		// solver per machine (no EG207).
