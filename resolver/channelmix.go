@@ -40,8 +40,19 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 // channelMixHint is EG108's hint where the knowledge base bears on it
 // ("" where it does not), and whether the fix must be dropped.
 func channelMixHint(c *Context) (string, bool) {
-	if hint := neverOnCondaForge(c); hint != "" {
-		return hint, true
+	item := neverOnCondaForge(c)
+	torchHint, torchNever := pytorchMixHint(c)
+	if torchNever {
+		// the framework first: a file whose pytorch conda-forge never
+		// built cannot move there whatever its other pins (review
+		// thirty-eight F29, corpus 112: pytorch 1.3.1 beside cudnn 7.6.4)
+		if item != "" {
+			torchHint += "; " + item + " either"
+		}
+		return torchHint, true
+	}
+	if item != "" {
+		return item + ", so conda-forge alone cannot install the file: keep the channel that has it, or pin a release conda-forge built and then use conda-forge alone with `nodefaults`", true
 	}
 	f := c.Stack.Framework
 	if c.Stack != nil {
@@ -62,6 +73,15 @@ func channelMixHint(c *Context) (string, bool) {
 		// and defaults): conda-forge alone cannot install the file.
 		return fmt.Sprintf("%s, so conda-forge alone cannot install the file: keep %s in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", f.ChannelMoved, f.Channel), true
 	}
+	return torchHint, false
+}
+
+// pytorchMixHint is EG108's hint for a conda pytorch pinned to a release,
+// where the knowledge base says whether conda-forge built it ("" where it
+// did, or where that does not bear on the hint), and whether it says
+// conda-forge never built it (the fix must then be dropped).
+func pytorchMixHint(c *Context) (string, bool) {
+	f := c.Stack.Framework
 	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || strings.Contains(f.Item, "::") {
 		// a release written with its channel (pytorch::pytorch=1.3.1)
 		// comes from that channel whatever `channels:` says
@@ -286,7 +306,7 @@ func (cr companionReleases) neverBuilt(rel string) bool {
 	return cr.newest != "" && !contains(cr.built, rel) && compareVersions(rel, cr.newest) <= 0
 }
 
-// neverOnCondaForge is EG108's hint where the file pins a conda package to
+// neverOnCondaForge says, for EG108's hint, where the file pins a conda package to
 // releases conda-forge never built, per the knowledge base's complete list
 // of its conda-forge releases (review eleven #853, corpus 104: cudnn=9.1,
 // which conda-forge skipped, 8.9.7.29 → 9.2.1.18): conda-forge alone
@@ -332,8 +352,7 @@ func neverOnCondaForge(c *Context) string {
 		if before != "" && after != "" {
 			gap = fmt.Sprintf(" (its releases go from %s to %s)", before, after)
 		}
-		return fmt.Sprintf("conda-forge never built %s %s%s, so conda-forge alone cannot install the file: keep the channel that has it, or pin a release conda-forge built and then use conda-forge alone with `nodefaults`",
-			it.Name, sp.Version.String(), gap)
+		return fmt.Sprintf("conda-forge never built %s %s%s", it.Name, sp.Version.String(), gap)
 	}
 	return ""
 }
