@@ -386,7 +386,7 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 		}
 		cp.CUDA = &info
 	}
-	cp.GPUPackages = candidateLibs(st.GPUPackages, k, &fw, st.CuDNN, variant, cuda)
+	cp.GPUPackages = candidateLibs(st.GPUPackages, k, &fw, st.CuDNN, variant, cuda, resolver.CondaForgeLibsFloat(k, &fw, st.CUDA, cuda))
 	return &cp
 }
 
@@ -398,8 +398,10 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 // is that of the candidate's series and CUDA, as for a build the file
 // pins (resolver.PytorchChannelCuDNN); buildCuDNN is what the file's
 // build string says of it. A cuDNN the build string names in full stays.
-// Packages the file names itself stay.
-func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framework, buildCuDNN, variant, cuda string) []resolver.GPUPackage {
+// Packages the file names itself stay. float, where set, is the run
+// requirement by which a conda-forge build's toolkit libraries are any
+// release of its CUDA major from its own on.
+func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framework, buildCuDNN, variant, cuda, float string) []resolver.GPUPackage {
 	var out []resolver.GPUPackage
 	named := map[string]bool{}                  // libraries the file names
 	bundled := map[string]resolver.GPUPackage{} // the framework's own, not the runtime's
@@ -431,6 +433,10 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framewo
 		}
 		delete(bundled, lib)
 		if cl, ok := k.CUDALibByName(lib); ok && cl.Toolkit {
+			if float != "" {
+				out = append(out, resolver.FloatingToolkitLib(lib, cuda, float))
+				continue
+			}
 			out = append(out, resolver.ToolkitLib(lib, cuda))
 			continue
 		}

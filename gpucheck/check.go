@@ -33,6 +33,7 @@ type knowledge interface {
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
 	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
 	CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool)
+	CondaForgeCUDAFloatOf(cuda string) (*kb.CondaForgeCUDAFloat, bool)
 	DefaultsTorchCuDNNOf(release, cuda string) (*kb.DefaultsTorchCuDNN, bool)
 	LastCuDNNOfMajor(major string) (*kb.CuDNNLastOfMajor, bool)
 	TorchCUDALibsOf(torch, cuda string) (*kb.TorchCUDALibs, bool)

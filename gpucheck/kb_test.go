@@ -348,6 +348,10 @@ func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
 func (k factsKB) CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool) {
 	return (&kb.KB{Facts: k.f}).CondaForgeTorchCuDNNOf(series, cuda)
 }
+
+func (k factsKB) CondaForgeCUDAFloatOf(cuda string) (*kb.CondaForgeCUDAFloat, bool) {
+	return (&kb.KB{Facts: k.f}).CondaForgeCUDAFloatOf(cuda)
+}
 func (k factsKB) DefaultsTorchCuDNNOf(release, cuda string) (*kb.DefaultsTorchCuDNN, bool) {
 	return (&kb.KB{Facts: k.f}).DefaultsTorchCuDNNOf(release, cuda)
 }

@@ -92,6 +92,12 @@ func (c *checker) driverHint(rt, driverCUDA, upgrade string) string {
 		return s + fmt.Sprintf("install a build whose CUDA runtime is %s or older: %s", lim.cuda, native)
 	}
 	s += fmt.Sprintf("install a %s release built for CUDA %s or older", orStr(fwLabel(c.st.Framework), "framework"), lim.cuda)
+	if fw := c.st.Framework; fw != nil && fw.Name == "jax" && fw.From == envspec.ProviderPip {
+		// such a release must still carry code for the GPU: jaxlib
+		// dropped Kepler in 0.4.4 while its CUDA 11 wheels went on
+		// (review thirty-eight F31, corpus 111)
+		s += c.jaxReleasesFor(lim)
+	}
 	if py := c.st.Python; py != "" {
 		if b := c.olderBuild(lim.cuda, "", false); b != "" {
 			// Such builds exist, none for the file's Python: say so
@@ -354,4 +360,43 @@ func (c *checker) cudnnLacksHost(dist kb.Distribution, rel, cu string) bool {
 		}
 	}
 	return false
+}
+
+// jaxReleasesFor narrows a retired GPU's jax hint to the releases whose
+// wheels, by the architecture rows of a CUDA major the branch runs, carry
+// code for the GPU: ", whose jaxlib still carries code for sm_37: releases
+// before 0.4.4, where it was dropped". "" where the rows do not say.
+func (c *checker) jaxReleasesFor(lim retiredLimit) string {
+	gcc, ok := parseCC(lim.gpu.CC)
+	if !ok {
+		return ""
+	}
+	runs := map[string]bool{}
+	var series []string
+	for _, r := range c.k.FrameworkArchRows("jax", kb.DistPyPI) {
+		if !r.Known || majorOf(r.CUDA) > majorOf(lim.cuda) {
+			continue
+		}
+		if _, seen := runs[r.Series]; !seen {
+			series = append(series, r.Series)
+			runs[r.Series] = false
+		}
+		if v, _ := archVerdict(gcc, &r); v != runsNone {
+			runs[r.Series] = true
+		}
+	}
+	slices.SortFunc(series, compareVersions)
+	ran := false
+	for _, sr := range series {
+		switch {
+		case runs[sr]:
+			ran = true
+		case ran:
+			return fmt.Sprintf(" whose jaxlib still carries code for %s: a release before %s, whose jaxlib dropped it", gcc.sm(), sr)
+		}
+	}
+	if !ran && len(series) > 0 {
+		return fmt.Sprintf("; but no jaxlib release carries code for %s, so no jax release runs on the %s", gcc.sm(), lim.gpuName())
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -1503,6 +1504,9 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		}
 		return carriesYes, ""
 	}
+	if p.FloatFrom != "" {
+		return c.floatCarries(p, gcc)
+	}
 	if p.Version == "" {
 		if why := c.cudnnCeilingFails(p, gcc); why != "" {
 			return carriesNo, why
@@ -2285,4 +2289,82 @@ func (c *checker) lowestFloor(name string) string {
 		}
 	}
 	return low
+}
+
+// floatCarries judges a toolkit library that is any release of its major
+// from p.FloatFrom on (a conda-forge build's, conda_forge_cuda_float): it
+// carries code for gcc where every such release does, lacks it where none
+// does, and is open otherwise, since which one the solver installs is not
+// known (review thirty-nine F34: conda-forge's pytorch 2.4.1 CUDA 12.0
+// build was said to load CUDA 12.0's libraries, while its run requirement
+// admits every 12.x, of which 12.8 and later carry sm_120 code).
+func (c *checker) floatCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
+	major := majorOf(p.FloatFrom)
+	newest := c.k.NewestCUDAOfMajor(major)
+	single := *p
+	single.FloatFrom, single.FloatWhy = "", ""
+	if newest == "" || compareVersions(newest, p.FloatFrom) <= 0 {
+		return c.libCarries(&single, gcc)
+	}
+	type verdict struct {
+		rel string
+		has carries
+		why string
+	}
+	var all []verdict
+	yes, no := 0, 0
+	for _, rel := range c.releasesOfMajor(p.FloatFrom, newest) {
+		q := resolver.ToolkitLib(p.Lib, rel)
+		has, why := c.libCarries(&q, gcc)
+		all = append(all, verdict{rel, has, why})
+		switch has {
+		case carriesYes:
+			yes++
+		case carriesNo:
+			no++
+		}
+	}
+	switch {
+	case len(all) == 0:
+		return c.libCarries(&single, gcc)
+	case yes == len(all):
+		return carriesYes, ""
+	case no == len(all):
+		return carriesNo, fmt.Sprintf("the CUDA libraries are whichever %d.x release from %s the solver installs (%s), and %s", major, p.FloatFrom, p.FloatWhy, all[len(all)-1].why)
+	}
+	from := ""
+	for i := len(all) - 1; i >= 0 && all[i].has == carriesYes; i-- {
+		from = all[i].rel
+	}
+	// said of the libraries together, so that judgeCUDALibs says it once
+	why := fmt.Sprintf("the CUDA libraries are whichever %d.x release from %s to %s the solver installs (%s)", major, p.FloatFrom, newest, p.FloatWhy)
+	if from != "" {
+		why += fmt.Sprintf(": from CUDA %s on they carry code for %s, while %s", from, gcc.sm(), all[0].why)
+	} else {
+		why += ": " + all[0].why
+	}
+	return carriesUnknown, why
+}
+
+// releasesOfMajor lists the CUDA toolkit releases (major.minor) from from
+// through newest, of one major, that the knowledge base has an
+// architecture row of.
+func (c *checker) releasesOfMajor(from, newest string) []string {
+	major := majorOf(from)
+	_, m, _ := strings.Cut(from, ".")
+	minor, err := strconv.Atoi(m)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for ; ; minor++ {
+		rel := fmt.Sprintf("%d.%d", major, minor)
+		if compareVersions(rel, newest) > 0 {
+			break
+		}
+		if _, ok := c.k.ToolkitArch(rel); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
 }

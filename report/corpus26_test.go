@@ -123,6 +123,15 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// neither, and the EG108 hint names the framework first, then the
 		// library (review thirty-eight F29).
 		{"112.yml", nil, []string{"conda-forge never built pytorch 1.3.1 (line 150)", "conda-forge never built cudnn 7.6.4 either"}, nil, nil},
+		// jax[cuda12] on a K80: a CUDA 11 jax is not enough, its jaxlib
+		// must still carry Kepler code, which 0.4.4 dropped (review
+		// thirty-eight F31).
+		{"111.yml", map[string]string{"k80": "fail"}, []string{"install a jax release built for CUDA 11.4 or older whose jaxlib still carries code for sm_37: a release before 0.4.4"}, nil, nil},
+		// conda-forge's pytorch 2.4.1 CUDA 12.0 build requires only
+		// cuda-version >=12.0,<13: its libraries are any 12.x, of which
+		// 12.8 on carry sm_120 code, and every 12.x carries sm_90's
+		// (review thirty-nine F34).
+		{"117.yml", map[string]string{"rtx5090": "unknown"}, []string{"the CUDA libraries are whichever 12.x release from 12.0 to 12.9 the solver installs (cuda-version >=12.0,<13): from CUDA 12.8 on they carry code for sm_120", "runs with pytorch 2.4.1 CUDA 12.0"}, nil, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the

@@ -63,6 +63,13 @@ type GPUPackage struct {
 	// WithinWhy says where that comes from.
 	Within    string `json:"within,omitempty"`
 	WithinWhy string `json:"within_why,omitempty"`
+	// FloatFrom, for a toolkit library a conda-forge build loads where
+	// the environment pins no CUDA release, is the build's own release:
+	// the library is any release of that major from it on, whichever the
+	// solver installs (conda_forge_cuda_float); FloatWhy is the run
+	// requirement that allows it. Version is then FloatFrom.
+	FloatFrom string `json:"float_from,omitempty"`
+	FloatWhy  string `json:"float_why,omitempty"`
 	// CodeUnknown says why the knowledge base's GPU code of the release is
 	// not taken as the file's build (a PyTorch wheel index of another CUDA
 	// major than the release's package-index wheel); "" otherwise.
@@ -562,6 +569,42 @@ func ToolkitLib(lib, rt string) GPUPackage {
 		Evidence: []Evidence{{Item: "CUDA " + rt, Kind: EvidenceKBRow, Says: rt, Package: lib}}}
 }
 
+// FloatingToolkitLib is ToolkitLib for a build whose toolkit libraries are
+// any release of rt's major from rt on (conda_forge_cuda_float), where the
+// environment pins no CUDA release: why is the run requirement that says so.
+func FloatingToolkitLib(lib, rt, why string) GPUPackage {
+	p := ToolkitLib(lib, rt)
+	p.FloatFrom, p.FloatWhy = rt, why
+	return p
+}
+
+// CondaForgeLibsFloat is the run requirement that lets a conda-forge
+// build for CUDA rt load any toolkit library release of rt's major from rt
+// on, "" where the build's own release is the one it loads or the
+// environment pins the CUDA release (a cudatoolkit, cuda-version or CUDA
+// package item, an installed prefix, a lock file).
+func CondaForgeLibsFloat(k interface {
+	CondaForgeCUDAFloatOf(string) (*kb.CondaForgeCUDAFloat, bool)
+}, fw *Framework, cuda *CUDAInfo, rt string) string {
+	if fw == nil || fw.From != envspec.ProviderConda || fw.Dist != kb.DistCondaForge || rt == "" || !strings.Contains(rt, ".") {
+		return ""
+	}
+	if cuda != nil {
+		for _, e := range cuda.Evidence {
+			switch e.Kind {
+			case EvidenceBuild, EvidencePackage, EvidenceDefault, EvidenceMutex:
+			default:
+				return ""
+			}
+		}
+	}
+	row, ok := k.CondaForgeCUDAFloatOf(rt)
+	if !ok {
+		return ""
+	}
+	return row.Requirement
+}
+
 // frameworkLibs adds the CUDA libraries the framework's build loads that
 // the file does not name: those a torch wheel pins (torch_cuda_libs), the
 // toolkit's own at the runtime's release, the cuDNN a pytorch channel
@@ -638,6 +681,14 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 		}
 		switch {
 		case ok && cl.Toolkit:
+			if r.kb == nil {
+				add(ToolkitLib(lib, rt))
+				break
+			}
+			if why := CondaForgeLibsFloat(r.kb, fw, r.st.CUDA, rt); why != "" {
+				add(FloatingToolkitLib(lib, rt, why))
+				break
+			}
 			add(ToolkitLib(lib, rt))
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,

@@ -1011,6 +1011,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("conda_forge_torch_cudnn", i, "series must be major.minor, cuda non-empty and cudnn_major 8 or 9")
 		}
 	}
+	for i, r := range v.k.CondaForgeCUDAFloat {
+		v.source("conda_forge_cuda_float", i, r.Source, keys)
+		if strings.Count(r.From, ".") != 1 || r.Requirement == "" {
+			v.errf("conda_forge_cuda_float", i, "from %q must be a CUDA major.minor and requirement non-empty", r.From)
+		}
+	}
 	for i, r := range v.k.DefaultsTorchCuDNN {
 		v.source("defaults_torch_cudnn", i, r.Source, keys)
 		c, ok := CompareDotted(r.From, r.Through)
@@ -1233,4 +1239,27 @@ func (v *validator) supportedCC(i int, b ExtensionBuild, cc *regexp.Regexp) {
 			}
 		}
 	}
+}
+
+// CondaForgeCUDAFloatOf is the conda_forge_cuda_float rule for a package
+// built with nvcc of CUDA cuda (major.minor): the row of its major whose
+// From is the latest at or below it; false where none is.
+func (k *KB) CondaForgeCUDAFloatOf(cuda string) (*CondaForgeCUDAFloat, bool) {
+	major, _, _ := strings.Cut(cuda, ".")
+	var best *CondaForgeCUDAFloat
+	for i := range k.CondaForgeCUDAFloat {
+		r := &k.CondaForgeCUDAFloat[i]
+		if m, _, _ := strings.Cut(r.From, "."); m != major {
+			continue
+		}
+		if c, ok := CompareDotted(r.From, cuda); !ok || c > 0 {
+			continue
+		}
+		if best == nil {
+			best = r
+		} else if c, ok := CompareDotted(r.From, best.From); ok && c > 0 {
+			best = r
+		}
+	}
+	return best, best != nil
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "571349c4d5ef1162"
+const generatedVersion = "09970cf3665020a7"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x4f746777
+const generatedChecksum = 0x9af56766
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20055,6 +20055,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"12.9",
 		"13.0",
 	}, Major: "9", Source: "CF_TORCH_CUDNN", Note: "10f46c50, 95da7a51, b835dc62 2.13.0 .ci_support/linux_64_…cuda_compiler_version{12.9,13.0}…: libcudnn_dev 9"},
+}, CondaForgeCUDAFloat: []CondaForgeCUDAFloat{
+	{From: "11.2", Requirement: "cudatoolkit >=11.2,<12", Note: "conda-forge's nvcc run_exports from 11.2", Source: "X3_CF_NVCC_RUN_EXPORTS"},
+	{From: "12.0", Requirement: "cuda-version >=12.0,<13", Note: "conda-forge's nvcc run_exports; the toolkit's libraries are required by major only", Source: "X5_CF_CUDA_VERSION; CF_CUDA_VERSION_SCHEME; CF_TORCH_241_HOST"},
+	{From: "13.0", Requirement: "cuda-version >=13.0,<14", Note: "conda-forge's nvcc run_exports; the scheme of CF_CUDA_VERSION_SCHEME names no major: it holds for CUDA 13 as for 12", Source: "X5_CF_CUDA_VERSION; CF_CUDA_VERSION_SCHEME"},
 }, DefaultsTorchCuDNN: []DefaultsTorchCuDNN{
 	{From: "2.0.1", Through: "2.0.1", CUDA: []string{
 		"11.8",
@@ -20179,6 +20183,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CN_NOT_FOUND", Title: "PackagesNotFoundError for a conda package named torch: cleardusk/3DDFA#133 (pkgs/main, 'torch[version=>=0.4.1]'), torch/torch7#1225 (pkgs/main, 'conda install torch'), pytorch/pytorch#9463 (conda-forge, 'torch >=0.4.0')", URL: "https://github.com/cleardusk/3DDFA/issues/133"},
 	{Key: "CN_TESTINFRA_1145", Title: "pytorch/test-infra#1145 'Use pypi version for cuda 11.7 in release by default' (merged 2022-11-21): the release binary matrix builds the package-index wheels of torch, torchvision and torchaudio for one CUDA, as the get-started page's 'pip3 install torch torchvision torchaudio' installs them together", URL: "https://github.com/pytorch/test-infra/pull/1145"},
 	{Key: "CN_FROZEN_7", Title: "m-bain/frozen-in-time#7 'Fix CUDA version for the torchvision package': the package index's torchvision raises 'Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.1 and torchvision has CUDA Version=10.2' beside a CUDA 11.1 torch, 'PyPI's version is compiled against CUDA 10.2'", URL: "https://github.com/m-bain/frozen-in-time/pull/7"},
+	{Key: "CF_CUDA_VERSION_SCHEME", Title: "conda-forge/cuda-version-feedstock recipe/README.md at 97d2616 (2023-04-20), 'Scheme': nvcc pins 'a range of cuda-version, with the lower bound being the CTK version X.Y that it comes with' (run_exports cuda-version >=X.Y,<X+1); CTK components pin their exact cuda-version; downstream packages 'depend on needed CTK components without version constraints, and set the version constraint on CUDA by depending only on cuda-version'", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/97d2616/recipe/README.md", Read: "git snapshot of conda-forge/cuda-version-feedstock, 2026-12-07"},
+	{Key: "CF_TORCH_241_HOST", Title: "conda-forge/pytorch-cpu-feedstock recipe/meta.yaml at 054fb317 ('Update to 2.4.1'): host requirements cuda-version {{ cuda_compiler_version }}, and for cuda_major >= 12 cuda-cudart-dev, cuda-nvrtc-dev, libcublas-dev, libcufft-dev, libcurand-dev, libcusolver-dev, libcusparse-dev with no version", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/blob/054fb3175af2e6326738a03a61ba65110364d1af/recipe/meta.yaml", Read: "git snapshot of conda-forge/pytorch-cpu-feedstock, 2026-12-07"},
 	{Key: "TF_SETUP_2_14_0", Title: "tensorflow/tensorflow tensorflow/tools/pip_package/setup.py at commit 4dacf3f368eb7965e9b5c3bbdd5193986081c3b2 (_VERSION '2.14.0')", URL: "https://github.com/tensorflow/tensorflow/blob/4dacf3f368eb7965e9b5c3bbdd5193986081c3b2/tensorflow/tools/pip_package/setup.py", Read: "read_file on repo tensorflow/tensorflow at that commit; commit taken from tensorflow/serving WORKSPACE at tag 2.14.0 (git_commit of org_tensorflow), 2026-12-07"},
 	{Key: "TF_SETUP_2_15_0_POST1", Title: "tensorflow/tensorflow tensorflow/tools/pip_package/setup.py at commit 0b15fdfcb3fddcb4b8a095f26d0f786e316163d7 (_VERSION '2.15.0.post1')", URL: "https://github.com/tensorflow/tensorflow/blob/0b15fdfcb3fddcb4b8a095f26d0f786e316163d7/tensorflow/tools/pip_package/setup.py", Read: "read_file on repo tensorflow/tensorflow at that commit (commit linked from tensorflow/docs PR #2291), 2026-12-07"},
 	{Key: "LOCK_PYHEARTLIB", Title: "devnums/pyheartlib lock file 'poetry.lo' recording tensorflow 2.14.0 / 2.15.0 wheel metadata (extras.and-cuda)", URL: "https://github.com/devnums/pyheartlib/blob/42b75d5d1613afabafdf8923718e4c6710cfed3c/poetry.lo", Read: "fetch github:devnums/pyheartlib, parsed poetry.lo with tomllib at every commit (2.15.0 at 42b75d5d..., 2.14.0 at 8a492202...), 2026-12-07"},
@@ -21406,6 +21412,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 8},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 9},
 		{File: "resolver/kb/data/torch-defaults.yaml", Line: 10},
+	},
+	"conda_forge_cuda_float": {
+		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 11},
+		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 12},
+		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 13},
 	},
 	"conda_forge_torch_cudnn": {
 		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 21},
@@ -23169,6 +23180,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/conda-names.yaml", Line: 14},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 15},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 16},
+		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 15},
+		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 16},
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 104},
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 105},
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 106},

@@ -665,6 +665,10 @@ type Facts struct {
 	// builds of a series require, per CUDA variant
 	// (torch-conda-forge-cudnn.yaml).
 	CondaForgeTorchCuDNN []CondaForgeTorchCuDNN `yaml:"conda_forge_torch_cudnn" key:"series,cudnn_major"`
+	// CondaForgeCUDAFloat says which CUDA toolkit libraries conda-forge's
+	// packages built with an nvcc of a CUDA release run with: any release
+	// of its major from its own on, whichever the solver installs.
+	CondaForgeCUDAFloat []CondaForgeCUDAFloat `yaml:"conda_forge_cuda_float" key:"from"`
 	// DefaultsTorchCuDNN is the cuDNN the defaults channel's pytorch CUDA
 	// builds require, per span of releases and CUDA variant
 	// (torch-defaults-cudnn.yaml).
@@ -867,6 +871,18 @@ type TFPipCUDA struct {
 	From   string `yaml:"from"`  // "2.14.0"
 	Note   string `yaml:"note,omitempty"`
 	Source string `yaml:"source"`
+}
+
+// CondaForgeCUDAFloat is a rule of conda-forge's CUDA packaging: a package
+// built with nvcc of release From (or a later minor of its major) requires
+// the toolkit's libraries only as Requirement says, from its own release
+// to the end of the major, so which of them an environment gets is the
+// solver's choice unless the environment pins one.
+type CondaForgeCUDAFloat struct {
+	From        string `yaml:"from"`        // "12.0"
+	Requirement string `yaml:"requirement"` // "cuda-version >=X.Y,<X+1 …"
+	Note        string `yaml:"note,omitempty"`
+	Source      string `yaml:"source"`
 }
 
 // CondaForgeTorchCuDNN is the cuDNN major that conda-forge's pytorch CUDA
