@@ -94,13 +94,17 @@ func (c *checker) checkArch(driverCUDA string) {
 		// checkDriver passed the driver for every runtime the build may
 		// use; which one it uses, and so its architecture list, stays
 		// unknown, except where every build the file admits shares code.
+		from := fw.VariantFrom
+		if from == "" {
+			from = fmt.Sprintf("the %s channel built %s %s with CUDA %s", orStr(fw.Channel, string(fw.Dist)), fw.Name, fw.Version, resolver.OrList(fw.RuntimeCandidates))
+		}
 		c.eachCC(func(gcc cc, gs []GPU) {
-			if c.commonArchDecides(gcc, gs) {
+			if c.commonArchDecides(gcc, gs) || c.ptxEveryCandidate(gcc, gs) {
 				return
 			}
 			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
 				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list, nor whether it runs on %s (%s); the driver runs every one of them",
-					fw.VariantFrom, gcc.sm(), gpuLabel(c.h, gs)),
+					from, gcc.sm(), gpuLabel(c.h, gs)),
 				preTableHint("the GPU architectures"))
 		})
 		return
@@ -878,4 +882,36 @@ func (c *checker) judgeToolkit(gcc cc, gs []GPU, why, whyKey, driverCUDA string)
 		fmt.Sprintf("%s; %s, so no build made with it has SASS for %s on %s: it runs only if the build carries PTX, which is not known",
 			why, rng, gcc.sm(), gpuLabel(c.h, gs)),
 		"use a build made with a CUDA toolkit that targets this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
+}
+
+// ptxEveryCandidate decides a TensorFlow whose runtime is one of several
+// (the defaults channel's 1.13.1: CUDA 9.0, 9.2 or 10.0) on a GPU newer
+// than every one of their compilers targets, where every build of the
+// release carries PTX for each architecture it lists
+// (tensorflow_ptx_every_listed): whichever it is, the driver JIT-compiles
+// that PTX (review thirty-nine F5). It reports whether it decided.
+func (c *checker) ptxEveryCandidate(gcc cc, gs []GPU) bool {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "tensorflow" || len(fw.RuntimeCandidates) == 0 {
+		return false
+	}
+	hi := ""
+	for _, rt := range fw.RuntimeCandidates {
+		ta, _, ok := c.compilerBelow(rt, gcc)
+		if !ok {
+			return false
+		}
+		if hi == "" || compareVersions(ta.MaxSASS, hi) > 0 {
+			hi = ta.MaxSASS
+		}
+	}
+	row, ok := c.tfPTXEveryListed()
+	if !ok {
+		return false
+	}
+	c.ptxOnlyRuns(gcc,
+		fmt.Sprintf("%s has no SASS for %s on %s: it was built with CUDA %s, whose compilers target nothing above sm_%s, but every build of %s TensorFlow %s lists its architectures as X.Y entries, each SASS and PTX, so it carries PTX the driver JIT-compiles: its own kernels run, with a slow first start and without %s kernels; the CUDA libraries it loads are judged apart",
+			c.build(), gcc.sm(), gpuLabel(c.h, gs), resolver.OrList(fw.RuntimeCandidates), strings.ReplaceAll(hi, ".", ""), tfDistName(row.Dist), row.Releases, gcc.sm()),
+		c.sassBuildHint(gcc, "use a build made with a CUDA toolkit that targets this architecture"))
+	return true
 }

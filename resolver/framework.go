@@ -689,6 +689,15 @@ func (r *resolution) variant() {
 			f.Dist = ""
 		}
 	}
+	if f.Name == "tensorflow" && f.Dist == kb.DistDefaults && f.Version != "" && f.Variant == "cuda" && len(f.RuntimeCandidates) == 0 && r.kb != nil {
+		// the defaults channel built the release with several toolkits,
+		// one of which its GPU build loads: the driver is decided where it
+		// runs every one (review thirty-nine F5: tensorflow-gpu=1.13.1,
+		// built for CUDA 9.0, 9.2 and 10.0, on a CUDA 12.4 driver)
+		if row, ok := r.kb.TensorFlowDefaultsCUDAChoicesOf(f.Version); ok {
+			f.RuntimeCandidates = append([]string(nil), row.CUDA...)
+		}
+	}
 	if f.Name == "tensorflow" && f.Variant == "" && !cpu && r.tfPipGetsCUDA() {
 		f.Variant = "cuda"
 	}
@@ -916,6 +925,9 @@ func distList(ds []kb.Distribution) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// OrList joins a list as "a, b or c".
+func OrList(xs []string) string { return orList(xs) }
 
 // orList joins a list as "a, b or c".
 func orList(xs []string) string {

@@ -1011,6 +1011,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("conda_forge_torch_cudnn", i, "series must be major.minor, cuda non-empty and cudnn_major 8 or 9")
 		}
 	}
+	for i, r := range v.k.CompanionTorchBuild {
+		v.source("companion_torch_build", i, r.Source, keys)
+		if r.Name == "" || len(r.Prefixes) == 0 || len(r.Excludes) == 0 || strings.Count(r.From, ".") < 1 {
+			v.errf("companion_torch_build", i, "name, prefixes, excludes and a from release are required")
+		}
+	}
 	for i, r := range v.k.CondaForgeCUDAFloat {
 		v.source("conda_forge_cuda_float", i, r.Source, keys)
 		if strings.Count(r.From, ".") != 1 || r.Requirement == "" {
@@ -1262,4 +1268,20 @@ func (k *KB) CondaForgeCUDAFloatOf(cuda string) (*CondaForgeCUDAFloat, bool) {
 		}
 	}
 	return best, best != nil
+}
+
+// CompanionTorchBuildOf is the companion_torch_build row of a companion
+// release on a distribution, false where none holds (an older release, or
+// a release not known).
+func (k *KB) CompanionTorchBuildOf(dist Distribution, name, version string) (*CompanionTorchBuild, bool) {
+	for i := range k.CompanionTorchBuild {
+		r := &k.CompanionTorchBuild[i]
+		if r.Dist != dist || r.Name != name {
+			continue
+		}
+		if c, ok := CompareDotted(version, r.From); ok && c >= 0 {
+			return r, true
+		}
+	}
+	return nil, false
 }

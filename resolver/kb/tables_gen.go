@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "09970cf3665020a7"
+const generatedVersion = "ec9d883b972b167b"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x9af56766
+const generatedChecksum = 0xdda08bfd
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1090,6 +1090,22 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.8",
 		"3.9",
 	}, Source: "ANACONDA_TF_RECIPES", Note: "5406148 ('update to 2.4.1', 2021-03-01; the next commit of tensorflow-base-gpu is 2.5.0's): cudatoolkit 10.1, cudnn 7.6; tensorflow/conda_build_config_linux_cuda101.yaml there: full_base_version 2.4.1 gpu_py37/py38/py39h29c2da4_0, py_version 3.7, 3.8, 3.9 (the package index's 2.4 wheels stop at 3.8)"},
+}, TensorFlowDefaultsCUDAChoices: []TensorFlowDefaultsCUDAChoice{
+	{Release: "1.13.1", CUDA: []string{
+		"9.0",
+		"9.2",
+		"10.0",
+	}, Source: "ANACONDA_TF_META", Note: "fa68ef53 'tensorflow: cbc.yaml files for linux gpu' (2019-04-05): conda_build_config_linux_cuda90.yaml (1.13.1 gpu_py*h8f37b9b_0), _cuda92 (h611c6d2), _cuda100 (h8d69cac); tensorflow-base-gpu/conda_build_config.yaml names 9.2 (bc1a6dd7) then 10.0 (d1de2ec6 … 695be8c2)"},
+	{Release: "1.14.0", CUDA: []string{
+		"9.0",
+		"9.2",
+		"10.0",
+		"10.1",
+	}, Source: "ANACONDA_TF_META", Note: "13171292 'tf: linux gpu cbc.yaml files' (2019-06-27): _cuda90 (1.14.0 gpu_py*h8f37b9b_0), _cuda92 (h611c6d2), _cuda100 (h8d69cac), _cuda101 (he45bfe2); the recipe names 10.0 (9b523d5e) then 10.1 (5069cc3a … 3d76a0d3)"},
+	{Release: "2.0.0", CUDA: []string{
+		"10.0",
+		"10.1",
+	}, Source: "ANACONDA_TF_META", Note: "the recipe names 10.1 (856cc8a6 … 0793cdd5, 2019-10-11 to 10-18), then 10.0 (633cdcc6 … 64015280); 5efa970f gives the 10.0 pin file new 2.0.0 hashes, while the 10.1 one keeps 1.14.0's (34256842)"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
@@ -20059,6 +20075,13 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{From: "11.2", Requirement: "cudatoolkit >=11.2,<12", Note: "conda-forge's nvcc run_exports from 11.2", Source: "X3_CF_NVCC_RUN_EXPORTS"},
 	{From: "12.0", Requirement: "cuda-version >=12.0,<13", Note: "conda-forge's nvcc run_exports; the toolkit's libraries are required by major only", Source: "X5_CF_CUDA_VERSION; CF_CUDA_VERSION_SCHEME; CF_TORCH_241_HOST"},
 	{From: "13.0", Requirement: "cuda-version >=13.0,<14", Note: "conda-forge's nvcc run_exports; the scheme of CF_CUDA_VERSION_SCHEME names no major: it holds for CUDA 13 as for 12", Source: "X5_CF_CUDA_VERSION; CF_CUDA_VERSION_SCHEME"},
+}, CompanionTorchBuild: []CompanionTorchBuild{
+	{Dist: Distribution("conda-forge"), Name: "torchvision", From: "0.9.1", Prefixes: []string{
+		"cuda",
+		"cpu",
+	}, Excludes: []Distribution{
+		Distribution("pytorch-channel"),
+	}, Source: "CF_TORCHVISION_PROC_TYPE"},
 }, DefaultsTorchCuDNN: []DefaultsTorchCuDNN{
 	{From: "2.0.1", Through: "2.0.1", CUDA: []string{
 		"11.8",
@@ -20176,6 +20199,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Package: "xformers", Version: "0.0.35", Uploaded: "2026-02", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 	{Package: "cupy-cuda12x", Version: "14.2.0", Uploaded: "2026-08", Read: "2026-11-30", Source: "PKG_INDEX_LISTING"},
 }, Sources: []SourceRef{
+	{Key: "CF_TORCHVISION_PROC_TYPE", Title: "conda-forge/torchvision-feedstock recipe: cee9e2b (2021-01-31, 0.8.2) run 'pytorch =*={{ torch_proc_type }}*' with torch_proc_type 'cuda' or 'cpu'; a6e35c3 (0.9.1) the same; 43854d5 (0.16.1) 'pytorch ={{ compatible_pytorch }}={{ torch_proc_type }}*'; recipe/recipe.yaml at 2a3c7b2 (0.28.0) 'pytorch * [build=${{ torch_proc_type }}*]'", URL: "https://github.com/conda-forge/torchvision-feedstock/commits/main/recipe", Read: "git snapshot of conda-forge/torchvision-feedstock, 2026-12-07"},
 	{Key: "CN_CF_TORCH_OUTPUTS", Title: "conda-forge/pytorch-cpu-feedstock recipe/meta.yaml: package name libtorch, outputs libtorch, pytorch, pytorch-tests, pytorch-cpu, pytorch-gpu", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/blob/main/recipe/meta.yaml", Read: "git show of recipe/meta.yaml at 74dd3d46 (2026-08-13), 2026-12-07"},
 	{Key: "CN_AR_TORCH_OUTPUTS", Title: "AnacondaRecipes/pytorch-feedstock recipe/meta.yaml (2.6.0): package name libtorch, outputs libtorch and pytorch", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock/blob/00202e51d97f7165a30cbc8d953847641131526b/recipe/meta.yaml", Read: "stored copy at 00202e51, 2026-12-07"},
 	{Key: "CN_PT_BUILDER_NAME", Title: "pytorch/builder conda/pytorch-nightly/meta.yaml: package name pytorch, test imports torch", URL: "https://github.com/pytorch/builder/blob/00d0ac61051bd487e2ce6ba20cfbcae8a2d1f963/conda/pytorch-nightly/meta.yaml", Read: "stored copy at 00d0ac61, 2026-12-07"},
@@ -20263,6 +20287,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_ISSUE_36853", Title: "tensorflow/tensorflow#36853 'The minimum required Cuda capability is 6.0 for the binary C-API releases 1.14.0 and 1.15.0' (libtensorflow-gpu-linux tarballs, not the pip wheels)", URL: "https://github.com/tensorflow/tensorflow/issues/36853", Read: "issue thread read 2026-11-30"},
 	{Key: "ANACONDA_TF_RECIPES", Title: "AnacondaRecipes/tensorflow_recipes tensorflow-base-gpu/build.sh (TF_CUDA_COMPUTE_CAPABILITIES by cudatoolkit: '3.0,3.5,5.2,6.0,6.1,7.0,7.5' for 10.* from 1.13.1 to 2.2.0, '3.5,5.2,6.0,6.1,7.0,7.5' for 2.4.1) and conda_build_config.yaml (the cudatoolkit of each build), the recipe of the defaults channel's tensorflow-base gpu builds", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/24d17cc/tensorflow-base-gpu/build.sh", Read: "full history up to @6fa2f06 (2021-05-17), read 2026-12-06: every commit's tensorflow-base-gpu/build.sh and conda_build_config.yaml, grouped by the version in meta.yaml"},
 	{Key: "TF_CONFIGURE_CC", Title: "tensorflow/tensorflow configure.py set_tf_cuda_compute_capabilities, in stored copies of three eras: the CUDA 9.0 era (_DEFAULT_CUDA_VERSION '9.0', _DEFAULT_CUDA_COMPUTE_CAPABILITIES '3.5,5.2') and the CUDA 10 era (_DEFAULT_CUDA_VERSION '10', _TF_MIN_BAZEL_VERSION '2.0.0', default '3.5,7.0') accept an entry only where re.match('[0-9]+.[0-9]+', …) matches it ('Invalid compute capability' otherwise, and ask again), so every entry is X.Y and an empty list is refused; the default is the build machine's own GPUs (deviceQuery) where it has any, else _DEFAULT_CUDA_COMPUTE_CAPABILITIES; the CUDA 11 era copy (_DEFAULT_CUDA_VERSION '11') adds '# We now support sm_35,sm_50,sm_60,compute_70'", URL: "https://github.com/tensorflow/tensorflow/blob/v2.1.0/configure.py", Read: "stored copies (find_string: the _DEFAULT_CUDA_VERSION lines and the re.match line), 2026-12-07"},
+	{Key: "ANACONDA_TF_META", Title: "AnacondaRecipes/tensorflow_recipes tensorflow/conda_build_config_linux_cuda*.yaml (the tensorflow metapackage's pins of the tensorflow-base GPU build per CUDA toolkit) and tensorflow-base-gpu/conda_build_config.yaml, at every commit of 1.13.1, 1.14.0 and 2.0.0 (fa68ef53, 13171292, 5efa970f, 34256842, 633cdcc6, 64015280)", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/tree/64015280ec28fc394d1d857e590d72f042dda834/tensorflow", Read: "git snapshot of AnacondaRecipes/tensorflow_recipes, 2026-12-07"},
 	{Key: "CF_ISSUE_338", Title: "conda-forge/pytorch-cpu-feedstock#338 pytorch-gpu 2.4.1 package for linux-64, python 3.10, CUDA 12.0 variant doesn't exist (2025-01-29, closed)", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/issues/338", Read: "2026-12-05: the reporter finds no pytorch-gpu 2.4.1 file for linux-64 Python 3.10 CUDA 12.0 while the CUDA 11.8 one exists; h-vetinari (maintainer): hash collisions in the wrapper package let only one of the two variants be uploaded, and pytorch itself has the complete set, so pytorch=2.4.1=cuda120* works; hmaarrfk (maintainer) confirms and gives \"pytorch=*=cuda12*\" \"libtorch=2.4.1\" as the way to force the CUDA version"},
 	{Key: "CF_FEEDSTOCK", Title: "conda-forge/pytorch-cpu-feedstock: recipe/build.sh (build_pytorch.sh before 2023) TORCH_CUDA_ARCH_LIST per cuda_compiler_version, recipe/meta.yaml version and build strings, .ci_support/linux_64_*cuda_compiler_version*.yaml variants", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot at main 74dd3d46 (2026-08-13); every first-parent commit of main and of the v2.x release branches read 2026-11-30 (commits of open or closed-unmerged pull requests not counted)"},
 	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30; the string: lines of recipe/meta.yaml over its whole history (all branches: git log -S gpu_cuda), 1.2.0 … 2.5.1, read 2026-12-06"},
@@ -21398,6 +21423,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 72},
 		{File: "resolver/kb/data/arch.yaml", Line: 73},
 		{File: "resolver/kb/data/arch.yaml", Line: 74},
+	},
+	"companion_torch_build": {
+		{File: "resolver/kb/data/companion-torch-build.yaml", Line: 11},
 	},
 	"companion_variants_unpublished": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 91},
@@ -23173,6 +23201,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 814},
 	},
 	"sources": {
+		{File: "resolver/kb/data/companion-torch-build.yaml", Line: 13},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 10},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 11},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 12},
@@ -23260,6 +23289,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 16},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 18},
+		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 19},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 7},
@@ -23850,6 +23880,11 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 10},
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 11},
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 12},
+	},
+	"tensorflow_defaults_cuda_choices": {
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 21},
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 22},
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 23},
 	},
 	"tensorflow_pip_cpu_only": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 132},

@@ -639,6 +639,17 @@ func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (publ
 	return false, false
 }
 
+// TensorFlowDefaultsCUDAChoicesOf is the toolkits the defaults channel
+// built a tensorflow-gpu release with, where it built several.
+func (k *KB) TensorFlowDefaultsCUDAChoicesOf(release string) (*TensorFlowDefaultsCUDAChoice, bool) {
+	for i := range k.TensorFlowDefaultsCUDAChoices {
+		if r := &k.TensorFlowDefaultsCUDAChoices[i]; r.Release == release {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // TensorFlowDefaultsBuildOf is the defaults channel's one build of a
 // tensorflow-gpu release, where the knowledge base has it.
 func (k *KB) TensorFlowDefaultsBuildOf(release string) (*TensorFlowDefaultsBuild, bool) {

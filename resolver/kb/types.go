@@ -176,6 +176,18 @@ type TensorFlowDefaultsBuild struct {
 	Note   string   `yaml:"note,omitempty"`
 }
 
+// TensorFlowDefaultsCUDAChoice is every CUDA toolkit the defaults
+// channel's recipe built a tensorflow-gpu release with, where it built
+// several (ANACONDA_TF_RECIPES): one of them is the runtime the release's
+// GPU build loads, which the file's cudatoolkit pin, where it has one,
+// picks.
+type TensorFlowDefaultsCUDAChoice struct {
+	Release string   `yaml:"release"`
+	CUDA    []string `yaml:"cuda"`
+	Source  string   `yaml:"source"`
+	Note    string   `yaml:"note,omitempty"`
+}
+
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
 // builds of a conda package from release Since on (until the next row's
 // Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
@@ -559,6 +571,9 @@ type Facts struct {
 	// TensorFlowDefaultsBuilds lists the defaults channel's tensorflow-gpu
 	// releases built with one CUDA toolkit only (tensorflow-defaults-builds.yaml).
 	TensorFlowDefaultsBuilds []TensorFlowDefaultsBuild `yaml:"tensorflow_defaults_builds" key:"release"`
+	// TensorFlowDefaultsCUDAChoices lists the defaults channel's
+	// tensorflow-gpu releases built with several CUDA toolkits, and which.
+	TensorFlowDefaultsCUDAChoices []TensorFlowDefaultsCUDAChoice `yaml:"tensorflow_defaults_cuda_choices" key:"release"`
 	// CondaBuildForms says how a distribution's conda recipe writes the
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.
@@ -669,6 +684,9 @@ type Facts struct {
 	// packages built with an nvcc of a CUDA release run with: any release
 	// of its major from its own on, whichever the solver installs.
 	CondaForgeCUDAFloat []CondaForgeCUDAFloat `yaml:"conda_forge_cuda_float" key:"from"`
+	// CompanionTorchBuild lists conda companions whose builds accept only
+	// a pytorch build of their own channel's naming.
+	CompanionTorchBuild []CompanionTorchBuild `yaml:"companion_torch_build" key:"dist,name,from"`
 	// DefaultsTorchCuDNN is the cuDNN the defaults channel's pytorch CUDA
 	// builds require, per span of releases and CUDA variant
 	// (torch-defaults-cudnn.yaml).
@@ -871,6 +889,21 @@ type TFPipCUDA struct {
 	From   string `yaml:"from"`  // "2.14.0"
 	Note   string `yaml:"note,omitempty"`
 	Source string `yaml:"source"`
+}
+
+// CompanionTorchBuild is a channel's companion (conda-forge's torchvision)
+// whose builds from release From on require a pytorch whose build string
+// starts with one of Prefixes ("cuda", "cpu"), so that a pytorch of a
+// distribution in Excludes (the pytorch channel's py3.10_cuda11.8_…,
+// py3.10_cpu_0) cannot sit beside it.
+type CompanionTorchBuild struct {
+	Dist     Distribution   `yaml:"dist"`
+	Name     string         `yaml:"name"`
+	From     string         `yaml:"from"`
+	Prefixes []string       `yaml:"prefixes"`
+	Excludes []Distribution `yaml:"excludes"`
+	Note     string         `yaml:"note,omitempty"`
+	Source   string         `yaml:"source"`
 }
 
 // CondaForgeCUDAFloat is a rule of conda-forge's CUDA packaging: a package

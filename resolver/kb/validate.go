@@ -265,6 +265,18 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.TensorFlowDefaultsCUDAChoices {
+		v.source("tensorflow_defaults_cuda_choices", i, r.Source, keys)
+		v.version("tensorflow_defaults_cuda_choices", i, "release", r.Release, releaseRe())
+		if len(r.CUDA) < 2 {
+			v.errf("tensorflow_defaults_cuda_choices", i, "cuda must list two toolkits or more (one goes in tensorflow_defaults_builds)")
+		}
+		for _, cu := range r.CUDA {
+			if strings.Count(cu, ".") != 1 {
+				v.errf("tensorflow_defaults_cuda_choices", i, "cuda %q must be major.minor", cu)
+			}
+		}
+	}
 	for i, r := range k.TensorFlowDefaultsBuilds {
 		v.source("tensorflow_defaults_builds", i, r.Source, keys)
 		v.version("tensorflow_defaults_builds", i, "release", r.Release, releaseRe())
