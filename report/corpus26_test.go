@@ -136,6 +136,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// 10.0: the driver runs each, and on an A100 each build's PTX runs
 		// (review thirty-nine F5).
 		{"007.yml", nil, []string{"EG408 tensorflow 1.13.1", "it was built with CUDA 9.0, 9.2 or 10.0, whose compilers target nothing above sm_75"}, []string{"its CUDA runtime version is not known, so the driver was not checked"}, nil},
+		// conda-forge's torchvision 0.16.1 requires a pytorch build named
+		// cuda…/cpu…, which the pytorch channel's pytorch 2.1.1 is not:
+		// torchvision comes from the pytorch channel too, no EG209
+		// (review thirty-nine F37).
+		{"127.yml", nil, nil, nil, []string{"EG209"}},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the

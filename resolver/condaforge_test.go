@@ -216,8 +216,10 @@ func TestPastCondaForge(t *testing.T) {
 	for _, c := range st.Companions {
 		chans[c.Name] = c.Channel
 	}
-	// conda-forge built torchvision 0.16.1, and no torchaudio before 2.4.1
-	if chans["torchvision"] != "conda-forge" || chans["torchaudio"] != "pytorch" {
+	// conda-forge built torchvision 0.16.1, but its builds require a
+	// pytorch named cuda…/cpu…, which the pytorch channel's 2.1.1 is not
+	// (review thirty-nine F37); no torchaudio before 2.4.1
+	if chans["torchvision"] != "pytorch" || chans["torchaudio"] != "pytorch" {
 		t.Errorf("companion channels = %v", chans)
 	}
 	st = resolveSrc(t, strings.Replace(src, "%s", "2.1.2", 1))

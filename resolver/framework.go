@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"slices"
 	"fmt"
 	"regexp"
 	"sort"
@@ -1005,12 +1006,37 @@ func (r *resolution) companions() {
 			if it.name != name {
 				continue
 			}
+			r.companionFollowsTorch(it)
 			r.st.Companions = append(r.st.Companions, Package{
 				Name: name, Version: it.exact, From: it.from(), Channel: it.channel, ChannelWhy: it.channelWhy(), Pos: it.pos(),
 				Spec: it.verText, Item: it.raw(), VersionPos: it.verPos(), VersionEnd: int(it.verEnd),
 			})
 		}
 	}
+}
+
+// companionFollowsTorch moves a conda companion off the channel that
+// publishes it first where that channel's builds of its release cannot sit
+// beside the framework's build (companion_torch_build: conda-forge's
+// torchvision from 0.9.1 requires a pytorch whose build string starts
+// with cuda or cpu, which the pytorch channel's py3.10_cuda11.8_… builds do
+// not): flexible channel priority then takes it from the framework's
+// channel, where that one publishes it (review thirty-nine F37, corpus
+// 127: torchvision=0.16.1 beside the pytorch channel's pytorch=2.1.1).
+func (r *resolution) companionFollowsTorch(it *item) {
+	f := r.st.Framework
+	if r.kb == nil || f == nil || f.From != envspec.ProviderConda || it.from() != envspec.ProviderConda ||
+		it.channel == "" || it.channel == f.Channel || f.Channel == "" || it.exact == "" ||
+		(it.conda != nil && (it.conda.Installed != nil || (it.conda.Spec != nil && it.conda.Spec.Channel != ""))) {
+		return
+	}
+	row, ok := r.kb.CompanionTorchBuildOf(distribution(it.channel), it.name, it.exact)
+	if !ok || !slices.Contains(row.Excludes, f.Dist) || !publishes(f.Channel, it.name) {
+		return
+	}
+	it.channel, it.firstChannel = f.Channel, false
+	it.moved = fmt.Sprintf("%s's %s %s requires a pytorch build named %s…, which %s's pytorch builds are not", row.Dist, it.name, it.exact, strings.Join(row.Prefixes, "… or "), f.Channel)
+	it.how = it.moved + ", so flexible channel priority takes it from " + f.Channel + " too (strict priority cannot solve it)"
 }
 
 // cudatoolkitPin is the file's conda cudatoolkit version spec and its
