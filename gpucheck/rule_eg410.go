@@ -142,6 +142,9 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			return // every GPU is below a floor no release goes under
 		}
 		why := p.Unknown + ", so neither what it was built for nor the GPU code it carries can be checked"
+		if !c.belowNVCCMin(p) {
+			return // every GPU is below what the oldest toolkit its build accepts targets
+		}
 		if !c.condaBuildBelowNVCC(p) {
 			return // every GPU is below what torch's CUDA major compiles for
 		}
@@ -312,6 +315,37 @@ func (c *checker) builtOnMachineBelowNVCC(p *resolver.GPUPackage) bool {
 	return c.belowTorchCUDAMajor(p, func(major, cu string, lo cc) string {
 		return fmt.Sprintf("%s compiles its CUDA ops on the machine with an nvcc of torch's CUDA major (%s, from torch's CUDA %s build; its build refuses another major), and no CUDA %s compiler targets anything below %s, so they",
 			pkgLabel(p), major, cu, major, lo.sm())
+	})
+}
+
+// belowNVCCMin raises EG410 for each GPU that no build of the release can
+// carry code for: its build refuses a CUDA toolkit older than the
+// extension's nvcc_min (TransformerEngine from 1.10: 12.0), and no
+// compiler of that major targets anything below its floor (CUDA 12: sm_50),
+// so even a local build made on another machine has none for a K80
+// (review thirty-nine F27: transformer-engine 2.2.0+c55e425). It reports
+// whether some GPU is left undecided.
+func (c *checker) belowNVCCMin(p *resolver.GPUPackage) bool {
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok || p.Version == "" {
+		return true
+	}
+	cu := ext.NVCCMinOf(p.Version)
+	if cu == "" {
+		return true
+	}
+	ta, ok := c.k.ToolkitArch(cu)
+	if !ok {
+		return true
+	}
+	lo, ok := parseCC(ta.MinSASS)
+	if !ok {
+		return true
+	}
+	return c.failBelow(p, lo, func(gcc cc, gs []GPU) (string, string) {
+		return fmt.Sprintf("every build of %s %s is made with CUDA %s or newer (its build refuses an older toolkit), and no CUDA %d compiler targets anything below %s, so %s carries no code for %s on %s",
+				p.Name, p.Version, cu, majorOf(cu), lo.sm(), pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs)),
+			fmt.Sprintf("run on a GPU of compute capability %s or newer, or use a release of %s whose build accepts a CUDA toolkit that targets %s", ta.MinSASS, p.Name, gcc.sm())
 	})
 }
 

@@ -55,6 +55,12 @@ type Extension struct {
 	// the floor of the releases without one of their own, and an unknown
 	// release may be an older one with a lower floor (flash-attn 1.x).
 	FloorEveryRelease bool `yaml:"floor_every_release,omitempty"`
+	// NVCCMin lists, from a release on, the oldest CUDA toolkit any build
+	// of the package can be made with, where its build refuses older ones
+	// (TransformerEngine from 1.10: "CUDA 12.0+ is required"): a local or
+	// unknown build of such a release carries nothing below what that
+	// toolkit's major targets.
+	NVCCMin []NVCCMin `yaml:"nvcc_min,omitempty"`
 	// ArchUnknown says why no public source can give the GPU code of any
 	// release (cuML's builds compile NVIDIA's private cumlprims_mg in), so
 	// that the finding says so instead of only "no row", and does not ask
@@ -161,6 +167,30 @@ type SdistBuild struct {
 	// below that is in it.
 	NVCCTorchMajor bool   `yaml:"nvcc_torch_major,omitempty"`
 	Source         string `yaml:"source"`
+}
+
+// NVCCMin is the oldest CUDA toolkit (major.minor) the package's build
+// accepts from release From on.
+type NVCCMin struct {
+	From   string `yaml:"from"`
+	CUDA   string `yaml:"cuda"`
+	Source string `yaml:"source"`
+}
+
+// NVCCMinOf is the oldest CUDA toolkit any build of release version can
+// have been made with, "" where no row says.
+func (e *Extension) NVCCMinOf(version string) string {
+	best, cu := "", ""
+	for _, r := range e.NVCCMin {
+		c, ok := CompareDotted(version, r.From)
+		if !ok || c < 0 {
+			continue
+		}
+		if b, ok := CompareDotted(r.From, best); best == "" || (ok && b > 0) {
+			best, cu = r.From, r.CUDA
+		}
+	}
+	return cu
 }
 
 // NVCCSASS is the SASS a source build adds where its nvcc is From or
@@ -843,6 +873,13 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		}
 		if e.FloorEveryRelease && e.MinCC == "" {
 			v.errf("extensions", i, "floor_every_release without min_cc")
+		}
+		for _, r := range e.NVCCMin {
+			v.source("extensions", i, r.Source, keys)
+			v.version("extensions", i, "nvcc_min.from", r.From, ver)
+			if strings.Count(r.CUDA, ".") != 1 {
+				v.errf("extensions", i, "nvcc_min.cuda %q is not a CUDA major.minor", r.CUDA)
+			}
 		}
 		if sb := e.SdistBuild; sb.From != "" || len(sb.SASS) > 0 {
 			v.source("extensions", i, sb.Source, keys)

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "ec9d883b972b167b"
+const generatedVersion = "552f041e67a80606"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xdda08bfd
+const generatedChecksum = 0x8f71ee7c
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -6236,7 +6236,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"3.14",
 	}, Source: "CF_FEEDSTOCK (10f46c50 … b835dc62 (2026-07-25 … 2026-08-10))"},
 }, Extensions: []Extension{
-	{Name: "transformer-engine", Framework: "torch", TorchABI: true, Source: "TE_INSTALL_2_11; TE_README", Note: "the metapackage: installs the core library (transformer-engine-cu12) and, with the pytorch or jax extra, the framework extension, shipped as a source distribution and compiled on the install machine against the framework there; a +<commit> local version is a build from the git repository (pip install git+…), compiled on the install machine"},
+	{Name: "transformer-engine", Framework: "torch", TorchABI: true, NVCCMin: []NVCCMin{
+		{From: "1.10", CUDA: "12.0", Source: "TE_CUDA12_MIN"},
+		{From: "2.9", CUDA: "12.1", Source: "TE_CUDA121_MIN"},
+	}, Source: "TE_INSTALL_2_11; TE_README", Note: "the metapackage: installs the core library (transformer-engine-cu12) and, with the pytorch or jax extra, the framework extension, shipped as a source distribution and compiled on the install machine against the framework there; a +<commit> local version is a build from the git repository (pip install git+…), compiled on the install machine"},
 	{Name: "transformer-engine-cu12", Framework: "none", Source: "TE_INSTALL_2_11", Note: "the core library compiled for CUDA 12 (the CUDA major is part of the name); its architecture list is not in the knowledge base"},
 	{Name: "transformer-engine-torch", Framework: "torch", TorchABI: true, BuiltOnMachine: true, Source: "TE_INSTALL_2_11", Note: "the PyTorch extension, shipped as a source distribution ('Source distributions are shipped for the JAX and PyTorch extensions'): pip compiles it on the install machine against the torch there (--no-build-isolation)"},
 	{Name: "sgl-kernel", Framework: "torch", TorchABI: true, Source: "SGL_KERNEL_README", Note: "the kernel library for SGLang: CUDA kernels built as a torch extension (csrc/torch_extension.cc) with CUTLASS, FlashInfer, FlashAttention and DeepGEMM; wheels for CUDA 12.1 and 12.4 on the package index and for CUDA 11.8 on SGLang's own index; its architecture lists are not in the knowledge base"},
@@ -20391,6 +20394,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TE_INSTALL_2_11", Title: "NVIDIA Transformer Engine 2.11 user guide, Installation: 'Transformer Engine can be directly installed from our PyPI, e.g. pip3 install --no-build-isolation transformer_engine[pytorch] … Transformer Engine ships wheels for the core library. Source distributions are shipped for the JAX and PyTorch extensions. … By default, this will install the core library compiled for CUDA 12'; prerequisites CUDA 12.1+ (12.8+ for Blackwell support), cuDNN 9.3 or later", URL: "https://docs.nvidia.com/deeplearning/transformer-engine-releases/release-2.11/user-guide/_sources/installation.rst.txt", Read: "search (docs), 2026-12-06"},
 	{Key: "TE_README", Title: "NVIDIA/TransformerEngine README: 'a library for accelerating Transformer models on NVIDIA GPUs, including using 8-bit floating point (FP8) precision on Hopper GPUs'; 'pip install git+https://github.com/NVIDIA/TransformerEngine.git@stable … will automatically detect if any supported deep learning frameworks are installed and build Transformer Engine support for them' (installation guide)", URL: "https://github.com/NVIDIA/TransformerEngine", Read: "search (docs), 2026-12-06"},
 	{Key: "SGL_KERNEL_README", Title: "sgl-project/sglang sgl-kernel/README.md: 'Kernel Library for SGLang'; 'For CUDA 11.8: pip3 install sgl-kernel -i https://docs.sglang.ai/whl/cu118 … For CUDA 12.1 or CUDA 12.4: pip3 install sgl-kernel'; third-party libraries CUTLASS, FlashInfer, DeepGEMM, FlashAttention; kernels in csrc exposed through csrc/torch_extension.cc", URL: "https://github.com/sgl-project/sglang/blob/main/sgl-kernel/README.md", Read: "search (code), 2026-12-06"},
+	{Key: "TE_CUDA12_MIN", Title: "NVIDIA/TransformerEngine transformer_engine/common/CMakeLists.txt at v1.10 (08a85d3b, 2024-09-11) lines 27-28: 'if (CUDAToolkit_VERSION VERSION_LESS 12.0) message(FATAL_ERROR \"CUDA 12.0+ is required, but found CUDA ${CUDAToolkit_VERSION}\")', from cc329b79 'Bump minimum CUDA version to 12.0 (#1103)'; v1.9 has no such check", URL: "https://github.com/NVIDIA/TransformerEngine/blob/08a85d3b2657f1d4e0b478f6682c17fe6bba8b05/transformer_engine/common/CMakeLists.txt", Read: "git snapshot of NVIDIA/TransformerEngine, 2026-12-07"},
+	{Key: "TE_CUDA121_MIN", Title: "NVIDIA/TransformerEngine transformer_engine/common/CMakeLists.txt at v2.9 (70f53666, 2025-10-30) lines 24-25: 'if (CUDAToolkit_VERSION VERSION_LESS 12.1) message(FATAL_ERROR \"CUDA 12.1+ is required…\")' (eb34783c, #2279)", URL: "https://github.com/NVIDIA/TransformerEngine/blob/70f536662ae10a62a54f4ed1ba92e3314c5cfd69/transformer_engine/common/CMakeLists.txt", Read: "git snapshot of NVIDIA/TransformerEngine, 2026-12-07"},
 	{Key: "X13_D2_INSTALL", Title: "facebookresearch/detectron2 INSTALL.md: 'Build Detectron2 from Source … python -m pip install git+https://github.com/facebookresearch/detectron2.git … You often need to rebuild detectron2 after reinstalling PyTorch'; 'Install Pre-Built Detectron2 (Linux only)': v0.6 wheels per CUDA (11.3, 11.1, 10.2, 10.1, cpu) and torch (1.10, 1.9, 1.8) from dl.fbaipublicfiles.com/detectron2/wheels/{cuda}/torch{torch}/index.html; dev/packaging/gen_install_table.py CUDA_SUFFIX cu113 … cu92, cpu", URL: "https://github.com/facebookresearch/detectron2/blob/main/INSTALL.md", Read: "search (docs), 2026-12-06"},
 	{Key: "X13_D2_CSRC", Title: "facebookresearch/detectron2 detectron2/layers/csrc: ROIAlign/ROIAlign_cuda.cu, ROIAlignRotated/ROIAlignRotated_cuda.cu, box_iou_rotated/box_iou_rotated_cuda.cu, deformable/deform_conv_cuda.cu, deform_conv_cuda_kernel.cu, nms_rotated/nms_rotated_cuda.cu, cuda_version.cu", URL: "https://github.com/facebookresearch/detectron2/tree/main/detectron2/layers/csrc", Read: "find_files, 2026-12-06"},
 	{Key: "X13_P3D_INSTALL", Title: "facebookresearch/pytorch3d INSTALL.md: 'The core library is written in PyTorch. Several components have underlying implementation in CUDA for improved performance. A subset of these components have CPU implementations in C++/PyTorch'; conda install pytorch3d -c pytorch3d; build from source needs CUB for CUDA older than 11.7", URL: "https://github.com/facebookresearch/pytorch3d/blob/main/INSTALL.md", Read: "search (docs), 2026-12-06"},
@@ -23393,6 +23398,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-12.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-13.yaml", Line: 5},
