@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "552f041e67a80606"
+const generatedVersion = "6144dce24cc6e2eb"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x8f71ee7c
+const generatedChecksum = 0xf80de9e8
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20133,8 +20133,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Conda: []string{
 		"libcublas",
 	}, Toolkit: true, Releases: []ToolkitLibRelease{
+		{Version: "11.10.3.66", CUDA: "11.7"},
 		{Version: "11.11.3.6", CUDA: "11.8"},
-	}, Source: "DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX (nvidia-cublas-cu11, nvidia-cublas-cu12, nvidia-cublas: 'CUBLAS native runtime libraries'); CF_PKGS (libcublas); H200_VENV_METADATA (nvidia-cublas beside cuda-toolkit 13.0.2)", Note: "nvidia-cublas-cu13 is a 0.0.1 placeholder ('DEPRECATED: Use nvidia-cublas instead'); the fake nvidia-cublas-cu110 … cu116 packages are 0.0.1.dev5 warnings, never a library"},
+	}, Source: "POETRY6939 (torch 1.13.0's CUDA 11.7 wheel pins nvidia-cublas-cu11==11.10.3.66 beside nvidia-cuda-runtime-cu11==11.7.99, CUDA 11.7 update 1's runtime); DEB_CUDA118_CUOBJDUMP (the release paired with CUDA 11.8.0); PT_BBM_MAIN; PYPI_INDEX (nvidia-cublas-cu11, nvidia-cublas-cu12, nvidia-cublas: 'CUBLAS native runtime libraries'); CF_PKGS (libcublas); H200_VENV_METADATA (nvidia-cublas beside cuda-toolkit 13.0.2)", Note: "nvidia-cublas-cu13 is a 0.0.1 placeholder ('DEPRECATED: Use nvidia-cublas instead'); the fake nvidia-cublas-cu110 … cu116 packages are 0.0.1.dev5 warnings, never a library"},
 	{Lib: "cufft", Pip: []string{
 		"nvidia-cufft-cu*",
 		"nvidia-cufft",
