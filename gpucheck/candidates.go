@@ -375,6 +375,8 @@ func selects(kind, selector string) bool {
 // CUDA libraries that build loads.
 func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) *resolver.Stack {
 	cp := *st
+	// what refuses the file as written is the whole file's, said once
+	cp.PinConflicts, cp.NotFound = nil, nil
 	fw := *st.Framework
 	fw.Version, fw.Variant, fw.Candidates = version, variant, nil
 	cp.Framework = &fw

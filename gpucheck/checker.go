@@ -68,6 +68,11 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 		c.overCandidates()
 	}
 	c.undecideUnread()
+	if nf := st.NotFound; len(nf) > 0 {
+		// conda creates nothing from the file as written (EG205): what it
+		// would run once fixed is open
+		c.undecideFor(nf[0].Pos, CauseFile, "file", "conda-package-not-found", "everything the file installs", nf[0].Why, nf[0].Hint)
+	}
 	if pcs := st.PinConflicts; len(pcs) > 0 {
 		// pip refuses the file as written (EG205): what it installs once
 		// fixed is open, whichever checks the listed releases pass

@@ -244,6 +244,7 @@ const (
 var reasonCause = map[string]string{
 	"file-not-read":              CauseFile,
 	"pip-pin-conflict":           CauseFile,
+	"conda-package-not-found":    CauseFile,
 	"cuda-libraries-unloadable":  CauseMachine,
 	"extension-lib-from-machine": CauseMachine,
 	// a pip TensorFlow whose CUDA libraries the machine must provide

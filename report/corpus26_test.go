@@ -145,6 +145,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// 2.2 is made with CUDA 12.0 or newer (its CMake refuses older), so
 		// none carries code for a K80 (review thirty-nine F27).
 		{"092.yml", map[string]string{"k80": "fail"}, []string{"every build of transformer-engine 2.2.0 is made with CUDA 12.0 or newer (its build refuses an older toolkit), and no CUDA 12 compiler targets anything below sm_50"}, nil, nil},
+		// torch=2.0.1 as a conda line beside defaults: PackagesNotFoundError,
+		// so conda creates nothing; the targets are open on a file to fix
+		// (review thirty-nine F40, F41).
+		{"166.yml", map[string]string{"k80": "unknown", "h100": "unknown"}, []string{"conda-package-not-found", "so conda stops with PackagesNotFoundError"}, nil, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the

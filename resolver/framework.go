@@ -1,9 +1,9 @@
 package resolver
 
 import (
-	"slices"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"

@@ -506,12 +506,35 @@ func eg205CondaPipName(c *Context) []finding.Diagnostic {
 		return nil
 	}
 	var out []finding.Diagnostic
-	for _, d := range c.Env.Deps {
+	for _, a := range condaPipNames(c.Env, c.KB) {
+		out = append(out, newFinding(c.rule, a.pos, a.end, a.why, a.hint))
+	}
+	return out
+}
+
+// condaPipName is a conda dependency that no channel the file lists
+// publishes under that name: conda stops with PackagesNotFoundError.
+type condaPipName struct {
+	pos       finding.Pos
+	end       int
+	why, hint string
+}
+
+// condaPipNames finds the conda dependencies eg205CondaPipName reports,
+// for the rule and for the resolver, which leaves the targets open on
+// them: conda creates nothing from such a file (review thirty-nine F40,
+// F41, corpus 166: torch=2.0.1 beside defaults).
+func condaPipNames(env *envspec.Env, k *kb.KB) []condaPipName {
+	if k == nil || env == nil {
+		return nil
+	}
+	var out []condaPipName
+	for _, d := range env.Deps {
 		sp := d.Spec
 		if sp == nil {
 			continue
 		}
-		row, ok := c.KB.CondaAbsent(sp.Name)
+		row, ok := k.CondaAbsent(sp.Name)
 		if !ok {
 			continue
 		}
@@ -520,7 +543,7 @@ func eg205CondaPipName(c *Context) []finding.Diagnostic {
 		if sp.Channel != "" {
 			chans, where = []string{envspec.ChannelName(sp.Channel)}, "the channel it names (%s) publishes no conda package called %s"
 		} else {
-			for _, ch := range c.Env.Channels {
+			for _, ch := range env.Channels {
 				if n := envspec.ChannelName(ch.Value); n != "nodefaults" {
 					chans = append(chans, n)
 				}
@@ -539,10 +562,10 @@ func eg205CondaPipName(c *Context) []finding.Diagnostic {
 		}
 		conda := raw[:at] + strings.Replace(raw[at:], sp.Name, row.Conda, 1)
 		pip := sp.Name + pipSpec(sp.Version.Raw())
-		out = append(out, newFinding(c.rule, d.Raw.Pos, d.Raw.Pos.Col+len(d.Raw.Value),
-			fmt.Sprintf("%s (line %d) names the package by its PyPI name: %s (its conda package is %s), so conda stops with PackagesNotFoundError",
+		out = append(out, condaPipName{pos: d.Raw.Pos, end: d.Raw.Pos.Col + len(d.Raw.Value),
+			why: fmt.Sprintf("%s (line %d) names the package by its PyPI name: %s (its conda package is %s), so conda stops with PackagesNotFoundError",
 				d.Raw.Value, d.Raw.Pos.Line, fmt.Sprintf(where, strings.Join(chans, ", "), sp.Name), row.Conda),
-			fmt.Sprintf("write %s, or move the line under `- pip:` as %s", conda, pip)))
+			hint: fmt.Sprintf("write %s, or move the line under `- pip:` as %s", conda, pip)})
 	}
 	return out
 }

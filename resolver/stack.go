@@ -276,6 +276,10 @@ type Stack struct {
 	// excluding the exact release another of them asks for (EG205), so
 	// what the file would run is open until it is fixed.
 	PinConflicts []PinConflict `json:"-"`
+	// NotFound are conda dependencies no channel the file lists publishes
+	// under that name (EG205: PackagesNotFoundError): conda creates
+	// nothing from the file until they are fixed.
+	NotFound []PinConflict `json:"-"`
 	// OtherFrameworks names the frameworks the file installs beside
 	// Framework (tensorflow, jax beside pytorch): each is a GPU-code
 	// package of its own, judged on a stack of its own
