@@ -58,7 +58,7 @@ func runEG409(c *checker) bool {
 			// One Linux wheel for CPU and GPU since 2.1: it uses the GPU only
 			// if it finds CUDA and cuDNN libraries when it starts. A GPU its
 			// known architecture list cannot serve stays idle either way.
-			if c.tfWheelServesNone() {
+			if c.tfWheelServesNone() || c.tfCuDNNMajorFails() {
 				return true
 			}
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
@@ -302,6 +302,44 @@ func (c *checker) tfWheelServesNone() bool {
 		all = false
 	})
 	return all
+}
+
+// tfCuDNNMajorFails raises EG410 for each GPU that no cuDNN of the major a
+// pinned pip TensorFlow opens (libcudnn.so.<major> of the cuDNN it was
+// built with) runs on: whatever the machine gives it, its cuDNN operations
+// cannot run there, and without a cuDNN it runs on the CPU, so the GPU path
+// is decided (review thirty-nine F18: TensorFlow 2.1.0, cuDNN 7, on an
+// H100). It reports whether some GPU failed.
+func (c *checker) tfCuDNNMajorFails() bool {
+	fw := c.st.Framework
+	if fw.Version == "" || len(c.h.GPUs) == 0 {
+		return false
+	}
+	t, ok := c.k.TensorFlow(fw.Version)
+	if !ok || t.CuDNN == "" {
+		return false
+	}
+	major, _, _ := strings.Cut(t.CuDNN, ".")
+	last, ok := c.k.LastCuDNNOfMajor(major)
+	if !ok {
+		return false
+	}
+	failed := false
+	c.eachCC(func(gcc cc, gs []GPU) {
+		// the major's first and last release: a GPU newer than the major
+		// lacks code in both, one whose support a later release dropped
+		// (Kepler in cuDNN 8) keeps it in the first
+		why, no := c.cudnnCarriesNo(last.Last, gcc)
+		if _, firstNo := c.cudnnCarriesNo(major+".0.0", gcc); !no || !firstNo {
+			return
+		}
+		failed = true
+		c.add("EG410", c.fwPos(),
+			fmt.Sprintf("%s opens libcudnn.so.%s, a cuDNN %s.x (it was built with cuDNN %s), and none runs on %s: %s; with one the machine gives it, its cuDNN operations cannot run there, and without one it runs on the CPU",
+				fwName(fw), major, major, t.CuDNN, gpuLabel(c.h, gs), why),
+			fmt.Sprintf("use a TensorFlow release built with a cuDNN that supports %s, or run on a GPU that cuDNN %s supports", gcc.sm(), major))
+	})
+	return failed
 }
 
 // tfPTXOnly is what tfCUDAHint's way out leaves open on this target: the
