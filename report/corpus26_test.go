@@ -89,7 +89,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"005.yml", map[string]string{"k80": "ok", "a100": "fail", "rtx5090": "fail"}, []string{"2 of the 2 builds the file admits have an EG410 of their own", "cudnn 7.6.5 (loaded by torch 1.5.0) carries no code for sm_80", "cublas 10.2 has no code of its own for sm_80 (CUDA 10.2's compiler targets nothing above sm_75)"}, []string{"leaves the build to the solver", "pytorch-cuda=X.Y", "cpuonly"}, nil},
 		// pytorch 1.3.1 from the defaults channel with no variant pin
 		// (review #46): the hint is in the defaults channel's build strings.
-		{"008.yml", map[string]string{"a100": "unknown"}, []string{"left to the solver", "pytorch=*=*cuda* for a CUDA build"}, []string{"pytorch-cuda=X.Y", "(or pip)", "gpu_cuda"}, nil},
+		{"008.yml", map[string]string{"a100": "unknown"}, []string{"left to the solver", "pytorch=1.3.1=*cuda* for a CUDA build"}, []string{"pytorch-cuda=X.Y", "(or pip)", "gpu_cuda"}, nil},
 		// pytorch<=0.3.0 (review #468): every conda build before 0.4.0 on
 		// linux-64 is a CUDA build, so the variant is not open (no EG207)
 		// and what is open is which CUDA.

@@ -283,18 +283,18 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 		// conda-forge's cuda118_py310h…): defaults' own globs would solve to
 		// nothing there (review 9 #489, corpus 071). These globs match
 		// every channel's names.
-		return fmt.Sprintf("pin the build: pytorch=*=*cuda* for a CUDA build or pytorch=*=*cpu* for a CPU one; whether the defaults channel published pytorch %s is not known, so another channel the file lists may serve it, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
-			v, strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
+		return fmt.Sprintf("pin the build: %s for a CUDA build or %s for a CPU one; whether the defaults channel published pytorch %s is not known, so another channel the file lists may serve it, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
+			buildPin(f, "*cuda*"), buildPin(f, "*cpu*"), v, strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
 	}
-	pin := fmt.Sprintf("pytorch=*=%s for a CUDA build or pytorch=*=%s for a CPU one", form.CUDAGlob, form.CPUGlob)
+	pin := fmt.Sprintf("%s for a CUDA build or %s for a CPU one", buildPin(f, form.CUDAGlob), buildPin(f, form.CPUGlob))
 	since := fmt.Sprintf(" (the defaults channel's recipe names its builds so from pytorch %s on)", form.Since)
 	if len(f.OtherChannels) > 0 {
 		// The solver may take the build from another channel the file
 		// lists, whose names the defaults globs do not match, and whether
 		// defaults has a CUDA build of the release at all is not in its
 		// name form (its 1.6.0 was CPU-only: review eighteen F38, 126).
-		pin = fmt.Sprintf("pytorch=*=*cuda* for a CUDA build or pytorch=*=*cpu* for a CPU one; the file lists %s beside defaults, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
-			strings.Join(f.OtherChannels, " and "), strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
+		pin = fmt.Sprintf("%s for a CUDA build or %s for a CPU one; the file lists %s beside defaults, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
+			buildPin(f, "*cuda*"), buildPin(f, "*cpu*"), strings.Join(f.OtherChannels, " and "), strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
 		since = ""
 	}
 	if form.GPUPackage != "" && form.CPUPackage != "" {
@@ -304,6 +304,22 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages that select its GPU or its CPU build), or pin the build: %s", form.GPUPackage, form.CPUPackage, pin)
 	}
 	return "pin the build: " + pin + since
+}
+
+// buildPin is the file's pytorch spec with a build glob added: its version
+// kept (pytorch=1.9=*cuda*, review thirty-nine F19: the hint's
+// pytorch=*=*cuda* dropped the file's =1.9), a range in conda's bracket
+// form, and * where it pins none.
+func buildPin(f *Framework, glob string) string {
+	v := strings.TrimSpace(f.Spec)
+	plain := strings.TrimLeft(v, "=")
+	switch {
+	case v == "" || v == "*":
+		return "pytorch=*=" + glob
+	case !strings.ContainsAny(plain, "<>!|,~ ="):
+		return "pytorch=" + plain + "=" + glob
+	}
+	return fmt.Sprintf("pytorch[version='%s',build='%s']", v, glob)
 }
 
 // pytorchChannelSelector is the file's pytorch-cuda or cpuonly where the

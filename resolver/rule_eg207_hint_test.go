@@ -40,3 +40,19 @@ func TestVariantHintByRelease(t *testing.T) {
 		t.Errorf("no KB: %q", h)
 	}
 }
+
+// buildPin keeps the file's version in the build pin it proposes (review
+// thirty-nine F19: pytorch=*=*cuda* beside the file's =1.9 dropped it).
+func TestBuildPinKeepsVersion(t *testing.T) {
+	for spec, want := range map[string]string{
+		"":         "pytorch=*=*cuda*",
+		"=1.9":     "pytorch=1.9=*cuda*",
+		"==1.3.1":  "pytorch=1.3.1=*cuda*",
+		"1.12.*":   "pytorch=1.12.*=*cuda*",
+		">=1.9,<2": "pytorch[version='>=1.9,<2',build='*cuda*']",
+	} {
+		if got := buildPin(&Framework{Spec: spec}, "*cuda*"); got != want {
+			t.Errorf("%q: %q, want %q", spec, got, want)
+		}
+	}
+}
