@@ -389,6 +389,17 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 		cp.CUDA = &info
 	}
 	cp.GPUPackages = candidateLibs(st.GPUPackages, k, &fw, st.CuDNN, variant, cuda, resolver.CondaForgeLibsFloat(k, &fw, st.CUDA, cuda))
+	if pinned := resolver.CondaForgeLibsPinned(k, &fw, st.CUDA, cuda); pinned != "" {
+		// the file pins a later release of the build's major, which the
+		// build's run requirement admits: its libraries are that one's
+		// (review forty F9: conda-forge's pytorch 2.0.0 CUDA 11.2 build
+		// beside cudatoolkit=11.7 loads CUDA 11.7's cuBLAS)
+		for i, p := range cp.GPUPackages {
+			if p.BundledWith == resolver.RuntimeBundled(cuda) {
+				cp.GPUPackages[i] = resolver.ToolkitLib(p.Lib, pinned)
+			}
+		}
+	}
 	return &cp
 }
 

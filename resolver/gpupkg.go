@@ -605,6 +605,27 @@ func CondaForgeLibsFloat(k interface {
 	return row.Requirement
 }
 
+// CondaForgeLibsPinned is the CUDA release whose toolkit libraries a
+// conda-forge build for CUDA rt loads where the environment pins a later
+// release of rt's major that the build's run requirement admits
+// (conda_forge_cuda_float: cudatoolkit=11.7 beside a CUDA 11.2 build),
+// "" otherwise.
+func CondaForgeLibsPinned(k interface {
+	CondaForgeCUDAFloatOf(string) (*kb.CondaForgeCUDAFloat, bool)
+}, fw *Framework, cuda *CUDAInfo, rt string) string {
+	if fw == nil || cuda == nil || fw.From != envspec.ProviderConda || fw.Dist != kb.DistCondaForge || rt == "" {
+		return ""
+	}
+	pin := cuda.Version
+	if strings.Count(pin, ".") != 1 || pin == rt || majorMinor(pin) != pin || strings.SplitN(pin, ".", 2)[0] != strings.SplitN(rt, ".", 2)[0] || compareVersions(pin, rt) < 0 {
+		return ""
+	}
+	if _, ok := k.CondaForgeCUDAFloatOf(rt); !ok {
+		return ""
+	}
+	return pin
+}
+
 // frameworkLibs adds the CUDA libraries the framework's build loads that
 // the file does not name: those a torch wheel pins (torch_cuda_libs), the
 // toolkit's own at the runtime's release, the cuDNN a pytorch channel
