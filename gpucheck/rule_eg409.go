@@ -61,9 +61,19 @@ func runEG409(c *checker) bool {
 			if c.tfWheelServesNone() || c.tfCuDNNMajorFails() {
 				return true
 			}
+			provides, hint := "and the file provides none", tfCUDAHint(c.k, fw.Version)
+			if cu := c.st.CUDA; cu != nil && cu.Version != "" && len(cu.Evidence) > 0 && condaCUDAEvidence(cu.Evidence[0].Kind) {
+				// a conda CUDA beside it (review forty F37, corpus 158:
+				// cudatoolkit=11.3.1, which the pytorch build pins): a pip
+				// TensorFlow finds it only where the loader searches
+				// $CONDA_PREFIX/lib, and it brings no cuDNN
+				e := cu.Evidence[0]
+				provides = fmt.Sprintf("and the file's CUDA %s (%s, line %d) serves it only where $CONDA_PREFIX/lib is on LD_LIBRARY_PATH, which a pip TensorFlow does not search by itself", cu.Version, e.Item, e.Pos.Line)
+				hint = "put $CONDA_PREFIX/lib on LD_LIBRARY_PATH (TensorFlow's install guide sets it in the environment's activate.d), with a cuDNN of the major TensorFlow was built with beside it"
+			}
 			c.undecide(c.fwPos(), "variant", "cuda-libraries-not-in-file", fwName(fw),
-				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, and the file provides none, so "+c.tfWhereLibsFound(fw),
-				tfCUDAHint(c.k, fw.Version)+c.tfPTXOnly())
+				"the pip wheel uses the GPU only if it finds CUDA and cuDNN libraries at run time, "+provides+", so "+c.tfWhereLibsFound(fw),
+				hint+c.tfPTXOnly())
 		} else if fw.Name == "pytorch" && fw.From == envspec.ProviderPip && fw.Version == "" {
 			// PyPI's torch has one build per release and platform (a CUDA
 			// build on Linux x86_64, the CPU build on Windows and macOS):
@@ -475,4 +485,10 @@ func newestRelease(rels []string) string {
 		}
 	}
 	return best
+}
+
+// condaCUDAEvidence says whether evidence of this kind is a conda package
+// that installs the CUDA libraries into the environment's lib directory.
+func condaCUDAEvidence(kind string) bool {
+	return kind == resolver.EvidenceCudatoolkit || kind == resolver.EvidenceCUDAPackage
 }

@@ -149,6 +149,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// so conda creates nothing; the targets are open on a file to fix
 		// (review thirty-nine F40, F41).
 		{"166.yml", map[string]string{"k80": "unknown", "h100": "unknown"}, []string{"conda-package-not-found", "so conda stops with PackagesNotFoundError"}, nil, nil},
+		// pip TensorFlow 2.8 beside the conda cudatoolkit=11.3.1 the
+		// pytorch build pins: the file does provide CUDA, which a pip
+		// TensorFlow finds only on LD_LIBRARY_PATH (review forty F37).
+		{"158.yml", nil, []string{"the file's CUDA 11.3 (cudatoolkit=11.3.1=h2bc3f7f_2, line 28) serves it only where $CONDA_PREFIX/lib is on LD_LIBRARY_PATH"}, []string{"and the file provides none"}, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
