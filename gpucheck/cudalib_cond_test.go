@@ -96,7 +96,7 @@ func TestLibCarriesToolkitWheelVersion(t *testing.T) {
 		{lib("nvidia-cufft-cu12", "cufft", "11.3.3.41", "12.8"), cc{Major: 12}, carriesYes, ""},
 		{lib("nvidia-cublas-cu12", "cublas", "12.8.3.14", "12.8"), cc{Major: 10}, carriesYes, ""},
 		{lib("nvidia-cusparse-cu12", "cusparse", "12.5.4.2", "12.6"), cc{Major: 12}, carriesUnknown, "the CUDA 12.6 libraries have no code of their own for sm_120 (CUDA 12.6's compiler targets nothing above sm_90)"},
-		{lib("nvidia-cusparse", "cusparse", "12.6.3.3", "13.0"), cc{Major: 5, Minor: 2}, carriesNo, "cusparse dropped sm_52 in 13.0"},
+		{lib("nvidia-cusparse", "cusparse", "12.6.3.3", "13.0"), cc{Major: 5, Minor: 2}, carriesNo, "cusparse dropped sm_52 in CUDA 13.0"},
 		{&resolver.GPUPackage{Name: "nvidia-cufft-cu12", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "11.3.3.41", BundledWith: "torch 2.7.0", Known: true}, cc{Major: 12}, carriesUnknown, "which CUDA toolkit release nvidia-cufft-cu12 11.3.3.41 belongs to is not known"},
 		// The runtime's own libraries and the cuda-toolkit meta package
 		// already name their release.

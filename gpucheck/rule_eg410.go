@@ -92,6 +92,12 @@ func (c *checker) linkedIntoFramework(p *resolver.GPUPackage) bool {
 }
 
 func pkgLabel(p *resolver.GPUPackage) string {
+	if p.BundledWith != "" && p.BundledWith == resolver.RuntimeBundled(p.Version) {
+		// a toolkit library at the runtime's release: its own version is
+		// another number (CUDA 12.1 ships cuSOLVER 11.4), so the label
+		// names the toolkit, not a "cusolver 12.1" (review forty F14)
+		return p.Name + " of CUDA " + p.Version + " (loaded with the CUDA " + p.Version + " runtime)"
+	}
 	s := p.Name
 	if rel := p.Release(); rel != "" {
 		s += " " + rel
@@ -1633,11 +1639,18 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 			open = why
 		}
 		if ok && compareVersions(ver, r.Until) >= 0 {
+			// a toolkit library's rows count in toolkit releases, not in
+			// its own version (review forty F14: "cusolver dropped sm_37 in
+			// 12.0" read as cuSOLVER's 12.0, which CUDA 12.0 ships as 11.4)
+			until, through := r.Until, r.CarriesThrough
+			if toolkit {
+				until, through = "CUDA "+until, "CUDA "+through
+			}
 			if r.CarriesThrough != "" {
 				// Which release between the two first dropped it is not known.
-				return carriesNo, fmt.Sprintf("%s has no code for %s from %s on (it dropped %s after %s)", name, gcc.sm(), r.Until, gcc.sm(), r.CarriesThrough)
+				return carriesNo, fmt.Sprintf("%s has no code for %s from %s on (it dropped %s after %s)", name, gcc.sm(), until, gcc.sm(), through)
 			}
-			return carriesNo, fmt.Sprintf("%s dropped %s in %s", name, gcc.sm(), r.Until)
+			return carriesNo, fmt.Sprintf("%s dropped %s in %s", name, gcc.sm(), until)
 		}
 	}
 	if open != "" {
