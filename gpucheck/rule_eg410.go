@@ -1485,7 +1485,7 @@ func (c *checker) newerBuild(gcc cc) string {
 			}
 		}
 		if decided {
-			return "a newer pytorch release: no CUDA variant of pytorch " + fw.Series() + " (" + strings.Join(v.CUDA, ", ") + ") has SASS for " + gcc.sm()
+			return "a newer pytorch release: no CUDA variant of pytorch " + fw.Series() + " (" + strings.Join(v.CUDA, ", ") + ") has SASS for " + gcc.sm() + c.firstTorchWithSASS(gcc, fw.Dist)
 		}
 	}
 	// Whatever the distribution, a build cannot carry SASS its CUDA's
@@ -1517,7 +1517,7 @@ func (c *checker) newerBuild(gcc cc) string {
 		}
 	}
 	sort.Slice(cudas, func(i, j int) bool { return compareVersions(cudas[i], cudas[j]) < 0 })
-	return "a newer pytorch release: pytorch " + fw.Series() + " was built with CUDA " + strings.Join(cudas, ", ") + ", whose compilers emit no SASS for " + gcc.sm()
+	return "a newer pytorch release: pytorch " + fw.Series() + " was built with CUDA " + strings.Join(cudas, ", ") + ", whose compilers emit no SASS for " + gcc.sm() + c.firstTorchWithSASS(gcc, fw.Dist)
 }
 
 type carries int
@@ -2414,4 +2414,69 @@ func (c *checker) releasesOfMajor(from, newest string) []string {
 		}
 	}
 	return out
+}
+
+// firstTorchWithSASS names the oldest pytorch build the knowledge base
+// knows to carry SASS for gcc, and says where the file's distribution has
+// none (review forty F13: the pytorch channel, whose releases end at 2.5.1,
+// has no sm_120 build, while "a newer pytorch release" sent the reader
+// there): "; the first with it is pytorch 2.7.0's CUDA 12.8 build (the
+// PyTorch wheel index), and the pytorch channel has none". "" where no
+// row shows one.
+func (c *checker) firstTorchWithSASS(gcc cc, own kb.Distribution) string {
+	rels := append([]string(nil), c.k.TorchReleases()...)
+	slices.SortFunc(rels, compareVersions)
+	first, firstCU, firstDist := "", "", kb.Distribution("")
+	// the file's distribution is said to have none only where every build
+	// of it whose compiler could emit SASS for gcc is known to lack it
+	ownHas := false
+	for _, rel := range rels {
+		for _, d := range []kb.Distribution{kb.DistWheel, kb.DistCondaForge, kb.DistPytorchConda, kb.DistDefaults} {
+			v, ok := c.k.Variants(resolver.SeriesOf(rel), d)
+			if !ok || v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
+				continue
+			}
+			for _, cu := range v.CUDA {
+				a, ok := c.k.Arch(rel, cu, d)
+				if !ok || !a.Known {
+					if _, _, below := c.compilerBelow(cu, gcc); d == own && !below {
+						ownHas = true // not known to lack it
+					}
+					continue
+				}
+				if verdict, _ := archVerdict(gcc, a); verdict != runsSASS {
+					continue
+				}
+				if first == "" {
+					first, firstCU, firstDist = rel, cu, d
+				}
+				ownHas = ownHas || d == own
+			}
+		}
+	}
+	if first == "" {
+		return ""
+	}
+	s := fmt.Sprintf("; the first with it is pytorch %s's CUDA %s build (%s)", first, firstCU, resolver.DistWhere(firstDist))
+	if own != "" && own != firstDist && !ownHas && c.everySeriesListed(own) {
+		s += fmt.Sprintf(", and %s has none", resolver.DistWhere(own))
+	}
+	return s
+}
+
+// everySeriesListed says whether the knowledge base lists the CUDA
+// variants of every pytorch series a closed distribution published (the
+// pytorch channel, which publishes no more), so that "it has none" is a
+// fact and not a gap in the rows.
+func (c *checker) everySeriesListed(d kb.Distribution) bool {
+	rels := closedDist(c.k, d)
+	if len(rels) == 0 {
+		return false
+	}
+	for _, rel := range rels {
+		if _, ok := c.k.Variants(resolver.SeriesOf(rel), d); !ok {
+			return false
+		}
+	}
+	return true
 }

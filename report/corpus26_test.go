@@ -153,6 +153,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pytorch build pins: the file does provide CUDA, which a pip
 		// TensorFlow finds only on LD_LIBRARY_PATH (review forty F37).
 		{"158.yml", nil, []string{"the file's CUDA 11.3 (cudatoolkit=11.3.1=h2bc3f7f_2, line 28) serves it only where $CONDA_PREFIX/lib is on LD_LIBRARY_PATH"}, []string{"and the file provides none"}, nil},
+		// pytorch-cuda=11.8 with an open release on an RTX 5090: no build
+		// the file admits has sm_120, and the hint names the first that does
+		// and that the pytorch channel has none (review forty F13).
+		{"049.yml", nil, []string{"the first with it is pytorch 2.7.0's CUDA 12.8 build (the PyTorch wheel index), and the pytorch channel has none"}, nil, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
