@@ -83,10 +83,10 @@ func TestEG108HintHeldToKB(t *testing.T) {
 			edits: true,
 		},
 		{
-			// no conda-forge row for the 1.0 series: unknown, not guessed
+			// no conda-forge row for the 2.14 series: unknown, not guessed
 			name:  "series the knowledge base has no conda-forge row for",
-			pin:   "pytorch==1.0.1",
-			has:   []string{"once you know it has pytorch 1.0.1 (line 7)", "no conda-forge row for pytorch 1.0"},
+			pin:   "pytorch==2.14.0",
+			has:   []string{"once you know it has pytorch 2.14.0 (line 7)", "no conda-forge row for pytorch 2.14"},
 			not:   []string{"never built"},
 			edits: true,
 		},
@@ -168,7 +168,9 @@ func TestEG108HintPackageBesideFramework(t *testing.T) {
 		if d.Code != "EG108" {
 			continue
 		}
-		if !strings.Contains(d.Hint, "conda-forge never built tensorflow-gpu 1.13.1 (line 9), so conda-forge alone cannot install the file: keep defaults in the channels for it") || strings.Contains(d.Hint, "use conda-forge alone and add") {
+		// pytorch 1.1.0 was never a conda-forge pytorch either (only
+		// pytorch-cpu): the framework leads, the package follows
+		if !strings.Contains(d.Hint, "conda-forge never built pytorch 1.1.0 (line 8)") || !strings.Contains(d.Hint, "conda-forge never built tensorflow-gpu 1.13.1 (line 9) either") || strings.Contains(d.Hint, "use conda-forge alone and add") {
 			t.Errorf("hint %q", d.Hint)
 		}
 		return

@@ -41,13 +41,16 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 // ("" where it does not), and whether the fix must be dropped.
 func channelMixHint(c *Context) (string, bool) {
 	item := neverOnCondaForge(c)
+	moved := movedBesideFramework(c)
 	torchHint, torchNever := pytorchMixHint(c)
 	if torchNever {
 		// the framework first: a file whose pytorch conda-forge never
 		// built cannot move there whatever its other pins (review
 		// thirty-eight F29, corpus 112: pytorch 1.3.1 beside cudnn 7.6.4)
-		if item != "" {
-			torchHint += "; " + item + " either"
+		for _, other := range []string{item, moved} {
+			if other != "" {
+				torchHint += "; " + other + " either"
+			}
 		}
 		return torchHint, true
 	}
@@ -55,17 +58,8 @@ func channelMixHint(c *Context) (string, bool) {
 		return item + ", so conda-forge alone cannot install the file: keep the channel that has it, or pin a release conda-forge built and then use conda-forge alone with `nodefaults`", true
 	}
 	f := c.Stack.Framework
-	if c.Stack != nil {
-		for _, it := range c.Stack.conda {
-			// a package beside the framework that conda-forge never built
-			// comes from the other channel: conda-forge alone cannot
-			// install the file whatever the framework
-			if it == nil || it.channel == "" || it.channel == "conda-forge" || !strings.HasPrefix(it.moved, "conda-forge never built") || (f != nil && it.pos() == f.Pos) || it.name == "torchvision" || it.name == "torchaudio" {
-				// the framework's own companions are its hint's to name
-				continue
-			}
-			return fmt.Sprintf("%s (line %d), so conda-forge alone cannot install the file: keep %s in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", it.moved, it.pos().Line, it.channel), true
-		}
+	if moved != "" {
+		return moved + ", so conda-forge alone cannot install the file: keep " + movedChannel(c) + " in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", true
 	}
 	if f != nil && f.Name != "pytorch" && f.From == envspec.ProviderConda && f.Channel != "" && f.Channel != "conda-forge" && strings.HasPrefix(f.ChannelMoved, "conda-forge never built") {
 		// The framework comes from the other channel because conda-forge
@@ -74,6 +68,40 @@ func channelMixHint(c *Context) (string, bool) {
 		return fmt.Sprintf("%s, so conda-forge alone cannot install the file: keep %s in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", f.ChannelMoved, f.Channel), true
 	}
 	return torchHint, false
+}
+
+// movedBesideFramework is the first package beside the framework that
+// comes from another channel because conda-forge never built it
+// ("conda-forge never built tensorflow-gpu 1.13.1 (line 9)"), "" where none
+// does: conda-forge alone cannot install the file whatever the framework.
+// The framework's own companions are its hint's to name.
+func movedBesideFramework(c *Context) string {
+	if it := movedItem(c); it != nil {
+		return fmt.Sprintf("%s (line %d)", it.moved, it.pos().Line)
+	}
+	return ""
+}
+
+// movedChannel is the channel movedBesideFramework's package comes from.
+func movedChannel(c *Context) string {
+	if it := movedItem(c); it != nil {
+		return it.channel
+	}
+	return ""
+}
+
+func movedItem(c *Context) *item {
+	if c.Stack == nil {
+		return nil
+	}
+	f := c.Stack.Framework
+	for _, it := range c.Stack.conda {
+		if it == nil || it.channel == "" || it.channel == "conda-forge" || !strings.HasPrefix(it.moved, "conda-forge never built") || (f != nil && it.pos() == f.Pos) || it.name == "torchvision" || it.name == "torchaudio" {
+			continue
+		}
+		return it
+	}
+	return nil
 }
 
 // pytorchMixHint is EG108's hint for a conda pytorch pinned to a release,

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "6144dce24cc6e2eb"
+const generatedVersion = "8679ed0365b37602"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xf80de9e8
+const generatedChecksum = 0xa2a11c12
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -533,6 +533,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"windows",
 		"macos",
 	}, Source: "PUBV; IVADOMED", Note: "PUBV 1.11.0: Linux CUDA 10.2 and Windows CPU are the plain pip commands; IVADOMED observed torch.version.cuda 10.2 for a PyPI 1.11.0 on Linux."},
+	{Series: "1.0", Dist: Distribution("conda-forge"), CUDA: []string{}, NotPublished: true, Source: "CF_FEEDSTOCK", Note: "1.0.0 and 1.0.1 were CPU-only builds of the package pytorch-cpu (the feedstock's output before 1.6.0): no package called pytorch of the series"},
+	{Series: "1.1", Dist: Distribution("conda-forge"), CUDA: []string{}, NotPublished: true, Source: "CF_FEEDSTOCK", Note: "1.1.0 (01d312bb, 2019-07-10) was a CPU-only build of the package pytorch-cpu: no package called pytorch of the series"},
 	{Series: "1.2", Dist: Distribution("conda-forge"), CUDA: []string{}, NotPublished: true, Source: "CF_FEEDSTOCK", Note: "main goes from 1.1.0 (01d312bb, 2019-07-10; CPU only, as the package pytorch-cpu) to 1.6.0 (89a83468, 2020-12-13): no 1.2 release on any branch"},
 	{Series: "1.3", Dist: Distribution("conda-forge"), CUDA: []string{}, NotPublished: true, Source: "CF_FEEDSTOCK", Note: "main goes from 1.1.0 (01d312bb, 2019-07-10; CPU only, as the package pytorch-cpu) to 1.6.0 (89a83468, 2020-12-13): no 1.3 release on any branch"},
 	{Series: "1.4", Dist: Distribution("conda-forge"), CUDA: []string{}, NotPublished: true, Source: "CF_FEEDSTOCK", Note: "main goes from 1.1.0 (01d312bb, 2019-07-10; CPU only, as the package pytorch-cpu) to 1.6.0 (89a83468, 2020-12-13): no 1.4 release on any branch"},
@@ -24160,6 +24162,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 37},
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 38},
 		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 39},
+		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 40},
+		{File: "resolver/kb/data/torch-conda-forge.yaml", Line: 41},
 		{File: "resolver/kb/data/torch.yaml", Line: 88},
 		{File: "resolver/kb/data/torch.yaml", Line: 89},
 		{File: "resolver/kb/data/torch.yaml", Line: 90},
