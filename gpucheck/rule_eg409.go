@@ -99,8 +99,12 @@ func runEG409(c *checker) bool {
 				"pip installs whatever torch release the index serves that day"+newest+", and with it the build (PyPI serves each release as one CUDA build on Linux x86_64, each with its own CUDA version and architecture list, and as the CPU build on Windows and macOS), so neither the driver nor the GPU architectures can be checked for it",
 				hint)
 		} else {
+			open := ""
+			if fw.VariantOpen != "" {
+				open = " (" + fw.VariantOpen + ")"
+			}
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
-				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+", so neither the driver nor the GPU architectures can be checked for it",
+				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+open+", so neither the driver nor the GPU architectures can be checked for it",
 				variantHint(c.k, fw, false)+c.selectorRouteFails(fw))
 		}
 	}

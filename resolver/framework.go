@@ -808,12 +808,36 @@ func (r *resolution) tfCondaCPUOnly() bool {
 	if len(chans) == 0 {
 		return false
 	}
+	var unknown []string
+	judged := 0
 	for _, c := range chans {
+		if distribution(c) == "" && !publishes(c, it.name) {
+			// a channel the knowledge base says nothing of could serve it
+			unknown = append(unknown, c)
+			continue
+		}
 		if _, ok := r.kb.TensorFlowCondaCPUOnly(it.exact, distribution(c)); !ok {
 			return false
 		}
+		judged++
 	}
-	return true
+	if judged > 0 && len(unknown) > 0 && r.st.Framework != nil {
+		// say why the variant stays open (review forty F20, corpus 083:
+		// menpo, soumith, … before conda-forge and defaults)
+		r.st.Framework.VariantOpen = fmt.Sprintf("every build of %s %s the knowledge base knows of (%s) is CPU-only, but the file lists channels it knows nothing of (%s), any of which may serve another", it.name, it.exact, strings.Join(knownOf(chans), ", "), strings.Join(unknown, ", "))
+	}
+	return judged > 0 && len(unknown) == 0
+}
+
+// knownOf are the channels of chans the knowledge base speaks for.
+func knownOf(chans []string) []string {
+	var out []string
+	for _, c := range chans {
+		if distribution(c) != "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // tfSelectPin is the variant a pinned _tflow_select picks for a conda

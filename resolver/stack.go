@@ -127,6 +127,9 @@ type Framework struct {
 	// a build-string hint must match their names as well, since the
 	// solver may take the build from them.
 	OtherChannels []string `json:"-"`
+	// VariantOpen says why a variant left open could not be read from the
+	// builds the knowledge base knows ("" where that is not the reason).
+	VariantOpen string `json:"-"`
 	// NVIDIAChannel is set where the file lists the nvidia channel, which
 	// serves the CUDA packages the pytorch channel's pytorch-cuda needs.
 	NVIDIAChannel bool `json:"-"`

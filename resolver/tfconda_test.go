@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/envguard/envguard/envspec"
@@ -42,6 +43,12 @@ func TestTFCondaCPUOnly(t *testing.T) {
 			}
 			if st.Framework.Variant != tt.want {
 				t.Errorf("variant %q, want %q", st.Framework.Variant, tt.want)
+			}
+			// the variant left open says why where only a channel the
+			// knowledge base knows nothing of keeps it open (review forty
+			// F20)
+			if tt.name == "an unknown channel beside" && !strings.Contains(st.Framework.VariantOpen, "the file lists channels it knows nothing of (anaconda-extras)") {
+				t.Errorf("VariantOpen %q", st.Framework.VariantOpen)
 			}
 			for _, d := range lintWith(t, k, src) {
 				if d.Code == "EG207" && tt.want == "cpu" {
