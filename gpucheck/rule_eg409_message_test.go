@@ -163,4 +163,3 @@ func TestTFCuDNNMajorFails(t *testing.T) {
 		}
 	}
 }
-
