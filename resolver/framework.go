@@ -718,6 +718,16 @@ func (r *resolution) variant() {
 			}
 		}
 	}
+	if f.Name == "pytorch" && f.Dist == kb.DistCondaForge && f.From == envspec.ProviderConda && f.Variant == "" {
+		// the same beside conda-forge's pytorch (review forty-one F6,
+		// corpus 014): the target's hint offers the route that keeps it
+		for _, it := range r.items {
+			if it.from() == envspec.ProviderConda && it.name == "pytorch-cuda" {
+				f.ForeignSelector = it.raw()
+				break
+			}
+		}
+	}
 }
 
 // tfPipGetsCUDA says whether a pip TensorFlow with GPU support (one Linux

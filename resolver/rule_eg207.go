@@ -67,7 +67,10 @@ func runEG207(c *Context) []finding.Diagnostic {
 	if sel := pytorchChannelSelector(c, f); sel != nil {
 		msg += fmt.Sprintf("; %s%s selects the build of the pytorch channel's pytorch only, and with %s listed first pytorch comes from %s, whose builds neither depend on it nor are constrained by it",
 			sel.Dep.Raw.Value, at(sel.Dep.Raw.Pos), f.Channel, distWhere(f.Dist))
-		hint += fmt.Sprintf("; or, to keep %s, take pytorch from the pytorch channel (pytorch::pytorch, whose releases end at 2.5), whose builds it selects", sel.Dep.Raw.Value)
+		// the route that keeps the file's selector first: a build glob
+		// beside it would mix conda-forge's pytorch with the nvidia
+		// channel's CUDA packages (review forty-one F6, corpus 014)
+		hint = SelectorRoute(sel.Dep.Raw.Value) + "; or drop it and " + hint
 	}
 	if f.ChannelMoved != "" && f.Channel != "" {
 		// the builds named are those of the channel it comes from
@@ -327,6 +330,12 @@ func buildPin(f *Framework, glob string) string {
 // channel's selectors (its pytorch builds depend on them); the defaults
 // recipe's builds do not, so they leave defaults' variant open. Nil
 // otherwise.
+// SelectorRoute is the way to keep a pytorch-channel selector (pytorch-cuda,
+// cpuonly) that the file's pytorch, taken from another channel, ignores.
+func SelectorRoute(sel string) string {
+	return fmt.Sprintf("to keep %s, take pytorch from the pytorch channel (pytorch::pytorch, whose releases end at 2.5), whose builds it selects", sel)
+}
+
 func pytorchChannelSelector(c *Context, f *Framework) *condaItem {
 	// review thirty-one F37 (014): conda-forge listed first is the same
 	// case as defaults

@@ -76,6 +76,10 @@ type Framework struct {
 	// ("pytorch-cuda=11.8 (line 18)") beside a pytorch that comes from
 	// defaults, which it does not constrain; "" otherwise.
 	IgnoredSelector string `json:"-"`
+	// ForeignSelector is the pytorch channel's selector item as written
+	// (pytorch-cuda=12.1) beside a pytorch from conda-forge or defaults,
+	// which it does not select a build of; "" otherwise.
+	ForeignSelector string `json:"-"`
 	// IgnoredSelectorCUDA is the CUDA major.minor that selector names.
 	IgnoredSelectorCUDA string `json:"-"`
 	// RuntimeCandidates lists the CUDA runtimes one of which the build
