@@ -157,6 +157,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// the file admits has sm_120, and the hint names the first that does
 		// and that the pytorch channel has none (review forty F13).
 		{"049.yml", nil, []string{"the first with it is pytorch 2.7.0's CUDA 12.8 build (the PyTorch wheel index), and the pytorch channel has none"}, nil, nil},
+		// a macOS export: --no-builds is a way there, the Windows-only
+		// packages caveat is Windows' (review forty-one F37)
+		{"150.yml", nil, []string{"or export with --no-builds, which keeps every package but drops the builds"}, []string{"Windows-only packages"}, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
