@@ -133,9 +133,18 @@ func (p *envParser) top(root *yaml.Node) {
 		if len(root.Content) > 0 {
 			ps = p.pos(root.Content[0])
 		}
-		p.add(ps, RuleEG107,
-			"no `channels:`: the packages come from whatever channels each machine's .condarc lists",
-			"add `channels:` with the channels the file was written for, e.g. `- conda-forge`")
+		if len(p.env.Deps) == 0 && len(p.env.Pip) == 0 {
+			// nothing to install: what the file lacks is its packages,
+			// not only its channels (review forty-one F38, corpus 151:
+			// a file of one `name:` line)
+			p.add(ps, RuleEG107,
+				"no `channels:` and no dependencies: conda env create makes an empty environment from this file",
+				"list the packages under `dependencies:`, with the `channels:` they come from, e.g. `- conda-forge`")
+		} else {
+			p.add(ps, RuleEG107,
+				"no `channels:`: the packages come from whatever channels each machine's .condarc lists",
+				"add `channels:` with the channels the file was written for, e.g. `- conda-forge`")
+		}
 	}
 	p.channelChecks()
 	p.depChecks()
