@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
@@ -2424,44 +2425,99 @@ func (c *checker) releasesOfMajor(from, newest string) []string {
 // PyTorch wheel index), and the pytorch channel has none". "" where no
 // row shows one.
 func (c *checker) firstTorchWithSASS(gcc cc, own kb.Distribution) string {
+	key := firstSASSKey{gcc: gcc.key(), own: own}
+	if kk, ok := c.k.(*kb.KB); ok {
+		// the answer is the knowledge base's alone: the builder asks it of
+		// thousands of candidate environments
+		key.k = kk
+		if s, ok := firstSASSCache.Load(key); ok {
+			return s.(string)
+		}
+	}
+	s := c.firstTorchWithSASSUncached(gcc, own)
+	if key.k != nil {
+		firstSASSCache.Store(key, s)
+	}
+	return s
+}
+
+// firstSASSKey keys firstSASSCache: one knowledge base, one GPU
+// architecture, one distribution of the file.
+type firstSASSKey struct {
+	k   *kb.KB
+	gcc string
+	own kb.Distribution
+}
+
+var firstSASSCache sync.Map
+
+func (c *checker) firstTorchWithSASSUncached(gcc cc, own kb.Distribution) string {
 	rels := append([]string(nil), c.k.TorchReleases()...)
 	slices.SortFunc(rels, compareVersions)
+	dists := []kb.Distribution{kb.DistWheel, kb.DistCondaForge, kb.DistPytorchConda, kb.DistDefaults}
 	first, firstCU, firstDist := "", "", kb.Distribution("")
-	// the file's distribution is said to have none only where every build
-	// of it whose compiler could emit SASS for gcc is known to lack it
-	ownHas := false
+	// builds calls each with the CUDA of every build of release rel on d
+	// and its architecture list (nil where not known), until each says stop
+	builds := func(rel string, d kb.Distribution, each func(cu string, a *kb.ArchList) bool) {
+		v, ok := c.k.Variants(resolver.SeriesOf(rel), d)
+		if !ok || v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
+			return
+		}
+		for _, cu := range v.CUDA {
+			a, ok := c.k.Arch(rel, cu, d)
+			if !ok || !a.Known {
+				a = nil
+			}
+			if !each(cu, a) {
+				return
+			}
+		}
+	}
 	for _, rel := range rels {
-		for _, d := range []kb.Distribution{kb.DistWheel, kb.DistCondaForge, kb.DistPytorchConda, kb.DistDefaults} {
-			v, ok := c.k.Variants(resolver.SeriesOf(rel), d)
-			if !ok || v.NotPublished || (len(v.Releases) > 0 && !contains(v.Releases, rel)) {
-				continue
-			}
-			for _, cu := range v.CUDA {
-				a, ok := c.k.Arch(rel, cu, d)
-				if !ok || !a.Known {
-					if _, _, below := c.compilerBelow(cu, gcc); d == own && !below {
-						ownHas = true // not known to lack it
-					}
-					continue
+		for _, d := range dists {
+			builds(rel, d, func(cu string, a *kb.ArchList) bool {
+				if a == nil {
+					return true
 				}
-				if verdict, _ := archVerdict(gcc, a); verdict != runsSASS {
-					continue
-				}
-				if first == "" {
+				if verdict, _ := archVerdict(gcc, a); verdict == runsSASS {
 					first, firstCU, firstDist = rel, cu, d
+					return false
 				}
-				ownHas = ownHas || d == own
+				return true
+			})
+			if first != "" {
+				break
 			}
+		}
+		if first != "" {
+			break
 		}
 	}
 	if first == "" {
 		return ""
 	}
 	s := fmt.Sprintf("; the first with it is pytorch %s's CUDA %s build (%s)", first, firstCU, resolver.DistWhere(firstDist))
-	if own != "" && own != firstDist && !ownHas && c.everySeriesListed(own) {
-		s += fmt.Sprintf(", and %s has none", resolver.DistWhere(own))
+	if own == "" || own == firstDist || !c.everySeriesListed(own) {
+		return s
 	}
-	return s
+	// the file's distribution is said to have none only where every build
+	// of it whose compiler could emit SASS for gcc is known to lack it
+	ownHas := false
+	for _, rel := range rels {
+		builds(rel, own, func(cu string, a *kb.ArchList) bool {
+			if a == nil {
+				_, _, below := c.compilerBelow(cu, gcc)
+				ownHas = !below // not known to lack it
+			} else if verdict, _ := archVerdict(gcc, a); verdict == runsSASS {
+				ownHas = true
+			}
+			return !ownHas
+		})
+		if ownHas {
+			return s
+		}
+	}
+	return s + fmt.Sprintf(", and %s has none", resolver.DistWhere(own))
 }
 
 // everySeriesListed says whether the knowledge base lists the CUDA
