@@ -507,6 +507,21 @@ func (r *resolution) finishFramework(f *Framework, it *item) {
 			spec = it.conda.Spec.Version.String()
 		}
 		f.Candidates = r.candidates(f.Name, spec)
+		if it.name == "tensorflow-gpu" && f.Dist == kb.DistDefaults && r.kb != nil && (r.env.Platform == "" || r.env.Platform == "linux-64") {
+			// the defaults channel's linux tensorflow-gpu ends where its
+			// recipe made the gpu variant Windows-only (review forty-one
+			// F2, forty-two F1, corpus 003: tensorflow-gpu>=2.0 admits
+			// 2.0.0 … 2.4.1 there, not every later release)
+			if last, ok := r.kb.TensorFlowDefaultsGPULast(); ok {
+				var keep []string
+				for _, v := range f.Candidates {
+					if compareVersions(v, last.LastLinux) <= 0 {
+						keep = append(keep, v)
+					}
+				}
+				f.Candidates = keep
+			}
+		}
 	}
 	if f.System != "" {
 		// Built by the system's distribution for its own Python: none of

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "8679ed0365b37602"
+const generatedVersion = "43a5da260f230d7d"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa2a11c12
+const generatedChecksum = 0x1baebca9
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1108,6 +1108,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"10.0",
 		"10.1",
 	}, Source: "ANACONDA_TF_META", Note: "the recipe names 10.1 (856cc8a6 … 0793cdd5, 2019-10-11 to 10-18), then 10.0 (633cdcc6 … 64015280); 5efa970f gives the 10.0 pin file new 2.0.0 hashes, while the 10.1 one keeps 1.14.0's (34256842)"},
+}, TensorFlowDefaultsGPU: []TensorFlowDefaultsGPU{
+	{LastLinux: "2.4.1", Source: "ANACONDA_TF_VARIANTS", Note: "tensorflow-variants/conda_build_config.yaml: variant gpu '# [not osx]' at 5406148 (2.4.1), '# [win]' at f641171 and 551ea57 (2.5.0, the last version of the recipe)"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
@@ -20294,6 +20296,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "ANACONDA_TF_RECIPES", Title: "AnacondaRecipes/tensorflow_recipes tensorflow-base-gpu/build.sh (TF_CUDA_COMPUTE_CAPABILITIES by cudatoolkit: '3.0,3.5,5.2,6.0,6.1,7.0,7.5' for 10.* from 1.13.1 to 2.2.0, '3.5,5.2,6.0,6.1,7.0,7.5' for 2.4.1) and conda_build_config.yaml (the cudatoolkit of each build), the recipe of the defaults channel's tensorflow-base gpu builds", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/24d17cc/tensorflow-base-gpu/build.sh", Read: "full history up to @6fa2f06 (2021-05-17), read 2026-12-06: every commit's tensorflow-base-gpu/build.sh and conda_build_config.yaml, grouped by the version in meta.yaml"},
 	{Key: "TF_CONFIGURE_CC", Title: "tensorflow/tensorflow configure.py set_tf_cuda_compute_capabilities, in stored copies of three eras: the CUDA 9.0 era (_DEFAULT_CUDA_VERSION '9.0', _DEFAULT_CUDA_COMPUTE_CAPABILITIES '3.5,5.2') and the CUDA 10 era (_DEFAULT_CUDA_VERSION '10', _TF_MIN_BAZEL_VERSION '2.0.0', default '3.5,7.0') accept an entry only where re.match('[0-9]+.[0-9]+', …) matches it ('Invalid compute capability' otherwise, and ask again), so every entry is X.Y and an empty list is refused; the default is the build machine's own GPUs (deviceQuery) where it has any, else _DEFAULT_CUDA_COMPUTE_CAPABILITIES; the CUDA 11 era copy (_DEFAULT_CUDA_VERSION '11') adds '# We now support sm_35,sm_50,sm_60,compute_70'", URL: "https://github.com/tensorflow/tensorflow/blob/v2.1.0/configure.py", Read: "stored copies (find_string: the _DEFAULT_CUDA_VERSION lines and the re.match line), 2026-12-07"},
 	{Key: "ANACONDA_TF_META", Title: "AnacondaRecipes/tensorflow_recipes tensorflow/conda_build_config_linux_cuda*.yaml (the tensorflow metapackage's pins of the tensorflow-base GPU build per CUDA toolkit) and tensorflow-base-gpu/conda_build_config.yaml, at every commit of 1.13.1, 1.14.0 and 2.0.0 (fa68ef53, 13171292, 5efa970f, 34256842, 633cdcc6, 64015280)", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/tree/64015280ec28fc394d1d857e590d72f042dda834/tensorflow", Read: "git snapshot of AnacondaRecipes/tensorflow_recipes, 2026-12-07"},
+	{Key: "ANACONDA_TF_VARIANTS", Title: "AnacondaRecipes/tensorflow_recipes tensorflow-variants/meta.yaml (package tensorflow-{{ variant }}, run tensorflow == version and _tflow_select) and conda_build_config.yaml: variant 'gpu' built '# [not osx]' through 2.4.1 (5406148, 2021-03-01) and '# [win]' from 2.5.0 (f641171, 2021-05-28, 'just cpu linux variant build'; 551ea57), the recipe's last version", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/tree/551ea57/tensorflow-variants", Read: "git snapshot of AnacondaRecipes/tensorflow_recipes, 2026-12-07"},
 	{Key: "CF_ISSUE_338", Title: "conda-forge/pytorch-cpu-feedstock#338 pytorch-gpu 2.4.1 package for linux-64, python 3.10, CUDA 12.0 variant doesn't exist (2025-01-29, closed)", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/issues/338", Read: "2026-12-05: the reporter finds no pytorch-gpu 2.4.1 file for linux-64 Python 3.10 CUDA 12.0 while the CUDA 11.8 one exists; h-vetinari (maintainer): hash collisions in the wrapper package let only one of the two variants be uploaded, and pytorch itself has the complete set, so pytorch=2.4.1=cuda120* works; hmaarrfk (maintainer) confirms and gives \"pytorch=*=cuda12*\" \"libtorch=2.4.1\" as the way to force the CUDA version"},
 	{Key: "CF_FEEDSTOCK", Title: "conda-forge/pytorch-cpu-feedstock: recipe/build.sh (build_pytorch.sh before 2023) TORCH_CUDA_ARCH_LIST per cuda_compiler_version, recipe/meta.yaml version and build strings, .ci_support/linux_64_*cuda_compiler_version*.yaml variants", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot at main 74dd3d46 (2026-08-13); every first-parent commit of main and of the v2.x release branches read 2026-11-30 (commits of open or closed-unmerged pull requests not counted)"},
 	{Key: "AR_FEEDSTOCK", Title: "AnacondaRecipes/pytorch-feedstock (the defaults channel's pytorch recipe): recipe/build.sh TORCH_CUDA_ARCH_LIST per cudatoolkit, recipe/meta.yaml build string cuda{XY}py{PY}h… and _pytorch_select, recipe/conda_build_config.yaml", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "git snapshot at master 6d6e0d1d (2026-05-01); recipe commits 9f986a32 (1.0.1), b4548150 (1.1.0), 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), bf27490d (1.6.0); master merges 3e1aed5 (2.0.1), 1ae8ecf (2.3.0), 5686d9e (2.3.1), 2ce2b43 (2.8.0), f077a24 (2.9.1), 224d5bf and 6d6e0d1 (2.10.0) with their conda_build_config.yaml, read 2026-11-30; the string: lines of recipe/meta.yaml over its whole history (all branches: git log -S gpu_cuda), 1.2.0 … 2.5.1, read 2026-12-06"},
@@ -23298,6 +23301,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 17},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 18},
 		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 19},
+		{File: "resolver/kb/data/sources-arch-tf-jax.yaml", Line: 20},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-conda-forge.yaml", Line: 7},
@@ -23895,6 +23899,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 21},
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 22},
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 23},
+	},
+	"tensorflow_defaults_gpu": {
+		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 32},
 	},
 	"tensorflow_pip_cpu_only": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 132},

@@ -639,6 +639,15 @@ func (k *KB) CondaPublished(pkg string, dist Distribution, release string) (publ
 	return false, false
 }
 
+// TensorFlowDefaultsGPULast is the last release of the defaults channel's
+// linux tensorflow-gpu, false where no row says.
+func (k *KB) TensorFlowDefaultsGPULast() (*TensorFlowDefaultsGPU, bool) {
+	if len(k.TensorFlowDefaultsGPU) == 0 {
+		return nil, false
+	}
+	return &k.TensorFlowDefaultsGPU[0], true
+}
+
 // TensorFlowDefaultsCUDAChoicesOf is the toolkits the defaults channel
 // built a tensorflow-gpu release with, where it built several.
 func (k *KB) TensorFlowDefaultsCUDAChoicesOf(release string) (*TensorFlowDefaultsCUDAChoice, bool) {

@@ -188,6 +188,15 @@ type TensorFlowDefaultsCUDAChoice struct {
 	Note    string   `yaml:"note,omitempty"`
 }
 
+// TensorFlowDefaultsGPU is the last release of the defaults channel's
+// tensorflow-gpu metapackage on linux: after it the recipe builds the gpu
+// variant for Windows only.
+type TensorFlowDefaultsGPU struct {
+	LastLinux string `yaml:"last_linux"`
+	Source    string `yaml:"source"`
+	Note      string `yaml:"note,omitempty"`
+}
+
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
 // builds of a conda package from release Since on (until the next row's
 // Since): the build-string globs that select each (`pytorch=*=gpu_cuda*`),
@@ -574,6 +583,9 @@ type Facts struct {
 	// TensorFlowDefaultsCUDAChoices lists the defaults channel's
 	// tensorflow-gpu releases built with several CUDA toolkits, and which.
 	TensorFlowDefaultsCUDAChoices []TensorFlowDefaultsCUDAChoice `yaml:"tensorflow_defaults_cuda_choices" key:"release"`
+	// TensorFlowDefaultsGPU says where the defaults channel's linux
+	// tensorflow-gpu package ends.
+	TensorFlowDefaultsGPU []TensorFlowDefaultsGPU `yaml:"tensorflow_defaults_gpu" key:"last_linux"`
 	// CondaBuildForms says how a distribution's conda recipe writes the
 	// build strings of a framework's CUDA and CPU builds, per span of
 	// releases (torch-defaults.yaml): the glob a spec pins them with.

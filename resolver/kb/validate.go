@@ -265,6 +265,13 @@ func (k *KB) validate() ErrorList {
 		}
 	}
 
+	for i, r := range k.TensorFlowDefaultsGPU {
+		v.source("tensorflow_defaults_gpu", i, r.Source, keys)
+		v.version("tensorflow_defaults_gpu", i, "last_linux", r.LastLinux, releaseRe())
+		if i > 0 {
+			v.errf("tensorflow_defaults_gpu", i, "one row only")
+		}
+	}
 	for i, r := range k.TensorFlowDefaultsCUDAChoices {
 		v.source("tensorflow_defaults_cuda_choices", i, r.Source, keys)
 		v.version("tensorflow_defaults_cuda_choices", i, "release", r.Release, releaseRe())
