@@ -165,6 +165,12 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// SASS and PTX: an A100 runs its compute_75 PTX (review forty-one
 		// F2, forty-two F1; thirty-eight F1).
 		{"003.yml", nil, []string{"EG408 tensorflow >=2.0", "every build of the defaults channel's TensorFlow <2.5.0 lists its architectures as X.Y entries"}, []string{"it runs only if the build carries PTX, which is not known"}, nil},
+		// a Linux-only export of another platform with no pip: section:
+		// the hint asks to copy none (review forty-two F42)
+		{"159.yml", nil, nil, []string{"copy this file's pip: section"}, nil},
+		// defaults names its CUDA builds cuda… only until 1.12.1 (review
+		// forty-two F13)
+		{"052.yml", nil, []string{"from pytorch 1.2.0 until 1.12.1, which changed the names"}, nil, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the

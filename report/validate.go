@@ -305,12 +305,18 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 		// package exists for the target's platform: not Windows' vc and
 		// vs2015_runtime, but a macOS export's usually (review forty-one
 		// F37, corpus 150: every conda package of it is on linux-64)
-		noBuilds := "--no-builds is not enough: it keeps Windows-only packages such as vc and vs2015_runtime"
+		noBuilds := "--no-builds is not enough there: it keeps Windows-only packages such as vc and vs2015_runtime"
 		if !strings.Contains(why, "Windows") {
-			noBuilds = "or export with --no-builds, which keeps every package but drops the builds, enough where each package exists for the target's platform"
+			noBuilds = "or export with --no-builds, which keeps every package but drops the builds: enough where each package exists for the target's platform"
+		}
+		// the pip: section is copied only where the file has one (review
+		// forty-two F42, corpus 159: it has none)
+		pip := ""
+		if len(env.Pip) > 0 {
+			pip = ", and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628)"
 		}
 		return &gpucheck.Unread{Pos: pos, Why: why, Reason: "foreign-export",
-			Hint: "export the environment again with conda env export --from-history, which keeps only the conda packages asked for, so that the target's platform gets its own builds, and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628; " + noBuilds + "); or drop the platform's own packages by hand, or validate it with --platform for the machine it was made on"}
+			Hint: "export the environment again with conda env export --from-history, which keeps only the conda packages asked for, so that the target's platform gets its own builds" + pip + "; " + noBuilds + "; or drop the platform's own packages by hand, or validate it with --platform for the machine it was made on"}
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func TestHintsChannelAndExamples(t *testing.T) {
 			name:    "defaults, pytorch 1.10: cuda* builds",
 			src:     "name: x\nchannels:\n  - defaults\ndependencies:\n  - python=3.9\n  - pytorch=1.10\n",
 			code:    "EG207",
-			hintHas: []string{"pytorch=1.10=cuda* for a CUDA build", "from pytorch 1.2.0 on"},
+			hintHas: []string{"pytorch=1.10=cuda* for a CUDA build", "from pytorch 1.2.0 until 1.12.1, which changed the names"},
 			hintNot: []string{"gpu_cuda"},
 		},
 		{

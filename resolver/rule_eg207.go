@@ -291,6 +291,11 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 	}
 	pin := fmt.Sprintf("%s for a CUDA build or %s for a CPU one", buildPin(f, form.CUDAGlob), buildPin(f, form.CPUGlob))
 	since := fmt.Sprintf(" (the defaults channel's recipe names its builds so from pytorch %s on)", form.Since)
+	if next := nextBuildForm(k, form); next != "" {
+		// a later recipe names them otherwise (gpu_cuda… from 1.12.1):
+		// "from 1.2.0 on" read as holding today (review forty-two F13)
+		since = fmt.Sprintf(" (the defaults channel's recipe names its builds so from pytorch %s until %s, which changed the names)", form.Since, next)
+	}
 	if len(f.OtherChannels) > 0 {
 		// The solver may take the build from another channel the file
 		// lists, whose names the defaults globs do not match, and whether
@@ -307,6 +312,22 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages that select its GPU or its CPU build), or pin the build: %s", form.GPUPackage, form.CPUPackage, pin)
 	}
 	return "pin the build: " + pin + since
+}
+
+// nextBuildForm is the first release whose defaults build names follow
+// another form than form, "" where none the knowledge base lists does.
+func nextBuildForm(k VariantKB, form *kb.CondaBuildForm) string {
+	rels := append([]string(nil), k.TorchReleases()...)
+	sortVersions(rels)
+	for _, r := range rels {
+		if compareVersions(r, form.Since) <= 0 {
+			continue
+		}
+		if f, ok := k.CondaBuildForm(form.Package, form.Dist, r); ok && f.Since != form.Since {
+			return r
+		}
+	}
+	return ""
 }
 
 // buildPin is the file's pytorch spec with a build glob added: its version
