@@ -41,7 +41,11 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 // ("" where it does not), and whether the fix must be dropped.
 func channelMixHint(c *Context) (string, bool) {
 	item := neverOnCondaForge(c)
-	moved := movedBesideFramework(c)
+	movedIt := movedBesideFramework(c)
+	moved := ""
+	if movedIt != nil {
+		moved = fmt.Sprintf("%s (line %d)", movedIt.moved, movedIt.pos().Line)
+	}
 	torchHint, torchNever := pytorchMixHint(c)
 	if torchNever {
 		// the framework first: a file whose pytorch conda-forge never
@@ -58,8 +62,8 @@ func channelMixHint(c *Context) (string, bool) {
 		return item + ", so conda-forge alone cannot install the file: keep the channel that has it, or pin a release conda-forge built and then use conda-forge alone with `nodefaults`", true
 	}
 	f := c.Stack.Framework
-	if moved != "" {
-		return moved + ", so conda-forge alone cannot install the file: keep " + movedChannel(c) + " in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", true
+	if movedIt != nil {
+		return moved + ", so conda-forge alone cannot install the file: keep " + movedIt.channel + " in the channels for it, or move to a release conda-forge built and then use conda-forge alone with `nodefaults`", true
 	}
 	if f != nil && f.Name != "pytorch" && f.From == envspec.ProviderConda && f.Channel != "" && f.Channel != "conda-forge" && strings.HasPrefix(f.ChannelMoved, "conda-forge never built") {
 		// The framework comes from the other channel because conda-forge
@@ -72,25 +76,10 @@ func channelMixHint(c *Context) (string, bool) {
 
 // movedBesideFramework is the first package beside the framework that
 // comes from another channel because conda-forge never built it
-// ("conda-forge never built tensorflow-gpu 1.13.1 (line 9)"), "" where none
-// does: conda-forge alone cannot install the file whatever the framework.
-// The framework's own companions are its hint's to name.
-func movedBesideFramework(c *Context) string {
-	if it := movedItem(c); it != nil {
-		return fmt.Sprintf("%s (line %d)", it.moved, it.pos().Line)
-	}
-	return ""
-}
-
-// movedChannel is the channel movedBesideFramework's package comes from.
-func movedChannel(c *Context) string {
-	if it := movedItem(c); it != nil {
-		return it.channel
-	}
-	return ""
-}
-
-func movedItem(c *Context) *item {
+// (tensorflow-gpu 1.13.1 beside pytorch), nil where none does: conda-forge
+// alone cannot install the file whatever the framework. The framework's
+// own companions are its hint's to name.
+func movedBesideFramework(c *Context) *item {
 	if c.Stack == nil {
 		return nil
 	}
