@@ -505,10 +505,8 @@ func (c *checker) checkArchMajorRange(m int) {
 // release at all, newer ones included (review twenty-three F9); otherwise
 // a newer release may add it.
 func (c *checker) jaxMajorNoKernelHint(m int, gcc cc) string {
-	if ta, ok := c.k.ToolkitArch(fmt.Sprintf("%d.0", m)); ok {
-		if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
-			return fmt.Sprintf("no jax release for CUDA %d can carry code for %s (CUDA %d's compiler targets nothing below %s): use a release whose wheels are for an older CUDA that targets it and that the driver runs, or a newer GPU", m, gcc.sm(), m, lo.sm())
-		}
+	if lo, ok := c.toolkitFloor(fmt.Sprintf("%d.0", m)); ok && gcc.less(lo) {
+		return fmt.Sprintf("no jax release for CUDA %d can carry code for %s (CUDA %d's compiler targets nothing below %s): use a release whose wheels are for an older CUDA that targets it and that the driver runs, or a newer GPU", m, gcc.sm(), m, lo.sm())
 	}
 	return fmt.Sprintf("use a jax release whose CUDA %d wheels include this architecture (a newer release)", m)
 }

@@ -341,19 +341,25 @@ func (c *checker) belowNVCCMin(p *resolver.GPUPackage) bool {
 	if cu == "" {
 		return true
 	}
-	ta, ok := c.k.ToolkitArch(cu)
-	if !ok {
-		return true
-	}
-	lo, ok := parseCC(ta.MinSASS)
+	lo, ok := c.toolkitFloor(cu)
 	if !ok {
 		return true
 	}
 	return c.failBelow(p, lo, func(gcc cc, gs []GPU) (string, string) {
 		return fmt.Sprintf("every build of %s %s is made with CUDA %s or newer (its build refuses an older toolkit), and no CUDA %d compiler targets anything below %s, so %s carries no code for %s on %s",
 				p.Name, p.Version, cu, majorOf(cu), lo.sm(), pkgLabel(p), gcc.sm(), gpuLabel(c.h, gs)),
-			fmt.Sprintf("run on a GPU of compute capability %s or newer, or use a release of %s whose build accepts a CUDA toolkit that targets %s", ta.MinSASS, p.Name, gcc.sm())
+			fmt.Sprintf("run on a GPU of compute capability %s or newer, or use a release of %s whose build accepts a CUDA toolkit that targets %s", lo.String(), p.Name, gcc.sm())
 	})
+}
+
+// toolkitFloor is the lowest architecture a CUDA release's compiler emits
+// SASS for (CUDA 12.0: sm_50), false where the knowledge base does not say.
+func (c *checker) toolkitFloor(cuda string) (cc, bool) {
+	ta, ok := c.k.ToolkitArch(cuda)
+	if !ok {
+		return cc{}, false
+	}
+	return parseCC(ta.MinSASS)
 }
 
 // condaBuildBelowNVCC raises EG410 for each GPU that a conda extension
@@ -389,11 +395,7 @@ func (c *checker) belowTorchCUDAMajor(p *resolver.GPUPackage, why func(major, cu
 		return true
 	}
 	major, _, _ := strings.Cut(cu, ".")
-	ta, ok := c.k.ToolkitArch(major + ".0")
-	if !ok {
-		return true
-	}
-	lo, ok := parseCC(ta.MinSASS)
+	lo, ok := c.toolkitFloor(major + ".0")
 	if !ok {
 		return true
 	}
@@ -1295,11 +1297,7 @@ func (c *checker) belowToolkit(p *resolver.GPUPackage, gcc cc, gs []GPU) bool {
 		if !strings.Contains(cu, ".") {
 			continue
 		}
-		ta, ok := c.k.ToolkitArch(cu)
-		if !ok {
-			continue
-		}
-		if lo, ok := parseCC(ta.MinSASS); ok && gcc.less(lo) {
+		if lo, ok := c.toolkitFloor(cu); ok && gcc.less(lo) {
 			c.add("EG410", c.pkgPos(p),
 				fmt.Sprintf("%s was built with CUDA %s, whose compiler targets nothing below %s, so it can run no code on %s", pkgLabel(p), cu, lo.sm(), gpuLabel(c.h, gs)),
 				fmt.Sprintf("use a build of %s made with an older CUDA toolkit that still targets %s", p.Name, gcc.sm()))
