@@ -180,17 +180,33 @@ type NVCCMin struct {
 // NVCCMinOf is the oldest CUDA toolkit any build of release version can
 // have been made with, "" where no row says.
 func (e *Extension) NVCCMinOf(version string) string {
-	best, cu := "", ""
-	for _, r := range e.NVCCMin {
-		c, ok := CompareDotted(version, r.From)
-		if !ok || c < 0 {
+	i := latestFrom(len(e.NVCCMin), func(i int) string { return e.NVCCMin[i].From }, nil, version)
+	if i < 0 {
+		return ""
+	}
+	return e.NVCCMin[i].CUDA
+}
+
+// latestFrom is the index of the row, of n, whose from(i) is the latest
+// at or below version among those keep accepts (every row where keep is
+// nil), -1 where none is: the row a release falls under in a table of
+// "from this release on" rows.
+func latestFrom(n int, from func(i int) string, keep func(i int) bool, version string) int {
+	best := -1
+	for i := range n {
+		if keep != nil && !keep(i) {
 			continue
 		}
-		if b, ok := CompareDotted(r.From, best); best == "" || (ok && b > 0) {
-			best, cu = r.From, r.CUDA
+		if c, ok := CompareDotted(from(i), version); !ok || c > 0 {
+			continue
+		}
+		if best < 0 {
+			best = i
+		} else if c, ok := CompareDotted(from(i), from(best)); ok && c > 0 {
+			best = i
 		}
 	}
-	return cu
+	return best
 }
 
 // NVCCSASS is the SASS a source build adds where its nvcc is From or
@@ -1289,22 +1305,15 @@ func (v *validator) supportedCC(i int, b ExtensionBuild, cc *regexp.Regexp) {
 // From is the latest at or below it; false where none is.
 func (k *KB) CondaForgeCUDAFloatOf(cuda string) (*CondaForgeCUDAFloat, bool) {
 	major, _, _ := strings.Cut(cuda, ".")
-	var best *CondaForgeCUDAFloat
-	for i := range k.CondaForgeCUDAFloat {
-		r := &k.CondaForgeCUDAFloat[i]
-		if m, _, _ := strings.Cut(r.From, "."); m != major {
-			continue
-		}
-		if c, ok := CompareDotted(r.From, cuda); !ok || c > 0 {
-			continue
-		}
-		if best == nil {
-			best = r
-		} else if c, ok := CompareDotted(r.From, best.From); ok && c > 0 {
-			best = r
-		}
+	rows := k.CondaForgeCUDAFloat
+	i := latestFrom(len(rows), func(i int) string { return rows[i].From }, func(i int) bool {
+		m, _, _ := strings.Cut(rows[i].From, ".")
+		return m == major
+	}, cuda)
+	if i < 0 {
+		return nil, false
 	}
-	return best, best != nil
+	return &rows[i], true
 }
 
 // CompanionTorchBuildOf is the companion_torch_build row of a companion
