@@ -388,18 +388,10 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 		}
 		cp.CUDA = &info
 	}
-	cp.GPUPackages = candidateLibs(st.GPUPackages, k, &fw, st.CuDNN, variant, cuda, resolver.CondaForgeLibsFloat(k, &fw, st.CUDA, cuda))
-	if pinned := resolver.CondaForgeLibsPinned(k, &fw, st.CUDA, cuda); pinned != "" {
-		// the file pins a later release of the build's major, which the
-		// build's run requirement admits: its libraries are that one's
-		// (review forty F9: conda-forge's pytorch 2.0.0 CUDA 11.2 build
-		// beside cudatoolkit=11.7 loads CUDA 11.7's cuBLAS)
-		for i, p := range cp.GPUPackages {
-			if p.BundledWith == resolver.RuntimeBundled(cuda) {
-				cp.GPUPackages[i] = resolver.ToolkitLib(p.Lib, pinned)
-			}
-		}
-	}
+	// a conda-forge build's libraries may be a later release the file pins
+	// (review forty F9: its pytorch 2.0.0 CUDA 11.2 build beside
+	// cudatoolkit=11.7 loads CUDA 11.7's cuBLAS) or any of its major
+	cp.GPUPackages = candidateLibs(st.GPUPackages, k, &fw, st.CuDNN, variant, cuda, resolver.CondaForgeToolkitLibs(k, &fw, st.CUDA, cuda))
 	return &cp
 }
 
@@ -411,10 +403,9 @@ func buildStack(st *resolver.Stack, k knowledge, version, variant, cuda string) 
 // is that of the candidate's series and CUDA, as for a build the file
 // pins (resolver.PytorchChannelCuDNN); buildCuDNN is what the file's
 // build string says of it. A cuDNN the build string names in full stays.
-// Packages the file names itself stay. float, where set, is the run
-// requirement by which a conda-forge build's toolkit libraries are any
-// release of its CUDA major from its own on.
-func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framework, buildCuDNN, variant, cuda, float string) []resolver.GPUPackage {
+// Packages the file names itself stay. tk is which toolkit libraries the
+// build loads (a conda-forge build's may be another release than cuda's).
+func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framework, buildCuDNN, variant, cuda string, tk resolver.ToolkitRelease) []resolver.GPUPackage {
 	var out []resolver.GPUPackage
 	named := map[string]bool{}                  // libraries the file names
 	bundled := map[string]resolver.GPUPackage{} // the framework's own, not the runtime's
@@ -446,11 +437,7 @@ func candidateLibs(pkgs []resolver.GPUPackage, k knowledge, fw *resolver.Framewo
 		}
 		delete(bundled, lib)
 		if cl, ok := k.CUDALibByName(lib); ok && cl.Toolkit {
-			if float != "" {
-				out = append(out, resolver.FloatingToolkitLib(lib, cuda, float))
-				continue
-			}
-			out = append(out, resolver.ToolkitLib(lib, cuda))
+			out = append(out, tk.Lib(lib))
 			continue
 		}
 		if lib == "cudnn" {

@@ -282,15 +282,15 @@ func TestCandidateLibs(t *testing.T) {
 		}
 		return strings.Join(s, "; ")
 	}
-	if g, want := got(candidateLibs(read, k, &resolver.Framework{Name: "pytorch"}, "", "cuda", "12.4", "")), "cudnn 8.6.0.163 []; cublas 12.4 [the CUDA 12.4 runtime]; cufft 12.4 [the CUDA 12.4 runtime]; curand 12.4 [the CUDA 12.4 runtime]; cusolver 12.4 [the CUDA 12.4 runtime]; cusparse 12.4 [the CUDA 12.4 runtime]"; g != want {
+	if g, want := got(candidateLibs(read, k, &resolver.Framework{Name: "pytorch"}, "", "cuda", "12.4", resolver.ToolkitRelease{Release: "12.4"})), "cudnn 8.6.0.163 []; cublas 12.4 [the CUDA 12.4 runtime]; cufft 12.4 [the CUDA 12.4 runtime]; curand 12.4 [the CUDA 12.4 runtime]; cusolver 12.4 [the CUDA 12.4 runtime]; cusparse 12.4 [the CUDA 12.4 runtime]"; g != want {
 		t.Errorf("CUDA 12.4 build beside cublas 11.3 read: %s, want %s", g, want)
 	}
-	if g, want := got(candidateLibs(read, k, &resolver.Framework{Name: "pytorch"}, "", "cpu", "", "")), "cudnn 8.6.0.163 []"; g != want {
+	if g, want := got(candidateLibs(read, k, &resolver.Framework{Name: "pytorch"}, "", "cpu", "", resolver.ToolkitRelease{})), "cudnn 8.6.0.163 []"; g != want {
 		t.Errorf("CPU build: %s, want %s", g, want)
 	}
 	// no runtime read, so no libraries: the candidate's are added, and a
 	// library with no toolkit row is left unknown
-	ps := candidateLibs(nil, k, &resolver.Framework{Name: "pytorch"}, "", "cuda", "9.0", "")
+	ps := candidateLibs(nil, k, &resolver.Framework{Name: "pytorch"}, "", "cuda", "9.0", resolver.ToolkitRelease{Release: "9.0"})
 	if g, want := got(ps), "cublas 9.0 [the CUDA 9.0 runtime]; cufft 9.0 [the CUDA 9.0 runtime]; curand 9.0 [the CUDA 9.0 runtime]; cusolver 9.0 [the CUDA 9.0 runtime]; cusparse 9.0 [the CUDA 9.0 runtime]; cudnn  [torch]"; g != want {
 		t.Errorf("no libraries read: %s, want %s", g, want)
 	}
@@ -374,7 +374,7 @@ func TestCandidateLibsChannelCuDNN(t *testing.T) {
 		{"build string names cuDNN 7", open, channel("2.0.0"), "7", "11.8", "unknown"},
 		{"build string names 8.6.0", fromBuild, channel("2.0.0"), "8.6.0", "11.8", "8.6.0 torch 2.0.0"},
 	} {
-		p := cudnn(candidateLibs([]resolver.GPUPackage{c.read}, k, c.fw, c.build, "cuda", c.cuda, ""))
+		p := cudnn(candidateLibs([]resolver.GPUPackage{c.read}, k, c.fw, c.build, "cuda", c.cuda, resolver.ToolkitRelease{Release: c.cuda}))
 		got := p.Version + " " + p.BundledWith
 		if !p.Known {
 			got = "unknown"

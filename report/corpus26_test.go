@@ -171,6 +171,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// defaults names its CUDA builds cuda… only until 1.12.1 (review
 		// forty-two F13)
 		{"052.yml", nil, []string{"from pytorch 1.2.0 until 1.12.1, which changed the names"}, nil, nil},
+		// conda-forge's pytorch 2.0.0 CUDA 11.2 build beside
+		// cudatoolkit=11.7: its libraries are CUDA 11.7's, which its run
+		// requirement admits (review forty F9).
+		{"034.yml", nil, []string{"the CUDA 11.7 libraries have no code of their own for sm_90"}, []string{"the CUDA 11.2 libraries"}, nil},
 		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the

@@ -569,61 +569,54 @@ func ToolkitLib(lib, rt string) GPUPackage {
 		Evidence: []Evidence{{Item: "CUDA " + rt, Kind: EvidenceKBRow, Says: rt, Package: lib}}}
 }
 
-// FloatingToolkitLib is ToolkitLib for a build whose toolkit libraries are
-// any release of rt's major from rt on (conda_forge_cuda_float), where the
-// environment pins no CUDA release: why is the run requirement that says so.
-func FloatingToolkitLib(lib, rt, why string) GPUPackage {
-	p := ToolkitLib(lib, rt)
-	p.FloatFrom, p.FloatWhy = rt, why
+// ToolkitRelease is which CUDA toolkit libraries a framework build loads:
+// those of Release, or, where Float is set, any release of its major from
+// Release on (conda_forge_cuda_float), Float being the run requirement
+// that allows it.
+type ToolkitRelease struct{ Release, Float string }
+
+// Lib is toolkit library lib as the build loads it.
+func (t ToolkitRelease) Lib(lib string) GPUPackage {
+	p := ToolkitLib(lib, t.Release)
+	if t.Float != "" {
+		p.FloatFrom, p.FloatWhy = t.Release, t.Float
+	}
 	return p
 }
 
-// CondaForgeLibsFloat is the run requirement that lets a conda-forge
-// build for CUDA rt load any toolkit library release of rt's major from rt
-// on, "" where the build's own release is the one it loads or the
-// environment pins the CUDA release (a cudatoolkit, cuda-version or CUDA
-// package item, an installed prefix, a lock file).
-func CondaForgeLibsFloat(k interface {
+// CondaForgeToolkitLibs is the toolkit libraries a build for CUDA rt
+// loads. A conda-forge build's run requirement admits any release of rt's
+// major from rt on (conda_forge_cuda_float): where the environment pins a
+// later one of them (cudatoolkit=11.7 beside a CUDA 11.2 build), that
+// one's; where it pins no CUDA release (a cudatoolkit, cuda-version or CUDA
+// package item, an installed prefix, a lock file), the whole range;
+// elsewhere, and for any other build, rt's own.
+func CondaForgeToolkitLibs(k interface {
 	CondaForgeCUDAFloatOf(string) (*kb.CondaForgeCUDAFloat, bool)
-}, fw *Framework, cuda *CUDAInfo, rt string) string {
-	if fw == nil || fw.From != envspec.ProviderConda || fw.Dist != kb.DistCondaForge || rt == "" || !strings.Contains(rt, ".") {
-		return ""
+}, fw *Framework, cuda *CUDAInfo, rt string) ToolkitRelease {
+	t := ToolkitRelease{Release: rt}
+	if fw == nil || fw.From != envspec.ProviderConda || fw.Dist != kb.DistCondaForge || !strings.Contains(rt, ".") {
+		return t
+	}
+	row, ok := k.CondaForgeCUDAFloatOf(rt)
+	if !ok {
+		return t
 	}
 	if cuda != nil {
+		if pin := cuda.Version; strings.Count(pin, ".") == 1 && pin != rt && majorMinor(pin) == pin && majorOf(pin) == majorOf(rt) && compareVersions(pin, rt) > 0 {
+			t.Release = pin
+			return t
+		}
 		for _, e := range cuda.Evidence {
 			switch e.Kind {
 			case EvidenceBuild, EvidencePackage, EvidenceDefault, EvidenceMutex:
 			default:
-				return ""
+				return t
 			}
 		}
 	}
-	row, ok := k.CondaForgeCUDAFloatOf(rt)
-	if !ok {
-		return ""
-	}
-	return row.Requirement
-}
-
-// CondaForgeLibsPinned is the CUDA release whose toolkit libraries a
-// conda-forge build for CUDA rt loads where the environment pins a later
-// release of rt's major that the build's run requirement admits
-// (conda_forge_cuda_float: cudatoolkit=11.7 beside a CUDA 11.2 build),
-// "" otherwise.
-func CondaForgeLibsPinned(k interface {
-	CondaForgeCUDAFloatOf(string) (*kb.CondaForgeCUDAFloat, bool)
-}, fw *Framework, cuda *CUDAInfo, rt string) string {
-	if fw == nil || cuda == nil || fw.From != envspec.ProviderConda || fw.Dist != kb.DistCondaForge || rt == "" {
-		return ""
-	}
-	pin := cuda.Version
-	if strings.Count(pin, ".") != 1 || pin == rt || majorMinor(pin) != pin || strings.SplitN(pin, ".", 2)[0] != strings.SplitN(rt, ".", 2)[0] || compareVersions(pin, rt) < 0 {
-		return ""
-	}
-	if _, ok := k.CondaForgeCUDAFloatOf(rt); !ok {
-		return ""
-	}
-	return pin
+	t.Float = row.Requirement
+	return t
 }
 
 // frameworkLibs adds the CUDA libraries the framework's build loads that
@@ -706,11 +699,7 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 				add(ToolkitLib(lib, rt))
 				break
 			}
-			if why := CondaForgeLibsFloat(r.kb, fw, r.st.CUDA, rt); why != "" {
-				add(FloatingToolkitLib(lib, rt, why))
-				break
-			}
-			add(ToolkitLib(lib, rt))
+			add(CondaForgeToolkitLibs(r.kb, fw, r.st.CUDA, rt).Lib(lib))
 		case lib == "cudnn" && r.st.CuDNN != "" && strings.Contains(r.st.CuDNN, "."):
 			add(GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: lib, Version: r.st.CuDNN, BundledWith: with, Known: true, Pos: r.st.CuDNNPos, Line: r.st.CuDNNPos.Line,
 				Evidence: []Evidence{{Item: fw.Build, Kind: EvidenceBuild, Says: r.st.CuDNN, Package: "cudnn"}}})
