@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/envguard/envguard/envspec"
 	"github.com/envguard/envguard/finding"
@@ -2423,31 +2422,15 @@ func (c *checker) releasesOfMajor(from, newest string) []string {
 // PyTorch wheel index), and the pytorch channel has none". "" where no
 // row shows one.
 func (c *checker) firstTorchWithSASS(gcc cc, own kb.Distribution) string {
-	key := firstSASSKey{gcc: gcc.key(), own: own}
-	if kk, ok := c.k.(*kb.KB); ok {
+	if k, ok := c.k.(*kb.KB); ok {
 		// the answer is the knowledge base's alone: the builder asks it of
 		// thousands of candidate environments
-		key.k = kk
-		if s, ok := firstSASSCache.Load(key); ok {
-			return s.(string)
-		}
+		return k.Memo("firstTorchWithSASS "+gcc.key()+" "+string(own), func() string {
+			return c.firstTorchWithSASSUncached(gcc, own)
+		})
 	}
-	s := c.firstTorchWithSASSUncached(gcc, own)
-	if key.k != nil {
-		firstSASSCache.Store(key, s)
-	}
-	return s
+	return c.firstTorchWithSASSUncached(gcc, own)
 }
-
-// firstSASSKey keys firstSASSCache: one knowledge base, one GPU
-// architecture, one distribution of the file.
-type firstSASSKey struct {
-	k   *kb.KB
-	gcc string
-	own kb.Distribution
-}
-
-var firstSASSCache sync.Map
 
 func (c *checker) firstTorchWithSASSUncached(gcc cc, own kb.Distribution) string {
 	rels := append([]string(nil), c.k.TorchReleases()...)

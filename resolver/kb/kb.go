@@ -3,6 +3,7 @@ package kb
 import (
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -32,6 +33,22 @@ type KB struct {
 	// libIdx indexes GPULibs and CUDAStack, built on first use (a KB is
 	// not changed once made).
 	libIdx atomic.Pointer[libIndex]
+	// memo holds answers derived from the KB alone (Memo), which live and
+	// go with it.
+	memo sync.Map
+}
+
+// Memo returns the answer compute gives for key, working it out once per
+// KB: for questions whose answer depends on the knowledge base alone and
+// that a caller asks of many environments (the builder judges thousands).
+// key names the question and its arguments.
+func (k *KB) Memo(key string, compute func() string) string {
+	if v, ok := k.memo.Load(key); ok {
+		return v.(string)
+	}
+	v := compute()
+	k.memo.Store(key, v)
+	return v
 }
 
 // Version identifies the data the KB was read from: a digest of its files'
