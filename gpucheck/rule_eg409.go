@@ -338,23 +338,18 @@ func (c *checker) tfCuDNNMajorFails() bool {
 		return false
 	}
 	major, _, _ := strings.Cut(t.CuDNN, ".")
-	last, ok := c.k.LastCuDNNOfMajor(major)
-	if !ok {
-		return false
-	}
 	failed := false
 	c.eachCC(func(gcc cc, gs []GPU) {
-		// the major's first and last release: a GPU newer than the major
-		// lacks code in both, one whose support a later release dropped
-		// (Kepler in cuDNN 8) keeps it in the first
-		why, no := c.cudnnCarriesNo(last.Last, gcc)
-		if _, firstNo := c.cudnnCarriesNo(major+".0.0", gcc); !no || !firstNo {
+		// every release of the major it opens, as for any cuDNN known by
+		// its major only (cudnnWithinFails)
+		through, _, _ := c.cudnnWithinThrough(&resolver.GPUPackage{Lib: "cudnn", Within: major}, gcc)
+		if through == "" {
 			return
 		}
 		failed = true
 		c.add("EG410", c.fwPos(),
 			fmt.Sprintf("%s opens libcudnn.so.%s, a cuDNN %s.x (it was built with cuDNN %s), and none runs on %s: %s; with one the machine gives it, its cuDNN operations cannot run there, and without one it runs on the CPU",
-				fwName(fw), major, major, t.CuDNN, gpuLabel(c.h, gs), why),
+				fwName(fw), major, major, t.CuDNN, gpuLabel(c.h, gs), noneThroughWhy("cudnn", through, gcc)),
 			fmt.Sprintf("use a TensorFlow release built with a cuDNN that supports %s, or run on a GPU that cuDNN %s supports", gcc.sm(), major))
 	})
 	return failed

@@ -1613,7 +1613,7 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 	// for the GPU, and the library has no PTX path to it (cuDNN before
 	// 9.0.0 is not hardware forward compatible).
 	if through, ok := noneThrough(rows, ver, cuda); ok {
-		return carriesNo, fmt.Sprintf("no %s release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", name, through, gcc.sm())
+		return carriesNo, noneThroughWhy(name, through, gcc)
 	}
 	// A none_through row says nothing of a release past it: without a row
 	// that says when the code came or went, the later release is open.
@@ -1820,7 +1820,7 @@ func (c *checker) cudnnCeilingFails(p *resolver.GPUPackage, gcc cc) string {
 	if !ok {
 		return ""
 	}
-	return fmt.Sprintf("which cudnn release it loads is not known, but none built for CUDA %s is newer than %s, no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", cuda, top.CuDNN, through, gcc.sm())
+	return fmt.Sprintf("which cudnn release it loads is not known, but none built for CUDA %s is newer than %s, %s", cuda, top.CuDNN, noneThroughWhy("cudnn", through, gcc))
 }
 
 // cudnnWithinFails decides a cuDNN whose release is open but whose
@@ -1829,8 +1829,25 @@ func (c *checker) cudnnCeilingFails(p *resolver.GPUPackage, gcc cc) string {
 // such release (all of major 7 are at or below the last, 7.6.5) none of
 // them runs on gcc. It says why, or "" where that does not decide.
 func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
-	if p.Lib != "cudnn" || p.Within == "" {
+	through, last, hasLast := c.cudnnWithinThrough(p, gcc)
+	if through == "" {
 		return ""
+	}
+	n := strings.Count(p.Within, ".") + 1
+	why := p.WithinWhy
+	if hasLast && compareVersions(p.Within, versionPrefix(through, n)) >= 0 && !strings.Contains(why, "the last cuDNN "+last.Major+" is") {
+		// the series' last release, not its number, decided it
+		why += ", and the last cuDNN " + last.Major + " is " + last.Last
+	}
+	return fmt.Sprintf("which cudnn release it loads is not known, but %s; %s", why, noneThroughWhy("cudnn", through, gcc))
+}
+
+// cudnnWithinThrough is the none_through release that covers every cuDNN
+// release starting with p.Within for gcc ("" where no row does), with the
+// last release of p.Within's major where the knowledge base has it.
+func (c *checker) cudnnWithinThrough(p *resolver.GPUPackage, gcc cc) (string, *kb.CuDNNLastOfMajor, bool) {
+	if p.Lib != "cudnn" || p.Within == "" {
+		return "", nil, false
 	}
 	major, _, _ := strings.Cut(p.Within, ".")
 	last, hasLast := c.k.LastCuDNNOfMajor(p.Within) // 8.7: NVIDIA's one 8.7 release
@@ -1839,7 +1856,7 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 	}
 	n := strings.Count(p.Within, ".") + 1
 	cuda, _ := c.libBuildCUDA(p)
-	through, ok := noneThroughIf(c.k.CUDALibArchOf(p.Lib, gcc.key()), cuda, func(t string) bool {
+	through, _ := noneThroughIf(c.k.CUDALibArchOf(p.Lib, gcc.key()), cuda, func(t string) bool {
 		// every release starting with Within is at or below t: Within is
 		// below t's own prefix of its length (8.7 < 8.9 of 8.9.7), or the
 		// last release of its major is at or below t
@@ -1848,15 +1865,13 @@ func (c *checker) cudnnWithinFails(p *resolver.GPUPackage, gcc cc) string {
 		}
 		return hasLast && compareVersions(last.Last, t) <= 0
 	})
-	if !ok {
-		return ""
-	}
-	why := p.WithinWhy
-	if hasLast && compareVersions(p.Within, versionPrefix(through, n)) >= 0 && !strings.Contains(why, "the last cuDNN "+last.Major+" is") {
-		// the series' last release, not its number, decided it
-		why += ", and the last cuDNN " + last.Major + " is " + last.Last
-	}
-	return fmt.Sprintf("which cudnn release it loads is not known, but %s; no cudnn release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", why, through, gcc.sm())
+	return through, last, hasLast
+}
+
+// noneThroughWhy says that no release of lib through a none_through row's
+// release runs on gcc.
+func noneThroughWhy(lib, through string, gcc cc) string {
+	return fmt.Sprintf("no %s release through %s carries code of its own for %s, and those releases do not run on a GPU newer than they support (not hardware forward compatible)", lib, through, gcc.sm())
 }
 
 // withinSinceCarries decides a library whose release is open but whose
