@@ -61,9 +61,7 @@ func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
 	r.gpuLibs()
 	r.gpuPackages()
 	r.pipConflicts()
-	for _, a := range condaPipNames(r.env, r.kb) {
-		r.st.NotFound = append(r.st.NotFound, PinConflict{Pos: a.pos, Why: a.why, Hint: a.hint})
-	}
+	r.st.NotFound = condaPipNames(r.env, r.kb)
 	r.companionsOverCondaTorch()
 	unloadable := tfUnloadableCUDA(r.st, r.kb)
 	if unloadable != nil {

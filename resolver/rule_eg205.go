@@ -57,6 +57,9 @@ func runEG205(c *Context) []finding.Diagnostic {
 		for _, pc := range st.PinConflicts {
 			out = append(out, diag(c.rule, pc.Pos, pc.Why, pc.Hint))
 		}
+		for _, nf := range st.NotFound {
+			out = append(out, newFinding(c.rule, nf.Pos, nf.End, nf.Why, nf.Hint))
+		}
 	}
 	if c.Env != nil {
 		out = append(out, eg205Packages(c)...)
@@ -65,7 +68,6 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205IndexOther(c)...)
 		out = append(out, eg205JaxlibCuDNN(c)...)
 		out = append(out, eg205JaxExtras(c)...)
-		out = append(out, eg205CondaPipName(c)...)
 	}
 	return out
 }
@@ -495,40 +497,20 @@ func stackFramework(c *Context) *Framework {
 	return c.Stack.Framework
 }
 
-// eg205CondaPipName reports a conda dependency that names a package by
-// its PyPI name where no channel the file lists publishes a conda package
-// of that name (torch, whose conda package is pytorch: review
-// twenty-two F15, a pip freeze written as conda specs). A channel the
-// knowledge base does not speak for may have one, so a file listing such
-// a channel, or none, is left alone.
-func eg205CondaPipName(c *Context) []finding.Diagnostic {
-	if c.KB == nil {
-		return nil
-	}
-	var out []finding.Diagnostic
-	for _, a := range condaPipNames(c.Env, c.KB) {
-		out = append(out, newFinding(c.rule, a.pos, a.end, a.why, a.hint))
-	}
-	return out
-}
-
-// condaPipName is a conda dependency that no channel the file lists
-// publishes under that name: conda stops with PackagesNotFoundError.
-type condaPipName struct {
-	pos       finding.Pos
-	end       int
-	why, hint string
-}
-
-// condaPipNames finds the conda dependencies eg205CondaPipName reports,
-// for the rule and for the resolver, which leaves the targets open on
-// them: conda creates nothing from such a file (review thirty-nine F40,
-// F41, corpus 166: torch=2.0.1 beside defaults).
-func condaPipNames(env *envspec.Env, k *kb.KB) []condaPipName {
+// condaPipNames finds the conda dependencies that name a package by its
+// PyPI name where no channel the file lists publishes a conda package of
+// that name (torch, whose conda package is pytorch: review twenty-two F15,
+// a pip freeze written as conda specs): conda stops with
+// PackagesNotFoundError, so EG205 reports each and the targets are open on
+// them (review thirty-nine F40, F41, corpus 166: torch=2.0.1 beside
+// defaults). A channel the knowledge base does not speak for may have one,
+// so a file listing such a channel, or none, is left alone. The resolver
+// keeps them in Stack.NotFound.
+func condaPipNames(env *envspec.Env, k *kb.KB) []PinConflict {
 	if k == nil || env == nil {
 		return nil
 	}
-	var out []condaPipName
+	var out []PinConflict
 	for _, d := range env.Deps {
 		sp := d.Spec
 		if sp == nil {
@@ -562,10 +544,10 @@ func condaPipNames(env *envspec.Env, k *kb.KB) []condaPipName {
 		}
 		conda := raw[:at] + strings.Replace(raw[at:], sp.Name, row.Conda, 1)
 		pip := sp.Name + pipSpec(sp.Version.Raw())
-		out = append(out, condaPipName{pos: d.Raw.Pos, end: d.Raw.Pos.Col + len(d.Raw.Value),
-			why: fmt.Sprintf("%s (line %d) names the package by its PyPI name: %s (its conda package is %s), so conda stops with PackagesNotFoundError",
+		out = append(out, PinConflict{Pos: d.Raw.Pos, End: d.Raw.Pos.Col + len(d.Raw.Value),
+			Why: fmt.Sprintf("%s (line %d) names the package by its PyPI name: %s (its conda package is %s), so conda stops with PackagesNotFoundError",
 				d.Raw.Value, d.Raw.Pos.Line, fmt.Sprintf(where, strings.Join(chans, ", "), sp.Name), row.Conda),
-			hint: fmt.Sprintf("write %s, or move the line under `- pip:` as %s", conda, pip)})
+			Hint: fmt.Sprintf("write %s, or move the line under `- pip:` as %s", conda, pip)})
 	}
 	return out
 }

@@ -410,6 +410,7 @@ type CompanionOpen struct {
 // beside another one: it excludes the release the other asks for exactly.
 type PinConflict struct {
 	Pos  finding.Pos
-	Why  string // the conflict, as pip would refuse it
+	End  int    // the column the finding's item ends at, 0 where not said
+	Why  string // the conflict, as pip (or conda) would refuse it
 	Hint string
 }
