@@ -30,6 +30,10 @@ func TestCondaDependencyByPyPIName(t *testing.T) {
 			for _, d := range findingsOf(ds, "EG205") {
 				if strings.Contains(d.Message, "by its PyPI name") {
 					got = append(got, d.Message+" | "+d.Hint)
+					// the caret spans the item (line 4: "  - torch=2.0.1")
+					if tt.name == "defaults" && (d.Pos.Col != 5 || d.EndCol != 16) {
+						t.Errorf("columns %d…%d, want 5…16", d.Pos.Col, d.EndCol)
+					}
 				}
 			}
 			switch {
