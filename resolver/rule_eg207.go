@@ -286,8 +286,8 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 		// conda-forge's cuda118_py310h…): defaults' own globs would solve to
 		// nothing there (review 9 #489, corpus 071). These globs match
 		// every channel's names.
-		return fmt.Sprintf("pin the build: %s for a CUDA build or %s for a CPU one; whether the defaults channel published pytorch %s is not known, so another channel the file lists may serve it, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
-			buildPin(f, "*cuda*"), buildPin(f, "*cpu*"), v, strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
+		return fmt.Sprintf("pin the build: %s for a CUDA build or %s for a CPU one; whether the defaults channel published pytorch %s is not known, so another channel the file lists may serve it, and %s",
+			buildPin(f, "*cuda*"), buildPin(f, "*cpu*"), v, globsMatchEvery(form))
 	}
 	pin := fmt.Sprintf("%s for a CUDA build or %s for a CPU one", buildPin(f, form.CUDAGlob), buildPin(f, form.CPUGlob))
 	since := fmt.Sprintf(" (the defaults channel's recipe names its builds so from pytorch %s on)", form.Since)
@@ -301,8 +301,8 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 		// lists, whose names the defaults globs do not match, and whether
 		// defaults has a CUDA build of the release at all is not in its
 		// name form (its 1.6.0 was CPU-only: review eighteen F38, 126).
-		pin = fmt.Sprintf("%s for a CUDA build or %s for a CPU one; the file lists %s beside defaults, and these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
-			buildPin(f, "*cuda*"), buildPin(f, "*cpu*"), strings.Join(f.OtherChannels, " and "), strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
+		pin = fmt.Sprintf("%s for a CUDA build or %s for a CPU one; the file lists %s beside defaults, and %s",
+			buildPin(f, "*cuda*"), buildPin(f, "*cpu*"), strings.Join(f.OtherChannels, " and "), globsMatchEvery(form))
 		since = ""
 	}
 	if form.GPUPackage != "" && form.CPUPackage != "" {
@@ -312,6 +312,13 @@ func defaultsVariantHint(k VariantKB, f *Framework) string {
 		return fmt.Sprintf("use %s or %s (the defaults channel's metapackages that select its GPU or its CPU build), or pin the build: %s", form.GPUPackage, form.CPUPackage, pin)
 	}
 	return "pin the build: " + pin + since
+}
+
+// globsMatchEvery says that *cuda*/*cpu* match the build names of every
+// channel that may serve the release, the defaults recipe's among them.
+func globsMatchEvery(form *kb.CondaBuildForm) string {
+	return fmt.Sprintf("these globs match the defaults recipe's %s/%s builds as well as the pytorch channel's py…_cuda…/py…_cpu_… and conda-forge's cuda…/cpu_… ones",
+		strings.TrimSuffix(form.CUDAGlob, "*")+"…", strings.TrimSuffix(form.CPUGlob, "*")+"…")
 }
 
 // nextBuildForm is the first release whose defaults build names follow
