@@ -35,10 +35,7 @@ func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 		}
 	}
 	label := pkgLabel(p)
-	pinHint := fmt.Sprintf("add cuda-version=%s to the file, which holds its CUDA 12 build's cuda-nvrtc to the driver's CUDA", c.driverCUDA)
-	if strings.HasPrefix(c.driverCUDA, "11.") {
-		pinHint = fmt.Sprintf("add cudatoolkit=%s to the file, which holds its NVRTC to the driver's CUDA", c.driverCUDA)
-	}
+	pinHint := c.runtimePTXPinHint()
 	switch {
 	case len(newer) == 0:
 		c.runtimePTXLibs(p, ext.ToolkitLibs, cudas)
@@ -46,13 +43,43 @@ func (c *checker) judgeRuntimePTX(p *resolver.GPUPackage) {
 		c.add("EG410", c.pkgPos(p),
 			fmt.Sprintf("%s can run no kernel on %s: it compiles them at run time with the NVRTC of CUDA %s%s, and the driver (CUDA %s) refuses PTX newer than its CUDA (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585, #4149)",
 				label, c.h.label(), resolver.RangeOf(newer), pin, c.driverCUDA),
-			fmt.Sprintf("install a driver that supports CUDA %s, or pin a CUDA the driver supports instead: %s", newer[len(newer)-1], pinHint))
+			c.runtimePTXDriverHint(newer[len(newer)-1], pinHint))
 	default:
 		c.undecideFor(c.pkgPos(p), CauseMachine, "extension", "nvrtc-release-open", label,
 			fmt.Sprintf("%s compiles its kernels at run time with the NVRTC of its build's CUDA, and the builds the file admits load CUDA %s; the driver (CUDA %s) loads the PTX of %s and refuses that of %s (\"CUDA_ERROR_UNSUPPORTED_PTX_VERSION\", openmm/openmm#3585), so which build and NVRTC the solver installs where the environment is created decides it",
 				label, resolver.RangeOf(cudas), c.driverCUDA, resolver.RangeOf(runs), resolver.RangeOf(newer)),
 			"pin the CUDA of "+p.Name+" to the driver's: "+pinHint)
 	}
+}
+
+// runtimePTXPinHint says how to hold the package's NVRTC to the driver's
+// CUDA: replace the file's own CUDA pin where it has one (adding a second
+// pin beside it would leave the file unsolvable, review forty-three F24),
+// add one otherwise.
+func (c *checker) runtimePTXPinHint() string {
+	want, what := "cuda-version="+c.driverCUDA, "its CUDA 12 build's cuda-nvrtc"
+	if strings.HasPrefix(c.driverCUDA, "11.") {
+		want, what = "cudatoolkit="+c.driverCUDA, "its NVRTC"
+	}
+	if e, ok := resolver.CondaCUDAPinEvidence(c.st); ok && e.Item != "" {
+		where := ""
+		if e.Line > 0 {
+			where = fmt.Sprintf(" (line %d)", e.Line)
+		}
+		return fmt.Sprintf("replace %s%s with %s, which holds %s to the driver's CUDA", e.Item, where, want, what)
+	}
+	return fmt.Sprintf("add %s to the file, which holds %s to the driver's CUDA", want, what)
+}
+
+// runtimePTXDriverHint offers a driver upgrade only where one exists: a
+// GPU past its last driver branch (a K80 on R470) runs no driver for a
+// newer CUDA, so only the pin is left.
+func (c *checker) runtimePTXDriverHint(newest, pinHint string) string {
+	if lim, ok := c.retired(); ok && compareVersions(newest, lim.cuda) > 0 {
+		return fmt.Sprintf("the %s (%s) runs no driver after R%d, which supports CUDA %s; pin a CUDA that driver supports: %s",
+			lim.gpuName(), lim.arch.Arch, lim.arch.LastBranch, lim.cuda, pinHint)
+	}
+	return fmt.Sprintf("install a driver that supports CUDA %s, or pin a CUDA the driver supports instead: %s", newest, pinHint)
 }
 
 // runtimePTXLibs holds the CUDA toolkit libraries such a package links

@@ -76,3 +76,39 @@ func TestRuntimePTXLinkedLibs(t *testing.T) {
 		t.Errorf("11.8 on h100: %s\n%s", v, m)
 	}
 }
+
+// TestRuntimePTXHint (review forty-three F24, corpus 006): the hint
+// replaces the file's own CUDA pin, naming its line, rather than adding a
+// second pin that conflicts with it; and on a K80, whose last driver
+// branch is R470 (CUDA 11.4), it offers no driver upgrade, which does not
+// exist. Without a pin, and on a GPU with newer drivers, it adds one and
+// offers the upgrade.
+func TestRuntimePTXHint(t *testing.T) {
+	tests := []struct {
+		name, deps, target string
+		want, not          string
+	}{
+		{"k80 with a pin", "  - cudatoolkit=11.8\n  - openmm=8.0.0\n", "k80",
+			"runs no driver after R470, which supports CUDA 11.4; pin a CUDA that driver supports: replace cudatoolkit=11.8 (line 4) with cudatoolkit=11.4", "install a driver"},
+		{"a100 with a pin", "  - cuda-version=12.8\n  - openmm=8.0.0\n", "a100",
+			"install a driver that supports CUDA 12.8, or pin a CUDA the driver supports instead: replace cuda-version=12.8 (line 4) with cuda-version=12.4", "add cuda-version"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n" + tt.deps
+			found := false
+			for _, f := range validateOn(t, tt.target, "environment.yml", src).Diagnostics() {
+				if f.Code != "EG410" || !strings.Contains(f.Message, "openmm 8.0.0") {
+					continue
+				}
+				found = true
+				if !strings.Contains(f.Hint, tt.want) || strings.Contains(f.Hint, tt.not) {
+					t.Errorf("hint %q, want %q and no %q", f.Hint, tt.want, tt.not)
+				}
+			}
+			if !found {
+				t.Error("no openmm EG410")
+			}
+		})
+	}
+}

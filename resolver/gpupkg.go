@@ -355,18 +355,27 @@ func CTKExtraWords(ext *kb.Extension, version string) string {
 // does. A pip wheel's CUDA does not constrain conda's, so where the stack's
 // CUDA comes from a pip torch this is what a conda extension is built for.
 func CondaCUDAPin(st *Stack) (string, string) {
+	if e, ok := CondaCUDAPinEvidence(st); ok {
+		return e.Says, e.Item
+	}
+	return "", ""
+}
+
+// CondaCUDAPinEvidence is the item behind CondaCUDAPin, so that a hint can
+// name the line to change rather than add a second, conflicting pin.
+func CondaCUDAPinEvidence(st *Stack) (Evidence, bool) {
 	if st == nil || st.CUDA == nil {
-		return "", ""
+		return Evidence{}, false
 	}
 	for _, e := range st.CUDA.Evidence {
 		switch e.Kind {
 		case EvidenceCudatoolkit, EvidenceCUDAVersion, EvidenceCUDAPackage:
 			if e.Says != "" && !e.AtLeast {
-				return e.Says, e.Item
+				return e, true
 			}
 		}
 	}
-	return "", ""
+	return Evidence{}, false
 }
 
 func (r *resolution) condaToolkitCUDA() string {

@@ -63,7 +63,7 @@ func runEG206(c *Context) []finding.Diagnostic {
 	// knowledge": updating envguard does not help, so the message and the
 	// hint say where coverage starts instead.
 	older := func(v string) bool { return oldest != "" && v != "" && compareVersions(v, oldest) < 0 }
-	oldHint := fmt.Sprintf("the knowledge base covers %s %s … %s: pin a covered release to get the CUDA, Python and companion checks, or silence this line with `# envguard: ignore EG206`",
+	oldHint := fmt.Sprintf("the knowledge base covers %s %s … %s: pin a covered release to get the CUDA, Python and companion checks, or silence this line with `# envguard: ignore EG206 <why this release>`",
 		f.Name, orNone(oldest), orNone(newest))
 	// The layers consulted, each with its date: what "newer than the
 	// knowledge base" was judged against, and how old that is.
@@ -87,7 +87,7 @@ func runEG206(c *Context) []finding.Diagnostic {
 			msg = fmt.Sprintf("%s%s is a development build of the %s series, which the knowledge base does not list by itself: the checks that need the exact release (companions, Python, variants) were skipped; its GPU architectures are judged by the %s series' list only where the knowledge base records that the series' development builds were built with it",
 				fwLabel(f), at(f.Pos), series, series)
 			return []finding.Diagnostic{newFinding(c.rule, f.VersionPos, f.VersionEnd, msg,
-				fmt.Sprintf("pin a release of the %s series for the full checks, or silence this line with `# envguard: ignore EG206`", series))}
+				fmt.Sprintf("pin a release of the %s series for the full checks, or silence this line with `# envguard: ignore EG206 <why this release>`", series))}
 		}
 		if oldest != "" && newest != "" && compareVersions(f.Version, newest) < 0 {
 			// inside the range with no row of its own (tensorflow 1.3.0

@@ -72,7 +72,7 @@ func runEG505(ctx *Context) []finding.Diagnostic {
 	var out []finding.Diagnostic
 	report := func(name, text string, pos finding.Pos) {
 		msg := fmt.Sprintf("%s%s in an environment that trains with %s%s: keep training environments minimal", text, at(pos), framework, at(fwPos))
-		hint := fmt.Sprintf("move %s (%s) to a separate development environment, or silence it with `# envguard: ignore EG505` if the environment is meant for notebooks", name, place(pos))
+		hint := fmt.Sprintf("move %s (%s) to a separate development environment, or silence it with `# envguard: ignore EG505 notebook environment` if the environment is meant for notebooks", name, place(pos))
 		out = append(out, diag(ctx.rule, pos, msg, hint))
 	}
 	for _, c := range conda {
