@@ -55,7 +55,7 @@ func TestCondaForgeBuildsWithCUDAOpen(t *testing.T) {
 		t.Errorf("a100: %q, but every build has sm_80 SASS", d.Message)
 	}
 	d := diagWith(validateOn(t, "k80", "environment.yml", env), "EG409", "the builds the file admits differ on sm_37")
-	if d == nil || !strings.Contains(d.Hint, "a cuda-version or cudatoolkit pin in the file picks the build for that CUDA") {
+	if d == nil || !strings.Contains(d.Hint, "a CUDA pin in the file (cuda-version, cudatoolkit, or pytorch-cuda beside a pytorch-channel torch) picks the build for that CUDA") {
 		t.Errorf("k80: %+v; want the builds differing and a CUDA pin as the way", d)
 	}
 }

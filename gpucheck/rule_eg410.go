@@ -1098,7 +1098,7 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 	default:
 		c.undecide(c.pkgPos(p), "architecture", "extension-builds-differ", pkgLabel(p),
 			fmt.Sprintf("the builds the file admits differ on %s (%s): %s carry no code for it, while %s do", gcc.sm(), gpuLabel(c.h, gs), strings.Join(fails, ", "), strings.Join(runs, ", ")),
-			fmt.Sprintf("pin a build of %s that carries %s (%s): a cuda-version or cudatoolkit pin in the file picks the build for that CUDA, and a build string's last number is the build number", p.Name, gcc.sm(), strings.Join(runs, ", ")))
+			fmt.Sprintf("pin a build of %s that carries %s (%s): a CUDA pin in the file (cuda-version, cudatoolkit, or pytorch-cuda beside a pytorch-channel torch) picks the build for that CUDA, and a build string's last number is the build number", p.Name, gcc.sm(), strings.Join(runs, ", ")))
 	}
 }
 

@@ -31,16 +31,28 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// it has SASS up to sm_90 and no PTX.
 		{"051.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "fail"}, []string{"EG403"}, nil, nil},
 		// 057 also installs PyG's conda packages (pytorch-scatter …, from
-		// the pyg channel) with their release open: GPU code the knowledge
-		// base has no rows of, so the targets the framework runs on are
-		// unknown for them alone; the framework's own checks stay decided.
-		// Its python=3.12 admits no 2.1.x build (2.1 was built for Python
-		// 3.8 … 3.11): 9 builds, 2.2.0 … 2.4.1 (review ten #440, #442).
-		{"057.yml", map[string]string{"a100": "unknown", "h100": "unknown", "rtx5090": "fail"},
+		// the pyg channel) with their release open: every CUDA 12 build
+		// the pyg channel published carries SASS sm_50 … sm_90 and
+		// compute_50 PTX (channel_build_code), so the A100 and the H100
+		// are decided by them too (review forty-three F41; before, unknown
+		// for them alone). Its python=3.12 admits no 2.1.x build (2.1 was
+		// built for Python 3.8 … 3.11): 9 builds, 2.2.0 … 2.4.1 (review
+		// ten #440, #442).
+		{"057.yml", map[string]string{"a100": "ok", "h100": "ok", "rtx5090": "fail"},
 			// The K80's hint keeps Python 3.12: 2.3.1's pytorch-cuda=11.8
 			// build has it (experimental minors have builds) and SASS sm_37.
-			[]string{"EG403", "undecided extension (extension-unknown): the release of pytorch-scatter is left to the solver", "9 of the 9 builds the file admits", "pytorch=2.3.1 with pytorch-cuda=11.8"},
+			[]string{"EG403", "9 of the 9 builds the file admits", "pytorch=2.3.1 with pytorch-cuda=11.8", "EG408 pytorch-cluster (SASS sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90, PTX compute_50)"},
 			[]string{"undecided architecture", "undecided variant", "undecided release", "pytorch 2.1.0 CUDA 12.1", "pytorch 2.1.2 CUDA 12.1", "the Python pin must go down"}, nil},
+		// 048: pytorch-cuda open, so every CUDA the pyg channel built its
+		// extensions for is admitted. Every one of those builds carries
+		// compute_50 PTX and the CUDA 12 ones SASS sm_90, so they run on
+		// an H100 whichever is installed, while on a K80 the CUDA 10 and
+		// 11 builds (sm_35) run and the CUDA 12 ones do not (review
+		// forty-three F41). The framework's open variant keeps the
+		// targets unknown.
+		{"048.yml", map[string]string{"k80": "unknown", "h100": "unknown"},
+			[]string{"could not check pytorch-cluster against target k80: the builds the file admits differ on sm_37", "pytorch-cluster (the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04) (SASS sm_50"},
+			[]string{"could not check pytorch-cluster against target h100", "the release of pytorch-cluster is left to the solver"}, nil},
 		// pytorch-gpu=2.9 on conda-forge is 2.9.1 alone, built for CUDA
 		// 12.9 only: no 2.9.0 among the builds, and the hint does not ask
 		// for a CUDA 12.8 runtime beside it (review ten #337).

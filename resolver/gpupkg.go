@@ -1083,7 +1083,7 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 		p.BuiltFor.CUDA = []string{strconv.Itoa(m)}
 		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceName, Says: strconv.Itoa(m), Package: it.name})
 	}
-	if p.Version == "" && it.from() == envspec.ProviderConda {
+	if p.Version == "" && it.from() == envspec.ProviderConda && !r.channelRange(&p, it, ext) {
 		r.condaForgeRange(&p, it, ext)
 	}
 	if p.Version == "" && it.from() == envspec.ProviderPip && len(p.BuiltFor.Torch) == 0 {
@@ -1602,6 +1602,50 @@ func unionSorted(a, b []string) []string {
 	}
 	slices.SortFunc(out, func(x, y string) int { c, _ := kb.CompareDotted(x, y); return c })
 	return out
+}
+
+// channelRange decides a conda item whose release the spec leaves open
+// where the knowledge base describes every build its channel published
+// (channel_build_code: one workflow built the pyg channel's extensions,
+// with one architecture list per CUDA): the builds are those for the
+// environment's CUDA, or, where that is not known, for every CUDA the
+// channel built, each judged (review forty-three F41, corpus 048). It
+// reports whether it handled the item.
+func (r *resolution) channelRange(p *GPUPackage, it *item, ext *kb.Extension) bool {
+	if r.kb == nil || it.channel == "" {
+		return false
+	}
+	rows := r.kb.ChannelBuildCodeOf(ext.Name, it.channel)
+	if len(rows) == 0 {
+		return false
+	}
+	label := "the release of " + it.name + " is left to the solver"
+	if it.verText != "" {
+		label += " (" + it.verText + ")"
+	}
+	cuda := ""
+	if r.st.CUDA != nil && r.st.CUDA.Version != "" {
+		cuda = majorMinor(r.st.CUDA.Version)
+	}
+	var builds []BuildCode
+	for _, row := range rows {
+		if cuda != "" && !row.Admits(cuda) {
+			continue
+		}
+		builds = append(builds, BuildCode{Label: it.name + " (" + row.Built + ")", Code: GPUCode{SASS: row.SASS, PTX: row.PTX, Known: true}})
+		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceKBRow, Says: row.Source, Package: it.name})
+	}
+	if len(builds) == 0 {
+		p.Unknown = label + ", and the " + it.channel + " channel built " + it.name + " for no CUDA " + cuda
+		return true
+	}
+	p.Known, p.Unknown = true, ""
+	if cuda != "" {
+		p.BuiltFor.CUDA = []string{cuda}
+	}
+	p.Builds, p.Code = builds, builds[0].Code
+	p.finishBuilds()
+	return true
 }
 
 // condaForgeRange decides a conda-forge item whose release the spec

@@ -1070,6 +1070,17 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("companion_torch_build", i, "name, prefixes, excludes and a from release are required")
 		}
 	}
+	for i, r := range v.k.ChannelBuildCode {
+		v.source("channel_build_code", i, r.Source, keys)
+		if r.Name == "" || r.Channel == "" || strings.Count(r.CUDAFrom, ".") != 1 || (r.CUDABelow != "" && strings.Count(r.CUDABelow, ".") != 1) || len(r.SASS)+len(r.PTX) == 0 || r.Built == "" {
+			v.errf("channel_build_code", i, "name, channel, a CUDA major.minor cuda_from (and cuda_below where set), some code and built are required")
+		} else if c, ok := CompareDotted(r.CUDAFrom, r.CUDABelow); r.CUDABelow != "" && (!ok || c >= 0) {
+			v.errf("channel_build_code", i, "cuda_from %q is not below cuda_below %q", r.CUDAFrom, r.CUDABelow)
+		}
+		if _, ok := v.k.ExtensionByName(r.Name); !ok {
+			v.errf("channel_build_code", i, "%q is no extension of the extensions table", r.Name)
+		}
+	}
 	for i, r := range v.k.CondaForgeCUDAFloat {
 		v.source("conda_forge_cuda_float", i, r.Source, keys)
 		if strings.Count(r.From, ".") != 1 || r.Requirement == "" {
@@ -1298,6 +1309,33 @@ func (v *validator) supportedCC(i int, b ExtensionBuild, cc *regexp.Regexp) {
 			}
 		}
 	}
+}
+
+// ChannelBuildCodeOf returns the channel_build_code rows of an extension
+// on a channel, in CUDA order; none where the channel's builds are not
+// described as a whole.
+func (k *KB) ChannelBuildCodeOf(name, channel string) []ChannelBuildCode {
+	var out []ChannelBuildCode
+	for _, r := range k.ChannelBuildCode {
+		if r.Name == name && r.Channel == channel {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b ChannelBuildCode) int { c, _ := CompareDotted(a.CUDAFrom, b.CUDAFrom); return c })
+	return out
+}
+
+// Admits reports whether the row covers builds for CUDA cuda ("11.8").
+func (r ChannelBuildCode) Admits(cuda string) bool {
+	lo, ok := CompareDotted(cuda, r.CUDAFrom)
+	if !ok || lo < 0 {
+		return false
+	}
+	if r.CUDABelow == "" {
+		return true
+	}
+	hi, ok := CompareDotted(cuda, r.CUDABelow)
+	return ok && hi < 0
 }
 
 // CondaForgeCUDAFloatOf is the conda_forge_cuda_float rule for a package

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "43a5da260f230d7d"
+const generatedVersion = "4869d0b4f57557bc"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x1baebca9
+const generatedChecksum = 0xe12aa5ca
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20082,6 +20082,131 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{From: "11.2", Requirement: "cudatoolkit >=11.2,<12", Note: "conda-forge's nvcc run_exports from 11.2", Source: "X3_CF_NVCC_RUN_EXPORTS"},
 	{From: "12.0", Requirement: "cuda-version >=12.0,<13", Note: "conda-forge's nvcc run_exports; the toolkit's libraries are required by major only", Source: "X5_CF_CUDA_VERSION; CF_CUDA_VERSION_SCHEME; CF_TORCH_241_HOST"},
 	{From: "13.0", Requirement: "cuda-version >=13.0,<14", Note: "conda-forge's nvcc run_exports; the scheme of CF_CUDA_VERSION_SCHEME names no major: it holds for CUDA 13 as for 12", Source: "X5_CF_CUDA_VERSION; CF_CUDA_VERSION_SCHEME"},
+}, ChannelBuildCode: []ChannelBuildCode{
+	{Name: "torch-scatter", Channel: "pyg", CUDAFrom: "9.0", CUDABelow: "11.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 10.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu101, cu102: TORCH_CUDA_ARCH_LIST \"3.5;5.0+PTX;6.0;7.0;7.5\""},
+	{Name: "torch-scatter", Channel: "pyg", CUDAFrom: "11.0", CUDABelow: "12.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 11.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu111 … cu118: \"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\""},
+	{Name: "torch-scatter", Channel: "pyg", CUDAFrom: "12.0", CUDABelow: "13.0", SASS: []string{
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu121, cu124: \"5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0\""},
+	{Name: "torch-sparse", Channel: "pyg", CUDAFrom: "9.0", CUDABelow: "11.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 10.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu101, cu102: TORCH_CUDA_ARCH_LIST \"3.5;5.0+PTX;6.0;7.0;7.5\""},
+	{Name: "torch-sparse", Channel: "pyg", CUDAFrom: "11.0", CUDABelow: "12.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 11.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu111 … cu118: \"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\""},
+	{Name: "torch-sparse", Channel: "pyg", CUDAFrom: "12.0", CUDABelow: "13.0", SASS: []string{
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu121, cu124: \"5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0\""},
+	{Name: "torch-cluster", Channel: "pyg", CUDAFrom: "9.0", CUDABelow: "11.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 10.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu101, cu102: TORCH_CUDA_ARCH_LIST \"3.5;5.0+PTX;6.0;7.0;7.5\""},
+	{Name: "torch-cluster", Channel: "pyg", CUDAFrom: "11.0", CUDABelow: "12.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 11.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu111 … cu118: \"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\""},
+	{Name: "torch-cluster", Channel: "pyg", CUDAFrom: "12.0", CUDABelow: "13.0", SASS: []string{
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu121, cu124: \"5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0\""},
+	{Name: "torch-spline-conv", Channel: "pyg", CUDAFrom: "9.0", CUDABelow: "11.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 10.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu101, cu102: TORCH_CUDA_ARCH_LIST \"3.5;5.0+PTX;6.0;7.0;7.5\""},
+	{Name: "torch-spline-conv", Channel: "pyg", CUDAFrom: "11.0", CUDABelow: "12.0", SASS: []string{
+		"3.5",
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 11.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu111 … cu118: \"3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6\""},
+	{Name: "torch-spline-conv", Channel: "pyg", CUDAFrom: "12.0", CUDABelow: "13.0", SASS: []string{
+		"5.0",
+		"6.0",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"9.0",
+	}, PTX: []string{
+		"5.0",
+	}, Built: "the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu121, cu124: \"5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0\""},
 }, CompanionTorchBuild: []CompanionTorchBuild{
 	{Dist: Distribution("conda-forge"), Name: "torchvision", From: "0.9.1", Prefixes: []string{
 		"cuda",
@@ -20217,6 +20342,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CN_FROZEN_7", Title: "m-bain/frozen-in-time#7 'Fix CUDA version for the torchvision package': the package index's torchvision raises 'Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.1 and torchvision has CUDA Version=10.2' beside a CUDA 11.1 torch, 'PyPI's version is compiled against CUDA 10.2'", URL: "https://github.com/m-bain/frozen-in-time/pull/7"},
 	{Key: "CF_CUDA_VERSION_SCHEME", Title: "conda-forge/cuda-version-feedstock recipe/README.md at 97d2616 (2023-04-20), 'Scheme': nvcc pins 'a range of cuda-version, with the lower bound being the CTK version X.Y that it comes with' (run_exports cuda-version >=X.Y,<X+1); CTK components pin their exact cuda-version; downstream packages 'depend on needed CTK components without version constraints, and set the version constraint on CUDA by depending only on cuda-version'", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/97d2616/recipe/README.md", Read: "git snapshot of conda-forge/cuda-version-feedstock, 2026-12-07"},
 	{Key: "CF_TORCH_241_HOST", Title: "conda-forge/pytorch-cpu-feedstock recipe/meta.yaml at 054fb317 ('Update to 2.4.1'): host requirements cuda-version {{ cuda_compiler_version }}, and for cuda_major >= 12 cuda-cudart-dev, cuda-nvrtc-dev, libcublas-dev, libcufft-dev, libcurand-dev, libcusolver-dev, libcusparse-dev with no version", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/blob/054fb3175af2e6326738a03a61ba65110364d1af/recipe/meta.yaml", Read: "git snapshot of conda-forge/pytorch-cpu-feedstock, 2026-12-07"},
+	{Key: "X23_PYG_ENV_HISTORY", Title: "rusty1s/pytorch_scatter, pytorch_sparse, pytorch_cluster, pytorch_spline_conv: every TORCH_CUDA_ARCH_LIST line ever added to .github/workflows/cuda/*-Linux-env.sh (git log --all, no line ever removed): '3.5;5.0+PTX;6.0;7.0;7.5' (cu101, cu102), '3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6' (cu111 … cu118), '5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0' (cu121 … cu128), and in pytorch_scatter only '7.0;7.5;8.0;8.6;9.0;10.0;12.0+PTX' (efbe465, 2025-08-08, after the conda workflow's removal); building-conda.yml from 59a0243 / f05c8c5 / 762256f / 86ac776 (2021-06-25, matrix cpu, cu101, cu102, cu111) to its removal (eafcb5b, 10144cc, 02fd735, 28eece2; 2025-04; last matrix cpu, cu118, cu121, cu124), whose GPU step sources the env file and whose last step runs anaconda upload", URL: "https://github.com/rusty1s/pytorch_cluster/tree/437bd18b1f4eb1c3e22a4d028e029ee3c6d6beb0/.github/workflows", Read: "git snapshots of the four repositories, 2026-12-07"},
 	{Key: "TF_SETUP_2_14_0", Title: "tensorflow/tensorflow tensorflow/tools/pip_package/setup.py at commit 4dacf3f368eb7965e9b5c3bbdd5193986081c3b2 (_VERSION '2.14.0')", URL: "https://github.com/tensorflow/tensorflow/blob/4dacf3f368eb7965e9b5c3bbdd5193986081c3b2/tensorflow/tools/pip_package/setup.py", Read: "read_file on repo tensorflow/tensorflow at that commit; commit taken from tensorflow/serving WORKSPACE at tag 2.14.0 (git_commit of org_tensorflow), 2026-12-07"},
 	{Key: "TF_SETUP_2_15_0_POST1", Title: "tensorflow/tensorflow tensorflow/tools/pip_package/setup.py at commit 0b15fdfcb3fddcb4b8a095f26d0f786e316163d7 (_VERSION '2.15.0.post1')", URL: "https://github.com/tensorflow/tensorflow/blob/0b15fdfcb3fddcb4b8a095f26d0f786e316163d7/tensorflow/tools/pip_package/setup.py", Read: "read_file on repo tensorflow/tensorflow at that commit (commit linked from tensorflow/docs PR #2291), 2026-12-07"},
 	{Key: "LOCK_PYHEARTLIB", Title: "devnums/pyheartlib lock file 'poetry.lo' recording tensorflow 2.14.0 / 2.15.0 wheel metadata (extras.and-cuda)", URL: "https://github.com/devnums/pyheartlib/blob/42b75d5d1613afabafdf8923718e4c6710cfed3c/poetry.lo", Read: "fetch github:devnums/pyheartlib, parsed poetry.lo with tomllib at every commit (2.15.0 at 42b75d5d..., 2.14.0 at 8a492202...), 2026-12-07"},
@@ -21434,6 +21560,20 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch.yaml", Line: 72},
 		{File: "resolver/kb/data/arch.yaml", Line: 73},
 		{File: "resolver/kb/data/arch.yaml", Line: 74},
+	},
+	"channel_build_code": {
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 11},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 12},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 13},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 14},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 15},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 17},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 18},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 19},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 20},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 21},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 22},
 	},
 	"companion_torch_build": {
 		{File: "resolver/kb/data/companion-torch-build.yaml", Line: 11},
@@ -23222,6 +23362,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/conda-names.yaml", Line: 16},
 		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 15},
 		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 16},
+		{File: "resolver/kb/data/extensions-23.yaml", Line: 24},
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 104},
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 105},
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 106},

@@ -696,6 +696,10 @@ type Facts struct {
 	// packages built with an nvcc of a CUDA release run with: any release
 	// of its major from its own on, whichever the solver installs.
 	CondaForgeCUDAFloat []CondaForgeCUDAFloat `yaml:"conda_forge_cuda_float" key:"from"`
+	// ChannelBuildCode is the GPU code every build a channel published of
+	// an extension carries, by the CUDA it was built for, where one build
+	// workflow made them all (the pyg channel's).
+	ChannelBuildCode []ChannelBuildCode `yaml:"channel_build_code" key:"name,channel,cuda_from"`
 	// CompanionTorchBuild lists conda companions whose builds accept only
 	// a pytorch build of their own channel's naming.
 	CompanionTorchBuild []CompanionTorchBuild `yaml:"companion_torch_build" key:"dist,name,from"`
@@ -928,6 +932,25 @@ type CondaForgeCUDAFloat struct {
 	Requirement string `yaml:"requirement"` // "cuda-version >=X.Y,<X+1 …"
 	Note        string `yaml:"note,omitempty"`
 	Source      string `yaml:"source"`
+}
+
+// ChannelBuildCode says that every build Channel published of extension
+// Name for a CUDA release from CUDAFrom up to (not including) CUDABelow
+// carries this code: one workflow built them all, with one architecture
+// list per CUDA, so a file that leaves the release open is judged over
+// the lists its CUDA admits.
+type ChannelBuildCode struct {
+	Name      string   `yaml:"name"`       // the extension's pip name, "torch-cluster"
+	Channel   string   `yaml:"channel"`    // "pyg"
+	CUDAFrom  string   `yaml:"cuda_from"`  // "11.0"
+	CUDABelow string   `yaml:"cuda_below"` // "12.0"; "" for no end
+	SASS      []string `yaml:"sass"`
+	PTX       []string `yaml:"ptx"`
+	// Built says which builds the row covers: the workflow's first and
+	// last state, for messages.
+	Built  string `yaml:"built"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
 }
 
 // CondaForgeTorchCuDNN is the cuDNN major that conda-forge's pytorch CUDA
