@@ -95,7 +95,11 @@ func (c *checker) checkArch(driverCUDA string) {
 		// use; which one it uses, and so its architecture list, stays
 		// unknown, except where every build the file admits shares code.
 		from := fw.VariantFrom
-		if from == "" {
+		switch {
+		case from != "":
+		case fw.Version == "" && len(fw.Candidates) > 0:
+			from = fmt.Sprintf("the %s channel built the %s releases the file admits (%s) with CUDA %s", orStr(fw.Channel, string(fw.Dist)), fw.Name, resolver.RangeOf(fw.Candidates), resolver.OrList(fw.RuntimeCandidates))
+		default:
 			from = fmt.Sprintf("the %s channel built %s %s with CUDA %s", orStr(fw.Channel, string(fw.Dist)), fw.Name, fw.Version, resolver.OrList(fw.RuntimeCandidates))
 		}
 		c.eachCC(func(gcc cc, gs []GPU) {
@@ -123,6 +127,12 @@ func (c *checker) checkArch(driverCUDA string) {
 			break
 		}
 		why, whyKey = "its exact release is not known, so neither is its architecture list", "release-unknown"
+		if fw.CommonArch != nil && fw.CommonArch.CommonOnly {
+			// the admitted builds' lists differ, but all carry these
+			// (the defaults channel's tensorflow-gpu 2.0.0 … 2.4.1)
+			list = fw.CommonArch
+			why = fmt.Sprintf("its exact release is not known, and the lists of the builds it admits differ beyond what all of them carry (%s: %s)", fw.CommonWhy, archSummary(fw.CommonArch))
+		}
 	default:
 		if l, ok := c.binaryArch(); ok {
 			list = l
@@ -141,10 +151,22 @@ func (c *checker) checkArch(driverCUDA string) {
 			why, whyKey = "the build's architecture list is not known", "arch-list-unknown"
 		}
 	}
+	if list != nil && list.CommonOnly && why == "" {
+		why, whyKey = fmt.Sprintf("the recipe set more than one architecture list for this build, and which the upload has is not known beyond what all of them carry (%s)", archSummary(list)), "arch-list-unknown"
+	}
 	c.eachCC(func(gcc cc, gs []GPU) {
-		if list != nil {
+		switch {
+		case list != nil && list.CommonOnly:
+			// Only what every list carries is known: a GPU its SASS serves
+			// is decided, another is judged as if no list were known.
+			if v, _ := archVerdict(gcc, &kb.ArchList{SASS: list.SASS, Known: true}); v == runsSASS {
+				c.judgeList(gcc, gs, list, driverCUDA)
+			} else {
+				c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
+			}
+		case list != nil:
 			c.judgeList(gcc, gs, list, driverCUDA)
-		} else {
+		default:
 			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
 	})

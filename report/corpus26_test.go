@@ -43,6 +43,23 @@ func TestCorpusCandidateSets(t *testing.T) {
 			// build has it (experimental minors have builds) and SASS sm_37.
 			[]string{"EG403", "9 of the 9 builds the file admits", "pytorch=2.3.1 with pytorch-cuda=11.8", "EG408 pytorch-cluster (SASS sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90, PTX compute_50)"},
 			[]string{"undecided architecture", "undecided variant", "undecided release", "pytorch 2.1.0 CUDA 12.1", "pytorch 2.1.2 CUDA 12.1", "the Python pin must go down"}, nil},
+		// 044: an open tensorflow-gpu beside python=3.7 on defaults admits
+		// 1.13.1 … 2.4.1 only (no earlier release was built for Python
+		// 3.7), every build with CUDA 9.0 … 10.1, which a CUDA 11.4 driver
+		// runs, and a cuDNN 7, which no Ampere or Hopper GPU runs. On a
+		// K80 1.13.1's CUDA 10.0 build, whose list its recipe left to
+		// configure.py, keeps it open (review forty-three F33).
+		{"044.yml", map[string]string{"k80": "unknown", "a100": "fail", "h100": "fail"},
+			[]string{"every defaults tensorflow-gpu build the file admits (1.13.1 … 2.4.1) was built with cuDNN 7", "the defaults channel built the tensorflow releases the file admits (1.13.1 … 2.4.1) with CUDA 9.0, 9.2, 10.0 or 10.1"},
+			[]string{"its CUDA runtime version is not known"}, nil},
+		// 003: tensorflow-gpu>=2.0 beside cudatoolkit 10.1 admits the
+		// defaults builds of 2.0.0 … 2.4.1 for CUDA 10.1, whose lists
+		// differ but all carry 3.5 … 7.5 as X.Y entries: the K80 runs its
+		// sm_35 SASS (review forty-one F2). The open pytorch keeps the
+		// target unknown.
+		{"003.yml", map[string]string{"k80": "unknown", "a100": "fail"},
+			[]string{"every defaults tensorflow-gpu build the file admits (2.0.0 … 2.4.1) was built with cuDNN 7"},
+			[]string{"could not check tensorflow >=2.0 (CUDA 10.1, defaults, conda-forge never built tensorflow-gpu >=2.0 (2.0.0 … 2.21.0) for cudatoolkit<10.2,>10.0) against target k80"}, nil},
 		// 048: pytorch-cuda open, so every CUDA the pyg channel built its
 		// extensions for is admitted. Every one of those builds carries
 		// compute_50 PTX and the CUDA 12 ones SASS sm_90, so they run on

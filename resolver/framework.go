@@ -714,6 +714,7 @@ func (r *resolution) variant() {
 			f.RuntimeCandidates = append([]string(nil), row.CUDA...)
 		}
 	}
+	r.defaultsTFCandidates(f)
 	if f.Name == "tensorflow" && f.Variant == "" && !cpu && r.tfPipGetsCUDA() {
 		f.Variant = "cuda"
 	}

@@ -637,7 +637,11 @@ func CondaForgeToolkitLibs(k interface {
 func (r *resolution) frameworkLibs(seen map[string]bool) {
 	fw := r.st.Framework
 	if fw == nil || (fw.Name != "pytorch" && fw.Name != "tensorflow" && fw.Name != "jax") ||
-		fw.Variant == "cpu" || fw.Variant == "rocm" || r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		fw.Variant == "cpu" || fw.Variant == "rocm" {
+		return
+	}
+	if r.st.CUDA == nil || r.st.CUDA.Version == "" {
+		r.defaultsTFCuDNN()
 		return
 	}
 	have := map[string]bool{}
@@ -740,6 +744,27 @@ func (r *resolution) frameworkLibs(seen map[string]bool) {
 	r.tensorflowCuDNNMajor()
 }
 
+// defaultsTFCuDNN adds the cuDNN a defaults tensorflow-gpu opens where
+// its toolkit is one of several (a release built with more than one, or an
+// open release): the toolkit libraries depend on which, but every build
+// opens a cuDNN of one major, which tensorflowCuDNNMajor gives it (1.13.1,
+// built for CUDA 9.0, 9.2 and 10.0 with cuDNN 7, read ok on an A100).
+func (r *resolution) defaultsTFCuDNN() {
+	fw := r.st.Framework
+	if r.kb == nil || fw.Name != "tensorflow" || fw.Dist != kb.DistDefaults || fw.Variant != "cuda" || len(fw.RuntimeCandidates) == 0 {
+		return
+	}
+	for _, p := range r.st.GPUPackages {
+		if p.Role == RoleCUDALibrary && p.Lib == "cudnn" {
+			r.tensorflowCuDNNMajor()
+			return
+		}
+	}
+	with := loadedBy(fw)
+	r.st.GPUPackages = append(r.st.GPUPackages, GPUPackage{Name: "cudnn", Role: RoleCUDALibrary, Lib: "cudnn", BundledWith: with, Unknown: "which cudnn release " + with + " loads is not known"})
+	r.tensorflowCuDNNMajor()
+}
+
 // jaxUsesHostCUDA reports whether the framework is a pip jax of a release
 // before the knowledge base's first cudaNN_pip extra, whose CUDA jaxlib
 // loads the CUDA and cuDNN installed on the machine.
@@ -782,11 +807,17 @@ func (r *resolution) jaxlibCuDNNMajor() (string, string) {
 // is (TensorFlow cannot load it: EG208 says so).
 func (r *resolution) tensorflowCuDNNMajor() {
 	fw := r.st.Framework
-	if r.kb == nil || fw == nil || fw.Name != "tensorflow" || fw.Version == "" {
+	if r.kb == nil || fw == nil || fw.Name != "tensorflow" {
 		return
 	}
 	built, what := "", ""
 	switch {
+	case fw.Version == "" && fw.CandidateCuDNNMajor != "":
+		// every build an open defaults tensorflow-gpu admits opens one
+		// major (defaultsTFCandidates)
+		built, what = fw.CandidateCuDNNMajor, "every defaults tensorflow-gpu build the file admits ("+RangeOf(fw.Candidates)+")"
+	case fw.Version == "":
+		return
 	case fw.From == envspec.ProviderPip:
 		if cfg, ok := r.kb.TensorFlow(fw.Version); ok {
 			built, what = cfg.CuDNN, "tensorflow "+fw.Version
@@ -794,9 +825,13 @@ func (r *resolution) tensorflowCuDNNMajor() {
 	case fw.Dist == kb.DistDefaults:
 		// the defaults channel's tensorflow-gpu built with one toolkit
 		// links the cuDNN of that build's major (review twelve #409, #411:
-		// 2.4.1's cuDNN 7.6 read as not known on an H100)
+		// 2.4.1's cuDNN 7.6 read as not known on an H100); one built with
+		// several, the major all of them share (1.13.1's cuDNN 7 had let
+		// an A100 read ok)
 		if b, ok := r.kb.TensorFlowDefaultsBuildOf(fw.Version); ok {
 			built, what = b.CuDNN, "defaults' tensorflow-gpu "+fw.Version
+		} else if c, ok := r.kb.TensorFlowDefaultsCUDAChoicesOf(fw.Version); ok {
+			built, what = c.CuDNNMajor, "every build of defaults' tensorflow-gpu "+fw.Version+" (CUDA "+orList(c.CUDA)+")"
 		}
 	}
 	if built == "" {

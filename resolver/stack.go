@@ -95,6 +95,9 @@ type Framework struct {
 	CommonArch *kb.ArchList `json:"-"`
 	LowestCode string       `json:"-"`
 	CommonWhy  string       `json:"-"`
+	// CandidateCuDNNMajor is the cuDNN major every build Candidates admits
+	// opens, where they agree (the defaults channel's tensorflow-gpu: 7).
+	CandidateCuDNNMajor string `json:"-"`
 	// NotPublished says why no build of this release exists where the
 	// file asks for it (the pytorch channel after 2.5, which EG205
 	// reports); "" otherwise. The checks against targets then concern a

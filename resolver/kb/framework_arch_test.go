@@ -31,7 +31,9 @@ func TestFrameworkArchLookups(t *testing.T) {
 		{"tf 1.15 defaults recipe list", "tensorflow", "1.15.0", "10.0", DistDefaults, true, true, "1.15", "10.0", "3.0,3.5,5.2,6.0,6.1,7.0,7.5", "3.0,3.5,5.2,6.0,6.1,7.0,7.5", "tensorflow"},
 		{"tf 2.4.1 defaults drops 3.0", "tensorflow", "2.4.1", "10.1", DistDefaults, true, true, "2.4", "10.1", "3.5,5.2,6.0,6.1,7.0,7.5", "3.5,5.2,6.0,6.1,7.0,7.5", "tensorflow"},
 		{"tf defaults without a row is not the wheel's", "tensorflow", "2.10.0", "11.2", DistDefaults, false, false, "", "", "", "", ""},
-		{"tf defaults 2.3 not carried", "tensorflow", "2.3.0", "10.1", DistDefaults, false, false, "", "", "", "", ""},
+		// 2.3's commits set two lists: the row has the entries both share
+		{"tf defaults 2.3 common entries", "tensorflow", "2.3.0", "10.1", DistDefaults, true, true, "2.3", "10.1", "3.5,5.2,6.0,6.1,7.0,7.5", "3.5,5.2,6.0,6.1,7.0,7.5", "tensorflow"},
+		{"tf defaults 1.13 not carried", "tensorflow", "1.13.1", "10.0", DistDefaults, false, false, "", "", "", "", ""},
 		{"tf series not carried", "tensorflow", "1.12", "9.0", DistPyPI, false, false, "", "", "", "", ""},
 		// JAX: the newest row at or below the release, for the CUDA major.
 		{"jax 0.4.30 plugin cuda12", "jax", "0.4.30", "12.3", DistPyPI, true, true, "0.4.21", "12", "5.0,6.0,7.0,8.0,9.0", "9.0", "jax"},

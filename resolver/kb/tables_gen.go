@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "4869d0b4f57557bc"
+const generatedVersion = "5db08c3dd6f29e98"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xe12aa5ca
+const generatedChecksum = 0x14e9a84
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1097,19 +1097,19 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.0",
 		"9.2",
 		"10.0",
-	}, Source: "ANACONDA_TF_META", Note: "fa68ef53 'tensorflow: cbc.yaml files for linux gpu' (2019-04-05): conda_build_config_linux_cuda90.yaml (1.13.1 gpu_py*h8f37b9b_0), _cuda92 (h611c6d2), _cuda100 (h8d69cac); tensorflow-base-gpu/conda_build_config.yaml names 9.2 (bc1a6dd7) then 10.0 (d1de2ec6 … 695be8c2)"},
+	}, CuDNNMajor: "7", Source: "ANACONDA_TF_META; ANACONDA_TF_RECIPES", Note: "cudnn: tensorflow-base-gpu/conda_build_config.yaml pins cudnn 7.2 beside 9.2 (a4e55da) and 7.3 beside 10.0 (d1de2ec … 3d76a0d), its comments 7.3 for 9.0 and 9.2 (aa71ffe); fa68ef53 'tensorflow: cbc.yaml files for linux gpu' (2019-04-05): conda_build_config_linux_cuda90.yaml (1.13.1 gpu_py*h8f37b9b_0), _cuda92 (h611c6d2), _cuda100 (h8d69cac); tensorflow-base-gpu/conda_build_config.yaml names 9.2 (bc1a6dd7) then 10.0 (d1de2ec6 … 695be8c2)"},
 	{Release: "1.14.0", CUDA: []string{
 		"9.0",
 		"9.2",
 		"10.0",
 		"10.1",
-	}, Source: "ANACONDA_TF_META", Note: "13171292 'tf: linux gpu cbc.yaml files' (2019-06-27): _cuda90 (1.14.0 gpu_py*h8f37b9b_0), _cuda92 (h611c6d2), _cuda100 (h8d69cac), _cuda101 (he45bfe2); the recipe names 10.0 (9b523d5e) then 10.1 (5069cc3a … 3d76a0d3)"},
+	}, CuDNNMajor: "7", Source: "ANACONDA_TF_META; ANACONDA_TF_RECIPES", Note: "cudnn: 7.3 beside 10.0 (081bfc4 … e56c855), 7.6 beside 10.1 (392d880, f8a7ffa), comments 7.3 for 9.0 and 9.2; 13171292 'tf: linux gpu cbc.yaml files' (2019-06-27): _cuda90 (1.14.0 gpu_py*h8f37b9b_0), _cuda92 (h611c6d2), _cuda100 (h8d69cac), _cuda101 (he45bfe2); the recipe names 10.0 (9b523d5e) then 10.1 (5069cc3a … 3d76a0d3)"},
 	{Release: "2.0.0", CUDA: []string{
 		"10.0",
 		"10.1",
-	}, Source: "ANACONDA_TF_META", Note: "the recipe names 10.1 (856cc8a6 … 0793cdd5, 2019-10-11 to 10-18), then 10.0 (633cdcc6 … 64015280); 5efa970f gives the 10.0 pin file new 2.0.0 hashes, while the 10.1 one keeps 1.14.0's (34256842)"},
+	}, CuDNNMajor: "7", Source: "ANACONDA_TF_META; ANACONDA_TF_RECIPES", Note: "cudnn 7.6 beside both (856cc8a … a2ae1e6); the recipe names 10.1 (856cc8a6 … 0793cdd5, 2019-10-11 to 10-18), then 10.0 (633cdcc6 … 64015280); 5efa970f gives the 10.0 pin file new 2.0.0 hashes, while the 10.1 one keeps 1.14.0's (34256842)"},
 }, TensorFlowDefaultsGPU: []TensorFlowDefaultsGPU{
-	{LastLinux: "2.4.1", Source: "ANACONDA_TF_VARIANTS", Note: "tensorflow-variants/conda_build_config.yaml: variant gpu '# [not osx]' at 5406148 (2.4.1), '# [win]' at f641171 and 551ea57 (2.5.0, the last version of the recipe)"},
+	{LastLinux: "2.4.1", CompleteFrom: "1.13.1", PythonFrom: "3.7", Source: "ANACONDA_TF_VARIANTS; ANACONDA_TF_RECIPES; TF_PIP_HIST", Note: "complete_from, python_from: tensorflow-base-gpu/meta.yaml's versions over the recipe's whole history (7b1528f 2018-07 … 5406148 2021-03) are 1.9.0, 1.10.0, 1.11.0, 1.12.0, 1.13.1, 1.14.0, 2.0.0, 1.15.0, 2.1.0, 2.2.0, 2.3.0, 2.4.1 (tensorflow-gpu-base before it: 1.7.0, 1.8.0), all in the two tables from 1.13.1 on; its conda_build_config python lists name 2.7, 3.5 and 3.6 up to 1.12.0 and add 3.7 first at 1.13.1 (3d76a0d), the release whose pip wheels first have cp37 (TF_PIP_HIST); tensorflow-variants/conda_build_config.yaml: variant gpu '# [not osx]' at 5406148 (2.4.1), '# [win]' at f641171 and 551ea57 (2.5.0, the last version of the recipe)"},
 }, CondaBuildForms: []CondaBuildForm{
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.2.0", CUDAGlob: "cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "cuda{cudatoolkit XY}py{PY}h…_N and cpu_py{PY}h…_N: 0efd15f4 (1.2.0), 1b80be2f (1.3.1), 263266a5 (1.4.0), 3d672e74 (1.5.0), 3cf63fb0 (1.5.1), 740b2e2 (1.12.0)"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Since: "1.12.1", CUDAGlob: "gpu_cuda*", CPUGlob: "cpu_*", Source: "AR_FEEDSTOCK", Note: "gpu_cuda{XY}py{PY}h…_N from the 1.12.1 rebuild (build number 1: 11f5b49, 2022-12-13, 'build gpu on linux64' 4d418b4; merged f0946a4, 2023-01-18), kept by 2.0.1 (4ed7753, 76af9ed, 238a8f9) and 2.3.0 (e920ac5, 0c364fc: gpu_cuda… for cuda-11 and cuda-12 variants); pytorch=*=cuda* matches none of them"},
@@ -3307,6 +3307,36 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"7.0",
 		"7.5",
 	}, Known: true, Framework: "tensorflow", Source: "ANACONDA_TF_RECIPES (2.1.0: 7e8588d … 7c6d575, cudatoolkit 10.1); TF_PR_55613"},
+	{Series: "2.2", CUDA: "10.1", Dist: Distribution("defaults"), SASS: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, Known: true, CommonOnly: true, Framework: "tensorflow", Source: "ANACONDA_TF_RECIPES", Note: "tensorflow-base-gpu/build.sh for cudatoolkit 10.*: '3.0,3.5,5.2,6.0,6.1,7.0,7.5' at 2d8d6bd and f1304a8, '3.5,5.2,6.0,6.1,7.0,7.5' at 23417fd and a1d1b83 (all 2020-05-21/22); which the upload had is not known, and the row lists the entries both have (review forty-one F2)"},
+	{Series: "2.3", CUDA: "10.1", Dist: Distribution("defaults"), SASS: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, PTX: []string{
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+	}, Known: true, CommonOnly: true, Framework: "tensorflow", Source: "ANACONDA_TF_RECIPES", Note: "tensorflow-base-gpu/build.sh for cudatoolkit 10.*: '3.5,5.2,6.0,6.1,7.0,7.5' at 4122e46, '3.5,5.2,6.0,6.1,7.0,7.5,7.6' at d48e540 … fda258c (7.6 is no architecture any CUDA release has); the row lists the entries both have"},
 	{Series: "2.4", CUDA: "10.1", Dist: Distribution("defaults"), SASS: []string{
 		"3.5",
 		"5.2",
@@ -21436,7 +21466,6 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-jax.yaml", Line: 27},
 		{File: "resolver/kb/data/arch-jax.yaml", Line: 28},
 		{File: "resolver/kb/data/arch-jax.yaml", Line: 29},
-		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 20},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 21},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 22},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 23},
@@ -21468,6 +21497,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 49},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 50},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 51},
+		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 52},
+		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 53},
+		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 54},
 		{File: "resolver/kb/data/arch-tfjax-2.yaml", Line: 14},
 		{File: "resolver/kb/data/arch-tfjax-2.yaml", Line: 15},
 		{File: "resolver/kb/data/arch-tfjax-2.yaml", Line: 16},

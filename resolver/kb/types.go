@@ -184,8 +184,11 @@ type TensorFlowDefaultsBuild struct {
 type TensorFlowDefaultsCUDAChoice struct {
 	Release string   `yaml:"release"`
 	CUDA    []string `yaml:"cuda"`
-	Source  string   `yaml:"source"`
-	Note    string   `yaml:"note,omitempty"`
+	// CuDNNMajor is the cuDNN major every one of those builds was made
+	// with (the recipe's cudnn pin per toolkit), which the build opens.
+	CuDNNMajor string `yaml:"cudnn_major"`
+	Source     string `yaml:"source"`
+	Note       string `yaml:"note,omitempty"`
 }
 
 // TensorFlowDefaultsGPU is the last release of the defaults channel's
@@ -193,8 +196,15 @@ type TensorFlowDefaultsCUDAChoice struct {
 // variant for Windows only.
 type TensorFlowDefaultsGPU struct {
 	LastLinux string `yaml:"last_linux"`
-	Source    string `yaml:"source"`
-	Note      string `yaml:"note,omitempty"`
+	// CompleteFrom is the first release from which tensorflow_defaults_builds
+	// and tensorflow_defaults_cuda_choices list every linux GPU release up
+	// to LastLinux; PythonFrom the Python minor no release before
+	// CompleteFrom was built for (nor any later minor), so that a file
+	// whose Python is PythonFrom or later admits only listed releases.
+	CompleteFrom string `yaml:"complete_from"`
+	PythonFrom   string `yaml:"python_from"`
+	Source       string `yaml:"source"`
+	Note         string `yaml:"note,omitempty"`
 }
 
 // CondaBuildForm is how one distribution's recipe names the CUDA and CPU
@@ -239,6 +249,11 @@ type ArchList struct {
 	// architecture in the rebuild): a GPU at or above all of them runs
 	// through PTX either way.
 	PTXOneOf []string `yaml:"ptx_one_of,omitempty"`
+	// CommonOnly says the recipe set more than one list for this build
+	// over its commits, and SASS and PTX are the entries every one of them
+	// has: the upload carries at least these, and which others is not
+	// known. A GPU they serve by SASS is decided; another is not.
+	CommonOnly bool `yaml:"common_only,omitempty"`
 	// Framework is whose build the row describes: "" is PyTorch (Arch only
 	// answers these), "tensorflow" (Series is the TF series "2.15", CUDA
 	// the toolkit the release was built with) or "jax" (Series is the

@@ -268,6 +268,10 @@ func (k *KB) validate() ErrorList {
 	for i, r := range k.TensorFlowDefaultsGPU {
 		v.source("tensorflow_defaults_gpu", i, r.Source, keys)
 		v.version("tensorflow_defaults_gpu", i, "last_linux", r.LastLinux, releaseRe())
+		v.version("tensorflow_defaults_gpu", i, "complete_from", r.CompleteFrom, releaseRe())
+		if !mmRe().MatchString(r.PythonFrom) {
+			v.errf("tensorflow_defaults_gpu", i, "python_from %q must be a Python major.minor", r.PythonFrom)
+		}
 		if i > 0 {
 			v.errf("tensorflow_defaults_gpu", i, "one row only")
 		}
@@ -277,6 +281,9 @@ func (k *KB) validate() ErrorList {
 		v.version("tensorflow_defaults_cuda_choices", i, "release", r.Release, releaseRe())
 		if len(r.CUDA) < 2 {
 			v.errf("tensorflow_defaults_cuda_choices", i, "cuda must list two toolkits or more (one goes in tensorflow_defaults_builds)")
+		}
+		if r.CuDNNMajor == "" || strings.Contains(r.CuDNNMajor, ".") {
+			v.errf("tensorflow_defaults_cuda_choices", i, "cudnn_major %q must be a cuDNN major", r.CuDNNMajor)
 		}
 		for _, cu := range r.CUDA {
 			if strings.Count(cu, ".") != 1 {
