@@ -158,10 +158,13 @@ func (c *checker) checkArch(driverCUDA string) {
 		switch {
 		case list != nil && list.CommonOnly:
 			// Only what every list carries is known: a GPU its SASS serves
-			// is decided, another is judged as if no list were known.
-			if v, _ := archVerdict(gcc, &kb.ArchList{SASS: list.SASS, Known: true}); v == runsSASS {
+			// is decided, and so is one no list can have SASS for (the
+			// compiler targets nothing of its major), through the shared
+			// PTX; another is judged as if no list were known.
+			_, _, beyond := c.compilerBelow(c.compilerCUDA(), gcc)
+			if v, _ := archVerdict(gcc, &kb.ArchList{SASS: list.SASS, Known: true}); v == runsSASS || beyond {
 				c.judgeList(gcc, gs, list, driverCUDA)
-			} else {
+			} else if !c.sharedPTXRuns(gcc, gs, list, driverCUDA) {
 				c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 			}
 		case list != nil:
@@ -756,6 +759,27 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 	case runsPTX:
 		c.ptxOnly(gs, gcc, what, by.compute(), driverCUDA, rt)
 	}
+}
+
+// sharedPTXRuns decides a GPU that a common_only list's shared SASS does
+// not serve but its shared PTX does, where the driver can JIT-compile that
+// PTX: whichever list the upload has, its own kernels run, from SASS some
+// lists carry or from the PTX all carry (pytorch 1.3.0's CUDA 10.1 conda
+// build on a P100). It reports whether it decided.
+func (c *checker) sharedPTXRuns(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA string) bool {
+	v, by := archVerdict(gcc, &kb.ArchList{PTX: list.PTX, Known: true})
+	rt := c.runtime()
+	if v != runsPTX || rt == "" || driverCUDA == "" || compareVersions(driverCUDA, rt) < 0 {
+		return false
+	}
+	// Not ptxOnlyRuns: the GPU is within the compiler's range, so the
+	// CUDA libraries are judged as on the SASS path (they are the
+	// toolkit's, which carry what its compiler targets).
+	c.add("EG408", c.fwPos(),
+		fmt.Sprintf("%s (%s in every list its recipe set for this build) may have no SASS for %s on %s: some of those lists have it and some do not, and which the upload has is not known; all carry %s PTX, which the driver JIT-compiles, so its own kernels run either way, with a slow first start where the SASS is missing; the CUDA libraries it loads are judged apart",
+			fwName(c.st.Framework), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), by.compute()),
+		c.sassBuildHint(gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)"))
+	return true
 }
 
 // ptxOnly judges a GPU that only PTX can serve: the driver must be able to

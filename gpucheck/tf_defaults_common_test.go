@@ -23,3 +23,23 @@ func TestTFDefaultsCommonList(t *testing.T) {
 		}
 	}
 }
+
+// TestTorch130CommonList (review forty-three F30, corpus 141): pytorch
+// 1.3.0's CUDA 10.1 conda build was made with '3.5;5.0+PTX' at its
+// release commit, and the 10.1 case ('6.0;6.1;7.0;7.5') came two days
+// later; which the channel holds is not known. Both carry sm_35, so a K80
+// runs it; a P100 runs it from SASS or from compute_50 PTX, and EG408 says
+// it may lack the SASS; an A100 runs it through that PTX.
+func TestTorch130CommonList(t *testing.T) {
+	src := "channels: [pytorch]\ndependencies:\n  - python=3.7\n  - pytorch=1.3.0\n  - cudatoolkit=10.1\n"
+	if v, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src)); v != gpucheck.VerdictOK || strings.Contains(m, "EG40") {
+		t.Errorf("k80: %s\n%s", v, m)
+	}
+	v, m := verdictAndMessages(validateOn(t, "p100", "environment.yml", src))
+	if v != gpucheck.VerdictOK || !strings.Contains(m, "EG408 pytorch 1.3.0 (SASS sm_35 sm_50, PTX compute_50 in every list its recipe set for this build) may have no SASS for sm_60") {
+		t.Errorf("p100: %s\n%s", v, m)
+	}
+	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", src)); !strings.Contains(m, "EG408 pytorch 1.3.0 (SASS sm_35 sm_50, PTX compute_50) has no SASS for sm_80") {
+		t.Errorf("a100:\n%s", m)
+	}
+}

@@ -191,9 +191,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"150.yml", nil, []string{"or export with --no-builds, which keeps every package but drops the builds"}, []string{"Windows-only packages"}, nil},
 		// tensorflow-gpu>=2.0 on defaults: its linux tensorflow-gpu ends at
 		// 2.4.1, so every build the spec admits lists X.Y entries, each
-		// SASS and PTX: an A100 runs its compute_75 PTX (review forty-one
-		// F2, forty-two F1; thirty-eight F1).
-		{"003.yml", nil, []string{"EG408 tensorflow >=2.0", "every build of the defaults channel's TensorFlow <2.5.0 lists its architectures as X.Y entries"}, []string{"it runs only if the build carries PTX, which is not known"}, nil},
+		// SASS and PTX, and all carry 3.5 … 7.5: an A100 runs the
+		// compute_75 PTX every one has (review forty-one F2, forty-two F1;
+		// thirty-eight F1).
+		{"003.yml", nil, []string{"EG408 tensorflow >=2.0 (SASS sm_35 sm_52 sm_60 sm_61 sm_70 sm_75, PTX compute_35 compute_52 compute_60 compute_61 compute_70 compute_75) has no SASS for sm_80", "but carries compute_75 PTX"}, []string{"it runs only if the build carries PTX, which is not known"}, nil},
 		// a Linux-only export of another platform with no pip: section:
 		// the hint asks to copy none (review forty-two F42)
 		{"159.yml", nil, nil, []string{"copy this file's pip: section"}, nil},

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "5db08c3dd6f29e98"
+const generatedVersion = "08f7080bb93d4693"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x14e9a84
+const generatedChecksum = 0x2b8d8040
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1568,6 +1568,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"3.7",
 	}, Known: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @8f9e8248 ('3.7+PTX;5.0 + 10.0: 6.0;6.1;7.0;7.5')"},
+	{Series: "1.3", Release: "1.3.0", CUDA: "10.1", Dist: Distribution("pytorch-channel"), SASS: []string{
+		"3.5",
+		"5.0",
+	}, PTX: []string{
+		"5.0",
+	}, Known: true, CommonOnly: true, Source: "BUILDER_MAIN_1X conda/pytorch-nightly/build.sh @81306b42, @baf68175; MOI90; PT27807", Note: "1.3.0 (2019-10-10) was built at 81306b42 ('More CUDA 10.1', 2019-10-09), whose list is '3.5;5.0+PTX' with no 10.1 case, so its CUDA 10.1 conda build had no 6.0 … 7.5; baf68175 (2019-10-12, 'add proper torch cuda arch list to 10.1 conda') added '6.0;6.1;7.0;7.5' for 10.1 after pytorch/pytorch#27807 (2019-10-12: 1.3 with CUDA 10.1 from conda JIT-compiles on a GTX 1050). Whether the channel's upload is the first build or a rebuild is not known; both carry sm_35 and sm_50 SASS and compute_50 PTX (the base list, changed only by 2aac90bd on 2019-10-29; MOI90 sees no sm_37 in the package). MOI90's other entries (sm_30 …) come from the cuDNN and NCCL it links statically (USE_STATIC_CUDNN, USE_STATIC_NCCL), so they do not say which. Review forty-three F30."},
 	{Series: "1.3", CUDA: "10.1", Dist: Distribution("pytorch-channel"), SASS: []string{
 		"5.0",
 		"6.0",
@@ -20882,6 +20888,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "BUILDER_CPUONLY", Title: "pytorch/builder conda/cpu-only/meta.yaml (df6d0b6c, 2019-07-30, 'Add cpu-only metapackage') renamed conda/cpuonly (f07c9860, 2019-08-06, 'Rename cpu-only feature to cpuonly'): the cpuonly selector dates from the 1.2.0 release; the CPU builds before it were the package pytorch-cpu (conda/old/pytorch-cpu-0.4.1/meta.yaml, package name pytorch-cpu)", URL: "https://github.com/pytorch/builder/tree/main/conda/cpuonly", Read: "mirror of pytorch/builder, history of conda/cpuonly and conda/cpu-only, read 2026-12-05"},
 	{Key: "BUILDER_ARCH_0X", Title: "pytorch/builder conda build scripts of pytorch 0.1.3 … 0.3.1, their TORCH_CUDA_ARCH_LIST at every commit from d81f98b9 (2016-09-07) to eace9a31 (2018-07-24): conda/pytorch-0.1.3 … 0.1.5/build.sh 'All' (expanded by CUDA_SELECT_NVCC_ARCH_FLAGS, which torch/lib/THC/CMakeLists.txt takes from the build machine's CMake where it has one, else from its own cmake/select_compute_arch.cmake: the machine's list is not recorded); pytorch-0.1.6 'All' until dffda4c3 (2016-11-23), then '3.0;3.5;3.7;5.0;5.2+PTX', '3.0;3.5;5.2+PTX' (9e927bea) and '3.0;3.5;5.0;5.2+PTX' (ca46561f); 0.1.7 … 0.2.0 '3.0;3.5;5.0;5.2+PTX', their cuda80 builds '3.0;3.5;5.0;5.2+PTX;6.0;6.1'; 0.3.0 '3.0;3.5;5.0;5.2+PTX;6.0;6.1', cuda75 '3.0;3.5;5.0;5.2+PTX', cuda90 and cuda90-nccl2 '3.0;3.5;5.0;5.2+PTX;6.0;6.1;7.0'; 0.3.1 '3.5;5.2+PTX;6.0;6.1' (cuda90, cuda91: ';7.0'; e93a5ec2 'remove 3.0 and 5.0 archs in conda'); conda/build_all.sh built 0.1.3 … 0.1.6 for Python 2.7, 3.4 and 3.5 only (3.4 dropped 8dd7034f), and added 3.6 with 0.1.7 (d230fb49, 2017-01-25)", URL: "https://github.com/pytorch/builder/tree/main/conda/old", Read: "mirror of pytorch/builder: git grep TORCH_CUDA_ARCH_LIST over every commit d81f98b9..eace9a31 under conda/, and conda/build_all.sh's --python list at each of its commits; read 2026-12-06"},
 	{Key: "AR_ARCH_0X", Title: "AnacondaRecipes/pytorch-feedstock recipe/build.sh before 0.4.0: 0.2.0 (c39c6bb) TORCH_CUDA_ARCH_LIST '3.0;3.5;5.0;5.2+PTX'; 0.3.0 (dd8cd76) the same, '3.0;3.5;5.0;5.2+PTX;6.0;6.1' where CUDA_VERSION is 8.0; 0.3.1 (3e2e105, 8f1cd61) sets it only where CUDA_VERSION is 8.0 and otherwise leaves it unset (the build then takes what CUDA_SELECT_NVCC_ARCH_FLAGS detects or defaults to); the recipe takes CUDA from conda_build_config.yaml (cudatoolkit 8.0) and builds in jjhelmus/docker-images pkg_build_cuda80_cudnn7_centos6_dt2 (FROM nvidia/cuda:8.0-cudnn7-devel-centos6), whose CUDA_VERSION the recipe does not record", URL: "https://github.com/AnacondaRecipes/pytorch-feedstock", Read: "mirror of the repository, recipe/build.sh, meta.yaml, conda_build_config.yaml and README at c39c6bb, dd8cd76, 3e2e105 and 8f1cd61; jjhelmus/docker-images pkg_build_cuda80_cudnn7_centos6_dt2/Dockerfile; read 2026-12-06"},
+	{Key: "PT27807", Title: "pytorch/pytorch#27807 'Very Slow Moving Tensor to CUDA device (CUDA 10.1 with PyTorch 1.3)' (2019-10-12, labels high priority, module: binaries): conda's PyTorch 1.3 with CUDA 10.1 takes minutes to move a tensor to a GTX 1050 (sm_61) and seconds with CUDA 10.0", URL: "https://github.com/pytorch/pytorch/issues/27807", Read: "stored issue thread, 2026-12-07"},
 	{Key: "PREV_1X", Title: "PyTorch previous versions page, blocks v1.0.0 … v1.11.0 (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@04862e37 and @e3f009bb, 2026-11-30; the page has no v1.3.0, v1.3.1 or v1.10.2 block"},
 	{Key: "TIMM_268", Title: "huggingface/pytorch-image-models pull request #268, 'Update torch -> 1.7.0, torchvision -> 0.8.1' (seemethere, 2020-11-02: 'torch has been updated to 1.7.0 and torchvision has been updated to 0.8.1')", URL: "https://github.com/huggingface/pytorch-image-models/pull/268", Read: "issue thread, 2026-12-01"},
 	{Key: "LDM_ENV", Title: "CompVis/latent-diffusion environment.yaml (env ldm: pytorch channel, cudatoolkit=11.0, pytorch=1.7.0, torchvision=0.8.1), a widely installed environment; the real-world corpus holds it as 085.yml", URL: "https://github.com/CompVis/latent-diffusion/blob/main/environment.yaml", Read: "corpus copy, 2026-12-01"},
@@ -21285,7 +21292,6 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 
 var generatedPositions = map[string][]pos{
 	"arch": {
-		{File: "resolver/kb/data/arch-1x.yaml", Line: 10},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 11},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 12},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 13},
@@ -21365,6 +21371,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 87},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 88},
 		{File: "resolver/kb/data/arch-1x.yaml", Line: 89},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 90},
+		{File: "resolver/kb/data/arch-1x.yaml", Line: 91},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 8},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 9},
 		{File: "resolver/kb/data/arch-conda-forge.yaml", Line: 10},
@@ -23924,6 +23932,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 21},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 22},
 		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 23},
+		{File: "resolver/kb/data/sources-torch1x.yaml", Line: 24},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 10},
 		{File: "resolver/kb/data/sources-torch212.yaml", Line: 11},

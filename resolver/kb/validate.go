@@ -341,6 +341,9 @@ func (k *KB) validate() ErrorList {
 		if len(a.PTXOneOf) > 0 && (len(a.PTX) > 0 || a.PTXUnknown || len(a.PTXOneOf) < 2) {
 			v.errf("arch", i, "ptx_one_of lists two or more alternatives, and goes without ptx and ptx_unknown")
 		}
+		if a.CommonOnly && (!a.Known || a.PTXOpen() || len(a.SASS) == 0) {
+			v.errf("arch", i, "common_only needs known: true, the shared SASS, and a decided PTX list")
+		}
 		if a.DevBuilds != "" {
 			v.source("arch", i, a.DevBuilds, keys)
 		}
