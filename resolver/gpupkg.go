@@ -1121,6 +1121,12 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 	if p.Version == "" && it.from() == envspec.ProviderConda && !r.channelRange(&p, it, ext) {
 		r.condaForgeRange(&p, it, ext)
 	}
+	if p.Version != "" && !p.Known && it.from() == envspec.ProviderConda {
+		// a release with no row of its own, from a channel whose every
+		// build one workflow made (gpucorpus 36: the pyg channel's
+		// pytorch-cluster 1.6.0, built for CUDA 11.6)
+		r.channelRange(&p, it, ext)
+	}
 	if p.Version == "" && it.from() == envspec.ProviderPip && len(p.BuiltFor.Torch) == 0 {
 		r.indexRange(&p, it, ext)
 	}
@@ -1658,8 +1664,14 @@ func (r *resolution) channelRange(p *GPUPackage, it *item, ext *kb.Extension) bo
 	if it.verText != "" {
 		label += " (" + it.verText + ")"
 	}
+	if p.Version != "" {
+		label = it.name + " " + p.Version + " has no row of its own"
+	}
 	cuda := ""
-	if r.st.CUDA != nil && r.st.CUDA.Version != "" {
+	switch {
+	case len(p.BuiltFor.CUDA) == 1 && hasMinor(p.BuiltFor.CUDA[0]):
+		cuda = majorMinor(p.BuiltFor.CUDA[0]) // the build string's (cu116)
+	case r.st.CUDA != nil && r.st.CUDA.Version != "":
 		cuda = majorMinor(r.st.CUDA.Version)
 	}
 	var builds []BuildCode
