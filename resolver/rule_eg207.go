@@ -82,9 +82,29 @@ func runEG207(c *Context) []finding.Diagnostic {
 	} else if f.ChannelMoved != "" {
 		msg += "; " + f.ChannelMoved
 	}
+	if v := mpsVariable(c); v != nil {
+		// review forty-three F10 (095): a file made for Apple silicon,
+		// where no CUDA build exists to pin
+		msg += fmt.Sprintf("; the file sets %s%s, a variable of PyTorch's Apple-silicon (MPS) backend, so it may be written for macOS, where pytorch has no CUDA build and this file installs as it is", v.Key.Value, at(v.Key.Pos))
+		hint = "if the file is for macOS, validate it with --platform osx-arm64 and give Linux GPU machines a file of their own; for Linux, " + hint
+	}
 	d := newFinding(c.rule, f.Pos, 0, msg, hint)
 	d.Edits = eg207Edits(c, f)
 	return []finding.Diagnostic{d}
+}
+
+// mpsVariable is the first variable the file sets that PyTorch's MPS
+// backend reads (mps_variables), nil where none.
+func mpsVariable(c *Context) *envspec.Variable {
+	if c.KB == nil || c.Env == nil {
+		return nil
+	}
+	for i := range c.Env.Variables {
+		if _, ok := c.KB.MPSVariable(c.Env.Variables[i].Key.Value); ok {
+			return &c.Env.Variables[i]
+		}
+	}
+	return nil
 }
 
 // cudaOnEveryMachine says, for a release whose distribution's CUDA builds

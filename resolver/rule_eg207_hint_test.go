@@ -56,3 +56,37 @@ func TestBuildPinKeepsVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestEG207MPSFile (review forty-three F10, corpus 095): a file that sets
+// a variable of PyTorch's MPS backend is written for Apple silicon, where
+// pytorch has no CUDA build to pin. EG207 says so, and its hint starts with
+// validating it for macOS; a file without one keeps the plain message.
+func TestEG207MPSFile(t *testing.T) {
+	base := "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.9\n  - pytorch\n"
+	for _, tt := range []struct {
+		vars string
+		want bool
+	}{
+		{"variables:\n  PYTORCH_ENABLE_MPS_FALLBACK: 1\n", true},
+		{"variables:\n  PYTORCH_MPS_HIGH_WATERMARK_RATIO: 0.0\n", true},
+		{"variables:\n  CUDA_VISIBLE_DEVICES: 0\n", false},
+		{"", false},
+	} {
+		_, diags := lintSrc(t, base+tt.vars)
+		found := false
+		for _, d := range diags {
+			if d.Code != "EG207" {
+				continue
+			}
+			found = true
+			says := strings.Contains(d.Message, "a variable of PyTorch's Apple-silicon (MPS) backend, so it may be written for macOS") &&
+				strings.HasPrefix(d.Hint, "if the file is for macOS, validate it with --platform osx-arm64")
+			if says != tt.want {
+				t.Errorf("%q: %s\nhint: %s", tt.vars, d.Message, d.Hint)
+			}
+		}
+		if !found {
+			t.Errorf("%q: no EG207", tt.vars)
+		}
+	}
+}

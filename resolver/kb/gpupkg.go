@@ -1070,6 +1070,12 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("companion_torch_build", i, "name, prefixes, excludes and a from release are required")
 		}
 	}
+	for i, r := range v.k.MPSVariables {
+		v.source("mps_variables", i, r.Source, keys)
+		if !strings.HasPrefix(r.Name, "PYTORCH_") || strings.ToUpper(r.Name) != r.Name {
+			v.errf("mps_variables", i, "name %q must be an upper-case PYTORCH_ variable", r.Name)
+		}
+	}
 	for i, r := range v.k.ChannelBuildCode {
 		v.source("channel_build_code", i, r.Source, keys)
 		if r.Name == "" || r.Channel == "" || strings.Count(r.CUDAFrom, ".") != 1 || (r.CUDABelow != "" && strings.Count(r.CUDABelow, ".") != 1) || len(r.SASS)+len(r.PTX) == 0 || r.Built == "" {
@@ -1309,6 +1315,16 @@ func (v *validator) supportedCC(i int, b ExtensionBuild, cc *regexp.Regexp) {
 			}
 		}
 	}
+}
+
+// MPSVariable returns the mps_variables row of an environment variable.
+func (k *KB) MPSVariable(name string) (*MPSVariable, bool) {
+	for i := range k.MPSVariables {
+		if k.MPSVariables[i].Name == name {
+			return &k.MPSVariables[i], true
+		}
+	}
+	return nil, false
 }
 
 // ChannelBuildCodeOf returns the channel_build_code rows of an extension

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "309deb45ee9c55b8"
+const generatedVersion = "4739a4ed1d408768"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xbcd55b5c
+const generatedChecksum = 0xc0642d88
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20243,6 +20243,15 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"5.0",
 	}, Built: "the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04", Source: "X23_PYG_ENV_HISTORY", Note: "cu121, cu124: \"5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0\""},
+}, MPSVariables: []MPSVariable{
+	{Name: "PYTORCH_ENABLE_MPS_FALLBACK", Source: "PT_MPS_ENV", Note: "if 1, operations MPS does not support fall back to the CPU"},
+	{Name: "PYTORCH_DEBUG_MPS_ALLOCATOR", Source: "PT_MPS_ENV"},
+	{Name: "PYTORCH_MPS_LOG_PROFILE_INFO", Source: "PT_MPS_ENV"},
+	{Name: "PYTORCH_MPS_TRACE_SIGNPOSTS", Source: "PT_MPS_ENV"},
+	{Name: "PYTORCH_MPS_HIGH_WATERMARK_RATIO", Source: "PT_MPS_ENV"},
+	{Name: "PYTORCH_MPS_LOW_WATERMARK_RATIO", Source: "PT_MPS_ENV"},
+	{Name: "PYTORCH_MPS_FAST_MATH", Source: "PT_MPS_ENV"},
+	{Name: "PYTORCH_MPS_PREFER_METAL", Source: "PT_MPS_ENV"},
 }, CompanionTorchBuild: []CompanionTorchBuild{
 	{Dist: Distribution("conda-forge"), Name: "torchvision", From: "0.9.1", Prefixes: []string{
 		"cuda",
@@ -20547,6 +20556,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CF_PKGS", Title: "conda-forge package pages and feedstocks (anaconda.org/conda-forge/NAME, github.com/conda-forge/NAME-feedstock): the packages CUDA builds are split into, and what those builds depend on (cuda-version, cudatoolkit)", URL: "https://anaconda.org/conda-forge"},
 	{Key: "CORPUS", Title: "195 public environment.yml files (shared/corpus/realworld): package names as people write them"},
 	{Key: "CONDA_FORGE_NOTE", Title: "conda-forge pytorch (pytorch-cpu-feedstock) and archived conda-forge libtorch package pages, as summarised in shared/facts/pytorch-releases.yaml", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock"},
+	{Key: "PT_MPS_ENV", Title: "PyTorch documentation, 'MPS Environment Variables' (docs/source/mps_environment_variables): PYTORCH_DEBUG_MPS_ALLOCATOR, PYTORCH_MPS_LOG_PROFILE_INFO, PYTORCH_MPS_TRACE_SIGNPOSTS, PYTORCH_MPS_HIGH_WATERMARK_RATIO, PYTORCH_MPS_LOW_WATERMARK_RATIO, PYTORCH_MPS_FAST_MATH, PYTORCH_MPS_PREFER_METAL, PYTORCH_ENABLE_MPS_FALLBACK", URL: "https://docs.pytorch.org/docs/stable/mps_environment_variables.html", Read: "stored copies of the page (stable and main), 2026-12-07"},
 	{Key: "BUILDER_MAIN_CONDA", Title: "pytorch/builder conda/pytorch-nightly/build.sh on main, the script that built the pytorch-nightly channel's packages, over the 1.11 development cycle", URL: "https://github.com/pytorch/builder/commits/main/conda/pytorch-nightly/build.sh", Read: "history read at f4cfb706 (2025): from the release/1.10 branch point (5fb8b705, 2021-09-21) to the release/1.11 one (d32793c9, 2022-02-04) main changed the file in 53c44fc3 (tabs to spaces), 9df26502 and 30fd1eaa (cuDNN linking) only; the CUDA 11.3 case stays '3.7+PTX;5.0' + '6.0;6.1;7.0;7.5;8.0;8.6' throughout, and release/1.11's one later change (2ac169dc, cuDNN library names) leaves it too"},
 	{Key: "BUILDER_MAIN_WHL", Title: "pytorch/builder manywheel/build_cuda.sh on main, the script that built the nightly wheels until the scripts moved into pytorch/pytorch (PR_138103), and its release/2.0 … release/2.5 branch points", URL: "https://github.com/pytorch/builder/commits/main/manywheel/build_cuda.sh", Read: "history read at f4cfb706 (2025): case 11.8 is 3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from e40ab7c9 (2023-01-23, 'add sm_90 to CUDA11.8 builds') to 7aafdf05 (2024-10-18, 'Remove manywheel and libtorch scripts'); case 12.1 is 5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from c85da840 (2023-03-31, 'enable nightly CUDA 12.1 builds', the first cu121 nightly) to 7aafdf05; case 12.4 (x86_64) is 5.0;…;8.6;9.0 from 4e109742 (2024-04-12, 'Enable CUDA 12.4 builds') until 047ed9e3 (2024-07-26, 'add +PTX to CUDA 12.4 nightly binaries'). Branch points (merge-base with main): release/2.0 2023-02-13, 2.1 2023-08-25, 2.2 2023-12-01, 2.3 2024-03-11, 2.4 2024-06-10, 2.5 2024-09-06; release/2.1 … 2.5 never changed these cases except release/2.5's case 12.4 (PR_2008)"},
 	{Key: "BUILDER_WHL_25", Title: "pytorch/builder manywheel/build_cuda.sh on branch release/2.5", URL: "https://github.com/pytorch/builder/blob/release/2.5/manywheel/build_cuda.sh", Read: "branch head aec5fb5d (2024-10-15, '[Release 2.5] Inject triton 3.1.0 …'); the file's last change there is fa48aaf5 (2024-10-04, builder PR #2008), which reverts '9.0+PTX' for CUDA 12.4 back to '9.0' on the release branch only (main kept 9.0+PTX until it deleted the file, 7aafdf05, 2024-10-18). Lists: base 5.0;6.0;7.0;7.5;8.0;8.6, 11.8 adds 3.7;9.0, 12.1 and 12.4 add 9.0; no +PTX anywhere"},
@@ -23453,6 +23463,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cuda.yaml", Line: 75},
 		{File: "resolver/kb/data/cuda.yaml", Line: 76},
 	},
+	"mps_variables": {
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 5},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 6},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 7},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 8},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 9},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 10},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 11},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 12},
+	},
 	"pypi_companion_cuda": {
 		{File: "resolver/kb/data/conda-names.yaml", Line: 7},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 8},
@@ -23573,6 +23593,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 52},
 		{File: "resolver/kb/data/meta.yaml", Line: 53},
 		{File: "resolver/kb/data/meta.yaml", Line: 54},
+		{File: "resolver/kb/data/mps-variables.yaml", Line: 14},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 7},

@@ -715,6 +715,9 @@ type Facts struct {
 	// an extension carries, by the CUDA it was built for, where one build
 	// workflow made them all (the pyg channel's).
 	ChannelBuildCode []ChannelBuildCode `yaml:"channel_build_code" key:"name,channel,cuda_from"`
+	// MPSVariables are the environment variables of PyTorch's Apple-silicon
+	// (MPS) backend, which a file written for macOS sets.
+	MPSVariables []MPSVariable `yaml:"mps_variables" key:"name"`
 	// CompanionTorchBuild lists conda companions whose builds accept only
 	// a pytorch build of their own channel's naming.
 	CompanionTorchBuild []CompanionTorchBuild `yaml:"companion_torch_build" key:"dist,name,from"`
@@ -947,6 +950,13 @@ type CondaForgeCUDAFloat struct {
 	Requirement string `yaml:"requirement"` // "cuda-version >=X.Y,<X+1 …"
 	Note        string `yaml:"note,omitempty"`
 	Source      string `yaml:"source"`
+}
+
+// MPSVariable is one environment variable PyTorch's MPS backend reads.
+type MPSVariable struct {
+	Name   string `yaml:"name"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
 }
 
 // ChannelBuildCode says that every build Channel published of extension
