@@ -195,6 +195,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// compute_75 PTX every one has (review forty-one F2, forty-two F1;
 		// thirty-eight F1).
 		{"003.yml", nil, []string{"EG408 tensorflow >=2.0 (SASS sm_35 sm_52 sm_60 sm_61 sm_70 sm_75, PTX compute_35 compute_52 compute_60 compute_61 compute_70 compute_75) has no SASS for sm_80", "but carries compute_75 PTX"}, []string{"it runs only if the build carries PTX, which is not known"}, nil},
+		// a nightly pin: conda-forge built the 1.11 releases only, so the
+		// hint does not wait to learn whether it has the nightly (review
+		// forty-three F21)
+		{"158.yml", nil, []string{"conda-forge never built pytorch 1.11.0.dev20220131 (line 98), a development build (its pytorch 1.11 releases are 1.11.0)"}, []string{"once you know it has pytorch 1.11.0.dev20220131"}, nil},
 		// a Linux-only export of another platform with no pip: section:
 		// the hint asks to copy none (review forty-two F42)
 		{"159.yml", nil, nil, []string{"copy this file's pip: section"}, nil},

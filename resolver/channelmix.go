@@ -106,6 +106,13 @@ func pytorchMixHint(c *Context) (string, bool) {
 	}
 	pin := fmt.Sprintf("%s %s%s", pkgOf(f), f.Version, at(f.Pos))
 	if _, ok := c.KB.Release(f.Version); !ok {
+		if v, ok := c.KB.Variants(seriesOf(f.Version), kb.DistCondaForge); ok && !v.NotPublished && len(v.Releases) > 0 && !contains(v.Releases, f.Version) {
+			// a nightly of a series whose conda-forge releases the
+			// knowledge base lists: conda-forge built the releases only
+			// (review forty-three F21, corpus 158: 1.11.0.dev20220131)
+			return fmt.Sprintf("conda-forge never built %s, a development build (its pytorch %s releases are %s), so conda-forge alone cannot install the file: keep the channel it comes from, or pin one of those releases and then use conda-forge alone with `nodefaults`",
+				pin, seriesOf(f.Version), strings.Join(v.Releases, ", ")), true
+		}
 		// a nightly or a release newer than the knowledge base: no row
 		// of any distribution speaks for it
 		return fmt.Sprintf("use conda-forge alone and add `nodefaults` to the channels, once you know it has %s: the knowledge base does not list that release", pin), false
