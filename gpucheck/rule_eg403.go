@@ -107,9 +107,9 @@ func (c *checker) checkArch(driverCUDA string) {
 				return
 			}
 			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
-				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list, nor whether it runs on %s (%s); the driver runs every one of them",
-					from, gcc.sm(), gpuLabel(c.h, gs)),
-				preTableHint("the GPU architectures"))
+				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list%s, nor whether it runs on %s (%s); the driver runs every one of them",
+					from, c.choiceListsKnown(), gcc.sm(), gpuLabel(c.h, gs)),
+				c.runtimeChoiceHint())
 		})
 		return
 	case rt == "":
@@ -173,6 +173,57 @@ func (c *checker) checkArch(driverCUDA string) {
 			c.judgeToolkit(gcc, gs, why, whyKey, driverCUDA)
 		}
 	})
+}
+
+// runtimeChoiceHint is the hint where the build's runtime is one of
+// several and its architecture list open with it: for the defaults
+// channel's tensorflow-gpu a cudatoolkit pin picks the build, so the hint
+// names the toolkits whose build's list envguard knows (review forty-four
+// F44, corpus 007: the feature-package hint of old pytorch releases was
+// given for tensorflow-gpu=1.13.1).
+func (c *checker) runtimeChoiceHint() string {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "tensorflow" || fw.Dist != kb.DistDefaults {
+		return preTableHint("the GPU architectures")
+	}
+	known, _ := c.choiceLists()
+	probe := archProbe(fw)
+	if len(known) == 0 {
+		return "pin the CUDA toolkit beside it (cudatoolkit=X.Y picks the build made with it), or " + probe
+	}
+	pins := make([]string, len(known))
+	for i, rt := range known {
+		pins[i] = "cudatoolkit=" + rt
+	}
+	return fmt.Sprintf("pin the CUDA toolkit beside it, which picks the build made with it: %s, whose build's architecture list envguard knows; or %s", resolver.OrList(pins), probe)
+}
+
+// choiceLists splits a pinned defaults tensorflow-gpu release's toolkits
+// by whether the knowledge base knows the list of the build made with each.
+func (c *checker) choiceLists() (known, open []string) {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "tensorflow" || fw.Dist != kb.DistDefaults || fw.Version == "" {
+		return nil, nil
+	}
+	for _, rt := range fw.RuntimeCandidates {
+		if l, ok := c.archList(fw, rt); ok && l != nil && l.Known && !l.CommonOnly {
+			known = append(known, rt)
+		} else {
+			open = append(open, rt)
+		}
+	}
+	return known, open
+}
+
+// choiceListsKnown says, for the message, which of those builds' lists
+// the knowledge base has; "" where it has none or all.
+func (c *checker) choiceListsKnown() string {
+	known, open := c.choiceLists()
+	if len(known) == 0 || len(open) == 0 {
+		return ""
+	}
+	and := func(xs []string) string { return strings.Replace(resolver.OrList(xs), " or ", " and ", 1) }
+	return fmt.Sprintf(" (the knowledge base has the lists of the builds for CUDA %s, not of the one for CUDA %s)", and(known), and(open))
 }
 
 // tfPTXEveryListed is the knowledge-base row saying that every release

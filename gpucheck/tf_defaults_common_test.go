@@ -43,3 +43,19 @@ func TestTorch130CommonList(t *testing.T) {
 		t.Errorf("a100:\n%s", m)
 	}
 }
+
+// TestTFDefaults113CUDA9: tensorflow-gpu=1.13.1 beside cudatoolkit=9.0 is
+// the defaults build for CUDA 9.0, whose list every 1.13.1 commit of the
+// recipe sets ('3.0,3.5,5.2,6.0,6.1,7.0'): a K80 runs its sm_35 SASS.
+// With no toolkit pin the 10.0 build, whose list is not known, keeps it
+// open (review forty-four F44).
+func TestTFDefaults113CUDA9(t *testing.T) {
+	pinned := "channels: [defaults]\ndependencies:\n  - python=3.7\n  - tensorflow-gpu=1.13.1\n  - cudatoolkit=9.0\n"
+	if v, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", pinned)); v != gpucheck.VerdictOK {
+		t.Errorf("cudatoolkit=9.0 on k80: %s\n%s", v, m)
+	}
+	open := "channels: [defaults]\ndependencies:\n  - python=3.7\n  - tensorflow-gpu=1.13.1\n"
+	if v, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", open)); v != gpucheck.VerdictUnknown || !strings.Contains(m, "not of the one for CUDA 10.0") {
+		t.Errorf("no toolkit pin on k80: %s\n%s", v, m)
+	}
+}

@@ -195,6 +195,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// compute_75 PTX every one has (review forty-one F2, forty-two F1;
 		// thirty-eight F1).
 		{"003.yml", nil, []string{"EG408 tensorflow >=2.0 (SASS sm_35 sm_52 sm_60 sm_61 sm_70 sm_75, PTX compute_35 compute_52 compute_60 compute_61 compute_70 compute_75) has no SASS for sm_80", "but carries compute_75 PTX"}, []string{"it runs only if the build carries PTX, which is not known"}, nil},
+		// tensorflow-gpu=1.13.1 on defaults: built for CUDA 9.0, 9.2 and
+		// 10.0; the 9.x builds' lists are known, the 10.0 one's is not, and
+		// a cudatoolkit pin picks the build, not a feature package (review
+		// forty-four F44)
+		{"007.yml", map[string]string{"k80": "unknown"}, []string{"(the knowledge base has the lists of the builds for CUDA 9.0 and 9.2, not of the one for CUDA 10.0)", "cudatoolkit=9.0 or cudatoolkit=9.2, whose build's architecture list envguard knows"}, []string{"feature packages (cuda80"}, nil},
 		// a nightly pin: conda-forge built the 1.11 releases only, so the
 		// hint does not wait to learn whether it has the nightly (review
 		// forty-three F21)

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "4739a4ed1d408768"
+const generatedVersion = "090ad200bbfc22c9"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xc0642d88
+const generatedChecksum = 0x29b3f109
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -3211,6 +3211,36 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, PTX: []string{
 		"9.0",
 	}, Known: true, Framework: "tensorflow", Source: "TF_BAZELRC (stored copy @0071ad1d, CUDA 12.5.1); TF_BUILDINFO_3P (d)", Note: "the v2.20 tag was not read (see 2.19)"},
+	{Series: "1.13", CUDA: "9.0", Dist: Distribution("defaults"), SASS: []string{
+		"3.0",
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, Known: true, Framework: "tensorflow", Source: "ANACONDA_TF_RECIPES", Note: "tensorflow-base-gpu/build.sh for cudatoolkit 9.0: '3.0,3.5,5.2,6.0,6.1,7.0' at every 1.13.1 commit (a4e55da … 3d76a0d); its CUDA 10.0 build is not carried: c6084a6 sets no list for 10.0 (configure.py's default, the build machine's GPUs where it has any), a4e55da … 9f2e82d '3.0,3.5,5.2', 392d4a3 on '3.0,…,7.5'"},
+	{Series: "1.13", CUDA: "9.2", Dist: Distribution("defaults"), SASS: []string{
+		"3.0",
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, PTX: []string{
+		"3.0",
+		"3.5",
+		"5.2",
+		"6.0",
+		"6.1",
+		"7.0",
+	}, Known: true, Framework: "tensorflow", Source: "ANACONDA_TF_RECIPES", Note: "tensorflow-base-gpu/build.sh for cudatoolkit 9.2: '3.0,3.5,5.2,6.0,6.1,7.0' at every 1.13.1 commit (a4e55da … 3d76a0d)"},
 	{Series: "1.14", CUDA: "10.0", Dist: Distribution("defaults"), SASS: []string{
 		"3.0",
 		"3.5",
@@ -21643,6 +21673,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 52},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 53},
 		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 54},
+		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 55},
+		{File: "resolver/kb/data/arch-tensorflow.yaml", Line: 56},
 		{File: "resolver/kb/data/arch-tfjax-2.yaml", Line: 14},
 		{File: "resolver/kb/data/arch-tfjax-2.yaml", Line: 15},
 		{File: "resolver/kb/data/arch-tfjax-2.yaml", Line: 16},
