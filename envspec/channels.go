@@ -348,5 +348,16 @@ func ExportedBuildsFirst(e *Env) string {
 	if all < 4 || 2*pinned < all {
 		return ""
 	}
-	return fmt.Sprintf("this file pins exact builds on %d of its %d conda packages (a `conda env export`), and a build exists only on the channel that built it: export again with `conda env export --from-history`, or drop the build strings, before changing channels; then ", pinned, all)
+	return fmt.Sprintf("this file pins exact builds on %d of its %d conda packages (a `conda env export`), and a build exists only on the channel that built it: export again with `conda env export --from-history`%s, or drop the build strings, before changing channels; then ", pinned, all, FromHistoryPipNote(e))
+}
+
+// FromHistoryPipNote is what a hint to export again with --from-history
+// adds for a file with a pip: section, which that export leaves out
+// (review forty-four F5, corpus 020: torch and 150 other packages there);
+// "" for a file without one (review forty-two F42, corpus 159).
+func FromHistoryPipNote(e *Env) string {
+	if e == nil || len(e.Pip) == 0 {
+		return ""
+	}
+	return " and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628)"
 }

@@ -200,6 +200,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// a cudatoolkit pin picks the build, not a feature package (review
 		// forty-four F44)
 		{"007.yml", map[string]string{"k80": "unknown"}, []string{"(the knowledge base has the lists of the builds for CUDA 9.0 and 9.2, not of the one for CUDA 10.0)", "cudatoolkit=9.0 or cudatoolkit=9.2, whose build's architecture list envguard knows"}, []string{"feature packages (cuda80"}, nil},
+		// an export whose torch and ~150 other packages are pip's: the
+		// --from-history route keeps them only if the pip: section is
+		// copied over (review forty-four F5)
+		{"020.yml", nil, []string{"export again with `conda env export --from-history` and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628)"}, nil, nil},
 		// a nightly pin: conda-forge built the 1.11 releases only, so the
 		// hint does not wait to learn whether it has the nightly (review
 		// forty-three F21)

@@ -312,8 +312,8 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 		// the pip: section is copied only where the file has one (review
 		// forty-two F42, corpus 159: it has none)
 		pip := ""
-		if len(env.Pip) > 0 {
-			pip = ", and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628)"
+		if note := envspec.FromHistoryPipNote(env); note != "" {
+			pip = "," + note
 		}
 		return &gpucheck.Unread{Pos: pos, Why: why, Reason: "foreign-export",
 			Hint: "export the environment again with conda env export --from-history, which keeps only the conda packages asked for, so that the target's platform gets its own builds" + pip + "; " + noBuilds + "; or drop the platform's own packages by hand, or validate it with --platform for the machine it was made on"}
