@@ -204,6 +204,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// --from-history route keeps them only if the pip: section is
 		// copied over (review forty-four F5)
 		{"020.yml", nil, []string{"export again with `conda env export --from-history` and copy this file's pip: section into it (--from-history leaves pip packages out, conda/conda#9628)"}, nil, nil},
+		// pytorch-cuda=11.8 selects the pytorch channel's builds only,
+		// while defaults, listed first, serves pytorch: the example is a
+		// pytorch-channel release with a CUDA 11.8 build, written with its
+		// channel (review forty-four F31)
+		{"164.yml", nil, []string{"e.g. pytorch::pytorch=2.5.1, a release the pytorch channel built for pytorch-cuda=11.8 (line 18)"}, []string{"e.g. pytorch=2.12.0"}, nil},
 		// a nightly pin: conda-forge built the 1.11 releases only, so the
 		// hint does not wait to learn whether it has the nightly (review
 		// forty-three F21)

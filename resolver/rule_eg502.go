@@ -118,6 +118,21 @@ func runEG502(c *Context) []finding.Diagnostic {
 	if ex != "" {
 		hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. %s", f.Pos.Line, pin(ex))
 	}
+	if sel := pytorchChannelSelector(c, f); sel != nil && older == "" && f.From == envspec.ProviderConda && !strings.Contains(f.Item, "::") {
+		// the file's pytorch-cuda or cpuonly selects the pytorch channel's
+		// builds only: an example from the channel pytorch comes from
+		// would not honour it (review forty-four F31, corpus 164:
+		// pytorch=2.12.0 beside pytorch-cuda=11.8)
+		one := *f
+		one.Dist = kb.DistPytorchConda
+		vs := cands
+		if len(vs) == 0 && f.Spec == "" && c.KB != nil {
+			vs = knownReleases(c.KB, f.Name)
+		}
+		if ex := newestFitting(c, &one, vs); ex != "" {
+			hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. pytorch::pytorch=%s, a release the pytorch channel built for %s (line %d), which selects that channel's builds only", f.Pos.Line, ex, sel.Dep.Raw.Value, sel.Dep.Raw.Pos.Line)
+		}
+	}
 	canonical, nameErr := st.Canonical()
 	var msg string
 	if len(cands) == 1 && f.Name == "pytorch" {
