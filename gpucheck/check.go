@@ -31,6 +31,7 @@ type knowledge interface {
 	Release(version string) (*kb.TorchRelease, bool)
 	CUDALibArchOf(lib, cc string) []kb.CUDALibArch
 	CUDALibByName(lib string) (*kb.CUDALibPackage, bool)
+	LibToolkitOf(lib, version string) (string, bool)
 	TorchCuDNNOf(dist kb.Distribution, series, release, cuda string) (*kb.PytorchChannelCuDNN, bool)
 	CondaForgeTorchCuDNNOf(series, cuda string) (*kb.CondaForgeTorchCuDNN, bool)
 	CondaForgeCUDAFloatOf(cuda string) (*kb.CondaForgeCUDAFloat, bool)

@@ -104,8 +104,12 @@ func TestLibCarriesToolkitWheelVersion(t *testing.T) {
 		{ptr(resolver.ToolkitLib("cufft", "12.8")), cc{Major: 12}, carriesYes, ""},
 		{&resolver.GPUPackage{Name: "cuda-toolkit[cufft]", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "13.0", BundledWith: "torch 2.11.0", Known: true}, cc{Major: 12}, carriesYes, ""},
 		// A package the file names whose version does not follow the
-		// toolkit's stays open.
-		{&resolver.GPUPackage{Name: "nvidia-cufft-cu12", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "11.3.3.41", BuiltFor: resolver.BuiltFor{CUDA: []string{"12"}}, Known: true}, cc{Major: 12}, carriesUnknown, "belongs to is not known"},
+		// toolkit's stays open, unless a torch wheel of one CUDA pins that
+		// release (torch 2.7.0+cu128 pins cuFFT 11.3.3.41: review
+		// forty-four F40) or a releases row pairs it.
+		{&resolver.GPUPackage{Name: "nvidia-cufft-cu12", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "11.2.3.18", BuiltFor: resolver.BuiltFor{CUDA: []string{"12"}}, Known: true}, cc{Major: 12}, carriesUnknown, "belongs to is not known"},
+		{&resolver.GPUPackage{Name: "nvidia-cufft-cu12", Role: resolver.RoleCUDALibrary, Lib: "cufft", Version: "11.3.3.41", BuiltFor: resolver.BuiltFor{CUDA: []string{"12"}}, Known: true}, cc{Major: 12}, carriesYes, ""},
+		{&resolver.GPUPackage{Name: "libcurand", Role: resolver.RoleCUDALibrary, Lib: "curand", Version: "10.3.2.106", Known: true}, cc{Major: 9}, carriesYes, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.p.Name+" "+tt.p.Version+" "+tt.gpu.sm(), func(t *testing.T) {

@@ -341,6 +341,10 @@ func (k factsKB) CUDALibByName(lib string) (*kb.CUDALibPackage, bool) {
 	return nil, false
 }
 
+func (k factsKB) LibToolkitOf(lib, version string) (string, bool) {
+	return (&kb.KB{Facts: k.f}).LibToolkitOf(lib, version)
+}
+
 func (k factsKB) NewestCuDNNFor(cuda string) (*kb.CuDNNNewest, bool) {
 	return (&kb.KB{Facts: k.f}).NewestCuDNNFor(cuda)
 }

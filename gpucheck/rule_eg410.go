@@ -1573,7 +1573,7 @@ func (c *checker) libCarries(p *resolver.GPUPackage, gcc cc) (carries, string) {
 		// The toolkit libraries' rows count in CUDA toolkit releases; a
 		// library wheel's own version is not one (cuFFT 11.3.3.41 is CUDA
 		// 12.8's), so it is read as the release it shipped in.
-		tk, why := toolkitRelease(p, row)
+		tk, why := toolkitRelease(p, row, c.k)
 		if tk == "" {
 			return carriesUnknown, why
 		}
@@ -1760,7 +1760,7 @@ func (c *checker) libsForwardOpen(ta *kb.ToolkitArch, why string) string {
 // CUDA variant's own toolkit libraries), and for a package the file names
 // the release its version starts with, where the library's versions
 // follow the toolkit's.
-func toolkitRelease(p *resolver.GPUPackage, row *kb.CUDALibPackage) (string, string) {
+func toolkitRelease(p *resolver.GPUPackage, row *kb.CUDALibPackage, k knowledge) (string, string) {
 	switch {
 	case p.BundledWith == resolver.RuntimeBundled(p.Version), strings.HasPrefix(p.Name, "cuda-toolkit["):
 		return resolver.SeriesOf(p.Version), ""
@@ -1768,7 +1768,7 @@ func toolkitRelease(p *resolver.GPUPackage, row *kb.CUDALibPackage) (string, str
 		if follows(row, p.Version) {
 			return resolver.SeriesOf(p.Version), ""
 		}
-		if cu, ok := row.ToolkitOf(p.Version); ok {
+		if cu, ok := k.LibToolkitOf(row.Lib, p.Version); ok {
 			return cu, ""
 		}
 	default:

@@ -1202,6 +1202,39 @@ func (l *CUDALibPackage) ToolkitOf(version string) (string, bool) {
 	return "", false
 }
 
+// LibToolkitOf is the CUDA toolkit release (major.minor) a release of a
+// toolkit library shipped in: the library's own releases rows, else the
+// CUDA of the torch wheel builds that pin that release (PyTorch pins each
+// CUDA variant's own toolkit wheels: torch 2.2.0+cu121 pins
+// nvidia-curand-cu12 10.3.2.106 beside the 12.1 runtime), where every
+// such build has one CUDA. Review forty-four F40: 011's libcurand
+// 10.3.2.106 read as of an unknown toolkit.
+func (k *KB) LibToolkitOf(lib, version string) (string, bool) {
+	row, ok := k.CUDALibByName(lib)
+	if !ok || !row.Toolkit {
+		return "", false
+	}
+	if cu, ok := row.ToolkitOf(version); ok {
+		return cu, true
+	}
+	found := ""
+	for _, t := range k.TorchCUDALibs {
+		for _, l := range t.Libs {
+			if l.Version != version {
+				continue
+			}
+			if cl, ok := k.CUDALibOf(l.Name, true); !ok || cl.Lib != lib {
+				continue
+			}
+			if found != "" && found != t.CUDA {
+				return "", false
+			}
+			found = t.CUDA
+		}
+	}
+	return found, found != ""
+}
+
 // CUDALibOf names the CUDA library a package ships (cublas for
 // nvidia-cublas-cu12 and libcublas).
 func (k *KB) CUDALibOf(name string, pip bool) (*CUDALibPackage, bool) {

@@ -34,3 +34,22 @@ func TestToolkitOfComponentVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestLibToolkitOfTorchPins: a release no releases row pairs is the CUDA
+// of the torch wheel builds that pin it (torch 2.2.0+cu121 pins
+// nvidia-curand-cu12 10.3.2.106 beside the 12.1 runtime).
+func TestLibToolkitOfTorchPins(t *testing.T) {
+	k := Default()
+	for _, tt := range []struct{ lib, version, cuda string }{
+		{"curand", "10.3.2.106", "12.1"},
+		{"curand", "10.3.5.147", "12.4"},
+		{"cufft", "10.7.2.124", "11.6"}, // the releases row
+		{"curand", "10.3.4.107", ""},    // pinned by no torch build read
+		{"cudnn", "8.9.2.26", ""},       // not a toolkit library
+	} {
+		got, _ := k.LibToolkitOf(tt.lib, tt.version)
+		if got != tt.cuda {
+			t.Errorf("%s %s: %q, want %q", tt.lib, tt.version, got, tt.cuda)
+		}
+	}
+}
