@@ -555,7 +555,17 @@ func (m *MatchSpec) parseBrackets(a, b int) error {
 		}
 		key := s[k:i]
 		if i >= b || s[i] != '=' {
-			return msErr(k, "key %q in brackets has no '=value'", key)
+			// conda's bracket regex picks key=value pairs out and passes
+			// over anything else without a word (match_spec.py,
+			// _parse_spec_str step 3), so `jaxlib=0.4.23[cuda118]` reads
+			// as jaxlib=0.4.23 (review forty-four F43): the spec keeps
+			// that reading, and the issue says what was dropped
+			for i < b && s[i] != ',' && !vSpace(s[i]) {
+				i++
+			}
+			m.issue(k, "conda has no extras: select a CUDA build with a build string (`name=1.2=*cuda*`) or a cuda-version pin",
+				"conda ignores %q in brackets, which is no key=value pair, and reads the rest of the spec without it; libmamba's own parser may refuse it", s[k:i])
+			continue
 		}
 		i++
 		var va, vb int

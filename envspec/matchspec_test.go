@@ -196,7 +196,6 @@ func TestMatchSpecErrors(t *testing.T) {
 		{"numpy>>1", 5, "invalid operator"},
 		{"numpy[foo=bar]", 6, "unknown key \"foo\""},
 		{"numpy[version=]", 6, "empty value"},
-		{"numpy[version]", 6, "has no '=value'"},
 		{"numpy[version='1.2]", 14, "unterminated quote"},
 		{">=1.2", 0, "missing package name"},
 		{"conda-forge:: numpy", 13, "missing package name"},
@@ -338,8 +337,7 @@ func TestMatchSpecCorpus(t *testing.T) {
 	files := testshared.Corpus(t)
 	// specs of the corpus that are wrong, and rightly rejected.
 	invalid := map[string]string{
-		"python='3.10'":          "conda's VersionOrder rejects the quotes too",
-		"jaxlib=0.4.23[cuda118]": "a pip-style extra; conda silently drops a bracket without key=value",
+		"python='3.10'": "conda's VersionOrder rejects the quotes too",
 	}
 	n := 0
 	for _, f := range files {
@@ -445,5 +443,35 @@ func TestCanonicalGlobLeafReadsBack(t *testing.T) {
 		if back.String() != m.String() {
 			t.Errorf("%q: canonical %q re-reads as %q", tc.in, m.String(), back.String())
 		}
+	}
+}
+
+// TestMatchSpecBracketWithoutValue: conda's bracket regex picks key=value
+// pairs and passes over anything else (match_spec.py _parse_spec_str,
+// step 3), so a pip-style extra is dropped: `jaxlib=0.4.23[cuda118]` reads
+// as jaxlib=0.4.23 (review forty-four F43, corpus 125), with an issue
+// (EG103) that says so. A key with an empty value is still refused, as
+// conda refuses it ("key-value mismatch in brackets").
+func TestMatchSpecBracketWithoutValue(t *testing.T) {
+	for _, tt := range []struct{ in, name, version, build string }{
+		{"jaxlib=0.4.23[cuda118]", "jaxlib", "0.4.23", ""},
+		{"numpy[version]", "numpy", "", ""},
+		{"numpy[cuda, build=py39*]", "numpy", "", "py39*"},
+	} {
+		m, err := ParseMatchSpec(tt.in)
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+			continue
+		}
+		v := ""
+		if m.Version != nil {
+			v = m.Version.String()
+		}
+		if m.Name != tt.name || !strings.Contains(v, tt.version) || m.Build != tt.build || len(m.Issues) != 1 || !strings.Contains(m.Issues[0].Msg, "conda ignores") {
+			t.Errorf("%q: name %q version %q build %q issues %d, want %q %q %q and one issue", tt.in, m.Name, v, m.Build, len(m.Issues), tt.name, tt.version, tt.build)
+		}
+	}
+	if _, err := ParseMatchSpec("numpy[version=]"); err == nil {
+		t.Error(`"numpy[version=]" parsed; conda refuses an empty value`)
 	}
 }
