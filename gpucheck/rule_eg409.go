@@ -260,7 +260,9 @@ const (
 
 // reasonCause is the cause every undecided check of a reason has.
 var reasonCause = map[string]string{
-	"file-not-read":              CauseFile,
+	"file-not-read": CauseFile,
+	// a README or a table named as an input: no environment at all
+	"not-environment":            CauseFile,
 	"pip-pin-conflict":           CauseFile,
 	"conda-package-not-found":    CauseFile,
 	"cuda-libraries-unloadable":  CauseMachine,

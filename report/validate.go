@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -87,6 +88,13 @@ func ValidateContext(ctx context.Context, file string, src []byte, opt Options) 
 		env = lockfile.ReadExplicitWith(file, src, lo)
 	} else {
 		env = envspec.Parse(file, src, envspec.ParseOptions{Platform: opt.Platform, MaxItems: opt.Budget.MaxItems, Context: ctx})
+		if kind := documentKind(file); kind != "" {
+			for i := range env.Diags {
+				if env.Diags[i].Code == "EG100" {
+					env.Diags[i].Hint = "this is " + kind + ", not an environment file: nothing in it needs fixing for envguard; pass it the environment files only"
+				}
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -276,6 +284,13 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 		}
 		switch d.Code {
 		case "EG100":
+			if kind := documentKind(env.File); kind != "" {
+				// a README or a table named on the command line (review
+				// forty-five F8, F25): nothing to fix, nothing installed
+				return &gpucheck.Unread{Pos: d.Pos, Reason: "not-environment",
+					Why:  fmt.Sprintf("%s is %s, not an environment file, and YAML cannot read it (EG100, line %d), so it installs nothing envguard could check", filepath.Base(env.File), kind, d.Pos.Line),
+					Hint: "pass envguard the environment files only (environment.yml, conda-lock and pixi lock files, pixi and pyproject manifests, uv.lock, pylock.toml, requirements files); a directory it searches skips this one"}
+			}
 			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("envguard could not read the file (EG100, line %d), so which packages it installs is not known", d.Pos.Line)}
 		case "EG101":
 			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read, so what it installs is not known", d.Pos.Line)}
@@ -319,6 +334,25 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 			Hint: "export the environment again with conda env export --from-history, which keeps only the conda packages asked for, so that the target's platform gets its own builds" + pip + "; " + noBuilds + "; or drop the platform's own packages by hand, or validate it with --platform for the machine it was made on"}
 	}
 	return nil
+}
+
+// documentKind names the kind of document a file's extension says it is,
+// where that is a format no environment is written in (Markdown, a
+// table, HTML, a notebook); "" otherwise.
+func documentKind(file string) string {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".md", ".markdown":
+		return "a Markdown document"
+	case ".rst":
+		return "a reStructuredText document"
+	case ".tsv", ".csv":
+		return "a table (" + strings.ToLower(filepath.Ext(file)) + ")"
+	case ".html", ".htm":
+		return "an HTML page"
+	case ".ipynb":
+		return "a Jupyter notebook"
+	}
+	return ""
 }
 
 // readAsConda reports whether the conda item an EG103 points at still
