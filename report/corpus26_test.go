@@ -357,3 +357,27 @@ func TestCorpusCodesInMeaning(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusEG201ExportedElsewhere (review forty-five F18): 016 is a
+// Windows export read for linux-64, where the package index's torch 2.7.0
+// is the CUDA 12.6 wheel; EG201 says it reads Linux's wheel, and that the
+// export's own is the CPU build.
+func TestCorpusEG201ExportedElsewhere(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testshared.Dir(t, "corpus/realworld"), "016.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range Validate("016.yml", src, Options{Platform: "linux-64"}).Findings {
+		if f.Code != "EG201" || !strings.Contains(f.Message, "the pip wheel carries its own CUDA runtime") {
+			continue
+		}
+		n++
+		if !strings.Contains(f.Message, "(as read for linux-64; the file is a conda env export made on Windows") || !strings.Contains(f.Message, "where PyPI's torch 2.7.0 is the CPU build)") {
+			t.Errorf("line %d: %s", f.Line, f.Message)
+		}
+	}
+	if n == 0 {
+		t.Error("no EG201 on the pip wheel against conda's CUDA")
+	}
+}

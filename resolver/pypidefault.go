@@ -164,6 +164,24 @@ func exportOS(env *envspec.Env) string {
 // are still judged: a Linux GPU machine gets the Linux build. nil when the
 // name stands.
 func (r *resolution) exportedElsewhere() error {
+	e := r.exportElsewhere()
+	if e == nil {
+		return nil
+	}
+	return fmt.Errorf("%s, and it is read for %s, where it is %s: "+
+		"the name depends on the machine; pin one build from PyTorch's wheel index (+cpu or +cuXXX) so that every machine gets it, or re-export the file on the machine it is for",
+		e.there, r.env.Platform, e.here)
+}
+
+// elsewhereBuild says, of a file exported on another operating system
+// than the one it is read for, which build PyPI serves its plain torch
+// pin there ("the file is a conda env export made on Windows (…), where
+// PyPI's torch 2.7.0 is the CPU build") and which here.
+type elsewhereBuild struct{ there, here string }
+
+// exportElsewhere is exportedElsewhere's fact, nil where the file was not
+// exported elsewhere or both get the same build.
+func (r *resolution) exportElsewhere() *elsewhereBuild {
 	f := r.st.Framework
 	if r.kb == nil || f == nil || f.Name != "pytorch" || f.Dist != kb.DistPyPI || f.Version == "" || r.env.IsInstalled() {
 		return nil
@@ -192,7 +210,6 @@ func (r *resolution) exportedElsewhere() error {
 	if there == here {
 		return nil
 	}
-	osName := exportOSName[os]
 	build := func(s string) string {
 		if s == "cpu" {
 			return "the CPU build"
@@ -203,9 +220,10 @@ func (r *resolution) exportedElsewhere() error {
 	if there == "" {
 		thereWords = "a build the knowledge base does not name"
 	}
-	return fmt.Errorf("the file is a conda env export made on %s (%s), where PyPI's torch %s is %s, and it is read for %s, where it is %s: "+
-		"the name depends on the machine; pin one build from PyTorch's wheel index (+cpu or +cuXXX) so that every machine gets it, or re-export the file on the machine it is for",
-		osName, from, f.Version, thereWords, r.env.Platform, build(here))
+	return &elsewhereBuild{
+		there: fmt.Sprintf("the file is a conda env export made on %s (%s), where PyPI's torch %s is %s", exportOSName[os], from, f.Version, thereWords),
+		here:  build(here),
+	}
 }
 
 // windowsRuntime is a dependency on conda's Visual C++ runtime (vc,

@@ -97,6 +97,9 @@ func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
 			err = errors.New(err.Error() + "; " + why)
 		}
 	}
+	if e := r.exportElsewhere(); e != nil {
+		r.st.ExportedElsewhere = e.there
+	}
 	if err == nil {
 		if elsewhere := r.exportedElsewhere(); elsewhere != nil {
 			name, err = "", elsewhere

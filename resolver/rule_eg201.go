@@ -96,6 +96,16 @@ func runEG201(c *Context) []finding.Diagnostic {
 			// toolkit to the wheel fixes nothing (review 4 #1023)
 			why, hint := pipWheelCUDAFix(c, e)
 			msg := fmt.Sprintf("%s but %s; %s", describeCUDA(*a), describeCUDA(e), why)
+			if c.Stack.ExportedElsewhere != "" && a.Kind == EvidenceLocal {
+				// the wheel read is the checked platform's (review
+				// forty-five F18, 016: a Windows export, where the
+				// index's torch 2.7.0 is the CPU build)
+				on := c.Env.Platform
+				if on == "" {
+					on = "this platform"
+				}
+				msg += fmt.Sprintf(" (as read for %s; %s)", on, c.Stack.ExportedElsewhere)
+			}
 			out = append(out, newFinding(c.rule, e.Pos, e.EndCol, msg, hint, a.Pos))
 			continue
 		}

@@ -273,13 +273,17 @@ type Stack struct {
 	canonicalErr error
 	named        bool
 
-	Python     string      `json:"python,omitempty"` // major.minor, "" when open
-	PythonPos  finding.Pos `json:"-"`
-	Framework  *Framework  `json:"framework,omitempty"`
-	CUDA       *CUDAInfo   `json:"cuda,omitempty"`
-	CuDNN      string      `json:"cudnn,omitempty"`
-	CuDNNPos   finding.Pos `json:"-"`
-	Companions []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
+	Python string `json:"python,omitempty"` // major.minor, "" when open
+	// ExportedElsewhere says, for a conda env export made on another
+	// operating system than the one the file is read for, which build
+	// PyPI serves its plain torch pin there; "" otherwise.
+	ExportedElsewhere string      `json:"-"`
+	PythonPos         finding.Pos `json:"-"`
+	Framework         *Framework  `json:"framework,omitempty"`
+	CUDA              *CUDAInfo   `json:"cuda,omitempty"`
+	CuDNN             string      `json:"cudnn,omitempty"`
+	CuDNNPos          finding.Pos `json:"-"`
+	Companions        []Package   `json:"companions,omitempty"` // torchvision, torchaudio, ...
 	// PinConflicts are pip requirements of the file that pip cannot meet
 	// together: a line, a torch wheel's exact nvidia-* pin
 	// (torch_cuda_libs) or what an extra requires (extra_requirements)
