@@ -108,3 +108,21 @@ func TestEG302CupyWheelOfAnotherMajor(t *testing.T) {
 			want: []string{"pip installs cupy (cupy-cuda12x, line 4), a build for CUDA 12 that brings no CUDA libraries and loads the environment's, while conda provides a CUDA 11 stack (cudatoolkit=11.3, line 2): it finds no CUDA 12 libraries there and fails at import"}},
 	})
 }
+
+// TestEG302OnePerLibrary (review forty-five F9, corpus 010): jax[cuda12]
+// and jaxlib[cuda12] both install jax, whose CUDA runtime comes with
+// jax's extra (jaxlib defines no cuda12 extra): one EG302, on the jax
+// line, not a second on jaxlib's, wherever the lines stand.
+func TestEG302OnePerLibrary(t *testing.T) {
+	for _, pip := range []string{
+		"      - jax[cuda12]>=0.4.20\n      - jaxlib[cuda12]>=0.4.20\n",
+		"      - jaxlib[cuda12]>=0.4.20\n      - jax[cuda12]>=0.4.20\n",
+	} {
+		src := "channels: [nvidia, conda-forge]\ndependencies:\n  - python=3.11\n  - cuda-toolkit=12\n  - pip\n  - pip:\n" + pip
+		_, ds := lintSrc(t, src)
+		got := findingsOf(ds, "EG302")
+		if len(got) != 1 || !strings.Contains(got[0].Message, "(jax[cuda12]>=0.4.20,") {
+			t.Errorf("%q: %d EG302 %v, want one on the jax line", pip, len(got), got)
+		}
+	}
+}
