@@ -86,12 +86,24 @@ func runEG409(c *checker) bool {
 			if rels := c.k.TorchReleases(); len(rels) > 0 {
 				top := newestRelease(rels)
 				newest = " (the knowledge base lists releases through " + top + "; the index may serve a newer one)"
-				if why, runs := c.pypiTorchBeyondDriver(rels, top); why != "" {
+				if why, runs := c.pypiTorchBeyondDriver(c.withPython(rels), top); why != "" {
 					// review twelve #308: say what pip takes today where
-					// this driver cannot run it, and a release it can
+					// this driver cannot run it, and a release it can,
+					// with a wheel for the file's Python (review
+					// forty-five F10: torch==2.0.1 offered beside
+					// python=3.12, which it has no wheel for)
 					newest = " (the knowledge base lists releases through " + top + why + "; the index may serve a newer one)"
-					if runs != "" {
+					switch {
+					case runs != "":
 						hint = "pin a release whose CUDA this driver runs: torch==" + runs + ", or another release with torch==X.Y.Z+cuXYZ from the PyTorch wheel index"
+					case c.st.Python != "":
+						lead := "no release the package index serves as a build this driver runs has a Python " + c.st.Python + " wheel: "
+						hint = lead + "take one from the PyTorch wheel index (torch==X.Y.Z+cuXYZ)"
+						if drv := c.hostDriverCUDA(); drv != "" {
+							if b := c.olderBuild(c.k.NewestCUDAOfMajor(majorOf(drv)), c.st.Python, false); b != "" {
+								hint = lead + "install " + b
+							}
+						}
 					}
 				}
 			}
@@ -445,6 +457,23 @@ func (c *checker) pypiTorchBeyondDriver(rels []string, top string) (why, runs st
 		}
 	}
 	return why, runs
+}
+
+// withPython keeps the releases that have a wheel for the file's Python
+// (every release, where the file pins none or the knowledge base does not
+// list a release's Pythons).
+func (c *checker) withPython(rels []string) []string {
+	py := c.st.Python
+	if py == "" {
+		return rels
+	}
+	var out []string
+	for _, r := range rels {
+		if t, ok := c.k.Release(r); !ok || len(t.Python) == 0 || contains(t.Python, py) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // sassOnEveryGPU says whether a distribution's build of a torch release for

@@ -209,6 +209,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pytorch-channel release with a CUDA 11.8 build, written with its
 		// channel (review forty-four F31)
 		{"164.yml", nil, []string{"e.g. pytorch::pytorch=2.5.1, a release the pytorch channel built for pytorch-cuda=11.8 (line 18)"}, []string{"e.g. pytorch=2.12.0"}, nil},
+		// an open pip torch beside python=3.12 on a K80: the release the
+		// hint offers has a Python 3.12 wheel (review forty-five F10)
+		{"033.yml", map[string]string{"k80": "unknown"}, []string{"no release the package index serves as a build this driver runs has a Python 3.12 wheel: install torch==2.3.1+cu118"}, []string{"torch==2.0.1"}, nil},
 		// a nightly pin: conda-forge built the 1.11 releases only, so the
 		// hint does not wait to learn whether it has the nightly (review
 		// forty-three F21)
