@@ -115,7 +115,7 @@ func (c *checker) checkDriver() string {
 		upgrade = fmt.Sprintf("upgrade the driver to %s or newer; %s built %s %s for CUDA %s only, so a CUDA runtime the driver supports (%s or older) needs another %s release too",
 			need, where, c.st.Framework.Name, c.st.Framework.Series(), strings.Join(cudas, ", "), driverCUDA, c.st.Framework.Name)
 	}
-	hint := c.driverHint(rt, driverCUDA, upgrade)
+	hint := c.driverHint(rt, driverCUDA, upgrade) + c.cpuIntentHint()
 	if majorOf(driverCUDA) != rtMajor {
 		c.add("EG401", c.cudaPos(), msg+fmt.Sprintf(": CUDA %d runtimes do not run on a CUDA %s driver", rtMajor, majorOfStr(driverCUDA)), hint)
 		return driverCUDA
@@ -348,6 +348,23 @@ func runtimeUnknownHint(fw *resolver.Framework, k knowledge) string {
 // covered release would have checked.
 func preTableHint(checked string) string {
 	return "pin a release the knowledge base covers, with its CUDA variant, to have " + checked + " checked; these releases chose their CUDA through feature packages (cuda80, cuda90, cuda91), which envguard does not read"
+}
+
+// cpuIntentHint adds, where the file asks conda for a CPU build
+// (cpuonly) beside a pip torch that pip takes as a CUDA wheel, the CPU
+// wheel of that release: what the file meant, which needs no driver
+// (review forty-five F11, corpus 149: cpuonly and intel-extension-for-
+// pytorch beside torch==2.1.0, the package index's CUDA 12.1 wheel).
+func (c *checker) cpuIntentHint() string {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "pytorch" || fw.From != envspec.ProviderPip || fw.Version == "" || fw.CPUOnlyBeside == "" {
+		return ""
+	}
+	v, ok := c.k.Variants(resolver.SeriesOf(fw.Version), kb.DistWheel)
+	if !ok || !v.CPU || (len(v.Releases) > 0 && !contains(v.Releases, fw.Version)) {
+		return ""
+	}
+	return fmt.Sprintf("; or, for the CPU build the file's %s asks for, torch==%s+cpu from the PyTorch wheel index (…/whl/cpu), which needs no driver: pip's plain torch==%s is the CUDA build", fw.CPUOnlyBeside, fw.Version, fw.Version)
 }
 
 func (c *checker) driverLabel() string {

@@ -212,6 +212,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// an open pip torch beside python=3.12 on a K80: the release the
 		// hint offers has a Python 3.12 wheel (review forty-five F10)
 		{"033.yml", map[string]string{"k80": "unknown"}, []string{"no release the package index serves as a build this driver runs has a Python 3.12 wheel: install torch==2.3.1+cu118"}, []string{"torch==2.0.1"}, nil},
+		// cpuonly and intel-extension-for-pytorch beside pip's torch 2.1.0,
+		// the CUDA 12.1 wheel: the K80's EG401 also offers the CPU wheel
+		// the file meant (review forty-five F11)
+		{"149.yml", map[string]string{"k80": "fail"}, []string{"or, for the CPU build the file's cpuonly (line 7) asks for, torch==2.1.0+cpu from the PyTorch wheel index"}, nil, nil},
 		// a nightly pin: conda-forge built the 1.11 releases only, so the
 		// hint does not wait to learn whether it has the nightly (review
 		// forty-three F21)

@@ -715,6 +715,14 @@ func (r *resolution) variant() {
 		}
 	}
 	r.defaultsTFCandidates(f)
+	if f.Name == "pytorch" && f.From == envspec.ProviderPip {
+		for _, it := range r.items {
+			if it.from() == envspec.ProviderConda && it.name == "cpuonly" {
+				f.CPUOnlyBeside = it.raw() + at(it.pos())
+				break
+			}
+		}
+	}
 	if f.Name == "tensorflow" && f.Variant == "" && !cpu && r.tfPipGetsCUDA() {
 		f.Variant = "cuda"
 	}

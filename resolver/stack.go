@@ -80,6 +80,10 @@ type Framework struct {
 	// (pytorch-cuda=12.1) beside a pytorch from conda-forge or defaults,
 	// which it does not select a build of; "" otherwise.
 	ForeignSelector string `json:"-"`
+	// CPUOnlyBeside is a conda cpuonly item ("cpuonly (line 12)") beside a
+	// pip torch, which it does not make a CPU build: it says what the
+	// file meant.
+	CPUOnlyBeside string `json:"-"`
 	// IgnoredSelectorCUDA is the CUDA major.minor that selector names.
 	IgnoredSelectorCUDA string `json:"-"`
 	// RuntimeCandidates lists the CUDA runtimes one of which the build
