@@ -250,7 +250,7 @@ func (c *checker) checkDriverMajor(m int, driverCUDA string) bool {
 		c.minorCompat(
 			fmt.Sprintf("%s supports CUDA %s; this environment's CUDA %d wheels are whichever %d.x pip installs, up to %s: JAX runs them through minor-version compatibility (its CUDA %d wheels need a driver of %s or newer), and where XLA's ptxas is newer than the driver it compiles without parallelism (\"XLA is disabling parallel compilation\")",
 				c.driverLabel(), driverCUDA, m, m, orUnknown(newest), m, orUnknown(floor)),
-			fmt.Sprintf("nothing to fix for JAX to run; for native support and parallel compilation, upgrade the driver to one for CUDA %s or newer", orUnknown(newest)))
+			fmt.Sprintf("nothing to fix in the driver for JAX to load these wheels (its GPU code is judged apart); for native support and parallel compilation, upgrade the driver to one for CUDA %s or newer", orUnknown(newest)))
 		return true
 	} else if fw != nil && fw.From == envspec.ProviderPip {
 		who, pin = "pip installs", "pin the runtime wheel (nvidia-cuda-runtime-cu"+fmt.Sprint(m)+"=="+driverCUDA+".*)"

@@ -230,7 +230,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// cudatoolkit=11.7: its libraries are CUDA 11.7's, which its run
 		// requirement admits (review forty F9).
 		{"034.yml", nil, []string{"the CUDA 11.7 libraries have no code of their own for sm_90"}, []string{"the CUDA 11.2 libraries"}, nil},
-		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix for JAX to run"}, nil, nil},
+		{"010.yml", map[string]string{"k80": "fail"}, []string{"EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "EG402 driver 550.54.15 supports CUDA 12.4; this environment's CUDA 12 wheels are whichever 12.x pip installs, up to 12.9: JAX runs them through minor-version compatibility (its CUDA 12 wheels need a driver of 525.60.13 or newer)", "nothing to fix in the driver for JAX to load these wheels (its GPU code is judged apart)"}, nil, nil},
 		// conda tensorflow 2.0.0 from conda-forge or defaults is the CPU
 		// build on every machine: GPUs idle (EG407), nothing left to the
 		// solver per machine (no EG207).
