@@ -117,7 +117,7 @@ func runEG409(c *checker) bool {
 			}
 			hint := variantHint(c.k, fw, false) + c.selectorRouteFails(fw)
 			if fw.ForeignSelector != "" {
-				hint = resolver.SelectorRoute(fw.ForeignSelector) + "; or drop it and " + hint
+				hint = resolver.SelectorRoute(c.k, fw.ForeignSelector) + "; or drop it and " + hint
 			}
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+open+", so neither the driver nor the GPU architectures can be checked for it",

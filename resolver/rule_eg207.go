@@ -70,7 +70,11 @@ func runEG207(c *Context) []finding.Diagnostic {
 		// the route that keeps the file's selector first: a build glob
 		// beside it would mix conda-forge's pytorch with the nvidia
 		// channel's CUDA packages (review forty-one F6, corpus 014)
-		hint = SelectorRoute(sel.Dep.Raw.Value) + "; or drop it and " + hint
+		var sk SeriesKB
+		if c.KB != nil {
+			sk = c.KB
+		}
+		hint = SelectorRoute(sk, sel.Dep.Raw.Value) + "; or drop it and " + hint
 	}
 	if f.ChannelMoved != "" && f.Channel != "" {
 		// the builds named are those of the channel it comes from
@@ -373,16 +377,45 @@ func buildPin(f *Framework, glob string) string {
 	return fmt.Sprintf("pytorch[version='%s',build='%s']", v, glob)
 }
 
+// SelectorRoute is the way to keep a pytorch-channel selector (pytorch-cuda,
+// cpuonly) that the file's pytorch, taken from another channel, ignores;
+// it names the channel's last series where the knowledge base gives it.
+func SelectorRoute(k SeriesKB, sel string) string {
+	ends := ""
+	if last := lastPublishedSeries(k, kb.DistPytorchConda); last != "" {
+		ends = ", whose releases end at " + last
+	}
+	return fmt.Sprintf("to keep %s, take pytorch from the pytorch channel (pytorch::pytorch%s), whose builds it selects", sel, ends)
+}
+
+// SeriesKB is what lastPublishedSeries reads of the knowledge base.
+type SeriesKB interface {
+	Variants(series string, dist kb.Distribution) (*kb.TorchVariants, bool)
+	TorchReleases() []string
+}
+
+// lastPublishedSeries is the newest torch series a distribution published
+// (its torch_variants row not marked not_published); "" where the
+// knowledge base has none, or no knowledge base is given.
+func lastPublishedSeries(k SeriesKB, d kb.Distribution) string {
+	if k == nil {
+		return ""
+	}
+	rels := k.TorchReleases()
+	for i := len(rels) - 1; i >= 0; i-- {
+		s := seriesOf(rels[i])
+		if v, ok := k.Variants(s, d); ok && !v.NotPublished {
+			return s
+		}
+	}
+	return ""
+}
+
 // pytorchChannelSelector is the file's pytorch-cuda or cpuonly where the
 // framework is the defaults channel's pytorch: those are the pytorch
 // channel's selectors (its pytorch builds depend on them); the defaults
 // recipe's builds do not, so they leave defaults' variant open. Nil
 // otherwise.
-// SelectorRoute is the way to keep a pytorch-channel selector (pytorch-cuda,
-// cpuonly) that the file's pytorch, taken from another channel, ignores.
-func SelectorRoute(sel string) string {
-	return fmt.Sprintf("to keep %s, take pytorch from the pytorch channel (pytorch::pytorch, whose releases end at 2.5), whose builds it selects", sel)
-}
 
 func pytorchChannelSelector(c *Context, f *Framework) *condaItem {
 	// review thirty-one F37 (014): conda-forge listed first is the same

@@ -90,3 +90,16 @@ func TestEG207MPSFile(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectorRouteFromKB: the pytorch channel's last series comes from
+// the knowledge base's torch_variants rows (its newest series published
+// there), not from a number written in Go; with no knowledge base the
+// route names none.
+func TestSelectorRouteFromKB(t *testing.T) {
+	if got := SelectorRoute(kb.Default(), "pytorch-cuda=11.8"); !strings.Contains(got, "(pytorch::pytorch, whose releases end at 2.5)") {
+		t.Errorf("with the KB: %s", got)
+	}
+	if got := SelectorRoute(nil, "cpuonly"); !strings.Contains(got, "(pytorch::pytorch)") {
+		t.Errorf("without a KB: %s", got)
+	}
+}
