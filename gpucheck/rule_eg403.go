@@ -827,7 +827,7 @@ func (c *checker) sharedPTXRuns(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA 
 	// CUDA libraries are judged as on the SASS path (they are the
 	// toolkit's, which carry what its compiler targets).
 	c.add("EG408", c.fwPos(),
-		fmt.Sprintf("%s (%s in every list its recipe set for this build) may have no SASS for %s on %s: some of those lists have it and some do not, and which the upload has is not known; all carry %s PTX, which the driver JIT-compiles, so its own kernels run either way, with a slow first start where the SASS is missing; the CUDA libraries it loads are judged apart",
+		fmt.Sprintf("%s (%s in every list its recipe set for this build) may have no SASS for %s on %s: those lists differ beyond these entries, and which the upload has is not known; all carry %s PTX, which the driver JIT-compiles, so its own kernels run either way, with a slow first start where the SASS is missing; the CUDA libraries it loads are judged apart",
 			fwName(c.st.Framework), archSummary(list), gcc.sm(), gpuLabel(c.h, gs), by.compute()),
 		c.sassBuildHint(gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)"))
 	return true
