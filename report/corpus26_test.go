@@ -216,6 +216,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// the CUDA 12.1 wheel: the K80's EG401 also offers the CPU wheel
 		// the file meant (review forty-five F11)
 		{"149.yml", map[string]string{"k80": "fail"}, []string{"or, for the CPU build the file's cpuonly (line 7) asks for, torch==2.1.0+cpu from the PyTorch wheel index"}, nil, nil},
+		// torchvision==0.17.2+cu121 beside torch==2.7.0 and no index: the
+		// index alone does not make it install, as 0.17.2 pairs with torch
+		// 2.2.2 (review forty-six F38)
+		{"016.yml", nil, []string{"add --extra-index-url …/whl/cu121 (the PyTorch wheel index) as the first line of the pip section; that alone does not make it install: torchvision 0.17.2 is built for another torch release than the file's torch 2.7.0, which pairs with torchvision 0.22.0 (EG203)"}, nil, nil},
 		// a nightly pin: conda-forge built the 1.11 releases only, so the
 		// hint does not wait to learn whether it has the nightly (review
 		// forty-three F21)

@@ -120,7 +120,7 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		index := "…/whl/" + p.Local // the PyTorch wheel index of that variant
 		msg := fmt.Sprintf("%s (%s) pins the local version +%s, which only the PyTorch wheel index serves, but the pip section names no index: pip looks only at its default index and finds no matching distribution",
 			pipText(p), place(p.Dep.Raw.Pos), p.Local)
-		hint := fmt.Sprintf("add --extra-index-url %s (the PyTorch wheel index) as the first line of the pip section", index)
+		hint := fmt.Sprintf("add --extra-index-url %s (the PyTorch wheel index) as the first line of the pip section", index) + unpairedCompanion(c, p)
 		d := diag(c.rule, p.Dep.Raw.Pos, msg, hint)
 		if len(locals) == 1 && !dup[p.Dep] {
 			d.Edits = extraIndexEdits(c, p.Local)
@@ -128,6 +128,33 @@ func eg205LocalNoIndex(c *Context) []finding.Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// unpairedCompanion adds to the index hint of a pinned torchvision or
+// torchaudio that does not pair with the file's torch that the index alone
+// does not make it install (review forty-six F38, corpus 016: torchvision
+// 0.17.2+cu121 pairs with torch 2.2.2, beside torch 2.7.0, and each
+// torchvision wheel requires its own torch).
+func unpairedCompanion(c *Context, p pipItem) string {
+	f := c.Stack.Framework
+	if c.KB == nil || f == nil || f.Name != "pytorch" || f.Version == "" || (p.Name != "torchvision" && p.Name != "torchaudio") || p.Dep.Line == nil || p.Dep.Line.Req == nil {
+		return ""
+	}
+	r, ok := c.KB.Release(stripLocal(f.Version))
+	if !ok {
+		return ""
+	}
+	want := companionOf(r, p.Name)
+	have := ""
+	for _, sp := range p.Dep.Line.Req.Specifiers {
+		if sp.Op == "==" {
+			have = stripLocal(sp.Version)
+		}
+	}
+	if want == "" || have == "" || have == want {
+		return ""
+	}
+	return fmt.Sprintf("; that alone does not make it install: %s %s is built for another torch release than the file's torch %s, which pairs with %s %s (EG203)", p.Name, have, stripLocal(f.Version), p.Name, want)
 }
 
 // anyIndexOption reports whether a pip section names an index or
