@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -324,6 +326,32 @@ func YAMLError(env *Env, err error) finding.Diagnostic {
 		}
 	}
 	ps := finding.Pos{File: env.File, Line: line, Col: col}
+	hint := "fix the YAML syntax; check indentation (spaces, not tabs) and quoting"
+	if exportLinesFrom(env, line) {
+		// review forty-six F34 (171): a pasted `conda list --export` dump
+		hint = fmt.Sprintf("the lines from line %d are `conda list --export` output (name=version=build) without list markers: put `- ` before each under dependencies:, or create the environment from that list with `conda create --name NAME --file LIST`", line)
+	}
 	return finding.Diagnostic{Pos: ps, EndCol: env.TokenEnd(ps.Line, ps.Col), Severity: RuleEG100.Severity, Code: RuleEG100.Code,
-		Message: "invalid YAML: " + msg, Hint: "fix the YAML syntax; check indentation (spaces, not tabs) and quoting"}
+		Message: "invalid YAML: " + msg, Hint: hint}
+}
+
+// exportLine matches a line of `conda list --export` output
+// (name=version=build, no blank, no list marker). Compiled on first use,
+// as the package's other patterns are: most runs read no broken file.
+var exportLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*=[^=\s]+=[^=\s]+$`)
+})
+
+// exportLinesFrom reports whether the file's lines from line on start
+// with at least two such lines, so that a YAML error there is a pasted
+// export rather than a syntax slip.
+func exportLinesFrom(env *Env, line int) bool {
+	n := 0
+	for l := line; l <= len(env.Lines) && n < 2; l++ {
+		if !exportLine().MatchString(strings.TrimSpace(env.Line(l))) {
+			return false
+		}
+		n++
+	}
+	return n == 2
 }

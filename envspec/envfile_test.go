@@ -537,3 +537,32 @@ func TestContinuedDependency(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestEG100ExportDumpHint (review forty-six F34, corpus 171): a YAML error
+// where the lines are `conda list --export` output pasted under
+// dependencies: without list markers says so; another YAML error keeps
+// the general hint.
+func TestEG100ExportDumpHint(t *testing.T) {
+	dump := Parse("e.yml", []byte("name: x\ndependencies:\nabsl-py=0.7.0=pypi_0\nblas=1.0=mkl\n"), ParseOptions{})
+	other := Parse("e.yml", []byte("name: x\ndependencies:\n  - a: b: c\n"), ParseOptions{})
+	for _, tt := range []struct {
+		env  *Env
+		want string
+	}{
+		{dump, "the lines from line 3 are `conda list --export` output (name=version=build) without list markers"},
+		{other, "fix the YAML syntax"},
+	} {
+		found := false
+		for _, d := range tt.env.Diags {
+			if d.Code == "EG100" {
+				found = true
+				if !strings.Contains(d.Hint, tt.want) {
+					t.Errorf("hint %q, want %q", d.Hint, tt.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no EG100 (want %q)", tt.want)
+		}
+	}
+}
