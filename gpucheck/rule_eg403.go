@@ -102,14 +102,16 @@ func (c *checker) checkArch(driverCUDA string) {
 		default:
 			from = fmt.Sprintf("the %s channel built %s %s with CUDA %s", orStr(fw.Channel, string(fw.Dist)), fw.Name, fw.Version, resolver.OrList(fw.RuntimeCandidates))
 		}
+		// the same for every GPU: worked out once
+		listsKnown, hint := c.choiceListsKnown(), c.runtimeChoiceHint()
 		c.eachCC(func(gcc cc, gs []GPU) {
 			if c.commonArchDecides(gcc, gs) || c.ptxEveryCandidate(gcc, gs) {
 				return
 			}
 			c.undecide(c.fwPos(), "architecture", "arch-list-unknown", c.build(),
 				fmt.Sprintf("%s, and which of those runtimes it uses is not known, so neither is its architecture list%s, nor whether it runs on %s (%s); the driver runs every one of them",
-					from, c.choiceListsKnown(), gcc.sm(), gpuLabel(c.h, gs)),
-				c.runtimeChoiceHint())
+					from, listsKnown, gcc.sm(), gpuLabel(c.h, gs)),
+				hint)
 		})
 		return
 	case rt == "":

@@ -163,8 +163,7 @@ func exportOS(env *envspec.Env) string {
 // machine it came from has the CPU build (review nine, N90). The targets
 // are still judged: a Linux GPU machine gets the Linux build. nil when the
 // name stands.
-func (r *resolution) exportedElsewhere() error {
-	e := r.exportElsewhere()
+func (r *resolution) exportedElsewhere(e *elsewhereBuild) error {
 	if e == nil {
 		return nil
 	}

@@ -97,11 +97,12 @@ func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
 			err = errors.New(err.Error() + "; " + why)
 		}
 	}
-	if e := r.exportElsewhere(); e != nil {
+	e := r.exportElsewhere()
+	if e != nil {
 		r.st.ExportedElsewhere = e.there
 	}
 	if err == nil {
-		if elsewhere := r.exportedElsewhere(); elsewhere != nil {
+		if elsewhere := r.exportedElsewhere(e); elsewhere != nil {
 			name, err = "", elsewhere
 		}
 	}

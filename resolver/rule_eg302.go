@@ -50,21 +50,23 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 	// jax, and the runtime comes with jax's extra (jaxlib has no cuda12
 	// extra: review forty-five F9, corpus 010), so the line of the
 	// library's own package speaks for it, else the first.
+	libs := make([]string, len(reqs)) // "" for a line EG302 passes over
 	speaks := map[string]int{}
 	for i, p := range reqs {
 		lib := libOfPip(ctx, p)
+		// a +cpu wheel carries no CUDA runtime at all: EG202 reports the clash
 		if lib == "" || dup[p.Dep] || strings.HasPrefix(p.Local, "cpu") {
 			continue
 		}
+		libs[i] = lib
 		if cur, ok := speaks[lib]; !ok || (reqs[cur].Name != lib && p.Name == lib) {
 			speaks[lib] = i
 		}
 	}
 	var out []finding.Diagnostic
-	for _, p := range reqs {
-		lib := libOfPip(ctx, p)
-		// a +cpu wheel carries no CUDA runtime at all: EG202 reports the clash
-		if lib == "" || dup[p.Dep] || strings.HasPrefix(p.Local, "cpu") || reqs[speaks[lib]].Dep != p.Dep {
+	for i, p := range reqs {
+		lib := libs[i]
+		if lib == "" || speaks[lib] != i {
 			continue
 		}
 		if usesHostCUDA(ctx, lib, p) {

@@ -76,7 +76,7 @@ func (r *resolution) defaultsTFCandidates(f *Framework) {
 	var rels, cudas, cudnn []string
 	var builds []defaultsTFBuild
 	for _, b := range defaultsTFBuilds(r.kb) {
-		if compareVersions(b.release, last.CompleteFrom) < 0 || compareVersions(b.release, last.LastLinux) > 0 || (vs != nil && !admits(f.Spec, b.release)) || (pin != "" && b.cuda != pin) {
+		if compareVersions(b.release, last.CompleteFrom) < 0 || compareVersions(b.release, last.LastLinux) > 0 || (vs != nil && !vs.MatchString(b.release)) || (pin != "" && b.cuda != pin) {
 			continue
 		}
 		builds = append(builds, b)
