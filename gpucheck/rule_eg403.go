@@ -628,6 +628,9 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 	if fw == nil || fw.Name != "jax" {
 		return false
 	}
+	if c.xlaForcesHopperTarget(gcc, gs, what) {
+		return true
+	}
 	if jaxUsesHostCUDA(fw, c.k) {
 		// Its CUDA jaxlib ships no ptxas: XLA runs the one of the CUDA
 		// installed on the machine, and where that ptxas does not know
@@ -662,6 +665,38 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 		fmt.Sprintf("%s has no SASS for %s on %s, and XLA compiles the model's own kernels for the GPU at run time with its bundled LLVM and ptxas, so its PTX does not decide whether this release can target %s (releases older than an architecture fail to compile for it)",
 			what, gcc.sm(), gpuLabel(c.h, gs), gcc.sm()),
 		"use a jax release whose wheels carry SASS for this architecture, or run a small jax computation on the machine and read its compilation warnings")
+	return true
+}
+
+// xlaForcesHopperTarget fails a GPU above compute capability 9.0 under a
+// jaxlib whose XLA takes any such GPU it does not know for a Hopper and
+// compiles the program's kernels for sm_90a (jaxlib 0.4.20 to 0.4.31):
+// PTX for an architecture-specific target compiles for that architecture
+// only, so ptxas, or the driver it falls back to, refuses it on Blackwell
+// whatever the PTX of the wheel's own kernels (BindCraft#269: jaxlib
+// 0.4.29 on an RTX 5090).
+func (c *checker) xlaForcesHopperTarget(gcc cc, gs []GPU, what string) bool {
+	fw := c.st.Framework
+	jaxlib := fw.JAXLib
+	if jaxlib == "" {
+		jaxlib = fw.Version
+	}
+	if jaxlib == "" || !(cc{Major: 9}).less(gcc) {
+		return false
+	}
+	st, ok := c.k.JAXLibAt(jaxlib)
+	if !ok || st.XLANewerTarget != "sm_90a" {
+		return false
+	}
+	hint := "use a jax release whose XLA knows " + gcc.sm()
+	if st.XLANewerTargetTo != "" {
+		hint = fmt.Sprintf("use jax and jaxlib %s or newer, whose XLA keeps sm_90a to Hopper and compiles for a GPU it does not know with the portable sm_90 target, or a release whose wheels carry SASS for %s", st.XLANewerTargetTo, gcc.sm())
+	}
+	release, _, _ := strings.Cut(jaxlib, "+")
+	c.noCodeRuns(gcc,
+		fmt.Sprintf("%s has no SASS for %s on %s, and the XLA of jaxlib %s compiles every program's kernels for a GPU newer than it knows as a Hopper, with the sm_90a target, whose PTX compiles for compute capability 9.0 only: ptxas, or the driver's JIT compiler, refuses it for %s, so no jitted computation runs",
+			what, gcc.sm(), gpuLabel(c.h, gs), release, gcc.sm()),
+		hint)
 	return true
 }
 

@@ -173,8 +173,12 @@ func (c *checker) linkedLibs(p *resolver.GPUPackage, libs, cudas []string, open 
 // conda pin narrowed them ("" where none did).
 func (c *checker) runtimePTXCUDAs(p *resolver.GPUPackage) ([]string, string) {
 	var out []string
+	releases := p.Releases
+	if p.Version != "" {
+		releases = []string{p.Version}
+	}
 	for _, b := range c.k.ExtensionReleases(p.Name) {
-		if b.Version != p.Version || !b.NoDeviceCode || b.Dist != "conda-forge" {
+		if !slices.Contains(releases, b.Version) || !b.NoDeviceCode || b.Dist != "conda-forge" {
 			continue
 		}
 		for _, cu := range b.CUDA {

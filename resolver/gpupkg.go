@@ -42,11 +42,14 @@ type GPUPackage struct {
 	// Series is the major.minor series the file pins where it leaves the
 	// release within it open (cudf==23.8.*, cudf=22.08: "23.8", "22.08"),
 	// and the knowledge base has rows that hold for every release of it.
-	Series string           `json:"series,omitempty"`
-	From   envspec.Provider `json:"from,omitempty"`
-	Item   string           `json:"item,omitempty"` // as written; "" when bundled
-	Line   int              `json:"line,omitempty"`
-	Pos    finding.Pos      `json:"-"`
+	Series string `json:"series,omitempty"`
+	// Releases lists, where the file leaves the release open and every
+	// release it admits has rows (condaForgeRange), those releases.
+	Releases []string         `json:"releases,omitempty"`
+	From     envspec.Provider `json:"from,omitempty"`
+	Item     string           `json:"item,omitempty"` // as written; "" when bundled
+	Line     int              `json:"line,omitempty"`
+	Pos      finding.Pos      `json:"-"`
 	// BundledWith names the package whose metadata brings it ("torch
 	// 2.6.0+cu126") when the file does not name it.
 	BundledWith string   `json:"bundled_with,omitempty"`
@@ -1703,7 +1706,7 @@ func (r *resolution) channelRange(p *GPUPackage, it *item, ext *kb.Extension) bo
 // CUDA major cannot install beside it. The package is then known, with
 // Builds listing each distinct build. Otherwise it sets Unknown to why.
 func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension) {
-	if r.kb == nil || len(ext.CondaForgeReleases) == 0 || ext.CondaForgeCompleteFrom == "" {
+	if r.kb == nil || len(ext.CondaForgeReleases) == 0 || (ext.CondaForgeCompleteFrom == "" && len(ext.CondaForgeComplete) == 0) {
 		return
 	}
 	label := "the release of " + it.name + " is left to the solver"
@@ -1741,12 +1744,12 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	var builds []BuildCode
 	spans := map[int]*[3]string{} // index in builds → first and last release with that code, and which build
 	for _, v := range ext.CondaForgeReleases {
-		if c, ok := kb.CompareDotted(v, ext.CondaForgeCompleteFrom); (vs == nil || vs.MatchString(v)) && (!ok || c < 0) {
+		if (vs == nil || vs.MatchString(v)) && !ext.CondaForgeCompleteRelease(v) {
 			older = append(older, v)
 		}
 	}
 	if len(older) > 0 {
-		p.Unknown = label + ", and it admits releases older than " + ext.CondaForgeCompleteFrom + " (" + spanText(older) + "), whose conda-forge builds the knowledge base does not describe"
+		p.Unknown = label + ", and it admits releases (" + spanText(older) + ") whose conda-forge builds the knowledge base does not describe in full"
 		return
 	}
 	for _, v := range ext.CondaForgeReleases {
@@ -1779,7 +1782,7 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 				p.Unknown = label + ", and which architectures conda-forge's " + it.name + " " + v + " build for CUDA " + cuda + " carries is not known"
 				return
 			}
-			builds = addSpan(builds, spans, it.name, v, "conda-forge, "+buildNote(b), GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true})
+			builds = addSpan(builds, spans, it.name, v, "conda-forge, "+buildNote(b), GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true, NoDeviceCode: b.NoDeviceCode})
 		}
 		p.Evidence = append(p.Evidence, Evidence{Item: it.name + " " + v + " (conda-forge)", Kind: EvidenceKBRow, Says: rows[0].Source, Package: it.name, Version: v})
 	}
@@ -1789,6 +1792,7 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	default:
 		p.Known = true
 		p.BuiltFor.CUDA = []string{cuda}
+		p.Releases = admitted
 		p.Builds, p.Code, p.Unknown = builds, builds[0].Code, ""
 		p.finishBuilds()
 		p.Evidence = append(p.Evidence, Evidence{Item: it.raw(), Kind: EvidenceKBRow, Says: "releases " + spanText(admitted) + " on conda-forge for CUDA " + cuda, Package: it.name})
@@ -1853,7 +1857,7 @@ func (r *resolution) indexRange(p *GPUPackage, it *item, ext *kb.Extension) {
 			return
 		}
 		b := rows[0]
-		builds = addSpan(builds, spans, it.name, v, "package index wheel", GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true})
+		builds = addSpan(builds, spans, it.name, v, "package index wheel", GPUCode{SASS: b.SASS, PTX: b.PTX, Known: true, NoDeviceCode: b.NoDeviceCode})
 		for _, k := range strings.Split(b.Source, ";") {
 			if k = strings.TrimSpace(k); k != "" && !slices.Contains(sources, k) {
 				sources = append(sources, k)
@@ -2024,11 +2028,7 @@ func (r *resolution) installerRows(p *GPUPackage, it *item, rows []kb.ExtensionB
 // lists, at or after conda_forge_complete_from.
 func (p *GPUPackage) condaForgeComplete(b kb.ExtensionBuild) bool {
 	e := p.ext
-	if e == nil || b.Dist != string(kb.DistCondaForge) || e.CondaForgeCompleteFrom == "" || !contains(e.CondaForgeReleases, b.Version) {
-		return false
-	}
-	c, ok := kb.CompareDotted(b.Version, e.CondaForgeCompleteFrom)
-	return ok && c >= 0
+	return e != nil && b.Dist == string(kb.DistCondaForge) && e.CondaForgeCompleteRelease(b.Version)
 }
 
 // completeCUDADist are the conda distributions whose extension_builds rows

@@ -140,6 +140,11 @@ type Extension struct {
 	// spec admits an older one.
 	CondaForgeReleases     []string `yaml:"conda_forge_releases,omitempty"`
 	CondaForgeCompleteFrom string   `yaml:"conda_forge_complete_from,omitempty"`
+	// CondaForgeComplete lists releases before CondaForgeCompleteFrom (or
+	// where there is none) that have a row for every linux_64 build too,
+	// so that a spec admitting only such releases (openmm=7.7, whose one
+	// main-label release is 7.7.0) is judged over them.
+	CondaForgeComplete []string `yaml:"conda_forge_complete,omitempty"`
 	// IndexReleases lists every release of the package on the package
 	// index (pre-releases left out) up to the newest an index_releases row
 	// names, and IndexCompleteFrom the first from which every release has
@@ -853,6 +858,13 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 		if (len(e.IndexReleases) == 0) != (e.IndexCompleteFrom == "") || e.IndexCompleteFrom != "" && !slices.Contains(e.IndexReleases, e.IndexCompleteFrom) {
 			v.errf("extensions", i, "index_releases and index_complete_from go together, and index_complete_from %q must be one of the releases", e.IndexCompleteFrom)
 		}
+		for _, r := range e.CondaForgeComplete {
+			if !slices.Contains(e.CondaForgeReleases, r) {
+				v.errf("extensions", i, "conda_forge_complete: %q is not among conda_forge_releases", r)
+			} else if len(v.k.ExtensionBuildsOf(e.Name, r)) == 0 {
+				v.errf("extensions", i, "conda_forge_complete: %q has no extension_builds rows", r)
+			}
+		}
 		for _, lib := range e.ToolkitLibs {
 			if row, ok := v.k.CUDALibByName(lib); !ok || !row.Toolkit {
 				v.errf("extensions", i, "toolkit_libs: %q is not a CUDA toolkit library (cuda_libs with toolkit: true)", lib)
@@ -1417,4 +1429,21 @@ func (k *KB) CompanionTorchBuildOf(dist Distribution, name, version string) (*Co
 		}
 	}
 	return nil, false
+}
+
+// CondaForgeCompleteRelease says whether every linux_64 conda-forge build
+// of release v has a row: v is one conda_forge_releases lists, at or after
+// conda_forge_complete_from or named in conda_forge_complete.
+func (e *Extension) CondaForgeCompleteRelease(v string) bool {
+	if !slices.Contains(e.CondaForgeReleases, v) {
+		return false
+	}
+	if slices.Contains(e.CondaForgeComplete, v) {
+		return true
+	}
+	if e.CondaForgeCompleteFrom == "" {
+		return false
+	}
+	c, ok := CompareDotted(v, e.CondaForgeCompleteFrom)
+	return ok && c >= 0
 }

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "090ad200bbfc22c9"
+const generatedVersion = "31089c6d98963b2b"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x29b3f109
+const generatedChecksum = 0x9d9f8981
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5044,6 +5044,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		">=11.8",
 		">=12.2",
 	}, CuDNNMin: "8.9.4", PythonMax: "3.12", Note: "cudnn_min is the CUDA 12 wheels'; the CUDA 11 wheels' floor is not restated", Source: "JAX_CHANGELOG (jaxlib 0.4.17: 'The CUDA 12 wheels now require CUDA 12.2 or newer and cuDNN 8.9.4 or newer'; 'Python 3.12 wheels were added')"},
+	{From: "0.4.20", XLANewerTarget: "sm_90a", Note: "jaxlib 0.4.20 pins XLA ca31652c, the first pin holding 7286820c ('[XLA:GPU] Force sm_90a for Hopper', 2023-10-24): GetSmName falls back to the highest compute capability it knows (90: supported_versions {90, 89, 87, …}) and then appends 'a' when sm_version == 90, so a 10.0 or 12.0 GPU also gets sm_90a PTX; jaxlib 0.4.19's pin ecb73da4 lacks it; still so at 0.4.31's pin 95e3eea8", Source: "XLA_SM90A_FORCE; JAX_XLA_PIN"},
 	{From: "0.4.24", CUDA: []string{
 		">=11.8",
 		">=12.3",
@@ -5054,6 +5055,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, Source: "JAX_CHANGELOG (jaxlib 0.4.26: 'JAX now supports CUDA 12.1 or newer only. Support for CUDA 11.8 has been dropped')"},
 	{From: "0.4.30", PluginOnly: true, Note: "from here jaxlib itself is CPU-only; CUDA comes from jax-cudaNN-plugin/-pjrt (jax[cuda12])", Source: "JAX_CHANGELOG (jax 0.4.30: 'jax now depends on jaxlib directly. This change was enabled by the CUDA plugin switch: there are no longer multiple jaxlib variants. You can install a CPU-only jax with pip install jax')"},
 	{From: "0.4.31", PythonMin: "3.10", CuDNNMin: "9.1", Note: "the changelog says cuDNN 9.1 was already the floor before 0.4.31 without saying since when", Source: "JAX_CHANGELOG (jax 0.4.31: 'The minimum CuDNN version is v9.1. This was true in previous releases also'; 'The minimum Python version is now 3.10')"},
+	{From: "0.4.32", XLANewerTarget: "sm_90", Note: "jaxlib 0.4.32 pins XLA 720b2c53, which holds 754b68363d (openxla/xla#15827 'Do not default to sm_90a on non-Hopper platforms', 2024-08-08): the suffix only where compute_capability.major == 9, and its test asserts 10.0 → sm_90; XLA learnt sm_100a and sm_120a natively in openxla/xla#21822 and #22029 (2025-01), pinned from jax 0.5.1", Source: "XLA_SM90A_HOPPER_ONLY; JAX_XLA_PIN"},
 	{From: "0.4.34", PythonMax: "3.13", Source: "JAX_CHANGELOG (jax 0.4.34: 'This release includes wheels for Python 3.13. Free-threading mode is not yet supported')"},
 	{From: "0.6.0", CuDNNMin: "9.8", Source: "JAX_CHANGELOG (jax 0.6.0: 'The minimum CuDNN version is v9.8. JAX is now built using CUDA 12.8. All versions of CUDA 12.1 or newer remain supported')"},
 	{From: "0.7.0", PythonMin: "3.11", Source: "JAX_CHANGELOG (jax 0.7.0: 'The minimum Python version is now 3.11')"},
@@ -6355,7 +6357,26 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "torchao", Framework: "torch", TorchABI: true, Source: "X13_TORCHAO_SETUP; X13_TORCHAO_PR373", Note: "setup.py builds torchao._C as a CUDAExtension with torchao/csrc/cuda/**/*.cu where torch.cuda.is_available() and a CUDA toolkit is found (CppExtension otherwise, no extension with USE_CPP=0); CUDA wheels on the PyTorch index carry the CUDA release as a local version (torchao-0.3.0+cu121), and the package index's wheel packages the kernels too (PR 373, June 2024); the architecture lists of its wheels are not in the knowledge base"},
 	{Name: "openmm", Framework: "none", RuntimePTX: "OpenMM's CUDA platform compiles its kernels when a Context is created, with the NVRTC of its build's CUDA, to PTX that the driver loads; a driver older than that NVRTC refuses it (CUDA_ERROR_UNSUPPORTED_PTX_VERSION, openmm/openmm#3585, #3598, #4149)", ToolkitLibs: []string{
 		"cufft",
-	}, Source: "X13_OPENMM_CF_BUILD; X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_PTX_DRIVER", Note: "conda-forge's linux-64 (and linux-ppc64le) builds configure the CUDA platform against the build's CUDA toolkit (-DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}; build_openmm.sh at 028d007); the releases with rows are in extensions-17.yaml; the CUDA platform links CUDA::cufft (platforms/cuda/CMakeLists.txt at 8.0.0) for PME, hence toolkit_libs. The name also matches pip openmm, which has no rows"},
+	}, CondaForgeReleases: []string{
+		"7.5.0",
+		"7.5.1",
+		"7.6.0",
+		"7.7.0",
+		"8.0.0",
+		"8.1.0",
+		"8.1.1",
+		"8.1.2",
+		"8.2.0",
+		"8.3.0",
+		"8.3.1",
+		"8.4.0",
+		"8.5.0",
+		"8.5.1",
+		"8.5.2",
+		"8.6.0",
+	}, CondaForgeComplete: []string{
+		"7.7.0",
+	}, Source: "X13_OPENMM_CF_BUILD; X17_OPENMM_RUNTIME_COMPILE_8_0_0; X17_OPENMM_PTX_DRIVER; X24_OPENMM_CF_RELEASES", Note: "conda-forge's linux-64 (and linux-ppc64le) builds configure the CUDA platform against the build's CUDA toolkit (-DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME}; build_openmm.sh at 028d007); the releases with rows are in extensions-17.yaml (8.0.0) and extensions-24.yaml (7.7.0); conda_forge_releases are the versions the feedstock's branches built for the main label (X24_OPENMM_CF_RELEASES): 7.4.0 … 7.4.2 are left out, their recipe targeting the testing label, 7.7.0 has a row for every linux_64 build (conda_forge_complete: builds 0 and 1, CUDA 10.2, 11.0, 11.1 and 11.2), 8.1.0 and later none (no conda_forge_complete_from); the CUDA platform links CUDA::cufft (platforms/cuda/CMakeLists.txt at 8.0.0) for PME, hence toolkit_libs. The name also matches pip openmm, which has no rows"},
 	{Name: "open3d", Framework: "none", Source: "X13_OPEN3D_CHANGELOG; X13_OPEN3D_CPU_WHEEL_PR; X13_OPEN3D_GETTING_STARTED; X13_OPEN3D_DEV_WHEELS", Note: "the Linux x86_64 wheel is the 'full CPU+CUDA wheel' (about 405 MB beside about 102 MB for open3d-cpu, PR 5902, v0.16 and on), 'Linux x86_64 CUDA, others CPU' (development wheels); the CHANGELOG's 0.13 entry moves its CUDA support from 10.1 to 11.0. Which release's Linux wheel first held the CUDA module no source read says, so every release is held as GPU code (unknown, never ok). The name also matches conda open3d (open3d-admin, conda-forge), whose builds no public source read describes; the architecture lists are not in the knowledge base"},
 	{Name: "mamba-ssm", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_MAMBA_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}; the torch group takes one-digit majors only, so the NGC-container assets (torch25.08...) do not decode; setup.py raises below nvcc 11.6 ('only supported on CUDA 11.6 and above')"},
 	{Name: "causal-conv1d", Framework: "torch", TorchABI: true, LocalVersion: "^cu(?P<cuda>[0-9]+)torch(?P<torch>[0-9]\\.[0-9]+)cxx11abi(?P<abi>TRUE|FALSE)$", Source: "X2_CCONV_PUBLISH", Note: "release-asset wheels +cu{CUDA}torch{A.B}cxx11abi{TRUE|FALSE}, as mamba-ssm; the torch group takes one-digit majors only, so the NGC-container assets do not decode"},
@@ -12842,6 +12863,24 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "flashinfer-python", Version: "0.6.16.post3", Dist: "pypi", Torch: []string{}, MinCC: "7.5", TorchRequires: "any", BuiltOnMachine: "its kernels are compiled on the machine at first use with the nvcc that CUDA_HOME (or PATH) gives, downloaded at run time, or taken from the optional flashinfer-cubin and flashinfer-jit-cache packages", Source: "X22_FI_JIT_0_4; X22_FI_RELEASE; X22_FI_FLOOR", Note: "tag v0.6.16.post3 (9dc1b249): no setup.py; pyproject.toml builds through build_backend.py (setuptools, no extension) with dependencies from requirements.txt, a bare 'torch'; release.yml builds flashinfer-python's wheel and sdist on ubuntu-latest (python -m build) and uploads them to the package index (twine upload dist-python/*), the cubin and jit-cache packages separately; flashinfer-python alone carries no GPU code: its kernels are compiled on the machine at first use with the CUDA toolkit that flashinfer/jit/cpp_ext.py get_cuda_path finds (CUDA_HOME, CUDA_PATH, then nvcc on PATH), or are downloaded at run time (flashinfer/jit/cubin_loader.py), or come from flashinfer-cubin / flashinfer-jit-cache where installed, so what runs is decided there; flashinfer/jit/core.py check_cuda_arch raises 'FlashInfer requires GPUs with sm75 or higher'; build_backend.py at this tag also tries a best-effort NIXL-EP build from 3rdparty/nixl, skipped with a warning where meson, ninja or nvcc are missing, as on the ubuntu-latest runner that builds the index's files"},
 	{Name: "flashinfer-python", Version: "0.6.16.post4", Dist: "pypi", Torch: []string{}, MinCC: "7.5", TorchRequires: "any", BuiltOnMachine: "its kernels are compiled on the machine at first use with the nvcc that CUDA_HOME (or PATH) gives, downloaded at run time, or taken from the optional flashinfer-cubin and flashinfer-jit-cache packages", Source: "X22_FI_JIT_0_4; X22_FI_RELEASE; X22_FI_FLOOR", Note: "tag v0.6.16.post4 (79b8ad80): no setup.py; pyproject.toml builds through build_backend.py (setuptools, no extension) with dependencies from requirements.txt, a bare 'torch'; release.yml builds flashinfer-python's wheel and sdist on ubuntu-latest (python -m build) and uploads them to the package index (twine upload dist-python/*), the cubin and jit-cache packages separately; flashinfer-python alone carries no GPU code: its kernels are compiled on the machine at first use with the CUDA toolkit that flashinfer/jit/cpp_ext.py get_cuda_path finds (CUDA_HOME, CUDA_PATH, then nvcc on PATH), or are downloaded at run time (flashinfer/jit/cubin_loader.py), or come from flashinfer-cubin / flashinfer-jit-cache where installed, so what runs is decided there; flashinfer/jit/core.py check_cuda_arch raises 'FlashInfer requires GPUs with sm75 or higher'; build_backend.py at this tag also tries a best-effort NIXL-EP build from 3rdparty/nixl, skipped with a warning where meson, ninja or nvcc are missing, as on the ubuntu-latest runner that builds the index's files"},
 	{Name: "flashinfer-python", Version: "0.6.17", Dist: "pypi", Torch: []string{}, MinCC: "7.5", TorchRequires: "any", BuiltOnMachine: "its kernels are compiled on the machine at first use with the nvcc that CUDA_HOME (or PATH) gives, downloaded at run time, or taken from the optional flashinfer-cubin and flashinfer-jit-cache packages", Source: "X22_FI_JIT_0_4; X22_FI_RELEASE; X22_FI_FLOOR; X22_FI_README_0_6_17", Note: "tag v0.6.17 (a0a6b019): no setup.py; pyproject.toml builds through build_backend.py (setuptools, no extension) with dependencies from requirements.txt, a bare 'torch'; release.yml builds flashinfer-python's wheel and sdist on ubuntu-latest (python -m build) and uploads them to the package index (twine upload dist-python/*), the cubin and jit-cache packages separately; flashinfer-python alone carries no GPU code: its kernels are compiled on the machine at first use with the CUDA toolkit that flashinfer/jit/cpp_ext.py get_cuda_path finds (CUDA_HOME, CUDA_PATH, then nvcc on PATH), or are downloaded at run time (flashinfer/jit/cubin_loader.py), or come from flashinfer-cubin / flashinfer-jit-cache where installed, so what runs is decided there; flashinfer/jit/core.py check_cuda_arch raises 'FlashInfer requires GPUs with sm75 or higher'; build_backend.py at this tag also tries a best-effort NIXL-EP build from 3rdparty/nixl, skipped with a warning where meson, ninja or nvcc are missing, as on the ubuntu-latest runner that builds the index's files; README.md 'GPU Support' lists Turing SM 7.5 through Blackwell SM 12.0/12.1, 'Not all features are supported across all compute capabilities'"},
+	{Name: "openmm", Version: "7.7.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"10.2",
+	}, ArchKnown: true, CUDAExact: true, Source: "X24_OPENMM_RUNTIME_COMPILE_7_7_0; X24_OPENMM_CF_7_7_0; X24_OPENMM_CF_7_7_0_B1; X24_CF_NVCC_RUN_EXPORTS_2021; X17_OPENMM_PTX_DRIVER", Note: "conda-forge linux-64 cuda_compiler_version 10.2 (build 0, feedstock d89a01c/282a3a6; build 1, 1773b73): nvcc 10.2 run_exports cudatoolkit 10.2|10.2.*. openmm 7.7.0 (tag commit 130124a3, the recipe's git_rev '7.7.0'): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and sharedTarget links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture)) and loads the PTX with cuModuleLoadDataEx; the plugin is used unless OPENMM_CUDA_COMPILER or the CudaCompiler property is set, which switch to nvcc --ptx -arch=sm_<GPU> at run time; built with CUDA_VERSION < 11020, the plugin's maxSupportedArchitecture is the constant 75 (CudaCompilerKernels.cpp), so it asks NVRTC for compute_min(GPU, 75); recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "7.7.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.0",
+	}, ArchKnown: true, CUDAExact: true, Source: "X24_OPENMM_RUNTIME_COMPILE_7_7_0; X24_OPENMM_CF_7_7_0; X24_OPENMM_CF_7_7_0_B1; X24_CF_NVCC_RUN_EXPORTS_2021; X17_OPENMM_PTX_DRIVER", Note: "conda-forge linux-64 cuda_compiler_version 11.0 (build 0, d89a01c/282a3a6; build 1, 1773b73): nvcc 11.0 run_exports cudatoolkit 11.0|11.0.*. openmm 7.7.0 (tag commit 130124a3, the recipe's git_rev '7.7.0'): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and sharedTarget links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture)) and loads the PTX with cuModuleLoadDataEx; the plugin is used unless OPENMM_CUDA_COMPILER or the CudaCompiler property is set, which switch to nvcc --ptx -arch=sm_<GPU> at run time; built with CUDA_VERSION < 11020, the plugin's maxSupportedArchitecture is the constant 75 (CudaCompilerKernels.cpp), so it asks NVRTC for compute_min(GPU, 75); recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "7.7.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.1",
+	}, ArchKnown: true, CUDAExact: true, Source: "X24_OPENMM_RUNTIME_COMPILE_7_7_0; X24_OPENMM_CF_7_7_0; X24_OPENMM_CF_7_7_0_B1; X24_CF_NVCC_RUN_EXPORTS_2021; X17_OPENMM_PTX_DRIVER", Note: "conda-forge linux-64 cuda_compiler_version 11.1 (build 0, d89a01c/282a3a6; build 1, 1773b73): nvcc 11.1 run_exports cudatoolkit 11.1|11.1.*. openmm 7.7.0 (tag commit 130124a3, the recipe's git_rev '7.7.0'): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and sharedTarget links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture)) and loads the PTX with cuModuleLoadDataEx; the plugin is used unless OPENMM_CUDA_COMPILER or the CudaCompiler property is set, which switch to nvcc --ptx -arch=sm_<GPU> at run time; built with CUDA_VERSION < 11020, the plugin's maxSupportedArchitecture is the constant 75 (CudaCompilerKernels.cpp), so it asks NVRTC for compute_min(GPU, 75); recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "openmm", Version: "7.7.0", Dist: "conda-forge", NoDeviceCode: true, Torch: []string{}, CUDA: []string{
+		"11.2",
+		"11.3",
+		"11.4",
+		"11.5",
+		"11.6",
+		"11.7",
+		"11.8",
+	}, ArchKnown: true, Source: "X24_OPENMM_RUNTIME_COMPILE_7_7_0; X24_OPENMM_CF_7_7_0; X24_OPENMM_CF_7_7_0_B1; X24_CF_NVCC_RUN_EXPORTS_2021; X17_OPENMM_PTX_DRIVER; X24_CF_CUDATOOLKIT_112_PATCH", Note: "conda-forge linux-64 cuda_compiler_version 11.2 (build 0, d89a01c/282a3a6; build 1, 1773b73): nvcc 11.2 run_exports cudatoolkit >=11.2,<12 (and the channel's repodata patch reads an exact 'cudatoolkit 11.2|11.2.*' as >=11.2,<12.0a0). No CUDA 12 build of 7.7.0 exists. openmm 7.7.0 (tag commit 130124a3, the recipe's git_rev '7.7.0'): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and sharedTarget links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture)) and loads the PTX with cuModuleLoadDataEx; the plugin is used unless OPENMM_CUDA_COMPILER or the CudaCompiler property is set, which switch to nvcc --ptx -arch=sm_<GPU> at run time; built with CUDA 11.2, the plugin's maxSupportedArchitecture is the newest of nvrtcGetSupportedArchs of the NVRTC it loads; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"10.2",
 	}, SASS: []string{
@@ -20824,6 +20863,12 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X22_FI_RELEASE", Title: "flashinfer-ai/flashinfer .github/workflows/release.yml at tags v0.4.1 to v0.6.17: job build-flashinfer-python on ubuntu-latest runs python -m build (wheel and sdist), uploaded to the package index with twine upload dist-python/*; flashinfer-cubin and the per-CUDA flashinfer-jit-cache wheels are separate jobs", URL: "https://github.com/flashinfer-ai/flashinfer/blob/v0.5.0/.github/workflows/release.yml", Read: "2026-12-07, git snapshot (tags to v0.6.18rc7, 2026-08): v0.5.0 = 5854494a0187795800862c73bad7c727231ab60f"},
 	{Key: "X22_FI_FLOOR", Title: "flashinfer-ai/flashinfer flashinfer/jit/core.py check_cuda_arch at every tag v0.3.0 to v0.6.17: raises RuntimeError('FlashInfer requires GPUs with sm75 or higher') when every target architecture is below sm75", URL: "https://github.com/flashinfer-ai/flashinfer/blob/v0.6.17/flashinfer/jit/core.py", Read: "2026-12-07, git snapshot (tags to v0.6.18rc7, 2026-08)"},
 	{Key: "X22_FI_README_0_6_17", Title: "flashinfer-ai/flashinfer README.md 'GPU Support' at v0.6.17: Turing SM 7.5, Ampere SM 8.0/8.6, Ada SM 8.9, Hopper SM 9.0, Blackwell SM 10.0/10.3, 11.0, 12.0/12.1; 'Not all features are supported across all compute capabilities'", URL: "https://github.com/flashinfer-ai/flashinfer/blob/v0.6.17/README.md", Read: "2026-12-07, tag v0.6.17 = a0a6b019b9b27d49d209f85d028a1ae5a9b347d7"},
+	{Key: "X24_OPENMM_RUNTIME_COMPILE_7_7_0", Title: "openmm/openmm at tag 7.7.0 (130124a3, 2021-12-17): platforms/cuda/CMakeLists.txt (sources src/*.cpp and *.c; kernels/*.cu only under MSVC, otherwise encoded into the CudaKernelSources class); platforms/cuda/sharedTarget/CMakeLists.txt (TARGET_LINK_LIBRARIES … CUDA::cuda_driver CUDA::cufft); platforms/cuda/src/CudaPlatform.cpp ('allowRuntimeCompiler = (compilerEnv == NULL && properties.find(CudaCompiler()) == properties.end())', compilerEnv being OPENMM_CUDA_COMPILER; the CudaCompiler default is /usr/local/cuda/bin/nvcc); platforms/cuda/src/CudaContext.cpp (the constructor creates the CudaCompilerKernel when allowRuntimeCompiler, else 'The runtime compiler plugin isn't available'; createModule: compileArchitecture = min(gpuArchitecture, maxCompilerArchitecture) with the plugin, else gpuArchitecture; compilerKernel createModule(src, '-arch=compute_'+compileArchitecture …) then cuModuleLoadDataEx of the PTX; without the plugin, '<compiler> --ptx --machine <bits> -arch=sm_<arch>' run with std::system); plugins/cudacompiler/src/CudaCompilerKernels.cpp (nvrtcCreateProgram, nvrtcCompileProgram, nvrtcGetPTX; '#if CUDA_VERSION < 11020 // CUDA versions before 11.2 can't query the compiler to see what it supports. maxSupportedArchitecture = 75; #else … nvrtcGetSupportedArchs … maxSupportedArchitecture = archs.back()'); CMakeLists.txt: FIND_LIBRARY(CUDA_nvrtc_LIBRARY nvrtc) in the directory of cufft, OPENMM_BUILD_CUDA_COMPILER_PLUGIN ON where found, ADD_SUBDIRECTORY(plugins/cudacompiler)", URL: "https://github.com/openmm/openmm/blob/7.7.0/plugins/cudacompiler/src/CudaCompilerKernels.cpp", Read: "git snapshot of openmm/openmm, tag 7.7.0, 2026-12-07"},
+	{Key: "X24_OPENMM_CF_7_7_0", Title: "conda-forge/openmm-feedstock, version 7.7.0 build 0: a39bab1 'Build OpenMM 7.7.0' (2021-12-21; set version 7.7.0, set build 0, git_rev '7.7.0'; conda_build_config channel_targets 'conda-forge main'), merged as d89a01c (PR #67, 2021-12-24), CI 282a3a6 'Trigger CI' (2021-12-26). .ci_support at 282a3a6, linux_64: cuda_compiler_version 10.2 (gcc 7), 11.0, 11.1, 11.2 (gcc 9), cuda_compiler nvcc, each for python 3.7, 3.8, 3.9 and pypy 3.7; meta.yaml skip '(cuda_compiler_version in (undefined, None) and (linux64 or win))', build requirement compiler('cuda') on linux64, no cudatoolkit of its own in host or run; recipe/build_openmm.sh passes -DCUDA_TOOLKIT_ROOT_DIR=${CUDA_HOME} on linux-64; recipe/test_openmm.sh on linux-64: 'test -f $PREFIX/lib/plugins/libOpenMMCUDA$SHLIB_EXT' and 'test -f $PREFIX/lib/plugins/libOpenMMCudaCompiler$SHLIB_EXT'. No later commit on any branch of the feedstock builds 7.7.0 for CUDA 12 (760efb9 'Rebuild 7.7.0', build 2, is only on pull request #81's head, never merged)", URL: "https://github.com/conda-forge/openmm-feedstock/commit/d89a01c9855947993422910df3b59f27ada0c3de", Read: "git snapshot of conda-forge/openmm-feedstock (HEAD bee84a3), 2026-12-07"},
+	{Key: "X24_OPENMM_CF_7_7_0_B1", Title: "conda-forge/openmm-feedstock, version 7.7.0 build 1: 4f53edc 'Rebuild for python310' (2022-02-04, set build 1), merged as 1773b73 (PR #70, 2022-03-01); .ci_support at 1773b73, linux_64: cuda_compiler_version 10.2 (gcc 7), 11.0 (gcc 9), 11.1 and 11.2 (gcc 10), each for python 3.7, 3.8, 3.9, 3.10 and pypy 3.7; the recipe as at build 0 but for the skip of Windows python 3.10 and the aarch64 testInstallation line; test_openmm.sh keeps the libOpenMMCudaCompiler assertion on linux-64. The next version bump on main is db757ea 'Build 8.0.0 release (#100)' (2023-01-30)", URL: "https://github.com/conda-forge/openmm-feedstock/commit/1773b7333de85ba733a2034e7dc0b575e7b24c93", Read: "git snapshot of conda-forge/openmm-feedstock (HEAD bee84a3), 2026-12-07"},
+	{Key: "X24_CF_NVCC_RUN_EXPORTS_2021", Title: "conda-forge/nvcc-feedstock 9ce6d9a 'Use CUDA Enhanced Compatibility for 11.2+' (2021-09-29), with 3d41027 'Bump build number to 15', merged as 295b65a (PR #71, 2021-10-05): run_exports strong '{% if cuda_major_minor < (11, 2) %} cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.* {% else %} cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}'; unchanged on main through 5b18d24 (2023-02-02, build 22): the nvcc builds of OpenMM 7.7.0's time (2021-12, 2022-03) export cudatoolkit 10.2|10.2.*, 11.0|11.0.*, 11.1|11.1.* and >=11.2,<12", URL: "https://github.com/conda-forge/nvcc-feedstock/commit/9ce6d9a3b3fc6e1d29362dbe8b39a98e464e2a90", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-07"},
+	{Key: "X24_CF_CUDATOOLKIT_112_PATCH", Title: "conda-forge/conda-forge-repodata-patches-feedstock recipe/patch_yaml/cudatoolkit.yaml (at 21f679c, 2026-08-22): 'if: name: \"*\" then: - replace_depends: old: cudatoolkit 11.2|11.2.[*] new: cudatoolkit >=11.2,<12.0a0': any package's exact cudatoolkit 11.2 requirement reads as 11.2 to 11.x in the channel's repodata; no patch file names the openmm package itself", URL: "https://github.com/conda-forge/conda-forge-repodata-patches-feedstock/blob/main/recipe/patch_yaml/cudatoolkit.yaml", Read: "git snapshot of conda-forge/conda-forge-repodata-patches-feedstock, 2026-12-07"},
+	{Key: "X24_OPENMM_CF_RELEASES", Title: "conda-forge/openmm-feedstock, every 'set version' of recipe/meta.yaml on its branches (main, rc, dev; git log, pull-request heads left out) with its conda_build_config channel_targets: 7.4.0 … 7.4.2 (2019-10 … 2020-10) 'conda-forge testing'; 7.5.0 builds 0 … 5 'conda-forge testing' (f7cacb2) then 'conda-forge test' (e12faa9 … 8028616), then 68c0154 'Move to main' (2020-12-10, merged by d687b84, PR #41 '[Release] Move to main label') drops channel_targets (the main label) for builds 4 … 6 (490e3b7, d6952e5, f1d377a); 'conda-forge main' for 7.5.1, 7.6.0, 7.7.0, 8.0.0, 8.1.0, 8.1.1, 8.1.2 (build 0 'conda-forge openmm_rc', builds 1 … 3 main: 7541405 'Target main label for 8.1.2 builds'), 8.2.0, 8.3.0, 8.3.1, 8.4.0, 8.5.0, 8.5.1, 8.5.2, 8.6.0 (b1be921, 2026-08-19, the newest at HEAD bee84a3); the betas and release candidates (7.5.1rc1 … 8.6.0rc1) 'conda-forge openmm_rc', the dev builds (7.7.0dev0 … 8.2.0dev2) 'conda-forge openmm_dev'", URL: "https://github.com/conda-forge/openmm-feedstock/commits/main", Read: "git snapshot of conda-forge/openmm-feedstock (HEAD bee84a3), 2026-12-07"},
 	{Key: "X3_CF_CUPY_12_0_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at the commits that built cupy 12.0.0: ed53a41 (2023-03-30, build number 0) to 61092dc (2023-06-28, build number 4). linux_64 variants cuda_compiler_version 10.2, 11.0, 11.1, 11.2 in every build, 12.0 from build 3; the build script runs 'pip install .' with NVCC set and exports CUPY_NVCC_GENERATE_CODE only for aarch64 and ppc64le, so a linux_64 build takes cupy's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/ed53a41/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-05"},
 	{Key: "X3_CUPY_COMPILER_12_0_0", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v12.0.0 (60fe0530): with CUPY_NVCC_GENERATE_CODE unset, cuda_version >= 11010: compute_35, compute_50, (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) (compute_80, sm_80) (compute_86, sm_86), compute_86; >= 11000: compute_35, compute_50, sm_60 ... sm_80, compute_80; >= 10000: compute_30, compute_50, sm_60, sm_61, sm_70, sm_75, compute_70. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v12.0.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy at tag v12.0.0, 2026-12-05"},
 	{Key: "X3_CF_NVCC_RUN_EXPORTS", Title: "conda-forge/nvcc-feedstock recipe/meta.yaml run_exports (strong) at 5b18d24 (2023-02-02): 'cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.*' below CUDA 11.2, 'cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}' from 11.2: a package built with nvcc 10.2 needs cudatoolkit 10.2, one built with 11.2 any cudatoolkit 11.2 to 11.x", URL: "https://github.com/conda-forge/nvcc-feedstock/blob/5b18d24/recipe/meta.yaml", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-05"},
@@ -21022,6 +21067,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TF_ISSUE_52922", Title: "tensorflow/tensorflow#52922 'TensorFlow 2.6 installs Keras 2.7', #52937 ('the dependency specification in tensorflow 2.6.0 and 2.6.1 for keras ~=2.6 allows keras 2.7'), PR #52927 ('Keras 2.7 is not compatible with tf 2.6 … This change has been done for tf 2.7 and all the future releases', released as 2.6.2), conda-forge-repodata-patches-feedstock#190 (tensorflow-base 2.6.0 keras >=2.6,<3 patched to <2.7)", URL: "https://github.com/tensorflow/tensorflow/issues/52922", Read: "issue threads read 2026-11-30"},
 	{Key: "XLA_PTXAS_NO_FALLBACK", Title: "openxla/xla 1f4f781c18 ('Do not crash on ptxas failures', 2024-02-21) and, at cd6e808c (the XLA_COMMIT of jax-ml/jax tag jax-v0.4.34, third_party/xla/workspace.bzl), xla/stream_executor/cuda/cuda_asm_compiler.cc: ptxas output 'is not defined for option 'gpu-name'' → LogPtxasTooOld and absl::UnimplementedError('%s ptxas too old. Falling back to the driver to compile.'), and xla/service/gpu/nvptx_compiler.cc CompileTargetBinary: 'if (!maybe_cubin.ok()) { return maybe_cubin.status(); }'; ptxas is run with -arch=sm_<the device's major><minor>; jax-v0.4.25 pins XLA 4ccfe33c, which contains 1f4f781c (0.4.24's 12eee889 does not)", URL: "https://github.com/openxla/xla/commit/1f4f781c18", Read: "git snapshot of an openxla/xla fork (johnnynunez/xla) and of jax-ml/jax, 2026-12-07"},
 	{Key: "JAX_CUDA_PATH", Title: "jax-ml/jax jax/_src/lib/__init__.py _cuda_path (jax-v0.4.34: '<jaxlib's parent>/nvidia/cuda_nvcc' where that directory exists; jax-v0.4.35 on: the CUDA_ROOT environment variable first, then the imported nvidia.cuda_nvcc package) and jax/_src/compiler.py (debug_options.xla_gpu_cuda_data_dir = lib.cuda_path); XLA's FindCudaExecutable (cuda_asm_compiler.cc at cd6e808c) tries '#1 - Check the preferred CUDA directory' before PATH and the generic CUDA roots", URL: "https://github.com/jax-ml/jax/blob/jax-v0.4.34/jax/_src/lib/__init__.py", Read: "git snapshot of jax-ml/jax at jax-v0.4.34 and jax-v0.4.35, and of an openxla/xla fork at cd6e808c, 2026-12-07"},
+	{Key: "XLA_SM90A_FORCE", Title: "openxla/xla 7286820c80 ('[XLA:GPU] Force sm_90a for Hopper', 2023-10-24), xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc GetSmName: 'std::string_view extension = sm_version == 90 ? \"a\" : \"\"' after the fallback to the highest known version ≤ the device's (list {90, 89, 87, 86, …}); ptxas is then run with -arch=sm_<device> (PR #4970, aa88e03c), and PTX for sm_90a cannot be compiled for another architecture (CUDA PTX ISA, architecture-specific features; martinpacesa/BindCraft#269: jaxlib 0.4.29 on an RTX 5090)", URL: "https://github.com/openxla/xla/commit/7286820c800996ddfb315ff4cb1c9db96d3d6162"},
+	{Key: "XLA_SM90A_HOPPER_ONLY", Title: "openxla/xla#15827 'Do not default to sm_90a on non-Hopper platforms' (754b68363d, 2024-08-08): '(compute_capability.major == 9 && sm_version == 90) ? \"a\" : \"\"', with gpu_backend_lib_test.cc asserting GetSmName(10.0) == \"sm_90\"", URL: "https://github.com/openxla/xla/pull/15827"},
+	{Key: "JAX_XLA_PIN", Title: "jax-ml/jax third_party/xla/workspace.bzl XLA_COMMIT at tags jaxlib-v0.4.19 (ecb73da4), jaxlib-v0.4.20 (ca31652c), jaxlib-v0.4.31 (95e3eea8) and jaxlib-v0.4.32 (720b2c53); git merge-base --is-ancestor: 7286820c is in the 0.4.20 and 0.4.31 pins and not 0.4.19's, 754b68363d in 0.4.32's and not 0.4.31's", URL: "https://github.com/jax-ml/jax/blob/jaxlib-v0.4.32/third_party/xla/workspace.bzl"},
 	{Key: "JAX_CHANGELOG", Title: "jax-ml/jax CHANGELOG.md (jax and jaxlib release notes)", URL: "https://docs.jax.dev/en/latest/changelog.html", Read: "jax-ml/jax@cec06d11 (2026-08-08)"},
 	{Key: "JAX_README_HIST", Title: "jax-ml/jax README.md history, GPU install commands (jaxlib==X+cudaNNN -f …/jax-releases/jax_releases.html; split into jax_cuda_releases.html in e780a402, 2022-06-16)", URL: "https://github.com/jax-ml/jax/commits/main/README.md", Read: "jax-ml/jax history read 2026-11-30"},
 	{Key: "JAX_INSTALL_2026", Title: "JAX installation guide (docs/installation.md): CUDA 12 wheel built with CUDA 12.3, needs CUDA >=12.1, cuDNN >=9.8 <10; CUDA 13 wheel CUDA >=13.0; driver >=525 (CUDA 12), >=580 (CUDA 13); conda-forge jaxlib=*=*cuda*", URL: "https://docs.jax.dev/en/latest/installation.html", Read: "jax-ml/jax@cec06d11 docs/installation.md"},
@@ -22573,6 +22621,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-22.yaml", Line: 63},
 		{File: "resolver/kb/data/extensions-22.yaml", Line: 64},
 		{File: "resolver/kb/data/extensions-22.yaml", Line: 65},
+		{File: "resolver/kb/data/extensions-24.yaml", Line: 22},
+		{File: "resolver/kb/data/extensions-24.yaml", Line: 23},
+		{File: "resolver/kb/data/extensions-24.yaml", Line: 24},
+		{File: "resolver/kb/data/extensions-24.yaml", Line: 25},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
@@ -23383,12 +23435,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 9},
 	},
 	"jax_extra_cuda": {
-		{File: "resolver/kb/data/jax.yaml", Line: 98},
-		{File: "resolver/kb/data/jax.yaml", Line: 99},
+		{File: "resolver/kb/data/jax.yaml", Line: 100},
+		{File: "resolver/kb/data/jax.yaml", Line: 101},
 	},
 	"jax_extras": {
-		{File: "resolver/kb/data/jax.yaml", Line: 108},
-		{File: "resolver/kb/data/jax.yaml", Line: 109},
 		{File: "resolver/kb/data/jax.yaml", Line: 110},
 		{File: "resolver/kb/data/jax.yaml", Line: 111},
 		{File: "resolver/kb/data/jax.yaml", Line: 112},
@@ -23410,10 +23460,10 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 128},
 		{File: "resolver/kb/data/jax.yaml", Line: 129},
 		{File: "resolver/kb/data/jax.yaml", Line: 130},
+		{File: "resolver/kb/data/jax.yaml", Line: 131},
+		{File: "resolver/kb/data/jax.yaml", Line: 132},
 	},
 	"jax_releases": {
-		{File: "resolver/kb/data/jax.yaml", Line: 63},
-		{File: "resolver/kb/data/jax.yaml", Line: 64},
 		{File: "resolver/kb/data/jax.yaml", Line: 65},
 		{File: "resolver/kb/data/jax.yaml", Line: 66},
 		{File: "resolver/kb/data/jax.yaml", Line: 67},
@@ -23441,6 +23491,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 89},
 		{File: "resolver/kb/data/jax.yaml", Line: 90},
 		{File: "resolver/kb/data/jax.yaml", Line: 91},
+		{File: "resolver/kb/data/jax.yaml", Line: 92},
+		{File: "resolver/kb/data/jax.yaml", Line: 93},
 	},
 	"jaxlib": {
 		{File: "resolver/kb/data/jax.yaml", Line: 17},
@@ -23464,15 +23516,17 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/jax.yaml", Line: 35},
 		{File: "resolver/kb/data/jax.yaml", Line: 36},
 		{File: "resolver/kb/data/jax.yaml", Line: 37},
+		{File: "resolver/kb/data/jax.yaml", Line: 38},
+		{File: "resolver/kb/data/jax.yaml", Line: 39},
 	},
 	"jaxlib_conda_forge": {
-		{File: "resolver/kb/data/jax.yaml", Line: 48},
-		{File: "resolver/kb/data/jax.yaml", Line: 49},
 		{File: "resolver/kb/data/jax.yaml", Line: 50},
 		{File: "resolver/kb/data/jax.yaml", Line: 51},
 		{File: "resolver/kb/data/jax.yaml", Line: 52},
 		{File: "resolver/kb/data/jax.yaml", Line: 53},
 		{File: "resolver/kb/data/jax.yaml", Line: 54},
+		{File: "resolver/kb/data/jax.yaml", Line: 55},
+		{File: "resolver/kb/data/jax.yaml", Line: 56},
 	},
 	"keras": {
 		{File: "resolver/kb/data/keras.yaml", Line: 8},
@@ -23863,6 +23917,12 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-22.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-extensions-22.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-extensions-22.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 4},
+		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 5},
+		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 6},
+		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 7},
+		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 8},
+		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 9},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},
@@ -24077,6 +24137,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 27},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 28},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 29},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 30},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 31},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 32},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch-defaults-cudnn.yaml", Line: 3},

@@ -157,7 +157,12 @@ type JAXLibState struct {
 	CuDNNMin   string
 	PluginOnly bool
 	PTXASError bool
-	Sources    []string
+	// XLANewerTarget is kb.JAXLibChange's: the target XLA takes on a GPU
+	// above compute capability 9.0 that it does not know; XLANewerTargetTo
+	// the first later release that takes another ("" where none does).
+	XLANewerTarget   string
+	XLANewerTargetTo string
+	Sources          []string
 }
 
 // JAXLibAt folds the jaxlib rows at or below a release; ok is false when
@@ -190,7 +195,16 @@ func (k *KB) JAXLibAt(version string) (JAXLibState, bool) {
 		if r.PTXASError {
 			st.PTXASError = true
 		}
+		if r.XLANewerTarget != "" {
+			st.XLANewerTarget = r.XLANewerTarget
+		}
 		st.Sources = append(st.Sources, r.Source)
+	}
+	for _, r := range k.JAXLib {
+		if c, ok := CompareDotted(r.From, v); ok && c > 0 && r.XLANewerTarget != "" && r.XLANewerTarget != st.XLANewerTarget {
+			st.XLANewerTargetTo = r.From
+			break
+		}
 	}
 	return st, any
 }
@@ -334,7 +348,10 @@ func (v *validator) tfJAX(keys map[string]bool) {
 		if r.CuDNNMin != "" {
 			v.version("jaxlib", i, "cudnn_min", r.CuDNNMin, cudnnMinRe())
 		}
-		if r.PythonMin == "" && r.PythonMax == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly && !r.PTXASError {
+		if t := r.XLANewerTarget; t != "" && t != "sm_90" && t != "sm_90a" {
+			v.errf("jaxlib", i, "xla_newer_target %q is neither sm_90 nor sm_90a", t)
+		}
+		if r.PythonMin == "" && r.PythonMax == "" && len(r.CUDA) == 0 && r.CuDNNMin == "" && !r.PluginOnly && !r.PTXASError && r.XLANewerTarget == "" {
 			v.errf("jaxlib", i, "row changes nothing")
 		}
 	}

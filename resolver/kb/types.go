@@ -507,9 +507,17 @@ type JAXLibChange struct {
 	PluginOnly bool `yaml:"plugin_only,omitempty"`
 	// PTXASError marks releases whose XLA fails a compilation when the
 	// ptxas it runs does not know the GPU (no fallback to the driver).
-	PTXASError bool   `yaml:"ptxas_error,omitempty"`
-	Note       string `yaml:"note,omitempty"`
-	Source     string `yaml:"source"`
+	PTXASError bool `yaml:"ptxas_error,omitempty"`
+	// XLANewerTarget is the LLVM target XLA compiles a program's kernels
+	// for on a GPU newer than the newest it knows (compute capability above
+	// 9.0 before it learnt Blackwell): "sm_90a" where its GetSmName forced
+	// the Hopper-only accelerated target onto every GPU it took for a 9.0,
+	// "sm_90" where the suffix was kept to Hopper again. sm_90a PTX is not
+	// forward compatible: no ptxas or driver compiles it for another
+	// architecture.
+	XLANewerTarget string `yaml:"xla_newer_target,omitempty"`
+	Note           string `yaml:"note,omitempty"`
+	Source         string `yaml:"source"`
 }
 
 // GPULib is a GPU library with its names on each side of pip/conda.
