@@ -509,7 +509,7 @@ func (c *checker) overCandidates() bool {
 	var outs []outcome
 	for _, cand := range cands {
 		sub := check(cand.st, c.h, c.k, c.opt)
-		outs = append(outs, outcome{cand.label, cand.st.Framework.Series(), cand.st.Framework.Version, VerdictOf(sub.ds, len(sub.undecided) > 0), sub.ds, sub.undecided})
+		outs = append(outs, outcome{cand.label, cand.st.Framework.Series(), cand.st.Framework.Version, sub.verdict(), sub.ds, sub.undecided})
 	}
 	fw := c.st.Framework
 	what := fwName(fw)

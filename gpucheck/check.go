@@ -112,6 +112,10 @@ type TargetResult struct {
 	// Undecided names each check that could not be decided, and why; each
 	// is also an EG409 finding on the line it concerns.
 	Undecided []Undecided `json:"undecided,omitempty"`
+	// Uninstallable says why the file cannot be installed as written
+	// (EG205): the target fails, whatever its GPUs, until the file is
+	// fixed.
+	Uninstallable string `json:"uninstallable,omitempty"`
 	// Notes are what the reader should know that decides nothing ("driver
 	// taken as 525.60.13, the first driver for CUDA 12.0").
 	Notes []string `json:"notes,omitempty"`
@@ -148,7 +152,11 @@ func evaluate(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) Target
 	}
 	c := check(st, h, k, opt)
 	r.Findings, r.Notes, r.Undecided = c.ds, append(r.Notes, c.notes...), c.undecided
-	r.Verdict = VerdictOf(r.Findings, len(r.Undecided) > 0)
+	r.Uninstallable = c.uninstallable
+	if c.uninstallable != "" {
+		r.Notes = append(r.Notes, "fails on every machine: the file cannot be installed as written ("+c.uninstallable+"); envguard judges what it installs once it is fixed")
+	}
+	r.Verdict = c.verdict()
 	return r
 }
 

@@ -35,7 +35,8 @@ func TestGPUCodePackagesNotOK(t *testing.T) {
 		name       string // what the EG409 names
 		verdict    Verdict
 	}{
-		{pip: "detectron2==0.2", name: "detectron2 0.2", verdict: VerdictUnknown},
+		// no detectron2 on the package index: pip installs nothing
+		{pip: "detectron2==0.2", verdict: VerdictFail},
 		{pip: "pytorch3d==0.7.1", name: "pytorch3d 0.7.1", verdict: VerdictUnknown},
 		{conda: "pytorch3d=0.7.1=py37_cu113_pyt1110", name: "pytorch3d 0.7.1", verdict: VerdictUnknown},
 		{conda: "dgl-cuda10.0=0.4.3", name: "dgl-cuda10.0 0.4.3", verdict: VerdictUnknown},

@@ -7,15 +7,16 @@ import (
 	"github.com/envguard/envguard/gpucheck"
 )
 
-// TestPinConflictLeavesTargetsOpen: a file pip refuses (an nvidia-* pin
-// that excludes the release torch's wheel pins, EG205) installs nothing
-// as written, so no target is ok on the libraries it lists; the torch
-// build's own failure on a GPU it has no code for still fails the target.
-func TestPinConflictLeavesTargetsOpen(t *testing.T) {
+// TestPinConflictFailsTargets: a file pip refuses (an nvidia-* pin that
+// excludes the release torch's wheel pins, EG205) installs nothing as
+// written, so every target fails on the file; the torch build's own
+// failure on a GPU it has no code for is still reported.
+func TestPinConflictFailsTargets(t *testing.T) {
 	src := "--extra-index-url https://download.pytorch.org/whl/cu128\ntorch==2.7.0+cu128\nnvidia-cudnn-cu12==9.1.0.70\n"
-	v, m := verdictAndMessages(validateOn(t, "h100", "requirements.txt", src))
-	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "which pins nvidia-cudnn-cu12==9.7.1.26") {
-		t.Errorf("h100: %s\n%s", v, m)
+	r := validateOn(t, "h100", "requirements.txt", src)
+	v, m := verdictAndMessages(r)
+	if v != gpucheck.VerdictFail || !strings.Contains(r.Targets[0].Uninstallable, "which pins nvidia-cudnn-cu12==9.7.1.26") {
+		t.Errorf("h100: %s (%q)\n%s", v, r.Targets[0].Uninstallable, m)
 	}
 	old := "torch==2.5.1\nnvidia-cudnn-cu12==9.7.1.26\n"
 	if v, m := verdictAndMessages(validateOn(t, "rtx5090", "requirements.txt", old)); v != gpucheck.VerdictFail || !strings.Contains(m, "EG403") {

@@ -102,9 +102,10 @@ func TestCupyToolkitLibsWithoutFramework(t *testing.T) {
 // framework has SASS" beside a cuDNN it would load.
 func TestNoLibrariesOfAPhantomBuild(t *testing.T) {
 	src := "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch=2.1.0\n  - pytorch-cuda=5.7\n"
-	v, m := verdictAndMessages(validateOn(t, "k80", "environment.yml", src))
-	if v != gpucheck.VerdictUnknown || strings.Contains(m, "CUDA libraries") || !strings.Contains(m, "never published") {
-		t.Errorf("k80: %s\n%s; want only the unpublished build's EG409", v, m)
+	r := validateOn(t, "k80", "environment.yml", src)
+	v, m := verdictAndMessages(r)
+	if v != gpucheck.VerdictFail || strings.Contains(m, "CUDA libraries") || !strings.Contains(r.Targets[0].Uninstallable, "never published") {
+		t.Errorf("k80: %s (%q)\n%s; want fail on the unpublished build alone", v, r.Targets[0].Uninstallable, m)
 	}
 }
 

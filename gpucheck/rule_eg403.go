@@ -51,9 +51,7 @@ func (c *checker) checkArch(driverCUDA string) {
 		// CUDA's compiler targets would describe a build no one can install,
 		// whichever variant the file leaves open (cudatoolkit=12.1 beside
 		// conda-forge's pytorch=2.1.0).
-		c.undecide(c.cudaPos(), "architecture", "build-not-published", c.build(),
-			cu.NotPublished+", so there is no build whose GPU code could be checked",
-			"pin a CUDA variant the channel published (EG205 lists them)")
+		c.cannotInstall(cu.NotPublished)
 		return
 	}
 	if fw != nil && fw.Variant != "cuda" {
@@ -62,9 +60,7 @@ func (c *checker) checkArch(driverCUDA string) {
 	if fw != nil && fw.NotPublished != "" {
 		// No such release where the file asks for it (EG205 says so): an
 		// architecture list "not known" would describe a phantom build.
-		c.undecide(c.fwPos(), "architecture", "build-not-published", c.build(),
-			fw.NotPublished+": no build of what the file asks for exists, so none could be checked",
-			"pin a release the channel published (EG205 names the last one), or take the release from conda-forge with a build string of a CUDA it built")
+		c.cannotInstall(fw.NotPublished)
 		return
 	}
 	if fw != nil && fw.CUDAUnloadable != "" {
@@ -650,9 +646,8 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 			what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm(), gcc.sm())
 		hint := "install on the machine a CUDA toolkit whose ptxas targets " + gcc.sm() + first + ", which keeps the driver's JIT out of it, or use a jax release whose wheels carry SASS for this architecture"
 		if fw.JAXLibUnfindable != "" {
-			// as an extension line pip cannot install (unknownExtension)
-			c.undecideFor(c.fwPos(), CauseFile, "architecture", "xla-target-unknown", c.build(), why+"; and "+fw.JAXLibUnfindable,
-				"make the jaxlib line installable first (EG205 says how); then "+hint)
+			// as an extension line pip cannot install
+			c.cannotInstall(fw.JAXLibUnfindable)
 			return true
 		}
 		c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(), why, hint)

@@ -132,6 +132,10 @@ func (c *checker) undecideUnchecked() {
 		if why == "" {
 			why = "which architectures its GPU code is built for is not known"
 		}
+		if p.NotInstallable {
+			c.cannotInstall(why)
+			continue
+		}
 		cause, hint := c.unknownExtension(p)
 		if p.BuiltOnMachine != "" {
 			why, cause, hint = builtOnMachineWhy(p), CauseMachine, builtOnMachineRowHint

@@ -24,7 +24,8 @@ var ruleEG409 = &Rule{
 			"PTX. A file envguard could not read whole (EG100, EG101) or with an item it could not read (EG103, EG104) leaves " +
 			"every target unknown at best: what the unread part installs is not known. So does a conda env export made on macOS " +
 			"or Windows (its prefix) that pins that platform's builds of compiled packages, read for Linux: conda cannot create it " +
-			"there as written. Each undecided check names its cause: a fact the knowledge base lacks, one no public source holds, " +
+			"there as written. A file that asks for what does not exist where it asks for it (EG205) is not unknown but fails every " +
+			"target: conda or pip stops before anything runs, and the target's uninstallable field says why. Each undecided check names its cause: a fact the knowledge base lacks, one no public source holds, " +
 			"the machine, or a file to fix. " +
 			"`--fail-on unknown` (or fail_on: unknown in .envguard.yml) makes an unknown verdict fail CI.",
 		Fix: "Pin what decides the check (the CUDA variant, a build whose architecture list is known), describe the target fully " +
@@ -185,7 +186,7 @@ func (c *checker) selectorRouteFails(fw *resolver.Framework) string {
 	st := *c.st
 	st.Framework = &pfw
 	sub := checkBuild(buildStack(&st, c.k, version, "cuda", cu), c.h, c.k, c.opt)
-	if VerdictOf(sub.ds, len(sub.undecided) > 0) != VerdictFail {
+	if sub.verdict() != VerdictFail {
 		return ""
 	}
 	for _, d := range sub.ds {

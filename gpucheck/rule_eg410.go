@@ -160,6 +160,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			}
 			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
 		}
+		if p.NotInstallable {
+			c.cannotInstall(p.Unknown)
+			return
+		}
 		cause, hint := c.unknownExtension(p)
 		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p), why, hint)
 		return
@@ -430,8 +434,6 @@ func (c *checker) unknownExtension(p *resolver.GPUPackage) (cause, hint string) 
 	switch {
 	case ok && ext.BuiltOnMachine:
 		return CauseMachine, hint
-	case p.NotInstallable:
-		return CauseFile, "make the line installable first (EG205 says how); then run envguard again"
 	case p.LocalProject:
 		return CauseKB, "list the GPU packages the extra brings in this file, pinned, so that envguard checks them; or run envguard check on the machine after installing it, which reads the binaries"
 	case p.LocalBuild:

@@ -10,21 +10,22 @@ import (
 // TestCudatoolkit12IsNoBuild: corpus 104. cudatoolkit=12.2 names a package
 // no channel published (cudatoolkit ends at 11.8, EG205): conda cannot
 // create the environment, so no target is ok and no finding judges "its
-// CUDA 12.2 toolkit" libraries as if it could. cudatoolkit=11.8 still
-// fixes a build.
+// CUDA 12.2 toolkit" libraries as if it could: every target fails on the
+// file (review forty-seven F25). cudatoolkit=11.8 still fixes a build.
 func TestCudatoolkit12IsNoBuild(t *testing.T) {
 	src := "channels: [conda-forge]\ndependencies:\n  - python=3.12\n  - cudatoolkit=12.2\n  - cudnn=9.1\n  - pip\n  - pip:\n    - onnxruntime-gpu==1.20.0\n"
 	for _, target := range []string{"a100", "h100"} {
 		v, m := verdictAndMessages(validateOn(t, target, "environment.yml", src))
-		if v != gpucheck.VerdictUnknown || !strings.Contains(m, "cudatoolkit=12.2 asks for a cudatoolkit no channel published") || strings.Contains(m, "CUDA 12.2 toolkit") {
-			t.Errorf("%s: %s\n%s; want unknown: no such build", target, v, m)
+		r := validateOn(t, target, "environment.yml", src)
+		if v != gpucheck.VerdictFail || !strings.Contains(r.Targets[0].Uninstallable, "cudatoolkit=12.2 asks for a cudatoolkit no channel published") || strings.Contains(m, "CUDA 12.2 toolkit") {
+			t.Errorf("%s: %s (%q)\n%s; want fail: no such build", target, v, r.Targets[0].Uninstallable, m)
 		}
 	}
 	// with a framework whose variant the file leaves open, the builds it
 	// admits are not judged either: none can be installed
 	fw := "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - cudatoolkit=12.1.0\n  - pytorch=2.1.0\n"
-	if v, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", fw)); v != gpucheck.VerdictUnknown || !strings.Contains(m, "no channel published") {
-		t.Errorf("pytorch=2.1.0 beside cudatoolkit=12.1.0 on an A100: %s\n%s; want unknown: no such build", v, m)
+	if r := validateOn(t, "a100", "environment.yml", fw); r.Targets[0].Verdict != gpucheck.VerdictFail || !strings.Contains(r.Targets[0].Uninstallable, "no channel published") {
+		t.Errorf("pytorch=2.1.0 beside cudatoolkit=12.1.0 on an A100: %s (%q); want fail: no such build", r.Targets[0].Verdict, r.Targets[0].Uninstallable)
 	}
 	ok := strings.Replace(src, "cudatoolkit=12.2", "cudatoolkit=11.8", 1)
 	if _, m := verdictAndMessages(validateOn(t, "a100", "environment.yml", ok)); strings.Contains(m, "no channel published") {
@@ -41,7 +42,13 @@ func TestCudatoolkit12IsNoBuild(t *testing.T) {
 // ptxas does not know sm_89 these releases leave the PTX to the driver's
 // JIT compiler (review thirty-two C17).
 func TestHostCUDAJax(t *testing.T) {
-	src := "channels: [defaults]\ndependencies:\n  - python=3.8\n  - pip\n  - pip:\n    - jax==0.2.16\n    - jaxlib==0.1.68+cuda111\n"
+	// without JAX's find-links page pip finds no +cuda111 jaxlib (EG205):
+	// nothing installs, so every target fails whatever its GPUs
+	bare := "channels: [defaults]\ndependencies:\n  - python=3.8\n  - pip\n  - pip:\n    - jax==0.2.16\n    - jaxlib==0.1.68+cuda111\n"
+	if r := validateOn(t, "rtx4090", "environment.yml", bare); r.Targets[0].Verdict != gpucheck.VerdictFail || !strings.Contains(r.Targets[0].Uninstallable, "jaxlib") {
+		t.Errorf("jaxlib +cuda111 without its find-links page: %s (%q), want fail: it cannot be installed", r.Targets[0].Verdict, r.Targets[0].Uninstallable)
+	}
+	src := "channels: [defaults]\ndependencies:\n  - python=3.8\n  - pip\n  - pip:\n    - -f https://storage.googleapis.com/jax-releases/jax_releases.html\n    - jax==0.2.16\n    - jaxlib==0.1.68+cuda111\n"
 	r := validateOn(t, "rtx4090", "environment.yml", src)
 	if v, m := verdictAndMessages(r); v != gpucheck.VerdictUnknown || diagWith(r, "EG409", "leaves the PTX to the driver's JIT compiler") == nil {
 		t.Errorf("rtx4090: %s\n%s; want the XLA target open, saying the driver's JIT takes over", v, m)

@@ -134,7 +134,17 @@ func TestCorpusCandidateSets(t *testing.T) {
 			[]string{"pytorch <=0.3.0 against target a100: whether the CPU or the CUDA build is installed is left to the solver", "the driver was not checked", "pytorch-cuda=X.Y", "cpuonly", "nor whether it runs on sm_37", "EG403"}, []string{"EG207"}},
 		// pytorch=2.7.1 from the pytorch channel (review #894): no such
 		// build, so no target's check reasons about its architectures.
-		{"146.yml", map[string]string{"k80": "unknown", "rtx5090": "unknown"}, []string{"build-not-published", "the pytorch channel never published pytorch 2.7.1", "none for the CUDA 11.8 the file pins"}, []string{"architecture list is not known", "get_arch_list"}, nil},
+		// conda cannot create the file (EG205): every target fails on it
+		// (review forty-seven F25)
+		{"146.yml", map[string]string{"k80": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel never published pytorch 2.7.1", "none for the CUDA 11.8 the file pins"}, []string{"architecture list is not known", "get_arch_list"}, nil},
+		// jaxlib 0.4.29's XLA compiles for sm_90a on an RTX 5090 (review
+		// forty-six F2)
+		{"111.yml", map[string]string{"rtx5090": "fail", "h100": "ok"}, []string{"with the sm_90a target, whose PTX compiles for compute capability 9.0 only"}, []string{"XLA compiles the model's own kernels for the GPU at run time with its bundled LLVM and ptxas"}, nil},
+		// openmm=7.7 admits conda-forge's one 7.7 release, 7.7.0, every
+		// build of which has a row (review forty-four F30)
+		{"034.yml", map[string]string{"a100": "ok", "k80": "fail"}, []string{"openmm can run no kernel on target k80: it compiles them at run time with the NVRTC of CUDA 11.7"}, []string{"the release of openmm is left to the solver"}, nil},
+		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
+		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
 		// names no CUDA version: the runtime is some 12.x, which a CUDA 11
 		// driver cannot run; on a 12.x driver older than 12.9 it runs through
@@ -177,7 +187,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// torch=2.0.1 as a conda line beside defaults: PackagesNotFoundError,
 		// so conda creates nothing; the targets are open on a file to fix
 		// (review thirty-nine F40, F41).
-		{"166.yml", map[string]string{"k80": "unknown", "h100": "unknown"}, []string{"conda-package-not-found", "so conda stops with PackagesNotFoundError"}, nil, nil},
+		{"166.yml", map[string]string{"k80": "fail", "h100": "fail"}, []string{"uninstallable: torch=2.0.1 (line 184) names the package by its PyPI name", "so conda stops with PackagesNotFoundError"}, nil, nil},
 		// pip TensorFlow 2.8 beside the conda cudatoolkit=11.3.1 the
 		// pytorch build pins: the file does provide CUDA, which a pip
 		// TensorFlow finds only on LD_LIBRARY_PATH (review forty F37).

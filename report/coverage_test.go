@@ -161,7 +161,7 @@ func TestCoverageMissingFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n  - pip\n  - pip:\n    - apex==0.1\n"
+	src := "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.0.1\n  - pytorch::pytorch-cuda=11.8\n  - pip\n  - pip:\n    - xformers==0.0.99\n"
 	var cov Coverage
 	for _, file := range []string{"a.yml", "b.yml"} {
 		cov.Add(Validate(file, []byte(src), Options{Platform: "linux-64", Hosts: hosts}))
@@ -169,29 +169,29 @@ func TestCoverageMissingFacts(t *testing.T) {
 	if cov.DeterminedUnknown == 0 {
 		t.Fatalf("no undecided determined pair: %+v", cov)
 	}
-	var apex *MissingFact
+	var xf *MissingFact
 	for i, f := range cov.MissingFacts {
 		if f.What == "" || f.Reason == "" || f.Pairs == 0 || len(f.Files) == 0 {
 			t.Errorf("fact %d is incomplete: %+v", i, f)
 		}
-		if strings.HasPrefix(f.What, "apex") {
-			if apex != nil {
-				t.Errorf("apex listed twice: %+v and %+v", *apex, f)
+		if strings.HasPrefix(f.What, "xformers") {
+			if xf != nil {
+				t.Errorf("xformers listed twice: %+v and %+v", *xf, f)
 			}
-			apex = &cov.MissingFacts[i]
+			xf = &cov.MissingFacts[i]
 		}
 	}
-	if apex == nil {
-		t.Fatalf("apex is not among the missing facts: %+v", cov.MissingFacts)
+	if xf == nil {
+		t.Fatalf("xformers is not among the missing facts: %+v", cov.MissingFacts)
 	}
-	if apex.Reason != "extension-unknown" || apex.Pairs != cov.DeterminedUnknown || strings.Join(apex.Files, ",") != "a.yml,b.yml" {
-		t.Errorf("apex fact %+v, want extension-unknown over all %d undecided pairs of a.yml and b.yml", *apex, cov.DeterminedUnknown)
+	if xf.Reason != "extension-unknown" || xf.Pairs != cov.DeterminedUnknown || strings.Join(xf.Files, ",") != "a.yml,b.yml" {
+		t.Errorf("xformers fact %+v, want extension-unknown over all %d undecided pairs of a.yml and b.yml", *xf, cov.DeterminedUnknown)
 	}
 	var b bytes.Buffer
 	if err := cov.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "extension-unknown: "+apex.What+" (e.g. a.yml)") {
+	if !strings.Contains(b.String(), "extension-unknown: "+xf.What+" (e.g. a.yml)") {
 		t.Errorf("the text does not name the fact:\n%s", b.String())
 	}
 }
@@ -228,7 +228,7 @@ func TestCorpusROCmIndex(t *testing.T) {
 
 // TestCoverageCauses: an undecided determined pair whose every open check
 // waits on the machine (DeepSpeed compiles its ops there), on a file to
-// fix (an invalid pip line, a release the index does not have) or on a
+// fix (an invalid pip line) or on a
 // fact the knowledge base records no public source holds (cuML's closed
 // kernels) is counted apart, and each such fact is listed under its
 // cause, not among the facts a row could give; an extension the
@@ -245,8 +245,6 @@ func TestCoverageCauses(t *testing.T) {
 		{"machine.yml", "deepspeed==0.16.7", gpucheck.CauseMachine, "decided on the machine, not by the file"},
 		{"file.yml", "foo==1.0-", gpucheck.CauseFile, "files that cannot be installed as written"},
 		{"nosource.yml", "cuml-cu11==23.8.0", gpucheck.CauseNoSource, "facts no public source holds"},
-		// the index's apex is another project, with no release 0.1 (EG205)
-		{"apex.yml", "apex==0.1", gpucheck.CauseFile, "files that cannot be installed as written"},
 		// a build from a source checkout (review twelve #759)
 		{"local.yml", "transformer-engine==2.2.0+c55e425", gpucheck.CauseMachine, "decided on the machine, not by the file"},
 	}
@@ -289,6 +287,13 @@ func TestCoverageCauses(t *testing.T) {
 	}
 	if strings.Contains(text, "a public source may hold") {
 		t.Errorf("a fact is listed as one a row could give:\n%s", text)
+	}
+	// the index's apex is another project, with no release 0.1 (EG205):
+	// pip installs nothing, so the pair is decided, and fails
+	before := cov.DeterminedFail
+	cov.Add(Validate("apex.yml", []byte(head+"apex==0.1\n"), Options{Platform: "linux-64", Hosts: hosts}))
+	if cov.DeterminedFail != before+1 || cov.DeterminedUnknown != len(cases) {
+		t.Errorf("apex==0.1: determined fail %d, unknown %d, want %d and %d", cov.DeterminedFail, cov.DeterminedUnknown, before+1, len(cases))
 	}
 	// an xformers newer than every release the rows know is a gap of
 	// the knowledge base's, not excused

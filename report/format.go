@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -180,18 +181,25 @@ func (r *Report) summaryLine() string {
 	if name == "" {
 		name = "no canonical name"
 	}
-	var targets []string
+	var targets, uninstallable []string
 	for _, t := range r.Targets {
 		state := string(t.Verdict)
 		if t.Verdict == gpucheck.VerdictFail {
 			state = "FAIL"
 		}
 		targets = append(targets, t.Name+" "+state)
+		if t.Uninstallable != "" && !slices.Contains(uninstallable, t.Uninstallable) {
+			uninstallable = append(uninstallable, t.Uninstallable)
+		}
 	}
 	s := fmt.Sprintf("%s: %s; %s, %s, %s", r.File, name,
 		plural(r.Summary.Errors, "error"), plural(r.Summary.Warnings, "warning"), fmt.Sprintf("%d info", r.Summary.Info))
 	if len(targets) > 0 {
 		s += "; targets: " + strings.Join(targets, ", ")
+	}
+	if len(uninstallable) > 0 {
+		// no target finding says why these fail: the file's own does
+		s += " (the file cannot be installed as written: " + strings.Join(uninstallable, "; ") + ")"
 	}
 	return s + "\n"
 }

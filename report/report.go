@@ -54,7 +54,10 @@ type TargetReport struct {
 	// an EG409 finding).
 	Verdict   gpucheck.Verdict     `json:"verdict"`
 	Undecided []gpucheck.Undecided `json:"undecided,omitempty"`
-	Notes     []string             `json:"notes,omitempty"`
+	// Uninstallable says why the file cannot be installed as written: the
+	// target fails whatever its GPUs.
+	Uninstallable string   `json:"uninstallable,omitempty"`
+	Notes         []string `json:"notes,omitempty"`
 }
 
 // TargetGPU is a GPU of a target, as the report shows it.

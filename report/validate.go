@@ -176,7 +176,7 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 		tr := TargetReport{
 			Name: h.Name, Driver: h.Driver, CUDADriver: h.CUDADriver, DriverRange: h.DriverRange, Nodes: h.Nodes,
 			Available: h.Available, Reason: h.Reason, GPUs: []TargetGPU{},
-			Undecided: res.Undecided, Notes: res.Notes,
+			Undecided: res.Undecided, Uninstallable: res.Uninstallable, Notes: res.Notes,
 		}
 		for _, g := range h.GPUs {
 			tr.GPUs = append(tr.GPUs, TargetGPU{Name: g.Name, ComputeCapability: g.CC})
@@ -260,6 +260,9 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 			}
 		}
 		t.Verdict = gpucheck.VerdictOf(mine, len(t.Undecided) > 0)
+		if t.Uninstallable != "" {
+			t.Verdict = gpucheck.VerdictFail
+		}
 		switch t.Verdict {
 		case gpucheck.VerdictOK:
 			r.Summary.Targets.OK++
@@ -534,6 +537,12 @@ func mergeResults(a, b gpucheck.TargetResult) gpucheck.TargetResult {
 			a.Notes = append(a.Notes, n)
 		}
 	}
+	if a.Uninstallable == "" {
+		a.Uninstallable = b.Uninstallable
+	}
 	a.Verdict = gpucheck.VerdictOf(a.Findings, len(a.Undecided) > 0)
+	if a.Uninstallable != "" {
+		a.Verdict = gpucheck.VerdictFail
+	}
 	return a
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,6 +66,9 @@ func verdictText(r *Report) string {
 	var b strings.Builder
 	for _, t := range r.Targets {
 		fmt.Fprintf(&b, "target %s: %s\n", t.Name, t.Verdict)
+		if t.Uninstallable != "" {
+			fmt.Fprintf(&b, "  uninstallable: %s\n", t.Uninstallable)
+		}
 		for _, u := range t.Undecided {
 			fmt.Fprintf(&b, "  undecided %s (%s): %s\n", u.Check, u.Reason, u.Why)
 		}
@@ -104,6 +108,14 @@ func assertVerdictsHonest(t *testing.T, r *Report) {
 		}
 		want := gpucheck.VerdictOK
 		switch {
+		case tg.Uninstallable != "":
+			// the file cannot be installed as written: every target fails
+			// for the EG205 reason it names, whatever its findings, and
+			// the file's own EG205 error says so
+			want = gpucheck.VerdictFail
+			if !slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Code == "EG205" && f.Severity == "error" && f.Target == "" }) {
+				t.Errorf("%s: target %s fails as uninstallable (%s) with no EG205 error", r.File, tg.Name, tg.Uninstallable)
+			}
 		case errs > 0:
 			want = gpucheck.VerdictFail
 		case eg409 > 0:

@@ -32,7 +32,8 @@ var ruleEG205 = &Rule{
 		Fixable:  finding.FixUnsafe,
 		Title:    "the framework release or variant, or a CUDA package version, does not exist where the file asks for it",
 		Why: "The solver or pip cannot install what was never published: the environment fails to build on " +
-			"every machine, often with an unhelpful conflict report.",
+			"every machine, often with an unhelpful conflict report. Every target fails on it (its uninstallable field says why), " +
+			"whatever its GPUs; what the fixed file installs is judged once it is fixed.",
 		Fix: "Ask for something that exists: pytorch 2.6 and later from pip or conda-forge (the pytorch channel " +
 			"stopped after 2.5), a CUDA variant the release was built for, an extra the release declares (jax[cuda12] from 0.4.22), cuda-version/cuda-toolkit for CUDA 12, a conda package by its conda name (pytorch, not PyPI's torch), " +
 			"an nvidia-* wheel at the release the torch wheel pins (or no line for it: torch brings it).",
