@@ -144,10 +144,16 @@ func TestEG108HintChannelOrderAndExport(t *testing.T) {
 	if !strings.Contains(d.Hint, "the nearest that fit the file") {
 		t.Errorf("linux-64 file: hint %q names no conda-forge release to move to", d.Hint)
 	}
-	// review thirty-one F43: strict priority orders the mix; defaults has
-	// pytorch 2.0.1, so dropping conda-forge ends it
-	if !strings.Contains(d.Hint, "to end the mixing drop conda-forge instead") {
-		t.Errorf("defaults has the release: hint %q does not say that dropping conda-forge ends the mixing", d.Hint)
+	// review thirty-one F43: strict priority orders the mix without
+	// ending it; with conda-forge above defaults it takes from
+	// conda-forge all it has (review forty-seven F33), so dropping either
+	// ends it
+	if !strings.Contains(d.Hint, "conda-forge is listed above defaults, so strict priority takes every package conda-forge has from it") || !strings.Contains(d.Hint, "drop one of the two, defaults (add `nodefaults`) or conda-forge") || strings.Contains(d.Hint, "what defaults lacks") {
+		t.Errorf("conda-forge above defaults: hint %q", d.Hint)
+	}
+	d = eg108("name: x\nchannels:\n  - defaults\n  - conda-forge\ndependencies:\n  - python=3.9\n  - pytorch==2.0.1\n")
+	if !strings.Contains(d.Hint, "strict priority still takes from conda-forge what defaults lacks, so to end the mixing drop conda-forge instead") {
+		t.Errorf("defaults above conda-forge: hint %q does not say that dropping conda-forge ends the mixing", d.Hint)
 	}
 	d = eg108("name: x\nchannels:\n  - conda-forge\n  - defaults\ndependencies:\n  - python=3.9.16=h6244533_2\n  - pytorch==2.0.1\nprefix: C:\\Users\\me\\miniconda3\\envs\\x\n")
 	if !strings.Contains(d.Hint, "list the channel that has it") {

@@ -149,7 +149,15 @@ func pytorchMixHint(c *Context) (string, bool) {
 	// conda-forge what the first channel lacks, so it orders the mix
 	// without ending it; dropping conda-forge ends it
 	drop := ""
-	if slices.Contains(has, "defaults") {
+	switch {
+	case slices.Contains(has, "defaults") && listedBefore(c.Env, "conda-forge", "defaults") && listedBeforeForge(c.Env, has...):
+		// conda-forge above defaults: strict priority takes from
+		// conda-forge all it has, defaults only fills gaps (review
+		// forty-seven F33, F38: 124, 152); the framework comes from a
+		// channel above conda-forge (listedBeforeForge), so defaults is
+		// the one to drop
+		drop = "; conda-forge is listed above defaults, so strict priority takes every package conda-forge has from it and from defaults only what conda-forge lacks: the mixing goes on, and to end it drop one of the two, defaults (add `nodefaults`) or conda-forge, once you know that the channels left have every other package and version the file pins (the knowledge base lists only the frameworks)"
+	case slices.Contains(has, "defaults"):
 		// whether defaults has the file's other pins is not known
 		// (review thirty-four F39: 008's python=3.6.11 is conda-forge's)
 		drop = "; strict priority still takes from conda-forge what defaults lacks, so to end the mixing drop conda-forge instead, once you know that defaults has every other package and version the file pins (the knowledge base lists only the frameworks)"
@@ -162,6 +170,20 @@ func pytorchMixHint(c *Context) (string, bool) {
 	}
 	return fmt.Sprintf("conda-forge never built %s, so conda-forge alone cannot install it: list the channel that has it%s before conda-forge and set channel_priority strict (conda then takes each package only from the first channel that has it, so a version pinned that only a later channel has cannot be installed)%s%s",
 		pin, where, drop, alt), true
+}
+
+// listedBefore says whether the file's channels list a before b (and a at
+// all).
+func listedBefore(env *envspec.Env, a, b string) bool {
+	for _, ch := range env.Channels {
+		switch envspec.ChannelName(ch.Value) {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
 
 // listedBeforeForge says whether the file's channels list one of names
