@@ -942,7 +942,43 @@ func (c *checker) noKnownBuildHint(p *resolver.GPUPackage, gcc cc) string {
 		return "" // the release itself alone says nothing of the others
 	}
 	sort.Slice(vers, func(i, j int) bool { return compareVersions(vers[i], vers[j]) < 0 })
-	return fmt.Sprintf("no release of %s envguard knows has a CUDA %s build with code for %s (%s … %s read): run it on a GPU those builds support", p.Name, cu, gcc.sm(), vers[0], vers[len(vers)-1])
+	head := fmt.Sprintf("no release of %s envguard knows has a CUDA %s build with code for %s (%s … %s read)", p.Name, cu, gcc.sm(), vers[0], vers[len(vers)-1])
+	if up := c.firstServingBuild(p, gcc); up != "" {
+		// a later release built for another CUDA serves it (review
+		// forty-seven F37: onnxruntime-gpu 1.9.0's compute_80 PTX)
+		return head + "; " + up + ", or run it on a GPU those builds support"
+	}
+	return head + ": run it on a GPU those builds support"
+}
+
+// firstServingBuild names the oldest release newer than the package's
+// whose known build, for any CUDA, carries code for the GPU, and how
+// ("" where none does): the upgrade a build for the package's own CUDA
+// cannot offer.
+func (c *checker) firstServingBuild(p *resolver.GPUPackage, gcc cc) string {
+	var best *kb.ExtensionBuild
+	var how archRun
+	for _, b := range c.k.ExtensionReleases(p.Name) {
+		if !b.ArchKnown || (p.From != "" && resolver.CondaBuildDist(b.Dist) != (p.From == envspec.ProviderConda)) || (p.Version != "" && compareVersions(b.Version, p.Version) <= 0) {
+			continue
+		}
+		v, _ := archVerdict(gcc, &kb.ArchList{SASS: b.SASS, PTX: b.PTX, Known: true})
+		if v == runsNone {
+			continue
+		}
+		if best == nil || compareVersions(b.Version, best.Version) < 0 {
+			b := b
+			best, how = &b, v
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	through := "with SASS for " + gcc.sm()
+	if how == runsPTX {
+		through = "through PTX the driver JIT-compiles for " + gcc.sm()
+	}
+	return fmt.Sprintf("%s %s, a build for CUDA %s, is the oldest later release whose own kernels reach it (%s): move to it or a newer one, with the CUDA and cuDNN that build needs, whose libraries envguard judges once it is pinned", p.Name, best.Version, strings.Join(best.CUDA, ", "), through)
 }
 
 // otherReleaseHint is the hint of an extension release with no code for

@@ -143,6 +143,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// openmm=7.7 admits conda-forge's one 7.7 release, 7.7.0, every
 		// build of which has a row (review forty-four F30)
 		{"034.yml", map[string]string{"a100": "ok", "k80": "fail"}, []string{"openmm can run no kernel on target k80: it compiles them at run time with the NVRTC of CUDA 11.7"}, []string{"the release of openmm is left to the solver"}, nil},
+		// onnxruntime-gpu 1.7.0 has no code for sm_90: the hint names the
+		// first later release whose PTX reaches it (review forty-seven F37)
+		{"147.yml", map[string]string{"h100": "fail"}, []string{"onnxruntime-gpu 1.9.0, a build for CUDA 11.4, is the oldest later release whose own kernels reach it (through PTX the driver JIT-compiles for sm_90)"}, nil, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
