@@ -146,6 +146,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// onnxruntime-gpu 1.7.0 has no code for sm_90: the hint names the
 		// first later release whose PTX reaches it (review forty-seven F37)
 		{"147.yml", map[string]string{"h100": "fail"}, []string{"onnxruntime-gpu 1.9.0, a build for CUDA 11.4, is the oldest later release whose own kernels reach it (through PTX the driver JIT-compiles for sm_90)"}, nil, nil},
+		// EG207's hint read the ignored selector's route twice (review
+		// forty-seven F11)
+		{"038.yml", nil, []string{"to use pytorch-cuda=11.8 (line 13), take pytorch from the pytorch channel"}, []string{"or drop it and to use", "to keep pytorch-cuda=11.8"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

@@ -74,7 +74,11 @@ func runEG207(c *Context) []finding.Diagnostic {
 		if c.KB != nil {
 			sk = c.KB
 		}
-		hint = SelectorRoute(sk, sel.Dep.Raw.Value) + "; or drop it and " + hint
+		if f.IgnoredSelector == "" {
+			// VariantHint already leads with the selector's route where
+			// it knows the selector is ignored (corpus 038 read it twice)
+			hint = SelectorRoute(sk, sel.Dep.Raw.Value) + "; or drop it and " + hint
+		}
 	}
 	if f.ChannelMoved != "" && f.Channel != "" {
 		// the builds named are those of the channel it comes from
