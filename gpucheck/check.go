@@ -52,6 +52,7 @@ type knowledge interface {
 	ExtensionsOfStem(stem string) []string
 	JAXPipCUDASince() (string, bool)
 	JAXLibAt(version string) (kb.JAXLibState, bool)
+	PythonFloorOf(name string, dist kb.Distribution, version string) (string, bool)
 	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)

@@ -40,8 +40,10 @@ func TestJAXRangeDecidedOverReleases(t *testing.T) {
 		{">=0.4.20,<0.5", "8.0", "", nil},
 		{">=0.4.20", "3.7", "EG403", []string{"every release it admits"}},
 		// sm_100 SASS came with the 0.6.0 row; before it only PTX, which
-		// XLA's run-time compilation leaves open
-		{">=0.4.20", "10.0", "EG409", []string{"runs with releases from 0.6.0 on", "cannot be checked with releases 0.4.20 up to 0.6.0"}},
+		// XLA's run-time compilation leaves open from 0.4.33, and which
+		// the XLA of 0.4.20 to 0.4.31 replaces with sm_90a code
+		{">=0.4.20", "10.0", "EG409", []string{"runs with releases from 0.6.0 on", "fails with releases 0.4.20 up to 0.4.33 (their XLA compiles", "cannot be checked with releases 0.4.33 up to 0.6.0"}},
+		{">=0.4.26,<0.4.33", "12.0", "EG403", []string{"with the sm_90a target"}},
 		// no row below the first: those releases are named as unchecked
 		{"<0.4.30", "8.0", "EG409", []string{"cannot be checked with releases before", "no architecture row"}},
 	} {

@@ -501,8 +501,13 @@ func (c *checker) checkArchMajorRange(m int) {
 	// next probe; without one the spec admits every release down to the
 	// first, which "0" stands for.
 	probes := []string{lowerBound(fw.Spec)}
+	if f := fw.JAXFirstInstallable; f != "" && compareVersions(f, probes[0]) > 0 {
+		// older releases the spec admits need JAX's find-links page,
+		// which the file does not name: pip installs none of them
+		probes[0] = f
+	}
 	for _, p := range c.k.JAXArchProbes(fmt.Sprint(m)) {
-		if vs.MatchString(p) && p != probes[0] {
+		if vs.MatchString(p) && compareVersions(p, probes[0]) > 0 {
 			probes = append(probes, p)
 		}
 	}
@@ -521,6 +526,10 @@ func (c *checker) checkArchMajorRange(m int) {
 					v = "runs"
 				case r == runsNone && !list.PTXOpen():
 					v = "fails"
+				}
+				if st, ok := c.k.JAXLibAt(rel); v != "runs" && ok && st.XLANewerTarget == "sm_90a" && (cc{Major: 9}).less(gcc) {
+					// its XLA compiles for sm_90a there (xlaForcesHopperTarget)
+					v = "xla"
 				}
 			}
 			if n := len(spans); n > 0 && spans[n-1].v == v {
@@ -544,14 +553,24 @@ func (c *checker) checkArchMajorRange(m int) {
 		}
 		what := fmt.Sprintf("%s (every release it admits, by the architecture row each takes)", fwName(fw))
 		switch {
-		case len(by["fails"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
+		case len(by["fails"]) == 0 && len(by["xla"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
 			// every admitted release carries SASS for the GPU
+		case len(by["runs"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0 && len(by["xla"]) > 0:
+			// every release fails, some of them through XLA's target
+			why := "fails with " + strings.Join(by["xla"], ", ") + xlaSM90aWhy
+			if l := by["fails"]; len(l) > 0 {
+				why = "fails with " + strings.Join(l, ", ") + " (no SASS for " + gcc.sm() + ", and no PTX at or below " + gcc.compute() + "); " + why
+			}
+			c.noCodeRuns(gcc, fmt.Sprintf("%s has no code that runs on %s (%s): it %s", what, gcc.sm(), gpuLabel(c.h, gs), why), c.jaxMajorNoKernelHint(m, gcc))
 		case len(by["runs"]) == 0 && len(by["open"]) == 0 && len(by["norow"]) == 0:
 			c.noKernel(what, gs, gcc, c.jaxMajorNoKernelHint(m, gcc))
 		default:
 			var parts []string
 			if l := by["fails"]; len(l) > 0 {
 				parts = append(parts, "fails with "+strings.Join(l, ", "))
+			}
+			if l := by["xla"]; len(l) > 0 {
+				parts = append(parts, "fails with "+strings.Join(l, ", ")+xlaSM90aWhy)
 			}
 			if l := by["runs"]; len(l) > 0 {
 				parts = append(parts, "runs with "+strings.Join(l, ", "))
@@ -572,6 +591,10 @@ func (c *checker) checkArchMajorRange(m int) {
 		}
 	})
 }
+
+// xlaSM90aWhy says why a jax release whose XLA takes a newer GPU for a
+// Hopper fails there (xlaForcesHopperTarget).
+const xlaSM90aWhy = " (their XLA compiles every program's kernels for a GPU newer than it knows with the sm_90a target, whose PTX compiles for compute capability 9.0 only)"
 
 // jaxMajorNoKernelHint points a GPU no admitted jax release of CUDA major
 // m has code for the right way: one below what CUDA m's compiler targets

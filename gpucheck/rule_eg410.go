@@ -2266,6 +2266,13 @@ func (c *checker) knownReleases(p *resolver.GPUPackage, runsHere bool) string {
 			// 0.39.1 offered to bitsandbytes>=0.41.0)
 			continue
 		}
+		if py := c.st.Python; py != "" {
+			// the file's Python cannot install it (review forty-seven
+			// F20: cupy 13 offered beside python=3.8.18)
+			if floor, ok := c.k.PythonFloorOf(b.Name, kb.Distribution(b.Dist), b.Version); ok && compareVersions(py, floor) < 0 {
+				continue
+			}
+		}
 		if _, seen := byDist[b.Dist]; !seen {
 			dists = append(dists, b.Dist)
 		}

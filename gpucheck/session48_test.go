@@ -36,3 +36,23 @@ func TestXLAForcesHopperTarget(t *testing.T) {
 		t.Errorf("jax 0.4.29 on an H100: EG403, but the wheel carries sm_90 SASS\n%s", r.Targets[0].Verdict)
 	}
 }
+
+// TestJAXCudaExtraBringsItsOwnCUDA: review forty-eight F28 (corpus 110).
+// Without JAX's find-links page, jax[cuda]>=0.4.13 installs only a release
+// of the plugin era (0.4.30 on), whose cuda extra brings the CUDA 12
+// plugin and its NVIDIA wheels: conda's cudatoolkit=11.8 is not its
+// runtime, and every such release carries sm_90 SASS. With the page named,
+// older releases (a CUDA 11 jaxlib) may come, and the CUDA stays open.
+func TestJAXCudaExtraBringsItsOwnCUDA(t *testing.T) {
+	env := func(pip string) string {
+		return "channels: [conda-forge]\ndependencies:\n  - python=3.11\n  - cudatoolkit=11.8.*\n  - pip\n  - pip:\n" + pip + "    - jax[cuda]>=0.4.13\n"
+	}
+	r := validateOn(t, "h100", "environment.yml", env(""))
+	if v, m := verdictAndMessages(r); v != gpucheck.VerdictOK || strings.Contains(m, "CUDA 11.8") {
+		t.Errorf("jax[cuda]>=0.4.13 beside cudatoolkit 11.8 on an H100: %s\n%s; want ok on its CUDA 12 wheels", v, m)
+	}
+	r = validateOn(t, "h100", "environment.yml", env("    - -f https://storage.googleapis.com/jax-releases/jax_cuda_releases.html\n"))
+	if v, m := verdictAndMessages(r); v == gpucheck.VerdictOK {
+		t.Errorf("with JAX's find-links page: %s\n%s; want the release, and so the CUDA, left open", v, m)
+	}
+}

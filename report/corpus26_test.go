@@ -78,10 +78,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pip tensorflow==2.13.*: 2.13.0 and 2.13.1 carry the series'
 		// list (SASS sm_35 … sm_80, PTX compute_80), so the K80's and the
 		// A100's architecture checks are decided (review ten #833). The
-		// file's jax[cuda]>=0.4.13 is judged too, on a stack of its own,
-		// and its open release keeps those targets unknown.
-		{"110.yml", map[string]string{"k80": "unknown", "a100": "unknown"}, []string{"EG408 tensorflow ==2.13.* (SASS sm_35", "could not check jax >=0.4.13 (CUDA 11.8) against target a100: its exact release is not known"},
-			[]string{"could not check tensorflow ==2.13.* (CUDA 11.8) against target a100: its exact release is not known"}, nil},
+		// file's jax[cuda]>=0.4.13 is judged too, on a stack of its own:
+		// without JAX's find-links page pip installs only releases of the
+		// plugin era (0.4.30 on), whose cuda extra brings CUDA 12 wheels,
+		// not conda's cudatoolkit 11.8 (review forty-eight F28). Each
+		// carries sm_80 and sm_90 SASS and none Kepler code.
+		{"110.yml", map[string]string{"k80": "fail", "a100": "ok", "rtx5090": "fail"}, []string{"EG408 tensorflow ==2.13.* (SASS sm_35", "EG401 driver 470.82.01 supports CUDA 11.4; this environment's CUDA 12 runtime", "fails with releases 0.4.30 up to 0.4.33 (their XLA compiles every program's kernels for a GPU newer than it knows with the sm_90a target"},
+			[]string{"could not check tensorflow ==2.13.* (CUDA 11.8) against target a100: its exact release is not known", "jax >=0.4.13 (CUDA 11.8)", "releases 0.4.13 up to"}, nil},
 		// PyG's source packages beside pip's torch 1.11 CUDA 10.2: on the
 		// RTX 5090, where that torch runs no code, the hint is to change
 		// torch first, not PyG's cu102 page (review eleven #1030).

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,6 +71,7 @@ func (r *resolution) evidence() {
 	if e, ok := r.pixiSystemCUDA(); ok {
 		add(e, true)
 	}
+	cuda = r.jaxOwnWheels(cuda)
 	if len(cuda) > 0 {
 		r.st.CUDA = &CUDAInfo{Evidence: cuda}
 		if a := authority(cuda); a != nil && strings.Contains(a.Says, ".") {
@@ -373,6 +375,11 @@ func (r *resolution) pipEvidence(it *item, fw string, primary bool, add addFunc)
 			// jax[cuda]==0.3.10 pins jaxlib==0.3.10+cuda11.cudnn82: the
 			// extra's definition in that release names the major
 			e.Says = strconv.Itoa(m)
+		} else if m, first := r.jaxOpenExtraMajor(it); m > 0 {
+			e.Says = strconv.Itoa(m)
+			if f := r.st.Framework; f != nil && f.Name == "jax" {
+				f.JAXFirstInstallable = first
+			}
 		}
 		add(e, primary)
 	}
@@ -581,4 +588,83 @@ func jaxExtraMajor(k *kb.KB, it *item) int {
 		}
 	}
 	return 0
+}
+
+// jaxOpenExtraMajor is the CUDA major an open jax spec's CUDA extra brings
+// where the pip section names no index or find-links page: up to 0.4.29
+// jax[cuda] pins a jaxlib build (+cuda11.cudnn86, +cuda12.cudnn89) that
+// only JAX's find-links page served, so pip can install none of those
+// releases, and every release of the package index's plugin era (the
+// knowledge base's jax_releases, from 0.4.30) that the spec admits pins
+// the CUDA plugin of the major returned (review forty-eight F28, corpus
+// 110: jax[cuda]>=0.4.13 brings CUDA 12 wheels whatever conda's
+// cudatoolkit=11.8). 0 where the releases disagree, none is admitted, no
+// row covers one, or a page may serve the older builds. first is the
+// oldest release admitted.
+func (r *resolution) jaxOpenExtraMajor(it *item) (major int, first string) {
+	if r.kb == nil || it == nil || it.name != "jax" || it.exact != "" || it.from() != envspec.ProviderPip || r.env == nil || r.env.IsInstalled() {
+		return 0, ""
+	}
+	if _, opts := pipItems(r.env); anyIndexOption(opts) {
+		return 0, ""
+	}
+	var vs *envspec.VersionSpec
+	if it.verText != "" {
+		var err error
+		if vs, err = envspec.ParseVersionSpec(it.verText); err != nil || vs == nil {
+			return 0, ""
+		}
+	}
+	for _, rel := range r.kb.JAXReleaseList() {
+		if rel.Yanked || (vs != nil && !vs.MatchString(rel.Version)) {
+			continue
+		}
+		m := 0
+		for _, e := range it.extras() {
+			if x, ok := r.kb.JAXExtraCUDAMajor(rel.Version, e); ok {
+				m = x
+			}
+		}
+		if m == 0 || (major != 0 && m != major) {
+			return 0, ""
+		}
+		if major == 0 {
+			first = rel.Version
+		}
+		major = m
+	}
+	return major, first
+}
+
+// jaxOwnWheels drops the evidence of another CUDA major from a pip JAX's
+// CUDA where its CUDA extra (jax[cuda], jax[cuda12]: the plugin with its
+// NVIDIA wheels) names a major: the plugin loads the CUDA of the wheels
+// pip installs with it, so conda's cudatoolkit=11.8 or a pip
+// nvidia-cudnn-cu11 beside jax[cuda]>=0.4.13, which brings CUDA 12
+// wheels, is not JAX's runtime (review forty-eight F28, corpus 110; EG302
+// says two runtimes are in the environment). A _local extra brings no
+// wheels and keeps the evidence.
+func (r *resolution) jaxOwnWheels(cuda []Evidence) []Evidence {
+	f := r.st.Framework
+	if f == nil || f.Name != "jax" || f.From != envspec.ProviderPip {
+		return cuda
+	}
+	own := 0
+	for _, e := range cuda {
+		if e.Kind == EvidencePackage && e.Package == "jax" && !strings.Contains(e.Says, ".") && majorOf(e.Says) > 0 && !strings.Contains(strings.ToLower(e.Item), "_local") && !strings.Contains(strings.ToLower(e.Item), "-local") {
+			own = majorOf(e.Says)
+		}
+	}
+	if own == 0 {
+		return cuda
+	}
+	// what names another major: conda's CUDA packages, and NVIDIA's
+	// wheels of another major (110's nvidia-cudnn-cu11 for TensorFlow)
+	other := func(e Evidence) bool {
+		return !(e.Kind == EvidencePackage && e.Package == "jax") && majorOf(e.Says) > 0 && majorOf(e.Says) != own
+	}
+	if !slices.ContainsFunc(cuda, other) {
+		return cuda
+	}
+	return slices.DeleteFunc(slices.Clone(cuda), other)
 }

@@ -1713,6 +1713,12 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	if it.verText != "" {
 		label += " (" + it.verText + ")"
 	}
+	if one := onlyRelease(ext.CondaForgeReleases, it.verText); one != "" && it.channel == "conda-forge" {
+		// the spec admits one release of conda-forge's (openmm=7.7:
+		// 7.7.0, review forty-eight F7): the release is fixed, its build
+		// for the environment's CUDA is what is open
+		label = it.name + " " + it.verText + " is conda-forge's " + one + ", its only release the spec admits"
+	}
 	if it.channel != "conda-forge" {
 		p.Unknown = label + ", and it comes from " + orUnknownChannel(it.channel) + ", whose builds of " + it.name + " the knowledge base does not describe (it describes conda-forge's)"
 		return
@@ -2302,4 +2308,26 @@ func matchGroups(expr, s string) (map[string]string, bool) {
 // release: true where it has none, false where it does not parse.
 func (p *GPUPackage) SpecAdmits(release string) bool {
 	return p.Spec == "" || admits(p.Spec, release)
+}
+
+// onlyRelease is the one release of rels that the version spec admits, ""
+// where it admits none, several, or does not parse.
+func onlyRelease(rels []string, spec string) string {
+	if spec == "" {
+		return ""
+	}
+	vs, err := envspec.ParseVersionSpec(spec)
+	if err != nil || vs == nil {
+		return ""
+	}
+	one := ""
+	for _, v := range rels {
+		if vs.MatchString(v) {
+			if one != "" {
+				return ""
+			}
+			one = v
+		}
+	}
+	return one
 }

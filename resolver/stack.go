@@ -53,6 +53,11 @@ type Framework struct {
 	// EG205), or "": what the file would run is then open until it is
 	// fixed, not a fact the knowledge base lacks.
 	JAXLibUnfindable string `json:"-"`
+	// JAXFirstInstallable is the oldest release an open jax spec's CUDA
+	// extra can install without JAX's find-links page (0.4.30, the first
+	// of the package index's plugin era; jaxOpenExtraMajor), "" where no
+	// such floor applies.
+	JAXFirstInstallable string `json:"-"`
 	// PipPTXAS is the release of the pip nvidia-cuda-nvcc a pip jax's
 	// file pins: jax points XLA at its ptxas first (JAX_CUDA_PATH).
 	PipPTXAS string `json:"pip_ptxas,omitempty"`

@@ -1082,6 +1082,17 @@ func (v *validator) gpuPackages(keys map[string]bool) {
 			v.errf("companion_torch_build", i, "name, prefixes, excludes and a from release are required")
 		}
 	}
+	for i, r := range v.k.PythonFloors {
+		v.source("python_floors", i, r.Source, keys)
+		if len(r.Names) == 0 || r.Dist == "" || strings.Count(r.From, ".") < 1 || strings.Count(r.PythonMin, ".") != 1 {
+			v.errf("python_floors", i, "names, a dist, a from release and a major.minor python_min are required")
+		}
+		for _, n := range r.Names {
+			if _, ok := v.k.ExtensionByName(n); !ok {
+				v.errf("python_floors", i, "%q is no extension", n)
+			}
+		}
+	}
 	for i, r := range v.k.MPSVariables {
 		v.source("mps_variables", i, r.Source, keys)
 		if !strings.HasPrefix(r.Name, "PYTORCH_") || strings.ToUpper(r.Name) != r.Name {
@@ -1446,4 +1457,19 @@ func (e *Extension) CondaForgeCompleteRelease(v string) bool {
 	}
 	c, ok := CompareDotted(v, e.CondaForgeCompleteFrom)
 	return ok && c >= 0
+}
+
+// PythonFloorOf is the oldest Python dist's builds of release version of
+// the package install on, from the python_floors row it falls under; ok
+// is false where no row covers it.
+func (k *KB) PythonFloorOf(name string, dist Distribution, version string) (string, bool) {
+	i := latestFrom(len(k.PythonFloors), func(i int) string { return k.PythonFloors[i].From },
+		func(i int) bool {
+			r := &k.PythonFloors[i]
+			return r.Dist == dist && slices.Contains(r.Names, name)
+		}, version)
+	if i < 0 {
+		return "", false
+	}
+	return k.PythonFloors[i].PythonMin, true
 }

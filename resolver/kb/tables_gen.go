@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "31089c6d98963b2b"
+const generatedVersion = "1e0a918a1a83b2dd"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x9d9f8981
+const generatedChecksum = 0xc42e37ce
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -5144,7 +5144,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Extra: "cuda13-local", Since: "0.7.0", Through: "0.11.0", Source: "JAX_SETUP_EXTRAS"},
 }, JAXExtraCUDA: []JAXExtraCUDA{
 	{Extra: "cuda", Since: "0.2.23", Until: "0.4.26", Major: 11, Note: "jax-v0.3.10: 'cuda': [jaxlib==0.3.10+cuda11.cudnn82]", Source: "JAX_SETUP_EXTRAS"},
-	{Extra: "cuda", Since: "0.4.26", Through: "0.4.34", Major: 12, Note: "jaxlib+cuda12.cudnn89 to 0.4.29; jax-cuda12-plugin[with_cuda] from 0.4.30", Source: "JAX_SETUP_EXTRAS"},
+	{Extra: "cuda", Since: "0.4.26", Through: "0.11.0", Major: 12, Note: "jaxlib+cuda12.cudnn89 to 0.4.29; jax-cuda12-plugin[with_cuda] from 0.4.30 (jax-cuda12-plugin[with-cuda] from 0.6.0); read again 2026-12-07 at every jax-vX tag 0.4.35 … 0.11.0: the cuda extra pins jax-cuda12-plugin at each", Source: "JAX_SETUP_EXTRAS"},
 }, TFPipCUDA: []TFPipCUDA{
 	{Extra: "and-cuda", From: "2.14.0", Source: "TF_DOCS_AND_CUDA"},
 }, TFPipCPUOnly: []TFPipCPUOnly{
@@ -20321,6 +20321,55 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "PYTORCH_MPS_LOW_WATERMARK_RATIO", Source: "PT_MPS_ENV"},
 	{Name: "PYTORCH_MPS_FAST_MATH", Source: "PT_MPS_ENV"},
 	{Name: "PYTORCH_MPS_PREFER_METAL", Source: "PT_MPS_ENV"},
+}, PythonFloors: []PythonFloor{
+	{Names: []string{
+		"cupy-cuda11x",
+		"cupy-cuda12x",
+		"cupy-cuda13x",
+	}, Dist: Distribution("pypi"), From: "8.0.0", PythonMin: "3.5", Source: "PF_CUPY_SETUP", Note: "v8.0.0 (96856645) setup.py python_requires='>=3.5.0'"},
+	{Names: []string{
+		"cupy-cuda11x",
+		"cupy-cuda12x",
+		"cupy-cuda13x",
+	}, Dist: Distribution("pypi"), From: "9.0.0", PythonMin: "3.6", Source: "PF_CUPY_SETUP", Note: "v9.0.0 (8de4cf8b) '>=3.6.0' (809222620e64)"},
+	{Names: []string{
+		"cupy-cuda11x",
+		"cupy-cuda12x",
+		"cupy-cuda13x",
+	}, Dist: Distribution("pypi"), From: "10.0.0", PythonMin: "3.7", Source: "PF_CUPY_SETUP", Note: "v10.0.0 (fddaf5e9) '>=3.7' (f32300d95e5a); unchanged at v11.0.0"},
+	{Names: []string{
+		"cupy-cuda11x",
+		"cupy-cuda12x",
+		"cupy-cuda13x",
+	}, Dist: Distribution("pypi"), From: "12.0.0", PythonMin: "3.8", Source: "PF_CUPY_SETUP", Note: "v12.0.0 (60fe0530) '>=3.8' (7ba138941904)"},
+	{Names: []string{
+		"cupy-cuda11x",
+		"cupy-cuda12x",
+		"cupy-cuda13x",
+	}, Dist: Distribution("pypi"), From: "13.0.0", PythonMin: "3.9", Source: "PF_CUPY_SETUP", Note: "v13.0.0 (1bdaf31e) '>=3.9' (4720a4fe6136); v13.5.0 (e30a0cc9) pyproject.toml requires-python '>=3.9'"},
+	{Names: []string{
+		"cupy-cuda11x",
+		"cupy-cuda12x",
+		"cupy-cuda13x",
+	}, Dist: Distribution("pypi"), From: "14.0.0", PythonMin: "3.10", Source: "PF_CUPY_SETUP", Note: "v14.0.0 (e0faa4d1) pyproject.toml requires-python '>=3.10' (99ec9cf41ed5)"},
+	{Names: []string{
+		"cupy",
+	}, Dist: Distribution("conda-forge"), From: "8.0.0", PythonMin: "3.6", Source: "PF_CUPY_CF", Note: "a54b61dc: linux_64 python 3.6 … 3.8; through 8.6.0"},
+	{Names: []string{
+		"cupy",
+	}, Dist: Distribution("conda-forge"), From: "9.0.0", PythonMin: "3.6", Source: "PF_CUPY_CF", Note: "a97a69d3: linux_64 python 3.6 … 3.9; through 9.5.0"},
+	{Names: []string{
+		"cupy",
+	}, Dist: Distribution("conda-forge"), From: "9.6.0", PythonMin: "3.7", Source: "PF_CUPY_CF", Note: "65946d25 (PR #156 merge): python 3.7 … 3.10"},
+	{Names: []string{
+		"cupy",
+	}, Dist: Distribution("conda-forge"), From: "11.3.0", PythonMin: "3.8", Source: "PF_CUPY_CF", Note: "09b8524c (PR #183 merge): re-render 73ad50d removed the python3.7 configurations; 3.8 … 3.10; 12.0.0 (ed53a41e) 3.8 … 3.11"},
+	{Names: []string{
+		"cupy",
+	}, Dist: Distribution("conda-forge"), From: "13.0.0", PythonMin: "3.9", Source: "PF_CUPY_CF", Note: "8b01da7b (PR #241 merge): recipe skip: true # [(py < 39) or …]; 3.9 … 3.12; 13.6.0's first build (3ef39a18) still 3.9"},
+	{Names: []string{
+		"cupy",
+	}, Dist: Distribution("conda-forge"), From: "14.0.0", PythonMin: "3.10", Source: "PF_CUPY_CF", Note: "f6878829 (#325): linux_64 python 3.10 … 3.14 (the 3.10 floor from global pinning; the recipe still skips py < 39)"},
 }, CompanionTorchBuild: []CompanionTorchBuild{
 	{Dist: Distribution("conda-forge"), Name: "torchvision", From: "0.9.1", Prefixes: []string{
 		"cuda",
@@ -20626,6 +20675,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CORPUS", Title: "195 public environment.yml files (shared/corpus/realworld): package names as people write them"},
 	{Key: "CONDA_FORGE_NOTE", Title: "conda-forge pytorch (pytorch-cpu-feedstock) and archived conda-forge libtorch package pages, as summarised in shared/facts/pytorch-releases.yaml", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock"},
 	{Key: "PT_MPS_ENV", Title: "PyTorch documentation, 'MPS Environment Variables' (docs/source/mps_environment_variables): PYTORCH_DEBUG_MPS_ALLOCATOR, PYTORCH_MPS_LOG_PROFILE_INFO, PYTORCH_MPS_TRACE_SIGNPOSTS, PYTORCH_MPS_HIGH_WATERMARK_RATIO, PYTORCH_MPS_LOW_WATERMARK_RATIO, PYTORCH_MPS_FAST_MATH, PYTORCH_MPS_PREFER_METAL, PYTORCH_ENABLE_MPS_FALLBACK", URL: "https://docs.pytorch.org/docs/stable/mps_environment_variables.html", Read: "stored copies of the page (stable and main), 2026-12-07"},
+	{Key: "PF_CUPY_SETUP", Title: "cupy/cupy setup.py python_requires (pyproject.toml requires-python from v13.5.0) at tags v8.0.0, v9.0.0, v10.0.0, v11.0.0, v12.0.0, v13.0.0, v13.5.0, v14.0.0", URL: "https://github.com/cupy/cupy/blob/v13.0.0/setup.py", Read: "git show at each tag, 2026-12-07"},
+	{Key: "PF_CUPY_CF", Title: "conda-forge/cupy-feedstock .ci_support/linux_64_*.yaml python: values at the merge commit that built each release (a54b61dc 8.0.0, a97a69d3 9.0.0, 65946d25 9.6.0, 7db7a577 10.0.0, 3c4a4bab 11.0.0, 09b8524c 11.3.0, ed53a41e 12.0.0, 8b01da7b 13.0.0, f6878829 14.0.0) and recipe/meta.yaml skip selectors", URL: "https://github.com/conda-forge/cupy-feedstock", Read: "git log and git show of the feedstock, 2026-12-07"},
 	{Key: "BUILDER_MAIN_CONDA", Title: "pytorch/builder conda/pytorch-nightly/build.sh on main, the script that built the pytorch-nightly channel's packages, over the 1.11 development cycle", URL: "https://github.com/pytorch/builder/commits/main/conda/pytorch-nightly/build.sh", Read: "history read at f4cfb706 (2025): from the release/1.10 branch point (5fb8b705, 2021-09-21) to the release/1.11 one (d32793c9, 2022-02-04) main changed the file in 53c44fc3 (tabs to spaces), 9df26502 and 30fd1eaa (cuDNN linking) only; the CUDA 11.3 case stays '3.7+PTX;5.0' + '6.0;6.1;7.0;7.5;8.0;8.6' throughout, and release/1.11's one later change (2ac169dc, cuDNN library names) leaves it too"},
 	{Key: "BUILDER_MAIN_WHL", Title: "pytorch/builder manywheel/build_cuda.sh on main, the script that built the nightly wheels until the scripts moved into pytorch/pytorch (PR_138103), and its release/2.0 … release/2.5 branch points", URL: "https://github.com/pytorch/builder/commits/main/manywheel/build_cuda.sh", Read: "history read at f4cfb706 (2025): case 11.8 is 3.7;5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from e40ab7c9 (2023-01-23, 'add sm_90 to CUDA11.8 builds') to 7aafdf05 (2024-10-18, 'Remove manywheel and libtorch scripts'); case 12.1 is 5.0;6.0;7.0;7.5;8.0;8.6;9.0 with no +PTX from c85da840 (2023-03-31, 'enable nightly CUDA 12.1 builds', the first cu121 nightly) to 7aafdf05; case 12.4 (x86_64) is 5.0;…;8.6;9.0 from 4e109742 (2024-04-12, 'Enable CUDA 12.4 builds') until 047ed9e3 (2024-07-26, 'add +PTX to CUDA 12.4 nightly binaries'). Branch points (merge-base with main): release/2.0 2023-02-13, 2.1 2023-08-25, 2.2 2023-12-01, 2.3 2024-03-11, 2.4 2024-06-10, 2.5 2024-09-06; release/2.1 … 2.5 never changed these cases except release/2.5's case 12.4 (PR_2008)"},
 	{Key: "BUILDER_WHL_25", Title: "pytorch/builder manywheel/build_cuda.sh on branch release/2.5", URL: "https://github.com/pytorch/builder/blob/release/2.5/manywheel/build_cuda.sh", Read: "branch head aec5fb5d (2024-10-15, '[Release 2.5] Inject triton 3.1.0 …'); the file's last change there is fa48aaf5 (2024-10-04, builder PR #2008), which reverts '9.0+PTX' for CUDA 12.4 back to '9.0' on the release branch only (main kept 9.0+PTX until it deleted the file, 7aafdf05, 2024-10-18). Lists: base 5.0;6.0;7.0;7.5;8.0;8.6, 11.8 adds 3.7;9.0, 12.1 and 12.4 add 9.0; no +PTX anywhere"},
@@ -23563,6 +23614,20 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/conda-names.yaml", Line: 7},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 8},
 	},
+	"python_floors": {
+		{File: "resolver/kb/data/python-floors.yaml", Line: 13},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 14},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 15},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 16},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 17},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 18},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 19},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 20},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 21},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 22},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 23},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 24},
+	},
 	"pytorch_channel_cudnn": {
 		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 16},
 		{File: "resolver/kb/data/cudalibs-2.yaml", Line: 17},
@@ -23680,6 +23745,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 53},
 		{File: "resolver/kb/data/meta.yaml", Line: 54},
 		{File: "resolver/kb/data/mps-variables.yaml", Line: 14},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 26},
+		{File: "resolver/kb/data/python-floors.yaml", Line: 27},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-arch-holes.yaml", Line: 7},

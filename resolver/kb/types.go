@@ -726,6 +726,10 @@ type Facts struct {
 	// MPSVariables are the environment variables of PyTorch's Apple-silicon
 	// (MPS) backend, which a file written for macOS sets.
 	MPSVariables []MPSVariable `yaml:"mps_variables" key:"name"`
+	// PythonFloors is the oldest Python a distribution's builds of an
+	// extension's releases install on, from each release that changed it
+	// (python-floors.yaml).
+	PythonFloors []PythonFloor `yaml:"python_floors" key:"dist,from"`
 	// CompanionTorchBuild lists conda companions whose builds accept only
 	// a pytorch build of their own channel's naming.
 	CompanionTorchBuild []CompanionTorchBuild `yaml:"companion_torch_build" key:"dist,name,from"`
@@ -961,6 +965,19 @@ type CondaForgeCUDAFloat struct {
 }
 
 // MPSVariable is one environment variable PyTorch's MPS backend reads.
+// PythonFloor says that Dist's builds of the packages Names, from release
+// From on (until the next row of the same names and distribution), install
+// on Python PythonMin or newer only: the package index's python_requires,
+// or the oldest Python of conda-forge's linux_64 build matrix.
+type PythonFloor struct {
+	Names     []string     `yaml:"names"`
+	Dist      Distribution `yaml:"dist"`
+	From      string       `yaml:"from"`
+	PythonMin string       `yaml:"python_min"`
+	Source    string       `yaml:"source"`
+	Note      string       `yaml:"note,omitempty"`
+}
+
 type MPSVariable struct {
 	Name   string `yaml:"name"`
 	Source string `yaml:"source"`
