@@ -152,6 +152,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// EG207's hint read the ignored selector's route twice (review
 		// forty-seven F11)
 		{"038.yml", nil, []string{"to use pytorch-cuda=11.8 (line 13), take pytorch from the pytorch channel"}, []string{"or drop it and to use", "to keep pytorch-cuda=11.8"}, nil},
+		// _tflow_select is defaults' own: nodefaults alone leaves it
+		// unsolvable (review forty-eight F32)
+		{"118.yml", nil, []string{"_tflow_select=2.3.0 (line 7) is the defaults channel's TensorFlow variant selector, which only defaults publishes"}, []string{"replace `defaults` with `nodefaults`"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

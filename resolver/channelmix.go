@@ -40,6 +40,11 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 // channelMixHint is EG108's hint where the knowledge base bears on it
 // ("" where it does not), and whether the fix must be dropped.
 func channelMixHint(c *Context) (string, bool) {
+	if only := defaultsOnlyPin(c); only != "" {
+		// review forty-eight F32 (118): nodefaults would leave the pin
+		// unsolvable, whatever else conda-forge has
+		return only, true
+	}
 	item := neverOnCondaForge(c)
 	movedIt := movedBesideFramework(c)
 	moved := ""
@@ -399,6 +404,27 @@ func neverOnCondaForge(c *Context) string {
 			gap = fmt.Sprintf(" (its releases go from %s to %s)", before, after)
 		}
 		return fmt.Sprintf("conda-forge never built %s %s%s", it.Name, sp.Version.String(), gap)
+	}
+	return ""
+}
+
+// defaultsOnlyPin says which package of the file only the defaults channel
+// publishes (defaults_only), with what replacing defaults by nodefaults
+// needs first; "" where the file pins none.
+func defaultsOnlyPin(c *Context) string {
+	if c.Env == nil || c.KB == nil {
+		return ""
+	}
+	for _, it := range condaItems(c.Env) {
+		if it.Dep.Spec == nil || (it.Dep.Spec.Channel != "" && envspec.ChannelName(it.Dep.Spec.Channel) != "defaults") {
+			continue
+		}
+		row, ok := c.KB.DefaultsOnlyPackageOf(it.Name)
+		if !ok {
+			continue
+		}
+		return fmt.Sprintf("%s (line %d) is %s, which only defaults publishes (conda-forge never built it), so conda-forge alone cannot install the file as written: drop that line before using conda-forge alone with `nodefaults`, or keep defaults and drop conda-forge",
+			it.Dep.Raw.Value, it.Dep.Raw.Pos.Line, row.What)
 	}
 	return ""
 }

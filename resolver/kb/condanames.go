@@ -19,8 +19,25 @@ func (r *CondaAbsentName) Covers(channel string) bool {
 	return slices.Contains(r.Channels, channel)
 }
 
+// DefaultsOnlyPackageOf is the row saying that only the defaults channel
+// publishes the conda package name.
+func (k *KB) DefaultsOnlyPackageOf(name string) (*DefaultsOnlyPackage, bool) {
+	for i := range k.DefaultsOnly {
+		if k.DefaultsOnly[i].Name == name {
+			return &k.DefaultsOnly[i], true
+		}
+	}
+	return nil, false
+}
+
 func (v *validator) condaAbsentNames(keys map[string]bool) {
 	v.pypiCompanionCUDA(keys)
+	for i, r := range v.k.DefaultsOnly {
+		v.source("defaults_only", i, r.Source, keys)
+		if r.Name == "" || r.What == "" {
+			v.errf("defaults_only", i, "name and what are required")
+		}
+	}
 	for i, r := range v.k.CondaAbsentNames {
 		v.source("conda_absent_names", i, r.Source, keys)
 		if r.Name == "" || r.Conda == "" || r.Name == r.Conda || len(r.Channels) == 0 {

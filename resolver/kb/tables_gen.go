@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "1e0a918a1a83b2dd"
+const generatedVersion = "7325038ef96f2a4a"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xc42e37ce
+const generatedChecksum = 0xa3de07a3
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20390,6 +20390,8 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"pytorch",
 		"defaults",
 	}, Conda: "pytorch", Source: "CN_CF_TORCH_OUTPUTS; CN_AR_TORCH_OUTPUTS; CN_PT_BUILDER_NAME; CN_PT66785; CN_NOT_FOUND", Note: "conda-forge's pytorch-cpu-feedstock outputs libtorch, pytorch, pytorch-tests, pytorch-cpu and pytorch-gpu (74dd3d46); the defaults channel's AnacondaRecipes/pytorch-feedstock outputs libtorch and pytorch (00202e51); the pytorch channel's builder recipe is package name pytorch; 'conda install torch' fails with PackagesNotFoundError on pkgs/main (3DDFA#133, torch7#1225) and on conda-forge (pytorch#9463). A channel not listed here may have a package called torch, so the check holds only where every channel the file lists is one of these"},
+}, DefaultsOnly: []DefaultsOnlyPackage{
+	{Name: "_tflow_select", What: "the defaults channel's TensorFlow variant selector", Source: "ANACONDA_TF_SELECT; CN_CF_TF_NO_SELECT", Note: "AnacondaRecipes/tensorflow_recipes has a _tflow_select recipe (gpu 2.1.0, eigen 2.2.0, mkl 2.3.0); conda-forge's tensorflow feedstock picks the variant by build string and has no such output"},
 }, PyPICompanionCUDA: []PyPICompanionCUDA{
 	{Name: "torchvision", Source: "CN_TESTINFRA_1145; CN_FROZEN_7", Note: "pytorch/test-infra's release build matrix builds torch, torchvision and torchaudio for the package index with one CUDA (#1145: 'Use pypi version for cuda 11.7 in release by default … pip3 install torch torchvision torchaudio'); the package index's torchvision of the torch 1.8 era is CUDA 10.2, as its torch was (m-bain/frozen-in-time#7: 'PyTorch has CUDA Version=11.1 and torchvision has CUDA Version=10.2')"},
 	{Name: "torchaudio", Source: "CN_TESTINFRA_1145", Note: "the same release build matrix as torchvision"},
@@ -20626,6 +20628,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CN_NOT_FOUND", Title: "PackagesNotFoundError for a conda package named torch: cleardusk/3DDFA#133 (pkgs/main, 'torch[version=>=0.4.1]'), torch/torch7#1225 (pkgs/main, 'conda install torch'), pytorch/pytorch#9463 (conda-forge, 'torch >=0.4.0')", URL: "https://github.com/cleardusk/3DDFA/issues/133"},
 	{Key: "CN_TESTINFRA_1145", Title: "pytorch/test-infra#1145 'Use pypi version for cuda 11.7 in release by default' (merged 2022-11-21): the release binary matrix builds the package-index wheels of torch, torchvision and torchaudio for one CUDA, as the get-started page's 'pip3 install torch torchvision torchaudio' installs them together", URL: "https://github.com/pytorch/test-infra/pull/1145"},
 	{Key: "CN_FROZEN_7", Title: "m-bain/frozen-in-time#7 'Fix CUDA version for the torchvision package': the package index's torchvision raises 'Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.1 and torchvision has CUDA Version=10.2' beside a CUDA 11.1 torch, 'PyPI's version is compiled against CUDA 10.2'", URL: "https://github.com/m-bain/frozen-in-time/pull/7"},
+	{Key: "CN_CF_TF_NO_SELECT", Title: "conda-forge/tensorflow-feedstock recipe/meta.yaml at 2cc3b12: outputs libtensorflow_framework, tensorflow-base, tensorflow, tensorflow-estimator, libtensorflow, libtensorflow_cc, tensorflow-cpu, tensorflow-gpu, tensorflow-sse3, tensorflow-avx2, tensorflow-avx512; git log --all -S _tflow_select finds no commit of the feedstock that names it", URL: "https://github.com/conda-forge/tensorflow-feedstock/blob/2cc3b12/recipe/meta.yaml", Read: "git show and git log -S of the feedstock, 2026-12-07"},
 	{Key: "CF_CUDA_VERSION_SCHEME", Title: "conda-forge/cuda-version-feedstock recipe/README.md at 97d2616 (2023-04-20), 'Scheme': nvcc pins 'a range of cuda-version, with the lower bound being the CTK version X.Y that it comes with' (run_exports cuda-version >=X.Y,<X+1); CTK components pin their exact cuda-version; downstream packages 'depend on needed CTK components without version constraints, and set the version constraint on CUDA by depending only on cuda-version'", URL: "https://github.com/conda-forge/cuda-version-feedstock/blob/97d2616/recipe/README.md", Read: "git snapshot of conda-forge/cuda-version-feedstock, 2026-12-07"},
 	{Key: "CF_TORCH_241_HOST", Title: "conda-forge/pytorch-cpu-feedstock recipe/meta.yaml at 054fb317 ('Update to 2.4.1'): host requirements cuda-version {{ cuda_compiler_version }}, and for cuda_major >= 12 cuda-cudart-dev, cuda-nvrtc-dev, libcublas-dev, libcufft-dev, libcurand-dev, libcusolver-dev, libcusparse-dev with no version", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock/blob/054fb3175af2e6326738a03a61ba65110364d1af/recipe/meta.yaml", Read: "git snapshot of conda-forge/pytorch-cpu-feedstock, 2026-12-07"},
 	{Key: "X23_PYG_ENV_HISTORY", Title: "rusty1s/pytorch_scatter, pytorch_sparse, pytorch_cluster, pytorch_spline_conv: every TORCH_CUDA_ARCH_LIST line ever added to .github/workflows/cuda/*-Linux-env.sh (git log --all, no line ever removed): '3.5;5.0+PTX;6.0;7.0;7.5' (cu101, cu102), '3.5;5.0+PTX;6.0;7.0;7.5;8.0;8.6' (cu111 … cu118), '5.0+PTX;6.0;7.0;7.5;8.0;8.6;9.0' (cu121 … cu128), and in pytorch_scatter only '7.0;7.5;8.0;8.6;9.0;10.0;12.0+PTX' (efbe465, 2025-08-08, after the conda workflow's removal); building-conda.yml from 59a0243 / f05c8c5 / 762256f / 86ac776 (2021-06-25, matrix cpu, cu101, cu102, cu111) to its removal (eafcb5b, 10144cc, 02fd735, 28eece2; 2025-04; last matrix cpu, cu118, cu121, cu124), whose GPU step sources the env file and whose last step runs anaconda upload", URL: "https://github.com/rusty1s/pytorch_cluster/tree/437bd18b1f4eb1c3e22a4d028e029ee3c6d6beb0/.github/workflows", Read: "git snapshots of the four repositories, 2026-12-07"},
@@ -22231,6 +22234,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 829},
 		{File: "resolver/kb/data/cudalibs.yaml", Line: 830},
 	},
+	"defaults_only": {
+		{File: "resolver/kb/data/conda-names.yaml", Line: 13},
+	},
 	"defaults_torch_cudnn": {
 		{File: "resolver/kb/data/torch-defaults-cudnn.yaml", Line: 18},
 		{File: "resolver/kb/data/torch-defaults-cudnn.yaml", Line: 19},
@@ -23689,13 +23695,14 @@ var generatedPositions = map[string][]pos{
 	},
 	"sources": {
 		{File: "resolver/kb/data/companion-torch-build.yaml", Line: 13},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 10},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 11},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 12},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 13},
-		{File: "resolver/kb/data/conda-names.yaml", Line: 14},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 15},
 		{File: "resolver/kb/data/conda-names.yaml", Line: 16},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 17},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 18},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 19},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 20},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 21},
+		{File: "resolver/kb/data/conda-names.yaml", Line: 22},
 		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 15},
 		{File: "resolver/kb/data/cuda-conda-forge-float.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-23.yaml", Line: 24},

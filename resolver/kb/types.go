@@ -741,6 +741,9 @@ type Facts struct {
 	// conda package, with the conda package to write instead (torch:
 	// pytorch; conda-names.yaml).
 	CondaAbsentNames []CondaAbsentName `yaml:"conda_absent_names" key:"name"`
+	// DefaultsOnly are conda packages only the defaults channel publishes
+	// (Anaconda's variant selectors), which conda-forge never built.
+	DefaultsOnly []DefaultsOnlyPackage `yaml:"defaults_only" key:"name"`
 	// PyPICompanionCUDA names the torch companions whose package-index
 	// wheels are built for the CUDA of the package index's torch release
 	// they pair with (conda-names.yaml).
@@ -1040,6 +1043,15 @@ type CondaAbsentName struct {
 	Conda    string   `yaml:"conda"`
 	Source   string   `yaml:"source"`
 	Note     string   `yaml:"note,omitempty"`
+}
+
+// DefaultsOnlyPackage is a conda package only the defaults channel
+// publishes; What says what it is.
+type DefaultsOnlyPackage struct {
+	Name   string `yaml:"name"`
+	What   string `yaml:"what"`
+	Source string `yaml:"source"`
+	Note   string `yaml:"note,omitempty"`
 }
 
 // PyPICompanionCUDA says that the package index's wheels of a torch
