@@ -118,7 +118,7 @@ func runEG409(c *checker) bool {
 			}
 			hint := variantHint(c.k, fw, false) + c.selectorRouteFails(fw)
 			if fw.ForeignSelector != "" {
-				hint = resolver.SelectorRoute(c.k, fw.ForeignSelector) + "; or drop it and " + hint
+				hint = resolver.SelectorRoute(c.k, fw.ForeignSelector) + c.channelLastFails() + "; or drop it and " + hint
 			}
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
 				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+open+", so neither the driver nor the GPU architectures can be checked for it",
@@ -195,6 +195,46 @@ func (c *checker) selectorRouteFails(fw *resolver.Framework) string {
 		}
 	}
 	return ""
+}
+
+// channelLastFails says, where every CUDA build of the pytorch channel's
+// last release fails on the target, that the route to that channel cannot
+// serve it (review forty-eight F4, corpus 014: its CUDA 12 builds carry no
+// code for an RTX 5090), naming the first build's error; "" otherwise.
+func (c *checker) channelLastFails() string {
+	rels := closedDist(c.k, kb.DistPytorchConda)
+	if len(rels) == 0 || c.h == nil || len(c.h.GPUs) == 0 {
+		return ""
+	}
+	var last string
+	var v *kb.TorchVariants
+	for i := len(rels) - 1; i >= 0 && last == ""; i-- {
+		if vs, ok := c.k.Variants(resolver.SeriesOf(rels[i]), kb.DistPytorchConda); ok && !vs.NotPublished && len(vs.CUDA) > 0 && (len(vs.Releases) == 0 || contains(vs.Releases, rels[i])) {
+			last, v = rels[i], vs
+		}
+	}
+	if last == "" {
+		return ""
+	}
+	first := ""
+	for _, cu := range v.CUDA {
+		pfw := *c.st.Framework
+		pfw.Dist, pfw.Channel, pfw.ForeignSelector, pfw.IgnoredSelector, pfw.IgnoredSelectorCUDA = kb.DistPytorchConda, "pytorch", "", "", ""
+		st := *c.st
+		st.Framework = &pfw
+		sub := checkBuild(buildStack(&st, c.k, last, "cuda", cu), c.h, c.k, c.opt)
+		if sub.verdict() != VerdictFail {
+			return ""
+		}
+		for _, d := range sub.ds {
+			// the framework's own failure first: it is what the route
+			// changes
+			if d.Severity == finding.SeverityError && (first == "" || (d.Code == "EG403" && !strings.HasPrefix(first, "EG403"))) {
+				first = d.Code + ": " + envspec.Clip(d.Message, 160)
+			}
+		}
+	}
+	return fmt.Sprintf(" (but on %s no CUDA build of the channel's last release, pytorch %s (CUDA %s), runs: %s)", c.h.label(), last, strings.Join(v.CUDA, ", "), first)
 }
 
 // checkBuild is check, reached through a variable: a rule's step that

@@ -155,6 +155,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// _tflow_select is defaults' own: nodefaults alone leaves it
 		// unsolvable (review forty-eight F32)
 		{"118.yml", nil, []string{"_tflow_select=2.3.0 (line 7) is the defaults channel's TensorFlow variant selector, which only defaults publishes"}, []string{"replace `defaults` with `nodefaults`"}, nil},
+		// the route to the pytorch channel cannot serve an RTX 5090: none
+		// of its last release's CUDA builds runs there (review
+		// forty-eight F4)
+		{"014.yml", map[string]string{"rtx5090": "unknown"}, []string{"(but on target rtx5090 no CUDA build of the channel's last release, pytorch 2.5.1 (CUDA 11.8, 12.1, 12.4), runs: EG403"}, nil, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
