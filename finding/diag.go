@@ -69,6 +69,10 @@ type Diagnostic struct {
 	// Edits are the fix, where the rule is fixable and the fix is certain:
 	// all of them are applied or none (envguard fix, SARIF fixes, /v1/fix).
 	Edits []Edit
+	// Uninstallable marks a file finding that says conda or pip cannot
+	// create the environment as written (EG205's cases): every target
+	// fails on it while it stays an error.
+	Uninstallable bool
 }
 
 // Error renders file:line:col: message [CODE], like a compiler.

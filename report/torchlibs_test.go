@@ -31,7 +31,9 @@ func TestTorchWheelPinsDecideCuDNN(t *testing.T) {
 		eg410                bool // cuDNN's EG410 on both GPUs
 	}{
 		{"torch==2.7.0", "9.5.1.17", "nvidia-cudnn-cu12==9.5.1.17", gpucheck.VerdictOK, false},
-		{"torch==2.7.1+cu118", "9.1.0.70", "nvidia-cudnn-cu11==9.1.0.70", gpucheck.VerdictOK, false},
+		// a +cu118 pin needs its index named (EG205 otherwise, and every
+		// target fails on the file): a mirror of the PyTorch wheel index
+		{"--extra-index-url https://mirror.example.org/whl/cu118\ntorch==2.7.1+cu118", "9.1.0.70", "nvidia-cudnn-cu11==9.1.0.70", gpucheck.VerdictOK, false},
 		{"torch==2.3.1", "8.9.2.26", "nvidia-cudnn-cu12==8.9.2.26", gpucheck.VerdictOK, false},
 		{"torch==2.9.1+cu130", "9.13.0.50", "nvidia-cudnn-cu13==9.13.0.50", gpucheck.VerdictFail, true},
 		{"torch==2.8.0", "", "", "", false},

@@ -259,6 +259,16 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 				mine = append(mine, d)
 			}
 		}
+		if t.Uninstallable == "" {
+			// a file finding the stack keeps no trace of (a torch
+			// +cu118 pin without its index) stops the install as well
+			for _, d := range kept {
+				if d.Target == "" && d.Uninstallable && d.Severity == finding.SeverityError {
+					t.Uninstallable = d.Message + " (" + d.Code + ")"
+					break
+				}
+			}
+		}
 		t.Verdict = gpucheck.VerdictOf(mine, len(t.Undecided) > 0)
 		if t.Uninstallable != "" {
 			t.Verdict = gpucheck.VerdictFail

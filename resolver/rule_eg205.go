@@ -68,6 +68,14 @@ func runEG205(c *Context) []finding.Diagnostic {
 		out = append(out, eg205ExtraPins(c)...)
 		out = append(out, eg205IndexOther(c)...)
 		out = append(out, eg205JaxlibCuDNN(c)...)
+	}
+	// Each of those stops conda or pip as the file is written; an extra a
+	// jax release does not declare does not: pip warns, ignores it and
+	// installs jax without CUDA.
+	for i := range out {
+		out[i].Uninstallable = true
+	}
+	if c.Env != nil {
 		out = append(out, eg205JaxExtras(c)...)
 	}
 	return out
