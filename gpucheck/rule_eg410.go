@@ -1083,7 +1083,7 @@ func (c *checker) fileTorch() string {
 // every build has SASS or PTX for it, fails (EG410) where none has, and is
 // left unknown, naming the builds of each kind, where they differ.
 func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
-	var runs, fails, open []string
+	var runs, fails, open, nvrtcFails []string
 	ptxBy := ""
 	for _, b := range p.Builds {
 		list := &kb.ArchList{SASS: b.Code.SASS, PTX: b.Code.PTX, Known: true}
@@ -1094,7 +1094,10 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 			// release's cap and the code it asks NVRTC for.
 			switch verdict, why := c.nvrtcSpan(p, b, gcc); verdict {
 			case carriesNo:
-				v = runsNone
+				// its shipped code would serve: NVRTC is why it fails
+				// (review forty-nine F11, corpus 073)
+				nvrtcFails = append(nvrtcFails, b.Label+" ("+archSummary(list)+": "+why+")")
+				continue
 			case carriesUnknown:
 				open = append(open, b.Label+" ("+why+")")
 				continue
@@ -1115,9 +1118,12 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 		if len(fails) > 0 {
 			why += "; " + strings.Join(fails, ", ") + " carry no code for it"
 		}
+		if len(nvrtcFails) > 0 {
+			why += "; the run-time compiled kernels of " + strings.Join(nvrtcFails, ", ") + " fail"
+		}
 		c.undecide(c.pkgPos(p), "architecture", "nvrtc-target-unknown", pkgLabel(p), why,
 			fmt.Sprintf("pin a release of %s with SASS for %s, or run envguard check on the machine", p.Name, gcc.sm()))
-	case len(fails) == 0:
+	case len(fails) == 0 && len(nvrtcFails) == 0:
 		if ptxBy != "" && c.st.Framework == nil {
 			// Its own kernels run through PTX: the libraries it loads
 			// must then be known to carry code for the GPU.
@@ -1129,11 +1135,19 @@ func (c *checker) judgeBuilds(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 			}
 		}
 	case len(runs) == 0:
+		var parts []string
+		if len(fails) > 0 {
+			parts = append(parts, fmt.Sprintf("no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d, in %s (\"no kernel image is available for execution on the device\")",
+				gcc.sm(), gcc.Major, gcc.Major, gcc.Minor, strings.Join(fails, ", ")))
+		}
+		if len(nvrtcFails) > 0 {
+			parts = append(parts, "its run-time compiled kernels fail in "+strings.Join(nvrtcFails, ", "))
+		}
 		c.add("EG410", c.pkgPos(p),
-			fmt.Sprintf("%s can run no code on %s whichever build the solver installs: no SASS for %s or a lower %d.x, and no PTX at or below compute_%d%d, in %s (\"no kernel image is available for execution on the device\")",
-				pkgLabel(p), gpuLabel(c.h, gs), gcc.sm(), gcc.Major, gcc.Major, gcc.Minor, strings.Join(fails, ", ")),
+			fmt.Sprintf("%s can run no code on %s whichever build the solver installs: %s", pkgLabel(p), gpuLabel(c.h, gs), strings.Join(parts, "; ")),
 			fmt.Sprintf("use a release of %s built for %s", p.Name, gcc.sm()))
 	default:
+		fails = append(fails, nvrtcFails...)
 		c.undecide(c.pkgPos(p), "architecture", "extension-builds-differ", pkgLabel(p),
 			fmt.Sprintf("the builds the file admits differ on %s (%s): %s carry no code for it, while %s do", gcc.sm(), gpuLabel(c.h, gs), strings.Join(fails, ", "), strings.Join(runs, ", ")),
 			fmt.Sprintf("pin a build of %s that carries %s (%s): a CUDA pin in the file (cuda-version, cudatoolkit, or pytorch-cuda beside a pytorch-channel torch) picks the build for that CUDA, and a build string's last number is the build number", p.Name, gcc.sm(), strings.Join(runs, ", ")))
@@ -1156,11 +1170,17 @@ func (c *checker) nvrtcSpan(p *resolver.GPUPackage, b resolver.BuildCode, gcc cc
 	if b.From == "" {
 		return first, why
 	}
-	if last, lastWhy := verdict(b.Through); last != first {
+	last, lastWhy := verdict(b.Through)
+	if last != first {
 		if why == "" {
 			why = lastWhy
 		}
 		return carriesUnknown, why + " (for some of these releases)"
+	}
+	if lastWhy != "" && lastWhy != why {
+		// the same outcome for another reason (cupy 13.4.0 on caps the
+		// architecture, and its cubin for the cap does not run)
+		why += "; and " + b.Through + ": " + lastWhy
 	}
 	return first, why
 }

@@ -159,6 +159,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// of its last release's CUDA builds runs there (review
 		// forty-eight F4)
 		{"014.yml", map[string]string{"rtx5090": "unknown"}, []string{"(but on target rtx5090 no CUDA build of the channel's last release, pytorch 2.5.1 (CUDA 11.8, 12.1, 12.4), runs: EG403"}, nil, nil},
+		// cupy's builds carry PTX an RTX 5090 runs; NVRTC is why they
+		// fail there, and the message says so (review forty-nine F11)
+		{"073.yml", map[string]string{"rtx5090": "fail"}, []string{"cupy can run no code on target rtx5090's GPU 0 (GeForce RTX 5090, compute capability 12.0) whichever build the solver installs: its run-time compiled kernels fail in"}, []string{"no PTX at or below compute_120, in cupy"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
