@@ -176,7 +176,10 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 		c.judgeOwnRuntimeDriver(p)
 	}
 	floorAll := ""
-	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.FloorEveryRelease && p.Role == resolver.RoleExtension {
+	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.FloorEveryRelease && p.Role == resolver.RoleExtension && !(p.Code.Known && p.Code.NoDeviceCode) {
+		// a release with no GPU code of its own (librmm 0.14.0: host
+		// code calling the CUDA runtime) lacks no kernel on an older GPU,
+		// whatever the project supports (review forty-nine F43)
 		floorAll = ext.MinCC
 	}
 	if p.FromMachine != "" && !c.machineRuntimeBelowDriver(p) {
@@ -199,7 +202,11 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			c.add("EG410", c.pkgPos(p), msg, hint)
 			return
 		}
-		if p.Code.MinCC != "" {
+		if p.Code.MinCC != "" && !(p.Code.Known && p.Code.NoDeviceCode) {
+			// a package with no GPU code of its own lacks no kernel below
+			// the floor its project supports (librmm 0.14.0, host code
+			// calling the CUDA runtime, review forty-nine F43): the
+			// packages with kernels carry the floor
 			if lo, ok := parseCC(p.Code.MinCC); ok && gcc.less(lo) {
 				hint := fmt.Sprintf("run on a GPU of compute capability %s or newer", p.Code.MinCC)
 				if c.someReleaseRuns(p.Name, gcc) {
@@ -215,7 +222,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			}
 		}
 		if p.Code.Known && p.Code.NoDeviceCode {
-			return // no kernel of its own: only its floor decides a GPU
+			return // no kernel of its own: no GPU lacks one
 		}
 		if !p.Code.Known && len(p.Code.SupportedCC) > 0 {
 			c.judgeSupportedCC(p, gcc, gs)
@@ -1195,7 +1202,7 @@ func (c *checker) belowEveryRelease(p *resolver.GPUPackage) bool {
 		return true
 	}
 	ext, ok := c.k.ExtensionByName(p.Name)
-	if !ok || !ext.FloorEveryRelease {
+	if !ok || !ext.FloorEveryRelease || (p.Code.Known && p.Code.NoDeviceCode) {
 		return true
 	}
 	lo, ok := parseCC(ext.MinCC)

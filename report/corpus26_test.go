@@ -162,6 +162,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// cupy's builds carry PTX an RTX 5090 runs; NVRTC is why they
 		// fail there, and the message says so (review forty-nine F11)
 		{"073.yml", map[string]string{"rtx5090": "fail"}, []string{"cupy can run no code on target rtx5090's GPU 0 (GeForce RTX 5090, compute capability 12.0) whichever build the solver installs: its run-time compiled kernels fail in"}, []string{"no PTX at or below compute_120, in cupy"}, nil},
+		// librmm 0.14.0 is host code: RAPIDS' Pascal floor is carried by
+		// the packages with kernels (review forty-nine F43)
+		{"185.yml", map[string]string{"k80": "fail"}, nil, []string{"librmm 0.14.0 needs compute capability"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
