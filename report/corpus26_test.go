@@ -165,6 +165,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// librmm 0.14.0 is host code: RAPIDS' Pascal floor is carried by
 		// the packages with kernels (review forty-nine F43)
 		{"185.yml", map[string]string{"k80": "fail"}, nil, []string{"librmm 0.14.0 needs compute capability"}, nil},
+		// tensorflow-gpu 1.13.1 keeps defaults whatever pytorch does: no
+		// conda-forge route is offered (review forty-nine F2)
+		{"007.yml", nil, []string{"to end it drop conda-forge, once you know that defaults has every other package", "conda-forge never built tensorflow-gpu 1.13.1 (line 24) either"}, []string{"drop one of the two", "or move to a pytorch release conda-forge built"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

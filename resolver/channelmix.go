@@ -51,7 +51,10 @@ func channelMixHint(c *Context) (string, bool) {
 	if movedIt != nil {
 		moved = fmt.Sprintf("%s (line %d)", movedIt.moved, movedIt.pos().Line)
 	}
-	torchHint, torchNever := pytorchMixHint(c)
+	// another pin conda-forge never built keeps its channel whatever the
+	// framework does (review forty-nine F2, corpus 007: tensorflow-gpu
+	// 1.13.1 beside pytorch 1.1.0)
+	torchHint, torchNever := pytorchMixHint(c, item != "" || movedIt != nil)
 	if torchNever {
 		// the framework first: a file whose pytorch conda-forge never
 		// built cannot move there whatever its other pins (review
@@ -102,7 +105,7 @@ func movedBesideFramework(c *Context) *item {
 // where the knowledge base says whether conda-forge built it ("" where it
 // did, or where that does not bear on the hint), and whether it says
 // conda-forge never built it (the fix must then be dropped).
-func pytorchMixHint(c *Context) (string, bool) {
+func pytorchMixHint(c *Context, othersElsewhere bool) (string, bool) {
 	f := c.Stack.Framework
 	if f == nil || f.Name != "pytorch" || f.From != envspec.ProviderConda || f.Version == "" || strings.Contains(f.Item, "::") {
 		// a release written with its channel (pytorch::pytorch=1.3.1)
@@ -147,7 +150,7 @@ func pytorchMixHint(c *Context) (string, bool) {
 		// there may not exist for the export's platform (review
 		// twenty-one F45: 2.4.x skips Windows)
 		alt = "; the file is an export from another platform, whose conda-forge pytorch builds the knowledge base does not list, so it names no conda-forge release to move to"
-	} else if near := nearestOnCondaForge(c, f); len(near) > 0 {
+	} else if near := nearestOnCondaForge(c, f); len(near) > 0 && !othersElsewhere {
 		alt = fmt.Sprintf("; or move to a pytorch release conda-forge built (the nearest that fit the file: %s%s) and then use conda-forge alone with `nodefaults`", strings.Join(near, ", "), companionsOf(c, near))
 	}
 	// review thirty-one F43 (124): strict priority still takes from
@@ -155,6 +158,8 @@ func pytorchMixHint(c *Context) (string, bool) {
 	// without ending it; dropping conda-forge ends it
 	drop := ""
 	switch {
+	case slices.Contains(has, "defaults") && listedBefore(c.Env, "conda-forge", "defaults") && listedBeforeForge(c.Env, has...) && othersElsewhere:
+		drop = "; conda-forge is listed above defaults, so strict priority takes every package conda-forge has from it and from defaults only what conda-forge lacks: the mixing goes on, and to end it drop conda-forge, once you know that defaults has every other package and version the file pins (the knowledge base lists only the frameworks)"
 	case slices.Contains(has, "defaults") && listedBefore(c.Env, "conda-forge", "defaults") && listedBeforeForge(c.Env, has...):
 		// conda-forge above defaults: strict priority takes from
 		// conda-forge all it has, defaults only fills gaps (review
