@@ -40,10 +40,10 @@ func TestMessagesHintsNames(t *testing.T) {
 			hintHas: []string{"change line 9 to torchvision==0.22.0", "or keep torchvision 0.17.2 and change pytorch to 2.2.2 (line 8)"},
 		},
 		{
-			name: "pip torch hint names the release's wheel indexes",
+			name: "pip torch hint names the release's wheel indexes and, as the example, the build PyPI serves (review forty-nine F21)",
 			src:  "name: x\nchannels:\n  - conda-forge\ndependencies:\n  - python=3.11\n  - pip\n  - pip:\n    - torch==2.7.0\n",
 			code: "EG304", msgHas: []string{"torch==2.7.0 (line 8)"},
-			hintHas: []string{"…/whl/cu118, …/whl/cu126, …/whl/cu128", "torch==2.7.0+cu128"}, hintNot: "cu121",
+			hintHas: []string{"…/whl/cu118, …/whl/cu126, …/whl/cu128", "torch==2.7.0+cu126, the CUDA 12.6 build PyPI serves today"}, hintNot: "cu121",
 		},
 		{
 			name: "old pytorch-channel release selects with cudatoolkit",

@@ -3,6 +3,7 @@ package resolver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -134,6 +135,14 @@ func eg304Hint(ctx *Context, text string) string {
 			strings.Join(pins, ", "), m[1], tag, tag, m[1], tag)
 	}
 	last := strings.ReplaceAll(majorMinor(v.CUDA[len(v.CUDA)-1]), ".", "")
+	if _, d := pypiBuild(ctx.KB, ctx.Env, m[1]); d != nil && d.Default != "" && slices.Contains(v.CUDA, majorMinor(d.Default)) {
+		// the example is the build the file gets today, which the rest
+		// of the file was written beside (review forty-nine F21, corpus
+		// 092: CUDA 12.4 wheels, vllm and xformers for cu124)
+		tag := strings.ReplaceAll(majorMinor(d.Default), ".", "")
+		return fmt.Sprintf("torch %s has the wheel indexes %s: add the one for your CUDA with --extra-index-url and pin its build, e.g. torch==%s+cu%s, the CUDA %s build PyPI serves today (or the cpu build, where nothing else in the file needs CUDA)",
+			m[1], strings.Join(idx, ", "), m[1], tag, majorMinor(d.Default))
+	}
 	return fmt.Sprintf("torch %s has the wheel indexes %s: add the one for your CUDA with --extra-index-url and pin torch==%s+cu%s (or the cpu build)",
 		m[1], strings.Join(idx, ", "), m[1], last)
 }
