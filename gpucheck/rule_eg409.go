@@ -216,25 +216,35 @@ func (c *checker) channelLastFails() string {
 	if last == "" {
 		return ""
 	}
+	pfw := *c.st.Framework
+	pfw.Dist, pfw.Channel, pfw.ForeignSelector, pfw.IgnoredSelector, pfw.IgnoredSelectorCUDA = kb.DistPytorchConda, "pytorch", "", "", ""
+	first := c.cudaBuildsFail(&pfw, last, v.CUDA)
+	if first == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (but on %s no CUDA build of the channel's last release, pytorch %s (CUDA %s), runs: %s)", c.h.label(), last, strings.Join(v.CUDA, ", "), first)
+}
+
+// cudaBuildsFail judges fw's CUDA builds of release for each of cudas on
+// the target and, where every one fails, returns the first build's
+// error (the framework's own first, the one a route to it changes); ""
+// where one does not fail.
+func (c *checker) cudaBuildsFail(fw *resolver.Framework, release string, cudas []string) string {
 	first := ""
-	for _, cu := range v.CUDA {
-		pfw := *c.st.Framework
-		pfw.Dist, pfw.Channel, pfw.ForeignSelector, pfw.IgnoredSelector, pfw.IgnoredSelectorCUDA = kb.DistPytorchConda, "pytorch", "", "", ""
+	for _, cu := range cudas {
 		st := *c.st
-		st.Framework = &pfw
-		sub := checkBuild(buildStack(&st, c.k, last, "cuda", cu), c.h, c.k, c.opt)
+		st.Framework = fw
+		sub := checkBuild(buildStack(&st, c.k, release, "cuda", cu), c.h, c.k, c.opt)
 		if sub.verdict() != VerdictFail {
 			return ""
 		}
 		for _, d := range sub.ds {
-			// the framework's own failure first: it is what the route
-			// changes
 			if d.Severity == finding.SeverityError && (first == "" || (d.Code == "EG403" && !strings.HasPrefix(first, "EG403"))) {
 				first = d.Code + ": " + envspec.Clip(d.Message, 160)
 			}
 		}
 	}
-	return fmt.Sprintf(" (but on %s no CUDA build of the channel's last release, pytorch %s (CUDA %s), runs: %s)", c.h.label(), last, strings.Join(v.CUDA, ", "), first)
+	return first
 }
 
 // checkBuild is check, reached through a variable: a rule's step that
