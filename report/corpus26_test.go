@@ -168,6 +168,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// tensorflow-gpu 1.13.1 keeps defaults whatever pytorch does: no
 		// conda-forge route is offered (review forty-nine F2)
 		{"007.yml", nil, []string{"to end it drop conda-forge, once you know that defaults has every other package", "conda-forge never built tensorflow-gpu 1.13.1 (line 24) either"}, []string{"drop one of the two", "or move to a pytorch release conda-forge built"}, nil},
+		// PyG's sdists import torch, which pip installs only after it
+		// builds them: the run stops (review fifty F29)
+		{"123.yml", map[string]string{"a100": "fail", "h100": "fail"}, []string{"uninstallable: pip cannot install torch-cluster==1.6.0 beside the torch it installs in the same run"}, nil, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

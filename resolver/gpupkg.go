@@ -1206,6 +1206,13 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 			// build stops at "No module named 'torch'" (review ten #927;
 			// rusty1s/pytorch_scatter#145)
 			p.Unknown += "; and where pip installs torch in the same run, as this file does, the build stops before compiling anything: its setup.py imports torch, which pip installs only after building every package of the run (install torch first, or take PyG's prebuilt wheel)"
+			// pip stops the whole run there: the file cannot be
+			// installed as written (EG205; review fifty F29, corpus 123)
+			r.st.PinConflicts = append(r.st.PinConflicts, PinConflict{
+				Pos: it.pos(),
+				Why: fmt.Sprintf("pip cannot install %s beside the torch it installs in the same run: the package index has only its source, whose setup.py imports torch, and pip builds every package of a run before it installs any (\"No module named 'torch'\")", it.raw()),
+				Hint: fmt.Sprintf("install torch first (a conda pytorch, or a separate pip run before this one), or take %s's prebuilt wheel from PyG's page for the file's torch and CUDA (-f …/whl/torch-X.Y.Z+cuXYZ.html)", it.name),
+			})
 		}
 	}
 	return p, true
