@@ -53,6 +53,9 @@ func (c *checker) checkDriver() string {
 			// stays unknown.
 			return driverCUDA
 		}
+		if c.driverRunsEveryExtensionCUDA(driverCUDA) {
+			return driverCUDA
+		}
 		why, hint := "its CUDA runtime version is not known, so the driver was not checked", runtimeUnknownHint(c.st.Framework, c.k)
 		if fw := c.st.Framework; fw != nil && fw.VariantFrom != "" {
 			// the variant is the knowledge base's, not the file's: say so
@@ -298,6 +301,63 @@ func (c *checker) driverRunsEveryCandidate(driverCUDA string) bool {
 		if !strings.Contains(rt, ".") || compareVersions(driverCUDA, rt) < 0 {
 			return false
 		}
+	}
+	return true
+}
+
+// driverRunsEveryExtensionCUDA decides the driver of an environment with
+// no framework whose GPU packages each name the CUDA releases their builds
+// run with (conda-forge's cupy 12.3.0: 11.2 … 12.9): where the driver runs
+// each, natively or, within its major, through minor-version compatibility
+// from the major's floor, the check is decided, and EG402 names the
+// releases that need that compatibility (review fifty F2, corpus 004).
+func (c *checker) driverRunsEveryExtensionCUDA(driverCUDA string) bool {
+	if c.st.Framework != nil || driverCUDA == "" {
+		return false
+	}
+	dm := majorOf(driverCUDA)
+	var all, newer []string
+	for i := range c.st.GPUPackages {
+		p := &c.st.GPUPackages[i]
+		if p.Role != resolver.RoleExtension {
+			continue
+		}
+		if len(p.BuiltFor.CUDA) == 0 {
+			// one whose build is not known is left open on its own line
+			// (what it was built for, EG409)
+			if p.Code.Known {
+				return false
+			}
+			continue
+		}
+		for _, cu := range p.BuiltFor.CUDA {
+			m := majorOf(cu)
+			switch {
+			case !strings.Contains(cu, ".") || m <= 0 || m > dm:
+				return false
+			case m == dm && compareVersions(cu, driverCUDA) > 0:
+				if !c.reachesCompatFloor(m, driverCUDA) {
+					return false
+				}
+				if !contains(newer, cu) {
+					newer = append(newer, cu)
+				}
+			}
+			if !contains(all, cu) {
+				all = append(all, cu)
+			}
+		}
+	}
+	if len(all) == 0 {
+		return false
+	}
+	if len(newer) > 0 {
+		slices.SortFunc(newer, compareVersions)
+		slices.SortFunc(all, compareVersions)
+		c.minorCompat(
+			fmt.Sprintf("%s supports CUDA %s; the GPU packages' builds the file admits run with CUDA %s, and a build for CUDA %s runs only through minor-version compatibility (PTX JIT and newer APIs fail)",
+				c.driverLabel(), driverCUDA, resolver.RangeOf(all), resolver.RangeOf(newer)),
+			c.driverHint(newer[len(newer)-1], driverCUDA, "pin cuda-version="+driverCUDA+" (or older) so that the solver takes a build the driver runs natively, or upgrade the driver"))
 	}
 	return true
 }

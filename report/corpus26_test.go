@@ -171,6 +171,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// PyG's sdists import torch, which pip installs only after it
 		// builds them: the run stops (review fifty F29)
 		{"123.yml", map[string]string{"a100": "fail", "h100": "fail"}, []string{"uninstallable: pip cannot install torch-cluster==1.6.0 beside the torch it installs in the same run"}, nil, nil},
+		// every CUDA cupy 12.3.0's builds run with runs on driver 550,
+		// 12.5 and later through minor-version compatibility (review
+		// fifty F2); cucim keeps the target open
+		{"004.yml", map[string]string{"a100": "unknown"}, []string{"the GPU packages' builds the file admits run with CUDA 11.2 … 12.9, and a build for CUDA 12.5 … 12.9 runs only through minor-version compatibility"}, []string{"target a100: unknown\n  undecided driver"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
