@@ -53,6 +53,7 @@ type knowledge interface {
 	JAXPipCUDASince() (string, bool)
 	JAXLibAt(version string) (kb.JAXLibState, bool)
 	PythonFloorOf(name string, dist kb.Distribution, version string) (string, bool)
+	ChannelBuildCodeOf(name, channel string) []kb.ChannelBuildCode
 	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)

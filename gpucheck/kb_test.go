@@ -289,6 +289,10 @@ func (k factsKB) JAXLibAt(version string) (kb.JAXLibState, bool) {
 	return (&kb.KB{Facts: k.f}).JAXLibAt(version)
 }
 
+func (k factsKB) ChannelBuildCodeOf(name, channel string) []kb.ChannelBuildCode {
+	return (&kb.KB{Facts: k.f}).ChannelBuildCodeOf(name, channel)
+}
+
 func (k factsKB) PythonFloorOf(name string, dist kb.Distribution, version string) (string, bool) {
 	return (&kb.KB{Facts: k.f}).PythonFloorOf(name, dist, version)
 }

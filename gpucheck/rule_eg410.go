@@ -881,6 +881,9 @@ func (c *checker) judgeMachineLibs(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 // targets nothing as old as the GPU (sgl-kernel's CUDA 12 wheels on a
 // K80, review thirteen #724), no release of it can be: it says so.
 func (c *checker) anyReleaseHint(p *resolver.GPUPackage, gcc cc) string {
+	if h := c.channelBuildHint(p, gcc); h != "" {
+		return h
+	}
 	if h := c.noKnownBuildHint(p, gcc); h != "" {
 		return h
 	}
@@ -920,6 +923,37 @@ func (c *checker) anyReleaseHint(p *resolver.GPUPackage, gcc cc) string {
 	}
 	sort.Strings(lows)
 	return fmt.Sprintf("no release of %s can carry code for %s: the ones envguard knows are built with %s, whose compilers target no GPU that old; run it on a GPU it supports, or leave it out on this machine", p.Name, gcc.sm(), strings.Join(lows, ", "))
+}
+
+// channelBuildHint names, for a package whose builds one channel workflow
+// made (the pyg channel's), the CUDA releases whose builds carry code for
+// the GPU (review fifty F12, corpus 057: the CUDA 10.2 … 11.8 builds' sm_35
+// SASS runs on a K80, the CUDA 12 builds' does not); "" where none does or
+// the package is not such.
+func (c *checker) channelBuildHint(p *resolver.GPUPackage, gcc cc) string {
+	if p.ChannelBuilt == "" {
+		return ""
+	}
+	ext, ok := c.k.ExtensionByName(p.Name)
+	if !ok {
+		return ""
+	}
+	var spans []string
+	for _, row := range c.k.ChannelBuildCodeOf(ext.Name, p.ChannelBuilt) {
+		list := &kb.ArchList{SASS: row.SASS, PTX: row.PTX, Known: true}
+		if v, _ := archVerdict(gcc, list); v == runsNone {
+			continue
+		}
+		span := "CUDA " + row.CUDAFrom + " and later"
+		if row.CUDABelow != "" {
+			span = "CUDA " + row.CUDAFrom + " to below " + row.CUDABelow
+		}
+		spans = append(spans, span+" ("+archSummary(list)+")")
+	}
+	if len(spans) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the %s channel's builds of %s for %s carry code for %s: take one beside a framework build for one of those CUDA releases (its CUDA pin picks the build), with a driver the target runs it on", p.ChannelBuilt, p.Name, strings.Join(spans, "; "), gcc.sm())
 }
 
 // noKnownBuildHint says, where every release the knowledge base knows of

@@ -175,6 +175,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// 12.5 and later through minor-version compatibility (review
 		// fifty F2); cucim keeps the target open
 		{"004.yml", map[string]string{"a100": "unknown"}, []string{"the GPU packages' builds the file admits run with CUDA 11.2 … 12.9, and a build for CUDA 12.5 … 12.9 runs only through minor-version compatibility"}, []string{"target a100: unknown\n  undecided driver"}, nil},
+		// the pyg channel's CUDA 10 and 11 builds carry sm_35 SASS, which a
+		// K80 runs (review fifty F12)
+		{"057.yml", map[string]string{"k80": "fail"}, []string{"the pyg channel's builds of pytorch-cluster for CUDA 9.0 to below 11.0 (SASS sm_35"}, []string{"no release of pytorch-cluster can carry code for sm_37"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

@@ -43,6 +43,9 @@ type GPUPackage struct {
 	// release within it open (cudf==23.8.*, cudf=22.08: "23.8", "22.08"),
 	// and the knowledge base has rows that hold for every release of it.
 	Series string `json:"series,omitempty"`
+	// ChannelBuilt names the channel whose channel_build_code rows gave the
+	// package's builds (pyg), "" otherwise.
+	ChannelBuilt string `json:"-"`
 	// Releases lists, where the file leaves the release open and every
 	// release it admits has rows (condaForgeRange), those releases.
 	Releases []string         `json:"releases,omitempty"`
@@ -1670,6 +1673,7 @@ func (r *resolution) channelRange(p *GPUPackage, it *item, ext *kb.Extension) bo
 	if len(rows) == 0 {
 		return false
 	}
+	p.ChannelBuilt = it.channel
 	label := "the release of " + it.name + " is left to the solver"
 	if it.verText != "" {
 		label += " (" + it.verText + ")"
