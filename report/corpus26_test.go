@@ -178,6 +178,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// the pyg channel's CUDA 10 and 11 builds carry sm_35 SASS, which a
 		// K80 runs (review fifty F12)
 		{"057.yml", map[string]string{"k80": "fail"}, []string{"the pyg channel's builds of pytorch-cluster for CUDA 9.0 to below 11.0 (SASS sm_35"}, []string{"no release of pytorch-cluster can carry code for sm_37"}, nil},
+		// the EG502 hint offers a release that exists where the line asks
+		// (review fifty-one F21)
+		{"096.yml", nil, []string{"no release this line admits exists there (EG205): pin a release that does, with all three parts, e.g. pytorch::pytorch=2.5.1"}, []string{"pin the exact release you run on line 10, with all three parts (pytorch::pytorch=X.Y.Z)"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

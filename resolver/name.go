@@ -81,18 +81,14 @@ func CanonicalName(st *Stack) (string, error) {
 		}
 	}
 	if f.Name == "tensorflow" && f.From == envspec.ProviderPip && f.BuildCUDA != "" && f.VariantWhy == "" {
-		// One wheel for CPU and GPU: nothing in the file to pin, but the
-		// file brings no CUDA libraries it could use (review seventeen's
-		// 145, sixteen's 129).
-		missing := "which the file does not install"
-		if st.CUDA != nil && st.CUDA.Version != "" {
-			missing = "and the file installs no cuDNN"
+		// One wheel for CPU and GPU, built for one CUDA: the name is that
+		// build's, as a CUDA jaxlib that loads the machine's libraries is
+		// named for its own (jax03_cu11); that the file brings no CUDA
+		// libraries it could use is the targets' finding, not the name's
+		// (review fifty-one N15, fifty N12, corpus 129: tf25_cu112).
+		if digits2, err := nameDigits(f.BuildCUDA); err == nil {
+			return p + digits + "_cu" + digits2, nil
 		}
-		v := f.Version
-		if v == "" {
-			v = strings.TrimSpace(f.Spec)
-		}
-		return "", fmt.Errorf("tensorflow %s's package-index wheel is built for CUDA %s and uses the GPU only where it finds that CUDA's libraries and cuDNN, %s, so whether it runs on a GPU or on the CPU is the machine's to decide", v, f.BuildCUDA, missing)
 	}
 	if f.DefaultsToolkitPin != nil && st.CUDA != nil && hasMinor(st.CUDA.Version) {
 		// review twenty-six: 071's pytorch=1.9 with cudatoolkit=11.1 and

@@ -133,6 +133,12 @@ func runEG502(c *Context) []finding.Diagnostic {
 			hint = fmt.Sprintf("pin the exact release you run on line %d, e.g. pytorch::pytorch=%s, a release the pytorch channel built for %s (line %d), which selects that channel's builds only", f.Pos.Line, ex, sel.Dep.Raw.Value, sel.Dep.Raw.Pos.Line)
 		}
 	}
+	if f.NotPublished != "" {
+		// no release the line admits exists where it asks (EG205): a pin
+		// within what it admits would not install either (review
+		// fifty-one F21, corpus 096)
+		hint = fmt.Sprintf("no release this line admits exists there (EG205): pin a release that does, with all three parts, e.g. %s=%s from the pytorch channel (its last), or take pytorch from conda-forge or pip", name, lastOnChannelRelease(c.KB))
+	}
 	canonical, nameErr := st.Canonical()
 	var msg string
 	if len(cands) == 1 && f.Name == "pytorch" {
@@ -622,4 +628,20 @@ func packageReleases(c *Context, f *Framework, vs []string) []string {
 		return vs // pytorch-gpu and the like: the package follows pytorch's releases
 	}
 	return out
+}
+
+// lastOnChannelRelease is the newest release the pytorch channel
+// published ("2.5.1"), or its series where no release row says more.
+func lastOnChannelRelease(k *kb.KB) string {
+	series := lastOnChannel(k)
+	last := ""
+	for _, r := range k.Facts.Torch {
+		if seriesOf(r.Version) == series && (last == "" || compareVersions(r.Version, last) > 0) {
+			last = r.Version
+		}
+	}
+	if last == "" {
+		return series
+	}
+	return last
 }
