@@ -181,6 +181,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// the EG502 hint offers a release that exists where the line asks
 		// (review fifty-one F21)
 		{"096.yml", nil, []string{"no release this line admits exists there (EG205): pin a release that does, with all three parts, e.g. pytorch::pytorch=2.5.1"}, []string{"pin the exact release you run on line 10, with all three parts (pytorch::pytorch=X.Y.Z)"}, nil},
+		// conda-forge's mkl begins at 2019.5 (review fifty-two F11)
+		{"037.yml", nil, []string{"conda-forge never built mkl 2019.4.*, so conda-forge alone cannot install the file"}, []string{"replace `defaults` with `nodefaults`"}, nil},
+		// TensorFlow 2.13 loads conda's cudatoolkit: EG302 does not offer
+		// to drop it (review fifty-two F28)
+		{"110.yml", nil, []string{"the conda CUDA packages stay: tensorflow==2.13.*, line 17, loads them"}, []string{"or drop the conda CUDA packages"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

@@ -86,6 +86,15 @@ func runEG302(ctx *Context) []finding.Diagnostic {
 		if condaFrameworkNeedsCUDA(ctx) {
 			hint = fmt.Sprintf("install %s from conda as well, so that one CUDA runtime serves the process (the conda CUDA packages stay: conda packages need them)", lib)
 		}
+		for j, q := range reqs {
+			// a pip package that loads the CUDA it finds, conda's here,
+			// needs the conda CUDA packages too (review fifty-two F28,
+			// corpus 110: tensorflow 2.13 beside jax[cuda])
+			if j != i && libs[j] != "" && libs[j] != lib && usesHostCUDA(ctx, libs[j], q) {
+				hint = fmt.Sprintf("install %s from conda as well, so that one CUDA runtime serves the process (the conda CUDA packages stay: %s, line %d, loads them)", lib, pipText(q), q.Dep.Raw.Pos.Line)
+				break
+			}
+		}
 		if (lib == "torchvision" || lib == "torchaudio") && condaTorch(ctx) && p.Local == "" {
 			// The companion's kernels use torch's runtime; what goes wrong is
 			// the variant: the PyPI wheel is built for whatever CUDA the index

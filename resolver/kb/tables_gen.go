@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "7325038ef96f2a4a"
+const generatedVersion = "732c3cd8d5db4afc"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xa3de07a3
+const generatedChecksum = 0x7a3f45e1
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1047,6 +1047,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9.23.2.1",
 		"9.25.0.15",
 	}, CompleteFrom: "7.6", CompleteThrough: "9.25", Source: "CF_CUDNN_RELEASES; CF_CUDNN_CUDATOOLKIT", Note: "each CUDA 10.x build requires the cudatoolkit of its own CUDA major.minor (CF_CUDNN_CUDATOOLKIT), so beside a cudatoolkit fixed to 10.1 the solver takes a CUDA 10.1 build; the `{% set version %}` of recipe/meta.yaml at every commit of main (b127385, 2026-07-22) and of the 9.10.x branch; 9.24.0.43 appears only in a pull request"},
+	{Package: "mkl", Dist: Distribution("conda-forge"), Releases: []string{
+		"2019.5",
+	}, CompleteFrom: "2017.0", CompleteThrough: "2019.5", Source: "CF_MKL_REPACK", Note: "intel_repack-feedstock recipe/meta.yaml: {% set version = \"2019.5\" %} at its first commits (5416a46, 7e88451, 2020-01-23), then 2020.0 (2dfab59, 2020-02-20) and later"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Releases: []string{
 		"0.2.0",
 		"0.3.0",
@@ -20677,6 +20680,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CF_PKGS", Title: "conda-forge package pages and feedstocks (anaconda.org/conda-forge/NAME, github.com/conda-forge/NAME-feedstock): the packages CUDA builds are split into, and what those builds depend on (cuda-version, cudatoolkit)", URL: "https://anaconda.org/conda-forge"},
 	{Key: "CORPUS", Title: "195 public environment.yml files (shared/corpus/realworld): package names as people write them"},
 	{Key: "CONDA_FORGE_NOTE", Title: "conda-forge pytorch (pytorch-cpu-feedstock) and archived conda-forge libtorch package pages, as summarised in shared/facts/pytorch-releases.yaml", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock"},
+	{Key: "CF_MKL_REPACK", Title: "conda-forge/intel_repack-feedstock: first commit 5416a46 (2020-01-23, 'Initial feedstock commit') with recipe/meta.yaml version 2019.5, the mkl, mkl-devel, mkl-include, intel-openmp outputs; the feedstock index lists no other conda-forge mkl feedstock (only mkl_random-feedstock, a Python package)", URL: "https://github.com/conda-forge/intel_repack-feedstock/commit/5416a46", Read: "git log of the feedstock, 2026-12-08"},
 	{Key: "PT_MPS_ENV", Title: "PyTorch documentation, 'MPS Environment Variables' (docs/source/mps_environment_variables): PYTORCH_DEBUG_MPS_ALLOCATOR, PYTORCH_MPS_LOG_PROFILE_INFO, PYTORCH_MPS_TRACE_SIGNPOSTS, PYTORCH_MPS_HIGH_WATERMARK_RATIO, PYTORCH_MPS_LOW_WATERMARK_RATIO, PYTORCH_MPS_FAST_MATH, PYTORCH_MPS_PREFER_METAL, PYTORCH_ENABLE_MPS_FALLBACK", URL: "https://docs.pytorch.org/docs/stable/mps_environment_variables.html", Read: "stored copies of the page (stable and main), 2026-12-07"},
 	{Key: "PF_CUPY_SETUP", Title: "cupy/cupy setup.py python_requires (pyproject.toml requires-python from v13.5.0) at tags v8.0.0, v9.0.0, v10.0.0, v11.0.0, v12.0.0, v13.0.0, v13.5.0, v14.0.0", URL: "https://github.com/cupy/cupy/blob/v13.0.0/setup.py", Read: "git show at each tag, 2026-12-07"},
 	{Key: "PF_CUPY_CF", Title: "conda-forge/cupy-feedstock .ci_support/linux_64_*.yaml python: values at the merge commit that built each release (a54b61dc 8.0.0, a97a69d3 9.0.0, 65946d25 9.6.0, 7db7a577 10.0.0, 3c4a4bab 11.0.0, 09b8524c 11.3.0, ed53a41e 12.0.0, 8b01da7b 13.0.0, f6878829 14.0.0) and recipe/meta.yaml skip selectors", URL: "https://github.com/conda-forge/cupy-feedstock", Read: "git log and git show of the feedstock, 2026-12-07"},
@@ -21928,6 +21932,7 @@ var generatedPositions = map[string][]pos{
 	},
 	"conda_releases": {
 		{File: "resolver/kb/data/cudnn-conda-forge-releases.yaml", Line: 7},
+		{File: "resolver/kb/data/mkl-conda-forge-releases.yaml", Line: 7},
 		{File: "resolver/kb/data/torch-defaults-releases.yaml", Line: 16},
 	},
 	"conda_variant_pick": {
@@ -23751,6 +23756,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 52},
 		{File: "resolver/kb/data/meta.yaml", Line: 53},
 		{File: "resolver/kb/data/meta.yaml", Line: 54},
+		{File: "resolver/kb/data/mkl-conda-forge-releases.yaml", Line: 9},
 		{File: "resolver/kb/data/mps-variables.yaml", Line: 14},
 		{File: "resolver/kb/data/python-floors.yaml", Line: 26},
 		{File: "resolver/kb/data/python-floors.yaml", Line: 27},

@@ -221,8 +221,9 @@ func padRelease3(v string) string {
 // initialisation on every CLI start, and most runs need few of these.
 var (
 	releaseRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+$`) })
-	// a conda package's release may have four parts (cudnn 8.9.7.29)
-	condaRelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+\.\d+(\.\d+)?$`) })
+	// a conda package's release may have four parts (cudnn 8.9.7.29),
+	// or two where the package numbers its releases so (mkl 2019.5)
+	condaRelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+(\.\d+)?)?$`) })
 	majorRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+$`) })
 	jaxCUDARe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(>=)?\d+\.\d+$`) })
 	cudnnMinRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+\.\d+(\.\d+)?$`) })
