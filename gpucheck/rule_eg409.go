@@ -117,6 +117,11 @@ func runEG409(c *checker) bool {
 				open = " (" + fw.VariantOpen + ")"
 			}
 			hint := variantHint(c.k, fw, false) + c.selectorRouteFails(fw)
+			if fw.Dist == kb.DistPytorchConda && fw.ForeignSelector == "" {
+				// the selectors it names pick builds none of which may run
+				// here (review fifty-two F40, corpus 161: an RTX 5090)
+				hint += c.channelLastFails()
+			}
 			if fw.ForeignSelector != "" {
 				hint = resolver.SelectorRoute(c.k, fw.ForeignSelector) + c.channelLastFails() + "; or drop it and " + hint
 			}

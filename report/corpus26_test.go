@@ -186,6 +186,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// TensorFlow 2.13 loads conda's cudatoolkit: EG302 does not offer
 		// to drop it (review fifty-two F28)
 		{"110.yml", nil, []string{"the conda CUDA packages stay: tensorflow==2.13.*, line 17, loads them"}, []string{"or drop the conda CUDA packages"}, nil},
+		// an unpinned pytorch from the pytorch channel: its selectors
+		// pick builds none of which runs on an RTX 5090 (review fifty-two
+		// F40)
+		{"161.yml", map[string]string{"rtx5090": "unknown"}, []string{"(but on target rtx5090 no CUDA build of the channel's last release, pytorch 2.5.1"}, nil, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
