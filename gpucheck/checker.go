@@ -83,13 +83,13 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 
 // cannotInstall fails the target because the file cannot be installed as
 // written (EG205: a release, variant or package that does not exist where
-// the file asks for it, requirements pip cannot meet together): conda or
+// the file asks for it, requirements pip cannot meet together; an export
+// of another platform pinning that platform's own packages): conda or
 // pip stops before anything runs, on every machine, so the target fails
-// whatever its GPUs (reviews forty-four F10 and forty-seven F25 judged
-// "could not check" there wrong). What the fixed file would run is judged
-// once it is fixed. An export of another platform's builds stays open
-// (undecideUnread): whether each pinned build exists for the target's
-// platform is not known to envguard.
+// whatever its GPUs (reviews forty-four F1, F10, forty-seven F25 and
+// fifty-three F42 judged "could not check" there wrong). What the fixed
+// file would run is judged once it is fixed. An export of another
+// platform's builds (undecideUnread) is such a file too.
 func (c *checker) cannotInstall(why string) {
 	if c.uninstallable == "" {
 		c.uninstallable = why
@@ -140,6 +140,14 @@ func (c *checker) verdict() Verdict {
 func (c *checker) undecideUnread() {
 	u := c.opt.Unread
 	if u == nil {
+		return
+	}
+	if u.Reason == "foreign-export" {
+		// its Windows-only runtime (vc, vs2015_runtime) or another
+		// platform's builds exist for no package of the target's
+		// platform: conda stops there (reviews forty-four F1, fifty-three
+		// F42, corpus 169)
+		c.cannotInstall(u.Why + "; " + u.Hint)
 		return
 	}
 	reason, hint := "file-not-read", fmt.Sprintf("fix the error on line %d; envguard then checks what the file installs", u.Pos.Line)
