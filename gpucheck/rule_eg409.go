@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -104,6 +105,19 @@ func runEG409(c *checker) bool {
 							if b := c.olderBuild(c.k.NewestCUDAOfMajor(majorOf(drv)), c.st.Python, false); b != "" {
 								hint = lead + "install " + b
 							}
+						}
+						if with := c.withPythonWheel(rels); len(with) > 0 && c.pypiTorchMajorsBeyond(with) != "" {
+							m := c.pypiTorchMajorsBeyond(with)
+							// every release pip can install for this
+							// Python is a build of a newer CUDA major than
+							// the driver's: whichever it takes fails
+							// (review fifty-three F12, corpus 033: python
+							// 3.12 on a K80's R470)
+							c.add("EG401", c.fwPos(),
+								fmt.Sprintf("%s supports CUDA %s; pip installs whichever torch release the index serves, and every release with a Python %s wheel (%s) is a package-index build for CUDA %s, whose major this driver cannot run",
+									c.driverLabel(), c.hostDriverCUDA(), c.st.Python, resolver.RangeOf(with), m),
+								hint)
+							return true
 						}
 					}
 				}
@@ -513,6 +527,43 @@ func (c *checker) pypiTorchBeyondDriver(rels []string, top string) (why, runs st
 		}
 	}
 	return why, runs
+}
+
+// pypiTorchMajorsBeyond is the CUDA majors ("12 or 13") of the package
+// index's builds of rels where every one is of a newer major than the
+// driver's, and the releases' Pythons are known, so that no release the
+// list stands for runs on this driver; "" otherwise.
+func (c *checker) pypiTorchMajorsBeyond(rels []string) string {
+	drv := c.hostDriverCUDA()
+	if drv == "" || len(rels) == 0 {
+		return ""
+	}
+	var majors []string
+	for _, r := range rels {
+		t, ok := c.k.Release(r)
+		cu := c.pypiTorchCUDA(r)
+		if !ok || len(t.Python) == 0 || cu == "" || majorOf(cu) <= majorOf(drv) {
+			return ""
+		}
+		if m := fmt.Sprint(majorOf(cu)); !contains(majors, m) {
+			majors = append(majors, m)
+		}
+	}
+	slices.Sort(majors)
+	return strings.Join(majors, " or ")
+}
+
+// withPythonWheel keeps the releases the knowledge base knows to have a
+// wheel for the file's Python, experimental ones included (torch 2.2's
+// Python 3.12 wheels): what pip may install there.
+func (c *checker) withPythonWheel(rels []string) []string {
+	var out []string
+	for _, r := range rels {
+		if t, ok := c.k.Release(r); ok && (contains(t.Python, c.st.Python) || contains(t.PythonExperimental, c.st.Python)) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // withPython keeps the releases that have a wheel for the file's Python

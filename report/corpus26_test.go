@@ -190,6 +190,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pick builds none of which runs on an RTX 5090 (review fifty-two
 		// F40)
 		{"161.yml", map[string]string{"rtx5090": "unknown"}, []string{"(but on target rtx5090 no CUDA build of the channel's last release, pytorch 2.5.1"}, nil, nil},
+		// every torch release with a Python 3.12 wheel is a CUDA 12 or
+		// newer build on the package index: R470 runs none (review
+		// fifty-three F12, F13)
+		{"033.yml", map[string]string{"k80": "fail"}, []string{"every release with a Python 3.12 wheel (2.2.0 … 2.14.0) is a package-index build for CUDA 12 or 13, whose major this driver cannot run"}, nil, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that
@@ -268,7 +272,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"164.yml", nil, []string{"e.g. pytorch::pytorch=2.5.1, a release the pytorch channel built for pytorch-cuda=11.8 (line 18)"}, []string{"e.g. pytorch=2.12.0"}, nil},
 		// an open pip torch beside python=3.12 on a K80: the release the
 		// hint offers has a Python 3.12 wheel (review forty-five F10)
-		{"033.yml", map[string]string{"k80": "unknown"}, []string{"no release the package index serves as a build this driver runs has a Python 3.12 wheel: install torch==2.3.1+cu118"}, []string{"torch==2.0.1"}, nil},
+		{"033.yml", map[string]string{"k80": "fail"}, []string{"no release the package index serves as a build this driver runs has a Python 3.12 wheel: install torch==2.3.1+cu118"}, []string{"torch==2.0.1"}, nil},
 		// cpuonly and intel-extension-for-pytorch beside pip's torch 2.1.0,
 		// the CUDA 12.1 wheel: the K80's EG401 also offers the CPU wheel
 		// the file meant (review forty-five F11)
