@@ -79,6 +79,10 @@ type Unread struct {
 	// where the file was read but cannot be installed as written on the
 	// platform it is read for (foreign-export).
 	Reason, Hint string
+	// Refused, where set, says why conda or pip refuses the file as
+	// written (EG100 and EG101: conda cannot read it; EG104: pip stops at
+	// the line): the targets fail on it, as on an EG205.
+	Refused string
 }
 
 // GPUSummary is a GPU as a target result lists it.

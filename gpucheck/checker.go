@@ -142,6 +142,12 @@ func (c *checker) undecideUnread() {
 	if u == nil {
 		return
 	}
+	if u.Refused != "" {
+		// conda or pip refuses the file itself (review fifty-four F42,
+		// corpus 168: a dependencies: mapping)
+		c.cannotInstall(u.Refused)
+		return
+	}
 	if u.Reason == "foreign-export" {
 		// its Windows-only runtime (vc, vs2015_runtime) or another
 		// platform's builds exist for no package of the target's

@@ -22,9 +22,9 @@ var ruleEG409 = &Rule{
 			"decided. Where the knowledge base lacks a fact (an architecture list, whether a build carries PTX, a driver's CUDA " +
 			"version) envguard says so instead of guessing; where it can, it reasons from the CUDA toolkit's own limits: a GPU " +
 			"older than anything the toolkit can target fails (EG403), and one newer than everything it targets runs only through " +
-			"PTX. A file envguard could not read whole (EG100, EG101) or with an item it could not read (EG103, EG104) leaves " +
-			"every target unknown at best: what the unread part installs is not known. A file that asks for what does not exist where " +
-			"it asks for it (EG205), and a conda env export made on macOS or Windows (its prefix) that pins that platform's builds of " +
+			"PTX. A file with an item conda may read otherwise than envguard (EG103) leaves every target unknown at best: what " +
+			"it installs is not known. A file conda or pip cannot read (EG100, EG101, EG104), one that asks for what does not exist " +
+			"where it asks for it (EG205), and a conda env export made on macOS or Windows (its prefix) that pins that platform's builds of " +
 			"compiled packages, read for Linux, are not unknown but fail every target: conda or pip stops before anything runs, and the " +
 			"target's uninstallable field says why. Each undecided check names its cause: a fact the knowledge base lacks, one no public source holds, " +
 			"the machine, or a file to fix. " +

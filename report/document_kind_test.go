@@ -11,7 +11,7 @@ import (
 // README.md and MANIFEST.tsv named on the command line): YAML cannot read
 // them, and the findings say the file is no environment rather than ask
 // for its "error" to be fixed. An environment file with the same error
-// keeps the usual hint.
+// is one conda cannot read either: its targets fail on it.
 func TestDocumentNamedAsInput(t *testing.T) {
 	hosts, err := (&Machines{Targets: StandardFleet()}).Resolve([]string{"a100"})
 	if err != nil {
@@ -21,7 +21,6 @@ func TestDocumentNamedAsInput(t *testing.T) {
 	for _, tt := range []struct{ file, want string }{
 		{"README.md", "README.md is a Markdown document, not an environment file"},
 		{"MANIFEST.tsv", "MANIFEST.tsv is a table (.tsv), not an environment file"},
-		{"environment.yml", "envguard could not read the file (EG100, line 3)"},
 	} {
 		r := Validate(tt.file, src, Options{Platform: "linux-64", Hosts: hosts})
 		found := false
@@ -39,5 +38,9 @@ func TestDocumentNamedAsInput(t *testing.T) {
 		if !found || r.Targets[0].Verdict != gpucheck.VerdictUnknown {
 			t.Errorf("%s: no EG409, or verdict %s", tt.file, r.Targets[0].Verdict)
 		}
+	}
+	r := Validate("environment.yml", src, Options{Platform: "linux-64", Hosts: hosts})
+	if tr := r.Targets[0]; tr.Verdict != gpucheck.VerdictFail || !strings.Contains(tr.Uninstallable, "the file is not valid YAML (EG100, line 3)") {
+		t.Errorf("environment.yml: %s, %q; want fail: conda cannot read it", tr.Verdict, tr.Uninstallable)
 	}
 }

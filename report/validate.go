@@ -304,9 +304,11 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 					Why:  fmt.Sprintf("%s is %s, not an environment file, and YAML cannot read it (EG100, line %d), so it installs nothing envguard could check", filepath.Base(env.File), kind, d.Pos.Line),
 					Hint: "pass envguard the environment files only (environment.yml, conda-lock and pixi lock files, pixi and pyproject manifests, uv.lock, pylock.toml, requirements files); a directory it searches skips this one"}
 			}
-			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("envguard could not read the file (EG100, line %d), so which packages it installs is not known", d.Pos.Line)}
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("envguard could not read the file (EG100, line %d), so which packages it installs is not known", d.Pos.Line),
+				Refused: fmt.Sprintf("the file is not valid YAML (EG100, line %d): conda cannot read it either, and creates nothing from it", d.Pos.Line)}
 		case "EG101":
-			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read, so what it installs is not known", d.Pos.Line)}
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("part of the file has a shape conda cannot read (EG101, line %d) and was not read, so what it installs is not known", d.Pos.Line),
+				Refused: fmt.Sprintf("part of the file has a shape conda refuses (EG101, line %d): conda creates nothing from it as written", d.Pos.Line)}
 		case "EG103":
 			if readAsConda(env, d.Pos) {
 				// conda reads it (libmamba refuses "=>3.11"): the
@@ -325,7 +327,8 @@ func unread(env *envspec.Env) *gpucheck.Unread {
 			if env.Kind == envspec.KindRequirements {
 				what = "the file"
 			}
-			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the pip line on line %d is not a valid requirement (EG104): pip stops there before installing anything of %s, so the environment is not what the file lists", d.Pos.Line, what)}
+			return &gpucheck.Unread{Pos: d.Pos, Why: fmt.Sprintf("the pip line on line %d is not a valid requirement (EG104): pip stops there before installing anything of %s, so the environment is not what the file lists", d.Pos.Line, what),
+				Refused: fmt.Sprintf("the pip line on line %d is not a valid requirement (EG104): pip stops there before installing anything of %s", d.Pos.Line, what)}
 		}
 	}
 	if pos, why, ok := resolver.ForeignExport(env); ok {

@@ -1212,8 +1212,8 @@ func (r *resolution) extensionPackage(it *item) (GPUPackage, bool) {
 			// pip stops the whole run there: the file cannot be
 			// installed as written (EG205; review fifty F29, corpus 123)
 			r.st.PinConflicts = append(r.st.PinConflicts, PinConflict{
-				Pos: it.pos(),
-				Why: fmt.Sprintf("pip cannot install %s beside the torch it installs in the same run: the package index has only its source, whose setup.py imports torch, and pip builds every package of a run before it installs any (\"No module named 'torch'\")", it.raw()),
+				Pos:  it.pos(),
+				Why:  fmt.Sprintf("pip cannot install %s beside the torch it installs in the same run: the package index has only its source, whose setup.py imports torch, and pip builds every package of a run before it installs any (\"No module named 'torch'\")", it.raw()),
 				Hint: fmt.Sprintf("install torch first (a conda pytorch, or a separate pip run before this one), or take %s's prebuilt wheel from PyG's page for the file's torch and CUDA (-f …/whl/torch-X.Y.Z+cuXYZ.html)", it.name),
 			})
 		}
