@@ -194,6 +194,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// newer build on the package index: R470 runs none (review
 		// fifty-three F12, F13)
 		{"033.yml", map[string]string{"k80": "fail"}, []string{"every release with a Python 3.12 wheel (2.2.0 … 2.14.0) is a package-index build for CUDA 12 or 13, whose major this driver cannot run"}, nil, nil},
+		// the pip nvidia-* wheels serve the file's jax-cuda12-plugin:
+		// EG303 does not offer to drop them (review fifty-four F20)
+		{"042.yml", nil, []string{"jax-cuda12-plugin==0.4.28 (line 135) loads the nvidia-* wheels, not conda's libraries"}, []string{"keep one source of CUDA libraries: drop nvidia-cublas-cu12"}, nil},
 		{"096.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: the pytorch channel published none of the releases pytorch::pytorch>=2.7.0 admits"}, []string{"could not check pytorch"}, nil},
 		{"103.yml", map[string]string{"k80": "fail", "a100": "fail", "h100": "fail", "rtx5090": "fail"}, []string{"uninstallable: pip cannot install jaxlib==0.1.68+cuda111 as the file writes it"}, nil, nil},
 		// cuda-toolkit=12 and jax[cuda12] beside a --find-links page that

@@ -126,6 +126,12 @@ func eg303Twins(ctx *Context, twins []eg303Twin, condaNeeds bool) finding.Diagno
 	if h, ok := eg303TestedCuDNN(ctx, twins); ok {
 		hint = h
 	}
+	if user := pipWheelUser(ctx); user != "" {
+		// a pip package of the file loads NVIDIA's wheels, not conda's
+		// libraries: dropping them breaks it (review fifty-four F20,
+		// corpus 042: jax-cuda12-plugin beside conda's pytorch)
+		hint = fmt.Sprintf("%s loads the nvidia-* wheels, not conda's libraries, so dropping them breaks it: keep them and run that framework in an environment of its own, or take it from conda as well, built for the conda CUDA, so that one source of CUDA libraries serves the process", user)
+	}
 	first := twins[0].wheel.Dep.Raw.Pos
 	return diag(ctx.rule, first, msg, hint, related...)
 }
@@ -268,4 +274,24 @@ func eg303TestedCuDNN(ctx *Context, twins []eg303Twin) (string, bool) {
 	t := twins[0]
 	return fmt.Sprintf("keep one source of cuDNN: drop %s (%s) and keep %s, the tested cuDNN %s of %s (EG208)",
 		condaText(t.provider), place(t.provider.Dep.Raw.Pos), pipText(t.wheel), want, fwLabel(f)), true
+}
+
+// pipWheelUser names the first pip line of the file that installs a JAX
+// CUDA plugin (jax[cuda12], jax-cuda12-plugin), whose CUDA libraries are
+// NVIDIA's pip wheels, "" where none does.
+func pipWheelUser(ctx *Context) string {
+	reqs, _ := ctx.pipList()
+	for _, p := range reqs {
+		if strings.HasPrefix(p.Name, "jax-cuda") && strings.Contains(p.Name, "plugin") {
+			return pipText(p) + " (" + place(p.Dep.Raw.Pos) + ")"
+		}
+		if p.Name == "jax" {
+			for _, e := range p.Extras {
+				if strings.HasPrefix(strings.ToLower(e), "cuda") && !strings.Contains(strings.ToLower(e), "local") {
+					return pipText(p) + " (" + place(p.Dep.Raw.Pos) + ")"
+				}
+			}
+		}
+	}
+	return ""
 }
