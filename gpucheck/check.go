@@ -166,6 +166,15 @@ func evaluate(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) Target
 	return r
 }
 
+// TargetVerdict is VerdictOf for a target whose file cannot be installed
+// as written where uninstallable says why: it fails whatever its findings.
+func TargetVerdict(ds []finding.Diagnostic, undecided bool, uninstallable string) Verdict {
+	if uninstallable != "" {
+		return VerdictFail
+	}
+	return VerdictOf(ds, undecided)
+}
+
 // VerdictOf is fail when a finding is an error, else unknown when a check
 // was left undecided, else ok.
 func VerdictOf(ds []finding.Diagnostic, undecided bool) Verdict {

@@ -103,11 +103,11 @@ func (c *checker) cannotInstall(why string) {
 // pip finds no distribution for.
 func (c *checker) uninstallableFile() {
 	st := c.st
-	if fw := st.Framework; fw != nil && fw.NotPublished != "" {
-		c.cannotInstall(fw.NotPublished)
-	}
 	if st.CUDA != nil && st.CUDA.NotPublished != "" {
 		c.cannotInstall(st.CUDA.NotPublished)
+	}
+	if fw := st.Framework; fw != nil && fw.NotPublished != "" {
+		c.cannotInstall(fw.NotPublished)
 	}
 	if nf := st.NotFound; len(nf) > 0 {
 		c.cannotInstall(nf[0].Why)
@@ -127,10 +127,7 @@ func (c *checker) uninstallableFile() {
 
 // verdict is the target's verdict from what the checks found.
 func (c *checker) verdict() Verdict {
-	if c.uninstallable != "" {
-		return VerdictFail
-	}
-	return VerdictOf(c.ds, len(c.undecided) > 0)
+	return TargetVerdict(c.ds, len(c.undecided) > 0, c.uninstallable)
 }
 
 // undecideUnread leaves the target undecided where the file was not read

@@ -50,8 +50,8 @@ func (c *checker) checkArch(driverCUDA string) {
 		// No such build exists (EG205 says so): reasoning about what "its"
 		// CUDA's compiler targets would describe a build no one can install,
 		// whichever variant the file leaves open (cudatoolkit=12.1 beside
-		// conda-forge's pytorch=2.1.0).
-		c.cannotInstall(cu.NotPublished)
+		// conda-forge's pytorch=2.1.0); the target fails on the file
+		// (uninstallableFile)
 		return
 	}
 	if fw != nil && fw.Variant != "cuda" {
@@ -59,8 +59,8 @@ func (c *checker) checkArch(driverCUDA string) {
 	}
 	if fw != nil && fw.NotPublished != "" {
 		// No such release where the file asks for it (EG205 says so): an
-		// architecture list "not known" would describe a phantom build.
-		c.cannotInstall(fw.NotPublished)
+		// architecture list "not known" would describe a phantom build;
+		// the target fails on the file (uninstallableFile)
 		return
 	}
 	if fw != nil && fw.CUDAUnloadable != "" {
@@ -669,8 +669,8 @@ func (c *checker) xlaCompiles(gcc cc, gs []GPU, what string) bool {
 			what, gcc.sm(), gpuLabel(c.h, gs), fw.Version, gcc.sm(), gcc.sm())
 		hint := "install on the machine a CUDA toolkit whose ptxas targets " + gcc.sm() + first + ", which keeps the driver's JIT out of it, or use a jax release whose wheels carry SASS for this architecture"
 		if fw.JAXLibUnfindable != "" {
-			// as an extension line pip cannot install
-			c.cannotInstall(fw.JAXLibUnfindable)
+			// pip installs no such jaxlib: the target fails on the file
+			// (uninstallableFile)
 			return true
 		}
 		c.undecide(c.fwPos(), "architecture", "xla-target-unknown", c.build(), why, hint)

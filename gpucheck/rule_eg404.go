@@ -133,8 +133,7 @@ func (c *checker) undecideUnchecked() {
 			why = "which architectures its GPU code is built for is not known"
 		}
 		if p.NotInstallable {
-			c.cannotInstall(why)
-			continue
+			continue // the target fails on the file (uninstallableFile)
 		}
 		cause, hint := c.unknownExtension(p)
 		if p.BuiltOnMachine != "" {

@@ -106,8 +106,8 @@ func runEG409(c *checker) bool {
 								hint = lead + "install " + b
 							}
 						}
-						if with := c.withPythonWheel(rels); len(with) > 0 && c.pypiTorchMajorsBeyond(with) != "" {
-							m := c.pypiTorchMajorsBeyond(with)
+						with := c.withPythonWheel(rels)
+						if m := c.pypiTorchMajorsBeyond(with); m != "" {
 							// every release pip can install for this
 							// Python is a build of a newer CUDA major than
 							// the driver's: whichever it takes fails

@@ -161,8 +161,7 @@ func (c *checker) judgeExtension(p *resolver.GPUPackage) {
 			why = p.Name + " ships no prebuilt GPU code: its CUDA ops are compiled on the machine, at first use or at install, so what they carry is decided there and not by the release"
 		}
 		if p.NotInstallable {
-			c.cannotInstall(p.Unknown)
-			return
+			return // the target fails on the file (uninstallableFile)
 		}
 		cause, hint := c.unknownExtension(p)
 		c.undecideFor(c.pkgPos(p), cause, "extension", "extension-unknown", pkgLabel(p), why, hint)

@@ -251,6 +251,15 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 	if len(r.Targets) > 0 {
 		r.Summary.Targets = &VerdictCounts{}
 	}
+	// a file finding the stack keeps no trace of (a torch +cu118 pin
+	// without its index) stops the install on every target as well
+	fileUninstallable := ""
+	for _, d := range kept {
+		if d.Target == "" && d.Uninstallable && d.Severity == finding.SeverityError {
+			fileUninstallable = d.Message + " (" + d.Code + ")"
+			break
+		}
+	}
 	for i := range r.Targets {
 		t := &r.Targets[i]
 		var mine []finding.Diagnostic
@@ -260,19 +269,9 @@ func FromEnvContext(ctx context.Context, env *envspec.Env, opt Options) (*Report
 			}
 		}
 		if t.Uninstallable == "" {
-			// a file finding the stack keeps no trace of (a torch
-			// +cu118 pin without its index) stops the install as well
-			for _, d := range kept {
-				if d.Target == "" && d.Uninstallable && d.Severity == finding.SeverityError {
-					t.Uninstallable = d.Message + " (" + d.Code + ")"
-					break
-				}
-			}
+			t.Uninstallable = fileUninstallable
 		}
-		t.Verdict = gpucheck.VerdictOf(mine, len(t.Undecided) > 0)
-		if t.Uninstallable != "" {
-			t.Verdict = gpucheck.VerdictFail
-		}
+		t.Verdict = gpucheck.TargetVerdict(mine, len(t.Undecided) > 0, t.Uninstallable)
 		switch t.Verdict {
 		case gpucheck.VerdictOK:
 			r.Summary.Targets.OK++
@@ -553,9 +552,6 @@ func mergeResults(a, b gpucheck.TargetResult) gpucheck.TargetResult {
 	if a.Uninstallable == "" {
 		a.Uninstallable = b.Uninstallable
 	}
-	a.Verdict = gpucheck.VerdictOf(a.Findings, len(a.Undecided) > 0)
-	if a.Uninstallable != "" {
-		a.Verdict = gpucheck.VerdictFail
-	}
+	a.Verdict = gpucheck.TargetVerdict(a.Findings, len(a.Undecided) > 0, a.Uninstallable)
 	return a
 }
