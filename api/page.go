@@ -197,6 +197,7 @@ var ruleTmpl = sync.OnceValue(func() *template.Template {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>{{.}} · envguard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/page.css">
 </head>
 <body class="doc">
