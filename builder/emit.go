@@ -2,6 +2,7 @@ package builder
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/gpucheck"
@@ -65,6 +66,18 @@ func emit(k *kb.KB, c candidate, req Request) *Result {
 			deps = append(deps, "pytorch::pytorch-cuda="+c.cuda)
 		}
 		selector = deps[len(deps)-1]
+		// a library the channel's build links with an open run requirement,
+		// pinned where the channels added would give it a release the
+		// build cannot load (lib_breaks: conda-forge's mkl 2024.1 and
+		// later beside the pytorch channel's pytorch, EG411)
+		for _, b := range k.LibBreaksOf("pytorch", kb.DistPytorchConda, "linux-64", c.rel.Version) {
+			for _, ch := range channels {
+				if slices.Contains(b.Channels, ch) {
+					deps = append(deps, b.Lib+"="+b.LastGood)
+					break
+				}
+			}
+		}
 	case kb.DistCondaForge:
 		channels = []string{"conda-forge"}
 		deps = append(deps, "python="+c.python, "pytorch="+c.rel.Version+"="+condaForgeBuild(c.cuda))

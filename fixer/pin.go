@@ -96,7 +96,13 @@ func pinCandidates(file string, src []byte, rep *report.Report, ropt report.Opti
 	}
 	why = "the knowledge base lists no release the file admits"
 	for i := len(releases) - 1; i >= 0; i-- {
-		dist, line, err := pick(releases[i], st.Python, cuda, via, hosts, ropt.KB)
+		py, fits := resolver.PythonFor(kbOf(ropt), st, releases[i])
+		if !fits {
+			// no Python the file admits installs it (review fifty-five
+			// F8: pytorch 2.5.1 beside python>=3.7,<3.9)
+			continue
+		}
+		dist, line, err := pick(releases[i], py, cuda, via, hosts, ropt.KB)
 		if err != nil {
 			if len(pins) == 0 {
 				why = strings.SplitN(err.Error(), "\n", 2)[0]
@@ -109,8 +115,34 @@ func pinCandidates(file string, src []byte, rep *report.Report, ropt report.Opti
 		if p, ok := pinEdits(env, dep, line); ok {
 			pins = append(pins, p)
 		}
+		if extra := libBreakSpecs(ropt, dist, releases[i]); extra != "" {
+			// the same pick with the library release the build still
+			// loads, for a file whose channels would give it a later one
+			// (EG411: conda-forge's mkl beside the pytorch channel's
+			// pytorch); tried after the plain pick, which a file that
+			// takes mkl elsewhere validates without it
+			if p, ok := pinEdits(env, dep, line+" "+extra); ok {
+				pins = append(pins, p)
+			}
+		}
 	}
 	return pins, why
+}
+
+// libBreakSpecs are the specs that keep each library of the knowledge
+// base's lib_breaks rows for the release below the release that breaks
+// it (mkl<2024.1), "" where no row applies.
+func libBreakSpecs(ropt report.Options, dist kb.Distribution, release string) string {
+	k := kbOf(ropt)
+	platform := ropt.Platform
+	if platform == "" {
+		platform = "linux-64"
+	}
+	var out []string
+	for _, b := range k.LibBreaksOf("pytorch", dist, platform, release) {
+		out = append(out, b.Lib+"<"+b.BreaksFrom)
+	}
+	return strings.Join(out, " ")
 }
 
 // pinEdits writes the builder's pick into the file: the framework's line
@@ -154,7 +186,9 @@ func pinEdits(env *envspec.Env, dep *envspec.CondaDep, line string) (pin, bool) 
 		if _, n, ok := strings.Cut(name, "::"); ok {
 			name = n
 		}
-		name, _, _ = strings.Cut(name, "=")
+		if i := strings.IndexAny(name, "=<>!~"); i >= 0 {
+			name = name[:i]
+		}
 		if hasDep(env, name) {
 			continue
 		}
@@ -305,4 +339,12 @@ func parseForFix(file string, src []byte, platform string) *envspec.Env {
 		return lockfile.ReadRequirements(file, src, lockfile.Options{Platform: platform})
 	}
 	return envspec.Parse(file, src, envspec.ParseOptions{Platform: platform})
+}
+
+// kbOf is the knowledge base the report options name, else the embedded one.
+func kbOf(ropt report.Options) *kb.KB {
+	if ropt.KB != nil {
+		return ropt.KB
+	}
+	return kb.Default()
 }

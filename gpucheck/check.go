@@ -57,6 +57,7 @@ type knowledge interface {
 	JAXArchProbes(major string) []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)
+	TensorFlowCondaCPUOnly(version string, dist kb.Distribution) (why string, ok bool)
 	CondaVariantPick(pkg string, dist kb.Distribution, release string) (*kb.CondaVariantPick, bool)
 }
 

@@ -156,6 +156,9 @@ func (k factsKB) PythonBuilds(torch string, dist kb.Distribution, cuda string) (
 func (k factsKB) CondaPublished(pkg string, dist kb.Distribution, release string) (bool, bool) {
 	return (&kb.KB{Facts: k.f}).CondaPublished(pkg, dist, release)
 }
+func (k factsKB) TensorFlowCondaCPUOnly(version string, dist kb.Distribution) (string, bool) {
+	return (&kb.KB{Facts: k.f}).TensorFlowCondaCPUOnly(version, dist)
+}
 
 func (k factsKB) CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool) {
 	return (&kb.KB{Facts: k.f}).CondaBuildForm(pkg, dist, release)

@@ -139,8 +139,14 @@ func runEG409(c *checker) bool {
 			if fw.ForeignSelector != "" {
 				hint = resolver.SelectorRoute(c.k, fw.ForeignSelector) + c.channelLastFails() + "; or drop it and " + hint
 			}
+			what := "whether the CPU or the CUDA build is installed is left to " + solverOf(fw) + c.bothInstall()
+			if fw.VariantOpen != "" {
+				// what the channels publish is not known, not a choice
+				// between builds known to exist (review fifty-five F20)
+				what = "whether the CPU or the CUDA build is installed is not known"
+			}
 			c.undecide(c.fwPos(), "variant", "variant-left-to-solver", fwName(fw),
-				"whether the CPU or the CUDA build is installed is left to "+solverOf(fw)+c.bothInstall()+open+", so neither the driver nor the GPU architectures can be checked for it",
+				what+open+", so neither the driver nor the GPU architectures can be checked for it",
 				hint)
 		}
 	}

@@ -9,8 +9,10 @@ import (
 
 // ruleEG411: a shared library of the environment needs another that
 // nothing provides. envguard check finds each DT_NEEDED the way the
-// dynamic loader does (internal/prefixscan); a file has no binaries, so
-// for it the rule says nothing.
+// dynamic loader does (internal/prefixscan). A file has no binaries; for
+// it the rule reports what the knowledge base's lib_breaks decide from the
+// file (resolver.LibBreak): a framework build that needs a release of a
+// library older than the one the file gets.
 var ruleEG411 = &Rule{
 	Rule: finding.Rule{
 		Code: "EG411", Name: "needed-library-missing", Severity: finding.SeverityError,
@@ -24,8 +26,12 @@ var ruleEG411 = &Rule{
 			"each that nothing provides. The NVIDIA driver's own libraries (libcuda.so.1, libnvidia-ml.so.1) come with the machine's driver, " +
 			"which EG404 judges, and are not counted. Only the GPU stack's own libraries count (the CUDA runtime and math libraries, " +
 			"cuDNN, NCCL, libtorch and libc10): a missing optional backend of another package (cupy's cuTENSOR module, mpi4py's other MPI " +
-			"builds, numba's TBB pool) fails only when used.",
-		Fix:    "Install the package that ships the library (for libcudart.so.12: nvidia-cuda-runtime-cu12, or conda's cuda-cudart), or the build of the extension made for the environment's CUDA major.",
+			"builds, numba's TBB pool) fails only when used. " +
+			"A file is judged where the knowledge base's lib_breaks decide it: a framework's conda build that links a library " +
+			"dynamically with an open run requirement needs a release of it that still exports what the build imports, and the " +
+			"solver gives it a later one (the pytorch channel's linux-64 pytorch runs with mkl >=2018, and MKL 2024.1 no longer " +
+			"exports iJIT_NotifyEvent: \"libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent\", pytorch/pytorch#123097).",
+		Fix:    "Install the package that ships the library (for libcudart.so.12: nvidia-cuda-runtime-cu12, or conda's cuda-cudart), or the build of the extension made for the environment's CUDA major; pin a library release the build loads (mkl=2024.0 beside the pytorch channel's pytorch).",
 		Before: "# site-packages/foo/_C.so: DT_NEEDED libcudart.so.11.0, in an environment of CUDA 12\n$ envguard check",
 		After:  "# foo rebuilt for CUDA 12: DT_NEEDED libcudart.so.12\n$ envguard check",
 		Since:  "0.3.0",
@@ -35,6 +41,9 @@ var ruleEG411 = &Rule{
 
 // runEG411 reports each DT_NEEDED entry nothing provides, once per library.
 func runEG411(c *checker) bool {
+	for _, lb := range c.st.LibBreaks {
+		c.add("EG411", lb.Pos, lb.Message, lb.Hint)
+	}
 	b := c.st.Binaries
 	if b == nil {
 		return true

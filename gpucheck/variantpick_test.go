@@ -104,7 +104,7 @@ func TestSolverPick(t *testing.T) {
 			[]string{"need no driver to install", "track_features (or require a package that does"}, []string{"leaves the GPUs idle"}},
 		{"pytorch channel 2.2.0 with no driver: still a CUDA build", "channels: [pytorch, nvidia]\ndependencies:\n  - python=3.11\n  - pytorch=2.2.0\n", noDriver, VerdictFail,
 			[]string{"EG404", "need no driver to install"}, nil},
-		{"pytorch channel 2.2.0 without nvidia: not narrowed", "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.2.0\n", rtx5090, VerdictUnknown,
+		{"pytorch channel 2.2.0 without nvidia: not narrowed", "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.11\n  - pytorch=2.2.0\n  - mkl=2024.0\n", rtx5090, VerdictUnknown,
 			[]string{"leaves the GPUs idle with pytorch 2.2.0 CPU"}, []string{"as conda solves it"}},
 		{"pytorch channel 1.12.1 without nvidia: cudatoolkit selects, narrowed", "channels: [pytorch, conda-forge]\ndependencies:\n  - python=3.9\n  - pytorch=1.12.1\n", rtx5090, VerdictFail,
 			[]string{"need no driver to install"}, []string{"leaves the GPUs idle"}},

@@ -323,6 +323,27 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// thirty-eight F22).
 		{"073.yml", map[string]string{"rtx5090": "fail"}, []string{"use a build of libraft made with a CUDA whose compiler targets sm_120"},
 			[]string{"use a release of libraft 23.8.* with SASS"}, nil},
+		// the pytorch channel's pytorch 2.3.1 with conda-forge's newest
+		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
+		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
+			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// a Python range: the example release installs with a Python it
+		// admits (review fifty-five F8: pytorch 2.5.1 needs 3.9)
+		{"030.yml", map[string]string{"a100": "unknown"}, []string{"e.g. pytorch=2.4.1"}, []string{"e.g. pytorch=2.5.1"}, nil},
+		// tensorflow 1.4.0: CPU-only on conda-forge, defaults' builds
+		// older than its recipes, six unknown channels; the hint names
+		// the GPU package, not a build string no 1.4.0 has (review
+		// fifty-five F20)
+		{"083.yml", map[string]string{"k80": "unknown"},
+			[]string{"whether the CPU or the CUDA build is installed is not known (every build of tensorflow 1.4.0 on conda-forge is CPU-only; which builds of tensorflow 1.4.0 the defaults channel published is not known", "for the GPU build use the tensorflow-gpu package rather than tensorflow"},
+			[]string{"tensorflow=*=cuda*"}, nil},
+		// libcumlprims 23.08's flags are not public, but RAPIDS' 23.x
+		// guide supports every RAPIDS library on Pascal or better: an
+		// A100 runs it, a Hopper is left open with the reason (review
+		// fifty-four F23).
+		{"073.yml", map[string]string{"a100": "ok", "h100": "unknown"},
+			[]string{"of 9.0 (target h100's GPU 0 (NVIDIA H100, compute capability 9.0)) they say: RAPIDS' 23.x guide names no GPU"},
+			[]string{"could not check libcumlprims 23.8.* against target a100"}, nil},
 		{"149.yml", map[string]string{"a100": "unknown", "h100": "unknown"},
 			[]string{"undecided extension (nvrtc-release-open): openmm 8.0.0 compiles its kernels at run time with the NVRTC of its build's CUDA, and the builds the file admits load CUDA 10.2 … 12.9; the driver (CUDA 12.4)", "hint: pin the CUDA of openmm to the driver's: add cuda-version=12.8"},
 			[]string{"EG407", "undecided architecture", "undecided variant (variant-left-to-solver)", "undecided release"}, []string{"EG202"}},

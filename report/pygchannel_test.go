@@ -23,7 +23,8 @@ func TestPygChannelBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := "dependencies:\n  - python=3.10\n  - pytorch::pytorch=2.0.1=py3.10_cuda11.8_cudnn8.7.0_0\n  - pytorch-cuda=11.8\n" +
-		"  - pytorch-scatter=2.1.1\n  - pytorch-sparse=0.6.17\n  - pytorch-cluster=1.6.1\n  - pytorch-spline-conv=1.2.2\n"
+		"  - pytorch-scatter=2.1.1\n  - pytorch-sparse=0.6.17\n  - pytorch-cluster=1.6.1\n  - pytorch-spline-conv=1.2.2\n" +
+		"  - mkl=2024.0\n" // conda-forge's newer mkl would fail the import (EG411)
 	for _, tc := range []struct {
 		channels string
 		want     gpucheck.Verdict

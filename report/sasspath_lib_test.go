@@ -29,13 +29,13 @@ func TestSASSPathLibraryInGap(t *testing.T) {
 		want      gpucheck.Verdict
 		words     string
 	}{
-		{"cudnn 8.x may follow 8.7.0", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - cudnn=8\n",
+		{"cudnn 8.x may follow 8.7.0", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - mkl=2024.0\n  - cudnn=8\n",
 			gpucheck.VerdictUnknown, "the framework has SASS for sm_37, but which cudnn 8.x release it loads is not known"},
-		{"cudnn 8.7 is 8.7.0", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - cudnn=8.7\n",
+		{"cudnn 8.7 is 8.7.0", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - mkl=2024.0\n  - cudnn=8.7\n",
 			gpucheck.VerdictOK, ""},
-		{"cudnn 8.7.0 carries Kepler", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - cudnn=8.7.0\n",
+		{"cudnn 8.7.0 carries Kepler", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - mkl=2024.0\n  - cudnn=8.7.0\n",
 			gpucheck.VerdictOK, ""},
-		{"cudnn 8.8 lacks Kepler", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - cudnn=8.8\n",
+		{"cudnn 8.8 lacks Kepler", "channels: [pytorch, nvidia, conda-forge]\ndependencies:\n  - python=3.10\n  - pytorch::pytorch=2.1.1\n  - pytorch::pytorch-cuda=11.8\n  - mkl=2024.0\n  - cudnn=8.8\n",
 			gpucheck.VerdictFail, "cudnn=8.8 admits only cuDNN 8.8.x; cudnn has no code for sm_37 from 8.8.0 on (it dropped sm_37 after 8.7.0)"},
 		{"cudnn before the gap", "channels: [pytorch]\ndependencies:\n  - python=3.9\n  - pytorch=1.12.1\n  - cudatoolkit=11.3\n",
 			gpucheck.VerdictOK, ""},

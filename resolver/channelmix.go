@@ -28,11 +28,18 @@ func ReviseChannelMix(c *Context, ds []finding.Diagnostic) {
 		if ds[i].Code != "EG108" {
 			continue
 		}
-		if hint, drop := channelMixHint(c); hint != "" {
+		hint, drop := channelMixHint(c)
+		if hint != "" {
 			ds[i].Hint = envspec.ExportedBuildsFirst(c.Env) + hint
 			if drop {
 				ds[i].Edits = nil
 			}
+		}
+		if !drop {
+			// conda-forge alone gives the framework conda-forge's build of
+			// a library it may not load (review fifty-three F22, corpus
+			// 064: the pytorch channel's pytorch and mkl 2024.1)
+			ds[i].Hint += libBreakRoute(c, "conda-forge")
 		}
 	}
 }

@@ -842,8 +842,7 @@ func (r *resolution) tfCondaCPUOnly() bool {
 	if len(chans) == 0 {
 		return false
 	}
-	var unknown []string
-	judged := 0
+	var unknown, unsettled, judgedOn []string
 	for _, c := range chans {
 		if distribution(c) == "" && !publishes(c, it.name) {
 			// a channel the knowledge base says nothing of could serve it
@@ -851,27 +850,34 @@ func (r *resolution) tfCondaCPUOnly() bool {
 			continue
 		}
 		if _, ok := r.kb.TensorFlowCondaCPUOnly(it.exact, distribution(c)); !ok {
-			return false
+			if distribution(c) != kb.DistDefaults || !r.kb.TensorFlowBeforeDefaultsRecipes(it.exact) {
+				// CUDA builds of the release may come from it: the
+				// variant is the solver's
+				return false
+			}
+			unsettled = append(unsettled, c)
+			continue
 		}
-		judged++
+		judgedOn = append(judgedOn, c)
 	}
-	if judged > 0 && len(unknown) > 0 && r.st.Framework != nil {
-		// say why the variant stays open (review forty F20, corpus 083:
-		// menpo, soumith, … before conda-forge and defaults)
-		r.st.Framework.VariantOpen = fmt.Sprintf("every build of %s %s the knowledge base knows of (%s) is CPU-only, but the file lists channels it knows nothing of (%s), any of which may serve another", it.name, it.exact, strings.Join(knownOf(chans), ", "), strings.Join(unknown, ", "))
-	}
-	return judged > 0 && len(unknown) == 0
-}
-
-// knownOf are the channels of chans the knowledge base speaks for.
-func knownOf(chans []string) []string {
-	var out []string
-	for _, c := range chans {
-		if distribution(c) != "" {
-			out = append(out, c)
+	if r.st.Framework != nil && len(judgedOn)+len(unsettled) > 0 && len(unknown)+len(unsettled) > 0 {
+		// say why the variant stays open (review forty F20, review
+		// fifty-five F20, corpus 083: menpo, soumith, … before
+		// conda-forge and defaults, and defaults' tensorflow 1.4.0, older
+		// than its recipes' history)
+		var why []string
+		if len(judgedOn) > 0 {
+			why = append(why, fmt.Sprintf("every build of %s %s on %s is CPU-only", it.name, it.exact, strings.Join(judgedOn, " and ")))
 		}
+		if len(unsettled) > 0 {
+			why = append(why, fmt.Sprintf("which builds of %s %s the defaults channel published is not known, its recipes' public history starting at %s, whose %s is CPU-only, the GPU build being tensorflow-gpu", it.name, it.exact, r.kb.TensorFlowDefaultsRecipesFrom(), it.name))
+		}
+		if len(unknown) > 0 {
+			why = append(why, fmt.Sprintf("the file lists channels the knowledge base knows nothing of (%s), any of which may serve another build", strings.Join(unknown, ", ")))
+		}
+		r.st.Framework.VariantOpen = strings.Join(why, "; ")
 	}
-	return out
+	return len(judgedOn) > 0 && len(unknown)+len(unsettled) == 0
 }
 
 // tfSelectPin is the variant a pinned _tflow_select picks for a conda
@@ -1029,6 +1035,9 @@ func (r *resolution) python() {
 			return
 		}
 		r.st.Python = pythonSeries(it.verText)
+		if r.st.Python == "" {
+			r.st.PythonSpec = strings.TrimSpace(it.verText)
+		}
 		return
 	}
 	if v := r.env.PythonVersion; v != "" {

@@ -63,6 +63,7 @@ func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
 	r.pipConflicts()
 	r.st.NotFound = condaPipNames(r.env, r.kb)
 	r.companionsOverCondaTorch()
+	r.st.LibBreaks = libBreaks(&Context{Env: env, KB: k, Stack: r.st})
 	unloadable := tfUnloadableCUDA(r.st, r.kb)
 	if unloadable != nil {
 		r.st.Framework.CUDAUnloadable = unloadable.Error()

@@ -207,6 +207,7 @@ type VariantKB interface {
 	TorchReleases() []string
 	CondaBuildForm(pkg string, dist kb.Distribution, release string) (*kb.CondaBuildForm, bool)
 	CondaPublished(pkg string, dist kb.Distribution, release string) (published, known bool)
+	TensorFlowCondaCPUOnly(version string, dist kb.Distribution) (why string, ok bool)
 }
 
 // VariantHint says how to pin the accelerator variant of a conda framework
@@ -226,10 +227,28 @@ func VariantHint(k VariantKB, f *Framework) string {
 		return defaultsVariantHint(k, f)
 	case f.Name == "pytorch":
 		return "pin the build (pytorch=*=cuda* with cuda-version=X.Y, or pytorch=*=cpu*), or use pytorch-gpu / pytorch-cpu"
+	case f.Name == "tensorflow" && f.Version != "" && k != nil && tfNoCondaForgeCUDA(k, f.Version) != "":
+		// no build string of tensorflow selects a CUDA build of a release
+		// conda-forge built on CPU only (review fifty-five F20, corpus 083:
+		// tensorflow==1.4.0)
+		return fmt.Sprintf("for the GPU build use the tensorflow-gpu package rather than tensorflow: %s, so no build string of tensorflow %s selects one", tfNoCondaForgeCUDA(k, f.Version), f.Version)
 	case f.Name == "tensorflow":
 		return "pin the build (tensorflow=*=cuda* or tensorflow=*=cpu*), or use tensorflow-gpu / tensorflow-cpu"
 	}
 	return "pin jaxlib's build (jaxlib=*=cuda* or jaxlib=*=cpu*)"
+}
+
+// tfNoCondaForgeCUDA says why conda-forge has no CUDA build of a
+// TensorFlow release, "" where it may.
+func tfNoCondaForgeCUDA(k VariantKB, version string) string {
+	if k == nil {
+		return ""
+	}
+	why, ok := k.TensorFlowCondaCPUOnly(version, kb.DistCondaForge)
+	if !ok {
+		return ""
+	}
+	return why
 }
 
 // pytorchChannelVariantHint names the selector the pytorch channel used for

@@ -384,12 +384,88 @@ func torchPublishedIn(c *Context, dist kb.Distribution, version string) bool {
 // Python cannot install is no fix (issue 26: corpus 062 was told to pin
 // TensorFlow 2.21 beside Python 3.5).
 func runsPython(c *Context, f *Framework, version string) bool {
-	if c.Stack == nil || c.Stack.Python == "" || c.KB == nil {
+	if c.Stack == nil || c.KB == nil {
 		return true
 	}
+	if c.Stack.Python == "" {
+		// a range (python>=3.7,<3.9): the release must install with one
+		// of the minors it admits (review fifty-five F8, corpus 030:
+		// pytorch=2.5.1 needs Python 3.9)
+		minors := pythonMinorsOf(c.Stack.PythonSpec)
+		if minors == nil {
+			return true
+		}
+		for _, py := range minors {
+			if runsPythonMinor(c, f, version, py) {
+				return true
+			}
+		}
+		return false
+	}
+	return runsPythonMinor(c, f, version, c.Stack.Python)
+}
+
+// PythonFor is the Python a release of the stack's framework installs
+// with, for a builder asked to build it: the file's minor where it pins
+// one, else the newest minor its range admits that the release supports,
+// "" where the file leaves Python open. ok is false where no Python the
+// file admits installs the release (pytorch 2.5.1 beside
+// python>=3.7,<3.9).
+func PythonFor(k *kb.KB, st *Stack, version string) (py string, ok bool) {
+	if st == nil || st.Framework == nil || k == nil {
+		return "", true
+	}
+	c := &Context{KB: k, Stack: st}
+	if st.Python != "" {
+		return st.Python, runsPython(c, st.Framework, version)
+	}
+	minors := pythonMinorsOf(st.PythonSpec)
+	if minors == nil {
+		return "", true
+	}
+	for i := len(minors) - 1; i >= 0; i-- {
+		if runsPythonMinor(c, st.Framework, version, minors[i]) {
+			return minors[i], true
+		}
+	}
+	return "", false
+}
+
+// pythonMinorsOf lists the Python minors (2.7, 3.0 … 3.19) a conda version
+// spec admits, nil where there is no spec or it does not parse.
+func pythonMinorsOf(spec string) []string {
+	if spec == "" {
+		return nil
+	}
+	vs, err := envspec.ParseVersionSpec(spec)
+	if err != nil || vs == nil {
+		return nil
+	}
+	out := []string{}
+	for _, m := range append([]string{"2.7"}, pythonThreeMinors()...) {
+		for _, v := range []string{m, m + ".0", m + ".99"} {
+			if pv, err := envspec.ParseVersion(v); err == nil && vs.Match(pv) {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func pythonThreeMinors() []string {
+	out := make([]string, 0, 20)
+	for y := 0; y < 20; y++ {
+		out = append(out, fmt.Sprintf("3.%d", y))
+	}
+	return out
+}
+
+// runsPythonMinor says whether the release installs with Python py.
+func runsPythonMinor(c *Context, f *Framework, version, py string) bool {
 	if f.Name == "tensorflow" {
 		t, ok := c.KB.TensorFlow(version)
-		return !ok || len(t.Python) == 0 || pyIn(t.Python, c.Stack.Python)
+		return !ok || len(t.Python) == 0 || pyIn(t.Python, py)
 	}
 	if f.Name != "pytorch" {
 		return true
@@ -400,9 +476,9 @@ func runsPython(c *Context, f *Framework, version string) bool {
 	}
 	if dp, ok := pythonBuildsFor(c, c.Stack, version); ok {
 		// the distribution's own builds of the release (EG204 reads them too)
-		return dp.row.Supports(c.Stack.Python, r.Python, r.PythonExperimental)
+		return dp.row.Supports(py, r.Python, r.PythonExperimental)
 	}
-	return pyIn(r.Python, c.Stack.Python) || pyIn(r.PythonExperimental, c.Stack.Python)
+	return pyIn(r.Python, py) || pyIn(r.PythonExperimental, py)
 }
 
 // channelReleases is what the knowledge base says of the releases an

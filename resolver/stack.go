@@ -330,8 +330,17 @@ type Stack struct {
 	NoNameReason string `json:"-"`
 	// CPU lists the items that ask for a CPU-only framework build.
 	CPU []Evidence `json:"cpu_evidence,omitempty"`
+	// LibBreaks are the framework build's import failures the release of a
+	// library it links brings (lib_breaks: MKL 2024.1 beside the pytorch
+	// channel's pytorch), which gpucheck raises on every target (EG411).
+	LibBreaks []LibBreak `json:"-"`
 	// PythonItem is the item Python was read from.
 	PythonItem string `json:"-"`
+	// PythonSpec is the version spec of the file's python dependency
+	// where it leaves the minor open (python>=3.7,<3.9); "" otherwise. An
+	// example release a hint offers must install with one of the minors
+	// it admits.
+	PythonSpec string `json:"-"`
 	// Binaries is what a live prefix's shared libraries say (ApplyBinaries);
 	// nil for a file.
 	Binaries *Binaries `json:"-"`

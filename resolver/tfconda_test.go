@@ -47,7 +47,7 @@ func TestTFCondaCPUOnly(t *testing.T) {
 			// the variant left open says why where only a channel the
 			// knowledge base knows nothing of keeps it open (review forty
 			// F20)
-			if tt.name == "an unknown channel beside" && !strings.Contains(st.Framework.VariantOpen, "the file lists channels it knows nothing of (anaconda-extras)") {
+			if tt.name == "an unknown channel beside" && !strings.Contains(st.Framework.VariantOpen, "the file lists channels the knowledge base knows nothing of (anaconda-extras)") {
 				t.Errorf("VariantOpen %q", st.Framework.VariantOpen)
 			}
 			for _, d := range lintWith(t, k, src) {
@@ -68,10 +68,19 @@ func TestTensorFlowCondaCPUOnlyKB(t *testing.T) {
 	if why, ok := k.TensorFlowCondaCPUOnly("2.0.0", kb.DistDefaults); !ok || why == "" {
 		t.Errorf("defaults 2.0.0: %v %q", ok, why)
 	}
+	// 1.8.0's metapackage picks mkl or eigen (_tflow_180_select); what
+	// defaults published before 1.8.0 predates its recipes (review
+	// fifty-five F20)
+	if why, ok := k.TensorFlowCondaCPUOnly("1.8.0", kb.DistDefaults); !ok || !strings.Contains(why, "tensorflow-gpu") {
+		t.Errorf("defaults 1.8.0: %v %q", ok, why)
+	}
+	if !k.TensorFlowBeforeDefaultsRecipes("1.4.0") || k.TensorFlowBeforeDefaultsRecipes("1.8.0") || k.TensorFlowDefaultsRecipesFrom() != "1.8.0" {
+		t.Errorf("defaults recipes from %q", k.TensorFlowDefaultsRecipesFrom())
+	}
 	for _, c := range []struct {
 		v string
 		d kb.Distribution
-	}{{"2.6.0", kb.DistCondaForge}, {"1.8.0", kb.DistDefaults}, {"2.6.0", kb.DistDefaults}, {"2.0.0", kb.DistPytorchConda}} {
+	}{{"2.6.0", kb.DistCondaForge}, {"1.7.0", kb.DistDefaults}, {"2.6.0", kb.DistDefaults}, {"2.0.0", kb.DistPytorchConda}} {
 		if _, ok := k.TensorFlowCondaCPUOnly(c.v, c.d); ok {
 			t.Errorf("%s on %s read as CPU-only", c.v, c.d)
 		}

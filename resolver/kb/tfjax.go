@@ -113,6 +113,27 @@ func (k *KB) TensorFlowCondaCPUOnly(version string, dist Distribution) (why stri
 	return "", false
 }
 
+// TensorFlowDefaultsRecipesFrom is the oldest release a
+// tensorflow_conda_default row covers: the defaults channel's recipes
+// begin there, so what it published of an older release is not known.
+func (k *KB) TensorFlowDefaultsRecipesFrom() string {
+	oldest := ""
+	for _, r := range k.TFCondaDefaults {
+		if c, ok := CompareDotted(r.From, oldest); oldest == "" || (ok && c < 0) {
+			oldest = r.From
+		}
+	}
+	return oldest
+}
+
+// TensorFlowBeforeDefaultsRecipes says whether a release is older than
+// every tensorflow_conda_default row.
+func (k *KB) TensorFlowBeforeDefaultsRecipes(version string) bool {
+	from := k.TensorFlowDefaultsRecipesFrom()
+	c, ok := CompareDotted(padRelease3(stripLocal(version)), from)
+	return from != "" && ok && c < 0
+}
+
 // TensorFlowSelectVariant says which variant a pinned selector package
 // (_tflow_select=2.3.0) picks for a defaults TensorFlow release: "cuda",
 // "cpu", or "" where no tensorflow_conda_default row covering the release

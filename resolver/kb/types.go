@@ -726,6 +726,10 @@ type Facts struct {
 	// MPSVariables are the environment variables of PyTorch's Apple-silicon
 	// (MPS) backend, which a file written for macOS sets.
 	MPSVariables []MPSVariable `yaml:"mps_variables" key:"name"`
+	// LibBreaks are libraries a framework build links dynamically and
+	// loads in whatever release the solver gives it, from a release on
+	// which the build fails at import (lib-breaks.yaml).
+	LibBreaks []LibBreak `yaml:"lib_breaks" key:"framework,dist,lib"`
 	// PythonFloors is the oldest Python a distribution's builds of an
 	// extension's releases install on, from each release that changed it
 	// (python-floors.yaml).
@@ -979,6 +983,26 @@ type PythonFloor struct {
 	PythonMin string       `yaml:"python_min"`
 	Source    string       `yaml:"source"`
 	Note      string       `yaml:"note,omitempty"`
+}
+
+// LibBreak says that Dist's Platform builds of Framework's releases From
+// through Through load the conda package Lib in any release (an open run
+// requirement) and fail at import from release BreaksFrom of it on, with
+// Symptom; Channels are those whose Lib offers such a release.
+type LibBreak struct {
+	Framework  string       `yaml:"framework"`
+	Dist       Distribution `yaml:"dist"`
+	Platform   string       `yaml:"platform"`
+	From       string       `yaml:"from"`
+	Through    string       `yaml:"through"`
+	Lib        string       `yaml:"lib"`
+	Run        string       `yaml:"run"`         // the builds' run requirement on Lib ("mkl >=2018")
+	BreaksFrom string       `yaml:"breaks_from"` // the first release of Lib that fails ("2024.1")
+	LastGood   string       `yaml:"last_good"`   // the newest release of Lib that loads ("2024.0")
+	Channels   []string     `yaml:"channels"`    // channels publishing Lib releases from BreaksFrom on
+	Symptom    string       `yaml:"symptom"`
+	Source     string       `yaml:"source"`
+	Note       string       `yaml:"note,omitempty"`
 }
 
 type MPSVariable struct {

@@ -577,6 +577,7 @@ func (k *KB) validate() ErrorList {
 	v.toolkitArch(keys)
 	v.indexReleases(keys)
 	v.learnedBuilds()
+	v.libBreaks(keys)
 	return v.errs
 }
 
