@@ -716,7 +716,13 @@ func (c *checker) judgeSupportedCC(p *resolver.GPUPackage, gcc cc, gs []GPU) {
 	// the condition is the row's: the hint points at it rather than at
 	// another GPU (review fifteen #1220: TensorRT 10.8 supports the RTX
 	// 5090 with a CUDA 12.8 runtime, which the file can pin)
-	c.undecide(c.pkgPos(p), "architecture", "extension-cc-unlisted", pkgLabel(p), why,
+	cause := CauseKB
+	if ext, ok := c.k.ExtensionByName(p.Name); ok && ext.ArchUnknown != "" {
+		// its build flags are not public (libcumlprims 23.08): beyond the
+		// GPUs its vendor names, no public source decides it
+		cause = CauseNoSource
+	}
+	c.undecideFor(c.pkgPos(p), cause, "architecture", "extension-cc-unlisted", pkgLabel(p), why,
 		fmt.Sprintf("meet the condition above for %s where there is one (pin what it names in this file), or run envguard check on the machine, which reads the binaries", gcc.sm()))
 }
 

@@ -44,6 +44,13 @@ func TestCorpusUndecidedCauses(t *testing.T) {
 			"h100":    {},
 			"k80":     {},
 		}, "cuda-lib-arch-unknown"},
+		// libcumlprims 23.08 beyond the GPUs RAPIDS' guide supports: its
+		// build flags are not public, so no source decides Hopper; the
+		// A100 is decided (review fifty-four F23)
+		{"073.yml", map[string]open{
+			"h100": {"extension-cc-unlisted", gpucheck.CauseNoSource, "libcumlprims 23.08's build flags are not public"},
+			"a100": {},
+		}, "extension-cc-unlisted"},
 		// pip installs nothing of 103 (its jaxlib needs JAX's find-links
 		// page): the targets fail on the file, with nothing left open
 		{"103.yml", map[string]open{"rtx5090": {}, "a100": {}}, "xla-target-unknown"},
