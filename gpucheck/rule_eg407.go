@@ -2,6 +2,7 @@ package gpucheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envguard/envguard/envspec"
@@ -67,6 +68,12 @@ func eg407Hint(c *checker, fw *resolver.Framework) string {
 			// CUDA the tables may not reach (1.3.0)
 			return fmt.Sprintf("install TensorFlow %s's GPU build, tensorflow-gpu==%s, with the CUDA and cuDNN its install guide names; the knowledge base does not carry them for this release", fw.Version, fw.Version)
 		}
+	}
+	if fw.Name == "pytorch" && fw.Version == "" && c.st.Python != "" {
+		// the routes above need a release with a CUDA build that runs
+		// here; the file's Python may have none (review fifty-five F30,
+		// corpus 115: pytorch-cpu beside python=3.5.6 on an A100)
+		return generic + c.pythonRoute(fw)
 	}
 	if fw.Name != "pytorch" || fw.Version == "" {
 		return generic
@@ -209,4 +216,40 @@ func (c *checker) tfGPUBuildFails(version, cuda, cudnn string) string {
 func (c *checker) cudnnCarriesNo(version string, gcc cc) (string, bool) {
 	carry, why := c.libCarries(&resolver.GPUPackage{Name: "cudnn", Lib: "cudnn", Version: version}, gcc)
 	return why, carry == carriesNo
+}
+
+// pythonRoute says, for an open pytorch on a file that pins Python, the
+// newest release for that Python with a CUDA build this machine runs in
+// the framework's distribution, or that there is none: "" where the
+// knowledge base cannot say.
+func (c *checker) pythonRoute(fw *resolver.Framework) string {
+	dist := fw.Dist
+	if fw.From == envspec.ProviderPip || dist == "" {
+		dist = kb.DistWheel
+	}
+	py := c.st.Python
+	driverCUDA := ""
+	if c.h.Driver != "" {
+		driverCUDA = c.k.DriverCUDA(c.h.Driver)
+	}
+	if driverCUDA == "" {
+		return ""
+	}
+	listed := false
+	for _, rel := range c.releasesNewestFirst() {
+		r, ok := c.k.Release(rel)
+		if !ok || len(r.Python) == 0 || !slices.Contains(r.Python, py) {
+			continue
+		}
+		listed = true
+		// SASS for every GPU: a build reaching one only through PTX may
+		// still fail in the libraries it loads (cuDNN 7 on an A100)
+		if cu := c.newestVariantUpTo(resolver.SeriesOf(rel), dist, driverCUDA, true); cu != "" {
+			return fmt.Sprintf("; for the file's Python %s the newest release with a CUDA build that has SASS for %s's GPUs and that its driver runs is pytorch %s (CUDA %s)", py, c.h.label(), rel, cu)
+		}
+	}
+	if !listed {
+		return ""
+	}
+	return fmt.Sprintf("; no pytorch release built for the file's Python %s has a CUDA build with SASS for %s's GPUs that its driver runs, so raise the python pin as well", py, c.h.label())
 }

@@ -327,6 +327,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// pytorch-cpu beside python=3.5.6: the CUDA routes EG407 names
+		// need a newer Python on an A100 (review fifty-five F30)
+		{"115.yml", map[string]string{"a100": "ok", "k80": "ok"},
+			[]string{"no pytorch release built for the file's Python 3.5 has a CUDA build with SASS for target a100's GPUs that its driver runs, so raise the python pin as well",
+				"for the file's Python 3.5 the newest release with a CUDA build that has SASS for target k80's GPUs and that its driver runs is pytorch 1.5.1 (CUDA 10.2)"}, nil, nil},
 		// a Python range: the example release installs with a Python it
 		// admits (review fifty-five F8: pytorch 2.5.1 needs 3.9)
 		{"030.yml", map[string]string{"a100": "unknown"}, []string{"e.g. pytorch=2.4.1"}, []string{"e.g. pytorch=2.5.1"}, nil},
