@@ -327,6 +327,9 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// cucim is a RAPIDS library: the guide's Pascal floor holds for it
+		// as for cudf (review fifty-six F2)
+		{"004.yml", map[string]string{"k80": "fail"}, []string{"EG410 cucim needs compute capability 6.0 or newer, as every release of cucim does"}, []string{"could not check cucim against target k80"}, nil},
 		// pytorch-cpu beside python=3.5.6: the CUDA routes EG407 names
 		// need a newer Python on an A100 (review fifty-five F30)
 		{"115.yml", map[string]string{"a100": "ok", "k80": "ok"},

@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "a5284652816968a9"
+const generatedVersion = "e55cb338173c2124"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xbe205a16
+const generatedChecksum = 0xe6546d33
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -6571,7 +6571,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "cucim", Conda: []string{
 		"cucim",
 		"libcucim",
-	}, Framework: "none", Source: "X4_RAPIDS_INSTALL_PASCAL", Note: "RAPIDS's image-processing library (GPU kernels of its own, and CuPy's); its own floor and architectures not read"},
+	}, Framework: "none", MinCC: "6.0", FloorEveryRelease: true, Source: "X4_RAPIDS_INSTALL_PASCAL; X4_RAPIDS_RSN34", Note: "RAPIDS's image-processing library (GPU kernels of its own, and CuPy's); the RAPIDS guide's floor, 'Pascal or better with compute capability 6.0+', holds for every RAPIDS library (7.0 from 24.02, RSN 34), as for cudf and libraft (review fifty-six F2); its architectures not read"},
 	{Name: "tensorrt", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; X7_TRT_OSS_1080", Note: "NVIDIA's inference library: the pip metapackage tensorrt pulls tensorrt-cuNN with its -libs and -bindings (index-releases.yaml); it calls CUDA through its own libraries, not libtorch. The floor changes per release (Kepler last in 8.5, Maxwell dropped in 9.0, SM 7.0 or higher in 10.1, Volta removed from 10.5), so it is stated on the release rows only"},
 	{Name: "tensorrt-cu12", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "the CUDA 12 package the tensorrt metapackage installs (the CUDA major is part of the name); it pulls tensorrt-cu12-libs, the libraries, and tensorrt-cu12-bindings of the same release"},
 	{Name: "tensorrt-cu12-libs", Framework: "none", Source: "X7_TRT_1050_RN; X7_TRT_1010_MATRIX; VSRIFE_70; TRT_ISSUE_4614", Note: "TensorRT's shared libraries (libnvinfer and its builder resources) for CUDA 12; it requires nvidia-cuda-runtime-cu12 (TRT_ISSUE_4614)"},
