@@ -491,6 +491,13 @@ func (c *checker) overCandidates() bool {
 	if !ok {
 		return false
 	}
+	if kept, why := c.cudatoolkitRulesOut(cands); why != "" {
+		cands = kept
+		if picked != "" {
+			picked += "; "
+		}
+		picked += why
+	}
 	// said is a finding's message with what was assumed of the build
 	said := func(msg string) string {
 		if picked == "" {
@@ -815,4 +822,65 @@ func wrapperLacks(st *resolver.Stack, k knowledge, rel, c string) bool {
 	}
 	row, ok := k.PackagePythonBuilds(fw.Wrapper, rel, fw.Dist, c)
 	return ok && contains(row.Missing, st.Python)
+}
+
+// cudatoolkitRulesOut drops the pytorch channel's CUDA 12 builds where the
+// file pins a cudatoolkit of another major and its CUDA packages come from
+// conda-forge (no nvidia channel, conda-forge before defaults):
+// pytorch-cuda 12.x requires CUDA 12 packages, conda-forge's require
+// cuda-version 12.x, and cuda-version's run_constrained admits only
+// cudatoolkit 12.x (X5_CF_CUDA_VERSION), so conda cannot install one
+// beside that pin (review fifty-six F12, corpus 050: cudatoolkit=10.2
+// beside an open pytorch). A list left empty is not narrowed.
+func (c *checker) cudatoolkitRulesOut(cands []candidate) ([]candidate, string) {
+	fw := c.st.Framework
+	if fw == nil || fw.Dist != kb.DistPytorchConda || fw.NVIDIAChannel || c.st.CUDA == nil {
+		return cands, ""
+	}
+	pin := ""
+	for _, e := range c.st.CUDA.Evidence {
+		if e.Kind == resolver.EvidenceCudatoolkit && e.Says != "" {
+			pin = resolver.SeriesOf(e.Says)
+		}
+	}
+	if pin == "" || majorOf(pin) == 12 || majorOf(pin) <= 0 {
+		return cands, ""
+	}
+	fromCF := false
+	for _, ch := range fw.OtherChannels {
+		if ch == "defaults" {
+			break
+		}
+		if ch == "conda-forge" {
+			fromCF = true
+			break
+		}
+	}
+	if !fromCF {
+		return cands, ""
+	}
+	var kept []candidate
+	var dropped []string
+	for _, cd := range cands {
+		f := cd.st.Framework
+		cu := ""
+		if cd.st.CUDA != nil {
+			cu = cd.st.CUDA.Version
+		}
+		if f.Variant == "cuda" && majorOf(cu) == 12 {
+			if v, ok := c.k.Variants(resolver.SeriesOf(f.Version), kb.DistPytorchConda); ok && strings.HasPrefix(v.Selector, "pytorch-cuda") {
+				dropped = append(dropped, cd.label)
+				continue
+			}
+		}
+		kept = append(kept, cd)
+	}
+	if len(dropped) == 0 || len(kept) == 0 {
+		return cands, ""
+	}
+	which := dropped[0]
+	if len(dropped) > 1 {
+		which = fmt.Sprintf("%d builds, %s … %s", len(dropped), dropped[0], dropped[len(dropped)-1])
+	}
+	return kept, fmt.Sprintf("left out: the CUDA 12 builds (%s), which cannot install beside the file's cudatoolkit=%s: their pytorch-cuda takes conda-forge's CUDA 12 packages, which require cuda-version 12.x, and cuda-version admits only cudatoolkit 12.x", which, pin)
 }

@@ -327,6 +327,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// cudatoolkit=10.2 beside an open pytorch::pytorch without the
+		// nvidia channel: conda-forge's CUDA 12 packages pull cuda-version
+		// 12.x, which refuses that cudatoolkit, so the CUDA 12 builds are
+		// not among those the file can get (review fifty-six F12)
+		{"050.yml", map[string]string{"k80": "unknown"},
+			[]string{"left out: the CUDA 12 builds (16 builds, pytorch 2.1.0 CUDA 12.1 … pytorch 2.5.1 CUDA 12.4), which cannot install beside the file's cudatoolkit=10.2"},
+			[]string{"CUDA 12.1 (EG401)"}, nil},
 		// cucim is a RAPIDS library: the guide's Pascal floor holds for it
 		// as for cudf (review fifty-six F2)
 		{"004.yml", map[string]string{"k80": "fail"}, []string{"EG410 cucim needs compute capability 6.0 or newer, as every release of cucim does"}, []string{"could not check cucim against target k80"}, nil},
