@@ -67,7 +67,10 @@ func check(st *resolver.Stack, h *Host, k knowledge, opt CheckOptions) *checker 
 	// A CUDA pin no channel published (EG205) admits no build: the
 	// candidates would each be judged with a CUDA the file cannot get.
 	unpublished := st.CUDA != nil && st.CUDA.NotPublished != ""
-	if !unpublished && (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st) {
+	switch {
+	case st.Framework != nil && st.Framework.MKLExcludes != "":
+		c.mklExcludes()
+	case !unpublished && (len(c.undecided) > 0 || pinLeavesVariantOpen(st, k) || (pickBuilds(st.Framework) && st.Framework.Version == "")) && openBuild(st):
 		c.overCandidates()
 	}
 	c.undecideUnread()
@@ -383,4 +386,37 @@ func majorOfStr(v string) string {
 		return v[:i]
 	}
 	return v
+}
+
+// mklExcludes replaces what the checks of the build as read found of the
+// framework with one open check: the file's mkl pin rules out the builds
+// the variant is chosen among (resolver: Framework.MKLExcludes), and which
+// build conda takes instead is not decided. What the checks found on the
+// other packages' lines stays (openmm's NVRTC of the file's cudatoolkit
+// on a K80), with the machine's own findings and the extensions' open
+// checks.
+func (c *checker) mklExcludes() {
+	fw := c.st.Framework
+	line := c.fwPos().Line
+	var kept []finding.Diagnostic
+	for _, d := range c.ds {
+		if d.Code == "EG405" || d.Code == "EG406" || d.Pos.Line != line {
+			kept = append(kept, d)
+		}
+	}
+	// an open check stays with its EG409 (undecideFor words the finding
+	// from the check's what and why)
+	var und []Undecided
+	for _, u := range c.undecided {
+		for _, d := range kept {
+			if d.Code == "EG409" && strings.Contains(d.Message, u.What) && strings.Contains(d.Message, u.Why) {
+				und = append(und, u)
+				break
+			}
+		}
+	}
+	c.ds, c.undecided = kept, und
+	c.undecide(c.fwPos(), "variant", "mkl-pin-excludes-builds", fwName(fw),
+		fw.MKLExcludes+"; so conda takes another build (a CPU build, or another channel's), which is not decided here",
+		"pin an mkl of the major those builds run with, or drop the mkl pin, so that conda-forge's CUDA build can install")
 }

@@ -145,7 +145,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		{"111.yml", map[string]string{"rtx5090": "fail", "h100": "ok"}, []string{"with the sm_90a target, whose PTX compiles for compute capability 9.0 only"}, []string{"XLA compiles the model's own kernels for the GPU at run time with its bundled LLVM and ptxas"}, nil},
 		// openmm=7.7 admits conda-forge's one 7.7 release, 7.7.0, every
 		// build of which has a row (review forty-four F30)
-		{"034.yml", map[string]string{"a100": "ok", "k80": "fail"}, []string{"openmm can run no kernel on target k80: it compiles them at run time with the NVRTC of CUDA 11.7"}, []string{"the release of openmm is left to the solver"}, nil},
+		{"034.yml", map[string]string{"a100": "unknown", "k80": "fail"}, []string{"openmm can run no kernel on target k80: it compiles them at run time with the NVRTC of CUDA 11.7"}, []string{"the release of openmm is left to the solver"}, nil},
 		// onnxruntime-gpu 1.7.0 has no code for sm_90: the hint names the
 		// first later release whose PTX reaches it (review forty-seven F37)
 		{"147.yml", map[string]string{"h100": "fail"}, []string{"onnxruntime-gpu 1.9.0, a build for CUDA 11.4, is the oldest later release whose own kernels reach it (through PTX the driver JIT-compiles for sm_90)"}, nil, nil},
@@ -327,6 +327,12 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// mkl=2021.1.1 beside conda-forge's pytorch 2.0.0, whose builds run
+		// with mkl 2022: its CUDA build is not what conda installs, and
+		// what it takes instead is left open (review fifty-six F10)
+		{"034.yml", map[string]string{"h100": "unknown", "a100": "unknown"},
+			[]string{"conda-forge's builds of pytorch 2.0.0 run with mkl 2022.*, which mkl=2021.1.1 (line 12) excludes"},
+			[]string{"so a CUDA build (CUDA 11.2) installs"}, nil},
 		// cudatoolkit=10.2 beside an open pytorch::pytorch without the
 		// nvidia channel: conda-forge's CUDA 12 packages pull cuda-version
 		// 12.x, which refuses that cudatoolkit, so the CUDA 12 builds are

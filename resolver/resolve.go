@@ -64,6 +64,9 @@ func resolve(env *envspec.Env, k *kb.KB, only string) *Stack {
 	r.st.NotFound = condaPipNames(r.env, r.kb)
 	r.companionsOverCondaTorch()
 	r.st.LibBreaks = libBreaks(&Context{Env: env, KB: k, Stack: r.st})
+	if r.st.Framework != nil {
+		r.st.Framework.MKLExcludes = mklExcludes(&Context{Env: env, KB: k, Stack: r.st})
+	}
 	unloadable := tfUnloadableCUDA(r.st, r.kb)
 	if unloadable != nil {
 		r.st.Framework.CUDAUnloadable = unloadable.Error()

@@ -146,6 +146,9 @@ type Framework struct {
 	// VariantOpen says why a variant left open could not be read from the
 	// builds the knowledge base knows ("" where that is not the reason).
 	VariantOpen string `json:"-"`
+	// MKLExcludes says why the file's mkl pin rules out the conda-forge
+	// builds the variant would be chosen among (mklExcludes); "" otherwise.
+	MKLExcludes string `json:"-"`
 	// NVIDIAChannel is set where the file lists the nvidia channel, which
 	// serves the CUDA packages the pytorch channel's pytorch-cuda needs.
 	NVIDIAChannel bool `json:"-"`

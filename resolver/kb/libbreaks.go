@@ -1,5 +1,7 @@
 package kb
 
+import "strings"
+
 // libBreaks checks lib_breaks: every field but note is required, the
 // releases are versions, and from is not after through.
 func (v *validator) libBreaks(keys map[string]bool) {
@@ -37,4 +39,39 @@ func (k *KB) LibBreaksOf(framework string, dist Distribution, platform, version 
 		}
 	}
 	return out
+}
+
+// condaForgeTorchMKL checks conda_forge_torch_mkl: releases that are
+// versions, in order, and mkl majors of four digits.
+func (v *validator) condaForgeTorchMKL(keys map[string]bool) {
+	for i, r := range v.k.CondaForgeTorchMKL {
+		v.source("conda_forge_torch_mkl", i, r.Source, keys)
+		v.version("conda_forge_torch_mkl", i, "from", r.From, releaseRe())
+		v.version("conda_forge_torch_mkl", i, "through", r.Through, releaseRe())
+		if c, ok := CompareDotted(r.From, r.Through); ok && c > 0 {
+			v.errf("conda_forge_torch_mkl", i, "from %s is after through %s", r.From, r.Through)
+		}
+		if len(r.MKL) == 0 {
+			v.errf("conda_forge_torch_mkl", i, "mkl lists no major")
+		}
+		for _, m := range r.MKL {
+			if len(m) != 4 || strings.Trim(m, "0123456789") != "" {
+				v.errf("conda_forge_torch_mkl", i, "mkl major %q is not a year", m)
+			}
+		}
+	}
+}
+
+// CondaForgeTorchMKLOf is the conda_forge_torch_mkl row of a release.
+func (k *KB) CondaForgeTorchMKLOf(version string) (*CondaForgeTorchMKL, bool) {
+	v := padRelease3(stripLocal(version))
+	for i := range k.CondaForgeTorchMKL {
+		r := &k.CondaForgeTorchMKL[i]
+		lo, ok1 := CompareDotted(v, r.From)
+		hi, ok2 := CompareDotted(v, r.Through)
+		if ok1 && ok2 && lo >= 0 && hi <= 0 {
+			return r, true
+		}
+	}
+	return nil, false
 }

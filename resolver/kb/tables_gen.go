@@ -3,12 +3,12 @@
 package kb
 
 // generatedVersion is the Version of the data the tables were made from.
-const generatedVersion = "e55cb338173c2124"
+const generatedVersion = "b93e9edc0fa567f8"
 
 const generatedLatestTorch = "2.14.0"
 
 // generatedChecksum is checksumFS of the data the tables were made from.
-const generatedChecksum = 0xe6546d33
+const generatedChecksum = 0x86ab6e77
 
 var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Version: "1.0.0", Torchvision: "0.2.1", Python: []string{
@@ -20362,6 +20362,51 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Name: "PYTORCH_MPS_LOW_WATERMARK_RATIO", Source: "PT_MPS_ENV"},
 	{Name: "PYTORCH_MPS_FAST_MATH", Source: "PT_MPS_ENV"},
 	{Name: "PYTORCH_MPS_PREFER_METAL", Source: "PT_MPS_ENV"},
+}, CondaForgeTorchMKL: []CondaForgeTorchMKL{
+	{From: "1.7.1", Through: "1.8.0", MKL: []string{
+		"2020",
+	}, Source: "CF_TORCH_MKL", Note: "host/run mkl {{ mkl }} with mkl '2020'"},
+	{From: "1.9.0", Through: "1.9.0", MKL: []string{
+		"2020",
+		"2021",
+	}, Source: "CF_TORCH_MKL", Note: "re-rendered from 2020 to 2021 between build numbers"},
+	{From: "1.9.1", Through: "1.10.0", MKL: []string{
+		"2021",
+	}, Source: "CF_TORCH_MKL"},
+	{From: "1.10.1", Through: "1.13.1", MKL: []string{
+		"2022",
+	}, Source: "CF_TORCH_MKL"},
+	{From: "2.0.0", Through: "2.0.0", MKL: []string{
+		"2022",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL", Note: "mkl-devel 2022 (86592106); CPU builds also cpu_generic"},
+	{From: "2.1.0", Through: "2.1.0", MKL: []string{
+		"2022",
+		"2023",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
+	{From: "2.1.2", Through: "2.4.0", MKL: []string{
+		"2023",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
+	{From: "2.4.1", Through: "2.5.1", MKL: []string{
+		"2023",
+		"2024",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL", Note: "2.4.1 with 2024 on v2.4.x, 2.5.1 with 2024 from be203905"},
+	{From: "2.6.0", Through: "2.7.1", MKL: []string{
+		"2024",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
+	{From: "2.8.0", Through: "2.8.0", MKL: []string{
+		"2024",
+		"2025",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
+	{From: "2.9.1", Through: "2.9.1", MKL: []string{
+		"2025",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
+	{From: "2.10.0", Through: "2.10.0", MKL: []string{
+		"2025",
+		"2026",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
+	{From: "2.11.0", Through: "2.13.0", MKL: []string{
+		"2026",
+	}, GenericCPU: true, Source: "CF_TORCH_MKL"},
 }, LibBreaks: []LibBreak{
 	{Framework: "pytorch", Dist: Distribution("pytorch-channel"), Platform: "linux-64", From: "1.12.1", Through: "2.5.1", Lib: "mkl", Run: "mkl >=2018", BreaksFrom: "2024.1", LastGood: "2024.0", Channels: []string{
 		"conda-forge",
@@ -21270,6 +21315,7 @@ var generatedFacts = Facts{Date: "2026-11-30", Torch: []TorchRelease{
 	{Key: "CONDA_VIRTUAL_PKGS", Title: "conda user guide, Managing virtual packages: __cuda is the maximum version of CUDA supported by the display driver, detected at solve time (absent without a driver)", URL: "https://docs.conda.io/projects/conda/en/stable/user-guide/tasks/manage-virtual.html", Read: "stored copy, 2026-12-06"},
 	{Key: "PT_BUILDER_MUTEX", Title: "pytorch/builder release/1.10 … release/2.5: conda/pytorch-mutex/meta.yaml ('{% if build_variant == 'cuda' %} # prefer cuda builds via a build number offset {% set build = build + 100 %}'; 'also lower cpu priority with track_features': track_features [pytorch-mutex] for cpu) and conda/pytorch-nightly/meta.yaml (run: 'pytorch-mutex 1.0 {{ build_variant }}  # [not osx ]'; run_constrained: cpuonly for cpu, 'cpuonly <0' otherwise; no __cuda requirement)", URL: "https://github.com/pytorch/builder/blob/release/2.2/conda/pytorch-mutex/meta.yaml", Read: "git snapshot of pytorch/builder, every release branch 1.8 … 2.5, 2026-12-07"},
 	{Key: "CF_TORCH_CUDNN", Title: "conda-forge/pytorch-cpu-feedstock .ci_support/linux_64_*cuda* at the version-bump commits of each series: the cudnn pin (cudnn, from 2.10.0 build 1 libcudnn_dev); recipe/meta.yaml host/run cudnn lines; conda-forge/cudnn-feedstock recipe/meta.yaml run_exports", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git show at every first-parent commit of main (snapshot 74dd3d46, 2026-08-13) and v2.4.x … v2.12.x touching .ci_support or the recipe; cudnn-feedstock snapshot b127385 (2026-07-22), run_exports at each version commit of main and 9.10.x; read 2026-12-07"},
+	{Key: "CF_TORCH_MKL", Title: "conda-forge/pytorch-cpu-feedstock .ci_support/linux_64_*.yaml `mkl:` at every first-parent commit of main and of the v2.4.x … v2.12.x branches that touched .ci_support or recipe/meta.yaml (2020-06 … b835dc62, 2026-08-10); recipe/meta.yaml host mkl / mkl-devel {{ mkl }}, run mkl {{ mkl }} up to 1.13 (37c47951), skip: true  # [cuda_compiler_version != \"None\" and blas_impl != \"mkl\"] and cpu_{{ blas_impl }} build strings with nomkl for generic from 2.0.0 (86592106); intel_repack-feedstock mkl-devel run_exports pin_subpackage('mkl')", URL: "https://github.com/conda-forge/pytorch-cpu-feedstock", Read: "git snapshot (git log --first-parent, git show), 2026-12-08"},
 	{Key: "MOI90_PKGS", Title: "moi90/pytorch_compute_capabilities table.md: one row per linux-64 pytorch package with a cuda build string in the pytorch channel's repodata.json (the script keeps Python >= 3.9 at @cc04451, >= 3.7 at @c62966f)", URL: "https://github.com/moi90/pytorch_compute_capabilities", Read: "git snapshot cc04451 (2025-05-09) and its parent c62966f (2024-02-29), read 2026-11-30"},
 	{Key: "TI_CONDA311", Title: "pytorch/test-infra d05bb440e 'Remove python 3.11 for release conda builds (#3878)': 'temporarily remove python 3.11 from conda matrix for release validation'", URL: "https://github.com/pytorch/test-infra/pull/3878", Read: "git snapshot of pytorch/test-infra, commit d05bb440e (2023-03-14), read 2026-11-30"},
 	{Key: "PYTORCH_91839", Title: "pytorch/pytorch#91839 Missing python 3.11 on anaconda for torch 1.13.1 (a maintainer: anaconda had no 3.11 at release time, so only pip packages exist)", URL: "https://github.com/pytorch/pytorch/issues/91839", Read: "issue thread, 2026-11-30"},
@@ -21976,6 +22022,21 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 36},
 		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 37},
 		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 38},
+	},
+	"conda_forge_torch_mkl": {
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 13},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 14},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 15},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 16},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 17},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 18},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 19},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 20},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 21},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 22},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 23},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 24},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 25},
 	},
 	"conda_releases": {
 		{File: "resolver/kb/data/cudnn-conda-forge-releases.yaml", Line: 7},
@@ -24355,6 +24416,7 @@ var generatedPositions = map[string][]pos{
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 6},
 		{File: "resolver/kb/data/sources-variant-pick.yaml", Line: 7},
 		{File: "resolver/kb/data/torch-conda-forge-cudnn.yaml", Line: 40},
+		{File: "resolver/kb/data/torch-conda-forge-mkl.yaml", Line: 27},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 67},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 68},
 		{File: "resolver/kb/data/torch-python-builds.yaml", Line: 69},

@@ -726,6 +726,9 @@ type Facts struct {
 	// MPSVariables are the environment variables of PyTorch's Apple-silicon
 	// (MPS) backend, which a file written for macOS sets.
 	MPSVariables []MPSVariable `yaml:"mps_variables" key:"name"`
+	// CondaForgeTorchMKL is the mkl major conda-forge's linux-64 pytorch
+	// builds run with, per span of releases (torch-conda-forge-mkl.yaml).
+	CondaForgeTorchMKL []CondaForgeTorchMKL `yaml:"conda_forge_torch_mkl" key:"from"`
 	// LibBreaks are libraries a framework build links dynamically and
 	// loads in whatever release the solver gives it, from a release on
 	// which the build fails at import (lib-breaks.yaml).
@@ -983,6 +986,19 @@ type PythonFloor struct {
 	PythonMin string       `yaml:"python_min"`
 	Source    string       `yaml:"source"`
 	Note      string       `yaml:"note,omitempty"`
+}
+
+// CondaForgeTorchMKL says that conda-forge's linux-64 pytorch builds of
+// releases From … Through run with mkl of one of the majors MKL (the
+// CUDA builds always; the CPU builds too, except the blas_impl generic
+// ones from 2.0.0, GenericCPU).
+type CondaForgeTorchMKL struct {
+	From       string   `yaml:"from"`
+	Through    string   `yaml:"through"`
+	MKL        []string `yaml:"mkl"`
+	GenericCPU bool     `yaml:"generic_cpu,omitempty"`
+	Source     string   `yaml:"source"`
+	Note       string   `yaml:"note,omitempty"`
 }
 
 // LibBreak says that Dist's Platform builds of Framework's releases From

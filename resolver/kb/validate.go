@@ -578,6 +578,7 @@ func (k *KB) validate() ErrorList {
 	v.indexReleases(keys)
 	v.learnedBuilds()
 	v.libBreaks(keys)
+	v.condaForgeTorchMKL(keys)
 	return v.errs
 }
 
