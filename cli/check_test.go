@@ -261,6 +261,34 @@ func TestCheckPrefixes(t *testing.T) {
 			framework: "pytorch 2.1.2", cuda: "12.1",
 		},
 		{
+			// the pytorch channel's torch links MKL dynamically and imports
+			// iJIT_NotifyEvent, which MKL 2024.1 and later do not export
+			// (pytorch/pytorch#123097): the prefix holds conda-forge's 2024.2
+			name: "the pytorch channel's torch beside conda-forge's mkl 2024.2",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				p.conda("mkl", "2024.2.0", "ha957f24_49657", chForge, "linux-64")
+				return p.dir
+			},
+			host: fakeH100, exit: 1, codes: []string{"EG411"},
+			names:     map[string][]string{"EG411": {"the environment holds mkl 2024.2.0", "undefined symbol: iJIT_NotifyEvent"}},
+			framework: "pytorch 2.1.2", cuda: "12.1",
+		},
+		{
+			name: "the same torch beside mkl 2023.1",
+			make: func(t *testing.T) string {
+				p := newCondaPrefix(t, "3.10")
+				p.condaBase("3.10.13")
+				p.condaTorch21("12.1")
+				p.conda("mkl", "2023.1.0", "h213fc3f_46344", chMain, "linux-64")
+				return p.dir
+			},
+			host: fakeH100, exit: 0, codes: nil,
+			framework: "pytorch 2.1.2", cuda: "12.1",
+		},
+		{
 			name: "clean venv with pip torch and its nvidia wheels",
 			make: func(t *testing.T) string {
 				p := newVenv(t, "3.11.8")

@@ -56,6 +56,16 @@ func libBreaks(c *Context) []LibBreak {
 	return out
 }
 
+// solvedEnv says whether env lists what is installed (a lock file, an
+// explicit list, a prefix) rather than what a solver is asked for.
+func solvedEnv(env *envspec.Env) bool {
+	switch env.Kind {
+	case envspec.KindExplicit, envspec.KindPrefix, envspec.KindCondaLock, envspec.KindPixiLock, envspec.KindCollectEnv:
+		return true
+	}
+	return false
+}
+
 // readPlatform is the conda subdir the file is judged for: the one it is
 // read for (linux-64 where none is given), "" where the file's platforms
 // list leaves that one out.
@@ -164,8 +174,7 @@ func libBreakRelease(c *Context, row kb.LibBreak, channel string) (got, where st
 	if lib != nil && lib.conda != nil && lib.conda.Installed != nil {
 		return lib.conda.Installed.Version, "the environment holds " + row.Lib + " " + lib.conda.Installed.Version, lib, true
 	}
-	switch c.Env.Kind {
-	case envspec.KindExplicit, envspec.KindPrefix, envspec.KindCondaLock, envspec.KindPixiLock, envspec.KindCollectEnv:
+	if solvedEnv(c.Env) {
 		// a solved environment installs the release it lists, and none
 		// where it lists none: no solver picks one
 		if lib == nil || lib.exact == "" {

@@ -25,9 +25,8 @@ func mklExcludes(c *Context) string {
 	if fw.Name != "pytorch" || fw.From != envspec.ProviderConda || fw.Dist != kb.DistCondaForge || readPlatform(c.Env) != "linux-64" {
 		return ""
 	}
-	switch c.Env.Kind {
-	case envspec.KindExplicit, envspec.KindPrefix, envspec.KindCondaLock, envspec.KindPixiLock, envspec.KindCollectEnv:
-		return "" // a solved environment: what it lists is what it holds
+	if solvedEnv(c.Env) {
+		return "" // what it lists is what it holds
 	}
 	var mkl *item
 	for i, d := range c.Env.Deps {
