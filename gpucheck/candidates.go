@@ -77,6 +77,11 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 			// admits several CUDA versions is a bound to list builds by.
 			if ms, err := envspec.ParseMatchSpec(p.Item); err == nil && ms.Version != nil {
 				pinned, pinKind, pinRange = "range", p.Kind, ms.Version
+			} else if err == nil && ms.Version == nil {
+				// a bare pytorch-cuda selects the CUDA builds of the
+				// releases that depend on it (1.13 … 2.5), whichever CUDA
+				// (review fifty-seven F14, corpus 048)
+				pinned, pinKind = "any", p.Kind
 			}
 		}
 	}
@@ -86,7 +91,7 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 		switch {
 		case pinRange != nil:
 			return pinRange.MatchString(c) || pinRange.MatchString(c+".0")
-		case pinned == "":
+		case pinned == "" || pinned == "any":
 			return true
 		case !strings.Contains(pinned, "."):
 			// cudatoolkit=9 is conda's 9.*: every 9.x the release was built with
@@ -153,6 +158,14 @@ func listCandidates(st *resolver.Stack, k knowledge) ([]candidate, bool, bool) {
 	}
 	if len(open) > 0 && allRows && newestOpen(st, rels, open) {
 		rels = rels[len(rels)-1:]
+	}
+	if pinned == "any" && len(rels) > 0 && fw.Spec == "" && fw.Version == "" {
+		// a bare pytorch-cuda beside a release nothing else in the file
+		// could rule out: the solver takes the newest the channel
+		// published (closedNewest), where it is one pytorch-cuda selects
+		if rel, ok := closedNewest(st, k); ok && contains(rels, rel) {
+			rels = []string{rel}
+		}
 	}
 	if len(rels) == 0 && fw.Spec == "" && fw.Version == "" && pinned == "" {
 		// Neither the release nor its CUDA is pinned: the solver takes the

@@ -65,10 +65,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// compute_50 PTX and the CUDA 12 ones SASS sm_90, so they run on
 		// an H100 whichever is installed, while on a K80 the CUDA 10 and
 		// 11 builds (sm_35) run and the CUDA 12 ones do not (review
-		// forty-three F41). The framework's open variant keeps the
-		// targets unknown.
+		// forty-three F41). pytorch-cuda's builds (1.13 … 2.5) are judged
+		// one by one (review fifty-seven F14); the K80 and the H100 stay
+		// unknown on them.
 		{"048.yml", map[string]string{"k80": "unknown", "h100": "unknown"},
-			[]string{"could not check pytorch-cluster against target k80: the builds the file admits differ on sm_37", "pytorch-cluster (the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04) (SASS sm_50"},
+			[]string{"the builds the file admits differ on sm_37 (target k80's GPU 0 (Tesla K80, compute capability 3.7)): pytorch-cluster (the pyg channel's CUDA 12.x builds, 2021-06 to 2025-04) (SASS sm_50"},
 			[]string{"could not check pytorch-cluster against target h100", "the release of pytorch-cluster is left to the solver"}, nil},
 		// pytorch-gpu=2.9 on conda-forge is 2.9.1 alone, built for CUDA
 		// 12.9 only: no 2.9.0 among the builds, and the hint does not ask
@@ -327,6 +328,10 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// a bare pytorch-cuda selects the pytorch channel's CUDA builds of
+		// 1.13 … 2.5, each of which has sm_80 SASS (review fifty-seven F14)
+		{"048.yml", map[string]string{"a100": "ok", "rtx5090": "fail"}, nil,
+			[]string{"the file leaves the pytorch release and its CUDA variant to the solver, so which build it gets"}, nil},
 		// mkl=2021.1.1 beside conda-forge's pytorch 2.0.0, whose builds run
 		// with mkl 2022: its CUDA build is not what conda installs, and
 		// what it takes instead is left open (review fifty-six F10)
