@@ -18,7 +18,7 @@ func TestCondaExtensionBesidePipTorch(t *testing.T) {
 	src := "channels: [conda-forge]\ndependencies:\n  - python=3.10\n  - cudatoolkit=10.2\n  - cupy=12.0.0\n  - pip\n  - pip:\n    - torch==2.7.0\n"
 	r := validateOn(t, "a100", "environment.yml", src)
 	v, m := verdictAndMessages(r)
-	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "could not check the CUDA libraries cupy 12.0.0 links (cublas, cufft, curand, cusolver, cusparse)") || !strings.Contains(m, "of its build's CUDA (10.2)") {
+	if v != gpucheck.VerdictUnknown || !strings.Contains(m, "could not check the CUDA libraries cupy 12.0.0 links (cublas, cufft, curand, cusolver, cusparse)") || !strings.Contains(m, "of the CUDA toolkit it runs with (10.2)") {
 		t.Errorf("a100: %s\n%s", v, m)
 	}
 	if !strings.Contains(m, "cupy 12.0.0 (SASS sm_60 sm_61 sm_70 sm_75") {

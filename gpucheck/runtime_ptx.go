@@ -148,7 +148,7 @@ func (c *checker) linkedLibs(p *resolver.GPUPackage, libs, cudas []string, open 
 		}
 	}
 	what := "the CUDA libraries " + pkgLabel(p) + " links (" + strings.Join(libs, ", ") + ")"
-	hint := fmt.Sprintf("pin the CUDA of %s to a release whose %s carries code for %s, or run envguard check on the machine, which reads the libraries", p.Name, strings.Join(libs, ", "), gcc.sm())
+	hint := fmt.Sprintf("pin the CUDA toolkit %s runs with (cudatoolkit or cuda-version in this file) to a release whose %s carries code for %s, or run envguard check on the machine, which reads the libraries", p.Name, strings.Join(libs, ", "), gcc.sm())
 	if len(lack) > 0 {
 		c.add("EG410", c.pkgPos(p), fmt.Sprintf("%s carries no code for %s on %s: %s", what, gcc.sm(), gpuLabel(c.h, gs), strings.Join(lack, "; ")), hint)
 		return
@@ -163,7 +163,7 @@ func (c *checker) linkedLibs(p *resolver.GPUPackage, libs, cudas []string, open 
 		whys = append(whys, "and of these: "+strings.Join(reasons, "; "))
 	}
 	c.undecideFor(c.pkgPos(p), cause, "architecture", "cuda-lib-arch-unknown", what,
-		fmt.Sprintf("it links the %s of its build's CUDA (%s), which its kernels' PTX does not vouch for on %s (%s): %s",
+		fmt.Sprintf("it links the %s of the CUDA toolkit it runs with (%s), which its kernels' PTX does not vouch for on %s (%s): %s",
 			strings.Join(libs, ", "), resolver.RangeOf(cudas), gcc.sm(), gpuLabel(c.h, gs), strings.Join(whys, "; ")),
 		hint)
 }
