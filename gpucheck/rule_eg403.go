@@ -861,7 +861,7 @@ func (c *checker) judgeList(gcc cc, gs []GPU, list *kb.ArchList, driverCUDA stri
 				"use a build whose SASS includes this architecture, or "+archProbe(c.st.Framework)+" (a compute_ entry is PTX)")
 			return
 		}
-		c.noKernel(what, gs, gcc, noKernelHint(gcc, list, "a newer framework release or CUDA variant", "an older framework release or CUDA variant"))
+		c.noKernel(what, gs, gcc, c.withPythonRoute(noKernelHint(gcc, list, "a newer framework release or CUDA variant", "an older framework release or CUDA variant")))
 	case runsPTX:
 		c.ptxOnly(gs, gcc, what, by.compute(), driverCUDA, rt)
 	}
@@ -909,6 +909,18 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 		c.sassBuildHint(gcc, "use a build that includes this architecture (a newer framework release or CUDA variant)"))
 }
 
+// withPythonRoute adds to a hint that asks for a newer pytorch build what
+// the file's Python pin allows: the newer release may need a newer Python
+// (review fifty-eight F43, F45: pytorch 1.8.1 beside Python 3.6 on an
+// H100, whose first build with sm_90 needs 3.8).
+func (c *checker) withPythonRoute(hint string) string {
+	fw := c.st.Framework
+	if fw == nil || fw.Name != "pytorch" || c.st.Python == "" || c.k == nil || !strings.Contains(hint, "newer") {
+		return hint
+	}
+	return hint + c.pythonRoute(fw)
+}
+
 // sassBuildHint is the hint of a framework that reaches a GPU only through
 // PTX: a build with SASS for it, unless the knowledge base knows none
 // exists. TensorFlow's newest release's wheel carries no SASS for a
@@ -917,6 +929,9 @@ func (c *checker) ptxOnly(gs []GPU, gcc cc, what, ptx, driverCUDA, rt string) {
 // fourteen #320): the PTX path is the only one, and the hint says so.
 func (c *checker) sassBuildHint(gcc cc, otherwise string) string {
 	fw := c.st.Framework
+	if fw != nil && fw.Name == "pytorch" {
+		return c.withPythonRoute(otherwise)
+	}
 	if fw == nil || fw.Name != "tensorflow" || c.k == nil {
 		return otherwise
 	}

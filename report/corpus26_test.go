@@ -328,6 +328,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// pytorch 1.8.1 beside Python 3.6 on an H100: no release for that
+		// Python has sm_90 SASS, so the hint says the python pin must rise
+		// (review fifty-eight F43)
+		{"176.yml", map[string]string{"h100": "fail"},
+			[]string{"no pytorch release built for the file's Python 3.6 has a CUDA build with SASS for target h100's GPUs that its driver runs, so raise the python pin as well"}, nil, nil},
 		// a bare pytorch-cuda selects the pytorch channel's CUDA builds of
 		// 1.13 … 2.5, each of which has sm_80 SASS (review fifty-seven F14)
 		{"048.yml", map[string]string{"a100": "ok", "rtx5090": "fail"}, nil,
