@@ -1332,6 +1332,11 @@ func (c *checker) unknownPkgHint(p *resolver.GPUPackage) string {
 		// No release can be described: pinning one does not help.
 		return "run envguard check on the machine, which reads the binaries, or cuobjdump --list-elf --list-ptx on its shared libraries"
 	}
+	if p.CUDAOpen {
+		// the release is known; the CUDA that picks its build is not
+		// (review fifty-eight F10, corpus 025: openmm=7.7 is 7.7.0)
+		return fmt.Sprintf("pin the environment's CUDA in this file (cudatoolkit=X.Y, or cuda-version=X.Y from CUDA 12), so that conda installs %s's build for it, or run envguard check on the machine, which reads the binaries", p.Name)
+	}
 	if ok || p.Role != resolver.RoleExtension {
 		if known := c.knownReleases(p, true); known != "" {
 			return "pin a release envguard knows (" + known + "), or run envguard check on the machine, which reads the binaries"

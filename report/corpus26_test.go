@@ -328,6 +328,11 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// mkl: `import torch` fails on every machine (pytorch/pytorch#123097)
 		{"039.yml", map[string]string{"a100": "fail", "h100": "fail"},
 			[]string{"EG411 pytorch=2.3.1 (line 9) is the pytorch channel's linux-64 build, which runs with mkl >=2018 but needs mkl older than 2024.1: mkl comes from conda-forge", "hint: pin mkl=2024.0"}, nil, nil},
+		// openmm=7.7 is 7.7.0: what is open is the CUDA that picks its
+		// conda-forge build, and the hint says to pin that, not a release
+		// (review fifty-eight F10)
+		{"025.yml", map[string]string{"k80": "unknown"}, []string{"hint: pin the environment's CUDA in this file (cudatoolkit=X.Y, or cuda-version=X.Y from CUDA 12), so that conda installs openmm's build for it"},
+			[]string{"pin a release envguard knows (conda-forge: 7.7.0)"}, nil},
 		// pytorch 1.8.1 beside Python 3.6 on an H100: no release for that
 		// Python has sm_90 SASS, so the hint says the python pin must rise
 		// (review fifty-eight F43)

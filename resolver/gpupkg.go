@@ -63,6 +63,9 @@ type GPUPackage struct {
 	// holding it is ok.
 	Known   bool   `json:"known"`
 	Unknown string `json:"unknown,omitempty"` // why Known is false
+	// CUDAOpen says Known is false only because the environment's CUDA,
+	// which picks the conda-forge build, is not known (the release is).
+	CUDAOpen bool `json:"-"`
 	// Within, for a CUDA library whose release is open, is what every
 	// release it can be starts with: "8.7" of a conda cudnn=8.7, "7" of
 	// the cuDNN a TensorFlow built with cuDNN 7.6 opens (libcudnn.so.7).
@@ -1747,6 +1750,7 @@ func (r *resolution) condaForgeRange(p *GPUPackage, it *item, ext *kb.Extension)
 	}
 	if cuda == "" {
 		p.Unknown = label + ", and conda-forge builds each release once per CUDA toolkit while which CUDA this environment has is not known"
+		p.CUDAOpen = true
 		return
 	}
 	if !condaPinsCUDA(r.st.CUDA, cuda) {
