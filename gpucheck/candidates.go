@@ -707,7 +707,15 @@ func (c *checker) overCandidates() bool {
 			// No admitted CUDA build runs here: pinning one of them is no
 			// way to a working GPU (review eleven #408: an RTX 5090 told to
 			// pin a pytorch-channel release, none of which has code for it).
-			hint = "no build the file admits runs on " + c.h.label() + "'s GPUs (each CUDA build fails; a CPU build leaves them idle): use a release and source whose builds carry code for them, or a CPU build on purpose"
+			from := "the file admits"
+			if fw.Dist != "" {
+				// the builds listed are the distribution's the framework
+				// comes from; another channel the file lists may have
+				// newer ones (review fifty-eight F19, corpus 099: defaults'
+				// 2.9.1 beside the pytorch channel's)
+				from = "from " + resolver.DistWhere(fw.Dist) + " that the file admits"
+			}
+			hint = "no build " + from + " runs on " + c.h.label() + "'s GPUs (each CUDA build fails; a CPU build leaves them idle): use a release and source whose builds carry code for them, or a CPU build on purpose"
 			if rel := oneRelease(outs, func(o outcome) string { return o.release }); fw.Version == "" && len(fw.Candidates) != 1 && rel != "" {
 				// The solver takes the newest release the spec admits; an
 				// older one it admits may run (review twenty-one F14: an

@@ -93,7 +93,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// An open pytorch-channel pytorch on an RTX 5090: every CUDA build
 		// it admits fails there, so the hint does not ask to pin one
 		// (review eleven #408).
-		{"050.yml", map[string]string{"rtx5090": "unknown"}, []string{"no build the file admits runs on target rtx5090's GPUs"}, nil, nil},
+		{"050.yml", map[string]string{"rtx5090": "unknown"}, []string{"no build from the pytorch channel that the file admits runs on target rtx5090's GPUs"}, nil, nil},
 		// pytorch-cuda=11.7: the A100 runs every admitted build.
 		{"182.yml", map[string]string{"a100": "ok"}, nil, nil, nil},
 		// cudatoolkit=11.3 beside an unpinned pytorch::pytorch: 1.13 and
