@@ -218,14 +218,18 @@ func (c *checker) cudnnCarriesNo(version string, gcc cc) (string, bool) {
 	return why, carry == carriesNo
 }
 
-// pythonRoute says, for an open pytorch on a file that pins Python, the
-// newest release for that Python with a CUDA build this machine runs in
-// the framework's distribution, or that there is none: "" where the
-// knowledge base cannot say.
+// pythonRoute says, for a pytorch on a file that pins Python, the newest
+// release for that Python whose CUDA build has SASS for this machine's
+// GPUs and runs on its driver: in the framework's own distribution, else
+// on the PyTorch wheel index or conda-forge, naming where (review
+// fifty-nine F19, F37: the pytorch channel stops at 2.5.1, while the
+// index's 2.7.0 CUDA 12.8 build serves an RTX 5090 with Python 3.9 to
+// 3.13). Only where none of them has one does it ask to raise the python
+// pin; "" where the knowledge base cannot say.
 func (c *checker) pythonRoute(fw *resolver.Framework) string {
-	dist := fw.Dist
-	if fw.From == envspec.ProviderPip || dist == "" {
-		dist = kb.DistWheel
+	own := fw.Dist
+	if fw.From == envspec.ProviderPip || own == "" || own == kb.DistPyPI {
+		own = kb.DistWheel
 	}
 	py := c.st.Python
 	driverCUDA := ""
@@ -235,21 +239,36 @@ func (c *checker) pythonRoute(fw *resolver.Framework) string {
 	if driverCUDA == "" {
 		return ""
 	}
-	listed := false
-	for _, rel := range c.releasesNewestFirst() {
-		r, ok := c.k.Release(rel)
-		if !ok || len(r.Python) == 0 || !slices.Contains(r.Python, py) {
-			continue
+	dists := []kb.Distribution{own}
+	for _, d := range []kb.Distribution{kb.DistWheel, kb.DistCondaForge} {
+		if !slices.Contains(dists, d) {
+			dists = append(dists, d)
 		}
-		listed = true
-		// SASS for every GPU: a build reaching one only through PTX may
-		// still fail in the libraries it loads (cuDNN 7 on an A100)
-		if cu := c.newestVariantUpTo(resolver.SeriesOf(rel), dist, driverCUDA, true); cu != "" {
-			return fmt.Sprintf("; for the file's Python %s the newest release with a CUDA build that has SASS for %s's GPUs and that its driver runs is pytorch %s (CUDA %s)", py, c.h.label(), rel, cu)
+	}
+	listed := false
+	var where []string
+	for _, dist := range dists {
+		where = append(where, resolver.DistWhere(dist))
+		for _, rel := range c.releasesNewestFirst() {
+			r, ok := c.k.Release(rel)
+			if !ok || len(r.Python) == 0 || lacksPython(c.k, rel, dist, "", py) {
+				continue
+			}
+			listed = true
+			// SASS for every GPU: a build reaching one only through PTX
+			// may still fail in the libraries it loads (cuDNN 7 on an A100)
+			cu := c.newestVariantUpTo(resolver.SeriesOf(rel), dist, driverCUDA, true)
+			if cu == "" {
+				continue
+			}
+			if dist == own {
+				return fmt.Sprintf("; for the file's Python %s the newest release with a CUDA build that has SASS for %s's GPUs and that its driver runs is pytorch %s (CUDA %s)", py, c.h.label(), rel, cu)
+			}
+			return fmt.Sprintf("; for the file's Python %s, %s has no CUDA build with SASS for %s's GPUs that its driver runs, but %s has pytorch %s (CUDA %s)", py, resolver.DistWhere(own), c.h.label(), resolver.DistWhere(dist), rel, cu)
 		}
 	}
 	if !listed {
 		return ""
 	}
-	return fmt.Sprintf("; no pytorch release built for the file's Python %s has a CUDA build with SASS for %s's GPUs that its driver runs, so raise the python pin as well", py, c.h.label())
+	return fmt.Sprintf("; no pytorch release built for the file's Python %s has a CUDA build with SASS for %s's GPUs that its driver runs (on %s), so raise the python pin as well", py, c.h.label(), strings.Join(where, ", "))
 }

@@ -337,7 +337,13 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// Python has sm_90 SASS, so the hint says the python pin must rise
 		// (review fifty-eight F43)
 		{"176.yml", map[string]string{"h100": "fail"},
-			[]string{"no pytorch release built for the file's Python 3.6 has a CUDA build with SASS for target h100's GPUs that its driver runs, so raise the python pin as well"}, nil, nil},
+			[]string{"no pytorch release built for the file's Python 3.6 has a CUDA build with SASS for target h100's GPUs that its driver runs (on the PyTorch wheel index, conda-forge), so raise the python pin as well"}, nil, nil},
+		// the pytorch channel stops at 2.5.1, but the wheel index's CUDA
+		// 12.8 builds serve an RTX 5090 with Python 3.9: the hint names
+		// them instead of asking to raise the pin (review fifty-nine F37)
+		{"143.yml", map[string]string{"rtx5090": "fail"},
+			[]string{"for the file's Python 3.9, the pytorch channel has no CUDA build with SASS for target rtx5090's GPUs that its driver runs, but the PyTorch wheel index has pytorch 2.8.0 (CUDA 12.8)"},
+			[]string{"raise the python pin"}, nil},
 		// a bare pytorch-cuda selects the pytorch channel's CUDA builds of
 		// 1.13 … 2.5, each of which has sm_80 SASS (review fifty-seven F14)
 		{"048.yml", map[string]string{"a100": "ok", "rtx5090": "fail"}, nil,
@@ -361,7 +367,7 @@ func TestCorpusCandidateSets(t *testing.T) {
 		// pytorch-cpu beside python=3.5.6: the CUDA routes EG407 names
 		// need a newer Python on an A100 (review fifty-five F30)
 		{"115.yml", map[string]string{"a100": "ok", "k80": "ok"},
-			[]string{"no pytorch release built for the file's Python 3.5 has a CUDA build with SASS for target a100's GPUs that its driver runs, so raise the python pin as well",
+			[]string{"no pytorch release built for the file's Python 3.5 has a CUDA build with SASS for target a100's GPUs that its driver runs (on the pytorch channel, the PyTorch wheel index, conda-forge), so raise the python pin as well",
 				"for the file's Python 3.5 the newest release with a CUDA build that has SASS for target k80's GPUs and that its driver runs is pytorch 1.5.1 (CUDA 10.2)"}, nil, nil},
 		// a Python range: the example release installs with a Python it
 		// admits (review fifty-five F8: pytorch 2.5.1 needs 3.9)
