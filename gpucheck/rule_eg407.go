@@ -247,9 +247,10 @@ func (c *checker) pythonRoute(fw *resolver.Framework) string {
 	}
 	listed := false
 	var where []string
+	rels := c.releasesNewestFirst()
 	for _, dist := range dists {
 		where = append(where, resolver.DistWhere(dist))
-		for _, rel := range c.releasesNewestFirst() {
+		for _, rel := range rels {
 			r, ok := c.k.Release(rel)
 			if !ok || len(r.Python) == 0 || lacksPython(c.k, rel, dist, "", py) {
 				continue

@@ -28,32 +28,53 @@ type LibBreak struct {
 // newest the file admits on the channel it comes from, where the
 // knowledge base lists that channel's releases.
 func libBreaks(c *Context) []LibBreak {
-	st := c.Stack
-	if c.KB == nil || c.Env == nil || st == nil || st.Framework == nil {
-		return nil
-	}
-	fw := st.Framework
-	if fw.From != envspec.ProviderConda || fw.Dist == "" {
-		return nil
-	}
-	platform := readPlatform(c.Env)
-	if platform == "" {
-		return nil
-	}
-	rels := libBreakReleases(c, fw)
-	if len(rels) == 0 {
-		return nil
-	}
+	fw, rows := libBreakRows(c)
 	var out []LibBreak
-	for _, row := range c.KB.LibBreaksOf(fw.Name, fw.Dist, platform, rels[0]) {
-		if !everyReleaseBreaks(c.KB, fw, platform, rels, row.Lib) {
-			continue
-		}
+	for _, row := range rows {
 		if b, ok := libBreakOf(c, fw, row); ok {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// libBreakRows are the lib_breaks rows that hold for every release of the
+// file's conda framework it can get on the platform it is judged for, with
+// that framework; nil where none does.
+func libBreakRows(c *Context) (*Framework, []kb.LibBreak) {
+	if c == nil || c.KB == nil || c.Env == nil || c.Stack == nil || c.Stack.Framework == nil {
+		return nil, nil
+	}
+	fw := c.Stack.Framework
+	if fw.From != envspec.ProviderConda || fw.Dist == "" {
+		return nil, nil
+	}
+	platform := readPlatform(c.Env)
+	if platform == "" {
+		return nil, nil
+	}
+	rels := libBreakReleases(c, fw)
+	if len(rels) == 0 {
+		return nil, nil
+	}
+	var rows []kb.LibBreak
+	for _, row := range c.KB.LibBreaksOf(fw.Name, fw.Dist, platform, rels[0]) {
+		if everyReleaseBreaks(c.KB, fw, platform, rels, row.Lib) {
+			rows = append(rows, row)
+		}
+	}
+	return fw, rows
+}
+
+// condaNamed is the file's first conda item of that package, nil where it
+// has none.
+func (c *Context) condaNamed(name string) *item {
+	for i, d := range c.Env.Deps {
+		if it := c.condaItem(i, d); it != nil && it.name == name {
+			return it
+		}
+	}
+	return nil
 }
 
 // solvedEnv says whether env lists what is installed (a lock file, an
@@ -99,11 +120,10 @@ func libBreakReleases(c *Context, fw *Framework) []string {
 	}
 	var out []string
 	for _, v := range fw.Candidates {
-		vs, ok := c.KB.Variants(SeriesOf(v), fw.Dist)
-		if !ok || vs.NotPublished || (pytorchCUDA && !strings.HasPrefix(vs.Selector, "pytorch-cuda")) {
+		if !torchPublishedIn(c, fw.Dist, v) {
 			continue
 		}
-		if pub, known := c.KB.CondaPublished(fw.Name, fw.Dist, v); known && !pub {
+		if vs, ok := c.KB.Variants(SeriesOf(v), fw.Dist); !ok || (pytorchCUDA && !strings.HasPrefix(vs.Selector, "pytorch-cuda")) {
 			continue
 		}
 		out = append(out, v)
@@ -157,20 +177,12 @@ func libBreakOf(c *Context, fw *Framework, row kb.LibBreak) (LibBreak, bool) {
 // knowledge base lists that channel's releases. ok is false where that is
 // not known, or where the file asks for nomkl.
 func libBreakRelease(c *Context, row kb.LibBreak, channel string) (got, where string, lib *item, ok bool) {
-	for i, d := range c.Env.Deps {
-		it := c.condaItem(i, d)
-		if it == nil {
-			continue
-		}
-		if it.name == "no"+row.Lib {
-			// nomkl steers the solver away from mkl builds: what it makes of
-			// a build that requires mkl is not judged here
-			return "", "", nil, false
-		}
-		if it.name == row.Lib && lib == nil {
-			lib = it
-		}
+	if c.condaNamed("no"+row.Lib) != nil {
+		// nomkl steers the solver away from mkl builds: what it makes of a
+		// build that requires mkl is not judged here
+		return "", "", nil, false
 	}
+	lib = c.condaNamed(row.Lib)
 	if lib != nil && lib.conda != nil && lib.conda.Installed != nil {
 		return lib.conda.Installed.Version, "the environment holds " + row.Lib + " " + lib.conda.Installed.Version, lib, true
 	}
@@ -211,29 +223,14 @@ func libBreakRelease(c *Context, row kb.LibBreak, channel string) (got, where st
 	return got, where, lib, true
 }
 
-// LibBreakRoute is what a route that takes a library from channel (EG108's
+// libBreakRoute is what a route that takes a library from channel (EG108's
 // conda-forge alone) must add so that the framework still loads: "" where
 // no lib_breaks row applies, or the file already gets that library from
 // there.
 func libBreakRoute(c *Context, channel string) string {
-	if c == nil || c.KB == nil || c.Env == nil || c.Stack == nil || c.Stack.Framework == nil {
-		return ""
-	}
-	fw := c.Stack.Framework
-	platform := readPlatform(c.Env)
-	if platform == "" {
-		return ""
-	}
-	rels := libBreakReleases(c, fw)
-	if fw.From != envspec.ProviderConda || len(rels) == 0 {
-		return ""
-	}
-	for _, row := range c.KB.LibBreaksOf(fw.Name, fw.Dist, platform, rels[0]) {
-		if !everyReleaseBreaks(c.KB, fw, platform, rels, row.Lib) {
-			continue
-		}
-		_, _, lib, _ := libBreakRelease(c, row, "")
-		if now := libChannel(c.Env, lib, row.Lib); now == channel {
+	fw, rows := libBreakRows(c)
+	for _, row := range rows {
+		if now := libChannel(c.Env, c.condaNamed(row.Lib), row.Lib); now == channel {
 			continue // EG411 says it already
 		}
 		if !routeTakesFrom(c.Env, row.Lib, channel) {

@@ -28,13 +28,7 @@ func mklExcludes(c *Context) string {
 	if solvedEnv(c.Env) {
 		return "" // what it lists is what it holds
 	}
-	var mkl *item
-	for i, d := range c.Env.Deps {
-		if it := c.condaItem(i, d); it != nil && it.name == "mkl" {
-			mkl = it
-			break
-		}
-	}
+	mkl := c.condaNamed("mkl")
 	if mkl == nil || strings.TrimSpace(mkl.verText) == "" {
 		return ""
 	}
